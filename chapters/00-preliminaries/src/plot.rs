@@ -2,7 +2,7 @@
 //! system fonts), a colour-blind-safe palette, sizes, and a helper that draws into an SVG string.
 
 use crate::error::PbmError;
-use plotters::coord::Shift;
+use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 use std::sync::Once;
@@ -99,6 +99,28 @@ pub fn label_font() -> TextStyle<'static> {
 /// Text style for tick labels and legends.
 pub fn tick_font() -> TextStyle<'static> {
     (FONT, TICK_SIZE).into_font().into()
+}
+
+/// Draws the legend of `chart` in the shared style at `position`.
+pub fn legend<'a, DB, CT>(chart: &mut ChartContext<'a, DB, CT>, position: SeriesLabelPosition) -> DrawResult
+where
+    DB: DrawingBackend + 'a,
+    DB::ErrorType: 'static,
+    CT: CoordTranslate,
+{
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK.mix(0.4))
+        .label_font(tick_font())
+        .draw()?;
+    Ok(())
+}
+
+/// The legend swatch of a line series drawn in colour `c`.
+pub fn legend_line(c: RGBColor) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
+    move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], c.stroke_width(LINE_WIDTH))
 }
 
 #[cfg(test)]

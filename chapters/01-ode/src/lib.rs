@@ -1,1 +1,33 @@
+//! Chapter 1: differential equation basics.
+//!
+//! An initial value problem x' = f(x, t) is solved by stepping: a solver sees the model only
+//! through the [`system::OdeSystem`] interface (dimension, gather, scatter, derivative), and
+//! every explicit Runge–Kutta method (Euler, midpoint, RK4, Dormand–Prince) is one
+//! [`tableau::ButcherTableau`] fed to one stepping loop in [`runge_kutta`]. The chapter then
+//! measures what goes wrong: Euler's outward spiral on circles, its instability on stiff decay,
+//! the order of each method's global error, and how [`adaptive`] step sizes buy accuracy with
+//! fewer derivative evaluations.
 
+pub mod adaptive;
+pub mod convergence;
+pub mod exercises;
+pub mod figures;
+pub mod problems;
+pub mod runge_kutta;
+pub mod stability;
+pub mod system;
+pub mod tableau;
+
+use pbm_prelim::Chapter;
+
+/// The chapter's registry entry: its exercises and figures.
+pub fn chapter() -> Chapter {
+    Chapter {
+        id: "ode",
+        number: 1,
+        title: "Differential Equation Basics",
+        pages: "01-ode",
+        exercises: exercises::all(),
+        figures: figures::all(),
+    }
+}

@@ -1,0 +1,218 @@
+//! Adaptive step sizes (course notes, section 3). A method that can estimate its own local
+//! error lets a controller grow h where the solution is easy and shrink it where it is hard.
+//! Two estimators: the notes' step doubling for Euler, and an embedded Runge–Kutta pair.
+
+use crate::runge_kutta::{RungeKutta, check_step_size};
+use crate::system::OdeSystem;
+use crate::tableau::{ButcherTableau, EULER};
+use pbm_prelim::PbmError;
+
+// ANCHOR: doubling_rule
+/// The notes' rule: an error estimate `e` that scales like h² at step `h` becomes `tol` at
+/// h (tol/e)^{1/2}. With exponent 1/(p+1) the same rule serves a method of local order p+1.
+pub fn rescaled_step(h: f64, error: f64, tol: f64, exponent: f64) -> f64 {
+    h * (tol / error).powf(exponent)
+}
+// ANCHOR_END: doubling_rule
+
+/// A step that also estimates its own local error.
+pub trait ErrorEstimatingStep {
+    /// Advances `system` by `h` and returns the local error estimate (Euclidean norm).
+    fn attempt(&mut self, system: &mut dyn OdeSystem, h: f64) -> Result<f64, PbmError>;
+    /// 1/(p+1), where the estimate scales like h^{p+1}.
+    fn exponent(&self) -> f64;
+    /// Derivative evaluations so far.
+    fn evaluations(&self) -> usize;
+}
+
+// ANCHOR: step_doubling
+/// Euler with step doubling: x_a is one step of h, x_b two steps of h/2; e = |x_a − x_b|.
+/// The step keeps x_b, the better of the two.
+pub struct EulerDoubling {
+    euler: RungeKutta,
+    x0: Vec<f64>,
+    x_a: Vec<f64>,
+}
+
+impl ErrorEstimatingStep for EulerDoubling {
+    fn attempt(&mut self, system: &mut dyn OdeSystem, h: f64) -> Result<f64, PbmError> {
+        let n = system.dimension();
+        self.x0.resize(n, 0.0);
+        self.x_a.resize(n, 0.0);
+        let t0 = system.time();
+        system.gather_state(&mut self.x0);
+        self.euler.step(system, h)?;
+        system.gather_state(&mut self.x_a);
+        system.scatter_state(&self.x0, t0);
+        self.euler.step(system, h / 2.0)?;
+        self.euler.step(system, h / 2.0)?;
+        let mut x_b = vec![0.0; n];
+        system.gather_state(&mut x_b);
+        Ok(distance(&self.x_a, &x_b))
+    }
+    fn exponent(&self) -> f64 {
+        0.5
+    }
+    fn evaluations(&self) -> usize {
+        self.euler.evaluations()
+    }
+}
+// ANCHOR_END: step_doubling
+
+impl EulerDoubling {
+    /// A new step-doubling Euler stepper.
+    pub fn new() -> Self {
+        EulerDoubling {
+            euler: RungeKutta::new(EULER),
+            x0: Vec::new(),
+            x_a: Vec::new(),
+        }
+    }
+}
+
+impl Default for EulerDoubling {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// An embedded pair (e.g. Dormand–Prince 5(4)): the error estimate comes from the same stages,
+/// at no extra evaluations. The step keeps the higher-order solution.
+pub struct EmbeddedPair {
+    rk: RungeKutta,
+}
+
+impl EmbeddedPair {
+    /// Fails if `tableau` has no embedded weights.
+    pub fn new(tableau: ButcherTableau) -> Result<Self, PbmError> {
+        if tableau.embedded.is_none() {
+            return Err(PbmError::invalid("embedded pair", format!("{} has no embedded weights", tableau.name)));
+        }
+        Ok(EmbeddedPair { rk: RungeKutta::new(tableau) })
+    }
+}
+
+impl ErrorEstimatingStep for EmbeddedPair {
+    fn attempt(&mut self, system: &mut dyn OdeSystem, h: f64) -> Result<f64, PbmError> {
+        self.rk.step(system, h)?.ok_or_else(|| PbmError::invalid("embedded pair", "no estimate"))
+    }
+    fn exponent(&self) -> f64 {
+        // The estimate is the error of the lower-order solution, O(h^{q+1}).
+        let (_, low_order) = self.rk.tableau().embedded.unwrap_or((&[], 0));
+        1.0 / (f64::from(low_order) + 1.0)
+    }
+    fn evaluations(&self) -> usize {
+        self.rk.evaluations()
+    }
+}
+
+/// Knobs of the step-size controller.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Controller {
+    /// Largest acceptable local error per step (absolute, Euclidean norm of the state).
+    pub tol: f64,
+    /// The rescaled step is multiplied by this, so the next step aims a little below `tol`.
+    pub safety: f64,
+    /// Largest factor by which h may shrink in one go.
+    pub min_factor: f64,
+    /// Largest factor by which h may grow in one go.
+    pub max_factor: f64,
+    /// Give up after this many attempts (accepted plus rejected).
+    pub max_attempts: usize,
+}
+
+impl Controller {
+    /// The usual settings (Hairer, Nørsett, Wanner I, section II.4) for tolerance `tol`.
+    pub fn new(tol: f64) -> Result<Self, PbmError> {
+        if !(tol > 0.0 && tol.is_finite()) {
+            return Err(PbmError::invalid("tolerance", format!("tol = {tol}; it must be positive and finite")));
+        }
+        Ok(Controller {
+            tol,
+            safety: 0.9,
+            min_factor: 0.2,
+            max_factor: 5.0,
+            max_attempts: 10_000_000,
+        })
+    }
+}
+
+/// What an adaptive run did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdaptiveRun {
+    /// Derivative evaluations, rejected attempts included.
+    pub evaluations: usize,
+    /// Accepted steps as (start time, step size, error estimate).
+    pub accepted: Vec<(f64, f64, f64)>,
+    /// Number of rejected attempts.
+    pub rejected: usize,
+}
+
+// ANCHOR: adaptive_loop
+/// Integrates `system` to `t_end`, starting with step `h0`: every attempt whose error estimate
+/// exceeds `tol` is undone and retried smaller; every step picks the next h from its estimate.
+pub fn integrate_adaptive(
+    system: &mut dyn OdeSystem,
+    method: &mut dyn ErrorEstimatingStep,
+    control: &Controller,
+    h0: f64,
+    t_end: f64,
+) -> Result<AdaptiveRun, PbmError> {
+    check_step_size(h0)?;
+    let mut x0 = vec![0.0; system.dimension()];
+    let mut run = AdaptiveRun { evaluations: 0, accepted: Vec::new(), rejected: 0 };
+    let mut h = h0;
+    while system.time() < t_end {
+        if run.accepted.len() + run.rejected >= control.max_attempts {
+            return Err(PbmError::invalid("adaptive run", "too many attempts; is tol too small?"));
+        }
+        let t0 = system.time();
+        h = h.min(t_end - t0); // land exactly on t_end
+        system.gather_state(&mut x0);
+        let error = method.attempt(system, h)?;
+        let factor = if error == 0.0 {
+            control.max_factor
+        } else {
+            let ideal = rescaled_step(1.0, error, control.tol, method.exponent());
+            (control.safety * ideal).clamp(control.min_factor, control.max_factor)
+        };
+        if error <= control.tol {
+            run.accepted.push((t0, h, error));
+        } else {
+            system.scatter_state(&x0, t0); // undo the attempt
+            run.rejected += 1;
+        }
+        h *= factor;
+        if h <= f64::EPSILON * t0.abs().max(1.0) {
+            return Err(PbmError::invalid("adaptive run", format!("step size underflow at t = {t0}")));
+        }
+    }
+    run.evaluations = method.evaluations();
+    Ok(run)
+}
+// ANCHOR_END: adaptive_loop
+
+/// Euclidean distance between two states.
+pub fn distance(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum::<f64>().sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_notes_worked_examples_of_the_doubling_rule() {
+        // Section 3: tolerance 1e-4 with error 1e-8 allows 100 h; with error 1e-3, about 0.316 h.
+        assert!((rescaled_step(1.0, 1e-8, 1e-4, 0.5) - 100.0).abs() < 1e-9);
+        assert!((rescaled_step(1.0, 1e-3, 1e-4, 0.5) - 0.316).abs() < 5e-4);
+    }
+
+    #[test]
+    fn bad_controller_settings_are_errors() {
+        for tol in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert!(Controller::new(tol).is_err());
+        }
+        assert!(EmbeddedPair::new(crate::tableau::RK4).is_err());
+    }
+}

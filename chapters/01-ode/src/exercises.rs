@@ -1,0 +1,167 @@
+//! The chapter's runnable experiments: `pbm run ode/<id> --set key=value`. Each returns one
+//! JSON object whose keys are a contract with the tests and the book.
+
+use crate::convergence::{
+    AdaptiveMethod, CONVERGENCE_ECCENTRICITY, adaptive_orbit, error_curve, fixed_steps_for_error,
+    log_log_slope,
+};
+use crate::problems::{circle_field, euler_radius_ratio};
+use crate::runge_kutta::integrate;
+use crate::stability::{euler_decay, euler_decay_factor, observed_regime, predicted_regime};
+use crate::tableau::{ButcherTableau, EULER, MIDPOINT, RK4};
+use pbm_prelim::{Exercise, ParamSpec, Params, PbmError};
+use serde_json::{Value, json};
+
+/// Every exercise of the chapter, in reading order.
+pub fn all() -> Vec<Exercise> {
+    vec![
+        Exercise {
+            id: "euler-spiral",
+            summary: "Euler on the circular field: each step multiplies the radius by sqrt(1+h^2)",
+            params: vec![
+                ParamSpec::positive("h", "step size (s)", 0.1, 2.0),
+                ParamSpec::int("steps", "number of steps (63 x 0.1 s is about one turn)", 63, 1, 1_000_000),
+            ],
+            run: euler_spiral,
+        },
+        Exercise {
+            id: "stability",
+            summary: "Euler on x' = -kx: monotone for h < 1/k, oscillating up to 2/k, divergent beyond",
+            params: vec![
+                ParamSpec::positive("k", "decay rate (1/s)", 10.0, 1e6),
+                ParamSpec::positive("h", "step size (s)", 0.15, 100.0),
+                ParamSpec::int("steps", "number of steps", 20, 1, 100_000),
+            ],
+            run: stability,
+        },
+        Exercise {
+            id: "convergence",
+            summary: "global error against step size on a Kepler orbit; the slopes are the orders",
+            params: vec![ParamSpec::float(
+                "eccentricity",
+                "eccentricity of the test orbit",
+                CONVERGENCE_ECCENTRICITY,
+                0.0,
+                0.8,
+            )],
+            run: convergence,
+        },
+        Exercise {
+            id: "adaptive",
+            summary: "adaptive steps on an eccentric orbit against the fixed steps that match their error",
+            params: vec![
+                ParamSpec::float("tol", "largest local error per step", 1e-6, 1e-10, 0.1),
+                ParamSpec::choice("method", "adaptive method", "dopri5", &["dopri5", "euler-doubling"]),
+                ParamSpec::float("eccentricity", "eccentricity of the orbit", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
+            ],
+            run: adaptive,
+        },
+    ]
+}
+
+/// Eccentricity of the orbit in the adaptive exercise: the planet's speed varies by a factor
+/// of (1 + e)/(1 − e) = 19 around the orbit, so no single step size suits all of it.
+pub const ADAPTIVE_ECCENTRICITY: f64 = 0.9;
+
+fn radius(p: &[f64]) -> f64 {
+    p[0].hypot(p[1])
+}
+
+// ANCHOR: euler_spiral_exercise
+fn euler_spiral(p: &Params) -> Result<Value, PbmError> {
+    let (h, steps) = (p.f64("h")?, p.usize("steps")?);
+    let final_radius = |tableau: ButcherTableau| -> Result<f64, PbmError> {
+        let states = integrate(&mut circle_field(1.0, 0.0)?, tableau, h, steps)?;
+        Ok(radius(&states[steps]))
+    };
+    let states = integrate(&mut circle_field(1.0, 0.0)?, EULER, h, steps)?;
+    let expected = euler_radius_ratio(h);
+    let max_deviation = states
+        .windows(2)
+        .map(|w| (radius(&w[1]) / radius(&w[0]) - expected).abs())
+        .fold(0.0, f64::max);
+    let euler_final = radius(&states[steps]);
+    Ok(json!({
+        "h": h,
+        "steps": steps,
+        "radius_ratio_per_step": euler_final.powf(1.0 / steps as f64),
+        "expected_ratio": expected,
+        "max_ratio_deviation": max_deviation,
+        "euler_final_radius": euler_final,
+        "midpoint_final_radius": final_radius(MIDPOINT)?,
+        "rk4_final_radius": final_radius(RK4)?,
+    }))
+}
+// ANCHOR_END: euler_spiral_exercise
+
+fn stability(p: &Params) -> Result<Value, PbmError> {
+    let (k, h, steps) = (p.f64("k")?, p.f64("h")?, p.usize("steps")?);
+    let (xs, overflow) = euler_decay(k, h, steps)?;
+    let regime = if overflow.is_some() { predicted_regime(k, h) } else { observed_regime(&xs) };
+    Ok(json!({
+        "k": k,
+        "h": h,
+        "regime": regime.as_str(),
+        "predicted_regime": predicted_regime(k, h).as_str(),
+        "factor_per_step": euler_decay_factor(k, h),
+        "monotone_below_h": 1.0 / k,
+        "stable_below_h": 2.0 / k,
+        "trajectory": xs.iter().take(11).collect::<Vec<_>>(),
+        "final_abs_x": xs.last().map(|x| x.abs()),
+        "overflowed_at_step": overflow,
+    }))
+}
+
+/// Step counts over which each method's order is fitted: small enough steps that the leading
+/// error term dominates, large enough that rounding does not.
+pub fn fit_step_counts(tableau: &ButcherTableau) -> Vec<usize> {
+    let (first, last) = match tableau.order {
+        1 => (14, 18),
+        _ => (8, 12),
+    };
+    (first..=last).map(|k| 1usize << k).collect()
+}
+
+fn convergence(p: &Params) -> Result<Value, PbmError> {
+    let e = p.f64("eccentricity")?;
+    let mut orders = serde_json::Map::new();
+    let mut curves = serde_json::Map::new();
+    for tableau in [EULER, MIDPOINT, RK4] {
+        let curve = error_curve(tableau, e, &fit_step_counts(&tableau))?;
+        let rows: Vec<Value> = curve.iter().map(|(h, err)| json!({"h": h, "error": err})).collect();
+        let key = tableau.name.to_lowercase();
+        orders.insert(key.clone(), json!(log_log_slope(&curve)));
+        curves.insert(key, Value::Array(rows));
+    }
+    Ok(json!({ "eccentricity": e, "orders": orders, "errors": curves }))
+}
+
+// ANCHOR: adaptive_exercise
+fn adaptive(p: &Params) -> Result<Value, PbmError> {
+    let (tol, e) = (p.f64("tol")?, p.f64("eccentricity")?);
+    let method = match p.choice("method")? {
+        "euler-doubling" => AdaptiveMethod::EulerDoubling,
+        _ => AdaptiveMethod::DormandPrince,
+    };
+    let (run, final_error) = adaptive_orbit(method, e, tol)?;
+    let fixed = method.fixed_step_tableau();
+    let (fixed_steps, fixed_error) = fixed_steps_for_error(fixed, e, final_error)?;
+    let fixed_evals = fixed_steps * fixed.stages();
+    let steps = run.accepted.iter().map(|s| s.1);
+    Ok(json!({
+        "method": p.choice("method")?,
+        "tol": tol,
+        "adaptive_evals": run.evaluations,
+        "accepted_steps": run.accepted.len(),
+        "rejected_steps": run.rejected,
+        "min_step": steps.clone().fold(f64::INFINITY, f64::min),
+        "max_step": steps.fold(0.0, f64::max),
+        "max_error_estimate": run.accepted.iter().map(|s| s.2).fold(0.0, f64::max),
+        "final_error": final_error,
+        "fixed_steps": fixed_steps,
+        "fixed_evals": fixed_evals,
+        "fixed_final_error": fixed_error,
+        "evals_saved_factor": fixed_evals as f64 / run.evaluations as f64,
+    }))
+}
+// ANCHOR_END: adaptive_exercise

@@ -1,0 +1,376 @@
+//! The chapter's figures. Each computes its data with the chapter's own functions and draws it
+//! with the shared style of `pbm_prelim::plot`.
+
+use crate::convergence::{
+    AdaptiveMethod, CONVERGENCE_ECCENTRICITY, adaptive_orbit, error_curve, orbit_error,
+};
+use crate::exercises::{ADAPTIVE_ECCENTRICITY, fit_step_counts};
+use crate::problems::{Decay, KEPLER_PERIOD, circle_field, kepler_orbit, pendulum, pendulum_derivative};
+use crate::runge_kutta::integrate;
+use crate::stability::{euler_decay, predicted_regime};
+use crate::tableau::{ButcherTableau, DORMAND_PRINCE, EULER, MIDPOINT, RK4};
+use crate::convergence::log_log_slope;
+use crate::adaptive::integrate_adaptive;
+use pbm_prelim::plot::{
+    LINE_WIDTH, REFERENCE, SIZE, color, draw_svg, label_font, legend, legend_line, require_finite, tick_font, title_font,
+};
+use pbm_prelim::{Figure, PbmError};
+use plotters::prelude::*;
+
+/// Every figure of the chapter, in reading order.
+pub fn all() -> Vec<Figure> {
+    vec![
+        Figure { name: "vector-field", title: "A vector field and some of its integral curves", draw: vector_field },
+        Figure { name: "euler-spiral", title: "Euler spirals outward on a circular field", draw: euler_spiral },
+        Figure { name: "stability", title: "Euler on x' = -kx: three regimes of h", draw: stability },
+        Figure { name: "convergence", title: "Global error against step size", draw: convergence },
+        Figure { name: "work-precision", title: "Accuracy bought per derivative evaluation", draw: work_precision },
+        Figure { name: "adaptive-steps", title: "Where an adaptive method spends its steps", draw: adaptive_steps },
+    ]
+}
+
+/// Trajectory of `system` under RK4 with small steps, as planar points.
+fn fine_curve(theta0: f64, omega0: f64, t_end: f64) -> Result<Vec<(f64, f64)>, PbmError> {
+    let h = 0.01;
+    let states = integrate(&mut pendulum(theta0, omega0)?, RK4, h, (t_end / h) as usize)?;
+    Ok(states.iter().map(|s| (s[0], s[1])).collect())
+}
+
+fn vector_field() -> Result<String, PbmError> {
+    let (x_range, y_range) = (-4.0..4.0, -3.0..3.0);
+    let starts = [(-3.5, 2.6), (3.0, 0.0), (-1.5, -2.8), (0.5, 2.9), (3.9, -1.0)];
+    let inside = |p: &(f64, f64)| x_range.contains(&p.0) && y_range.contains(&p.1);
+    let curves: Vec<Vec<(f64, f64)>> = starts
+        .iter()
+        .map(|&(a, b)| fine_curve(a, b, 30.0).map(|c| c.into_iter().take_while(inside).collect()))
+        .collect::<Result<_, _>>()?;
+    require_finite("vector-field", curves.iter().flatten().flat_map(|p| [p.0, p.1]))?;
+    draw_svg("vector-field", SIZE, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption("Damped pendulum: θ' = ω, ω' = −sin θ − ω/4", title_font())
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(58)
+            .build_cartesian_2d(x_range.clone(), y_range.clone())?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("angle θ (rad)")
+            .y_desc("angular velocity ω (rad/s)")
+            .axis_desc_style(label_font())
+            .label_style(tick_font())
+            .draw()?;
+        // Arrows of equal length show the field's direction on a grid.
+        let mut arrows = Vec::new();
+        for i in 0..=20 {
+            for j in 0..=14 {
+                let (x, y) = (-4.0 + 0.4 * i as f64, -2.8 + 0.4 * j as f64);
+                let mut d = [0.0; 2];
+                pendulum_derivative(0.0, &[x, y], &mut d);
+                let len = d[0].hypot(d[1]);
+                if len < 1e-9 {
+                    continue;
+                }
+                let (ux, uy) = (0.3 * d[0] / len, 0.3 * d[1] / len);
+                let tip = (x + ux / 2.0, y + uy / 2.0);
+                let tail = (x - ux / 2.0, y - uy / 2.0);
+                let (bx, by) = (tip.0 - 0.35 * ux, tip.1 - 0.35 * uy);
+                let (px, py) = (-0.2 * uy, 0.2 * ux);
+                arrows.push(vec![tail, tip]);
+                arrows.push(vec![(bx + px, by + py), tip, (bx - px, by - py)]);
+            }
+        }
+        let arrow_style = REFERENCE.mix(0.45).stroke_width(1);
+        chart
+            .draw_series(arrows.into_iter().map(|a| PathElement::new(a, arrow_style)))?
+            .label("direction of f(x) at grid points")
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], arrow_style));
+        for (i, curve) in curves.iter().enumerate() {
+            let c = color(i);
+            let series = chart.draw_series(LineSeries::new(curve.iter().copied(), c.stroke_width(LINE_WIDTH)))?;
+            if i == 0 {
+                series.label("integral curves (dot: starting point)").legend(legend_line(c));
+            }
+            chart.draw_series(std::iter::once(Circle::new(curve[0], 5, c.filled())))?;
+        }
+        legend(&mut chart, SeriesLabelPosition::LowerRight)
+    })
+}
+
+fn euler_spiral() -> Result<String, PbmError> {
+    let turn = KEPLER_PERIOD; // 2π: one revolution of the exact solution
+    let runs: Vec<(String, ButcherTableau, f64)> = vec![
+        ("Euler, h = 0.4".into(), EULER, 0.4),
+        ("Euler, h = 0.2".into(), EULER, 0.2),
+        ("Euler, h = 0.1".into(), EULER, 0.1),
+        ("midpoint, h = 0.4".into(), MIDPOINT, 0.4),
+        ("RK4, h = 0.4".into(), RK4, 0.4),
+    ];
+    let mut paths = Vec::new();
+    for (label, tableau, h) in &runs {
+        let steps = (turn / h).round() as usize;
+        let states = integrate(&mut circle_field(1.0, 0.0)?, *tableau, *h, steps)?;
+        let pts: Vec<(f64, f64)> = states.iter().map(|s| (s[0], s[1])).collect();
+        require_finite("euler-spiral", pts.iter().flat_map(|p| [p.0, p.1]))?;
+        paths.push((label.clone(), pts));
+    }
+    draw_svg("euler-spiral", (640, 640), |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption("One turn of the circular field f(x, y) = (−y, x)", title_font())
+            .margin(12)
+            .x_label_area_size(44)
+            .y_label_area_size(52)
+            .build_cartesian_2d(-3.5..3.5, -3.5..3.5)?;
+        chart
+            .configure_mesh()
+            .x_desc("x")
+            .y_desc("y")
+            .axis_desc_style(label_font())
+            .label_style(tick_font())
+            .light_line_style(WHITE)
+            .draw()?;
+        let circle: Vec<(f64, f64)> =
+            (0..=200).map(|i| f64::from(i) * turn / 200.0).map(|a| (a.cos(), a.sin())).collect();
+        chart
+            .draw_series(DashedLineSeries::new(circle, 6, 4, REFERENCE.stroke_width(LINE_WIDTH)))?
+            .label("exact (unit circle)")
+            .legend(legend_line(REFERENCE));
+        for (i, (label, pts)) in paths.iter().enumerate() {
+            let c = color(i);
+            chart
+                .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(LINE_WIDTH)))?
+                .label(label.as_str())
+                .legend(legend_line(c));
+            chart.draw_series(pts.iter().map(|p| Circle::new(*p, 2, c.filled())))?;
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
+    })
+}
+
+fn stability() -> Result<String, PbmError> {
+    let k = 10.0;
+    let decay = Decay::new(k)?;
+    let cases = [0.05, 0.15, 0.25];
+    let t_end = 2.0;
+    let mut data = Vec::new();
+    for h in cases {
+        let (xs, _) = euler_decay(k, h, (t_end / h).round() as usize)?;
+        require_finite("stability", xs.iter().copied())?;
+        data.push((h, xs));
+    }
+    draw_svg("stability", (1080, 400), |root| {
+        let root = root.titled("Euler on x' = −10 x from x(0) = 1: off to Neptune", title_font())?;
+        let panels = root.split_evenly((1, 3));
+        for (panel, (i, (h, xs))) in panels.iter().zip(data.iter().enumerate()) {
+            let y_max = xs.iter().fold(1.0f64, |m, x| m.max(x.abs())) * 1.15;
+            let regime = predicted_regime(k, *h).as_str();
+            let mut chart = ChartBuilder::on(panel)
+                .caption(format!("h = {h} s: {regime}"), label_font())
+                .margin(10)
+                .x_label_area_size(42)
+                .y_label_area_size(52)
+                .build_cartesian_2d(0.0..t_end, -y_max..y_max)?;
+            chart
+                .configure_mesh()
+                .x_desc("time t (s)")
+                .y_desc("x")
+                .axis_desc_style(label_font())
+                .label_style(tick_font())
+                .draw()?;
+            let exact: Vec<(f64, f64)> =
+                (0..=200).map(|j| f64::from(j) * t_end / 200.0).map(|t| (t, decay.exact(1.0, t))).collect();
+            chart
+                .draw_series(DashedLineSeries::new(exact, 6, 4, REFERENCE.stroke_width(LINE_WIDTH)))?
+                .label("exact e^(−kt)")
+                .legend(legend_line(REFERENCE));
+            let pts: Vec<(f64, f64)> = xs.iter().enumerate().map(|(n, x)| (n as f64 * h, *x)).collect();
+            let c = color(i);
+            chart
+                .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(LINE_WIDTH)))?
+                .label("Euler")
+                .legend(legend_line(c));
+            chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, c.filled())))?;
+            legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        }
+        Ok(())
+    })
+}
+
+/// Step counts of the convergence figure: 2^4 to 2^20 steps per orbit.
+fn figure_step_counts() -> Vec<usize> {
+    (4..=20).map(|k| 1usize << k).collect()
+}
+
+fn convergence() -> Result<String, PbmError> {
+    let e = CONVERGENCE_ECCENTRICITY;
+    let mut series = Vec::new();
+    for tableau in [EULER, MIDPOINT, RK4] {
+        // Steps too large to survive one orbit are left out of the picture, not plotted as NaN.
+        let curve: Vec<(f64, f64)> = figure_step_counts()
+            .into_iter()
+            .filter_map(|n| orbit_error(tableau, e, n).ok().map(|err| (KEPLER_PERIOD / n as f64, err)))
+            .filter(|(_, err)| *err < 3.0)
+            .collect();
+        let slope = log_log_slope(&error_curve(tableau, e, &fit_step_counts(&tableau))?);
+        series.push((tableau.name, curve, slope));
+    }
+    draw_svg("convergence", SIZE, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(format!("Error after one orbit (eccentricity {e}), fixed steps"), title_font())
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(70)
+            .build_cartesian_2d((3e-6..0.6).log_scale(), (1e-14..10.0).log_scale())?;
+        chart
+            .configure_mesh()
+            .x_desc("step size h (s)")
+            .y_desc("global error |x(T) − x_exact(T)|")
+            .axis_desc_style(label_font())
+            .label_style(tick_font())
+            .x_label_formatter(&|v| format!("{v:.0e}"))
+            .y_label_formatter(&|v| format!("{v:.0e}"))
+            .draw()?;
+        for (i, (name, curve, slope)) in series.iter().enumerate() {
+            let c = color(i);
+            chart
+                .draw_series(LineSeries::new(curve.iter().copied(), c.stroke_width(LINE_WIDTH)))?
+                .label(format!("{name}: measured slope {slope:.2}"))
+                .legend(legend_line(c));
+            chart.draw_series(curve.iter().map(|p| Circle::new(*p, 3, c.filled())))?;
+        }
+        legend(&mut chart, SeriesLabelPosition::LowerRight)
+    })
+}
+
+fn work_precision() -> Result<String, PbmError> {
+    let e = ADAPTIVE_ECCENTRICITY;
+    let mut series: Vec<(String, Vec<(f64, f64)>, bool)> = Vec::new();
+    for tableau in [EULER, MIDPOINT, RK4, DORMAND_PRINCE] {
+        let pts: Vec<(f64, f64)> = (5..=24)
+            .map(|k| 1usize << k)
+            .filter(|n| n * tableau.stages() <= 1 << 23)
+            .filter_map(|n| orbit_error(tableau, e, n).ok().map(|err| ((n * tableau.stages()) as f64, err)))
+            .filter(|(_, err)| (1e-12..10.0).contains(err))
+            .collect();
+        series.push((format!("{}, fixed h", tableau.name), pts, false));
+    }
+    for (method, name, tols) in [
+        (AdaptiveMethod::EulerDoubling, "Euler + step doubling", &[1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9][..]),
+        (AdaptiveMethod::DormandPrince, "Dormand-Prince, adaptive", &[1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10][..]),
+    ] {
+        let pts = tols
+            .iter()
+            .map(|&tol| adaptive_orbit(method, e, tol).map(|(run, err)| (run.evaluations as f64, err)))
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .filter(|(_, err)| (1e-12..10.0).contains(err))
+            .collect();
+        series.push((name.to_string(), pts, true));
+    }
+    require_finite("work-precision", series.iter().flat_map(|s| s.1.iter().flat_map(|p| [p.0, p.1])))?;
+    draw_svg("work-precision", SIZE, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(format!("One orbit of eccentricity {e}: cost against accuracy"), title_font())
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(70)
+            .build_cartesian_2d((30.0..3e7).log_scale(), (1e-12..10.0).log_scale())?;
+        chart
+            .configure_mesh()
+            .x_desc("derivative evaluations")
+            .y_desc("global error after one orbit")
+            .axis_desc_style(label_font())
+            .label_style(tick_font())
+            .x_label_formatter(&|v| format!("{v:.0e}"))
+            .y_label_formatter(&|v| format!("{v:.0e}"))
+            .draw()?;
+        for (i, (name, pts, adaptive)) in series.iter().enumerate() {
+            let c = color(i);
+            let width = if *adaptive { LINE_WIDTH + 1 } else { LINE_WIDTH };
+            chart
+                .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(width)))?
+                .label(name.as_str())
+                .legend(legend_line(c));
+            if *adaptive {
+                chart.draw_series(pts.iter().map(|p| Rectangle::new([(p.0 / 1.08, p.1 / 1.2), (p.0 * 1.08, p.1 * 1.2)], c.filled())))?;
+            } else {
+                chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, c.filled())))?;
+            }
+        }
+        legend(&mut chart, SeriesLabelPosition::LowerLeft)
+    })
+}
+
+fn adaptive_steps() -> Result<String, PbmError> {
+    let e = ADAPTIVE_ECCENTRICITY;
+    let tol = 1e-6;
+    let control = crate::adaptive::Controller::new(tol)?;
+    let mut orbit = kepler_orbit(e)?;
+    let mut stepper = AdaptiveMethod::DormandPrince.stepper()?;
+    // Record the position at the start of every accepted step by replaying the accepted steps.
+    let run = integrate_adaptive(&mut orbit, stepper.as_mut(), &control, crate::convergence::ADAPTIVE_FIRST_STEP, KEPLER_PERIOD)?;
+    let mut replay = kepler_orbit(e)?;
+    let mut rk = crate::runge_kutta::RungeKutta::new(DORMAND_PRINCE);
+    let mut positions = vec![replay_pos(&replay)];
+    for &(_, h, _) in &run.accepted {
+        rk.step(&mut replay, h)?;
+        positions.push(replay_pos(&replay));
+    }
+    let steps: Vec<(f64, f64)> = run.accepted.iter().map(|&(t, h, _)| (t, h)).collect();
+    require_finite("adaptive-steps", positions.iter().chain(steps.iter()).flat_map(|p| [p.0, p.1]))?;
+    let h_max = steps.iter().fold(0.0f64, |m, s| m.max(s.1)) * 1.3;
+    draw_svg("adaptive-steps", (1080, 460), |root| {
+        let root = root.titled(
+            &format!("Dormand-Prince at tol = {tol:e} on an orbit of eccentricity {e}: {} steps", steps.len()),
+            title_font(),
+        )?;
+        let (left, right) = root.split_horizontally(460);
+        let mut orbit_chart = ChartBuilder::on(&left)
+            .caption("the orbit, a dot per step", label_font())
+            .margin(10)
+            .x_label_area_size(42)
+            .y_label_area_size(52)
+            .build_cartesian_2d(-2.1..0.4, -1.05..1.05)?;
+        orbit_chart
+            .configure_mesh()
+            .x_desc("x")
+            .y_desc("y")
+            .axis_desc_style(label_font())
+            .label_style(tick_font())
+            .draw()?;
+        orbit_chart
+            .draw_series(LineSeries::new(positions.iter().copied(), color(0).stroke_width(1)))?
+            .label("step ends")
+            .legend(|(x, y)| Circle::new((x + 10, y), 3, color(0).filled()));
+        orbit_chart.draw_series(positions.iter().map(|p| Circle::new(*p, 3, color(0).filled())))?;
+        orbit_chart
+            .draw_series(std::iter::once(Circle::new((0.0, 0.0), 6, color(4).filled())))?
+            .label("sun")
+            .legend(|(x, y)| Circle::new((x + 10, y), 5, color(4).filled()));
+        legend(&mut orbit_chart, SeriesLabelPosition::UpperLeft)?;
+        let mut h_chart = ChartBuilder::on(&right)
+            .caption("step size along the orbit", label_font())
+            .margin(10)
+            .x_label_area_size(42)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0.0..KEPLER_PERIOD, 0.0..h_max)?;
+        h_chart
+            .configure_mesh()
+            .x_desc("time t (s); perihelion at t = 0 and t = 2π")
+            .y_desc("accepted step h (s)")
+            .axis_desc_style(label_font())
+            .label_style(tick_font())
+            .draw()?;
+        h_chart
+            .draw_series(LineSeries::new(steps.iter().copied(), color(1).stroke_width(LINE_WIDTH)))?
+            .label("h")
+            .legend(legend_line(color(1)));
+        h_chart.draw_series(steps.iter().map(|p| Circle::new(*p, 3, color(1).filled())))?;
+        Ok(())
+    })
+}
+
+fn replay_pos(orbit: &crate::problems::Field) -> (f64, f64) {
+    let s = crate::system::state_of(orbit);
+    (s[0], s[1])
+}

@@ -1,0 +1,200 @@
+//! One explicit Runge–Kutta step, for any tableau and any [`OdeSystem`] (course notes,
+//! sections 2.1–2.2). Euler, midpoint and RK4 all run through this one loop.
+
+use crate::system::OdeSystem;
+use crate::tableau::ButcherTableau;
+use pbm_prelim::PbmError;
+
+/// Steps an [`OdeSystem`] with an explicit Runge–Kutta method, counting derivative evaluations.
+/// Keeps its scratch vectors between steps so that stepping allocates nothing.
+#[derive(Debug, Clone)]
+pub struct RungeKutta {
+    tableau: ButcherTableau,
+    x0: Vec<f64>,
+    stage: Vec<f64>,
+    k: Vec<Vec<f64>>,
+    evaluations: usize,
+    steps: usize,
+}
+
+impl RungeKutta {
+    /// A stepper for `tableau`.
+    pub fn new(tableau: ButcherTableau) -> Self {
+        RungeKutta {
+            tableau,
+            x0: Vec::new(),
+            stage: Vec::new(),
+            k: vec![Vec::new(); tableau.stages()],
+            evaluations: 0,
+            steps: 0,
+        }
+    }
+
+    /// The method.
+    pub fn tableau(&self) -> &ButcherTableau {
+        &self.tableau
+    }
+
+    /// Derivative evaluations made so far.
+    pub fn evaluations(&self) -> usize {
+        self.evaluations
+    }
+
+    /// Steps taken so far.
+    pub fn steps(&self) -> usize {
+        self.steps
+    }
+
+    // ANCHOR: rk_step
+    /// Advances `system` by one step of size `h`. Returns the embedded error estimate
+    /// ‖h Σ (b_i − b̂_i) k_i‖ when the tableau has one.
+    pub fn step<S: OdeSystem + ?Sized>(&mut self, system: &mut S, h: f64) -> Result<Option<f64>, PbmError> {
+        check_step_size(h)?;
+        self.prepare(system.dimension());
+        let t0 = system.time();
+        system.gather_state(&mut self.x0);
+        let ButcherTableau { a, b, c, .. } = self.tableau;
+        for i in 0..b.len() {
+            // Stage i: x0 + h Σ_{j<i} a_ij k_j, evaluated at time t0 + c_i h.
+            self.stage.copy_from_slice(&self.x0);
+            for (j, a_ij) in a[i].iter().enumerate() {
+                axpy(&mut self.stage, h * a_ij, &self.k[j]);
+            }
+            system.scatter_state(&self.stage, t0 + c[i] * h);
+            system.derivative(&mut self.k[i]);
+            self.evaluations += 1;
+        }
+        // x1 = x0 + h Σ b_i k_i
+        self.stage.copy_from_slice(&self.x0);
+        for (k_i, b_i) in self.k.iter().zip(b) {
+            axpy(&mut self.stage, h * b_i, k_i);
+        }
+        system.scatter_state(&self.stage, t0 + h);
+        self.steps += 1;
+        if self.stage.iter().any(|v| !v.is_finite()) {
+            return Err(PbmError::Diverged { step: self.steps - 1, time: t0 });
+        }
+        Ok(self.error_estimate(h))
+    }
+    // ANCHOR_END: rk_step
+
+    /// h ‖Σ (b_i − b̂_i) k_i‖ for an embedded pair, from the stages of the last step.
+    fn error_estimate(&self, h: f64) -> Option<f64> {
+        let (low, _) = self.tableau.embedded?;
+        let n = self.x0.len();
+        let mut sum_sq = 0.0;
+        for component in 0..n {
+            let e: f64 = (0..self.k.len())
+                .map(|i| (self.tableau.b[i] - low[i]) * self.k[i][component])
+                .sum();
+            sum_sq += (h * e) * (h * e);
+        }
+        Some(sum_sq.sqrt())
+    }
+
+    fn prepare(&mut self, n: usize) {
+        if self.x0.len() != n {
+            self.x0 = vec![0.0; n];
+            self.stage = vec![0.0; n];
+            for k in &mut self.k {
+                *k = vec![0.0; n];
+            }
+        }
+    }
+}
+
+/// y += alpha x
+fn axpy(y: &mut [f64], alpha: f64, x: &[f64]) {
+    for (yi, xi) in y.iter_mut().zip(x) {
+        *yi += alpha * xi;
+    }
+}
+
+/// A step size must be positive and finite.
+pub fn check_step_size(h: f64) -> Result<(), PbmError> {
+    if h > 0.0 && h.is_finite() {
+        Ok(())
+    } else {
+        Err(PbmError::invalid("step size", format!("h = {h}; it must be positive and finite")))
+    }
+}
+
+/// Takes `steps` steps of size `h` and returns the states visited, the initial one included.
+pub fn integrate<S: OdeSystem + ?Sized>(
+    system: &mut S,
+    tableau: ButcherTableau,
+    h: f64,
+    steps: usize,
+) -> Result<Vec<Vec<f64>>, PbmError> {
+    check_step_size(h)?;
+    let mut stepper = RungeKutta::new(tableau);
+    let mut states = Vec::with_capacity(steps + 1);
+    states.push(crate::system::state_of(system));
+    for _ in 0..steps {
+        stepper.step(system, h)?;
+        states.push(crate::system::state_of(system));
+    }
+    Ok(states)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::system::{VectorField, state_of};
+    use crate::tableau::{DORMAND_PRINCE, EULER, MIDPOINT, RK4};
+
+    #[test]
+    fn one_step_matches_the_hand_written_formulas() {
+        // x' = t x^2 + 1, a nonlinear, time-dependent field, from x = 0.5 at t = 0.3.
+        let f = |t: f64, x: f64| t * x * x + 1.0;
+        let (x0, t0, h) = (0.5, 0.3, 0.2);
+        let field = |t: f64, x: &[f64], d: &mut [f64]| d[0] = f(t, x[0]);
+        let step = |tab| {
+            let mut sys = VectorField::new(&[x0], t0, field).unwrap();
+            RungeKutta::new(tab).step(&mut sys, h).unwrap();
+            assert!((sys.time() - (t0 + h)).abs() < 1e-15);
+            state_of(&sys)[0]
+        };
+        let euler = x0 + h * f(t0, x0);
+        let midpoint = x0 + h * f(t0 + h / 2.0, x0 + h / 2.0 * f(t0, x0));
+        let k1 = h * f(t0, x0);
+        let k2 = h * f(t0 + h / 2.0, x0 + k1 / 2.0);
+        let k3 = h * f(t0 + h / 2.0, x0 + k2 / 2.0);
+        let k4 = h * f(t0 + h, x0 + k3);
+        let rk4 = x0 + k1 / 6.0 + k2 / 3.0 + k3 / 3.0 + k4 / 6.0;
+        assert!((step(EULER) - euler).abs() < 1e-15);
+        assert!((step(MIDPOINT) - midpoint).abs() < 1e-15);
+        assert!((step(RK4) - rk4).abs() < 1e-15);
+    }
+
+    #[test]
+    fn counts_evaluations_and_estimates_error_only_for_pairs() {
+        let mut sys = VectorField::new(&[1.0], 0.0, |_, x, d| d[0] = -x[0]).unwrap();
+        let mut rk4 = RungeKutta::new(RK4);
+        assert_eq!(rk4.step(&mut sys, 0.1).unwrap(), None);
+        assert_eq!(rk4.evaluations(), 4);
+        let mut dp = RungeKutta::new(DORMAND_PRINCE);
+        let est = dp.step(&mut sys, 0.1).unwrap().unwrap();
+        assert_eq!(dp.evaluations(), 7);
+        assert!(est > 0.0 && est < 1e-6, "{est}");
+    }
+
+    #[test]
+    fn bad_step_sizes_are_errors() {
+        let mut sys = VectorField::new(&[1.0], 0.0, |_, x, d| d[0] = -x[0]).unwrap();
+        for h in [0.0, -0.1, f64::NAN, f64::INFINITY] {
+            assert!(RungeKutta::new(EULER).step(&mut sys, h).is_err(), "h = {h}");
+        }
+    }
+
+    #[test]
+    fn blow_up_is_reported_with_its_step() {
+        // x' = x^2 from x = 1 reaches infinity at t = 1; Euler with h = 0.5 overflows soon after.
+        let mut sys = VectorField::new(&[1.0], 0.0, |_, x, d| d[0] = x[0] * x[0]).unwrap();
+        let err = integrate(&mut sys, EULER, 0.5, 100).unwrap_err();
+        match err {
+            PbmError::Diverged { step, .. } => assert!(step > 2 && step < 20, "{step}"),
+            other => panic!("expected divergence, got {other}"),
+        }
+    }
+}
