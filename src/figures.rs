@@ -1,0 +1,75 @@
+//! The figure pipeline: every figure of every chapter is drawn in parallel (rayon) and written
+//! atomically to `book/src/figures/<chapter>/<name>.svg`, with a progress bar.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use pbm_prelim::{Chapter, Figure};
+use rayon::prelude::*;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Where the figures of `chapter_id` go under `figures_dir`.
+pub fn figure_path(figures_dir: &Path, chapter_id: &str, name: &str) -> PathBuf {
+    figures_dir.join(chapter_id).join(format!("{name}.svg"))
+}
+
+/// Writes `contents` to `path` by writing a temporary file beside it and renaming, so a reader
+/// (or a browser) never sees half a figure.
+pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir)?;
+    let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("figure");
+    let tmp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
+    fs::write(&tmp, contents)?;
+    fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = fs::remove_file(&tmp);
+    })
+}
+
+/// Draws the figures of `chapters` (only the one with id `only`, if given) into `figures_dir`.
+/// Returns the paths written, or every failure, one per line.
+pub fn render_figures(
+    chapters: &[Chapter],
+    figures_dir: &Path,
+    only: Option<&str>,
+    show_progress: bool,
+) -> Result<Vec<PathBuf>, String> {
+    if let Some(id) = only
+        && !chapters.iter().any(|c| c.id == id)
+    {
+        let ids: Vec<&str> = chapters.iter().map(|c| c.id).collect();
+        return Err(format!("unknown chapter `{id}`; chapters: {}", ids.join(", ")));
+    }
+    let jobs: Vec<(&Chapter, &Figure)> = chapters
+        .iter()
+        .filter(|c| only.is_none_or(|id| c.id == id))
+        .flat_map(|c| c.figures.iter().map(move |f| (c, f)))
+        .collect();
+    let bar = if show_progress { ProgressBar::new(jobs.len() as u64) } else { ProgressBar::hidden() };
+    bar.set_style(
+        ProgressStyle::with_template("figures {bar:30} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let results: Vec<Result<PathBuf, String>> = jobs
+        .par_iter()
+        .map(|(chapter, figure)| {
+            let path = figure_path(figures_dir, chapter.id, figure.name);
+            let outcome = (figure.draw)()
+                .map_err(|e| format!("{}/{}: {e}", chapter.id, figure.name))
+                .and_then(|svg| {
+                    write_atomically(&path, &svg).map_err(|e| format!("{}: {e}", path.display()))
+                })
+                .map(|()| path);
+            bar.inc(1);
+            bar.set_message(figure.name);
+            outcome
+        })
+        .collect();
+    bar.finish_and_clear();
+    let (written, failed): (Vec<_>, Vec<_>) = results.into_iter().partition(Result::is_ok);
+    if failed.is_empty() {
+        Ok(written.into_iter().flatten().collect())
+    } else {
+        Err(failed.into_iter().filter_map(Result::err).collect::<Vec<_>>().join("\n"))
+    }
+}
