@@ -7,7 +7,10 @@ use std::fmt::Write;
 /// Formats a number for people: six significant digits.
 fn number(v: &serde_json::Number) -> String {
     match v.as_f64() {
-        Some(x) if v.is_f64() => format!("{}", round_sig(x, 6)),
+        Some(x) if v.is_f64() => {
+            let x = round_sig(x, 6);
+            if x != 0.0 && (x.abs() < 1e-3 || x.abs() >= 1e7) { format!("{x:e}") } else { format!("{x}") }
+        }
         _ => v.to_string(),
     }
 }

@@ -47,6 +47,7 @@ pub enum ParamError {
     Undeclared(String),
 }
 
+// ANCHOR: param_kind
 /// The type, default and allowed values of one parameter.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ParamKind {
@@ -83,6 +84,7 @@ pub enum ParamKind {
         options: &'static [&'static str],
     },
 }
+// ANCHOR_END: param_kind
 
 /// One declared parameter of an exercise.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,6 +4,7 @@ use crate::error::PbmError;
 use crate::params::{ParamSpec, Params};
 use serde_json::Value;
 
+// ANCHOR: exercise
 /// A named, parameterised experiment, run with `pbm run CHAPTER/EXERCISE --set key=value`.
 #[derive(Debug, Clone)]
 pub struct Exercise {
@@ -16,6 +17,7 @@ pub struct Exercise {
     /// Runs the experiment. The result is one JSON object.
     pub run: fn(&Params) -> Result<Value, PbmError>,
 }
+// ANCHOR_END: exercise
 
 impl Exercise {
     /// Validates `assignments` (`key=value` strings) against the declared parameters and runs.
@@ -32,6 +34,7 @@ impl Exercise {
     }
 }
 
+// ANCHOR: figure
 /// A figure of the book: a function that computes its data with the chapter's code and returns
 /// the SVG text. The pipeline writes it to `book/src/figures/<chapter>/<name>.svg`.
 #[derive(Debug, Clone)]
@@ -43,6 +46,7 @@ pub struct Figure {
     /// Draws the figure.
     pub draw: fn() -> Result<String, PbmError>,
 }
+// ANCHOR_END: figure
 
 /// One chapter of the book and its crate.
 #[derive(Debug, Clone)]

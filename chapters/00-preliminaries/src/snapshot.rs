@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+// ANCHOR: round_sig
 /// Rounds `x` to `digits` significant decimal digits. Zero and non-finite values are returned as
 /// they are.
 pub fn round_sig(x: f64, digits: u32) -> f64 {
@@ -14,6 +15,7 @@ pub fn round_sig(x: f64, digits: u32) -> f64 {
     let text = format!("{:.*e}", (digits - 1) as usize, x);
     text.parse().unwrap_or(x)
 }
+// ANCHOR_END: round_sig
 
 /// Returns a copy of `value` with every float rounded by [`round_sig`]. Integers, strings and
 /// booleans are unchanged.
