@@ -45,7 +45,11 @@ pub fn render_figures(
         .filter(|c| only.is_none_or(|id| c.id == id))
         .flat_map(|c| c.figures.iter().map(move |f| (c, f)))
         .collect();
-    let bar = if show_progress { ProgressBar::new(jobs.len() as u64) } else { ProgressBar::hidden() };
+    let bar = if show_progress {
+        ProgressBar::new(jobs.len() as u64)
+    } else {
+        ProgressBar::hidden()
+    };
     bar.set_style(
         ProgressStyle::with_template("figures {bar:30} {pos}/{len} {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
@@ -57,7 +61,8 @@ pub fn render_figures(
             let outcome = (figure.draw)()
                 .map_err(|e| format!("{}/{}: {e}", chapter.id, figure.name))
                 .and_then(|svg| {
-                    write_atomically(&path, &svg).map_err(|e| format!("{}: {e}", path.display()))
+                    write_atomically(&path, &svg)
+                        .map_err(|e| format!("{}: {e}", path.display()))
                 })
                 .map(|()| path);
             bar.inc(1);

@@ -33,7 +33,8 @@ pub fn find_exercise<'a>(
         format!("unknown chapter `{chapter_id}`; chapters: {}", ids.join(", "))
     })?;
     let exercise = chapter.exercise(exercise_id).ok_or_else(|| {
-        let ids: Vec<String> = chapter.exercises.iter().map(|e| format!("{}/{}", chapter.id, e.id)).collect();
+        let ids: Vec<String> =
+            chapter.exercises.iter().map(|e| format!("{}/{}", chapter.id, e.id)).collect();
         format!("unknown exercise `{id}`; exercises: {}", ids.join(", "))
     })?;
     Ok((chapter, exercise))

@@ -7,7 +7,11 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "pbm", version, about = "Physically based modeling: a literate, tested textbook")]
+#[command(
+    name = "pbm",
+    version,
+    about = "Physically based modeling: a literate, tested textbook"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -45,7 +49,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command.unwrap_or(Command::Book) {
         Command::Book => book(),
-        Command::Figures { chapter } => figures(chapter.as_deref()).map(|n| eprintln!("wrote {n} figures")),
+        Command::Figures { chapter } => {
+            figures(chapter.as_deref()).map(|n| eprintln!("wrote {n} figures"))
+        }
         Command::List => {
             list();
             Ok(())
@@ -74,8 +80,11 @@ fn figures(only: Option<&str>) -> Result<usize, Failure> {
 fn book() -> Result<(), Failure> {
     let n = figures(None)?;
     let book_dir = repo_root().join("book");
-    pbm::book::build_book(&book_dir).map_err(|e| Failure(e, 1))?;
-    eprintln!("wrote {n} figures and the book: {}", book_dir.join("build/index.html").display());
+    pbm::book::build_book(&book_dir, None).map_err(|e| Failure(e, 1))?;
+    eprintln!(
+        "wrote {n} figures and the book: {}",
+        book_dir.join("build/index.html").display()
+    );
     Ok(())
 }
 
@@ -91,7 +100,12 @@ fn list() {
                     ParamKind::Bool { default } => default.to_string(),
                     ParamKind::Choice { default, .. } => default.to_string(),
                 };
-                println!("      --set {}={default:<10} {} ({})", p.name, p.help, p.allowed());
+                println!(
+                    "      --set {}={default:<10} {} ({})",
+                    p.name,
+                    p.help,
+                    p.allowed()
+                );
             }
         }
         for figure in &chapter.figures {

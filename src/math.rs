@@ -23,7 +23,8 @@ pub fn render_math(markdown: &str) -> std::result::Result<String, String> {
             Event::DisplayMath(tex) => (tex, DisplayStyle::Block),
             _ => continue,
         };
-        let mathml = latex_to_mathml(tex, style).map_err(|e| format!("cannot render ${tex}$: {e}"))?;
+        let mathml = latex_to_mathml(tex, style)
+            .map_err(|e| format!("cannot render ${tex}$: {e}"))?;
         out.push_str(&markdown[copied_to..range.start]);
         out.push_str(&protect_from_markdown(&mathml));
         copied_to = range.end;
@@ -74,7 +75,8 @@ impl Preprocessor for MathPreprocessor {
                 match render_math(&chapter.content) {
                     Ok(content) => chapter.content = content,
                     Err(e) => {
-                        failure.get_or_insert_with(|| format!("page `{}`: {e}", chapter.name));
+                        failure
+                            .get_or_insert_with(|| format!("page `{}`: {e}", chapter.name));
                     }
                 }
             }
@@ -92,7 +94,8 @@ mod tests {
 
     #[test]
     fn inline_and_display_math_become_mathml() {
-        let out = render_math("Euler: $x_1 = x_0 + h f$.\n\n$$\\dot{x} = -k x$$\n").unwrap();
+        let out =
+            render_math("Euler: $x_1 = x_0 + h f$.\n\n$$\\dot{x} = -k x$$\n").unwrap();
         assert!(out.contains("<math"), "{out}");
         assert!(out.contains(r#"display="block""#), "{out}");
         assert!(!out.contains('$'), "{out}");
@@ -108,13 +111,14 @@ mod tests {
     #[test]
     fn markdown_characters_inside_formulas_are_protected() {
         let out = render_math("$a * b * c$").unwrap();
-        let text_only: String = out.split('<').map(|s| s.split_once('>').map_or(s, |p| p.1)).collect();
+        let text_only: String =
+            out.split('<').map(|s| s.split_once('>').map_or(s, |p| p.1)).collect();
         assert!(!text_only.contains('*'), "{out}");
     }
 
     #[test]
     fn bad_latex_is_an_error_naming_the_formula() {
-        let err = render_math("broken: $\\frac{1}{$").unwrap_err();
-        assert!(err.contains("\\frac{1}{"), "{err}");
+        let err = render_math("broken: $\\begin{nope} x \\end{nope}$").unwrap_err();
+        assert!(err.contains("\\begin{nope}"), "{err}");
     }
 }

@@ -9,7 +9,11 @@ fn number(v: &serde_json::Number) -> String {
     match v.as_f64() {
         Some(x) if v.is_f64() => {
             let x = round_sig(x, 6);
-            if x != 0.0 && (x.abs() < 1e-3 || x.abs() >= 1e7) { format!("{x:e}") } else { format!("{x}") }
+            if x != 0.0 && (x.abs() < 1e-3 || x.abs() >= 1e7) {
+                format!("{x:e}")
+            } else {
+                format!("{x}")
+            }
         }
         _ => v.to_string(),
     }
@@ -45,20 +49,37 @@ fn write_value(out: &mut String, key: &str, value: &Value) {
         }
         Value::Array(items) if items.iter().all(Value::is_object) && !items.is_empty() => {
             let _ = writeln!(out, "{key}:");
-            let columns: Vec<&String> = items[0].as_object().map(|m| m.keys().collect()).unwrap_or_default();
+            let columns: Vec<&String> =
+                items[0].as_object().map(|m| m.keys().collect()).unwrap_or_default();
             let rows: Vec<Vec<String>> = items
                 .iter()
-                .map(|item| columns.iter().map(|c| item.get(c.as_str()).map_or("-".into(), scalar)).collect())
+                .map(|item| {
+                    columns
+                        .iter()
+                        .map(|c| item.get(c.as_str()).map_or("-".into(), scalar))
+                        .collect()
+                })
                 .collect();
             let widths: Vec<usize> = columns
                 .iter()
                 .enumerate()
-                .map(|(i, c)| rows.iter().map(|r| r[i].len()).chain([c.len()]).max().unwrap_or(0))
+                .map(|(i, c)| {
+                    rows.iter().map(|r| r[i].len()).chain([c.len()]).max().unwrap_or(0)
+                })
                 .collect();
             let line = |cells: Vec<String>| {
-                cells.iter().zip(&widths).map(|(c, w)| format!("{c:>w$}")).collect::<Vec<_>>().join("  ")
+                cells
+                    .iter()
+                    .zip(&widths)
+                    .map(|(c, w)| format!("{c:>w$}"))
+                    .collect::<Vec<_>>()
+                    .join("  ")
             };
-            let _ = writeln!(out, "  {}", line(columns.iter().map(|c| c.to_string()).collect()));
+            let _ = writeln!(
+                out,
+                "  {}",
+                line(columns.iter().map(|c| c.to_string()).collect())
+            );
             for row in rows {
                 let _ = writeln!(out, "  {}", line(row));
             }
@@ -66,7 +87,8 @@ fn write_value(out: &mut String, key: &str, value: &Value) {
         Value::Array(items) => {
             let shown: Vec<String> = items.iter().take(LIST_LIMIT).map(scalar).collect();
             let more = items.len().saturating_sub(LIST_LIMIT);
-            let tail = if more > 0 { format!(", ... ({more} more)") } else { String::new() };
+            let tail =
+                if more > 0 { format!(", ... ({more} more)") } else { String::new() };
             let _ = writeln!(out, "{key:<28} [{}{tail}]", shown.join(", "));
         }
         other => {

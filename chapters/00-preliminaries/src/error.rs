@@ -18,7 +18,9 @@ pub enum PbmError {
         why: String,
     },
     /// A simulation produced a non-finite state.
-    #[error("simulation diverged at step {step} (t = {time}): the state is no longer finite")]
+    #[error(
+        "simulation diverged at step {step} (t = {time}): the state is no longer finite"
+    )]
     Diverged {
         /// Index of the first step whose result was not finite.
         step: usize,
@@ -38,9 +40,6 @@ pub enum PbmError {
 impl PbmError {
     /// Shorthand for [`PbmError::Invalid`].
     pub fn invalid(what: &'static str, why: impl Into<String>) -> Self {
-        PbmError::Invalid {
-            what,
-            why: why.into(),
-        }
+        PbmError::Invalid { what, why: why.into() }
     }
 }

@@ -123,29 +123,36 @@ impl fmt::Display for ParamValue {
 
 impl ParamSpec {
     /// A real parameter with inclusive bounds.
-    pub fn float(name: &'static str, help: &'static str, default: f64, min: f64, max: f64) -> Self {
-        let kind = ParamKind::Float {
-            default,
-            min,
-            max,
-            min_exclusive: false,
-        };
+    pub fn float(
+        name: &'static str,
+        help: &'static str,
+        default: f64,
+        min: f64,
+        max: f64,
+    ) -> Self {
+        let kind = ParamKind::Float { default, min, max, min_exclusive: false };
         ParamSpec { name, help, kind }
     }
 
     /// A real parameter that must be strictly positive and at most `max`.
-    pub fn positive(name: &'static str, help: &'static str, default: f64, max: f64) -> Self {
-        let kind = ParamKind::Float {
-            default,
-            min: 0.0,
-            max,
-            min_exclusive: true,
-        };
+    pub fn positive(
+        name: &'static str,
+        help: &'static str,
+        default: f64,
+        max: f64,
+    ) -> Self {
+        let kind = ParamKind::Float { default, min: 0.0, max, min_exclusive: true };
         ParamSpec { name, help, kind }
     }
 
     /// A whole-number parameter with inclusive bounds.
-    pub fn int(name: &'static str, help: &'static str, default: u64, min: u64, max: u64) -> Self {
+    pub fn int(
+        name: &'static str,
+        help: &'static str,
+        default: u64,
+        min: u64,
+        max: u64,
+    ) -> Self {
         let kind = ParamKind::Int { default, min, max };
         ParamSpec { name, help, kind }
     }
@@ -180,12 +187,7 @@ impl ParamSpec {
     /// The allowed values, as a reader would write them: `(0, 10]`, `1..=1000`, `true|false`.
     pub fn allowed(&self) -> String {
         match &self.kind {
-            ParamKind::Float {
-                min,
-                max,
-                min_exclusive,
-                ..
-            } => {
+            ParamKind::Float { min, max, min_exclusive, .. } => {
                 let open = if *min_exclusive { '(' } else { '[' };
                 format!("a finite number in {open}{min}, {max}]")
             }
@@ -209,12 +211,7 @@ impl ParamSpec {
             expected: expected.to_string(),
         };
         match &self.kind {
-            ParamKind::Float {
-                min,
-                max,
-                min_exclusive,
-                ..
-            } => {
+            ParamKind::Float { min, max, min_exclusive, .. } => {
                 let x: f64 = text.parse().map_err(|_| unparsable("a number"))?;
                 let above_min = if *min_exclusive { x > *min } else { x >= *min };
                 if x.is_finite() && above_min && x <= *max {
@@ -278,10 +275,8 @@ impl Params {
                 .split_once('=')
                 .ok_or_else(|| ParamError::Malformed(assignment.to_string()))?;
             let key = key.trim();
-            let spec = specs
-                .iter()
-                .find(|s| s.name == key)
-                .ok_or_else(|| ParamError::Unknown {
+            let spec = specs.iter().find(|s| s.name == key).ok_or_else(|| {
+                ParamError::Unknown {
                     exercise: exercise.to_string(),
                     name: key.to_string(),
                     allowed: if specs.is_empty() {
@@ -289,16 +284,15 @@ impl Params {
                     } else {
                         specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
                     },
-                })?;
+                }
+            })?;
             params.values.insert(spec.name, spec.parse(value)?);
         }
         Ok(params)
     }
 
     fn get(&self, name: &str) -> Result<&ParamValue, ParamError> {
-        self.values
-            .get(name)
-            .ok_or_else(|| ParamError::Undeclared(name.to_string()))
+        self.values.get(name).ok_or_else(|| ParamError::Undeclared(name.to_string()))
     }
 
     /// A real parameter.
@@ -358,7 +352,9 @@ mod tests {
 
     #[test]
     fn defaults_and_overrides() {
-        let p = Params::resolve("x/y", &specs(), &["h=0.25", "method=rk4", "feedback=true"]).unwrap();
+        let p =
+            Params::resolve("x/y", &specs(), &["h=0.25", "method=rk4", "feedback=true"])
+                .unwrap();
         assert_eq!(p.f64("h").unwrap(), 0.25);
         assert_eq!(p.usize("steps").unwrap(), 100);
         assert!(p.bool("feedback").unwrap());

@@ -46,8 +46,16 @@ pub fn ensure_font() {
     REGISTER.call_once(|| {
         // The bytes are a valid TrueType font shipped inside the crate; failure is impossible
         // short of a corrupted build, and would show as missing text, not a crash.
-        let _ = plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular());
-        let _ = plotters::style::register_font(FONT, FontStyle::Italic, dejavu::sans::oblique());
+        let _ = plotters::style::register_font(
+            FONT,
+            FontStyle::Normal,
+            dejavu::sans::regular(),
+        );
+        let _ = plotters::style::register_font(
+            FONT,
+            FontStyle::Italic,
+            dejavu::sans::oblique(),
+        );
         let _ = plotters::style::register_font(FONT, FontStyle::Bold, dejavu::sans::bold());
     });
 }
@@ -76,7 +84,10 @@ where
 }
 
 /// Fails with a figure error if any value is not finite: NaN must never reach a picture.
-pub fn require_finite(name: &str, values: impl IntoIterator<Item = f64>) -> Result<(), PbmError> {
+pub fn require_finite(
+    name: &str,
+    values: impl IntoIterator<Item = f64>,
+) -> Result<(), PbmError> {
     match values.into_iter().find(|v| !v.is_finite()) {
         None => Ok(()),
         Some(v) => Err(PbmError::Figure {
@@ -102,7 +113,10 @@ pub fn tick_font() -> TextStyle<'static> {
 }
 
 /// Draws the legend of `chart` in the shared style at `position`.
-pub fn legend<'a, DB, CT>(chart: &mut ChartContext<'a, DB, CT>, position: SeriesLabelPosition) -> DrawResult
+pub fn legend<'a, DB, CT>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> DrawResult
 where
     DB: DrawingBackend + 'a,
     DB::ErrorType: 'static,

@@ -22,7 +22,11 @@ pub struct Exercise {
 impl Exercise {
     /// Validates `assignments` (`key=value` strings) against the declared parameters and runs.
     /// `chapter` is used only in error messages.
-    pub fn run_with<S: AsRef<str>>(&self, chapter: &str, assignments: &[S]) -> Result<Value, PbmError> {
+    pub fn run_with<S: AsRef<str>>(
+        &self,
+        chapter: &str,
+        assignments: &[S],
+    ) -> Result<Value, PbmError> {
         let name = format!("{chapter}/{}", self.id);
         let params = Params::resolve(&name, &self.params, assignments)?;
         (self.run)(&params)

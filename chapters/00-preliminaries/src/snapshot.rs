@@ -26,11 +26,11 @@ pub fn round_json(value: &Value, digits: u32) -> Value {
             .and_then(|x| serde_json::Number::from_f64(round_sig(x, digits)))
             .map(Value::Number)
             .unwrap_or(Value::Null),
-        Value::Array(items) => Value::Array(items.iter().map(|v| round_json(v, digits)).collect()),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| round_json(v, digits)).collect())
+        }
         Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| (k.clone(), round_json(v, digits)))
-                .collect(),
+            map.iter().map(|(k, v)| (k.clone(), round_json(v, digits))).collect(),
         ),
         other => other.clone(),
     }
@@ -52,8 +52,8 @@ mod tests {
 
     #[test]
     fn rounds_nested_json_and_leaves_other_values() {
-        let v = json!({"a": 1.23456, "b": [2.71828, 3], "c": {"d": "text", "e": true}});
+        let v = json!({"a": 1.23456, "b": [2.74828, 3], "c": {"d": "text", "e": true}});
         let r = round_json(&v, 3);
-        assert_eq!(r, json!({"a": 1.23, "b": [2.72, 3], "c": {"d": "text", "e": true}}));
+        assert_eq!(r, json!({"a": 1.23, "b": [2.75, 3], "c": {"d": "text", "e": true}}));
     }
 }

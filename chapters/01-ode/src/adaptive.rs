@@ -62,11 +62,7 @@ impl ErrorEstimatingStep for EulerDoubling {
 impl EulerDoubling {
     /// A new step-doubling Euler stepper.
     pub fn new() -> Self {
-        EulerDoubling {
-            euler: RungeKutta::new(EULER),
-            x0: Vec::new(),
-            x_a: Vec::new(),
-        }
+        EulerDoubling { euler: RungeKutta::new(EULER), x0: Vec::new(), x_a: Vec::new() }
     }
 }
 
@@ -86,7 +82,10 @@ impl EmbeddedPair {
     /// Fails if `tableau` has no embedded weights.
     pub fn new(tableau: ButcherTableau) -> Result<Self, PbmError> {
         if tableau.embedded.is_none() {
-            return Err(PbmError::invalid("embedded pair", format!("{} has no embedded weights", tableau.name)));
+            return Err(PbmError::invalid(
+                "embedded pair",
+                format!("{} has no embedded weights", tableau.name),
+            ));
         }
         Ok(EmbeddedPair { rk: RungeKutta::new(tableau) })
     }
@@ -94,7 +93,9 @@ impl EmbeddedPair {
 
 impl ErrorEstimatingStep for EmbeddedPair {
     fn attempt(&mut self, system: &mut dyn OdeSystem, h: f64) -> Result<f64, PbmError> {
-        self.rk.step(system, h)?.ok_or_else(|| PbmError::invalid("embedded pair", "no estimate"))
+        self.rk
+            .step(system, h)?
+            .ok_or_else(|| PbmError::invalid("embedded pair", "no estimate"))
     }
     fn exponent(&self) -> f64 {
         // The estimate is the error of the lower-order solution, O(h^{q+1}).
@@ -125,7 +126,10 @@ impl Controller {
     /// The usual settings (Hairer, Nørsett, Wanner I, section II.4) for tolerance `tol`.
     pub fn new(tol: f64) -> Result<Self, PbmError> {
         if !(tol > 0.0 && tol.is_finite()) {
-            return Err(PbmError::invalid("tolerance", format!("tol = {tol}; it must be positive and finite")));
+            return Err(PbmError::invalid(
+                "tolerance",
+                format!("tol = {tol}; it must be positive and finite"),
+            ));
         }
         Ok(Controller {
             tol,
@@ -164,7 +168,10 @@ pub fn integrate_adaptive(
     let mut h = h0;
     while system.time() < t_end {
         if run.accepted.len() + run.rejected >= control.max_attempts {
-            return Err(PbmError::invalid("adaptive run", "too many attempts; is tol too small?"));
+            return Err(PbmError::invalid(
+                "adaptive run",
+                "too many attempts; is tol too small?",
+            ));
         }
         let t0 = system.time();
         h = h.min(t_end - t0); // land exactly on t_end
@@ -184,7 +191,10 @@ pub fn integrate_adaptive(
         }
         h *= factor;
         if h <= f64::EPSILON * t0.abs().max(1.0) {
-            return Err(PbmError::invalid("adaptive run", format!("step size underflow at t = {t0}")));
+            return Err(PbmError::invalid(
+                "adaptive run",
+                format!("step size underflow at t = {t0}"),
+            ));
         }
     }
     run.evaluations = method.evaluations();

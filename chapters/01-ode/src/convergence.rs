@@ -2,7 +2,10 @@
 //! order p read off as the slope of log(error) against log(h) (course notes, section 2's
 //! Taylor-series argument: local error O(h^{p+1}), global error O(h^p)).
 
-use crate::adaptive::{AdaptiveRun, Controller, EmbeddedPair, ErrorEstimatingStep, EulerDoubling, distance, integrate_adaptive};
+use crate::adaptive::{
+    AdaptiveRun, Controller, EmbeddedPair, ErrorEstimatingStep, EulerDoubling, distance,
+    integrate_adaptive,
+};
 use crate::problems::{KEPLER_PERIOD, kepler_initial_state, kepler_orbit};
 use crate::runge_kutta::RungeKutta;
 use crate::system::state_of;
@@ -42,7 +45,11 @@ pub fn log_log_slope(points: &[(f64, f64)]) -> f64 {
 // ANCHOR_END: fit_slope
 
 /// Error against step size for a range of step counts: rows of (h, global error).
-pub fn error_curve(tableau: ButcherTableau, e: f64, step_counts: &[usize]) -> Result<Vec<(f64, f64)>, PbmError> {
+pub fn error_curve(
+    tableau: ButcherTableau,
+    e: f64,
+    step_counts: &[usize],
+) -> Result<Vec<(f64, f64)>, PbmError> {
     step_counts
         .iter()
         .map(|&n| Ok((KEPLER_PERIOD / n as f64, orbit_error(tableau, e, n)?)))
@@ -52,13 +59,20 @@ pub fn error_curve(tableau: ButcherTableau, e: f64, step_counts: &[usize]) -> Re
 /// The fewest equal steps with which `tableau` gets within `target` of the exact orbit, with
 /// the error it then makes. Doubles the step count until the target is met, then bisects.
 /// Assumes the error falls as steps are added, true in the asymptotic regime this is used in.
-pub fn fixed_steps_for_error(tableau: ButcherTableau, e: f64, target: f64) -> Result<(usize, f64), PbmError> {
+pub fn fixed_steps_for_error(
+    tableau: ButcherTableau,
+    e: f64,
+    target: f64,
+) -> Result<(usize, f64), PbmError> {
     const MAX_STEPS: usize = 1 << 26;
     let mut hi = 1;
     let mut hi_error = orbit_error(tableau, e, hi).unwrap_or(f64::INFINITY);
     while hi_error > target {
         if hi >= MAX_STEPS {
-            return Err(PbmError::invalid("fixed-step search", format!("{} needs more than {MAX_STEPS} steps", tableau.name)));
+            return Err(PbmError::invalid(
+                "fixed-step search",
+                format!("{} needs more than {MAX_STEPS} steps", tableau.name),
+            ));
         }
         hi *= 2;
         // A step so large that the orbit blows up counts as "not accurate enough".
@@ -109,11 +123,21 @@ pub const ADAPTIVE_FIRST_STEP: f64 = 0.01;
 
 /// One period of the orbit of eccentricity `e` with an adaptive method at tolerance `tol`:
 /// the run's record and the final global error.
-pub fn adaptive_orbit(method: AdaptiveMethod, e: f64, tol: f64) -> Result<(AdaptiveRun, f64), PbmError> {
+pub fn adaptive_orbit(
+    method: AdaptiveMethod,
+    e: f64,
+    tol: f64,
+) -> Result<(AdaptiveRun, f64), PbmError> {
     let control = Controller::new(tol)?;
     let mut orbit = kepler_orbit(e)?;
     let mut stepper = method.stepper()?;
-    let run = integrate_adaptive(&mut orbit, stepper.as_mut(), &control, ADAPTIVE_FIRST_STEP, KEPLER_PERIOD)?;
+    let run = integrate_adaptive(
+        &mut orbit,
+        stepper.as_mut(),
+        &control,
+        ADAPTIVE_FIRST_STEP,
+        KEPLER_PERIOD,
+    )?;
     let error = distance(&state_of(&orbit), &kepler_initial_state(e)?);
     Ok((run, error))
 }
@@ -124,7 +148,8 @@ mod tests {
 
     #[test]
     fn slope_of_an_exact_power_law() {
-        let pts: Vec<(f64, f64)> = [0.1, 0.05, 0.02, 0.01].iter().map(|&h: &f64| (h, 3.0 * h.powi(3))).collect();
+        let pts: Vec<(f64, f64)> =
+            [0.1, 0.05, 0.02, 0.01].iter().map(|&h: &f64| (h, 3.0 * h.powi(3))).collect();
         assert!((log_log_slope(&pts) - 3.0).abs() < 1e-12);
     }
 }

@@ -2,12 +2,14 @@
 //! JSON object whose keys are a contract with the tests and the book.
 
 use crate::convergence::{
-    AdaptiveMethod, CONVERGENCE_ECCENTRICITY, adaptive_orbit, error_curve, fixed_steps_for_error,
-    log_log_slope,
+    AdaptiveMethod, CONVERGENCE_ECCENTRICITY, adaptive_orbit, error_curve,
+    fixed_steps_for_error, log_log_slope,
 };
 use crate::problems::{circle_field, euler_radius_ratio};
 use crate::runge_kutta::integrate;
-use crate::stability::{euler_decay, euler_decay_factor, observed_regime, predicted_regime};
+use crate::stability::{
+    euler_decay, euler_decay_factor, observed_regime, predicted_regime,
+};
 use crate::tableau::{ButcherTableau, EULER, MIDPOINT, RK4};
 use pbm_prelim::{Exercise, ParamSpec, Params, PbmError};
 use serde_json::{Value, json};
@@ -20,7 +22,13 @@ pub fn all() -> Vec<Exercise> {
             summary: "Euler on the circular field: each step multiplies the radius by sqrt(1+h^2)",
             params: vec![
                 ParamSpec::positive("h", "step size (s)", 0.1, 2.0),
-                ParamSpec::int("steps", "number of steps (63 x 0.1 s is about one turn)", 63, 1, 1_000_000),
+                ParamSpec::int(
+                    "steps",
+                    "number of steps (63 x 0.1 s is about one turn)",
+                    63,
+                    1,
+                    1_000_000,
+                ),
             ],
             run: euler_spiral,
         },
@@ -51,8 +59,19 @@ pub fn all() -> Vec<Exercise> {
             summary: "adaptive steps on an eccentric orbit against the fixed steps that match their error",
             params: vec![
                 ParamSpec::float("tol", "largest local error per step", 1e-6, 1e-10, 0.1),
-                ParamSpec::choice("method", "adaptive method", "dopri5", &["dopri5", "euler-doubling"]),
-                ParamSpec::float("eccentricity", "eccentricity of the orbit", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
+                ParamSpec::choice(
+                    "method",
+                    "adaptive method",
+                    "dopri5",
+                    &["dopri5", "euler-doubling"],
+                ),
+                ParamSpec::float(
+                    "eccentricity",
+                    "eccentricity of the orbit",
+                    ADAPTIVE_ECCENTRICITY,
+                    0.0,
+                    0.95,
+                ),
             ],
             run: adaptive,
         },
@@ -97,7 +116,8 @@ fn euler_spiral(p: &Params) -> Result<Value, PbmError> {
 fn stability(p: &Params) -> Result<Value, PbmError> {
     let (k, h, steps) = (p.f64("k")?, p.f64("h")?, p.usize("steps")?);
     let (xs, overflow) = euler_decay(k, h, steps)?;
-    let regime = if overflow.is_some() { predicted_regime(k, h) } else { observed_regime(&xs) };
+    let regime =
+        if overflow.is_some() { predicted_regime(k, h) } else { observed_regime(&xs) };
     Ok(json!({
         "k": k,
         "h": h,
@@ -128,7 +148,8 @@ fn convergence(p: &Params) -> Result<Value, PbmError> {
     let mut curves = serde_json::Map::new();
     for tableau in [EULER, MIDPOINT, RK4] {
         let curve = error_curve(tableau, e, &fit_step_counts(&tableau))?;
-        let rows: Vec<Value> = curve.iter().map(|(h, err)| json!({"h": h, "error": err})).collect();
+        let rows: Vec<Value> =
+            curve.iter().map(|(h, err)| json!({"h": h, "error": err})).collect();
         let key = tableau.name.to_lowercase();
         orders.insert(key.clone(), json!(log_log_slope(&curve)));
         curves.insert(key, Value::Array(rows));

@@ -1,18 +1,21 @@
 //! The chapter's figures. Each computes its data with the chapter's own functions and draws it
 //! with the shared style of `pbm_prelim::plot`.
 
+use crate::adaptive::integrate_adaptive;
+use crate::convergence::log_log_slope;
 use crate::convergence::{
     AdaptiveMethod, CONVERGENCE_ECCENTRICITY, adaptive_orbit, error_curve, orbit_error,
 };
 use crate::exercises::{ADAPTIVE_ECCENTRICITY, fit_step_counts};
-use crate::problems::{Decay, KEPLER_PERIOD, circle_field, kepler_orbit, pendulum, pendulum_derivative};
+use crate::problems::{
+    Decay, KEPLER_PERIOD, circle_field, kepler_orbit, pendulum, pendulum_derivative,
+};
 use crate::runge_kutta::integrate;
 use crate::stability::{euler_decay, predicted_regime};
 use crate::tableau::{ButcherTableau, DORMAND_PRINCE, EULER, MIDPOINT, RK4};
-use crate::convergence::log_log_slope;
-use crate::adaptive::integrate_adaptive;
 use pbm_prelim::plot::{
-    LINE_WIDTH, REFERENCE, SIZE, color, draw_svg, label_font, legend, legend_line, require_finite, tick_font, title_font,
+    LINE_WIDTH, REFERENCE, SIZE, color, draw_svg, label_font, legend, legend_line,
+    require_finite, tick_font, title_font,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
@@ -20,12 +23,36 @@ use plotters::prelude::*;
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
     vec![
-        Figure { name: "vector-field", title: "A vector field and some of its integral curves", draw: vector_field },
-        Figure { name: "euler-spiral", title: "Euler spirals outward on a circular field", draw: euler_spiral },
-        Figure { name: "stability", title: "Euler on x' = -kx: three regimes of h", draw: stability },
-        Figure { name: "convergence", title: "Global error against step size", draw: convergence },
-        Figure { name: "work-precision", title: "Accuracy bought per derivative evaluation", draw: work_precision },
-        Figure { name: "adaptive-steps", title: "Where an adaptive method spends its steps", draw: adaptive_steps },
+        Figure {
+            name: "vector-field",
+            title: "A vector field and some of its integral curves",
+            draw: vector_field,
+        },
+        Figure {
+            name: "euler-spiral",
+            title: "Euler spirals outward on a circular field",
+            draw: euler_spiral,
+        },
+        Figure {
+            name: "stability",
+            title: "Euler on x' = -kx: three regimes of h",
+            draw: stability,
+        },
+        Figure {
+            name: "convergence",
+            title: "Global error against step size",
+            draw: convergence,
+        },
+        Figure {
+            name: "work-precision",
+            title: "Accuracy bought per derivative evaluation",
+            draw: work_precision,
+        },
+        Figure {
+            name: "adaptive-steps",
+            title: "Where an adaptive method spends its steps",
+            draw: adaptive_steps,
+        },
     ]
 }
 
@@ -42,7 +69,9 @@ fn vector_field() -> Result<String, PbmError> {
     let inside = |p: &(f64, f64)| x_range.contains(&p.0) && y_range.contains(&p.1);
     let curves: Vec<Vec<(f64, f64)>> = starts
         .iter()
-        .map(|&(a, b)| fine_curve(a, b, 30.0).map(|c| c.into_iter().take_while(inside).collect()))
+        .map(|&(a, b)| {
+            fine_curve(a, b, 30.0).map(|c| c.into_iter().take_while(inside).collect())
+        })
         .collect::<Result<_, _>>()?;
     require_finite("vector-field", curves.iter().flatten().flat_map(|p| [p.0, p.1]))?;
     draw_svg("vector-field", SIZE, |root| {
@@ -87,9 +116,14 @@ fn vector_field() -> Result<String, PbmError> {
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], arrow_style));
         for (i, curve) in curves.iter().enumerate() {
             let c = color(i);
-            let series = chart.draw_series(LineSeries::new(curve.iter().copied(), c.stroke_width(LINE_WIDTH)))?;
+            let series = chart.draw_series(LineSeries::new(
+                curve.iter().copied(),
+                c.stroke_width(LINE_WIDTH),
+            ))?;
             if i == 0 {
-                series.label("integral curves (dot: starting point)").legend(legend_line(c));
+                series
+                    .label("integral curves (dot: starting point)")
+                    .legend(legend_line(c));
             }
             chart.draw_series(std::iter::once(Circle::new(curve[0], 5, c.filled())))?;
         }
@@ -129,16 +163,26 @@ fn euler_spiral() -> Result<String, PbmError> {
             .label_style(tick_font())
             .light_line_style(WHITE)
             .draw()?;
-        let circle: Vec<(f64, f64)> =
-            (0..=200).map(|i| f64::from(i) * turn / 200.0).map(|a| (a.cos(), a.sin())).collect();
+        let circle: Vec<(f64, f64)> = (0..=200)
+            .map(|i| f64::from(i) * turn / 200.0)
+            .map(|a| (a.cos(), a.sin()))
+            .collect();
         chart
-            .draw_series(DashedLineSeries::new(circle, 6, 4, REFERENCE.stroke_width(LINE_WIDTH)))?
+            .draw_series(DashedLineSeries::new(
+                circle,
+                6,
+                4,
+                REFERENCE.stroke_width(LINE_WIDTH),
+            ))?
             .label("exact (unit circle)")
             .legend(legend_line(REFERENCE));
         for (i, (label, pts)) in paths.iter().enumerate() {
             let c = color(i);
             chart
-                .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(LINE_WIDTH)))?
+                .draw_series(LineSeries::new(
+                    pts.iter().copied(),
+                    c.stroke_width(LINE_WIDTH),
+                ))?
                 .label(label.as_str())
                 .legend(legend_line(c));
             chart.draw_series(pts.iter().map(|p| Circle::new(*p, 2, c.filled())))?;
@@ -159,7 +203,8 @@ fn stability() -> Result<String, PbmError> {
         data.push((h, xs));
     }
     draw_svg("stability", (1080, 400), |root| {
-        let root = root.titled("Euler on x' = −10 x from x(0) = 1: off to Neptune", title_font())?;
+        let root =
+            root.titled("Euler on x' = −10 x from x(0) = 1: off to Neptune", title_font())?;
         let panels = root.split_evenly((1, 3));
         for (panel, (i, (h, xs))) in panels.iter().zip(data.iter().enumerate()) {
             let y_max = xs.iter().fold(1.0f64, |m, x| m.max(x.abs())) * 1.15;
@@ -177,16 +222,27 @@ fn stability() -> Result<String, PbmError> {
                 .axis_desc_style(label_font())
                 .label_style(tick_font())
                 .draw()?;
-            let exact: Vec<(f64, f64)> =
-                (0..=200).map(|j| f64::from(j) * t_end / 200.0).map(|t| (t, decay.exact(1.0, t))).collect();
+            let exact: Vec<(f64, f64)> = (0..=200)
+                .map(|j| f64::from(j) * t_end / 200.0)
+                .map(|t| (t, decay.exact(1.0, t)))
+                .collect();
             chart
-                .draw_series(DashedLineSeries::new(exact, 6, 4, REFERENCE.stroke_width(LINE_WIDTH)))?
+                .draw_series(DashedLineSeries::new(
+                    exact,
+                    6,
+                    4,
+                    REFERENCE.stroke_width(LINE_WIDTH),
+                ))?
                 .label("exact e^(−kt)")
                 .legend(legend_line(REFERENCE));
-            let pts: Vec<(f64, f64)> = xs.iter().enumerate().map(|(n, x)| (n as f64 * h, *x)).collect();
+            let pts: Vec<(f64, f64)> =
+                xs.iter().enumerate().map(|(n, x)| (n as f64 * h, *x)).collect();
             let c = color(i);
             chart
-                .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(LINE_WIDTH)))?
+                .draw_series(LineSeries::new(
+                    pts.iter().copied(),
+                    c.stroke_width(LINE_WIDTH),
+                ))?
                 .label("Euler")
                 .legend(legend_line(c));
             chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, c.filled())))?;
@@ -208,7 +264,9 @@ fn convergence() -> Result<String, PbmError> {
         // Steps too large to survive one orbit are left out of the picture, not plotted as NaN.
         let curve: Vec<(f64, f64)> = figure_step_counts()
             .into_iter()
-            .filter_map(|n| orbit_error(tableau, e, n).ok().map(|err| (KEPLER_PERIOD / n as f64, err)))
+            .filter_map(|n| {
+                orbit_error(tableau, e, n).ok().map(|err| (KEPLER_PERIOD / n as f64, err))
+            })
             .filter(|(_, err)| *err < 3.0)
             .collect();
         let slope = log_log_slope(&error_curve(tableau, e, &fit_step_counts(&tableau))?);
@@ -216,7 +274,10 @@ fn convergence() -> Result<String, PbmError> {
     }
     draw_svg("convergence", SIZE, |root| {
         let mut chart = ChartBuilder::on(root)
-            .caption(format!("Error after one orbit (eccentricity {e}), fixed steps"), title_font())
+            .caption(
+                format!("Error after one orbit (eccentricity {e}), fixed steps"),
+                title_font(),
+            )
             .margin(12)
             .x_label_area_size(48)
             .y_label_area_size(70)
@@ -233,7 +294,10 @@ fn convergence() -> Result<String, PbmError> {
         for (i, (name, curve, slope)) in series.iter().enumerate() {
             let c = color(i);
             chart
-                .draw_series(LineSeries::new(curve.iter().copied(), c.stroke_width(LINE_WIDTH)))?
+                .draw_series(LineSeries::new(
+                    curve.iter().copied(),
+                    c.stroke_width(LINE_WIDTH),
+                ))?
                 .label(format!("{name}: measured slope {slope:.2}"))
                 .legend(legend_line(c));
             chart.draw_series(curve.iter().map(|p| Circle::new(*p, 3, c.filled())))?;
@@ -242,35 +306,67 @@ fn convergence() -> Result<String, PbmError> {
     })
 }
 
+/// One curve of the work-precision diagram.
+struct Series {
+    name: String,
+    points: Vec<(f64, f64)>,
+    adaptive: bool,
+}
+
 fn work_precision() -> Result<String, PbmError> {
     let e = ADAPTIVE_ECCENTRICITY;
-    let mut series: Vec<(String, Vec<(f64, f64)>, bool)> = Vec::new();
+    let mut series: Vec<Series> = Vec::new();
     for tableau in [EULER, MIDPOINT, RK4, DORMAND_PRINCE] {
         let pts: Vec<(f64, f64)> = (5..=24)
             .map(|k| 1usize << k)
             .filter(|n| n * tableau.stages() <= 1 << 23)
-            .filter_map(|n| orbit_error(tableau, e, n).ok().map(|err| ((n * tableau.stages()) as f64, err)))
+            .filter_map(|n| {
+                orbit_error(tableau, e, n)
+                    .ok()
+                    .map(|err| ((n * tableau.stages()) as f64, err))
+            })
             .filter(|(_, err)| (1e-12..10.0).contains(err))
             .collect();
-        series.push((format!("{}, fixed h", tableau.name), pts, false));
+        series.push(Series {
+            name: format!("{}, fixed h", tableau.name),
+            points: pts,
+            adaptive: false,
+        });
     }
     for (method, name, tols) in [
-        (AdaptiveMethod::EulerDoubling, "Euler + step doubling", &[1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9][..]),
-        (AdaptiveMethod::DormandPrince, "Dormand-Prince, adaptive", &[1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10][..]),
+        (
+            AdaptiveMethod::EulerDoubling,
+            "Euler + step doubling",
+            &[1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9][..],
+        ),
+        (
+            AdaptiveMethod::DormandPrince,
+            "Dormand-Prince, adaptive",
+            &[1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10][..],
+        ),
     ] {
         let pts = tols
             .iter()
-            .map(|&tol| adaptive_orbit(method, e, tol).map(|(run, err)| (run.evaluations as f64, err)))
+            .map(|&tol| {
+                adaptive_orbit(method, e, tol)
+                    .map(|(run, err)| (run.evaluations as f64, err))
+            })
             .collect::<Result<Vec<_>, _>>()?
             .into_iter()
             .filter(|(_, err)| (1e-12..10.0).contains(err))
             .collect();
-        series.push((name.to_string(), pts, true));
+        series.push(Series { name: name.to_string(), points: pts, adaptive: true });
     }
-    require_finite("work-precision", series.iter().flat_map(|s| s.1.iter().flat_map(|p| [p.0, p.1])))?;
+    require_finite(
+        "work-precision",
+        series.iter().flat_map(|s| s.points.iter().flat_map(|p| [p.0, p.1])),
+    )?;
     draw_svg("work-precision", SIZE, |root| {
         let mut chart = ChartBuilder::on(root)
-            .caption(format!("One orbit of eccentricity {e}: cost against accuracy"), title_font())
+            .caption(
+                format!("One orbit of eccentricity {e}: cost against accuracy"),
+                title_font(),
+            )
             .margin(12)
             .x_label_area_size(48)
             .y_label_area_size(70)
@@ -284,7 +380,7 @@ fn work_precision() -> Result<String, PbmError> {
             .x_label_formatter(&|v| format!("{v:.0e}"))
             .y_label_formatter(&|v| format!("{v:.0e}"))
             .draw()?;
-        for (i, (name, pts, adaptive)) in series.iter().enumerate() {
+        for (i, Series { name, points: pts, adaptive }) in series.iter().enumerate() {
             let c = color(i);
             let width = if *adaptive { LINE_WIDTH + 1 } else { LINE_WIDTH };
             chart
@@ -292,7 +388,12 @@ fn work_precision() -> Result<String, PbmError> {
                 .label(name.as_str())
                 .legend(legend_line(c));
             if *adaptive {
-                chart.draw_series(pts.iter().map(|p| Rectangle::new([(p.0 / 1.08, p.1 / 1.2), (p.0 * 1.08, p.1 * 1.2)], c.filled())))?;
+                chart.draw_series(pts.iter().map(|p| {
+                    Rectangle::new(
+                        [(p.0 / 1.08, p.1 / 1.2), (p.0 * 1.08, p.1 * 1.2)],
+                        c.filled(),
+                    )
+                }))?;
             } else {
                 chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, c.filled())))?;
             }
@@ -308,7 +409,13 @@ fn adaptive_steps() -> Result<String, PbmError> {
     let mut orbit = kepler_orbit(e)?;
     let mut stepper = AdaptiveMethod::DormandPrince.stepper()?;
     // Record the position at the start of every accepted step by replaying the accepted steps.
-    let run = integrate_adaptive(&mut orbit, stepper.as_mut(), &control, crate::convergence::ADAPTIVE_FIRST_STEP, KEPLER_PERIOD)?;
+    let run = integrate_adaptive(
+        &mut orbit,
+        stepper.as_mut(),
+        &control,
+        crate::convergence::ADAPTIVE_FIRST_STEP,
+        KEPLER_PERIOD,
+    )?;
     let mut replay = kepler_orbit(e)?;
     let mut rk = crate::runge_kutta::RungeKutta::new(DORMAND_PRINCE);
     let mut positions = vec![replay_pos(&replay)];
@@ -317,11 +424,17 @@ fn adaptive_steps() -> Result<String, PbmError> {
         positions.push(replay_pos(&replay));
     }
     let steps: Vec<(f64, f64)> = run.accepted.iter().map(|&(t, h, _)| (t, h)).collect();
-    require_finite("adaptive-steps", positions.iter().chain(steps.iter()).flat_map(|p| [p.0, p.1]))?;
+    require_finite(
+        "adaptive-steps",
+        positions.iter().chain(steps.iter()).flat_map(|p| [p.0, p.1]),
+    )?;
     let h_max = steps.iter().fold(0.0f64, |m, s| m.max(s.1)) * 1.3;
     draw_svg("adaptive-steps", (1080, 460), |root| {
         let root = root.titled(
-            &format!("Dormand-Prince at tol = {tol:e} on an orbit of eccentricity {e}: {} steps", steps.len()),
+            &format!(
+                "Dormand-Prince at tol = {tol:e} on an orbit of eccentricity {e}: {} steps",
+                steps.len()
+            ),
             title_font(),
         )?;
         let (left, right) = root.split_horizontally(460);
@@ -339,10 +452,14 @@ fn adaptive_steps() -> Result<String, PbmError> {
             .label_style(tick_font())
             .draw()?;
         orbit_chart
-            .draw_series(LineSeries::new(positions.iter().copied(), color(0).stroke_width(1)))?
+            .draw_series(LineSeries::new(
+                positions.iter().copied(),
+                color(0).stroke_width(1),
+            ))?
             .label("step ends")
             .legend(|(x, y)| Circle::new((x + 10, y), 3, color(0).filled()));
-        orbit_chart.draw_series(positions.iter().map(|p| Circle::new(*p, 3, color(0).filled())))?;
+        orbit_chart
+            .draw_series(positions.iter().map(|p| Circle::new(*p, 3, color(0).filled())))?;
         orbit_chart
             .draw_series(std::iter::once(Circle::new((0.0, 0.0), 6, color(4).filled())))?
             .label("sun")
@@ -362,7 +479,10 @@ fn adaptive_steps() -> Result<String, PbmError> {
             .label_style(tick_font())
             .draw()?;
         h_chart
-            .draw_series(LineSeries::new(steps.iter().copied(), color(1).stroke_width(LINE_WIDTH)))?
+            .draw_series(LineSeries::new(
+                steps.iter().copied(),
+                color(1).stroke_width(LINE_WIDTH),
+            ))?
             .label("h")
             .legend(legend_line(color(1)));
         h_chart.draw_series(steps.iter().map(|p| Circle::new(*p, 3, color(1).filled())))?;

@@ -3,7 +3,7 @@
 //! a Kepler orbit (it returns to its start after one period) and a damped pendulum (for the
 //! picture of a vector field).
 
-use crate::system::VectorField;
+use crate::system::{OdeSystem, VectorField};
 use pbm_prelim::PbmError;
 use std::f64::consts::TAU;
 
@@ -44,7 +44,10 @@ impl Decay {
         if k > 0.0 && k.is_finite() {
             Ok(Decay { k })
         } else {
-            Err(PbmError::invalid("decay rate", format!("k = {k}; it must be positive and finite")))
+            Err(PbmError::invalid(
+                "decay rate",
+                format!("k = {k}; it must be positive and finite"),
+            ))
         }
     }
 
@@ -54,7 +57,7 @@ impl Decay {
     }
 
     /// The system starting at x0 at t = 0.
-    pub fn system(&self, x0: f64) -> Result<VectorField<impl FnMut(f64, &[f64], &mut [f64])>, PbmError> {
+    pub fn system(&self, x0: f64) -> Result<impl OdeSystem, PbmError> {
         let k = self.k;
         VectorField::new(&[x0], 0.0, move |_, x, xdot| xdot[0] = -k * x[0])
     }
@@ -80,14 +83,21 @@ pub const KEPLER_PERIOD: f64 = TAU;
 /// [`KEPLER_PERIOD`] the exact solution is back at this state.
 pub fn kepler_initial_state(e: f64) -> Result<[f64; 4], PbmError> {
     if !(0.0..0.99).contains(&e) {
-        return Err(PbmError::invalid("eccentricity", format!("e = {e}; allowed: [0, 0.99)")));
+        return Err(PbmError::invalid(
+            "eccentricity",
+            format!("e = {e}; allowed: [0, 0.99)"),
+        ));
     }
     Ok([1.0 - e, 0.0, 0.0, ((1.0 + e) / (1.0 - e)).sqrt()])
 }
 
 /// The Kepler orbit of eccentricity `e` as a system.
 pub fn kepler_orbit(e: f64) -> Result<Field, PbmError> {
-    VectorField::new(&kepler_initial_state(e)?, 0.0, kepler_derivative as fn(f64, &[f64], &mut [f64]))
+    VectorField::new(
+        &kepler_initial_state(e)?,
+        0.0,
+        kepler_derivative as fn(f64, &[f64], &mut [f64]),
+    )
 }
 
 /// Damping of the pendulum in the vector-field figure (1/s).
@@ -102,7 +112,11 @@ pub fn pendulum_derivative(_t: f64, s: &[f64], sdot: &mut [f64]) {
 
 /// The damped pendulum from (θ0, ω0).
 pub fn pendulum(theta0: f64, omega0: f64) -> Result<Field, PbmError> {
-    VectorField::new(&[theta0, omega0], 0.0, pendulum_derivative as fn(f64, &[f64], &mut [f64]))
+    VectorField::new(
+        &[theta0, omega0],
+        0.0,
+        pendulum_derivative as fn(f64, &[f64], &mut [f64]),
+    )
 }
 
 #[cfg(test)]

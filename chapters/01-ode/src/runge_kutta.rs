@@ -48,7 +48,11 @@ impl RungeKutta {
     // ANCHOR: rk_step
     /// Advances `system` by one step of size `h`. Returns the embedded error estimate
     /// ‖h Σ (b_i − b̂_i) k_i‖ when the tableau has one.
-    pub fn step<S: OdeSystem + ?Sized>(&mut self, system: &mut S, h: f64) -> Result<Option<f64>, PbmError> {
+    pub fn step<S: OdeSystem + ?Sized>(
+        &mut self,
+        system: &mut S,
+        h: f64,
+    ) -> Result<Option<f64>, PbmError> {
         check_step_size(h)?;
         self.prepare(system.dimension());
         let t0 = system.time();
@@ -57,7 +61,7 @@ impl RungeKutta {
         for i in 0..b.len() {
             // Stage i: x0 + h Σ_{j<i} a_ij k_j, evaluated at time t0 + c_i h.
             self.stage.copy_from_slice(&self.x0);
-            for (j, a_ij) in a[i].iter().enumerate() {
+            for (j, &a_ij) in a[i].iter().enumerate().filter(|(_, a_ij)| **a_ij != 0.0) {
                 axpy(&mut self.stage, h * a_ij, &self.k[j]);
             }
             system.scatter_state(&self.stage, t0 + c[i] * h);
@@ -66,7 +70,7 @@ impl RungeKutta {
         }
         // x1 = x0 + h Σ b_i k_i
         self.stage.copy_from_slice(&self.x0);
-        for (k_i, b_i) in self.k.iter().zip(b) {
+        for (k_i, &b_i) in self.k.iter().zip(b).filter(|(_, b_i)| **b_i != 0.0) {
             axpy(&mut self.stage, h * b_i, k_i);
         }
         system.scatter_state(&self.stage, t0 + h);
@@ -115,7 +119,10 @@ pub fn check_step_size(h: f64) -> Result<(), PbmError> {
     if h > 0.0 && h.is_finite() {
         Ok(())
     } else {
-        Err(PbmError::invalid("step size", format!("h = {h}; it must be positive and finite")))
+        Err(PbmError::invalid(
+            "step size",
+            format!("h = {h}; it must be positive and finite"),
+        ))
     }
 }
 

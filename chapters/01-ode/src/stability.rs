@@ -63,7 +63,11 @@ pub fn observed_regime(xs: &[f64]) -> Regime {
 
 /// Euler's iterates on x' = −k x from x_0 = 1 with step h: up to `steps` of them, fewer if the
 /// iterates overflow, in which case the index of the step that overflowed is returned too.
-pub fn euler_decay(k: f64, h: f64, steps: usize) -> Result<(Vec<f64>, Option<usize>), PbmError> {
+pub fn euler_decay(
+    k: f64,
+    h: f64,
+    steps: usize,
+) -> Result<(Vec<f64>, Option<usize>), PbmError> {
     let decay = Decay::new(k)?;
     let mut system = decay.system(1.0)?;
     let mut euler = RungeKutta::new(EULER);

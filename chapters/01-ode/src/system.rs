@@ -41,10 +41,16 @@ impl<F: FnMut(f64, &[f64], &mut [f64])> VectorField<F> {
     /// A field with initial state `x0` at time `t0`. The state must be non-empty and finite.
     pub fn new(x0: &[f64], t0: f64, f: F) -> Result<Self, PbmError> {
         if x0.is_empty() {
-            return Err(PbmError::invalid("initial state", "it must have at least one entry"));
+            return Err(PbmError::invalid(
+                "initial state",
+                "it must have at least one entry",
+            ));
         }
         if !t0.is_finite() || x0.iter().any(|v| !v.is_finite()) {
-            return Err(PbmError::invalid("initial state", "all entries and t0 must be finite"));
+            return Err(PbmError::invalid(
+                "initial state",
+                "all entries and t0 must be finite",
+            ));
         }
         Ok(VectorField { x: x0.to_vec(), t: t0, f })
     }
@@ -76,7 +82,8 @@ mod tests {
 
     #[test]
     fn gather_returns_what_scatter_installed() {
-        let mut field = VectorField::new(&[1.0, 2.0], 0.0, |_, x, d| d.copy_from_slice(x)).unwrap();
+        let mut field =
+            VectorField::new(&[1.0, 2.0], 0.0, |_, x, d| d.copy_from_slice(x)).unwrap();
         field.scatter_state(&[3.0, 4.0], 0.5);
         assert_eq!(state_of(&field), vec![3.0, 4.0]);
         assert_eq!(field.time(), 0.5);

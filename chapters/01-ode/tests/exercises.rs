@@ -46,7 +46,9 @@ fn euler_spiral_ratio_is_sqrt_one_plus_h_squared() {
 #[test]
 fn stability_regimes_at_k_10() {
     // Notes, section 2.1: monotone for h < 1/k, oscillating for 1/k < h < 2/k, divergent beyond.
-    for (h, regime) in [("0.05", "monotone"), ("0.15", "oscillating"), ("0.25", "divergent")] {
+    for (h, regime) in
+        [("0.05", "monotone"), ("0.15", "oscillating"), ("0.25", "divergent")]
+    {
         let v = run("stability", &["k=10", &format!("h={h}"), "steps=50"]).unwrap();
         assert_eq!(v["regime"], regime, "h = {h}");
         assert_eq!(v["predicted_regime"], regime, "h = {h}");
@@ -71,14 +73,20 @@ fn measured_orders_are_one_two_four() {
 
 #[test]
 fn adaptive_meets_its_tolerance_with_fewer_evaluations() {
-    for (method, tol) in [("dopri5", "1e-6"), ("dopri5", "1e-9"), ("euler-doubling", "1e-5")] {
-        let v = run("adaptive", &[&format!("method={method}"), &format!("tol={tol}")]).unwrap();
+    for (method, tol) in
+        [("dopri5", "1e-6"), ("dopri5", "1e-9"), ("euler-doubling", "1e-5")]
+    {
+        let v =
+            run("adaptive", &[&format!("method={method}"), &format!("tol={tol}")]).unwrap();
         let tol: f64 = tol.parse().unwrap();
         assert!(v["max_error_estimate"].as_f64().unwrap() <= tol, "{method}: {v}");
-        let (adaptive, fixed) = (v["adaptive_evals"].as_u64().unwrap(), v["fixed_evals"].as_u64().unwrap());
+        let (adaptive, fixed) =
+            (v["adaptive_evals"].as_u64().unwrap(), v["fixed_evals"].as_u64().unwrap());
         assert!(adaptive * 5 < fixed, "{method} at {tol}: {adaptive} vs {fixed}");
         // The fixed-step run was chosen to match the adaptive run's final error.
-        assert!(v["fixed_final_error"].as_f64().unwrap() <= v["final_error"].as_f64().unwrap());
+        assert!(
+            v["fixed_final_error"].as_f64().unwrap() <= v["final_error"].as_f64().unwrap()
+        );
     }
 }
 
@@ -97,7 +105,9 @@ fn bad_parameters_are_errors_not_panics() {
     ];
     for (id, arg) in cases {
         match run(id, &[arg]) {
-            Err(PbmError::Param(e)) => assert!(e.to_string().contains("allowed"), "{id} {arg}: {e}"),
+            Err(PbmError::Param(e)) => {
+                assert!(e.to_string().contains("allowed"), "{id} {arg}: {e}")
+            }
             other => panic!("{id} {arg}: expected a parameter error, got {other:?}"),
         }
     }

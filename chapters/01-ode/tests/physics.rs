@@ -2,9 +2,12 @@
 //! formulas, reference solutions, and the numbers the course notes state.
 
 use pbm_ode::adaptive::{Controller, EmbeddedPair, distance, integrate_adaptive};
-use pbm_ode::convergence::{AdaptiveMethod, adaptive_orbit, error_curve, log_log_slope, orbit_error};
+use pbm_ode::convergence::{
+    AdaptiveMethod, adaptive_orbit, error_curve, log_log_slope, orbit_error,
+};
 use pbm_ode::problems::{
-    KEPLER_PERIOD, circle_derivative, circle_field, euler_radius_ratio, kepler_derivative, kepler_orbit,
+    KEPLER_PERIOD, circle_derivative, circle_field, euler_radius_ratio, kepler_derivative,
+    kepler_orbit,
 };
 use pbm_ode::runge_kutta::{RungeKutta, integrate};
 use pbm_ode::stability::{Regime, euler_decay, observed_regime, predicted_regime};
@@ -77,7 +80,8 @@ fn midpoint_slide_erratum() {
             x = literal_slide_step(&x, h);
         }
         literal_errors.push((h, distance(&x, &[1.0, 0.0])));
-        let states = integrate(&mut circle_field(1.0, 0.0).unwrap(), MIDPOINT, h, n).unwrap();
+        let states =
+            integrate(&mut circle_field(1.0, 0.0).unwrap(), MIDPOINT, h, n).unwrap();
         midpoint_errors.push((h, distance(&states[n], &[1.0, 0.0])));
     }
     assert!((log_log_slope(&midpoint_errors) - 2.0).abs() < 0.05);
@@ -110,7 +114,14 @@ fn every_accepted_adaptive_step_keeps_its_true_local_error_below_tol() {
     let (e, tol) = (0.9, 1e-6);
     let mut orbit = kepler_orbit(e).unwrap();
     let mut pair = EmbeddedPair::new(DORMAND_PRINCE).unwrap();
-    let run = integrate_adaptive(&mut orbit, &mut pair, &Controller::new(tol).unwrap(), 0.01, KEPLER_PERIOD).unwrap();
+    let run = integrate_adaptive(
+        &mut orbit,
+        &mut pair,
+        &Controller::new(tol).unwrap(),
+        0.01,
+        KEPLER_PERIOD,
+    )
+    .unwrap();
     assert!(run.rejected > 0, "the run should have had to reject some steps");
     let mut replay = kepler_orbit(e).unwrap();
     let mut stepper = RungeKutta::new(DORMAND_PRINCE);
@@ -131,10 +142,13 @@ fn every_accepted_adaptive_step_keeps_its_true_local_error_below_tol() {
 #[test]
 fn adaptive_saves_work_only_where_the_problem_is_uneven() {
     // On a circular orbit every part is equally hard: adaptivity cannot beat a fixed step by much.
-    let (circle, circle_error) = adaptive_orbit(AdaptiveMethod::DormandPrince, 0.0, 1e-6).unwrap();
+    let (circle, circle_error) =
+        adaptive_orbit(AdaptiveMethod::DormandPrince, 0.0, 1e-6).unwrap();
     let (eccentric, _) = adaptive_orbit(AdaptiveMethod::DormandPrince, 0.9, 1e-6).unwrap();
     assert!(eccentric.evaluations > circle.evaluations);
-    let fixed = pbm_ode::convergence::fixed_steps_for_error(DORMAND_PRINCE, 0.0, circle_error).unwrap();
+    let fixed =
+        pbm_ode::convergence::fixed_steps_for_error(DORMAND_PRINCE, 0.0, circle_error)
+            .unwrap();
     assert!(fixed.0 * 7 > circle.evaluations / 2);
 }
 

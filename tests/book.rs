@@ -1,0 +1,179 @@
+//! Book integrity: every include resolves to an anchor, every figure a page shows is drawn by
+//! some chapter, every chapter crate has a page, SUMMARY lists every page, and the built book
+//! renders its math and loads nothing from the internet.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn book_src() -> PathBuf {
+    pbm::repo_root().join("book/src")
+}
+
+fn pages() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n != "figures") {
+                    walk(&path, out);
+                }
+            } else if path.extension().is_some_and(|e| e == "md") {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&book_src(), &mut out);
+    out.sort();
+    out
+}
+
+/// The `{{#include path:anchor}}` directives of a page, as (path, anchor).
+fn includes(text: &str) -> Vec<(String, Option<String>)> {
+    text.match_indices("{{#include ")
+        .map(|(i, _)| {
+            let rest = &text[i + "{{#include ".len()..];
+            let inner = &rest[..rest.find("}}").expect("unterminated include")];
+            match inner.trim().split_once(':') {
+                Some((path, anchor)) => (path.to_string(), Some(anchor.to_string())),
+                None => (inner.trim().to_string(), None),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn every_include_resolves_to_an_existing_anchor() {
+    let mut count = 0;
+    for page in pages() {
+        let text = fs::read_to_string(&page).unwrap();
+        for (path, anchor) in includes(&text) {
+            let target = page.parent().unwrap().join(&path);
+            let source = fs::read_to_string(&target)
+                .unwrap_or_else(|e| panic!("{}: include {path}: {e}", page.display()));
+            if let Some(anchor) = anchor {
+                let start = format!("ANCHOR: {anchor}\n");
+                let end = format!("ANCHOR_END: {anchor}\n");
+                let (Some(a), Some(b)) = (source.find(&start), source.find(&end)) else {
+                    panic!("{}: anchor `{anchor}` not found in {path}", page.display());
+                };
+                assert!(
+                    a < b,
+                    "{}: anchor `{anchor}` ends before it starts",
+                    page.display()
+                );
+                assert!(b - a > start.len() + 20, "anchor `{anchor}` in {path} is empty");
+            }
+            count += 1;
+        }
+    }
+    assert!(count >= 15, "only {count} includes: did the pages lose their code?");
+}
+
+#[test]
+fn every_figure_a_page_shows_is_registered() {
+    let registered: BTreeSet<String> = pbm::chapters()
+        .iter()
+        .flat_map(|c| c.figures.iter().map(move |f| format!("{}/{}.svg", c.id, f.name)))
+        .collect();
+    let mut shown = BTreeSet::new();
+    for page in pages() {
+        let text = fs::read_to_string(&page).unwrap();
+        for (i, _) in text.match_indices("](../figures/") {
+            let rest = &text[i + "](../figures/".len()..];
+            let name = &rest[..rest.find(')').unwrap()];
+            assert!(
+                registered.contains(name),
+                "{} shows figures/{name}, which no chapter draws",
+                page.display()
+            );
+            shown.insert(name.to_string());
+        }
+    }
+    // And the other way round: a figure no page shows is dead weight.
+    assert_eq!(shown, registered, "figures drawn but shown on no page");
+}
+
+#[test]
+fn every_chapter_crate_has_a_page_that_includes_its_code() {
+    let all_pages: String =
+        pages().iter().map(|p| fs::read_to_string(p).unwrap()).collect();
+    let chapters_dir = pbm::repo_root().join("chapters");
+    for entry in fs::read_dir(chapters_dir).unwrap() {
+        let dir = entry.unwrap().path();
+        if !dir.join("Cargo.toml").exists() {
+            continue;
+        }
+        let name = dir.file_name().unwrap().to_str().unwrap().to_string();
+        assert!(
+            all_pages.contains(&format!("chapters/{name}/src/")),
+            "no page includes code from chapters/{name}"
+        );
+    }
+    for chapter in pbm::chapters() {
+        assert!(book_src().join(chapter.pages).join("index.md").exists(), "{}", chapter.id);
+    }
+}
+
+#[test]
+fn summary_lists_every_page_and_only_existing_ones() {
+    let summary = fs::read_to_string(book_src().join("SUMMARY.md")).unwrap();
+    let listed: BTreeSet<PathBuf> = summary
+        .match_indices("](")
+        .map(|(i, _)| {
+            let rest = &summary[i + 2..];
+            book_src().join(&rest[..rest.find(')').unwrap()])
+        })
+        .collect();
+    for path in &listed {
+        assert!(path.exists(), "SUMMARY lists {}, which does not exist", path.display());
+    }
+    for page in pages() {
+        if page.file_name().is_some_and(|n| n == "SUMMARY.md") {
+            continue;
+        }
+        assert!(listed.contains(&page), "{} is not in SUMMARY.md", page.display());
+    }
+}
+
+#[test]
+fn the_built_book_renders_math_and_loads_nothing_remote() {
+    let out = tempfile::tempdir().unwrap();
+    pbm::book::build_book(&pbm::repo_root().join("book"), Some(out.path())).unwrap();
+    let mut html_pages = 0;
+    for page in pages() {
+        let relative = page.strip_prefix(book_src()).unwrap().with_extension("html");
+        if relative.file_name().is_some_and(|n| n == "SUMMARY.html") {
+            continue;
+        }
+        let html = fs::read_to_string(out.path().join(&relative))
+            .unwrap_or_else(|e| panic!("{}: {e}", relative.display()));
+        html_pages += 1;
+        let source = fs::read_to_string(&page).unwrap();
+        if pbm::math::render_math(&source).unwrap() != source {
+            assert!(html.contains("<math"), "{}: math not rendered", relative.display());
+        }
+        // No unrendered TeX left outside code blocks.
+        let prose: String =
+            html.split("<pre").map(|s| s.split("</pre>").last().unwrap()).collect();
+        assert!(!prose.contains("$$"), "{}: raw $$ left", relative.display());
+        for attr in ["src=\"http", "href=\"http"] {
+            for (i, _) in html.match_indices(attr) {
+                let context = &html[i.saturating_sub(60)..i];
+                // Ordinary links (<a href>) are fine; loaded resources are not.
+                assert!(
+                    attr.starts_with("href")
+                        && context
+                            .rfind('<')
+                            .is_some_and(|j| context[j..].starts_with("<a ")),
+                    "{}: loads a remote resource near `{}`",
+                    relative.display(),
+                    &html[i.saturating_sub(60)..(i + 80).min(html.len())]
+                );
+            }
+        }
+        assert!(!html.contains("mathjax"), "{}: MathJax script", relative.display());
+    }
+    assert!(html_pages >= 8);
+}
