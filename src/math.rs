@@ -25,6 +25,10 @@ pub fn render_math(markdown: &str) -> std::result::Result<String, String> {
         };
         let mathml = latex_to_mathml(tex, style)
             .map_err(|e| format!("cannot render ${tex}$: {e}"))?;
+        // latex2mathml reports some unknown commands inside its output rather than as an error.
+        if mathml.contains("PARSE ERROR") {
+            return Err(format!("cannot render ${tex}$: unsupported command"));
+        }
         out.push_str(&markdown[copied_to..range.start]);
         out.push_str(&protect_from_markdown(&mathml));
         copied_to = range.end;
@@ -114,6 +118,12 @@ mod tests {
         let text_only: String =
             out.split('<').map(|s| s.split_once('>').map_or(s, |p| p.1)).collect();
         assert!(!text_only.contains('*'), "{out}");
+    }
+
+    #[test]
+    fn unsupported_commands_are_errors_not_garbage_in_the_page() {
+        let err = render_math("$\\dddot{x}$").unwrap_err();
+        assert!(err.contains("dddot"), "{err}");
     }
 
     #[test]
