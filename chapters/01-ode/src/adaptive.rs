@@ -32,6 +32,7 @@ pub struct EulerDoubling {
     euler: RungeKutta,
     x0: Vec<f64>,
     x_a: Vec<f64>,
+    x_b: Vec<f64>,
 }
 
 impl ErrorEstimatingStep for EulerDoubling {
@@ -39,6 +40,7 @@ impl ErrorEstimatingStep for EulerDoubling {
         let n = system.dimension();
         self.x0.resize(n, 0.0);
         self.x_a.resize(n, 0.0);
+        self.x_b.resize(n, 0.0);
         let t0 = system.time();
         system.gather_state(&mut self.x0);
         self.euler.step(system, h)?;
@@ -46,9 +48,8 @@ impl ErrorEstimatingStep for EulerDoubling {
         system.scatter_state(&self.x0, t0);
         self.euler.step(system, h / 2.0)?;
         self.euler.step(system, h / 2.0)?;
-        let mut x_b = vec![0.0; n];
-        system.gather_state(&mut x_b);
-        Ok(distance(&self.x_a, &x_b))
+        system.gather_state(&mut self.x_b);
+        Ok(distance(&self.x_a, &self.x_b))
     }
     fn exponent(&self) -> f64 {
         0.5
@@ -62,7 +63,12 @@ impl ErrorEstimatingStep for EulerDoubling {
 impl EulerDoubling {
     /// A new step-doubling Euler stepper.
     pub fn new() -> Self {
-        EulerDoubling { euler: RungeKutta::new(EULER), x0: Vec::new(), x_a: Vec::new() }
+        EulerDoubling {
+            euler: RungeKutta::new(EULER),
+            x0: Vec::new(),
+            x_a: Vec::new(),
+            x_b: Vec::new(),
+        }
     }
 }
 
