@@ -1,0 +1,231 @@
+//! Particles against planes (course notes, "Particle System Dynamics", section 7): detect by
+//! the sign of (X − P)·N, respond by reversing the normal part of the velocity scaled by the
+//! coefficient of restitution, and, for a particle resting on the plane, cancel the part of
+//! the applied force that pushes into it.
+
+use crate::forces::Force;
+use crate::particle::{Motion, Particle, ParticleSystem, Vector};
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::system::{OdeSystem, state_of};
+use pbm_prelim::PbmError;
+
+/// A plane through `point` whose unit `normal` points to the legal side.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Plane<const D: usize> {
+    /// A point on the plane.
+    pub point: Vector<D>,
+    /// Unit normal, pointing to where particles may be.
+    pub normal: Vector<D>,
+}
+
+impl<const D: usize> Plane<D> {
+    /// A plane with the given normal (normalized here; it must not be zero).
+    pub fn new(point: Vector<D>, normal: Vector<D>) -> Result<Self, PbmError> {
+        let length = normal.norm();
+        if !(length > 0.0 && length.is_finite()) || point.iter().any(|c| !c.is_finite()) {
+            return Err(PbmError::invalid("plane", "its normal must be non-zero and everything finite"));
+        }
+        Ok(Plane { point, normal: normal / length })
+    }
+
+    // ANCHOR: detect
+    /// (X − P)·N: positive on the legal side, zero on the plane, negative through it.
+    pub fn signed_distance(&self, x: &Vector<D>) -> f64 {
+        (x - self.point).dot(&self.normal)
+    }
+    // ANCHOR_END: detect
+}
+
+// ANCHOR: response
+/// The normal part of `v`: (N·v) N.
+pub fn normal_part<const D: usize>(n: &Vector<D>, v: &Vector<D>) -> Vector<D> {
+    n * n.dot(v)
+}
+
+/// The tangential part of `v`: v − (N·v) N.
+pub fn tangential_part<const D: usize>(n: &Vector<D>, v: &Vector<D>) -> Vector<D> {
+    v - normal_part(n, v)
+}
+
+/// Collision response: keep the tangential velocity, reverse the normal one scaled by the
+/// coefficient of restitution r (0: no bounce, 1: perfectly elastic).
+pub fn bounce<const D: usize>(n: &Vector<D>, v: &Vector<D>, restitution: f64) -> Vector<D> {
+    tangential_part(n, v) - normal_part(n, v) * restitution
+}
+// ANCHOR_END: response
+
+// ANCHOR: contact
+/// Resting contact: a force pushing into the plane (N·f < 0) is met by the contact force
+/// −(N·f) N, which cancels its normal part; a force pulling away is left alone. The linear
+/// friction model adds −k_f (−N·f) v_t, a drag along the plane proportional to the push.
+pub fn contact_and_friction<const D: usize>(
+    n: &Vector<D>,
+    f: &Vector<D>,
+    v: &Vector<D>,
+    k_friction: f64,
+) -> Vector<D> {
+    let push = n.dot(f);
+    if push >= 0.0 {
+        return Vector::zeros();
+    }
+    -n * push - tangential_part(n, v) * (k_friction * -push)
+}
+// ANCHOR_END: contact
+
+/// Contact forces for particles resting on a plane. Add it after every other force, since
+/// it reacts to the total force on each particle.
+pub struct PlaneContact<const D: usize> {
+    /// The plane.
+    pub plane: Plane<D>,
+    /// Linear friction coefficient k_f (dimensionless, ≥ 0).
+    pub k_friction: f64,
+    /// A particle within this distance and normal speed counts as in contact.
+    pub tolerance: f64,
+}
+
+impl<const D: usize> Force<D> for PlaneContact<D> {
+    fn apply(&self, _t: f64, particles: &mut [Particle<D>]) {
+        let n = self.plane.normal;
+        for p in particles.iter_mut().filter(|p| matches!(p.motion, Motion::Free)) {
+            let touching = self.plane.signed_distance(&p.x).abs() < self.tolerance
+                && n.dot(&p.v).abs() < self.tolerance;
+            if touching {
+                p.f += contact_and_friction(&n, &p.f, &p.v, self.k_friction);
+            }
+        }
+    }
+}
+
+/// How a step that ends with a particle through a plane is repaired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strategy {
+    /// Find the instant of contact, roll the whole system back to it, bounce, and go on.
+    Rollback,
+    /// Keep the step, move the particle back onto the plane and bounce: simpler, less exact.
+    Displace,
+}
+
+/// Deepest penetration of any free particle into `plane`, as (particle, signed distance).
+fn deepest<const D: usize>(system: &ParticleSystem<D>, plane: &Plane<D>) -> Option<(usize, f64)> {
+    system
+        .particles
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| matches!(p.motion, Motion::Free))
+        .map(|(i, p)| (i, plane.signed_distance(&p.x)))
+        .filter(|(_, d)| *d < 0.0)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// Bounces every free particle that is on or through the plane and heading into it.
+fn bounce_all<const D: usize>(system: &mut ParticleSystem<D>, plane: &Plane<D>, restitution: f64, slack: f64) -> usize {
+    let mut count = 0;
+    for p in system.particles.iter_mut().filter(|p| matches!(p.motion, Motion::Free)) {
+        if plane.signed_distance(&p.x) < slack && plane.normal.dot(&p.v) < 0.0 {
+            p.v = bounce(&plane.normal, &p.v, restitution);
+            count += 1;
+        }
+    }
+    count
+}
+
+// ANCHOR: step_with_collisions
+/// One step of size `h` against `plane`, repairing penetrations with `strategy`. Returns the
+/// number of bounces.
+pub fn step_with_collisions<const D: usize>(
+    system: &mut ParticleSystem<D>,
+    stepper: &mut RungeKutta,
+    plane: &Plane<D>,
+    restitution: f64,
+    strategy: Strategy,
+    h: f64,
+) -> Result<usize, PbmError> {
+    let mut bounces = 0;
+    let mut remaining = h;
+    while remaining > 0.0 {
+        let (x0, t0) = (state_of(system), system.time());
+        stepper.step(system, remaining)?;
+        let Some((i, _)) = deepest(system, plane) else { return Ok(bounces) };
+        match strategy {
+            Strategy::Displace => {
+                for p in system.particles.iter_mut().filter(|p| matches!(p.motion, Motion::Free)) {
+                    let d = plane.signed_distance(&p.x);
+                    if d < 0.0 {
+                        p.x -= plane.normal * d;
+                    }
+                }
+                return Ok(bounces + bounce_all(system, plane, restitution, 1e-12));
+            }
+            Strategy::Rollback => {
+                // Secant iteration on the fraction s of the step at which particle i touches.
+                let d_start = plane.signed_distance(&system_x(&x0, i));
+                let (mut s_lo, mut d_lo) = (0.0, d_start);
+                let (mut s_hi, mut d_hi) = (1.0, plane.signed_distance(&system.particles[i].x));
+                let mut s = 1.0;
+                for _ in 0..8 {
+                    s = s_lo + (s_hi - s_lo) * d_lo / (d_lo - d_hi);
+                    system.scatter_state(&x0, t0);
+                    stepper.step(system, s * remaining)?;
+                    let d = plane.signed_distance(&system.particles[i].x);
+                    if d.abs() < 1e-12 {
+                        break;
+                    }
+                    if d > 0.0 { (s_lo, d_lo) = (s, d) } else { (s_hi, d_hi) = (s, d) }
+                }
+                bounces += bounce_all(system, plane, restitution, 1e-9);
+                remaining -= s * remaining;
+                if remaining < 1e-12 * h {
+                    return Ok(bounces);
+                }
+            }
+        }
+    }
+    Ok(bounces)
+}
+// ANCHOR_END: step_with_collisions
+
+/// Position of particle `i` in a gathered state vector.
+fn system_x<const D: usize>(state: &[f64], i: usize) -> Vector<D> {
+    Vector::from_column_slice(&state[2 * D * i..2 * D * i + D])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::Vector3;
+
+    #[test]
+    fn errata_normal_component_is_n_dot_x_times_n() {
+        // The notes write the normal component as (N·x)x; it is (N·x)N. Only the latter
+        // makes x_n parallel to N and x − x_n perpendicular to it.
+        let n = Vector3::new(0.0, 1.0, 0.0);
+        let x = Vector3::new(3.0, 2.0, -1.0);
+        let xn = normal_part(&n, &x);
+        assert_eq!(xn, Vector3::new(0.0, 2.0, 0.0));
+        assert_eq!(tangential_part(&n, &x).dot(&n), 0.0);
+        let as_printed = x * n.dot(&x);
+        assert!((x - as_printed).dot(&n).abs() > 1.0, "the printed form is not a projection");
+    }
+
+    #[test]
+    fn errata_contact_force_cancels_the_normal_part_of_f() {
+        // The notes write the contact force as −(N·f)f; it is −(N·f)N.
+        let n = Vector3::new(0.0, 1.0, 0.0);
+        let f = Vector3::new(2.0, -5.0, 1.0);
+        let total = f + contact_and_friction(&n, &f, &Vector3::zeros(), 0.0);
+        assert_eq!(total, Vector3::new(2.0, 0.0, 1.0));
+        let as_printed = f + f * -n.dot(&f);
+        assert!(as_printed.dot(&n).abs() > 1.0);
+        // A force pulling away from the plane gets no contact force.
+        let away = Vector3::new(0.0, 3.0, 0.0);
+        assert_eq!(contact_and_friction(&n, &away, &Vector3::zeros(), 0.5), Vector3::zeros());
+    }
+
+    #[test]
+    fn bounce_scales_the_normal_velocity_by_minus_r() {
+        let n = Vector3::new(0.0, 1.0, 0.0);
+        let v = Vector3::new(1.0, -4.0, 0.5);
+        assert_eq!(bounce(&n, &v, 0.5), Vector3::new(1.0, 2.0, 0.5));
+        assert!(Plane::new(Vector3::zeros(), Vector3::zeros()).is_err());
+    }
+}

@@ -1,0 +1,186 @@
+//! The chapter's runnable experiments: `pbm run particles/<id> --set key=value`.
+
+use crate::behavior::{DistanceBehavior, behavior_forces};
+use crate::collision::Strategy;
+use crate::forces::spring_force;
+use crate::interaction::{PairLaw, brute_force_forces, grid_forces, scattered_points};
+use crate::scenes::{beam, bouncing_ball, run_with_snapshots, spring_network};
+use nalgebra::Vector3;
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::tableau::RK4;
+use pbm_prelim::{Exercise, ParamSpec, Params, PbmError};
+use serde_json::{Value, json};
+use std::time::Instant;
+
+/// Every exercise of the chapter, in reading order.
+pub fn all() -> Vec<Exercise> {
+    vec![
+        Exercise {
+            id: "spring-from-behavior",
+            summary: "the force derived from C = |x1 - x2| - r equals the damped spring of equation 1",
+            params: vec![ParamSpec::int("samples", "random spring states compared", 1000, 1, 1_000_000)],
+            run: spring_from_behavior,
+        },
+        Exercise {
+            id: "bouncing-ball",
+            summary: "successive bounce heights of a ball dropped on the ground: the ratio is r^2",
+            params: vec![
+                ParamSpec::float("restitution", "coefficient of restitution r", 0.8, 0.0, 1.0),
+                ParamSpec::choice("strategy", "collision repair", "rollback", &["rollback", "displace"]),
+                ParamSpec::positive("h", "step size (s)", 0.01, 0.1),
+                ParamSpec::int("bounces", "bounces to measure", 6, 1, 20),
+            ],
+            run: bouncing,
+        },
+        Exercise {
+            id: "momentum",
+            summary: "a free spring network conserves linear momentum: internal forces cancel in pairs",
+            params: vec![
+                ParamSpec::int("particles", "particles in the network", 40, 2, 2000),
+                ParamSpec::float("t_end", "simulated time (s)", 5.0, 0.0, 100.0),
+                ParamSpec::positive("h", "step size (s)", 0.005, 0.05),
+            ],
+            run: momentum,
+        },
+        Exercise {
+            id: "interaction-scaling",
+            summary: "pair forces by brute force O(n^2) and by a uniform grid: same forces, far less work",
+            params: vec![ParamSpec::int("n_max", "largest particle count", 20_000, 16, 200_000)],
+            run: interaction_scaling,
+        },
+        Exercise {
+            id: "hanging-structure",
+            summary: "a cantilever beam of masses and springs sags, is dragged by a scripted mouse, and settles",
+            params: vec![
+                ParamSpec::boolean("mouse", "drag the free end with the scripted mouse", true),
+                ParamSpec::float("t_end", "simulated time (s)", 12.0, 0.0, 60.0),
+            ],
+            run: hanging_structure,
+        },
+    ]
+}
+
+/// Deterministic pseudo-random numbers in [−1, 1) for sampling states (a splitmix-style hash
+/// of the index: reproducible on every platform).
+fn sample(i: u64) -> f64 {
+    let mut z = i.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+}
+
+fn random_vector(seed: u64) -> Vector3<f64> {
+    Vector3::new(sample(3 * seed), sample(3 * seed + 1), sample(3 * seed + 2))
+}
+
+fn spring_from_behavior(p: &Params) -> Result<Value, PbmError> {
+    let samples = p.usize("samples")?;
+    let mut max_difference: f64 = 0.0;
+    let mut max_force: f64 = 0.0;
+    for s in 0..samples as u64 {
+        let x = [random_vector(4 * s), random_vector(4 * s + 1) * 2.0];
+        let v = [random_vector(4 * s + 2), random_vector(4 * s + 3)];
+        let (k_s, k_d, rest) = (1.0 + 9.0 * sample(7 * s).abs(), sample(11 * s).abs(), 0.5 + sample(13 * s).abs());
+        let spring = spring_force((&x[0], &v[0]), (&x[1], &v[1]), (k_s, k_d, rest))?;
+        let derived = behavior_forces(&DistanceBehavior::new(0, 1, rest), &x, &v, k_s, k_d);
+        max_difference = max_difference.max((derived[0] - spring).norm()).max((derived[1] + spring).norm());
+        max_force = max_force.max(spring.norm());
+    }
+    Ok(json!({ "samples": samples, "max_force_difference": max_difference, "max_force": max_force }))
+}
+
+fn bouncing(p: &Params) -> Result<Value, PbmError> {
+    let r = p.f64("restitution")?;
+    let strategy = match p.choice("strategy")? {
+        "displace" => Strategy::Displace,
+        _ => Strategy::Rollback,
+    };
+    let run = bouncing_ball(r, strategy, p.f64("h")?, p.usize("bounces")?)?;
+    let ratios: Vec<f64> = run.apexes.windows(2).map(|w| w[1] / w[0]).collect();
+    let deviation = ratios.iter().map(|q| (q - r * r).abs()).fold(0.0, f64::max);
+    Ok(json!({
+        "restitution": r,
+        "strategy": p.choice("strategy")?,
+        "apex_heights": run.apexes,
+        "bounce_height_ratios": ratios,
+        "expected_ratio": r * r,
+        "max_ratio_deviation": deviation,
+    }))
+}
+
+fn momentum(p: &Params) -> Result<Value, PbmError> {
+    let (n, t_end, h) = (p.usize("particles")?, p.f64("t_end")?, p.f64("h")?);
+    let mut system = spring_network(n, 0.5)?;
+    let p0 = system.momentum();
+    let e0 = system.energy();
+    let mut stepper = RungeKutta::new(RK4);
+    let mut drift: f64 = 0.0;
+    for _ in 0..(t_end / h).round() as usize {
+        stepper.step(&mut system, h)?;
+        drift = drift.max((system.momentum() - p0).norm());
+    }
+    Ok(json!({
+        "particles": n,
+        "springs": system.forces.len(),
+        "initial_momentum": [p0.x, p0.y, p0.z],
+        "max_momentum_drift": drift,
+        "relative_momentum_drift": drift / p0.norm(),
+        "energy_start": e0,
+        "energy_end": system.energy(),
+    }))
+}
+
+/// Particle spacing of the scaling experiment (m): the law prefers this distance, and the
+/// cutoff of 2.5 spacings gives each particle about 20 neighbours.
+const SPACING: f64 = 0.1;
+
+/// The law of the scaling experiment.
+pub fn scaling_law() -> Result<PairLaw, PbmError> {
+    PairLaw::new(10.0, SPACING, 2.5 * SPACING)
+}
+
+/// One row of the scaling experiment: n particles at constant density.
+pub fn scaling_row(law: &PairLaw, n: usize) -> Result<(f64, f64, f64), PbmError> {
+    let x = scattered_points(n, SPACING * (n as f64).sqrt());
+    let start = Instant::now();
+    let brute = brute_force_forces(law, &x);
+    let brute_ms = start.elapsed().as_secs_f64() * 1e3;
+    let start = Instant::now();
+    let grid = grid_forces(law, &x);
+    let grid_ms = start.elapsed().as_secs_f64() * 1e3;
+    let difference = brute.iter().zip(&grid).map(|(a, b)| (a - b).norm()).fold(0.0, f64::max);
+    Ok((brute_ms, grid_ms, difference))
+}
+
+fn interaction_scaling(p: &Params) -> Result<Value, PbmError> {
+    let n_max = p.usize("n_max")?;
+    let law = scaling_law()?;
+    let mut rows = Vec::new();
+    for shift in (0..5).rev() {
+        let n = n_max >> shift;
+        if n < 2 {
+            continue;
+        }
+        let (brute_ms, grid_ms, difference) = scaling_row(&law, n)?;
+        rows.push(json!({"n": n, "brute_ms": brute_ms, "grid_ms": grid_ms, "max_force_difference": difference}));
+    }
+    Ok(json!({ "threads": rayon::current_num_threads(), "rows": rows }))
+}
+
+fn hanging_structure(p: &Params) -> Result<Value, PbmError> {
+    let (with_mouse, t_end) = (p.bool("mouse")?, p.f64("t_end")?);
+    let mut system = beam(with_mouse)?;
+    let tip = crate::scenes::beam_index(crate::scenes::BEAM.0 - 1, 1);
+    let snaps = run_with_snapshots(&mut system, 1e-3, t_end, &[1.5])?;
+    let lifted = snaps.first().map(|(_, xs)| xs[tip].y);
+    let max_speed = system.max_speed();
+    Ok(json!({
+        "mouse": with_mouse,
+        "t_end": t_end,
+        "tip_height_at_release": lifted,
+        "tip_sag_at_end": system.particles[tip].x.y,
+        "max_speed_at_end": max_speed,
+        "settled": max_speed < 1e-3,
+    }))
+}

@@ -1,0 +1,31 @@
+//! Chapter 2: particle system dynamics.
+//!
+//! A particle system is one point in a 2·D·n-dimensional phase space to chapter 1's solvers
+//! (it implements `OdeSystem`), and a list of particles and force objects from inside. This
+//! crate builds the force objects of the course notes (gravity, drag, damped springs, forces
+//! derived from behavior functions, spatial interaction through a uniform grid), collisions and
+//! contact with planes, controlled particles, and the scenes the chapter measures. Everything
+//! is generic over the dimension D, with 2D and 3D aliases.
+
+pub mod behavior;
+pub mod collision;
+pub mod exercises;
+pub mod figures;
+pub mod forces;
+pub mod interaction;
+pub mod particle;
+pub mod scenes;
+
+use pbm_prelim::Chapter;
+
+/// The chapter's registry entry: its exercises and figures.
+pub fn chapter() -> Chapter {
+    Chapter {
+        id: "particles",
+        number: 2,
+        title: "Particle System Dynamics",
+        pages: "02-particles",
+        exercises: exercises::all(),
+        figures: figures::all(),
+    }
+}

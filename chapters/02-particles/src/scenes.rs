@@ -1,0 +1,219 @@
+//! The chapter's scenes: a bouncing ball, a free spring network, a cantilever beam lattice with
+//! a scripted "mouse" and a motor. Each is built from the chapter's particles and force
+//! objects and stepped with chapter 1's solvers.
+
+use crate::collision::{Plane, PlaneContact, Strategy, step_with_collisions};
+use crate::forces::{DampedSpring, Force, Gravity, ViscousDrag};
+use crate::interaction::scattered_points;
+use crate::particle::{Motion, Particle, ParticleSystem, Vector};
+use nalgebra::{Vector2, Vector3};
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::tableau::RK4;
+use pbm_prelim::PbmError;
+
+/// Standard gravity (m/s²).
+pub const G: f64 = 9.81;
+
+/// A ball of 1 kg dropped from `height` above the ground plane y = 0, under gravity, with a
+/// resting-contact force so it can come to rest.
+pub fn ball(height: f64) -> Result<(ParticleSystem<2>, Plane<2>), PbmError> {
+    let ball = Particle::new(1.0, Vector2::new(0.0, height), Vector2::zeros())?;
+    let mut system = ParticleSystem::new(vec![ball]);
+    system.add_force(Gravity { g: Vector2::new(0.0, -G) })?;
+    let ground = Plane::new(Vector2::zeros(), Vector2::new(0.0, 1.0))?;
+    system.add_force(PlaneContact { plane: ground, k_friction: 0.0, tolerance: 1e-6 })?;
+    Ok((system, ground))
+}
+
+/// Heights of successive apexes of the bouncing ball (the first is the drop height), and the
+/// trajectory (t, y) for plotting.
+pub struct BounceRun {
+    /// Apex heights (m).
+    pub apexes: Vec<f64>,
+    /// (t, y) after every step.
+    pub trajectory: Vec<(f64, f64)>,
+}
+
+// ANCHOR: bouncing_ball
+/// Drops the ball from 1 m and records `bounces` apexes after the first. An apex is read off
+/// the step where the upward velocity changes sign, extrapolated ballistically:
+/// y + v_y²/(2g) is exact under gravity alone.
+pub fn bouncing_ball(restitution: f64, strategy: Strategy, h: f64, bounces: usize) -> Result<BounceRun, PbmError> {
+    if !(0.0..=1.0).contains(&restitution) {
+        return Err(PbmError::invalid("restitution", format!("{restitution}; allowed: [0, 1]")));
+    }
+    let (mut system, ground) = ball(1.0)?;
+    let mut stepper = RungeKutta::new(RK4);
+    let mut apexes = vec![1.0];
+    let mut trajectory = vec![(0.0, 1.0)];
+    let max_steps = (100.0 / h) as usize;
+    for _ in 0..max_steps {
+        let before = system.particles[0].clone();
+        step_with_collisions(&mut system, &mut stepper, &ground, restitution, strategy, h)?;
+        let after = &system.particles[0];
+        trajectory.push((system.t, after.x.y));
+        if before.v.y > 0.0 && after.v.y <= 0.0 {
+            apexes.push(before.x.y + before.v.y * before.v.y / (2.0 * G));
+            if apexes.len() > bounces {
+                break;
+            }
+        }
+    }
+    Ok(BounceRun { apexes, trajectory })
+}
+// ANCHOR_END: bouncing_ball
+
+/// A free network in space: `n` particles on a jittered grid, each joined by damped springs
+/// (rest length = initial distance) to its neighbours within `reach`, with a swirl of initial
+/// velocities whose total momentum is not zero. No external force acts.
+pub fn spring_network(n: usize, k_d: f64) -> Result<ParticleSystem<3>, PbmError> {
+    let pts = scattered_points(n, 1.0);
+    let particles = pts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let x = Vector3::new(p.x, p.y, 0.1 * ((i * 7) % 5) as f64);
+            let v = Vector3::new(-p.y + 0.3, p.x, 0.2 * (i % 3) as f64);
+            Particle::new(1.0 + 0.1 * (i % 4) as f64, x, v)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut system = ParticleSystem::new(particles);
+    let reach = 0.45;
+    for a in 0..n {
+        for b in a + 1..n {
+            if (system.particles[a].x - system.particles[b].x).norm() < reach {
+                let spring = DampedSpring::at_rest(&system.particles, a, b, 50.0, k_d)?;
+                system.add_force(spring)?;
+            }
+        }
+    }
+    Ok(system)
+}
+
+/// Columns and rows of the cantilever beam lattice.
+pub const BEAM: (usize, usize) = (16, 3);
+/// Spacing of the lattice (m).
+pub const SPACING: f64 = 0.1;
+
+/// Index of the particle at column `c`, row `r` of the beam.
+pub fn beam_index(c: usize, r: usize) -> usize {
+    c * BEAM.1 + r
+}
+
+// ANCHOR: mouse
+/// The scripted mouse: it grabs the beam's free end at t = 0.5 s, lifts it 0.4 m over half a
+/// second, and lets go at t = 1.5 s.
+pub fn mouse_path(t: f64) -> Vector2<f64> {
+    let tip = Vector2::new((BEAM.0 - 1) as f64 * SPACING, 0.0);
+    let lift = ((t - 0.5) / 0.5).clamp(0.0, 1.0);
+    tip + Vector2::new(0.0, 0.4 * lift * lift * (3.0 - 2.0 * lift))
+}
+
+/// A mouse spring: while the button is down (t in `active`), a damped zero-length spring pulls
+/// `particle` towards the scripted mouse position. Dragging through a spring, rather than
+/// setting the particle's position, keeps fast mouse motions from destabilising the model.
+pub struct MouseSpring {
+    /// The grabbed particle.
+    pub particle: usize,
+    /// Stiffness (N/m) and damping (N s/m).
+    pub k_s: f64,
+    /// Damping (N s/m) against the particle's velocity relative to the mouse's.
+    pub k_d: f64,
+    /// When the button is down (s).
+    pub active: (f64, f64),
+}
+
+impl Force<2> for MouseSpring {
+    fn apply(&self, t: f64, particles: &mut [Particle<2>]) {
+        if t < self.active.0 || t > self.active.1 {
+            return;
+        }
+        let dt = 1e-6; // the mouse's velocity, by a central difference of its path
+        let mouse_v = (mouse_path(t + dt) - mouse_path(t - dt)) / (2.0 * dt);
+        let p = &mut particles[self.particle];
+        p.f += -(p.x - mouse_path(t)) * self.k_s - (p.v - mouse_v) * self.k_d;
+    }
+    fn particles(&self) -> Vec<usize> {
+        vec![self.particle]
+    }
+}
+// ANCHOR_END: mouse
+
+/// A cantilever beam: a lattice of 0.02 kg particles joined by structural and shear springs,
+/// its left column nailed to the wall, sagging under gravity with a little drag.
+pub fn beam(with_mouse: bool) -> Result<ParticleSystem<2>, PbmError> {
+    let (cols, rows) = BEAM;
+    let mut particles = Vec::new();
+    for c in 0..cols {
+        for r in 0..rows {
+            let x = Vector2::new(c as f64 * SPACING, (r as f64 - 1.0) * SPACING);
+            let p = Particle::new(0.02, x, Vector2::zeros())?;
+            particles.push(if c == 0 { p.with_motion(Motion::Fixed) } else { p });
+        }
+    }
+    let mut system = ParticleSystem::new(particles);
+    let (k_s, k_d) = (2000.0, 1.0);
+    for c in 0..cols {
+        for r in 0..rows {
+            let mut link = |c2: usize, r2: usize| -> Result<(), PbmError> {
+                let s = DampedSpring::at_rest(&system.particles, beam_index(c, r), beam_index(c2, r2), k_s, k_d)?;
+                system.add_force(s)
+            };
+            if r + 1 < rows {
+                link(c, r + 1)?;
+            }
+            if c + 1 < cols {
+                link(c + 1, r)?;
+                if r + 1 < rows {
+                    link(c + 1, r + 1)?;
+                }
+                if r > 0 {
+                    link(c + 1, r - 1)?;
+                }
+            }
+        }
+    }
+    system.add_force(Gravity { g: Vector2::new(0.0, -G) })?;
+    system.add_force(ViscousDrag::new(0.04)?)?;
+    if with_mouse {
+        let tip = beam_index(cols - 1, 1);
+        system.add_force(MouseSpring { particle: tip, k_s: 40.0, k_d: 0.5, active: (0.5, 1.5) })?;
+    }
+    Ok(system)
+}
+
+/// Radius (m) and angular speed (rad/s) of the motor's circle.
+pub const MOTOR: (f64, f64) = (0.2, 4.0);
+
+/// A motor: a particle driven round a circle of radius 0.2 m at 4 rad/s. Its script returns
+/// position, velocity and acceleration, all three consistent.
+pub fn motor_on_circle(t: f64) -> (Vector<2>, Vector<2>, Vector<2>) {
+    let (r, w) = MOTOR;
+    let (s, c) = (w * t).sin_cos();
+    (Vector2::new(r * c, r * s), Vector2::new(-r * w * s, r * w * c), Vector2::new(-r * w * w * c, -r * w * w * s))
+}
+
+/// The largest speed of any particle of `system` after stepping it to `t_end` with RK4 at
+/// step `h`, with snapshots of all positions at the requested times.
+pub fn run_with_snapshots(
+    system: &mut ParticleSystem<2>,
+    h: f64,
+    t_end: f64,
+    snapshot_times: &[f64],
+) -> Result<Vec<(f64, Vec<Vector2<f64>>)>, PbmError> {
+    let mut stepper = RungeKutta::new(RK4);
+    let mut snaps = Vec::new();
+    let mut next = 0;
+    let steps = (t_end / h).round() as usize;
+    for _ in 0..=steps {
+        while next < snapshot_times.len() && system.t >= snapshot_times[next] - 0.5 * h {
+            snaps.push((system.t, system.particles.iter().map(|p| p.x).collect()));
+            next += 1;
+        }
+        if system.t >= t_end - 0.5 * h {
+            break;
+        }
+        stepper.step(system, h)?;
+    }
+    Ok(snaps)
+}
