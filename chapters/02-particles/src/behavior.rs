@@ -49,7 +49,9 @@ impl<const D: usize, B: Behavior<D>> Force<D> for BehaviorForce<B> {
         let ids = self.behavior.particles();
         let x: Vec<Vector<D>> = ids.iter().map(|&i| particles[i].x).collect();
         let v: Vec<Vector<D>> = ids.iter().map(|&i| particles[i].v).collect();
-        for (&i, f) in ids.iter().zip(behavior_forces(&self.behavior, &x, &v, self.k_s, self.k_d)) {
+        for (&i, f) in
+            ids.iter().zip(behavior_forces(&self.behavior, &x, &v, self.k_s, self.k_d))
+        {
             particles[i].f += f;
         }
     }
@@ -57,7 +59,8 @@ impl<const D: usize, B: Behavior<D>> Force<D> for BehaviorForce<B> {
         self.behavior.particles().to_vec()
     }
     fn potential_energy(&self, particles: &[Particle<D>]) -> f64 {
-        let x: Vec<Vector<D>> = self.behavior.particles().iter().map(|&i| particles[i].x).collect();
+        let x: Vec<Vector<D>> =
+            self.behavior.particles().iter().map(|&i| particles[i].x).collect();
         let c = self.behavior.value(&x);
         0.5 * self.k_s * c * c
     }

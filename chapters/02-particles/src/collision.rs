@@ -23,7 +23,10 @@ impl<const D: usize> Plane<D> {
     pub fn new(point: Vector<D>, normal: Vector<D>) -> Result<Self, PbmError> {
         let length = normal.norm();
         if !(length > 0.0 && length.is_finite()) || point.iter().any(|c| !c.is_finite()) {
-            return Err(PbmError::invalid("plane", "its normal must be non-zero and everything finite"));
+            return Err(PbmError::invalid(
+                "plane",
+                "its normal must be non-zero and everything finite",
+            ));
         }
         Ok(Plane { point, normal: normal / length })
     }
@@ -106,7 +109,10 @@ pub enum Strategy {
 }
 
 /// Deepest penetration of any free particle into `plane`, as (particle, signed distance).
-fn deepest<const D: usize>(system: &ParticleSystem<D>, plane: &Plane<D>) -> Option<(usize, f64)> {
+fn deepest<const D: usize>(
+    system: &ParticleSystem<D>,
+    plane: &Plane<D>,
+) -> Option<(usize, f64)> {
     system
         .particles
         .iter()
@@ -118,7 +124,12 @@ fn deepest<const D: usize>(system: &ParticleSystem<D>, plane: &Plane<D>) -> Opti
 }
 
 /// Bounces every free particle that is on or through the plane and heading into it.
-fn bounce_all<const D: usize>(system: &mut ParticleSystem<D>, plane: &Plane<D>, restitution: f64, slack: f64) -> usize {
+fn bounce_all<const D: usize>(
+    system: &mut ParticleSystem<D>,
+    plane: &Plane<D>,
+    restitution: f64,
+    slack: f64,
+) -> usize {
     let mut count = 0;
     for p in system.particles.iter_mut().filter(|p| matches!(p.motion, Motion::Free)) {
         if plane.signed_distance(&p.x) < slack && plane.normal.dot(&p.v) < 0.0 {
@@ -148,7 +159,9 @@ pub fn step_with_collisions<const D: usize>(
         let Some((i, _)) = deepest(system, plane) else { return Ok(bounces) };
         match strategy {
             Strategy::Displace => {
-                for p in system.particles.iter_mut().filter(|p| matches!(p.motion, Motion::Free)) {
+                for p in
+                    system.particles.iter_mut().filter(|p| matches!(p.motion, Motion::Free))
+                {
                     let d = plane.signed_distance(&p.x);
                     if d < 0.0 {
                         p.x -= plane.normal * d;
@@ -160,7 +173,8 @@ pub fn step_with_collisions<const D: usize>(
                 // Secant iteration on the fraction s of the step at which particle i touches.
                 let d_start = plane.signed_distance(&system_x(&x0, i));
                 let (mut s_lo, mut d_lo) = (0.0, d_start);
-                let (mut s_hi, mut d_hi) = (1.0, plane.signed_distance(&system.particles[i].x));
+                let (mut s_hi, mut d_hi) =
+                    (1.0, plane.signed_distance(&system.particles[i].x));
                 let mut s = 1.0;
                 for _ in 0..8 {
                     s = s_lo + (s_hi - s_lo) * d_lo / (d_lo - d_hi);
@@ -204,7 +218,10 @@ mod tests {
         assert_eq!(xn, Vector3::new(0.0, 2.0, 0.0));
         assert_eq!(tangential_part(&n, &x).dot(&n), 0.0);
         let as_printed = x * n.dot(&x);
-        assert!((x - as_printed).dot(&n).abs() > 1.0, "the printed form is not a projection");
+        assert!(
+            (x - as_printed).dot(&n).abs() > 1.0,
+            "the printed form is not a projection"
+        );
     }
 
     #[test]
@@ -218,7 +235,10 @@ mod tests {
         assert!(as_printed.dot(&n).abs() > 1.0);
         // A force pulling away from the plane gets no contact force.
         let away = Vector3::new(0.0, 3.0, 0.0);
-        assert_eq!(contact_and_friction(&n, &away, &Vector3::zeros(), 0.5), Vector3::zeros());
+        assert_eq!(
+            contact_and_friction(&n, &away, &Vector3::zeros(), 0.5),
+            Vector3::zeros()
+        );
     }
 
     #[test]

@@ -18,15 +18,32 @@ pub fn all() -> Vec<Exercise> {
         Exercise {
             id: "spring-from-behavior",
             summary: "the force derived from C = |x1 - x2| - r equals the damped spring of equation 1",
-            params: vec![ParamSpec::int("samples", "random spring states compared", 1000, 1, 1_000_000)],
+            params: vec![ParamSpec::int(
+                "samples",
+                "random spring states compared",
+                1000,
+                1,
+                1_000_000,
+            )],
             run: spring_from_behavior,
         },
         Exercise {
             id: "bouncing-ball",
             summary: "successive bounce heights of a ball dropped on the ground: the ratio is r^2",
             params: vec![
-                ParamSpec::float("restitution", "coefficient of restitution r", 0.8, 0.0, 1.0),
-                ParamSpec::choice("strategy", "collision repair", "rollback", &["rollback", "displace"]),
+                ParamSpec::float(
+                    "restitution",
+                    "coefficient of restitution r",
+                    0.8,
+                    0.0,
+                    1.0,
+                ),
+                ParamSpec::choice(
+                    "strategy",
+                    "collision repair",
+                    "rollback",
+                    &["rollback", "displace"],
+                ),
                 ParamSpec::positive("h", "step size (s)", 0.01, 0.1),
                 ParamSpec::int("bounces", "bounces to measure", 6, 1, 20),
             ],
@@ -45,14 +62,24 @@ pub fn all() -> Vec<Exercise> {
         Exercise {
             id: "interaction-scaling",
             summary: "pair forces by brute force O(n^2) and by a uniform grid: same forces, far less work",
-            params: vec![ParamSpec::int("n_max", "largest particle count", 20_000, 16, 200_000)],
+            params: vec![ParamSpec::int(
+                "n_max",
+                "largest particle count",
+                20_000,
+                16,
+                200_000,
+            )],
             run: interaction_scaling,
         },
         Exercise {
             id: "hanging-structure",
             summary: "a cantilever beam of masses and springs sags, is dragged by a scripted mouse, and settles",
             params: vec![
-                ParamSpec::boolean("mouse", "drag the free end with the scripted mouse", true),
+                ParamSpec::boolean(
+                    "mouse",
+                    "drag the free end with the scripted mouse",
+                    true,
+                ),
                 ParamSpec::float("t_end", "simulated time (s)", 12.0, 0.0, 60.0),
             ],
             run: hanging_structure,
@@ -81,13 +108,21 @@ fn spring_from_behavior(p: &Params) -> Result<Value, PbmError> {
     for s in 0..samples as u64 {
         let x = [random_vector(4 * s), random_vector(4 * s + 1) * 2.0];
         let v = [random_vector(4 * s + 2), random_vector(4 * s + 3)];
-        let (k_s, k_d, rest) = (1.0 + 9.0 * sample(7 * s).abs(), sample(11 * s).abs(), 0.5 + sample(13 * s).abs());
+        let (k_s, k_d, rest) = (
+            1.0 + 9.0 * sample(7 * s).abs(),
+            sample(11 * s).abs(),
+            0.5 + sample(13 * s).abs(),
+        );
         let spring = spring_force((&x[0], &v[0]), (&x[1], &v[1]), (k_s, k_d, rest))?;
         let derived = behavior_forces(&DistanceBehavior::new(0, 1, rest), &x, &v, k_s, k_d);
-        max_difference = max_difference.max((derived[0] - spring).norm()).max((derived[1] + spring).norm());
+        max_difference = max_difference
+            .max((derived[0] - spring).norm())
+            .max((derived[1] + spring).norm());
         max_force = max_force.max(spring.norm());
     }
-    Ok(json!({ "samples": samples, "max_force_difference": max_difference, "max_force": max_force }))
+    Ok(
+        json!({ "samples": samples, "max_force_difference": max_difference, "max_force": max_force }),
+    )
 }
 
 fn bouncing(p: &Params) -> Result<Value, PbmError> {
@@ -149,7 +184,8 @@ pub fn scaling_row(law: &PairLaw, n: usize) -> Result<(f64, f64, f64), PbmError>
     let start = Instant::now();
     let grid = grid_forces(law, &x);
     let grid_ms = start.elapsed().as_secs_f64() * 1e3;
-    let difference = brute.iter().zip(&grid).map(|(a, b)| (a - b).norm()).fold(0.0, f64::max);
+    let difference =
+        brute.iter().zip(&grid).map(|(a, b)| (a - b).norm()).fold(0.0, f64::max);
     Ok((brute_ms, grid_ms, difference))
 }
 

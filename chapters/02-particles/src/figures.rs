@@ -5,13 +5,15 @@ use crate::exercises::scaling_law;
 use crate::forces::DampedSpring;
 use crate::interaction::{pair_checks, scattered_points};
 use crate::particle::{Motion, Particle, ParticleSystem};
-use crate::scenes::{BEAM, beam, beam_index, bouncing_ball, mouse_path, run_with_snapshots};
+use crate::scenes::{
+    BEAM, beam, beam_index, bouncing_ball, mouse_path, run_with_snapshots,
+};
 use nalgebra::Vector1;
 use pbm_ode::runge_kutta::integrate;
 use pbm_ode::tableau::RK4;
 use pbm_prelim::plot::{
-    LINE_WIDTH, REFERENCE, SIZE, color, draw_svg, label_font, legend, legend_line, require_finite, tick_font,
-    title_font,
+    LINE_WIDTH, REFERENCE, SIZE, color, draw_svg, label_font, legend, legend_line,
+    require_finite, tick_font, title_font,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
@@ -19,16 +21,33 @@ use plotters::prelude::*;
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
     vec![
-        Figure { name: "phase-plane", title: "A damped spring in its phase plane", draw: phase_plane },
-        Figure { name: "bouncing-ball", title: "Rollback against displacement on a bouncing ball", draw: bouncing },
-        Figure { name: "interaction-scaling", title: "Pair checks of brute force and a uniform grid", draw: scaling },
-        Figure { name: "hanging-structure", title: "A cantilever lattice sagging, dragged and settling", draw: hanging },
+        Figure {
+            name: "phase-plane",
+            title: "A damped spring in its phase plane",
+            draw: phase_plane,
+        },
+        Figure {
+            name: "bouncing-ball",
+            title: "Rollback against displacement on a bouncing ball",
+            draw: bouncing,
+        },
+        Figure {
+            name: "interaction-scaling",
+            title: "Pair checks of brute force and a uniform grid",
+            draw: scaling,
+        },
+        Figure {
+            name: "hanging-structure",
+            title: "A cantilever lattice sagging, dragged and settling",
+            draw: hanging,
+        },
     ]
 }
 
 /// One particle of mass 1 kg on a spring of stiffness 1 N/m to a nail at the origin, in 1D.
 fn oscillator(damping: f64) -> Result<ParticleSystem<1>, PbmError> {
-    let nail = Particle::new(1.0, Vector1::new(0.0), Vector1::new(0.0))?.with_motion(Motion::Fixed);
+    let nail = Particle::new(1.0, Vector1::new(0.0), Vector1::new(0.0))?
+        .with_motion(Motion::Fixed);
     let bob = Particle::new(1.0, Vector1::new(1.0), Vector1::new(0.0))?;
     let mut system = ParticleSystem::new(vec![bob, nail]);
     system.add_force(DampedSpring::new(0, 1, 1.0, damping, 0.0)?)?;
@@ -60,18 +79,29 @@ fn phase_plane() -> Result<String, PbmError> {
             .draw()?;
         for (i, (c, pts)) in curves.iter().enumerate() {
             let col = color(i);
-            let regime = match *c {
-                c if c == 0.0 => "undamped",
-                c if c < 2.0 => "underdamped",
-                c if c == 2.0 => "critically damped",
-                _ => "overdamped",
+            // Critical damping of a 1 kg mass on a 1 N/m spring: 2 sqrt(k m) = 2 N s/m.
+            let regime = if *c == 0.0 {
+                "undamped"
+            } else if *c < 2.0 {
+                "underdamped"
+            } else if *c == 2.0 {
+                "critically damped"
+            } else {
+                "overdamped"
             };
             chart
-                .draw_series(LineSeries::new(pts.iter().copied(), col.stroke_width(LINE_WIDTH)))?
+                .draw_series(LineSeries::new(
+                    pts.iter().copied(),
+                    col.stroke_width(LINE_WIDTH),
+                ))?
                 .label(format!("k_d = {c} N s/m ({regime})"))
                 .legend(legend_line(col));
         }
-        chart.draw_series(std::iter::once(Circle::new((1.0, 0.0), 5, REFERENCE.filled())))?;
+        chart.draw_series(std::iter::once(Circle::new(
+            (1.0, 0.0),
+            5,
+            REFERENCE.filled(),
+        )))?;
         legend(&mut chart, SeriesLabelPosition::UpperRight)
     })
 }
@@ -81,10 +111,18 @@ fn bouncing() -> Result<String, PbmError> {
     let rollback = bouncing_ball(r, Strategy::Rollback, 0.01, 6)?;
     let displace = bouncing_ball(r, Strategy::Displace, 0.01, 6)?;
     let t_end = rollback.trajectory.last().map_or(1.0, |p| p.0);
-    require_finite("bouncing-ball", rollback.trajectory.iter().chain(&displace.trajectory).flat_map(|p| [p.0, p.1]))?;
+    require_finite(
+        "bouncing-ball",
+        rollback.trajectory.iter().chain(&displace.trajectory).flat_map(|p| [p.0, p.1]),
+    )?;
     draw_svg("bouncing-ball", SIZE, |root| {
         let mut chart = ChartBuilder::on(root)
-            .caption(format!("A ball dropped from 1 m, restitution r = {r}, RK4 with h = 0.01 s"), title_font())
+            .caption(
+                format!(
+                    "A ball dropped from 1 m, restitution r = {r}, RK4 with h = 0.01 s"
+                ),
+                title_font(),
+            )
             .margin(12)
             .x_label_area_size(44)
             .y_label_area_size(58)
@@ -108,13 +146,19 @@ fn bouncing() -> Result<String, PbmError> {
                 series.label("exact apex heights r^(2k)").legend(legend_line(REFERENCE));
             }
         }
-        for (i, (name, run)) in [("roll back to the contact time", &rollback), ("displace onto the plane", &displace)]
-            .iter()
-            .enumerate()
+        for (i, (name, run)) in [
+            ("roll back to the contact time", &rollback),
+            ("displace onto the plane", &displace),
+        ]
+        .iter()
+        .enumerate()
         {
             let col = color(i);
             chart
-                .draw_series(LineSeries::new(run.trajectory.iter().copied(), col.stroke_width(LINE_WIDTH)))?
+                .draw_series(LineSeries::new(
+                    run.trajectory.iter().copied(),
+                    col.stroke_width(LINE_WIDTH),
+                ))?
                 .label(*name)
                 .legend(legend_line(col));
         }
@@ -134,7 +178,10 @@ fn scaling() -> Result<String, PbmError> {
         .collect();
     draw_svg("interaction-scaling", SIZE, |root| {
         let mut chart = ChartBuilder::on(root)
-            .caption("Distance checks per force evaluation, ~20 neighbours each", title_font())
+            .caption(
+                "Distance checks per force evaluation, ~20 neighbours each",
+                title_font(),
+            )
             .margin(12)
             .x_label_area_size(48)
             .y_label_area_size(70)
@@ -148,14 +195,19 @@ fn scaling() -> Result<String, PbmError> {
             .x_label_formatter(&|v| format!("{v:.0e}"))
             .y_label_formatter(&|v| format!("{v:.0e}"))
             .draw()?;
-        for (i, (name, pick)) in [("brute force: n(n-1), slope 2", 1), ("uniform grid: 3x3 cells, slope 1", 2)]
-            .iter()
-            .enumerate()
+        for (i, (name, pick)) in
+            [("brute force: n(n-1), slope 2", 1), ("uniform grid: 3x3 cells, slope 1", 2)]
+                .iter()
+                .enumerate()
         {
             let col = color(i);
-            let pts: Vec<(f64, f64)> = rows.iter().map(|r| (r.0, if *pick == 1 { r.1 } else { r.2 })).collect();
+            let pts: Vec<(f64, f64)> =
+                rows.iter().map(|r| (r.0, if *pick == 1 { r.1 } else { r.2 })).collect();
             chart
-                .draw_series(LineSeries::new(pts.iter().copied(), col.stroke_width(LINE_WIDTH)))?
+                .draw_series(LineSeries::new(
+                    pts.iter().copied(),
+                    col.stroke_width(LINE_WIDTH),
+                ))?
                 .label(*name)
                 .legend(legend_line(col));
             chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, col.filled())))?;
@@ -168,7 +220,10 @@ fn hanging() -> Result<String, PbmError> {
     let times = [0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 12.0];
     let mut system = beam(true)?;
     let snaps = run_with_snapshots(&mut system, 1e-3, 12.0, &times)?;
-    require_finite("hanging-structure", snaps.iter().flat_map(|s| s.1.iter().flat_map(|x| [x.x, x.y])))?;
+    require_finite(
+        "hanging-structure",
+        snaps.iter().flat_map(|s| s.1.iter().flat_map(|x| [x.x, x.y])),
+    )?;
     let springs: Vec<(usize, usize)> = beam(false)?
         .forces
         .iter()
@@ -179,7 +234,10 @@ fn hanging() -> Result<String, PbmError> {
         .collect();
     let tip = beam_index(BEAM.0 - 1, 1);
     draw_svg("hanging-structure", (1080, 560), |root| {
-        let root = root.titled("A 16 x 3 lattice nailed at its left column (grey squares)", title_font())?;
+        let root = root.titled(
+            "A 16 x 3 lattice nailed at its left column (grey squares)",
+            title_font(),
+        )?;
         let panels = root.split_evenly((2, 4));
         for (panel, (t, xs)) in panels.iter().zip(&snaps) {
             let mouse_down = (0.5..=1.5).contains(t);
@@ -196,13 +254,25 @@ fn hanging() -> Result<String, PbmError> {
                 .x_label_area_size(28)
                 .y_label_area_size(40)
                 .build_cartesian_2d(-0.1..1.6, -1.1..0.5)?;
-            chart.configure_mesh().disable_mesh().label_style(tick_font()).x_labels(4).y_labels(4).draw()?;
-            chart.draw_series(
-                springs.iter().map(|&(a, b)| PathElement::new(vec![(xs[a].x, xs[a].y), (xs[b].x, xs[b].y)], color(0).stroke_width(1))),
-            )?;
+            chart
+                .configure_mesh()
+                .disable_mesh()
+                .label_style(tick_font())
+                .x_labels(4)
+                .y_labels(4)
+                .draw()?;
+            chart.draw_series(springs.iter().map(|&(a, b)| {
+                PathElement::new(
+                    vec![(xs[a].x, xs[a].y), (xs[b].x, xs[b].y)],
+                    color(0).stroke_width(1),
+                )
+            }))?;
             chart.draw_series((0..BEAM.1).map(|r| {
                 let x = xs[beam_index(0, r)];
-                Rectangle::new([(x.x - 0.03, x.y - 0.03), (x.x + 0.03, x.y + 0.03)], REFERENCE.filled())
+                Rectangle::new(
+                    [(x.x - 0.03, x.y - 0.03), (x.x + 0.03, x.y + 0.03)],
+                    REFERENCE.filled(),
+                )
             }))?;
             if mouse_down {
                 let m = mouse_path(*t);
@@ -210,7 +280,11 @@ fn hanging() -> Result<String, PbmError> {
                     vec![(xs[tip].x, xs[tip].y), (m.x, m.y)],
                     color(1).stroke_width(2),
                 )))?;
-                chart.draw_series(std::iter::once(Circle::new((m.x, m.y), 5, color(1).filled())))?;
+                chart.draw_series(std::iter::once(Circle::new(
+                    (m.x, m.y),
+                    5,
+                    color(1).filled(),
+                )))?;
             }
         }
         Ok(())

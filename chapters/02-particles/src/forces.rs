@@ -102,7 +102,13 @@ pub struct DampedSpring {
 
 impl DampedSpring {
     /// Validates: two different particles, non-negative finite constants and rest length.
-    pub fn new(a: usize, b: usize, k_s: f64, k_d: f64, rest: f64) -> Result<Self, PbmError> {
+    pub fn new(
+        a: usize,
+        b: usize,
+        k_s: f64,
+        k_d: f64,
+        rest: f64,
+    ) -> Result<Self, PbmError> {
         if a == b {
             return Err(PbmError::invalid("spring", format!("both ends are particle {a}")));
         }
@@ -125,17 +131,26 @@ impl DampedSpring {
     ) -> Result<Self, PbmError> {
         let (pa, pb) = (particles.get(a), particles.get(b));
         let (Some(pa), Some(pb)) = (pa, pb) else {
-            return Err(PbmError::invalid("spring", format!("particles {a}, {b}: no such particle")));
+            return Err(PbmError::invalid(
+                "spring",
+                format!("particles {a}, {b}: no such particle"),
+            ));
         };
         let rest = (pa.x - pb.x).norm();
         if rest == 0.0 {
-            return Err(PbmError::invalid("spring", format!("particles {a} and {b} coincide")));
+            return Err(PbmError::invalid(
+                "spring",
+                format!("particles {a} and {b} coincide"),
+            ));
         }
         Self::new(a, b, k_s, k_d, rest)
     }
 
     /// The force on particle `a` (that on `b` is its negative).
-    pub fn force_on_a<const D: usize>(&self, particles: &[Particle<D>]) -> Result<Vector<D>, PbmError> {
+    pub fn force_on_a<const D: usize>(
+        &self,
+        particles: &[Particle<D>],
+    ) -> Result<Vector<D>, PbmError> {
         let (pa, pb) = (&particles[self.a], &particles[self.b]);
         spring_force((&pa.x, &pa.v), (&pb.x, &pb.v), (self.k_s, self.k_d, self.rest))
     }

@@ -30,7 +30,12 @@ impl PairLaw {
     /// Validates 0 < r_0 < r_c and k ≥ 0, all finite.
     pub fn new(k: f64, r0: f64, cutoff: f64) -> Result<Self, PbmError> {
         if !(k >= 0.0 && k.is_finite() && r0 > 0.0 && cutoff > r0 && cutoff.is_finite()) {
-            return Err(PbmError::invalid("pair law", format!("k = {k}, r0 = {r0}, cutoff = {cutoff}; need k ≥ 0 and 0 < r0 < cutoff")));
+            return Err(PbmError::invalid(
+                "pair law",
+                format!(
+                    "k = {k}, r0 = {r0}, cutoff = {cutoff}; need k ≥ 0 and 0 < r0 < cutoff"
+                ),
+            ));
         }
         Ok(PairLaw { k, r0, cutoff })
     }
@@ -50,7 +55,10 @@ impl PairLaw {
 // ANCHOR_END: pair_law
 
 /// Forces on every particle from every other, checking all pairs: O(n²).
-pub fn brute_force_forces<const D: usize>(law: &PairLaw, x: &[Vector<D>]) -> Vec<Vector<D>> {
+pub fn brute_force_forces<const D: usize>(
+    law: &PairLaw,
+    x: &[Vector<D>],
+) -> Vec<Vector<D>> {
     (0..x.len())
         .into_par_iter()
         .map(|i| {

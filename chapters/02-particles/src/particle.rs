@@ -45,10 +45,16 @@ impl<const D: usize> Particle<D> {
     /// A free particle. Mass must be positive and finite, position and velocity finite.
     pub fn new(mass: f64, x: Vector<D>, v: Vector<D>) -> Result<Self, PbmError> {
         if !(mass > 0.0 && mass.is_finite()) {
-            return Err(PbmError::invalid("particle", format!("mass = {mass}; it must be positive and finite")));
+            return Err(PbmError::invalid(
+                "particle",
+                format!("mass = {mass}; it must be positive and finite"),
+            ));
         }
         if x.iter().chain(v.iter()).any(|c| !c.is_finite()) {
-            return Err(PbmError::invalid("particle", "position and velocity must be finite"));
+            return Err(PbmError::invalid(
+                "particle",
+                "position and velocity must be finite",
+            ));
         }
         Ok(Particle { mass, x, v, f: Vector::zeros(), motion: Motion::Free })
     }
@@ -91,7 +97,10 @@ impl<const D: usize> ParticleSystem<D> {
         if let Some(&i) = force.particles().iter().find(|&&i| i >= self.particles.len()) {
             return Err(PbmError::invalid(
                 "force",
-                format!("it names particle {i}, but the system has {}", self.particles.len()),
+                format!(
+                    "it names particle {i}, but the system has {}",
+                    self.particles.len()
+                ),
             ));
         }
         self.forces.push(Box::new(force));
@@ -118,8 +127,10 @@ impl<const D: usize> ParticleSystem<D> {
 
     /// Kinetic energy plus the potential energy of every conservative force.
     pub fn energy(&self) -> f64 {
-        let kinetic: f64 = self.particles.iter().map(|p| 0.5 * p.mass * p.v.norm_squared()).sum();
-        kinetic + self.forces.iter().map(|f| f.potential_energy(&self.particles)).sum::<f64>()
+        let kinetic: f64 =
+            self.particles.iter().map(|p| 0.5 * p.mass * p.v.norm_squared()).sum();
+        kinetic
+            + self.forces.iter().map(|f| f.potential_energy(&self.particles)).sum::<f64>()
     }
 
     /// The largest particle speed.

@@ -38,9 +38,17 @@ pub struct BounceRun {
 /// Drops the ball from 1 m and records `bounces` apexes after the first. An apex is read off
 /// the step where the upward velocity changes sign, extrapolated ballistically:
 /// y + v_y²/(2g) is exact under gravity alone.
-pub fn bouncing_ball(restitution: f64, strategy: Strategy, h: f64, bounces: usize) -> Result<BounceRun, PbmError> {
+pub fn bouncing_ball(
+    restitution: f64,
+    strategy: Strategy,
+    h: f64,
+    bounces: usize,
+) -> Result<BounceRun, PbmError> {
     if !(0.0..=1.0).contains(&restitution) {
-        return Err(PbmError::invalid("restitution", format!("{restitution}; allowed: [0, 1]")));
+        return Err(PbmError::invalid(
+            "restitution",
+            format!("{restitution}; allowed: [0, 1]"),
+        ));
     }
     let (mut system, ground) = ball(1.0)?;
     let mut stepper = RungeKutta::new(RK4);
@@ -49,7 +57,23 @@ pub fn bouncing_ball(restitution: f64, strategy: Strategy, h: f64, bounces: usiz
     let max_steps = (100.0 / h) as usize;
     for _ in 0..max_steps {
         let before = system.particles[0].clone();
-        step_with_collisions(&mut system, &mut stepper, &ground, restitution, strategy, h)?;
+        if step_with_collisions(
+            &mut system,
+            &mut stepper,
+            &ground,
+            restitution,
+            strategy,
+            h,
+        )? > 1
+        {
+            return Err(PbmError::invalid(
+                "bouncing ball",
+                format!(
+                    "after {} apexes the flights became shorter than one step; use a smaller h or fewer bounces",
+                    apexes.len()
+                ),
+            ));
+        }
         let after = &system.particles[0];
         trajectory.push((system.t, after.x.y));
         if before.v.y > 0.0 && after.v.y <= 0.0 {
@@ -156,7 +180,13 @@ pub fn beam(with_mouse: bool) -> Result<ParticleSystem<2>, PbmError> {
     for c in 0..cols {
         for r in 0..rows {
             let mut link = |c2: usize, r2: usize| -> Result<(), PbmError> {
-                let s = DampedSpring::at_rest(&system.particles, beam_index(c, r), beam_index(c2, r2), k_s, k_d)?;
+                let s = DampedSpring::at_rest(
+                    &system.particles,
+                    beam_index(c, r),
+                    beam_index(c2, r2),
+                    k_s,
+                    k_d,
+                )?;
                 system.add_force(s)
             };
             if r + 1 < rows {
@@ -177,7 +207,12 @@ pub fn beam(with_mouse: bool) -> Result<ParticleSystem<2>, PbmError> {
     system.add_force(ViscousDrag::new(0.04)?)?;
     if with_mouse {
         let tip = beam_index(cols - 1, 1);
-        system.add_force(MouseSpring { particle: tip, k_s: 40.0, k_d: 0.5, active: (0.5, 1.5) })?;
+        system.add_force(MouseSpring {
+            particle: tip,
+            k_s: 40.0,
+            k_d: 0.5,
+            active: (0.5, 1.5),
+        })?;
     }
     Ok(system)
 }
@@ -190,17 +225,24 @@ pub const MOTOR: (f64, f64) = (0.2, 4.0);
 pub fn motor_on_circle(t: f64) -> (Vector<2>, Vector<2>, Vector<2>) {
     let (r, w) = MOTOR;
     let (s, c) = (w * t).sin_cos();
-    (Vector2::new(r * c, r * s), Vector2::new(-r * w * s, r * w * c), Vector2::new(-r * w * w * c, -r * w * w * s))
+    (
+        Vector2::new(r * c, r * s),
+        Vector2::new(-r * w * s, r * w * c),
+        Vector2::new(-r * w * w * c, -r * w * w * s),
+    )
 }
 
-/// The largest speed of any particle of `system` after stepping it to `t_end` with RK4 at
-/// step `h`, with snapshots of all positions at the requested times.
+/// A time and every particle's position then.
+pub type Snapshot = (f64, Vec<Vector2<f64>>);
+
+/// Steps `system` to `t_end` with RK4 at step `h`, keeping snapshots of all positions at the
+/// requested times.
 pub fn run_with_snapshots(
     system: &mut ParticleSystem<2>,
     h: f64,
     t_end: f64,
     snapshot_times: &[f64],
-) -> Result<Vec<(f64, Vec<Vector2<f64>>)>, PbmError> {
+) -> Result<Vec<Snapshot>, PbmError> {
     let mut stepper = RungeKutta::new(RK4);
     let mut snaps = Vec::new();
     let mut next = 0;

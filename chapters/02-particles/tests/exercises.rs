@@ -1,0 +1,119 @@
+//! Snapshots of every exercise's default result, and the exercises' contracts.
+
+use pbm_particles::chapter;
+use pbm_prelim::{PbmError, round_json};
+use serde_json::Value;
+
+fn run(id: &str, set: &[&str]) -> Result<Value, PbmError> {
+    chapter()
+        .exercise(id)
+        .unwrap_or_else(|| panic!("no exercise {id}"))
+        .run_with("particles", set)
+}
+
+#[test]
+fn snapshots_of_default_results() {
+    for exercise in chapter().exercises {
+        let mut value = exercise.run_default().unwrap();
+        // Timings, thread counts and rounding-level differences vary between machines; the
+        // tests below assert their bounds instead.
+        if let Some(rows) = value.get_mut("rows").and_then(Value::as_array_mut) {
+            for row in rows {
+                for key in ["brute_ms", "grid_ms"] {
+                    row[key] = Value::Bool(row[key].as_f64().is_some_and(|ms| ms > 0.0));
+                }
+            }
+        }
+        if let Some(obj) = value.as_object_mut() {
+            obj.remove("threads");
+            for key in
+                ["max_force_difference", "max_momentum_drift", "relative_momentum_drift"]
+            {
+                if let Some(v) = obj.get_mut(key) {
+                    *v = Value::Bool(v.as_f64().is_some_and(|d| d < 1e-9));
+                }
+            }
+            if obj.get("strategy").is_some_and(|s| s == "rollback") {
+                obj.insert("max_ratio_deviation".into(), Value::Bool(true));
+            }
+        }
+        insta::assert_json_snapshot!(exercise.id, round_json(&value, 6));
+    }
+}
+
+#[test]
+fn spring_from_behavior_matches_equation_1() {
+    let v = run("spring-from-behavior", &["samples=5000"]).unwrap();
+    // Both compute the same products in a slightly different order: rounding only.
+    assert!(v["max_force_difference"].as_f64().unwrap() <= 1e-12, "{v}");
+}
+
+#[test]
+fn rollback_bounces_reach_r_squared() {
+    for r in ["0.3", "0.5", "0.8", "0.95"] {
+        // Three bounces: for r = 0.3 a fourth flight would be shorter than one step.
+        let v = run("bouncing-ball", &[&format!("restitution={r}"), "bounces=3"]).unwrap();
+        let r: f64 = r.parse().unwrap();
+        for ratio in v["bounce_height_ratios"].as_array().unwrap() {
+            assert!((ratio.as_f64().unwrap() - r * r).abs() < 0.02, "r = {r}: {v}");
+        }
+    }
+}
+
+#[test]
+fn flights_shorter_than_a_step_are_reported_not_mismeasured() {
+    let err = run("bouncing-ball", &["restitution=0.3", "bounces=6"]).unwrap_err();
+    assert!(err.to_string().contains("shorter than one step"), "{err}");
+}
+
+#[test]
+fn displacement_gains_energy_and_rollback_does_not() {
+    let displaced = run("bouncing-ball", &["strategy=displace"]).unwrap();
+    let rolled = run("bouncing-ball", &[]).unwrap();
+    let dev = |v: &Value| v["max_ratio_deviation"].as_f64().unwrap();
+    assert!(dev(&displaced) > 0.02 && dev(&rolled) < 1e-6, "{displaced} {rolled}");
+}
+
+#[test]
+fn momentum_is_conserved_under_internal_forces() {
+    let v = run("momentum", &["particles=60", "t_end=10"]).unwrap();
+    // Equal and opposite spring forces: any drift is rounding in sums of O(10) numbers.
+    assert!(v["max_momentum_drift"].as_f64().unwrap() < 1e-9, "{v}");
+    assert!(v["energy_end"].as_f64().unwrap() < v["energy_start"].as_f64().unwrap());
+}
+
+#[test]
+fn grid_agrees_with_brute_force_and_wins_at_20000() {
+    let v = run("interaction-scaling", &["n_max=20000"]).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    for row in rows {
+        assert!(row["max_force_difference"].as_f64().unwrap() <= 1e-12, "{row}");
+    }
+    let last = rows.last().unwrap();
+    assert_eq!(last["n"], 20000);
+    let (brute, grid) =
+        (last["brute_ms"].as_f64().unwrap(), last["grid_ms"].as_f64().unwrap());
+    assert!(brute >= 5.0 * grid, "brute {brute} ms vs grid {grid} ms");
+}
+
+#[test]
+fn the_beam_settles() {
+    let v = run("hanging-structure", &[]).unwrap();
+    assert_eq!(v["settled"], true, "{v}");
+    // The mouse really lifted the tip above the wall before letting go.
+    assert!(v["tip_height_at_release"].as_f64().unwrap() > 0.1, "{v}");
+}
+
+#[test]
+fn bad_parameters_are_errors() {
+    for (id, arg) in [
+        ("bouncing-ball", "restitution=1.5"),
+        ("bouncing-ball", "h=0"),
+        ("bouncing-ball", "strategy=teleport"),
+        ("momentum", "particles=1"),
+        ("interaction-scaling", "n_max=NaN"),
+        ("hanging-structure", "mouse=maybe"),
+    ] {
+        assert!(matches!(run(id, &[arg]), Err(PbmError::Param(_))), "{id} {arg}");
+    }
+}
