@@ -99,8 +99,15 @@ impl<const D: usize> UniformGrid<D> {
 
     /// Indices of the particles in the 3^D cells around `x`, in increasing order.
     pub fn candidates(&self, x: &Vector<D>) -> Vec<usize> {
-        let center = cell_of(x, self.size);
         let mut out = Vec::new();
+        self.candidates_into(x, &mut out);
+        out
+    }
+
+    /// [`Self::candidates`] into a reused buffer.
+    pub fn candidates_into(&self, x: &Vector<D>, out: &mut Vec<usize>) {
+        out.clear();
+        let center = cell_of(x, self.size);
         for offset in 0..3usize.pow(D as u32) {
             let mut rest = offset;
             let cell: Cell<D> = std::array::from_fn(|k| {
@@ -113,7 +120,6 @@ impl<const D: usize> UniformGrid<D> {
             }
         }
         out.sort_unstable();
-        out
     }
 }
 
@@ -122,9 +128,10 @@ pub fn grid_forces<const D: usize>(law: &PairLaw, x: &[Vector<D>]) -> Vec<Vector
     let grid = UniformGrid::build(x, law.cutoff);
     (0..x.len())
         .into_par_iter()
-        .map(|i| {
+        .map_init(Vec::new, |candidates, i| {
+            grid.candidates_into(&x[i], candidates);
             let mut f = Vector::zeros();
-            for j in grid.candidates(&x[i]) {
+            for &j in candidates.iter() {
                 if j != i && (x[i] - x[j]).norm() < law.cutoff {
                     f += law.force(&x[i], &x[j]);
                 }
