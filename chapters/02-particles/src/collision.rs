@@ -153,50 +153,66 @@ pub fn step_with_collisions<const D: usize>(
 ) -> Result<usize, PbmError> {
     let mut bounces = 0;
     let mut remaining = h;
-    while remaining > 0.0 {
-        let (x0, t0) = (state_of(system), system.time());
+    while remaining > 1e-12 * h {
+        let start = (state_of(system), system.time());
         stepper.step(system, remaining)?;
-        let Some((i, _)) = deepest(system, plane) else { return Ok(bounces) };
+        let Some((i, _)) = deepest(system, plane) else { break };
         match strategy {
             Strategy::Displace => {
-                for p in
-                    system.particles.iter_mut().filter(|p| matches!(p.motion, Motion::Free))
-                {
-                    let d = plane.signed_distance(&p.x);
-                    if d < 0.0 {
-                        p.x -= plane.normal * d;
-                    }
-                }
+                displace_onto(system, plane);
                 return Ok(bounces + bounce_all(system, plane, restitution, 1e-12));
             }
             Strategy::Rollback => {
-                // Secant iteration on the fraction s of the step at which particle i touches.
-                let d_start = plane.signed_distance(&system_x(&x0, i));
-                let (mut s_lo, mut d_lo) = (0.0, d_start);
-                let (mut s_hi, mut d_hi) =
-                    (1.0, plane.signed_distance(&system.particles[i].x));
-                let mut s = 1.0;
-                for _ in 0..8 {
-                    s = s_lo + (s_hi - s_lo) * d_lo / (d_lo - d_hi);
-                    system.scatter_state(&x0, t0);
-                    stepper.step(system, s * remaining)?;
-                    let d = plane.signed_distance(&system.particles[i].x);
-                    if d.abs() < 1e-12 {
-                        break;
-                    }
-                    if d > 0.0 { (s_lo, d_lo) = (s, d) } else { (s_hi, d_hi) = (s, d) }
-                }
+                let s = roll_back_to_contact(system, stepper, plane, &start, remaining, i)?;
                 bounces += bounce_all(system, plane, restitution, 1e-9);
                 remaining -= s * remaining;
-                if remaining < 1e-12 * h {
-                    return Ok(bounces);
-                }
             }
         }
     }
     Ok(bounces)
 }
 // ANCHOR_END: step_with_collisions
+
+/// Moves every free particle that is through the plane back onto it.
+fn displace_onto<const D: usize>(system: &mut ParticleSystem<D>, plane: &Plane<D>) {
+    for p in system.particles.iter_mut().filter(|p| matches!(p.motion, Motion::Free)) {
+        let d = plane.signed_distance(&p.x);
+        if d < 0.0 {
+            p.x -= plane.normal * d;
+        }
+    }
+}
+
+// ANCHOR: roll_back
+/// Finds the fraction s of a step of size `h` from `start` at which particle `i` touches the
+/// plane (secant iterations, each re-integrating from the start), and leaves the whole system
+/// at that instant.
+fn roll_back_to_contact<const D: usize>(
+    system: &mut ParticleSystem<D>,
+    stepper: &mut RungeKutta,
+    plane: &Plane<D>,
+    (x0, t0): &(Vec<f64>, f64),
+    h: f64,
+    i: usize,
+) -> Result<f64, PbmError> {
+    let distance =
+        |system: &ParticleSystem<D>| plane.signed_distance(&system.particles[i].x);
+    let (mut s_lo, mut d_lo) = (0.0, plane.signed_distance(&system_x(x0, i)));
+    let (mut s_hi, mut d_hi) = (1.0, distance(system));
+    let mut s = 1.0;
+    for _ in 0..8 {
+        s = s_lo + (s_hi - s_lo) * d_lo / (d_lo - d_hi);
+        system.scatter_state(x0, *t0);
+        stepper.step(system, s * h)?;
+        let d = distance(system);
+        if d.abs() < 1e-12 {
+            break;
+        }
+        if d > 0.0 { (s_lo, d_lo) = (s, d) } else { (s_hi, d_hi) = (s, d) }
+    }
+    Ok(s)
+}
+// ANCHOR_END: roll_back
 
 /// Position of particle `i` in a gathered state vector.
 fn system_x<const D: usize>(state: &[f64], i: usize) -> Vector<D> {

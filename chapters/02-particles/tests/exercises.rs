@@ -89,10 +89,15 @@ fn grid_agrees_with_brute_force_and_wins_at_20000() {
     for row in rows {
         assert!(row["max_force_difference"].as_f64().unwrap() <= 1e-12, "{row}");
     }
-    let last = rows.last().unwrap();
-    assert_eq!(last["n"], 20000);
-    let (brute, grid) =
-        (last["brute_ms"].as_f64().unwrap(), last["grid_ms"].as_f64().unwrap());
+    assert_eq!(rows.last().unwrap()["n"], 20000);
+    // Timing: the best of three runs of each, so that one descheduled run on a busy machine
+    // (tests run in parallel) cannot decide the outcome. Measured ratio here: about 25.
+    let law = pbm_particles::exercises::scaling_law().unwrap();
+    let (mut brute, mut grid) = (f64::INFINITY, f64::INFINITY);
+    for _ in 0..3 {
+        let (b, g, _) = pbm_particles::exercises::scaling_row(&law, 20_000).unwrap();
+        (brute, grid) = (brute.min(b), grid.min(g));
+    }
     assert!(brute >= 5.0 * grid, "brute {brute} ms vs grid {grid} ms");
 }
 
