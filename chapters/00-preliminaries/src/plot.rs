@@ -2,6 +2,8 @@
 //! system fonts), a colour-blind-safe palette, sizes, and a helper that draws into an SVG string.
 
 use crate::error::PbmError;
+use plotters::chart::MeshStyle;
+use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
 use plotters::style::FontStyle;
@@ -135,6 +137,49 @@ where
 /// The legend swatch of a line series drawn in colour `c`.
 pub fn legend_line(c: RGBColor) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
     move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], c.stroke_width(LINE_WIDTH))
+}
+
+/// Starts the axes of a chart in the shared style, with axis descriptions (say the units);
+/// add formatters if needed, then call `.draw()`.
+pub fn axes<'a, 'b, DB, XT, YT, X, Y>(
+    chart: &'b mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    x_desc: &str,
+    y_desc: &str,
+) -> MeshStyle<'a, 'b, X, Y, DB>
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = XT> + ValueFormatter<XT>,
+    Y: Ranged<ValueType = YT> + ValueFormatter<YT>,
+{
+    let mut mesh = chart.configure_mesh();
+    mesh.x_desc(x_desc)
+        .y_desc(y_desc)
+        .axis_desc_style(label_font())
+        .label_style(tick_font());
+    mesh
+}
+
+/// Draws `points` as a line of colour `c` and `width`, with `label` in the legend.
+pub fn labelled_line<'a, DB, XT, YT, X, Y>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    points: &[(XT, YT)],
+    c: RGBColor,
+    width: u32,
+    label: &str,
+) -> DrawResult
+where
+    DB: DrawingBackend + 'a,
+    DB::ErrorType: 'static,
+    XT: Clone + 'static,
+    YT: Clone + 'static,
+    X: Ranged<ValueType = XT>,
+    Y: Ranged<ValueType = YT>,
+{
+    chart
+        .draw_series(LineSeries::new(points.iter().cloned(), c.stroke_width(width)))?
+        .label(label)
+        .legend(legend_line(c));
+    Ok(())
 }
 
 #[cfg(test)]

@@ -14,8 +14,8 @@ use crate::runge_kutta::integrate;
 use crate::stability::{euler_decay, predicted_regime};
 use crate::tableau::{ButcherTableau, DORMAND_PRINCE, EULER, MIDPOINT, RK4};
 use pbm_prelim::plot::{
-    LINE_WIDTH, REFERENCE, SIZE, color, draw_svg, label_font, legend, legend_line,
-    require_finite, tick_font, title_font,
+    LINE_WIDTH, REFERENCE, SIZE, axes, color, draw_svg, label_font, labelled_line, legend,
+    legend_line, require_finite, tick_font, title_font,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
@@ -155,14 +155,7 @@ fn euler_spiral() -> Result<String, PbmError> {
             .x_label_area_size(44)
             .y_label_area_size(52)
             .build_cartesian_2d(-3.5..3.5, -3.5..3.5)?;
-        chart
-            .configure_mesh()
-            .x_desc("x")
-            .y_desc("y")
-            .axis_desc_style(label_font())
-            .label_style(tick_font())
-            .light_line_style(WHITE)
-            .draw()?;
+        axes(&mut chart, "x", "y").light_line_style(WHITE).draw()?;
         let circle: Vec<(f64, f64)> = (0..=200)
             .map(|i| f64::from(i) * turn / 200.0)
             .map(|a| (a.cos(), a.sin()))
@@ -178,13 +171,7 @@ fn euler_spiral() -> Result<String, PbmError> {
             .legend(legend_line(REFERENCE));
         for (i, (label, pts)) in paths.iter().enumerate() {
             let c = color(i);
-            chart
-                .draw_series(LineSeries::new(
-                    pts.iter().copied(),
-                    c.stroke_width(LINE_WIDTH),
-                ))?
-                .label(label.as_str())
-                .legend(legend_line(c));
+            labelled_line(&mut chart, pts, c, LINE_WIDTH, label)?;
             chart.draw_series(pts.iter().map(|p| Circle::new(*p, 2, c.filled())))?;
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
@@ -215,13 +202,7 @@ fn stability() -> Result<String, PbmError> {
                 .x_label_area_size(42)
                 .y_label_area_size(52)
                 .build_cartesian_2d(0.0..t_end, -y_max..y_max)?;
-            chart
-                .configure_mesh()
-                .x_desc("time t (s)")
-                .y_desc("x")
-                .axis_desc_style(label_font())
-                .label_style(tick_font())
-                .draw()?;
+            axes(&mut chart, "time t (s)", "x").draw()?;
             let exact: Vec<(f64, f64)> = (0..=200)
                 .map(|j| f64::from(j) * t_end / 200.0)
                 .map(|t| (t, decay.exact(1.0, t)))
@@ -238,13 +219,7 @@ fn stability() -> Result<String, PbmError> {
             let pts: Vec<(f64, f64)> =
                 xs.iter().enumerate().map(|(n, x)| (n as f64 * h, *x)).collect();
             let c = color(i);
-            chart
-                .draw_series(LineSeries::new(
-                    pts.iter().copied(),
-                    c.stroke_width(LINE_WIDTH),
-                ))?
-                .label("Euler")
-                .legend(legend_line(c));
+            labelled_line(&mut chart, &pts, c, LINE_WIDTH, "Euler")?;
             chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, c.filled())))?;
             legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         }
@@ -282,24 +257,19 @@ fn convergence() -> Result<String, PbmError> {
             .x_label_area_size(48)
             .y_label_area_size(70)
             .build_cartesian_2d((3e-6..0.6).log_scale(), (1e-14..10.0).log_scale())?;
-        chart
-            .configure_mesh()
-            .x_desc("step size h (s)")
-            .y_desc("global error |x(T) − x_exact(T)|")
-            .axis_desc_style(label_font())
-            .label_style(tick_font())
+        axes(&mut chart, "step size h (s)", "global error |x(T) − x_exact(T)|")
             .x_label_formatter(&|v| format!("{v:.0e}"))
             .y_label_formatter(&|v| format!("{v:.0e}"))
             .draw()?;
         for (i, (name, curve, slope)) in series.iter().enumerate() {
             let c = color(i);
-            chart
-                .draw_series(LineSeries::new(
-                    curve.iter().copied(),
-                    c.stroke_width(LINE_WIDTH),
-                ))?
-                .label(format!("{name}: measured slope {slope:.2}"))
-                .legend(legend_line(c));
+            labelled_line(
+                &mut chart,
+                curve,
+                c,
+                LINE_WIDTH,
+                &format!("{name}: measured slope {slope:.2}"),
+            )?;
             chart.draw_series(curve.iter().map(|p| Circle::new(*p, 3, c.filled())))?;
         }
         legend(&mut chart, SeriesLabelPosition::LowerRight)
@@ -371,22 +341,14 @@ fn work_precision() -> Result<String, PbmError> {
             .x_label_area_size(48)
             .y_label_area_size(70)
             .build_cartesian_2d((30.0..3e7).log_scale(), (1e-12..10.0).log_scale())?;
-        chart
-            .configure_mesh()
-            .x_desc("derivative evaluations")
-            .y_desc("global error after one orbit")
-            .axis_desc_style(label_font())
-            .label_style(tick_font())
+        axes(&mut chart, "derivative evaluations", "global error after one orbit")
             .x_label_formatter(&|v| format!("{v:.0e}"))
             .y_label_formatter(&|v| format!("{v:.0e}"))
             .draw()?;
         for (i, Series { name, points: pts, adaptive }) in series.iter().enumerate() {
             let c = color(i);
             let width = if *adaptive { LINE_WIDTH + 1 } else { LINE_WIDTH };
-            chart
-                .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(width)))?
-                .label(name.as_str())
-                .legend(legend_line(c));
+            labelled_line(&mut chart, pts, c, width, name)?;
             if *adaptive {
                 chart.draw_series(pts.iter().map(|p| {
                     Rectangle::new(
@@ -444,13 +406,7 @@ fn adaptive_steps() -> Result<String, PbmError> {
             .x_label_area_size(42)
             .y_label_area_size(52)
             .build_cartesian_2d(-2.1..0.4, -1.05..1.05)?;
-        orbit_chart
-            .configure_mesh()
-            .x_desc("x")
-            .y_desc("y")
-            .axis_desc_style(label_font())
-            .label_style(tick_font())
-            .draw()?;
+        axes(&mut orbit_chart, "x", "y").draw()?;
         orbit_chart
             .draw_series(LineSeries::new(
                 positions.iter().copied(),
@@ -471,20 +427,13 @@ fn adaptive_steps() -> Result<String, PbmError> {
             .x_label_area_size(42)
             .y_label_area_size(60)
             .build_cartesian_2d(0.0..KEPLER_PERIOD, 0.0..h_max)?;
-        h_chart
-            .configure_mesh()
-            .x_desc("time t (s); perihelion at t = 0 and t = 2π")
-            .y_desc("accepted step h (s)")
-            .axis_desc_style(label_font())
-            .label_style(tick_font())
-            .draw()?;
-        h_chart
-            .draw_series(LineSeries::new(
-                steps.iter().copied(),
-                color(1).stroke_width(LINE_WIDTH),
-            ))?
-            .label("h")
-            .legend(legend_line(color(1)));
+        axes(
+            &mut h_chart,
+            "time t (s); perihelion at t = 0 and t = 2π",
+            "accepted step h (s)",
+        )
+        .draw()?;
+        labelled_line(&mut h_chart, &steps, color(1), LINE_WIDTH, "h")?;
         h_chart.draw_series(steps.iter().map(|p| Circle::new(*p, 3, color(1).filled())))?;
         Ok(())
     })

@@ -12,8 +12,8 @@ use nalgebra::Vector1;
 use pbm_ode::runge_kutta::integrate;
 use pbm_ode::tableau::RK4;
 use pbm_prelim::plot::{
-    LINE_WIDTH, REFERENCE, SIZE, color, draw_svg, label_font, legend, legend_line,
-    require_finite, tick_font, title_font,
+    LINE_WIDTH, REFERENCE, SIZE, axes, color, draw_svg, label_font, labelled_line, legend,
+    legend_line, require_finite, tick_font, title_font,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
@@ -70,13 +70,7 @@ fn phase_plane() -> Result<String, PbmError> {
             .x_label_area_size(44)
             .y_label_area_size(58)
             .build_cartesian_2d(-1.1..2.3, -1.1..1.1)?;
-        chart
-            .configure_mesh()
-            .x_desc("position x (m)")
-            .y_desc("velocity v (m/s)")
-            .axis_desc_style(label_font())
-            .label_style(tick_font())
-            .draw()?;
+        axes(&mut chart, "position x (m)", "velocity v (m/s)").draw()?;
         for (i, (c, pts)) in curves.iter().enumerate() {
             let col = color(i);
             // Critical damping of a 1 kg mass on a 1 N/m spring: 2 sqrt(k m) = 2 N s/m.
@@ -89,13 +83,13 @@ fn phase_plane() -> Result<String, PbmError> {
             } else {
                 "overdamped"
             };
-            chart
-                .draw_series(LineSeries::new(
-                    pts.iter().copied(),
-                    col.stroke_width(LINE_WIDTH),
-                ))?
-                .label(format!("k_d = {c} N s/m ({regime})"))
-                .legend(legend_line(col));
+            labelled_line(
+                &mut chart,
+                pts,
+                col,
+                LINE_WIDTH,
+                &format!("k_d = {c} N s/m ({regime})"),
+            )?;
         }
         chart.draw_series(std::iter::once(Circle::new(
             (1.0, 0.0),
@@ -127,13 +121,7 @@ fn bouncing() -> Result<String, PbmError> {
             .x_label_area_size(44)
             .y_label_area_size(58)
             .build_cartesian_2d(0.0..t_end, 0.0..1.05)?;
-        chart
-            .configure_mesh()
-            .x_desc("time t (s)")
-            .y_desc("height y (m)")
-            .axis_desc_style(label_font())
-            .label_style(tick_font())
-            .draw()?;
+        axes(&mut chart, "time t (s)", "height y (m)").draw()?;
         for k in 1..=6 {
             let height = r.powi(2 * k);
             let series = chart.draw_series(DashedLineSeries::new(
@@ -154,13 +142,7 @@ fn bouncing() -> Result<String, PbmError> {
         .enumerate()
         {
             let col = color(i);
-            chart
-                .draw_series(LineSeries::new(
-                    run.trajectory.iter().copied(),
-                    col.stroke_width(LINE_WIDTH),
-                ))?
-                .label(*name)
-                .legend(legend_line(col));
+            labelled_line(&mut chart, &run.trajectory, col, LINE_WIDTH, name)?;
         }
         legend(&mut chart, SeriesLabelPosition::UpperRight)
     })
@@ -186,12 +168,7 @@ fn scaling() -> Result<String, PbmError> {
             .x_label_area_size(48)
             .y_label_area_size(70)
             .build_cartesian_2d((40.0..2e5).log_scale(), (1e3..3e10).log_scale())?;
-        chart
-            .configure_mesh()
-            .x_desc("particles n")
-            .y_desc("pair distances checked")
-            .axis_desc_style(label_font())
-            .label_style(tick_font())
+        axes(&mut chart, "particles n", "pair distances checked")
             .x_label_formatter(&|v| format!("{v:.0e}"))
             .y_label_formatter(&|v| format!("{v:.0e}"))
             .draw()?;
@@ -203,13 +180,7 @@ fn scaling() -> Result<String, PbmError> {
             let col = color(i);
             let pts: Vec<(f64, f64)> =
                 rows.iter().map(|r| (r.0, if *pick == 1 { r.1 } else { r.2 })).collect();
-            chart
-                .draw_series(LineSeries::new(
-                    pts.iter().copied(),
-                    col.stroke_width(LINE_WIDTH),
-                ))?
-                .label(*name)
-                .legend(legend_line(col));
+            labelled_line(&mut chart, &pts, col, LINE_WIDTH, name)?;
             chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, col.filled())))?;
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
