@@ -120,3 +120,42 @@ fn invalid_models_are_errors() {
     assert!(system.add_force(DampedSpring::new(0, 5, 1.0, 0.0, 1.0).unwrap()).is_err());
     assert!(PairLaw::new(1.0, 0.5, 0.2).is_err());
 }
+
+#[test]
+fn resting_contact_holds_a_particle_on_the_plane() {
+    // A ball lying on the ground: the contact force cancels gravity exactly, so it stays put.
+    let (mut system, _) = pbm_particles::scenes::ball(0.0).unwrap();
+    let mut rk4 = RungeKutta::new(RK4);
+    for _ in 0..1000 {
+        rk4.step(&mut system, 0.001).unwrap();
+    }
+    assert!(system.particles[0].x.norm() < 1e-12, "{:?}", system.particles[0].x);
+    assert!(system.particles[0].v.norm() < 1e-12);
+}
+
+#[test]
+fn linear_friction_decays_sliding_speed_exponentially() {
+    // Sliding on the ground, pressed by gravity: the friction force −k_f (m g) v_t gives
+    // v(t) = v0 exp(−k_f g t), a closed form to compare with.
+    use pbm_particles::collision::{Plane, PlaneContact};
+    use pbm_particles::forces::Gravity;
+    let k_f = 0.05;
+    let g = pbm_particles::scenes::G;
+    let slider = Particle::new(2.0, Vector2::zeros(), Vector2::new(3.0, 0.0)).unwrap();
+    let mut system = ParticleSystem::new(vec![slider]);
+    system.add_force(Gravity { g: Vector2::new(0.0, -g) }).unwrap();
+    let ground = Plane::new(Vector2::zeros(), Vector2::new(0.0, 1.0)).unwrap();
+    system
+        .add_force(PlaneContact { plane: ground, k_friction: k_f, tolerance: 1e-6 })
+        .unwrap();
+    let mut rk4 = RungeKutta::new(RK4);
+    let (h, steps) = (0.01, 200);
+    for _ in 0..steps {
+        rk4.step(&mut system, h).unwrap();
+    }
+    let expected = 3.0 * (-k_f * g * h * steps as f64).exp();
+    let v = system.particles[0].v;
+    // RK4 at h = 0.01 on a decay of rate 0.49/s: error far below 1e-9.
+    assert!((v.x - expected).abs() < 1e-9, "{} vs {expected}", v.x);
+    assert!(v.y.abs() < 1e-12 && system.particles[0].x.y.abs() < 1e-12);
+}
