@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 /// Every chapter of the book, in order.
 pub fn chapters() -> Vec<Chapter> {
-    vec![pbm_ode::chapter(), pbm_particles::chapter()]
+    vec![pbm_ode::chapter(), pbm_particles::chapter(), pbm_implicit::chapter()]
 }
 
 /// The repository root (where `book/` lives), fixed at compile time.

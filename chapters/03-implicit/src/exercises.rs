@@ -1,0 +1,144 @@
+//! The chapter's runnable experiments: `pbm run implicit/<id> --set key=value`.
+
+use crate::backward_euler::backward_euler_step;
+use crate::mass_spring::spring_jacobians;
+use crate::sheet::run_sheet;
+use crate::stiff::{StiffExample, max_stable_step};
+use nalgebra::Vector3;
+use pbm_ode::system::state_of;
+use pbm_ode::tableau::{EULER, RK4};
+use pbm_particles::forces::spring_force;
+use pbm_prelim::{Exercise, ParamSpec, Params, PbmError};
+use serde_json::{Value, json};
+
+/// Every exercise of the chapter, in reading order.
+pub fn all() -> Vec<Exercise> {
+    vec![
+        Exercise {
+            id: "stiff-blowup",
+            summary: "largest stable explicit steps on x' = -x, y' = -ky, against backward Euler",
+            params: vec![ParamSpec::positive("k", "stiffness (1/s)", 1000.0, 1e7)],
+            run: stiff_blowup,
+        },
+        Exercise {
+            id: "one-big-step",
+            summary: "one backward Euler step with h = 1e9 lands on the origin, as the notes claim",
+            params: vec![
+                ParamSpec::positive("k", "stiffness (1/s)", 1000.0, 1e7),
+                ParamSpec::positive("h", "step size (s)", 1e9, 1e12),
+            ],
+            run: one_big_step,
+        },
+        Exercise {
+            id: "jacobian-check",
+            summary: "analytic spring Jacobians against central finite differences",
+            params: vec![ParamSpec::int("samples", "random spring states", 200, 1, 100_000)],
+            run: jacobian_check,
+        },
+        Exercise {
+            id: "sheet",
+            summary: "a pinned n x n stiff sheet at frame-size steps: RK4 explodes, backward Euler does not",
+            params: vec![
+                ParamSpec::int("n", "particles along a side", 32, 2, 256),
+                ParamSpec::positive("k", "spring stiffness (N/m)", 1000.0, 1e7),
+                ParamSpec::positive("h", "step size (s)", 1.0 / 30.0, 1.0),
+            ],
+            run: sheet,
+        },
+    ]
+}
+
+fn stiff_blowup(p: &Params) -> Result<Value, PbmError> {
+    let k = p.f64("k")?;
+    let euler = max_stable_step(EULER, k)?;
+    let rk4 = max_stable_step(RK4, k)?;
+    // Backward Euler at steps from 1e-3 to 1e3: every step must shrink both coordinates.
+    let mut implicit_stable = true;
+    for exponent in -3..=3 {
+        let h = 10f64.powi(exponent);
+        let mut system = StiffExample::new(k, 1.0, 1.0)?;
+        for _ in 0..100 {
+            let before = state_of(&system);
+            backward_euler_step(&mut system, h)?;
+            let after = state_of(&system);
+            implicit_stable &= after.iter().zip(&before).all(|(a, b)| a.abs() <= b.abs());
+        }
+    }
+    Ok(json!({
+        "k": k,
+        "theory_euler_limit": 2.0 / k,
+        "explicit_euler_max_stable_h": euler,
+        "rk4_max_stable_h": rk4,
+        "rk4_over_euler": rk4 / euler,
+        "implicit_stable": implicit_stable,
+    }))
+}
+
+fn one_big_step(p: &Params) -> Result<Value, PbmError> {
+    let (k, h) = (p.f64("k")?, p.f64("h")?);
+    let mut system = StiffExample::new(k, 1.0, 1.0)?;
+    backward_euler_step(&mut system, h)?;
+    let x = state_of(&system);
+    Ok(json!({ "k": k, "h": h, "state_after_one_step": x, "distance_to_origin_after_one_step": x[0].hypot(x[1]) }))
+}
+
+/// Deterministic numbers in [−1, 1) (a splitmix hash of the index).
+fn sample(i: u64) -> f64 {
+    let mut z = i.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+}
+
+/// Largest difference between the analytic Jacobians of one random spring state and central
+/// differences of the force, relative to the Jacobian's size (step 1e-6: truncation ~1e-12,
+/// rounding ~1e-10).
+pub fn jacobian_fd_error(seed: u64) -> Result<f64, PbmError> {
+    let v3 = |s: u64| Vector3::new(sample(3 * s), sample(3 * s + 1), sample(3 * s + 2));
+    let (xa, xb, va, vb) = (v3(4 * seed), v3(4 * seed + 1) * 2.0 + Vector3::new(3.0, 0.0, 0.0), v3(4 * seed + 2), v3(4 * seed + 3));
+    let consts = (1.0 + 9.0 * sample(7 * seed).abs(), sample(11 * seed).abs(), 0.5 + 2.0 * sample(13 * seed).abs());
+    let (dfdx, dfdv) = spring_jacobians((&xa, &va), (&xb, &vb), consts)?;
+    let eps = 1e-6;
+    let mut worst: f64 = 0.0;
+    // Relative to the size of the whole Jacobian: a nearly undamped spring's tiny ∂f/∂v
+    // must not turn rounding noise into a large "relative" error.
+    let scale = dfdx.norm() + dfdv.norm();
+    for (block, by_velocity) in [(dfdx, false), (dfdv, true)] {
+        for c in 0..3 {
+            let mut d = Vector3::zeros();
+            d[c] = eps;
+            let f = |delta: Vector3<f64>| {
+                let (x, v) = if by_velocity { (xa, va + delta) } else { (xa + delta, va) };
+                spring_force((&x, &v), (&xb, &vb), consts)
+            };
+            let column = (f(d)? - f(-d)?) / (2.0 * eps);
+            worst = worst.max((column - block.column(c)).norm() / scale);
+        }
+    }
+    Ok(worst)
+}
+
+fn jacobian_check(p: &Params) -> Result<Value, PbmError> {
+    let samples = p.usize("samples")?;
+    let mut worst: f64 = 0.0;
+    for s in 0..samples as u64 {
+        worst = worst.max(jacobian_fd_error(s)?);
+    }
+    Ok(json!({ "samples": samples, "max_relative_fd_error": worst }))
+}
+
+fn sheet(p: &Params) -> Result<Value, PbmError> {
+    let (n, k, h) = (p.usize("n")?, p.f64("k")?, p.f64("h")?);
+    let run = run_sheet(n, k, h, 2.0)?;
+    Ok(json!({
+        "n": n,
+        "k": k,
+        "h": h,
+        "explicit_stable": run.explicit_stable,
+        "implicit_stable": run.implicit_stable,
+        "mean_cg_iterations": run.mean_cg_iterations,
+        "ms_per_step": run.ms_per_step,
+        "lowest_z_at_end": run.lowest_z,
+    }))
+}
