@@ -1,1 +1,156 @@
-pub fn all() -> Vec<pbm_prelim::Figure> { vec![] }
+//! The chapter's figures, computed with the chapter's own solvers.
+
+use crate::backward_euler::backward_euler_step;
+use crate::mass_spring::MassSpring;
+use crate::stiff::StiffExample;
+use nalgebra::Vector2;
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::system::state_of;
+use pbm_ode::tableau::{ButcherTableau, EULER, RK4};
+use pbm_particles::forces::DampedSpring;
+use pbm_particles::particle::{Motion, Particle};
+use pbm_prelim::plot::{
+    LINE_WIDTH, REFERENCE, axes, color, draw_svg, label_font, labelled_line, legend, require_finite,
+    title_font,
+};
+use pbm_prelim::{Figure, PbmError};
+use plotters::prelude::*;
+
+/// Every figure of the chapter, in reading order.
+pub fn all() -> Vec<Figure> {
+    vec![
+        Figure { name: "stiffness-blowup", title: "Explicit methods explode on a stiff problem", draw: stiffness_blowup },
+        Figure { name: "energy", title: "Energy under explicit, implicit and symplectic Euler", draw: energy },
+    ]
+}
+
+/// Stiffness of the figures' stiff example (1/s).
+const K: f64 = 1000.0;
+
+/// |y| after each of `steps` explicit steps of size h (stopping early if it overflows).
+fn explicit_y(tableau: ButcherTableau, h: f64, steps: usize) -> Result<Vec<(f64, f64)>, PbmError> {
+    let mut system = StiffExample::new(K, 1.0, 1.0)?;
+    let mut stepper = RungeKutta::new(tableau);
+    let mut out = vec![(0.0, 1.0)];
+    for n in 1..=steps {
+        if stepper.step(&mut system, h).is_err() {
+            break;
+        }
+        let y = state_of(&system)[1].abs();
+        if y > 1e3 {
+            break; // off the top of the plot
+        }
+        out.push((n as f64, y));
+    }
+    Ok(out)
+}
+
+/// x after each step, for an explicit method at step h or backward Euler.
+fn x_track(implicit: bool, h: f64, steps: usize) -> Result<Vec<(f64, f64)>, PbmError> {
+    let mut system = StiffExample::new(K, 1.0, 1.0)?;
+    let mut euler = RungeKutta::new(EULER);
+    let mut out = vec![(0.0, 1.0)];
+    for n in 1..=steps {
+        if implicit { backward_euler_step(&mut system, h)? } else { euler.step(&mut system, h).map(|_| ())? }
+        out.push((n as f64, state_of(&system)[0]));
+    }
+    Ok(out)
+}
+
+fn stiffness_blowup() -> Result<String, PbmError> {
+    let steps = 60;
+    let (h_euler, h_rk4) = (1.05 * 2.0 / K, 1.05 * 2.785 / K);
+    let euler = explicit_y(EULER, h_euler, steps)?;
+    let rk4 = explicit_y(RK4, h_rk4, steps)?;
+    let mut implicit = vec![(0.0, 1.0)];
+    let mut system = StiffExample::new(K, 1.0, 1.0)?;
+    for n in 1..=steps {
+        backward_euler_step(&mut system, h_rk4)?;
+        implicit.push((n as f64, state_of(&system)[1].abs().max(1e-300)));
+    }
+    let crawl_explicit = x_track(false, 1.9 / K, 3000)?;
+    let crawl_implicit = x_track(true, 0.5, 3000)?;
+    require_finite("stiffness-blowup", [&euler, &rk4, &implicit, &crawl_explicit, &crawl_implicit].iter().flat_map(|c| c.iter().flat_map(|p| [p.0, p.1])))?;
+    draw_svg("stiffness-blowup", (1080, 440), |root| {
+        let root = root.titled("x' = −x, y' = −1000 y from (1, 1)", title_font())?;
+        let (left, right) = root.split_horizontally(540);
+        let mut chart = ChartBuilder::on(&left)
+            .caption("|y| at a step 5% above each explicit limit", label_font())
+            .margin(10)
+            .x_label_area_size(42)
+            .y_label_area_size(62)
+            .build_cartesian_2d(0.0..steps as f64, (1e-12..1e3).log_scale())?;
+        axes(&mut chart, "steps taken", "|y|").y_label_formatter(&|v| format!("{v:.0e}")).draw()?;
+        labelled_line(&mut chart, &euler, color(0), LINE_WIDTH, &format!("Euler, h = {:.2} ms", h_euler * 1e3))?;
+        labelled_line(&mut chart, &rk4, color(1), LINE_WIDTH, &format!("RK4, h = {:.2} ms", h_rk4 * 1e3))?;
+        let clipped: Vec<(f64, f64)> = implicit.iter().map(|&(n, y)| (n, y.max(1e-12))).take_while(|p| p.1 > 1e-12).collect();
+        labelled_line(&mut chart, &clipped, color(2), LINE_WIDTH + 1, &format!("backward Euler, h = {:.2} ms", h_rk4 * 1e3))?;
+        legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
+        let mut crawl = ChartBuilder::on(&right)
+            .caption("x, the slow part: getting anywhere", label_font())
+            .margin(10)
+            .x_label_area_size(42)
+            .y_label_area_size(62)
+            .build_cartesian_2d((1.0..3000.0).log_scale(), 0.0..1.05)?;
+        axes(&mut crawl, "steps taken", "x").x_label_formatter(&|v| format!("{v:.0}")).draw()?;
+        let positive = |c: &Vec<(f64, f64)>| c.iter().copied().filter(|p| p.0 >= 1.0).collect::<Vec<_>>();
+        labelled_line(&mut crawl, &positive(&crawl_explicit), color(0), LINE_WIDTH, "Euler, h = 1.9 ms (just stable)")?;
+        labelled_line(&mut crawl, &positive(&crawl_implicit), color(2), LINE_WIDTH + 1, "backward Euler, h = 500 ms")?;
+        legend(&mut crawl, SeriesLabelPosition::UpperRight)
+    })
+}
+
+/// A 1 kg mass on an undamped spring (100 N/m, rest 1 m) from a nail, swinging under gravity:
+/// a conservative system whose energy should stay constant.
+pub fn spring_pendulum() -> Result<MassSpring<2>, PbmError> {
+    let nail = Particle::new(1.0, Vector2::zeros(), Vector2::zeros())?.with_motion(Motion::Fixed);
+    let bob = Particle::new(1.0, Vector2::new(1.2, 0.0), Vector2::zeros())?;
+    let spring = DampedSpring::new(0, 1, 100.0, 0.0, 1.0)?;
+    MassSpring::new(vec![nail, bob], vec![spring], Vector2::new(0.0, -9.81))
+}
+
+/// Energy over `t_end` seconds for one of the three methods: (t, E).
+pub fn energy_track(method: &str, h: f64, t_end: f64) -> Result<Vec<(f64, f64)>, PbmError> {
+    let mut model = spring_pendulum()?;
+    let mut euler = RungeKutta::new(EULER);
+    let mut out = vec![(0.0, model.system.energy())];
+    for _ in 0..(t_end / h).round() as usize {
+        match method {
+            "explicit" => euler.step(&mut model.system, h).map(|_| ())?,
+            "implicit" => model.backward_euler_step(h).map(|_| ())?,
+            _ => model.symplectic_euler_step(h)?,
+        }
+        out.push((model.system.t, model.system.energy()));
+    }
+    Ok(out)
+}
+
+fn energy() -> Result<String, PbmError> {
+    let t_end = 10.0;
+    let runs = [
+        ("explicit Euler, h = 1 ms", energy_track("explicit", 0.001, t_end)?),
+        ("backward Euler, h = 20 ms", energy_track("implicit", 0.02, t_end)?),
+        ("symplectic Euler, h = 20 ms", energy_track("symplectic", 0.02, t_end)?),
+    ];
+    require_finite("energy", runs.iter().flat_map(|r| r.1.iter().flat_map(|p| [p.0, p.1])))?;
+    let e0 = runs[0].1[0].1;
+    let (lo, hi) = runs.iter().flat_map(|r| r.1.iter().map(|p| p.1)).fold((e0, e0), |(a, b), e| (a.min(e), b.max(e)));
+    let pad = 0.05 * (hi - lo);
+    draw_svg("energy", (760, 460), |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption("A swinging 1 kg mass on an undamped spring", title_font())
+            .margin(12)
+            .x_label_area_size(44)
+            .y_label_area_size(62)
+            .build_cartesian_2d(0.0..t_end, (lo - pad)..(hi + pad))?;
+        axes(&mut chart, "time t (s)", "total energy (J)").draw()?;
+        chart
+            .draw_series(DashedLineSeries::new(vec![(0.0, e0), (t_end, e0)], 6, 4, REFERENCE.stroke_width(LINE_WIDTH)))?
+            .label("exact: constant")
+            .legend(pbm_prelim::plot::legend_line(REFERENCE));
+        for (i, (name, track)) in runs.iter().enumerate() {
+            labelled_line(&mut chart, track, color(i), LINE_WIDTH, name)?;
+        }
+        legend(&mut chart, SeriesLabelPosition::LowerLeft)
+    })
+}
