@@ -1,1 +1,23 @@
-fn main(){}
+//! One backward Euler step of the pinned sheet (block-sparse assembly + preconditioned CG) for
+//! n = 32, 64 and 128 particles along a side.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use pbm_implicit::sheet::sheet;
+
+fn benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("implicit");
+    group.sample_size(10);
+    for n in [32, 64, 128] {
+        group.bench_function(format!("sheet_backward_euler_step_n{n}"), |b| {
+            b.iter_batched(
+                || sheet(n, 1000.0).expect("valid sheet"),
+                |mut model| model.backward_euler_step(1.0 / 30.0).expect("stable step"),
+                criterion::BatchSize::LargeInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(implicit, benches);
+criterion_main!(implicit);

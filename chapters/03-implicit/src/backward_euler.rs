@@ -10,17 +10,19 @@ use pbm_prelim::PbmError;
 
 // ANCHOR: backward_euler_step
 /// One linearized backward Euler step: solve (I/h − f′(x_0)) Δx = f(x_0), then x_0 + Δx.
-pub fn backward_euler_step<S: Linearizable + ?Sized>(system: &mut S, h: f64) -> Result<(), PbmError> {
+pub fn backward_euler_step<S: Linearizable + ?Sized>(
+    system: &mut S,
+    h: f64,
+) -> Result<(), PbmError> {
     check_step_size(h)?;
     let n = system.dimension();
     let x0 = DVector::from_vec(state_of(system));
     let mut f0 = DVector::zeros(n);
     system.derivative(f0.as_mut_slice());
     let a = DMatrix::identity(n, n) / h - system.jacobian();
-    let dx = a
-        .lu()
-        .solve(&f0)
-        .ok_or_else(|| PbmError::invalid("backward Euler", "the matrix I/h − f′ is singular"))?;
+    let dx = a.lu().solve(&f0).ok_or_else(|| {
+        PbmError::invalid("backward Euler", "the matrix I/h − f′ is singular")
+    })?;
     let t = system.time();
     system.scatter_state((x0 + dx).as_slice(), t + h);
     Ok(())

@@ -40,7 +40,9 @@ pub fn solve_pcg<const D: usize>(
     let inverses = (0..a.block_rows())
         .map(|i| a.diagonal_block(i).try_inverse())
         .collect::<Option<Vec<_>>>()
-        .ok_or_else(|| PbmError::invalid("conjugate gradient", "a diagonal block is singular"))?;
+        .ok_or_else(|| {
+            PbmError::invalid("conjugate gradient", "a diagonal block is singular")
+        })?;
     let n = b.len();
     let (mut r, mut z, mut ap) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
     a.mul_vec(x, &mut ap);
@@ -62,7 +64,12 @@ pub fn solve_pcg<const D: usize>(
         a.mul_vec(&p, &mut ap);
         let p_ap = dot(&p, &ap);
         if p_ap <= 0.0 || !p_ap.is_finite() {
-            return Err(PbmError::invalid("conjugate gradient", format!("pᵀAp = {p_ap:e} at iteration {iteration}: the matrix is not positive definite")));
+            return Err(PbmError::invalid(
+                "conjugate gradient",
+                format!(
+                    "pᵀAp = {p_ap:e} at iteration {iteration}: the matrix is not positive definite"
+                ),
+            ));
         }
         let alpha = rz / p_ap;
         for i in 0..n {
@@ -76,6 +83,9 @@ pub fn solve_pcg<const D: usize>(
         }
         rz = rz_next;
     }
-    Err(PbmError::invalid("conjugate gradient", format!("no convergence to {tol:e} in {max_iterations} iterations")))
+    Err(PbmError::invalid(
+        "conjugate gradient",
+        format!("no convergence to {tol:e} in {max_iterations} iterations"),
+    ))
 }
 // ANCHOR_END: pcg

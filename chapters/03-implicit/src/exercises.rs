@@ -9,6 +9,7 @@ use pbm_ode::system::state_of;
 use pbm_ode::tableau::{EULER, RK4};
 use pbm_particles::forces::spring_force;
 use pbm_prelim::{Exercise, ParamSpec, Params, PbmError};
+use rayon::prelude::*;
 use serde_json::{Value, json};
 
 /// Every exercise of the chapter, in reading order.
@@ -19,6 +20,18 @@ pub fn all() -> Vec<Exercise> {
             summary: "largest stable explicit steps on x' = -x, y' = -ky, against backward Euler",
             params: vec![ParamSpec::positive("k", "stiffness (1/s)", 1000.0, 1e7)],
             run: stiff_blowup,
+        },
+        Exercise {
+            id: "stable-step-sweep",
+            summary: "largest stable Euler and RK4 steps for k from 10 to 1e6, swept in parallel",
+            params: vec![ParamSpec::int(
+                "points",
+                "values of k, evenly spaced in log k",
+                11,
+                2,
+                101,
+            )],
+            run: stable_step_sweep,
         },
         Exercise {
             id: "one-big-step",
@@ -32,7 +45,13 @@ pub fn all() -> Vec<Exercise> {
         Exercise {
             id: "jacobian-check",
             summary: "analytic spring Jacobians against central finite differences",
-            params: vec![ParamSpec::int("samples", "random spring states", 200, 1, 100_000)],
+            params: vec![ParamSpec::int(
+                "samples",
+                "random spring states",
+                200,
+                1,
+                100_000,
+            )],
             run: jacobian_check,
         },
         Exercise {
@@ -74,12 +93,27 @@ fn stiff_blowup(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
+fn stable_step_sweep(p: &Params) -> Result<Value, PbmError> {
+    let points = p.usize("points")?;
+    let ks: Vec<f64> = (0..points)
+        .map(|i| 10f64.powf(1.0 + 5.0 * i as f64 / (points - 1) as f64))
+        .collect();
+    // Each k is an independent search: an embarrassingly parallel sweep, collected in order.
+    let rows = ks
+        .par_iter()
+        .map(|&k| Ok(json!({"k": k, "euler_max_h": max_stable_step(EULER, k)?, "rk4_max_h": max_stable_step(RK4, k)?})))
+        .collect::<Result<Vec<Value>, PbmError>>()?;
+    Ok(json!({ "rows": rows }))
+}
+
 fn one_big_step(p: &Params) -> Result<Value, PbmError> {
     let (k, h) = (p.f64("k")?, p.f64("h")?);
     let mut system = StiffExample::new(k, 1.0, 1.0)?;
     backward_euler_step(&mut system, h)?;
     let x = state_of(&system);
-    Ok(json!({ "k": k, "h": h, "state_after_one_step": x, "distance_to_origin_after_one_step": x[0].hypot(x[1]) }))
+    Ok(
+        json!({ "k": k, "h": h, "state_after_one_step": x, "distance_to_origin_after_one_step": x[0].hypot(x[1]) }),
+    )
 }
 
 /// Deterministic numbers in [−1, 1) (a splitmix hash of the index).
@@ -96,8 +130,17 @@ fn sample(i: u64) -> f64 {
 /// rounding ~1e-10).
 pub fn jacobian_fd_error(seed: u64) -> Result<f64, PbmError> {
     let v3 = |s: u64| Vector3::new(sample(3 * s), sample(3 * s + 1), sample(3 * s + 2));
-    let (xa, xb, va, vb) = (v3(4 * seed), v3(4 * seed + 1) * 2.0 + Vector3::new(3.0, 0.0, 0.0), v3(4 * seed + 2), v3(4 * seed + 3));
-    let consts = (1.0 + 9.0 * sample(7 * seed).abs(), sample(11 * seed).abs(), 0.5 + 2.0 * sample(13 * seed).abs());
+    let (xa, xb, va, vb) = (
+        v3(4 * seed),
+        v3(4 * seed + 1) * 2.0 + Vector3::new(3.0, 0.0, 0.0),
+        v3(4 * seed + 2),
+        v3(4 * seed + 3),
+    );
+    let consts = (
+        1.0 + 9.0 * sample(7 * seed).abs(),
+        sample(11 * seed).abs(),
+        0.5 + 2.0 * sample(13 * seed).abs(),
+    );
     let (dfdx, dfdv) = spring_jacobians((&xa, &va), (&xb, &vb), consts)?;
     let eps = 1e-6;
     let mut worst: f64 = 0.0;

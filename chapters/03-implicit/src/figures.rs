@@ -10,8 +10,8 @@ use pbm_ode::tableau::{ButcherTableau, EULER, RK4};
 use pbm_particles::forces::DampedSpring;
 use pbm_particles::particle::{Motion, Particle};
 use pbm_prelim::plot::{
-    LINE_WIDTH, REFERENCE, axes, color, draw_svg, label_font, labelled_line, legend, require_finite,
-    title_font,
+    LINE_WIDTH, REFERENCE, axes, color, draw_svg, label_font, labelled_line, legend,
+    require_finite, title_font,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
@@ -19,8 +19,16 @@ use plotters::prelude::*;
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
     vec![
-        Figure { name: "stiffness-blowup", title: "Explicit methods explode on a stiff problem", draw: stiffness_blowup },
-        Figure { name: "energy", title: "Energy under explicit, implicit and symplectic Euler", draw: energy },
+        Figure {
+            name: "stiffness-blowup",
+            title: "Explicit methods explode on a stiff problem",
+            draw: stiffness_blowup,
+        },
+        Figure {
+            name: "energy",
+            title: "Energy under explicit, implicit and symplectic Euler",
+            draw: energy,
+        },
     ]
 }
 
@@ -28,7 +36,11 @@ pub fn all() -> Vec<Figure> {
 const K: f64 = 1000.0;
 
 /// |y| after each of `steps` explicit steps of size h (stopping early if it overflows).
-fn explicit_y(tableau: ButcherTableau, h: f64, steps: usize) -> Result<Vec<(f64, f64)>, PbmError> {
+fn explicit_y(
+    tableau: ButcherTableau,
+    h: f64,
+    steps: usize,
+) -> Result<Vec<(f64, f64)>, PbmError> {
     let mut system = StiffExample::new(K, 1.0, 1.0)?;
     let mut stepper = RungeKutta::new(tableau);
     let mut out = vec![(0.0, 1.0)];
@@ -51,7 +63,11 @@ fn x_track(implicit: bool, h: f64, steps: usize) -> Result<Vec<(f64, f64)>, PbmE
     let mut euler = RungeKutta::new(EULER);
     let mut out = vec![(0.0, 1.0)];
     for n in 1..=steps {
-        if implicit { backward_euler_step(&mut system, h)? } else { euler.step(&mut system, h).map(|_| ())? }
+        if implicit {
+            backward_euler_step(&mut system, h)?
+        } else {
+            euler.step(&mut system, h).map(|_| ())?
+        }
         out.push((n as f64, state_of(&system)[0]));
     }
     Ok(out)
@@ -70,7 +86,12 @@ fn stiffness_blowup() -> Result<String, PbmError> {
     }
     let crawl_explicit = x_track(false, 1.9 / K, 3000)?;
     let crawl_implicit = x_track(true, 0.5, 3000)?;
-    require_finite("stiffness-blowup", [&euler, &rk4, &implicit, &crawl_explicit, &crawl_implicit].iter().flat_map(|c| c.iter().flat_map(|p| [p.0, p.1])))?;
+    require_finite(
+        "stiffness-blowup",
+        [&euler, &rk4, &implicit, &crawl_explicit, &crawl_implicit]
+            .iter()
+            .flat_map(|c| c.iter().flat_map(|p| [p.0, p.1])),
+    )?;
     draw_svg("stiffness-blowup", (1080, 440), |root| {
         let root = root.titled("x' = −x, y' = −1000 y from (1, 1)", title_font())?;
         let (left, right) = root.split_horizontally(540);
@@ -80,11 +101,35 @@ fn stiffness_blowup() -> Result<String, PbmError> {
             .x_label_area_size(42)
             .y_label_area_size(62)
             .build_cartesian_2d(0.0..steps as f64, (1e-12..1e3).log_scale())?;
-        axes(&mut chart, "steps taken", "|y|").y_label_formatter(&|v| format!("{v:.0e}")).draw()?;
-        labelled_line(&mut chart, &euler, color(0), LINE_WIDTH, &format!("Euler, h = {:.2} ms", h_euler * 1e3))?;
-        labelled_line(&mut chart, &rk4, color(1), LINE_WIDTH, &format!("RK4, h = {:.2} ms", h_rk4 * 1e3))?;
-        let clipped: Vec<(f64, f64)> = implicit.iter().map(|&(n, y)| (n, y.max(1e-12))).take_while(|p| p.1 > 1e-12).collect();
-        labelled_line(&mut chart, &clipped, color(2), LINE_WIDTH + 1, &format!("backward Euler, h = {:.2} ms", h_rk4 * 1e3))?;
+        axes(&mut chart, "steps taken", "|y|")
+            .y_label_formatter(&|v| format!("{v:.0e}"))
+            .draw()?;
+        labelled_line(
+            &mut chart,
+            &euler,
+            color(0),
+            LINE_WIDTH,
+            &format!("Euler, h = {:.2} ms", h_euler * 1e3),
+        )?;
+        labelled_line(
+            &mut chart,
+            &rk4,
+            color(1),
+            LINE_WIDTH,
+            &format!("RK4, h = {:.2} ms", h_rk4 * 1e3),
+        )?;
+        let clipped: Vec<(f64, f64)> = implicit
+            .iter()
+            .map(|&(n, y)| (n, y.max(1e-12)))
+            .take_while(|p| p.1 > 1e-12)
+            .collect();
+        labelled_line(
+            &mut chart,
+            &clipped,
+            color(2),
+            LINE_WIDTH + 1,
+            &format!("backward Euler, h = {:.2} ms", h_rk4 * 1e3),
+        )?;
         legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
         let mut crawl = ChartBuilder::on(&right)
             .caption("x, the slow part: getting anywhere", label_font())
@@ -92,10 +137,26 @@ fn stiffness_blowup() -> Result<String, PbmError> {
             .x_label_area_size(42)
             .y_label_area_size(62)
             .build_cartesian_2d((1.0..3000.0).log_scale(), 0.0..1.05)?;
-        axes(&mut crawl, "steps taken", "x").x_label_formatter(&|v| format!("{v:.0}")).draw()?;
-        let positive = |c: &Vec<(f64, f64)>| c.iter().copied().filter(|p| p.0 >= 1.0).collect::<Vec<_>>();
-        labelled_line(&mut crawl, &positive(&crawl_explicit), color(0), LINE_WIDTH, "Euler, h = 1.9 ms (just stable)")?;
-        labelled_line(&mut crawl, &positive(&crawl_implicit), color(2), LINE_WIDTH + 1, "backward Euler, h = 500 ms")?;
+        axes(&mut crawl, "steps taken", "x")
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .draw()?;
+        let positive = |c: &Vec<(f64, f64)>| {
+            c.iter().copied().filter(|p| p.0 >= 1.0).collect::<Vec<_>>()
+        };
+        labelled_line(
+            &mut crawl,
+            &positive(&crawl_explicit),
+            color(0),
+            LINE_WIDTH,
+            "Euler, h = 1.9 ms (just stable)",
+        )?;
+        labelled_line(
+            &mut crawl,
+            &positive(&crawl_implicit),
+            color(2),
+            LINE_WIDTH + 1,
+            "backward Euler, h = 500 ms",
+        )?;
         legend(&mut crawl, SeriesLabelPosition::UpperRight)
     })
 }
@@ -103,7 +164,8 @@ fn stiffness_blowup() -> Result<String, PbmError> {
 /// A 1 kg mass on an undamped spring (100 N/m, rest 1 m) from a nail, swinging under gravity:
 /// a conservative system whose energy should stay constant.
 pub fn spring_pendulum() -> Result<MassSpring<2>, PbmError> {
-    let nail = Particle::new(1.0, Vector2::zeros(), Vector2::zeros())?.with_motion(Motion::Fixed);
+    let nail =
+        Particle::new(1.0, Vector2::zeros(), Vector2::zeros())?.with_motion(Motion::Fixed);
     let bob = Particle::new(1.0, Vector2::new(1.2, 0.0), Vector2::zeros())?;
     let spring = DampedSpring::new(0, 1, 100.0, 0.0, 1.0)?;
     MassSpring::new(vec![nail, bob], vec![spring], Vector2::new(0.0, -9.81))
@@ -132,9 +194,15 @@ fn energy() -> Result<String, PbmError> {
         ("backward Euler, h = 20 ms", energy_track("implicit", 0.02, t_end)?),
         ("symplectic Euler, h = 20 ms", energy_track("symplectic", 0.02, t_end)?),
     ];
-    require_finite("energy", runs.iter().flat_map(|r| r.1.iter().flat_map(|p| [p.0, p.1])))?;
+    require_finite(
+        "energy",
+        runs.iter().flat_map(|r| r.1.iter().flat_map(|p| [p.0, p.1])),
+    )?;
     let e0 = runs[0].1[0].1;
-    let (lo, hi) = runs.iter().flat_map(|r| r.1.iter().map(|p| p.1)).fold((e0, e0), |(a, b), e| (a.min(e), b.max(e)));
+    let (lo, hi) = runs
+        .iter()
+        .flat_map(|r| r.1.iter().map(|p| p.1))
+        .fold((e0, e0), |(a, b), e| (a.min(e), b.max(e)));
     let pad = 0.05 * (hi - lo);
     draw_svg("energy", (760, 460), |root| {
         let mut chart = ChartBuilder::on(root)
@@ -145,7 +213,12 @@ fn energy() -> Result<String, PbmError> {
             .build_cartesian_2d(0.0..t_end, (lo - pad)..(hi + pad))?;
         axes(&mut chart, "time t (s)", "total energy (J)").draw()?;
         chart
-            .draw_series(DashedLineSeries::new(vec![(0.0, e0), (t_end, e0)], 6, 4, REFERENCE.stroke_width(LINE_WIDTH)))?
+            .draw_series(DashedLineSeries::new(
+                vec![(0.0, e0), (t_end, e0)],
+                6,
+                4,
+                REFERENCE.stroke_width(LINE_WIDTH),
+            ))?
             .label("exact: constant")
             .legend(pbm_prelim::plot::legend_line(REFERENCE));
         for (i, (name, track)) in runs.iter().enumerate() {

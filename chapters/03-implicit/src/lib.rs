@@ -12,6 +12,7 @@ pub mod cg;
 pub mod exercises;
 pub mod figures;
 pub mod mass_spring;
+pub mod minimization;
 pub mod sheet;
 pub mod stiff;
 

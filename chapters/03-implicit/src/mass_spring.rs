@@ -54,7 +54,11 @@ pub struct StepReport {
 
 impl<const D: usize> MassSpring<D> {
     /// The model: springs must name existing particles.
-    pub fn new(particles: Vec<Particle<D>>, springs: Vec<DampedSpring>, g: Vector<D>) -> Result<Self, PbmError> {
+    pub fn new(
+        particles: Vec<Particle<D>>,
+        springs: Vec<DampedSpring>,
+        g: Vector<D>,
+    ) -> Result<Self, PbmError> {
         let mut system = ParticleSystem::new(particles);
         for s in &springs {
             system.add_force(*s)?;
@@ -72,18 +76,28 @@ impl<const D: usize> MassSpring<D> {
     /// For a symmetric positive definite A (what CG needs), two terms are left out, as in
     /// Baraff and Witkin's "Large steps in cloth simulation": the non-symmetric damping part of
     /// ∂f/∂x, and the negative stiffness across a compressed spring (1 − r/L < 0 is clamped).
-    pub fn system_matrices(&self, h: f64) -> Result<(BlockSparse<D>, BlockSparse<D>), PbmError> {
+    pub fn system_matrices(
+        &self,
+        h: f64,
+    ) -> Result<(BlockSparse<D>, BlockSparse<D>), PbmError> {
         let n = self.system.particles.len();
         let (mut a, mut dfdx) = (BlockBuilder::<D>::new(n), BlockBuilder::<D>::new(n));
         for (i, p) in self.system.particles.iter().enumerate() {
-            let diagonal = if self.is_free(i) { Block::<D>::identity() * p.mass } else { Block::<D>::identity() };
+            let diagonal = if self.is_free(i) {
+                Block::<D>::identity() * p.mass
+            } else {
+                Block::<D>::identity()
+            };
             a.add(i, i, &diagonal);
         }
         for s in &self.springs {
             let (pa, pb) = (&self.system.particles[s.a], &self.system.particles[s.b]);
-            let (x_part, v_part) = symmetric_spring_jacobians(&pa.x, &pb.x, (s.k_s, s.k_d, s.rest))?;
+            let (x_part, v_part) =
+                symmetric_spring_jacobians(&pa.x, &pb.x, (s.k_s, s.k_d, s.rest))?;
             let block = -(v_part * h + x_part * (h * h));
-            for (i, j, sign) in [(s.a, s.a, 1.0), (s.a, s.b, -1.0), (s.b, s.a, -1.0), (s.b, s.b, 1.0)] {
+            for (i, j, sign) in
+                [(s.a, s.a, 1.0), (s.a, s.b, -1.0), (s.b, s.a, -1.0), (s.b, s.b, 1.0)]
+            {
                 if self.is_free(i) && self.is_free(j) {
                     a.add(i, j, &(block * sign));
                 }
@@ -100,7 +114,12 @@ impl<const D: usize> MassSpring<D> {
         let n = self.system.particles.len();
         self.system.accumulate_forces();
         let (a, dfdx) = self.system_matrices(h)?;
-        let v0: Vec<f64> = self.system.particles.iter().flat_map(|p| p.v.iter().copied().collect::<Vec<_>>()).collect();
+        let v0: Vec<f64> = self
+            .system
+            .particles
+            .iter()
+            .flat_map(|p| p.v.iter().copied().collect::<Vec<_>>())
+            .collect();
         let mut dfdx_v0 = vec![0.0; D * n];
         dfdx.mul_vec(&v0, &mut dfdx_v0);
         // b = h (f₀ + h ∂f/∂x v₀), zero for nailed particles.
@@ -134,7 +153,9 @@ impl<const D: usize> MassSpring<D> {
     pub fn symplectic_euler_step(&mut self, h: f64) -> Result<(), PbmError> {
         check_step_size(h)?;
         self.system.accumulate_forces();
-        for p in self.system.particles.iter_mut().filter(|p| matches!(p.motion, Motion::Free)) {
+        for p in
+            self.system.particles.iter_mut().filter(|p| matches!(p.motion, Motion::Free))
+        {
             p.v += p.f * (h / p.mass);
             p.x += p.v * h;
         }

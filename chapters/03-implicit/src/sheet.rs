@@ -15,7 +15,10 @@ use std::time::Instant;
 /// `k_s` (N/m) with light damping.
 pub fn sheet(n: usize, k_s: f64) -> Result<MassSpring<3>, PbmError> {
     if n < 2 {
-        return Err(PbmError::invalid("sheet", format!("n = {n}; it needs at least 2 × 2 particles")));
+        return Err(PbmError::invalid(
+            "sheet",
+            format!("n = {n}; it needs at least 2 × 2 particles"),
+        ));
     }
     let spacing = 1.0 / (n - 1) as f64;
     let mass = 1.0 / (n * n) as f64;
@@ -23,7 +26,11 @@ pub fn sheet(n: usize, k_s: f64) -> Result<MassSpring<3>, PbmError> {
     let mut particles = Vec::with_capacity(n * n);
     for i in 0..n {
         for j in 0..n {
-            let p = Particle::new(mass, Vector3::new(j as f64 * spacing, i as f64 * spacing, 0.0), Vector3::zeros())?;
+            let p = Particle::new(
+                mass,
+                Vector3::new(j as f64 * spacing, i as f64 * spacing, 0.0),
+                Vector3::zeros(),
+            )?;
             let pinned = i == 0 && (j == 0 || j == n - 1);
             particles.push(if pinned { p.with_motion(Motion::Fixed) } else { p });
         }
@@ -53,7 +60,11 @@ pub fn sheet(n: usize, k_s: f64) -> Result<MassSpring<3>, PbmError> {
 
 /// Whether every particle of the sheet is still within `box_size` metres of the origin.
 pub fn bounded(model: &MassSpring<3>, box_size: f64) -> bool {
-    model.system.particles.iter().all(|p| p.x.iter().all(|c| c.is_finite() && c.abs() < box_size))
+    model
+        .system
+        .particles
+        .iter()
+        .all(|p| p.x.iter().all(|c| c.is_finite() && c.abs() < box_size))
 }
 
 /// Result of running the sheet with both kinds of method.
@@ -101,7 +112,8 @@ pub fn run_sheet(n: usize, k_s: f64, h: f64, t_end: f64) -> Result<SheetRun, Pbm
         }
     }
     let ms_per_step = start.elapsed().as_secs_f64() * 1e3 / steps as f64;
-    let lowest_z = implicit.system.particles.iter().map(|p| p.x.z).fold(f64::INFINITY, f64::min);
+    let lowest_z =
+        implicit.system.particles.iter().map(|p| p.x.z).fold(f64::INFINITY, f64::min);
     Ok(SheetRun {
         explicit_stable,
         implicit_stable,

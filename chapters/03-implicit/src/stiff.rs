@@ -53,8 +53,12 @@ impl Linearizable for StiffExample {
 impl StiffExample {
     /// The example with stiffness `k` (positive, finite) starting at (x0, y0).
     pub fn new(k: f64, x0: f64, y0: f64) -> Result<Self, PbmError> {
-        if !(k > 0.0 && k.is_finite()) || !x0.is_finite() || !y0.is_finite() {
-            return Err(PbmError::invalid("stiff example", format!("k = {k}; it must be positive, and everything finite")));
+        let valid = k > 0.0 && k.is_finite() && x0.is_finite() && y0.is_finite();
+        if !valid {
+            return Err(PbmError::invalid(
+                "stiff example",
+                format!("k = {k}; it must be positive, and everything finite"),
+            ));
         }
         Ok(StiffExample { k, state: [x0, y0], t: 0.0 })
     }
@@ -62,7 +66,12 @@ impl StiffExample {
 
 /// Whether `steps` explicit steps of size `h` keep the stiff example bounded (|y| never
 /// exceeds its start, nothing overflows).
-pub fn explicit_stays_bounded(tableau: ButcherTableau, k: f64, h: f64, steps: usize) -> Result<bool, PbmError> {
+pub fn explicit_stays_bounded(
+    tableau: ButcherTableau,
+    k: f64,
+    h: f64,
+    steps: usize,
+) -> Result<bool, PbmError> {
     let mut system = StiffExample::new(k, 1.0, 1.0)?;
     let mut stepper = RungeKutta::new(tableau);
     for _ in 0..steps {

@@ -1,0 +1,68 @@
+//! Snapshots of every exercise's default result, and the exercises' contracts.
+
+use pbm_implicit::chapter;
+use pbm_prelim::{PbmError, round_json};
+use serde_json::Value;
+
+fn run(id: &str, set: &[&str]) -> Result<Value, PbmError> {
+    chapter()
+        .exercise(id)
+        .unwrap_or_else(|| panic!("no exercise {id}"))
+        .run_with("implicit", set)
+}
+
+#[test]
+fn snapshots_of_default_results() {
+    for exercise in chapter().exercises {
+        let mut value = exercise.run_default().unwrap();
+        if let Some(obj) = value.as_object_mut() {
+            // Wall-clock time and rounding-level errors vary by machine; bounds are asserted below.
+            if let Some(ms) = obj.get_mut("ms_per_step") {
+                *ms = Value::Bool(ms.as_f64().is_some_and(|t| t > 0.0));
+            }
+            if let Some(e) = obj.get_mut("max_relative_fd_error") {
+                *e = Value::Bool(e.as_f64().is_some_and(|e| e < 1e-6));
+            }
+        }
+        // Four digits: the bisected step limits are exact to far more, the CG iteration mean
+        // depends on rounding in a long solve.
+        insta::assert_json_snapshot!(exercise.id, round_json(&value, 4));
+    }
+}
+
+#[test]
+fn stiff_blowup_limits() {
+    let v = run("stiff-blowup", &[]).unwrap();
+    let theory = v["theory_euler_limit"].as_f64().unwrap();
+    assert_eq!(theory, 2.0 / 1000.0);
+    let euler = v["explicit_euler_max_stable_h"].as_f64().unwrap();
+    assert!((euler - theory).abs() < 0.02 * theory, "{v}");
+    assert_eq!(v["implicit_stable"], true);
+}
+
+#[test]
+fn one_big_step_reaches_the_origin() {
+    let v = run("one-big-step", &[]).unwrap();
+    assert!(v["distance_to_origin_after_one_step"].as_f64().unwrap() < 1e-6, "{v}");
+}
+
+#[test]
+fn sweep_rows_follow_two_over_k() {
+    let v = run("stable-step-sweep", &["points=6"]).unwrap();
+    for row in v["rows"].as_array().unwrap() {
+        let (k, h) = (row["k"].as_f64().unwrap(), row["euler_max_h"].as_f64().unwrap());
+        assert!((h * k - 2.0).abs() < 0.04, "{row}");
+    }
+}
+
+#[test]
+fn bad_parameters_are_errors() {
+    for (id, arg) in [
+        ("stiff-blowup", "k=0"),
+        ("sheet", "n=1"),
+        ("sheet", "h=-1"),
+        ("one-big-step", "h=NaN"),
+    ] {
+        assert!(matches!(run(id, &[arg]), Err(PbmError::Param(_))), "{id} {arg}");
+    }
+}

@@ -1,0 +1,177 @@
+//! Chapter 3's claims checked against independent references: the stability limit 2/k, the
+//! notes' one-step limit, finite-difference Jacobians, a dense solve, the energy behaviour of
+//! each method, and Newton's method against the linearized step.
+
+use nalgebra::{DVector, Vector2, Vector3};
+use pbm_implicit::block_sparse::{Block, BlockBuilder};
+use pbm_implicit::cg::solve_pcg;
+use pbm_implicit::exercises::jacobian_fd_error;
+use pbm_implicit::figures::{energy_track, spring_pendulum};
+use pbm_implicit::mass_spring::{MassSpring, spring_jacobians};
+use pbm_implicit::minimization::minimization_step;
+use pbm_implicit::sheet::{run_sheet, sheet};
+use pbm_implicit::stiff::max_stable_step;
+use pbm_ode::tableau::{EULER, RK4};
+use pbm_particles::forces::DampedSpring;
+use pbm_particles::particle::{Motion, Particle};
+
+#[test]
+fn measured_euler_limit_is_two_over_k() {
+    // "Implicit Methods", section 2: Euler is stable only for h < 2/k.
+    for k in [10.0, 1000.0, 1e5] {
+        let h = max_stable_step(EULER, k).unwrap();
+        assert!((h - 2.0 / k).abs() < 0.02 * 2.0 / k, "k = {k}: {h}");
+        // RK4 moves the limit only a little: its stability interval on the real axis ends at
+        // about −2.785.
+        let h4 = max_stable_step(RK4, k).unwrap();
+        assert!((h4 * k - 2.785).abs() < 0.05, "k = {k}: {h4}");
+    }
+}
+
+#[test]
+fn jacobians_match_finite_differences() {
+    for seed in 0..500 {
+        let err = jacobian_fd_error(seed).unwrap();
+        assert!(err < 1e-6, "seed {seed}: {err}");
+    }
+}
+
+#[test]
+fn the_fd_check_would_catch_a_missing_damping_term() {
+    // Drop the damping part of ∂f/∂x and the finite differences disagree: the check can fail.
+    let (xa, xb) = (Vector3::new(0.1, 0.2, 0.3), Vector3::new(1.5, -0.4, 0.2));
+    let (va, vb) = (Vector3::new(0.5, -0.3, 0.9), Vector3::new(-0.2, 0.1, 0.0));
+    let (full, _) = spring_jacobians((&xa, &va), (&xb, &vb), (5.0, 2.0, 1.0)).unwrap();
+    let (undamped, _) = spring_jacobians((&xa, &va), (&xb, &vb), (5.0, 0.0, 1.0)).unwrap();
+    assert!((full - undamped).norm() > 0.1);
+}
+
+/// A random-looking symmetric positive definite block matrix: a spring-graph Laplacian plus
+/// masses on the diagonal.
+fn test_matrix(n: usize) -> pbm_implicit::block_sparse::BlockSparse<3> {
+    let mut b = BlockBuilder::<3>::new(n);
+    for i in 0..n {
+        b.add(i, i, &(Block::<3>::identity() * (1.0 + i as f64 * 0.1)));
+        let j = (i * 7 + 3) % n;
+        if j != i {
+            let d = Vector3::new(1.0, (i as f64).sin(), (j as f64).cos()).normalize();
+            let k = d * d.transpose() * (10.0 + i as f64);
+            b.add(i, i, &k);
+            b.add(j, j, &k);
+            b.add(i, j, &(-k));
+            b.add(j, i, &(-k));
+        }
+    }
+    b.build()
+}
+
+#[test]
+fn cg_matches_a_dense_solve() {
+    let a = test_matrix(40);
+    let dense = a.to_dense();
+    let b: Vec<f64> = (0..120).map(|i| (i as f64 * 0.37).sin()).collect();
+    let mut x = vec![0.0; 120];
+    let report = solve_pcg(&a, &b, &mut x, 1e-13, 1000).unwrap();
+    let exact = dense.clone().lu().solve(&DVector::from_vec(b.clone())).unwrap();
+    let x = DVector::from_vec(x);
+    assert!(
+        (&x - &exact).norm() / exact.norm() < 1e-9,
+        "after {} iterations",
+        report.iterations
+    );
+    // The block product agrees with the dense one.
+    let mut y = vec![0.0; 120];
+    a.mul_vec(x.as_slice(), &mut y);
+    assert!((DVector::from_vec(y) - &dense * &x).norm() < 1e-12);
+}
+
+#[test]
+fn cg_reports_indefinite_and_singular_systems() {
+    // [[I, 2I], [2I, I]] has eigenvalues 3 and −1; its diagonal blocks (the preconditioner)
+    // are harmless identities, and b = (1, 0, −1, 0) has bᵀAb = −2 < 0.
+    let mut b = BlockBuilder::<2>::new(2);
+    let i2 = nalgebra::Matrix2::identity();
+    b.add(0, 0, &i2);
+    b.add(1, 1, &i2);
+    b.add(0, 1, &(i2 * 2.0));
+    b.add(1, 0, &(i2 * 2.0));
+    let indefinite = b.build();
+    let mut x = vec![0.0; 4];
+    let err =
+        solve_pcg(&indefinite, &[1.0, 0.0, -1.0, 0.0], &mut x, 1e-10, 100).unwrap_err();
+    assert!(err.to_string().contains("not positive definite"), "{err}");
+    let mut s = BlockBuilder::<2>::new(1);
+    s.add(0, 0, &nalgebra::Matrix2::zeros());
+    let err = solve_pcg(&s.build(), &[1.0, 0.0], &mut [0.0; 2], 1e-10, 100).unwrap_err();
+    assert!(err.to_string().contains("singular"), "{err}");
+}
+
+#[test]
+fn the_sheet_explodes_explicitly_and_not_implicitly_at_frame_steps() {
+    let run = run_sheet(32, 1000.0, 1.0 / 30.0, 1.0).unwrap();
+    assert!(!run.explicit_stable && run.implicit_stable, "{run:?}");
+    // It hangs below its pins but has not fallen away: bounded by the sheet's size.
+    assert!(run.lowest_z < -0.3 && run.lowest_z > -1.5, "{run:?}");
+}
+
+#[test]
+fn backward_euler_never_gains_energy_and_symplectic_euler_stays_close() {
+    let implicit = energy_track("implicit", 0.02, 5.0).unwrap();
+    for w in implicit.windows(2) {
+        assert!(w[1].1 <= w[0].1 + 1e-9, "{:?} -> {:?}", w[0], w[1]);
+    }
+    let e0 = implicit[0].1;
+    let symplectic = energy_track("symplectic", 0.02, 5.0).unwrap();
+    let worst = symplectic.iter().map(|p| (p.1 - e0).abs()).fold(0.0, f64::max);
+    let explicit = energy_track("explicit", 0.001, 5.0).unwrap();
+    assert!(worst < 1.0 && explicit.last().unwrap().1 > e0 + 1.0, "{worst}");
+}
+
+#[test]
+fn one_newton_iteration_is_the_linearized_step() {
+    let mut linear = spring_pendulum().unwrap();
+    let mut newton = spring_pendulum().unwrap();
+    for model in [&mut linear, &mut newton] {
+        model.system.particles[1].v = Vector2::new(0.3, -1.0);
+    }
+    let h = 0.05;
+    linear.backward_euler_step(h).unwrap();
+    minimization_step(&mut newton, h, 0.0, 1).unwrap();
+    for (a, b) in linear.system.particles.iter().zip(&newton.system.particles) {
+        assert!(
+            (a.x - b.x).norm() < 1e-10 && (a.v - b.v).norm() < 1e-9,
+            "{:?} vs {:?}",
+            a.x,
+            b.x
+        );
+    }
+}
+
+#[test]
+fn full_newton_solves_the_nonlinear_backward_euler_equations() {
+    let mut model = spring_pendulum().unwrap();
+    let (x0, v0) = (model.system.particles[1].x, model.system.particles[1].v);
+    let h = 0.1;
+    // ∇Φ contains M (x − s)/h²: rounding in positions (1e-16 m) times 100 s⁻² and the
+    // spring forces' own rounding leave a floor near 1e-9 N, so ask for 1e-8.
+    let report = minimization_step(&mut model, h, 1e-8, 50).unwrap();
+    assert!(report.gradient_norm <= 1e-8 && report.iterations > 1, "{report:?}");
+    // x₁ = x₀ + h v₁ and v₁ = v₀ + h f(x₁)/m, with the force evaluated at the new state:
+    // the second holds to h ‖∇Φ‖ / m.
+    model.system.accumulate_forces();
+    let p = &model.system.particles[1];
+    assert!((p.x - (x0 + p.v * h)).norm() < 1e-12);
+    assert!((p.v - (v0 + p.f * (h / p.mass))).norm() < 1e-8);
+}
+
+#[test]
+fn invalid_models_are_errors() {
+    assert!(sheet(1, 100.0).is_err());
+    assert!(pbm_implicit::stiff::StiffExample::new(-1.0, 0.0, 0.0).is_err());
+    let z = Vector3::zeros();
+    assert!(spring_jacobians((&z, &z), (&z, &z), (1.0, 0.0, 1.0)).is_err());
+    let p = Particle::new(1.0, Vector3::zeros(), Vector3::zeros()).unwrap();
+    let nail = p.clone().with_motion(Motion::Fixed);
+    let spring = DampedSpring::new(0, 3, 1.0, 0.0, 1.0).unwrap();
+    assert!(MassSpring::new(vec![nail, p], vec![spring], Vector3::zeros()).is_err());
+}
