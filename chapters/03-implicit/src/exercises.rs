@@ -3,7 +3,7 @@
 use crate::backward_euler::backward_euler_step;
 use crate::mass_spring::spring_jacobians;
 use crate::sheet::run_sheet;
-use crate::stiff::{StiffExample, max_stable_step};
+use crate::stiff::{StiffExample, max_stable_step, penalty_needed};
 use nalgebra::Vector3;
 use pbm_ode::system::state_of;
 use pbm_ode::tableau::{EULER, RK4};
@@ -20,6 +20,20 @@ pub fn all() -> Vec<Exercise> {
             summary: "largest stable explicit steps on x' = -x, y' = -ky, against backward Euler",
             params: vec![ParamSpec::positive("k", "stiffness (1/s)", 1000.0, 1e7)],
             run: stiff_blowup,
+        },
+        Exercise {
+            id: "particle-on-line",
+            summary: "a penalty spring holding a dragged particle within ε of a line: the k it needs and the step it allows",
+            params: vec![
+                ParamSpec::positive(
+                    "epsilon",
+                    "allowed distance from the line (m)",
+                    1e-3,
+                    1.0,
+                ),
+                ParamSpec::positive("f_max", "largest pull (N)", 100.0, 1e6),
+            ],
+            run: particle_on_line,
         },
         Exercise {
             id: "stable-step-sweep",
@@ -90,6 +104,21 @@ fn stiff_blowup(p: &Params) -> Result<Value, PbmError> {
         "rk4_max_stable_h": rk4,
         "rk4_over_euler": rk4 / euler,
         "implicit_stable": implicit_stable,
+    }))
+}
+
+fn particle_on_line(p: &Params) -> Result<Value, PbmError> {
+    let (epsilon, f_max) = (p.f64("epsilon")?, p.f64("f_max")?);
+    let (k, h_theory) = penalty_needed(epsilon, f_max)?;
+    let h_measured = max_stable_step(EULER, k)?;
+    // Dragging along x at 1 m/s: how many steps does one metre take at the largest stable step?
+    Ok(json!({
+        "epsilon": epsilon,
+        "f_max": f_max,
+        "k_needed": k,
+        "theory_max_h": h_theory,
+        "measured_max_h": h_measured,
+        "steps_per_metre_at_1_m_per_s": (1.0 / h_measured).ceil(),
     }))
 }
 

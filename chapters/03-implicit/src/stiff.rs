@@ -103,3 +103,20 @@ pub fn max_stable_step(tableau: ButcherTableau, k: f64) -> Result<f64, PbmError>
     Ok(stable)
 }
 // ANCHOR_END: max_stable_h
+
+// ANCHOR: particle_on_line
+/// The slides' particle-on-line, in a first-order world (velocity = force, as in the stiff
+/// example): a penalty force −k y holds the particle near the x-axis while the user pulls on
+/// it with up to f_max. At rest under the pull, k y = f_max, so staying within ε needs
+/// k ≥ f_max/ε, and explicit Euler is then stable only for h < 2/k = 2ε/f_max.
+pub fn penalty_needed(epsilon: f64, f_max: f64) -> Result<(f64, f64), PbmError> {
+    if !(epsilon > 0.0 && f_max > 0.0 && epsilon.is_finite() && f_max.is_finite()) {
+        return Err(PbmError::invalid(
+            "particle on line",
+            "ε and f_max must be positive and finite",
+        ));
+    }
+    let k = f_max / epsilon;
+    Ok((k, 2.0 / k))
+}
+// ANCHOR_END: particle_on_line

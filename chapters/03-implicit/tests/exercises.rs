@@ -41,6 +41,17 @@ fn stiff_blowup_limits() {
 }
 
 #[test]
+fn particle_on_line_grinds_to_a_halt() {
+    // Slides, "particle-on-line": ε = 1 mm against 100 N needs k = 1e5 N/m, and then h < 20 µs.
+    let v = run("particle-on-line", &[]).unwrap();
+    assert_eq!(v["k_needed"], 1e5);
+    let (theory, measured) =
+        (v["theory_max_h"].as_f64().unwrap(), v["measured_max_h"].as_f64().unwrap());
+    assert!((measured - theory).abs() < 0.02 * theory, "{v}");
+    assert!(v["steps_per_metre_at_1_m_per_s"].as_f64().unwrap() >= 50_000.0);
+}
+
+#[test]
 fn one_big_step_reaches_the_origin() {
     let v = run("one-big-step", &[]).unwrap();
     assert!(v["distance_to_origin_after_one_step"].as_f64().unwrap() < 1e-6, "{v}");
