@@ -46,6 +46,21 @@ impl<const D: usize> BlockSparse<D> {
         self.rows.iter().map(Vec::len).sum()
     }
 
+    /// Every stored entry as (row, column, value), for handing the matrix to other solvers.
+    pub fn entries(&self) -> Vec<(usize, usize, f64)> {
+        let mut out = Vec::with_capacity(self.stored_blocks() * D * D);
+        for (i, row) in self.rows.iter().enumerate() {
+            for (j, block) in row {
+                for r in 0..D {
+                    for c in 0..D {
+                        out.push((D * i + r, D * j + c, block[(r, c)]));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The same matrix, dense (for tests on small systems).
     pub fn to_dense(&self) -> DMatrix<f64> {
         let n = D * self.rows.len();
