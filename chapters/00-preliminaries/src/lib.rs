@@ -11,6 +11,7 @@ pub mod error;
 pub mod params;
 pub mod plot;
 pub mod registry;
+pub mod sampling;
 pub mod snapshot;
 
 pub use error::PbmError;

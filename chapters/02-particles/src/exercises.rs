@@ -8,6 +8,7 @@ use crate::scenes::{beam, bouncing_ball, run_with_snapshots, spring_network};
 use nalgebra::Vector3;
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::tableau::RK4;
+use pbm_prelim::sampling::sample;
 use pbm_prelim::{Exercise, ParamSpec, Params, PbmError};
 use serde_json::{Value, json};
 use std::time::Instant;
@@ -85,16 +86,6 @@ pub fn all() -> Vec<Exercise> {
             run: hanging_structure,
         },
     ]
-}
-
-/// Deterministic pseudo-random numbers in [−1, 1) for sampling states (a splitmix-style hash
-/// of the index: reproducible on every platform).
-fn sample(i: u64) -> f64 {
-    let mut z = i.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
-    (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0
 }
 
 fn random_vector(seed: u64) -> Vector3<f64> {

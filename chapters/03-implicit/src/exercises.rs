@@ -8,6 +8,7 @@ use nalgebra::Vector3;
 use pbm_ode::system::state_of;
 use pbm_ode::tableau::{EULER, RK4};
 use pbm_particles::forces::spring_force;
+use pbm_prelim::sampling::sample;
 use pbm_prelim::{Exercise, ParamSpec, Params, PbmError};
 use rayon::prelude::*;
 use serde_json::{Value, json};
@@ -143,15 +144,6 @@ fn one_big_step(p: &Params) -> Result<Value, PbmError> {
     Ok(
         json!({ "k": k, "h": h, "state_after_one_step": x, "distance_to_origin_after_one_step": x[0].hypot(x[1]) }),
     )
-}
-
-/// Deterministic numbers in [−1, 1) (a splitmix hash of the index).
-fn sample(i: u64) -> f64 {
-    let mut z = i.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
-    (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0
 }
 
 /// Largest difference between the analytic Jacobians of one random spring state and central

@@ -20,14 +20,7 @@ pub fn spring_jacobians<const D: usize>(
     (x_b, v_b): (&Vector<D>, &Vector<D>),
     (k_s, k_d, rest): (f64, f64, f64),
 ) -> Result<(Block<D>, Block<D>), PbmError> {
-    let l = x_a - x_b;
-    let length = l.norm();
-    if length == 0.0 || !length.is_finite() {
-        return Err(PbmError::invalid("spring", "its two ends coincide: no direction"));
-    }
-    let u = l / length;
-    let uut = u * u.transpose();
-    let across = Block::<D>::identity() - uut;
+    let SpringFrame { length, u, uut, across } = SpringFrame::of(x_a, x_b)?;
     let l_dot = v_a - v_b;
     let dfdx = -(uut + across * (1.0 - rest / length)) * k_s
         - (u * (l_dot.transpose() * across) + across * l_dot.dot(&u)) * (k_d / length);
@@ -165,6 +158,28 @@ impl<const D: usize> MassSpring<D> {
     // ANCHOR_END: symplectic_euler
 }
 
+/// The geometry of a spring from b to a: length L, direction u, and the projections along
+/// (u uᵀ) and across (P = I − u uᵀ) it.
+struct SpringFrame<const D: usize> {
+    length: f64,
+    u: Vector<D>,
+    uut: Block<D>,
+    across: Block<D>,
+}
+
+impl<const D: usize> SpringFrame<D> {
+    fn of(x_a: &Vector<D>, x_b: &Vector<D>) -> Result<Self, PbmError> {
+        let l = x_a - x_b;
+        let length = l.norm();
+        if length == 0.0 || !length.is_finite() {
+            return Err(PbmError::invalid("spring", "its two ends coincide: no direction"));
+        }
+        let u = l / length;
+        let uut = u * u.transpose();
+        Ok(SpringFrame { length, u, uut, across: Block::<D>::identity() - uut })
+    }
+}
+
 /// The symmetric parts of the spring Jacobians used by the solver (see
 /// [`MassSpring::system_matrices`]).
 fn symmetric_spring_jacobians<const D: usize>(
@@ -172,14 +187,7 @@ fn symmetric_spring_jacobians<const D: usize>(
     x_b: &Vector<D>,
     (k_s, k_d, rest): (f64, f64, f64),
 ) -> Result<(Block<D>, Block<D>), PbmError> {
-    let l = x_a - x_b;
-    let length = l.norm();
-    if length == 0.0 || !length.is_finite() {
-        return Err(PbmError::invalid("spring", "its two ends coincide: no direction"));
-    }
-    let u = l / length;
-    let uut = u * u.transpose();
-    let across = Block::<D>::identity() - uut;
+    let SpringFrame { length, uut, across, .. } = SpringFrame::of(x_a, x_b)?;
     let dfdx = -(uut + across * (1.0 - rest / length).max(0.0)) * k_s;
     Ok((dfdx, -uut * k_d))
 }
