@@ -36,6 +36,8 @@ pub struct MassSpring<const D: usize> {
     pub system: ParticleSystem<D>,
     /// The springs again, for their Jacobians.
     pub springs: Vec<DampedSpring>,
+    /// Implicit steps taken, so that a divergence can say at which step it happened.
+    steps: usize,
 }
 
 /// What one implicit step cost.
@@ -57,7 +59,7 @@ impl<const D: usize> MassSpring<D> {
             system.add_force(*s)?;
         }
         system.add_force(Gravity { g })?;
-        Ok(MassSpring { system, springs })
+        Ok(MassSpring { system, springs, steps: 0 })
     }
 
     fn is_free(&self, i: usize) -> bool {
@@ -133,8 +135,12 @@ impl<const D: usize> MassSpring<D> {
             }
         }
         self.system.t += h;
+        self.steps += 1;
         if self.system.particles.iter().any(|p| !p.x.iter().all(|c| c.is_finite())) {
-            return Err(PbmError::Diverged { step: 0, time: self.system.t - h });
+            return Err(PbmError::Diverged {
+                step: self.steps - 1,
+                time: self.system.t - h,
+            });
         }
         Ok(StepReport { cg })
     }
