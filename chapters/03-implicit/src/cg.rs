@@ -1,5 +1,5 @@
-//! Conjugate gradients with a block-Jacobi preconditioner, for the symmetric positive definite
-//! systems of implicit mass–spring steps. CG needs only products A·p, so the matrix is never
+//! Conjugate gradients, preconditioned, for symmetric positive definite systems: the implicit
+//! mass–spring steps of this chapter and the constraint forces of chapter 4. CG needs only products A·p, so the matrix is never
 //! factored, and it reports failure (an indefinite matrix, no convergence) instead of looping.
 
 use crate::block_sparse::{Block, BlockSparse};
@@ -19,17 +19,58 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// z = P⁻¹ r with P the block diagonal of A (each block inverted once, up front).
-fn apply_preconditioner<const D: usize>(inverses: &[Block<D>], r: &[f64], z: &mut [f64]) {
-    for (i, inv) in inverses.iter().enumerate() {
-        let zi = inv * SVector::<f64, D>::from_column_slice(&r[D * i..D * i + D]);
-        z[D * i..D * i + D].copy_from_slice(zi.as_slice());
+// ANCHOR: operator
+/// A symmetric positive (semi)definite matrix known only through its products. Chapter 3 hands
+/// CG an explicit block-sparse matrix; chapter 4 hands it J W Jᵀ, which is never formed.
+pub trait LinearOperator {
+    /// Number of rows (and columns).
+    fn dimension(&self) -> usize;
+    /// y = A x.
+    fn apply(&self, x: &[f64], y: &mut [f64]);
+    /// z = P⁻¹ r for a preconditioner P ≈ A that is cheap to invert; the identity by default.
+    fn precondition(&self, r: &[f64], z: &mut [f64]) {
+        z.copy_from_slice(r);
+    }
+}
+// ANCHOR_END: operator
+
+/// A block-sparse matrix with its block-Jacobi preconditioner: P is the block diagonal of A,
+/// each D × D block inverted once, up front.
+pub struct BlockJacobi<'a, const D: usize> {
+    matrix: &'a BlockSparse<D>,
+    inverses: Vec<Block<D>>,
+}
+
+impl<'a, const D: usize> BlockJacobi<'a, D> {
+    /// Inverts the diagonal blocks; fails if one is singular.
+    pub fn new(matrix: &'a BlockSparse<D>) -> Result<Self, PbmError> {
+        let inverses = (0..matrix.block_rows())
+            .map(|i| matrix.diagonal_block(i).try_inverse())
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| {
+                PbmError::invalid("conjugate gradient", "a diagonal block is singular")
+            })?;
+        Ok(BlockJacobi { matrix, inverses })
     }
 }
 
-// ANCHOR: pcg
-/// Solves A x = b to ‖b − A x‖ ≤ tol ‖b‖, starting from the x given. Fails if a search
-/// direction has pᵀAp ≤ 0 (A is not positive definite) or after `max_iterations`.
+impl<const D: usize> LinearOperator for BlockJacobi<'_, D> {
+    fn dimension(&self) -> usize {
+        D * self.matrix.block_rows()
+    }
+    fn apply(&self, x: &[f64], y: &mut [f64]) {
+        self.matrix.mul_vec(x, y);
+    }
+    fn precondition(&self, r: &[f64], z: &mut [f64]) {
+        for (i, inv) in self.inverses.iter().enumerate() {
+            let zi = inv * SVector::<f64, D>::from_column_slice(&r[D * i..D * i + D]);
+            z[D * i..D * i + D].copy_from_slice(zi.as_slice());
+        }
+    }
+}
+
+/// Solves A x = b for a block-sparse A with block-Jacobi preconditioning; see
+/// [`conjugate_gradient`].
 pub fn solve_pcg<const D: usize>(
     a: &BlockSparse<D>,
     b: &[f64],
@@ -37,19 +78,36 @@ pub fn solve_pcg<const D: usize>(
     tol: f64,
     max_iterations: usize,
 ) -> Result<CgReport, PbmError> {
-    let inverses = (0..a.block_rows())
-        .map(|i| a.diagonal_block(i).try_inverse())
-        .collect::<Option<Vec<_>>>()
-        .ok_or_else(|| {
-            PbmError::invalid("conjugate gradient", "a diagonal block is singular")
-        })?;
-    let n = b.len();
+    conjugate_gradient(&BlockJacobi::new(a)?, b, x, tol, max_iterations)
+}
+
+// ANCHOR: pcg
+/// Solves A x = b to ‖b − A x‖ ≤ tol ‖b‖, starting from the x given. Fails if a search
+/// direction has pᵀAp ≤ 0 (A is not positive definite) or after `max_iterations`.
+///
+/// A singular but positive semidefinite A is fine as long as b lies in its range (redundant
+/// constraints give such systems): started from x = 0, every residual and search direction
+/// stays in the range, and CG converges to the least-norm solution.
+pub fn conjugate_gradient<A: LinearOperator + ?Sized>(
+    a: &A,
+    b: &[f64],
+    x: &mut [f64],
+    tol: f64,
+    max_iterations: usize,
+) -> Result<CgReport, PbmError> {
+    let n = a.dimension();
+    if b.len() != n || x.len() != n {
+        return Err(PbmError::invalid(
+            "conjugate gradient",
+            format!("the matrix has {n} rows but b has {} and x {}", b.len(), x.len()),
+        ));
+    }
     let (mut r, mut z, mut ap) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-    a.mul_vec(x, &mut ap);
+    a.apply(x, &mut ap);
     for i in 0..n {
         r[i] = b[i] - ap[i];
     }
-    apply_preconditioner(&inverses, &r, &mut z);
+    a.precondition(&r, &mut z);
     let mut p = z.clone();
     let mut rz = dot(&r, &z);
     let b_norm = dot(b, b).sqrt().max(f64::MIN_POSITIVE);
@@ -61,7 +119,7 @@ pub fn solve_pcg<const D: usize>(
         if iteration == max_iterations || !residual.is_finite() {
             break;
         }
-        a.mul_vec(&p, &mut ap);
+        a.apply(&p, &mut ap);
         let p_ap = dot(&p, &ap);
         if p_ap <= 0.0 || !p_ap.is_finite() {
             return Err(PbmError::invalid(
@@ -76,7 +134,7 @@ pub fn solve_pcg<const D: usize>(
             x[i] += alpha * p[i];
             r[i] -= alpha * ap[i];
         }
-        apply_preconditioner(&inverses, &r, &mut z);
+        a.precondition(&r, &mut z);
         let rz_next = dot(&r, &z);
         for i in 0..n {
             p[i] = z[i] + (rz_next / rz) * p[i];
