@@ -12,7 +12,12 @@ use std::path::PathBuf;
 
 /// Every chapter of the book, in order.
 pub fn chapters() -> Vec<Chapter> {
-    vec![pbm_ode::chapter(), pbm_particles::chapter(), pbm_implicit::chapter()]
+    vec![
+        pbm_ode::chapter(),
+        pbm_particles::chapter(),
+        pbm_implicit::chapter(),
+        pbm_constraints::chapter(),
+    ]
 }
 
 /// The repository root (where `book/` lives), fixed at compile time.

@@ -174,6 +174,14 @@ impl<const D: usize> OdeSystem for ParticleSystem<D> {
     }
     fn derivative(&mut self, xdot: &mut [f64]) {
         self.accumulate_forces();
+        self.write_derivative(xdot);
+    }
+}
+
+impl<const D: usize> ParticleSystem<D> {
+    /// Writes (v, f/m) for every particle from the accumulated forces: the last step of the
+    /// derivative evaluation (chapter 4 inserts constraint forces just before it).
+    pub fn write_derivative(&self, xdot: &mut [f64]) {
         for (p, chunk) in self.particles.iter().zip(xdot.chunks_exact_mut(2 * D)) {
             let (v, a) = match p.motion {
                 Motion::Free => (p.v, p.f / p.mass),

@@ -1,0 +1,177 @@
+//! The chapter's runnable experiments: `pbm run constraints/<id> --set key=value`.
+
+use crate::constraint::{OnCircle, Rod};
+use crate::models::{Chain, G, double_pendulum};
+use crate::studies::{Holder, bead_drift, max_stable_step, run_chain, steps};
+use crate::system::{ConstrainedSystem, Feedback};
+use nalgebra::Vector2;
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::tableau::{ButcherTableau, EULER, MIDPOINT, RK4};
+use pbm_prelim::{Exercise, ParamSpec, Params, PbmError};
+use serde_json::{Value, json};
+
+/// Every exercise of the chapter, in reading order.
+pub fn all() -> Vec<Exercise> {
+    vec![
+        Exercise {
+            id: "drift",
+            summary: "the bead on a wire drifts off the circle without feedback and stays on with it",
+            params: vec![
+                ParamSpec::boolean(
+                    "feedback",
+                    "apply the k_s, k_d feedback in the second run (false: both runs without)",
+                    true,
+                ),
+                ParamSpec::choice(
+                    "solver",
+                    "integrator",
+                    "rk4",
+                    &["euler", "midpoint", "rk4"],
+                ),
+                ParamSpec::positive("h", "step size (s)", 0.01, 0.5),
+                ParamSpec::positive("t_end", "simulated time (s)", 100.0, 10_000.0),
+                ParamSpec::float("k_s", "feedback spring gain (1/s²)", 100.0, 0.0, 1e6),
+                ParamSpec::float("k_d", "feedback damping gain (1/s)", 20.0, 0.0, 1e4),
+            ],
+            run: drift,
+        },
+        Exercise {
+            id: "double-pendulum",
+            summary: "a double pendulum from a circle constraint and a rod: constraint error and energy drift under RK4",
+            params: vec![
+                ParamSpec::positive("t_end", "simulated time (s)", 10.0, 1000.0),
+                ParamSpec::positive("h", "step size (s)", 1e-3, 0.1),
+            ],
+            run: double_pendulum_run,
+        },
+        Exercise {
+            id: "redundant",
+            summary: "a double pendulum with every constraint given twice: CG still finds the constraint forces",
+            params: vec![ParamSpec::positive("t_end", "simulated time (s)", 2.0, 100.0)],
+            run: redundant,
+        },
+        Exercise {
+            id: "rods-vs-springs",
+            summary: "a falling chain held by rods or by stiff springs: largest stable RK4 step and length error",
+            params: vec![
+                ParamSpec::positive("k", "spring stiffness (N/m)", 1e5, 1e8),
+                ParamSpec::positive("t_end", "simulated time (s)", 2.0, 20.0),
+            ],
+            run: rods_vs_springs,
+        },
+    ]
+}
+
+fn tableau(name: &str) -> ButcherTableau {
+    match name {
+        "euler" => EULER,
+        "midpoint" => MIDPOINT,
+        _ => RK4,
+    }
+}
+
+fn max_of(track: &[(f64, f64)]) -> f64 {
+    track.iter().fold(0.0, |m, p| m.max(p.1))
+}
+
+fn drift(p: &Params) -> Result<Value, PbmError> {
+    let solver = p.choice("solver")?;
+    let (h, t_end) = (p.f64("h")?, p.f64("t_end")?);
+    let gains = Feedback::new(p.f64("k_s")?, p.f64("k_d")?)?;
+    let with = if p.bool("feedback")? { gains } else { Feedback::OFF };
+    let without = bead_drift(tableau(solver), Feedback::OFF, h, t_end)?;
+    let with_feedback = bead_drift(tableau(solver), with, h, t_end)?;
+    Ok(json!({
+        "solver": solver,
+        "steps": without.len() - 1,
+        "max_abs_c_without_feedback": max_of(&without),
+        "max_abs_c_with_feedback": max_of(&with_feedback),
+    }))
+}
+
+/// Runs a constrained system with RK4 and reports max |C|, the largest energy change
+/// relative to `scale`, and the CG effort.
+fn run_and_measure(
+    system: &mut ConstrainedSystem<2>,
+    h: f64,
+    t_end: f64,
+    scale: f64,
+) -> Result<(f64, f64), PbmError> {
+    let mut stepper = RungeKutta::new(RK4);
+    let e0 = system.energy();
+    let (mut max_c, mut max_de) = (system.max_abs_c(), 0.0_f64);
+    for _ in 0..steps(h, t_end)? {
+        system.step(&mut stepper, h)?;
+        max_c = max_c.max(system.max_abs_c());
+        max_de = max_de.max((system.energy() - e0).abs() / scale);
+    }
+    Ok((max_c, max_de))
+}
+
+/// The double pendulum's energy scale: the potential energy its bobs span, Σ m g (l₁ + l₂)
+/// for 1 kg bobs on 1 m links.
+const PENDULUM_ENERGY_SCALE: f64 = (1.0 + 1.0) * G * 2.0;
+
+fn double_pendulum_run(p: &Params) -> Result<Value, PbmError> {
+    let (t_end, h) = (p.f64("t_end")?, p.f64("h")?);
+    let mut system = double_pendulum()?;
+    let (max_c, drift) = run_and_measure(&mut system, h, t_end, PENDULUM_ENERGY_SCALE)?;
+    let stats = system.stats();
+    Ok(json!({
+        "steps": steps(h, t_end)?,
+        "max_constraint_error": max_c,
+        "relative_energy_drift": drift,
+        "mean_cg_iterations": stats.iterations as f64 / stats.solves.max(1) as f64,
+        "max_cg_iterations": stats.max_iterations,
+    }))
+}
+
+// ANCHOR: redundant
+/// The double pendulum with its circle constraint and its rod each added twice: four rows of
+/// C, rank two. J W Jᵀ is singular, but the right-hand side lies in its range, so CG converges
+/// (to the least-norm λ, which splits each force evenly between the twins).
+pub fn redundant_pendulum() -> Result<ConstrainedSystem<2>, PbmError> {
+    let mut system = double_pendulum()?;
+    system.add_constraint(OnCircle::new(0, Vector2::zeros(), 1.0)?)?;
+    system.add_constraint(Rod::new(0, 1, 1.0)?)?;
+    Ok(system)
+}
+// ANCHOR_END: redundant
+
+fn redundant(p: &Params) -> Result<Value, PbmError> {
+    let t_end = p.f64("t_end")?;
+    let mut system = redundant_pendulum()?;
+    let outcome = run_and_measure(&mut system, 1e-3, t_end, PENDULUM_ENERGY_SCALE);
+    let rank = system.jacobian().to_dense().rank(1e-9);
+    let (solved, max_c, why) = match outcome {
+        Ok((c, _)) => (true, c, Value::Null),
+        Err(e) => (false, f64::NAN, Value::String(e.to_string())),
+    };
+    Ok(json!({
+        "solved": solved,
+        "max_constraint_error": if max_c.is_finite() { json!(max_c) } else { Value::Null },
+        "constraint_rows": system.constraint_rows(),
+        "jacobian_rank": rank,
+        "error": why,
+    }))
+}
+
+fn rods_vs_springs(p: &Params) -> Result<Value, PbmError> {
+    let (k, t_end) = (p.f64("k")?, p.f64("t_end")?);
+    let chain = Chain::BOOK;
+    let rod_h = max_stable_step(chain, Holder::Rods, t_end)?;
+    let spring_h = max_stable_step(chain, Holder::Springs(k), t_end)?;
+    // Length errors at a step well inside both limits, so they measure the model, not the
+    // integrator: the springs stretch because they must, the rods only by truncation error.
+    let h = 1e-4_f64.min(0.5 * spring_h);
+    let rods = run_chain(chain, Holder::Rods, h, t_end)?;
+    let springs = run_chain(chain, Holder::Springs(k), h, t_end)?;
+    Ok(json!({
+        "rod_max_stable_h": rod_h,
+        "spring_max_stable_h": spring_h,
+        "step_ratio": rod_h / spring_h,
+        "length_error_h": h,
+        "spring_length_error": springs.max_length_error,
+        "rod_length_error": rods.max_length_error,
+    }))
+}

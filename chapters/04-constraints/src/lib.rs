@@ -1,0 +1,29 @@
+//! Chapter 4: constrained dynamics with Lagrange multipliers.
+//!
+//! Instead of stiff springs that fight other forces through displacements, constraint forces
+//! are computed directly: the force, normal to the legal motions, that makes the acceleration
+//! legal. For a whole system it is Jᵀλ with λ from J W Jᵀ λ = −J̇ q̇ − J W Q − k_s C − k_d Ċ,
+//! a sparse symmetric system solved by conjugate gradients without ever forming its matrix.
+
+pub mod bead;
+pub mod block_matrix;
+pub mod constraint;
+pub mod exercises;
+pub mod figures;
+pub mod models;
+pub mod studies;
+pub mod system;
+
+use pbm_prelim::Chapter;
+
+/// The chapter's registry entry: its exercises and figures.
+pub fn chapter() -> Chapter {
+    Chapter {
+        id: "constraints",
+        number: 4,
+        title: "Constrained Dynamics",
+        pages: "04-constraints",
+        exercises: exercises::all(),
+        figures: figures::all(),
+    }
+}

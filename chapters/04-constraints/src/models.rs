@@ -1,0 +1,149 @@
+//! The chapter's models, built from particles, forces and constraint objects: the bead, the
+//! double and triple pendulum, and a hanging chain held by rods or by stiff springs.
+
+use crate::constraint::{Nail, OnCircle, Rod};
+use crate::system::{ConstrainedSystem, Feedback};
+use nalgebra::Vector2;
+use pbm_particles::forces::{DampedSpring, Gravity};
+use pbm_particles::particle::{Motion, Particle, ParticleSystem};
+use pbm_prelim::PbmError;
+
+/// Acceleration of gravity in every model (m/s²).
+pub const G: f64 = 9.81;
+
+fn gravity() -> Gravity<2> {
+    Gravity { g: Vector2::new(0.0, -G) }
+}
+
+/// A 1 kg bead on the unit circle about the origin, released at rest at (1, 0) under gravity.
+pub fn bead(feedback: Feedback) -> Result<ConstrainedSystem<2>, PbmError> {
+    let mut system =
+        ConstrainedSystem::new(vec![Particle::new(1.0, Vector2::x(), Vector2::zeros())?]);
+    system.add_force(gravity())?;
+    system.add_constraint(OnCircle::new(0, Vector2::zeros(), 1.0)?)?;
+    system.feedback = feedback;
+    Ok(system)
+}
+
+/// Positions of a chain of pendulum bobs hanging from the origin: bob k sits at length l_k
+/// from bob k − 1 (the origin for k = 0), at angle θ_k from straight down.
+pub fn pendulum_positions(lengths: &[f64], angles: &[f64]) -> Vec<Vector2<f64>> {
+    let mut at = Vector2::zeros();
+    lengths
+        .iter()
+        .zip(angles)
+        .map(|(l, th)| {
+            at += Vector2::new(th.sin(), -th.cos()) * *l;
+            at
+        })
+        .collect()
+}
+
+// ANCHOR: pendulum
+/// An n-link pendulum from constraint objects: the first bob on a circle about the pivot,
+/// every later bob joined to the one before by a rod. Bobs start at rest at the given
+/// angles from straight down.
+pub fn pendulum(
+    masses: &[f64],
+    lengths: &[f64],
+    angles: &[f64],
+) -> Result<ConstrainedSystem<2>, PbmError> {
+    if masses.is_empty() || masses.len() != lengths.len() || masses.len() != angles.len() {
+        return Err(PbmError::invalid(
+            "pendulum",
+            "give one mass, one length and one angle per bob",
+        ));
+    }
+    if angles.iter().any(|a| !a.is_finite()) {
+        return Err(PbmError::invalid("pendulum", "angles must be finite"));
+    }
+    let bobs = pendulum_positions(lengths, angles)
+        .into_iter()
+        .zip(masses)
+        .map(|(x, &m)| Particle::new(m, x, Vector2::zeros()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut system = ConstrainedSystem::new(bobs);
+    system.add_force(gravity())?;
+    system.add_constraint(OnCircle::new(0, Vector2::zeros(), lengths[0])?)?;
+    for (k, &length) in lengths.iter().enumerate().skip(1) {
+        system.add_constraint(Rod::new(k - 1, k, length)?)?;
+    }
+    Ok(system)
+}
+// ANCHOR_END: pendulum
+
+/// The double pendulum of the book: two 1 kg bobs on 1 m links, released at rest with the
+/// upper link horizontal and the lower one hanging at 45° past it.
+pub fn double_pendulum() -> Result<ConstrainedSystem<2>, PbmError> {
+    pendulum(&[1.0, 1.0], &[1.0, 1.0], &DOUBLE_PENDULUM_ANGLES)
+}
+
+/// Initial angles of the book's double pendulum (from straight down, rad).
+pub const DOUBLE_PENDULUM_ANGLES: [f64; 2] =
+    [std::f64::consts::FRAC_PI_2, 0.75 * std::f64::consts::PI];
+
+/// A chain of `n` links of `length`, each ending in a bob of `mass`, hanging from a nailed
+/// end particle, released at rest stretched out horizontally.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Chain {
+    /// Number of links (bobs after the nailed end).
+    pub links: usize,
+    /// Length of one link (m).
+    pub length: f64,
+    /// Mass of one bob (kg).
+    pub mass: f64,
+}
+
+impl Chain {
+    /// The book's chain: 10 links of 0.1 m with 0.1 kg bobs.
+    pub const BOOK: Chain = Chain { links: 10, length: 0.1, mass: 0.1 };
+
+    fn particles(&self) -> Result<Vec<Particle<2>>, PbmError> {
+        if self.links == 0 {
+            return Err(PbmError::invalid("chain", "it needs at least one link"));
+        }
+        (0..=self.links)
+            .map(|i| {
+                Particle::new(
+                    self.mass,
+                    Vector2::new(i as f64 * self.length, 0.0),
+                    Vector2::zeros(),
+                )
+            })
+            .collect()
+    }
+
+    // ANCHOR: rod_chain
+    /// The chain held by constraints: a nail on particle 0 and a rod along every link.
+    pub fn with_rods(&self) -> Result<ConstrainedSystem<2>, PbmError> {
+        let mut system = ConstrainedSystem::new(self.particles()?);
+        system.add_force(gravity())?;
+        system.add_constraint(Nail::new(0, Vector2::zeros())?)?;
+        for i in 0..self.links {
+            system.add_constraint(Rod::new(i, i + 1, self.length)?)?;
+        }
+        Ok(system)
+    }
+
+    /// The same chain held by penalty springs of stiffness `k` (N/m), undamped, its end
+    /// particle fixed.
+    pub fn with_springs(&self, k: f64) -> Result<ParticleSystem<2>, PbmError> {
+        let mut particles = self.particles()?;
+        particles[0] = particles[0].clone().with_motion(Motion::Fixed);
+        let mut system = ParticleSystem::new(particles);
+        system.add_force(gravity())?;
+        for i in 0..self.links {
+            system.add_force(DampedSpring::new(i, i + 1, k, 0.0, self.length)?)?;
+        }
+        Ok(system)
+    }
+    // ANCHOR_END: rod_chain
+
+    /// The largest relative length error |ℓ − L| / L over the links of `particles`.
+    pub fn length_error(&self, particles: &[Particle<2>]) -> f64 {
+        particles
+            .windows(2)
+            .map(|w| ((w[0].x - w[1].x).norm() - self.length).abs() / self.length)
+            .fold(0.0, f64::max)
+    }
+}

@@ -1,0 +1,376 @@
+//! A particle system with constraints ("Constrained Dynamics", sections 3 and 4). The solver
+//! still sees one state vector; inside the derivative evaluation one step is added between
+//! "accumulate forces" and "divide by mass": solve for the Lagrange multipliers and add the
+//! constraint force Jᵀλ to the accumulators.
+
+use crate::block_matrix::{BlockMatrix, MatrixBlock};
+use crate::constraint::{Constraint, Rows};
+use pbm_implicit::cg::{CgReport, LinearOperator, conjugate_gradient};
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::system::OdeSystem;
+use pbm_particles::forces::Force;
+use pbm_particles::particle::{Motion, Particle, ParticleSystem, Vector};
+use pbm_prelim::PbmError;
+use std::cell::RefCell;
+
+/// The gains of the drift feedback C̈ = −k_s C − k_d Ċ.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Feedback {
+    /// Spring gain (1/s²).
+    pub k_s: f64,
+    /// Damping gain (1/s).
+    pub k_d: f64,
+}
+
+impl Feedback {
+    /// No feedback: the solve asks only for C̈ = 0.
+    pub const OFF: Feedback = Feedback { k_s: 0.0, k_d: 0.0 };
+    /// The book's default: critically damped with a 0.1 s time constant, far slower than any
+    /// step the chapter takes and far faster than drift accumulates.
+    pub const DEFAULT: Feedback = Feedback { k_s: 100.0, k_d: 20.0 };
+
+    /// Validated gains: both non-negative and finite.
+    pub fn new(k_s: f64, k_d: f64) -> Result<Self, PbmError> {
+        if [k_s, k_d].iter().all(|k| *k >= 0.0 && k.is_finite()) {
+            Ok(Feedback { k_s, k_d })
+        } else {
+            Err(PbmError::invalid(
+                "feedback",
+                format!("k_s = {k_s}, k_d = {k_d}; both must be non-negative and finite"),
+            ))
+        }
+    }
+}
+
+/// Counts of the constraint solves so far.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SolveStats {
+    /// Derivative evaluations that solved for λ.
+    pub solves: usize,
+    /// CG iterations over all of them.
+    pub iterations: usize,
+    /// The most CG iterations one solve took.
+    pub max_iterations: usize,
+}
+
+/// Particles, forces and constraints.
+pub struct ConstrainedSystem<const D: usize> {
+    /// The unconstrained particle system of chapter 2 (particles, forces, clock).
+    pub particles: ParticleSystem<D>,
+    constraints: Vec<Box<dyn Constraint<D>>>,
+    /// First row of each constraint in C.
+    offsets: Vec<usize>,
+    /// The global vectors and matrices of equation 11.
+    c: Vec<f64>,
+    c_dot: Vec<f64>,
+    j: BlockMatrix,
+    j_dot: BlockMatrix,
+    /// The last multipliers and constraint forces Jᵀλ.
+    lambda: Vec<f64>,
+    constraint_force: Vec<f64>,
+    /// Drift feedback gains.
+    pub feedback: Feedback,
+    /// Relative residual the CG solve must reach.
+    pub tolerance: f64,
+    stats: SolveStats,
+    failure: Option<PbmError>,
+}
+
+impl<const D: usize> ConstrainedSystem<D> {
+    /// Particles with no forces and no constraints yet, default feedback.
+    pub fn new(particles: Vec<Particle<D>>) -> Self {
+        let n = D * particles.len();
+        ConstrainedSystem {
+            particles: ParticleSystem::new(particles),
+            constraints: Vec::new(),
+            offsets: Vec::new(),
+            c: Vec::new(),
+            c_dot: Vec::new(),
+            j: BlockMatrix::new(0, n),
+            j_dot: BlockMatrix::new(0, n),
+            lambda: Vec::new(),
+            constraint_force: vec![0.0; n],
+            feedback: Feedback::DEFAULT,
+            tolerance: 1e-12,
+            stats: SolveStats::default(),
+            failure: None,
+        }
+    }
+
+    /// Adds an applied force (gravity, a spring, a mouse).
+    pub fn add_force(&mut self, force: impl Force<D> + 'static) -> Result<(), PbmError> {
+        self.particles.add_force(force)
+    }
+
+    // ANCHOR: add_constraint
+    /// Adds a constraint: checks the particles it names, reserves its rows of C and creates
+    /// its blocks of J and J̇, one per particle, D columns wide at the particle's offset.
+    pub fn add_constraint(
+        &mut self,
+        constraint: impl Constraint<D> + 'static,
+    ) -> Result<(), PbmError> {
+        let n = self.particles.particles.len();
+        let ids = constraint.particles();
+        if let Some(&i) = ids.iter().find(|&&i| i >= n) {
+            return Err(PbmError::invalid(
+                "constraint",
+                format!("{} names particle {i}, but the system has {n}", constraint.name()),
+            ));
+        }
+        let x: Vec<Vector<D>> =
+            ids.iter().map(|&i| self.particles.particles[i].x).collect();
+        constraint.check(&x)?;
+        let (row, rows) = (self.c.len(), constraint.rows());
+        for &i in &ids {
+            self.j.blocks.push(MatrixBlock::zeros(row, D * i, rows, D));
+            self.j_dot.blocks.push(MatrixBlock::zeros(row, D * i, rows, D));
+        }
+        self.offsets.push(row);
+        self.c.resize(row + rows, 0.0);
+        self.c_dot.resize(row + rows, 0.0);
+        self.lambda.resize(row + rows, 0.0);
+        self.j.n_rows = row + rows;
+        self.j_dot.n_rows = row + rows;
+        self.constraints.push(Box::new(constraint));
+        Ok(())
+    }
+    // ANCHOR_END: add_constraint
+
+    // ANCHOR: evaluate_constraints
+    /// Loops over the constraints, letting each fill its slices of C and Ċ and its blocks of
+    /// J and J̇. A constraint's blocks are consecutive in the block lists.
+    pub fn evaluate_constraints(&mut self) {
+        let particles = &self.particles.particles;
+        let (mut x, mut v) = (Vec::new(), Vec::new());
+        let mut first_block = 0;
+        for (constraint, &row) in self.constraints.iter().zip(&self.offsets) {
+            let ids = constraint.particles();
+            x.clear();
+            v.clear();
+            x.extend(ids.iter().map(|&i| particles[i].x));
+            v.extend(ids.iter().map(|&i| particles[i].v));
+            let (rows, blocks) = (constraint.rows(), ids.len());
+            let span = first_block..first_block + blocks;
+            constraint.evaluate(
+                &x,
+                &v,
+                Rows {
+                    c: &mut self.c[row..row + rows],
+                    c_dot: &mut self.c_dot[row..row + rows],
+                    j: &mut self.j.blocks[span.clone()],
+                    j_dot: &mut self.j_dot.blocks[span],
+                },
+            );
+            first_block += blocks;
+        }
+    }
+    // ANCHOR_END: evaluate_constraints
+
+    /// C at the current state (after [`Self::evaluate_constraints`] or a derivative).
+    pub fn c(&self) -> &[f64] {
+        &self.c
+    }
+
+    /// Ċ at the current state.
+    pub fn c_dot(&self) -> &[f64] {
+        &self.c_dot
+    }
+
+    /// The Jacobian J at the current state.
+    pub fn jacobian(&self) -> &BlockMatrix {
+        &self.j
+    }
+
+    /// J̇ at the current state.
+    pub fn jacobian_dot(&self) -> &BlockMatrix {
+        &self.j_dot
+    }
+
+    /// The multipliers λ found by the last derivative evaluation.
+    pub fn lambda(&self) -> &[f64] {
+        &self.lambda
+    }
+
+    /// The constraint force Jᵀλ of the last derivative evaluation, D numbers per particle.
+    pub fn constraint_force(&self) -> &[f64] {
+        &self.constraint_force
+    }
+
+    /// Solve counts so far.
+    pub fn stats(&self) -> SolveStats {
+        self.stats
+    }
+
+    /// Number of scalar constraints (the length of C).
+    pub fn constraint_rows(&self) -> usize {
+        self.c.len()
+    }
+
+    /// max |C_i| at the current state.
+    pub fn max_abs_c(&mut self) -> f64 {
+        self.evaluate_constraints();
+        self.c.iter().fold(0.0, |m, c| m.max(c.abs()))
+    }
+
+    /// Kinetic plus potential energy of the particles and their conservative forces.
+    pub fn energy(&self) -> f64 {
+        self.particles.energy()
+    }
+
+    /// The inverse masses W (0 for nailed and scripted particles, which no force moves) and
+    /// the accelerations the particles would have without constraints.
+    fn inverse_masses_and_free_accelerations(&self) -> (Vec<f64>, Vec<f64>) {
+        let n = D * self.particles.particles.len();
+        let (mut w, mut a0) = (vec![0.0; n], vec![0.0; n]);
+        for (i, p) in self.particles.particles.iter().enumerate() {
+            let a = match p.motion {
+                Motion::Free => {
+                    w[D * i..D * i + D].fill(1.0 / p.mass);
+                    p.f / p.mass
+                }
+                Motion::Fixed => Vector::zeros(),
+                Motion::Scripted(script) => script(self.particles.t).2,
+            };
+            a0[D * i..D * i + D].copy_from_slice(a.as_slice());
+        }
+        (w, a0)
+    }
+
+    // ANCHOR: solve
+    /// Equation 11 of the notes: J W Jᵀ λ = −J̇ q̇ − J W Q − k_s C − k_d Ċ. Here W Q is
+    /// generalised to the unconstrained acceleration a₀ (W Q for free particles, the script's
+    /// acceleration for scripted ones, zero for fixed ones). Returns W and the right-hand
+    /// side, with C, Ċ, J and J̇ evaluated at the current state. Forces must have been
+    /// accumulated.
+    pub fn assemble(&mut self) -> (Vec<f64>, Vec<f64>) {
+        self.evaluate_constraints();
+        let (w, a0) = self.inverse_masses_and_free_accelerations();
+        let q_dot: Vec<f64> =
+            self.particles.particles.iter().flat_map(|p| p.v.iter().copied()).collect();
+        let m = self.c.len();
+        let (mut rhs, mut j_a0) = (vec![0.0; m], vec![0.0; m]);
+        self.j_dot.mul_vec(&q_dot, &mut rhs);
+        self.j.mul_vec(&a0, &mut j_a0);
+        let Feedback { k_s, k_d } = self.feedback;
+        for i in 0..m {
+            rhs[i] = -rhs[i] - j_a0[i] - k_s * self.c[i] - k_d * self.c_dot[i];
+        }
+        (w, rhs)
+    }
+
+    /// Assembles and solves equation 11 for λ, and returns the constraint force Jᵀλ.
+    pub fn solve_constraint_forces(&mut self) -> Result<&[f64], PbmError> {
+        let (w, rhs) = self.assemble();
+        if !rhs.iter().map(|b| b * b).sum::<f64>().is_finite() {
+            // Not a solver failure: the state has blown up so far that ‖rhs‖ overflows.
+            return Err(PbmError::Diverged { step: 0, time: self.particles.t });
+        }
+        self.lambda.fill(0.0);
+        let report =
+            solve_multipliers(&self.j, &w, &rhs, &mut self.lambda, self.tolerance)?;
+        self.j.mul_transpose_vec(&self.lambda, &mut self.constraint_force);
+        self.stats.solves += 1;
+        self.stats.iterations += report.iterations;
+        self.stats.max_iterations = self.stats.max_iterations.max(report.iterations);
+        Ok(&self.constraint_force)
+    }
+    // ANCHOR_END: solve
+
+    /// One step of `stepper`, reporting a failed constraint solve (which the solver itself
+    /// cannot see) as an error.
+    pub fn step(&mut self, stepper: &mut RungeKutta, h: f64) -> Result<(), PbmError> {
+        let result = stepper.step(self, h);
+        match self.failure.take() {
+            // A non-finite state: the solver's own report names the step.
+            Some(PbmError::Diverged { .. }) | None => result.map(|_| ()),
+            Some(failure) => Err(failure),
+        }
+    }
+}
+
+/// Solves J W Jᵀ λ = rhs by preconditioned CG on the unformed operator, from the λ given.
+pub fn solve_multipliers(
+    j: &BlockMatrix,
+    w: &[f64],
+    rhs: &[f64],
+    lambda: &mut [f64],
+    tolerance: f64,
+) -> Result<CgReport, PbmError> {
+    let max_iterations = 10 * rhs.len() + 100;
+    conjugate_gradient(&Jwjt::new(j, w), rhs, lambda, tolerance, max_iterations)
+}
+
+// ANCHOR: jwjt
+/// The matrix J W Jᵀ, never formed: a product is Jᵀ, then W (element by element), then J.
+/// Its diagonal, Σ_c J_ic² W_c, is the Jacobi preconditioner.
+struct Jwjt<'a> {
+    j: &'a BlockMatrix,
+    w: &'a [f64],
+    diagonal: Vec<f64>,
+    scratch: RefCell<Vec<f64>>,
+}
+
+impl LinearOperator for Jwjt<'_> {
+    fn dimension(&self) -> usize {
+        self.j.n_rows
+    }
+    fn apply(&self, x: &[f64], y: &mut [f64]) {
+        let mut jt_x = self.scratch.borrow_mut();
+        self.j.mul_transpose_vec(x, &mut jt_x);
+        for (v, w) in jt_x.iter_mut().zip(self.w) {
+            *v *= w;
+        }
+        self.j.mul_vec(&jt_x, y);
+    }
+    fn precondition(&self, r: &[f64], z: &mut [f64]) {
+        for ((z, r), d) in z.iter_mut().zip(r).zip(&self.diagonal) {
+            *z = if *d > 0.0 { r / d } else { *r };
+        }
+    }
+}
+// ANCHOR_END: jwjt
+
+impl<'a> Jwjt<'a> {
+    fn new(j: &'a BlockMatrix, w: &'a [f64]) -> Self {
+        let mut diagonal = vec![0.0; j.n_rows];
+        j.weighted_row_norms(w, &mut diagonal);
+        Jwjt { j, w, diagonal, scratch: RefCell::new(vec![0.0; j.n_cols]) }
+    }
+}
+
+// ANCHOR: ode_system
+impl<const D: usize> OdeSystem for ConstrainedSystem<D> {
+    fn dimension(&self) -> usize {
+        self.particles.dimension()
+    }
+    fn time(&self) -> f64 {
+        self.particles.time()
+    }
+    fn gather_state(&self, x: &mut [f64]) {
+        self.particles.gather_state(x);
+    }
+    fn scatter_state(&mut self, x: &[f64], t: f64) {
+        self.particles.scatter_state(x, t);
+    }
+    /// The modified derivative loop: clear and accumulate forces, add the constraint
+    /// forces, then divide by mass.
+    fn derivative(&mut self, xdot: &mut [f64]) {
+        self.particles.accumulate_forces();
+        if let Err(e) = self.solve_constraint_forces() {
+            // The solver cannot take an error here; poison the derivative so the step fails,
+            // and keep the reason for `step` to report.
+            self.failure.get_or_insert(e);
+            xdot.fill(f64::NAN);
+            return;
+        }
+        for (p, f) in
+            self.particles.particles.iter_mut().zip(self.constraint_force.chunks(D))
+        {
+            if let Motion::Free = p.motion {
+                p.f += Vector::<D>::from_column_slice(f);
+            }
+        }
+        self.particles.write_derivative(xdot);
+    }
+}
+// ANCHOR_END: ode_system

@@ -1,0 +1,91 @@
+//! Snapshots of every exercise's default result, and the exercises' contracts.
+
+use pbm_constraints::chapter;
+use pbm_prelim::{PbmError, round_json};
+use serde_json::Value;
+
+fn run(id: &str, set: &[&str]) -> Result<Value, PbmError> {
+    chapter()
+        .exercise(id)
+        .unwrap_or_else(|| panic!("no exercise {id}"))
+        .run_with("constraints", set)
+}
+
+#[test]
+fn snapshots_of_default_results() {
+    for exercise in chapter().exercises {
+        let mut value = exercise.run_default().unwrap();
+        if let Some(obj) = value.as_object_mut() {
+            // Errors at the level of rounding differ between machines; bounds are asserted below.
+            for key in ["max_constraint_error", "relative_energy_drift", "rod_length_error"]
+            {
+                if let Some(e) = obj.get_mut(key) {
+                    *e = Value::Bool(e.as_f64().is_some_and(|e| e < 1e-6));
+                }
+            }
+        }
+        insta::assert_json_snapshot!(exercise.id, round_json(&value, 3));
+    }
+}
+
+#[test]
+fn drift_reports_both_runs() {
+    let v = run("drift", &[]).unwrap();
+    let (without, with) = (
+        v["max_abs_c_without_feedback"].as_f64().unwrap(),
+        v["max_abs_c_with_feedback"].as_f64().unwrap(),
+    );
+    assert!(with < 1e-6 && without > 1e3 * with, "{v}");
+    // With feedback off both runs are the same run.
+    let off = run("drift", &["feedback=false", "t_end=10"]).unwrap();
+    assert_eq!(off["max_abs_c_without_feedback"], off["max_abs_c_with_feedback"]);
+}
+
+#[test]
+fn double_pendulum_meets_its_bounds() {
+    let v = run("double-pendulum", &[]).unwrap();
+    assert!(v["max_constraint_error"].as_f64().unwrap() < 1e-6, "{v}");
+    assert!(v["relative_energy_drift"].as_f64().unwrap() < 1e-4, "{v}");
+}
+
+#[test]
+fn redundant_constraints_are_solved() {
+    let v = run("redundant", &[]).unwrap();
+    assert_eq!(v["solved"], true, "{v}");
+    assert!(v["max_constraint_error"].as_f64().unwrap() < 1e-6, "{v}");
+    assert_eq!(v["constraint_rows"], 4);
+    assert_eq!(v["jacobian_rank"], 2);
+}
+
+#[test]
+fn rods_allow_bigger_steps_and_hold_their_length() {
+    let v = run("rods-vs-springs", &[]).unwrap();
+    let (rod, spring) = (
+        v["rod_max_stable_h"].as_f64().unwrap(),
+        v["spring_max_stable_h"].as_f64().unwrap(),
+    );
+    assert!(rod > 5.0 * spring, "{v}");
+    assert!(v["spring_length_error"].as_f64().unwrap() > 1e-3, "{v}");
+    assert!(v["rod_length_error"].as_f64().unwrap() < 1e-6, "{v}");
+    // Stiffer springs: smaller error, smaller step.
+    let stiff = run("rods-vs-springs", &["k=1e6"]).unwrap();
+    assert!(stiff["spring_max_stable_h"].as_f64().unwrap() < spring);
+    assert!(
+        stiff["spring_length_error"].as_f64().unwrap()
+            < v["spring_length_error"].as_f64().unwrap()
+    );
+}
+
+#[test]
+fn bad_parameters_are_errors() {
+    for (id, set) in [
+        ("drift", "h=0"),
+        ("drift", "solver=verlet"),
+        ("drift", "k_s=-1"),
+        ("double-pendulum", "h=nan"),
+        ("rods-vs-springs", "k=0"),
+        ("redundant", "t_end=-1"),
+    ] {
+        assert!(matches!(run(id, &[set]), Err(PbmError::Param(_))), "{id} {set}");
+    }
+}

@@ -1,0 +1,313 @@
+//! Direct checks of the chapter's physics against closed forms, finite differences, dense
+//! solves and conservation laws.
+
+use nalgebra::{DMatrix, DVector, SVector, Vector2, Vector3};
+use pbm_constraints::bead::{bead_lambda, force_at_rest, slides_constraint_force};
+use pbm_constraints::block_matrix::MatrixBlock;
+use pbm_constraints::constraint::{Constraint, Nail, OnCircle, OnLine, Rod, Rows};
+use pbm_constraints::exercises::redundant_pendulum;
+use pbm_constraints::models::{Chain, bead, double_pendulum, pendulum};
+use pbm_constraints::studies::bead_drift;
+use pbm_constraints::system::{ConstrainedSystem, Feedback};
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::system::OdeSystem;
+use pbm_ode::tableau::RK4;
+use pbm_particles::forces::Gravity;
+use pbm_particles::particle::Particle;
+use pbm_prelim::sampling::sample;
+
+fn max_c(track: &[(f64, f64)]) -> f64 {
+    track.iter().fold(0.0, |m, p| m.max(p.1))
+}
+
+#[test]
+fn feedback_holds_the_bead_on_its_circle_for_100_seconds() {
+    let with = bead_drift(RK4, Feedback::DEFAULT, 0.01, 100.0).unwrap();
+    let without = bead_drift(RK4, Feedback::OFF, 0.01, 100.0).unwrap();
+    assert!(max_c(&with) < 1e-6, "with feedback: {}", max_c(&with));
+    // Without feedback the error grows: the last 10 s are far worse than the first 10 s.
+    let early = max_c(&without[..1000]);
+    let late = max_c(&without[9000..]);
+    assert!(late > 10.0 * early && late > 1e-4, "early {early:e}, late {late:e}");
+}
+
+#[test]
+fn double_pendulum_keeps_its_links_and_its_energy() {
+    let mut system = double_pendulum().unwrap();
+    let mut rk4 = RungeKutta::new(RK4);
+    let e0 = system.energy();
+    let (mut worst_c, mut worst_e) = (0.0_f64, 0.0_f64);
+    for _ in 0..10_000 {
+        system.step(&mut rk4, 1e-3).unwrap();
+        worst_c = worst_c.max(system.max_abs_c());
+        worst_e = worst_e.max((system.energy() - e0).abs() / e0.abs());
+    }
+    assert!(worst_c < 1e-6, "constraint error {worst_c:e}");
+    assert!(worst_e < 1e-4, "relative energy drift {worst_e:e}");
+}
+
+#[test]
+fn triple_pendulum_keeps_its_links() {
+    let mut system =
+        pendulum(&[1.0, 0.5, 0.25], &[1.0, 0.8, 0.6], &[1.5, 2.0, 2.5]).unwrap();
+    let mut rk4 = RungeKutta::new(RK4);
+    let e0 = system.energy();
+    for _ in 0..5000 {
+        system.step(&mut rk4, 1e-3).unwrap();
+        assert!(system.max_abs_c() < 1e-6);
+    }
+    assert!((system.energy() - e0).abs() < 1e-4 * 9.81 * 1.75 * 2.4);
+}
+
+/// A bead on the unit circle at angle `a`, moving tangentially at speed `s`, pushed by the
+/// constant force `f` (as gravity on a 1 kg mass).
+fn bead_at(a: f64, s: f64, f: Vector2<f64>) -> ConstrainedSystem<2> {
+    let x = Vector2::new(a.cos(), a.sin());
+    let v = Vector2::new(-a.sin(), a.cos()) * s;
+    let mut system = ConstrainedSystem::new(vec![Particle::new(1.0, x, v).unwrap()]);
+    system.add_force(Gravity { g: f }).unwrap();
+    system.add_constraint(OnCircle::new(0, Vector2::zeros(), 1.0).unwrap()).unwrap();
+    system.feedback = Feedback::OFF;
+    system
+}
+
+#[test]
+fn bead_at_rest_gets_the_projection_of_equation_8() {
+    for i in 0..200 {
+        let a = 3.2 * sample(3 * i);
+        let f = Vector2::new(10.0 * sample(3 * i + 1), 10.0 * sample(3 * i + 2));
+        let mut system = bead_at(a, 0.0, f);
+        system.particles.accumulate_forces();
+        let force = Vector2::from_column_slice(system.solve_constraint_forces().unwrap());
+        let x = system.particles.particles[0].x;
+        let expected = force_at_rest(x, f);
+        assert!(
+            (force - expected).norm() < 1e-12 * (1.0 + f.norm()),
+            "{force} vs {expected}"
+        );
+        // λ itself is −f·x/(x·x) (equation 8), and what is left is tangent.
+        assert!(
+            (system.lambda()[0] + f.dot(&x) / x.dot(&x)).abs() < 1e-12 * (1.0 + f.norm())
+        );
+        assert!((f + force).dot(&x).abs() < 1e-12 * (1.0 + f.norm()));
+    }
+}
+
+#[test]
+fn moving_bead_matches_equation_7_and_the_corrected_slides() {
+    for i in 0..200 {
+        let a = 3.2 * sample(4 * i);
+        let s = 3.0 * sample(4 * i + 1);
+        let f = Vector2::new(10.0 * sample(4 * i + 2), 10.0 * sample(4 * i + 3));
+        let mut system = bead_at(a, s, f);
+        system.particles.accumulate_forces();
+        let force = Vector2::from_column_slice(system.solve_constraint_forces().unwrap());
+        let p = &system.particles.particles[0];
+        let lambda = bead_lambda(1.0, p.x, p.v, f);
+        let tol = 1e-12 * (1.0 + f.norm() + s * s);
+        assert!((system.lambda()[0] - lambda).abs() < tol);
+        assert!((force - p.x * lambda).norm() < tol);
+        // The slides' |x| − r template, with f where the slides print ḟ, gives the same force.
+        let slides = slides_constraint_force(1.0, p.x, p.v, f);
+        assert!((slides - force).norm() < tol, "{slides} vs {force}");
+        // The resulting acceleration is legal: C̈ = ẍ·x + ẋ·ẋ = 0.
+        let acc = f + force;
+        assert!((acc.dot(&p.x) + p.v.dot(&p.v)).abs() < tol);
+    }
+}
+
+#[test]
+fn the_slides_f_dot_is_a_typo() {
+    // For a constant force ḟ = 0; a bead at rest with ḟ in place of f would feel no
+    // constraint force at all and fall straight off the circle.
+    let (x, v, f) = (Vector2::new(0.6, 0.8), Vector2::zeros(), Vector2::new(0.0, -9.81));
+    let with_f_dot = slides_constraint_force(1.0, x, v, Vector2::zeros());
+    let with_f = slides_constraint_force(1.0, x, v, f);
+    assert_eq!(with_f_dot, Vector2::zeros());
+    assert!((with_f - force_at_rest(x, f)).norm() < 1e-14);
+    assert!((f + with_f).dot(&x).abs() < 1e-14, "with f the motion stays tangent");
+}
+
+/// A chain in motion, forces accumulated and equation 11 assembled.
+fn moving_system(mut system: ConstrainedSystem<2>) -> ConstrainedSystem<2> {
+    let mut rk4 = RungeKutta::new(RK4);
+    for _ in 0..50 {
+        system.step(&mut rk4, 2e-3).unwrap();
+    }
+    system.particles.accumulate_forces();
+    system
+}
+
+#[test]
+fn cg_multipliers_match_a_dense_solve() {
+    let models = [
+        moving_system(
+            pendulum(&[1.0, 2.0, 0.5], &[1.0, 0.7, 0.4], &[1.0, 2.0, 0.5]).unwrap(),
+        ),
+        moving_system(Chain { links: 6, length: 0.2, mass: 0.3 }.with_rods().unwrap()),
+    ];
+    for mut system in models {
+        let (w, rhs) = system.assemble();
+        let j = system.jacobian().to_dense();
+        let a = &j * DMatrix::from_diagonal(&DVector::from_vec(w)) * j.transpose();
+        let dense = a.lu().solve(&DVector::from_vec(rhs)).unwrap();
+        system.solve_constraint_forces().unwrap();
+        let cg = DVector::from_column_slice(system.lambda());
+        assert!((&cg - &dense).norm() <= 1e-9 * dense.norm(), "{cg} vs {dense}");
+    }
+}
+
+#[test]
+fn redundant_constraints_are_solved_and_share_the_force() {
+    let mut twin = moving_system(redundant_pendulum().unwrap());
+    let mut single = moving_system(double_pendulum().unwrap());
+    twin.solve_constraint_forces().unwrap();
+    single.solve_constraint_forces().unwrap();
+    let (l2, l1) = (twin.lambda(), single.lambda());
+    // Rows: circle, rod, circle again, rod again. The least-norm λ splits each evenly.
+    assert_eq!(l2.len(), 4);
+    for (k, &lk) in l1.iter().enumerate() {
+        assert!((l2[k] - l2[k + 2]).abs() < 1e-9 * lk.abs().max(1.0), "{l2:?}");
+        assert!(
+            (l2[k] + l2[k + 2] - lk).abs() < 1e-9 * lk.abs().max(1.0),
+            "{l2:?} vs {l1:?}"
+        );
+    }
+    assert!(twin.jacobian().to_dense().rank(1e-9) == 2);
+}
+
+/// Central differences of C (for J) and Ċ (for J̇) of one constraint at random states.
+fn check_jacobians<const D: usize>(constraint: &dyn Constraint<D>, seed: u64) {
+    let k = constraint.particles().len();
+    let rows = constraint.rows();
+    let eval = |x: &[SVector<f64, D>], v: &[SVector<f64, D>]| {
+        let (mut c, mut c_dot) = (vec![0.0; rows], vec![0.0; rows]);
+        let mut j: Vec<MatrixBlock> =
+            (0..k).map(|i| MatrixBlock::zeros(0, D * i, rows, D)).collect();
+        let mut j_dot = j.clone();
+        constraint.evaluate(
+            x,
+            v,
+            Rows { c: &mut c, c_dot: &mut c_dot, j: &mut j, j_dot: &mut j_dot },
+        );
+        (c, c_dot, j, j_dot)
+    };
+    for trial in 0..50 {
+        let s = |i: usize| sample(seed + 1000 * trial + i as u64);
+        let x: Vec<SVector<f64, D>> =
+            (0..k).map(|p| SVector::from_fn(|r, _| 2.0 * s(10 * p + r))).collect();
+        let v: Vec<SVector<f64, D>> =
+            (0..k).map(|p| SVector::from_fn(|r, _| 2.0 * s(10 * p + r + 5))).collect();
+        let (_, _, j, j_dot) = eval(&x, &v);
+        let eps = 1e-6;
+        for p in 0..k {
+            for coord in 0..D {
+                let (mut xp, mut xm) = (x.clone(), x.clone());
+                xp[p][coord] += eps;
+                xm[p][coord] -= eps;
+                let (cp, cdp, ..) = eval(&xp, &v);
+                let (cm, cdm, ..) = eval(&xm, &v);
+                for r in 0..rows {
+                    let fd_j = (cp[r] - cm[r]) / (2.0 * eps);
+                    let fd_jdot = (cdp[r] - cdm[r]) / (2.0 * eps);
+                    let (aj, ajd) =
+                        (j[p].data[r * D + coord], j_dot[p].data[r * D + coord]);
+                    assert!(
+                        (fd_j - aj).abs() < 1e-7 * (1.0 + aj.abs()),
+                        "{}: J",
+                        constraint.name()
+                    );
+                    assert!(
+                        (fd_jdot - ajd).abs() < 1e-7 * (1.0 + ajd.abs()),
+                        "{}: J̇",
+                        constraint.name()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn jacobians_match_finite_differences() {
+    check_jacobians::<2>(&Rod::new(0, 1, 0.7).unwrap(), 1);
+    check_jacobians::<3>(&Rod::new(0, 1, 0.7).unwrap(), 2);
+    check_jacobians::<2>(&OnCircle::new(0, Vector2::new(0.3, -0.2), 1.5).unwrap(), 3);
+    check_jacobians::<3>(&OnCircle::new(0, Vector3::new(0.3, -0.2, 0.1), 1.5).unwrap(), 4);
+    check_jacobians::<2>(&Nail::new(0, Vector2::new(1.0, 2.0)).unwrap(), 5);
+    check_jacobians::<3>(&Nail::new(0, Vector3::new(1.0, 2.0, 3.0)).unwrap(), 6);
+    check_jacobians::<2>(
+        &OnLine::new(0, Vector2::new(1.0, 0.0), Vector2::new(1.0, 1.0)).unwrap(),
+        7,
+    );
+    check_jacobians::<3>(
+        &OnLine::new(0, Vector3::new(1.0, 0.0, 2.0), Vector3::new(1.0, 2.0, -1.0)).unwrap(),
+        8,
+    );
+}
+
+#[test]
+fn bead_on_an_inclined_line_slides_with_g_along_it() {
+    // A particle on a line along u under gravity accelerates at (g·u) u: closed form.
+    let g = Vector3::new(0.0, 0.0, -9.81);
+    let u = Vector3::new(1.0, 2.0, -2.0).normalize();
+    let x0 = Vector3::new(0.5, -1.0, 2.0);
+    let mut system =
+        ConstrainedSystem::new(vec![Particle::new(2.0, x0, Vector3::zeros()).unwrap()]);
+    system.add_force(Gravity { g }).unwrap();
+    system.add_constraint(OnLine::new(0, x0, u).unwrap()).unwrap();
+    let mut rk4 = RungeKutta::new(RK4);
+    for _ in 0..1000 {
+        system.step(&mut rk4, 1e-3).unwrap();
+    }
+    let t = system.time();
+    let expected = x0 + u * (0.5 * g.dot(&u) * t * t);
+    assert!((system.particles.particles[0].x - expected).norm() < 1e-10);
+}
+
+#[test]
+fn block_products_agree_with_the_dense_matrix() {
+    let system =
+        moving_system(Chain { links: 5, length: 0.3, mass: 0.2 }.with_rods().unwrap());
+    let j = system.jacobian();
+    let dense = j.to_dense();
+    let x: Vec<f64> = (0..j.n_cols).map(|i| sample(i as u64)).collect();
+    let y: Vec<f64> = (0..j.n_rows).map(|i| sample(500 + i as u64)).collect();
+    let (mut jx, mut jty) = (vec![0.0; j.n_rows], vec![0.0; j.n_cols]);
+    j.mul_vec(&x, &mut jx);
+    j.mul_transpose_vec(&y, &mut jty);
+    let jx_dense = &dense * DVector::from_vec(x);
+    let jty_dense = dense.transpose() * DVector::from_vec(y);
+    assert!((DVector::from_vec(jx) - jx_dense).norm() < 1e-14);
+    assert!((DVector::from_vec(jty) - jty_dense).norm() < 1e-14);
+}
+
+#[test]
+fn bad_models_are_errors() {
+    assert!(Rod::new(0, 0, 1.0).is_err());
+    assert!(Rod::new(0, 1, 0.0).is_err());
+    assert!(Rod::new(0, 1, f64::NAN).is_err());
+    assert!(OnCircle::new(0, Vector2::zeros(), -1.0).is_err());
+    assert!(OnCircle::new(0, Vector2::new(f64::INFINITY, 0.0), 1.0).is_err());
+    assert!(Nail::new(0, Vector2::new(f64::NAN, 0.0)).is_err());
+    assert!(OnLine::new(0, Vector2::zeros(), Vector2::zeros()).is_err());
+    assert!(Feedback::new(-1.0, 0.0).is_err());
+    // Coincident particles: the rod has no direction.
+    let p = Particle::new(1.0, Vector2::new(1.0, 1.0), Vector2::zeros()).unwrap();
+    let mut system = ConstrainedSystem::new(vec![p.clone(), p]);
+    let err = system.add_constraint(Rod::new(0, 1, 1.0).unwrap()).unwrap_err();
+    assert!(err.to_string().contains("coincident"), "{err}");
+    // A particle that does not exist.
+    assert!(system.add_constraint(Nail::new(5, Vector2::zeros()).unwrap()).is_err());
+    // A bead at the centre of its circle.
+    let mut centre = ConstrainedSystem::new(vec![
+        Particle::new(1.0, Vector2::zeros(), Vector2::zeros()).unwrap(),
+    ]);
+    assert!(
+        centre.add_constraint(OnCircle::new(0, Vector2::zeros(), 1.0).unwrap()).is_err()
+    );
+    assert!(pendulum(&[1.0], &[1.0, 2.0], &[0.0]).is_err());
+    assert!(pendulum(&[1.0], &[1.0], &[f64::NAN]).is_err());
+    assert!(Chain { links: 0, length: 1.0, mass: 1.0 }.with_rods().is_err());
+    assert!(bead(Feedback::OFF).unwrap().dimension() == 4);
+}
