@@ -17,6 +17,7 @@ pub fn chapters() -> Vec<Chapter> {
         pbm_particles::chapter(),
         pbm_implicit::chapter(),
         pbm_constraints::chapter(),
+        pbm_lagrangian::chapter(),
     ]
 }
 

@@ -1,0 +1,66 @@
+//! The chapter's runnable experiments: `pbm run lagrangian/<id> --set key=value`.
+
+use crate::compare::{compare, separation_time};
+use crate::models::Bead;
+use crate::parametric::LagrangianSystem;
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::tableau::RK4;
+use pbm_prelim::{Exercise, ParamSpec, Params, PbmError};
+use serde_json::{Value, json};
+
+/// Every exercise of the chapter, in reading order.
+pub fn all() -> Vec<Exercise> {
+    vec![
+        Exercise {
+            id: "bead",
+            summary: "the bead on a circle with θ as its only coordinate: it cannot leave the circle",
+            params: vec![
+                ParamSpec::positive("t_end", "simulated time (s)", 100.0, 10_000.0),
+                ParamSpec::positive("h", "step size (s)", 0.01, 0.5),
+            ],
+            run: bead,
+        },
+        Exercise {
+            id: "compare",
+            summary: "the double pendulum in angles against chapter 4's constrained particles: agreement, then chaos",
+            params: vec![
+                ParamSpec::positive("t_end", "simulated time (s)", 20.0, 200.0),
+                ParamSpec::positive("h", "step size (s)", 1e-3, 0.01),
+            ],
+            run: compare_run,
+        },
+    ]
+}
+
+fn bead(p: &Params) -> Result<Value, PbmError> {
+    let (t_end, h) = (p.f64("t_end")?, p.f64("h")?);
+    let model = Bead::new(1.0, 1.0, 9.81)?;
+    let mut system = LagrangianSystem::new(model, vec![0.0], vec![0.0])?;
+    let mut rk4 = RungeKutta::new(RK4);
+    let e0 = system.energy();
+    let (mut radius_error, mut energy_drift) = (0.0_f64, 0.0_f64);
+    for _ in 0..pbm_constraints::studies::steps(h, t_end)? {
+        system.step(&mut rk4, h)?;
+        radius_error = radius_error.max((system.positions().norm() - 1.0).abs());
+        energy_drift = energy_drift.max((system.energy() - e0).abs() / 9.81);
+    }
+    Ok(json!({
+        "steps": rk4.steps(),
+        "max_radius_error": radius_error,
+        "relative_energy_drift": energy_drift,
+    }))
+}
+
+fn compare_run(p: &Params) -> Result<Value, PbmError> {
+    let (t_end, h) = (p.f64("t_end")?, p.f64("h")?);
+    let samples = compare(h, t_end, 1)?;
+    let first_second = samples
+        .iter()
+        .take_while(|s| s.t <= 1.0 + 1e-9)
+        .fold(0.0_f64, |m, s| m.max(s.distance));
+    Ok(json!({
+        "max_distance_first_second": first_second,
+        "separation_time": separation_time(&samples, 1e-2),
+        "final_distance": samples.last().map_or(0.0, |s| s.distance),
+    }))
+}

@@ -1,0 +1,26 @@
+//! Chapter 5: parametric constraints (Lagrangian dynamics).
+//!
+//! Instead of adding forces that keep a state legal, write the state as a function q(u) of
+//! fewer coordinates that can only describe legal states, and solve for ü directly:
+//! Jᵀ M J ü + Jᵀ M J̇ u̇ − Jᵀ Q = 0 with J = ∂q/∂u. No drift and fewer unknowns, at the price
+//! of finding a parametrisation and losing easy, interactive combination of constraints.
+
+pub mod compare;
+pub mod exercises;
+pub mod figures;
+pub mod models;
+pub mod parametric;
+
+use pbm_prelim::Chapter;
+
+/// The chapter's registry entry: its exercises and figures.
+pub fn chapter() -> Chapter {
+    Chapter {
+        id: "lagrangian",
+        number: 5,
+        title: "Lagrangian Dynamics",
+        pages: "05-lagrangian",
+        exercises: exercises::all(),
+        figures: figures::all(),
+    }
+}

@@ -1,0 +1,150 @@
+//! Parametric constraints ("Constrained Dynamics", section 5): the particles' positions q are
+//! a function q(u) of fewer generalised coordinates u, so every u is legal and the constraint
+//! can never drift. The equations of motion are written for u.
+
+use nalgebra::{DMatrix, DVector};
+use pbm_ode::system::OdeSystem;
+use pbm_prelim::PbmError;
+
+// ANCHOR: model
+/// A model whose legal configurations are q(u): it supplies q, J = ∂q/∂u and J̇, the
+/// diagonal mass matrix M of q, and the applied forces Q.
+pub trait ParametricModel {
+    /// Number of generalised coordinates u (the degrees of freedom).
+    fn dof(&self) -> usize;
+    /// The diagonal of M, one mass per coordinate of q.
+    fn masses(&self) -> &[f64];
+    /// q(u).
+    fn positions(&self, u: &[f64]) -> DVector<f64>;
+    /// J = ∂q/∂u, dim q × dim u.
+    fn jacobian(&self, u: &[f64]) -> DMatrix<f64>;
+    /// J̇ = (∂J/∂u) u̇.
+    fn jacobian_dot(&self, u: &[f64], u_dot: &[f64]) -> DMatrix<f64>;
+    /// The applied force Q at positions q and velocities q̇.
+    fn applied_force(&self, q: &DVector<f64>, q_dot: &DVector<f64>) -> DVector<f64>;
+    /// Potential energy of the applied forces (zero if they are not conservative).
+    fn potential_energy(&self, q: &DVector<f64>) -> f64;
+}
+// ANCHOR_END: model
+
+// ANCHOR: acceleration
+/// Equation 13: Jᵀ M J ü = Jᵀ Q − Jᵀ M J̇ u̇, solved for ü. Jᵀ M J is symmetric positive
+/// definite whenever J has full column rank; where it does not (a singular parametrisation)
+/// the Cholesky factorization fails and so does this function.
+pub fn generalized_acceleration<M: ParametricModel + ?Sized>(
+    model: &M,
+    u: &[f64],
+    u_dot: &[f64],
+) -> Result<DVector<f64>, PbmError> {
+    let j = model.jacobian(u);
+    let j_dot = model.jacobian_dot(u, u_dot);
+    let u_dot_v = DVector::from_column_slice(u_dot);
+    let q = model.positions(u);
+    let q_dot = &j * &u_dot_v;
+    let mass = DVector::from_column_slice(model.masses());
+    let force = model.applied_force(&q, &q_dot);
+    let mj = DMatrix::from_diagonal(&mass) * &j; // M J
+    let lhs = j.transpose() * &mj; // Jᵀ M J
+    let rhs = j.transpose() * (force - (&j_dot * &u_dot_v).component_mul(&mass));
+    lhs.cholesky().map(|llt| llt.solve(&rhs)).ok_or_else(|| {
+        PbmError::invalid(
+            "Lagrangian dynamics",
+            "Jᵀ M J is singular: the parametrisation degenerates here",
+        )
+    })
+}
+// ANCHOR_END: acceleration
+
+/// A parametric model in motion: state (u, u̇) for the ODE solver.
+pub struct LagrangianSystem<M> {
+    /// The model.
+    pub model: M,
+    /// Generalised coordinates.
+    pub u: Vec<f64>,
+    /// Their velocities.
+    pub u_dot: Vec<f64>,
+    /// The clock (s).
+    pub t: f64,
+    failure: Option<PbmError>,
+}
+
+impl<M: ParametricModel> LagrangianSystem<M> {
+    /// The model at u with velocities u̇ (both finite, of length dof).
+    pub fn new(model: M, u: Vec<f64>, u_dot: Vec<f64>) -> Result<Self, PbmError> {
+        let n = model.dof();
+        if u.len() != n || u_dot.len() != n {
+            return Err(PbmError::invalid(
+                "Lagrangian system",
+                format!(
+                    "the model has {n} coordinates; got {} and {} values",
+                    u.len(),
+                    u_dot.len()
+                ),
+            ));
+        }
+        if u.iter().chain(&u_dot).any(|v| !v.is_finite()) {
+            return Err(PbmError::invalid(
+                "Lagrangian system",
+                "coordinates must be finite",
+            ));
+        }
+        Ok(LagrangianSystem { model, u, u_dot, t: 0.0, failure: None })
+    }
+
+    /// Particle positions q(u).
+    pub fn positions(&self) -> DVector<f64> {
+        self.model.positions(&self.u)
+    }
+
+    /// Kinetic energy ½ q̇ᵀ M q̇ (with q̇ = J u̇) plus potential energy.
+    pub fn energy(&self) -> f64 {
+        let q_dot = self.model.jacobian(&self.u) * DVector::from_column_slice(&self.u_dot);
+        let kinetic: f64 =
+            q_dot.iter().zip(self.model.masses()).map(|(v, m)| 0.5 * m * v * v).sum();
+        kinetic + self.model.potential_energy(&self.positions())
+    }
+
+    /// One step of `stepper`, reporting a failed solve of equation 13 as an error.
+    pub fn step(
+        &mut self,
+        stepper: &mut pbm_ode::runge_kutta::RungeKutta,
+        h: f64,
+    ) -> Result<(), PbmError> {
+        let result = stepper.step(self, h);
+        match self.failure.take() {
+            Some(failure) => Err(failure),
+            None => result.map(|_| ()),
+        }
+    }
+}
+
+impl<M: ParametricModel> OdeSystem for LagrangianSystem<M> {
+    fn dimension(&self) -> usize {
+        2 * self.u.len()
+    }
+    fn time(&self) -> f64 {
+        self.t
+    }
+    fn gather_state(&self, x: &mut [f64]) {
+        let n = self.u.len();
+        x[..n].copy_from_slice(&self.u);
+        x[n..].copy_from_slice(&self.u_dot);
+    }
+    fn scatter_state(&mut self, x: &[f64], t: f64) {
+        let n = self.u.len();
+        self.u.copy_from_slice(&x[..n]);
+        self.u_dot.copy_from_slice(&x[n..]);
+        self.t = t;
+    }
+    fn derivative(&mut self, xdot: &mut [f64]) {
+        let n = self.u.len();
+        xdot[..n].copy_from_slice(&self.u_dot);
+        match generalized_acceleration(&self.model, &self.u, &self.u_dot) {
+            Ok(a) => xdot[n..].copy_from_slice(a.as_slice()),
+            Err(e) => {
+                self.failure.get_or_insert(e);
+                xdot[n..].fill(f64::NAN);
+            }
+        }
+    }
+}

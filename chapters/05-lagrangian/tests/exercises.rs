@@ -1,0 +1,60 @@
+//! Snapshots of every exercise's default result, and the exercises' contracts.
+
+use pbm_lagrangian::chapter;
+use pbm_prelim::{PbmError, round_json};
+use serde_json::Value;
+
+fn run(id: &str, set: &[&str]) -> Result<Value, PbmError> {
+    chapter()
+        .exercise(id)
+        .unwrap_or_else(|| panic!("no exercise {id}"))
+        .run_with("lagrangian", set)
+}
+
+#[test]
+fn snapshots_of_default_results() {
+    for exercise in chapter().exercises {
+        let mut value = exercise.run_default().unwrap();
+        if let Some(obj) = value.as_object_mut() {
+            // Rounding-level numbers differ between machines; bounds are asserted below.
+            for key in
+                ["max_radius_error", "max_distance_first_second", "relative_energy_drift"]
+            {
+                if let Some(e) = obj.get_mut(key) {
+                    *e = Value::Bool(e.as_f64().is_some_and(|e| e < 1e-6));
+                }
+            }
+            // When a chaotic system's two solutions part depends on the last bits of both;
+            // the contract test below bounds it.
+            if let Some(t) = obj.get_mut("separation_time") {
+                *t = Value::Bool(t.as_f64().is_some_and(|t| t > 5.0 && t < 20.0));
+            }
+            obj.remove("final_distance");
+        }
+        insta::assert_json_snapshot!(exercise.id, round_json(&value, 4));
+    }
+}
+
+#[test]
+fn bead_stays_on_its_circle_to_rounding() {
+    let v = run("bead", &[]).unwrap();
+    assert!(v["max_radius_error"].as_f64().unwrap() <= 4.0 * f64::EPSILON, "{v}");
+}
+
+#[test]
+fn compare_agrees_then_separates() {
+    let v = run("compare", &[]).unwrap();
+    assert!(v["max_distance_first_second"].as_f64().unwrap() < 1e-6, "{v}");
+    let t = v["separation_time"].as_f64().expect("the two part within 20 s");
+    assert!(t > 5.0 && t < 20.0, "{v}");
+    // Too short a run to part: reported as null, not as a number.
+    let short = run("compare", &["t_end=2"]).unwrap();
+    assert!(short["separation_time"].is_null(), "{short}");
+}
+
+#[test]
+fn bad_parameters_are_errors() {
+    for (id, set) in [("bead", "h=0"), ("bead", "t_end=inf"), ("compare", "h=1")] {
+        assert!(matches!(run(id, &[set]), Err(PbmError::Param(_))), "{id} {set}");
+    }
+}

@@ -1,0 +1,152 @@
+//! Checks of the Lagrangian formulation against closed forms, finite differences, chapter 4's
+//! constrained model and conservation of energy.
+
+use nalgebra::{DMatrix, DVector};
+use pbm_lagrangian::compare::{angular_double_pendulum, compare};
+use pbm_lagrangian::models::{Bead, DoublePendulum};
+use pbm_lagrangian::parametric::{
+    LagrangianSystem, ParametricModel, generalized_acceleration,
+};
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::tableau::RK4;
+use pbm_prelim::sampling::sample;
+
+fn check_jacobians(model: &dyn ParametricModel, seed: u64) {
+    let n = model.dof();
+    for trial in 0..100 {
+        let u: Vec<f64> =
+            (0..n).map(|i| 4.0 * sample(seed + 10 * trial + i as u64)).collect();
+        let u_dot: Vec<f64> =
+            (0..n).map(|i| 3.0 * sample(seed + 10 * trial + 5 + i as u64)).collect();
+        let j = model.jacobian(&u);
+        let eps = 1e-6;
+        let mut fd = DMatrix::zeros(j.nrows(), n);
+        for k in 0..n {
+            let (mut up, mut um) = (u.clone(), u.clone());
+            up[k] += eps;
+            um[k] -= eps;
+            fd.set_column(
+                k,
+                &((model.positions(&up) - model.positions(&um)) / (2.0 * eps)),
+            );
+        }
+        assert!((&fd - &j).amax() < 1e-8, "J: {fd} vs {j}");
+        // J̇ is the rate of change of J along the motion u(t) = u + t u̇.
+        let along =
+            |s: f64| -> Vec<f64> { u.iter().zip(&u_dot).map(|(a, b)| a + s * b).collect() };
+        let fd_dot =
+            (model.jacobian(&along(eps)) - model.jacobian(&along(-eps))) / (2.0 * eps);
+        let j_dot = model.jacobian_dot(&u, &u_dot);
+        assert!((&fd_dot - &j_dot).amax() < 1e-7, "J̇: {fd_dot} vs {j_dot}");
+    }
+}
+
+#[test]
+fn jacobians_match_finite_differences() {
+    check_jacobians(&Bead::new(1.5, 0.7, 9.81).unwrap(), 1);
+    check_jacobians(&DoublePendulum::new([1.0, 2.0], [0.8, 1.3], 9.81).unwrap(), 2);
+}
+
+#[test]
+fn bead_equation_13_is_the_slides_closed_form() {
+    let bead = Bead::new(2.0, 0.5, 9.81).unwrap();
+    for i in 0..200 {
+        let (theta, omega) = (4.0 * sample(2 * i), 5.0 * sample(2 * i + 1));
+        let a = generalized_acceleration(&bead, &[theta], &[omega]).unwrap()[0];
+        // Jᵀ M J̇ = 0 on a circle, so the speed does not enter.
+        assert!((a - bead.closed_form_theta_ddot(theta)).abs() < 1e-12, "{theta} {omega}");
+    }
+}
+
+#[test]
+fn bead_swings_with_the_pendulum_period() {
+    // Small oscillations about the bottom (θ = −π/2) have period 2π √(r/g).
+    let (r, g) = (0.5, 9.81);
+    let mut system = LagrangianSystem::new(
+        Bead::new(1.0, r, g).unwrap(),
+        vec![-std::f64::consts::FRAC_PI_2 + 0.01],
+        vec![0.0],
+    )
+    .unwrap();
+    let mut rk4 = RungeKutta::new(RK4);
+    let h = 1e-4;
+    let mut crossings = Vec::new();
+    let mut prev = system.u[0] + std::f64::consts::FRAC_PI_2;
+    while crossings.len() < 5 {
+        system.step(&mut rk4, h).unwrap();
+        let now = system.u[0] + std::f64::consts::FRAC_PI_2;
+        if prev > 0.0 && now <= 0.0 {
+            crossings.push(system.t - h * now / (now - prev)); // linear interpolation
+        }
+        prev = now;
+    }
+    let period = (crossings[4] - crossings[0]) / 4.0;
+    let expected = 2.0 * std::f64::consts::PI * (r / g).sqrt();
+    assert!((period / expected - 1.0).abs() < 1e-4, "{period} vs {expected}");
+    assert!((system.positions().norm() - r).abs() < 1e-15);
+}
+
+#[test]
+fn angles_and_constraint_forces_agree_for_the_first_second() {
+    let samples = compare(1e-3, 1.0, 1).unwrap();
+    let worst = samples.iter().fold(0.0_f64, |m, s| m.max(s.distance));
+    assert!(worst < 1e-6, "{worst:e}");
+    assert_eq!(samples.len(), 1001);
+}
+
+#[test]
+fn double_pendulum_in_angles_conserves_energy() {
+    let mut system = angular_double_pendulum().unwrap();
+    let mut rk4 = RungeKutta::new(RK4);
+    let e0 = system.energy();
+    for _ in 0..10_000 {
+        system.step(&mut rk4, 1e-3).unwrap();
+    }
+    assert!((system.energy() - e0).abs() < 1e-4 * e0.abs(), "{} vs {e0}", system.energy());
+    // Links are exact by construction.
+    let q = system.positions();
+    let l2 = ((q[2] - q[0]).powi(2) + (q[3] - q[1]).powi(2)).sqrt();
+    assert!((l2 - 1.0).abs() < 1e-15);
+}
+
+/// A deliberately degenerate parametrisation: q = (u², 0), whose Jacobian vanishes at u = 0.
+struct Degenerate;
+
+impl ParametricModel for Degenerate {
+    fn dof(&self) -> usize {
+        1
+    }
+    fn masses(&self) -> &[f64] {
+        &[1.0, 1.0]
+    }
+    fn positions(&self, u: &[f64]) -> DVector<f64> {
+        DVector::from_vec(vec![u[0] * u[0], 0.0])
+    }
+    fn jacobian(&self, u: &[f64]) -> DMatrix<f64> {
+        DMatrix::from_column_slice(2, 1, &[2.0 * u[0], 0.0])
+    }
+    fn jacobian_dot(&self, _u: &[f64], u_dot: &[f64]) -> DMatrix<f64> {
+        DMatrix::from_column_slice(2, 1, &[2.0 * u_dot[0], 0.0])
+    }
+    fn applied_force(&self, _q: &DVector<f64>, _q_dot: &DVector<f64>) -> DVector<f64> {
+        DVector::from_vec(vec![1.0, 0.0])
+    }
+    fn potential_energy(&self, _q: &DVector<f64>) -> f64 {
+        0.0
+    }
+}
+
+#[test]
+fn bad_input_is_an_error() {
+    assert!(Bead::new(0.0, 1.0, 9.81).is_err());
+    assert!(Bead::new(1.0, f64::NAN, 9.81).is_err());
+    assert!(DoublePendulum::new([1.0, -1.0], [1.0, 1.0], 9.81).is_err());
+    let bead = || Bead::new(1.0, 1.0, 9.81).unwrap();
+    assert!(LagrangianSystem::new(bead(), vec![0.0, 1.0], vec![0.0]).is_err());
+    assert!(LagrangianSystem::new(bead(), vec![f64::INFINITY], vec![0.0]).is_err());
+    let err = generalized_acceleration(&Degenerate, &[0.0], &[0.0]).unwrap_err();
+    assert!(err.to_string().contains("singular"), "{err}");
+    // Stepping through the degenerate point is reported, not silently wrong.
+    let mut system = LagrangianSystem::new(Degenerate, vec![0.0], vec![0.0]).unwrap();
+    assert!(system.step(&mut RungeKutta::new(RK4), 0.01).is_err());
+}
