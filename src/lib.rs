@@ -18,6 +18,7 @@ pub fn chapters() -> Vec<Chapter> {
         pbm_implicit::chapter(),
         pbm_constraints::chapter(),
         pbm_lagrangian::chapter(),
+        pbm_rigid::chapter(),
     ]
 }
 

@@ -1,0 +1,64 @@
+//! One derivative evaluation (force accumulation and d/dt of the 13-number state) for 10,000
+//! bodies stored with quaternions, on one thread and on two; one full RK4 step of the same
+//! system; and the exact mass properties of a 9,800-triangle sphere mesh.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use nalgebra::Vector3;
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::system::OdeSystem;
+use pbm_ode::tableau::RK4;
+use pbm_prelim::sampling::sample;
+use pbm_rigid::body::{Gravity, Representation, RigidBody, RigidSystem};
+use pbm_rigid::mass::MassProperties;
+use pbm_rigid::mesh::uv_sphere;
+use pbm_rigid::rotation::Quat;
+
+fn bodies(n: u64) -> RigidSystem {
+    let props =
+        MassProperties::block(Vector3::new(1.0, 2.0, 3.0), 1.0).expect("valid block");
+    let bodies = (0..n)
+        .map(|i| {
+            let s = |k| sample(10 * i + k);
+            RigidBody::new(
+                1.0,
+                props.inertia,
+                Vector3::new(s(0), s(1), s(2)) * 100.0,
+                Quat::new(s(3), s(4), s(5), s(6)),
+                Vector3::new(s(7), s(8), s(9)),
+                Vector3::new(s(2), s(5), s(8)) * 3.0,
+                Representation::Quaternion,
+            )
+            .expect("valid body")
+        })
+        .collect();
+    let mut system = RigidSystem::new(bodies).expect("one representation");
+    system.add_force(Gravity { g: Vector3::new(0.0, -9.81, 0.0) });
+    system
+}
+
+fn benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("rigid");
+    group.throughput(Throughput::Elements(10_000));
+    for threads in [1, 2] {
+        let pool =
+            rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
+        let mut system = bodies(10_000);
+        let mut ydot = vec![0.0; system.dimension()];
+        group.bench_function(format!("derivative_10000_bodies_{threads}_threads"), |b| {
+            b.iter(|| pool.install(|| system.derivative(&mut ydot)))
+        });
+        let mut rk4 = RungeKutta::new(RK4);
+        group.bench_function(format!("rk4_step_10000_bodies_{threads}_threads"), |b| {
+            b.iter(|| pool.install(|| rk4.step(&mut system, 1e-3).expect("finite")))
+        });
+    }
+    let sphere = uv_sphere(1.0, 50, 100).expect("closed mesh");
+    group.throughput(Throughput::Elements(sphere.triangles().len() as u64));
+    group.bench_function("polyhedral_mass_properties_9800_triangles", |b| {
+        b.iter(|| MassProperties::polyhedron(&sphere, 1.0).expect("valid"))
+    });
+    group.finish();
+}
+
+criterion_group!(rigid, benches);
+criterion_main!(rigid);

@@ -1,0 +1,411 @@
+//! A rigid body as the solver sees it (notes, "Rigid Body Simulation", sections 2 to 4): a
+//! state of position, orientation, linear and angular momentum; constants mass and I_body;
+//! auxiliary quantities v, I⁻¹ and ω recomputed from the state; force and torque accumulated
+//! on every derivative evaluation.
+
+use crate::rotation::{Quat, orthogonality_error, quat_derivative, quat_to_matrix, star};
+use nalgebra::{Matrix3, Vector3};
+use pbm_ode::system::OdeSystem;
+use pbm_prelim::PbmError;
+use rayon::prelude::*;
+
+/// How the orientation is stored in the state vector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Representation {
+    /// The 3 × 3 rotation matrix R: 18 numbers per body.
+    Matrix,
+    /// A unit quaternion q: 13 numbers per body.
+    Quaternion,
+}
+
+impl Representation {
+    /// Numbers per body in the state vector.
+    pub fn state_size(self) -> usize {
+        match self {
+            Representation::Matrix => 18,
+            Representation::Quaternion => 13,
+        }
+    }
+}
+
+/// The orientation as stored: possibly drifted away from a true rotation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Orientation {
+    /// R, integrated directly with Ṙ = ω* R.
+    Matrix(Matrix3<f64>),
+    /// q, integrated with q̇ = ½ ω q.
+    Quaternion(Quat),
+}
+
+// ANCHOR: rigid_body
+/// One rigid body.
+#[derive(Debug, Clone)]
+pub struct RigidBody {
+    // Constant quantities.
+    mass: f64,
+    i_body: Matrix3<f64>,
+    i_body_inv: Matrix3<f64>,
+    // State variables.
+    /// Position of the centre of mass, x(t) (m).
+    pub x: Vector3<f64>,
+    /// Orientation: R(t) or q(t).
+    pub orientation: Orientation,
+    /// Linear momentum P(t) = M v (kg m/s).
+    pub p: Vector3<f64>,
+    /// Angular momentum L(t) = I ω (kg m²/s).
+    pub l: Vector3<f64>,
+    // Auxiliary quantities, computed from the state by `update_auxiliaries`.
+    /// The rotation used for everything else: R itself, or the matrix of q/|q|.
+    pub r: Matrix3<f64>,
+    /// I⁻¹(t) = R I_body⁻¹ Rᵀ.
+    pub i_inv: Matrix3<f64>,
+    /// v(t) = P / M.
+    pub v: Vector3<f64>,
+    /// ω(t) = I⁻¹ L.
+    pub omega: Vector3<f64>,
+    // Computed quantities, accumulated by force objects.
+    /// Total force F(t) (N).
+    pub force: Vector3<f64>,
+    /// Total torque τ(t) about the centre of mass (N m).
+    pub torque: Vector3<f64>,
+}
+// ANCHOR_END: rigid_body
+
+impl RigidBody {
+    /// A body of `mass` and body-space inertia tensor `i_body` (about its centre of mass),
+    /// at `x` with orientation `q` (normalized here), moving with velocity `v` and angular
+    /// velocity `omega`, stored in `representation`.
+    pub fn new(
+        mass: f64,
+        i_body: Matrix3<f64>,
+        x: Vector3<f64>,
+        q: Quat,
+        v: Vector3<f64>,
+        omega: Vector3<f64>,
+        representation: Representation,
+    ) -> Result<Self, PbmError> {
+        if !(mass > 0.0 && mass.is_finite()) {
+            return Err(PbmError::invalid(
+                "rigid body",
+                format!("mass = {mass}; it must be positive and finite"),
+            ));
+        }
+        let symmetric = (i_body - i_body.transpose()).norm() <= 1e-12 * i_body.norm();
+        let i_body_inv = i_body.cholesky().map(|c| c.inverse());
+        let (Some(i_body_inv), true) = (i_body_inv, symmetric) else {
+            return Err(PbmError::invalid(
+                "rigid body",
+                "the inertia tensor must be symmetric positive definite",
+            ));
+        };
+        let finite = |v: &[f64]| v.iter().all(|c| c.is_finite());
+        if !(finite(x.as_slice())
+            && finite(q.as_slice())
+            && finite(v.as_slice())
+            && finite(omega.as_slice())
+            && finite(i_body.as_slice()))
+        {
+            return Err(PbmError::invalid("rigid body", "the state must be finite"));
+        }
+        if q.norm() == 0.0 {
+            return Err(PbmError::invalid(
+                "rigid body",
+                "the orientation quaternion is zero",
+            ));
+        }
+        let q = q.normalize();
+        let r = quat_to_matrix(&q);
+        let orientation = match representation {
+            Representation::Matrix => Orientation::Matrix(r),
+            Representation::Quaternion => Orientation::Quaternion(q),
+        };
+        let mut body = RigidBody {
+            mass,
+            i_body,
+            i_body_inv,
+            x,
+            orientation,
+            p: v * mass,
+            l: r * i_body * r.transpose() * omega,
+            r,
+            i_inv: Matrix3::zeros(),
+            v: Vector3::zeros(),
+            omega: Vector3::zeros(),
+            force: Vector3::zeros(),
+            torque: Vector3::zeros(),
+        };
+        body.update_auxiliaries();
+        Ok(body)
+    }
+
+    /// The mass M.
+    pub fn mass(&self) -> f64 {
+        self.mass
+    }
+
+    /// The body-space inertia tensor I_body.
+    pub fn i_body(&self) -> &Matrix3<f64> {
+        &self.i_body
+    }
+
+    /// How the orientation is stored.
+    pub fn representation(&self) -> Representation {
+        match self.orientation {
+            Orientation::Matrix(_) => Representation::Matrix,
+            Orientation::Quaternion(_) => Representation::Quaternion,
+        }
+    }
+
+    // ANCHOR: auxiliaries
+    /// Recomputes v, R (from q if need be), I⁻¹ and ω from the state (equation 2-42).
+    pub fn update_auxiliaries(&mut self) {
+        self.r = match self.orientation {
+            Orientation::Matrix(r) => r,
+            Orientation::Quaternion(q) => quat_to_matrix(&q.normalize()),
+        };
+        self.v = self.p / self.mass;
+        self.i_inv = self.r * self.i_body_inv * self.r.transpose();
+        self.omega = self.i_inv * self.l;
+    }
+    // ANCHOR_END: auxiliaries
+
+    // ANCHOR: state
+    /// Copies the state (x, R or q, P, L) into `y`.
+    pub fn write_state(&self, y: &mut [f64]) {
+        y[0..3].copy_from_slice(self.x.as_slice());
+        let n = match self.orientation {
+            Orientation::Matrix(r) => {
+                // Row by row, as the notes do.
+                for i in 0..3 {
+                    for j in 0..3 {
+                        y[3 + 3 * i + j] = r[(i, j)];
+                    }
+                }
+                12
+            }
+            Orientation::Quaternion(q) => {
+                y[3..7].copy_from_slice(q.as_slice());
+                7
+            }
+        };
+        y[n..n + 3].copy_from_slice(self.p.as_slice());
+        y[n + 3..n + 6].copy_from_slice(self.l.as_slice());
+    }
+
+    /// Installs the state from `y` and recomputes the auxiliary quantities.
+    pub fn read_state(&mut self, y: &[f64]) {
+        self.x = Vector3::from_column_slice(&y[0..3]);
+        let n = match &mut self.orientation {
+            Orientation::Matrix(r) => {
+                *r = Matrix3::from_row_slice(&y[3..12]);
+                12
+            }
+            Orientation::Quaternion(q) => {
+                *q = Quat::from_column_slice(&y[3..7]);
+                7
+            }
+        };
+        self.p = Vector3::from_column_slice(&y[n..n + 3]);
+        self.l = Vector3::from_column_slice(&y[n + 3..n + 6]);
+        self.update_auxiliaries();
+    }
+
+    /// Writes d/dt (x, R or q, P, L) = (v, ω* R or ½ ω q, F, τ) into `ydot`.
+    pub fn write_derivative(&self, ydot: &mut [f64]) {
+        ydot[0..3].copy_from_slice(self.v.as_slice());
+        let n = match self.orientation {
+            Orientation::Matrix(r) => {
+                let r_dot = star(&self.omega) * r;
+                for i in 0..3 {
+                    for j in 0..3 {
+                        ydot[3 + 3 * i + j] = r_dot[(i, j)];
+                    }
+                }
+                12
+            }
+            Orientation::Quaternion(q) => {
+                ydot[3..7].copy_from_slice(quat_derivative(&self.omega, &q).as_slice());
+                7
+            }
+        };
+        ydot[n..n + 3].copy_from_slice(self.force.as_slice());
+        ydot[n + 3..n + 6].copy_from_slice(self.torque.as_slice());
+    }
+    // ANCHOR_END: state
+
+    // ANCHOR: force_at
+    /// Adds a force `f` acting at the world-space point `p`: it adds to the total force as it
+    /// is, and to the torque as (p − x) × f.
+    pub fn apply_force_at(&mut self, p: &Vector3<f64>, f: &Vector3<f64>) {
+        self.force += f;
+        self.torque += (p - self.x).cross(f);
+    }
+    // ANCHOR_END: force_at
+
+    /// Where the body-space point `p0` is in world space: R p₀ + x.
+    pub fn world_point(&self, p0: &Vector3<f64>) -> Vector3<f64> {
+        self.r * p0 + self.x
+    }
+
+    /// Velocity of the world-space point p of the body: v + ω × (p − x).
+    pub fn point_velocity(&self, p: &Vector3<f64>) -> Vector3<f64> {
+        self.v + self.omega.cross(&(p - self.x))
+    }
+
+    /// Kinetic energy ½ M v·v + ½ ωᵀ I ω = ½ (P·v + L·ω) (appendix C).
+    pub fn kinetic_energy(&self) -> f64 {
+        0.5 * (self.p.dot(&self.v) + self.l.dot(&self.omega))
+    }
+
+    /// ω in body coordinates, Rᵀ ω: what an observer riding on the body sees.
+    pub fn body_omega(&self) -> Vector3<f64> {
+        self.r.transpose() * self.omega
+    }
+
+    /// How far the stored orientation is from a rotation: ‖RᵀR − I‖ for a matrix,
+    /// | |q| − 1 | for a quaternion.
+    pub fn orientation_error(&self) -> f64 {
+        match self.orientation {
+            Orientation::Matrix(r) => orthogonality_error(&r),
+            Orientation::Quaternion(q) => (q.norm() - 1.0).abs(),
+        }
+    }
+
+    // ANCHOR: renormalize
+    /// Puts the stored orientation back on the rotations: q/|q| for a quaternion; for a
+    /// matrix, Gram–Schmidt on its columns (more work, and it favours the first column).
+    pub fn renormalize(&mut self) {
+        match &mut self.orientation {
+            Orientation::Quaternion(q) => *q = q.normalize(),
+            Orientation::Matrix(r) => {
+                let c0 = r.column(0).normalize();
+                let c1 = (r.column(1) - c0 * c0.dot(&r.column(1))).normalize();
+                let c2 = c0.cross(&c1);
+                *r = Matrix3::from_columns(&[c0, c1, c2]);
+            }
+        }
+        self.update_auxiliaries();
+    }
+    // ANCHOR_END: renormalize
+}
+
+/// Something that adds forces and torques to bodies.
+pub trait BodyForce: Send + Sync {
+    /// Adds this object's forces at time `t` into the bodies' `force` and `torque`.
+    fn apply(&self, t: f64, bodies: &mut [RigidBody]);
+}
+
+/// Uniform gravity: M g at every centre of mass (section 5.2: it exerts no torque).
+pub struct Gravity {
+    /// Acceleration of gravity (m/s²).
+    pub g: Vector3<f64>,
+}
+
+impl BodyForce for Gravity {
+    fn apply(&self, _t: f64, bodies: &mut [RigidBody]) {
+        for b in bodies {
+            b.force += self.g * b.mass;
+        }
+    }
+}
+
+/// A constant world-space force on one body, acting at a point fixed in the body, for a
+/// limited time.
+pub struct PointForce {
+    /// Index of the body.
+    pub body: usize,
+    /// Where it acts, in body coordinates (relative to the centre of mass).
+    pub point: Vector3<f64>,
+    /// The force, in world coordinates (N).
+    pub force: Vector3<f64>,
+    /// It acts while t < until.
+    pub until: f64,
+}
+
+impl BodyForce for PointForce {
+    fn apply(&self, t: f64, bodies: &mut [RigidBody]) {
+        if t < self.until {
+            let b = &mut bodies[self.body];
+            let p = b.world_point(&self.point);
+            b.apply_force_at(&p, &self.force);
+        }
+    }
+}
+
+/// Bodies and the forces on them, as one ODE system.
+pub struct RigidSystem {
+    /// The bodies, all stored in the same representation.
+    pub bodies: Vec<RigidBody>,
+    forces: Vec<Box<dyn BodyForce>>,
+    representation: Representation,
+    /// The clock (s).
+    pub t: f64,
+}
+
+impl RigidSystem {
+    /// A system of `bodies`, which must all use one representation.
+    pub fn new(bodies: Vec<RigidBody>) -> Result<Self, PbmError> {
+        let representation =
+            bodies.first().map_or(Representation::Quaternion, RigidBody::representation);
+        if bodies.iter().any(|b| b.representation() != representation) {
+            return Err(PbmError::invalid(
+                "rigid system",
+                "all bodies must store their orientation the same way",
+            ));
+        }
+        Ok(RigidSystem { bodies, forces: Vec::new(), representation, t: 0.0 })
+    }
+
+    /// Adds a force object.
+    pub fn add_force(&mut self, force: impl BodyForce + 'static) {
+        self.forces.push(Box::new(force));
+    }
+
+    /// Puts every orientation back on the rotations.
+    pub fn renormalize(&mut self) {
+        self.bodies.iter_mut().for_each(RigidBody::renormalize);
+    }
+
+    /// Total kinetic energy.
+    pub fn kinetic_energy(&self) -> f64 {
+        self.bodies.iter().map(RigidBody::kinetic_energy).sum()
+    }
+}
+
+// ANCHOR: ode_system
+impl OdeSystem for RigidSystem {
+    fn dimension(&self) -> usize {
+        self.representation.state_size() * self.bodies.len()
+    }
+    fn time(&self) -> f64 {
+        self.t
+    }
+    fn gather_state(&self, y: &mut [f64]) {
+        let n = self.representation.state_size();
+        self.bodies.iter().zip(y.chunks_exact_mut(n)).for_each(|(b, y)| b.write_state(y));
+    }
+    fn scatter_state(&mut self, y: &[f64], t: f64) {
+        let n = self.representation.state_size();
+        // Each body reads its own slice: independent work, done in parallel.
+        self.bodies
+            .par_iter_mut()
+            .zip(y.par_chunks_exact(n))
+            .for_each(|(b, y)| b.read_state(y));
+        self.t = t;
+    }
+    fn derivative(&mut self, ydot: &mut [f64]) {
+        for b in &mut self.bodies {
+            b.force = Vector3::zeros();
+            b.torque = Vector3::zeros();
+        }
+        for f in &self.forces {
+            f.apply(self.t, &mut self.bodies);
+        }
+        let n = self.representation.state_size();
+        self.bodies
+            .par_iter()
+            .zip(ydot.par_chunks_exact_mut(n))
+            .for_each(|(b, ydot)| b.write_derivative(ydot));
+    }
+}
+// ANCHOR_END: ode_system

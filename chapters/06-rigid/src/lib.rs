@@ -1,0 +1,27 @@
+//! Chapter 6: rigid body dynamics, unconstrained.
+//!
+//! A rigid body's state is its position, orientation, linear momentum and angular momentum;
+//! its constants are its mass and its inertia tensor in body space. From those the solver of
+//! chapter 1 integrates ẋ = v, Ṙ = ω* R (or q̇ = ½ ω q), Ṗ = F, L̇ = τ.
+
+pub mod body;
+pub mod exercises;
+pub mod figures;
+pub mod mass;
+pub mod mesh;
+pub mod motion;
+pub mod rotation;
+
+use pbm_prelim::Chapter;
+
+/// The chapter's registry entry: its exercises and figures.
+pub fn chapter() -> Chapter {
+    Chapter {
+        id: "rigid",
+        number: 6,
+        title: "Rigid Body Dynamics",
+        pages: "06-rigid",
+        exercises: exercises::all(),
+        figures: figures::all(),
+    }
+}

@@ -1,0 +1,350 @@
+//! Mass properties: total mass, centre of mass and the inertia tensor about it, five ways.
+//! Exact for a block (equation 5-3) and for point masses (equation 2-35); approximate from a
+//! bounding box or from points sampled inside a mesh (the slides); exact for any closed
+//! polyhedron by turning volume integrals into surface integrals (Mirtich 1996).
+
+use crate::mesh::TriMesh;
+use nalgebra::{Matrix3, SymmetricEigen, Vector3};
+use pbm_prelim::PbmError;
+
+/// Mass M, centre of mass c and inertia tensor I about c, in the body's coordinates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MassProperties {
+    /// Total mass (kg).
+    pub mass: f64,
+    /// Centre of mass (m).
+    pub centre: Vector3<f64>,
+    /// Inertia tensor about the centre of mass (kg m²).
+    pub inertia: Matrix3<f64>,
+}
+
+fn positive(what: &'static str, name: &str, v: f64) -> Result<(), PbmError> {
+    if v > 0.0 && v.is_finite() {
+        Ok(())
+    } else {
+        Err(PbmError::invalid(
+            what,
+            format!("{name} = {v}; it must be positive and finite"),
+        ))
+    }
+}
+
+impl MassProperties {
+    // ANCHOR: block
+    /// Equation 5-3: a solid block x₀ × y₀ × z₀ of mass M centred on its centre of mass has
+    /// I = M/12 diag(y₀² + z₀², x₀² + z₀², x₀² + y₀²).
+    pub fn block(size: Vector3<f64>, mass: f64) -> Result<Self, PbmError> {
+        positive("block", "mass", mass)?;
+        for s in size.iter() {
+            positive("block", "side", *s)?;
+        }
+        let sq = size.component_mul(&size);
+        let inertia =
+            Matrix3::from_diagonal(&Vector3::new(sq.y + sq.z, sq.x + sq.z, sq.x + sq.y))
+                * (mass / 12.0);
+        Ok(MassProperties { mass, centre: Vector3::zeros(), inertia })
+    }
+    // ANCHOR_END: block
+
+    // ANCHOR: point_masses
+    /// Equation 2-35 for point masses m_i at r_i: c = Σ m_i r_i / M, and with r'_i = r_i − c,
+    /// I = Σ m_i ((r'_i · r'_i) 1 − r'_i r'_iᵀ).
+    pub fn point_masses(points: &[(f64, Vector3<f64>)]) -> Result<Self, PbmError> {
+        if points.is_empty() {
+            return Err(PbmError::invalid("point masses", "there are none"));
+        }
+        for (m, r) in points {
+            positive("point masses", "mass", *m)?;
+            if r.iter().any(|c| !c.is_finite()) {
+                return Err(PbmError::invalid("point masses", "a position is not finite"));
+            }
+        }
+        let mass: f64 = points.iter().map(|p| p.0).sum();
+        let centre = points.iter().map(|(m, r)| r * *m).sum::<Vector3<f64>>() / mass;
+        let inertia = points
+            .iter()
+            .map(|(m, r)| {
+                let d = r - centre;
+                (Matrix3::identity() * d.dot(&d) - d * d.transpose()) * *m
+            })
+            .sum();
+        Ok(MassProperties { mass, centre, inertia })
+    }
+    // ANCHOR_END: point_masses
+
+    /// The slides' crudest approximation: the mesh's bounding box, filled at `density`.
+    pub fn bounding_box(mesh: &TriMesh, density: f64) -> Result<Self, PbmError> {
+        positive("bounding box", "density", density)?;
+        let (lo, hi) = mesh.bounds();
+        let size = hi - lo;
+        let mut props = Self::block(size, density * size.product())?;
+        props.centre = (lo + hi) / 2.0;
+        Ok(props)
+    }
+
+    // ANCHOR: point_sampling
+    /// The slides' point sampling: the centres of an n × n × n grid of cells over the bounding
+    /// box, kept if inside the mesh, each carrying the mass of its cell.
+    pub fn point_sampling(
+        mesh: &TriMesh,
+        density: f64,
+        n: usize,
+    ) -> Result<Self, PbmError> {
+        positive("point sampling", "density", density)?;
+        if n == 0 {
+            return Err(PbmError::invalid(
+                "point sampling",
+                "the grid needs at least 1 cell",
+            ));
+        }
+        let (lo, hi) = mesh.bounds();
+        let cell = (hi - lo) / n as f64;
+        let m = density * cell.product();
+        let mut points = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                for k in 0..n {
+                    let p = lo
+                        + cell.component_mul(&Vector3::new(
+                            i as f64 + 0.5,
+                            j as f64 + 0.5,
+                            k as f64 + 0.5,
+                        ));
+                    if mesh.contains(&p) {
+                        points.push((m, p));
+                    }
+                }
+            }
+        }
+        Self::point_masses(&points)
+    }
+    // ANCHOR_END: point_sampling
+
+    /// The same body's inertia about `point` instead of the centre of mass (parallel axis
+    /// theorem): I_p = I_c + M ((d·d) 1 − d dᵀ) with d = c − p.
+    pub fn inertia_about(&self, point: &Vector3<f64>) -> Matrix3<f64> {
+        let d = self.centre - point;
+        self.inertia + (Matrix3::identity() * d.dot(&d) - d * d.transpose()) * self.mass
+    }
+
+    /// Principal moments (eigenvalues of I), in increasing order.
+    pub fn principal_moments(&self) -> Vector3<f64> {
+        let mut e = SymmetricEigen::new(self.inertia).eigenvalues;
+        e.as_mut_slice().sort_by(f64::total_cmp);
+        e
+    }
+
+    /// ‖I − I_exact‖ / ‖I_exact‖ (Frobenius norms).
+    pub fn relative_error(&self, exact: &MassProperties) -> f64 {
+        (self.inertia - exact.inertia).norm() / exact.inertia.norm()
+    }
+}
+
+/// The volume integrals a polyhedron's mass properties need: ∫1, ∫x, ∫y, ∫z, ∫x², ∫y², ∫z²,
+/// ∫xy, ∫yz, ∫zx over its interior.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct VolumeIntegrals {
+    t0: f64,
+    t1: Vector3<f64>,
+    t2: Vector3<f64>,
+    /// (∫xy, ∫yz, ∫zx)
+    tp: Vector3<f64>,
+}
+
+/// Integrals of monomials over a triangle's projection onto the (a, b) coordinate plane, by
+/// Green's theorem: a sum over the projected edges.
+#[derive(Default)]
+struct ProjectionIntegrals {
+    p1: f64,
+    pa: f64,
+    pb: f64,
+    paa: f64,
+    pab: f64,
+    pbb: f64,
+    paaa: f64,
+    paab: f64,
+    pabb: f64,
+    pbbb: f64,
+}
+
+fn projection_integrals(
+    tri: &[Vector3<f64>; 3],
+    a: usize,
+    b: usize,
+) -> ProjectionIntegrals {
+    let mut p = ProjectionIntegrals::default();
+    for e in 0..3 {
+        let (a0, b0) = (tri[e][a], tri[e][b]);
+        let (a1, b1) = (tri[(e + 1) % 3][a], tri[(e + 1) % 3][b]);
+        let (da, db) = (a1 - a0, b1 - b0);
+        let (a0_2, b0_2, a1_2, b1_2) = (a0 * a0, b0 * b0, a1 * a1, b1 * b1);
+        let (a0_3, b0_3, a1_3, b1_3) = (a0_2 * a0, b0_2 * b0, a1_2 * a1, b1_2 * b1);
+        let (a0_4, b0_4) = (a0_3 * a0, b0_3 * b0);
+        let c1 = a1 + a0;
+        let ca = a1 * c1 + a0_2;
+        let caa = a1 * ca + a0_3;
+        let caaa = a1 * caa + a0_4;
+        let cb = b1 * (b1 + b0) + b0_2;
+        let cbb = b1 * cb + b0_3;
+        let cbbb = b1 * cbb + b0_4;
+        let cab = 3.0 * a1_2 + 2.0 * a1 * a0 + a0_2;
+        let kab = a1_2 + 2.0 * a1 * a0 + 3.0 * a0_2;
+        let caab = a0 * cab + 4.0 * a1_3;
+        let kaab = a1 * kab + 4.0 * a0_3;
+        let cabb = 4.0 * b1_3 + 3.0 * b1_2 * b0 + 2.0 * b1 * b0_2 + b0_3;
+        let kabb = b1_3 + 2.0 * b1_2 * b0 + 3.0 * b1 * b0_2 + 4.0 * b0_3;
+        p.p1 += db * c1;
+        p.pa += db * ca;
+        p.paa += db * caa;
+        p.paaa += db * caaa;
+        p.pb += da * cb;
+        p.pbb += da * cbb;
+        p.pbbb += da * cbbb;
+        p.pab += db * (b1 * cab + b0 * kab);
+        p.paab += db * (b1 * caab + b0 * kaab);
+        p.pabb += da * (a1 * cabb + a0 * kabb);
+    }
+    p.p1 /= 2.0;
+    p.pa /= 6.0;
+    p.paa /= 12.0;
+    p.paaa /= 20.0;
+    p.pb /= -6.0;
+    p.pbb /= -12.0;
+    p.pbbb /= -20.0;
+    p.pab /= 24.0;
+    p.paab /= 60.0;
+    p.pabb /= -60.0;
+    p
+}
+
+// ANCHOR: polyhedral
+/// Mirtich's three reductions for one triangle with unit outward normal n. Volume integrals
+/// become surface integrals (divergence theorem); a surface integral over a plane triangle
+/// becomes an integral over its projection on the coordinate plane (a, b) it is most nearly
+/// parallel to; that becomes a sum over the projected edges (Green's theorem).
+fn add_triangle(tri: &[Vector3<f64>; 3], v: &mut VolumeIntegrals) {
+    let n = (tri[1] - tri[0]).cross(&(tri[2] - tri[0])).normalize();
+    let c = n.iamax(); // project along the largest normal component
+    let (a, b) = ((c + 1) % 3, (c + 2) % 3);
+    let w = -n.dot(&tri[0]); // the plane is n·x + w = 0
+    let p = projection_integrals(tri, a, b);
+    let (na, nb, nc) = (n[a], n[b], n[c]);
+    let k1 = 1.0 / nc;
+    let (k2, k3, k4) = (k1 * k1, k1 * k1 * k1, k1 * k1 * k1 * k1);
+    // Surface integrals over the triangle of a, b, c and their products.
+    let fa = k1 * p.pa;
+    let fb = k1 * p.pb;
+    let fc = -k2 * (na * p.pa + nb * p.pb + w * p.p1);
+    let faa = k1 * p.paa;
+    let fbb = k1 * p.pbb;
+    let fcc = k3
+        * (na * na * p.paa
+            + 2.0 * na * nb * p.pab
+            + nb * nb * p.pbb
+            + w * (2.0 * (na * p.pa + nb * p.pb) + w * p.p1));
+    let faaa = k1 * p.paaa;
+    let fbbb = k1 * p.pbbb;
+    let fccc = -k4
+        * (na * na * na * p.paaa
+            + 3.0 * na * na * nb * p.paab
+            + 3.0 * na * nb * nb * p.pabb
+            + nb * nb * nb * p.pbbb
+            + 3.0 * w * (na * na * p.paa + 2.0 * na * nb * p.pab + nb * nb * p.pbb)
+            + w * w * (3.0 * (na * p.pa + nb * p.pb) + w * p.p1));
+    let faab = k1 * p.paab;
+    let fbbc = -k2 * (na * p.pabb + nb * p.pbbb + w * p.pbb);
+    let fcca = k3
+        * (na * na * p.paaa
+            + 2.0 * na * nb * p.paab
+            + nb * nb * p.pabb
+            + w * (2.0 * (na * p.paa + nb * p.pab) + w * p.pa));
+    // Divergence theorem: each volume integral is a sum of n-weighted surface integrals.
+    v.t0 += n.x * [fa, fb, fc][index_of(0, a, b)]; // ∫1 = ∫∫ x n_x
+    v.t1[a] += na * faa;
+    v.t1[b] += nb * fbb;
+    v.t1[c] += nc * fcc;
+    v.t2[a] += na * faaa;
+    v.t2[b] += nb * fbbb;
+    v.t2[c] += nc * fccc;
+    v.tp[a] += na * faab;
+    v.tp[b] += nb * fbbc;
+    v.tp[c] += nc * fcca;
+}
+// ANCHOR_END: polyhedral
+
+/// Which of (a, b, c) the axis x is: 0 if x = a, 1 if x = b, 2 otherwise.
+fn index_of(x: usize, a: usize, b: usize) -> usize {
+    if x == a {
+        0
+    } else if x == b {
+        1
+    } else {
+        2
+    }
+}
+
+impl MassProperties {
+    // ANCHOR: from_mesh
+    /// Exact mass properties of a closed polyhedron of uniform `density` (Mirtich 1996).
+    pub fn polyhedron(mesh: &TriMesh, density: f64) -> Result<Self, PbmError> {
+        positive("polyhedron", "density", density)?;
+        let mut v = VolumeIntegrals::default();
+        for tri in mesh.corners() {
+            add_triangle(&tri, &mut v);
+        }
+        let (t1, t2, tp) = (v.t1 / 2.0, v.t2 / 3.0, v.tp / 2.0);
+        let mass = density * v.t0;
+        let centre = t1 / v.t0;
+        // Inertia about the origin, then moved to the centre of mass.
+        let (xx, yy, zz) = (t2.x, t2.y, t2.z);
+        let (xy, yz, zx) = (tp.x, tp.y, tp.z);
+        let origin = Matrix3::new(
+            yy + zz,
+            -xy,
+            -zx, //
+            -xy,
+            zz + xx,
+            -yz, //
+            -zx,
+            -yz,
+            xx + yy,
+        ) * density;
+        let d = centre;
+        let inertia = origin - (Matrix3::identity() * d.dot(&d) - d * d.transpose()) * mass;
+        Ok(MassProperties { mass, centre, inertia })
+    }
+    // ANCHOR_END: from_mesh
+}
+
+impl MassProperties {
+    /// The mass properties of a body made of several parts: masses add, centres average by
+    /// mass, and each part's inertia is moved to the common centre by the parallel axis
+    /// theorem before adding.
+    pub fn combine(parts: &[MassProperties]) -> Result<Self, PbmError> {
+        if parts.is_empty() {
+            return Err(PbmError::invalid("combined body", "it has no parts"));
+        }
+        let mass: f64 = parts.iter().map(|p| p.mass).sum();
+        let centre = parts.iter().map(|p| p.centre * p.mass).sum::<Vector3<f64>>() / mass;
+        let inertia = parts.iter().map(|p| p.inertia_about(&centre)).sum();
+        Ok(MassProperties { mass, centre, inertia })
+    }
+
+    /// A solid tetrahedron in closed form: with volume V and s = Σ v_k, the second moments are
+    /// ∫ x xᵀ dV = V/20 (Σ v_k v_kᵀ + s sᵀ), and I follows from them.
+    pub fn tetrahedron(v: &[Vector3<f64>; 4], density: f64) -> Result<Self, PbmError> {
+        positive("tetrahedron", "density", density)?;
+        let volume = (v[1] - v[0]).dot(&(v[2] - v[0]).cross(&(v[3] - v[0]))).abs() / 6.0;
+        positive("tetrahedron", "volume", volume)?;
+        let s: Vector3<f64> = v.iter().sum();
+        let second = (v.iter().map(|p| p * p.transpose()).sum::<Matrix3<f64>>()
+            + s * s.transpose())
+            * (density * volume / 20.0);
+        let mass = density * volume;
+        let centre = s / 4.0;
+        let origin = Matrix3::identity() * second.trace() - second;
+        let d = centre;
+        let inertia = origin - (Matrix3::identity() * d.dot(&d) - d * d.transpose()) * mass;
+        Ok(MassProperties { mass, centre, inertia })
+    }
+}

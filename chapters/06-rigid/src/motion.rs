@@ -1,0 +1,199 @@
+//! The notes' worked examples (section 5) and torque-free motion: forces that push without
+//! turning, forces that turn without pushing, the force-versus-torque puzzle, orientation
+//! drift, and the instability of spin about the intermediate axis.
+
+use crate::body::{PointForce, Representation, RigidBody, RigidSystem};
+use crate::mass::MassProperties;
+use crate::rotation::Quat;
+use nalgebra::{Matrix3, Vector3};
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::tableau::RK4;
+use pbm_prelim::PbmError;
+
+/// Number of steps of size h to reach t_end, validated.
+pub fn steps(h: f64, t_end: f64) -> Result<usize, PbmError> {
+    if !(h > 0.0 && h.is_finite() && t_end >= 0.0 && t_end.is_finite()) {
+        return Err(PbmError::invalid(
+            "run",
+            format!("h = {h}, t_end = {t_end}: h must be positive, t_end non-negative"),
+        ));
+    }
+    let n = (t_end / h).round();
+    if n > 1e8 {
+        return Err(PbmError::invalid("run", format!("{n} steps is too many")));
+    }
+    Ok(n as usize)
+}
+
+/// A body at rest at the origin, unrotated, with the given mass properties.
+pub fn body_at_rest(
+    props: &MassProperties,
+    representation: Representation,
+) -> Result<RigidBody, PbmError> {
+    RigidBody::new(
+        props.mass,
+        props.inertia,
+        Vector3::zeros(),
+        Quat::new(1.0, 0.0, 0.0, 0.0),
+        Vector3::zeros(),
+        Vector3::zeros(),
+        representation,
+    )
+}
+
+// ANCHOR: net
+/// Total force and torque of forces `f` acting at offsets `r` from the centre of mass of a
+/// body at `x`: what `apply_force_at` accumulates.
+pub fn net_force_and_torque(
+    x: Vector3<f64>,
+    forces: &[(Vector3<f64>, Vector3<f64>)],
+) -> Result<(Vector3<f64>, Vector3<f64>), PbmError> {
+    let block = MassProperties::block(Vector3::new(6.0, 1.0, 4.0), 1.0)?;
+    let mut body = body_at_rest(&block, Representation::Quaternion)?;
+    body.x = x;
+    for (r, f) in forces {
+        body.apply_force_at(&(x + r), f);
+    }
+    Ok((body.force, body.torque))
+}
+// ANCHOR_END: net
+
+/// Section 5.4: (0, 0, f) at x + (−3, 0, −2) and (0, 0, −f) at x + (3, 0, 2).
+pub fn translation_free(f: f64) -> Result<(Vector3<f64>, Vector3<f64>), PbmError> {
+    net_force_and_torque(
+        Vector3::new(1.0, 2.0, 3.0),
+        &[
+            (Vector3::new(-3.0, 0.0, -2.0), Vector3::new(0.0, 0.0, f)),
+            (Vector3::new(3.0, 0.0, 2.0), Vector3::new(0.0, 0.0, -f)),
+        ],
+    )
+}
+
+/// Section 5.3: (0, 0, f) at both x + (−3, 0, −2) and x + (3, 0, −2).
+pub fn rotation_free(f: f64) -> Result<(Vector3<f64>, Vector3<f64>), PbmError> {
+    net_force_and_torque(
+        Vector3::new(1.0, 2.0, 3.0),
+        &[
+            (Vector3::new(-3.0, 0.0, -2.0), Vector3::new(0.0, 0.0, f)),
+            (Vector3::new(3.0, 0.0, -2.0), Vector3::new(0.0, 0.0, f)),
+        ],
+    )
+}
+
+/// The outcome of pushing a body for a while with one force at one body point.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Push {
+    /// Kinetic energy at the end (J).
+    pub kinetic_energy: f64,
+    /// Work done: Σ F · Δp along the path of the point of application (J).
+    pub work: f64,
+    /// Speed of the centre of mass at the end (m/s).
+    pub speed: f64,
+}
+
+// ANCHOR: puzzle
+/// Section 5.5: a 4 × 0.5 × 0.5 m, 1 kg block at rest is pushed for `duration` seconds by a
+/// constant 1 N force along y at the body point `point` (body coordinates). The work is
+/// summed along the path the point of application actually travels.
+pub fn push(point: Vector3<f64>, duration: f64, h: f64) -> Result<Push, PbmError> {
+    let block = MassProperties::block(Vector3::new(4.0, 0.5, 0.5), 1.0)?;
+    let mut system =
+        RigidSystem::new(vec![body_at_rest(&block, Representation::Quaternion)?])?;
+    let force = Vector3::new(0.0, 1.0, 0.0);
+    system.add_force(PointForce { body: 0, point, force, until: f64::INFINITY });
+    let mut rk4 = RungeKutta::new(RK4);
+    let mut at = system.bodies[0].world_point(&point);
+    let mut work = 0.0;
+    for _ in 0..steps(h, duration)? {
+        rk4.step(&mut system, h)?;
+        system.renormalize();
+        let next = system.bodies[0].world_point(&point);
+        work += force.dot(&(next - at));
+        at = next;
+    }
+    let body = &system.bodies[0];
+    Ok(Push { kinetic_energy: body.kinetic_energy(), work, speed: body.v.norm() })
+}
+// ANCHOR_END: puzzle
+
+/// The body of the torque-free experiments: a 1 × 2 × 3 m block of 1 kg, whose principal
+/// moments 13/12, 10/12 and 5/12 kg m² are all different; y is the intermediate axis.
+pub fn tumbling_block() -> Result<MassProperties, PbmError> {
+    MassProperties::block(Vector3::new(1.0, 2.0, 3.0), 1.0)
+}
+
+/// One sample of a torque-free run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sample {
+    /// Time (s).
+    pub t: f64,
+    /// ω in body coordinates (rad/s).
+    pub body_omega: Vector3<f64>,
+    /// The rotation R used at this time.
+    pub r: Matrix3<f64>,
+    /// How far the stored orientation is from a rotation.
+    pub orientation_error: f64,
+    /// Kinetic energy (J).
+    pub energy: f64,
+    /// Angular momentum (kg m²/s).
+    pub l: Vector3<f64>,
+}
+
+// ANCHOR: torque_free
+/// Torque-free motion of the tumbling block from angular velocity `omega` (body = world at
+/// t = 0), RK4 at step h, renormalizing the orientation after every step if asked.
+pub fn torque_free(
+    omega: Vector3<f64>,
+    representation: Representation,
+    renormalize: bool,
+    h: f64,
+    t_end: f64,
+    every: usize,
+) -> Result<Vec<Sample>, PbmError> {
+    let props = tumbling_block()?;
+    let body = RigidBody::new(
+        props.mass,
+        props.inertia,
+        Vector3::zeros(),
+        Quat::new(1.0, 0.0, 0.0, 0.0),
+        Vector3::zeros(),
+        omega,
+        representation,
+    )?;
+    let mut system = RigidSystem::new(vec![body])?;
+    let mut rk4 = RungeKutta::new(RK4);
+    let mut out = Vec::new();
+    for n in 0..=steps(h, t_end)? {
+        if n > 0 {
+            rk4.step(&mut system, h)?;
+            if renormalize {
+                system.renormalize();
+            }
+        }
+        if n % every.max(1) == 0 {
+            let b = &system.bodies[0];
+            out.push(Sample {
+                t: n as f64 * h,
+                body_omega: b.body_omega(),
+                r: b.r,
+                orientation_error: b.orientation_error(),
+                energy: b.kinetic_energy(),
+                l: b.l,
+            });
+        }
+    }
+    Ok(out)
+}
+// ANCHOR_END: torque_free
+
+/// The Dzhanibekov spin: 5 rad/s about the intermediate (y) axis, disturbed by 0.01 rad/s
+/// about the others.
+pub const DZHANIBEKOV_OMEGA: Vector3<f64> = Vector3::new(0.01, 5.0, 0.01);
+
+/// How many times the body-frame component `axis` of ω changes sign.
+pub fn sign_changes(samples: &[Sample], axis: usize) -> usize {
+    samples
+        .windows(2)
+        .filter(|w| w[0].body_omega[axis] * w[1].body_omega[axis] < 0.0)
+        .count()
+}

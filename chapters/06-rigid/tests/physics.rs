@@ -1,0 +1,428 @@
+//! The chapter's physics against closed forms, the notes' worked examples, conservation laws
+//! and nalgebra's own rotation code.
+
+use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::system::{OdeSystem, state_of};
+use pbm_ode::tableau::RK4;
+use pbm_prelim::sampling::sample;
+use pbm_rigid::body::{Gravity, Representation, RigidBody, RigidSystem};
+use pbm_rigid::exercises::test_solids;
+use pbm_rigid::mass::MassProperties;
+use pbm_rigid::mesh::{TriMesh, box_mesh, tetrahedron, uv_sphere};
+use pbm_rigid::motion::{
+    DZHANIBEKOV_OMEGA, push, rotation_free, sign_changes, torque_free, translation_free,
+};
+use pbm_rigid::rotation::{Quat, quat_from_axis_angle, quat_mul, quat_to_matrix, star};
+
+fn rel(a: &Matrix3<f64>, b: &Matrix3<f64>) -> f64 {
+    (a - b).norm() / b.norm()
+}
+
+#[test]
+fn polyhedral_block_is_equation_5_3() {
+    for (i, size) in
+        [Vector3::new(1.0, 2.0, 3.0), Vector3::new(0.1, 5.0, 0.7)].iter().enumerate()
+    {
+        let exact = MassProperties::block(*size, 2.5 * size.product()).unwrap();
+        let poly = MassProperties::polyhedron(&box_mesh(*size).unwrap(), 2.5).unwrap();
+        assert!(rel(&poly.inertia, &exact.inertia) < 1e-12, "box {i}");
+        assert!((poly.mass / exact.mass - 1.0).abs() < 1e-12);
+        assert!(poly.centre.norm() < 1e-12);
+    }
+}
+
+#[test]
+fn closed_form_tetrahedron_matches_hand_values_and_the_polyhedral_integrals() {
+    // The unit right tetrahedron: V = 1/6, centroid (1/4, 1/4, 1/4), and about the origin
+    // I_xx = ∫ y² + z² = 1/30, I_xy = −∫ xy = −1/120.
+    let unit = [Vector3::zeros(), Vector3::x(), Vector3::y(), Vector3::z()];
+    let t = MassProperties::tetrahedron(&unit, 1.0).unwrap();
+    let about_origin = t.inertia_about(&Vector3::zeros());
+    assert!((t.mass - 1.0 / 6.0).abs() < 1e-15);
+    assert!((t.centre - Vector3::repeat(0.25)).norm() < 1e-15);
+    assert!((about_origin[(0, 0)] - 1.0 / 30.0).abs() < 1e-15);
+    assert!((about_origin[(0, 1)] + 1.0 / 120.0).abs() < 1e-15);
+    for i in 0..20u64 {
+        let v: [Vector3<f64>; 4] = std::array::from_fn(|k| {
+            Vector3::new(
+                sample(i * 12 + 3 * k as u64),
+                sample(i * 12 + 3 * k as u64 + 1),
+                sample(i * 12 + 3 * k as u64 + 2),
+            ) * 2.0
+        });
+        let Ok(mesh) = tetrahedron(v) else { continue };
+        let exact = MassProperties::tetrahedron(&v, 1.3).unwrap();
+        let poly = MassProperties::polyhedron(&mesh, 1.3).unwrap();
+        assert!(rel(&poly.inertia, &exact.inertia) < 1e-10, "tetrahedron {i}");
+        assert!((poly.centre - exact.centre).norm() < 1e-12);
+    }
+}
+
+#[test]
+fn every_method_gives_a_physical_tensor_and_sampling_is_within_2_percent() {
+    for (shape, mesh, exact) in test_solids().unwrap() {
+        let poly = MassProperties::polyhedron(&mesh, 1.0).unwrap();
+        assert!(poly.relative_error(&exact) < 1e-12, "{shape}");
+        let sampled = MassProperties::point_sampling(&mesh, 1.0, 32).unwrap();
+        assert!(sampled.relative_error(&exact) < 0.02, "{shape}");
+        for props in
+            [exact, poly, sampled, MassProperties::bounding_box(&mesh, 1.0).unwrap()]
+        {
+            let i = props.inertia;
+            assert!((i - i.transpose()).norm() <= 1e-14 * i.norm(), "{shape}: symmetric");
+            let m = props.principal_moments();
+            assert!(m[0] > 0.0, "{shape}: positive definite");
+            // No principal moment exceeds the sum of the other two.
+            assert!(m[2] <= m[0] + m[1] + 1e-12 * m[2], "{shape}: triangle inequality");
+        }
+    }
+}
+
+#[test]
+fn parallel_axis_theorem_matches_direct_sums() {
+    let points: Vec<(f64, Vector3<f64>)> = (0..50u64)
+        .map(|i| {
+            (
+                1.0 + sample(4 * i).abs(),
+                Vector3::new(sample(4 * i + 1), sample(4 * i + 2), sample(4 * i + 3)) * 3.0,
+            )
+        })
+        .collect();
+    let props = MassProperties::point_masses(&points).unwrap();
+    let p = Vector3::new(0.3, -1.0, 2.0);
+    let direct: Matrix3<f64> = points
+        .iter()
+        .map(|(m, r)| {
+            let d = r - p;
+            (Matrix3::identity() * d.dot(&d) - d * d.transpose()) * *m
+        })
+        .sum();
+    assert!(rel(&props.inertia_about(&p), &direct) < 1e-13);
+    // A dumbbell: two 1 kg masses 2 m apart along x have I = diag(0, 2, 2) about the middle.
+    let bell =
+        MassProperties::point_masses(&[(1.0, Vector3::x()), (1.0, -Vector3::x())]).unwrap();
+    assert!(
+        (bell.inertia - Matrix3::from_diagonal(&Vector3::new(0.0, 2.0, 2.0))).norm()
+            < 1e-15
+    );
+}
+
+#[test]
+fn translating_a_mesh_moves_its_centre_not_its_inertia() {
+    let (mesh, exact) = {
+        let s = test_solids().unwrap();
+        (s[2].1.clone(), MassProperties::polyhedron(&s[2].1, 1.0).unwrap())
+    };
+    let shift = Vector3::new(10.0, -3.0, 7.0);
+    let moved = TriMesh::new(
+        mesh.vertices().iter().map(|v| v + shift).collect(),
+        mesh.triangles().to_vec(),
+    )
+    .unwrap();
+    let props = MassProperties::polyhedron(&moved, 1.0).unwrap();
+    assert!((props.centre - exact.centre - shift).norm() < 1e-11);
+    assert!(rel(&props.inertia, &exact.inertia) < 1e-10);
+}
+
+#[test]
+fn worked_examples_of_section_5() {
+    for f in [1.0, 2.5, -4.0] {
+        let (force, torque) = translation_free(f).unwrap();
+        assert_eq!(torque, Vector3::new(0.0, 6.0 * f, 0.0), "5.4");
+        assert_eq!(force, Vector3::zeros());
+        let (force, torque) = rotation_free(f).unwrap();
+        assert_eq!(torque, Vector3::zeros(), "5.3");
+        assert_eq!(force, Vector3::new(0.0, 0.0, 2.0 * f));
+    }
+}
+
+#[test]
+fn uniform_gravity_exerts_no_torque() {
+    // Section 5.2, on a sampled body: Σ (r_i − c) × m_i g = (Σ m_i (r_i − c)) × g = 0.
+    let (_, mesh, _) = test_solids().unwrap().remove(2);
+    let props = MassProperties::point_sampling(&mesh, 1.0, 12).unwrap();
+    let g = Vector3::new(0.0, -9.81, 0.0);
+    let (lo, hi) = mesh.bounds();
+    let cell = (hi - lo) / 12.0;
+    let mut torque = Vector3::zeros();
+    for i in 0..12 {
+        for j in 0..12 {
+            for k in 0..12 {
+                let p = lo
+                    + cell.component_mul(&Vector3::new(
+                        i as f64 + 0.5,
+                        j as f64 + 0.5,
+                        k as f64 + 0.5,
+                    ));
+                if mesh.contains(&p) {
+                    torque += (p - props.centre).cross(&(g * cell.product()));
+                }
+            }
+        }
+    }
+    assert!(torque.norm() < 1e-12, "{torque}");
+    // And the body accelerates at g whatever its mass (Mg/M, not Mg/g).
+    let body = RigidBody::new(
+        7.0,
+        props.inertia,
+        Vector3::zeros(),
+        Quat::new(1.0, 0.0, 0.0, 0.0),
+        Vector3::zeros(),
+        Vector3::zeros(),
+        Representation::Quaternion,
+    )
+    .unwrap();
+    let mut system = RigidSystem::new(vec![body]).unwrap();
+    system.add_force(Gravity { g });
+    let mut ydot = vec![0.0; 13];
+    system.derivative(&mut ydot);
+    assert_eq!(Vector3::from_column_slice(&ydot[7..10]) / 7.0, g);
+    assert_eq!(Vector3::from_column_slice(&ydot[10..13]), Vector3::zeros());
+}
+
+#[test]
+fn off_centre_push_gains_exactly_the_extra_work() {
+    let centred = push(Vector3::zeros(), 2.0, 1e-3).unwrap();
+    let off = push(Vector3::new(1.5, 0.0, 0.0), 2.0, 1e-3).unwrap();
+    // Same force, same time: same momentum, so the same speed of the centre of mass.
+    assert!((centred.speed - 2.0).abs() < 1e-12 && (off.speed - 2.0).abs() < 1e-12);
+    let difference = off.kinetic_energy - centred.kinetic_energy;
+    let extra_work = off.work - centred.work;
+    assert!(difference > 0.5, "{difference}");
+    assert!(
+        (difference - extra_work).abs() < 1e-3 * extra_work,
+        "{difference} vs {extra_work}"
+    );
+    // Each push's energy is its own work, too.
+    assert!((centred.kinetic_energy - centred.work).abs() < 1e-9);
+}
+
+#[test]
+fn intermediate_axis_flips_while_l_and_energy_stay() {
+    let samples =
+        torque_free(DZHANIBEKOV_OMEGA, Representation::Quaternion, true, 1e-3, 30.0, 10)
+            .unwrap();
+    assert!(sign_changes(&samples, 1) >= 4, "flips: {}", sign_changes(&samples, 1));
+    let (l0, e0) = (samples[0].l, samples[0].energy);
+    for s in &samples {
+        assert!((s.l - l0).norm() <= 1e-9 * l0.norm());
+        assert!((s.energy - e0).abs() <= 1e-6 * e0);
+        assert!(s.orientation_error < 1e-15, "renormalized quaternion stays unit");
+    }
+    // Spin about the largest or the smallest axis is stable: no flip, ω stays near its axis.
+    for (axis, omega) in
+        [(0, Vector3::new(5.0, 0.01, 0.01)), (2, Vector3::new(0.01, 0.01, 5.0))]
+    {
+        let s =
+            torque_free(omega, Representation::Quaternion, true, 1e-3, 30.0, 10).unwrap();
+        assert_eq!(sign_changes(&s, axis), 0);
+        assert!(s.iter().all(|s| s.body_omega[axis] > 4.9));
+    }
+}
+
+#[test]
+fn matrix_and_quaternion_forms_agree_and_drift_differently() {
+    let omega = Vector3::new(1.0, 2.0, 3.0);
+    let m = torque_free(omega, Representation::Matrix, false, 1e-3, 2.0, 100).unwrap();
+    let q = torque_free(omega, Representation::Quaternion, false, 1e-3, 2.0, 100).unwrap();
+    for (a, b) in m.iter().zip(&q) {
+        assert!((a.r - b.r).norm() < 1e-9, "t = {}", a.t);
+    }
+    let worst = |r| {
+        torque_free(omega, r, false, 0.02, 100.0, 1)
+            .unwrap()
+            .iter()
+            .fold(0.0_f64, |w, s| w.max(s.orientation_error))
+    };
+    assert!(worst(Representation::Matrix) > 10.0 * worst(Representation::Quaternion));
+}
+
+#[test]
+fn rotation_algebra_matches_nalgebra() {
+    for i in 0..100u64 {
+        let a = Quat::new(
+            sample(8 * i),
+            sample(8 * i + 1),
+            sample(8 * i + 2),
+            sample(8 * i + 3),
+        );
+        let b = Quat::new(
+            sample(8 * i + 4),
+            sample(8 * i + 5),
+            sample(8 * i + 6),
+            sample(8 * i + 7),
+        );
+        let ours = quat_mul(&a, &b);
+        let theirs = Quaternion::new(a[0], a[1], a[2], a[3])
+            * Quaternion::new(b[0], b[1], b[2], b[3]);
+        assert!((ours - Quat::new(theirs.w, theirs.i, theirs.j, theirs.k)).norm() < 1e-15);
+        let unit = a.normalize();
+        let r = UnitQuaternion::from_quaternion(Quaternion::new(
+            unit[0], unit[1], unit[2], unit[3],
+        ));
+        assert!(
+            (quat_to_matrix(&unit) - r.to_rotation_matrix().into_inner()).norm() < 1e-14
+        );
+        let (u, v) = (Vector3::new(a[0], a[1], a[2]), Vector3::new(b[0], b[1], b[2]));
+        assert!((star(&u) * v - u.cross(&v)).norm() < 1e-15);
+    }
+    let q = quat_from_axis_angle(&Vector3::z(), std::f64::consts::FRAC_PI_2);
+    assert!((quat_to_matrix(&q) * Vector3::x() - Vector3::y()).norm() < 1e-15);
+}
+
+#[test]
+fn slides_errata_star_and_discrete_inertia_signs() {
+    // ω* b is ω × b (the slides call ω* the matrix of −(ω×)).
+    let (w, b) = (Vector3::new(1.0, 2.0, 3.0), Vector3::new(-0.5, 0.4, 2.0));
+    assert_eq!(star(&w) * b, w.cross(&b));
+    // Σ m r* r* is −I: the slides' "discrete inertia" has its sign flipped.
+    let points =
+        [(1.0, Vector3::new(1.0, 0.5, 0.0)), (2.0, Vector3::new(-0.5, -0.25, 0.3))];
+    let props = MassProperties::point_masses(&points).unwrap();
+    let slides: Matrix3<f64> = points
+        .iter()
+        .map(|(m, r)| {
+            let d = r - props.centre;
+            star(&d) * star(&d) * *m
+        })
+        .sum();
+    assert!((slides + props.inertia).norm() < 1e-14);
+}
+
+#[test]
+fn notes_errata_the_torque_is_a_cross_product() {
+    // In appendix D the torque line multiplies two triples with `*`; read as a componentwise
+    // product it would give (0, 0, −2f) for the force of section 5.4, not (0, 3f, 0).
+    let (r, f) = (Vector3::new(-3.0, 0.0, -2.0), Vector3::new(0.0, 0.0, 1.0));
+    let (_, torque) =
+        pbm_rigid::motion::net_force_and_torque(Vector3::zeros(), &[(r, f)]).unwrap();
+    assert_eq!(torque, Vector3::new(0.0, 3.0, 0.0));
+    assert_ne!(torque, r.component_mul(&f));
+}
+
+#[test]
+fn notes_errata_the_frame_loop_braces() {
+    // As printed, the solver call sits inside the loop that copies the state, so one frame
+    // calls the solver once per state entry, each time from a half-copied state. Entry j is
+    // copied after j calls and then advanced again by the last one: every entry but the first
+    // moves twice. A body drifting at (1, 1, 1) m/s moves 1/24 m in x but 2/24 m in y and z.
+    let body = || {
+        RigidBody::new(
+            1.0,
+            Matrix3::identity(),
+            Vector3::zeros(),
+            Quat::new(1.0, 0.0, 0.0, 0.0),
+            Vector3::repeat(1.0),
+            Vector3::zeros(),
+            Representation::Quaternion,
+        )
+        .unwrap()
+    };
+    let frame = 1.0 / 24.0;
+    let mut printed = RigidSystem::new(vec![body()]).unwrap();
+    let mut x_final = state_of(&printed);
+    let mut x0 = x_final.clone();
+    for i in 0..x0.len() {
+        x0[i] = x_final[i];
+        printed.scatter_state(&x0, 0.0);
+        RungeKutta::new(RK4).step(&mut printed, frame).unwrap();
+        x_final = state_of(&printed);
+    }
+    assert!((x_final[0] - frame).abs() < 1e-15);
+    assert!((x_final[1] - 2.0 * frame).abs() < 1e-15, "{}", x_final[1]);
+    assert!((x_final[2] - 2.0 * frame).abs() < 1e-15);
+    // With the call after the copy, one frame is one step.
+    let mut fixed = RigidSystem::new(vec![body()]).unwrap();
+    RungeKutta::new(RK4).step(&mut fixed, frame).unwrap();
+    assert!((fixed.bodies[0].x - Vector3::repeat(frame)).norm() < 1e-15);
+}
+
+#[test]
+fn derivative_is_identical_on_one_and_two_threads() {
+    let props = MassProperties::block(Vector3::new(1.0, 2.0, 3.0), 1.0).unwrap();
+    let bodies: Vec<RigidBody> = (0..2000u64)
+        .map(|i| {
+            let s = |k| sample(10 * i + k);
+            RigidBody::new(
+                1.0,
+                props.inertia,
+                Vector3::new(s(0), s(1), s(2)),
+                Quat::new(s(3), s(4), s(5), s(6)),
+                Vector3::new(s(7), s(8), s(9)),
+                Vector3::new(s(2), s(5), s(8)) * 3.0,
+                Representation::Quaternion,
+            )
+            .unwrap()
+        })
+        .collect();
+    let run = |threads| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let mut system = RigidSystem::new(bodies.clone()).unwrap();
+            system.add_force(Gravity { g: Vector3::new(0.0, -9.81, 0.0) });
+            let mut rk4 = RungeKutta::new(RK4);
+            rk4.step(&mut system, 0.01).unwrap();
+            state_of(&system)
+        })
+    };
+    assert_eq!(run(1), run(2));
+}
+
+#[test]
+fn bad_input_is_an_error() {
+    let box_ = box_mesh(Vector3::new(1.0, 1.0, 1.0)).unwrap();
+    let (v, mut t) = (box_.vertices().to_vec(), box_.triangles().to_vec());
+    t.pop();
+    let err = TriMesh::new(v.clone(), t).unwrap_err();
+    assert!(err.to_string().contains("not closed"), "{err}");
+    let (iv, it) = box_.inverted();
+    let err = TriMesh::new(iv, it).unwrap_err();
+    assert!(err.to_string().contains("inside out"), "{err}");
+    assert!(TriMesh::new(v.clone(), vec![[0, 1, 99]]).is_err());
+    assert!(TriMesh::new(vec![Vector3::new(f64::NAN, 0.0, 0.0)], vec![]).is_err());
+    assert!(TriMesh::new(v, vec![[0, 0, 1]]).is_err());
+    assert!(uv_sphere(1.0, 1, 8).is_err());
+    let ok = |m: f64, i: Matrix3<f64>, x: Vector3<f64>, q: Quat| {
+        RigidBody::new(
+            m,
+            i,
+            x,
+            q,
+            Vector3::zeros(),
+            Vector3::zeros(),
+            Representation::Matrix,
+        )
+    };
+    let (i, q) = (Matrix3::identity(), Quat::new(1.0, 0.0, 0.0, 0.0));
+    assert!(ok(0.0, i, Vector3::zeros(), q).is_err());
+    assert!(ok(f64::NAN, i, Vector3::zeros(), q).is_err());
+    assert!(ok(1.0, -i, Vector3::zeros(), q).is_err());
+    assert!(
+        ok(
+            1.0,
+            Matrix3::new(1.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0),
+            Vector3::zeros(),
+            q
+        )
+        .is_err()
+    );
+    assert!(ok(1.0, i, Vector3::new(f64::INFINITY, 0.0, 0.0), q).is_err());
+    assert!(ok(1.0, i, Vector3::zeros(), Quat::zeros()).is_err());
+    assert!(MassProperties::block(Vector3::new(1.0, 0.0, 1.0), 1.0).is_err());
+    assert!(MassProperties::point_masses(&[]).is_err());
+    assert!(MassProperties::point_sampling(&box_, 1.0, 0).is_err());
+    assert!(MassProperties::polyhedron(&box_, -1.0).is_err());
+    let a = ok(1.0, i, Vector3::zeros(), q).unwrap();
+    let b = RigidBody::new(
+        1.0,
+        i,
+        Vector3::zeros(),
+        q,
+        Vector3::zeros(),
+        Vector3::zeros(),
+        Representation::Quaternion,
+    )
+    .unwrap();
+    assert!(RigidSystem::new(vec![a, b]).is_err());
+}
