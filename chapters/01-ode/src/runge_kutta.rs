@@ -126,6 +126,26 @@ pub fn check_step_size(h: f64) -> Result<(), PbmError> {
     }
 }
 
+/// How many steps of size `h` reach `t_end` (rounded), after checking that h is a valid step,
+/// t_end is finite and non-negative, and the count is not absurd (at most 10⁸).
+pub fn step_count(h: f64, t_end: f64) -> Result<usize, PbmError> {
+    check_step_size(h)?;
+    if !(t_end >= 0.0 && t_end.is_finite()) {
+        return Err(PbmError::invalid(
+            "run length",
+            format!("t_end = {t_end}; it must be finite and non-negative"),
+        ));
+    }
+    let n = (t_end / h).round();
+    if n > 1e8 {
+        return Err(PbmError::invalid(
+            "run length",
+            format!("t_end / h = {n:e} steps; at most 1e8 are allowed"),
+        ));
+    }
+    Ok(n as usize)
+}
+
 /// Takes `steps` steps of size `h` and returns the states visited, the initial one included.
 pub fn integrate<S: OdeSystem + ?Sized>(
     system: &mut S,

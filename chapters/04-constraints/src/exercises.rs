@@ -2,10 +2,10 @@
 
 use crate::constraint::{OnCircle, Rod};
 use crate::models::{Chain, G, double_pendulum};
-use crate::studies::{Holder, bead_drift, max_stable_step, run_chain, steps};
+use crate::studies::{Holder, bead_drift, max_stable_step, run_chain};
 use crate::system::{ConstrainedSystem, Feedback};
 use nalgebra::Vector2;
-use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::{ButcherTableau, EULER, MIDPOINT, RK4};
 use pbm_prelim::{Exercise, ParamSpec, Params, PbmError};
 use serde_json::{Value, json};
@@ -100,7 +100,7 @@ fn run_and_measure(
     let mut stepper = RungeKutta::new(RK4);
     let e0 = system.energy();
     let (mut max_c, mut max_de) = (system.max_abs_c(), 0.0_f64);
-    for _ in 0..steps(h, t_end)? {
+    for _ in 0..step_count(h, t_end)? {
         system.step(&mut stepper, h)?;
         max_c = max_c.max(system.max_abs_c());
         max_de = max_de.max((system.energy() - e0).abs() / scale);
@@ -118,7 +118,7 @@ fn double_pendulum_run(p: &Params) -> Result<Value, PbmError> {
     let (max_c, drift) = run_and_measure(&mut system, h, t_end, PENDULUM_ENERGY_SCALE)?;
     let stats = system.stats();
     Ok(json!({
-        "steps": steps(h, t_end)?,
+        "steps": step_count(h, t_end)?,
         "max_constraint_error": max_c,
         "relative_energy_drift": drift,
         "mean_cg_iterations": stats.iterations as f64 / stats.solves.max(1) as f64,

@@ -3,7 +3,7 @@
 
 use crate::models::{Chain, G, bead};
 use crate::system::Feedback;
-use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::{ButcherTableau, RK4};
 use pbm_particles::particle::ParticleSystem;
@@ -20,28 +20,13 @@ pub fn bead_drift(
     let mut system = bead(feedback)?;
     let mut stepper = RungeKutta::new(tableau);
     let mut track = vec![(0.0, system.max_abs_c())];
-    for _ in 0..steps(h, t_end)? {
+    for _ in 0..step_count(h, t_end)? {
         system.step(&mut stepper, h)?;
         track.push((system.time(), system.max_abs_c()));
     }
     Ok(track)
 }
 // ANCHOR_END: drift
-
-/// Number of steps of size h to reach t_end, validated.
-pub fn steps(h: f64, t_end: f64) -> Result<usize, PbmError> {
-    if !(h > 0.0 && h.is_finite() && t_end >= 0.0 && t_end.is_finite()) {
-        return Err(PbmError::invalid(
-            "run",
-            format!("h = {h}, t_end = {t_end}: h must be positive, t_end non-negative"),
-        ));
-    }
-    let n = (t_end / h).round();
-    if n > 1e8 {
-        return Err(PbmError::invalid("run", format!("{n} steps is too many")));
-    }
-    Ok(n as usize)
-}
 
 /// How the chain's links are held.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -79,7 +64,7 @@ pub fn run_chain(
     h: f64,
     t_end: f64,
 ) -> Result<ChainRun, PbmError> {
-    let n = steps(h, t_end)?;
+    let n = step_count(h, t_end)?;
     let scale = chain.links as f64 * chain.mass * G * chain.links as f64 * chain.length;
     let mut stepper = RungeKutta::new(RK4);
     let mut run =

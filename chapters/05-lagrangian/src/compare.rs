@@ -33,7 +33,7 @@ pub struct Sample {
 // ANCHOR: compare
 /// Runs both models with RK4 at step h to t_end, sampling every `every` steps.
 pub fn compare(h: f64, t_end: f64, every: usize) -> Result<Vec<Sample>, PbmError> {
-    let steps = pbm_constraints::studies::steps(h, t_end)?;
+    let steps = pbm_ode::runge_kutta::step_count(h, t_end)?;
     let mut constrained = double_pendulum()?;
     let mut angles = angular_double_pendulum()?;
     let (mut rk_a, mut rk_b) = (RungeKutta::new(RK4), RungeKutta::new(RK4));

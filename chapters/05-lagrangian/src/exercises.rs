@@ -39,7 +39,7 @@ fn bead(p: &Params) -> Result<Value, PbmError> {
     let mut rk4 = RungeKutta::new(RK4);
     let e0 = system.energy();
     let (mut radius_error, mut energy_drift) = (0.0_f64, 0.0_f64);
-    for _ in 0..pbm_constraints::studies::steps(h, t_end)? {
+    for _ in 0..pbm_ode::runge_kutta::step_count(h, t_end)? {
         system.step(&mut rk4, h)?;
         radius_error = radius_error.max((system.positions().norm() - 1.0).abs());
         energy_drift = energy_drift.max((system.energy() - e0).abs() / 9.81);

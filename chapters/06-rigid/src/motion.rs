@@ -6,24 +6,9 @@ use crate::body::{PointForce, Representation, RigidBody, RigidSystem};
 use crate::mass::MassProperties;
 use crate::rotation::Quat;
 use nalgebra::{Matrix3, Vector3};
-use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::RK4;
 use pbm_prelim::PbmError;
-
-/// Number of steps of size h to reach t_end, validated.
-pub fn steps(h: f64, t_end: f64) -> Result<usize, PbmError> {
-    if !(h > 0.0 && h.is_finite() && t_end >= 0.0 && t_end.is_finite()) {
-        return Err(PbmError::invalid(
-            "run",
-            format!("h = {h}, t_end = {t_end}: h must be positive, t_end non-negative"),
-        ));
-    }
-    let n = (t_end / h).round();
-    if n > 1e8 {
-        return Err(PbmError::invalid("run", format!("{n} steps is too many")));
-    }
-    Ok(n as usize)
-}
 
 /// A body at rest at the origin, unrotated, with the given mass properties.
 pub fn body_at_rest(
@@ -104,7 +89,7 @@ pub fn push(point: Vector3<f64>, duration: f64, h: f64) -> Result<Push, PbmError
     let mut rk4 = RungeKutta::new(RK4);
     let mut at = system.bodies[0].world_point(&point);
     let mut work = 0.0;
-    for _ in 0..steps(h, duration)? {
+    for _ in 0..step_count(h, duration)? {
         rk4.step(&mut system, h)?;
         system.renormalize();
         let next = system.bodies[0].world_point(&point);
@@ -163,7 +148,7 @@ pub fn torque_free(
     let mut system = RigidSystem::new(vec![body])?;
     let mut rk4 = RungeKutta::new(RK4);
     let mut out = Vec::new();
-    for n in 0..=steps(h, t_end)? {
+    for n in 0..=step_count(h, t_end)? {
         if n > 0 {
             rk4.step(&mut system, h)?;
             if renormalize {
