@@ -303,9 +303,7 @@ pub struct Gravity {
 
 impl BodyForce for Gravity {
     fn apply(&self, _t: f64, bodies: &mut [RigidBody]) {
-        for b in bodies {
-            b.force += self.g * b.mass;
-        }
+        bodies.par_iter_mut().for_each(|b| b.force += self.g * b.mass);
     }
 }
 
@@ -394,10 +392,10 @@ impl OdeSystem for RigidSystem {
         self.t = t;
     }
     fn derivative(&mut self, ydot: &mut [f64]) {
-        for b in &mut self.bodies {
+        self.bodies.par_iter_mut().for_each(|b| {
             b.force = Vector3::zeros();
             b.torque = Vector3::zeros();
-        }
+        });
         for f in &self.forces {
             f.apply(self.t, &mut self.bodies);
         }
