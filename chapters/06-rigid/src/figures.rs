@@ -1,7 +1,7 @@
 //! The chapter's figures, computed with the chapter's own code.
 
 use crate::body::Representation;
-use crate::motion::{DZHANIBEKOV_OMEGA, Sample, torque_free, tumbling_block};
+use crate::motion::{DZHANIBEKOV_OMEGA, Sample, TUMBLING_BLOCK_SIZE, torque_free};
 use nalgebra::{Matrix3, Vector3};
 use pbm_prelim::plot::{
     LINE_WIDTH, REFERENCE, axes, color, draw_svg, label_font, labelled_line, legend,
@@ -131,7 +131,7 @@ fn dzhanibekov_box() -> Result<String, PbmError> {
             s.map_or((0.0, Matrix3::identity()), |s| (s.t, s.r))
         })
         .collect();
-    let size = Vector3::new(1.0, 2.0, 3.0) / 2.0;
+    let size = TUMBLING_BLOCK_SIZE / 2.0; // the block the simulation used
     let corner = |i: usize| {
         Vector3::new(
             if i & 1 == 0 { -size.x } else { size.x },
@@ -144,7 +144,6 @@ fn dzhanibekov_box() -> Result<String, PbmError> {
             [1, 2, 4].into_iter().filter(move |b| i & b == 0).map(move |b| (i, i | b))
         })
         .collect();
-    let _ = tumbling_block()?; // the same block the simulation used
     draw_svg("dzhanibekov-box", (1120, 620), |root| {
         let root = root.titled(
             "1 × 2 × 3 m block; arrow: the body's intermediate (y) axis, spun about at t = 0",

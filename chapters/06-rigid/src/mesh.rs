@@ -164,7 +164,7 @@ pub fn tetrahedron(v: [Vector3<f64>; 4]) -> Result<TriMesh, PbmError> {
 }
 
 /// An extruded polygon: the simple polygon `outline` (counter-clockwise in the xy plane) swept
-/// from z = 0 to z = `depth`, its caps fanned from `fan` triangles given by the caller.
+/// from z = 0 to z = `depth`; `caps` triangulates the outline (indices into it, counter-clockwise).
 fn prism(
     outline: &[(f64, f64)],
     caps: &[[usize; 3]],

@@ -101,10 +101,13 @@ pub fn push(point: Vector3<f64>, duration: f64, h: f64) -> Result<Push, PbmError
 }
 // ANCHOR_END: puzzle
 
+/// Side lengths of the tumbling block (m).
+pub const TUMBLING_BLOCK_SIZE: Vector3<f64> = Vector3::new(1.0, 2.0, 3.0);
+
 /// The body of the torque-free experiments: a 1 × 2 × 3 m block of 1 kg, whose principal
 /// moments 13/12, 10/12 and 5/12 kg m² are all different; y is the intermediate axis.
 pub fn tumbling_block() -> Result<MassProperties, PbmError> {
-    MassProperties::block(Vector3::new(1.0, 2.0, 3.0), 1.0)
+    MassProperties::block(TUMBLING_BLOCK_SIZE, 1.0)
 }
 
 /// One sample of a torque-free run.
