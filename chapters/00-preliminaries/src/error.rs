@@ -1,8 +1,12 @@
-//! The error type shared by chapters: bad parameters, invalid models, diverged simulations and
-//! figures that could not be drawn.
+//! The error type shared by chapters. Every error says whose fault it is: the reader's input
+//! (an unknown name, a value out of range, a model built from impossible values) or the
+//! computation (a solver that did not converge, a model that degenerated, a simulation that
+//! blew up). The command line exits with 2 for the first kind and 1 for the second.
 
+use crate::snapshot::short;
 use crate::params::ParamError;
 
+// ANCHOR: error
 /// Everything that can go wrong when a chapter runs an exercise or draws a figure.
 #[derive(Debug, thiserror::Error)]
 pub enum PbmError {
@@ -17,15 +21,50 @@ pub enum PbmError {
         /// Why it was rejected, naming what is allowed.
         why: String,
     },
+    /// An iterative solver gave up: it names itself, how far it got and why it stopped.
+    #[error(
+        "{solver} failed after {iterations} iterations (relative residual {}): {why}",
+        short(*residual)
+    )]
+    Solver {
+        /// The solver, e.g. "conjugate gradient".
+        solver: &'static str,
+        /// Iterations taken before it stopped.
+        iterations: usize,
+        /// ‖b − A x‖ / ‖b‖ when it stopped.
+        residual: f64,
+        /// Why it stopped: no convergence, or a matrix that is not what it needs.
+        why: String,
+    },
+    /// A model reached a state where its equations have no unique answer: coincident spring
+    /// ends, a singular matrix, a parametrisation that folds over.
+    #[error("degenerate {what}: {why}")]
+    Degenerate {
+        /// What degenerated, e.g. "spring".
+        what: &'static str,
+        /// What happened.
+        why: String,
+    },
     /// A simulation produced a non-finite state.
     #[error(
-        "simulation diverged at step {step} (t = {time}): the state is no longer finite"
+        "simulation diverged at step {step} (t = {} s): the state is no longer finite",
+        short(*time)
     )]
     Diverged {
         /// Index of the first step whose result was not finite.
         step: usize,
         /// Simulation time at the start of that step.
         time: f64,
+    },
+    /// Something failed inside a step of a simulation: the step and time say where.
+    #[error("at step {step} (t = {} s): {source}", short(*time))]
+    AtStep {
+        /// Index of the step that failed.
+        step: usize,
+        /// Simulation time at the start of that step.
+        time: f64,
+        /// What failed.
+        source: Box<PbmError>,
     },
     /// A figure could not be drawn.
     #[error("figure {name}: {why}")]
@@ -36,10 +75,89 @@ pub enum PbmError {
         why: String,
     },
 }
+// ANCHOR_END: error
+
+/// Whose fault an error is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// The reader's input: fix the parameters (exit code 2).
+    Input,
+    /// The computation: a solver, a model or a simulation failed (exit code 1).
+    Computation,
+}
 
 impl PbmError {
     /// Shorthand for [`PbmError::Invalid`].
     pub fn invalid(what: &'static str, why: impl Into<String>) -> Self {
         PbmError::Invalid { what, why: why.into() }
+    }
+
+    /// Shorthand for [`PbmError::Degenerate`].
+    pub fn degenerate(what: &'static str, why: impl Into<String>) -> Self {
+        PbmError::Degenerate { what, why: why.into() }
+    }
+
+    /// Whose fault it is. An error inside a step is the fault of what failed there.
+    pub fn fault(&self) -> Fault {
+        match self {
+            PbmError::Param(_) | PbmError::Invalid { .. } => Fault::Input,
+            PbmError::AtStep { source, .. } => source.fault(),
+            PbmError::Solver { .. }
+            | PbmError::Degenerate { .. }
+            | PbmError::Diverged { .. }
+            | PbmError::Figure { .. } => Fault::Computation,
+        }
+    }
+
+    /// The same error, saying that it happened in step `step`, which started at `time`. An
+    /// error that already names its step is returned as it is: the innermost step is the one
+    /// that knows where it failed.
+    pub fn at_step(self, step: usize, time: f64) -> Self {
+        match self {
+            PbmError::AtStep { .. } | PbmError::Diverged { .. } => self,
+            other => PbmError::AtStep { step, time, source: Box::new(other) },
+        }
+    }
+
+    /// The error a step reports, with any [`PbmError::AtStep`] wrapping removed.
+    pub fn cause(&self) -> &PbmError {
+        match self {
+            PbmError::AtStep { source, .. } => source.cause(),
+            other => other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failure_inside_a_step_names_the_step_the_time_and_the_solver() {
+        let cg = PbmError::Solver {
+            solver: "conjugate gradient",
+            iterations: 3,
+            residual: 2.0999999e-3,
+            why: "no convergence to 1e-12".into(),
+        };
+        let err = cg.at_step(412, 4.12);
+        assert_eq!(
+            err.to_string(),
+            "at step 412 (t = 4.12 s): conjugate gradient failed after 3 iterations \
+             (relative residual 0.0021): no convergence to 1e-12"
+        );
+        assert_eq!(err.fault(), Fault::Computation);
+        assert!(matches!(err.cause(), PbmError::Solver { iterations: 3, .. }));
+        // Wrapping twice keeps the innermost step.
+        let again = err.at_step(7, 0.07);
+        assert!(again.to_string().starts_with("at step 412"), "{again}");
+    }
+
+    #[test]
+    fn input_errors_stay_input_errors_inside_a_step() {
+        let err = PbmError::invalid("step size", "h = 0").at_step(3, 0.3);
+        assert_eq!(err.fault(), Fault::Input);
+        let diverged = PbmError::Diverged { step: 9, time: 0.9 }.at_step(1, 0.1);
+        assert!(matches!(diverged, PbmError::Diverged { step: 9, .. }));
     }
 }

@@ -1,20 +1,34 @@
 //! Preliminaries: the vocabulary every chapter of pbm shares.
 //!
-//! Nothing here is physics. A chapter describes itself as a [`Chapter`]: its runnable
-//! [`Exercise`]s (named, parameterised experiments that return JSON) and its [`Figure`]s
-//! (functions that draw one SVG each). Exercise parameters are declared as [`ParamSpec`]s and
-//! validated into [`Params`] before any physics runs, so bad input is an error, never a panic.
-//! The [`plot`] module holds the shared figure style (an embedded font, a palette, sizes) and
-//! [`snapshot`] the rounding that keeps insta snapshots stable across machines.
+//! Nothing here is physics. Always built: the error type ([`PbmError`], which says whose fault
+//! an error is), the checks constructors make ([`validate`]), deterministic samples
+//! ([`sampling`]), finite-difference derivatives for tests ([`finite_difference`]), loops that
+//! run in parallel with the same results on any number of threads ([`parallel`]), rounding
+//! ([`snapshot`]) and exercise parameters ([`params`]).
+//!
+//! With the `book` feature (on by default): how a chapter describes itself as a [`Chapter`],
+//! with runnable [`Exercise`]s that return JSON and [`Figure`]s that draw SVG; the shared figure
+//! style ([`plot`]); and what the chapters' tests share ([`testing`]). The physics crates build
+//! without it, for WebAssembly.
 
 pub mod error;
+pub mod finite_difference;
+pub mod parallel;
 pub mod params;
+#[cfg(feature = "book")]
 pub mod plot;
+#[cfg(feature = "book")]
 pub mod registry;
 pub mod sampling;
 pub mod snapshot;
+#[cfg(feature = "book")]
+pub mod testing;
+pub mod validate;
 
-pub use error::PbmError;
-pub use params::{ParamError, ParamKind, ParamSpec, ParamValue, Params};
+pub use error::{Fault, PbmError};
+pub use params::{Choice, ParamError, ParamKind, ParamSpec, ParamValue, Params};
+#[cfg(feature = "book")]
 pub use registry::{Chapter, Exercise, Figure};
-pub use snapshot::{round_json, round_sig};
+#[cfg(feature = "book")]
+pub use snapshot::round_json;
+pub use snapshot::{round_sig, short};

@@ -2,8 +2,9 @@
 //! `--set key=value` strings from the command line are checked against those declarations before
 //! any physics runs.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::Mutex;
 
 /// What went wrong with a parameter. Every message names what is allowed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -30,6 +31,16 @@ pub enum ParamError {
         value: String,
         /// What was expected, e.g. "a number".
         expected: String,
+    },
+    /// A word that is not one of a choice parameter's options.
+    #[error("parameter `{name}`: unknown choice `{value}`; allowed: {allowed}")]
+    UnknownChoice {
+        /// The parameter.
+        name: String,
+        /// The word given.
+        value: String,
+        /// The options, separated by `|`.
+        allowed: String,
     },
     /// A value outside the declared range, or not finite.
     #[error("parameter `{name}` = {value} is out of range; allowed: {allowed}")]
@@ -76,15 +87,30 @@ pub enum ParamKind {
         /// The value the book discusses.
         default: bool,
     },
-    /// One of a fixed set of words.
+    /// One of a fixed set of words, each naming a value of an enum (see [`Choice`]).
     Choice {
         /// The value the book discusses.
         default: &'static str,
         /// The allowed words.
-        options: &'static [&'static str],
+        options: Vec<&'static str>,
     },
 }
 // ANCHOR_END: param_kind
+
+// ANCHOR: choice
+/// An enum that a choice parameter selects: every value with the word that names it. Reading
+/// the parameter gives the enum value, so a chapter matches on its variants and there is no
+/// catch-all arm for a word it forgot.
+pub trait Choice: Copy + PartialEq + 'static {
+    /// Every value with its word, in the order `pbm list` shows them.
+    const OPTIONS: &'static [(&'static str, Self)];
+
+    /// The word that names this value.
+    fn word(self) -> &'static str {
+        Self::OPTIONS.iter().find(|(_, v)| *v == self).map_or("?", |(w, _)| w)
+    }
+}
+// ANCHOR_END: choice
 
 /// One declared parameter of an exercise.
 #[derive(Debug, Clone, PartialEq)]
@@ -163,14 +189,10 @@ impl ParamSpec {
         ParamSpec { name, help, kind }
     }
 
-    /// A parameter taking one of `options`.
-    pub fn choice(
-        name: &'static str,
-        help: &'static str,
-        default: &'static str,
-        options: &'static [&'static str],
-    ) -> Self {
-        let kind = ParamKind::Choice { default, options };
+    /// A parameter taking one of the values of the enum `T`, by name.
+    pub fn choice<T: Choice>(name: &'static str, help: &'static str, default: T) -> Self {
+        let options = T::OPTIONS.iter().map(|(word, _)| *word).collect();
+        let kind = ParamKind::Choice { default: default.word(), options };
         ParamSpec { name, help, kind }
     }
 
@@ -242,23 +264,53 @@ impl ParamSpec {
                 .iter()
                 .find(|o| **o == text)
                 .map(|o| ParamValue::Choice(o))
-                .ok_or_else(out_of_range),
+                .ok_or_else(|| ParamError::UnknownChoice {
+                    name: self.name.to_string(),
+                    value: text.to_string(),
+                    allowed: self.allowed(),
+                }),
         }
     }
 }
 
 /// The validated parameters of one run of an exercise: every declared parameter has a value,
-/// either its default or what the reader set.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// either its default or what the reader set. It remembers which parameters the exercise read,
+/// so a test can find a declared parameter that does nothing.
+#[derive(Debug, Default)]
 pub struct Params {
     values: BTreeMap<&'static str, ParamValue>,
+    read: Mutex<BTreeSet<&'static str>>,
+}
+
+impl Clone for Params {
+    fn clone(&self) -> Self {
+        Params { values: self.values.clone(), read: Mutex::new(self.read_names()) }
+    }
+}
+
+impl PartialEq for Params {
+    /// Two sets of parameters are equal when their values are; what was read is a record of
+    /// use, not part of the value.
+    fn eq(&self, other: &Self) -> bool {
+        self.values == other.values
+    }
 }
 
 impl Params {
     /// The defaults of `specs`.
     pub fn defaults(specs: &[ParamSpec]) -> Self {
         let values = specs.iter().map(|s| (s.name, s.default_value())).collect();
-        Params { values }
+        Params { values, read: Mutex::new(BTreeSet::new()) }
+    }
+
+    fn read_names(&self) -> BTreeSet<&'static str> {
+        self.read.lock().map(|set| set.clone()).unwrap_or_default()
+    }
+
+    /// The declared parameters that no accessor has read yet, in name order.
+    pub fn unread(&self) -> Vec<&'static str> {
+        let read = self.read_names();
+        self.values.keys().filter(|k| !read.contains(*k)).copied().collect()
     }
 
     /// Starts from the defaults of `specs` and applies `key=value` assignments in order.
@@ -292,7 +344,14 @@ impl Params {
     }
 
     fn get(&self, name: &str) -> Result<&ParamValue, ParamError> {
-        self.values.get(name).ok_or_else(|| ParamError::Undeclared(name.to_string()))
+        let (key, value) = self
+            .values
+            .get_key_value(name)
+            .ok_or_else(|| ParamError::Undeclared(name.to_string()))?;
+        if let Ok(mut read) = self.read.lock() {
+            read.insert(key);
+        }
+        Ok(value)
     }
 
     /// A real parameter.
@@ -323,12 +382,18 @@ impl Params {
         }
     }
 
-    /// A choice parameter.
-    pub fn choice(&self, name: &str) -> Result<&'static str, ParamError> {
-        match self.get(name)? {
-            ParamValue::Choice(s) => Ok(s),
-            _ => Err(ParamError::Undeclared(name.to_string())),
-        }
+    /// A choice parameter, as the enum value its word names.
+    pub fn choice<T: Choice>(&self, name: &str) -> Result<T, ParamError> {
+        let ParamValue::Choice(word) = self.get(name)? else {
+            return Err(ParamError::Undeclared(name.to_string()));
+        };
+        T::OPTIONS.iter().find(|(w, _)| w == word).map(|(_, v)| *v).ok_or_else(|| {
+            ParamError::UnknownChoice {
+                name: name.to_string(),
+                value: word.to_string(),
+                allowed: T::OPTIONS.iter().map(|(w, _)| *w).collect::<Vec<_>>().join("|"),
+            }
+        })
     }
 
     /// Every parameter with its value, by name.
@@ -341,12 +406,23 @@ impl Params {
 mod tests {
     use super::*;
 
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    enum Method {
+        Euler,
+        Rk4,
+    }
+
+    impl Choice for Method {
+        const OPTIONS: &'static [(&'static str, Self)] =
+            &[("euler", Method::Euler), ("rk4", Method::Rk4)];
+    }
+
     fn specs() -> Vec<ParamSpec> {
         vec![
             ParamSpec::positive("h", "step (s)", 0.1, 10.0),
             ParamSpec::int("steps", "number of steps", 100, 1, 1_000_000),
             ParamSpec::boolean("feedback", "use feedback", false),
-            ParamSpec::choice("method", "solver", "euler", &["euler", "rk4"]),
+            ParamSpec::choice("method", "solver", Method::Euler),
         ]
     }
 
@@ -358,7 +434,18 @@ mod tests {
         assert_eq!(p.f64("h").unwrap(), 0.25);
         assert_eq!(p.usize("steps").unwrap(), 100);
         assert!(p.bool("feedback").unwrap());
-        assert_eq!(p.choice("method").unwrap(), "rk4");
+        assert_eq!(p.choice::<Method>("method").unwrap(), Method::Rk4);
+        assert_eq!(Method::Rk4.word(), "rk4");
+    }
+
+    #[test]
+    fn parameters_remember_being_read() {
+        let p = Params::defaults(&specs());
+        assert_eq!(p.unread(), ["feedback", "h", "method", "steps"]);
+        p.f64("h").unwrap();
+        p.choice::<Method>("method").unwrap();
+        assert_eq!(p.unread(), ["feedback", "steps"]);
+        assert_eq!(p.clone().unread(), ["feedback", "steps"]);
     }
 
     #[test]
@@ -371,7 +458,7 @@ mod tests {
             ("h=abc", "a number"),
             ("steps=0", "1..=1000000"),
             ("steps=-3", "1..=1000000"),
-            ("method=rk5", "euler|rk4"),
+            ("method=rk5", "unknown choice `rk5`; allowed: euler|rk4"),
         ];
         for (arg, needle) in cases {
             let err = Params::resolve("x/y", &specs(), &[arg]).unwrap_err();

@@ -1,6 +1,8 @@
 //! Rounding for snapshots: floats are kept to a fixed number of significant digits so that a
-//! snapshot does not change with the last bits of a platform's libm.
+//! snapshot does not change with the last bits of a platform's libm. The same rounding writes
+//! numbers for people, in tables and error messages.
 
+#[cfg(feature = "book")]
 use serde_json::Value;
 
 // ANCHOR: round_sig
@@ -17,8 +19,20 @@ pub fn round_sig(x: f64, digits: u32) -> f64 {
 }
 // ANCHOR_END: round_sig
 
+/// `x` as a person reads it: six significant digits, in scientific notation when it is very
+/// small or very large (`0.0021`, `4.12`, `1e-12`, `3.5e9`).
+pub fn short(x: f64) -> String {
+    let x = round_sig(x, 6);
+    if x != 0.0 && x.is_finite() && (x.abs() < 1e-3 || x.abs() >= 1e7) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
 /// Returns a copy of `value` with every float rounded by [`round_sig`]. Integers, strings and
 /// booleans are unchanged.
+#[cfg(feature = "book")]
 pub fn round_json(value: &Value, digits: u32) -> Value {
     match value {
         Value::Number(n) if n.is_f64() => n
@@ -39,7 +53,6 @@ pub fn round_json(value: &Value, digits: u32) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn rounds_to_significant_digits() {
@@ -51,7 +64,19 @@ mod tests {
     }
 
     #[test]
+    fn short_numbers_for_people() {
+        assert_eq!(short(0.0020999999), "0.0021");
+        assert_eq!(short(4.12), "4.12");
+        assert_eq!(short(1e-12), "1e-12");
+        assert_eq!(short(3.5e9), "3.5e9");
+        assert_eq!(short(0.0), "0");
+        assert_eq!(short(f64::INFINITY), "inf");
+    }
+
+    #[cfg(feature = "book")]
+    #[test]
     fn rounds_nested_json_and_leaves_other_values() {
+        use serde_json::json;
         let v = json!({"a": 1.23456, "b": [2.74828, 3], "c": {"d": "text", "e": true}});
         let r = round_json(&v, 3);
         assert_eq!(r, json!({"a": 1.23, "b": [2.75, 3], "c": {"d": "text", "e": true}}));

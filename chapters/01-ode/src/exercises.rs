@@ -11,8 +11,15 @@ use crate::stability::{
     euler_decay, euler_decay_factor, observed_regime, predicted_regime,
 };
 use crate::tableau::{ButcherTableau, EULER, MIDPOINT, RK4};
-use pbm_prelim::{Exercise, ParamSpec, Params, PbmError};
+use pbm_prelim::{Choice, Exercise, ParamSpec, Params, PbmError};
 use serde_json::{Value, json};
+
+impl Choice for AdaptiveMethod {
+    const OPTIONS: &'static [(&'static str, Self)] = &[
+        ("dopri5", AdaptiveMethod::DormandPrince),
+        ("euler-doubling", AdaptiveMethod::EulerDoubling),
+    ];
+}
 
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
@@ -59,12 +66,7 @@ pub fn all() -> Vec<Exercise> {
             summary: "adaptive steps on an eccentric orbit against the fixed steps that match their error",
             params: vec![
                 ParamSpec::float("tol", "largest local error per step", 1e-6, 1e-10, 0.1),
-                ParamSpec::choice(
-                    "method",
-                    "adaptive method",
-                    "dopri5",
-                    &["dopri5", "euler-doubling"],
-                ),
+                ParamSpec::choice("method", "adaptive method", AdaptiveMethod::DormandPrince),
                 ParamSpec::float(
                     "eccentricity",
                     "eccentricity of the orbit",
@@ -160,17 +162,14 @@ fn convergence(p: &Params) -> Result<Value, PbmError> {
 // ANCHOR: adaptive_exercise
 fn adaptive(p: &Params) -> Result<Value, PbmError> {
     let (tol, e) = (p.f64("tol")?, p.f64("eccentricity")?);
-    let method = match p.choice("method")? {
-        "euler-doubling" => AdaptiveMethod::EulerDoubling,
-        _ => AdaptiveMethod::DormandPrince,
-    };
+    let method: AdaptiveMethod = p.choice("method")?;
     let (run, final_error) = adaptive_orbit(method, e, tol)?;
     let fixed = method.fixed_step_tableau();
     let (fixed_steps, fixed_error) = fixed_steps_for_error(fixed, e, final_error)?;
     let fixed_evals = fixed_steps * fixed.stages();
     let steps = run.accepted.iter().map(|s| s.1);
     Ok(json!({
-        "method": p.choice("method")?,
+        "method": method.word(),
         "tol": tol,
         "adaptive_evals": run.evaluations,
         "accepted_steps": run.accepted.len(),

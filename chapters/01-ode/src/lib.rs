@@ -10,7 +10,9 @@
 
 pub mod adaptive;
 pub mod convergence;
+#[cfg(feature = "book")]
 pub mod exercises;
+#[cfg(feature = "book")]
 pub mod figures;
 pub mod problems;
 pub mod runge_kutta;
@@ -18,10 +20,10 @@ pub mod stability;
 pub mod system;
 pub mod tableau;
 
-use pbm_prelim::Chapter;
-
 /// The chapter's registry entry: its exercises and figures.
-pub fn chapter() -> Chapter {
+#[cfg(feature = "book")]
+pub fn chapter() -> pbm_prelim::Chapter {
+    use pbm_prelim::Chapter;
     Chapter {
         id: "ode",
         number: 1,

@@ -47,7 +47,8 @@ impl RungeKutta {
 
     // ANCHOR: rk_step
     /// Advances `system` by one step of size `h`. Returns the embedded error estimate
-    /// ‖h Σ (b_i − b̂_i) k_i‖ when the tableau has one.
+    /// ‖h Σ (b_i − b̂_i) k_i‖ when the tableau has one. If a derivative evaluation fails, the
+    /// system is put back where the step began and the error names this step and its time.
     pub fn step<S: OdeSystem + ?Sized>(
         &mut self,
         system: &mut S,
@@ -65,8 +66,11 @@ impl RungeKutta {
                 axpy(&mut self.stage, h * a_ij, &self.k[j]);
             }
             system.scatter_state(&self.stage, t0 + c[i] * h);
-            system.derivative(&mut self.k[i]);
             self.evaluations += 1;
+            if let Err(e) = system.derivative(&mut self.k[i]) {
+                system.scatter_state(&self.x0, t0);
+                return Err(e.at_step(self.steps, t0));
+            }
         }
         // x1 = x0 + h Σ b_i k_i
         self.stage.copy_from_slice(&self.x0);
@@ -212,6 +216,43 @@ mod tests {
         for h in [0.0, -0.1, f64::NAN, f64::INFINITY] {
             assert!(RungeKutta::new(EULER).step(&mut sys, h).is_err(), "h = {h}");
         }
+    }
+
+    #[test]
+    fn a_failing_derivative_names_the_step_and_time_and_undoes_the_step() {
+        // A model that fails once x passes 1.5: x' = 1 from 0, h = 0.1, so the stage that
+        // first sees x > 1.5 belongs to step 15 (which starts at t = 1.5, x = 1.5).
+        struct Fragile(f64, f64);
+        impl OdeSystem for Fragile {
+            fn dimension(&self) -> usize {
+                1
+            }
+            fn time(&self) -> f64 {
+                self.1
+            }
+            fn gather_state(&self, x: &mut [f64]) {
+                x[0] = self.0;
+            }
+            fn scatter_state(&mut self, x: &[f64], t: f64) {
+                (self.0, self.1) = (x[0], t);
+            }
+            fn derivative(&mut self, xdot: &mut [f64]) -> Result<(), PbmError> {
+                if self.0 > 1.5 + 1e-9 {
+                    return Err(PbmError::degenerate("model", "x passed 1.5"));
+                }
+                xdot[0] = 1.0;
+                Ok(())
+            }
+        }
+        let mut model = Fragile(0.0, 0.0);
+        let err = integrate(&mut model, MIDPOINT, 0.1, 100).unwrap_err();
+        let PbmError::AtStep { step, time, source } = &err else { panic!("{err}") };
+        assert_eq!(*step, 15, "{err}");
+        assert!((time - 1.5).abs() < 1e-12, "{err}");
+        assert!(matches!(**source, PbmError::Degenerate { .. }), "{err}");
+        assert!(err.to_string().starts_with("at step 15 (t = 1.5 s): degenerate model"));
+        // The failed step was undone: the model is where step 15 began.
+        assert!((model.0 - 1.5).abs() < 1e-12 && (model.1 - 1.5).abs() < 1e-12);
     }
 
     #[test]

@@ -16,8 +16,10 @@ pub trait OdeSystem {
     fn gather_state(&self, x: &mut [f64]);
     /// Installs a new state and time; multi-stage solvers call this for trial states too.
     fn scatter_state(&mut self, x: &[f64], t: f64);
-    /// Writes f(x, t), at the state and time last scattered, into `xdot`.
-    fn derivative(&mut self, xdot: &mut [f64]);
+    /// Writes f(x, t), at the state and time last scattered, into `xdot`. A model whose
+    /// evaluation can fail (a constraint solve that does not converge, a degenerate geometry)
+    /// says so here; the solver adds the step and the time.
+    fn derivative(&mut self, xdot: &mut [f64]) -> Result<(), PbmError>;
 }
 // ANCHOR_END: ode_system
 
@@ -70,8 +72,9 @@ impl<F: FnMut(f64, &[f64], &mut [f64])> OdeSystem for VectorField<F> {
         self.x.copy_from_slice(x);
         self.t = t;
     }
-    fn derivative(&mut self, xdot: &mut [f64]) {
+    fn derivative(&mut self, xdot: &mut [f64]) -> Result<(), PbmError> {
         (self.f)(self.t, &self.x, xdot);
+        Ok(())
     }
 }
 // ANCHOR_END: vector_field
@@ -88,7 +91,7 @@ mod tests {
         assert_eq!(state_of(&field), vec![3.0, 4.0]);
         assert_eq!(field.time(), 0.5);
         let mut d = [0.0; 2];
-        field.derivative(&mut d);
+        field.derivative(&mut d).unwrap();
         assert_eq!(d, [3.0, 4.0]);
     }
 

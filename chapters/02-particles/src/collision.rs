@@ -87,7 +87,10 @@ pub struct PlaneContact<const D: usize> {
 }
 
 impl<const D: usize> Force<D> for PlaneContact<D> {
-    fn apply(&self, _t: f64, particles: &mut [Particle<D>]) {
+    fn name(&self) -> &'static str {
+        "plane contact"
+    }
+    fn apply(&self, _t: f64, particles: &mut [Particle<D>]) -> Result<(), PbmError> {
         let n = self.plane.normal;
         for p in particles.iter_mut().filter(|p| matches!(p.motion, Motion::Free)) {
             let touching = self.plane.signed_distance(&p.x).abs() < self.tolerance
@@ -96,6 +99,7 @@ impl<const D: usize> Force<D> for PlaneContact<D> {
                 p.f += contact_and_friction(&n, &p.f, &p.v, self.k_friction);
             }
         }
+        Ok(())
     }
 }
 

@@ -1,24 +1,33 @@
 //! The chapter's runnable experiments: `pbm run particles/<id> --set key=value`.
 
-use crate::behavior::{DistanceBehavior, behavior_forces};
 use crate::collision::Strategy;
-use crate::forces::spring_force;
-use crate::interaction::{PairLaw, brute_force_forces, grid_forces, scattered_points};
-use crate::scenes::{beam, bouncing_ball, run_with_snapshots, spring_network};
+use crate::condition::{Distance, Evaluation, soft_forces};
+use crate::interaction::{PairLaw, brute_force_forces, grid_forces};
+use crate::particle::Particle;
+use crate::scenes::{
+    beam, bouncing_ball, run_with_snapshots, scaling_law, scaling_points, spring_network,
+};
+use crate::spring::spring_force;
 use nalgebra::Vector3;
-use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::RK4;
-use pbm_prelim::sampling::sample;
-use pbm_prelim::{Exercise, ParamSpec, Params, PbmError};
+use pbm_prelim::parallel::threads;
+use pbm_prelim::sampling::{sample, sample_vector};
+use pbm_prelim::{Choice, Exercise, ParamSpec, Params, PbmError};
 use serde_json::{Value, json};
 use std::time::Instant;
+
+impl Choice for Strategy {
+    const OPTIONS: &'static [(&'static str, Self)] =
+        &[("rollback", Strategy::Rollback), ("displace", Strategy::Displace)];
+}
 
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
     vec![
         Exercise {
             id: "spring-from-behavior",
-            summary: "the force derived from C = |x1 - x2| - r equals the damped spring of equation 1",
+            summary: "the force derived from the condition C = |x1 - x2| - r equals the damped spring of equation 1",
             params: vec![ParamSpec::int(
                 "samples",
                 "random spring states compared",
@@ -39,12 +48,7 @@ pub fn all() -> Vec<Exercise> {
                     0.0,
                     1.0,
                 ),
-                ParamSpec::choice(
-                    "strategy",
-                    "collision repair",
-                    "rollback",
-                    &["rollback", "displace"],
-                ),
+                ParamSpec::choice("strategy", "collision repair", Strategy::Rollback),
                 ParamSpec::positive("h", "step size (s)", 0.01, 0.1),
                 ParamSpec::int("bounces", "bounces to measure", 6, 1, 20),
             ],
@@ -88,24 +92,23 @@ pub fn all() -> Vec<Exercise> {
     ]
 }
 
-fn random_vector(seed: u64) -> Vector3<f64> {
-    Vector3::new(sample(3 * seed), sample(3 * seed + 1), sample(3 * seed + 2))
-}
-
 fn spring_from_behavior(p: &Params) -> Result<Value, PbmError> {
     let samples = p.usize("samples")?;
     let mut max_difference: f64 = 0.0;
     let mut max_force: f64 = 0.0;
+    let (mut eval, mut derived) = (Evaluation::default(), [Vector3::zeros(); 2]);
     for s in 0..samples as u64 {
-        let x = [random_vector(4 * s), random_vector(4 * s + 1) * 2.0];
-        let v = [random_vector(4 * s + 2), random_vector(4 * s + 3)];
+        let x = [sample_vector::<3>(4 * s), sample_vector::<3>(4 * s + 1) * 2.0];
+        let v = [sample_vector::<3>(4 * s + 2), sample_vector::<3>(4 * s + 3)];
         let (k_s, k_d, rest) = (
             1.0 + 9.0 * sample(7 * s).abs(),
             sample(11 * s).abs(),
             0.5 + sample(13 * s).abs(),
         );
         let spring = spring_force((&x[0], &v[0]), (&x[1], &v[1]), (k_s, k_d, rest))?;
-        let derived = behavior_forces(&DistanceBehavior::new(0, 1, rest), &x, &v, k_s, k_d);
+        let particles = [Particle::new(1.0, x[0], v[0])?, Particle::new(1.0, x[1], v[1])?];
+        eval.evaluate(&Distance::new(0, 1, rest)?, &particles, false)?;
+        soft_forces(&eval, k_s, k_d, &mut derived);
         max_difference = max_difference
             .max((derived[0] - spring).norm())
             .max((derived[1] + spring).norm());
@@ -118,16 +121,13 @@ fn spring_from_behavior(p: &Params) -> Result<Value, PbmError> {
 
 fn bouncing(p: &Params) -> Result<Value, PbmError> {
     let r = p.f64("restitution")?;
-    let strategy = match p.choice("strategy")? {
-        "displace" => Strategy::Displace,
-        _ => Strategy::Rollback,
-    };
+    let strategy: Strategy = p.choice("strategy")?;
     let run = bouncing_ball(r, strategy, p.f64("h")?, p.usize("bounces")?)?;
     let ratios: Vec<f64> = run.apexes.windows(2).map(|w| w[1] / w[0]).collect();
     let deviation = ratios.iter().map(|q| (q - r * r).abs()).fold(0.0, f64::max);
     Ok(json!({
         "restitution": r,
-        "strategy": p.choice("strategy")?,
+        "strategy": strategy.word(),
         "apex_heights": run.apexes,
         "bounce_height_ratios": ratios,
         "expected_ratio": r * r,
@@ -142,7 +142,7 @@ fn momentum(p: &Params) -> Result<Value, PbmError> {
     let e0 = system.energy();
     let mut stepper = RungeKutta::new(RK4);
     let mut drift: f64 = 0.0;
-    for _ in 0..(t_end / h).round() as usize {
+    for _ in 0..step_count(h, t_end)? {
         stepper.step(&mut system, h)?;
         drift = drift.max((system.momentum() - p0).norm());
     }
@@ -157,18 +157,9 @@ fn momentum(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
-/// Particle spacing of the scaling experiment (m): the law prefers this distance, and the
-/// cutoff of 2.5 spacings gives each particle about 20 neighbours.
-const SPACING: f64 = 0.1;
-
-/// The law of the scaling experiment.
-pub fn scaling_law() -> Result<PairLaw, PbmError> {
-    PairLaw::new(10.0, SPACING, 2.5 * SPACING)
-}
-
-/// One row of the scaling experiment: n particles at constant density.
+/// One row of the scaling experiment: n particles at constant density, timed both ways.
 pub fn scaling_row(law: &PairLaw, n: usize) -> Result<(f64, f64, f64), PbmError> {
-    let x = scattered_points(n, SPACING * (n as f64).sqrt());
+    let x = scaling_points(n);
     let start = Instant::now();
     let brute = brute_force_forces(law, &x);
     let brute_ms = start.elapsed().as_secs_f64() * 1e3;
@@ -192,7 +183,7 @@ fn interaction_scaling(p: &Params) -> Result<Value, PbmError> {
         let (brute_ms, grid_ms, difference) = scaling_row(&law, n)?;
         rows.push(json!({"n": n, "brute_ms": brute_ms, "grid_ms": grid_ms, "max_force_difference": difference}));
     }
-    Ok(json!({ "threads": rayon::current_num_threads(), "rows": rows }))
+    Ok(json!({ "threads": threads(), "rows": rows }))
 }
 
 fn hanging_structure(p: &Params) -> Result<Value, PbmError> {

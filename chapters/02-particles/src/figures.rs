@@ -1,13 +1,13 @@
 //! The chapter's figures, computed with the chapter's own scenes and force objects.
 
 use crate::collision::Strategy;
-use crate::exercises::scaling_law;
-use crate::forces::DampedSpring;
-use crate::interaction::{pair_checks, scattered_points};
+use crate::interaction::pair_checks;
 use crate::particle::{Motion, Particle, ParticleSystem};
 use crate::scenes::{
-    BEAM, beam, beam_index, bouncing_ball, mouse_path, run_with_snapshots,
+    BEAM, beam, beam_index, bouncing_ball, mouse_path, run_with_snapshots, scaling_law,
+    scaling_points,
 };
+use crate::spring::DampedSpring;
 use nalgebra::Vector1;
 use pbm_ode::runge_kutta::integrate;
 use pbm_ode::tableau::RK4;
@@ -153,7 +153,7 @@ fn scaling() -> Result<String, PbmError> {
     let rows: Vec<(f64, f64, f64)> = (6..=17)
         .map(|k| 1usize << k)
         .map(|n| {
-            let x = scattered_points(n, 0.1 * (n as f64).sqrt());
+            let x = scaling_points(n);
             let (brute, grid) = pair_checks(&law, &x);
             (n as f64, brute as f64, grid as f64)
         })

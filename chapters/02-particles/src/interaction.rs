@@ -8,7 +8,7 @@
 use crate::forces::Force;
 use crate::particle::{Particle, Vector};
 use pbm_prelim::PbmError;
-use rayon::prelude::*;
+use pbm_prelim::parallel::{map_range, map_range_with};
 use std::collections::HashMap;
 
 // ANCHOR: pair_law
@@ -59,18 +59,15 @@ pub fn brute_force_forces<const D: usize>(
     law: &PairLaw,
     x: &[Vector<D>],
 ) -> Vec<Vector<D>> {
-    (0..x.len())
-        .into_par_iter()
-        .map(|i| {
-            let mut f = Vector::zeros();
-            for (j, xj) in x.iter().enumerate() {
-                if j != i && (x[i] - xj).norm() < law.cutoff {
-                    f += law.force(&x[i], xj);
-                }
+    map_range(x.len(), |i| {
+        let mut f = Vector::zeros();
+        for (j, xj) in x.iter().enumerate() {
+            if j != i && (x[i] - xj).norm() < law.cutoff {
+                f += law.force(&x[i], xj);
             }
-            f
-        })
-        .collect()
+        }
+        f
+    })
 }
 
 type Cell<const D: usize> = [i64; D];
@@ -126,19 +123,16 @@ impl<const D: usize> UniformGrid<D> {
 /// The same forces as [`brute_force_forces`], checking only neighbouring cells.
 pub fn grid_forces<const D: usize>(law: &PairLaw, x: &[Vector<D>]) -> Vec<Vector<D>> {
     let grid = UniformGrid::build(x, law.cutoff);
-    (0..x.len())
-        .into_par_iter()
-        .map_init(Vec::new, |candidates, i| {
-            grid.candidates_into(&x[i], candidates);
-            let mut f = Vector::zeros();
-            for &j in candidates.iter() {
-                if j != i && (x[i] - x[j]).norm() < law.cutoff {
-                    f += law.force(&x[i], &x[j]);
-                }
+    map_range_with(x.len(), Vec::new, |candidates, i| {
+        grid.candidates_into(&x[i], candidates);
+        let mut f = Vector::zeros();
+        for &j in candidates.iter() {
+            if j != i && (x[i] - x[j]).norm() < law.cutoff {
+                f += law.force(&x[i], &x[j]);
             }
-            f
-        })
-        .collect()
+        }
+        f
+    })
 }
 // ANCHOR_END: grid
 
@@ -159,11 +153,15 @@ pub struct SpatialInteraction {
 }
 
 impl<const D: usize> Force<D> for SpatialInteraction {
-    fn apply(&self, _t: f64, particles: &mut [Particle<D>]) {
+    fn name(&self) -> &'static str {
+        "spatial interaction"
+    }
+    fn apply(&self, _t: f64, particles: &mut [Particle<D>]) -> Result<(), PbmError> {
         let x: Vec<Vector<D>> = particles.iter().map(|p| p.x).collect();
         for (p, f) in particles.iter_mut().zip(grid_forces(&self.law, &x)) {
             p.f += f;
         }
+        Ok(())
     }
 }
 

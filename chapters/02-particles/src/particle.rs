@@ -4,12 +4,16 @@
 //! inside, a list of particles and a list of force objects.
 
 use crate::forces::Force;
-use nalgebra::SVector;
+use nalgebra::{SMatrix, SVector};
 use pbm_ode::system::OdeSystem;
 use pbm_prelim::PbmError;
+use pbm_prelim::validate::{all_finite, positive};
 
 /// A D-dimensional vector.
 pub type Vector<const D: usize> = SVector<f64, D>;
+
+/// A D × D matrix: one block of a force's Jacobian.
+pub type Matrix<const D: usize> = SMatrix<f64, D, D>;
 
 /// A scripted motion: position, velocity and acceleration as functions of time.
 pub type Script<const D: usize> = fn(f64) -> (Vector<D>, Vector<D>, Vector<D>);
@@ -44,18 +48,9 @@ pub struct Particle<const D: usize> {
 impl<const D: usize> Particle<D> {
     /// A free particle. Mass must be positive and finite, position and velocity finite.
     pub fn new(mass: f64, x: Vector<D>, v: Vector<D>) -> Result<Self, PbmError> {
-        if !(mass > 0.0 && mass.is_finite()) {
-            return Err(PbmError::invalid(
-                "particle",
-                format!("mass = {mass}; it must be positive and finite"),
-            ));
-        }
-        if x.iter().chain(v.iter()).any(|c| !c.is_finite()) {
-            return Err(PbmError::invalid(
-                "particle",
-                "position and velocity must be finite",
-            ));
-        }
+        let mass = positive("particle", "mass", mass)?;
+        all_finite("particle", "position", x.iter().copied())?;
+        all_finite("particle", "velocity", v.iter().copied())?;
         Ok(Particle { mass, x, v, f: Vector::zeros(), motion: Motion::Free })
     }
 
@@ -66,6 +61,18 @@ impl<const D: usize> Particle<D> {
         }
         self.motion = motion;
         self
+    }
+}
+
+/// Fails unless every index in `ids` names one of `count` particles: what every force and
+/// constraint is checked against when it is added to a system.
+pub fn check_indices(what: &str, ids: &[usize], count: usize) -> Result<(), PbmError> {
+    match ids.iter().find(|&&i| i >= count) {
+        None => Ok(()),
+        Some(i) => Err(PbmError::invalid(
+            "particle index",
+            format!("{what} names particle {i}, but the system has {count}"),
+        )),
     }
 }
 
@@ -94,29 +101,23 @@ impl<const D: usize> ParticleSystem<D> {
 
     /// Adds a force object after checking that the particles it names exist.
     pub fn add_force(&mut self, force: impl Force<D> + 'static) -> Result<(), PbmError> {
-        if let Some(&i) = force.particles().iter().find(|&&i| i >= self.particles.len()) {
-            return Err(PbmError::invalid(
-                "force",
-                format!(
-                    "it names particle {i}, but the system has {}",
-                    self.particles.len()
-                ),
-            ));
-        }
+        check_indices(force.name(), force.particles(), self.particles.len())?;
         self.forces.push(Box::new(force));
         Ok(())
     }
 
     // ANCHOR: accumulate_forces
     /// The derivative-evaluation loop of the notes: clear the accumulators, let every force
-    /// object add its forces.
-    pub fn accumulate_forces(&mut self) {
+    /// object add its forces. A force that cannot be evaluated (a degenerate geometry) stops
+    /// the loop with its error.
+    pub fn accumulate_forces(&mut self) -> Result<(), PbmError> {
         for p in &mut self.particles {
             p.f = Vector::zeros();
         }
         for force in &self.forces {
-            force.apply(self.t, &mut self.particles);
+            force.apply(self.t, &mut self.particles)?;
         }
+        Ok(())
     }
     // ANCHOR_END: accumulate_forces
 
@@ -172,9 +173,10 @@ impl<const D: usize> OdeSystem for ParticleSystem<D> {
         self.t = t;
         self.apply_scripts(); // the solver does not move controlled particles
     }
-    fn derivative(&mut self, xdot: &mut [f64]) {
-        self.accumulate_forces();
+    fn derivative(&mut self, xdot: &mut [f64]) -> Result<(), PbmError> {
+        self.accumulate_forces()?;
         self.write_derivative(xdot);
+        Ok(())
     }
 }
 

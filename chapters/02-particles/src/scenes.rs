@@ -3,16 +3,15 @@
 //! objects and stepped with chapter 1's solvers.
 
 use crate::collision::{Plane, PlaneContact, Strategy, step_with_collisions};
-use crate::forces::{DampedSpring, Force, Gravity, ViscousDrag};
-use crate::interaction::scattered_points;
-use crate::particle::{Motion, Particle, ParticleSystem, Vector};
+use crate::forces::{Force, G, Gravity, JacobianSink, ViscousDrag};
+use crate::interaction::{PairLaw, scattered_points};
+use crate::particle::{Matrix, Motion, Particle, ParticleSystem, Vector};
+use crate::spring::DampedSpring;
 use nalgebra::{Vector2, Vector3};
-use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::RK4;
 use pbm_prelim::PbmError;
-
-/// Standard gravity (m/s²).
-pub const G: f64 = 9.81;
+use pbm_prelim::validate::unit_interval;
 
 /// A ball of 1 kg dropped from `height` above the ground plane y = 0, under gravity, with a
 /// resting-contact force so it can come to rest.
@@ -44,18 +43,13 @@ pub fn bouncing_ball(
     h: f64,
     bounces: usize,
 ) -> Result<BounceRun, PbmError> {
-    if !(0.0..=1.0).contains(&restitution) {
-        return Err(PbmError::invalid(
-            "restitution",
-            format!("{restitution}; allowed: [0, 1]"),
-        ));
-    }
+    let restitution = unit_interval("bouncing ball", "restitution", restitution)?;
     let (mut system, ground) = ball(1.0)?;
     let mut stepper = RungeKutta::new(RK4);
     let mut apexes = vec![1.0];
     let mut trajectory = vec![(0.0, 1.0)];
-    let max_steps = (100.0 / h) as usize;
-    for _ in 0..max_steps {
+    // At most 100 simulated seconds: long enough for every bounce the exercise allows.
+    for _ in 0..step_count(h, 100.0)? {
         let before = system.particles[0].clone();
         if step_with_collisions(
             &mut system,
@@ -147,18 +141,40 @@ pub struct MouseSpring {
     pub active: (f64, f64),
 }
 
-impl Force<2> for MouseSpring {
-    fn apply(&self, t: f64, particles: &mut [Particle<2>]) {
-        if t < self.active.0 || t > self.active.1 {
-            return;
-        }
-        let dt = 1e-6; // the mouse's velocity, by a central difference of its path
-        let mouse_v = (mouse_path(t + dt) - mouse_path(t - dt)) / (2.0 * dt);
-        let p = &mut particles[self.particle];
-        p.f += -(p.x - mouse_path(t)) * self.k_s - (p.v - mouse_v) * self.k_d;
+impl MouseSpring {
+    fn is_pressed(&self, t: f64) -> bool {
+        t >= self.active.0 && t <= self.active.1
     }
-    fn particles(&self) -> Vec<usize> {
-        vec![self.particle]
+}
+
+impl Force<2> for MouseSpring {
+    fn name(&self) -> &'static str {
+        "mouse spring"
+    }
+    fn apply(&self, t: f64, particles: &mut [Particle<2>]) -> Result<(), PbmError> {
+        if self.is_pressed(t) {
+            let dt = 1e-6; // the mouse's velocity, by a central difference of its path
+            let mouse_v = (mouse_path(t + dt) - mouse_path(t - dt)) / (2.0 * dt);
+            let p = &mut particles[self.particle];
+            p.f += -(p.x - mouse_path(t)) * self.k_s - (p.v - mouse_v) * self.k_d;
+        }
+        Ok(())
+    }
+    fn particles(&self) -> &[usize] {
+        std::slice::from_ref(&self.particle)
+    }
+    /// ∂f/∂x = −k_s I and ∂f/∂v = −k_d I while the button is down.
+    fn add_jacobians(
+        &self,
+        t: f64,
+        _particles: &[Particle<2>],
+        out: &mut dyn JacobianSink<2>,
+    ) -> Result<(), PbmError> {
+        if self.is_pressed(t) {
+            let i = Matrix::<2>::identity();
+            out.add(self.particle, self.particle, &(-i * self.k_s), &(-i * self.k_d));
+        }
+        Ok(())
     }
 }
 // ANCHOR_END: mouse
@@ -246,8 +262,7 @@ pub fn run_with_snapshots(
     let mut stepper = RungeKutta::new(RK4);
     let mut snaps = Vec::new();
     let mut next = 0;
-    let steps = (t_end / h).round() as usize;
-    for _ in 0..=steps {
+    for _ in 0..=step_count(h, t_end)? {
         while next < snapshot_times.len() && system.t >= snapshot_times[next] - 0.5 * h {
             snaps.push((system.t, system.particles.iter().map(|p| p.x).collect()));
             next += 1;
@@ -258,4 +273,19 @@ pub fn run_with_snapshots(
         stepper.step(system, h)?;
     }
     Ok(snaps)
+}
+
+/// Particle spacing of the interaction-scaling experiment (m): the law prefers this distance,
+/// and the cutoff of 2.5 spacings gives each particle about 20 neighbours.
+pub const INTERACTION_SPACING: f64 = 0.1;
+
+/// The pair law of the interaction-scaling experiment.
+pub fn scaling_law() -> Result<PairLaw, PbmError> {
+    PairLaw::new(10.0, INTERACTION_SPACING, 2.5 * INTERACTION_SPACING)
+}
+
+/// `n` particles at the experiment's constant density: scattered over a square whose side
+/// grows as √n.
+pub fn scaling_points(n: usize) -> Vec<Vector<2>> {
+    scattered_points(n, INTERACTION_SPACING * (n as f64).sqrt())
 }

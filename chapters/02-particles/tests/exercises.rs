@@ -92,7 +92,7 @@ fn grid_agrees_with_brute_force_and_wins_at_20000() {
     assert_eq!(rows.last().unwrap()["n"], 20000);
     // Timing: the best of three runs of each, so that one descheduled run on a busy machine
     // (tests run in parallel) cannot decide the outcome. Measured ratio here: about 25.
-    let law = pbm_particles::exercises::scaling_law().unwrap();
+    let law = pbm_particles::scenes::scaling_law().unwrap();
     let (mut brute, mut grid) = (f64::INFINITY, f64::INFINITY);
     for _ in 0..3 {
         let (b, g, _) = pbm_particles::exercises::scaling_row(&law, 20_000).unwrap();

@@ -2,23 +2,25 @@
 //! and invalid models refused.
 
 use nalgebra::{Vector2, Vector3};
-use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::RK4;
-use pbm_particles::behavior::{Behavior, DistanceBehavior};
-use pbm_particles::forces::{DampedSpring, spring_force};
+use pbm_particles::condition::{Distance, SoftCondition, finite_difference_errors};
+use pbm_particles::forces::{Force, G};
+use pbm_particles::spring::{DampedSpring, spring_force};
 use pbm_particles::interaction::{
     PairLaw, brute_force_forces, grid_forces, pair_checks, scattered_points,
 };
 use pbm_particles::particle::{Motion, Particle, ParticleSystem};
 use pbm_particles::scenes::{motor_on_circle, spring_network};
+use pbm_prelim::sampling::sample_vector;
 
 fn energy_drift(k_d: f64, h: f64, t_end: f64) -> (f64, Vec<f64>) {
     let mut system = spring_network(30, k_d).unwrap();
     let e0 = system.energy();
     let mut rk4 = RungeKutta::new(RK4);
     let mut energies = vec![e0];
-    for _ in 0..(t_end / h).round() as usize {
+    for _ in 0..step_count(h, t_end).unwrap() {
         rk4.step(&mut system, h).unwrap();
         energies.push(system.energy());
     }
@@ -61,21 +63,32 @@ fn grid_forces_are_identical_with_one_or_two_threads() {
 }
 
 #[test]
-fn behavior_gradient_matches_finite_differences() {
-    let b = DistanceBehavior::new(0, 1, 0.7);
-    let x = [Vector2::new(0.3, -0.2), Vector2::new(-0.5, 0.9)];
-    let grad = Behavior::<2>::gradient(&b, &x);
-    let eps = 1e-6;
-    for i in 0..2 {
-        for k in 0..2 {
-            let (mut plus, mut minus) = (x, x);
-            plus[i][k] += eps;
-            minus[i][k] -= eps;
-            let fd = (b.value(&plus) - b.value(&minus)) / (2.0 * eps);
-            // Central differences: error O(eps²) ≈ 1e-12, plus rounding 1e-16/eps ≈ 1e-10.
-            assert!((fd - grad[i][k]).abs() < 1e-8, "{i},{k}: {fd} vs {}", grad[i][k]);
-        }
+fn distance_jacobians_match_finite_differences() {
+    let d = Distance::new(0, 1, 0.7).unwrap();
+    for seed in 0..100 {
+        let x = [sample_vector::<3>(4 * seed), sample_vector::<3>(4 * seed + 1) * 2.0];
+        let v = [sample_vector::<3>(4 * seed + 2), sample_vector::<3>(4 * seed + 3)];
+        let (j, j_dot) = finite_difference_errors(&d, &x, &v).unwrap();
+        // Central differences: error O(eps²) ≈ 1e-12, plus rounding 1e-16/eps ≈ 1e-10.
+        assert!(j < 1e-8 && j_dot < 1e-8, "seed {seed}: J {j:e}, J̇ {j_dot:e}");
     }
+}
+
+#[test]
+fn a_soft_distance_condition_pulls_like_a_spring_and_stores_its_energy() {
+    // Two particles 1.5 m apart that want to be 1 m apart: the soft condition's force is the
+    // undamped spring's, and its energy k/2 C² is the spring's.
+    let p = |x: f64, v: f64| Particle::new(1.0, Vector2::new(x, 0.0), Vector2::new(v, 0.0));
+    let mut particles = vec![p(0.0, 0.3).unwrap(), p(1.5, -0.2).unwrap()];
+    let soft = SoftCondition::new(Distance::new(0, 1, 1.0).unwrap(), 40.0, 2.0).unwrap();
+    soft.apply(0.0, &mut particles).unwrap();
+    let spring = DampedSpring::new(0, 1, 40.0, 2.0, 1.0).unwrap();
+    let expected = spring.force_on_a(&particles).unwrap();
+    assert!((particles[0].f - expected).norm() < 1e-12, "{} vs {expected}", particles[0].f);
+    assert!((particles[1].f + expected).norm() < 1e-12);
+    let energy = Force::<2>::potential_energy(&soft, &particles);
+    assert!((energy - Force::<2>::potential_energy(&spring, &particles)).abs() < 1e-12);
+    assert!((energy - 0.5 * 40.0 * 0.25).abs() < 1e-12);
 }
 
 #[test]
@@ -90,7 +103,7 @@ fn scripted_particles_carry_their_velocity_into_spring_damping() {
     let mut system = ParticleSystem::new(vec![motor, rider]);
     system.add_force(DampedSpring::new(0, 1, 0.0, 5.0, 0.1).unwrap()).unwrap();
     let mut d = vec![0.0; system.dimension()];
-    system.derivative(&mut d);
+    system.derivative(&mut d).unwrap();
     assert_eq!(&d[0..2], v.as_slice(), "the motor's derivative is its scripted velocity");
     assert!(
         d[6].abs() < 1e-15 && d[7].abs() < 1e-15,
@@ -140,7 +153,7 @@ fn linear_friction_decays_sliding_speed_exponentially() {
     use pbm_particles::collision::{Plane, PlaneContact};
     use pbm_particles::forces::Gravity;
     let k_f = 0.05;
-    let g = pbm_particles::scenes::G;
+    let g = G;
     let slider = Particle::new(2.0, Vector2::zeros(), Vector2::new(3.0, 0.0)).unwrap();
     let mut system = ParticleSystem::new(vec![slider]);
     system.add_force(Gravity { g: Vector2::new(0.0, -g) }).unwrap();

@@ -1,0 +1,110 @@
+//! What every chapter's exercise tests share: running an exercise by id, collecting every
+//! exercise's default result for a snapshot (checking on the way that each declared parameter
+//! is read), and replacing machine-dependent numbers by the bounds the tests assert.
+
+use crate::error::PbmError;
+use crate::params::Params;
+use crate::registry::Chapter;
+use crate::snapshot::round_json;
+use serde_json::Value;
+
+/// Runs exercise `id` of `chapter` with `--set` style assignments.
+pub fn run(chapter: &Chapter, id: &str, set: &[&str]) -> Result<Value, PbmError> {
+    let exercise = chapter.exercise(id).ok_or_else(|| {
+        PbmError::invalid("exercise", format!("{}/{id} does not exist", chapter.id))
+    })?;
+    exercise.run_with(chapter.id, set)
+}
+
+/// Every exercise of `chapter` run with its defaults, as (id, result). Fails if an exercise
+/// fails, or if it declares a parameter it never reads (a knob that does nothing).
+pub fn default_results(chapter: &Chapter) -> Result<Vec<(&'static str, Value)>, PbmError> {
+    chapter
+        .exercises
+        .iter()
+        .map(|exercise| {
+            let params = Params::defaults(&exercise.params);
+            let value = (exercise.run)(&params)?;
+            let unread = params.unread();
+            if !unread.is_empty() {
+                return Err(PbmError::invalid(
+                    "exercise",
+                    format!(
+                        "{}/{} declares parameters it never reads: {}",
+                        chapter.id,
+                        exercise.id,
+                        unread.join(", ")
+                    ),
+                ));
+            }
+            Ok((exercise.id, value))
+        })
+        .collect()
+}
+
+/// [`default_results`], each passed through `mask` (which replaces machine-dependent numbers,
+/// usually with [`bound`]) and rounded to `digits` significant digits: what a snapshot holds.
+pub fn snapshot_values(
+    chapter: &Chapter,
+    digits: u32,
+    mut mask: impl FnMut(&mut Value),
+) -> Result<Vec<(&'static str, Value)>, PbmError> {
+    let mut results = default_results(chapter)?;
+    for (_, value) in &mut results {
+        mask(value);
+        *value = round_json(value, digits);
+    }
+    Ok(results)
+}
+
+/// If `object` has a number at `key`, replaces it by whether `holds` is true of it: for
+/// numbers whose last digits vary between machines (timings, rounding-level errors), the
+/// snapshot records that the bound holds and a test asserts the bound itself.
+pub fn bound(object: &mut Value, key: &str, holds: impl Fn(f64) -> bool) {
+    if let Some(v) = object.get_mut(key) {
+        *v = Value::Bool(v.as_f64().is_some_and(&holds));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::ParamSpec;
+    use crate::registry::Exercise;
+    use serde_json::json;
+
+    fn chapter(read_k: bool) -> Chapter {
+        let exercise = Exercise {
+            id: "x",
+            summary: "a test exercise",
+            params: vec![
+                ParamSpec::positive("h", "step", 0.5, 1.0),
+                ParamSpec::positive("k", "stiffness", 2.0, 10.0),
+            ],
+            run: if read_k {
+                |p| Ok(json!({"hk": p.f64("h")? * p.f64("k")?, "noise": 1.23456789e-17}))
+            } else {
+                |p| Ok(json!({"h": p.f64("h")?}))
+            },
+        };
+        Chapter {
+            id: "test",
+            number: 0,
+            title: "Test",
+            pages: "00-test",
+            exercises: vec![exercise],
+            figures: vec![],
+        }
+    }
+
+    #[test]
+    fn snapshots_mask_round_and_insist_every_parameter_is_read() {
+        let values =
+            snapshot_values(&chapter(true), 3, |v| bound(v, "noise", |e| e < 1e-12)).unwrap();
+        assert_eq!(values, vec![("x", json!({"hk": 1.0, "noise": true}))]);
+        let err = default_results(&chapter(false)).unwrap_err().to_string();
+        assert!(err.contains("test/x declares parameters it never reads: k"), "{err}");
+        assert_eq!(run(&chapter(true), "x", &["k=4"]).unwrap()["hk"], 2.0);
+        assert!(run(&chapter(true), "y", &[]).is_err());
+    }
+}
