@@ -3,8 +3,8 @@
 //! computation (a solver that did not converge, a model that degenerated, a simulation that
 //! blew up). The command line exits with 2 for the first kind and 1 for the second.
 
-use crate::snapshot::short;
 use crate::params::ParamError;
+use crate::snapshot::short;
 
 // ANCHOR: error
 /// Everything that can go wrong when a chapter runs an exercise or draws a figure.

@@ -51,11 +51,7 @@ pub fn central_derivative<E>(
 /// relative to `1 + max |analytic|`: absolute for small entries, relative for large ones.
 pub fn max_relative_error(analytic: &[f64], numerical: &[f64]) -> f64 {
     let scale = 1.0 + analytic.iter().fold(0.0_f64, |m, a| m.max(a.abs()));
-    analytic
-        .iter()
-        .zip(numerical)
-        .map(|(a, n)| (a - n).abs() / scale)
-        .fold(0.0, f64::max)
+    analytic.iter().zip(numerical).map(|(a, n)| (a - n).abs() / scale).fold(0.0, f64::max)
 }
 
 #[cfg(test)]

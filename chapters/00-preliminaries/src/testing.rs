@@ -100,7 +100,8 @@ mod tests {
     #[test]
     fn snapshots_mask_round_and_insist_every_parameter_is_read() {
         let values =
-            snapshot_values(&chapter(true), 3, |v| bound(v, "noise", |e| e < 1e-12)).unwrap();
+            snapshot_values(&chapter(true), 3, |v| bound(v, "noise", |e| e < 1e-12))
+                .unwrap();
         assert_eq!(values, vec![("x", json!({"hk": 1.0, "noise": true}))]);
         let err = default_results(&chapter(false)).unwrap_err().to_string();
         assert!(err.contains("test/x declares parameters it never reads: k"), "{err}");

@@ -142,6 +142,20 @@ pub fn adaptive_orbit(
     Ok((run, error))
 }
 
+/// Eccentricity of the orbit in the adaptive exercise: the planet's speed varies by a factor
+/// of (1 + e)/(1 − e) = 19 around the orbit, so no single step size suits all of it.
+pub const ADAPTIVE_ECCENTRICITY: f64 = 0.9;
+
+/// Step counts over which each method's order is fitted: small enough steps that the leading
+/// error term dominates, large enough that rounding does not.
+pub fn fit_step_counts(tableau: &ButcherTableau) -> Vec<usize> {
+    let (first, last) = match tableau.order {
+        1 => (14, 18),
+        _ => (8, 12),
+    };
+    (first..=last).map(|k| 1usize << k).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

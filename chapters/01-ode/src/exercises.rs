@@ -2,8 +2,8 @@
 //! JSON object whose keys are a contract with the tests and the book.
 
 use crate::convergence::{
-    AdaptiveMethod, CONVERGENCE_ECCENTRICITY, adaptive_orbit, error_curve,
-    fixed_steps_for_error, log_log_slope,
+    ADAPTIVE_ECCENTRICITY, AdaptiveMethod, CONVERGENCE_ECCENTRICITY, adaptive_orbit,
+    error_curve, fit_step_counts, fixed_steps_for_error, log_log_slope,
 };
 use crate::problems::{circle_field, euler_radius_ratio};
 use crate::runge_kutta::integrate;
@@ -66,7 +66,11 @@ pub fn all() -> Vec<Exercise> {
             summary: "adaptive steps on an eccentric orbit against the fixed steps that match their error",
             params: vec![
                 ParamSpec::float("tol", "largest local error per step", 1e-6, 1e-10, 0.1),
-                ParamSpec::choice("method", "adaptive method", AdaptiveMethod::DormandPrince),
+                ParamSpec::choice(
+                    "method",
+                    "adaptive method",
+                    AdaptiveMethod::DormandPrince,
+                ),
                 ParamSpec::float(
                     "eccentricity",
                     "eccentricity of the orbit",
@@ -79,10 +83,6 @@ pub fn all() -> Vec<Exercise> {
         },
     ]
 }
-
-/// Eccentricity of the orbit in the adaptive exercise: the planet's speed varies by a factor
-/// of (1 + e)/(1 − e) = 19 around the orbit, so no single step size suits all of it.
-pub const ADAPTIVE_ECCENTRICITY: f64 = 0.9;
 
 fn radius(p: &[f64]) -> f64 {
     p[0].hypot(p[1])
@@ -132,16 +132,6 @@ fn stability(p: &Params) -> Result<Value, PbmError> {
         "final_abs_x": xs.last().map(|x| x.abs()),
         "overflowed_at_step": overflow,
     }))
-}
-
-/// Step counts over which each method's order is fitted: small enough steps that the leading
-/// error term dominates, large enough that rounding does not.
-pub fn fit_step_counts(tableau: &ButcherTableau) -> Vec<usize> {
-    let (first, last) = match tableau.order {
-        1 => (14, 18),
-        _ => (8, 12),
-    };
-    (first..=last).map(|k| 1usize << k).collect()
 }
 
 fn convergence(p: &Params) -> Result<Value, PbmError> {

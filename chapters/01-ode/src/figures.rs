@@ -4,13 +4,13 @@
 use crate::adaptive::integrate_adaptive;
 use crate::convergence::log_log_slope;
 use crate::convergence::{
-    AdaptiveMethod, CONVERGENCE_ECCENTRICITY, adaptive_orbit, error_curve, orbit_error,
+    ADAPTIVE_ECCENTRICITY, AdaptiveMethod, CONVERGENCE_ECCENTRICITY, adaptive_orbit,
+    error_curve, fit_step_counts, orbit_error,
 };
-use crate::exercises::{ADAPTIVE_ECCENTRICITY, fit_step_counts};
 use crate::problems::{
     Decay, KEPLER_PERIOD, circle_field, kepler_orbit, pendulum, pendulum_derivative,
 };
-use crate::runge_kutta::integrate;
+use crate::runge_kutta::{integrate, step_count};
 use crate::stability::{euler_decay, predicted_regime};
 use crate::tableau::{ButcherTableau, DORMAND_PRINCE, EULER, MIDPOINT, RK4};
 use pbm_prelim::plot::{
@@ -59,7 +59,7 @@ pub fn all() -> Vec<Figure> {
 /// Trajectory of `system` under RK4 with small steps, as planar points.
 fn fine_curve(theta0: f64, omega0: f64, t_end: f64) -> Result<Vec<(f64, f64)>, PbmError> {
     let h = 0.01;
-    let states = integrate(&mut pendulum(theta0, omega0)?, RK4, h, (t_end / h) as usize)?;
+    let states = integrate(&mut pendulum(theta0, omega0)?, RK4, h, step_count(h, t_end)?)?;
     Ok(states.iter().map(|s| (s[0], s[1])).collect())
 }
 
@@ -142,7 +142,7 @@ fn euler_spiral() -> Result<String, PbmError> {
     ];
     let mut paths = Vec::new();
     for (label, tableau, h) in &runs {
-        let steps = (turn / h).round() as usize;
+        let steps = step_count(*h, turn)?;
         let states = integrate(&mut circle_field(1.0, 0.0)?, *tableau, *h, steps)?;
         let pts: Vec<(f64, f64)> = states.iter().map(|s| (s[0], s[1])).collect();
         require_finite("euler-spiral", pts.iter().flat_map(|p| [p.0, p.1]))?;
@@ -185,7 +185,7 @@ fn stability() -> Result<String, PbmError> {
     let t_end = 2.0;
     let mut data = Vec::new();
     for h in cases {
-        let (xs, _) = euler_decay(k, h, (t_end / h).round() as usize)?;
+        let (xs, _) = euler_decay(k, h, step_count(h, t_end)?)?;
         require_finite("stability", xs.iter().copied())?;
         data.push((h, xs));
     }

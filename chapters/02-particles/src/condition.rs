@@ -80,7 +80,8 @@ impl<const D: usize> Evaluation<D> {
         // Ċ = J v: the chain rule, the same for every condition.
         self.c_dot.clear();
         self.c_dot.extend(
-            (0..rows).map(|r| (0..n).map(|k| self.j[r * n + k].dot(&self.v[k])).sum::<f64>()),
+            (0..rows)
+                .map(|r| (0..n).map(|k| self.j[r * n + k].dot(&self.v[k])).sum::<f64>()),
         );
         if with_j_dot {
             self.j_dot.resize(rows * n, Vector::zeros());
@@ -149,7 +150,10 @@ impl Distance {
     /// Particles `a` and `b` should be `rest` (≥ 0) apart.
     pub fn new(a: usize, b: usize, rest: f64) -> Result<Self, PbmError> {
         if a == b {
-            return Err(PbmError::invalid("distance", format!("both ends are particle {a}")));
+            return Err(PbmError::invalid(
+                "distance",
+                format!("both ends are particle {a}"),
+            ));
         }
         Ok(Distance { ends: [a, b], rest: non_negative("distance", "rest length", rest)? })
     }

@@ -5,8 +5,8 @@
 //! A force may also carry its Jacobians ∂f/∂x and ∂f/∂v, which implicit integration needs
 //! (chapter 3).
 
-use crate::particle::{Matrix, Particle};
 use crate::particle::Vector;
+use crate::particle::{Matrix, Particle};
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::non_negative;
 

@@ -191,7 +191,10 @@ impl<const D: usize> SpringFrame<D> {
         let l = x_a - x_b;
         let length = l.norm();
         if length == 0.0 || !length.is_finite() {
-            return Err(PbmError::degenerate("spring", "its two ends coincide: no direction"));
+            return Err(PbmError::degenerate(
+                "spring",
+                "its two ends coincide: no direction",
+            ));
         }
         let u = l / length;
         let uut = u * u.transpose();
@@ -216,7 +219,8 @@ mod tests {
 
     #[test]
     fn coincident_ends_fail_unless_the_rest_length_is_zero() {
-        let p = |x: f64| Particle::new(1.0, Vector2::new(x, 0.0), Vector2::zeros()).unwrap();
+        let p =
+            |x: f64| Particle::new(1.0, Vector2::new(x, 0.0), Vector2::zeros()).unwrap();
         let mut particles = vec![p(0.0), p(0.0)];
         let stretched = DampedSpring::new(0, 1, 1.0, 0.0, 0.5).unwrap();
         let err = Force::<2>::apply(&stretched, 0.0, &mut particles).unwrap_err();

@@ -7,12 +7,12 @@ use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::RK4;
 use pbm_particles::condition::{Distance, SoftCondition, finite_difference_errors};
 use pbm_particles::forces::{Force, G};
-use pbm_particles::spring::{DampedSpring, spring_force};
 use pbm_particles::interaction::{
     PairLaw, brute_force_forces, grid_forces, pair_checks, scattered_points,
 };
 use pbm_particles::particle::{Motion, Particle, ParticleSystem};
 use pbm_particles::scenes::{motor_on_circle, spring_network};
+use pbm_particles::spring::{DampedSpring, spring_force};
 use pbm_prelim::sampling::sample_vector;
 
 fn energy_drift(k_d: f64, h: f64, t_end: f64) -> (f64, Vec<f64>) {

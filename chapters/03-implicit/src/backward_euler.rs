@@ -18,10 +18,10 @@ pub fn backward_euler_step<S: Linearizable + ?Sized>(
     let n = system.dimension();
     let x0 = DVector::from_vec(state_of(system));
     let mut f0 = DVector::zeros(n);
-    system.derivative(f0.as_mut_slice());
+    system.derivative(f0.as_mut_slice())?;
     let a = DMatrix::identity(n, n) / h - system.jacobian();
     let dx = a.lu().solve(&f0).ok_or_else(|| {
-        PbmError::invalid("backward Euler", "the matrix I/h − f′ is singular")
+        PbmError::degenerate("backward Euler", "the matrix I/h − f′ is singular")
     })?;
     let t = system.time();
     system.scatter_state((x0 + dx).as_slice(), t + h);

@@ -6,6 +6,9 @@ use crate::block_sparse::{Block, BlockSparse};
 use nalgebra::SVector;
 use pbm_prelim::PbmError;
 
+/// The name CG's failures carry.
+const CG: &str = "conjugate gradient";
+
 /// How a successful solve went.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CgReport {
@@ -48,7 +51,10 @@ impl<'a, const D: usize> BlockJacobi<'a, D> {
             .map(|i| matrix.diagonal_block(i).try_inverse())
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| {
-                PbmError::invalid("conjugate gradient", "a diagonal block is singular")
+                PbmError::degenerate(
+                    "block-Jacobi preconditioner",
+                    "a diagonal block of the matrix is singular",
+                )
             })?;
         Ok(BlockJacobi { matrix, inverses })
     }
@@ -82,8 +88,9 @@ pub fn solve_pcg<const D: usize>(
 }
 
 // ANCHOR: pcg
-/// Solves A x = b to ‖b − A x‖ ≤ tol ‖b‖, starting from the x given. Fails if a search
-/// direction has pᵀAp ≤ 0 (A is not positive definite) or after `max_iterations`.
+/// Solves A x = b to ‖b − A x‖ ≤ tol ‖b‖, starting from the x given. Fails, naming its
+/// iterations and residual, if a search direction has pᵀAp ≤ 0 (A is not positive definite)
+/// or after `max_iterations`.
 ///
 /// A singular but positive semidefinite A is fine as long as b lies in its range (redundant
 /// constraints give such systems): started from x = 0, every residual and search direction
@@ -98,7 +105,7 @@ pub fn conjugate_gradient<A: LinearOperator + ?Sized>(
     let n = a.dimension();
     if b.len() != n || x.len() != n {
         return Err(PbmError::invalid(
-            "conjugate gradient",
+            CG,
             format!("the matrix has {n} rows but b has {} and x {}", b.len(), x.len()),
         ));
     }
@@ -111,23 +118,33 @@ pub fn conjugate_gradient<A: LinearOperator + ?Sized>(
     let mut p = z.clone();
     let mut rz = dot(&r, &z);
     let b_norm = dot(b, b).sqrt().max(f64::MIN_POSITIVE);
-    for iteration in 0..=max_iterations {
+    let mut iteration = 0;
+    loop {
         let residual = dot(&r, &r).sqrt() / b_norm;
         if residual <= tol {
             return Ok(CgReport { iterations: iteration, relative_residual: residual });
         }
         if iteration == max_iterations || !residual.is_finite() {
-            break;
+            return Err(PbmError::Solver {
+                solver: CG,
+                iterations: iteration,
+                residual,
+                why: if residual.is_finite() {
+                    format!("no convergence to {tol:e}")
+                } else {
+                    "the residual is no longer finite".to_string()
+                },
+            });
         }
         a.apply(&p, &mut ap);
         let p_ap = dot(&p, &ap);
         if p_ap <= 0.0 || !p_ap.is_finite() {
-            return Err(PbmError::invalid(
-                "conjugate gradient",
-                format!(
-                    "pᵀAp = {p_ap:e} at iteration {iteration}: the matrix is not positive definite"
-                ),
-            ));
+            return Err(PbmError::Solver {
+                solver: CG,
+                iterations: iteration,
+                residual,
+                why: format!("pᵀAp = {p_ap:e}: the matrix is not positive definite"),
+            });
         }
         let alpha = rz / p_ap;
         for i in 0..n {
@@ -140,10 +157,7 @@ pub fn conjugate_gradient<A: LinearOperator + ?Sized>(
             p[i] = z[i] + (rz_next / rz) * p[i];
         }
         rz = rz_next;
+        iteration += 1;
     }
-    Err(PbmError::invalid(
-        "conjugate gradient",
-        format!("no convergence to {tol:e} in {max_iterations} iterations"),
-    ))
 }
 // ANCHOR_END: pcg

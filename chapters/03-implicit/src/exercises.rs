@@ -1,17 +1,19 @@
 //! The chapter's runnable experiments: `pbm run implicit/<id> --set key=value`.
 
 use crate::backward_euler::backward_euler_step;
-use crate::mass_spring::spring_jacobians;
-use crate::sheet::run_sheet;
+use crate::sheet::{explicit_sheet_stays_bounded, implicit_sheet_run};
 use crate::stiff::{StiffExample, max_stable_step, penalty_needed};
 use nalgebra::Vector3;
 use pbm_ode::system::state_of;
 use pbm_ode::tableau::{EULER, RK4};
-use pbm_particles::forces::spring_force;
-use pbm_prelim::sampling::sample;
-use pbm_prelim::{Exercise, ParamSpec, Params, PbmError};
-use rayon::prelude::*;
+use pbm_particles::spring::{spring_force, spring_jacobians};
+use pbm_prelim::PbmError;
+use pbm_prelim::finite_difference::{EPSILON, central_jacobian};
+use pbm_prelim::parallel::map_range;
+use pbm_prelim::sampling::{sample, sample_vector};
+use pbm_prelim::{Exercise, ParamSpec, Params};
 use serde_json::{Value, json};
+use std::time::Instant;
 
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
@@ -129,10 +131,12 @@ fn stable_step_sweep(p: &Params) -> Result<Value, PbmError> {
         .map(|i| 10f64.powf(1.0 + 5.0 * i as f64 / (points - 1) as f64))
         .collect();
     // Each k is an independent search: an embarrassingly parallel sweep, collected in order.
-    let rows = ks
-        .par_iter()
-        .map(|&k| Ok(json!({"k": k, "euler_max_h": max_stable_step(EULER, k)?, "rk4_max_h": max_stable_step(RK4, k)?})))
-        .collect::<Result<Vec<Value>, PbmError>>()?;
+    let rows = map_range(ks.len(), |i| {
+        let k = ks[i];
+        Ok(json!({"k": k, "euler_max_h": max_stable_step(EULER, k)?, "rk4_max_h": max_stable_step(RK4, k)?}))
+    })
+    .into_iter()
+    .collect::<Result<Vec<Value>, PbmError>>()?;
     Ok(json!({ "rows": rows }))
 }
 
@@ -150,12 +154,11 @@ fn one_big_step(p: &Params) -> Result<Value, PbmError> {
 /// differences of the force, relative to the Jacobian's size (step 1e-6: truncation ~1e-12,
 /// rounding ~1e-10).
 pub fn jacobian_fd_error(seed: u64) -> Result<f64, PbmError> {
-    let v3 = |s: u64| Vector3::new(sample(3 * s), sample(3 * s + 1), sample(3 * s + 2));
     let (xa, xb, va, vb) = (
-        v3(4 * seed),
-        v3(4 * seed + 1) * 2.0 + Vector3::new(3.0, 0.0, 0.0),
-        v3(4 * seed + 2),
-        v3(4 * seed + 3),
+        sample_vector::<3>(4 * seed),
+        sample_vector::<3>(4 * seed + 1) * 2.0 + Vector3::new(3.0, 0.0, 0.0),
+        sample_vector::<3>(4 * seed + 2),
+        sample_vector::<3>(4 * seed + 3),
     );
     let consts = (
         1.0 + 9.0 * sample(7 * seed).abs(),
@@ -163,21 +166,26 @@ pub fn jacobian_fd_error(seed: u64) -> Result<f64, PbmError> {
         0.5 + 2.0 * sample(13 * seed).abs(),
     );
     let (dfdx, dfdv) = spring_jacobians((&xa, &va), (&xb, &vb), consts)?;
-    let eps = 1e-6;
-    let mut worst: f64 = 0.0;
+    // The force on a as a function of a's position, or of a's velocity.
+    let force = |by_velocity: bool| {
+        move |probe: &[f64], out: &mut [f64]| -> Result<(), PbmError> {
+            let p = Vector3::from_column_slice(probe);
+            let (x, v) = if by_velocity { (xa, p) } else { (p, va) };
+            out.copy_from_slice(spring_force((&x, &v), (&xb, &vb), consts)?.as_slice());
+            Ok(())
+        }
+    };
+    let fd_dfdx = central_jacobian(force(false), xa.as_slice(), 3, EPSILON)?;
+    let fd_dfdv = central_jacobian(force(true), va.as_slice(), 3, EPSILON)?;
     // Relative to the size of the whole Jacobian: a nearly undamped spring's tiny ∂f/∂v
     // must not turn rounding noise into a large "relative" error.
     let scale = dfdx.norm() + dfdv.norm();
-    for (block, by_velocity) in [(dfdx, false), (dfdv, true)] {
-        for c in 0..3 {
-            let mut d = Vector3::zeros();
-            d[c] = eps;
-            let f = |delta: Vector3<f64>| {
-                let (x, v) = if by_velocity { (xa, va + delta) } else { (xa + delta, va) };
-                spring_force((&x, &v), (&xb, &vb), consts)
-            };
-            let column = (f(d)? - f(-d)?) / (2.0 * eps);
-            worst = worst.max((column - block.column(c)).norm() / scale);
+    let mut worst: f64 = 0.0;
+    for (analytic, numeric) in [(dfdx, fd_dfdx), (dfdv, fd_dfdv)] {
+        for r in 0..3 {
+            for c in 0..3 {
+                worst = worst.max((analytic[(r, c)] - numeric[3 * r + c]).abs() / scale);
+            }
         }
     }
     Ok(worst)
@@ -194,15 +202,19 @@ fn jacobian_check(p: &Params) -> Result<Value, PbmError> {
 
 fn sheet(p: &Params) -> Result<Value, PbmError> {
     let (n, k, h) = (p.usize("n")?, p.f64("k")?, p.f64("h")?);
-    let run = run_sheet(n, k, h, 2.0)?;
+    let t_end = 2.0;
+    let explicit_stable = explicit_sheet_stays_bounded(n, k, h, t_end)?;
+    let start = Instant::now();
+    let implicit = implicit_sheet_run(n, k, h, t_end)?;
+    let ms_per_step = start.elapsed().as_secs_f64() * 1e3 / implicit.steps as f64;
     Ok(json!({
         "n": n,
         "k": k,
         "h": h,
-        "explicit_stable": run.explicit_stable,
-        "implicit_stable": run.implicit_stable,
-        "mean_cg_iterations": run.mean_cg_iterations,
-        "ms_per_step": run.ms_per_step,
-        "lowest_z_at_end": run.lowest_z,
+        "explicit_stable": explicit_stable,
+        "implicit_stable": implicit.stable,
+        "mean_cg_iterations": implicit.mean_cg_iterations,
+        "ms_per_step": ms_per_step,
+        "lowest_z_at_end": implicit.lowest_z,
     }))
 }

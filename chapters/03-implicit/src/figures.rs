@@ -1,14 +1,11 @@
 //! The chapter's figures, computed with the chapter's own solvers.
 
 use crate::backward_euler::backward_euler_step;
-use crate::mass_spring::MassSpring;
+use crate::scenes::{EulerVariant, energy_track};
 use crate::stiff::StiffExample;
-use nalgebra::Vector2;
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::state_of;
 use pbm_ode::tableau::{ButcherTableau, EULER, RK4};
-use pbm_particles::forces::DampedSpring;
-use pbm_particles::particle::{Motion, Particle};
 use pbm_prelim::plot::{
     LINE_WIDTH, REFERENCE, axes, color, draw_svg, label_font, labelled_line, legend,
     require_finite, title_font,
@@ -161,38 +158,15 @@ fn stiffness_blowup() -> Result<String, PbmError> {
     })
 }
 
-/// A 1 kg mass on an undamped spring (100 N/m, rest 1 m) from a nail, swinging under gravity:
-/// a conservative system whose energy should stay constant.
-pub fn spring_pendulum() -> Result<MassSpring<2>, PbmError> {
-    let nail =
-        Particle::new(1.0, Vector2::zeros(), Vector2::zeros())?.with_motion(Motion::Fixed);
-    let bob = Particle::new(1.0, Vector2::new(1.2, 0.0), Vector2::zeros())?;
-    let spring = DampedSpring::new(0, 1, 100.0, 0.0, 1.0)?;
-    MassSpring::new(vec![nail, bob], vec![spring], Vector2::new(0.0, -9.81))
-}
-
-/// Energy over `t_end` seconds for one of the three methods: (t, E).
-pub fn energy_track(method: &str, h: f64, t_end: f64) -> Result<Vec<(f64, f64)>, PbmError> {
-    let mut model = spring_pendulum()?;
-    let mut euler = RungeKutta::new(EULER);
-    let mut out = vec![(0.0, model.system.energy())];
-    for _ in 0..(t_end / h).round() as usize {
-        match method {
-            "explicit" => euler.step(&mut model.system, h).map(|_| ())?,
-            "implicit" => model.backward_euler_step(h).map(|_| ())?,
-            _ => model.symplectic_euler_step(h)?,
-        }
-        out.push((model.system.t, model.system.energy()));
-    }
-    Ok(out)
-}
-
 fn energy() -> Result<String, PbmError> {
     let t_end = 10.0;
     let runs = [
-        ("explicit Euler, h = 1 ms", energy_track("explicit", 0.001, t_end)?),
-        ("backward Euler, h = 20 ms", energy_track("implicit", 0.02, t_end)?),
-        ("symplectic Euler, h = 20 ms", energy_track("symplectic", 0.02, t_end)?),
+        ("explicit Euler, h = 1 ms", energy_track(EulerVariant::Explicit, 0.001, t_end)?),
+        ("backward Euler, h = 20 ms", energy_track(EulerVariant::Backward, 0.02, t_end)?),
+        (
+            "symplectic Euler, h = 20 ms",
+            energy_track(EulerVariant::Symplectic, 0.02, t_end)?,
+        ),
     ];
     require_finite(
         "energy",

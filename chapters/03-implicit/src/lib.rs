@@ -9,17 +9,20 @@
 pub mod backward_euler;
 pub mod block_sparse;
 pub mod cg;
+#[cfg(feature = "book")]
 pub mod exercises;
+#[cfg(feature = "book")]
 pub mod figures;
 pub mod mass_spring;
 pub mod minimization;
+pub mod scenes;
 pub mod sheet;
 pub mod stiff;
 
-use pbm_prelim::Chapter;
-
 /// The chapter's registry entry: its exercises and figures.
-pub fn chapter() -> Chapter {
+#[cfg(feature = "book")]
+pub fn chapter() -> pbm_prelim::Chapter {
+    use pbm_prelim::Chapter;
     Chapter {
         id: "implicit",
         number: 3,

@@ -6,37 +6,19 @@ use crate::block_sparse::{Block, BlockBuilder, BlockSparse};
 use crate::cg::{CgReport, solve_pcg};
 use nalgebra::SVector;
 use pbm_ode::runge_kutta::check_step_size;
-use pbm_particles::forces::{DampedSpring, Gravity};
+use pbm_particles::forces::{Gravity, JacobianSink};
 use pbm_particles::particle::{Motion, Particle, ParticleSystem, Vector};
+use pbm_particles::spring::DampedSpring;
 use pbm_prelim::PbmError;
 
-// ANCHOR: spring_jacobians
-/// Jacobians of equation 1's force on particle a, with l = x_a − x_b, L = |l|, u = l/L and
-/// P = I − u uᵀ (the projection across the spring):
-/// ∂f_a/∂x_a = −k_s [u uᵀ + (1 − r/L) P] − k_d [u l̇ᵀ P + (l̇·u) P] / L and
-/// ∂f_a/∂v_a = −k_d u uᵀ. The blocks for b are the same with the signs flipped.
-pub fn spring_jacobians<const D: usize>(
-    (x_a, v_a): (&Vector<D>, &Vector<D>),
-    (x_b, v_b): (&Vector<D>, &Vector<D>),
-    (k_s, k_d, rest): (f64, f64, f64),
-) -> Result<(Block<D>, Block<D>), PbmError> {
-    let SpringFrame { length, u, uut, across } = SpringFrame::of(x_a, x_b)?;
-    let l_dot = v_a - v_b;
-    let dfdx = -(uut + across * (1.0 - rest / length)) * k_s
-        - (u * (l_dot.transpose() * across) + across * l_dot.dot(&u)) * (k_d / length);
-    let dfdv = -uut * k_d;
-    Ok((dfdx, dfdv))
-}
-// ANCHOR_END: spring_jacobians
-
-/// Particles, springs and gravity, steppable explicitly (as a chapter 2 particle system) and
-/// implicitly (with the springs' Jacobians).
+/// A particle system whose forces carry their Jacobians (springs, gravity, drag, soft
+/// conditions, and chapter 9's cloth), steppable explicitly (as a chapter 2 particle system)
+/// and implicitly. Each force is held once, by the particle system, and gives both its force
+/// and its Jacobian blocks.
 pub struct MassSpring<const D: usize> {
-    /// The particle system: the springs and gravity as force objects.
+    /// The particle system and its force objects.
     pub system: ParticleSystem<D>,
-    /// The springs again, for their Jacobians.
-    pub springs: Vec<DampedSpring>,
-    /// Implicit steps taken, so that a divergence can say at which step it happened.
+    /// Implicit steps taken, so that a failure can say at which step it happened.
     steps: usize,
 }
 
@@ -48,67 +30,66 @@ pub struct StepReport {
 }
 
 impl<const D: usize> MassSpring<D> {
-    /// The model: springs must name existing particles.
+    /// Particles joined by damped springs under uniform gravity `g`. The springs must name
+    /// existing particles.
     pub fn new(
         particles: Vec<Particle<D>>,
         springs: Vec<DampedSpring>,
         g: Vector<D>,
     ) -> Result<Self, PbmError> {
         let mut system = ParticleSystem::new(particles);
-        for s in &springs {
-            system.add_force(*s)?;
+        for s in springs {
+            system.add_force(s)?;
         }
         system.add_force(Gravity { g })?;
-        Ok(MassSpring { system, springs, steps: 0 })
+        Ok(Self::from_system(system))
+    }
+
+    /// Any particle system; every force in it must provide its Jacobians, or the first
+    /// implicit step says which one does not.
+    pub fn from_system(system: ParticleSystem<D>) -> Self {
+        MassSpring { system, steps: 0 }
     }
 
     fn is_free(&self, i: usize) -> bool {
         matches!(self.system.particles[i].motion, Motion::Free)
     }
 
-    /// The matrix A = M − h ∂f/∂v − h² ∂f/∂x and the ∂f/∂x used for the right-hand side.
-    /// Rows and columns of nailed particles become identity, so their Δv is zero.
-    /// For a symmetric positive definite A (what CG needs), two terms are left out, as in
-    /// Baraff and Witkin's "Large steps in cloth simulation": the non-symmetric damping part of
-    /// ∂f/∂x, and the negative stiffness across a compressed spring (1 − r/L < 0 is clamped).
+    // ANCHOR: system_matrices
+    /// The matrix A = M − h ∂f/∂v − h² ∂f/∂x and the ∂f/∂x used for the right-hand side,
+    /// from the Jacobian blocks every force adds. Rows and columns of nailed particles become
+    /// identity, so their Δv is zero.
     pub fn system_matrices(
         &self,
         h: f64,
     ) -> Result<(BlockSparse<D>, BlockSparse<D>), PbmError> {
         let n = self.system.particles.len();
-        let (mut a, mut dfdx) = (BlockBuilder::<D>::new(n), BlockBuilder::<D>::new(n));
+        let free: Vec<bool> = (0..n).map(|i| self.is_free(i)).collect();
+        let mut sink = ImplicitMatrices {
+            h,
+            free: &free,
+            a: BlockBuilder::new(n),
+            dfdx: BlockBuilder::new(n),
+        };
         for (i, p) in self.system.particles.iter().enumerate() {
-            let diagonal = if self.is_free(i) {
-                Block::<D>::identity() * p.mass
-            } else {
-                Block::<D>::identity()
-            };
-            a.add(i, i, &diagonal);
+            let mass = if free[i] { p.mass } else { 1.0 };
+            sink.a.add(i, i, &(Block::<D>::identity() * mass));
         }
-        for s in &self.springs {
-            let (pa, pb) = (&self.system.particles[s.a], &self.system.particles[s.b]);
-            let (x_part, v_part) =
-                symmetric_spring_jacobians(&pa.x, &pb.x, (s.k_s, s.k_d, s.rest))?;
-            let block = -(v_part * h + x_part * (h * h));
-            for (i, j, sign) in
-                [(s.a, s.a, 1.0), (s.a, s.b, -1.0), (s.b, s.a, -1.0), (s.b, s.b, 1.0)]
-            {
-                if self.is_free(i) && self.is_free(j) {
-                    a.add(i, j, &(block * sign));
-                }
-                dfdx.add(i, j, &(x_part * sign));
-            }
+        for force in &self.system.forces {
+            force.add_jacobians(self.system.t, &self.system.particles, &mut sink)?;
         }
-        Ok((a.build(), dfdx.build()))
+        Ok((sink.a.build(), sink.dfdx.build()))
     }
+    // ANCHOR_END: system_matrices
 
     // ANCHOR: implicit_step
     /// One backward Euler step of size h: assemble, solve for Δv with CG, update v and x.
     pub fn backward_euler_step(&mut self, h: f64) -> Result<StepReport, PbmError> {
         check_step_size(h)?;
+        let (step, t0) = (self.steps, self.system.t);
         let n = self.system.particles.len();
-        self.system.accumulate_forces();
-        let (a, dfdx) = self.system_matrices(h)?;
+        self.system.accumulate_forces().map_err(|e| e.at_step(step, t0))?;
+        let (a, dfdx) = self.system_matrices(h).map_err(|e| e.at_step(step, t0))?;
         let v0: Vec<f64> = self
             .system
             .particles
@@ -127,7 +108,8 @@ impl<const D: usize> MassSpring<D> {
             }
         }
         let mut dv = vec![0.0; D * n];
-        let cg = solve_pcg(&a, &b, &mut dv, 1e-10, 10 * D * n + 100)?;
+        let cg = solve_pcg(&a, &b, &mut dv, 1e-10, 10 * D * n + 100)
+            .map_err(|e| e.at_step(step, t0))?;
         for (i, p) in self.system.particles.iter_mut().enumerate() {
             if matches!(p.motion, Motion::Free) {
                 p.v += SVector::<f64, D>::from_column_slice(&dv[D * i..D * i + D]);
@@ -137,10 +119,7 @@ impl<const D: usize> MassSpring<D> {
         self.system.t += h;
         self.steps += 1;
         if self.system.particles.iter().any(|p| !p.x.iter().all(|c| c.is_finite())) {
-            return Err(PbmError::Diverged {
-                step: self.steps - 1,
-                time: self.system.t - h,
-            });
+            return Err(PbmError::Diverged { step, time: t0 });
         }
         Ok(StepReport { cg })
     }
@@ -151,7 +130,7 @@ impl<const D: usize> MassSpring<D> {
     /// new positions from the new velocity.
     pub fn symplectic_euler_step(&mut self, h: f64) -> Result<(), PbmError> {
         check_step_size(h)?;
-        self.system.accumulate_forces();
+        self.system.accumulate_forces()?;
         for p in
             self.system.particles.iter_mut().filter(|p| matches!(p.motion, Motion::Free))
         {
@@ -164,36 +143,20 @@ impl<const D: usize> MassSpring<D> {
     // ANCHOR_END: symplectic_euler
 }
 
-/// The geometry of a spring from b to a: length L, direction u, and the projections along
-/// (u uᵀ) and across (P = I − u uᵀ) it.
-struct SpringFrame<const D: usize> {
-    length: f64,
-    u: Vector<D>,
-    uut: Block<D>,
-    across: Block<D>,
+/// Collects the forces' Jacobian blocks into A = M − h ∂f/∂v − h² ∂f/∂x (only between free
+/// particles) and into ∂f/∂x (for the right-hand side).
+struct ImplicitMatrices<'a, const D: usize> {
+    h: f64,
+    free: &'a [bool],
+    a: BlockBuilder<D>,
+    dfdx: BlockBuilder<D>,
 }
 
-impl<const D: usize> SpringFrame<D> {
-    fn of(x_a: &Vector<D>, x_b: &Vector<D>) -> Result<Self, PbmError> {
-        let l = x_a - x_b;
-        let length = l.norm();
-        if length == 0.0 || !length.is_finite() {
-            return Err(PbmError::invalid("spring", "its two ends coincide: no direction"));
+impl<const D: usize> JacobianSink<D> for ImplicitMatrices<'_, D> {
+    fn add(&mut self, i: usize, j: usize, dfdx: &Block<D>, dfdv: &Block<D>) {
+        if self.free[i] && self.free[j] {
+            self.a.add(i, j, &-(dfdv * self.h + dfdx * (self.h * self.h)));
         }
-        let u = l / length;
-        let uut = u * u.transpose();
-        Ok(SpringFrame { length, u, uut, across: Block::<D>::identity() - uut })
+        self.dfdx.add(i, j, dfdx);
     }
-}
-
-/// The symmetric parts of the spring Jacobians used by the solver (see
-/// [`MassSpring::system_matrices`]).
-fn symmetric_spring_jacobians<const D: usize>(
-    x_a: &Vector<D>,
-    x_b: &Vector<D>,
-    (k_s, k_d, rest): (f64, f64, f64),
-) -> Result<(Block<D>, Block<D>), PbmError> {
-    let SpringFrame { length, uut, across, .. } = SpringFrame::of(x_a, x_b)?;
-    let dfdx = -(uut + across * (1.0 - rest / length).max(0.0)) * k_s;
-    Ok((dfdx, -uut * k_d))
 }

@@ -55,8 +55,8 @@ fn gradient<const D: usize>(
     model: &mut MassSpring<D>,
     s: &[Vector<D>],
     h: f64,
-) -> Vec<f64> {
-    model.system.accumulate_forces();
+) -> Result<Vec<f64>, PbmError> {
+    model.system.accumulate_forces()?;
     let mut g = vec![0.0; D * s.len()];
     for (i, p) in model.system.particles.iter().enumerate() {
         if matches!(p.motion, Motion::Free) {
@@ -64,7 +64,7 @@ fn gradient<const D: usize>(
             g[D * i..D * i + D].copy_from_slice(gi.as_slice());
         }
     }
-    g
+    Ok(g)
 }
 
 // ANCHOR: newton_step
@@ -81,7 +81,7 @@ pub fn minimization_step<const D: usize>(
     let s: Vec<Vector<D>> = model.system.particles.iter().map(|p| p.x + p.v * h).collect();
     let mut report = NewtonReport { iterations: 0, gradient_norm: f64::INFINITY };
     for iteration in 0..=max_iterations {
-        let g = gradient(model, &s, h);
+        let g = gradient(model, &s, h)?;
         report = NewtonReport {
             iterations: iteration,
             gradient_norm: g.iter().map(|v| v * v).sum::<f64>().sqrt(),

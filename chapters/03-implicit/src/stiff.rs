@@ -37,9 +37,10 @@ impl OdeSystem for StiffExample {
         self.state.copy_from_slice(x);
         self.t = t;
     }
-    fn derivative(&mut self, xdot: &mut [f64]) {
+    fn derivative(&mut self, xdot: &mut [f64]) -> Result<(), PbmError> {
         xdot[0] = -self.state[0];
         xdot[1] = -self.k * self.state[1];
+        Ok(())
     }
 }
 

@@ -6,14 +6,19 @@ use nalgebra::{DVector, Vector2, Vector3};
 use pbm_implicit::block_sparse::{Block, BlockBuilder};
 use pbm_implicit::cg::solve_pcg;
 use pbm_implicit::exercises::jacobian_fd_error;
-use pbm_implicit::figures::{energy_track, spring_pendulum};
-use pbm_implicit::mass_spring::{MassSpring, spring_jacobians};
+use pbm_implicit::mass_spring::MassSpring;
 use pbm_implicit::minimization::minimization_step;
-use pbm_implicit::sheet::{run_sheet, sheet};
+use pbm_implicit::scenes::{EulerVariant, energy_track, spring_pendulum};
+use pbm_implicit::sheet::{explicit_sheet_stays_bounded, implicit_sheet_run, sheet};
 use pbm_implicit::stiff::max_stable_step;
 use pbm_ode::tableau::{EULER, RK4};
-use pbm_particles::forces::DampedSpring;
+use pbm_particles::condition::{Distance, SoftCondition};
+use pbm_particles::forces::{G, Gravity};
+use pbm_particles::interaction::{PairLaw, SpatialInteraction};
+use pbm_particles::particle::ParticleSystem;
 use pbm_particles::particle::{Motion, Particle};
+use pbm_particles::spring::{DampedSpring, spring_jacobians};
+use pbm_prelim::PbmError;
 
 #[test]
 fn measured_euler_limit_is_two_over_k() {
@@ -108,22 +113,23 @@ fn cg_reports_indefinite_and_singular_systems() {
 
 #[test]
 fn the_sheet_explodes_explicitly_and_not_implicitly_at_frame_steps() {
-    let run = run_sheet(32, 1000.0, 1.0 / 30.0, 1.0).unwrap();
-    assert!(!run.explicit_stable && run.implicit_stable, "{run:?}");
+    assert!(!explicit_sheet_stays_bounded(32, 1000.0, 1.0 / 30.0, 1.0).unwrap());
+    let run = implicit_sheet_run(32, 1000.0, 1.0 / 30.0, 1.0).unwrap();
+    assert!(run.stable, "{run:?}");
     // It hangs below its pins but has not fallen away: bounded by the sheet's size.
     assert!(run.lowest_z < -0.3 && run.lowest_z > -1.5, "{run:?}");
 }
 
 #[test]
 fn backward_euler_never_gains_energy_and_symplectic_euler_stays_close() {
-    let implicit = energy_track("implicit", 0.02, 5.0).unwrap();
+    let implicit = energy_track(EulerVariant::Backward, 0.02, 5.0).unwrap();
     for w in implicit.windows(2) {
         assert!(w[1].1 <= w[0].1 + 1e-9, "{:?} -> {:?}", w[0], w[1]);
     }
     let e0 = implicit[0].1;
-    let symplectic = energy_track("symplectic", 0.02, 5.0).unwrap();
+    let symplectic = energy_track(EulerVariant::Symplectic, 0.02, 5.0).unwrap();
     let worst = symplectic.iter().map(|p| (p.1 - e0).abs()).fold(0.0, f64::max);
-    let explicit = energy_track("explicit", 0.001, 5.0).unwrap();
+    let explicit = energy_track(EulerVariant::Explicit, 0.001, 5.0).unwrap();
     assert!(worst < 1.0 && explicit.last().unwrap().1 > e0 + 1.0, "{worst}");
 }
 
@@ -158,7 +164,7 @@ fn full_newton_solves_the_nonlinear_backward_euler_equations() {
     assert!(report.gradient_norm <= 1e-8 && report.iterations > 1, "{report:?}");
     // x₁ = x₀ + h v₁ and v₁ = v₀ + h f(x₁)/m, with the force evaluated at the new state:
     // the second holds to h ‖∇Φ‖ / m.
-    model.system.accumulate_forces();
+    model.system.accumulate_forces().unwrap();
     let p = &model.system.particles[1];
     assert!((p.x - (x0 + p.v * h)).norm() < 1e-12);
     assert!((p.v - (v0 + p.f * (h / p.mass))).norm() < 1e-8);
@@ -201,4 +207,58 @@ fn cg_agrees_with_a_sparse_direct_solver_on_the_sheet() {
     let diff: f64 = (0..size).map(|i| (x[i] - rhs[(i, 0)]).powi(2)).sum::<f64>().sqrt();
     let norm: f64 = x.iter().map(|v| v * v).sum::<f64>().sqrt();
     assert!(diff / norm < 1e-9, "{diff} / {norm}");
+}
+
+/// The spring pendulum with its spring replaced by the soft distance condition of the same
+/// stiffness, the bob at distance `length` from the nail.
+fn condition_pendulum(k: f64, length: f64) -> MassSpring<2> {
+    let nail = Particle::new(1.0, Vector2::zeros(), Vector2::zeros()).unwrap();
+    let bob =
+        Particle::new(1.0, Vector2::new(length, 0.0), Vector2::new(0.0, 0.3)).unwrap();
+    let mut system = ParticleSystem::new(vec![nail.with_motion(Motion::Fixed), bob]);
+    let soft = SoftCondition::new(Distance::new(0, 1, 1.0).unwrap(), k, 0.0).unwrap();
+    system.add_force(soft).unwrap();
+    system.add_force(Gravity { g: Vector2::new(0.0, -G) }).unwrap();
+    MassSpring::from_system(system)
+}
+
+#[test]
+fn the_implicit_step_holds_each_spring_once_and_takes_soft_conditions_too() {
+    let spring_model = spring_pendulum().unwrap();
+    assert_eq!(spring_model.system.forces.len(), 2, "one spring and gravity, each once");
+    // The soft condition's Jacobian is the spring's without the stiffness across the spring,
+    // k (1 − r/L) P, which vanishes at the rest length: there the two matrices agree.
+    let h = 0.05;
+    let spring = |length: f64| {
+        let mut m = spring_pendulum().unwrap();
+        m.system.particles[1].x = Vector2::new(length, 0.0);
+        m.system_matrices(h).unwrap().0.to_dense()
+    };
+    let condition = |length: f64| {
+        condition_pendulum(100.0, length).system_matrices(h).unwrap().0.to_dense()
+    };
+    assert!((spring(1.0) - condition(1.0)).amax() < 1e-12);
+    // Stretched to 1.2 m the across term is h² k (1 − 1/1.2) = 0.0417 in the y-y entry.
+    let gap = spring(1.2) - condition(1.2);
+    assert!((gap[(3, 3)] - h * h * 100.0 * (1.0 - 1.0 / 1.2)).abs() < 1e-12, "{gap}");
+    // And the step runs on it: 200 steps of 50 ms stay bounded and lose energy.
+    let mut model = condition_pendulum(100.0, 1.2);
+    let e0 = model.system.energy();
+    for _ in 0..200 {
+        model.backward_euler_step(h).unwrap();
+        assert!(model.system.particles[1].x.norm() < 2.0);
+    }
+    assert!(model.system.energy() < e0);
+}
+
+#[test]
+fn a_force_without_jacobians_is_refused_by_the_implicit_step_with_its_name() {
+    let p = |x: f64| Particle::new(1.0, Vector2::new(x, 0.0), Vector2::zeros()).unwrap();
+    let mut system = ParticleSystem::new(vec![p(0.0), p(0.15)]);
+    system
+        .add_force(SpatialInteraction { law: PairLaw::new(10.0, 0.1, 0.25).unwrap() })
+        .unwrap();
+    let err = MassSpring::from_system(system).backward_euler_step(0.01).unwrap_err();
+    assert!(matches!(err.cause(), PbmError::Invalid { .. }), "{err}");
+    assert!(err.to_string().contains("`spatial interaction` does not provide"), "{err}");
 }
