@@ -9,7 +9,7 @@ use faer::sparse::{SparseColMat, Triplet};
 use faer::{Mat, Side};
 use nalgebra::{DMatrix, DVector};
 use pbm_constraints::models::Chain;
-use pbm_constraints::system::{ConstrainedSystem, solve_multipliers};
+use pbm_constraints::system::{ConstrainedSystem, default_iterations, solve_multipliers};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::RK4;
@@ -20,7 +20,7 @@ fn moving_chain(links: usize) -> ConstrainedSystem<2> {
     let mut system = chain.with_rods().expect("valid chain");
     let mut stepper = RungeKutta::new(RK4);
     for _ in 0..20 {
-        system.step(&mut stepper, 1e-3).expect("stable step");
+        stepper.step(&mut system, 1e-3).expect("stable step");
     }
     system
 }
@@ -30,13 +30,20 @@ fn benches(c: &mut Criterion) {
     group.sample_size(10);
     let mut system = moving_chain(1000);
     system.particles.accumulate_forces();
-    let (w, rhs) = system.assemble();
+    let (w, rhs) = system.assemble().unwrap();
     let j = system.jacobian().clone();
     let m = rhs.len();
     group.bench_function("cg_unformed_1000_rods", |b| {
         b.iter(|| {
             let mut lambda = vec![0.0; m];
-            solve_multipliers(&j, &w, &rhs, &mut lambda, 1e-12).expect("converges")
+            solve_multipliers(
+                &j,
+                &w,
+                &rhs,
+                &mut lambda,
+                (1e-12, default_iterations(rhs.len())),
+            )
+            .expect("converges")
         })
     });
     let jd = j.to_dense();

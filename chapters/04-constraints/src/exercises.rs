@@ -1,13 +1,14 @@
 //! The chapter's runnable experiments: `pbm run constraints/<id> --set key=value`.
 
 use crate::constraint::{OnCircle, Rod};
-use crate::models::{Chain, G, double_pendulum};
+use crate::models::{Chain, double_pendulum};
 use crate::studies::{Holder, bead_drift, max_stable_step, run_chain};
 use crate::system::{ConstrainedSystem, Feedback};
 use nalgebra::Vector2;
 use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::{ButcherTableau, EULER, MIDPOINT, RK4};
-use pbm_prelim::{Exercise, ParamSpec, Params, PbmError};
+use pbm_particles::forces::G;
+use pbm_prelim::{Choice, Exercise, ParamSpec, Params, PbmError};
 use serde_json::{Value, json};
 
 /// Every exercise of the chapter, in reading order.
@@ -22,12 +23,7 @@ pub fn all() -> Vec<Exercise> {
                     "apply the k_s, k_d feedback in the second run (false: both runs without)",
                     true,
                 ),
-                ParamSpec::choice(
-                    "solver",
-                    "integrator",
-                    "rk4",
-                    &["euler", "midpoint", "rk4"],
-                ),
+                ParamSpec::choice("solver", "integrator", Integrator::Rk4),
                 ParamSpec::positive("h", "step size (s)", 0.01, 0.5),
                 ParamSpec::positive("t_end", "simulated time (s)", 100.0, 10_000.0),
                 ParamSpec::float("k_s", "feedback spring gain (1/s²)", 100.0, 0.0, 1e6),
@@ -62,11 +58,29 @@ pub fn all() -> Vec<Exercise> {
     ]
 }
 
-fn tableau(name: &str) -> ButcherTableau {
-    match name {
-        "euler" => EULER,
-        "midpoint" => MIDPOINT,
-        _ => RK4,
+/// The explicit methods of chapter 1 the drift exercise can run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Integrator {
+    Euler,
+    Midpoint,
+    Rk4,
+}
+
+impl Choice for Integrator {
+    const OPTIONS: &'static [(&'static str, Self)] = &[
+        ("euler", Integrator::Euler),
+        ("midpoint", Integrator::Midpoint),
+        ("rk4", Integrator::Rk4),
+    ];
+}
+
+impl Integrator {
+    fn tableau(self) -> ButcherTableau {
+        match self {
+            Integrator::Euler => EULER,
+            Integrator::Midpoint => MIDPOINT,
+            Integrator::Rk4 => RK4,
+        }
     }
 }
 
@@ -75,14 +89,14 @@ fn max_of(track: &[(f64, f64)]) -> f64 {
 }
 
 fn drift(p: &Params) -> Result<Value, PbmError> {
-    let solver = p.choice("solver")?;
+    let solver: Integrator = p.choice("solver")?;
     let (h, t_end) = (p.f64("h")?, p.f64("t_end")?);
     let gains = Feedback::new(p.f64("k_s")?, p.f64("k_d")?)?;
     let with = if p.bool("feedback")? { gains } else { Feedback::OFF };
-    let without = bead_drift(tableau(solver), Feedback::OFF, h, t_end)?;
-    let with_feedback = bead_drift(tableau(solver), with, h, t_end)?;
+    let without = bead_drift(solver.tableau(), Feedback::OFF, h, t_end)?;
+    let with_feedback = bead_drift(solver.tableau(), with, h, t_end)?;
     Ok(json!({
-        "solver": solver,
+        "solver": solver.word(),
         "steps": without.len() - 1,
         "max_abs_c_without_feedback": max_of(&without),
         "max_abs_c_with_feedback": max_of(&with_feedback),
@@ -99,10 +113,10 @@ fn run_and_measure(
 ) -> Result<(f64, f64), PbmError> {
     let mut stepper = RungeKutta::new(RK4);
     let e0 = system.energy();
-    let (mut max_c, mut max_de) = (system.max_abs_c(), 0.0_f64);
+    let (mut max_c, mut max_de) = (system.max_abs_c()?, 0.0_f64);
     for _ in 0..step_count(h, t_end)? {
-        system.step(&mut stepper, h)?;
-        max_c = max_c.max(system.max_abs_c());
+        stepper.step(system, h)?;
+        max_c = max_c.max(system.max_abs_c()?);
         max_de = max_de.max((system.energy() - e0).abs() / scale);
     }
     Ok((max_c, max_de))

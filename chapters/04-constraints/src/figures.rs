@@ -3,7 +3,7 @@
 use crate::models::{Chain, double_pendulum};
 use crate::studies::{Holder, bead_drift, max_stable_step, run_chain};
 use crate::system::Feedback;
-use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::{MIDPOINT, RK4};
 use pbm_prelim::plot::{
     LINE_WIDTH, REFERENCE, axes, color, draw_svg, label_font, labelled_line, legend,
@@ -73,9 +73,9 @@ fn pendulum_paths() -> Result<String, PbmError> {
         .collect();
     let mut stepper = RungeKutta::new(RK4);
     let (mut upper, mut lower) = (Vec::new(), Vec::new());
-    for n in 0..=(t_end / h).round() as usize {
+    for n in 0..=step_count(h, t_end)? {
         if n > 0 {
-            system.step(&mut stepper, h)?;
+            stepper.step(&mut system, h)?;
         }
         if n % 5 == 0 {
             let p = &system.particles.particles;

@@ -8,16 +8,18 @@
 pub mod bead;
 pub mod block_matrix;
 pub mod constraint;
+#[cfg(feature = "book")]
 pub mod exercises;
+#[cfg(feature = "book")]
 pub mod figures;
 pub mod models;
 pub mod studies;
 pub mod system;
 
-use pbm_prelim::Chapter;
-
 /// The chapter's registry entry: its exercises and figures.
-pub fn chapter() -> Chapter {
+#[cfg(feature = "book")]
+pub fn chapter() -> pbm_prelim::Chapter {
+    use pbm_prelim::Chapter;
     Chapter {
         id: "constraints",
         number: 4,

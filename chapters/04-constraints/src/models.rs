@@ -4,12 +4,10 @@
 use crate::constraint::{Nail, OnCircle, Rod};
 use crate::system::{ConstrainedSystem, Feedback};
 use nalgebra::Vector2;
-use pbm_particles::forces::{DampedSpring, Gravity};
+use pbm_particles::forces::{G, Gravity};
 use pbm_particles::particle::{Motion, Particle, ParticleSystem};
+use pbm_particles::spring::DampedSpring;
 use pbm_prelim::PbmError;
-
-/// Acceleration of gravity in every model (m/s²).
-pub const G: f64 = 9.81;
 
 fn gravity() -> Gravity<2> {
     Gravity { g: Vector2::new(0.0, -G) }

@@ -1,11 +1,12 @@
 //! The chapter's two numerical arguments: drift (and the feedback that cures it), and why a
 //! chain of rods beats a chain of stiff springs.
 
-use crate::models::{Chain, G, bead};
+use crate::models::{Chain, bead};
 use crate::system::Feedback;
 use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::{ButcherTableau, RK4};
+use pbm_particles::forces::G;
 use pbm_particles::particle::ParticleSystem;
 use pbm_prelim::PbmError;
 
@@ -19,10 +20,10 @@ pub fn bead_drift(
 ) -> Result<Vec<(f64, f64)>, PbmError> {
     let mut system = bead(feedback)?;
     let mut stepper = RungeKutta::new(tableau);
-    let mut track = vec![(0.0, system.max_abs_c())];
+    let mut track = vec![(0.0, system.max_abs_c()?)];
     for _ in 0..step_count(h, t_end)? {
-        system.step(&mut stepper, h)?;
-        track.push((system.time(), system.max_abs_c()));
+        stepper.step(&mut system, h)?;
+        track.push((system.time(), system.max_abs_c()?));
     }
     Ok(track)
 }
@@ -80,7 +81,7 @@ pub fn run_chain(
             let mut system = chain.with_rods()?;
             let e0 = system.energy();
             for _ in 0..n {
-                if system.step(&mut stepper, h).is_err() {
+                if stepper.step(&mut system, h).is_err() {
                     run.completed = false;
                     break;
                 }

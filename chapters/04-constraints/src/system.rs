@@ -4,13 +4,13 @@
 //! constraint force Jᵀλ to the accumulators.
 
 use crate::block_matrix::{BlockMatrix, MatrixBlock};
-use crate::constraint::{Constraint, Rows};
 use pbm_implicit::cg::{CgReport, LinearOperator, conjugate_gradient};
-use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::OdeSystem;
+use pbm_particles::condition::{Condition, Evaluation};
 use pbm_particles::forces::Force;
-use pbm_particles::particle::{Motion, Particle, ParticleSystem, Vector};
+use pbm_particles::particle::{Motion, Particle, ParticleSystem, Vector, check_indices};
 use pbm_prelim::PbmError;
+use pbm_prelim::validate::non_negative;
 use std::cell::RefCell;
 
 /// The gains of the drift feedback C̈ = −k_s C − k_d Ċ.
@@ -31,14 +31,10 @@ impl Feedback {
 
     /// Validated gains: both non-negative and finite.
     pub fn new(k_s: f64, k_d: f64) -> Result<Self, PbmError> {
-        if [k_s, k_d].iter().all(|k| *k >= 0.0 && k.is_finite()) {
-            Ok(Feedback { k_s, k_d })
-        } else {
-            Err(PbmError::invalid(
-                "feedback",
-                format!("k_s = {k_s}, k_d = {k_d}; both must be non-negative and finite"),
-            ))
-        }
+        Ok(Feedback {
+            k_s: non_negative("feedback", "k_s", k_s)?,
+            k_d: non_negative("feedback", "k_d", k_d)?,
+        })
     }
 }
 
@@ -57,7 +53,7 @@ pub struct SolveStats {
 pub struct ConstrainedSystem<const D: usize> {
     /// The unconstrained particle system of chapter 2 (particles, forces, clock).
     pub particles: ParticleSystem<D>,
-    constraints: Vec<Box<dyn Constraint<D>>>,
+    constraints: Vec<Box<dyn Condition<D>>>,
     /// First row of each constraint in C.
     offsets: Vec<usize>,
     /// The global vectors and matrices of equation 11.
@@ -68,12 +64,15 @@ pub struct ConstrainedSystem<const D: usize> {
     /// The last multipliers and constraint forces Jᵀλ.
     lambda: Vec<f64>,
     constraint_force: Vec<f64>,
+    /// Reused storage for evaluating one constraint.
+    scratch: Evaluation<D>,
     /// Drift feedback gains.
     pub feedback: Feedback,
     /// Relative residual the CG solve must reach.
     pub tolerance: f64,
+    /// Most CG iterations a solve may take; `None` for the default, 10 m + 100 for m rows.
+    pub max_iterations: Option<usize>,
     stats: SolveStats,
-    failure: Option<PbmError>,
 }
 
 impl<const D: usize> ConstrainedSystem<D> {
@@ -90,10 +89,11 @@ impl<const D: usize> ConstrainedSystem<D> {
             j_dot: BlockMatrix::new(0, n),
             lambda: Vec::new(),
             constraint_force: vec![0.0; n],
+            scratch: Evaluation::default(),
             feedback: Feedback::DEFAULT,
             tolerance: 1e-12,
+            max_iterations: None,
             stats: SolveStats::default(),
-            failure: None,
         }
     }
 
@@ -107,21 +107,15 @@ impl<const D: usize> ConstrainedSystem<D> {
     /// its blocks of J and J̇, one per particle, D columns wide at the particle's offset.
     pub fn add_constraint(
         &mut self,
-        constraint: impl Constraint<D> + 'static,
+        constraint: impl Condition<D> + 'static,
     ) -> Result<(), PbmError> {
-        let n = self.particles.particles.len();
         let ids = constraint.particles();
-        if let Some(&i) = ids.iter().find(|&&i| i >= n) {
-            return Err(PbmError::invalid(
-                "constraint",
-                format!("{} names particle {i}, but the system has {n}", constraint.name()),
-            ));
-        }
+        check_indices(constraint.name(), ids, self.particles.particles.len())?;
         let x: Vec<Vector<D>> =
             ids.iter().map(|&i| self.particles.particles[i].x).collect();
         constraint.check(&x)?;
         let (row, rows) = (self.c.len(), constraint.rows());
-        for &i in &ids {
+        for &i in ids {
             self.j.blocks.push(MatrixBlock::zeros(row, D * i, rows, D));
             self.j_dot.blocks.push(MatrixBlock::zeros(row, D * i, rows, D));
         }
@@ -137,32 +131,30 @@ impl<const D: usize> ConstrainedSystem<D> {
     // ANCHOR_END: add_constraint
 
     // ANCHOR: evaluate_constraints
-    /// Loops over the constraints, letting each fill its slices of C and Ċ and its blocks of
-    /// J and J̇. A constraint's blocks are consecutive in the block lists.
-    pub fn evaluate_constraints(&mut self) {
-        let particles = &self.particles.particles;
-        let (mut x, mut v) = (Vec::new(), Vec::new());
+    /// Loops over the constraints, evaluating each (C, Ċ, J, J̇ at its particles) and copying
+    /// the results into its slices of C and Ċ and its blocks of J and J̇: block k of a
+    /// constraint holds ∂C_r/∂x_k for its rows r. A constraint's blocks are consecutive.
+    pub fn evaluate_constraints(&mut self) -> Result<(), PbmError> {
+        let eval = &mut self.scratch;
         let mut first_block = 0;
         for (constraint, &row) in self.constraints.iter().zip(&self.offsets) {
-            let ids = constraint.particles();
-            x.clear();
-            v.clear();
-            x.extend(ids.iter().map(|&i| particles[i].x));
-            v.extend(ids.iter().map(|&i| particles[i].v));
-            let (rows, blocks) = (constraint.rows(), ids.len());
-            let span = first_block..first_block + blocks;
-            constraint.evaluate(
-                &x,
-                &v,
-                Rows {
-                    c: &mut self.c[row..row + rows],
-                    c_dot: &mut self.c_dot[row..row + rows],
-                    j: &mut self.j.blocks[span.clone()],
-                    j_dot: &mut self.j_dot.blocks[span],
-                },
-            );
-            first_block += blocks;
+            eval.evaluate(constraint.as_ref(), &self.particles.particles, true)?;
+            let (rows, n) = (constraint.rows(), constraint.particles().len());
+            self.c[row..row + rows].copy_from_slice(&eval.c);
+            self.c_dot[row..row + rows].copy_from_slice(&eval.c_dot);
+            for k in 0..n {
+                let (j, j_dot) = (
+                    &mut self.j.blocks[first_block + k],
+                    &mut self.j_dot.blocks[first_block + k],
+                );
+                for r in 0..rows {
+                    j.row_mut(r).copy_from_slice(eval.j[r * n + k].as_slice());
+                    j_dot.row_mut(r).copy_from_slice(eval.j_dot[r * n + k].as_slice());
+                }
+            }
+            first_block += n;
         }
+        Ok(())
     }
     // ANCHOR_END: evaluate_constraints
 
@@ -207,9 +199,9 @@ impl<const D: usize> ConstrainedSystem<D> {
     }
 
     /// max |C_i| at the current state.
-    pub fn max_abs_c(&mut self) -> f64 {
-        self.evaluate_constraints();
-        self.c.iter().fold(0.0, |m, c| m.max(c.abs()))
+    pub fn max_abs_c(&mut self) -> Result<f64, PbmError> {
+        self.evaluate_constraints()?;
+        Ok(self.c.iter().fold(0.0, |m, c| m.max(c.abs())))
     }
 
     /// Kinetic plus potential energy of the particles and their conservative forces.
@@ -242,8 +234,8 @@ impl<const D: usize> ConstrainedSystem<D> {
     /// acceleration for scripted ones, zero for fixed ones). Returns W and the right-hand
     /// side, with C, Ċ, J and J̇ evaluated at the current state. Forces must have been
     /// accumulated.
-    pub fn assemble(&mut self) -> (Vec<f64>, Vec<f64>) {
-        self.evaluate_constraints();
+    pub fn assemble(&mut self) -> Result<(Vec<f64>, Vec<f64>), PbmError> {
+        self.evaluate_constraints()?;
         let (w, a0) = self.inverse_masses_and_free_accelerations();
         let q_dot: Vec<f64> =
             self.particles.particles.iter().flat_map(|p| p.v.iter().copied()).collect();
@@ -255,19 +247,29 @@ impl<const D: usize> ConstrainedSystem<D> {
         for i in 0..m {
             rhs[i] = -rhs[i] - j_a0[i] - k_s * self.c[i] - k_d * self.c_dot[i];
         }
-        (w, rhs)
+        Ok((w, rhs))
     }
 
     /// Assembles and solves equation 11 for λ, and returns the constraint force Jᵀλ.
     pub fn solve_constraint_forces(&mut self) -> Result<&[f64], PbmError> {
-        let (w, rhs) = self.assemble();
+        let (w, rhs) = self.assemble()?;
         if !rhs.iter().map(|b| b * b).sum::<f64>().is_finite() {
-            // Not a solver failure: the state has blown up so far that ‖rhs‖ overflows.
-            return Err(PbmError::Diverged { step: 0, time: self.particles.t });
+            // Not the solver's fault: the state has blown up so far that ‖rhs‖ overflows.
+            return Err(PbmError::degenerate(
+                "constraint solve",
+                "the right-hand side is no longer finite: the state has blown up",
+            ));
         }
         self.lambda.fill(0.0);
-        let report =
-            solve_multipliers(&self.j, &w, &rhs, &mut self.lambda, self.tolerance)?;
+        let max_iterations =
+            self.max_iterations.unwrap_or_else(|| default_iterations(rhs.len()));
+        let report = solve_multipliers(
+            &self.j,
+            &w,
+            &rhs,
+            &mut self.lambda,
+            (self.tolerance, max_iterations),
+        )?;
         self.j.mul_transpose_vec(&self.lambda, &mut self.constraint_force);
         self.stats.solves += 1;
         self.stats.iterations += report.iterations;
@@ -275,28 +277,23 @@ impl<const D: usize> ConstrainedSystem<D> {
         Ok(&self.constraint_force)
     }
     // ANCHOR_END: solve
-
-    /// One step of `stepper`, reporting a failed constraint solve (which the solver itself
-    /// cannot see) as an error.
-    pub fn step(&mut self, stepper: &mut RungeKutta, h: f64) -> Result<(), PbmError> {
-        let result = stepper.step(self, h);
-        match self.failure.take() {
-            // A non-finite state: the solver's own report names the step.
-            Some(PbmError::Diverged { .. }) | None => result.map(|_| ()),
-            Some(failure) => Err(failure),
-        }
-    }
 }
 
-/// Solves J W Jᵀ λ = rhs by preconditioned CG on the unformed operator, from the λ given.
+/// The CG iteration limit for m constraint rows: 10 m + 100, ten times what exact arithmetic
+/// would need.
+pub fn default_iterations(m: usize) -> usize {
+    10 * m + 100
+}
+
+/// Solves J W Jᵀ λ = rhs by preconditioned CG on the unformed operator, from the λ given, to
+/// relative residual `tolerance` in at most `max_iterations`.
 pub fn solve_multipliers(
     j: &BlockMatrix,
     w: &[f64],
     rhs: &[f64],
     lambda: &mut [f64],
-    tolerance: f64,
+    (tolerance, max_iterations): (f64, usize),
 ) -> Result<CgReport, PbmError> {
-    let max_iterations = 10 * rhs.len() + 100;
     conjugate_gradient(&Jwjt::new(j, w), rhs, lambda, tolerance, max_iterations)
 }
 
@@ -353,16 +350,11 @@ impl<const D: usize> OdeSystem for ConstrainedSystem<D> {
         self.particles.scatter_state(x, t);
     }
     /// The modified derivative loop: clear and accumulate forces, add the constraint
-    /// forces, then divide by mass.
-    fn derivative(&mut self, xdot: &mut [f64]) {
-        self.particles.accumulate_forces();
-        if let Err(e) = self.solve_constraint_forces() {
-            // The solver cannot take an error here; poison the derivative so the step fails,
-            // and keep the reason for `step` to report.
-            self.failure.get_or_insert(e);
-            xdot.fill(f64::NAN);
-            return;
-        }
+    /// forces, then divide by mass. A constraint solve that fails fails the derivative, and
+    /// the solver names the step.
+    fn derivative(&mut self, xdot: &mut [f64]) -> Result<(), PbmError> {
+        self.particles.accumulate_forces()?;
+        self.solve_constraint_forces()?;
         for (p, f) in
             self.particles.particles.iter_mut().zip(self.constraint_force.chunks(D))
         {
@@ -371,6 +363,7 @@ impl<const D: usize> OdeSystem for ConstrainedSystem<D> {
             }
         }
         self.particles.write_derivative(xdot);
+        Ok(())
     }
 }
 // ANCHOR_END: ode_system

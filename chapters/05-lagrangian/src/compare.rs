@@ -5,9 +5,10 @@
 
 use crate::models::DoublePendulum;
 use crate::parametric::LagrangianSystem;
-use pbm_constraints::models::{DOUBLE_PENDULUM_ANGLES, G, double_pendulum};
+use pbm_constraints::models::{DOUBLE_PENDULUM_ANGLES, double_pendulum};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::tableau::RK4;
+use pbm_particles::forces::G;
 use pbm_prelim::PbmError;
 
 /// The book's double pendulum in angles: 1 kg bobs, 1 m links, released at rest from the
@@ -40,8 +41,8 @@ pub fn compare(h: f64, t_end: f64, every: usize) -> Result<Vec<Sample>, PbmError
     let mut out = Vec::new();
     for n in 0..=steps {
         if n > 0 {
-            constrained.step(&mut rk_a, h)?;
-            angles.step(&mut rk_b, h)?;
+            rk_a.step(&mut constrained, h)?;
+            rk_b.step(&mut angles, h)?;
         }
         if n % every.max(1) == 0 {
             let a = constrained.particles.particles[1].x;

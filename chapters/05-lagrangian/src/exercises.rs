@@ -5,6 +5,7 @@ use crate::models::Bead;
 use crate::parametric::LagrangianSystem;
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::tableau::RK4;
+use pbm_particles::forces::G;
 use pbm_prelim::{Exercise, ParamSpec, Params, PbmError};
 use serde_json::{Value, json};
 
@@ -34,15 +35,15 @@ pub fn all() -> Vec<Exercise> {
 
 fn bead(p: &Params) -> Result<Value, PbmError> {
     let (t_end, h) = (p.f64("t_end")?, p.f64("h")?);
-    let model = Bead::new(1.0, 1.0, 9.81)?;
+    let model = Bead::new(1.0, 1.0, G)?;
     let mut system = LagrangianSystem::new(model, vec![0.0], vec![0.0])?;
     let mut rk4 = RungeKutta::new(RK4);
     let e0 = system.energy();
     let (mut radius_error, mut energy_drift) = (0.0_f64, 0.0_f64);
     for _ in 0..pbm_ode::runge_kutta::step_count(h, t_end)? {
-        system.step(&mut rk4, h)?;
+        rk4.step(&mut system, h)?;
         radius_error = radius_error.max((system.positions().norm() - 1.0).abs());
-        energy_drift = energy_drift.max((system.energy() - e0).abs() / 9.81);
+        energy_drift = energy_drift.max((system.energy() - e0).abs() / G);
     }
     Ok(json!({
         "steps": rk4.steps(),

@@ -6,15 +6,17 @@
 //! of finding a parametrisation and losing easy, interactive combination of constraints.
 
 pub mod compare;
+#[cfg(feature = "book")]
 pub mod exercises;
+#[cfg(feature = "book")]
 pub mod figures;
 pub mod models;
 pub mod parametric;
 
-use pbm_prelim::Chapter;
-
 /// The chapter's registry entry: its exercises and figures.
-pub fn chapter() -> Chapter {
+#[cfg(feature = "book")]
+pub fn chapter() -> pbm_prelim::Chapter {
+    use pbm_prelim::Chapter;
     Chapter {
         id: "lagrangian",
         number: 5,

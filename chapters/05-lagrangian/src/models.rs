@@ -4,14 +4,7 @@
 use crate::parametric::ParametricModel;
 use nalgebra::{DMatrix, DVector};
 use pbm_prelim::PbmError;
-
-fn positive(what: &'static str, values: &[f64]) -> Result<(), PbmError> {
-    if values.iter().all(|v| *v > 0.0 && v.is_finite()) {
-        Ok(())
-    } else {
-        Err(PbmError::invalid(what, "masses, lengths and g must be positive and finite"))
-    }
-}
+use pbm_prelim::validate::positive;
 
 fn gravity_force(masses: &[f64], g: f64) -> DVector<f64> {
     DVector::from_iterator(
@@ -67,8 +60,11 @@ impl ParametricModel for Bead {
 impl Bead {
     /// A bead of `mass` on a circle of `radius` under gravity `g` (pointing down, −y).
     pub fn new(mass: f64, radius: f64, g: f64) -> Result<Self, PbmError> {
-        positive("bead", &[mass, radius, g])?;
-        Ok(Bead { masses: [mass; 2], radius, g })
+        Ok(Bead {
+            masses: [positive("bead", "mass", mass)?; 2],
+            radius: positive("bead", "radius", radius)?,
+            g: positive("bead", "g", g)?,
+        })
     }
 
     /// The circle's radius.
@@ -153,7 +149,9 @@ impl ParametricModel for DoublePendulum {
 impl DoublePendulum {
     /// Bobs of mass m₁, m₂ on links l₁, l₂ under gravity g.
     pub fn new(m: [f64; 2], l: [f64; 2], g: f64) -> Result<Self, PbmError> {
-        positive("double pendulum", &[m[0], m[1], l[0], l[1], g])?;
-        Ok(DoublePendulum { masses: [m[0], m[0], m[1], m[1]], lengths: l, g })
+        let what = "double pendulum";
+        let (m1, m2) = (positive(what, "m1", m[0])?, positive(what, "m2", m[1])?);
+        let lengths = [positive(what, "l1", l[0])?, positive(what, "l2", l[1])?];
+        Ok(DoublePendulum { masses: [m1, m1, m2, m2], lengths, g: positive(what, "g", g)? })
     }
 }

@@ -47,9 +47,9 @@ pub fn generalized_acceleration<M: ParametricModel + ?Sized>(
     let lhs = j.transpose() * &mj; // Jᵀ M J
     let rhs = j.transpose() * (force - (&j_dot * &u_dot_v).component_mul(&mass));
     lhs.cholesky().map(|llt| llt.solve(&rhs)).ok_or_else(|| {
-        PbmError::invalid(
-            "Lagrangian dynamics",
-            "Jᵀ M J is singular: the parametrisation degenerates here",
+        PbmError::degenerate(
+            "parametrisation",
+            "Jᵀ M J is singular: the coordinates fold over here",
         )
     })
 }
@@ -65,7 +65,6 @@ pub struct LagrangianSystem<M> {
     pub u_dot: Vec<f64>,
     /// The clock (s).
     pub t: f64,
-    failure: Option<PbmError>,
 }
 
 impl<M: ParametricModel> LagrangianSystem<M> {
@@ -88,7 +87,7 @@ impl<M: ParametricModel> LagrangianSystem<M> {
                 "coordinates must be finite",
             ));
         }
-        Ok(LagrangianSystem { model, u, u_dot, t: 0.0, failure: None })
+        Ok(LagrangianSystem { model, u, u_dot, t: 0.0 })
     }
 
     /// Particle positions q(u).
@@ -102,19 +101,6 @@ impl<M: ParametricModel> LagrangianSystem<M> {
         let kinetic: f64 =
             q_dot.iter().zip(self.model.masses()).map(|(v, m)| 0.5 * m * v * v).sum();
         kinetic + self.model.potential_energy(&self.positions())
-    }
-
-    /// One step of `stepper`, reporting a failed solve of equation 13 as an error.
-    pub fn step(
-        &mut self,
-        stepper: &mut pbm_ode::runge_kutta::RungeKutta,
-        h: f64,
-    ) -> Result<(), PbmError> {
-        let result = stepper.step(self, h);
-        match self.failure.take() {
-            Some(failure) => Err(failure),
-            None => result.map(|_| ()),
-        }
     }
 }
 
@@ -136,15 +122,11 @@ impl<M: ParametricModel> OdeSystem for LagrangianSystem<M> {
         self.u_dot.copy_from_slice(&x[n..]);
         self.t = t;
     }
-    fn derivative(&mut self, xdot: &mut [f64]) {
+    fn derivative(&mut self, xdot: &mut [f64]) -> Result<(), PbmError> {
         let n = self.u.len();
         xdot[..n].copy_from_slice(&self.u_dot);
-        match generalized_acceleration(&self.model, &self.u, &self.u_dot) {
-            Ok(a) => xdot[n..].copy_from_slice(a.as_slice()),
-            Err(e) => {
-                self.failure.get_or_insert(e);
-                xdot[n..].fill(f64::NAN);
-            }
-        }
+        let acceleration = generalized_acceleration(&self.model, &self.u, &self.u_dot)?;
+        xdot[n..].copy_from_slice(acceleration.as_slice());
+        Ok(())
     }
 }

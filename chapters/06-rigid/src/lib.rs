@@ -5,17 +5,19 @@
 //! chapter 1 integrates ẋ = v, Ṙ = ω* R (or q̇ = ½ ω q), Ṗ = F, L̇ = τ.
 
 pub mod body;
+#[cfg(feature = "book")]
 pub mod exercises;
+#[cfg(feature = "book")]
 pub mod figures;
 pub mod mass;
 pub mod mesh;
 pub mod motion;
 pub mod rotation;
 
-use pbm_prelim::Chapter;
-
 /// The chapter's registry entry: its exercises and figures.
-pub fn chapter() -> Chapter {
+#[cfg(feature = "book")]
+pub fn chapter() -> pbm_prelim::Chapter {
+    use pbm_prelim::Chapter;
     Chapter {
         id: "rigid",
         number: 6,
