@@ -8,7 +8,7 @@ use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::RK4;
 use pbm_prelim::sampling::sample;
-use pbm_rigid::body::{Gravity, Representation, RigidBody, RigidSystem};
+use pbm_rigid::body::{Gravity, Representation, RigidBody, RigidBodyDef, RigidSystem};
 use pbm_rigid::mass::MassProperties;
 use pbm_rigid::mesh::uv_sphere;
 use pbm_rigid::rotation::Quat;
@@ -19,20 +19,22 @@ fn bodies(n: u64) -> RigidSystem {
     let bodies = (0..n)
         .map(|i| {
             let s = |k| sample(10 * i + k);
-            RigidBody::new(
-                1.0,
-                props.inertia,
-                Vector3::new(s(0), s(1), s(2)) * 100.0,
-                Quat::new(s(3), s(4), s(5), s(6)),
-                Vector3::new(s(7), s(8), s(9)),
-                Vector3::new(s(2), s(5), s(8)) * 3.0,
-                Representation::Quaternion,
-            )
+            RigidBody::new(RigidBodyDef {
+                mass: 1.0,
+                inertia: props.inertia,
+                position: Vector3::new(s(0), s(1), s(2)) * 100.0,
+                orientation: Quat::new(s(3), s(4), s(5), s(6)),
+                velocity: Vector3::new(s(7), s(8), s(9)),
+                angular_velocity: Vector3::new(s(2), s(5), s(8)) * 3.0,
+                representation: Representation::Quaternion,
+            })
             .expect("valid body")
         })
         .collect();
     let mut system = RigidSystem::new(bodies).expect("one representation");
-    system.add_force(Gravity { g: Vector3::new(0.0, -9.81, 0.0) });
+    system
+        .add_force(Gravity { g: Vector3::new(0.0, -9.81, 0.0) })
+        .expect("gravity acts on all");
     system
 }
 

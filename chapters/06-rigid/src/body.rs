@@ -3,11 +3,13 @@
 //! auxiliary quantities v, I⁻¹ and ω recomputed from the state; force and torque accumulated
 //! on every derivative evaluation.
 
+use crate::mass::MassProperties;
 use crate::rotation::{Quat, orthogonality_error, quat_derivative, quat_to_matrix, star};
 use nalgebra::{Matrix3, Vector3};
 use pbm_ode::system::OdeSystem;
 use pbm_prelim::PbmError;
-use rayon::prelude::*;
+use pbm_prelim::parallel::{for_each_mut, zip_chunks, zip_chunks_mut};
+use pbm_prelim::validate::{all_finite, positive};
 
 /// How the orientation is stored in the state vector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,8 +39,53 @@ pub enum Orientation {
     Quaternion(Quat),
 }
 
+// ANCHOR: body_def
+/// Everything needed to make a body, with defaults for what is not said (after Box2D's
+/// `b2BodyDef`): write `RigidBodyDef { angular_velocity: w, ..RigidBodyDef::of(&props) }`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RigidBodyDef {
+    /// Mass M (kg). Default 1.
+    pub mass: f64,
+    /// Inertia tensor I_body about the centre of mass, in body coordinates (kg m²).
+    /// Default: the identity.
+    pub inertia: Matrix3<f64>,
+    /// Position of the centre of mass (m). Default: the origin.
+    pub position: Vector3<f64>,
+    /// Orientation, a quaternion (normalized when the body is made). Default: unrotated.
+    pub orientation: Quat,
+    /// Velocity of the centre of mass (m/s). Default: at rest.
+    pub velocity: Vector3<f64>,
+    /// Angular velocity in world coordinates (rad/s). Default: not spinning.
+    pub angular_velocity: Vector3<f64>,
+    /// How the state stores the orientation. Default: a quaternion.
+    pub representation: Representation,
+}
+// ANCHOR_END: body_def
+
+impl Default for RigidBodyDef {
+    fn default() -> Self {
+        RigidBodyDef {
+            mass: 1.0,
+            inertia: Matrix3::identity(),
+            position: Vector3::zeros(),
+            orientation: Quat::new(1.0, 0.0, 0.0, 0.0),
+            velocity: Vector3::zeros(),
+            angular_velocity: Vector3::zeros(),
+            representation: Representation::Quaternion,
+        }
+    }
+}
+
+impl RigidBodyDef {
+    /// The defaults with the mass and inertia of `props` (its inertia about its centre).
+    pub fn of(props: &MassProperties) -> Self {
+        RigidBodyDef { mass: props.mass, inertia: props.inertia, ..Self::default() }
+    }
+}
+
 // ANCHOR: rigid_body
-/// One rigid body.
+/// One rigid body. Its state can be read but not written piecemeal: the auxiliary quantities
+/// are derived from the state, and writing one without the others would leave them stale.
 #[derive(Debug, Clone)]
 pub struct RigidBody {
     // Constant quantities.
@@ -47,49 +94,38 @@ pub struct RigidBody {
     i_body_inv: Matrix3<f64>,
     // State variables.
     /// Position of the centre of mass, x(t) (m).
-    pub x: Vector3<f64>,
+    x: Vector3<f64>,
     /// Orientation: R(t) or q(t).
-    pub orientation: Orientation,
+    orientation: Orientation,
     /// Linear momentum P(t) = M v (kg m/s).
-    pub p: Vector3<f64>,
+    p: Vector3<f64>,
     /// Angular momentum L(t) = I ω (kg m²/s).
-    pub l: Vector3<f64>,
+    l: Vector3<f64>,
     // Auxiliary quantities, computed from the state by `update_auxiliaries`.
     /// The rotation used for everything else: R itself, or the matrix of q/|q|.
-    pub r: Matrix3<f64>,
+    r: Matrix3<f64>,
     /// I⁻¹(t) = R I_body⁻¹ Rᵀ.
-    pub i_inv: Matrix3<f64>,
+    i_inv: Matrix3<f64>,
     /// v(t) = P / M.
-    pub v: Vector3<f64>,
+    v: Vector3<f64>,
     /// ω(t) = I⁻¹ L.
-    pub omega: Vector3<f64>,
+    omega: Vector3<f64>,
     // Computed quantities, accumulated by force objects.
     /// Total force F(t) (N).
-    pub force: Vector3<f64>,
+    force: Vector3<f64>,
     /// Total torque τ(t) about the centre of mass (N m).
-    pub torque: Vector3<f64>,
+    torque: Vector3<f64>,
 }
 // ANCHOR_END: rigid_body
 
 impl RigidBody {
-    /// A body of `mass` and body-space inertia tensor `i_body` (about its centre of mass),
-    /// at `x` with orientation `q` (normalized here), moving with velocity `v` and angular
-    /// velocity `omega`, stored in `representation`.
-    pub fn new(
-        mass: f64,
-        i_body: Matrix3<f64>,
-        x: Vector3<f64>,
-        q: Quat,
-        v: Vector3<f64>,
-        omega: Vector3<f64>,
-        representation: Representation,
-    ) -> Result<Self, PbmError> {
-        if !(mass > 0.0 && mass.is_finite()) {
-            return Err(PbmError::invalid(
-                "rigid body",
-                format!("mass = {mass}; it must be positive and finite"),
-            ));
-        }
+    /// The body `def` describes. Fails unless the mass is positive, the inertia tensor
+    /// symmetric positive definite, the orientation a non-zero quaternion and everything
+    /// finite.
+    pub fn new(def: RigidBodyDef) -> Result<Self, PbmError> {
+        let RigidBodyDef { mass, inertia: i_body, position: x, orientation: q, .. } = def;
+        let mass = positive("rigid body", "mass", mass)?;
+        all_finite("rigid body", "inertia tensor", i_body.iter().copied())?;
         let symmetric = (i_body - i_body.transpose()).norm() <= 1e-12 * i_body.norm();
         let i_body_inv = i_body.cholesky().map(|c| c.inverse());
         let (Some(i_body_inv), true) = (i_body_inv, symmetric) else {
@@ -98,15 +134,10 @@ impl RigidBody {
                 "the inertia tensor must be symmetric positive definite",
             ));
         };
-        let finite = |v: &[f64]| v.iter().all(|c| c.is_finite());
-        if !(finite(x.as_slice())
-            && finite(q.as_slice())
-            && finite(v.as_slice())
-            && finite(omega.as_slice())
-            && finite(i_body.as_slice()))
-        {
-            return Err(PbmError::invalid("rigid body", "the state must be finite"));
-        }
+        all_finite("rigid body", "position", x.iter().copied())?;
+        all_finite("rigid body", "orientation", q.iter().copied())?;
+        all_finite("rigid body", "velocity", def.velocity.iter().copied())?;
+        all_finite("rigid body", "angular velocity", def.angular_velocity.iter().copied())?;
         if q.norm() == 0.0 {
             return Err(PbmError::invalid(
                 "rigid body",
@@ -115,7 +146,7 @@ impl RigidBody {
         }
         let q = q.normalize();
         let r = quat_to_matrix(&q);
-        let orientation = match representation {
+        let orientation = match def.representation {
             Representation::Matrix => Orientation::Matrix(r),
             Representation::Quaternion => Orientation::Quaternion(q),
         };
@@ -125,8 +156,8 @@ impl RigidBody {
             i_body_inv,
             x,
             orientation,
-            p: v * mass,
-            l: r * i_body * r.transpose() * omega,
+            p: def.velocity * mass,
+            l: r * i_body * r.transpose() * def.angular_velocity,
             r,
             i_inv: Matrix3::zeros(),
             v: Vector3::zeros(),
@@ -147,6 +178,77 @@ impl RigidBody {
     pub fn i_body(&self) -> &Matrix3<f64> {
         &self.i_body
     }
+
+    /// Position of the centre of mass, x (m).
+    pub fn position(&self) -> Vector3<f64> {
+        self.x
+    }
+
+    /// The orientation as stored (possibly drifted from a rotation).
+    pub fn orientation(&self) -> Orientation {
+        self.orientation
+    }
+
+    /// Linear momentum P (kg m/s).
+    pub fn momentum(&self) -> Vector3<f64> {
+        self.p
+    }
+
+    /// Angular momentum L (kg m²/s).
+    pub fn angular_momentum(&self) -> Vector3<f64> {
+        self.l
+    }
+
+    /// The rotation R used for everything else.
+    pub fn rotation(&self) -> Matrix3<f64> {
+        self.r
+    }
+
+    /// I⁻¹ = R I_body⁻¹ Rᵀ.
+    pub fn inverse_inertia(&self) -> Matrix3<f64> {
+        self.i_inv
+    }
+
+    /// Velocity of the centre of mass, v = P/M (m/s).
+    pub fn velocity(&self) -> Vector3<f64> {
+        self.v
+    }
+
+    /// Angular velocity ω = I⁻¹ L (rad/s).
+    pub fn angular_velocity(&self) -> Vector3<f64> {
+        self.omega
+    }
+
+    /// The force accumulated since the accumulators were last cleared (N).
+    pub fn force(&self) -> Vector3<f64> {
+        self.force
+    }
+
+    /// The torque about the centre of mass accumulated since then (N m).
+    pub fn torque(&self) -> Vector3<f64> {
+        self.torque
+    }
+
+    /// Clears the force and torque accumulators.
+    pub fn clear_accumulators(&mut self) {
+        self.force = Vector3::zeros();
+        self.torque = Vector3::zeros();
+    }
+
+    /// Adds a force acting at the centre of mass: no torque.
+    pub fn apply_force(&mut self, f: &Vector3<f64>) {
+        self.force += f;
+    }
+
+    // ANCHOR: impulse_at
+    /// Applies an impulse `j` (N s) at the world-space point `p`: the momenta jump,
+    /// ΔP = j and ΔL = (p − x) × j, and the velocities follow at once (chapter 8's collisions).
+    pub fn apply_impulse_at(&mut self, p: &Vector3<f64>, j: &Vector3<f64>) {
+        self.p += j;
+        self.l += (p - self.x).cross(j);
+        self.update_auxiliaries();
+    }
+    // ANCHOR_END: impulse_at
 
     /// How the orientation is stored.
     pub fn representation(&self) -> Representation {
@@ -291,8 +393,14 @@ impl RigidBody {
 
 /// Something that adds forces and torques to bodies.
 pub trait BodyForce: Send + Sync {
-    /// Adds this object's forces at time `t` into the bodies' `force` and `torque`.
-    fn apply(&self, t: f64, bodies: &mut [RigidBody]);
+    /// What it is, for error messages.
+    fn name(&self) -> &'static str;
+    /// The bodies it acts on by index (checked when it is added); empty if it acts on all.
+    fn bodies(&self) -> &[usize] {
+        &[]
+    }
+    /// Adds this object's forces at time `t` into the bodies' accumulators.
+    fn apply(&self, t: f64, bodies: &mut [RigidBody]) -> Result<(), PbmError>;
 }
 
 /// Uniform gravity: M g at every centre of mass (section 5.2: it exerts no torque).
@@ -302,16 +410,20 @@ pub struct Gravity {
 }
 
 impl BodyForce for Gravity {
-    fn apply(&self, _t: f64, bodies: &mut [RigidBody]) {
-        bodies.par_iter_mut().for_each(|b| b.force += self.g * b.mass);
+    fn name(&self) -> &'static str {
+        "gravity"
+    }
+    fn apply(&self, _t: f64, bodies: &mut [RigidBody]) -> Result<(), PbmError> {
+        for_each_mut(bodies, |b| b.force += self.g * b.mass);
+        Ok(())
     }
 }
 
 /// A constant world-space force on one body, acting at a point fixed in the body, for a
 /// limited time.
 pub struct PointForce {
-    /// Index of the body.
-    pub body: usize,
+    /// Index of the body (one element, so it can be lent as a slice).
+    pub body: [usize; 1],
     /// Where it acts, in body coordinates (relative to the centre of mass).
     pub point: Vector3<f64>,
     /// The force, in world coordinates (N).
@@ -321,12 +433,19 @@ pub struct PointForce {
 }
 
 impl BodyForce for PointForce {
-    fn apply(&self, t: f64, bodies: &mut [RigidBody]) {
+    fn name(&self) -> &'static str {
+        "point force"
+    }
+    fn bodies(&self) -> &[usize] {
+        &self.body
+    }
+    fn apply(&self, t: f64, bodies: &mut [RigidBody]) -> Result<(), PbmError> {
         if t < self.until {
-            let b = &mut bodies[self.body];
+            let b = &mut bodies[self.body[0]];
             let p = b.world_point(&self.point);
             b.apply_force_at(&p, &self.force);
         }
+        Ok(())
     }
 }
 
@@ -354,9 +473,17 @@ impl RigidSystem {
         Ok(RigidSystem { bodies, forces: Vec::new(), representation, t: 0.0 })
     }
 
-    /// Adds a force object.
-    pub fn add_force(&mut self, force: impl BodyForce + 'static) {
+    /// Adds a force object, after checking that the bodies it names exist.
+    pub fn add_force(&mut self, force: impl BodyForce + 'static) -> Result<(), PbmError> {
+        let count = self.bodies.len();
+        if let Some(i) = force.bodies().iter().find(|&&i| i >= count) {
+            return Err(PbmError::invalid(
+                "body index",
+                format!("{} names body {i}, but the system has {count}", force.name()),
+            ));
+        }
         self.forces.push(Box::new(force));
+        Ok(())
     }
 
     /// Puts every orientation back on the rotations.
@@ -385,25 +512,17 @@ impl OdeSystem for RigidSystem {
     fn scatter_state(&mut self, y: &[f64], t: f64) {
         let n = self.representation.state_size();
         // Each body reads its own slice: independent work, done in parallel.
-        self.bodies
-            .par_iter_mut()
-            .zip(y.par_chunks_exact(n))
-            .for_each(|(b, y)| b.read_state(y));
+        zip_chunks(&mut self.bodies, y, n, |b, y| b.read_state(y));
         self.t = t;
     }
-    fn derivative(&mut self, ydot: &mut [f64]) {
-        self.bodies.par_iter_mut().for_each(|b| {
-            b.force = Vector3::zeros();
-            b.torque = Vector3::zeros();
-        });
+    fn derivative(&mut self, ydot: &mut [f64]) -> Result<(), PbmError> {
+        for_each_mut(&mut self.bodies, RigidBody::clear_accumulators);
         for f in &self.forces {
-            f.apply(self.t, &mut self.bodies);
+            f.apply(self.t, &mut self.bodies)?;
         }
         let n = self.representation.state_size();
-        self.bodies
-            .par_iter()
-            .zip(ydot.par_chunks_exact_mut(n))
-            .for_each(|(b, ydot)| b.write_derivative(ydot));
+        zip_chunks_mut(&self.bodies, ydot, n, |b, ydot| b.write_derivative(ydot));
+        Ok(())
     }
 }
 // ANCHOR_END: ode_system

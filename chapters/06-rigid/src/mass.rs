@@ -6,6 +6,7 @@
 use crate::mesh::TriMesh;
 use nalgebra::{Matrix3, SymmetricEigen, Vector3};
 use pbm_prelim::PbmError;
+use pbm_prelim::validate::positive;
 
 /// Mass M, centre of mass c and inertia tensor I about c, in the body's coordinates.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -16,17 +17,6 @@ pub struct MassProperties {
     pub centre: Vector3<f64>,
     /// Inertia tensor about the centre of mass (kg m²).
     pub inertia: Matrix3<f64>,
-}
-
-fn positive(what: &'static str, name: &str, v: f64) -> Result<(), PbmError> {
-    if v > 0.0 && v.is_finite() {
-        Ok(())
-    } else {
-        Err(PbmError::invalid(
-            what,
-            format!("{name} = {v}; it must be positive and finite"),
-        ))
-    }
 }
 
 impl MassProperties {

@@ -2,9 +2,8 @@
 //! turning, forces that turn without pushing, the force-versus-torque puzzle, orientation
 //! drift, and the instability of spin about the intermediate axis.
 
-use crate::body::{PointForce, Representation, RigidBody, RigidSystem};
+use crate::body::{PointForce, Representation, RigidBody, RigidBodyDef, RigidSystem};
 use crate::mass::MassProperties;
-use crate::rotation::Quat;
 use nalgebra::{Matrix3, Vector3};
 use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::RK4;
@@ -15,15 +14,7 @@ pub fn body_at_rest(
     props: &MassProperties,
     representation: Representation,
 ) -> Result<RigidBody, PbmError> {
-    RigidBody::new(
-        props.mass,
-        props.inertia,
-        Vector3::zeros(),
-        Quat::new(1.0, 0.0, 0.0, 0.0),
-        Vector3::zeros(),
-        Vector3::zeros(),
-        representation,
-    )
+    RigidBody::new(RigidBodyDef { representation, ..RigidBodyDef::of(props) })
 }
 
 // ANCHOR: net
@@ -34,12 +25,12 @@ pub fn net_force_and_torque(
     forces: &[(Vector3<f64>, Vector3<f64>)],
 ) -> Result<(Vector3<f64>, Vector3<f64>), PbmError> {
     let block = MassProperties::block(Vector3::new(6.0, 1.0, 4.0), 1.0)?;
-    let mut body = body_at_rest(&block, Representation::Quaternion)?;
-    body.x = x;
+    let mut body =
+        RigidBody::new(RigidBodyDef { position: x, ..RigidBodyDef::of(&block) })?;
     for (r, f) in forces {
         body.apply_force_at(&(x + r), f);
     }
-    Ok((body.force, body.torque))
+    Ok((body.force(), body.torque()))
 }
 // ANCHOR_END: net
 
@@ -85,7 +76,7 @@ pub fn push(point: Vector3<f64>, duration: f64, h: f64) -> Result<Push, PbmError
     let mut system =
         RigidSystem::new(vec![body_at_rest(&block, Representation::Quaternion)?])?;
     let force = Vector3::new(0.0, 1.0, 0.0);
-    system.add_force(PointForce { body: 0, point, force, until: f64::INFINITY });
+    system.add_force(PointForce { body: [0], point, force, until: f64::INFINITY })?;
     let mut rk4 = RungeKutta::new(RK4);
     let mut at = system.bodies[0].world_point(&point);
     let mut work = 0.0;
@@ -97,7 +88,7 @@ pub fn push(point: Vector3<f64>, duration: f64, h: f64) -> Result<Push, PbmError
         at = next;
     }
     let body = &system.bodies[0];
-    Ok(Push { kinetic_energy: body.kinetic_energy(), work, speed: body.v.norm() })
+    Ok(Push { kinetic_energy: body.kinetic_energy(), work, speed: body.velocity().norm() })
 }
 // ANCHOR_END: puzzle
 
@@ -139,15 +130,11 @@ pub fn torque_free(
     every: usize,
 ) -> Result<Vec<Sample>, PbmError> {
     let props = tumbling_block()?;
-    let body = RigidBody::new(
-        props.mass,
-        props.inertia,
-        Vector3::zeros(),
-        Quat::new(1.0, 0.0, 0.0, 0.0),
-        Vector3::zeros(),
-        omega,
+    let body = RigidBody::new(RigidBodyDef {
+        angular_velocity: omega,
         representation,
-    )?;
+        ..RigidBodyDef::of(&props)
+    })?;
     let mut system = RigidSystem::new(vec![body])?;
     let mut rk4 = RungeKutta::new(RK4);
     let mut out = Vec::new();
@@ -163,10 +150,10 @@ pub fn torque_free(
             out.push(Sample {
                 t: n as f64 * h,
                 body_omega: b.body_omega(),
-                r: b.r,
+                r: b.rotation(),
                 orientation_error: b.orientation_error(),
                 energy: b.kinetic_energy(),
-                l: b.l,
+                l: b.angular_momentum(),
             });
         }
     }

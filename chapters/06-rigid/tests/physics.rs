@@ -1,12 +1,15 @@
 //! The chapter's physics against closed forms, the notes' worked examples, conservation laws
 //! and nalgebra's own rotation code.
 
-use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
+use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector2, Vector3};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_ode::tableau::RK4;
 use pbm_prelim::sampling::sample;
-use pbm_rigid::body::{Gravity, Representation, RigidBody, RigidSystem};
+use pbm_rigid::body::{
+    Gravity, Orientation, PointForce, Representation, RigidBody, RigidBodyDef, RigidSystem,
+};
+use pbm_rigid::body2d::{Gravity2, PointForce2, RigidBody2, RigidBody2Def, RigidSystem2};
 use pbm_rigid::exercises::test_solids;
 use pbm_rigid::mass::MassProperties;
 use pbm_rigid::mesh::{TriMesh, box_mesh, tetrahedron, uv_sphere};
@@ -163,20 +166,20 @@ fn uniform_gravity_exerts_no_torque() {
     }
     assert!(torque.norm() < 1e-12, "{torque}");
     // And the body accelerates at g whatever its mass (Mg/M, not Mg/g).
-    let body = RigidBody::new(
-        7.0,
-        props.inertia,
-        Vector3::zeros(),
-        Quat::new(1.0, 0.0, 0.0, 0.0),
-        Vector3::zeros(),
-        Vector3::zeros(),
-        Representation::Quaternion,
-    )
+    let body = RigidBody::new(RigidBodyDef {
+        mass: 7.0,
+        inertia: props.inertia,
+        position: Vector3::zeros(),
+        orientation: Quat::new(1.0, 0.0, 0.0, 0.0),
+        velocity: Vector3::zeros(),
+        angular_velocity: Vector3::zeros(),
+        representation: Representation::Quaternion,
+    })
     .unwrap();
     let mut system = RigidSystem::new(vec![body]).unwrap();
-    system.add_force(Gravity { g });
+    system.add_force(Gravity { g }).unwrap();
     let mut ydot = vec![0.0; 13];
-    system.derivative(&mut ydot);
+    system.derivative(&mut ydot).unwrap();
     assert_eq!(Vector3::from_column_slice(&ydot[7..10]) / 7.0, g);
     assert_eq!(Vector3::from_column_slice(&ydot[10..13]), Vector3::zeros());
 }
@@ -308,15 +311,15 @@ fn notes_errata_the_frame_loop_braces() {
     // copied after j calls and then advanced again by the last one: every entry but the first
     // moves twice. A body drifting at (1, 1, 1) m/s moves 1/24 m in x but 2/24 m in y and z.
     let body = || {
-        RigidBody::new(
-            1.0,
-            Matrix3::identity(),
-            Vector3::zeros(),
-            Quat::new(1.0, 0.0, 0.0, 0.0),
-            Vector3::repeat(1.0),
-            Vector3::zeros(),
-            Representation::Quaternion,
-        )
+        RigidBody::new(RigidBodyDef {
+            mass: 1.0,
+            inertia: Matrix3::identity(),
+            position: Vector3::zeros(),
+            orientation: Quat::new(1.0, 0.0, 0.0, 0.0),
+            velocity: Vector3::repeat(1.0),
+            angular_velocity: Vector3::zeros(),
+            representation: Representation::Quaternion,
+        })
         .unwrap()
     };
     let frame = 1.0 / 24.0;
@@ -335,7 +338,7 @@ fn notes_errata_the_frame_loop_braces() {
     // With the call after the copy, one frame is one step.
     let mut fixed = RigidSystem::new(vec![body()]).unwrap();
     RungeKutta::new(RK4).step(&mut fixed, frame).unwrap();
-    assert!((fixed.bodies[0].x - Vector3::repeat(frame)).norm() < 1e-15);
+    assert!((fixed.bodies[0].position() - Vector3::repeat(frame)).norm() < 1e-15);
 }
 
 #[test]
@@ -344,15 +347,15 @@ fn derivative_is_identical_on_one_and_two_threads() {
     let bodies: Vec<RigidBody> = (0..2000u64)
         .map(|i| {
             let s = |k| sample(10 * i + k);
-            RigidBody::new(
-                1.0,
-                props.inertia,
-                Vector3::new(s(0), s(1), s(2)),
-                Quat::new(s(3), s(4), s(5), s(6)),
-                Vector3::new(s(7), s(8), s(9)),
-                Vector3::new(s(2), s(5), s(8)) * 3.0,
-                Representation::Quaternion,
-            )
+            RigidBody::new(RigidBodyDef {
+                mass: 1.0,
+                inertia: props.inertia,
+                position: Vector3::new(s(0), s(1), s(2)),
+                orientation: Quat::new(s(3), s(4), s(5), s(6)),
+                velocity: Vector3::new(s(7), s(8), s(9)),
+                angular_velocity: Vector3::new(s(2), s(5), s(8)) * 3.0,
+                representation: Representation::Quaternion,
+            })
             .unwrap()
         })
         .collect();
@@ -360,7 +363,7 @@ fn derivative_is_identical_on_one_and_two_threads() {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| {
             let mut system = RigidSystem::new(bodies.clone()).unwrap();
-            system.add_force(Gravity { g: Vector3::new(0.0, -9.81, 0.0) });
+            system.add_force(Gravity { g: Vector3::new(0.0, -9.81, 0.0) }).unwrap();
             let mut rk4 = RungeKutta::new(RK4);
             rk4.step(&mut system, 0.01).unwrap();
             state_of(&system)
@@ -384,15 +387,15 @@ fn bad_input_is_an_error() {
     assert!(TriMesh::new(v, vec![[0, 0, 1]]).is_err());
     assert!(uv_sphere(1.0, 1, 8).is_err());
     let ok = |m: f64, i: Matrix3<f64>, x: Vector3<f64>, q: Quat| {
-        RigidBody::new(
-            m,
-            i,
-            x,
-            q,
-            Vector3::zeros(),
-            Vector3::zeros(),
-            Representation::Matrix,
-        )
+        RigidBody::new(RigidBodyDef {
+            mass: m,
+            inertia: i,
+            position: x,
+            orientation: q,
+            velocity: Vector3::zeros(),
+            angular_velocity: Vector3::zeros(),
+            representation: Representation::Matrix,
+        })
     };
     let (i, q) = (Matrix3::identity(), Quat::new(1.0, 0.0, 0.0, 0.0));
     assert!(ok(0.0, i, Vector3::zeros(), q).is_err());
@@ -414,15 +417,152 @@ fn bad_input_is_an_error() {
     assert!(MassProperties::point_sampling(&box_, 1.0, 0).is_err());
     assert!(MassProperties::polyhedron(&box_, -1.0).is_err());
     let a = ok(1.0, i, Vector3::zeros(), q).unwrap();
-    let b = RigidBody::new(
-        1.0,
-        i,
-        Vector3::zeros(),
-        q,
-        Vector3::zeros(),
-        Vector3::zeros(),
-        Representation::Quaternion,
-    )
+    let b = RigidBody::new(RigidBodyDef {
+        mass: 1.0,
+        inertia: i,
+        position: Vector3::zeros(),
+        orientation: q,
+        velocity: Vector3::zeros(),
+        angular_velocity: Vector3::zeros(),
+        representation: Representation::Quaternion,
+    })
     .unwrap();
     assert!(RigidSystem::new(vec![a, b]).is_err());
+}
+
+#[test]
+fn a_body_def_fills_in_what_it_is_not_told() {
+    let def = RigidBodyDef::default();
+    assert_eq!((def.mass, def.representation), (1.0, Representation::Quaternion));
+    let props = MassProperties::block(Vector3::new(1.0, 2.0, 3.0), 6.0).unwrap();
+    let body = RigidBody::new(RigidBodyDef {
+        velocity: Vector3::new(1.0, 0.0, 0.0),
+        ..RigidBodyDef::of(&props)
+    })
+    .unwrap();
+    assert_eq!(body.mass(), 6.0);
+    assert_eq!(body.i_body(), &props.inertia);
+    assert_eq!(body.momentum(), Vector3::new(6.0, 0.0, 0.0));
+    assert_eq!(body.angular_velocity(), Vector3::zeros());
+}
+
+#[test]
+fn an_impulse_at_a_point_changes_both_momenta() {
+    // A unit block hit by 2 N s along y at (0.5, 0, 0) from its centre: ΔP = (0, 2, 0) and
+    // ΔL = r × j = (0, 0, 1); the velocities follow at once.
+    let props = MassProperties::block(Vector3::new(1.0, 1.0, 1.0), 1.0).unwrap();
+    let mut body = RigidBody::new(RigidBodyDef {
+        position: Vector3::new(3.0, 0.0, 0.0),
+        ..RigidBodyDef::of(&props)
+    })
+    .unwrap();
+    body.apply_impulse_at(&Vector3::new(3.5, 0.0, 0.0), &Vector3::new(0.0, 2.0, 0.0));
+    assert_eq!(body.momentum(), Vector3::new(0.0, 2.0, 0.0));
+    assert_eq!(body.angular_momentum(), Vector3::new(0.0, 0.0, 1.0));
+    assert_eq!(body.velocity(), Vector3::new(0.0, 2.0, 0.0));
+    // I = M (1 + 1)/12 = 1/6 about every axis, so ω = 6 rad/s about z.
+    assert!((body.angular_velocity() - Vector3::new(0.0, 0.0, 6.0)).norm() < 1e-12);
+    // The kinetic energy is the impulse's work: ½ (P·v + L·ω) = ½ (4 + 6).
+    assert!((body.kinetic_energy() - 5.0).abs() < 1e-12);
+}
+
+#[test]
+fn a_force_on_a_body_that_does_not_exist_is_refused() {
+    let mut system =
+        RigidSystem::new(vec![RigidBody::new(RigidBodyDef::default()).unwrap()]).unwrap();
+    let force =
+        PointForce { body: [1], point: Vector3::zeros(), force: Vector3::x(), until: 1.0 };
+    let err = system.add_force(force).unwrap_err().to_string();
+    assert!(err.contains("point force names body 1, but the system has 1"), "{err}");
+}
+
+/// The 3-D body restricted to the plane: inertia diag(a, b, I), turned by θ about z, moving
+/// in the x–y plane and spinning about z.
+fn planar_pair(theta: f64, v: Vector2<f64>, omega: f64) -> (RigidSystem, RigidSystem2) {
+    let (mass, inertia) = (2.5, 0.7);
+    let axis = Vector3::z();
+    let body3 = RigidBody::new(RigidBodyDef {
+        mass,
+        inertia: Matrix3::from_diagonal(&Vector3::new(1.3, 0.4, inertia)),
+        position: Vector3::new(0.2, -0.1, 0.0),
+        orientation: quat_from_axis_angle(&axis, theta),
+        velocity: Vector3::new(v.x, v.y, 0.0),
+        angular_velocity: axis * omega,
+        representation: Representation::Quaternion,
+    })
+    .unwrap();
+    let body2 = RigidBody2::new(RigidBody2Def {
+        mass,
+        inertia,
+        position: Vector2::new(0.2, -0.1),
+        angle: theta,
+        velocity: v,
+        angular_velocity: omega,
+    })
+    .unwrap();
+    let (point, force) = (Vector2::new(0.4, 0.3), Vector2::new(-1.0, 2.0));
+    let mut s3 = RigidSystem::new(vec![body3]).unwrap();
+    s3.add_force(Gravity { g: Vector3::new(0.0, -9.81, 0.0) }).unwrap();
+    let f3 = PointForce {
+        body: [0],
+        point: Vector3::new(point.x, point.y, 0.0),
+        force: Vector3::new(force.x, force.y, 0.0),
+        until: f64::INFINITY,
+    };
+    s3.add_force(f3).unwrap();
+    let mut s2 = RigidSystem2::new(vec![body2]);
+    s2.add_force(Gravity2 { g: Vector2::new(0.0, -9.81) }).unwrap();
+    s2.add_force(PointForce2 { body: [0], point, force }).unwrap();
+    (s3, s2)
+}
+
+/// The angle of a rotation about z from its quaternion [cos θ/2, 0, 0, sin θ/2].
+fn angle_of(body: &RigidBody) -> f64 {
+    let Orientation::Quaternion(q) = body.orientation() else { panic!("quaternion body") };
+    2.0 * q[3].atan2(q[0])
+}
+
+#[test]
+fn the_planar_body_is_the_3d_body_restricted_to_the_plane() {
+    // The derivatives agree exactly at random planar states: v, F and τ_z component by
+    // component, and θ̇ = ω_z.
+    for seed in 0..50u64 {
+        let s = |k: u64| sample(10 * seed + k);
+        let (mut s3, mut s2) =
+            planar_pair(3.0 * s(0), Vector2::new(s(1), s(2)), 4.0 * s(3));
+        let (mut d3, mut d2) = (vec![0.0; 13], vec![0.0; 6]);
+        s3.derivative(&mut d3).unwrap();
+        s2.derivative(&mut d2).unwrap();
+        let b3 = &s3.bodies[0];
+        assert!((d3[0] - d2[0]).abs() < 1e-15 && (d3[1] - d2[1]).abs() < 1e-15);
+        assert!((b3.angular_velocity().z - d2[2]).abs() < 1e-12);
+        assert!((d3[7] - d2[3]).abs() < 1e-12 && (d3[8] - d2[4]).abs() < 1e-12);
+        assert!((d3[12] - d2[5]).abs() < 1e-12, "torque {} vs {}", d3[12], d2[5]);
+        assert!(d3[9].abs() < 1e-15 && d3[10].abs() < 1e-12 && d3[11].abs() < 1e-12);
+    }
+    // And so do the motions: 2 s of RK4 at 1 ms, pushed and spun by an off-centre force.
+    let (mut s3, mut s2) = planar_pair(0.3, Vector2::new(0.5, 1.0), 2.0);
+    let (mut rk3, mut rk2) = (RungeKutta::new(RK4), RungeKutta::new(RK4));
+    for _ in 0..2000 {
+        rk3.step(&mut s3, 1e-3).unwrap();
+        s3.renormalize();
+        rk2.step(&mut s2, 1e-3).unwrap();
+    }
+    let (b3, b2) = (&s3.bodies[0], &s2.bodies[0]);
+    let x3 = b3.position();
+    assert!(
+        (Vector2::new(x3.x, x3.y) - b2.position()).norm() < 1e-9,
+        "{x3} vs {}",
+        b2.position()
+    );
+    assert!(x3.z.abs() < 1e-12);
+    let turn = (angle_of(b3) - b2.angle()).rem_euclid(std::f64::consts::TAU);
+    assert!(
+        turn.min(std::f64::consts::TAU - turn) < 1e-9,
+        "{} vs {}",
+        angle_of(b3),
+        b2.angle()
+    );
+    assert!((b3.angular_velocity().z - b2.angular_velocity()).abs() < 1e-9);
+    assert!((b3.kinetic_energy() - b2.kinetic_energy()).abs() < 1e-9);
 }
