@@ -1,6 +1,8 @@
 //! The figure pipeline: every figure of every chapter is drawn in parallel (rayon) and written
 //! atomically to `book/src/figures/<chapter>/<name>.svg`, with a progress bar.
 
+use crate::error::Error;
+use crate::find_chapter;
 use indicatif::{ProgressBar, ProgressStyle};
 use pbm_prelim::{Chapter, Figure};
 use rayon::prelude::*;
@@ -27,18 +29,15 @@ pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
 }
 
 /// Draws the figures of `chapters` (only the one with id `only`, if given) into `figures_dir`.
-/// Returns the paths written, or every failure, one per line.
+/// Returns the paths written, or every failure.
 pub fn render_figures(
     chapters: &[Chapter],
     figures_dir: &Path,
     only: Option<&str>,
     show_progress: bool,
-) -> Result<Vec<PathBuf>, String> {
-    if let Some(id) = only
-        && !chapters.iter().any(|c| c.id == id)
-    {
-        let ids: Vec<&str> = chapters.iter().map(|c| c.id).collect();
-        return Err(format!("unknown chapter `{id}`; chapters: {}", ids.join(", ")));
+) -> Result<Vec<PathBuf>, Error> {
+    if let Some(id) = only {
+        find_chapter(chapters, id)?;
     }
     let jobs: Vec<(&Chapter, &Figure)> = chapters
         .iter()
@@ -75,6 +74,6 @@ pub fn render_figures(
     if failed.is_empty() {
         Ok(written.into_iter().flatten().collect())
     } else {
-        Err(failed.into_iter().filter_map(Result::err).collect::<Vec<_>>().join("\n"))
+        Err(Error::Figures(failed.into_iter().filter_map(Result::err).collect()))
     }
 }

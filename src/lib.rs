@@ -3,10 +3,12 @@
 //! them and turns them into a book, figures and runnable exercises.
 
 pub mod book;
+pub mod error;
 pub mod figures;
 pub mod math;
 pub mod report;
 
+pub use error::Error;
 use pbm_prelim::Chapter;
 use std::path::PathBuf;
 
@@ -27,22 +29,31 @@ pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The chapter with this id. The error names the chapters that exist.
+pub fn find_chapter<'a>(chapters: &'a [Chapter], id: &str) -> Result<&'a Chapter, Error> {
+    chapters.iter().find(|c| c.id == id).ok_or_else(|| Error::UnknownChapter {
+        name: id.to_string(),
+        known: chapters.iter().map(|c| c.id).collect::<Vec<_>>().join(", "),
+    })
+}
+
 /// Finds an exercise by its `chapter/exercise` id. The error names what exists.
 pub fn find_exercise<'a>(
     chapters: &'a [Chapter],
     id: &str,
-) -> Result<(&'a Chapter, &'a pbm_prelim::Exercise), String> {
+) -> Result<(&'a Chapter, &'a pbm_prelim::Exercise), Error> {
     let Some((chapter_id, exercise_id)) = id.split_once('/') else {
-        return Err(format!("expected CHAPTER/EXERCISE, got `{id}` (see `pbm list`)"));
+        return Err(Error::MalformedId(id.to_string()));
     };
-    let chapter = chapters.iter().find(|c| c.id == chapter_id).ok_or_else(|| {
-        let ids: Vec<&str> = chapters.iter().map(|c| c.id).collect();
-        format!("unknown chapter `{chapter_id}`; chapters: {}", ids.join(", "))
-    })?;
-    let exercise = chapter.exercise(exercise_id).ok_or_else(|| {
-        let ids: Vec<String> =
-            chapter.exercises.iter().map(|e| format!("{}/{}", chapter.id, e.id)).collect();
-        format!("unknown exercise `{id}`; exercises: {}", ids.join(", "))
+    let chapter = find_chapter(chapters, chapter_id)?;
+    let exercise = chapter.exercise(exercise_id).ok_or_else(|| Error::UnknownExercise {
+        name: id.to_string(),
+        known: chapter
+            .exercises
+            .iter()
+            .map(|e| format!("{}/{}", chapter.id, e.id))
+            .collect::<Vec<_>>()
+            .join(", "),
     })?;
     Ok((chapter, exercise))
 }

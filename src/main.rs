@@ -1,9 +1,9 @@
 //! `pbm`: draw the figures, build the book, list and run the exercises.
 
 use clap::{Parser, Subcommand};
-use pbm::{chapters, find_exercise, repo_root};
-use pbm_prelim::{ParamKind, PbmError};
-use std::io::IsTerminal;
+use pbm::{Error, chapters, find_exercise, repo_root};
+use pbm_prelim::ParamKind;
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -42,9 +42,6 @@ enum Command {
     },
 }
 
-/// A failure: its message and exit code (2 for bad input, 1 for anything else).
-struct Failure(String, u8);
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command.unwrap_or(Command::Book) {
@@ -52,35 +49,40 @@ fn main() -> ExitCode {
         Command::Figures { chapter } => {
             figures(chapter.as_deref()).map(|n| eprintln!("wrote {n} figures"))
         }
-        Command::List => {
-            list();
-            Ok(())
+        Command::List => print(&list()),
+        Command::Run { id, set, json } => {
+            run(&id, &set, json).and_then(|text| print(&text))
         }
-        Command::Run { id, set, json } => run(&id, &set, json),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure(message, code)) => {
-            eprintln!("error: {message}");
-            ExitCode::from(code)
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
         }
     }
 }
 
-fn figures(only: Option<&str>) -> Result<usize, Failure> {
-    let dir = repo_root().join("book/src/figures");
-    let progress = std::io::stderr().is_terminal();
-    match pbm::figures::render_figures(&chapters(), &dir, only, progress) {
-        Ok(paths) => Ok(paths.len()),
-        Err(e) if e.starts_with("unknown chapter") => Err(Failure(e, 2)),
-        Err(e) => Err(Failure(format!("figures failed:\n{e}"), 1)),
+/// Writes `text` to standard output. A reader who pipes it into `head` closes the pipe early;
+/// that is not an error.
+fn print(text: &str) -> Result<(), Error> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::Output(e)),
+        _ => Ok(()),
     }
 }
 
-fn book() -> Result<(), Failure> {
+fn figures(only: Option<&str>) -> Result<usize, Error> {
+    let dir = repo_root().join("book/src/figures");
+    let progress = io::stderr().is_terminal();
+    Ok(pbm::figures::render_figures(&chapters(), &dir, only, progress)?.len())
+}
+
+fn book() -> Result<(), Error> {
     let n = figures(None)?;
     let book_dir = repo_root().join("book");
-    pbm::book::build_book(&book_dir, None).map_err(|e| Failure(e, 1))?;
+    pbm::book::build_book(&book_dir, None)?;
     eprintln!(
         "wrote {n} figures and the book: {}",
         book_dir.join("build/index.html").display()
@@ -88,11 +90,12 @@ fn book() -> Result<(), Failure> {
     Ok(())
 }
 
-fn list() {
+fn list() -> String {
+    let mut out = String::new();
     for chapter in chapters() {
-        println!("{} {}  [{}]", chapter.number, chapter.title, chapter.id);
+        out += &format!("{} {}  [{}]\n", chapter.number, chapter.title, chapter.id);
         for exercise in &chapter.exercises {
-            println!("  run {}/{}: {}", chapter.id, exercise.id, exercise.summary);
+            out += &format!("  run {}/{}: {}\n", chapter.id, exercise.id, exercise.summary);
             for p in &exercise.params {
                 let default = match &p.kind {
                     ParamKind::Float { default, .. } => default.to_string(),
@@ -100,8 +103,8 @@ fn list() {
                     ParamKind::Bool { default } => default.to_string(),
                     ParamKind::Choice { default, .. } => default.to_string(),
                 };
-                println!(
-                    "      --set {}={default:<10} {} ({})",
+                out += &format!(
+                    "      --set {}={default:<10} {} ({})\n",
                     p.name,
                     p.help,
                     p.allowed()
@@ -109,27 +112,23 @@ fn list() {
             }
         }
         for figure in &chapter.figures {
-            println!("  figure {}/{}.svg: {}", chapter.id, figure.name, figure.title);
+            out +=
+                &format!("  figure {}/{}.svg: {}\n", chapter.id, figure.name, figure.title);
         }
     }
+    out
 }
 
-fn run(id: &str, set: &[String], json: bool) -> Result<(), Failure> {
+/// Runs an exercise and returns what to print: one JSON line, or a table.
+fn run(id: &str, set: &[String], json: bool) -> Result<String, Error> {
     let chapters = chapters();
-    let (chapter, exercise) = find_exercise(&chapters, id).map_err(|e| Failure(e, 2))?;
-    let value = exercise.run_with(chapter.id, set).map_err(|e| {
-        let code = match e {
-            PbmError::Param(_) | PbmError::Invalid { .. } => 2,
-            _ => 1,
-        };
-        Failure(e.to_string(), code)
-    })?;
+    let (chapter, exercise) = find_exercise(&chapters, id)?;
+    let value = exercise.run_with(chapter.id, set)?;
     if json {
-        let text = serde_json::to_string(&value).map_err(|e| Failure(e.to_string(), 1))?;
-        println!("{text}");
+        let text = serde_json::to_string(&value)
+            .map_err(|e| Error::Output(io::Error::other(e)))?;
+        Ok(text + "\n")
     } else {
-        println!("{id}");
-        print!("{}", pbm::report::table(&value));
+        Ok(format!("{id}\n{}", pbm::report::table(&value)))
     }
-    Ok(())
 }

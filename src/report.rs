@@ -1,20 +1,13 @@
 //! Prints an exercise's JSON result as a table a person can read.
 
-use pbm_prelim::round_sig;
+use pbm_prelim::short;
 use serde_json::Value;
 use std::fmt::Write;
 
 /// Formats a number for people: six significant digits.
 fn number(v: &serde_json::Number) -> String {
     match v.as_f64() {
-        Some(x) if v.is_f64() => {
-            let x = round_sig(x, 6);
-            if x != 0.0 && (x.abs() < 1e-3 || x.abs() >= 1e7) {
-                format!("{x:e}")
-            } else {
-                format!("{x}")
-            }
-        }
+        Some(x) if v.is_f64() => short(x),
         _ => v.to_string(),
     }
 }

@@ -1,7 +1,9 @@
-//! The command line as a reader uses it: listing, running with and without --json, and every
-//! kind of bad input answered with one line and exit code 2.
+//! The command line as a reader uses it: listing, running with and without --json, every kind
+//! of bad input answered with one line and exit code 2, a failed computation with one line and
+//! exit code 1, and output cut short by the reader's pipe.
 
-use std::process::{Command, Output};
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Output, Stdio};
 
 fn pbm(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_pbm")).args(args).output().unwrap()
@@ -53,7 +55,7 @@ fn run_without_json_prints_a_table() {
 
 #[test]
 fn bad_input_is_one_line_on_stderr_with_exit_code_2() {
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 10] = [
         (&["run", "nope/stability"], "chapters: ode"),
         (&["run", "ode/nope"], "ode/stability"),
         (&["run", "stability"], "CHAPTER/EXERCISE"),
@@ -61,6 +63,10 @@ fn bad_input_is_one_line_on_stderr_with_exit_code_2() {
         (&["run", "ode/stability", "--set", "h=-1"], "(0, 100]"),
         (&["run", "ode/stability", "--set", "h=NaN"], "(0, 100]"),
         (&["run", "ode/stability", "--set", "h=fast"], "a number"),
+        (
+            &["run", "ode/adaptive", "--set", "method=DOPRI5"],
+            "allowed: dopri5|euler-doubling",
+        ),
         (&["run", "ode/euler-spiral", "--set", "steps=0"], "1..=1000000"),
         (&["figures", "--chapter", "nope"], "chapters: ode"),
     ];
@@ -81,4 +87,51 @@ fn unknown_subcommands_and_flags_are_usage_errors() {
         let out = pbm(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
+}
+
+#[test]
+fn a_failed_computation_is_one_line_naming_the_step_with_exit_code_1() {
+    // Euler gains energy on the bead without feedback until the state overflows at 10.81 s;
+    // the constraint solve then has no finite right-hand side. Valid input, failed
+    // computation: exit code 1, and the message says where.
+    let out = pbm(&["run", "constraints/drift", "--set", "solver=euler"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(out.stdout.is_empty());
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: at step 1081 (t = 10.81 s): "), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn a_reader_who_closes_the_pipe_early_gets_no_error() {
+    // `pbm list | head -1`: the reader takes one line and closes the pipe.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbm"))
+        .arg("list")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    assert!(first.starts_with("1 Differential Equation Basics"), "{first}");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+}
+
+#[test]
+fn a_full_disk_is_an_error_message_not_a_panic() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // not a Linux machine: nothing to test
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_pbm"))
+        .args(["run", "ode/stability", "--json"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.starts_with("error: cannot write the output"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
 }

@@ -2,13 +2,12 @@
 //! the physics dictates, and bad input refused.
 
 use pbm_ode::chapter;
-use pbm_prelim::{PbmError, round_json};
+use pbm_prelim::PbmError;
+use pbm_prelim::testing::{self, bound};
 use serde_json::Value;
 
 fn run(id: &str, set: &[&str]) -> Result<Value, PbmError> {
-    let ch = chapter();
-    let exercise = ch.exercise(id).unwrap_or_else(|| panic!("no exercise {id}"));
-    exercise.run_with("ode", set)
+    testing::run(&chapter(), id, set)
 }
 
 /// Six significant digits: far more than the physics claims tested below need, few enough to
@@ -17,14 +16,11 @@ const DIGITS: u32 = 6;
 
 #[test]
 fn snapshots_of_default_results() {
-    for exercise in chapter().exercises {
-        let mut value = exercise.run_default().unwrap();
-        // A rounding-level quantity (about 2e-16) is not stable across platforms; its bound
-        // is asserted in `euler_spiral_ratio_is_sqrt_one_plus_h_squared` instead.
-        if let Some(deviation) = value.get_mut("max_ratio_deviation") {
-            *deviation = Value::Bool(deviation.as_f64().is_some_and(|d| d < 1e-12));
-        }
-        insta::assert_json_snapshot!(exercise.id, round_json(&value, DIGITS));
+    // A rounding-level quantity (about 2e-16) is not stable across platforms; its bound is
+    // asserted in `euler_spiral_ratio_is_sqrt_one_plus_h_squared` instead.
+    let mask = |v: &mut Value| bound(v, "max_ratio_deviation", |d| d < 1e-12);
+    for (id, value) in testing::snapshot_values(&chapter(), DIGITS, mask).unwrap() {
+        insta::assert_json_snapshot!(id, value);
     }
 }
 

@@ -1,43 +1,38 @@
 //! Snapshots of every exercise's default result, and the exercises' contracts.
 
 use pbm_particles::chapter;
-use pbm_prelim::{PbmError, round_json};
+use pbm_prelim::PbmError;
+use pbm_prelim::testing::{self, bound};
 use serde_json::Value;
 
 fn run(id: &str, set: &[&str]) -> Result<Value, PbmError> {
-    chapter()
-        .exercise(id)
-        .unwrap_or_else(|| panic!("no exercise {id}"))
-        .run_with("particles", set)
+    testing::run(&chapter(), id, set)
 }
 
 #[test]
 fn snapshots_of_default_results() {
-    for exercise in chapter().exercises {
-        let mut value = exercise.run_default().unwrap();
-        // Timings, thread counts and rounding-level differences vary between machines; the
-        // tests below assert their bounds instead.
+    // Timings, thread counts and rounding-level differences vary between machines; the tests
+    // below assert their bounds instead.
+    let mask = |value: &mut Value| {
         if let Some(rows) = value.get_mut("rows").and_then(Value::as_array_mut) {
             for row in rows {
-                for key in ["brute_ms", "grid_ms"] {
-                    row[key] = Value::Bool(row[key].as_f64().is_some_and(|ms| ms > 0.0));
-                }
+                bound(row, "brute_ms", |ms| ms > 0.0);
+                bound(row, "grid_ms", |ms| ms > 0.0);
             }
         }
         if let Some(obj) = value.as_object_mut() {
             obj.remove("threads");
-            for key in
-                ["max_force_difference", "max_momentum_drift", "relative_momentum_drift"]
-            {
-                if let Some(v) = obj.get_mut(key) {
-                    *v = Value::Bool(v.as_f64().is_some_and(|d| d < 1e-9));
-                }
-            }
-            if obj.get("strategy").is_some_and(|s| s == "rollback") {
-                obj.insert("max_ratio_deviation".into(), Value::Bool(true));
-            }
         }
-        insta::assert_json_snapshot!(exercise.id, round_json(&value, 6));
+        for key in ["max_force_difference", "max_momentum_drift", "relative_momentum_drift"]
+        {
+            bound(value, key, |d| d < 1e-9);
+        }
+        if value.get("strategy").is_some_and(|s| s == "rollback") {
+            value["max_ratio_deviation"] = Value::Bool(true);
+        }
+    };
+    for (id, value) in testing::snapshot_values(&chapter(), 6, mask).unwrap() {
+        insta::assert_json_snapshot!(id, value);
     }
 }
 

@@ -1,32 +1,25 @@
 //! Snapshots of every exercise's default result, and the exercises' contracts.
 
 use pbm_implicit::chapter;
-use pbm_prelim::{PbmError, round_json};
+use pbm_prelim::PbmError;
+use pbm_prelim::testing::{self, bound};
 use serde_json::Value;
 
 fn run(id: &str, set: &[&str]) -> Result<Value, PbmError> {
-    chapter()
-        .exercise(id)
-        .unwrap_or_else(|| panic!("no exercise {id}"))
-        .run_with("implicit", set)
+    testing::run(&chapter(), id, set)
 }
 
 #[test]
 fn snapshots_of_default_results() {
-    for exercise in chapter().exercises {
-        let mut value = exercise.run_default().unwrap();
-        if let Some(obj) = value.as_object_mut() {
-            // Wall-clock time and rounding-level errors vary by machine; bounds are asserted below.
-            if let Some(ms) = obj.get_mut("ms_per_step") {
-                *ms = Value::Bool(ms.as_f64().is_some_and(|t| t > 0.0));
-            }
-            if let Some(e) = obj.get_mut("max_relative_fd_error") {
-                *e = Value::Bool(e.as_f64().is_some_and(|e| e < 1e-6));
-            }
-        }
-        // Four digits: the bisected step limits are exact to far more, the CG iteration mean
-        // depends on rounding in a long solve.
-        insta::assert_json_snapshot!(exercise.id, round_json(&value, 4));
+    // Wall-clock time and rounding-level errors vary by machine; bounds are asserted below.
+    let mask = |value: &mut Value| {
+        bound(value, "ms_per_step", |t| t > 0.0);
+        bound(value, "max_relative_fd_error", |e| e < 1e-6);
+    };
+    // Four digits: the bisected step limits are exact to far more, the CG iteration mean
+    // depends on rounding in a long solve.
+    for (id, value) in testing::snapshot_values(&chapter(), 4, mask).unwrap() {
+        insta::assert_json_snapshot!(id, value);
     }
 }
 

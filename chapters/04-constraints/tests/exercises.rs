@@ -1,30 +1,24 @@
 //! Snapshots of every exercise's default result, and the exercises' contracts.
 
 use pbm_constraints::chapter;
-use pbm_prelim::{PbmError, round_json};
+use pbm_prelim::PbmError;
+use pbm_prelim::testing::{self, bound};
 use serde_json::Value;
 
 fn run(id: &str, set: &[&str]) -> Result<Value, PbmError> {
-    chapter()
-        .exercise(id)
-        .unwrap_or_else(|| panic!("no exercise {id}"))
-        .run_with("constraints", set)
+    testing::run(&chapter(), id, set)
 }
 
 #[test]
 fn snapshots_of_default_results() {
-    for exercise in chapter().exercises {
-        let mut value = exercise.run_default().unwrap();
-        if let Some(obj) = value.as_object_mut() {
-            // Errors at the level of rounding differ between machines; bounds are asserted below.
-            for key in ["max_constraint_error", "relative_energy_drift", "rod_length_error"]
-            {
-                if let Some(e) = obj.get_mut(key) {
-                    *e = Value::Bool(e.as_f64().is_some_and(|e| e < 1e-6));
-                }
-            }
+    // Errors at the level of rounding differ between machines; bounds are asserted below.
+    let mask = |value: &mut Value| {
+        for key in ["max_constraint_error", "relative_energy_drift", "rod_length_error"] {
+            bound(value, key, |e| e < 1e-6);
         }
-        insta::assert_json_snapshot!(exercise.id, round_json(&value, 3));
+    };
+    for (id, value) in testing::snapshot_values(&chapter(), 3, mask).unwrap() {
+        insta::assert_json_snapshot!(id, value);
     }
 }
 
