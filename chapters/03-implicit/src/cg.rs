@@ -4,7 +4,7 @@
 
 use crate::block_sparse::{Block, BlockSparse};
 use nalgebra::SVector;
-use pbm_prelim::PbmError;
+use pbm_prelim::{PbmError, short};
 
 /// The name CG's failures carry.
 const CG: &str = "conjugate gradient";
@@ -143,7 +143,7 @@ pub fn conjugate_gradient<A: LinearOperator + ?Sized>(
                 solver: CG,
                 iterations: iteration,
                 residual,
-                why: format!("pᵀAp = {p_ap:e}: the matrix is not positive definite"),
+                why: format!("pᵀAp = {}: the matrix is not positive definite", short(p_ap)),
             });
         }
         let alpha = rz / p_ap;
