@@ -2,6 +2,8 @@
 //! of bad input answered with one line and exit code 2, a failed computation with one line and
 //! exit code 1, and output cut short by the reader's pipe.
 
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Output, Stdio};
 

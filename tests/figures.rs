@@ -1,6 +1,8 @@
 //! The figure pipeline: every figure renders to a finite, labelled SVG, written atomically, and
 //! the result does not depend on the number of threads.
 
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
 use std::fs;
 
 fn render_with_threads(threads: usize, dir: &std::path::Path) -> Vec<std::path::PathBuf> {

@@ -2,6 +2,8 @@
 //! (x, v) each), against one derivative evaluation of the same system: the step should cost
 //! about four evaluations plus the vector arithmetic of the stages.
 
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{OdeSystem, VectorField};

@@ -1,6 +1,8 @@
 //! Snapshots of every exercise's default result, and the exercises' contracts: keys, values
 //! the physics dictates, and bad input refused.
 
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
 use pbm_ode::chapter;
 use pbm_prelim::PbmError;
 use pbm_prelim::testing::{self, bound};

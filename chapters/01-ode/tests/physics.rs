@@ -1,6 +1,8 @@
 //! The chapter's claims checked against independent references: closed forms, hand-written
 //! formulas, reference solutions, and the numbers the course notes state.
 
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
 use pbm_ode::adaptive::{Controller, EmbeddedPair, distance, integrate_adaptive};
 use pbm_ode::convergence::{
     AdaptiveMethod, adaptive_orbit, error_curve, log_log_slope, orbit_error,

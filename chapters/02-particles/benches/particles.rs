@@ -2,14 +2,16 @@
 //! (uniform grid, rayon, on 1 and on 2 threads), brute force on a smaller set for the ratio,
 //! and one derivative evaluation of a 200 × 200 spring lattice.
 
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use nalgebra::Vector2;
 use pbm_ode::system::OdeSystem;
-use pbm_particles::forces::DampedSpring;
 use pbm_particles::interaction::{
     PairLaw, SpatialInteraction, brute_force_forces, grid_forces, scattered_points,
 };
 use pbm_particles::particle::{Particle, ParticleSystem};
+use pbm_particles::spring::DampedSpring;
 use std::hint::black_box;
 
 fn law() -> PairLaw {

@@ -1,6 +1,8 @@
 //! Particle physics checked directly: energy, momentum, determinism, controlled particles,
 //! and invalid models refused.
 
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
 use nalgebra::{Vector2, Vector3};
 use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::system::OdeSystem;

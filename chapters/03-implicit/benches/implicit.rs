@@ -2,6 +2,8 @@
 //! n = 32, 64 and 128 particles along a side; and the step's linear solve alone, by our CG and
 //! by faer's sparse Cholesky factorization (symbolic + numeric + solve), on the same system.
 
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use faer::prelude::Solve;
 use faer::sparse::{SparseColMat, Triplet};

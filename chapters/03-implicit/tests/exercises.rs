@@ -1,5 +1,7 @@
 //! Snapshots of every exercise's default result, and the exercises' contracts.
 
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
 use pbm_implicit::chapter;
 use pbm_prelim::PbmError;
 use pbm_prelim::testing::{self, bound};

@@ -2,6 +2,8 @@
 //! notes' one-step limit, finite-difference Jacobians, a dense solve, the energy behaviour of
 //! each method, and Newton's method against the linearized step.
 
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
 use nalgebra::{DVector, Vector2, Vector3};
 use pbm_implicit::block_sparse::{Block, BlockBuilder};
 use pbm_implicit::cg::solve_pcg;

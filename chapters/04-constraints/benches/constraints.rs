@@ -3,6 +3,8 @@
 //! and faer's sparse Cholesky of the formed matrix (symbolic + numeric + solve). Also one whole
 //! derivative evaluation (forces, assembly, CG, scatter) for 10, 100 and 1,000 rods.
 
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use faer::prelude::Solve;
 use faer::sparse::{SparseColMat, Triplet};
@@ -29,7 +31,7 @@ fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("constraints");
     group.sample_size(10);
     let mut system = moving_chain(1000);
-    system.particles.accumulate_forces();
+    system.particles.accumulate_forces().unwrap();
     let (w, rhs) = system.assemble().unwrap();
     let j = system.jacobian().clone();
     let m = rhs.len();

@@ -1,6 +1,8 @@
 //! Direct checks of the chapter's physics against closed forms, finite differences, dense
 //! solves and conservation laws.
 
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
 use nalgebra::{DMatrix, DVector, SVector, Vector2, Vector3};
 use pbm_constraints::bead::{bead_lambda, force_at_rest, slides_constraint_force};
 use pbm_constraints::constraint::{Nail, OnCircle, OnLine, Rod};

@@ -2,6 +2,8 @@
 //! solve (this chapter), against 4 particle coordinates, constraint evaluation and a CG solve
 //! for 2 multipliers (chapter 4).
 
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use pbm_constraints::models::double_pendulum;
 use pbm_lagrangian::compare::angular_double_pendulum;

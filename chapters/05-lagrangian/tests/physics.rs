@@ -1,6 +1,8 @@
 //! Checks of the Lagrangian formulation against closed forms, finite differences, chapter 4's
 //! constrained model and conservation of energy.
 
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
 use nalgebra::{DMatrix, DVector};
 use pbm_lagrangian::compare::{angular_double_pendulum, compare};
 use pbm_lagrangian::models::{Bead, DoublePendulum};

@@ -2,6 +2,8 @@
 //! bodies stored with quaternions, on one thread and on two; one full RK4 step of the same
 //! system; and the exact mass properties of a 9,800-triangle sphere mesh.
 
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use nalgebra::Vector3;
 use pbm_ode::runge_kutta::RungeKutta;

@@ -229,12 +229,6 @@ impl RigidBody {
         self.torque
     }
 
-    /// Clears the force and torque accumulators.
-    pub fn clear_accumulators(&mut self) {
-        self.force = Vector3::zeros();
-        self.torque = Vector3::zeros();
-    }
-
     /// Adds a force acting at the centre of mass: no torque.
     pub fn apply_force(&mut self, f: &Vector3<f64>) {
         self.force += f;
@@ -271,70 +265,6 @@ impl RigidBody {
     }
     // ANCHOR_END: auxiliaries
 
-    // ANCHOR: state
-    /// Copies the state (x, R or q, P, L) into `y`.
-    pub fn write_state(&self, y: &mut [f64]) {
-        y[0..3].copy_from_slice(self.x.as_slice());
-        let n = match self.orientation {
-            Orientation::Matrix(r) => {
-                // Row by row, as the notes do.
-                for i in 0..3 {
-                    for j in 0..3 {
-                        y[3 + 3 * i + j] = r[(i, j)];
-                    }
-                }
-                12
-            }
-            Orientation::Quaternion(q) => {
-                y[3..7].copy_from_slice(q.as_slice());
-                7
-            }
-        };
-        y[n..n + 3].copy_from_slice(self.p.as_slice());
-        y[n + 3..n + 6].copy_from_slice(self.l.as_slice());
-    }
-
-    /// Installs the state from `y` and recomputes the auxiliary quantities.
-    pub fn read_state(&mut self, y: &[f64]) {
-        self.x = Vector3::from_column_slice(&y[0..3]);
-        let n = match &mut self.orientation {
-            Orientation::Matrix(r) => {
-                *r = Matrix3::from_row_slice(&y[3..12]);
-                12
-            }
-            Orientation::Quaternion(q) => {
-                *q = Quat::from_column_slice(&y[3..7]);
-                7
-            }
-        };
-        self.p = Vector3::from_column_slice(&y[n..n + 3]);
-        self.l = Vector3::from_column_slice(&y[n + 3..n + 6]);
-        self.update_auxiliaries();
-    }
-
-    /// Writes d/dt (x, R or q, P, L) = (v, ω* R or ½ ω q, F, τ) into `ydot`.
-    pub fn write_derivative(&self, ydot: &mut [f64]) {
-        ydot[0..3].copy_from_slice(self.v.as_slice());
-        let n = match self.orientation {
-            Orientation::Matrix(r) => {
-                let r_dot = star(&self.omega) * r;
-                for i in 0..3 {
-                    for j in 0..3 {
-                        ydot[3 + 3 * i + j] = r_dot[(i, j)];
-                    }
-                }
-                12
-            }
-            Orientation::Quaternion(q) => {
-                ydot[3..7].copy_from_slice(quat_derivative(&self.omega, &q).as_slice());
-                7
-            }
-        };
-        ydot[n..n + 3].copy_from_slice(self.force.as_slice());
-        ydot[n + 3..n + 6].copy_from_slice(self.torque.as_slice());
-    }
-    // ANCHOR_END: state
-
     // ANCHOR: force_at
     /// Adds a force `f` acting at the world-space point `p`: it adds to the total force as it
     /// is, and to the torque as (p − x) × f.
@@ -352,11 +282,6 @@ impl RigidBody {
     /// Velocity of the world-space point p of the body: v + ω × (p − x).
     pub fn point_velocity(&self, p: &Vector3<f64>) -> Vector3<f64> {
         self.v + self.omega.cross(&(p - self.x))
-    }
-
-    /// Kinetic energy ½ M v·v + ½ ωᵀ I ω = ½ (P·v + L·ω) (appendix C).
-    pub fn kinetic_energy(&self) -> f64 {
-        0.5 * (self.p.dot(&self.v) + self.l.dot(&self.omega))
     }
 
     /// ω in body coordinates, Rᵀ ω: what an observer riding on the body sees.
@@ -391,8 +316,106 @@ impl RigidBody {
     // ANCHOR_END: renormalize
 }
 
-/// Something that adds forces and torques to bodies.
-pub trait BodyForce: Send + Sync {
+// ANCHOR: body_trait
+/// What a system of bodies needs from each body: its slice of the state vector (read and
+/// written), its slice of the derivative, accumulators to clear before forces act, and its
+/// kinetic energy. The 3-D body below and the planar body of `body2d` are both bodies.
+pub trait Body: Clone + Send + Sync {
+    /// Numbers this body occupies in the state vector.
+    fn state_size(&self) -> usize;
+    /// Copies the body's state into `y`.
+    fn write_state(&self, y: &mut [f64]);
+    /// Installs the state from `y` and recomputes the auxiliary quantities.
+    fn read_state(&mut self, y: &[f64]);
+    /// Writes the derivative of the state into `ydot`.
+    fn write_derivative(&self, ydot: &mut [f64]);
+    /// Clears the force and torque accumulators.
+    fn clear_accumulators(&mut self);
+    /// Kinetic energy (J).
+    fn kinetic_energy(&self) -> f64;
+}
+// ANCHOR_END: body_trait
+
+impl Body for RigidBody {
+    fn state_size(&self) -> usize {
+        self.representation().state_size()
+    }
+    fn clear_accumulators(&mut self) {
+        self.force = Vector3::zeros();
+        self.torque = Vector3::zeros();
+    }
+    /// Kinetic energy ½ M v·v + ½ ωᵀ I ω = ½ (P·v + L·ω) (appendix C).
+    fn kinetic_energy(&self) -> f64 {
+        0.5 * (self.p.dot(&self.v) + self.l.dot(&self.omega))
+    }
+
+    // ANCHOR: state
+    /// Copies the state (x, R or q, P, L) into `y`.
+    fn write_state(&self, y: &mut [f64]) {
+        y[0..3].copy_from_slice(self.x.as_slice());
+        let n = match self.orientation {
+            Orientation::Matrix(r) => {
+                // Row by row, as the notes do.
+                for i in 0..3 {
+                    for j in 0..3 {
+                        y[3 + 3 * i + j] = r[(i, j)];
+                    }
+                }
+                12
+            }
+            Orientation::Quaternion(q) => {
+                y[3..7].copy_from_slice(q.as_slice());
+                7
+            }
+        };
+        y[n..n + 3].copy_from_slice(self.p.as_slice());
+        y[n + 3..n + 6].copy_from_slice(self.l.as_slice());
+    }
+
+    /// Installs the state from `y` and recomputes the auxiliary quantities.
+    fn read_state(&mut self, y: &[f64]) {
+        self.x = Vector3::from_column_slice(&y[0..3]);
+        let n = match &mut self.orientation {
+            Orientation::Matrix(r) => {
+                *r = Matrix3::from_row_slice(&y[3..12]);
+                12
+            }
+            Orientation::Quaternion(q) => {
+                *q = Quat::from_column_slice(&y[3..7]);
+                7
+            }
+        };
+        self.p = Vector3::from_column_slice(&y[n..n + 3]);
+        self.l = Vector3::from_column_slice(&y[n + 3..n + 6]);
+        self.update_auxiliaries();
+    }
+
+    /// Writes d/dt (x, R or q, P, L) = (v, ω* R or ½ ω q, F, τ) into `ydot`.
+    fn write_derivative(&self, ydot: &mut [f64]) {
+        ydot[0..3].copy_from_slice(self.v.as_slice());
+        let n = match self.orientation {
+            Orientation::Matrix(r) => {
+                let r_dot = star(&self.omega) * r;
+                for i in 0..3 {
+                    for j in 0..3 {
+                        ydot[3 + 3 * i + j] = r_dot[(i, j)];
+                    }
+                }
+                12
+            }
+            Orientation::Quaternion(q) => {
+                ydot[3..7].copy_from_slice(quat_derivative(&self.omega, &q).as_slice());
+                7
+            }
+        };
+        ydot[n..n + 3].copy_from_slice(self.force.as_slice());
+        ydot[n + 3..n + 6].copy_from_slice(self.torque.as_slice());
+    }
+    // ANCHOR_END: state
+}
+
+/// Something that adds forces and torques to bodies (3-D ones unless said otherwise).
+pub trait BodyForce<B = RigidBody>: Send + Sync {
     /// What it is, for error messages.
     fn name(&self) -> &'static str;
     /// The bodies it acts on by index (checked when it is added); empty if it acts on all.
@@ -400,7 +423,7 @@ pub trait BodyForce: Send + Sync {
         &[]
     }
     /// Adds this object's forces at time `t` into the bodies' accumulators.
-    fn apply(&self, t: f64, bodies: &mut [RigidBody]) -> Result<(), PbmError>;
+    fn apply(&self, t: f64, bodies: &mut [B]) -> Result<(), PbmError>;
 }
 
 /// Uniform gravity: M g at every centre of mass (section 5.2: it exerts no torque).
@@ -450,31 +473,34 @@ impl BodyForce for PointForce {
 }
 
 /// Bodies and the forces on them, as one ODE system.
-pub struct RigidSystem {
-    /// The bodies, all stored in the same representation.
-    pub bodies: Vec<RigidBody>,
-    forces: Vec<Box<dyn BodyForce>>,
-    representation: Representation,
+pub struct RigidSystem<B = RigidBody> {
+    /// The bodies, all with the same state size (for 3-D bodies: one representation).
+    pub bodies: Vec<B>,
+    forces: Vec<Box<dyn BodyForce<B>>>,
+    state_size: usize,
     /// The clock (s).
     pub t: f64,
 }
 
-impl RigidSystem {
-    /// A system of `bodies`, which must all use one representation.
-    pub fn new(bodies: Vec<RigidBody>) -> Result<Self, PbmError> {
-        let representation =
-            bodies.first().map_or(Representation::Quaternion, RigidBody::representation);
-        if bodies.iter().any(|b| b.representation() != representation) {
+impl<B: Body> RigidSystem<B> {
+    /// A system of `bodies`, which must all take the same number of state variables (3-D
+    /// bodies must all store their orientation the same way).
+    pub fn new(bodies: Vec<B>) -> Result<Self, PbmError> {
+        let state_size = bodies.first().map_or(0, Body::state_size);
+        if bodies.iter().any(|b| b.state_size() != state_size) {
             return Err(PbmError::invalid(
                 "rigid system",
                 "all bodies must store their orientation the same way",
             ));
         }
-        Ok(RigidSystem { bodies, forces: Vec::new(), representation, t: 0.0 })
+        Ok(RigidSystem { bodies, forces: Vec::new(), state_size, t: 0.0 })
     }
 
     /// Adds a force object, after checking that the bodies it names exist.
-    pub fn add_force(&mut self, force: impl BodyForce + 'static) -> Result<(), PbmError> {
+    pub fn add_force(
+        &mut self,
+        force: impl BodyForce<B> + 'static,
+    ) -> Result<(), PbmError> {
         let count = self.bodies.len();
         if let Some(i) = force.bodies().iter().find(|&&i| i >= count) {
             return Err(PbmError::invalid(
@@ -486,42 +512,44 @@ impl RigidSystem {
         Ok(())
     }
 
+    /// Total kinetic energy.
+    pub fn kinetic_energy(&self) -> f64 {
+        self.bodies.iter().map(Body::kinetic_energy).sum()
+    }
+}
+
+impl RigidSystem<RigidBody> {
     /// Puts every orientation back on the rotations.
     pub fn renormalize(&mut self) {
         self.bodies.iter_mut().for_each(RigidBody::renormalize);
     }
-
-    /// Total kinetic energy.
-    pub fn kinetic_energy(&self) -> f64 {
-        self.bodies.iter().map(RigidBody::kinetic_energy).sum()
-    }
 }
 
 // ANCHOR: ode_system
-impl OdeSystem for RigidSystem {
+impl<B: Body> OdeSystem for RigidSystem<B> {
     fn dimension(&self) -> usize {
-        self.representation.state_size() * self.bodies.len()
+        self.state_size * self.bodies.len()
     }
     fn time(&self) -> f64 {
         self.t
     }
     fn gather_state(&self, y: &mut [f64]) {
-        let n = self.representation.state_size();
+        let n = self.state_size;
         self.bodies.iter().zip(y.chunks_exact_mut(n)).for_each(|(b, y)| b.write_state(y));
     }
     fn scatter_state(&mut self, y: &[f64], t: f64) {
-        let n = self.representation.state_size();
         // Each body reads its own slice: independent work, done in parallel.
-        zip_chunks(&mut self.bodies, y, n, |b, y| b.read_state(y));
+        zip_chunks(&mut self.bodies, y, self.state_size, |b, y| b.read_state(y));
         self.t = t;
     }
     fn derivative(&mut self, ydot: &mut [f64]) -> Result<(), PbmError> {
-        for_each_mut(&mut self.bodies, RigidBody::clear_accumulators);
+        for_each_mut(&mut self.bodies, B::clear_accumulators);
         for f in &self.forces {
             f.apply(self.t, &mut self.bodies)?;
         }
-        let n = self.representation.state_size();
-        zip_chunks_mut(&self.bodies, ydot, n, |b, ydot| b.write_derivative(ydot));
+        zip_chunks_mut(&self.bodies, ydot, self.state_size, |b, ydot| {
+            b.write_derivative(ydot)
+        });
         Ok(())
     }
 }

@@ -4,10 +4,10 @@
 //! and torque are scalars: the z components of their 3-D selves. The state is
 //! (x, y, θ, P_x, P_y, L), six numbers, and its derivative is (v, ω, F, τ).
 
+use crate::body::{Body, BodyForce, RigidSystem};
 use nalgebra::{Matrix2, Vector2};
-use pbm_ode::system::OdeSystem;
 use pbm_prelim::PbmError;
-use pbm_prelim::parallel::{for_each_mut, zip_chunks, zip_chunks_mut};
+use pbm_prelim::parallel::for_each_mut;
 use pbm_prelim::validate::{all_finite, finite, positive};
 
 /// Numbers per body in the state vector.
@@ -163,12 +163,6 @@ impl RigidBody2 {
         self.omega = self.l / self.inertia;
     }
 
-    /// Clears the force and torque accumulators.
-    pub fn clear_accumulators(&mut self) {
-        self.force = Vector2::zeros();
-        self.torque = 0.0;
-    }
-
     // ANCHOR: force_at2
     /// Adds a force `f` acting at the world-space point `p`: to the force as it is, to the
     /// torque as (p − x) × f.
@@ -194,20 +188,29 @@ impl RigidBody2 {
     pub fn point_velocity(&self, p: &Vector2<f64>) -> Vector2<f64> {
         self.v + spin2(self.omega, &(p - self.x))
     }
+}
 
+impl Body for RigidBody2 {
+    fn state_size(&self) -> usize {
+        STATE_SIZE
+    }
+    fn clear_accumulators(&mut self) {
+        self.force = Vector2::zeros();
+        self.torque = 0.0;
+    }
     /// Kinetic energy ½ (P·v + L ω).
-    pub fn kinetic_energy(&self) -> f64 {
+    fn kinetic_energy(&self) -> f64 {
         0.5 * (self.p.dot(&self.v) + self.l * self.omega)
     }
 
     // ANCHOR: state2
     /// Copies the state (x, y, θ, P_x, P_y, L) into `y`.
-    pub fn write_state(&self, y: &mut [f64]) {
+    fn write_state(&self, y: &mut [f64]) {
         y.copy_from_slice(&[self.x.x, self.x.y, self.theta, self.p.x, self.p.y, self.l]);
     }
 
     /// Installs the state from `y` and recomputes v and ω.
-    pub fn read_state(&mut self, y: &[f64]) {
+    fn read_state(&mut self, y: &[f64]) {
         self.x = Vector2::new(y[0], y[1]);
         self.theta = y[2];
         self.p = Vector2::new(y[3], y[4]);
@@ -216,7 +219,7 @@ impl RigidBody2 {
     }
 
     /// Writes d/dt (x, θ, P, L) = (v, ω, F, τ) into `ydot`.
-    pub fn write_derivative(&self, ydot: &mut [f64]) {
+    fn write_derivative(&self, ydot: &mut [f64]) {
         ydot.copy_from_slice(&[
             self.v.x,
             self.v.y,
@@ -229,25 +232,13 @@ impl RigidBody2 {
     // ANCHOR_END: state2
 }
 
-/// Something that adds forces and torques to planar bodies.
-pub trait BodyForce2: Send + Sync {
-    /// What it is, for error messages.
-    fn name(&self) -> &'static str;
-    /// The bodies it acts on by index (checked when it is added); empty if it acts on all.
-    fn bodies(&self) -> &[usize] {
-        &[]
-    }
-    /// Adds this object's forces at time `t` into the bodies' accumulators.
-    fn apply(&self, t: f64, bodies: &mut [RigidBody2]) -> Result<(), PbmError>;
-}
-
 /// Uniform gravity on planar bodies: M g at every centre of mass.
 pub struct Gravity2 {
     /// Acceleration of gravity (m/s²).
     pub g: Vector2<f64>,
 }
 
-impl BodyForce2 for Gravity2 {
+impl BodyForce<RigidBody2> for Gravity2 {
     fn name(&self) -> &'static str {
         "gravity"
     }
@@ -267,7 +258,7 @@ pub struct PointForce2 {
     pub force: Vector2<f64>,
 }
 
-impl BodyForce2 for PointForce2 {
+impl BodyForce<RigidBody2> for PointForce2 {
     fn name(&self) -> &'static str {
         "point force"
     }
@@ -282,67 +273,8 @@ impl BodyForce2 for PointForce2 {
     }
 }
 
-/// Planar bodies and the forces on them, as one ODE system.
-#[derive(Default)]
-pub struct RigidSystem2 {
-    /// The bodies.
-    pub bodies: Vec<RigidBody2>,
-    forces: Vec<Box<dyn BodyForce2>>,
-    /// The clock (s).
-    pub t: f64,
-}
-
-impl RigidSystem2 {
-    /// A system of `bodies` with no forces, at t = 0.
-    pub fn new(bodies: Vec<RigidBody2>) -> Self {
-        RigidSystem2 { bodies, forces: Vec::new(), t: 0.0 }
-    }
-
-    /// Adds a force object, after checking that the bodies it names exist.
-    pub fn add_force(&mut self, force: impl BodyForce2 + 'static) -> Result<(), PbmError> {
-        let count = self.bodies.len();
-        if let Some(i) = force.bodies().iter().find(|&&i| i >= count) {
-            return Err(PbmError::invalid(
-                "body index",
-                format!("{} names body {i}, but the system has {count}", force.name()),
-            ));
-        }
-        self.forces.push(Box::new(force));
-        Ok(())
-    }
-
-    /// Total kinetic energy.
-    pub fn kinetic_energy(&self) -> f64 {
-        self.bodies.iter().map(RigidBody2::kinetic_energy).sum()
-    }
-}
-
-impl OdeSystem for RigidSystem2 {
-    fn dimension(&self) -> usize {
-        STATE_SIZE * self.bodies.len()
-    }
-    fn time(&self) -> f64 {
-        self.t
-    }
-    fn gather_state(&self, y: &mut [f64]) {
-        self.bodies
-            .iter()
-            .zip(y.chunks_exact_mut(STATE_SIZE))
-            .for_each(|(b, y)| b.write_state(y));
-    }
-    fn scatter_state(&mut self, y: &[f64], t: f64) {
-        zip_chunks(&mut self.bodies, y, STATE_SIZE, |b, y| b.read_state(y));
-        self.t = t;
-    }
-    fn derivative(&mut self, ydot: &mut [f64]) -> Result<(), PbmError> {
-        for_each_mut(&mut self.bodies, RigidBody2::clear_accumulators);
-        for f in &self.forces {
-            f.apply(self.t, &mut self.bodies)?;
-        }
-        zip_chunks_mut(&self.bodies, ydot, STATE_SIZE, |b, ydot| b.write_derivative(ydot));
-        Ok(())
-    }
-}
+/// Planar bodies and the forces on them, as one ODE system: chapter 6's system of bodies.
+pub type RigidSystem2 = RigidSystem<RigidBody2>;
 
 #[cfg(test)]
 mod tests {

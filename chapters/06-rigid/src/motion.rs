@@ -2,7 +2,7 @@
 //! turning, forces that turn without pushing, the force-versus-torque puzzle, orientation
 //! drift, and the instability of spin about the intermediate axis.
 
-use crate::body::{PointForce, Representation, RigidBody, RigidBodyDef, RigidSystem};
+use crate::body::{Body, PointForce, Representation, RigidBody, RigidBodyDef, RigidSystem};
 use crate::mass::MassProperties;
 use nalgebra::{Matrix3, Vector3};
 use pbm_ode::runge_kutta::{RungeKutta, step_count};

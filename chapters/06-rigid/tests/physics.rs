@@ -1,13 +1,16 @@
 //! The chapter's physics against closed forms, the notes' worked examples, conservation laws
 //! and nalgebra's own rotation code.
 
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
 use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector2, Vector3};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_ode::tableau::RK4;
 use pbm_prelim::sampling::sample;
 use pbm_rigid::body::{
-    Gravity, Orientation, PointForce, Representation, RigidBody, RigidBodyDef, RigidSystem,
+    Body, Gravity, Orientation, PointForce, Representation, RigidBody, RigidBodyDef,
+    RigidSystem,
 };
 use pbm_rigid::body2d::{Gravity2, PointForce2, RigidBody2, RigidBody2Def, RigidSystem2};
 use pbm_rigid::exercises::test_solids;
@@ -510,7 +513,7 @@ fn planar_pair(theta: f64, v: Vector2<f64>, omega: f64) -> (RigidSystem, RigidSy
         until: f64::INFINITY,
     };
     s3.add_force(f3).unwrap();
-    let mut s2 = RigidSystem2::new(vec![body2]);
+    let mut s2 = RigidSystem2::new(vec![body2]).unwrap();
     s2.add_force(Gravity2 { g: Vector2::new(0.0, -9.81) }).unwrap();
     s2.add_force(PointForce2 { body: [0], point, force }).unwrap();
     (s3, s2)
