@@ -14,6 +14,7 @@ use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::RK4;
 use pbm_particles::condition::{Condition, finite_difference_errors};
+use pbm_particles::forces::G;
 use pbm_particles::forces::Gravity;
 use pbm_particles::particle::{Motion, Particle};
 use pbm_prelim::sampling::{sample, sample_vector};
@@ -59,7 +60,7 @@ fn triple_pendulum_keeps_its_links() {
         rk4.step(&mut system, 1e-3).unwrap();
         assert!(system.max_abs_c().unwrap() < 1e-6);
     }
-    assert!((system.energy() - e0).abs() < 1e-4 * 9.81 * 1.75 * 2.4);
+    assert!((system.energy() - e0).abs() < 1e-4 * G * 1.75 * 2.4);
 }
 
 /// A bead on the unit circle at angle `a`, moving tangentially at speed `s`, pushed by the
@@ -123,7 +124,7 @@ fn moving_bead_matches_equation_7_and_the_corrected_slides() {
 fn the_slides_f_dot_is_a_typo() {
     // For a constant force ḟ = 0; a bead at rest with ḟ in place of f would feel no
     // constraint force at all and fall straight off the circle.
-    let (x, v, f) = (Vector2::new(0.6, 0.8), Vector2::zeros(), Vector2::new(0.0, -9.81));
+    let (x, v, f) = (Vector2::new(0.6, 0.8), Vector2::zeros(), Vector2::new(0.0, -G));
     let with_f_dot = slides_constraint_force(1.0, x, v, Vector2::zeros());
     let with_f = slides_constraint_force(1.0, x, v, f);
     assert_eq!(with_f_dot, Vector2::zeros());
@@ -217,7 +218,7 @@ fn jacobians_match_finite_differences() {
 #[test]
 fn bead_on_an_inclined_line_slides_with_g_along_it() {
     // A particle on a line along u under gravity accelerates at (g·u) u: closed form.
-    let g = Vector3::new(0.0, 0.0, -9.81);
+    let g = Vector3::new(0.0, 0.0, -G);
     let u = Vector3::new(1.0, 2.0, -2.0).normalize();
     let x0 = Vector3::new(0.5, -1.0, 2.0);
     let mut system =
@@ -306,7 +307,7 @@ fn a_failing_constraint_solve_names_its_step_and_time() {
         anchor.with_motion(Motion::Fixed),
         slider.with_motion(Motion::Scripted(slider_script)),
     ]);
-    system.add_force(Gravity { g: Vector2::new(0.0, -9.81) }).unwrap();
+    system.add_force(Gravity { g: Vector2::new(0.0, -G) }).unwrap();
     system.add_constraint(OnCircle::new(0, Vector2::new(-2.0, 0.0), 1.0).unwrap()).unwrap();
     system.add_constraint(Rod::new(1, 2, 1.0).unwrap()).unwrap();
     let mut rk4 = RungeKutta::new(RK4);

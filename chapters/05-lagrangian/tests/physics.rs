@@ -11,6 +11,7 @@ use pbm_lagrangian::parametric::{
 };
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::tableau::RK4;
+use pbm_particles::forces::G;
 use pbm_prelim::finite_difference::{
     EPSILON, central_derivative, central_jacobian, max_relative_error,
 };
@@ -53,13 +54,13 @@ fn check_jacobians(model: &dyn ParametricModel, seed: u64) {
 
 #[test]
 fn jacobians_match_finite_differences() {
-    check_jacobians(&Bead::new(1.5, 0.7, 9.81).unwrap(), 1);
-    check_jacobians(&DoublePendulum::new([1.0, 2.0], [0.8, 1.3], 9.81).unwrap(), 2);
+    check_jacobians(&Bead::new(1.5, 0.7, G).unwrap(), 1);
+    check_jacobians(&DoublePendulum::new([1.0, 2.0], [0.8, 1.3], G).unwrap(), 2);
 }
 
 #[test]
 fn bead_equation_13_is_the_slides_closed_form() {
-    let bead = Bead::new(2.0, 0.5, 9.81).unwrap();
+    let bead = Bead::new(2.0, 0.5, G).unwrap();
     for i in 0..200 {
         let (theta, omega) = (4.0 * sample(2 * i), 5.0 * sample(2 * i + 1));
         let a = generalized_acceleration(&bead, &[theta], &[omega]).unwrap()[0];
@@ -71,7 +72,7 @@ fn bead_equation_13_is_the_slides_closed_form() {
 #[test]
 fn bead_swings_with_the_pendulum_period() {
     // Small oscillations about the bottom (θ = −π/2) have period 2π √(r/g).
-    let (r, g) = (0.5, 9.81);
+    let (r, g) = (0.5, G);
     let mut system = LagrangianSystem::new(
         Bead::new(1.0, r, g).unwrap(),
         vec![-std::f64::consts::FRAC_PI_2 + 0.01],
@@ -148,10 +149,10 @@ impl ParametricModel for Degenerate {
 
 #[test]
 fn bad_input_is_an_error() {
-    assert!(Bead::new(0.0, 1.0, 9.81).is_err());
-    assert!(Bead::new(1.0, f64::NAN, 9.81).is_err());
-    assert!(DoublePendulum::new([1.0, -1.0], [1.0, 1.0], 9.81).is_err());
-    let bead = || Bead::new(1.0, 1.0, 9.81).unwrap();
+    assert!(Bead::new(0.0, 1.0, G).is_err());
+    assert!(Bead::new(1.0, f64::NAN, G).is_err());
+    assert!(DoublePendulum::new([1.0, -1.0], [1.0, 1.0], G).is_err());
+    let bead = || Bead::new(1.0, 1.0, G).unwrap();
     assert!(LagrangianSystem::new(bead(), vec![0.0, 1.0], vec![0.0]).is_err());
     assert!(LagrangianSystem::new(bead(), vec![f64::INFINITY], vec![0.0]).is_err());
     let err = generalized_acceleration(&Degenerate, &[0.0], &[0.0]).unwrap_err();

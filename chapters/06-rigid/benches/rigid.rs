@@ -9,6 +9,7 @@ use nalgebra::Vector3;
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::RK4;
+use pbm_particles::forces::G;
 use pbm_prelim::sampling::sample;
 use pbm_rigid::body::{Gravity, Representation, RigidBody, RigidBodyDef, RigidSystem};
 use pbm_rigid::mass::MassProperties;
@@ -35,7 +36,7 @@ fn bodies(n: u64) -> RigidSystem {
         .collect();
     let mut system = RigidSystem::new(bodies).expect("one representation");
     system
-        .add_force(Gravity { g: Vector3::new(0.0, -9.81, 0.0) })
+        .add_force(Gravity { g: Vector3::new(0.0, -G, 0.0) })
         .expect("gravity acts on all");
     system
 }

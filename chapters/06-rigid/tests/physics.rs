@@ -7,6 +7,7 @@ use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector2, Vector3};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_ode::tableau::RK4;
+use pbm_particles::forces::G;
 use pbm_prelim::sampling::sample;
 use pbm_rigid::body::{
     Body, Gravity, Orientation, PointForce, Representation, RigidBody, RigidBodyDef,
@@ -148,7 +149,7 @@ fn uniform_gravity_exerts_no_torque() {
     // Section 5.2, on a sampled body: Σ (r_i − c) × m_i g = (Σ m_i (r_i − c)) × g = 0.
     let (_, mesh, _) = test_solids().unwrap().remove(2);
     let props = MassProperties::point_sampling(&mesh, 1.0, 12).unwrap();
-    let g = Vector3::new(0.0, -9.81, 0.0);
+    let g = Vector3::new(0.0, -G, 0.0);
     let (lo, hi) = mesh.bounds();
     let cell = (hi - lo) / 12.0;
     let mut torque = Vector3::zeros();
@@ -366,7 +367,7 @@ fn derivative_is_identical_on_one_and_two_threads() {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| {
             let mut system = RigidSystem::new(bodies.clone()).unwrap();
-            system.add_force(Gravity { g: Vector3::new(0.0, -9.81, 0.0) }).unwrap();
+            system.add_force(Gravity { g: Vector3::new(0.0, -G, 0.0) }).unwrap();
             let mut rk4 = RungeKutta::new(RK4);
             rk4.step(&mut system, 0.01).unwrap();
             state_of(&system)
@@ -505,7 +506,7 @@ fn planar_pair(theta: f64, v: Vector2<f64>, omega: f64) -> (RigidSystem, RigidSy
     .unwrap();
     let (point, force) = (Vector2::new(0.4, 0.3), Vector2::new(-1.0, 2.0));
     let mut s3 = RigidSystem::new(vec![body3]).unwrap();
-    s3.add_force(Gravity { g: Vector3::new(0.0, -9.81, 0.0) }).unwrap();
+    s3.add_force(Gravity { g: Vector3::new(0.0, -G, 0.0) }).unwrap();
     let f3 = PointForce {
         body: [0],
         point: Vector3::new(point.x, point.y, 0.0),
@@ -514,7 +515,7 @@ fn planar_pair(theta: f64, v: Vector2<f64>, omega: f64) -> (RigidSystem, RigidSy
     };
     s3.add_force(f3).unwrap();
     let mut s2 = RigidSystem2::new(vec![body2]).unwrap();
-    s2.add_force(Gravity2 { g: Vector2::new(0.0, -9.81) }).unwrap();
+    s2.add_force(Gravity2 { g: Vector2::new(0.0, -G) }).unwrap();
     s2.add_force(PointForce2 { body: [0], point, force }).unwrap();
     (s3, s2)
 }
