@@ -6,6 +6,7 @@ use crate::runge_kutta::{RungeKutta, check_step_size};
 use crate::system::OdeSystem;
 use crate::tableau::{ButcherTableau, EULER};
 use pbm_prelim::PbmError;
+use pbm_prelim::validate::positive;
 
 // ANCHOR: doubling_rule
 /// The notes' rule: an error estimate `e` that scales like h² at step `h` becomes `tol` at
@@ -131,14 +132,8 @@ pub struct Controller {
 impl Controller {
     /// The usual settings (Hairer, Nørsett, Wanner I, section II.4) for tolerance `tol`.
     pub fn new(tol: f64) -> Result<Self, PbmError> {
-        if !(tol > 0.0 && tol.is_finite()) {
-            return Err(PbmError::invalid(
-                "tolerance",
-                format!("tol = {tol}; it must be positive and finite"),
-            ));
-        }
         Ok(Controller {
-            tol,
+            tol: positive("tolerance", "tol", tol)?,
             safety: 0.9,
             min_factor: 0.2,
             max_factor: 5.0,

@@ -5,6 +5,7 @@
 
 use crate::system::{OdeSystem, VectorField};
 use pbm_prelim::PbmError;
+use pbm_prelim::validate::positive;
 use std::f64::consts::TAU;
 
 /// A vector field given by a plain function; what every problem below returns.
@@ -41,14 +42,7 @@ pub struct Decay {
 impl Decay {
     /// Validates k > 0 and finite.
     pub fn new(k: f64) -> Result<Self, PbmError> {
-        if k > 0.0 && k.is_finite() {
-            Ok(Decay { k })
-        } else {
-            Err(PbmError::invalid(
-                "decay rate",
-                format!("k = {k}; it must be positive and finite"),
-            ))
-        }
+        Ok(Decay { k: positive("decay rate", "k", k)? })
     }
 
     /// The exact solution at time t.

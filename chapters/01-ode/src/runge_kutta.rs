@@ -4,6 +4,7 @@
 use crate::system::OdeSystem;
 use crate::tableau::ButcherTableau;
 use pbm_prelim::PbmError;
+use pbm_prelim::validate::{non_negative, positive};
 
 /// Steps an [`OdeSystem`] with an explicit Runge–Kutta method, counting derivative evaluations.
 /// Keeps its scratch vectors between steps so that stepping allocates nothing.
@@ -120,26 +121,14 @@ fn axpy(y: &mut [f64], alpha: f64, x: &[f64]) {
 
 /// A step size must be positive and finite.
 pub fn check_step_size(h: f64) -> Result<(), PbmError> {
-    if h > 0.0 && h.is_finite() {
-        Ok(())
-    } else {
-        Err(PbmError::invalid(
-            "step size",
-            format!("h = {h}; it must be positive and finite"),
-        ))
-    }
+    positive("step size", "h", h).map(|_| ())
 }
 
 /// How many steps of size `h` reach `t_end` (rounded), after checking that h is a valid step,
 /// t_end is finite and non-negative, and the count is not absurd (at most 10⁸).
 pub fn step_count(h: f64, t_end: f64) -> Result<usize, PbmError> {
     check_step_size(h)?;
-    if !(t_end >= 0.0 && t_end.is_finite()) {
-        return Err(PbmError::invalid(
-            "run length",
-            format!("t_end = {t_end}; it must be finite and non-negative"),
-        ));
-    }
+    non_negative("run length", "t_end", t_end)?;
     let n = (t_end / h).round();
     if n > 1e8 {
         return Err(PbmError::invalid(

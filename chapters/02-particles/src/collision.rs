@@ -8,6 +8,7 @@ use crate::particle::{Motion, Particle, ParticleSystem, Vector};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_prelim::PbmError;
+use pbm_prelim::validate::{all_finite, positive};
 
 /// A plane through `point` whose unit `normal` points to the legal side.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -21,13 +22,8 @@ pub struct Plane<const D: usize> {
 impl<const D: usize> Plane<D> {
     /// A plane with the given normal (normalized here; it must not be zero).
     pub fn new(point: Vector<D>, normal: Vector<D>) -> Result<Self, PbmError> {
-        let length = normal.norm();
-        if !(length > 0.0 && length.is_finite()) || point.iter().any(|c| !c.is_finite()) {
-            return Err(PbmError::invalid(
-                "plane",
-                "its normal must be non-zero and everything finite",
-            ));
-        }
+        all_finite("plane", "point", point.iter().copied())?;
+        let length = positive("plane", "|normal|", normal.norm())?;
         Ok(Plane { point, normal: normal / length })
     }
 

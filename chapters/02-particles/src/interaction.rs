@@ -8,6 +8,7 @@
 use crate::forces::Force;
 use crate::particle::{Particle, Vector};
 use pbm_prelim::PbmError;
+use pbm_prelim::validate::{non_negative, positive};
 use pbm_prelim::parallel::{map_range, map_range_with};
 use std::collections::HashMap;
 
@@ -29,12 +30,12 @@ pub struct PairLaw {
 impl PairLaw {
     /// Validates 0 < r_0 < r_c and k ≥ 0, all finite.
     pub fn new(k: f64, r0: f64, cutoff: f64) -> Result<Self, PbmError> {
-        if !(k >= 0.0 && k.is_finite() && r0 > 0.0 && cutoff > r0 && cutoff.is_finite()) {
+        let (k, r0) = (non_negative("pair law", "k", k)?, positive("pair law", "r0", r0)?);
+        let cutoff = positive("pair law", "cutoff", cutoff)?;
+        if cutoff <= r0 {
             return Err(PbmError::invalid(
                 "pair law",
-                format!(
-                    "k = {k}, r0 = {r0}, cutoff = {cutoff}; need k ≥ 0 and 0 < r0 < cutoff"
-                ),
+                format!("cutoff = {cutoff}; it must be larger than r0 = {r0}"),
             ));
         }
         Ok(PairLaw { k, r0, cutoff })

@@ -7,6 +7,7 @@ use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_ode::tableau::ButcherTableau;
 use pbm_prelim::PbmError;
+use pbm_prelim::validate::{all_finite, positive};
 
 /// A system that can also give the Jacobian f′ = ∂f/∂x of its derivative at the current state.
 pub trait Linearizable: OdeSystem {
@@ -54,13 +55,8 @@ impl Linearizable for StiffExample {
 impl StiffExample {
     /// The example with stiffness `k` (positive, finite) starting at (x0, y0).
     pub fn new(k: f64, x0: f64, y0: f64) -> Result<Self, PbmError> {
-        let valid = k > 0.0 && k.is_finite() && x0.is_finite() && y0.is_finite();
-        if !valid {
-            return Err(PbmError::invalid(
-                "stiff example",
-                format!("k = {k}; it must be positive, and everything finite"),
-            ));
-        }
+        let k = positive("stiff example", "k", k)?;
+        all_finite("stiff example", "initial state", [x0, y0])?;
         Ok(StiffExample { k, state: [x0, y0], t: 0.0 })
     }
 }
@@ -111,13 +107,8 @@ pub fn max_stable_step(tableau: ButcherTableau, k: f64) -> Result<f64, PbmError>
 /// it with up to f_max. At rest under the pull, k y = f_max, so staying within ε needs
 /// k ≥ f_max/ε, and explicit Euler is then stable only for h < 2/k = 2ε/f_max.
 pub fn penalty_needed(epsilon: f64, f_max: f64) -> Result<(f64, f64), PbmError> {
-    if !(epsilon > 0.0 && f_max > 0.0 && epsilon.is_finite() && f_max.is_finite()) {
-        return Err(PbmError::invalid(
-            "particle on line",
-            "ε and f_max must be positive and finite",
-        ));
-    }
-    let k = f_max / epsilon;
+    let epsilon = positive("particle on line", "epsilon", epsilon)?;
+    let k = positive("particle on line", "f_max", f_max)? / epsilon;
     Ok((k, 2.0 / k))
 }
 // ANCHOR_END: particle_on_line
