@@ -8,8 +8,8 @@
 use crate::forces::Force;
 use crate::particle::{Particle, Vector};
 use pbm_prelim::PbmError;
-use pbm_prelim::validate::{non_negative, positive};
 use pbm_prelim::parallel::{map_range, map_range_with};
+use pbm_prelim::validate::{non_negative, positive};
 use std::collections::HashMap;
 
 // ANCHOR: pair_law
