@@ -66,6 +66,34 @@ pub fn bound(object: &mut Value, key: &str, holds: impl Fn(f64) -> bool) {
     }
 }
 
+// ANCHOR: exercise_tests
+/// Writes, in a chapter's `tests/exercises.rs`, what every chapter's exercise tests share:
+/// `run(id, set)`, which runs one of the chapter's exercises, and the test
+/// `snapshots_of_default_results`, which snapshots every exercise's default result through
+/// [`snapshot_values`] (masked by `mask`, rounded to `digits`). The calling crate needs `insta`
+/// and `serde_json`.
+#[macro_export]
+macro_rules! exercise_tests {
+    ($chapter:path, digits = $digits:expr, mask = $mask:expr $(,)?) => {
+        /// Runs one of the chapter's exercises with `--set` style assignments.
+        fn run(
+            id: &str,
+            set: &[&str],
+        ) -> ::std::result::Result<::serde_json::Value, $crate::PbmError> {
+            $crate::testing::run(&$chapter(), id, set)
+        }
+
+        #[test]
+        fn snapshots_of_default_results() {
+            let values = $crate::testing::snapshot_values(&$chapter(), $digits, $mask);
+            for (id, value) in values.unwrap_or_else(|e| panic!("{e}")) {
+                ::insta::assert_json_snapshot!(id, value);
+            }
+        }
+    };
+}
+// ANCHOR_END: exercise_tests
+
 #[cfg(test)]
 mod tests {
     use super::*;

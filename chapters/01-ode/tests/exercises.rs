@@ -5,26 +5,20 @@
 
 use pbm_ode::chapter;
 use pbm_prelim::PbmError;
-use pbm_prelim::testing::{self, bound};
+use pbm_prelim::testing::bound;
 use serde_json::Value;
-
-fn run(id: &str, set: &[&str]) -> Result<Value, PbmError> {
-    testing::run(&chapter(), id, set)
-}
 
 /// Six significant digits: far more than the physics claims tested below need, few enough to
 /// be identical on every platform.
 const DIGITS: u32 = 6;
 
-#[test]
-fn snapshots_of_default_results() {
-    // A rounding-level quantity (about 2e-16) is not stable across platforms; its bound is
-    // asserted in `euler_spiral_ratio_is_sqrt_one_plus_h_squared` instead.
-    let mask = |v: &mut Value| bound(v, "max_ratio_deviation", |d| d < 1e-12);
-    for (id, value) in testing::snapshot_values(&chapter(), DIGITS, mask).unwrap() {
-        insta::assert_json_snapshot!(id, value);
-    }
-}
+// A rounding-level quantity (about 2e-16) is not stable across platforms; its bound is
+// asserted in `euler_spiral_ratio_is_sqrt_one_plus_h_squared` instead.
+pbm_prelim::exercise_tests!(
+    chapter,
+    digits = DIGITS,
+    mask = |v: &mut Value| bound(v, "max_ratio_deviation", |d| d < 1e-12),
+);
 
 #[test]
 fn euler_spiral_ratio_is_sqrt_one_plus_h_squared() {

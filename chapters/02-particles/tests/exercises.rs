@@ -4,18 +4,15 @@
 
 use pbm_particles::chapter;
 use pbm_prelim::PbmError;
-use pbm_prelim::testing::{self, bound};
+use pbm_prelim::testing::bound;
 use serde_json::Value;
 
-fn run(id: &str, set: &[&str]) -> Result<Value, PbmError> {
-    testing::run(&chapter(), id, set)
-}
-
-#[test]
-fn snapshots_of_default_results() {
-    // Timings, thread counts and rounding-level differences vary between machines; the tests
-    // below assert their bounds instead.
-    let mask = |value: &mut Value| {
+// Timings, thread counts and rounding-level differences vary between machines; the tests
+// below assert their bounds instead.
+pbm_prelim::exercise_tests!(
+    chapter,
+    digits = 6,
+    mask = |value: &mut Value| {
         if let Some(rows) = value.get_mut("rows").and_then(Value::as_array_mut) {
             for row in rows {
                 bound(row, "brute_ms", |ms| ms > 0.0);
@@ -32,11 +29,8 @@ fn snapshots_of_default_results() {
         if value.get("strategy").is_some_and(|s| s == "rollback") {
             value["max_ratio_deviation"] = Value::Bool(true);
         }
-    };
-    for (id, value) in testing::snapshot_values(&chapter(), 6, mask).unwrap() {
-        insta::assert_json_snapshot!(id, value);
-    }
-}
+    },
+);
 
 #[test]
 fn spring_from_behavior_matches_equation_1() {

@@ -4,26 +4,20 @@
 
 use pbm_implicit::chapter;
 use pbm_prelim::PbmError;
-use pbm_prelim::testing::{self, bound};
+use pbm_prelim::testing::bound;
 use serde_json::Value;
 
-fn run(id: &str, set: &[&str]) -> Result<Value, PbmError> {
-    testing::run(&chapter(), id, set)
-}
-
-#[test]
-fn snapshots_of_default_results() {
-    // Wall-clock time and rounding-level errors vary by machine; bounds are asserted below.
-    let mask = |value: &mut Value| {
+// Wall-clock time and rounding-level errors vary by machine; bounds are asserted below.
+// Four digits: the bisected step limits are exact to far more, the CG iteration mean
+// depends on rounding in a long solve.
+pbm_prelim::exercise_tests!(
+    chapter,
+    digits = 4,
+    mask = |value: &mut Value| {
         bound(value, "ms_per_step", |t| t > 0.0);
         bound(value, "max_relative_fd_error", |e| e < 1e-6);
-    };
-    // Four digits: the bisected step limits are exact to far more, the CG iteration mean
-    // depends on rounding in a long solve.
-    for (id, value) in testing::snapshot_values(&chapter(), 4, mask).unwrap() {
-        insta::assert_json_snapshot!(id, value);
-    }
-}
+    },
+);
 
 #[test]
 fn stiff_blowup_limits() {

@@ -4,25 +4,19 @@
 
 use pbm_constraints::chapter;
 use pbm_prelim::PbmError;
-use pbm_prelim::testing::{self, bound};
+use pbm_prelim::testing::bound;
 use serde_json::Value;
 
-fn run(id: &str, set: &[&str]) -> Result<Value, PbmError> {
-    testing::run(&chapter(), id, set)
-}
-
-#[test]
-fn snapshots_of_default_results() {
-    // Errors at the level of rounding differ between machines; bounds are asserted below.
-    let mask = |value: &mut Value| {
+// Errors at the level of rounding differ between machines; bounds are asserted below.
+pbm_prelim::exercise_tests!(
+    chapter,
+    digits = 3,
+    mask = |value: &mut Value| {
         for key in ["max_constraint_error", "relative_energy_drift", "rod_length_error"] {
             bound(value, key, |e| e < 1e-6);
         }
-    };
-    for (id, value) in testing::snapshot_values(&chapter(), 3, mask).unwrap() {
-        insta::assert_json_snapshot!(id, value);
-    }
-}
+    },
+);
 
 #[test]
 fn drift_reports_both_runs() {

@@ -4,16 +4,13 @@
 
 use pbm_lagrangian::chapter;
 use pbm_prelim::PbmError;
-use pbm_prelim::testing::{self, bound};
+use pbm_prelim::testing::bound;
 use serde_json::Value;
 
-fn run(id: &str, set: &[&str]) -> Result<Value, PbmError> {
-    testing::run(&chapter(), id, set)
-}
-
-#[test]
-fn snapshots_of_default_results() {
-    let mask = |value: &mut Value| {
+pbm_prelim::exercise_tests!(
+    chapter,
+    digits = 4,
+    mask = |value: &mut Value| {
         // Rounding-level numbers differ between machines; bounds are asserted below.
         for key in
             ["max_radius_error", "max_distance_first_second", "relative_energy_drift"]
@@ -26,11 +23,8 @@ fn snapshots_of_default_results() {
         if let Some(obj) = value.as_object_mut() {
             obj.remove("final_distance");
         }
-    };
-    for (id, value) in testing::snapshot_values(&chapter(), 4, mask).unwrap() {
-        insta::assert_json_snapshot!(id, value);
-    }
-}
+    },
+);
 
 #[test]
 fn bead_stays_on_its_circle_to_rounding() {

@@ -2,18 +2,15 @@
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
-use pbm_prelim::testing::{self, bound};
+use pbm_prelim::testing::bound;
 use pbm_prelim::{PbmError, round_json};
 use pbm_rigid::chapter;
 use serde_json::Value;
 
-fn run(id: &str, set: &[&str]) -> Result<Value, PbmError> {
-    testing::run(&chapter(), id, set)
-}
-
-#[test]
-fn snapshots_of_default_results() {
-    let mask = |value: &mut Value| {
+pbm_prelim::exercise_tests!(
+    chapter,
+    digits = 4,
+    mask = |value: &mut Value| {
         // Rounding-level numbers differ between machines; bounds are asserted below.
         for key in ["relative_energy_drift", "relative_angular_momentum_drift"] {
             bound(value, key, |e| e < 1e-6);
@@ -28,11 +25,8 @@ fn snapshots_of_default_results() {
                 *e = round_json(e, 6);
             }
         }
-    };
-    for (id, value) in testing::snapshot_values(&chapter(), 4, mask).unwrap() {
-        insta::assert_json_snapshot!(id, value);
-    }
-}
+    },
+);
 
 #[test]
 fn inertia_table_has_every_shape_and_method() {
