@@ -56,6 +56,23 @@ pub fn all_finite(
     }
 }
 
+/// Ok if every index in `ids` names one of `count` items: `owner` (a force, a constraint)
+/// names `kind`s (particles, bodies) by index, and is checked when it joins a system.
+pub fn indices(
+    owner: &str,
+    kind: &'static str,
+    ids: &[usize],
+    count: usize,
+) -> Result<(), PbmError> {
+    match ids.iter().find(|&&i| i >= count) {
+        None => Ok(()),
+        Some(i) => Err(PbmError::invalid(
+            kind,
+            format!("{owner} names {kind} {i}, but the system has {count}"),
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,5 +99,8 @@ mod tests {
         assert!(all_finite("particle", "position", [1.0, 2.0]).is_ok());
         let err = all_finite("particle", "position", [1.0, f64::NAN]).unwrap_err();
         assert!(err.to_string().contains("position has the non-finite entry NaN"), "{err}");
+        assert!(indices("spring", "particle", &[0, 2], 3).is_ok());
+        let err = indices("spring", "particle", &[0, 3], 3).unwrap_err().to_string();
+        assert_eq!(err, "invalid particle: spring names particle 3, but the system has 3");
     }
 }

@@ -7,7 +7,7 @@ use crate::forces::Force;
 use nalgebra::{SMatrix, SVector};
 use pbm_ode::system::OdeSystem;
 use pbm_prelim::PbmError;
-use pbm_prelim::validate::{all_finite, positive};
+use pbm_prelim::validate::{all_finite, indices, positive};
 
 /// A D-dimensional vector.
 pub type Vector<const D: usize> = SVector<f64, D>;
@@ -64,18 +64,6 @@ impl<const D: usize> Particle<D> {
     }
 }
 
-/// Fails unless every index in `ids` names one of `count` particles: what every force and
-/// constraint is checked against when it is added to a system.
-pub fn check_indices(what: &str, ids: &[usize], count: usize) -> Result<(), PbmError> {
-    match ids.iter().find(|&&i| i >= count) {
-        None => Ok(()),
-        Some(i) => Err(PbmError::invalid(
-            "particle index",
-            format!("{what} names particle {i}, but the system has {count}"),
-        )),
-    }
-}
-
 /// Particles and the forces between them.
 pub struct ParticleSystem<const D: usize> {
     /// The particles, indexed by the force objects.
@@ -101,7 +89,7 @@ impl<const D: usize> ParticleSystem<D> {
 
     /// Adds a force object after checking that the particles it names exist.
     pub fn add_force(&mut self, force: impl Force<D> + 'static) -> Result<(), PbmError> {
-        check_indices(force.name(), force.particles(), self.particles.len())?;
+        indices(force.name(), "particle", force.particles(), self.particles.len())?;
         self.forces.push(Box::new(force));
         Ok(())
     }

@@ -8,9 +8,9 @@ use pbm_implicit::cg::{CgReport, LinearOperator, conjugate_gradient};
 use pbm_ode::system::OdeSystem;
 use pbm_particles::condition::{Condition, Evaluation};
 use pbm_particles::forces::Force;
-use pbm_particles::particle::{Motion, Particle, ParticleSystem, Vector, check_indices};
+use pbm_particles::particle::{Motion, Particle, ParticleSystem, Vector};
 use pbm_prelim::PbmError;
-use pbm_prelim::validate::non_negative;
+use pbm_prelim::validate::{indices, non_negative};
 use std::cell::RefCell;
 
 /// The gains of the drift feedback C̈ = −k_s C − k_d Ċ.
@@ -110,7 +110,7 @@ impl<const D: usize> ConstrainedSystem<D> {
         constraint: impl Condition<D> + 'static,
     ) -> Result<(), PbmError> {
         let ids = constraint.particles();
-        check_indices(constraint.name(), ids, self.particles.particles.len())?;
+        indices(constraint.name(), "particle", ids, self.particles.particles.len())?;
         let x: Vec<Vector<D>> =
             ids.iter().map(|&i| self.particles.particles[i].x).collect();
         constraint.check(&x)?;

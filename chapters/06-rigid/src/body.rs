@@ -9,7 +9,7 @@ use nalgebra::{Matrix3, Vector3};
 use pbm_ode::system::OdeSystem;
 use pbm_prelim::PbmError;
 use pbm_prelim::parallel::{for_each_mut, zip_chunks, zip_chunks_mut};
-use pbm_prelim::validate::{all_finite, positive};
+use pbm_prelim::validate::{all_finite, indices, positive};
 
 /// How the orientation is stored in the state vector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -501,13 +501,7 @@ impl<B: Body> RigidSystem<B> {
         &mut self,
         force: impl BodyForce<B> + 'static,
     ) -> Result<(), PbmError> {
-        let count = self.bodies.len();
-        if let Some(i) = force.bodies().iter().find(|&&i| i >= count) {
-            return Err(PbmError::invalid(
-                "body index",
-                format!("{} names body {i}, but the system has {count}", force.name()),
-            ));
-        }
+        indices(force.name(), "body", force.bodies(), self.bodies.len())?;
         self.forces.push(Box::new(force));
         Ok(())
     }
