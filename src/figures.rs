@@ -18,6 +18,11 @@ pub fn figure_path(figures_dir: &Path, chapter_id: &str, name: &str) -> PathBuf 
 /// Writes `contents` to `path` by writing a temporary file beside it and renaming, so a reader
 /// (or a browser) never sees half a figure.
 pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
+    write_atomically_bytes(path, contents.as_bytes())
+}
+
+/// [`write_atomically`] for bytes (a font, an image).
+pub fn write_atomically_bytes(path: &Path, contents: &[u8]) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir)?;
     let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("figure");

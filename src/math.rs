@@ -1,15 +1,57 @@
-//! Build-time math: every `$...$` and `$$...$$` of a page becomes MathML, which browsers render
-//! natively, so the built book needs no JavaScript and no network. pulldown-cmark (with its
-//! math extension) finds the math, so dollar signs inside code are left alone.
+//! Build-time math: every `$...$` and `$$...$$` of a page becomes MathML Core, which browsers
+//! render natively, so the built book needs no JavaScript and no network. pulldown-cmark (with
+//! its math extension) finds the math, so dollar signs inside code are left alone; math-core
+//! writes MathML that Chromium, Firefox and Safari all render alike: bold vectors as Unicode
+//! bold letters (𝐱), a real minus sign (−), stretchy fences and accents. The book ships an
+//! OpenType math font (New Computer Modern Math) for it, see [`MATH_FONT`].
 
-use latex2mathml::{DisplayStyle, latex_to_mathml};
+use math_core::{LatexToMathML, MathCoreConfig, MathDisplay};
 use mdbook_preprocessor::book::{Book, BookItem};
 use mdbook_preprocessor::errors::{Error, Result};
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 use pulldown_cmark::{Event, Options, Parser};
+use std::sync::OnceLock;
+
+/// The file name the book's CSS loads the math font from, under `book/src/fonts/`.
+pub const MATH_FONT: &str = "NewCMMath-Regular.otf";
+
+/// The bytes of New Computer Modern Math (regular weight), an OpenType font with a MATH table,
+/// from the fonts the `typst-assets` crate ships. None if the crate no longer carries it.
+pub fn math_font() -> Option<&'static [u8]> {
+    typst_assets::fonts().find(|bytes| {
+        ttf_parser::Face::parse(bytes, 0).is_ok_and(|face| {
+            face.names().into_iter().any(|name| {
+                name.name_id == ttf_parser::name_id::POST_SCRIPT_NAME
+                    && name.to_string().as_deref() == Some("NewCMMath-Regular")
+            })
+        })
+    })
+}
+
+/// A formula that could not be converted, with the reason.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("cannot render ${formula}$: {why}")]
+pub struct MathError {
+    /// The LaTeX source.
+    pub formula: String,
+    /// What the converter said.
+    pub why: String,
+}
+
+fn converter() -> &'static std::result::Result<LatexToMathML, String> {
+    static CONVERTER: OnceLock<std::result::Result<LatexToMathML, String>> =
+        OnceLock::new();
+    CONVERTER.get_or_init(|| {
+        LatexToMathML::new(MathCoreConfig::default()).map_err(|e| format!("{e:?}"))
+    })
+}
 
 /// Replaces the math of one Markdown page with MathML. The error names the offending formula.
-pub fn render_math(markdown: &str) -> std::result::Result<String, String> {
+pub fn render_math(markdown: &str) -> std::result::Result<String, MathError> {
+    let converter = converter().as_ref().map_err(|why| MathError {
+        formula: String::new(),
+        why: format!("the converter could not be set up: {why}"),
+    })?;
     let options = Options::ENABLE_MATH
         | Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
@@ -19,16 +61,14 @@ pub fn render_math(markdown: &str) -> std::result::Result<String, String> {
     let mut copied_to = 0;
     for (event, range) in Parser::new_ext(markdown, options).into_offset_iter() {
         let (tex, style) = match &event {
-            Event::InlineMath(tex) => (tex, DisplayStyle::Inline),
-            Event::DisplayMath(tex) => (tex, DisplayStyle::Block),
+            Event::InlineMath(tex) => (tex, MathDisplay::Inline),
+            Event::DisplayMath(tex) => (tex, MathDisplay::Block),
             _ => continue,
         };
-        let mathml = latex_to_mathml(tex, style)
-            .map_err(|e| format!("cannot render ${tex}$: {e}"))?;
-        // latex2mathml reports some unknown commands inside its output rather than as an error.
-        if mathml.contains("PARSE ERROR") {
-            return Err(format!("cannot render ${tex}$: unsupported command"));
-        }
+        let mathml = converter
+            .convert_with_local_state(tex, style)
+            .map_err(|e| MathError { formula: tex.to_string(), why: format!("{e:?}") })?
+            .mathml;
         out.push_str(&markdown[copied_to..range.start]);
         out.push_str(&protect_from_markdown(&mathml));
         copied_to = range.end;
@@ -122,13 +162,30 @@ mod tests {
 
     #[test]
     fn unsupported_commands_are_errors_not_garbage_in_the_page() {
-        let err = render_math("$\\dddot{x}$").unwrap_err();
-        assert!(err.contains("dddot"), "{err}");
+        let err = render_math("$\\frobnicate{x}$").unwrap_err();
+        assert_eq!(err.formula, "\\frobnicate{x}");
+        assert!(err.to_string().contains("frobnicate"), "{err}");
     }
 
     #[test]
     fn bad_latex_is_an_error_naming_the_formula() {
         let err = render_math("broken: $\\begin{nope} x \\end{nope}$").unwrap_err();
-        assert!(err.contains("\\begin{nope}"), "{err}");
+        assert!(err.to_string().contains("\\begin{nope}"), "{err}");
+    }
+
+    #[test]
+    fn bold_vectors_minus_signs_and_hats_come_out_as_mathml_core() {
+        let out = render_math("$\\mathbf{x}_0 - \\hat{\\mathbf{u}}$").unwrap();
+        assert!(out.contains('𝐱') && out.contains('𝐮'), "bold letters: {out}");
+        assert!(out.contains('−') && !out.contains(">-<"), "a real minus sign: {out}");
+        assert!(out.contains("<mover"), "the hat is an accent over the letter: {out}");
+        assert!(!out.contains("mathvariant=\"bold\""), "{out}");
+    }
+
+    #[test]
+    fn the_math_font_is_shipped() {
+        let font = math_font().expect("typst-assets carries New Computer Modern Math");
+        let face = ttf_parser::Face::parse(font, 0).unwrap();
+        assert!(face.tables().math.is_some(), "an OpenType MATH table");
     }
 }

@@ -178,4 +178,23 @@ fn the_built_book_renders_math_and_loads_nothing_remote() {
         assert!(!html.contains("mathjax"), "{}: MathJax script", relative.display());
     }
     assert!(html_pages >= 8);
+    // Vectors are bold in the page itself (Unicode bold letters), whatever the browser does
+    // with styles, and minus signs are minus signs.
+    let ode = fs::read_to_string(out.path().join("01-ode/index.html")).unwrap();
+    assert!(ode.contains('𝐱'), "no bold x in chapter 1's formulas");
+    assert!(!ode.contains("<mo>-</mo>"), "a hyphen used as a minus sign");
+    // The math font the CSS names is in the build.
+    assert!(out.path().join("fonts").join(pbm::math::MATH_FONT).exists());
+    // Search works offline: a local index that knows the book's words.
+    let index = fs::read_dir(out.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("searchindex"))
+        })
+        .expect("a search index in the built book");
+    let index = fs::read_to_string(index).unwrap();
+    for word in ["quaternion", "euler", "stiffness"] {
+        assert!(index.contains(word), "the search index does not know `{word}`");
+    }
 }
