@@ -6,6 +6,7 @@ pub mod book;
 pub mod error;
 pub mod figures;
 pub mod math;
+pub mod output;
 pub mod report;
 
 pub use error::Error;

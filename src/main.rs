@@ -82,9 +82,10 @@ fn figures(only: Option<&str>) -> Result<usize, Error> {
 fn book() -> Result<(), Error> {
     let n = figures(None)?;
     let book_dir = repo_root().join("book");
+    let outputs = pbm::output::write_outputs(&book_dir.join("src/output"))?;
     pbm::book::build_book(&book_dir, None)?;
     eprintln!(
-        "wrote {n} figures and the book: {}",
+        "wrote {n} figures, {outputs} changed program outputs and the book: {}",
         book_dir.join("build/index.html").display()
     );
     Ok(())

@@ -1,0 +1,292 @@
+//! Program output shown on the pages, generated and included, never pasted (the Rust book's
+//! `output.txt` pattern). Each [`ShownRun`] is one console block of the book: `pbm book` runs
+//! it and writes what `pbm run` prints, restricted to the keys the page discusses, to
+//! `book/src/output/<name>.txt`; the page includes that file. The files are committed, and a
+//! test runs every one again and fails when the code no longer prints what the page shows.
+
+use crate::error::Error;
+use crate::figures::write_atomically;
+use crate::{chapters, find_exercise};
+use pbm_prelim::Chapter;
+use serde_json::Value;
+use std::path::Path;
+
+/// One console block of the book: a command and the result keys it shows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ShownRun {
+    /// `chapter/exercise`.
+    pub id: &'static str,
+    /// The `--set` assignments, as typed.
+    pub set: &'static [&'static str],
+    /// The top-level result keys shown, in the result's order (empty: all of them).
+    pub keys: &'static [&'static str],
+    /// Keys whose values are wall-clock timings: shown as measured when the book is built,
+    /// left out when a test compares the page with the code.
+    pub timed: &'static [&'static str],
+}
+
+const fn run(id: &'static str, keys: &'static [&'static str]) -> ShownRun {
+    ShownRun { id, set: &[], keys, timed: &[] }
+}
+
+/// Every console block of the book.
+pub const SHOWN: &[ShownRun] = &[
+    ShownRun { id: "ode/stability", set: &["h=-1"], keys: &[], timed: &[] },
+    run(
+        "ode/adaptive",
+        &[
+            "adaptive_evals",
+            "accepted_steps",
+            "rejected_steps",
+            "min_step",
+            "max_step",
+            "max_error_estimate",
+            "final_error",
+            "fixed_steps",
+            "fixed_evals",
+            "fixed_final_error",
+            "evals_saved_factor",
+        ],
+    ),
+    run("ode/convergence", &["orders"]),
+    run(
+        "ode/euler-spiral",
+        &[
+            "radius_ratio_per_step",
+            "expected_ratio",
+            "max_ratio_deviation",
+            "euler_final_radius",
+            "midpoint_final_radius",
+            "rk4_final_radius",
+        ],
+    ),
+    ShownRun {
+        id: "ode/stability",
+        set: &["h=0.25"],
+        keys: &[
+            "regime",
+            "predicted_regime",
+            "factor_per_step",
+            "trajectory",
+            "final_abs_x",
+        ],
+        timed: &[],
+    },
+    run("particles/bouncing-ball", &["bounce_height_ratios", "max_ratio_deviation"]),
+    ShownRun {
+        id: "particles/bouncing-ball",
+        set: &["strategy=displace"],
+        keys: &["bounce_height_ratios", "max_ratio_deviation"],
+        timed: &[],
+    },
+    run(
+        "particles/momentum",
+        &["max_momentum_drift", "relative_momentum_drift", "energy_start", "energy_end"],
+    ),
+    run("particles/spring-from-behavior", &["max_force_difference", "max_force"]),
+    ShownRun {
+        id: "particles/interaction-scaling",
+        set: &[],
+        keys: &["rows"],
+        timed: &["brute_ms", "grid_ms"],
+    },
+    run(
+        "particles/hanging-structure",
+        &["tip_height_at_release", "tip_sag_at_end", "max_speed_at_end", "settled"],
+    ),
+    run(
+        "implicit/stiff-blowup",
+        &[
+            "theory_euler_limit",
+            "explicit_euler_max_stable_h",
+            "rk4_max_stable_h",
+            "rk4_over_euler",
+            "implicit_stable",
+        ],
+    ),
+    run(
+        "implicit/particle-on-line",
+        &["k_needed", "theory_max_h", "measured_max_h", "steps_per_metre_at_1_m_per_s"],
+    ),
+    run(
+        "implicit/one-big-step",
+        &["h", "state_after_one_step", "distance_to_origin_after_one_step"],
+    ),
+    ShownRun {
+        id: "implicit/sheet",
+        set: &[],
+        keys: &[
+            "explicit_stable",
+            "implicit_stable",
+            "mean_cg_iterations",
+            "ms_per_step",
+            "lowest_z_at_end",
+        ],
+        timed: &["ms_per_step"],
+    },
+    run(
+        "constraints/drift",
+        &["solver", "steps", "max_abs_c_without_feedback", "max_abs_c_with_feedback"],
+    ),
+    run(
+        "constraints/double-pendulum",
+        &[
+            "steps",
+            "max_constraint_error",
+            "relative_energy_drift",
+            "mean_cg_iterations",
+            "max_cg_iterations",
+        ],
+    ),
+    run(
+        "constraints/rods-vs-springs",
+        &[
+            "rod_max_stable_h",
+            "spring_max_stable_h",
+            "step_ratio",
+            "length_error_h",
+            "spring_length_error",
+            "rod_length_error",
+        ],
+    ),
+    run(
+        "constraints/redundant",
+        &["solved", "max_constraint_error", "constraint_rows", "jacobian_rank", "error"],
+    ),
+    run("lagrangian/bead", &["steps", "max_radius_error", "relative_energy_drift"]),
+    run(
+        "lagrangian/compare",
+        &["max_distance_first_second", "separation_time", "final_distance"],
+    ),
+    run("rigid/quat-vs-matrix", &["matrix_orthogonality_error", "quaternion_norm_error"]),
+    run("rigid/inertia-table", &["rows"]),
+    ShownRun {
+        id: "rigid/translation-free",
+        set: &["f=2"],
+        keys: &["torque", "net_force"],
+        timed: &[],
+    },
+    run(
+        "rigid/force-torque-puzzle",
+        &[
+            "kinetic_energy_centred",
+            "kinetic_energy_off_centre",
+            "kinetic_energy_difference",
+            "extra_work",
+            "speed_centred",
+            "speed_off_centre",
+        ],
+    ),
+    run(
+        "rigid/dzhanibekov",
+        &[
+            "flips",
+            "relative_energy_drift",
+            "relative_angular_momentum_drift",
+            "final_body_omega",
+        ],
+    ),
+];
+
+impl ShownRun {
+    /// The file the page includes, e.g. `ode-stability--h=0.25.txt`.
+    pub fn file_name(&self) -> String {
+        let mut name = self.id.replace('/', "-");
+        for assignment in self.set {
+            name += "--";
+            name += assignment;
+        }
+        name + ".txt"
+    }
+
+    /// The command as a reader types it.
+    pub fn command(&self) -> String {
+        let mut command = format!("$ cargo run --release -- run {}", self.id);
+        for assignment in self.set {
+            command += &format!(" --set {assignment}");
+        }
+        command
+    }
+
+    /// What `pbm run` prints for this command (the table, or the error line), restricted to
+    /// the shown keys, with the command on the first line. With `mask_timings`, the timed
+    /// values are left out, so that the text is the same on every run.
+    pub fn render(
+        &self,
+        chapters: &[Chapter],
+        mask_timings: bool,
+    ) -> Result<String, Error> {
+        let (chapter, exercise) = find_exercise(chapters, self.id)?;
+        let body = match exercise.run_with(chapter.id, self.set) {
+            Ok(value) => crate::report::table(&self.shown(value, mask_timings)),
+            Err(e) => format!("error: {e}\n"),
+        };
+        Ok(format!("{}\n{body}", self.command()))
+    }
+
+    fn shown(&self, value: Value, mask_timings: bool) -> Value {
+        let Value::Object(mut map) = value else { return value };
+        if !self.keys.is_empty() {
+            map.retain(|k, _| self.keys.contains(&k.as_str()));
+        }
+        let mut value = Value::Object(map);
+        if mask_timings {
+            mask(&mut value, self.timed);
+        }
+        value
+    }
+}
+
+/// Replaces the values of `timed` keys anywhere inside `value` by a placeholder.
+fn mask(value: &mut Value, timed: &[&str]) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map.iter_mut() {
+                if timed.contains(&k.as_str()) {
+                    *v = Value::String(TIMING.into());
+                } else {
+                    mask(v, timed);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| mask(v, timed)),
+        _ => {}
+    }
+}
+
+/// Writes the output of every shown run whose file in `dir` is missing or stale. A file that
+/// differs only in its timings is left alone, so a rebuild does not churn the committed
+/// timings. Returns how many files were written.
+pub fn write_outputs(dir: &Path) -> Result<usize, Error> {
+    let chapters = chapters();
+    let mut written = 0;
+    for shown in SHOWN {
+        let path = dir.join(shown.file_name());
+        if let Ok(committed) = std::fs::read_to_string(&path)
+            && shown.is_current(&chapters, &committed)?
+        {
+            continue;
+        }
+        let text = shown.render(&chapters, false)?;
+        write_atomically(&path, &text).map_err(|source| Error::Write { path, source })?;
+        written += 1;
+    }
+    Ok(written)
+}
+
+/// The placeholder a timed value renders as when timings are masked.
+const TIMING: &str = "(timing)";
+
+impl ShownRun {
+    /// Whether `committed` (the text the page includes) is what the code prints now. Timed
+    /// values may differ: compared word by word, a masked timing matches any number.
+    pub fn is_current(&self, chapters: &[Chapter], committed: &str) -> Result<bool, Error> {
+        let now = self.render(chapters, true)?;
+        let (a, b): (Vec<&str>, Vec<&str>) =
+            (now.split_whitespace().collect(), committed.split_whitespace().collect());
+        Ok(a.len() == b.len()
+            && a.iter().zip(&b).all(|(now, then)| {
+                now == then || (*now == TIMING && then.parse::<f64>().is_ok())
+            }))
+    }
+}
