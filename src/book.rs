@@ -2,8 +2,11 @@
 
 use crate::error::Error;
 use crate::figures::write_atomically_bytes;
+use crate::listing::ListingPreprocessor;
 use crate::math::{MATH_FONT, MathPreprocessor, math_font};
 use mdbook_driver::MDBook;
+use mdbook_driver::builtin_preprocessors::{IndexPreprocessor, LinkPreprocessor};
+use mdbook_driver::config::Config;
 use std::fs;
 use std::path::Path;
 
@@ -24,10 +27,18 @@ pub fn write_math_font(book_dir: &Path) -> Result<(), Error> {
 /// into the directory `book.toml` names (`book/build`).
 pub fn build_book(book_dir: &Path, build_dir: Option<&Path>) -> Result<(), Error> {
     write_math_font(book_dir)?;
-    let mut book = MDBook::load(book_dir).map_err(|e| Error::Book(format!("{e:#}")))?;
+    let book_err = |e: mdbook_driver::errors::Error| Error::Book(format!("{e:#}"));
+    let mut config = Config::from_disk(book_dir.join("book.toml")).map_err(book_err)?;
+    // mdBook runs code-registered preprocessors after its own; the listing captions must see
+    // the includes before `links` expands them, so the defaults are registered here, in order.
+    config.build.use_default_preprocessors = false;
     if let Some(dir) = build_dir {
-        book.config.build.build_dir = dir.to_path_buf();
+        config.build.build_dir = dir.to_path_buf();
     }
-    book.with_preprocessor(MathPreprocessor);
-    book.build().map_err(|e| Error::Book(format!("{e:#}")))
+    let mut book = MDBook::load_with_config(book_dir, config).map_err(book_err)?;
+    book.with_preprocessor(ListingPreprocessor)
+        .with_preprocessor(LinkPreprocessor::new())
+        .with_preprocessor(IndexPreprocessor::new())
+        .with_preprocessor(MathPreprocessor);
+    book.build().map_err(book_err)
 }

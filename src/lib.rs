@@ -5,6 +5,7 @@
 pub mod book;
 pub mod error;
 pub mod figures;
+pub mod listing;
 pub mod math;
 pub mod output;
 pub mod report;

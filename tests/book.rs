@@ -183,6 +183,14 @@ fn the_built_book_renders_math_and_loads_nothing_remote() {
     let ode = fs::read_to_string(out.path().join("01-ode/index.html")).unwrap();
     assert!(ode.contains('𝐱'), "no bold x in chapter 1's formulas");
     assert!(!ode.contains("<mo>-</mo>"), "a hyphen used as a minus sign");
+    // Listings say which file they come from.
+    let forces = fs::read_to_string(out.path().join("02-particles/forces.html")).unwrap();
+    assert!(
+        forces.contains(
+            "<p class=\"listing-file\"><code>chapters/02-particles/src/spring.rs</code>"
+        ),
+        "no caption naming the spring's file"
+    );
     // The math font the CSS names is in the build.
     assert!(out.path().join("fonts").join(pbm::math::MATH_FONT).exists());
     // Search works offline: a local index that knows the book's words.

@@ -1,0 +1,85 @@
+//! Listings say where they come from. Every code block of the book whose body is an
+//! `{{#include path:anchor}}` of tested source gets a caption naming the file, before mdBook's
+//! own `links` preprocessor replaces the include by the code (after the Rust book's listing
+//! preprocessor, `mdbook-trpl`).
+
+use mdbook_preprocessor::book::{Book, BookItem};
+use mdbook_preprocessor::errors::Result;
+use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
+
+/// The caption of an included listing: the file's path from the repository root (the
+/// include's `../` steps removed) and the anchored region, as HTML.
+pub fn caption(include_path: &str, anchor: Option<&str>) -> String {
+    let path = include_path.trim_start_matches("../").trim_start_matches("./");
+    match anchor {
+        Some(anchor) => format!(
+            "<p class=\"listing-file\"><code>{path}</code> <span>({anchor})</span></p>"
+        ),
+        None => format!("<p class=\"listing-file\"><code>{path}</code></p>"),
+    }
+}
+
+/// Puts a caption before every fenced code block that opens with an include of a source file
+/// (`.rs`). Program output (`output/*.txt`) is left uncaptioned: its command says what it is.
+pub fn caption_listings(markdown: &str) -> String {
+    let mut out = String::with_capacity(markdown.len() + 1024);
+    let mut lines = markdown.lines().peekable();
+    while let Some(line) = lines.next() {
+        if line.starts_with("```")
+            && let Some(next) = lines.peek()
+            && let Some(inner) =
+                next.trim().strip_prefix("{{#include ").and_then(|r| r.strip_suffix("}}"))
+        {
+            let (path, anchor) = match inner.trim().split_once(':') {
+                Some((path, anchor)) => (path, Some(anchor)),
+                None => (inner.trim(), None),
+            };
+            if path.ends_with(".rs") {
+                out.push_str(&caption(path, anchor));
+                out.push_str("\n\n");
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The mdBook preprocessor that applies [`caption_listings`] to every page. It must run before
+/// `links`; `book::build_book` registers it first.
+pub struct ListingPreprocessor;
+
+impl Preprocessor for ListingPreprocessor {
+    fn name(&self) -> &str {
+        "pbm-listings"
+    }
+
+    fn run(&self, _ctx: &PreprocessorContext, mut book: Book) -> Result<Book> {
+        book.for_each_mut(|item| {
+            if let BookItem::Chapter(chapter) = item {
+                chapter.content = caption_listings(&chapter.content);
+            }
+        });
+        Ok(book)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn source_listings_get_a_caption_and_output_does_not() {
+        let page = "Text.\n\n```rust,ignore\n{{#include ../../../chapters/01-ode/src/system.rs:ode_system}}\n```\n\n```console\n{{#include ../output/ode-adaptive.txt}}\n```\n";
+        let out = caption_listings(page);
+        assert!(
+            out.contains(
+                "<p class=\"listing-file\"><code>chapters/01-ode/src/system.rs</code> \
+                 <span>(ode_system)</span></p>\n\n```rust,ignore\n{{#include"
+            ),
+            "{out}"
+        );
+        assert_eq!(out.matches("listing-file").count(), 1, "{out}");
+        assert!(out.starts_with("Text.\n\n<p"), "{out}");
+    }
+}
