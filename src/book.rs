@@ -1,6 +1,7 @@
 //! Renders the book with mdBook's library (no `mdbook` binary), math turned into MathML first.
 
 use crate::error::Error;
+use crate::figure_numbers::FigureNumbers;
 use crate::figures::write_atomically_bytes;
 use crate::listing::ListingPreprocessor;
 use crate::math::{MATH_FONT, MathPreprocessor, math_font};
@@ -39,6 +40,7 @@ pub fn build_book(book_dir: &Path, build_dir: Option<&Path>) -> Result<(), Error
     book.with_preprocessor(ListingPreprocessor)
         .with_preprocessor(LinkPreprocessor::new())
         .with_preprocessor(IndexPreprocessor::new())
+        .with_preprocessor(FigureNumbers)
         .with_preprocessor(MathPreprocessor);
     book.build().map_err(book_err)
 }

@@ -4,6 +4,7 @@
 
 pub mod book;
 pub mod error;
+pub mod figure_numbers;
 pub mod figures;
 pub mod listing;
 pub mod math;

@@ -191,6 +191,13 @@ fn the_built_book_renders_math_and_loads_nothing_remote() {
         ),
         "no caption naming the spring's file"
     );
+    // Figures are numbered in every chapter, in reading order across its pages.
+    let models = fs::read_to_string(out.path().join("04-constraints/models.html")).unwrap();
+    assert!(
+        models.contains("Figure 4.2.</strong>") && models.contains("Figure 4.3.</strong>")
+    );
+    let adaptive = fs::read_to_string(out.path().join("01-ode/adaptive.html")).unwrap();
+    assert!(adaptive.contains("Figure 1.6.</strong>"));
     // The math font the CSS names is in the build.
     assert!(out.path().join("fonts").join(pbm::math::MATH_FONT).exists());
     // Search works offline: a local index that knows the book's words.
