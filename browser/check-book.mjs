@@ -1,0 +1,168 @@
+// Opens every page of the built book (book/build) in headless Chromium, as a reader would, and
+// checks what they would see: no console error, no request to another host, every image
+// loaded, every internal link and anchor resolving, no raw LaTeX, bold vectors bold, and search
+// answering. Screenshots of a few pages go to target/browser/. Run after `cargo run --release`:
+//
+//     cd browser && npm ci && node check-book.mjs
+//
+// CHROMIUM may name the browser binary (default /usr/bin/chromium).
+
+import { chromium } from "playwright-core";
+import { createServer } from "node:http";
+import { readFile, readdir, mkdir, stat } from "node:fs/promises";
+import { join, extname, dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const build = join(root, "book", "build");
+const shots = join(root, "target", "browser");
+const types = {
+  ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
+  ".png": "image/png", ".woff2": "font/woff2", ".otf": "font/otf", ".json": "application/json",
+};
+
+// A static server for book/build on a free localhost port.
+const server = createServer(async (req, res) => {
+  const path = decodeURIComponent(new URL(req.url, "http://localhost").pathname);
+  let file = join(build, path);
+  try {
+    if ((await stat(file)).isDirectory()) file = join(file, "index.html");
+    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
+    res.end(await readFile(file));
+  } catch {
+    res.writeHead(404);
+    res.end("not found");
+  }
+});
+await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+const origin = `http://127.0.0.1:${server.address().port}`;
+
+async function htmlPages(dir, prefix = "") {
+  const out = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const rel = prefix + entry.name;
+    if (entry.isDirectory()) {
+      if (!["figures", "fonts", "css", "FontAwesome", "output"].includes(entry.name)) {
+        out.push(...(await htmlPages(join(dir, entry.name), rel + "/")));
+      }
+    } else if (rel.endsWith(".html") && !["404.html", "print.html", "toc.html"].includes(rel)) {
+      out.push(rel);
+    }
+  }
+  return out.sort();
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  args: [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+  ],
+});
+const problems = [];
+const fail = (page, what) => problems.push(`${page}: ${what}`);
+const pages = await htmlPages(build);
+let links = 0, maths = 0, boldMaths = 0, images = 0;
+await mkdir(shots, { recursive: true });
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+
+for (const rel of pages) {
+  const page = await context.newPage();
+  page.on("console", (m) => m.type() === "error" && fail(rel, `console error: ${m.text()}`));
+  page.on("pageerror", (e) => fail(rel, `script error: ${e.message}`));
+  page.on("request", (r) => {
+    if (!r.url().startsWith(origin) && !r.url().startsWith("data:")) {
+      fail(rel, `request to another host: ${r.url()}`);
+    }
+  });
+  page.on("requestfailed", (r) => fail(rel, `request failed: ${r.url()}`));
+  const response = await page.goto(`${origin}/${rel}`, { waitUntil: "load" });
+  if (!response?.ok()) fail(rel, `HTTP ${response?.status()}`);
+  const seen = await page.evaluate(() => {
+    const main = document.querySelector("main");
+    const text = main ? main.innerText : "";
+    const imgs = [...document.querySelectorAll("main img")].map((i) => ({
+      src: i.getAttribute("src"), ok: i.complete && i.naturalWidth > 0,
+    }));
+    const hrefs = [...document.querySelectorAll("main a[href]")].map((a) => a.href);
+    const math = [...document.querySelectorAll("math")];
+    // A vector written \mathbf{x} is a Unicode bold letter in MathML Core.
+    const bold = math.filter((m) => /[\u{1D400}-\u{1D433}]/u.test(m.textContent)).length;
+    const rawTex = /\$\$|\\(frac|mathbf|dot|begin)\b/.test(
+      text.replace(/```[\s\S]*?```/g, "")
+    );
+    const ids = [...document.querySelectorAll("[id]")].map((e) => e.id);
+    return { imgs, hrefs, maths: math.length, bold, rawTex, ids };
+  });
+  for (const img of seen.imgs) {
+    images += 1;
+    if (!img.ok) fail(rel, `image did not load: ${img.src}`);
+  }
+  maths += seen.maths;
+  boldMaths += seen.bold;
+  if (seen.rawTex) fail(rel, "raw LaTeX in the text");
+  for (const href of seen.hrefs) {
+    const url = new URL(href);
+    if (url.origin !== origin) continue;
+    links += 1;
+    const target = url.pathname.replace(/^\//, "") || "index.html";
+    if (target === rel) {
+      if (url.hash && !seen.ids.includes(decodeURIComponent(url.hash.slice(1)))) {
+        fail(rel, `link to a missing anchor ${url.hash}`);
+      }
+      continue;
+    }
+    const other = await context.request.get(`${origin}/${target}`);
+    if (!other.ok()) {
+      fail(rel, `broken link ${href}`);
+    } else if (url.hash && target.endsWith(".html")) {
+      const body = await other.text();
+      if (!body.includes(`id="${decodeURIComponent(url.hash.slice(1))}"`)) {
+        fail(rel, `link to a missing anchor ${target}${url.hash}`);
+      }
+    }
+  }
+  await page.close();
+}
+
+// Bold math is bold: at least one formula on chapter 1's first page has bold letters.
+if (boldMaths === 0) problems.push("no formula anywhere has a bold vector");
+
+// Search answers, offline.
+{
+  const page = await context.newPage();
+  await page.goto(`${origin}/index.html`);
+  await page.click("#mdbook-search-toggle");
+  await page.type("#mdbook-searchbar", "Euler", { delay: 50 });
+  await page
+    .waitForSelector("#mdbook-searchresults li", { timeout: 5000 })
+    .catch(() => {});
+  const results = await page.$$eval("#mdbook-searchresults li", (l) => l.map((e) => e.innerText));
+  if (results.length === 0) problems.push("search for `Euler` found nothing");
+  console.log(`search "Euler": ${results.length} results; first: ${(results[0] ?? "").split("\n")[0]}`);
+  await page.screenshot({ path: join(shots, "search-euler.png") });
+  await page.close();
+}
+
+// Screenshots to look at, light and dark, wide and narrow.
+for (const [name, rel, width, theme] of [
+  ["forces-light-1280", "02-particles/forces.html", 1280, "light"],
+  ["forces-navy-1280", "02-particles/forces.html", 1280, "navy"],
+  ["euler-light-390", "01-ode/euler.html", 390, "light"],
+  ["rigid-coal-1280", "06-rigid/index.html", 1280, "coal"],
+]) {
+  const page = await browser.newPage({ viewport: { width, height: 1600 } });
+  await page.addInitScript((t) => localStorage.setItem("mdbook-theme", t), theme);
+  await page.goto(`${origin}/${rel}`);
+  await page.screenshot({ path: join(shots, `${name}.png`) });
+  await page.close();
+}
+
+await browser.close();
+server.close();
+for (const p of problems) console.log(`problem: ${p}`);
+console.log(
+  `browser test: ${pages.length} pages, ${links} internal links, ${images} images, ` +
+    `${maths} math elements (${boldMaths} with bold vectors), ${problems.length} problems`
+);
+process.exit(problems.length === 0 ? 0 : 1);
