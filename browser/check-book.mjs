@@ -45,7 +45,7 @@ async function htmlPages(dir, prefix = "") {
       if (!["figures", "fonts", "css", "FontAwesome", "output"].includes(entry.name)) {
         out.push(...(await htmlPages(join(dir, entry.name), rel + "/")));
       }
-    } else if (rel.endsWith(".html") && !["404.html", "print.html", "toc.html"].includes(rel)) {
+    } else if (rel.endsWith(".html") && !["print.html", "toc.html"].includes(rel)) {
       out.push(rel);
     }
   }
