@@ -1,7 +1,8 @@
 // Opens every page of the built book (book/build) in headless Chromium, as a reader would, and
 // checks what they would see: no console error, no request to another host, every image
-// loaded, every internal link and anchor resolving, no raw LaTeX, bold vectors bold, and search
-// answering. Screenshots of a few pages go to target/browser/. Run after `cargo run --release`:
+// loaded, every internal link and anchor resolving, no raw LaTeX, bold vectors bold, search
+// answering, and every figure's smallest label at least 12 px as displayed, on a desktop
+// (1280 px) and on a phone (390 px), where the page shows the figure's narrow drawing. Screenshots of a few pages go to target/browser/. Run after `cargo run --release`:
 //
 //     cd browser && npm ci && node check-book.mjs
 //
@@ -63,6 +64,7 @@ const problems = [];
 const fail = (page, what) => problems.push(`${page}: ${what}`);
 const pages = await htmlPages(build);
 let links = 0, maths = 0, boldMaths = 0, images = 0;
+const figurePages = [];
 await mkdir(shots, { recursive: true });
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
 
@@ -92,13 +94,15 @@ for (const rel of pages) {
       text.replace(/```[\s\S]*?```/g, "")
     );
     const ids = [...document.querySelectorAll("[id]")].map((e) => e.id);
-    return { imgs, hrefs, maths: math.length, bold, rawTex, ids };
+    const figures = document.querySelectorAll("picture.pbm-figure").length;
+    return { imgs, hrefs, maths: math.length, bold, rawTex, ids, figures };
   });
   for (const img of seen.imgs) {
     images += 1;
     if (!img.ok) fail(rel, `image did not load: ${img.src}`);
   }
   maths += seen.maths;
+  if (seen.figures > 0) figurePages.push(rel);
   boldMaths += seen.bold;
   if (seen.rawTex) fail(rel, "raw LaTeX in the text");
   for (const href of seen.hrefs) {
@@ -125,6 +129,41 @@ for (const rel of pages) {
   await page.close();
 }
 
+// Figures are legible where they are shown: the smallest font size in the SVG the browser
+// picked (wide or narrow), times the scale at which the page shows it.
+const MIN_LABEL_PX = 12;
+const smallest = {};
+for (const width of [1280, 390]) {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  let least = Infinity, figures = 0;
+  for (const rel of figurePages) {
+    await page.goto(`${origin}/${rel}`, { waitUntil: "load" });
+    const shown = await page.evaluate(async () => {
+      const out = [];
+      for (const img of document.querySelectorAll("picture.pbm-figure img")) {
+        img.scrollIntoView();
+        const svg = await (await fetch(img.currentSrc)).text();
+        const sizes = [...svg.matchAll(/font-size="([\d.]+)"/g)].map((m) => Number(m[1]));
+        out.push({
+          src: img.currentSrc.split("/figures/")[1],
+          px: (Math.min(...sizes) * img.clientWidth) / img.naturalWidth,
+        });
+      }
+      return out;
+    });
+    for (const { src, px } of shown) {
+      figures += 1;
+      least = Math.min(least, px);
+      if (!(px >= MIN_LABEL_PX)) {
+        fail(rel, `figure ${src} at ${width} px: smallest label ${px.toFixed(1)} px`);
+      }
+    }
+  }
+  smallest[width] = `${figures} figures, smallest label ${least.toFixed(1)} px`;
+  await page.close();
+}
+console.log(`figures at 1280 px: ${smallest[1280]}; at 390 px: ${smallest[390]}`);
+
 // Bold math is bold: at least one formula on chapter 1's first page has bold letters.
 if (boldMaths === 0) problems.push("no formula anywhere has a bold vector");
 
@@ -149,6 +188,8 @@ for (const [name, rel, width, theme] of [
   ["forces-light-1280", "02-particles/forces.html", 1280, "light"],
   ["forces-navy-1280", "02-particles/forces.html", 1280, "navy"],
   ["euler-light-390", "01-ode/euler.html", 390, "light"],
+  ["euler-coal-390", "01-ode/euler.html", 390, "coal"],
+  ["stiff-ayu-1280", "03-implicit/index.html", 1280, "ayu"],
   ["rigid-coal-1280", "06-rigid/index.html", 1280, "coal"],
 ]) {
   const page = await browser.newPage({ viewport: { width, height: 1600 } });
@@ -163,6 +204,7 @@ server.close();
 for (const p of problems) console.log(`problem: ${p}`);
 console.log(
   `browser test: ${pages.length} pages, ${links} internal links, ${images} images, ` +
-    `${maths} math elements (${boldMaths} with bold vectors), ${problems.length} problems`
+    `${maths} math elements (${boldMaths} with bold vectors), ` +
+    `${figurePages.length} pages with figures, ${problems.length} problems`
 );
 process.exit(problems.length === 0 ? 0 : 1);

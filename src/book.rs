@@ -1,10 +1,10 @@
 //! Renders the book with mdBook's library (no `mdbook` binary), math turned into MathML first.
 
 use crate::error::Error;
-use crate::figure_numbers::FigureNumbers;
 use crate::figures::write_atomically_bytes;
 use crate::listing::ListingPreprocessor;
 use crate::math::{MATH_FONT, MathPreprocessor, math_font};
+use crate::page_figures::PageFigures;
 use mdbook_driver::MDBook;
 use mdbook_driver::builtin_preprocessors::{IndexPreprocessor, LinkPreprocessor};
 use mdbook_driver::config::Config;
@@ -40,7 +40,7 @@ pub fn build_book(book_dir: &Path, build_dir: Option<&Path>) -> Result<(), Error
     book.with_preprocessor(ListingPreprocessor)
         .with_preprocessor(LinkPreprocessor::new())
         .with_preprocessor(IndexPreprocessor::new())
-        .with_preprocessor(FigureNumbers)
+        .with_preprocessor(PageFigures)
         .with_preprocessor(MathPreprocessor);
     book.build().map_err(book_err)
 }

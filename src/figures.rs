@@ -1,18 +1,25 @@
-//! The figure pipeline: every figure of every chapter is drawn in parallel (rayon) and written
-//! atomically to `book/src/figures/<chapter>/<name>.svg`, with a progress bar.
+//! The figure pipeline: every figure of every chapter is drawn in parallel (rayon), in both
+//! layouts, and written atomically to `book/src/figures/<chapter>/<name>.svg` (wide) and
+//! `<name>.narrow.svg`, with a progress bar.
 
 use crate::error::Error;
 use crate::find_chapter;
 use indicatif::{ProgressBar, ProgressStyle};
+use pbm_prelim::plot::Layout;
 use pbm_prelim::{Chapter, Figure};
 use rayon::prelude::*;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// Where the figures of `chapter_id` go under `figures_dir`.
-pub fn figure_path(figures_dir: &Path, chapter_id: &str, name: &str) -> PathBuf {
-    figures_dir.join(chapter_id).join(format!("{name}.svg"))
+/// Where the `layout` drawing of figure `name` of `chapter_id` goes under `figures_dir`.
+pub fn figure_path(
+    figures_dir: &Path,
+    chapter_id: &str,
+    name: &str,
+    layout: Layout,
+) -> PathBuf {
+    figures_dir.join(chapter_id).join(format!("{name}{}.svg", layout.file_suffix()))
 }
 
 /// Writes `contents` to `path` by writing a temporary file beside it and renaming, so a reader
@@ -58,17 +65,23 @@ pub fn render_figures(
         ProgressStyle::with_template("figures {bar:30} {pos}/{len} {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let results: Vec<Result<PathBuf, String>> = jobs
+    let results: Vec<Result<Vec<PathBuf>, String>> = jobs
         .par_iter()
         .map(|(chapter, figure)| {
-            let path = figure_path(figures_dir, chapter.id, figure.name);
             let outcome = (figure.draw)()
                 .map_err(|e| format!("{}/{}: {e}", chapter.id, figure.name))
-                .and_then(|svg| {
-                    write_atomically(&path, &svg)
-                        .map_err(|e| format!("{}: {e}", path.display()))
-                })
-                .map(|()| path);
+                .and_then(|drawings| {
+                    drawings
+                        .iter()
+                        .map(|d| {
+                            let path =
+                                figure_path(figures_dir, chapter.id, figure.name, d.layout);
+                            write_atomically(&path, &d.svg)
+                                .map(|()| path.clone())
+                                .map_err(|e| format!("{}: {e}", path.display()))
+                        })
+                        .collect::<Result<Vec<_>, _>>()
+                });
             bar.inc(1);
             bar.set_message(figure.name);
             outcome
@@ -77,7 +90,7 @@ pub fn render_figures(
     bar.finish_and_clear();
     let (written, failed): (Vec<_>, Vec<_>) = results.into_iter().partition(Result::is_ok);
     if failed.is_empty() {
-        Ok(written.into_iter().flatten().collect())
+        Ok(written.into_iter().flatten().flatten().collect())
     } else {
         Err(Error::Figures(failed.into_iter().filter_map(Result::err).collect()))
     }

@@ -4,11 +4,11 @@
 
 pub mod book;
 pub mod error;
-pub mod figure_numbers;
 pub mod figures;
 pub mod listing;
 pub mod math;
 pub mod output;
+pub mod page_figures;
 pub mod report;
 
 pub use error::Error;

@@ -46,9 +46,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command.unwrap_or(Command::Book) {
         Command::Book => book(),
-        Command::Figures { chapter } => {
-            figures(chapter.as_deref()).map(|n| eprintln!("wrote {n} figures"))
-        }
+        Command::Figures { chapter } => figures(chapter.as_deref())
+            .map(|n| eprintln!("drew {n} figures, wide and narrow")),
         Command::List => print(&list()),
         Command::Run { id, set, json } => {
             run(&id, &set, json).and_then(|text| print(&text))
@@ -76,7 +75,8 @@ fn print(text: &str) -> Result<(), Error> {
 fn figures(only: Option<&str>) -> Result<usize, Error> {
     let dir = repo_root().join("book/src/figures");
     let progress = io::stderr().is_terminal();
-    Ok(pbm::figures::render_figures(&chapters(), &dir, only, progress)?.len())
+    let drawings = pbm::figures::render_figures(&chapters(), &dir, only, progress)?.len();
+    Ok(drawings / pbm_prelim::plot::Layout::ALL.len())
 }
 
 fn book() -> Result<(), Error> {
@@ -85,7 +85,7 @@ fn book() -> Result<(), Error> {
     let outputs = pbm::output::write_outputs(&book_dir.join("src/output"))?;
     pbm::book::build_book(&book_dir, None)?;
     eprintln!(
-        "wrote {n} figures, {outputs} changed program outputs and the book: {}",
+        "drew {n} figures (wide and narrow), {outputs} changed program outputs and the book: {}",
         book_dir.join("build/index.html").display()
     );
     Ok(())

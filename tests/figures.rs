@@ -1,8 +1,10 @@
-//! The figure pipeline: every figure renders to a finite, labelled SVG, written atomically, and
-//! the result does not depend on the number of threads.
+//! The figure pipeline: every figure renders, wide and narrow, to a finite, labelled SVG of its
+//! layout's width with no text below the tick size, written atomically, and the result does not
+//! depend on the number of threads.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
+use pbm_prelim::plot::{Layout, TICK_PX};
 use std::fs;
 
 fn render_with_threads(threads: usize, dir: &std::path::Path) -> Vec<std::path::PathBuf> {
@@ -16,8 +18,8 @@ fn every_figure_renders_identically_with_one_or_two_threads() {
     let (one, two) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let paths_one = render_with_threads(1, one.path());
     render_with_threads(2, two.path());
-    let expected: usize = pbm::chapters().iter().map(|c| c.figures.len()).sum();
-    assert_eq!(paths_one.len(), expected);
+    let figures: usize = pbm::chapters().iter().map(|c| c.figures.len()).sum();
+    assert_eq!(paths_one.len(), figures * Layout::ALL.len());
     for path in paths_one {
         let svg = fs::read_to_string(&path).unwrap();
         let name = path.file_name().unwrap().to_str().unwrap();
@@ -26,6 +28,24 @@ fn every_figure_renders_identically_with_one_or_two_threads() {
             assert!(!svg.contains(bad), "{name}: non-finite coordinate ({bad})");
         }
         assert!(svg.contains("<text"), "{name}: no labels");
+        let layout =
+            if name.ends_with(".narrow.svg") { Layout::Narrow } else { Layout::Wide };
+        let width = format!("<svg width=\"{}\"", layout.width());
+        assert!(svg.starts_with(&width), "{name}: not {} px wide", layout.width());
+        let smallest = svg
+            .split("font-size=\"")
+            .skip(1)
+            .map(|rest| rest[..rest.find('"').unwrap()].parse::<f64>().unwrap())
+            .fold(f64::INFINITY, f64::min);
+        // The page shows these at most one to one, so this is the smallest a reader sees on a
+        // desktop; the browser test measures the displayed size on a phone too.
+        assert!(smallest >= TICK_PX, "{name}: text of {smallest} px");
+        for bad in ["-0.0<", ">\n-0\n", ">\n-"] {
+            assert!(
+                !svg.contains(bad),
+                "{name}: a hyphen for a minus sign or a signed zero"
+            );
+        }
         let relative = path.strip_prefix(one.path()).unwrap();
         let other = fs::read_to_string(two.path().join(relative)).unwrap();
         assert!(svg == other, "{name} differs between 1 and 2 threads");

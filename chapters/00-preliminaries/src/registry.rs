@@ -39,16 +39,17 @@ impl Exercise {
 }
 
 // ANCHOR: figure
-/// A figure of the book: a function that computes its data with the chapter's code and returns
-/// the SVG text. The pipeline writes it to `book/src/figures/<chapter>/<name>.svg`.
+/// A figure of the book: a function that computes its data with the chapter's code and draws it
+/// in both layouts (see [`crate::plot::Layout`]). The pipeline writes the drawings to
+/// `book/src/figures/<chapter>/<name>.svg` and `<name>.narrow.svg`.
 #[derive(Debug, Clone)]
 pub struct Figure {
     /// File stem, e.g. `euler-spiral`.
     pub name: &'static str,
     /// What the figure shows, one line.
     pub title: &'static str,
-    /// Draws the figure.
-    pub draw: fn() -> Result<String, PbmError>,
+    /// Draws the figure, wide and narrow.
+    pub draw: fn() -> Result<Vec<crate::plot::Drawing>, PbmError>,
 }
 // ANCHOR_END: figure
 

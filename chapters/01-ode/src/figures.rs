@@ -14,8 +14,9 @@ use crate::runge_kutta::{integrate, step_count};
 use crate::stability::{euler_decay, predicted_regime};
 use crate::tableau::{ButcherTableau, DORMAND_PRINCE, EULER, MIDPOINT, RK4};
 use pbm_prelim::plot::{
-    LINE_WIDTH, REFERENCE, SIZE, axes, color, draw_svg, label_font, labelled_line, legend,
-    legend_line, require_finite, tick_font, title_font,
+    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color, dashed_line,
+    draw_figure, equal_scale, label_font, legend_below, line, panels, power_of_ten,
+    require_finite, title_font, titled,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
@@ -63,7 +64,7 @@ fn fine_curve(theta0: f64, omega0: f64, t_end: f64) -> Result<Vec<(f64, f64)>, P
     Ok(states.iter().map(|s| (s[0], s[1])).collect())
 }
 
-fn vector_field() -> Result<String, PbmError> {
+fn vector_field() -> Result<Vec<Drawing>, PbmError> {
     let (x_range, y_range) = (-4.0..4.0, -3.0..3.0);
     let starts = [(-3.5, 2.6), (3.0, 0.0), (-1.5, -2.8), (0.5, 2.9), (3.9, -1.0)];
     let inside = |p: &(f64, f64)| x_range.contains(&p.0) && y_range.contains(&p.1);
@@ -74,64 +75,67 @@ fn vector_field() -> Result<String, PbmError> {
         })
         .collect::<Result<_, _>>()?;
     require_finite("vector-field", curves.iter().flatten().flat_map(|p| [p.0, p.1]))?;
-    draw_svg("vector-field", SIZE, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption("Damped pendulum: θ' = ω, ω' = −sin θ − ω/4", title_font())
-            .margin(12)
-            .x_label_area_size(48)
-            .y_label_area_size(58)
-            .build_cartesian_2d(x_range.clone(), y_range.clone())?;
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_desc("angle θ (rad)")
-            .y_desc("angular velocity ω (rad/s)")
-            .axis_desc_style(label_font())
-            .label_style(tick_font())
-            .draw()?;
-        // Arrows of equal length show the field's direction on a grid.
-        let mut arrows = Vec::new();
-        for i in 0..=20 {
-            for j in 0..=14 {
-                let (x, y) = (-4.0 + 0.4 * i as f64, -2.8 + 0.4 * j as f64);
-                let mut d = [0.0; 2];
-                pendulum_derivative(0.0, &[x, y], &mut d);
-                let len = d[0].hypot(d[1]);
-                if len < 1e-9 {
-                    continue;
+    let arrow_style = REFERENCE.mix(0.45).stroke_width(1);
+    draw_figure(
+        "vector-field",
+        |l| l.pick(520, 420),
+        |root, layout| {
+            let root =
+                titled(root, "Damped pendulum: θ′ = ω, ω′ = −sin θ − ω/4", &title_font())?;
+            let legend: Legend = vec![
+                ("direction of f(x) at grid points".into(), Swatch::Line(REFERENCE, 1)),
+                (
+                    "integral curves (dot: starting point)".into(),
+                    Swatch::Line(color(0), LINE_WIDTH),
+                ),
+            ];
+            let plot = legend_below(&root, &legend)?;
+            let mut chart =
+                chart_on(&plot).build_cartesian_2d(x_range.clone(), y_range.clone())?;
+            axes(&mut chart, "angle θ (rad)", "angular velocity ω (rad/s)")
+                .disable_mesh()
+                .draw()?;
+            // Arrows of equal length show the field's direction on a grid (coarser on a phone).
+            let spacing = layout.pick(0.4, 0.6);
+            let mut arrows = Vec::new();
+            let (nx, ny) = ((8.0 / spacing) as i32, (5.6 / spacing) as i32);
+            for i in 0..=nx {
+                for j in 0..=ny {
+                    let (x, y) =
+                        (-4.0 + spacing * f64::from(i), -2.8 + spacing * f64::from(j));
+                    let mut d = [0.0; 2];
+                    pendulum_derivative(0.0, &[x, y], &mut d);
+                    let len = d[0].hypot(d[1]);
+                    if len < 1e-9 {
+                        continue;
+                    }
+                    let (ux, uy) =
+                        (0.75 * spacing * d[0] / len, 0.75 * spacing * d[1] / len);
+                    let tip = (x + ux / 2.0, y + uy / 2.0);
+                    let tail = (x - ux / 2.0, y - uy / 2.0);
+                    let (bx, by) = (tip.0 - 0.35 * ux, tip.1 - 0.35 * uy);
+                    let (px, py) = (-0.2 * uy, 0.2 * ux);
+                    arrows.push(vec![tail, tip]);
+                    arrows.push(vec![(bx + px, by + py), tip, (bx - px, by - py)]);
                 }
-                let (ux, uy) = (0.3 * d[0] / len, 0.3 * d[1] / len);
-                let tip = (x + ux / 2.0, y + uy / 2.0);
-                let tail = (x - ux / 2.0, y - uy / 2.0);
-                let (bx, by) = (tip.0 - 0.35 * ux, tip.1 - 0.35 * uy);
-                let (px, py) = (-0.2 * uy, 0.2 * ux);
-                arrows.push(vec![tail, tip]);
-                arrows.push(vec![(bx + px, by + py), tip, (bx - px, by - py)]);
             }
-        }
-        let arrow_style = REFERENCE.mix(0.45).stroke_width(1);
-        chart
-            .draw_series(arrows.into_iter().map(|a| PathElement::new(a, arrow_style)))?
-            .label("direction of f(x) at grid points")
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], arrow_style));
-        for (i, curve) in curves.iter().enumerate() {
-            let c = color(i);
-            let series = chart.draw_series(LineSeries::new(
-                curve.iter().copied(),
-                c.stroke_width(LINE_WIDTH),
-            ))?;
-            if i == 0 {
-                series
-                    .label("integral curves (dot: starting point)")
-                    .legend(legend_line(c));
+            chart.draw_series(
+                arrows.into_iter().map(|a| PathElement::new(a, arrow_style)),
+            )?;
+            for (i, curve) in curves.iter().enumerate() {
+                line(&mut chart, curve, color(i), LINE_WIDTH)?;
+                chart.draw_series(std::iter::once(Circle::new(
+                    curve[0],
+                    5,
+                    color(i).filled(),
+                )))?;
             }
-            chart.draw_series(std::iter::once(Circle::new(curve[0], 5, c.filled())))?;
-        }
-        legend(&mut chart, SeriesLabelPosition::LowerRight)
-    })
+            Ok(())
+        },
+    )
 }
 
-fn euler_spiral() -> Result<String, PbmError> {
+fn euler_spiral() -> Result<Vec<Drawing>, PbmError> {
     let turn = KEPLER_PERIOD; // 2π: one revolution of the exact solution
     let runs: Vec<(String, ButcherTableau, f64)> = vec![
         ("Euler, h = 0.4".into(), EULER, 0.4),
@@ -148,37 +152,48 @@ fn euler_spiral() -> Result<String, PbmError> {
         require_finite("euler-spiral", pts.iter().flat_map(|p| [p.0, p.1]))?;
         paths.push((label.clone(), pts));
     }
-    draw_svg("euler-spiral", (640, 640), |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption("One turn of the circular field f(x, y) = (−y, x)", title_font())
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(52)
-            .build_cartesian_2d(-3.5..3.5, -3.5..3.5)?;
-        axes(&mut chart, "x", "y").light_line_style(WHITE).draw()?;
-        let circle: Vec<(f64, f64)> = (0..=200)
-            .map(|i| f64::from(i) * turn / 200.0)
-            .map(|a| (a.cos(), a.sin()))
-            .collect();
-        chart
-            .draw_series(DashedLineSeries::new(
-                circle,
-                6,
-                4,
-                REFERENCE.stroke_width(LINE_WIDTH),
-            ))?
-            .label("exact (unit circle)")
-            .legend(legend_line(REFERENCE));
-        for (i, (label, pts)) in paths.iter().enumerate() {
-            let c = color(i);
-            labelled_line(&mut chart, pts, c, LINE_WIDTH, label)?;
-            chart.draw_series(pts.iter().map(|p| Circle::new(*p, 2, c.filled())))?;
-        }
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)
-    })
+    let circle: Vec<(f64, f64)> = (0..=200)
+        .map(|i| f64::from(i) * turn / 200.0)
+        .map(|a| (a.cos(), a.sin()))
+        .collect();
+    draw_figure(
+        "euler-spiral",
+        |l| l.pick(640, 600),
+        |root, _| {
+            let root = titled(
+                root,
+                "One turn of the circular field f(x, y) = (−y, x)",
+                &title_font(),
+            )?;
+            let mut legend: Legend = paths
+                .iter()
+                .enumerate()
+                .map(|(i, (label, _))| {
+                    (label.clone(), Swatch::LineDots(color(i), LINE_WIDTH))
+                })
+                .collect();
+            legend.push((
+                "exact (unit circle), drawn on top".into(),
+                Swatch::Dashed(REFERENCE, LINE_WIDTH + 1),
+            ));
+            let plot = legend_below(&root, &legend)?;
+            let (xr, yr) = equal_scale(&plot, -3.5..3.5, -3.5..3.5);
+            let mut chart = chart_on(&plot).build_cartesian_2d(xr, yr)?;
+            axes(&mut chart, "x", "y").draw()?;
+            for (i, (_, pts)) in paths.iter().enumerate() {
+                line(&mut chart, pts, color(i), LINE_WIDTH)?;
+                chart.draw_series(
+                    pts.iter().map(|p| Circle::new(*p, 2, color(i).filled())),
+                )?;
+            }
+            // The exact circle last, so the curves that follow it do not hide it.
+            dashed_line(&mut chart, &circle, REFERENCE, LINE_WIDTH + 1)?;
+            Ok(())
+        },
+    )
 }
 
-fn stability() -> Result<String, PbmError> {
+fn stability() -> Result<Vec<Drawing>, PbmError> {
     let k = 10.0;
     let decay = Decay::new(k)?;
     let cases = [0.05, 0.15, 0.25];
@@ -189,42 +204,49 @@ fn stability() -> Result<String, PbmError> {
         require_finite("stability", xs.iter().copied())?;
         data.push((h, xs));
     }
-    draw_svg("stability", (1080, 400), |root| {
-        let root =
-            root.titled("Euler on x' = −10 x from x(0) = 1: off to Neptune", title_font())?;
-        let panels = root.split_evenly((1, 3));
-        for (panel, (i, (h, xs))) in panels.iter().zip(data.iter().enumerate()) {
-            let y_max = xs.iter().fold(1.0f64, |m, x| m.max(x.abs())) * 1.15;
-            let regime = predicted_regime(k, *h).as_str();
-            let mut chart = ChartBuilder::on(panel)
-                .caption(format!("h = {h} s: {regime}"), label_font())
-                .margin(10)
-                .x_label_area_size(42)
-                .y_label_area_size(52)
-                .build_cartesian_2d(0.0..t_end, -y_max..y_max)?;
-            axes(&mut chart, "time t (s)", "x").draw()?;
-            let exact: Vec<(f64, f64)> = (0..=200)
-                .map(|j| f64::from(j) * t_end / 200.0)
-                .map(|t| (t, decay.exact(1.0, t)))
-                .collect();
-            chart
-                .draw_series(DashedLineSeries::new(
-                    exact,
-                    6,
-                    4,
-                    REFERENCE.stroke_width(LINE_WIDTH),
-                ))?
-                .label("exact e^(−kt)")
-                .legend(legend_line(REFERENCE));
-            let pts: Vec<(f64, f64)> =
-                xs.iter().enumerate().map(|(n, x)| (n as f64 * h, *x)).collect();
-            let c = color(i);
-            labelled_line(&mut chart, &pts, c, LINE_WIDTH, "Euler")?;
-            chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, c.filled())))?;
-            legend(&mut chart, SeriesLabelPosition::UpperRight)?;
-        }
-        Ok(())
-    })
+    let exact: Vec<(f64, f64)> = (0..=200)
+        .map(|j| f64::from(j) * t_end / 200.0)
+        .map(|t| (t, decay.exact(1.0, t)))
+        .collect();
+    draw_figure(
+        "stability",
+        |l| l.pick(400, 900),
+        |root, layout| {
+            let root = titled(
+                root,
+                "Euler on x′ = −10 x from x(0) = 1: off to Neptune",
+                &title_font(),
+            )?;
+            let legend: Legend = vec![
+                ("Euler (dots: step ends)".into(), Swatch::LineDots(color(0), LINE_WIDTH)),
+                ("exact e^(−kt)".into(), Swatch::Dashed(REFERENCE, LINE_WIDTH)),
+            ];
+            let root = legend_below(&root, &legend)?;
+            for (panel, (i, (h, xs))) in
+                panels(&root, layout, 3, 3).iter().zip(data.iter().enumerate())
+            {
+                let y_max = xs.iter().fold(1.0f64, |m, x| m.max(x.abs())) * 1.15;
+                let regime = predicted_regime(k, *h).as_str();
+                let panel = titled(
+                    panel,
+                    &format!("({}) h = {h} s: {regime}", ["a", "b", "c"][i]),
+                    &label_font(),
+                )?;
+                let mut chart = chart_on(&panel)
+                    .y_label_area_size(layout.pick(52, 64))
+                    .build_cartesian_2d(0.0..t_end, -y_max..y_max)?;
+                axes(&mut chart, "time t (s)", "x").draw()?;
+                dashed_line(&mut chart, &exact, REFERENCE, LINE_WIDTH)?;
+                let pts: Vec<(f64, f64)> =
+                    xs.iter().enumerate().map(|(n, x)| (n as f64 * h, *x)).collect();
+                line(&mut chart, &pts, color(i), LINE_WIDTH)?;
+                chart.draw_series(
+                    pts.iter().map(|p| Circle::new(*p, 3, color(i).filled())),
+                )?;
+            }
+            Ok(())
+        },
+    )
 }
 
 /// Step counts of the convergence figure: 2^4 to 2^20 steps per orbit.
@@ -232,7 +254,7 @@ fn figure_step_counts() -> Vec<usize> {
     (4..=20).map(|k| 1usize << k).collect()
 }
 
-fn convergence() -> Result<String, PbmError> {
+fn convergence() -> Result<Vec<Drawing>, PbmError> {
     let e = CONVERGENCE_ECCENTRICITY;
     let mut series = Vec::new();
     for tableau in [EULER, MIDPOINT, RK4] {
@@ -247,33 +269,41 @@ fn convergence() -> Result<String, PbmError> {
         let slope = log_log_slope(&error_curve(tableau, e, &fit_step_counts(&tableau))?);
         series.push((tableau.name, curve, slope));
     }
-    draw_svg("convergence", SIZE, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(
-                format!("Error after one orbit (eccentricity {e}), fixed steps"),
-                title_font(),
-            )
-            .margin(12)
-            .x_label_area_size(48)
-            .y_label_area_size(70)
-            .build_cartesian_2d((3e-6..0.6).log_scale(), (1e-14..10.0).log_scale())?;
-        axes(&mut chart, "step size h (s)", "global error |x(T) − x_exact(T)|")
-            .x_label_formatter(&|v| format!("{v:.0e}"))
-            .y_label_formatter(&|v| format!("{v:.0e}"))
-            .draw()?;
-        for (i, (name, curve, slope)) in series.iter().enumerate() {
-            let c = color(i);
-            labelled_line(
-                &mut chart,
-                curve,
-                c,
-                LINE_WIDTH,
-                &format!("{name}: measured slope {slope:.2}"),
+    draw_figure(
+        "convergence",
+        |l| l.pick(520, 520),
+        |root, _| {
+            let root = titled(
+                root,
+                &format!("Error after one orbit (eccentricity {e}), fixed steps"),
+                &title_font(),
             )?;
-            chart.draw_series(curve.iter().map(|p| Circle::new(*p, 3, c.filled())))?;
-        }
-        legend(&mut chart, SeriesLabelPosition::LowerRight)
-    })
+            let legend: Legend = series
+                .iter()
+                .enumerate()
+                .map(|(i, (name, _, slope))| {
+                    (
+                        format!("{name}: measured slope {slope:.2}"),
+                        Swatch::LineDots(color(i), LINE_WIDTH),
+                    )
+                })
+                .collect();
+            let plot = legend_below(&root, &legend)?;
+            let mut chart = chart_on(&plot)
+                .build_cartesian_2d((3e-6..0.6).log_scale(), (1e-14..10.0).log_scale())?;
+            axes(&mut chart, "step size h (s)", "global error |x(T) − x_exact(T)|")
+                .x_label_formatter(&power_of_ten)
+                .y_label_formatter(&power_of_ten)
+                .draw()?;
+            for (i, (_, curve, _)) in series.iter().enumerate() {
+                line(&mut chart, curve, color(i), LINE_WIDTH)?;
+                chart.draw_series(
+                    curve.iter().map(|p| Circle::new(*p, 3, color(i).filled())),
+                )?;
+            }
+            Ok(())
+        },
+    )
 }
 
 /// One curve of the work-precision diagram.
@@ -283,7 +313,7 @@ struct Series {
     adaptive: bool,
 }
 
-fn work_precision() -> Result<String, PbmError> {
+fn work_precision() -> Result<Vec<Drawing>, PbmError> {
     let e = ADAPTIVE_ECCENTRICITY;
     let mut series: Vec<Series> = Vec::new();
     for tableau in [EULER, MIDPOINT, RK4, DORMAND_PRINCE] {
@@ -331,40 +361,60 @@ fn work_precision() -> Result<String, PbmError> {
         "work-precision",
         series.iter().flat_map(|s| s.points.iter().flat_map(|p| [p.0, p.1])),
     )?;
-    draw_svg("work-precision", SIZE, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(
-                format!("One orbit of eccentricity {e}: cost against accuracy"),
-                title_font(),
-            )
-            .margin(12)
-            .x_label_area_size(48)
-            .y_label_area_size(70)
-            .build_cartesian_2d((30.0..3e7).log_scale(), (1e-12..10.0).log_scale())?;
-        axes(&mut chart, "derivative evaluations", "global error after one orbit")
-            .x_label_formatter(&|v| format!("{v:.0e}"))
-            .y_label_formatter(&|v| format!("{v:.0e}"))
-            .draw()?;
-        for (i, Series { name, points: pts, adaptive }) in series.iter().enumerate() {
-            let c = color(i);
-            let width = if *adaptive { LINE_WIDTH + 1 } else { LINE_WIDTH };
-            labelled_line(&mut chart, pts, c, width, name)?;
-            if *adaptive {
-                chart.draw_series(pts.iter().map(|p| {
-                    Rectangle::new(
-                        [(p.0 / 1.08, p.1 / 1.2), (p.0 * 1.08, p.1 * 1.2)],
-                        c.filled(),
-                    )
-                }))?;
-            } else {
-                chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, c.filled())))?;
+    draw_figure(
+        "work-precision",
+        |l| l.pick(540, 560),
+        |root, _| {
+            let root = titled(
+                root,
+                &format!("One orbit of eccentricity {e}: cost against accuracy"),
+                &title_font(),
+            )?;
+            let legend: Legend = series
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let swatch = if s.adaptive {
+                        Swatch::LineSquares(color(i), LINE_WIDTH + 1)
+                    } else {
+                        Swatch::LineDots(color(i), LINE_WIDTH)
+                    };
+                    (s.name.clone(), swatch)
+                })
+                .collect();
+            let plot = legend_below(&root, &legend)?;
+            let mut chart = chart_on(&plot)
+                .build_cartesian_2d((30.0..3e7).log_scale(), (1e-12..10.0).log_scale())?;
+            axes(&mut chart, "derivative evaluations", "global error after one orbit")
+                .x_label_formatter(&power_of_ten)
+                .y_label_formatter(&power_of_ten)
+                .draw()?;
+            for (i, Series { points: pts, adaptive, .. }) in series.iter().enumerate() {
+                let c = color(i);
+                line(
+                    &mut chart,
+                    pts,
+                    c,
+                    if *adaptive { LINE_WIDTH + 1 } else { LINE_WIDTH },
+                )?;
+                if *adaptive {
+                    chart.draw_series(pts.iter().map(|p| {
+                        Rectangle::new(
+                            [(p.0 / 1.08, p.1 / 1.2), (p.0 * 1.08, p.1 * 1.2)],
+                            c.filled(),
+                        )
+                    }))?;
+                } else {
+                    chart
+                        .draw_series(pts.iter().map(|p| Circle::new(*p, 3, c.filled())))?;
+                }
             }
-        }
-        legend(&mut chart, SeriesLabelPosition::LowerLeft)
-    })
+            Ok(())
+        },
+    )
 }
 
-fn adaptive_steps() -> Result<String, PbmError> {
+fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
     let e = ADAPTIVE_ECCENTRICITY;
     let tol = 1e-6;
     let control = crate::adaptive::Controller::new(tol)?;
@@ -391,52 +441,52 @@ fn adaptive_steps() -> Result<String, PbmError> {
         positions.iter().chain(steps.iter()).flat_map(|p| [p.0, p.1]),
     )?;
     let h_max = steps.iter().fold(0.0f64, |m, s| m.max(s.1)) * 1.3;
-    draw_svg("adaptive-steps", (1080, 460), |root| {
-        let root = root.titled(
-            &format!(
-                "Dormand-Prince at tol = {tol:e} on an orbit of eccentricity {e}: {} steps",
-                steps.len()
-            ),
-            title_font(),
-        )?;
-        let (left, right) = root.split_horizontally(460);
-        let mut orbit_chart = ChartBuilder::on(&left)
-            .caption("the orbit, a dot per step", label_font())
-            .margin(10)
-            .x_label_area_size(42)
-            .y_label_area_size(52)
-            .build_cartesian_2d(-2.1..0.4, -1.05..1.05)?;
-        axes(&mut orbit_chart, "x", "y").draw()?;
-        orbit_chart
-            .draw_series(LineSeries::new(
-                positions.iter().copied(),
-                color(0).stroke_width(1),
-            ))?
-            .label("step ends")
-            .legend(|(x, y)| Circle::new((x + 10, y), 3, color(0).filled()));
-        orbit_chart
-            .draw_series(positions.iter().map(|p| Circle::new(*p, 3, color(0).filled())))?;
-        orbit_chart
-            .draw_series(std::iter::once(Circle::new((0.0, 0.0), 6, color(4).filled())))?
-            .label("sun")
-            .legend(|(x, y)| Circle::new((x + 10, y), 5, color(4).filled()));
-        legend(&mut orbit_chart, SeriesLabelPosition::UpperLeft)?;
-        let mut h_chart = ChartBuilder::on(&right)
-            .caption("step size along the orbit", label_font())
-            .margin(10)
-            .x_label_area_size(42)
-            .y_label_area_size(60)
-            .build_cartesian_2d(0.0..KEPLER_PERIOD, 0.0..h_max)?;
-        axes(
-            &mut h_chart,
-            "time t (s); perihelion at t = 0 and t = 2π",
-            "accepted step h (s)",
-        )
-        .draw()?;
-        labelled_line(&mut h_chart, &steps, color(1), LINE_WIDTH, "h")?;
-        h_chart.draw_series(steps.iter().map(|p| Circle::new(*p, 3, color(1).filled())))?;
-        Ok(())
-    })
+    draw_figure(
+        "adaptive-steps",
+        |l| l.pick(460, 820),
+        |root, layout| {
+            let root = titled(
+                root,
+                &format!(
+                    "Dormand-Prince at tol = {tol:e} on an orbit of eccentricity {e}: {} steps",
+                    steps.len()
+                ),
+                &title_font(),
+            )?;
+            let legend: Legend = vec![
+                ("step ends".into(), Swatch::Dot(color(0), 3)),
+                ("sun".into(), Swatch::Dot(color(4), 6)),
+            ];
+            // Wide: one legend under both panels, so their axes line up; narrow: under the orbit.
+            let root = layout.pick(legend_below(&root, &legend)?, root);
+            let parts = panels(&root, layout, 2, 2);
+            let left =
+                titled(&parts[0], "(a) the orbit, a dot per step end", &label_font())?;
+            let left = layout.pick(Ok(left.clone()), legend_below(&left, &legend))?;
+            let (xr, yr) = equal_scale(&left, -2.1..0.4, -1.05..1.05);
+            let mut orbit_chart =
+                chart_on(&left).y_label_area_size(52).build_cartesian_2d(xr, yr)?;
+            axes(&mut orbit_chart, "x", "y").draw()?;
+            line(&mut orbit_chart, &positions, color(0), 1)?;
+            orbit_chart.draw_series(
+                positions.iter().map(|p| Circle::new(*p, 3, color(0).filled())),
+            )?;
+            orbit_chart.draw_series(std::iter::once(Circle::new(
+                (0.0, 0.0),
+                6,
+                color(4).filled(),
+            )))?;
+            let right = titled(&parts[1], "(b) step size along the orbit", &label_font())?;
+            let mut h_chart =
+                chart_on(&right).build_cartesian_2d(0.0..KEPLER_PERIOD, 0.0..h_max)?;
+            axes(&mut h_chart, "time t (s); perihelion at 0 and 2π", "accepted step h (s)")
+                .draw()?;
+            line(&mut h_chart, &steps, color(1), LINE_WIDTH)?;
+            h_chart
+                .draw_series(steps.iter().map(|p| Circle::new(*p, 3, color(1).filled())))?;
+            Ok(())
+        },
+    )
 }
 
 fn replay_pos(orbit: &crate::problems::Field) -> (f64, f64) {

@@ -12,8 +12,9 @@ use nalgebra::Vector1;
 use pbm_ode::runge_kutta::integrate;
 use pbm_ode::tableau::RK4;
 use pbm_prelim::plot::{
-    LINE_WIDTH, REFERENCE, SIZE, axes, color, draw_svg, label_font, labelled_line, legend,
-    legend_line, require_finite, tick_font, title_font,
+    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color, dashed_line,
+    draw_figure, equal_scale, label_font, legend_below, line, power_of_ten, require_finite,
+    tick_font, title_font, titled,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
@@ -54,7 +55,7 @@ fn oscillator(damping: f64) -> Result<ParticleSystem<1>, PbmError> {
     Ok(system)
 }
 
-fn phase_plane() -> Result<String, PbmError> {
+fn phase_plane() -> Result<Vec<Drawing>, PbmError> {
     let dampings = [0.0, 0.2, 0.6, 2.0, 5.0];
     let mut curves = Vec::new();
     for &c in &dampings {
@@ -63,44 +64,56 @@ fn phase_plane() -> Result<String, PbmError> {
         require_finite("phase-plane", pts.iter().flat_map(|p| [p.0, p.1]))?;
         curves.push((c, pts));
     }
-    draw_svg("phase-plane", (760, 520), |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption("1 kg on a 1 N/m spring from x = 1 m, at rest", title_font())
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(58)
-            .build_cartesian_2d(-1.1..2.3, -1.1..1.1)?;
-        axes(&mut chart, "position x (m)", "velocity v (m/s)").draw()?;
-        for (i, (c, pts)) in curves.iter().enumerate() {
-            let col = color(i);
-            // Critical damping of a 1 kg mass on a 1 N/m spring: 2 sqrt(k m) = 2 N s/m.
-            let regime = if *c == 0.0 {
-                "undamped"
-            } else if *c < 2.0 {
-                "underdamped"
-            } else if *c == 2.0 {
-                "critically damped"
-            } else {
-                "overdamped"
-            };
-            labelled_line(
-                &mut chart,
-                pts,
-                col,
-                LINE_WIDTH,
-                &format!("k_d = {c} N s/m ({regime})"),
-            )?;
+    // Critical damping of a 1 kg mass on a 1 N/m spring: 2 sqrt(k m) = 2 N s/m.
+    let regime = |c: f64| {
+        if c == 0.0 {
+            "undamped"
+        } else if c < 2.0 {
+            "underdamped"
+        } else if c == 2.0 {
+            "critically damped"
+        } else {
+            "overdamped"
         }
-        chart.draw_series(std::iter::once(Circle::new(
-            (1.0, 0.0),
-            5,
-            REFERENCE.filled(),
-        )))?;
-        legend(&mut chart, SeriesLabelPosition::UpperRight)
-    })
+    };
+    draw_figure(
+        "phase-plane",
+        |l| l.pick(560, 560),
+        |root, _| {
+            let root = titled(
+                root,
+                "1 kg on a 1 N/m spring from x = 1 m, at rest",
+                &title_font(),
+            )?;
+            let mut legend: Legend = curves
+                .iter()
+                .enumerate()
+                .map(|(i, (c, _))| {
+                    (
+                        format!("k_d = {c} N s/m ({})", regime(*c)),
+                        Swatch::Line(color(i), LINE_WIDTH),
+                    )
+                })
+                .collect();
+            legend.push(("start".into(), Swatch::Dot(REFERENCE, 5)));
+            let plot = legend_below(&root, &legend)?;
+            let (xr, yr) = equal_scale(&plot, -1.1..1.3, -1.1..1.1);
+            let mut chart = chart_on(&plot).build_cartesian_2d(xr, yr)?;
+            axes(&mut chart, "position x (m)", "velocity v (m/s)").draw()?;
+            for (i, (_, pts)) in curves.iter().enumerate() {
+                line(&mut chart, pts, color(i), LINE_WIDTH)?;
+            }
+            chart.draw_series(std::iter::once(Circle::new(
+                (1.0, 0.0),
+                5,
+                REFERENCE.filled(),
+            )))?;
+            Ok(())
+        },
+    )
 }
 
-fn bouncing() -> Result<String, PbmError> {
+fn bouncing() -> Result<Vec<Drawing>, PbmError> {
     let r = 0.8;
     let rollback = bouncing_ball(r, Strategy::Rollback, 0.01, 6)?;
     let displace = bouncing_ball(r, Strategy::Displace, 0.01, 6)?;
@@ -109,46 +122,40 @@ fn bouncing() -> Result<String, PbmError> {
         "bouncing-ball",
         rollback.trajectory.iter().chain(&displace.trajectory).flat_map(|p| [p.0, p.1]),
     )?;
-    draw_svg("bouncing-ball", SIZE, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(
-                format!(
+    draw_figure(
+        "bouncing-ball",
+        |l| l.pick(480, 500),
+        |root, _| {
+            let root = titled(
+                root,
+                &format!(
                     "A ball dropped from 1 m, restitution r = {r}, RK4 with h = 0.01 s"
                 ),
-                title_font(),
-            )
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(58)
-            .build_cartesian_2d(0.0..t_end, 0.0..1.05)?;
-        axes(&mut chart, "time t (s)", "height y (m)").draw()?;
-        for k in 1..=6 {
-            let height = r.powi(2 * k);
-            let series = chart.draw_series(DashedLineSeries::new(
-                vec![(0.0, height), (t_end, height)],
-                4,
-                4,
-                REFERENCE.mix(0.6).stroke_width(1),
-            ))?;
-            if k == 1 {
-                series.label("exact apex heights r^(2k)").legend(legend_line(REFERENCE));
+                &title_font(),
+            )?;
+            let names = ["roll back to the contact time", "displace onto the plane"];
+            let mut legend: Legend = names
+                .iter()
+                .enumerate()
+                .map(|(i, name)| (name.to_string(), Swatch::Line(color(i), LINE_WIDTH)))
+                .collect();
+            legend.push(("exact apex heights r^(2k)".into(), Swatch::Dashed(REFERENCE, 1)));
+            let plot = legend_below(&root, &legend)?;
+            let mut chart = chart_on(&plot).build_cartesian_2d(0.0..t_end, 0.0..1.05)?;
+            axes(&mut chart, "time t (s)", "height y (m)").draw()?;
+            for k in 1..=6 {
+                let height = r.powi(2 * k);
+                dashed_line(&mut chart, &[(0.0, height), (t_end, height)], REFERENCE, 1)?;
             }
-        }
-        for (i, (name, run)) in [
-            ("roll back to the contact time", &rollback),
-            ("displace onto the plane", &displace),
-        ]
-        .iter()
-        .enumerate()
-        {
-            let col = color(i);
-            labelled_line(&mut chart, &run.trajectory, col, LINE_WIDTH, name)?;
-        }
-        legend(&mut chart, SeriesLabelPosition::UpperRight)
-    })
+            for (i, run) in [&rollback, &displace].iter().enumerate() {
+                line(&mut chart, &run.trajectory, color(i), LINE_WIDTH)?;
+            }
+            Ok(())
+        },
+    )
 }
 
-fn scaling() -> Result<String, PbmError> {
+fn scaling() -> Result<Vec<Drawing>, PbmError> {
     let law = scaling_law()?;
     let rows: Vec<(f64, f64, f64)> = (6..=17)
         .map(|k| 1usize << k)
@@ -158,36 +165,42 @@ fn scaling() -> Result<String, PbmError> {
             (n as f64, brute as f64, grid as f64)
         })
         .collect();
-    draw_svg("interaction-scaling", SIZE, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(
+    let names = ["brute force: n(n − 1), slope 2", "uniform grid: 3 × 3 cells, slope 1"];
+    draw_figure(
+        "interaction-scaling",
+        |l| l.pick(480, 480),
+        |root, _| {
+            let root = titled(
+                root,
                 "Distance checks per force evaluation, ~20 neighbours each",
-                title_font(),
-            )
-            .margin(12)
-            .x_label_area_size(48)
-            .y_label_area_size(70)
-            .build_cartesian_2d((40.0..2e5).log_scale(), (1e3..3e10).log_scale())?;
-        axes(&mut chart, "particles n", "pair distances checked")
-            .x_label_formatter(&|v| format!("{v:.0e}"))
-            .y_label_formatter(&|v| format!("{v:.0e}"))
-            .draw()?;
-        for (i, (name, pick)) in
-            [("brute force: n(n-1), slope 2", 1), ("uniform grid: 3x3 cells, slope 1", 2)]
+                &title_font(),
+            )?;
+            let legend: Legend = names
                 .iter()
                 .enumerate()
-        {
-            let col = color(i);
-            let pts: Vec<(f64, f64)> =
-                rows.iter().map(|r| (r.0, if *pick == 1 { r.1 } else { r.2 })).collect();
-            labelled_line(&mut chart, &pts, col, LINE_WIDTH, name)?;
-            chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, col.filled())))?;
-        }
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)
-    })
+                .map(|(i, name)| (name.to_string(), Swatch::LineDots(color(i), LINE_WIDTH)))
+                .collect();
+            let plot = legend_below(&root, &legend)?;
+            let mut chart = chart_on(&plot)
+                .build_cartesian_2d((40.0..2e5).log_scale(), (1e3..3e10).log_scale())?;
+            axes(&mut chart, "particles n", "pair distances checked")
+                .x_label_formatter(&power_of_ten)
+                .y_label_formatter(&power_of_ten)
+                .draw()?;
+            for i in 0..2 {
+                let pts: Vec<(f64, f64)> =
+                    rows.iter().map(|r| (r.0, if i == 0 { r.1 } else { r.2 })).collect();
+                line(&mut chart, &pts, color(i), LINE_WIDTH)?;
+                chart.draw_series(
+                    pts.iter().map(|p| Circle::new(*p, 3, color(i).filled())),
+                )?;
+            }
+            Ok(())
+        },
+    )
 }
 
-fn hanging() -> Result<String, PbmError> {
+fn hanging() -> Result<Vec<Drawing>, PbmError> {
     let times = [0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 12.0];
     let mut system = beam(true)?;
     let snaps = run_with_snapshots(&mut system, 1e-3, 12.0, &times)?;
@@ -204,60 +217,70 @@ fn hanging() -> Result<String, PbmError> {
         })
         .collect();
     let tip = beam_index(BEAM.0 - 1, 1);
-    draw_svg("hanging-structure", (1080, 560), |root| {
-        let root = root.titled(
-            "A 16 x 3 lattice nailed at its left column (grey squares)",
-            title_font(),
-        )?;
-        let panels = root.split_evenly((2, 4));
-        for (panel, (t, xs)) in panels.iter().zip(&snaps) {
-            let mouse_down = (0.5..=1.5).contains(t);
-            let caption = if *t >= 12.0 {
-                format!("t = {t:.1} s: at rest")
-            } else if mouse_down {
-                format!("t = {t:.2} s: mouse pulling")
-            } else {
-                format!("t = {t:.2} s")
-            };
-            let mut chart = ChartBuilder::on(panel)
-                .caption(caption, label_font())
-                .margin(6)
-                .x_label_area_size(28)
-                .y_label_area_size(40)
-                .build_cartesian_2d(-0.1..1.6, -1.1..0.5)?;
-            chart
-                .configure_mesh()
-                .disable_mesh()
-                .label_style(tick_font())
-                .x_labels(4)
-                .y_labels(4)
-                .draw()?;
-            chart.draw_series(springs.iter().map(|&(a, b)| {
-                PathElement::new(
-                    vec![(xs[a].x, xs[a].y), (xs[b].x, xs[b].y)],
-                    color(0).stroke_width(1),
-                )
-            }))?;
-            chart.draw_series((0..BEAM.1).map(|r| {
-                let x = xs[beam_index(0, r)];
-                Rectangle::new(
-                    [(x.x - 0.03, x.y - 0.03), (x.x + 0.03, x.y + 0.03)],
-                    REFERENCE.filled(),
-                )
-            }))?;
-            if mouse_down {
-                let m = mouse_path(*t);
-                chart.draw_series(std::iter::once(PathElement::new(
-                    vec![(xs[tip].x, xs[tip].y), (m.x, m.y)],
-                    color(1).stroke_width(2),
-                )))?;
-                chart.draw_series(std::iter::once(Circle::new(
-                    (m.x, m.y),
-                    5,
-                    color(1).filled(),
-                )))?;
+    draw_figure(
+        "hanging-structure",
+        |l| l.pick(560, 900),
+        |root, layout| {
+            let root = titled(
+                root,
+                "A 16 × 3 lattice nailed at its left column; positions in metres",
+                &title_font(),
+            )?;
+            let legend: Legend = vec![
+                ("springs".into(), Swatch::Line(color(0), 1)),
+                ("nailed particles".into(), Swatch::Square(REFERENCE)),
+                ("mouse spring and cursor".into(), Swatch::LineDots(color(1), 2)),
+            ];
+            let root = legend_below(&root, &legend)?;
+            let columns = layout.pick(4, 2);
+            let parts = root.split_evenly((snaps.len().div_ceil(columns), columns));
+            for (panel, (t, xs)) in parts.iter().zip(&snaps) {
+                let mouse_down = (0.5..=1.5).contains(t);
+                // The last snapshot, long after the mouse let go (its time is a sum of steps).
+                let caption = if *t > 11.0 {
+                    format!("t = {t:.0} s: at rest")
+                } else if mouse_down {
+                    format!("t = {t:.2} s: pulled")
+                } else {
+                    format!("t = {t:.2} s")
+                };
+                let panel = titled(panel, &caption, &label_font())?;
+                let mut chart = chart_on(&panel)
+                    .margin(4)
+                    .x_label_area_size(26)
+                    .y_label_area_size(38)
+                    .build_cartesian_2d(-0.1..1.6, -1.1..0.5)?;
+                chart
+                    .configure_mesh()
+                    .disable_mesh()
+                    .label_style(tick_font())
+                    .x_labels(3)
+                    .y_labels(3)
+                    .draw()?;
+                chart.draw_series(springs.iter().map(|&(a, b)| {
+                    PathElement::new(
+                        vec![(xs[a].x, xs[a].y), (xs[b].x, xs[b].y)],
+                        color(0).stroke_width(1),
+                    )
+                }))?;
+                chart.draw_series((0..BEAM.1).map(|r| {
+                    let x = xs[beam_index(0, r)];
+                    Rectangle::new(
+                        [(x.x - 0.03, x.y - 0.03), (x.x + 0.03, x.y + 0.03)],
+                        REFERENCE.filled(),
+                    )
+                }))?;
+                if mouse_down {
+                    let m = mouse_path(*t);
+                    line(&mut chart, &[(xs[tip].x, xs[tip].y), (m.x, m.y)], color(1), 2)?;
+                    chart.draw_series(std::iter::once(Circle::new(
+                        (m.x, m.y),
+                        5,
+                        color(1).filled(),
+                    )))?;
+                }
             }
-        }
-        Ok(())
-    })
+            Ok(())
+        },
+    )
 }

@@ -7,8 +7,9 @@ use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::state_of;
 use pbm_ode::tableau::{ButcherTableau, EULER, RK4};
 use pbm_prelim::plot::{
-    LINE_WIDTH, REFERENCE, axes, color, draw_svg, label_font, labelled_line, legend,
-    require_finite, title_font,
+    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color, dashed_line,
+    draw_figure, label_font, legend_below, legends_below, line, panels, power_of_ten,
+    require_finite, title_font, titled,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
@@ -70,7 +71,7 @@ fn x_track(implicit: bool, h: f64, steps: usize) -> Result<Vec<(f64, f64)>, PbmE
     Ok(out)
 }
 
-fn stiffness_blowup() -> Result<String, PbmError> {
+fn stiffness_blowup() -> Result<Vec<Drawing>, PbmError> {
     let steps = 60;
     let (h_euler, h_rk4) = (1.05 * 2.0 / K, 1.05 * 2.785 / K);
     let euler = explicit_y(EULER, h_euler, steps)?;
@@ -89,76 +90,77 @@ fn stiffness_blowup() -> Result<String, PbmError> {
             .iter()
             .flat_map(|c| c.iter().flat_map(|p| [p.0, p.1])),
     )?;
-    draw_svg("stiffness-blowup", (1080, 440), |root| {
-        let root = root.titled("x' = −x, y' = −1000 y from (1, 1)", title_font())?;
-        let (left, right) = root.split_horizontally(540);
-        let mut chart = ChartBuilder::on(&left)
-            .caption("|y| at a step 5% above each explicit limit", label_font())
-            .margin(10)
-            .x_label_area_size(42)
-            .y_label_area_size(62)
-            .build_cartesian_2d(0.0..steps as f64, (1e-12..1e3).log_scale())?;
-        axes(&mut chart, "steps taken", "|y|")
-            .y_label_formatter(&|v| format!("{v:.0e}"))
-            .draw()?;
-        labelled_line(
-            &mut chart,
-            &euler,
-            color(0),
-            LINE_WIDTH,
-            &format!("Euler, h = {:.2} ms", h_euler * 1e3),
-        )?;
-        labelled_line(
-            &mut chart,
-            &rk4,
-            color(1),
-            LINE_WIDTH,
-            &format!("RK4, h = {:.2} ms", h_rk4 * 1e3),
-        )?;
-        let clipped: Vec<(f64, f64)> = implicit
-            .iter()
-            .map(|&(n, y)| (n, y.max(1e-12)))
-            .take_while(|p| p.1 > 1e-12)
-            .collect();
-        labelled_line(
-            &mut chart,
-            &clipped,
-            color(2),
-            LINE_WIDTH + 1,
-            &format!("backward Euler, h = {:.2} ms", h_rk4 * 1e3),
-        )?;
-        legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
-        let mut crawl = ChartBuilder::on(&right)
-            .caption("x, the slow part: getting anywhere", label_font())
-            .margin(10)
-            .x_label_area_size(42)
-            .y_label_area_size(62)
-            .build_cartesian_2d((1.0..3000.0).log_scale(), 0.0..1.05)?;
-        axes(&mut crawl, "steps taken", "x")
-            .x_label_formatter(&|v| format!("{v:.0}"))
-            .draw()?;
-        let positive = |c: &Vec<(f64, f64)>| {
-            c.iter().copied().filter(|p| p.0 >= 1.0).collect::<Vec<_>>()
-        };
-        labelled_line(
-            &mut crawl,
-            &positive(&crawl_explicit),
-            color(0),
-            LINE_WIDTH,
-            "Euler, h = 1.9 ms (just stable)",
-        )?;
-        labelled_line(
-            &mut crawl,
-            &positive(&crawl_implicit),
-            color(2),
-            LINE_WIDTH + 1,
-            "backward Euler, h = 500 ms",
-        )?;
-        legend(&mut crawl, SeriesLabelPosition::UpperRight)
-    })
+    let clipped: Vec<(f64, f64)> = implicit
+        .iter()
+        .map(|&(n, y)| (n, y.max(1e-12)))
+        .take_while(|p| p.1 > 1e-12)
+        .collect();
+    let positive =
+        |c: &Vec<(f64, f64)>| c.iter().copied().filter(|p| p.0 >= 1.0).collect::<Vec<_>>();
+    let (crawl_explicit, crawl_implicit) =
+        (positive(&crawl_explicit), positive(&crawl_implicit));
+    draw_figure(
+        "stiffness-blowup",
+        |l| l.pick(480, 900),
+        |root, layout| {
+            let root = titled(root, "x′ = −x, y′ = −1000 y from (1, 1)", &title_font())?;
+            let parts = panels(&root, layout, 2, 2);
+            let left = titled(
+                &parts[0],
+                "(a) |y| at a step 5% above each explicit limit",
+                &label_font(),
+            )?;
+            let right =
+                titled(&parts[1], "(b) x, the slow part: getting anywhere", &label_font())?;
+            let legends = [
+                vec![
+                    (
+                        format!("Euler, h = {:.2} ms", h_euler * 1e3),
+                        Swatch::Line(color(0), LINE_WIDTH),
+                    ),
+                    (
+                        format!("RK4, h = {:.2} ms", h_rk4 * 1e3),
+                        Swatch::Line(color(1), LINE_WIDTH),
+                    ),
+                    (
+                        format!("backward Euler, h = {:.2} ms", h_rk4 * 1e3),
+                        Swatch::Line(color(2), LINE_WIDTH + 1),
+                    ),
+                ],
+                vec![
+                    (
+                        "Euler, h = 1.9 ms (just stable)".into(),
+                        Swatch::Line(color(0), LINE_WIDTH),
+                    ),
+                    (
+                        "backward Euler, h = 500 ms".into(),
+                        Swatch::Line(color(2), LINE_WIDTH + 1),
+                    ),
+                ],
+            ];
+            let areas = legends_below(&[left, right], &legends)?;
+            let mut chart = chart_on(&areas[0])
+                .build_cartesian_2d(0.0..steps as f64, (1e-12..1e3).log_scale())?;
+            axes(&mut chart, "steps taken", "|y|")
+                .x_label_formatter(&|v| format!("{v:.0}"))
+                .y_label_formatter(&power_of_ten)
+                .draw()?;
+            line(&mut chart, &euler, color(0), LINE_WIDTH)?;
+            line(&mut chart, &rk4, color(1), LINE_WIDTH)?;
+            line(&mut chart, &clipped, color(2), LINE_WIDTH + 1)?;
+            let mut crawl = chart_on(&areas[1])
+                .build_cartesian_2d((1.0..3000.0).log_scale(), 0.0..1.05)?;
+            axes(&mut crawl, "steps taken", "x")
+                .x_label_formatter(&|v| format!("{v:.0}"))
+                .draw()?;
+            line(&mut crawl, &crawl_explicit, color(0), LINE_WIDTH)?;
+            line(&mut crawl, &crawl_implicit, color(2), LINE_WIDTH + 1)?;
+            Ok(())
+        },
+    )
 }
 
-fn energy() -> Result<String, PbmError> {
+fn energy() -> Result<Vec<Drawing>, PbmError> {
     let t_end = 10.0;
     let runs = [
         ("explicit Euler, h = 1 ms", energy_track(EulerVariant::Explicit, 0.001, t_end)?),
@@ -178,26 +180,26 @@ fn energy() -> Result<String, PbmError> {
         .flat_map(|r| r.1.iter().map(|p| p.1))
         .fold((e0, e0), |(a, b), e| (a.min(e), b.max(e)));
     let pad = 0.05 * (hi - lo);
-    draw_svg("energy", (760, 460), |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption("A swinging 1 kg mass on an undamped spring", title_font())
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(62)
-            .build_cartesian_2d(0.0..t_end, (lo - pad)..(hi + pad))?;
-        axes(&mut chart, "time t (s)", "total energy (J)").draw()?;
-        chart
-            .draw_series(DashedLineSeries::new(
-                vec![(0.0, e0), (t_end, e0)],
-                6,
-                4,
-                REFERENCE.stroke_width(LINE_WIDTH),
-            ))?
-            .label("exact: constant")
-            .legend(pbm_prelim::plot::legend_line(REFERENCE));
-        for (i, (name, track)) in runs.iter().enumerate() {
-            labelled_line(&mut chart, track, color(i), LINE_WIDTH, name)?;
-        }
-        legend(&mut chart, SeriesLabelPosition::LowerLeft)
-    })
+    draw_figure(
+        "energy",
+        |l| l.pick(480, 500),
+        |root, _| {
+            let root =
+                titled(root, "A swinging 1 kg mass on an undamped spring", &title_font())?;
+            let mut legend: Legend =
+                vec![("exact: constant".into(), Swatch::Dashed(REFERENCE, LINE_WIDTH))];
+            legend.extend(runs.iter().enumerate().map(|(i, (name, _))| {
+                (name.to_string(), Swatch::Line(color(i), LINE_WIDTH))
+            }));
+            let plot = legend_below(&root, &legend)?;
+            let mut chart =
+                chart_on(&plot).build_cartesian_2d(0.0..t_end, (lo - pad)..(hi + pad))?;
+            axes(&mut chart, "time t (s)", "total energy (J)").draw()?;
+            dashed_line(&mut chart, &[(0.0, e0), (t_end, e0)], REFERENCE, LINE_WIDTH)?;
+            for (i, (_, track)) in runs.iter().enumerate() {
+                line(&mut chart, track, color(i), LINE_WIDTH)?;
+            }
+            Ok(())
+        },
+    )
 }

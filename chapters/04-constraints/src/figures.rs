@@ -6,8 +6,9 @@ use crate::system::Feedback;
 use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::{MIDPOINT, RK4};
 use pbm_prelim::plot::{
-    LINE_WIDTH, REFERENCE, axes, color, draw_svg, label_font, labelled_line, legend,
-    legend_line, require_finite, title_font,
+    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color, dashed_line,
+    draw_figure, equal_scale, legend_below, line, power_of_ten, require_finite, title_font,
+    titled,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
@@ -36,7 +37,7 @@ pub fn all() -> Vec<Figure> {
 /// Smallest |C| drawn on the log axis (exact zeros sit on the floor).
 const FLOOR: f64 = 1e-17;
 
-fn drift() -> Result<String, PbmError> {
+fn drift() -> Result<Vec<Drawing>, PbmError> {
     let (h, t_end) = (0.01, 20.0);
     let runs = [
         ("midpoint, no feedback", bead_drift(MIDPOINT, Feedback::OFF, h, t_end)?),
@@ -45,27 +46,38 @@ fn drift() -> Result<String, PbmError> {
         ("RK4, feedback", bead_drift(RK4, Feedback::DEFAULT, h, t_end)?),
     ];
     require_finite("drift", runs.iter().flat_map(|r| r.1.iter().flat_map(|p| [p.0, p.1])))?;
-    draw_svg("drift", (760, 480), |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption("Bead on the unit circle under gravity, h = 10 ms", title_font())
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(70)
-            .build_cartesian_2d(0.0..t_end, (1e-12..1e1).log_scale())?;
-        axes(&mut chart, "time t (s)", "constraint error |C| = |x·x − 1|/2 (m²)")
-            .y_label_formatter(&|v| format!("{v:.0e}"))
-            .draw()?;
-        for (i, (name, track)) in runs.iter().enumerate() {
-            let pts: Vec<(f64, f64)> =
-                track.iter().map(|&(t, c)| (t, c.max(1e-12))).collect();
-            let style = if i % 2 == 0 { LINE_WIDTH } else { LINE_WIDTH + 1 };
-            labelled_line(&mut chart, &pts, color(i), style, name)?;
-        }
-        legend(&mut chart, SeriesLabelPosition::LowerRight)
-    })
+    let width = |i: usize| if i.is_multiple_of(2) { LINE_WIDTH } else { LINE_WIDTH + 1 };
+    draw_figure(
+        "drift",
+        |l| l.pick(500, 520),
+        |root, _| {
+            let root = titled(
+                root,
+                "Bead on the unit circle under gravity, h = 10 ms",
+                &title_font(),
+            )?;
+            let legend: Legend = runs
+                .iter()
+                .enumerate()
+                .map(|(i, (name, _))| (name.to_string(), Swatch::Line(color(i), width(i))))
+                .collect();
+            let plot = legend_below(&root, &legend)?;
+            let mut chart =
+                chart_on(&plot).build_cartesian_2d(0.0..t_end, (1e-12..1e1).log_scale())?;
+            axes(&mut chart, "time t (s)", "|C| = |x·x − 1|/2 (m²)")
+                .y_label_formatter(&power_of_ten)
+                .draw()?;
+            for (i, (_, track)) in runs.iter().enumerate() {
+                let pts: Vec<(f64, f64)> =
+                    track.iter().map(|&(t, c)| (t, c.max(1e-12))).collect();
+                line(&mut chart, &pts, color(i), width(i))?;
+            }
+            Ok(())
+        },
+    )
 }
 
-fn pendulum_paths() -> Result<String, PbmError> {
+fn pendulum_paths() -> Result<Vec<Drawing>, PbmError> {
     let (h, t_end): (f64, f64) = (1e-3, 10.0);
     let mut system = double_pendulum()?;
     let start: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
@@ -84,32 +96,36 @@ fn pendulum_paths() -> Result<String, PbmError> {
         }
     }
     require_finite("double-pendulum", upper.iter().chain(&lower).flat_map(|p| [p.0, p.1]))?;
-    draw_svg("double-pendulum", (620, 640), |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption("Double pendulum, first 10 s (RK4, h = 1 ms)", title_font())
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(56)
-            .build_cartesian_2d(-2.2..2.2, -2.2..2.2)?;
-        axes(&mut chart, "x (m)", "y (m)").draw()?;
-        labelled_line(&mut chart, &lower, color(1), 1, "lower bob")?;
-        labelled_line(
-            &mut chart,
-            &upper,
-            color(0),
-            LINE_WIDTH + 1,
-            "upper bob (on the circle)",
-        )?;
-        chart
-            .draw_series(LineSeries::new(start.clone(), REFERENCE.stroke_width(3)))?
-            .label("links at release")
-            .legend(legend_line(REFERENCE));
-        chart.draw_series(start.iter().map(|&p| Circle::new(p, 5, REFERENCE.filled())))?;
-        legend(&mut chart, SeriesLabelPosition::LowerRight)
-    })
+    draw_figure(
+        "double-pendulum",
+        |l| l.pick(640, 560),
+        |root, _| {
+            let root =
+                titled(root, "Double pendulum, first 10 s (RK4, h = 1 ms)", &title_font())?;
+            let legend: Legend = vec![
+                ("lower bob".into(), Swatch::Line(color(1), 1)),
+                (
+                    "upper bob (on the circle)".into(),
+                    Swatch::Line(color(0), LINE_WIDTH + 1),
+                ),
+                ("links at release".into(), Swatch::LineDots(REFERENCE, 3)),
+            ];
+            let plot = legend_below(&root, &legend)?;
+            let (xr, yr) = equal_scale(&plot, -2.2..2.2, -2.2..2.2);
+            let mut chart = chart_on(&plot).build_cartesian_2d(xr, yr)?;
+            axes(&mut chart, "x (m)", "y (m)").draw()?;
+            line(&mut chart, &lower, color(1), 1)?;
+            line(&mut chart, &upper, color(0), LINE_WIDTH + 1)?;
+            line(&mut chart, &start, REFERENCE, 3)?;
+            chart.draw_series(
+                start.iter().map(|&p| Circle::new(p, 5, REFERENCE.filled())),
+            )?;
+            Ok(())
+        },
+    )
 }
 
-fn rods_vs_springs() -> Result<String, PbmError> {
+fn rods_vs_springs() -> Result<Vec<Drawing>, PbmError> {
     let t_end = 2.0;
     let chain = Chain::BOOK;
     let holders = [Holder::Rods, Holder::Springs(1e4), Holder::Springs(1e6)];
@@ -130,33 +146,44 @@ fn rods_vs_springs() -> Result<String, PbmError> {
         "rods-vs-springs",
         curves.iter().flatten().flat_map(|p| [p.0, p.1]).chain(limits.iter().copied()),
     )?;
-    draw_svg("rods-vs-springs", (820, 500), |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption("A falling chain of 10 links, 2 s of RK4", title_font())
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(70)
-            .build_cartesian_2d((8e-6..0.1).log_scale(), (1e-14..1.0).log_scale())?;
-        axes(&mut chart, "step size h (s)", "largest link-length error |ℓ − L|/L")
-            .x_label_formatter(&|v| format!("{v:.0e}"))
-            .y_label_formatter(&|v| format!("{v:.0e}"))
-            .draw()?;
-        for (i, (curve, name)) in curves.iter().zip(names).enumerate() {
-            labelled_line(&mut chart, curve, color(i), LINE_WIDTH + 1, name)?;
-            chart
-                .draw_series(curve.iter().map(|&p| Circle::new(p, 4, color(i).filled())))?;
-            chart.draw_series(DashedLineSeries::new(
-                vec![(limits[i], 1e-14), (limits[i], 1.0)],
-                6,
-                4,
-                color(i).stroke_width(LINE_WIDTH),
-            ))?;
-        }
-        chart.draw_series(std::iter::once(Text::new(
-            "dashed: largest stable step; runs to its right blow up",
-            (1.3e-4, 1e-12),
-            label_font(),
-        )))?;
-        legend(&mut chart, SeriesLabelPosition::LowerRight)
-    })
+    draw_figure(
+        "rods-vs-springs",
+        |l| l.pick(520, 540),
+        |root, _| {
+            let root =
+                titled(root, "A falling chain of 10 links, 2 s of RK4", &title_font())?;
+            let mut legend: Legend = names
+                .iter()
+                .enumerate()
+                .map(|(i, name)| {
+                    (name.to_string(), Swatch::LineDots(color(i), LINE_WIDTH + 1))
+                })
+                .collect();
+            legend.push((
+                "dashed, each colour: largest stable step; runs to its right blow up"
+                    .into(),
+                Swatch::Dashed(REFERENCE, LINE_WIDTH),
+            ));
+            let plot = legend_below(&root, &legend)?;
+            let mut chart = chart_on(&plot)
+                .build_cartesian_2d((8e-6..0.1).log_scale(), (1e-14..1.0).log_scale())?;
+            axes(&mut chart, "step size h (s)", "largest link-length error |ℓ − L|/L")
+                .x_label_formatter(&power_of_ten)
+                .y_label_formatter(&power_of_ten)
+                .draw()?;
+            for (i, curve) in curves.iter().enumerate() {
+                line(&mut chart, curve, color(i), LINE_WIDTH + 1)?;
+                chart.draw_series(
+                    curve.iter().map(|&p| Circle::new(p, 4, color(i).filled())),
+                )?;
+                dashed_line(
+                    &mut chart,
+                    &[(limits[i], 1e-14), (limits[i], 1.0)],
+                    color(i),
+                    LINE_WIDTH,
+                )?;
+            }
+            Ok(())
+        },
+    )
 }

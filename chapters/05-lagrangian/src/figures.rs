@@ -2,8 +2,9 @@
 
 use crate::compare::{Sample, compare, separation_time};
 use pbm_prelim::plot::{
-    LINE_WIDTH, REFERENCE, axes, color, draw_svg, label_font, labelled_line, legend,
-    legend_line, require_finite, title_font,
+    Drawing, LINE_WIDTH, REFERENCE, Swatch, axes, chart_on, color, dashed_line,
+    draw_figure, label_font, legends_below, line, panels, power_of_ten, require_finite,
+    title_font, titled,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
@@ -17,7 +18,7 @@ pub fn all() -> Vec<Figure> {
     }]
 }
 
-fn compare_figure() -> Result<String, PbmError> {
+fn compare_figure() -> Result<Vec<Drawing>, PbmError> {
     let (h, t_end) = (1e-3, 30.0);
     let samples = compare(h, t_end, 10)?;
     let threshold = 1e-2;
@@ -33,56 +34,62 @@ fn compare_figure() -> Result<String, PbmError> {
         "compare",
         constrained.iter().chain(&lagrangian).chain(&distance).flat_map(|p| [p.0, p.1]),
     )?;
-    draw_svg("compare", (1160, 500), |root| {
-        let root = root
-            .titled("Double pendulum, RK4 at h = 1 ms, two formulations", title_font())?;
-        let (left, right) = root.split_horizontally(580);
-        let mut paths = ChartBuilder::on(&left)
-            .caption("horizontal position of the lower bob", label_font())
-            .margin(10)
-            .x_label_area_size(42)
-            .y_label_area_size(52)
-            .build_cartesian_2d(0.0..t_end, -2.2..2.2)?;
-        axes(&mut paths, "time t (s)", "x₂ (m)").draw()?;
-        labelled_line(
-            &mut paths,
-            &constrained,
-            color(0),
-            LINE_WIDTH + 2,
-            "constraint forces (ch. 4)",
-        )?;
-        labelled_line(
-            &mut paths,
-            &lagrangian,
-            color(1),
-            LINE_WIDTH,
-            "angles (this chapter)",
-        )?;
-        legend(&mut paths, SeriesLabelPosition::LowerLeft)?;
-        let mut gap = ChartBuilder::on(&right)
-            .caption("distance between the two lower bobs", label_font())
-            .margin(10)
-            .x_label_area_size(42)
-            .y_label_area_size(62)
-            .build_cartesian_2d(0.0..t_end, (1e-16..10.0).log_scale())?;
-        axes(&mut gap, "time t (s)", "distance (m)")
-            .y_label_formatter(&|v| format!("{v:.0e}"))
-            .draw()?;
-        labelled_line(
-            &mut gap,
-            &distance,
-            color(2),
-            LINE_WIDTH,
-            "|p₂(ch. 4) − p₂(angles)|",
-        )?;
-        gap.draw_series(DashedLineSeries::new(
-            vec![(0.0, threshold), (t_end, threshold)],
-            6,
-            4,
-            REFERENCE.stroke_width(LINE_WIDTH),
-        ))?
-        .label(format!("1 cm: apart at t = {apart:.2} s"))
-        .legend(legend_line(REFERENCE));
-        legend(&mut gap, SeriesLabelPosition::LowerRight)
-    })
+    draw_figure(
+        "compare",
+        |l| l.pick(500, 900),
+        |root, layout| {
+            let root = titled(
+                root,
+                "Double pendulum, RK4 at h = 1 ms, two formulations",
+                &title_font(),
+            )?;
+            let parts = panels(&root, layout, 2, 2);
+            let left = titled(
+                &parts[0],
+                "(a) horizontal position of the lower bob",
+                &label_font(),
+            )?;
+            let right = titled(
+                &parts[1],
+                "(b) distance between the two lower bobs",
+                &label_font(),
+            )?;
+            let legends = [
+                vec![
+                    (
+                        "constraint forces (ch. 4)".into(),
+                        Swatch::Line(color(0), LINE_WIDTH + 2),
+                    ),
+                    ("angles (this chapter)".into(), Swatch::Line(color(1), LINE_WIDTH)),
+                ],
+                vec![
+                    ("|p₂(ch. 4) − p₂(angles)|".into(), Swatch::Line(color(2), LINE_WIDTH)),
+                    (
+                        format!("1 cm: apart at t = {apart:.2} s"),
+                        Swatch::Dashed(REFERENCE, LINE_WIDTH),
+                    ),
+                ],
+            ];
+            let areas = legends_below(&[left, right], &legends)?;
+            let mut paths = chart_on(&areas[0])
+                .y_label_area_size(52)
+                .build_cartesian_2d(0.0..t_end, -2.2..2.2)?;
+            axes(&mut paths, "time t (s)", "x₂ (m)").draw()?;
+            line(&mut paths, &constrained, color(0), LINE_WIDTH + 2)?;
+            line(&mut paths, &lagrangian, color(1), LINE_WIDTH)?;
+            let mut gap = chart_on(&areas[1])
+                .build_cartesian_2d(0.0..t_end, (1e-16..10.0).log_scale())?;
+            axes(&mut gap, "time t (s)", "distance (m)")
+                .y_label_formatter(&power_of_ten)
+                .draw()?;
+            line(&mut gap, &distance, color(2), LINE_WIDTH)?;
+            dashed_line(
+                &mut gap,
+                &[(0.0, threshold), (t_end, threshold)],
+                REFERENCE,
+                LINE_WIDTH,
+            )?;
+            Ok(())
+        },
+    )
 }

@@ -4,8 +4,9 @@ use crate::body::Representation;
 use crate::motion::{DZHANIBEKOV_OMEGA, Sample, TUMBLING_BLOCK_SIZE, torque_free};
 use nalgebra::{Matrix3, Vector3};
 use pbm_prelim::plot::{
-    LINE_WIDTH, REFERENCE, axes, color, draw_svg, label_font, labelled_line, legend,
-    legend_line, require_finite, tick_font, title_font,
+    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color, dashed_line,
+    draw_figure, equal_scale_in, label_font, legend_below, line, power_of_ten,
+    require_finite, title_font, titled,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
@@ -33,7 +34,7 @@ pub fn all() -> Vec<Figure> {
 
 const FLOOR: f64 = 1e-17;
 
-fn orientation_drift() -> Result<String, PbmError> {
+fn orientation_drift() -> Result<Vec<Drawing>, PbmError> {
     let (h, t_end) = (0.02, 100.0);
     let omega = Vector3::new(1.0, 2.0, 3.0);
     let track = |r, renormalize| -> Result<Vec<(f64, f64)>, PbmError> {
@@ -51,28 +52,41 @@ fn orientation_drift() -> Result<String, PbmError> {
         "orientation-drift",
         runs.iter().flat_map(|r| r.1.iter().flat_map(|p| [p.0, p.1])),
     )?;
-    draw_svg("orientation-drift", (780, 480), |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption("Tumbling 1 × 2 × 3 m block, RK4 at h = 20 ms", title_font())
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(70)
-            .build_cartesian_2d(0.0..t_end, (FLOOR..1e-2).log_scale())?;
-        axes(&mut chart, "time t (s)", "distance from a rotation (dimensionless)")
-            .y_label_formatter(&|v| format!("{v:.0e}"))
-            .draw()?;
-        for (i, (name, track)) in runs.iter().enumerate() {
-            labelled_line(&mut chart, track, color(i), LINE_WIDTH + 1, name)?;
-        }
-        legend(&mut chart, SeriesLabelPosition::LowerRight)
-    })
+    draw_figure(
+        "orientation-drift",
+        |l| l.pick(500, 520),
+        |root, _| {
+            let root = titled(
+                root,
+                "Tumbling 1 × 2 × 3 m block, RK4 at h = 20 ms",
+                &title_font(),
+            )?;
+            let legend: Legend = runs
+                .iter()
+                .enumerate()
+                .map(|(i, (name, _))| {
+                    (name.to_string(), Swatch::Line(color(i), LINE_WIDTH + 1))
+                })
+                .collect();
+            let plot = legend_below(&root, &legend)?;
+            let mut chart = chart_on(&plot)
+                .build_cartesian_2d(0.0..t_end, (FLOOR..1e-2).log_scale())?;
+            axes(&mut chart, "time t (s)", "distance from a rotation")
+                .y_label_formatter(&power_of_ten)
+                .draw()?;
+            for (i, (_, track)) in runs.iter().enumerate() {
+                line(&mut chart, track, color(i), LINE_WIDTH + 1)?;
+            }
+            Ok(())
+        },
+    )
 }
 
 fn dzhanibekov_run() -> Result<Vec<Sample>, PbmError> {
     torque_free(DZHANIBEKOV_OMEGA, Representation::Quaternion, true, 1e-3, 30.0, 10)
 }
 
-fn dzhanibekov() -> Result<String, PbmError> {
+fn dzhanibekov() -> Result<Vec<Drawing>, PbmError> {
     let samples = dzhanibekov_run()?;
     let names = [
         "ω_x (largest moment, 13/12 kg m²)",
@@ -82,29 +96,33 @@ fn dzhanibekov() -> Result<String, PbmError> {
     let curves: Vec<Vec<(f64, f64)>> =
         (0..3).map(|k| samples.iter().map(|s| (s.t, s.body_omega[k])).collect()).collect();
     require_finite("dzhanibekov", curves.iter().flatten().flat_map(|p| [p.0, p.1]))?;
-    draw_svg("dzhanibekov", (860, 460), |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption("Block spun at 5 rad/s about its intermediate axis", title_font())
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(56)
-            .build_cartesian_2d(0.0..30.0, -6.0..10.5)?;
-        axes(&mut chart, "time t (s)", "angular velocity in body axes (rad/s)").draw()?;
-        for (k, (curve, name)) in curves.iter().zip(names).enumerate() {
-            let width = if k == 1 { LINE_WIDTH + 1 } else { LINE_WIDTH };
-            labelled_line(&mut chart, curve, color(k), width, name)?;
-        }
-        chart
-            .draw_series(DashedLineSeries::new(
-                vec![(0.0, 0.0), (30.0, 0.0)],
-                4,
-                4,
-                REFERENCE.stroke_width(1),
-            ))?
-            .label("zero")
-            .legend(legend_line(REFERENCE));
-        legend(&mut chart, SeriesLabelPosition::UpperMiddle)
-    })
+    let width = |k: usize| if k == 1 { LINE_WIDTH + 1 } else { LINE_WIDTH };
+    draw_figure(
+        "dzhanibekov",
+        |l| l.pick(480, 500),
+        |root, _| {
+            let root = titled(
+                root,
+                "Block spun at 5 rad/s about its intermediate axis",
+                &title_font(),
+            )?;
+            let legend: Legend = names
+                .iter()
+                .enumerate()
+                .map(|(k, name)| (name.to_string(), Swatch::Line(color(k), width(k))))
+                .collect();
+            let plot = legend_below(&root, &legend)?;
+            let mut chart = chart_on(&plot)
+                .y_label_area_size(56)
+                .build_cartesian_2d(0.0..30.0, -6.0..6.0)?;
+            axes(&mut chart, "time t (s)", "ω in body axes (rad/s)").draw()?;
+            dashed_line(&mut chart, &[(0.0, 0.0), (30.0, 0.0)], REFERENCE, 1)?;
+            for (k, curve) in curves.iter().enumerate() {
+                line(&mut chart, curve, color(k), width(k))?;
+            }
+            Ok(())
+        },
+    )
 }
 
 /// Orthographic view: world point → (screen x, screen y), looking along (1, −0.6, 0.8)
@@ -116,7 +134,7 @@ fn project(p: &Vector3<f64>) -> (f64, f64) {
     (p.dot(&right), p.dot(&up))
 }
 
-fn dzhanibekov_box() -> Result<String, PbmError> {
+fn dzhanibekov_box() -> Result<Vec<Drawing>, PbmError> {
     let samples = dzhanibekov_run()?;
     let first_flip = samples
         .windows(2)
@@ -144,40 +162,51 @@ fn dzhanibekov_box() -> Result<String, PbmError> {
             [1, 2, 4].into_iter().filter(move |b| i & b == 0).map(move |b| (i, i | b))
         })
         .collect();
-    draw_svg("dzhanibekov-box", (1120, 620), |root| {
-        let root = root.titled(
-            "1 × 2 × 3 m block; arrow: the body's intermediate (y) axis, spun about at t = 0",
-            title_font(),
-        )?;
-        let panels = root.split_evenly((2, 4));
-        for (panel, (t, r)) in panels.iter().zip(&frames) {
-            let mut chart = ChartBuilder::on(panel)
-                .caption(format!("t = {t:.1} s"), label_font())
-                .margin(6)
-                .build_cartesian_2d(-2.2..2.2, -2.2..2.2)?;
-            for &(a, b) in &edges {
-                let (pa, pb) = (project(&(r * corner(a))), project(&(r * corner(b))));
-                chart.draw_series(LineSeries::new([pa, pb], REFERENCE.stroke_width(2)))?;
+    draw_figure(
+        "dzhanibekov-box",
+        |l| l.pick(480, 860),
+        |root, layout| {
+            let root = titled(
+                root,
+                "1 × 2 × 3 m block, seen from one fixed direction; world y points up",
+                &title_font(),
+            )?;
+            let legend: Legend = vec![
+                ("body x (largest moment)".into(), Swatch::Line(color(0), 2)),
+                ("body y: the spin axis at t = 0".into(), Swatch::Line(color(1), 5)),
+                ("body z (smallest moment)".into(), Swatch::Line(color(2), 2)),
+            ];
+            let root = legend_below(&root, &legend)?;
+            let columns = layout.pick(4, 2);
+            let parts = root.split_evenly((frames.len().div_ceil(columns), columns));
+            for (panel, (t, r)) in parts.iter().zip(&frames) {
+                let panel = titled(panel, &format!("t = {t:.1} s"), &label_font())?;
+                let (w, h) = panel.dim_in_pixel();
+                let (xr, yr) = equal_scale_in((w - 4, h - 4), -2.2..2.2, -2.2..2.2);
+                let mut chart =
+                    ChartBuilder::on(&panel).margin(2).build_cartesian_2d(xr, yr)?;
+                for &(a, b) in &edges {
+                    let (pa, pb) = (project(&(r * corner(a))), project(&(r * corner(b))));
+                    line(&mut chart, &[pa, pb], REFERENCE, 2)?;
+                }
+                for (k, axis) in
+                    [Vector3::x(), Vector3::y(), Vector3::z()].iter().enumerate()
+                {
+                    let tip = project(&(r * axis * 1.6));
+                    line(
+                        &mut chart,
+                        &[(0.0, 0.0), tip],
+                        color(k),
+                        if k == 1 { 5 } else { 2 },
+                    )?;
+                    chart.draw_series(std::iter::once(Circle::new(
+                        tip,
+                        4,
+                        color(k).filled(),
+                    )))?;
+                }
             }
-            for (k, axis) in [Vector3::x(), Vector3::y(), Vector3::z()].iter().enumerate() {
-                let tip = project(&(r * axis * 1.6));
-                let width = if k == 1 { 5 } else { 2 };
-                chart.draw_series(LineSeries::new(
-                    [(0.0, 0.0), tip],
-                    color(k).stroke_width(width),
-                ))?;
-                chart.draw_series(std::iter::once(Circle::new(
-                    tip,
-                    4,
-                    color(k).filled(),
-                )))?;
-            }
-            chart.draw_series(std::iter::once(Text::new(
-                "world y ↑",
-                (-2.1, 2.0),
-                tick_font(),
-            )))?;
-        }
-        Ok(())
-    })
+            Ok(())
+        },
+    )
 }

@@ -1,10 +1,15 @@
-//! Figures are numbered by the book, not by hand: every figure (an image from `figures/`
-//! followed by its italic caption) gets "Figure C.N." in front of its caption, C the chapter's
-//! number and N its place in the chapter, counted across the chapter's pages in reading order.
+//! Figures as the page shows them. A page writes a figure as a Markdown image from `figures/`
+//! followed by its italic caption. This preprocessor
+//!
+//! - numbers it: "Figure C.N." in front of the caption, C the chapter's number and N its place
+//!   in the chapter, counted across the chapter's pages in reading order;
+//! - shows the drawing that fits the screen: a `<picture>` whose narrow drawing
+//!   (`name.narrow.svg`, panels stacked) replaces the wide one under [`NARROW_MEDIA`].
 
 use mdbook_preprocessor::book::{Book, BookItem};
 use mdbook_preprocessor::errors::Result;
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
+use pbm_prelim::plot::{Layout, NARROW_MEDIA};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -16,14 +21,36 @@ pub fn chapter_number(path: &Path) -> Option<u32> {
     digits.parse().ok().filter(|n| *n > 0)
 }
 
-/// Numbers the figures of one page of chapter `chapter`, the first being number `first`.
-/// Returns the page and the number of figures on it.
+/// The `<picture>` for a figure line `![alt](../figures/ch/name.svg)`, or None for any other
+/// line.
+pub fn picture(line: &str) -> Option<String> {
+    let rest = line.trim_end().strip_prefix("![")?;
+    let (alt, rest) = rest.split_once("](")?;
+    let src = rest.strip_suffix(')')?;
+    let stem = src.strip_prefix("../figures/")?.strip_suffix(".svg")?;
+    let narrow = format!("../figures/{stem}{}.svg", Layout::Narrow.file_suffix());
+    let escape = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('"', "&quot;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    Some(format!(
+        "<picture class=\"pbm-figure\"><source media=\"{NARROW_MEDIA}\" srcset=\"{narrow}\">\
+         <img src=\"{src}\" alt=\"{}\"></picture>",
+        escape(alt)
+    ))
+}
+
+/// Numbers the figures of one page of chapter `chapter`, the first being number `first`, and
+/// turns their images into [`picture`]s. Returns the page and the number of figures on it.
 pub fn number_figures(markdown: &str, chapter: u32, first: u32) -> (String, u32) {
     let mut out = String::with_capacity(markdown.len() + 256);
     let (mut count, mut after_figure) = (0, false);
     for line in markdown.lines() {
         let mut line = line.to_string();
-        if line.starts_with("![") && line.contains("](../figures/") {
+        if let Some(html) = picture(&line) {
+            line = html;
             after_figure = true;
         } else if after_figure && !line.trim().is_empty() {
             after_figure = false;
@@ -40,11 +67,11 @@ pub fn number_figures(markdown: &str, chapter: u32, first: u32) -> (String, u32)
 }
 
 /// The mdBook preprocessor that applies [`number_figures`] chapter by chapter.
-pub struct FigureNumbers;
+pub struct PageFigures;
 
-impl Preprocessor for FigureNumbers {
+impl Preprocessor for PageFigures {
     fn name(&self) -> &str {
-        "pbm-figure-numbers"
+        "pbm-figures"
     }
 
     fn run(&self, _ctx: &PreprocessorContext, mut book: Book) -> Result<Book> {
@@ -80,6 +107,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn alt_text_is_escaped_in_the_picture() {
+        let html = picture("![x < 1 & \"y\"](../figures/ode/b.svg)").unwrap();
+        assert!(html.contains("alt=\"x &lt; 1 &amp; &quot;y&quot;\""), "{html}");
+        assert_eq!(picture("![a](other/b.svg)"), None);
+    }
+
+    #[test]
     fn figures_are_numbered_in_order_and_other_images_are_not() {
         let page = "Text.\n\n![a plot](../figures/ode/a.svg)\n\n*What to look at:* the line.\n\n\
                     ![another](../figures/ode/b.svg)\n\n*The second.*\n\n![logo](logo.png)\n\n*no*\n";
@@ -88,6 +122,15 @@ mod tests {
         assert!(out.contains("**Figure 4.3.** *What to look at:* the line."), "{out}");
         assert!(out.contains("**Figure 4.4.** *The second.*"), "{out}");
         assert!(out.contains("\n*no*\n"), "{out}");
+        assert!(out.contains("![logo](logo.png)"), "{out}");
+        assert!(
+            out.contains(
+                "<picture class=\"pbm-figure\"><source media=\"(max-width: 620px)\" \
+                 srcset=\"../figures/ode/a.narrow.svg\"><img src=\"../figures/ode/a.svg\" \
+                 alt=\"a plot\"></picture>"
+            ),
+            "{out}"
+        );
         assert_eq!(chapter_number(Path::new("04-constraints/models.md")), Some(4));
         assert_eq!(chapter_number(Path::new("00-preliminaries/index.md")), None);
         assert_eq!(chapter_number(Path::new("introduction.md")), None);
