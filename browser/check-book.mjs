@@ -1,8 +1,9 @@
 // Opens every page of the built book (book/build) in headless Chromium, as a reader would, and
 // checks what they would see: no console error, no request to another host, every image
 // loaded, every internal link and anchor resolving, no raw LaTeX, bold vectors bold, search
-// answering, and every figure's smallest label at least 12 px as displayed, on a desktop
-// (1280 px) and on a phone (390 px), where the page shows the figure's narrow drawing. Screenshots of a few pages go to target/browser/. Run after `cargo run --release`:
+// answering, no listing scrolling sideways at 1280 px, and every figure's smallest label at
+// least 12 px as displayed, on a desktop (1280 px) and on a phone (390 px), where the page
+// shows the figure's narrow drawing. Screenshots of a few pages go to target/browser/. Run after `cargo run --release`:
 //
 //     cd browser && npm ci && node check-book.mjs
 //
@@ -65,6 +66,7 @@ const fail = (page, what) => problems.push(`${page}: ${what}`);
 const pages = await htmlPages(build);
 let links = 0, maths = 0, boldMaths = 0, images = 0;
 const figurePages = [];
+let listings = 0;
 await mkdir(shots, { recursive: true });
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
 
@@ -95,7 +97,12 @@ for (const rel of pages) {
     );
     const ids = [...document.querySelectorAll("[id]")].map((e) => e.id);
     const figures = document.querySelectorAll("picture.pbm-figure").length;
-    return { imgs, hrefs, maths: math.length, bold, rawTex, ids, figures };
+    // Listings that make a desktop reader scroll sideways.
+    const codes = [...document.querySelectorAll("main pre > code")];
+    const wide = codes
+      .filter((c) => c.scrollWidth > c.clientWidth + 1)
+      .map((c) => c.innerText.split("\n").reduce((a, l) => (l.length > a.length ? l : a), ""));
+    return { imgs, hrefs, maths: math.length, bold, rawTex, ids, figures, listings: codes.length, wide };
   });
   for (const img of seen.imgs) {
     images += 1;
@@ -103,6 +110,8 @@ for (const rel of pages) {
   }
   maths += seen.maths;
   if (seen.figures > 0) figurePages.push(rel);
+  listings += seen.listings;
+  for (const line of seen.wide) fail(rel, `listing scrolls sideways at 1280 px: ${line.trim()}`);
   boldMaths += seen.bold;
   if (seen.rawTex) fail(rel, "raw LaTeX in the text");
   for (const href of seen.hrefs) {
@@ -205,6 +214,6 @@ for (const p of problems) console.log(`problem: ${p}`);
 console.log(
   `browser test: ${pages.length} pages, ${links} internal links, ${images} images, ` +
     `${maths} math elements (${boldMaths} with bold vectors), ` +
-    `${figurePages.length} pages with figures, ${problems.length} problems`
+    `${listings} listings, ${figurePages.length} pages with figures, ${problems.length} problems`
 );
 process.exit(problems.length === 0 ? 0 : 1);

@@ -1,8 +1,9 @@
-//! Renders the book with mdBook's library (no `mdbook` binary), math turned into MathML first.
+//! Renders the book with mdBook's library (no `mdbook` binary), math turned into
+//! MathML first.
 
 use crate::error::Error;
 use crate::figures::write_atomically_bytes;
-use crate::listing::ListingPreprocessor;
+use crate::listing::{DedentPreprocessor, ListingPreprocessor};
 use crate::math::{MATH_FONT, MathPreprocessor, math_font};
 use crate::page_figures::PageFigures;
 use mdbook_driver::MDBook;
@@ -11,8 +12,8 @@ use mdbook_driver::config::Config;
 use std::fs;
 use std::path::Path;
 
-/// Writes the math font into `book_dir/src/fonts/`, where the book's CSS loads it from, unless
-/// the same bytes are already there.
+/// Writes the math font into `book_dir/src/fonts/`, where the book's CSS loads it
+/// from, unless the same bytes are already there.
 pub fn write_math_font(book_dir: &Path) -> Result<(), Error> {
     let path = book_dir.join("src/fonts").join(MATH_FONT);
     let font = math_font().ok_or_else(|| {
@@ -21,17 +22,20 @@ pub fn write_math_font(book_dir: &Path) -> Result<(), Error> {
     if fs::read(&path).is_ok_and(|old| old == font) {
         return Ok(());
     }
-    write_atomically_bytes(&path, font).map_err(|source| Error::Write { path, source })
+    write_atomically_bytes(&path, font)
+        .map_err(|source| Error::Write { path, source })
 }
 
-/// Builds the book whose `book.toml` is in `book_dir`, into `build_dir` if given, otherwise
-/// into the directory `book.toml` names (`book/build`).
+/// Builds the book whose `book.toml` is in `book_dir`, into `build_dir` if given,
+/// otherwise into the directory `book.toml` names (`book/build`).
 pub fn build_book(book_dir: &Path, build_dir: Option<&Path>) -> Result<(), Error> {
     write_math_font(book_dir)?;
     let book_err = |e: mdbook_driver::errors::Error| Error::Book(format!("{e:#}"));
-    let mut config = Config::from_disk(book_dir.join("book.toml")).map_err(book_err)?;
-    // mdBook runs code-registered preprocessors after its own; the listing captions must see
-    // the includes before `links` expands them, so the defaults are registered here, in order.
+    let mut config =
+        Config::from_disk(book_dir.join("book.toml")).map_err(book_err)?;
+    // mdBook runs code-registered preprocessors after its own; the listing captions
+    // must see the includes before `links` expands them, so the defaults are
+    // registered here, in order.
     config.build.use_default_preprocessors = false;
     if let Some(dir) = build_dir {
         config.build.build_dir = dir.to_path_buf();
@@ -39,6 +43,7 @@ pub fn build_book(book_dir: &Path, build_dir: Option<&Path>) -> Result<(), Error
     let mut book = MDBook::load_with_config(book_dir, config).map_err(book_err)?;
     book.with_preprocessor(ListingPreprocessor)
         .with_preprocessor(LinkPreprocessor::new())
+        .with_preprocessor(DedentPreprocessor)
         .with_preprocessor(IndexPreprocessor::new())
         .with_preprocessor(PageFigures)
         .with_preprocessor(MathPreprocessor);

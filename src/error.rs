@@ -1,5 +1,6 @@
-//! What can go wrong when `pbm` runs, and whose fault it is: the exit code says (2 for the
-//! reader's input, 1 for a computation or the machine), and the message says what to do.
+//! What can go wrong when `pbm` runs, and whose fault it is: the exit code says (2
+//! for the reader's input, 1 for a computation or the machine), and the message says
+//! what to do.
 
 use pbm_prelim::{Fault, PbmError};
 use std::io;
@@ -60,9 +61,10 @@ impl Error {
                 Fault::Input => 2,
                 Fault::Computation => 1,
             },
-            Error::Figures(_) | Error::Write { .. } | Error::Book(_) | Error::Output(_) => {
-                1
-            }
+            Error::Figures(_)
+            | Error::Write { .. }
+            | Error::Book(_)
+            | Error::Output(_) => 1,
         }
     }
 }
@@ -80,9 +82,18 @@ mod tests {
             why: "no convergence to 1e-12".into(),
         };
         assert_eq!(Error::from(solver.at_step(50, 0.5)).exit_code(), 1);
-        assert_eq!(Error::from(PbmError::Diverged { step: 3, time: 0.3 }).exit_code(), 1);
-        assert_eq!(Error::from(PbmError::degenerate("spring", "ends meet")).exit_code(), 1);
-        assert_eq!(Error::from(PbmError::invalid("particle", "mass = 0")).exit_code(), 2);
+        assert_eq!(
+            Error::from(PbmError::Diverged { step: 3, time: 0.3 }).exit_code(),
+            1
+        );
+        assert_eq!(
+            Error::from(PbmError::degenerate("spring", "ends meet")).exit_code(),
+            1
+        );
+        assert_eq!(
+            Error::from(PbmError::invalid("particle", "mass = 0")).exit_code(),
+            2
+        );
         assert_eq!(Error::MalformedId("x".into()).exit_code(), 2);
         assert_eq!(Error::Book("no book.toml".into()).exit_code(), 1);
     }

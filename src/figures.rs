@@ -1,6 +1,6 @@
-//! The figure pipeline: every figure of every chapter is drawn in parallel (rayon), in both
-//! layouts, and written atomically to `book/src/figures/<chapter>/<name>.svg` (wide) and
-//! `<name>.narrow.svg`, with a progress bar.
+//! The figure pipeline: every figure of every chapter is drawn in parallel (rayon),
+//! in both layouts, and written atomically to `book/src/figures/<chapter>/<name>.svg`
+//! (wide) and `<name>.narrow.svg`, with a progress bar.
 
 use crate::error::Error;
 use crate::find_chapter;
@@ -12,7 +12,8 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// Where the `layout` drawing of figure `name` of `chapter_id` goes under `figures_dir`.
+/// Where the `layout` drawing of figure `name` of `chapter_id` goes under
+/// `figures_dir`.
 pub fn figure_path(
     figures_dir: &Path,
     chapter_id: &str,
@@ -22,8 +23,8 @@ pub fn figure_path(
     figures_dir.join(chapter_id).join(format!("{name}{}.svg", layout.file_suffix()))
 }
 
-/// Writes `contents` to `path` by writing a temporary file beside it and renaming, so a reader
-/// (or a browser) never sees half a figure.
+/// Writes `contents` to `path` by writing a temporary file beside it and renaming, so
+/// a reader (or a browser) never sees half a figure.
 pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
     write_atomically_bytes(path, contents.as_bytes())
 }
@@ -40,8 +41,8 @@ pub fn write_atomically_bytes(path: &Path, contents: &[u8]) -> io::Result<()> {
     })
 }
 
-/// Draws the figures of `chapters` (only the one with id `only`, if given) into `figures_dir`.
-/// Returns the paths written, or every failure.
+/// Draws the figures of `chapters` (only the one with id `only`, if given) into
+/// `figures_dir`. Returns the paths written, or every failure.
 pub fn render_figures(
     chapters: &[Chapter],
     figures_dir: &Path,
@@ -74,8 +75,12 @@ pub fn render_figures(
                     drawings
                         .iter()
                         .map(|d| {
-                            let path =
-                                figure_path(figures_dir, chapter.id, figure.name, d.layout);
+                            let path = figure_path(
+                                figures_dir,
+                                chapter.id,
+                                figure.name,
+                                d.layout,
+                            );
                             write_atomically(&path, &d.svg)
                                 .map(|()| path.clone())
                                 .map_err(|e| format!("{}: {e}", path.display()))
@@ -88,7 +93,8 @@ pub fn render_figures(
         })
         .collect();
     bar.finish_and_clear();
-    let (written, failed): (Vec<_>, Vec<_>) = results.into_iter().partition(Result::is_ok);
+    let (written, failed): (Vec<_>, Vec<_>) =
+        results.into_iter().partition(Result::is_ok);
     if failed.is_empty() {
         Ok(written.into_iter().flatten().flatten().collect())
     } else {

@@ -1,6 +1,7 @@
-//! The `pbm` toolkit: the chapter registry, the command line, the figure pipeline and the book
-//! builder. The physics lives in the chapter crates under `chapters/`; this crate only gathers
-//! them and turns them into a book, figures and runnable exercises.
+//! The `pbm` toolkit: the chapter registry, the command line, the figure pipeline and
+//! the book builder. The physics lives in the chapter crates under `chapters/`; this
+//! crate only gathers them and turns them into a book, figures and runnable
+//! exercises.
 
 pub mod book;
 pub mod error;
@@ -33,7 +34,10 @@ pub fn repo_root() -> PathBuf {
 }
 
 /// The chapter with this id. The error names the chapters that exist.
-pub fn find_chapter<'a>(chapters: &'a [Chapter], id: &str) -> Result<&'a Chapter, Error> {
+pub fn find_chapter<'a>(
+    chapters: &'a [Chapter],
+    id: &str,
+) -> Result<&'a Chapter, Error> {
     chapters.iter().find(|c| c.id == id).ok_or_else(|| Error::UnknownChapter {
         name: id.to_string(),
         known: chapters.iter().map(|c| c.id).collect::<Vec<_>>().join(", "),
@@ -49,14 +53,15 @@ pub fn find_exercise<'a>(
         return Err(Error::MalformedId(id.to_string()));
     };
     let chapter = find_chapter(chapters, chapter_id)?;
-    let exercise = chapter.exercise(exercise_id).ok_or_else(|| Error::UnknownExercise {
-        name: id.to_string(),
-        known: chapter
-            .exercises
-            .iter()
-            .map(|e| format!("{}/{}", chapter.id, e.id))
-            .collect::<Vec<_>>()
-            .join(", "),
-    })?;
+    let exercise =
+        chapter.exercise(exercise_id).ok_or_else(|| Error::UnknownExercise {
+            name: id.to_string(),
+            known: chapter
+                .exercises
+                .iter()
+                .map(|e| format!("{}/{}", chapter.id, e.id))
+                .collect::<Vec<_>>()
+                .join(", "),
+        })?;
     Ok((chapter, exercise))
 }

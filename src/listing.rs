@@ -1,7 +1,7 @@
 //! Listings say where they come from. Every code block of the book whose body is an
-//! `{{#include path:anchor}}` of tested source gets a caption naming the file, before mdBook's
-//! own `links` preprocessor replaces the include by the code (after the Rust book's listing
-//! preprocessor, `mdbook-trpl`).
+//! `{{#include path:anchor}}` of tested source gets a caption naming the file, before
+//! mdBook's own `links` preprocessor replaces the include by the code (after the Rust
+//! book's listing preprocessor, `mdbook-trpl`).
 
 use mdbook_preprocessor::book::{Book, BookItem};
 use mdbook_preprocessor::errors::Result;
@@ -19,16 +19,19 @@ pub fn caption(include_path: &str, anchor: Option<&str>) -> String {
     }
 }
 
-/// Puts a caption before every fenced code block that opens with an include of a source file
-/// (`.rs`). Program output (`output/*.txt`) is left uncaptioned: its command says what it is.
+/// Puts a caption before every fenced code block that opens with an include of a
+/// source file (`.rs`). Program output (`output/*.txt`) is left uncaptioned: its
+/// command says what it is.
 pub fn caption_listings(markdown: &str) -> String {
     let mut out = String::with_capacity(markdown.len() + 1024);
     let mut lines = markdown.lines().peekable();
     while let Some(line) = lines.next() {
         if line.starts_with("```")
             && let Some(next) = lines.peek()
-            && let Some(inner) =
-                next.trim().strip_prefix("{{#include ").and_then(|r| r.strip_suffix("}}"))
+            && let Some(inner) = next
+                .trim()
+                .strip_prefix("{{#include ")
+                .and_then(|r| r.strip_suffix("}}"))
         {
             let (path, anchor) = match inner.trim().split_once(':') {
                 Some((path, anchor)) => (path, Some(anchor)),
@@ -45,8 +48,8 @@ pub fn caption_listings(markdown: &str) -> String {
     out
 }
 
-/// The mdBook preprocessor that applies [`caption_listings`] to every page. It must run before
-/// `links`; `book::build_book` registers it first.
+/// The mdBook preprocessor that applies [`caption_listings`] to every page. It must
+/// run before `links`; `book::build_book` registers it first.
 pub struct ListingPreprocessor;
 
 impl Preprocessor for ListingPreprocessor {
@@ -64,9 +67,81 @@ impl Preprocessor for ListingPreprocessor {
     }
 }
 
+/// Removes from every fenced code block the leading whitespace that all its non-blank lines
+/// share.
+pub fn dedent_listings(markdown: &str) -> String {
+    let mut out = String::with_capacity(markdown.len());
+    let mut block: Option<Vec<&str>> = None;
+    for line in markdown.lines() {
+        let fence = line.trim_start().starts_with("```");
+        match (&mut block, fence) {
+            (None, true) => {
+                out.push_str(line);
+                out.push('\n');
+                block = Some(Vec::new());
+            }
+            (Some(lines), true) => {
+                let indent = lines
+                    .iter()
+                    .filter(|l| !l.trim().is_empty())
+                    .map(|l| l.len() - l.trim_start().len())
+                    .min()
+                    .unwrap_or(0);
+                for l in lines.iter() {
+                    out.push_str(l.get(indent..).unwrap_or("").trim_end());
+                    out.push('\n');
+                }
+                out.push_str(line);
+                out.push('\n');
+                block = None;
+            }
+            (Some(lines), false) => lines.push(line),
+            (None, false) => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    // An unclosed block is left as it was.
+    for l in block.unwrap_or_default() {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
+}
+
+/// The mdBook preprocessor that applies [`dedent_listings`] to every page. It must run after
+/// `links`, which puts the code in.
+pub struct DedentPreprocessor;
+
+impl Preprocessor for DedentPreprocessor {
+    fn name(&self) -> &str {
+        "pbm-dedent"
+    }
+
+    fn run(&self, _ctx: &PreprocessorContext, mut book: Book) -> Result<Book> {
+        book.for_each_mut(|item| {
+            if let BookItem::Chapter(chapter) = item {
+                chapter.content = dedent_listings(&chapter.content);
+            }
+        });
+        Ok(book)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_region_from_inside_an_impl_starts_at_the_margin() {
+        let page = "Text.\n\n```rust,ignore\n    /// Doc.\n    fn f() {\n\n        g();\n    }\n```\n\n    indented prose stays\n";
+        assert_eq!(
+            dedent_listings(page),
+            "Text.\n\n```rust,ignore\n/// Doc.\nfn f() {\n\n    g();\n}\n```\n\n    indented prose stays\n"
+        );
+        assert_eq!(dedent_listings("```\n  a\n"), "```\n  a\n");
+    }
 
     #[test]
     fn source_listings_get_a_caption_and_output_does_not() {

@@ -27,7 +27,8 @@ enum Command {
         #[arg(long)]
         chapter: Option<String>,
     },
-    /// List the chapters, their exercises with parameters and defaults, and their figures.
+    /// List the chapters, their exercises with parameters and defaults, and their
+    /// figures.
     List,
     /// Run an exercise, e.g. `pbm run ode/stability --set h=0.25`.
     Run {
@@ -62,8 +63,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// Writes `text` to standard output. A reader who pipes it into `head` closes the pipe early;
-/// that is not an error.
+/// Writes `text` to standard output. A reader who pipes it into `head` closes the
+/// pipe early; that is not an error.
 fn print(text: &str) -> Result<(), Error> {
     let mut out = io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
@@ -75,7 +76,8 @@ fn print(text: &str) -> Result<(), Error> {
 fn figures(only: Option<&str>) -> Result<usize, Error> {
     let dir = repo_root().join("book/src/figures");
     let progress = io::stderr().is_terminal();
-    let drawings = pbm::figures::render_figures(&chapters(), &dir, only, progress)?.len();
+    let drawings =
+        pbm::figures::render_figures(&chapters(), &dir, only, progress)?.len();
     Ok(drawings / pbm_prelim::plot::Layout::ALL.len())
 }
 
@@ -96,7 +98,10 @@ fn list() -> String {
     for chapter in chapters() {
         out += &format!("{} {}  [{}]\n", chapter.number, chapter.title, chapter.id);
         for exercise in &chapter.exercises {
-            out += &format!("  run {}/{}: {}\n", chapter.id, exercise.id, exercise.summary);
+            out += &format!(
+                "  run {}/{}: {}\n",
+                chapter.id, exercise.id, exercise.summary
+            );
             for p in &exercise.params {
                 let default = match &p.kind {
                     ParamKind::Float { default, .. } => default.to_string(),
@@ -113,8 +118,10 @@ fn list() -> String {
             }
         }
         for figure in &chapter.figures {
-            out +=
-                &format!("  figure {}/{}.svg: {}\n", chapter.id, figure.name, figure.title);
+            out += &format!(
+                "  figure {}/{}.svg: {}\n",
+                chapter.id, figure.name, figure.title
+            );
         }
     }
     out

@@ -1,9 +1,10 @@
-//! Build-time math: every `$...$` and `$$...$$` of a page becomes MathML Core, which browsers
-//! render natively, so the built book needs no JavaScript and no network. pulldown-cmark (with
-//! its math extension) finds the math, so dollar signs inside code are left alone; math-core
-//! writes MathML that Chromium, Firefox and Safari all render alike: bold vectors as Unicode
-//! bold letters (𝐱), a real minus sign (−), stretchy fences and accents. The book ships an
-//! OpenType math font (New Computer Modern Math) for it, see [`MATH_FONT`].
+//! Build-time math: every `$...$` and `$$...$$` of a page becomes MathML Core, which
+//! browsers render natively, so the built book needs no JavaScript and no network.
+//! pulldown-cmark (with its math extension) finds the math, so dollar signs inside
+//! code are left alone; math-core writes MathML that Chromium, Firefox and Safari all
+//! render alike: bold vectors as Unicode bold letters (𝐱), a real minus sign (−),
+//! stretchy fences and accents. The book ships an OpenType math font (New Computer
+//! Modern Math) for it, see [`MATH_FONT`].
 
 use math_core::{LatexToMathML, MathCoreConfig, MathDisplay};
 use mdbook_preprocessor::book::{Book, BookItem};
@@ -15,8 +16,9 @@ use std::sync::OnceLock;
 /// The file name the book's CSS loads the math font from, under `book/src/fonts/`.
 pub const MATH_FONT: &str = "NewCMMath-Regular.otf";
 
-/// The bytes of New Computer Modern Math (regular weight), an OpenType font with a MATH table,
-/// from the fonts the `typst-assets` crate ships. None if the crate no longer carries it.
+/// The bytes of New Computer Modern Math (regular weight), an OpenType font with a
+/// MATH table, from the fonts the `typst-assets` crate ships. None if the crate no
+/// longer carries it.
 pub fn math_font() -> Option<&'static [u8]> {
     typst_assets::fonts().find(|bytes| {
         ttf_parser::Face::parse(bytes, 0).is_ok_and(|face| {
@@ -46,7 +48,8 @@ fn converter() -> &'static std::result::Result<LatexToMathML, String> {
     })
 }
 
-/// Replaces the math of one Markdown page with MathML. The error names the offending formula.
+/// Replaces the math of one Markdown page with MathML. The error names the offending
+/// formula.
 pub fn render_math(markdown: &str) -> std::result::Result<String, MathError> {
     let converter = converter().as_ref().map_err(|why| MathError {
         formula: String::new(),
@@ -67,7 +70,10 @@ pub fn render_math(markdown: &str) -> std::result::Result<String, MathError> {
         };
         let mathml = converter
             .convert_with_local_state(tex, style)
-            .map_err(|e| MathError { formula: tex.to_string(), why: format!("{e:?}") })?
+            .map_err(|e| MathError {
+                formula: tex.to_string(),
+                why: format!("{e:?}"),
+            })?
             .mathml;
         out.push_str(&markdown[copied_to..range.start]);
         out.push_str(&protect_from_markdown(&mathml));
@@ -77,8 +83,8 @@ pub fn render_math(markdown: &str) -> std::result::Result<String, MathError> {
     Ok(out)
 }
 
-/// The MathML goes back into Markdown as inline HTML, whose text Markdown would still read:
-/// `*`, `_` and friends in it are turned into character references.
+/// The MathML goes back into Markdown as inline HTML, whose text Markdown would still
+/// read: `*`, `_` and friends in it are turned into character references.
 fn protect_from_markdown(html: &str) -> String {
     let mut out = String::with_capacity(html.len());
     let mut in_tag = false;
@@ -119,8 +125,9 @@ impl Preprocessor for MathPreprocessor {
                 match render_math(&chapter.content) {
                     Ok(content) => chapter.content = content,
                     Err(e) => {
-                        failure
-                            .get_or_insert_with(|| format!("page `{}`: {e}", chapter.name));
+                        failure.get_or_insert_with(|| {
+                            format!("page `{}`: {e}", chapter.name)
+                        });
                     }
                 }
             }
@@ -138,8 +145,8 @@ mod tests {
 
     #[test]
     fn inline_and_display_math_become_mathml() {
-        let out =
-            render_math("Euler: $x_1 = x_0 + h f$.\n\n$$\\dot{x} = -k x$$\n").unwrap();
+        let out = render_math("Euler: $x_1 = x_0 + h f$.\n\n$$\\dot{x} = -k x$$\n")
+            .unwrap();
         assert!(out.contains("<math"), "{out}");
         assert!(out.contains(r#"display="block""#), "{out}");
         assert!(!out.contains('$'), "{out}");
@@ -177,14 +184,21 @@ mod tests {
     fn bold_vectors_minus_signs_and_hats_come_out_as_mathml_core() {
         let out = render_math("$\\mathbf{x}_0 - \\hat{\\mathbf{u}}$").unwrap();
         assert!(out.contains('𝐱') && out.contains('𝐮'), "bold letters: {out}");
-        assert!(out.contains('−') && !out.contains(">-<"), "a real minus sign: {out}");
-        assert!(out.contains("<mover"), "the hat is an accent over the letter: {out}");
+        assert!(
+            out.contains('−') && !out.contains(">-<"),
+            "a real minus sign: {out}"
+        );
+        assert!(
+            out.contains("<mover"),
+            "the hat is an accent over the letter: {out}"
+        );
         assert!(!out.contains("mathvariant=\"bold\""), "{out}");
     }
 
     #[test]
     fn the_math_font_is_shipped() {
-        let font = math_font().expect("typst-assets carries New Computer Modern Math");
+        let font =
+            math_font().expect("typst-assets carries New Computer Modern Math");
         let face = ttf_parser::Face::parse(font, 0).unwrap();
         assert!(face.tables().math.is_some(), "an OpenType MATH table");
     }

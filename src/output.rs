@@ -1,8 +1,9 @@
-//! Program output shown on the pages, generated and included, never pasted (the Rust book's
-//! `output.txt` pattern). Each [`ShownRun`] is one console block of the book: `pbm book` runs
-//! it and writes what `pbm run` prints, restricted to the keys the page discusses, to
-//! `book/src/output/<name>.txt`; the page includes that file. The files are committed, and a
-//! test runs every one again and fails when the code no longer prints what the page shows.
+//! Program output shown on the pages, generated and included, never pasted (the Rust
+//! book's `output.txt` pattern). Each [`ShownRun`] is one console block of the book:
+//! `pbm book` runs it and writes what `pbm run` prints, restricted to the keys the
+//! page discusses, to `book/src/output/<name>.txt`; the page includes that file. The
+//! files are committed, and a test runs every one again and fails when the code no
+//! longer prints what the page shows.
 
 use crate::error::Error;
 use crate::figures::write_atomically;
@@ -20,8 +21,8 @@ pub struct ShownRun {
     pub set: &'static [&'static str],
     /// The top-level result keys shown, in the result's order (empty: all of them).
     pub keys: &'static [&'static str],
-    /// Keys whose values are wall-clock timings: shown as measured when the book is built,
-    /// left out when a test compares the page with the code.
+    /// Keys whose values are wall-clock timings: shown as measured when the book is
+    /// built, left out when a test compares the page with the code.
     pub timed: &'static [&'static str],
 }
 
@@ -81,7 +82,12 @@ pub const SHOWN: &[ShownRun] = &[
     },
     run(
         "particles/momentum",
-        &["max_momentum_drift", "relative_momentum_drift", "energy_start", "energy_end"],
+        &[
+            "max_momentum_drift",
+            "relative_momentum_drift",
+            "energy_start",
+            "energy_end",
+        ],
     ),
     run("particles/spring-from-behavior", &["max_force_difference", "max_force"]),
     ShownRun {
@@ -106,7 +112,12 @@ pub const SHOWN: &[ShownRun] = &[
     ),
     run(
         "implicit/particle-on-line",
-        &["k_needed", "theory_max_h", "measured_max_h", "steps_per_metre_at_1_m_per_s"],
+        &[
+            "k_needed",
+            "theory_max_h",
+            "measured_max_h",
+            "steps_per_metre_at_1_m_per_s",
+        ],
     ),
     run(
         "implicit/one-big-step",
@@ -151,14 +162,23 @@ pub const SHOWN: &[ShownRun] = &[
     ),
     run(
         "constraints/redundant",
-        &["solved", "max_constraint_error", "constraint_rows", "jacobian_rank", "error"],
+        &[
+            "solved",
+            "max_constraint_error",
+            "constraint_rows",
+            "jacobian_rank",
+            "error",
+        ],
     ),
     run("lagrangian/bead", &["steps", "max_radius_error", "relative_energy_drift"]),
     run(
         "lagrangian/compare",
         &["max_distance_first_second", "separation_time", "final_distance"],
     ),
-    run("rigid/quat-vs-matrix", &["matrix_orthogonality_error", "quaternion_norm_error"]),
+    run(
+        "rigid/quat-vs-matrix",
+        &["matrix_orthogonality_error", "quaternion_norm_error"],
+    ),
     run("rigid/inertia-table", &["rows"]),
     ShownRun {
         id: "rigid/translation-free",
@@ -208,9 +228,10 @@ impl ShownRun {
         command
     }
 
-    /// What `pbm run` prints for this command (the table, or the error line), restricted to
-    /// the shown keys, with the command on the first line. With `mask_timings`, the timed
-    /// values are left out, so that the text is the same on every run.
+    /// What `pbm run` prints for this command (the table, or the error line),
+    /// restricted to the shown keys, with the command on the first line. With
+    /// `mask_timings`, the timed values are left out, so that the text is the same on
+    /// every run.
     pub fn render(
         &self,
         chapters: &[Chapter],
@@ -254,9 +275,9 @@ fn mask(value: &mut Value, timed: &[&str]) {
     }
 }
 
-/// Writes the output of every shown run whose file in `dir` is missing or stale. A file that
-/// differs only in its timings is left alone, so a rebuild does not churn the committed
-/// timings. Returns how many files were written.
+/// Writes the output of every shown run whose file in `dir` is missing or stale. A
+/// file that differs only in its timings is left alone, so a rebuild does not churn
+/// the committed timings. Returns how many files were written.
 pub fn write_outputs(dir: &Path) -> Result<usize, Error> {
     let chapters = chapters();
     let mut written = 0;
@@ -268,7 +289,8 @@ pub fn write_outputs(dir: &Path) -> Result<usize, Error> {
             continue;
         }
         let text = shown.render(&chapters, false)?;
-        write_atomically(&path, &text).map_err(|source| Error::Write { path, source })?;
+        write_atomically(&path, &text)
+            .map_err(|source| Error::Write { path, source })?;
         written += 1;
     }
     Ok(written)
@@ -278,12 +300,19 @@ pub fn write_outputs(dir: &Path) -> Result<usize, Error> {
 const TIMING: &str = "(timing)";
 
 impl ShownRun {
-    /// Whether `committed` (the text the page includes) is what the code prints now. Timed
-    /// values may differ: compared word by word, a masked timing matches any number.
-    pub fn is_current(&self, chapters: &[Chapter], committed: &str) -> Result<bool, Error> {
+    /// Whether `committed` (the text the page includes) is what the code prints now.
+    /// Timed values may differ: compared word by word, a masked timing matches any
+    /// number.
+    pub fn is_current(
+        &self,
+        chapters: &[Chapter],
+        committed: &str,
+    ) -> Result<bool, Error> {
         let now = self.render(chapters, true)?;
-        let (a, b): (Vec<&str>, Vec<&str>) =
-            (now.split_whitespace().collect(), committed.split_whitespace().collect());
+        let (a, b): (Vec<&str>, Vec<&str>) = (
+            now.split_whitespace().collect(),
+            committed.split_whitespace().collect(),
+        );
         Ok(a.len() == b.len()
             && a.iter().zip(&b).all(|(now, then)| {
                 now == then || (*now == TIMING && then.parse::<f64>().is_ok())

@@ -1,10 +1,11 @@
-//! Figures as the page shows them. A page writes a figure as a Markdown image from `figures/`
-//! followed by its italic caption. This preprocessor
+//! Figures as the page shows them. A page writes a figure as a Markdown image from
+//! `figures/` followed by its italic caption. This preprocessor
 //!
-//! - numbers it: "Figure C.N." in front of the caption, C the chapter's number and N its place
-//!   in the chapter, counted across the chapter's pages in reading order;
+//! - numbers it: "Figure C.N." in front of the caption, C the chapter's number and N
+//!   its place in the chapter, counted across the chapter's pages in reading order;
 //! - shows the drawing that fits the screen: a `<picture>` whose narrow drawing
-//!   (`name.narrow.svg`, panels stacked) replaces the wide one under [`NARROW_MEDIA`].
+//!   (`name.narrow.svg`, panels stacked) replaces the wide one under
+//!   [`NARROW_MEDIA`].
 
 use mdbook_preprocessor::book::{Book, BookItem};
 use mdbook_preprocessor::errors::Result;
@@ -13,16 +14,16 @@ use pbm_prelim::plot::{Layout, NARROW_MEDIA};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// The chapter number of a page from its folder (`04-constraints/models.md` → 4); None for
-/// pages outside a numbered chapter.
+/// The chapter number of a page from its folder (`04-constraints/models.md` → 4);
+/// None for pages outside a numbered chapter.
 pub fn chapter_number(path: &Path) -> Option<u32> {
     let folder = path.components().next()?.as_os_str().to_str()?;
     let digits: String = folder.chars().take_while(char::is_ascii_digit).collect();
     digits.parse().ok().filter(|n| *n > 0)
 }
 
-/// The `<picture>` for a figure line `![alt](../figures/ch/name.svg)`, or None for any other
-/// line.
+/// The `<picture>` for a figure line `![alt](../figures/ch/name.svg)`, or None for
+/// any other line.
 pub fn picture(line: &str) -> Option<String> {
     let rest = line.trim_end().strip_prefix("![")?;
     let (alt, rest) = rest.split_once("](")?;
@@ -42,8 +43,9 @@ pub fn picture(line: &str) -> Option<String> {
     ))
 }
 
-/// Numbers the figures of one page of chapter `chapter`, the first being number `first`, and
-/// turns their images into [`picture`]s. Returns the page and the number of figures on it.
+/// Numbers the figures of one page of chapter `chapter`, the first being number
+/// `first`, and turns their images into [`picture`]s. Returns the page and the number
+/// of figures on it.
 pub fn number_figures(markdown: &str, chapter: u32, first: u32) -> (String, u32) {
     let mut out = String::with_capacity(markdown.len() + 256);
     let (mut count, mut after_figure) = (0, false);
@@ -119,7 +121,10 @@ mod tests {
                     ![another](../figures/ode/b.svg)\n\n*The second.*\n\n![logo](logo.png)\n\n*no*\n";
         let (out, n) = number_figures(page, 4, 3);
         assert_eq!(n, 2);
-        assert!(out.contains("**Figure 4.3.** *What to look at:* the line."), "{out}");
+        assert!(
+            out.contains("**Figure 4.3.** *What to look at:* the line."),
+            "{out}"
+        );
         assert!(out.contains("**Figure 4.4.** *The second.*"), "{out}");
         assert!(out.contains("\n*no*\n"), "{out}");
         assert!(out.contains("![logo](logo.png)"), "{out}");

@@ -1,6 +1,6 @@
-//! Book integrity: every include resolves to an anchor, every figure a page shows is drawn by
-//! some chapter, every chapter crate has a page, SUMMARY lists every page, and the built book
-//! renders its math and loads nothing from the internet.
+//! Book integrity: every include resolves to an anchor, every figure a page shows is
+//! drawn by some chapter, every chapter crate has a page, SUMMARY lists every page,
+//! and the built book renders its math and loads nothing from the internet.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
@@ -52,20 +52,28 @@ fn every_include_resolves_to_an_existing_anchor() {
         let text = fs::read_to_string(&page).unwrap();
         for (path, anchor) in includes(&text) {
             let target = page.parent().unwrap().join(&path);
-            let source = fs::read_to_string(&target)
-                .unwrap_or_else(|e| panic!("{}: include {path}: {e}", page.display()));
+            let source = fs::read_to_string(&target).unwrap_or_else(|e| {
+                panic!("{}: include {path}: {e}", page.display())
+            });
             if let Some(anchor) = anchor {
                 let start = format!("ANCHOR: {anchor}\n");
                 let end = format!("ANCHOR_END: {anchor}\n");
-                let (Some(a), Some(b)) = (source.find(&start), source.find(&end)) else {
-                    panic!("{}: anchor `{anchor}` not found in {path}", page.display());
+                let (Some(a), Some(b)) = (source.find(&start), source.find(&end))
+                else {
+                    panic!(
+                        "{}: anchor `{anchor}` not found in {path}",
+                        page.display()
+                    );
                 };
                 assert!(
                     a < b,
                     "{}: anchor `{anchor}` ends before it starts",
                     page.display()
                 );
-                assert!(b - a > start.len() + 20, "anchor `{anchor}` in {path} is empty");
+                assert!(
+                    b - a > start.len() + 20,
+                    "anchor `{anchor}` in {path} is empty"
+                );
             }
             count += 1;
         }
@@ -73,11 +81,57 @@ fn every_include_resolves_to_an_existing_anchor() {
     assert!(count >= 15, "only {count} includes: did the pages lose their code?");
 }
 
+/// Columns of code that fit the book's column at 1280 px: 750 px of code block, less 20 px of
+/// padding, over 8.4 px per character of 14-px Source Code Pro (measured in Chromium).
+const LISTING_COLUMNS: usize = 86;
+
+#[test]
+fn every_listing_fits_the_column_without_scrolling_sideways() {
+    let mut too_wide = Vec::new();
+    for page in pages() {
+        let text = fs::read_to_string(&page).unwrap();
+        for (path, anchor) in includes(&text) {
+            let Some(anchor) = anchor.filter(|_| path.ends_with(".rs")) else {
+                continue;
+            };
+            let source =
+                fs::read_to_string(page.parent().unwrap().join(&path)).unwrap();
+            let start = format!("ANCHOR: {anchor}\n");
+            let end = format!("ANCHOR_END: {anchor}");
+            let body = &source[source.find(&start).unwrap() + start.len()..];
+            let region: Vec<&str> = body[..body.find(&end).unwrap()]
+                .lines()
+                .filter(|l| !l.contains("ANCHOR"))
+                .collect();
+            // The book dedents a region (src/listing.rs) before showing it.
+            let indent = region
+                .iter()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| l.len() - l.trim_start().len())
+                .min()
+                .unwrap_or(0);
+            for line in &region {
+                let shown = line.get(indent..).unwrap_or("");
+                if shown.chars().count() > LISTING_COLUMNS {
+                    too_wide.push(format!("{path}:{anchor}: {}", shown.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        too_wide.is_empty(),
+        "lines wider than {LISTING_COLUMNS}:\n{}",
+        too_wide.join("\n")
+    );
+}
+
 #[test]
 fn every_figure_a_page_shows_is_registered() {
     let registered: BTreeSet<String> = pbm::chapters()
         .iter()
-        .flat_map(|c| c.figures.iter().map(move |f| format!("{}/{}.svg", c.id, f.name)))
+        .flat_map(|c| {
+            c.figures.iter().map(move |f| format!("{}/{}.svg", c.id, f.name))
+        })
         .collect();
     let mut shown = BTreeSet::new();
     for page in pages() {
@@ -114,7 +168,11 @@ fn every_chapter_crate_has_a_page_that_includes_its_code() {
         );
     }
     for chapter in pbm::chapters() {
-        assert!(book_src().join(chapter.pages).join("index.md").exists(), "{}", chapter.id);
+        assert!(
+            book_src().join(chapter.pages).join("index.md").exists(),
+            "{}",
+            chapter.id
+        );
     }
 }
 
@@ -129,7 +187,11 @@ fn summary_lists_every_page_and_only_existing_ones() {
         })
         .collect();
     for path in &listed {
-        assert!(path.exists(), "SUMMARY lists {}, which does not exist", path.display());
+        assert!(
+            path.exists(),
+            "SUMMARY lists {}, which does not exist",
+            path.display()
+        );
     }
     for page in pages() {
         if page.file_name().is_some_and(|n| n == "SUMMARY.md") {
@@ -154,7 +216,11 @@ fn the_built_book_renders_math_and_loads_nothing_remote() {
         html_pages += 1;
         let source = fs::read_to_string(&page).unwrap();
         if pbm::math::render_math(&source).unwrap() != source {
-            assert!(html.contains("<math"), "{}: math not rendered", relative.display());
+            assert!(
+                html.contains("<math"),
+                "{}: math not rendered",
+                relative.display()
+            );
         }
         // No unrendered TeX left outside code blocks.
         let prose: String =
@@ -178,13 +244,14 @@ fn the_built_book_renders_math_and_loads_nothing_remote() {
         assert!(!html.contains("mathjax"), "{}: MathJax script", relative.display());
     }
     assert!(html_pages >= 8);
-    // Vectors are bold in the page itself (Unicode bold letters), whatever the browser does
-    // with styles, and minus signs are minus signs.
+    // Vectors are bold in the page itself (Unicode bold letters), whatever the
+    // browser does with styles, and minus signs are minus signs.
     let ode = fs::read_to_string(out.path().join("01-ode/index.html")).unwrap();
     assert!(ode.contains('𝐱'), "no bold x in chapter 1's formulas");
     assert!(!ode.contains("<mo>-</mo>"), "a hyphen used as a minus sign");
     // Listings say which file they come from.
-    let forces = fs::read_to_string(out.path().join("02-particles/forces.html")).unwrap();
+    let forces =
+        fs::read_to_string(out.path().join("02-particles/forces.html")).unwrap();
     assert!(
         forces.contains(
             "<p class=\"listing-file\"><code>chapters/02-particles/src/spring.rs</code>"
@@ -192,11 +259,14 @@ fn the_built_book_renders_math_and_loads_nothing_remote() {
         "no caption naming the spring's file"
     );
     // Figures are numbered in every chapter, in reading order across its pages.
-    let models = fs::read_to_string(out.path().join("04-constraints/models.html")).unwrap();
+    let models =
+        fs::read_to_string(out.path().join("04-constraints/models.html")).unwrap();
     assert!(
-        models.contains("Figure 4.2.</strong>") && models.contains("Figure 4.3.</strong>")
+        models.contains("Figure 4.2.</strong>")
+            && models.contains("Figure 4.3.</strong>")
     );
-    let adaptive = fs::read_to_string(out.path().join("01-ode/adaptive.html")).unwrap();
+    let adaptive =
+        fs::read_to_string(out.path().join("01-ode/adaptive.html")).unwrap();
     assert!(adaptive.contains("Figure 1.6.</strong>"));
     // The math font the CSS names is in the build.
     assert!(out.path().join("fonts").join(pbm::math::MATH_FONT).exists());
@@ -205,7 +275,8 @@ fn the_built_book_renders_math_and_loads_nothing_remote() {
         .unwrap()
         .map(|e| e.unwrap().path())
         .find(|p| {
-            p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("searchindex"))
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("searchindex"))
         })
         .expect("a search index in the built book");
     let index = fs::read_to_string(index).unwrap();

@@ -1,6 +1,7 @@
-//! The command line as a reader uses it: listing, running with and without --json, every kind
-//! of bad input answered with one line and exit code 2, a failed computation with one line and
-//! exit code 1, and output cut short by the reader's pipe.
+//! The command line as a reader uses it: listing, running with and without --json,
+//! every kind of bad input answered with one line and exit code 2, a failed
+//! computation with one line and exit code 1, and output cut short by the reader's
+//! pipe.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
@@ -27,7 +28,11 @@ fn list_shows_every_exercise_with_its_parameters_and_every_figure() {
                 "{text}"
             );
             for p in &exercise.params {
-                assert!(text.contains(&format!("--set {}=", p.name)), "{}: {text}", p.name);
+                assert!(
+                    text.contains(&format!("--set {}=", p.name)),
+                    "{}: {text}",
+                    p.name
+                );
             }
         }
         for figure in &chapter.figures {
@@ -93,9 +98,9 @@ fn unknown_subcommands_and_flags_are_usage_errors() {
 
 #[test]
 fn a_failed_computation_is_one_line_naming_the_step_with_exit_code_1() {
-    // Euler gains energy on the bead without feedback until the state overflows at 10.81 s;
-    // the constraint solve then has no finite right-hand side. Valid input, failed
-    // computation: exit code 1, and the message says where.
+    // Euler gains energy on the bead without feedback until the state overflows at
+    // 10.81 s; the constraint solve then has no finite right-hand side. Valid input,
+    // failed computation: exit code 1, and the message says where.
     let out = pbm(&["run", "constraints/drift", "--set", "solver=euler"]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");

@@ -1,13 +1,16 @@
-//! The figure pipeline: every figure renders, wide and narrow, to a finite, labelled SVG of its
-//! layout's width with no text below the tick size, written atomically, and the result does not
-//! depend on the number of threads.
+//! The figure pipeline: every figure renders, wide and narrow, to a finite, labelled
+//! SVG of its layout's width with no text below the tick size, written atomically,
+//! and the result does not depend on the number of threads.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
 use pbm_prelim::plot::{Layout, TICK_PX};
 use std::fs;
 
-fn render_with_threads(threads: usize, dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+fn render_with_threads(
+    threads: usize,
+    dir: &std::path::Path,
+) -> Vec<std::path::PathBuf> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
     pool.install(|| pbm::figures::render_figures(&pbm::chapters(), dir, None, false))
         .unwrap()
@@ -23,7 +26,10 @@ fn every_figure_renders_identically_with_one_or_two_threads() {
     for path in paths_one {
         let svg = fs::read_to_string(&path).unwrap();
         let name = path.file_name().unwrap().to_str().unwrap();
-        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{name}");
+        assert!(
+            svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+            "{name}"
+        );
         for bad in ["NaN", "\"inf", " inf", ",inf", "-inf"] {
             assert!(!svg.contains(bad), "{name}: non-finite coordinate ({bad})");
         }
@@ -37,8 +43,9 @@ fn every_figure_renders_identically_with_one_or_two_threads() {
             .skip(1)
             .map(|rest| rest[..rest.find('"').unwrap()].parse::<f64>().unwrap())
             .fold(f64::INFINITY, f64::min);
-        // The page shows these at most one to one, so this is the smallest a reader sees on a
-        // desktop; the browser test measures the displayed size on a phone too.
+        // The page shows these at most one to one, so this is the smallest a reader
+        // sees on a desktop; the browser test measures the displayed size on a phone
+        // too.
         assert!(smallest >= TICK_PX, "{name}: text of {smallest} px");
         for bad in ["-0.0<", ">\n-0\n", ">\n-"] {
             assert!(
@@ -54,7 +61,10 @@ fn every_figure_renders_identically_with_one_or_two_threads() {
     for chapter in pbm::chapters() {
         for entry in fs::read_dir(one.path().join(chapter.id)).unwrap() {
             let name = entry.unwrap().file_name();
-            assert!(!name.to_string_lossy().ends_with(".tmp"), "{name:?} left behind");
+            assert!(
+                !name.to_string_lossy().ends_with(".tmp"),
+                "{name:?} left behind"
+            );
         }
     }
 }

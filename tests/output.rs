@@ -1,6 +1,7 @@
-//! Program output on the pages is generated (`pbm book` writes `book/src/output/`) and
-//! included, never pasted. These tests fail when a page shows output the code no longer
-//! prints: change an exercise and forget to rebuild the book, and the page is caught stale.
+//! Program output on the pages is generated (`pbm book` writes `book/src/output/`)
+//! and included, never pasted. These tests fail when a page shows output the code no
+//! longer prints: change an exercise and forget to rebuild the book, and the page is
+//! caught stale.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
@@ -47,13 +48,14 @@ fn pages_include_exactly_the_shown_outputs() {
             );
             included.insert(name);
         }
-        // No console block shows output typed by hand: commands (`$ ...`) and included
-        // output only.
+        // No console block shows output typed by hand: commands (`$ ...`) and
+        // included output only.
         for block in text.split("```console\n").skip(1) {
             let body = &block[..block.find("```").unwrap()];
             for line in body.lines() {
                 assert!(
-                    line.starts_with("{{#include ../output/") || line.starts_with("$ "),
+                    line.starts_with("{{#include ../output/")
+                        || line.starts_with("$ "),
                     "{}: console block written by hand: `{line}`",
                     page.display()
                 );

@@ -1,7 +1,8 @@
-//! The error type shared by chapters. Every error says whose fault it is: the reader's input
-//! (an unknown name, a value out of range, a model built from impossible values) or the
-//! computation (a solver that did not converge, a model that degenerated, a simulation that
-//! blew up). The command line exits with 2 for the first kind and 1 for the second.
+//! The error type shared by chapters. Every error says whose fault it is: the
+//! reader's input (an unknown name, a value out of range, a model built from
+//! impossible values) or the computation (a solver that did not converge, a model
+//! that degenerated, a simulation that blew up). The command line exits with 2 for
+//! the first kind and 1 for the second.
 
 use crate::params::ParamError;
 use crate::snapshot::short;
@@ -21,7 +22,8 @@ pub enum PbmError {
         /// Why it was rejected, naming what is allowed.
         why: String,
     },
-    /// An iterative solver gave up: it names itself, how far it got and why it stopped.
+    /// An iterative solver gave up: it names itself, how far it got and why it
+    /// stopped.
     #[error(
         "{solver} failed after {iterations} iterations (relative residual {}): {why}",
         short(*residual)
@@ -36,8 +38,8 @@ pub enum PbmError {
         /// Why it stopped: no convergence, or a matrix that is not what it needs.
         why: String,
     },
-    /// A model reached a state where its equations have no unique answer: coincident spring
-    /// ends, a singular matrix, a parametrisation that folds over.
+    /// A model reached a state where its equations have no unique answer: coincident
+    /// spring ends, a singular matrix, a parametrisation that folds over.
     #[error("degenerate {what}: {why}")]
     Degenerate {
         /// What degenerated, e.g. "spring".
@@ -47,7 +49,8 @@ pub enum PbmError {
     },
     /// A simulation produced a non-finite state.
     #[error(
-        "simulation diverged at step {step} (t = {} s): the state is no longer finite",
+        "simulation diverged at step {step} (t = {} s): the state is no longer \
+         finite",
         short(*time)
     )]
     Diverged {
@@ -109,9 +112,9 @@ impl PbmError {
         }
     }
 
-    /// The same error, saying that it happened in step `step`, which started at `time`. An
-    /// error that already names its step is returned as it is: the innermost step is the one
-    /// that knows where it failed.
+    /// The same error, saying that it happened in step `step`, which started at
+    /// `time`. An error that already names its step is returned as it is: the
+    /// innermost step is the one that knows where it failed.
     pub fn at_step(self, step: usize, time: f64) -> Self {
         match self {
             PbmError::AtStep { .. } | PbmError::Diverged { .. } => self,

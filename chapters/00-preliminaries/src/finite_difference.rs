@@ -1,16 +1,17 @@
-//! Checking derivatives by finite differences. Every analytic Jacobian in the book (spring
-//! forces, constraint functions, parametrisations, cloth energies) is tested the same way:
-//! perturb one input at a time by ±ε and compare the central difference with the formula.
-//! Central differences are accurate to O(ε²); rounding adds about 10⁻¹⁶/ε, so ε = 10⁻⁶
-//! leaves an error near 10⁻¹⁰ relative to the function's size.
+//! Checking derivatives by finite differences. Every analytic Jacobian in the book
+//! (spring forces, constraint functions, parametrisations, cloth energies) is tested
+//! the same way: perturb one input at a time by ±ε and compare the central difference
+//! with the formula. Central differences are accurate to O(ε²); rounding adds about
+//! 10⁻¹⁶/ε, so ε = 10⁻⁶ leaves an error near 10⁻¹⁰ relative to the function's size.
 
-/// The step the book's checks use: truncation error about 10⁻¹², rounding about 10⁻¹⁰.
+/// The step the book's checks use: truncation error about 10⁻¹², rounding about
+/// 10⁻¹⁰.
 pub const EPSILON: f64 = 1e-6;
 
 // ANCHOR: central_jacobian
-/// The central-difference Jacobian of f: ℝⁿ → ℝᵐ at `x`, as an m × n matrix stored row by row:
-/// entry (i, k) is (f_i(x + ε e_k) − f_i(x − ε e_k)) / 2ε. `f` writes its m values into its
-/// second argument and may fail.
+/// The central-difference Jacobian of f: ℝⁿ → ℝᵐ at `x`, as an m × n matrix stored
+/// row by row: entry (i, k) is (f_i(x + ε e_k) − f_i(x − ε e_k)) / 2ε. `f` writes its
+/// m values into its second argument and may fail.
 pub fn central_jacobian<E>(
     mut f: impl FnMut(&[f64], &mut [f64]) -> Result<(), E>,
     x: &[f64],
@@ -34,8 +35,8 @@ pub fn central_jacobian<E>(
 }
 // ANCHOR_END: central_jacobian
 
-/// The central-difference derivative of a path: (g(ε) − g(−ε)) / 2ε, entry by entry. With
-/// g(s) = J(x + s v) this is J̇ along the velocity v.
+/// The central-difference derivative of a path: (g(ε) − g(−ε)) / 2ε, entry by entry.
+/// With g(s) = J(x + s v) this is J̇ along the velocity v.
 pub fn central_derivative<E>(
     mut g: impl FnMut(f64, &mut [f64]) -> Result<(), E>,
     m: usize,
@@ -48,10 +49,15 @@ pub fn central_derivative<E>(
 }
 
 /// The largest entry-wise difference between an analytic and a numerical derivative,
-/// relative to `1 + max |analytic|`: absolute for small entries, relative for large ones.
+/// relative to `1 + max |analytic|`: absolute for small entries, relative for large
+/// ones.
 pub fn max_relative_error(analytic: &[f64], numerical: &[f64]) -> f64 {
     let scale = 1.0 + analytic.iter().fold(0.0_f64, |m, a| m.max(a.abs()));
-    analytic.iter().zip(numerical).map(|(a, n)| (a - n).abs() / scale).fold(0.0, f64::max)
+    analytic
+        .iter()
+        .zip(numerical)
+        .map(|(a, n)| (a - n).abs() / scale)
+        .fold(0.0, f64::max)
 }
 
 #[cfg(test)]

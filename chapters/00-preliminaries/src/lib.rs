@@ -1,15 +1,16 @@
 //! Preliminaries: the vocabulary every chapter of pbm shares.
 //!
-//! Nothing here is physics. Always built: the error type ([`PbmError`], which says whose fault
-//! an error is), the checks constructors make ([`validate`]), deterministic samples
-//! ([`sampling`]), finite-difference derivatives for tests ([`finite_difference`]), loops that
-//! run in parallel with the same results on any number of threads ([`parallel`]), rounding
-//! ([`snapshot`]) and exercise parameters ([`params`]).
+//! Nothing here is physics. Always built: the error type ([`PbmError`], which says
+//! whose fault an error is), the checks constructors make ([`validate`]),
+//! deterministic samples ([`sampling`]), finite-difference derivatives for tests
+//! ([`finite_difference`]), loops that run in parallel with the same results on any
+//! number of threads ([`parallel`]), rounding ([`snapshot`]) and exercise parameters
+//! ([`params`]).
 //!
-//! With the `book` feature (on by default): how a chapter describes itself as a [`Chapter`],
-//! with runnable [`Exercise`]s that return JSON and [`Figure`]s that draw SVG; the shared figure
-//! style ([`plot`]); and what the chapters' tests share ([`testing`]). The physics crates build
-//! without it, for WebAssembly.
+//! With the `book` feature (on by default): how a chapter describes itself as a
+//! [`Chapter`], with runnable [`Exercise`]s that return JSON and [`Figure`]s that
+//! draw SVG; the shared figure style ([`plot`]); and what the chapters' tests share
+//! ([`testing`]). The physics crates build without it, for WebAssembly.
 
 pub mod error;
 pub mod finite_difference;

@@ -1,10 +1,11 @@
-//! Data-parallel loops that give the same bits with any number of threads, or with none.
+//! Data-parallel loops that give the same bits with any number of threads, or with
+//! none.
 //!
-//! With the `parallel` feature the loops run on rayon's thread pool; without it (for example in
-//! the WebAssembly demos) they run in order on the calling thread. Every call of `f` sees only
-//! its own item and writes only its own output, and results are collected in index order, so
-//! there is no reduction whose order could depend on the schedule: the answers are
-//! bit-identical either way.
+//! With the `parallel` feature the loops run on rayon's thread pool; without it (for
+//! example in the WebAssembly demos) they run in order on the calling thread. Every
+//! call of `f` sees only its own item and writes only its own output, and results are
+//! collected in index order, so there is no reduction whose order could depend on the
+//! schedule: the answers are bit-identical either way.
 
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
@@ -25,8 +26,9 @@ pub fn map_range<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec
     return (0..n).map(f).collect();
 }
 
-/// Like [`map_range`], with a scratch value made by `init` for each worker and handed to `f`
-/// (a buffer to reuse, never a result: `f` must not let one index's answer depend on it).
+/// Like [`map_range`], with a scratch value made by `init` for each worker and handed
+/// to `f` (a buffer to reuse, never a result: `f` must not let one index's answer
+/// depend on it).
 pub fn map_range_with<S, T: Send>(
     n: usize,
     init: impl Fn() -> S + Sync + Send,
@@ -41,8 +43,8 @@ pub fn map_range_with<S, T: Send>(
     }
 }
 
-/// Calls `f(item, chunk)` for every item and the consecutive `chunk_len`-long chunk of `data`
-/// with the same index: each item reads its own slice of a state vector.
+/// Calls `f(item, chunk)` for every item and the consecutive `chunk_len`-long chunk
+/// of `data` with the same index: each item reads its own slice of a state vector.
 pub fn zip_chunks<T: Send>(
     items: &mut [T],
     data: &[f64],
@@ -61,8 +63,9 @@ pub fn zip_chunks<T: Send>(
         .for_each(|(item, chunk)| f(item, chunk));
 }
 
-/// Calls `f(item, chunk)` for every item and the consecutive `chunk_len`-long chunk of `out`
-/// with the same index: each item writes its own slice of a derivative vector.
+/// Calls `f(item, chunk)` for every item and the consecutive `chunk_len`-long chunk
+/// of `out` with the same index: each item writes its own slice of a derivative
+/// vector.
 pub fn zip_chunks_mut<T: Sync>(
     items: &[T],
     out: &mut [f64],
@@ -104,9 +107,14 @@ mod tests {
         });
         assert_eq!(with, (0..100).collect::<Vec<_>>());
         let mut items = vec![0.0; 4];
-        zip_chunks(&mut items, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], 2, |x, c| {
-            *x = c[0] + c[1];
-        });
+        zip_chunks(
+            &mut items,
+            &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0],
+            2,
+            |x, c| {
+                *x = c[0] + c[1];
+            },
+        );
         assert_eq!(items, [3.0, 7.0, 11.0, 15.0]);
         let mut out = vec![0.0; 8];
         zip_chunks_mut(&items, &mut out, 2, |x, c| c.fill(*x));

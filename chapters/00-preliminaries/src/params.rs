@@ -1,6 +1,6 @@
-//! Exercise parameters: each exercise declares its parameters with defaults and allowed ranges;
-//! `--set key=value` strings from the command line are checked against those declarations before
-//! any physics runs.
+//! Exercise parameters: each exercise declares its parameters with defaults and
+//! allowed ranges; `--set key=value` strings from the command line are checked
+//! against those declarations before any physics runs.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -52,8 +52,8 @@ pub enum ParamError {
         /// The allowed range.
         allowed: String,
     },
-    /// An exercise asked for a parameter it did not declare (a bug in the chapter, reported
-    /// rather than panicking).
+    /// An exercise asked for a parameter it did not declare (a bug in the chapter,
+    /// reported rather than panicking).
     #[error("exercise reads undeclared parameter `{0}`")]
     Undeclared(String),
 }
@@ -98,9 +98,9 @@ pub enum ParamKind {
 // ANCHOR_END: param_kind
 
 // ANCHOR: choice
-/// An enum that a choice parameter selects: every value with the word that names it. Reading
-/// the parameter gives the enum value, so a chapter matches on its variants and there is no
-/// catch-all arm for a word it forgot.
+/// An enum that a choice parameter selects: every value with the word that names it.
+/// Reading the parameter gives the enum value, so a chapter matches on its variants
+/// and there is no catch-all arm for a word it forgot.
 pub trait Choice: Copy + PartialEq + 'static {
     /// Every value with its word, in the order `pbm list` shows them.
     const OPTIONS: &'static [(&'static str, Self)];
@@ -190,7 +190,11 @@ impl ParamSpec {
     }
 
     /// A parameter taking one of the values of the enum `T`, by name.
-    pub fn choice<T: Choice>(name: &'static str, help: &'static str, default: T) -> Self {
+    pub fn choice<T: Choice>(
+        name: &'static str,
+        help: &'static str,
+        default: T,
+    ) -> Self {
         let options = T::OPTIONS.iter().map(|(word, _)| *word).collect();
         let kind = ParamKind::Choice { default: default.word(), options };
         ParamSpec { name, help, kind }
@@ -206,14 +210,17 @@ impl ParamSpec {
         }
     }
 
-    /// The allowed values, as a reader would write them: `(0, 10]`, `1..=1000`, `true|false`.
+    /// The allowed values, as a reader would write them: `(0, 10]`, `1..=1000`,
+    /// `true|false`.
     pub fn allowed(&self) -> String {
         match &self.kind {
             ParamKind::Float { min, max, min_exclusive, .. } => {
                 let open = if *min_exclusive { '(' } else { '[' };
                 format!("a finite number in {open}{min}, {max}]")
             }
-            ParamKind::Int { min, max, .. } => format!("a whole number in {min}..={max}"),
+            ParamKind::Int { min, max, .. } => {
+                format!("a whole number in {min}..={max}")
+            }
             ParamKind::Bool { .. } => "true|false".to_string(),
             ParamKind::Choice { options, .. } => options.join("|"),
         }
@@ -246,7 +253,9 @@ impl ParamSpec {
                 let n: u64 = match text.parse() {
                     Ok(n) => n,
                     // "-3" is a whole number, just not an allowed one.
-                    Err(_) if text.parse::<i64>().is_ok() => return Err(out_of_range()),
+                    Err(_) if text.parse::<i64>().is_ok() => {
+                        return Err(out_of_range());
+                    }
                     Err(_) => return Err(unparsable("a whole number")),
                 };
                 if (*min..=*max).contains(&n) {
@@ -273,9 +282,9 @@ impl ParamSpec {
     }
 }
 
-/// The validated parameters of one run of an exercise: every declared parameter has a value,
-/// either its default or what the reader set. It remembers which parameters the exercise read,
-/// so a test can find a declared parameter that does nothing.
+/// The validated parameters of one run of an exercise: every declared parameter has a
+/// value, either its default or what the reader set. It remembers which parameters
+/// the exercise read, so a test can find a declared parameter that does nothing.
 #[derive(Debug, Default)]
 pub struct Params {
     values: BTreeMap<&'static str, ParamValue>,
@@ -289,8 +298,8 @@ impl Clone for Params {
 }
 
 impl PartialEq for Params {
-    /// Two sets of parameters are equal when their values are; what was read is a record of
-    /// use, not part of the value.
+    /// Two sets of parameters are equal when their values are; what was read is a
+    /// record of use, not part of the value.
     fn eq(&self, other: &Self) -> bool {
         self.values == other.values
     }
@@ -313,8 +322,8 @@ impl Params {
         self.values.keys().filter(|k| !read.contains(*k)).copied().collect()
     }
 
-    /// Starts from the defaults of `specs` and applies `key=value` assignments in order.
-    /// `exercise` names the exercise in error messages.
+    /// Starts from the defaults of `specs` and applies `key=value` assignments in
+    /// order. `exercise` names the exercise in error messages.
     pub fn resolve<S: AsRef<str>>(
         exercise: &str,
         specs: &[ParamSpec],
@@ -365,11 +374,13 @@ impl Params {
     /// A whole-number parameter, as a count.
     pub fn usize(&self, name: &str) -> Result<usize, ParamError> {
         match self.get(name)? {
-            ParamValue::Int(n) => usize::try_from(*n).map_err(|_| ParamError::OutOfRange {
-                name: name.to_string(),
-                value: n.to_string(),
-                allowed: format!("at most {}", usize::MAX),
-            }),
+            ParamValue::Int(n) => {
+                usize::try_from(*n).map_err(|_| ParamError::OutOfRange {
+                    name: name.to_string(),
+                    value: n.to_string(),
+                    allowed: format!("at most {}", usize::MAX),
+                })
+            }
             _ => Err(ParamError::Undeclared(name.to_string())),
         }
     }
@@ -391,7 +402,11 @@ impl Params {
             ParamError::UnknownChoice {
                 name: name.to_string(),
                 value: word.to_string(),
-                allowed: T::OPTIONS.iter().map(|(w, _)| *w).collect::<Vec<_>>().join("|"),
+                allowed: T::OPTIONS
+                    .iter()
+                    .map(|(w, _)| *w)
+                    .collect::<Vec<_>>()
+                    .join("|"),
             }
         })
     }
@@ -428,9 +443,12 @@ mod tests {
 
     #[test]
     fn defaults_and_overrides() {
-        let p =
-            Params::resolve("x/y", &specs(), &["h=0.25", "method=rk4", "feedback=true"])
-                .unwrap();
+        let p = Params::resolve(
+            "x/y",
+            &specs(),
+            &["h=0.25", "method=rk4", "feedback=true"],
+        )
+        .unwrap();
         assert_eq!(p.f64("h").unwrap(), 0.25);
         assert_eq!(p.usize("steps").unwrap(), 100);
         assert!(p.bool("feedback").unwrap());

@@ -1,11 +1,13 @@
-//! The shared look of every figure: an embedded font (figures must render on a machine with no
-//! system fonts), a colour-blind-safe palette, two layouts (the page's column and a phone's),
-//! legends drawn below the plot, titles that wrap, and tick labels set as a reader writes them.
+//! The shared look of every figure: an embedded font (figures must render on a
+//! machine with no system fonts), a colour-blind-safe palette, two layouts (the
+//! page's column and a phone's), legends drawn below the plot, titles that wrap, and
+//! tick labels set as a reader writes them.
 //!
-//! Sizes are in SVG pixels, which the page shows one to one in its 750-pixel column: a 720-pixel
-//! [`Layout::Wide`] figure with 15.5-pixel tick labels shows them at 15.5 pixels on a desktop,
-//! and a 360-pixel [`Layout::Narrow`] one shows them at about 15 in a 390-pixel phone's
-//! 350-pixel column. The page picks the drawing with a `<picture>` element and [`NARROW_MEDIA`].
+//! Sizes are in SVG pixels, which the page shows one to one in its 750-pixel column:
+//! a 720-pixel [`Layout::Wide`] figure with 15.5-pixel tick labels shows them at 15.5
+//! pixels on a desktop, and a 360-pixel [`Layout::Narrow`] one shows them at about 15
+//! in a 390-pixel phone's 350-pixel column. The page picks the drawing with a
+//! `<picture>` element and [`NARROW_MEDIA`].
 
 use crate::error::PbmError;
 use plotters::chart::MeshStyle;
@@ -16,18 +18,21 @@ use plotters::style::FontStyle;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::sync::Once;
 
-/// The font family every figure uses; registered from bytes shipped by the `dejavu` crate.
+/// The font family every figure uses; registered from bytes shipped by the `dejavu`
+/// crate.
 pub const FONT: &str = "sans-serif";
 
-/// plotters writes a font's size divided by this into the SVG (`plotters-svg`, `draw_text`);
-/// sizes below are the ones the browser shows, so they are multiplied by it on the way in.
+/// plotters writes a font's size divided by this into the SVG (`plotters-svg`,
+/// `draw_text`); sizes below are the ones the browser shows, so they are multiplied
+/// by it on the way in.
 const PLOTTERS_SVG_FONT_SCALE: f64 = 1.24;
 
 /// Figure title, in SVG pixels as shown.
 pub const TITLE_PX: f64 = 17.0;
 /// Axis descriptions and panel captions.
 pub const LABEL_PX: f64 = 16.0;
-/// Tick labels, legend entries and notes inside a plot: the smallest text of any figure.
+/// Tick labels, legend entries and notes inside a plot: the smallest text of any
+/// figure.
 pub const TICK_PX: f64 = 15.5;
 /// Stroke width of data lines.
 pub const LINE_WIDTH: u32 = 2;
@@ -54,14 +59,14 @@ pub const REFERENCE: RGBColor = RGBColor(60, 60, 60);
 /// Dash and gap lengths (pixels) of every dashed line, in plots and in legends alike.
 pub const DASH: (u32, u32) = (7, 5);
 
-/// The media query under which a page shows a figure's narrow drawing: a viewport of at most
-/// 620 pixels has a column of at most 580, where the wide drawing's 15.5-pixel labels would
-/// shrink below 12.5.
+/// The media query under which a page shows a figure's narrow drawing: a viewport of
+/// at most 620 pixels has a column of at most 580, where the wide drawing's
+/// 15.5-pixel labels would shrink below 12.5.
 pub const NARROW_MEDIA: &str = "(max-width: 620px)";
 
 // ANCHOR: layout
-/// The two drawings of every figure: one for the book's column on a wide screen, one for a
-/// phone, where panels stack instead of standing side by side.
+/// The two drawings of every figure: one for the book's column on a wide screen, one
+/// for a phone, where panels stack instead of standing side by side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Layout {
     /// 720 pixels wide: the 750-pixel column of a desktop page, shown one to one.
@@ -82,7 +87,8 @@ impl Layout {
         }
     }
 
-    /// What goes between a figure's name and `.svg`: nothing for wide, `.narrow` for narrow.
+    /// What goes between a figure's name and `.svg`: nothing for wide, `.narrow` for
+    /// narrow.
     pub const fn file_suffix(self) -> &'static str {
         match self {
             Layout::Wide => "",
@@ -114,11 +120,13 @@ pub type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 
 static REGISTER: Once = Once::new();
 
-/// Registers the embedded DejaVu Sans under [`FONT`]. Called by [`draw_svg`]; idempotent.
+/// Registers the embedded DejaVu Sans under [`FONT`]. Called by [`draw_svg`];
+/// idempotent.
 pub fn ensure_font() {
     REGISTER.call_once(|| {
-        // The bytes are a valid TrueType font shipped inside the crate; failure is impossible
-        // short of a corrupted build, and would show as missing text, not a crash.
+        // The bytes are a valid TrueType font shipped inside the crate; failure is
+        // impossible short of a corrupted build, and would show as missing text, not
+        // a crash.
         let _ = plotters::style::register_font(
             FONT,
             FontStyle::Normal,
@@ -129,7 +137,11 @@ pub fn ensure_font() {
             FontStyle::Italic,
             dejavu::sans::oblique(),
         );
-        let _ = plotters::style::register_font(FONT, FontStyle::Bold, dejavu::sans::bold());
+        let _ = plotters::style::register_font(
+            FONT,
+            FontStyle::Bold,
+            dejavu::sans::bold(),
+        );
     });
 }
 
@@ -157,9 +169,14 @@ where
 }
 
 // ANCHOR: draw_figure
-/// Draws a figure in both layouts from data computed once: `height` gives each drawing's
-/// height, and `draw` draws on a canvas of [`Layout::width`] by that height.
-pub fn draw_figure<H, F>(name: &str, height: H, draw: F) -> Result<Vec<Drawing>, PbmError>
+/// Draws a figure in both layouts from data computed once: `height` gives each
+/// drawing's height, and `draw` draws on a canvas of [`Layout::width`] by that
+/// height.
+pub fn draw_figure<H, F>(
+    name: &str,
+    height: H,
+    draw: F,
+) -> Result<Vec<Drawing>, PbmError>
 where
     H: Fn(Layout) -> u32,
     F: Fn(&Area<'_>, Layout) -> DrawResult,
@@ -175,7 +192,8 @@ where
 }
 // ANCHOR_END: draw_figure
 
-/// Fails with a figure error if any value is not finite: NaN must never reach a picture.
+/// Fails with a figure error if any value is not finite: NaN must never reach a
+/// picture.
 pub fn require_finite(
     name: &str,
     values: impl IntoIterator<Item = f64>,
@@ -194,12 +212,14 @@ pub fn font(px: f64) -> TextStyle<'static> {
     (FONT, plotters_size(px)).into_font().into()
 }
 
-/// The size to give plotters for text the SVG states as `px`: `px` times plotters' scale, or a
-/// neighbouring float whose division by it gives back `px` exactly ("16", not
-/// "16.000000000000004"). Not every size has one (15 has none); the sizes above do.
+/// The size to give plotters for text the SVG states as `px`: `px` times plotters'
+/// scale, or a neighbouring float whose division by it gives back `px` exactly ("16",
+/// not "16.000000000000004"). Not every size has one (15 has none); the sizes above
+/// do.
 fn plotters_size(px: f64) -> f64 {
     let exact = |size: f64| size / PLOTTERS_SVG_FONT_SCALE == px;
-    let (mut down, mut up) = (px * PLOTTERS_SVG_FONT_SCALE, px * PLOTTERS_SVG_FONT_SCALE);
+    let (mut down, mut up) =
+        (px * PLOTTERS_SVG_FONT_SCALE, px * PLOTTERS_SVG_FONT_SCALE);
     for _ in 0..8 {
         if exact(down) {
             return down;
@@ -227,8 +247,9 @@ pub fn tick_font() -> TextStyle<'static> {
     font(TICK_PX)
 }
 
-/// Tick labels as a reader writes numbers: a real minus sign (U+2212) for plotters' hyphen, and
-/// no sign on a zero (a tick a rounding error below zero prints as "-0.0").
+/// Tick labels as a reader writes numbers: a real minus sign (U+2212) for plotters'
+/// hyphen, and no sign on a zero (a tick a rounding error below zero prints as
+/// "-0.0").
 pub fn tidy_numbers(svg: &str) -> String {
     let mut out = String::with_capacity(svg.len());
     let mut rest = svg;
@@ -236,7 +257,8 @@ pub fn tidy_numbers(svg: &str) -> String {
         let Some(open_end) = rest[start..].find('>').map(|i| start + i + 1) else {
             break;
         };
-        let Some(close) = rest[open_end..].find("</text>").map(|i| open_end + i) else {
+        let Some(close) = rest[open_end..].find("</text>").map(|i| open_end + i)
+        else {
             break;
         };
         out.push_str(&rest[..open_end]);
@@ -252,7 +274,9 @@ fn tidy_label(text: &str) -> String {
     let label = text.trim();
     let numeric = label.starts_with('-')
         && label.len() > 1
-        && label[1..].chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | '-'));
+        && label[1..]
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | '-'));
     if !numeric {
         return text.to_string();
     }
@@ -264,8 +288,8 @@ fn tidy_label(text: &str) -> String {
     text.replacen(label, &tidy, 1)
 }
 
-/// A tick label of a logarithmic axis: 10 to a superscript power (10⁻¹²), or the plain number
-/// between them (2·10⁻³ as `2×10⁻³`), which reads better than `2e-3`.
+/// A tick label of a logarithmic axis: 10 to a superscript power (10⁻¹²), or the
+/// plain number between them (2·10⁻³ as `2×10⁻³`), which reads better than `2e-3`.
 pub fn power_of_ten(v: &f64) -> String {
     if *v <= 0.0 || !v.is_finite() {
         return format!("{v}");
@@ -275,7 +299,11 @@ pub fn power_of_ten(v: &f64) -> String {
     let (mantissa, exponent) =
         if mantissa > 9.95 { (1.0, exponent + 1.0) } else { (mantissa, exponent) };
     let power = format!("10{}", superscript(exponent as i64));
-    if (mantissa - 1.0).abs() < 0.05 { power } else { format!("{mantissa:.0}×{power}") }
+    if (mantissa - 1.0).abs() < 0.05 {
+        power
+    } else {
+        format!("{mantissa:.0}×{power}")
+    }
 }
 
 /// An integer as Unicode superscript digits.
@@ -291,10 +319,16 @@ fn superscript(n: i64) -> String {
     s
 }
 
-/// Breaks `text` into lines no wider than `width` pixels in `style`, at spaces. A word wider
-/// than the line stands on a line of its own.
-pub fn wrap(area: &Area<'_>, text: &str, style: &TextStyle<'_>, width: u32) -> Vec<String> {
-    let fits = |s: &str| area.estimate_text_size(s, style).is_ok_and(|(w, _)| w <= width);
+/// Breaks `text` into lines no wider than `width` pixels in `style`, at spaces. A
+/// word wider than the line stands on a line of its own.
+pub fn wrap(
+    area: &Area<'_>,
+    text: &str,
+    style: &TextStyle<'_>,
+    width: u32,
+) -> Vec<String> {
+    let fits =
+        |s: &str| area.estimate_text_size(s, style).is_ok_and(|(w, _)| w <= width);
     let mut lines: Vec<String> = Vec::new();
     for word in text.split(' ') {
         match lines.last_mut() {
@@ -315,7 +349,8 @@ fn line_height(area: &Area<'_>, style: &TextStyle<'_>) -> u32 {
 }
 
 // ANCHOR: titled
-/// Draws `text` centred at the top of `area`, wrapped to its width, and returns the area below.
+/// Draws `text` centred at the top of `area`, wrapped to its width, and returns the
+/// area below.
 pub fn titled<'a>(
     area: &Area<'a>,
     text: &str,
@@ -338,8 +373,8 @@ pub fn titled<'a>(
 }
 // ANCHOR_END: titled
 
-/// `n` panels of `area`: `wide_columns` side by side in the wide layout, one above another in
-/// the narrow one. Rows are filled left to right.
+/// `n` panels of `area`: `wide_columns` side by side in the wide layout, one above
+/// another in the narrow one. Rows are filled left to right.
 pub fn panels<'a>(
     area: &Area<'a>,
     layout: Layout,
@@ -358,8 +393,8 @@ pub fn panels<'a>(
         .collect()
 }
 
-/// How a legend entry shows its series: drawn with the same stroke, so a dashed curve has a
-/// dashed sample.
+/// How a legend entry shows its series: drawn with the same stroke, so a dashed curve
+/// has a dashed sample.
 #[derive(Clone, Copy, Debug)]
 pub enum Swatch {
     /// A solid line of this colour and width.
@@ -380,15 +415,19 @@ impl Swatch {
     fn draw(self, area: &Area<'_>, (x, y): (i32, i32)) -> DrawResult {
         let len = SWATCH_LENGTH as i32;
         match self {
-            Swatch::Line(c, w) => {
-                area.draw(&PathElement::new(vec![(x, y), (x + len, y)], c.stroke_width(w)))?
-            }
+            Swatch::Line(c, w) => area.draw(&PathElement::new(
+                vec![(x, y), (x + len, y)],
+                c.stroke_width(w),
+            ))?,
             Swatch::Dashed(c, w) => {
                 let (dash, gap) = (DASH.0 as i32, DASH.1 as i32);
                 let mut s = x;
                 while s < x + len {
                     let e = (s + dash).min(x + len);
-                    area.draw(&PathElement::new(vec![(s, y), (e, y)], c.stroke_width(w)))?;
+                    area.draw(&PathElement::new(
+                        vec![(s, y), (e, y)],
+                        c.stroke_width(w),
+                    ))?;
                     s = e + gap;
                 }
             }
@@ -405,7 +444,10 @@ impl Swatch {
                     c.stroke_width(w),
                 ))?;
                 let m = x + len / 2;
-                area.draw(&Rectangle::new([(m - 4, y - 4), (m + 4, y + 4)], c.filled()))?;
+                area.draw(&Rectangle::new(
+                    [(m - 4, y - 4), (m + 4, y + 4)],
+                    c.filled(),
+                ))?;
             }
             Swatch::Dot(c, r) => {
                 area.draw(&Circle::new((x + len / 2, y), r, c.filled()))?
@@ -429,19 +471,25 @@ const SWATCH_GAP: u32 = 8;
 const ENTRY_GAP: u32 = 22;
 const LEGEND_PAD: u32 = 8;
 
-/// Where each entry of a legend goes when it flows in rows `width` pixels wide: (row, x, lines).
+/// Where each entry of a legend goes when it flows in rows `width` pixels wide: (row,
+/// x, lines).
 fn legend_layout(
     area: &Area<'_>,
     legend: &Legend,
     width: u32,
 ) -> Vec<(u32, u32, Vec<String>)> {
     let style = tick_font();
-    let text_width = |s: &str| area.estimate_text_size(s, &style).map_or(0, |(w, _)| w);
+    let text_width =
+        |s: &str| area.estimate_text_size(s, &style).map_or(0, |(w, _)| w);
     let (mut row, mut x) = (0u32, 0u32);
     let mut placed = Vec::new();
     for (label, _) in legend {
-        let lines =
-            wrap(area, label, &style, width.saturating_sub(SWATCH_LENGTH + SWATCH_GAP));
+        let lines = wrap(
+            area,
+            label,
+            &style,
+            width.saturating_sub(SWATCH_LENGTH + SWATCH_GAP),
+        );
         let w = SWATCH_LENGTH
             + SWATCH_GAP
             + lines.iter().map(|l| text_width(l)).max().unwrap_or(0);
@@ -462,8 +510,8 @@ fn legend_layout(
 }
 
 // ANCHOR: legend_below
-/// Draws `legend` in rows under the plot, never over data, and returns the area left above it
-/// for the plot. Entries flow left to right and wrap to the area's width.
+/// Draws `legend` in rows under the plot, never over data, and returns the area left
+/// above it for the plot. Entries flow left to right and wrap to the area's width.
 pub fn legend_below<'a>(
     area: &Area<'a>,
     legend: &Legend,
@@ -473,14 +521,18 @@ pub fn legend_below<'a>(
 }
 // ANCHOR_END: legend_below
 
-/// [`legend_below`] for panels side by side, each with its own legend: every strip gets the
-/// height of the tallest, so the panels' axes line up.
+/// [`legend_below`] for panels side by side, each with its own legend: every strip
+/// gets the height of the tallest, so the panels' axes line up.
 pub fn legends_below<'a>(
     panels: &[Area<'a>],
     legends: &[Legend],
 ) -> Result<Vec<Area<'a>>, Box<dyn std::error::Error>> {
-    let strip =
-        panels.iter().zip(legends).map(|(p, l)| legend_height(p, l)).max().unwrap_or(0);
+    let strip = panels
+        .iter()
+        .zip(legends)
+        .map(|(p, l)| legend_height(p, l))
+        .max()
+        .unwrap_or(0);
     panels.iter().zip(legends).map(|(p, l)| draw_legend(p, l, strip)).collect()
 }
 
@@ -491,12 +543,16 @@ fn legend_height(area: &Area<'_>, legend: &Legend) -> u32 {
     }
     let (width, _) = area.dim_in_pixel();
     let placed = legend_layout(area, legend, width.saturating_sub(2 * LEGEND_PAD));
-    let rows =
-        placed.iter().map(|(row, _, lines)| row + lines.len() as u32).max().unwrap_or(1);
+    let rows = placed
+        .iter()
+        .map(|(row, _, lines)| row + lines.len() as u32)
+        .max()
+        .unwrap_or(1);
     rows * line_height(area, &tick_font()) + 2 * LEGEND_PAD
 }
 
-/// Draws `legend` in a strip `strip` pixels high at the bottom of `area`; returns the rest.
+/// Draws `legend` in a strip `strip` pixels high at the bottom of `area`; returns the
+/// rest.
 fn draw_legend<'a>(
     area: &Area<'a>,
     legend: &Legend,
@@ -512,16 +568,18 @@ fn draw_legend<'a>(
         let x0 = (LEGEND_PAD + x) as i32;
         swatch.draw(&below, (x0, y0))?;
         for (k, line) in lines.iter().enumerate() {
-            let at =
-                (x0 + (SWATCH_LENGTH + SWATCH_GAP) as i32, y0 + (k as u32 * step) as i32);
+            let at = (
+                x0 + (SWATCH_LENGTH + SWATCH_GAP) as i32,
+                y0 + (k as u32 * step) as i32,
+            );
             below.draw(&Text::new(line.as_str(), at, style.clone()))?;
         }
     }
     Ok(plot)
 }
 
-/// A chart builder in the shared style on `area`: margins, and room for tick labels and axis
-/// descriptions. Call `.build_cartesian_2d(...)` on it.
+/// A chart builder in the shared style on `area`: margins, and room for tick labels
+/// and axis descriptions. Call `.build_cartesian_2d(...)` on it.
 pub fn chart_on<'a, 'b>(area: &'a Area<'b>) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
     let mut builder = ChartBuilder::on(area);
     builder
@@ -537,8 +595,8 @@ const CHART_MARGIN_RIGHT: u32 = 16;
 const X_LABEL_AREA: u32 = 46;
 const Y_LABEL_AREA: u32 = 64;
 
-/// Widens `x` or `y` about its centre so that a chart from [`chart_on`] on `area` has the same
-/// scale on both axes: a circle drawn in it is round.
+/// Widens `x` or `y` about its centre so that a chart from [`chart_on`] on `area` has
+/// the same scale on both axes: a circle drawn in it is round.
 pub fn equal_scale(
     area: &Area<'_>,
     x: std::ops::Range<f64>,
@@ -552,8 +610,8 @@ pub fn equal_scale(
     equal_scale_in(plot, x, y)
 }
 
-/// Widens `x` or `y` about its centre so that a plot of `pixels` (width, height) has the same
-/// scale on both axes.
+/// Widens `x` or `y` about its centre so that a plot of `pixels` (width, height) has
+/// the same scale on both axes.
 pub fn equal_scale_in(
     (w, h): (u32, u32),
     x: std::ops::Range<f64>,
@@ -568,8 +626,8 @@ pub fn equal_scale_in(
     if sx > sy { (x, widen(y, 0.5 * sx * ph)) } else { (widen(x, 0.5 * sy * pw), y) }
 }
 
-/// Starts the axes of a chart in the shared style, with axis descriptions (say the units);
-/// add formatters if needed, then call `.draw()`.
+/// Starts the axes of a chart in the shared style, with axis descriptions (say the
+/// units); add formatters if needed, then call `.draw()`.
 pub fn axes<'a, 'b, DB, XT, YT, X, Y>(
     chart: &'b mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     x_desc: &str,
@@ -580,7 +638,8 @@ where
     X: Ranged<ValueType = XT> + ValueFormatter<XT>,
     Y: Ranged<ValueType = YT> + ValueFormatter<YT>,
 {
-    // About one tick label per 65 pixels across and per 45 up, so that labels never crowd.
+    // About one tick label per 65 pixels across and per 45 up, so that labels never
+    // crowd.
     let (w, h) = chart.plotting_area().dim_in_pixel();
     let mut mesh = chart.configure_mesh();
     mesh.x_desc(x_desc)
@@ -609,7 +668,10 @@ where
     X: Ranged<ValueType = XT>,
     Y: Ranged<ValueType = YT>,
 {
-    chart.draw_series(LineSeries::new(points.iter().cloned(), c.stroke_width(width)))?;
+    chart.draw_series(LineSeries::new(
+        points.iter().cloned(),
+        c.stroke_width(width),
+    ))?;
     Ok(())
 }
 
@@ -687,12 +749,15 @@ mod tests {
     #[test]
     fn a_legend_wraps_to_the_width_and_leaves_the_plot_above_it() {
         let entries: Legend = (0..6)
-            .map(|i| (format!("series number {i}"), Swatch::Line(color(i), LINE_WIDTH)))
+            .map(|i| {
+                (format!("series number {i}"), Swatch::Line(color(i), LINE_WIDTH))
+            })
             .collect();
         for layout in Layout::ALL {
             let mut plot_height = 0;
             draw_svg("legend", (layout.width(), 300), |root| {
-                let placed = legend_layout(root, &entries, layout.width() - 2 * LEGEND_PAD);
+                let placed =
+                    legend_layout(root, &entries, layout.width() - 2 * LEGEND_PAD);
                 // Every entry starts inside the strip and rows advance.
                 for (_, x, lines) in &placed {
                     assert!(*x < layout.width(), "{layout:?}");
@@ -704,7 +769,10 @@ mod tests {
                 Ok(())
             })
             .unwrap();
-            assert!(plot_height < 300 && plot_height > 150, "{layout:?}: {plot_height}");
+            assert!(
+                plot_height < 300 && plot_height > 150,
+                "{layout:?}: {plot_height}"
+            );
         }
     }
 

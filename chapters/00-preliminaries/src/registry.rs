@@ -5,7 +5,8 @@ use crate::params::{ParamSpec, Params};
 use serde_json::Value;
 
 // ANCHOR: exercise
-/// A named, parameterised experiment, run with `pbm run CHAPTER/EXERCISE --set key=value`.
+/// A named, parameterised experiment, run with `pbm run CHAPTER/EXERCISE --set
+/// key=value`.
 #[derive(Debug, Clone)]
 pub struct Exercise {
     /// The id after the slash, e.g. `stability` in `ode/stability`.
@@ -20,8 +21,8 @@ pub struct Exercise {
 // ANCHOR_END: exercise
 
 impl Exercise {
-    /// Validates `assignments` (`key=value` strings) against the declared parameters and runs.
-    /// `chapter` is used only in error messages.
+    /// Validates `assignments` (`key=value` strings) against the declared parameters
+    /// and runs. `chapter` is used only in error messages.
     pub fn run_with<S: AsRef<str>>(
         &self,
         chapter: &str,
@@ -39,9 +40,9 @@ impl Exercise {
 }
 
 // ANCHOR: figure
-/// A figure of the book: a function that computes its data with the chapter's code and draws it
-/// in both layouts (see [`crate::plot::Layout`]). The pipeline writes the drawings to
-/// `book/src/figures/<chapter>/<name>.svg` and `<name>.narrow.svg`.
+/// A figure of the book: a function that computes its data with the chapter's code
+/// and draws it in both layouts (see [`crate::plot::Layout`]). The pipeline writes
+/// the drawings to `book/src/figures/<chapter>/<name>.svg` and `<name>.narrow.svg`.
 #[derive(Debug, Clone)]
 pub struct Figure {
     /// File stem, e.g. `euler-spiral`.

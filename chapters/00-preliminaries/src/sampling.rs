@@ -1,9 +1,10 @@
-//! Deterministic pseudo-random numbers for sampling test states: the same on every platform and
-//! every run, with no generator state to pass around.
+//! Deterministic pseudo-random numbers for sampling test states: the same on every
+//! platform and every run, with no generator state to pass around.
 
 use nalgebra::SVector;
 
-/// A number in [−1, 1) determined by `i` alone (the splitmix64 finalizer, a well-mixed hash).
+/// A number in [−1, 1) determined by `i` alone (the splitmix64 finalizer, a
+/// well-mixed hash).
 pub fn sample(i: u64) -> f64 {
     let mut z = i.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -27,7 +28,8 @@ mod tests {
         let xs: Vec<f64> = (0..10_000).map(sample).collect();
         assert!(xs.iter().all(|x| (-1.0..1.0).contains(x)));
         let mean = xs.iter().sum::<f64>() / xs.len() as f64;
-        // The mean of 10,000 uniform samples on [−1, 1) has standard deviation 0.0058.
+        // The mean of 10,000 uniform samples on [−1, 1) has standard deviation
+        // 0.0058.
         assert!(mean.abs() < 0.03, "{mean}");
         assert_ne!(sample(1), sample(2));
     }

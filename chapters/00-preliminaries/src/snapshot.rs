@@ -1,26 +1,27 @@
-//! Rounding for snapshots: floats are kept to a fixed number of significant digits so that a
-//! snapshot does not change with the last bits of a platform's libm. The same rounding writes
-//! numbers for people, in tables and error messages.
+//! Rounding for snapshots: floats are kept to a fixed number of significant digits so
+//! that a snapshot does not change with the last bits of a platform's libm. The same
+//! rounding writes numbers for people, in tables and error messages.
 
 #[cfg(feature = "book")]
 use serde_json::Value;
 
 // ANCHOR: round_sig
-/// Rounds `x` to `digits` significant decimal digits. Zero and non-finite values are returned as
-/// they are.
+/// Rounds `x` to `digits` significant decimal digits. Zero and non-finite values are
+/// returned as they are.
 pub fn round_sig(x: f64, digits: u32) -> f64 {
     if x == 0.0 || !x.is_finite() || digits == 0 {
         return x;
     }
-    // Formatting in scientific notation and parsing back rounds in decimal, exactly as a reader
-    // would; scaling by powers of ten would add binary rounding errors of its own.
+    // Formatting in scientific notation and parsing back rounds in decimal, exactly
+    // as a reader would; scaling by powers of ten would add binary rounding errors of
+    // its own.
     let text = format!("{:.*e}", (digits - 1) as usize, x);
     text.parse().unwrap_or(x)
 }
 // ANCHOR_END: round_sig
 
-/// `x` as a person reads it: six significant digits, in scientific notation when it is very
-/// small or very large (`0.0021`, `4.12`, `1e-12`, `3.5e9`).
+/// `x` as a person reads it: six significant digits, in scientific notation when it
+/// is very small or very large (`0.0021`, `4.12`, `1e-12`, `3.5e9`).
 pub fn short(x: f64) -> String {
     let x = round_sig(x, 6);
     if x != 0.0 && x.is_finite() && (x.abs() < 1e-3 || x.abs() >= 1e7) {
@@ -30,8 +31,8 @@ pub fn short(x: f64) -> String {
     }
 }
 
-/// Returns a copy of `value` with every float rounded by [`round_sig`]. Integers, strings and
-/// booleans are unchanged.
+/// Returns a copy of `value` with every float rounded by [`round_sig`]. Integers,
+/// strings and booleans are unchanged.
 #[cfg(feature = "book")]
 pub fn round_json(value: &Value, digits: u32) -> Value {
     match value {
@@ -77,8 +78,12 @@ mod tests {
     #[test]
     fn rounds_nested_json_and_leaves_other_values() {
         use serde_json::json;
-        let v = json!({"a": 1.23456, "b": [2.74828, 3], "c": {"d": "text", "e": true}});
+        let v =
+            json!({"a": 1.23456, "b": [2.74828, 3], "c": {"d": "text", "e": true}});
         let r = round_json(&v, 3);
-        assert_eq!(r, json!({"a": 1.23, "b": [2.75, 3], "c": {"d": "text", "e": true}}));
+        assert_eq!(
+            r,
+            json!({"a": 1.23, "b": [2.75, 3], "c": {"d": "text", "e": true}})
+        );
     }
 }

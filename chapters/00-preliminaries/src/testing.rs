@@ -1,6 +1,7 @@
-//! What every chapter's exercise tests share: running an exercise by id, collecting every
-//! exercise's default result for a snapshot (checking on the way that each declared parameter
-//! is read), and replacing machine-dependent numbers by the bounds the tests assert.
+//! What every chapter's exercise tests share: running an exercise by id, collecting
+//! every exercise's default result for a snapshot (checking on the way that each
+//! declared parameter is read), and replacing machine-dependent numbers by the bounds
+//! the tests assert.
 
 use crate::error::PbmError;
 use crate::params::Params;
@@ -16,9 +17,12 @@ pub fn run(chapter: &Chapter, id: &str, set: &[&str]) -> Result<Value, PbmError>
     exercise.run_with(chapter.id, set)
 }
 
-/// Every exercise of `chapter` run with its defaults, as (id, result). Fails if an exercise
-/// fails, or if it declares a parameter it never reads (a knob that does nothing).
-pub fn default_results(chapter: &Chapter) -> Result<Vec<(&'static str, Value)>, PbmError> {
+/// Every exercise of `chapter` run with its defaults, as (id, result). Fails if an
+/// exercise fails, or if it declares a parameter it never reads (a knob that does
+/// nothing).
+pub fn default_results(
+    chapter: &Chapter,
+) -> Result<Vec<(&'static str, Value)>, PbmError> {
     chapter
         .exercises
         .iter()
@@ -42,8 +46,9 @@ pub fn default_results(chapter: &Chapter) -> Result<Vec<(&'static str, Value)>, 
         .collect()
 }
 
-/// [`default_results`], each passed through `mask` (which replaces machine-dependent numbers,
-/// usually with [`bound`]) and rounded to `digits` significant digits: what a snapshot holds.
+/// [`default_results`], each passed through `mask` (which replaces machine-dependent
+/// numbers, usually with [`bound`]) and rounded to `digits` significant digits: what
+/// a snapshot holds.
 pub fn snapshot_values(
     chapter: &Chapter,
     digits: u32,
@@ -57,9 +62,10 @@ pub fn snapshot_values(
     Ok(results)
 }
 
-/// If `object` has a number at `key`, replaces it by whether `holds` is true of it: for
-/// numbers whose last digits vary between machines (timings, rounding-level errors), the
-/// snapshot records that the bound holds and a test asserts the bound itself.
+/// If `object` has a number at `key`, replaces it by whether `holds` is true of it:
+/// for numbers whose last digits vary between machines (timings, rounding-level
+/// errors), the snapshot records that the bound holds and a test asserts the bound
+/// itself.
 pub fn bound(object: &mut Value, key: &str, holds: impl Fn(f64) -> bool) {
     if let Some(v) = object.get_mut(key) {
         *v = Value::Bool(v.as_f64().is_some_and(&holds));
@@ -67,11 +73,11 @@ pub fn bound(object: &mut Value, key: &str, holds: impl Fn(f64) -> bool) {
 }
 
 // ANCHOR: exercise_tests
-/// Writes, in a chapter's `tests/exercises.rs`, what every chapter's exercise tests share:
-/// `run(id, set)`, which runs one of the chapter's exercises, and the test
-/// `snapshots_of_default_results`, which snapshots every exercise's default result through
-/// [`snapshot_values`] (masked by `mask`, rounded to `digits`). The calling crate needs `insta`
-/// and `serde_json`.
+/// Writes, in a chapter's `tests/exercises.rs`, what every chapter's exercise tests
+/// share: `run(id, set)`, which runs one of the chapter's exercises, and the test
+/// `snapshots_of_default_results`, which snapshots every exercise's default result
+/// through [`snapshot_values`] (masked by `mask`, rounded to `digits`). The calling
+/// crate needs `insta` and `serde_json`.
 #[macro_export]
 macro_rules! exercise_tests {
     ($chapter:path, digits = $digits:expr, mask = $mask:expr $(,)?) => {
@@ -85,7 +91,8 @@ macro_rules! exercise_tests {
 
         #[test]
         fn snapshots_of_default_results() {
-            let values = $crate::testing::snapshot_values(&$chapter(), $digits, $mask);
+            let values =
+                $crate::testing::snapshot_values(&$chapter(), $digits, $mask);
             for (id, value) in values.unwrap_or_else(|e| panic!("{e}")) {
                 ::insta::assert_json_snapshot!(id, value);
             }
@@ -110,7 +117,11 @@ mod tests {
                 ParamSpec::positive("k", "stiffness", 2.0, 10.0),
             ],
             run: if read_k {
-                |p| Ok(json!({"hk": p.f64("h")? * p.f64("k")?, "noise": 1.23456789e-17}))
+                |p| {
+                    Ok(
+                        json!({"hk": p.f64("h")? * p.f64("k")?, "noise": 1.23456789e-17}),
+                    )
+                }
             } else {
                 |p| Ok(json!({"h": p.f64("h")?}))
             },
@@ -132,7 +143,10 @@ mod tests {
                 .unwrap();
         assert_eq!(values, vec![("x", json!({"hk": 1.0, "noise": true}))]);
         let err = default_results(&chapter(false)).unwrap_err().to_string();
-        assert!(err.contains("test/x declares parameters it never reads: k"), "{err}");
+        assert!(
+            err.contains("test/x declares parameters it never reads: k"),
+            "{err}"
+        );
         assert_eq!(run(&chapter(true), "x", &["k=4"]).unwrap()["hk"], 2.0);
         assert!(run(&chapter(true), "y", &[]).is_err());
     }

@@ -1,8 +1,8 @@
-//! The checks every constructor makes before it accepts a number: a mass must be positive, a
-//! damping coefficient non-negative, a coefficient of restitution or friction in [0, 1], and
-//! everything finite. Each returns the value it checked, so a constructor reads
-//! `mass: positive("particle", "mass", mass)?`, and each error names the thing, the quantity,
-//! the value and what is allowed.
+//! The checks every constructor makes before it accepts a number: a mass must be
+//! positive, a damping coefficient non-negative, a coefficient of restitution or
+//! friction in [0, 1], and everything finite. Each returns the value it checked, so a
+//! constructor reads `mass: positive("particle", "mass", mass)?`, and each error
+//! names the thing, the quantity, the value and what is allowed.
 
 use crate::error::PbmError;
 
@@ -16,7 +16,10 @@ fn check(
     if ok {
         Ok(value)
     } else {
-        Err(PbmError::invalid(what, format!("{name} = {value}; it must be {allowed}")))
+        Err(PbmError::invalid(
+            what,
+            format!("{name} = {value}; it must be {allowed}"),
+        ))
     }
 }
 
@@ -30,14 +33,28 @@ pub fn positive(what: &'static str, name: &str, value: f64) -> Result<f64, PbmEr
     check(what, name, value, value > 0.0 && value.is_finite(), "positive and finite")
 }
 
-/// `value` if it is non-negative and finite (a stiffness, a damping coefficient, a rest
-/// length).
-pub fn non_negative(what: &'static str, name: &str, value: f64) -> Result<f64, PbmError> {
-    check(what, name, value, value >= 0.0 && value.is_finite(), "non-negative and finite")
+/// `value` if it is non-negative and finite (a stiffness, a damping coefficient, a
+/// rest length).
+pub fn non_negative(
+    what: &'static str,
+    name: &str,
+    value: f64,
+) -> Result<f64, PbmError> {
+    check(
+        what,
+        name,
+        value,
+        value >= 0.0 && value.is_finite(),
+        "non-negative and finite",
+    )
 }
 
 /// `value` if it lies in [0, 1] (a coefficient of restitution or of friction).
-pub fn unit_interval(what: &'static str, name: &str, value: f64) -> Result<f64, PbmError> {
+pub fn unit_interval(
+    what: &'static str,
+    name: &str,
+    value: f64,
+) -> Result<f64, PbmError> {
     check(what, name, value, (0.0..=1.0).contains(&value), "in [0, 1]")
 }
 
@@ -51,13 +68,16 @@ pub fn all_finite(
         None => Ok(()),
         Some(v) => Err(PbmError::invalid(
             what,
-            format!("{name} has the non-finite entry {v}; every entry must be finite"),
+            format!(
+                "{name} has the non-finite entry {v}; every entry must be finite"
+            ),
         )),
     }
 }
 
-/// Ok if every index in `ids` names one of `count` items: `owner` (a force, a constraint)
-/// names `kind`s (particles, bodies) by index, and is checked when it joins a system.
+/// Ok if every index in `ids` names one of `count` items: `owner` (a force, a
+/// constraint) names `kind`s (particles, bodies) by index, and is checked when it
+/// joins a system.
 pub fn indices(
     owner: &str,
     kind: &'static str,
@@ -98,9 +118,15 @@ mod tests {
         assert!(finite("plane", "offset", f64::NEG_INFINITY).is_err());
         assert!(all_finite("particle", "position", [1.0, 2.0]).is_ok());
         let err = all_finite("particle", "position", [1.0, f64::NAN]).unwrap_err();
-        assert!(err.to_string().contains("position has the non-finite entry NaN"), "{err}");
+        assert!(
+            err.to_string().contains("position has the non-finite entry NaN"),
+            "{err}"
+        );
         assert!(indices("spring", "particle", &[0, 2], 3).is_ok());
         let err = indices("spring", "particle", &[0, 3], 3).unwrap_err().to_string();
-        assert_eq!(err, "invalid particle: spring names particle 3, but the system has 3");
+        assert_eq!(
+            err,
+            "invalid particle: spring names particle 3, but the system has 3"
+        );
     }
 }

@@ -1,6 +1,7 @@
-//! One RK4 step on a 10,000-dimensional system (5,000 unit masses on a ring of springs, state
-//! (x, v) each), against one derivative evaluation of the same system: the step should cost
-//! about four evaluations plus the vector arithmetic of the stages.
+//! One RK4 step on a 10,000-dimensional system (5,000 unit masses on a ring of
+//! springs, state (x, v) each), against one derivative evaluation of the same system:
+//! the step should cost about four evaluations plus the vector arithmetic of the
+//! stages.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 

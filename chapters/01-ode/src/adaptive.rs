@@ -1,6 +1,7 @@
-//! Adaptive step sizes (course notes, section 3). A method that can estimate its own local
-//! error lets a controller grow h where the solution is easy and shrink it where it is hard.
-//! Two estimators: the notes' step doubling for Euler, and an embedded Runge–Kutta pair.
+//! Adaptive step sizes (course notes, section 3). A method that can estimate its own
+//! local error lets a controller grow h where the solution is easy and shrink it
+//! where it is hard. Two estimators: the notes' step doubling for Euler, and an
+//! embedded Runge–Kutta pair.
 
 use crate::runge_kutta::{RungeKutta, check_step_size};
 use crate::system::OdeSystem;
@@ -9,8 +10,9 @@ use pbm_prelim::PbmError;
 use pbm_prelim::validate::positive;
 
 // ANCHOR: doubling_rule
-/// The notes' rule: an error estimate `e` that scales like h² at step `h` becomes `tol` at
-/// h (tol/e)^{1/2}. With exponent 1/(p+1) the same rule serves a method of local order p+1.
+/// The notes' rule: an error estimate `e` that scales like h² at step `h` becomes
+/// `tol` at h (tol/e)^{1/2}. With exponent 1/(p+1) the same rule serves a method of
+/// local order p+1.
 pub fn rescaled_step(h: f64, error: f64, tol: f64, exponent: f64) -> f64 {
     h * (tol / error).powf(exponent)
 }
@@ -18,8 +20,13 @@ pub fn rescaled_step(h: f64, error: f64, tol: f64, exponent: f64) -> f64 {
 
 /// A step that also estimates its own local error.
 pub trait ErrorEstimatingStep {
-    /// Advances `system` by `h` and returns the local error estimate (Euclidean norm).
-    fn attempt(&mut self, system: &mut dyn OdeSystem, h: f64) -> Result<f64, PbmError>;
+    /// Advances `system` by `h` and returns the local error estimate (Euclidean
+    /// norm).
+    fn attempt(
+        &mut self,
+        system: &mut dyn OdeSystem,
+        h: f64,
+    ) -> Result<f64, PbmError>;
     /// 1/(p+1), where the estimate scales like h^{p+1}.
     fn exponent(&self) -> f64;
     /// Derivative evaluations so far.
@@ -27,8 +34,8 @@ pub trait ErrorEstimatingStep {
 }
 
 // ANCHOR: step_doubling
-/// Euler with step doubling: x_a is one step of h, x_b two steps of h/2; e = |x_a − x_b|.
-/// The step keeps x_b, the better of the two.
+/// Euler with step doubling: x_a is one step of h, x_b two steps of h/2; e = |x_a −
+/// x_b|. The step keeps x_b, the better of the two.
 pub struct EulerDoubling {
     euler: RungeKutta,
     x0: Vec<f64>,
@@ -37,7 +44,11 @@ pub struct EulerDoubling {
 }
 
 impl ErrorEstimatingStep for EulerDoubling {
-    fn attempt(&mut self, system: &mut dyn OdeSystem, h: f64) -> Result<f64, PbmError> {
+    fn attempt(
+        &mut self,
+        system: &mut dyn OdeSystem,
+        h: f64,
+    ) -> Result<f64, PbmError> {
         let n = system.dimension();
         self.x0.resize(n, 0.0);
         self.x_a.resize(n, 0.0);
@@ -79,8 +90,8 @@ impl Default for EulerDoubling {
     }
 }
 
-/// An embedded pair (e.g. Dormand–Prince 5(4)): the error estimate comes from the same stages,
-/// at no extra evaluations. The step keeps the higher-order solution.
+/// An embedded pair (e.g. Dormand–Prince 5(4)): the error estimate comes from the
+/// same stages, at no extra evaluations. The step keeps the higher-order solution.
 pub struct EmbeddedPair {
     rk: RungeKutta,
 }
@@ -99,7 +110,11 @@ impl EmbeddedPair {
 }
 
 impl ErrorEstimatingStep for EmbeddedPair {
-    fn attempt(&mut self, system: &mut dyn OdeSystem, h: f64) -> Result<f64, PbmError> {
+    fn attempt(
+        &mut self,
+        system: &mut dyn OdeSystem,
+        h: f64,
+    ) -> Result<f64, PbmError> {
         self.rk
             .step(system, h)?
             .ok_or_else(|| PbmError::invalid("embedded pair", "no estimate"))
@@ -117,9 +132,11 @@ impl ErrorEstimatingStep for EmbeddedPair {
 /// Knobs of the step-size controller.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Controller {
-    /// Largest acceptable local error per step (absolute, Euclidean norm of the state).
+    /// Largest acceptable local error per step (absolute, Euclidean norm of the
+    /// state).
     pub tol: f64,
-    /// The rescaled step is multiplied by this, so the next step aims a little below `tol`.
+    /// The rescaled step is multiplied by this, so the next step aims a little below
+    /// `tol`.
     pub safety: f64,
     /// Largest factor by which h may shrink in one go.
     pub min_factor: f64,
@@ -130,7 +147,8 @@ pub struct Controller {
 }
 
 impl Controller {
-    /// The usual settings (Hairer, Nørsett, Wanner I, section II.4) for tolerance `tol`.
+    /// The usual settings (Hairer, Nørsett, Wanner I, section II.4) for tolerance
+    /// `tol`.
     pub fn new(tol: f64) -> Result<Self, PbmError> {
         Ok(Controller {
             tol: positive("tolerance", "tol", tol)?,
@@ -154,8 +172,9 @@ pub struct AdaptiveRun {
 }
 
 // ANCHOR: adaptive_loop
-/// Integrates `system` to `t_end`, starting with step `h0`: every attempt whose error estimate
-/// exceeds `tol` is undone and retried smaller; every step picks the next h from its estimate.
+/// Integrates `system` to `t_end`, starting with step `h0`: every attempt whose error
+/// estimate exceeds `tol` is undone and retried smaller; every step picks the next h
+/// from its estimate.
 pub fn integrate_adaptive(
     system: &mut dyn OdeSystem,
     method: &mut dyn ErrorEstimatingStep,
@@ -214,7 +233,8 @@ mod tests {
 
     #[test]
     fn the_notes_worked_examples_of_the_doubling_rule() {
-        // Section 3: tolerance 1e-4 with error 1e-8 allows 100 h; with error 1e-3, about 0.316 h.
+        // Section 3: tolerance 1e-4 with error 1e-8 allows 100 h; with error 1e-3,
+        // about 0.316 h.
         assert!((rescaled_step(1.0, 1e-8, 1e-4, 0.5) - 100.0).abs() < 1e-9);
         assert!((rescaled_step(1.0, 1e-3, 1e-4, 0.5) - 0.316).abs() < 5e-4);
     }

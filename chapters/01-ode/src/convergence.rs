@@ -1,10 +1,10 @@
-//! Measuring accuracy: the global error after a fixed time as a function of h, and the
-//! order p read off as the slope of log(error) against log(h) (course notes, section 2's
-//! Taylor-series argument: local error O(h^{p+1}), global error O(h^p)).
+//! Measuring accuracy: the global error after a fixed time as a function of h, and
+//! the order p read off as the slope of log(error) against log(h) (course notes,
+//! section 2's Taylor-series argument: local error O(h^{p+1}), global error O(h^p)).
 
 use crate::adaptive::{
-    AdaptiveRun, Controller, EmbeddedPair, ErrorEstimatingStep, EulerDoubling, distance,
-    integrate_adaptive,
+    AdaptiveRun, Controller, EmbeddedPair, ErrorEstimatingStep, EulerDoubling,
+    distance, integrate_adaptive,
 };
 use crate::problems::{KEPLER_PERIOD, kepler_initial_state, kepler_orbit};
 use crate::runge_kutta::RungeKutta;
@@ -12,13 +12,19 @@ use crate::system::state_of;
 use crate::tableau::{ButcherTableau, DORMAND_PRINCE, EULER};
 use pbm_prelim::PbmError;
 
-/// Eccentricity of the orbit used to measure orders: eccentric enough to be a real test, round
-/// enough that Euler reaches its asymptotic regime at affordable step counts.
+/// Eccentricity of the orbit used to measure orders: eccentric enough to be a real
+/// test, round enough that Euler reaches its asymptotic regime at affordable step
+/// counts.
 pub const CONVERGENCE_ECCENTRICITY: f64 = 0.5;
 
-/// Global error of `tableau` after one period of the orbit of eccentricity `e` in `steps`
-/// equal steps: the distance between the final state and the exact one (the initial state).
-pub fn orbit_error(tableau: ButcherTableau, e: f64, steps: usize) -> Result<f64, PbmError> {
+/// Global error of `tableau` after one period of the orbit of eccentricity `e` in
+/// `steps` equal steps: the distance between the final state and the exact one (the
+/// initial state).
+pub fn orbit_error(
+    tableau: ButcherTableau,
+    e: f64,
+    steps: usize,
+) -> Result<f64, PbmError> {
     if steps == 0 {
         return Err(PbmError::invalid("step count", "steps must be at least 1"));
     }
@@ -35,7 +41,8 @@ pub fn orbit_error(tableau: ButcherTableau, e: f64, steps: usize) -> Result<f64,
 /// Least-squares slope of log y against log x: the exponent p in y ≈ C x^p.
 pub fn log_log_slope(points: &[(f64, f64)]) -> f64 {
     let n = points.len() as f64;
-    let logs: Vec<(f64, f64)> = points.iter().map(|(x, y)| (x.ln(), y.ln())).collect();
+    let logs: Vec<(f64, f64)> =
+        points.iter().map(|(x, y)| (x.ln(), y.ln())).collect();
     let mean_x = logs.iter().map(|p| p.0).sum::<f64>() / n;
     let mean_y = logs.iter().map(|p| p.1).sum::<f64>() / n;
     let sxy: f64 = logs.iter().map(|(x, y)| (x - mean_x) * (y - mean_y)).sum();
@@ -56,9 +63,10 @@ pub fn error_curve(
         .collect()
 }
 
-/// The fewest equal steps with which `tableau` gets within `target` of the exact orbit, with
-/// the error it then makes. Doubles the step count until the target is met, then bisects.
-/// Assumes the error falls as steps are added, true in the asymptotic regime this is used in.
+/// The fewest equal steps with which `tableau` gets within `target` of the exact
+/// orbit, with the error it then makes. Doubles the step count until the target is
+/// met, then bisects. Assumes the error falls as steps are added, true in the
+/// asymptotic regime this is used in.
 pub fn fixed_steps_for_error(
     tableau: ButcherTableau,
     e: f64,
@@ -113,7 +121,9 @@ impl AdaptiveMethod {
     pub fn stepper(self) -> Result<Box<dyn ErrorEstimatingStep>, PbmError> {
         Ok(match self {
             AdaptiveMethod::EulerDoubling => Box::new(EulerDoubling::new()),
-            AdaptiveMethod::DormandPrince => Box::new(EmbeddedPair::new(DORMAND_PRINCE)?),
+            AdaptiveMethod::DormandPrince => {
+                Box::new(EmbeddedPair::new(DORMAND_PRINCE)?)
+            }
         })
     }
 }
@@ -121,8 +131,8 @@ impl AdaptiveMethod {
 /// Initial step of the adaptive runs; the controller corrects it within a few steps.
 pub const ADAPTIVE_FIRST_STEP: f64 = 0.01;
 
-/// One period of the orbit of eccentricity `e` with an adaptive method at tolerance `tol`:
-/// the run's record and the final global error.
+/// One period of the orbit of eccentricity `e` with an adaptive method at tolerance
+/// `tol`: the run's record and the final global error.
 pub fn adaptive_orbit(
     method: AdaptiveMethod,
     e: f64,
@@ -142,12 +152,13 @@ pub fn adaptive_orbit(
     Ok((run, error))
 }
 
-/// Eccentricity of the orbit in the adaptive exercise: the planet's speed varies by a factor
-/// of (1 + e)/(1 − e) = 19 around the orbit, so no single step size suits all of it.
+/// Eccentricity of the orbit in the adaptive exercise: the planet's speed varies by a
+/// factor of (1 + e)/(1 − e) = 19 around the orbit, so no single step size suits all
+/// of it.
 pub const ADAPTIVE_ECCENTRICITY: f64 = 0.9;
 
-/// Step counts over which each method's order is fitted: small enough steps that the leading
-/// error term dominates, large enough that rounding does not.
+/// Step counts over which each method's order is fitted: small enough steps that the
+/// leading error term dominates, large enough that rounding does not.
 pub fn fit_step_counts(tableau: &ButcherTableau) -> Vec<usize> {
     let (first, last) = match tableau.order {
         1 => (14, 18),
@@ -162,8 +173,10 @@ mod tests {
 
     #[test]
     fn slope_of_an_exact_power_law() {
-        let pts: Vec<(f64, f64)> =
-            [0.1, 0.05, 0.02, 0.01].iter().map(|&h: &f64| (h, 3.0 * h.powi(3))).collect();
+        let pts: Vec<(f64, f64)> = [0.1, 0.05, 0.02, 0.01]
+            .iter()
+            .map(|&h: &f64| (h, 3.0 * h.powi(3)))
+            .collect();
         assert!((log_log_slope(&pts) - 3.0).abs() < 1e-12);
     }
 }

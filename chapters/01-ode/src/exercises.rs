@@ -1,5 +1,5 @@
-//! The chapter's runnable experiments: `pbm run ode/<id> --set key=value`. Each returns one
-//! JSON object whose keys are a contract with the tests and the book.
+//! The chapter's runnable experiments: `pbm run ode/<id> --set key=value`. Each
+//! returns one JSON object whose keys are a contract with the tests and the book.
 
 use crate::convergence::{
     ADAPTIVE_ECCENTRICITY, AdaptiveMethod, CONVERGENCE_ECCENTRICITY, adaptive_orbit,
@@ -65,7 +65,13 @@ pub fn all() -> Vec<Exercise> {
             id: "adaptive",
             summary: "adaptive steps on an eccentric orbit against the fixed steps that match their error",
             params: vec![
-                ParamSpec::float("tol", "largest local error per step", 1e-6, 1e-10, 0.1),
+                ParamSpec::float(
+                    "tol",
+                    "largest local error per step",
+                    1e-6,
+                    1e-10,
+                    0.1,
+                ),
                 ParamSpec::choice(
                     "method",
                     "adaptive method",
@@ -118,8 +124,11 @@ fn euler_spiral(p: &Params) -> Result<Value, PbmError> {
 fn stability(p: &Params) -> Result<Value, PbmError> {
     let (k, h, steps) = (p.f64("k")?, p.f64("h")?, p.usize("steps")?);
     let (xs, overflow) = euler_decay(k, h, steps)?;
-    let regime =
-        if overflow.is_some() { predicted_regime(k, h) } else { observed_regime(&xs) };
+    let regime = if overflow.is_some() {
+        predicted_regime(k, h)
+    } else {
+        observed_regime(&xs)
+    };
     Ok(json!({
         "k": k,
         "h": h,

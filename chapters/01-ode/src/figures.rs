@@ -1,5 +1,5 @@
-//! The chapter's figures. Each computes its data with the chapter's own functions and draws it
-//! with the shared style of `pbm_prelim::plot`.
+//! The chapter's figures. Each computes its data with the chapter's own functions and
+//! draws it with the shared style of `pbm_prelim::plot`.
 
 use crate::adaptive::integrate_adaptive;
 use crate::convergence::log_log_slope;
@@ -14,9 +14,9 @@ use crate::runge_kutta::{integrate, step_count};
 use crate::stability::{euler_decay, predicted_regime};
 use crate::tableau::{ButcherTableau, DORMAND_PRINCE, EULER, MIDPOINT, RK4};
 use pbm_prelim::plot::{
-    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color, dashed_line,
-    draw_figure, equal_scale, label_font, legend_below, line, panels, power_of_ten,
-    require_finite, title_font, titled,
+    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color,
+    dashed_line, draw_figure, equal_scale, label_font, legend_below, line, panels,
+    power_of_ten, require_finite, title_font, titled,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
@@ -58,9 +58,14 @@ pub fn all() -> Vec<Figure> {
 }
 
 /// Trajectory of `system` under RK4 with small steps, as planar points.
-fn fine_curve(theta0: f64, omega0: f64, t_end: f64) -> Result<Vec<(f64, f64)>, PbmError> {
+fn fine_curve(
+    theta0: f64,
+    omega0: f64,
+    t_end: f64,
+) -> Result<Vec<(f64, f64)>, PbmError> {
     let h = 0.01;
-    let states = integrate(&mut pendulum(theta0, omega0)?, RK4, h, step_count(h, t_end)?)?;
+    let states =
+        integrate(&mut pendulum(theta0, omega0)?, RK4, h, step_count(h, t_end)?)?;
     Ok(states.iter().map(|s| (s[0], s[1])).collect())
 }
 
@@ -80,29 +85,38 @@ fn vector_field() -> Result<Vec<Drawing>, PbmError> {
         "vector-field",
         |l| l.pick(520, 420),
         |root, layout| {
-            let root =
-                titled(root, "Damped pendulum: θ′ = ω, ω′ = −sin θ − ω/4", &title_font())?;
+            let root = titled(
+                root,
+                "Damped pendulum: θ′ = ω, ω′ = −sin θ − ω/4",
+                &title_font(),
+            )?;
             let legend: Legend = vec![
-                ("direction of f(x) at grid points".into(), Swatch::Line(REFERENCE, 1)),
+                (
+                    "direction of f(x) at grid points".into(),
+                    Swatch::Line(REFERENCE, 1),
+                ),
                 (
                     "integral curves (dot: starting point)".into(),
                     Swatch::Line(color(0), LINE_WIDTH),
                 ),
             ];
             let plot = legend_below(&root, &legend)?;
-            let mut chart =
-                chart_on(&plot).build_cartesian_2d(x_range.clone(), y_range.clone())?;
+            let mut chart = chart_on(&plot)
+                .build_cartesian_2d(x_range.clone(), y_range.clone())?;
             axes(&mut chart, "angle θ (rad)", "angular velocity ω (rad/s)")
                 .disable_mesh()
                 .draw()?;
-            // Arrows of equal length show the field's direction on a grid (coarser on a phone).
+            // Arrows of equal length show the field's direction on a grid (coarser on
+            // a phone).
             let spacing = layout.pick(0.4, 0.6);
             let mut arrows = Vec::new();
             let (nx, ny) = ((8.0 / spacing) as i32, (5.6 / spacing) as i32);
             for i in 0..=nx {
                 for j in 0..=ny {
-                    let (x, y) =
-                        (-4.0 + spacing * f64::from(i), -2.8 + spacing * f64::from(j));
+                    let (x, y) = (
+                        -4.0 + spacing * f64::from(i),
+                        -2.8 + spacing * f64::from(j),
+                    );
                     let mut d = [0.0; 2];
                     pendulum_derivative(0.0, &[x, y], &mut d);
                     let len = d[0].hypot(d[1]);
@@ -218,7 +232,10 @@ fn stability() -> Result<Vec<Drawing>, PbmError> {
                 &title_font(),
             )?;
             let legend: Legend = vec![
-                ("Euler (dots: step ends)".into(), Swatch::LineDots(color(0), LINE_WIDTH)),
+                (
+                    "Euler (dots: step ends)".into(),
+                    Swatch::LineDots(color(0), LINE_WIDTH),
+                ),
                 ("exact e^(−kt)".into(), Swatch::Dashed(REFERENCE, LINE_WIDTH)),
             ];
             let root = legend_below(&root, &legend)?;
@@ -258,15 +275,19 @@ fn convergence() -> Result<Vec<Drawing>, PbmError> {
     let e = CONVERGENCE_ECCENTRICITY;
     let mut series = Vec::new();
     for tableau in [EULER, MIDPOINT, RK4] {
-        // Steps too large to survive one orbit are left out of the picture, not plotted as NaN.
+        // Steps too large to survive one orbit are left out of the picture, not
+        // plotted as NaN.
         let curve: Vec<(f64, f64)> = figure_step_counts()
             .into_iter()
             .filter_map(|n| {
-                orbit_error(tableau, e, n).ok().map(|err| (KEPLER_PERIOD / n as f64, err))
+                orbit_error(tableau, e, n)
+                    .ok()
+                    .map(|err| (KEPLER_PERIOD / n as f64, err))
             })
             .filter(|(_, err)| *err < 3.0)
             .collect();
-        let slope = log_log_slope(&error_curve(tableau, e, &fit_step_counts(&tableau))?);
+        let slope =
+            log_log_slope(&error_curve(tableau, e, &fit_step_counts(&tableau))?);
         series.push((tableau.name, curve, slope));
     }
     draw_figure(
@@ -289,8 +310,10 @@ fn convergence() -> Result<Vec<Drawing>, PbmError> {
                 })
                 .collect();
             let plot = legend_below(&root, &legend)?;
-            let mut chart = chart_on(&plot)
-                .build_cartesian_2d((3e-6..0.6).log_scale(), (1e-14..10.0).log_scale())?;
+            let mut chart = chart_on(&plot).build_cartesian_2d(
+                (3e-6..0.6).log_scale(),
+                (1e-14..10.0).log_scale(),
+            )?;
             axes(&mut chart, "step size h (s)", "global error |x(T) − x_exact(T)|")
                 .x_label_formatter(&power_of_ten)
                 .y_label_formatter(&power_of_ten)
@@ -383,13 +406,20 @@ fn work_precision() -> Result<Vec<Drawing>, PbmError> {
                 })
                 .collect();
             let plot = legend_below(&root, &legend)?;
-            let mut chart = chart_on(&plot)
-                .build_cartesian_2d((30.0..3e7).log_scale(), (1e-12..10.0).log_scale())?;
-            axes(&mut chart, "derivative evaluations", "global error after one orbit")
-                .x_label_formatter(&power_of_ten)
-                .y_label_formatter(&power_of_ten)
-                .draw()?;
-            for (i, Series { points: pts, adaptive, .. }) in series.iter().enumerate() {
+            let mut chart = chart_on(&plot).build_cartesian_2d(
+                (30.0..3e7).log_scale(),
+                (1e-12..10.0).log_scale(),
+            )?;
+            axes(
+                &mut chart,
+                "derivative evaluations",
+                "global error after one orbit",
+            )
+            .x_label_formatter(&power_of_ten)
+            .y_label_formatter(&power_of_ten)
+            .draw()?;
+            for (i, Series { points: pts, adaptive, .. }) in series.iter().enumerate()
+            {
                 let c = color(i);
                 line(
                     &mut chart,
@@ -405,8 +435,9 @@ fn work_precision() -> Result<Vec<Drawing>, PbmError> {
                         )
                     }))?;
                 } else {
-                    chart
-                        .draw_series(pts.iter().map(|p| Circle::new(*p, 3, c.filled())))?;
+                    chart.draw_series(
+                        pts.iter().map(|p| Circle::new(*p, 3, c.filled())),
+                    )?;
                 }
             }
             Ok(())
@@ -420,7 +451,8 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
     let control = crate::adaptive::Controller::new(tol)?;
     let mut orbit = kepler_orbit(e)?;
     let mut stepper = AdaptiveMethod::DormandPrince.stepper()?;
-    // Record the position at the start of every accepted step by replaying the accepted steps.
+    // Record the position at the start of every accepted step by replaying the
+    // accepted steps.
     let run = integrate_adaptive(
         &mut orbit,
         stepper.as_mut(),
@@ -435,7 +467,8 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
         rk.step(&mut replay, h)?;
         positions.push(replay_pos(&replay));
     }
-    let steps: Vec<(f64, f64)> = run.accepted.iter().map(|&(t, h, _)| (t, h)).collect();
+    let steps: Vec<(f64, f64)> =
+        run.accepted.iter().map(|&(t, h, _)| (t, h)).collect();
     require_finite(
         "adaptive-steps",
         positions.iter().chain(steps.iter()).flat_map(|p| [p.0, p.1]),
@@ -457,11 +490,15 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
                 ("step ends".into(), Swatch::Dot(color(0), 3)),
                 ("sun".into(), Swatch::Dot(color(4), 6)),
             ];
-            // Wide: one legend under both panels, so their axes line up; narrow: under the orbit.
+            // Wide: one legend under both panels, so their axes line up; narrow:
+            // under the orbit.
             let root = layout.pick(legend_below(&root, &legend)?, root);
             let parts = panels(&root, layout, 2, 2);
-            let left =
-                titled(&parts[0], "(a) the orbit, a dot per step end", &label_font())?;
+            let left = titled(
+                &parts[0],
+                "(a) the orbit, a dot per step end",
+                &label_font(),
+            )?;
             let left = layout.pick(Ok(left.clone()), legend_below(&left, &legend))?;
             let (xr, yr) = equal_scale(&left, -2.1..0.4, -1.05..1.05);
             let mut orbit_chart =
@@ -476,14 +513,20 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
                 6,
                 color(4).filled(),
             )))?;
-            let right = titled(&parts[1], "(b) step size along the orbit", &label_font())?;
-            let mut h_chart =
-                chart_on(&right).build_cartesian_2d(0.0..KEPLER_PERIOD, 0.0..h_max)?;
-            axes(&mut h_chart, "time t (s); perihelion at 0 and 2π", "accepted step h (s)")
-                .draw()?;
+            let right =
+                titled(&parts[1], "(b) step size along the orbit", &label_font())?;
+            let mut h_chart = chart_on(&right)
+                .build_cartesian_2d(0.0..KEPLER_PERIOD, 0.0..h_max)?;
+            axes(
+                &mut h_chart,
+                "time t (s); perihelion at 0 and 2π",
+                "accepted step h (s)",
+            )
+            .draw()?;
             line(&mut h_chart, &steps, color(1), LINE_WIDTH)?;
-            h_chart
-                .draw_series(steps.iter().map(|p| Circle::new(*p, 3, color(1).filled())))?;
+            h_chart.draw_series(
+                steps.iter().map(|p| Circle::new(*p, 3, color(1).filled())),
+            )?;
             Ok(())
         },
     )

@@ -1,12 +1,13 @@
 //! Chapter 1: differential equation basics.
 //!
-//! An initial value problem x' = f(x, t) is solved by stepping: a solver sees the model only
-//! through the [`system::OdeSystem`] interface (dimension, gather, scatter, derivative), and
-//! every explicit Runge–Kutta method (Euler, midpoint, RK4, Dormand–Prince) is one
-//! [`tableau::ButcherTableau`] fed to one stepping loop in [`runge_kutta`]. The chapter then
-//! measures what goes wrong: Euler's outward spiral on circles, its instability on stiff decay,
-//! the order of each method's global error, and how [`adaptive`] step sizes buy accuracy with
-//! fewer derivative evaluations.
+//! An initial value problem x' = f(x, t) is solved by stepping: a solver sees the
+//! model only through the [`system::OdeSystem`] interface (dimension, gather,
+//! scatter, derivative), and every explicit Runge–Kutta method (Euler, midpoint, RK4,
+//! Dormand–Prince) is one [`tableau::ButcherTableau`] fed to one stepping loop in
+//! [`runge_kutta`]. The chapter then measures what goes wrong: Euler's outward spiral
+//! on circles, its instability on stiff decay, the order of each method's global
+//! error, and how [`adaptive`] step sizes buy accuracy with fewer derivative
+//! evaluations.
 
 pub mod adaptive;
 pub mod convergence;

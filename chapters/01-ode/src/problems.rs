@@ -1,7 +1,7 @@
-//! The model problems of the chapter, each with something known exactly to check against:
-//! the circular field (its integral curves are circles), exponential decay (x = x0 e^{-kt}),
-//! a Kepler orbit (it returns to its start after one period) and a damped pendulum (for the
-//! picture of a vector field).
+//! The model problems of the chapter, each with something known exactly to check
+//! against: the circular field (its integral curves are circles), exponential decay
+//! (x = x0 e^{-kt}), a Kepler orbit (it returns to its start after one period) and a
+//! damped pendulum (for the picture of a vector field).
 
 use crate::system::{OdeSystem, VectorField};
 use pbm_prelim::PbmError;
@@ -12,8 +12,8 @@ use std::f64::consts::TAU;
 pub type Field = VectorField<fn(f64, &[f64], &mut [f64])>;
 
 // ANCHOR: circle_field
-/// f(x, y) = (−y, x): every integral curve is a circle about the origin, run counter-clockwise
-/// once every 2π seconds.
+/// f(x, y) = (−y, x): every integral curve is a circle about the origin, run
+/// counter-clockwise once every 2π seconds.
 pub fn circle_derivative(_t: f64, x: &[f64], xdot: &mut [f64]) {
     xdot[0] = -x[1];
     xdot[1] = x[0];
@@ -26,8 +26,8 @@ pub fn circle_field(x0: f64, y0: f64) -> Result<Field, PbmError> {
 }
 
 // ANCHOR: euler_radius_ratio
-/// The factor by which one Euler step of size h multiplies the distance from the origin in the
-/// circular field: |x + h(−y, x)|² = (1 + h²)|x|², whatever the point.
+/// The factor by which one Euler step of size h multiplies the distance from the
+/// origin in the circular field: |x + h(−y, x)|² = (1 + h²)|x|², whatever the point.
 pub fn euler_radius_ratio(h: f64) -> f64 {
     (1.0 + h * h).sqrt()
 }
@@ -58,7 +58,8 @@ impl Decay {
 }
 
 // ANCHOR: kepler
-/// A planet around a sun of unit mass (G M = 1): state (x, y, v_x, v_y), acceleration −r/|r|³.
+/// A planet around a sun of unit mass (G M = 1): state (x, y, v_x, v_y), acceleration
+/// −r/|r|³.
 pub fn kepler_derivative(_t: f64, s: &[f64], sdot: &mut [f64]) {
     let r2 = s[0] * s[0] + s[1] * s[1];
     let r3 = r2 * r2.sqrt();
@@ -69,12 +70,14 @@ pub fn kepler_derivative(_t: f64, s: &[f64], sdot: &mut [f64]) {
 }
 // ANCHOR_END: kepler
 
-/// One period of an orbit with semi-major axis 1 and G M = 1 (Kepler's third law: T = 2π a^{3/2}).
+/// One period of an orbit with semi-major axis 1 and G M = 1 (Kepler's third law: T =
+/// 2π a^{3/2}).
 pub const KEPLER_PERIOD: f64 = TAU;
 
-/// The orbit of eccentricity `e` (0 ≤ e < 1, semi-major axis 1), started at perihelion: position
-/// (1 − e, 0), velocity (0, √((1 + e)/(1 − e))) from the vis-viva equation. After each
-/// [`KEPLER_PERIOD`] the exact solution is back at this state.
+/// The orbit of eccentricity `e` (0 ≤ e < 1, semi-major axis 1), started at
+/// perihelion: position (1 − e, 0), velocity (0, √((1 + e)/(1 − e))) from the
+/// vis-viva equation. After each [`KEPLER_PERIOD`] the exact solution is back at this
+/// state.
 pub fn kepler_initial_state(e: f64) -> Result<[f64; 4], PbmError> {
     if !(0.0..0.99).contains(&e) {
         return Err(PbmError::invalid(
@@ -124,11 +127,17 @@ mod tests {
         // RK4 with 20,000 steps: error ~ C h^4, far below the tolerance.
         let e = 0.5;
         let mut orbit = kepler_orbit(e).unwrap();
-        let states = integrate(&mut orbit, RK4, KEPLER_PERIOD / 20_000.0, 20_000).unwrap();
+        let states =
+            integrate(&mut orbit, RK4, KEPLER_PERIOD / 20_000.0, 20_000).unwrap();
         let start = kepler_initial_state(e).unwrap();
         let end = states.last().unwrap();
         for i in 0..4 {
-            assert!((end[i] - start[i]).abs() < 1e-9, "{i}: {} vs {}", end[i], start[i]);
+            assert!(
+                (end[i] - start[i]).abs() < 1e-9,
+                "{i}: {} vs {}",
+                end[i],
+                start[i]
+            );
         }
     }
 

@@ -1,13 +1,14 @@
-//! One explicit Runge–Kutta step, for any tableau and any [`OdeSystem`] (course notes,
-//! sections 2.1–2.2). Euler, midpoint and RK4 all run through this one loop.
+//! One explicit Runge–Kutta step, for any tableau and any [`OdeSystem`] (course
+//! notes, sections 2.1–2.2). Euler, midpoint and RK4 all run through this one loop.
 
 use crate::system::OdeSystem;
 use crate::tableau::ButcherTableau;
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::{non_negative, positive};
 
-/// Steps an [`OdeSystem`] with an explicit Runge–Kutta method, counting derivative evaluations.
-/// Keeps its scratch vectors between steps so that stepping allocates nothing.
+/// Steps an [`OdeSystem`] with an explicit Runge–Kutta method, counting derivative
+/// evaluations. Keeps its scratch vectors between steps so that stepping allocates
+/// nothing.
 #[derive(Debug, Clone)]
 pub struct RungeKutta {
     tableau: ButcherTableau,
@@ -48,8 +49,9 @@ impl RungeKutta {
 
     // ANCHOR: rk_step
     /// Advances `system` by one step of size `h`. Returns the embedded error estimate
-    /// ‖h Σ (b_i − b̂_i) k_i‖ when the tableau has one. If a derivative evaluation fails, the
-    /// system is put back where the step began and the error names this step and its time.
+    /// ‖h Σ (b_i − b̂_i) k_i‖ when the tableau has one. If a derivative evaluation
+    /// fails, the system is put back where the step began and the error names this
+    /// step and its time.
     pub fn step<S: OdeSystem + ?Sized>(
         &mut self,
         system: &mut S,
@@ -63,7 +65,9 @@ impl RungeKutta {
         for i in 0..b.len() {
             // Stage i: x0 + h Σ_{j<i} a_ij k_j, evaluated at time t0 + c_i h.
             self.stage.copy_from_slice(&self.x0);
-            for (j, &a_ij) in a[i].iter().enumerate().filter(|(_, a_ij)| **a_ij != 0.0) {
+            for (j, &a_ij) in
+                a[i].iter().enumerate().filter(|(_, a_ij)| **a_ij != 0.0)
+            {
                 axpy(&mut self.stage, h * a_ij, &self.k[j]);
             }
             system.scatter_state(&self.stage, t0 + c[i] * h);
@@ -124,8 +128,9 @@ pub fn check_step_size(h: f64) -> Result<(), PbmError> {
     positive("step size", "h", h).map(|_| ())
 }
 
-/// How many steps of size `h` reach `t_end` (rounded), after checking that h is a valid step,
-/// t_end is finite and non-negative, and the count is not absurd (at most 10⁸).
+/// How many steps of size `h` reach `t_end` (rounded), after checking that h is a
+/// valid step, t_end is finite and non-negative, and the count is not absurd (at most
+/// 10⁸).
 pub fn step_count(h: f64, t_end: f64) -> Result<usize, PbmError> {
     check_step_size(h)?;
     non_negative("run length", "t_end", t_end)?;
@@ -139,7 +144,8 @@ pub fn step_count(h: f64, t_end: f64) -> Result<usize, PbmError> {
     Ok(n as usize)
 }
 
-/// Takes `steps` steps of size `h` and returns the states visited, the initial one included.
+/// Takes `steps` steps of size `h` and returns the states visited, the initial one
+/// included.
 pub fn integrate<S: OdeSystem + ?Sized>(
     system: &mut S,
     tableau: ButcherTableau,
@@ -209,8 +215,9 @@ mod tests {
 
     #[test]
     fn a_failing_derivative_names_the_step_and_time_and_undoes_the_step() {
-        // A model that fails once x passes 1.5: x' = 1 from 0, h = 0.1, so the stage that
-        // first sees x > 1.5 belongs to step 15 (which starts at t = 1.5, x = 1.5).
+        // A model that fails once x passes 1.5: x' = 1 from 0, h = 0.1, so the stage
+        // that first sees x > 1.5 belongs to step 15 (which starts at t = 1.5, x =
+        // 1.5).
         struct Fragile(f64, f64);
         impl OdeSystem for Fragile {
             fn dimension(&self) -> usize {
@@ -239,18 +246,24 @@ mod tests {
         assert_eq!(*step, 15, "{err}");
         assert!((time - 1.5).abs() < 1e-12, "{err}");
         assert!(matches!(**source, PbmError::Degenerate { .. }), "{err}");
-        assert!(err.to_string().starts_with("at step 15 (t = 1.5 s): degenerate model"));
+        assert!(
+            err.to_string().starts_with("at step 15 (t = 1.5 s): degenerate model")
+        );
         // The failed step was undone: the model is where step 15 began.
         assert!((model.0 - 1.5).abs() < 1e-12 && (model.1 - 1.5).abs() < 1e-12);
     }
 
     #[test]
     fn blow_up_is_reported_with_its_step() {
-        // x' = x^2 from x = 1 reaches infinity at t = 1; Euler with h = 0.5 overflows soon after.
-        let mut sys = VectorField::new(&[1.0], 0.0, |_, x, d| d[0] = x[0] * x[0]).unwrap();
+        // x' = x^2 from x = 1 reaches infinity at t = 1; Euler with h = 0.5 overflows
+        // soon after.
+        let mut sys =
+            VectorField::new(&[1.0], 0.0, |_, x, d| d[0] = x[0] * x[0]).unwrap();
         let err = integrate(&mut sys, EULER, 0.5, 100).unwrap_err();
         match err {
-            PbmError::Diverged { step, .. } => assert!(step > 2 && step < 20, "{step}"),
+            PbmError::Diverged { step, .. } => {
+                assert!(step > 2 && step < 20, "{step}")
+            }
             other => panic!("expected divergence, got {other}"),
         }
     }

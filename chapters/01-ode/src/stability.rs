@@ -1,6 +1,7 @@
-//! Euler's instability on x' = −k x (course notes, section 2.1, "off to Neptune"). One step
-//! multiplies x by (1 − h k): a factor in (0, 1) decays monotonically, one in (−1, 0)
-//! oscillates while decaying, and one below −1 oscillates with growing amplitude.
+//! Euler's instability on x' = −k x (course notes, section 2.1, "off to Neptune").
+//! One step multiplies x by (1 − h k): a factor in (0, 1) decays monotonically, one
+//! in (−1, 0) oscillates while decaying, and one below −1 oscillates with growing
+//! amplitude.
 
 use crate::problems::Decay;
 use crate::runge_kutta::RungeKutta;
@@ -61,8 +62,9 @@ pub fn observed_regime(xs: &[f64]) -> Regime {
     }
 }
 
-/// Euler's iterates on x' = −k x from x_0 = 1 with step h: up to `steps` of them, fewer if the
-/// iterates overflow, in which case the index of the step that overflowed is returned too.
+/// Euler's iterates on x' = −k x from x_0 = 1 with step h: up to `steps` of them,
+/// fewer if the iterates overflow, in which case the index of the step that
+/// overflowed is returned too.
 pub fn euler_decay(
     k: f64,
     h: f64,

@@ -1,12 +1,14 @@
-//! The solver's view of a model (course notes, "Differential Equation Basics", section 4):
-//! a solver sees only a state vector of known dimension that it can read and write, a clock,
-//! and a way to evaluate the derivative at the current state. Every later chapter's model
-//! (particles, rigid bodies, cloth) implements this one trait.
+//! The solver's view of a model (course notes, "Differential Equation Basics",
+//! section 4): a solver sees only a state vector of known dimension that it can read
+//! and write, a clock, and a way to evaluate the derivative at the current state.
+//! Every later chapter's model (particles, rigid bodies, cloth) implements this one
+//! trait.
 
 use pbm_prelim::PbmError;
 
 // ANCHOR: ode_system
-/// A model as an ODE solver sees it: x' = f(x, t) with x a flat vector of `dimension()` numbers.
+/// A model as an ODE solver sees it: x' = f(x, t) with x a flat vector of
+/// `dimension()` numbers.
 pub trait OdeSystem {
     /// Length of the state vector.
     fn dimension(&self) -> usize;
@@ -14,11 +16,12 @@ pub trait OdeSystem {
     fn time(&self) -> f64;
     /// Copies the current state into `x` (of length `dimension()`).
     fn gather_state(&self, x: &mut [f64]);
-    /// Installs a new state and time; multi-stage solvers call this for trial states too.
+    /// Installs a new state and time; multi-stage solvers call this for trial states
+    /// too.
     fn scatter_state(&mut self, x: &[f64], t: f64);
-    /// Writes f(x, t), at the state and time last scattered, into `xdot`. A model whose
-    /// evaluation can fail (a constraint solve that does not converge, a degenerate geometry)
-    /// says so here; the solver adds the step and the time.
+    /// Writes f(x, t), at the state and time last scattered, into `xdot`. A model
+    /// whose evaluation can fail (a constraint solve that does not converge, a
+    /// degenerate geometry) says so here; the solver adds the step and the time.
     fn derivative(&mut self, xdot: &mut [f64]) -> Result<(), PbmError>;
 }
 // ANCHOR_END: ode_system
@@ -31,8 +34,8 @@ pub fn state_of<S: OdeSystem + ?Sized>(system: &S) -> Vec<f64> {
 }
 
 // ANCHOR: vector_field
-/// The simplest model: a state vector driven by a derivative function `f(t, x, xdot)`.
-/// Chapter 1's examples are all of this kind.
+/// The simplest model: a state vector driven by a derivative function `f(t, x,
+/// xdot)`. Chapter 1's examples are all of this kind.
 pub struct VectorField<F> {
     x: Vec<f64>,
     t: f64,
@@ -40,7 +43,8 @@ pub struct VectorField<F> {
 }
 
 impl<F: FnMut(f64, &[f64], &mut [f64])> VectorField<F> {
-    /// A field with initial state `x0` at time `t0`. The state must be non-empty and finite.
+    /// A field with initial state `x0` at time `t0`. The state must be non-empty and
+    /// finite.
     pub fn new(x0: &[f64], t0: f64, f: F) -> Result<Self, PbmError> {
         if x0.is_empty() {
             return Err(PbmError::invalid(
@@ -86,7 +90,8 @@ mod tests {
     #[test]
     fn gather_returns_what_scatter_installed() {
         let mut field =
-            VectorField::new(&[1.0, 2.0], 0.0, |_, x, d| d.copy_from_slice(x)).unwrap();
+            VectorField::new(&[1.0, 2.0], 0.0, |_, x, d| d.copy_from_slice(x))
+                .unwrap();
         field.scatter_state(&[3.0, 4.0], 0.5);
         assert_eq!(state_of(&field), vec![3.0, 4.0]);
         assert_eq!(field.time(), 0.5);

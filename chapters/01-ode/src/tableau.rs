@@ -1,10 +1,11 @@
-//! Explicit Runge–Kutta methods as data (course notes, sections 2.1–2.2): Euler, midpoint and
-//! RK4 differ only in where they evaluate f and how they weight the results, which a Butcher
-//! tableau records. The Dormand–Prince pair adds a second set of weights for error estimation.
+//! Explicit Runge–Kutta methods as data (course notes, sections 2.1–2.2): Euler,
+//! midpoint and RK4 differ only in where they evaluate f and how they weight the
+//! results, which a Butcher tableau records. The Dormand–Prince pair adds a second
+//! set of weights for error estimation.
 
 // ANCHOR: tableau
-/// An explicit Runge–Kutta method: stage i evaluates f at x0 + h Σ_j a[i][j] k_j, time t0 + c[i] h;
-/// the step is x1 = x0 + h Σ_i b[i] k_i.
+/// An explicit Runge–Kutta method: stage i evaluates f at x0 + h Σ_j a[i][j] k_j,
+/// time t0 + c[i] h; the step is x1 = x0 + h Σ_i b[i] k_i.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ButcherTableau {
     /// Name used in figures and tables.
@@ -41,7 +42,8 @@ pub const EULER: ButcherTableau = ButcherTableau {
     embedded: None,
 };
 
-/// The midpoint method: an Euler half step, then the derivative there drives the whole step.
+/// The midpoint method: an Euler half step, then the derivative there drives the
+/// whole step.
 pub const MIDPOINT: ButcherTableau = ButcherTableau {
     name: "midpoint",
     a: &[&[], &[0.5]],
@@ -63,7 +65,8 @@ pub const RK4: ButcherTableau = ButcherTableau {
 // ANCHOR_END: classic_tableaus
 
 /// Dormand and Prince's 5(4) pair (J. R. Dormand, P. J. Prince, "A family of embedded
-/// Runge–Kutta formulae", 1980): a fifth-order step with an embedded fourth-order one.
+/// Runge–Kutta formulae", 1980): a fifth-order step with an embedded fourth-order
+/// one.
 pub const DORMAND_PRINCE: ButcherTableau = ButcherTableau {
     name: "Dormand-Prince 5(4)",
     a: &[
@@ -79,7 +82,14 @@ pub const DORMAND_PRINCE: ButcherTableau = ButcherTableau {
             49.0 / 176.0,
             -5103.0 / 18656.0,
         ],
-        &[35.0 / 384.0, 0.0, 500.0 / 1113.0, 125.0 / 192.0, -2187.0 / 6784.0, 11.0 / 84.0],
+        &[
+            35.0 / 384.0,
+            0.0,
+            500.0 / 1113.0,
+            125.0 / 192.0,
+            -2187.0 / 6784.0,
+            11.0 / 84.0,
+        ],
     ],
     b: &[
         35.0 / 384.0,
@@ -110,8 +120,8 @@ pub const DORMAND_PRINCE: ButcherTableau = ButcherTableau {
 mod tests {
     use super::*;
 
-    /// The order conditions up to order 4 (Hairer, Nørsett, Wanner I, section II.2). A
-    /// mistyped coefficient breaks one of them.
+    /// The order conditions up to order 4 (Hairer, Nørsett, Wanner I, section II.2).
+    /// A mistyped coefficient breaks one of them.
     fn order_conditions_hold(a: &[&[f64]], b: &[f64], c: &[f64], order: u32) -> bool {
         let s = b.len();
         let close = |x: f64, y: f64| (x - y).abs() < 1e-14;
@@ -125,8 +135,9 @@ mod tests {
         }
         if order >= 3 {
             ok &= close((0..s).map(|i| b[i] * c[i] * c[i]).sum(), 1.0 / 3.0);
-            let ac: f64 =
-                (0..s).map(|i| b[i] * (0..s).map(|j| aij(i, j) * c[j]).sum::<f64>()).sum();
+            let ac: f64 = (0..s)
+                .map(|i| b[i] * (0..s).map(|j| aij(i, j) * c[j]).sum::<f64>())
+                .sum();
             ok &= close(ac, 1.0 / 6.0);
         }
         if order >= 4 {
@@ -142,7 +153,9 @@ mod tests {
             let baac: f64 = (0..s)
                 .map(|i| {
                     b[i] * (0..s)
-                        .map(|j| aij(i, j) * (0..s).map(|k| aij(j, k) * c[k]).sum::<f64>())
+                        .map(|j| {
+                            aij(i, j) * (0..s).map(|k| aij(j, k) * c[k]).sum::<f64>()
+                        })
                         .sum::<f64>()
                 })
                 .sum();
@@ -154,17 +167,27 @@ mod tests {
     #[test]
     fn tableaus_satisfy_their_order_conditions() {
         for t in [EULER, MIDPOINT, RK4, DORMAND_PRINCE] {
-            assert!(order_conditions_hold(t.a, t.b, t.c, t.order.min(4)), "{}", t.name);
+            assert!(
+                order_conditions_hold(t.a, t.b, t.c, t.order.min(4)),
+                "{}",
+                t.name
+            );
             assert_eq!(t.a.len(), t.stages());
             assert!(t.a.iter().enumerate().all(|(i, row)| row.len() == i));
         }
         let (low, order) = DORMAND_PRINCE.embedded.unwrap();
-        assert!(order_conditions_hold(DORMAND_PRINCE.a, low, DORMAND_PRINCE.c, order));
+        assert!(order_conditions_hold(
+            DORMAND_PRINCE.a,
+            low,
+            DORMAND_PRINCE.c,
+            order
+        ));
     }
 
     #[test]
     fn euler_is_not_second_order() {
-        // The test above is able to fail: Euler's weights violate the order-2 condition.
+        // The test above is able to fail: Euler's weights violate the order-2
+        // condition.
         assert!(!order_conditions_hold(EULER.a, EULER.b, EULER.c, 2));
     }
 }

@@ -1,5 +1,5 @@
-//! Snapshots of every exercise's default result, and the exercises' contracts: keys, values
-//! the physics dictates, and bad input refused.
+//! Snapshots of every exercise's default result, and the exercises' contracts: keys,
+//! values the physics dictates, and bad input refused.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
@@ -8,12 +8,12 @@ use pbm_prelim::PbmError;
 use pbm_prelim::testing::bound;
 use serde_json::Value;
 
-/// Six significant digits: far more than the physics claims tested below need, few enough to
-/// be identical on every platform.
+/// Six significant digits: far more than the physics claims tested below need, few
+/// enough to be identical on every platform.
 const DIGITS: u32 = 6;
 
-// A rounding-level quantity (about 2e-16) is not stable across platforms; its bound is
-// asserted in `euler_spiral_ratio_is_sqrt_one_plus_h_squared` instead.
+// A rounding-level quantity (about 2e-16) is not stable across platforms; its bound
+// is asserted in `euler_spiral_ratio_is_sqrt_one_plus_h_squared` instead.
 pbm_prelim::exercise_tests!(
     chapter,
     digits = DIGITS,
@@ -27,17 +27,21 @@ fn euler_spiral_ratio_is_sqrt_one_plus_h_squared() {
         let h: f64 = h.parse().unwrap();
         let expected = (1.0 + h * h).sqrt();
         assert_eq!(v["expected_ratio"].as_f64().unwrap(), expected);
-        // Every single step, not just the average, multiplies the radius by sqrt(1 + h^2);
-        // 1e-12 allows for rounding over a few hundred steps, nothing more.
+        // Every single step, not just the average, multiplies the radius by sqrt(1 +
+        // h^2); 1e-12 allows for rounding over a few hundred steps, nothing more.
         assert!(v["max_ratio_deviation"].as_f64().unwrap() < 1e-12, "h = {h}: {v}");
         let measured = v["radius_ratio_per_step"].as_f64().unwrap();
-        assert!((measured - expected).abs() < 1e-12, "h = {h}: {measured} vs {expected}");
+        assert!(
+            (measured - expected).abs() < 1e-12,
+            "h = {h}: {measured} vs {expected}"
+        );
     }
 }
 
 #[test]
 fn stability_regimes_at_k_10() {
-    // Notes, section 2.1: monotone for h < 1/k, oscillating for 1/k < h < 2/k, divergent beyond.
+    // Notes, section 2.1: monotone for h < 1/k, oscillating for 1/k < h < 2/k,
+    // divergent beyond.
     for (h, regime) in
         [("0.05", "monotone"), ("0.15", "oscillating"), ("0.25", "divergent")]
     {
@@ -69,15 +73,19 @@ fn adaptive_meets_its_tolerance_with_fewer_evaluations() {
         [("dopri5", "1e-6"), ("dopri5", "1e-9"), ("euler-doubling", "1e-5")]
     {
         let v =
-            run("adaptive", &[&format!("method={method}"), &format!("tol={tol}")]).unwrap();
+            run("adaptive", &[&format!("method={method}"), &format!("tol={tol}")])
+                .unwrap();
         let tol: f64 = tol.parse().unwrap();
         assert!(v["max_error_estimate"].as_f64().unwrap() <= tol, "{method}: {v}");
-        let (adaptive, fixed) =
-            (v["adaptive_evals"].as_u64().unwrap(), v["fixed_evals"].as_u64().unwrap());
+        let (adaptive, fixed) = (
+            v["adaptive_evals"].as_u64().unwrap(),
+            v["fixed_evals"].as_u64().unwrap(),
+        );
         assert!(adaptive * 5 < fixed, "{method} at {tol}: {adaptive} vs {fixed}");
         // The fixed-step run was chosen to match the adaptive run's final error.
         assert!(
-            v["fixed_final_error"].as_f64().unwrap() <= v["final_error"].as_f64().unwrap()
+            v["fixed_final_error"].as_f64().unwrap()
+                <= v["final_error"].as_f64().unwrap()
         );
     }
 }

@@ -1,5 +1,6 @@
-//! The chapter's claims checked against independent references: closed forms, hand-written
-//! formulas, reference solutions, and the numbers the course notes state.
+//! The chapter's claims checked against independent references: closed forms,
+//! hand-written formulas, reference solutions, and the numbers the course notes
+//! state.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
@@ -8,8 +9,8 @@ use pbm_ode::convergence::{
     AdaptiveMethod, adaptive_orbit, error_curve, log_log_slope, orbit_error,
 };
 use pbm_ode::problems::{
-    KEPLER_PERIOD, circle_derivative, circle_field, euler_radius_ratio, kepler_derivative,
-    kepler_orbit,
+    KEPLER_PERIOD, circle_derivative, circle_field, euler_radius_ratio,
+    kepler_derivative, kepler_orbit,
 };
 use pbm_ode::runge_kutta::{RungeKutta, integrate};
 use pbm_ode::stability::{Regime, euler_decay, observed_regime, predicted_regime};
@@ -18,8 +19,8 @@ use pbm_ode::tableau::{DORMAND_PRINCE, EULER, MIDPOINT, RK4};
 use proptest::prelude::*;
 
 proptest! {
-    /// Section 2.1: every Euler step on the circular field multiplies the radius by sqrt(1+h^2),
-    /// from any starting point.
+    /// Section 2.1: every Euler step on the circular field multiplies the radius by
+    /// sqrt(1+h^2), from any starting point.
     #[test]
     fn euler_radius_ratio_holds_everywhere(x in -10.0f64..10.0, y in -10.0f64..10.0, h in 1e-3f64..2.0) {
         prop_assume!(x.hypot(y) > 1e-3);
@@ -33,12 +34,13 @@ proptest! {
 
 #[test]
 fn shrinking_h_slows_the_spiral_but_never_stops_it() {
-    // Over one turn the radius is (1 + h^2)^(n/2) with n = 2π/h: it falls towards 1 as h
-    // shrinks, and stays above 1 for every h.
+    // Over one turn the radius is (1 + h^2)^(n/2) with n = 2π/h: it falls towards 1
+    // as h shrinks, and stays above 1 for every h.
     let mut previous = f64::INFINITY;
     for n in [16usize, 64, 256, 1024, 4096] {
         let h = KEPLER_PERIOD / n as f64;
-        let states = integrate(&mut circle_field(1.0, 0.0).unwrap(), EULER, h, n).unwrap();
+        let states =
+            integrate(&mut circle_field(1.0, 0.0).unwrap(), EULER, h, n).unwrap();
         let r = states[n][0].hypot(states[n][1]);
         assert!(r > 1.0 && r < previous, "n = {n}: r = {r}");
         assert!((r - euler_radius_ratio(h).powi(n as i32)).abs() < 1e-10);
@@ -53,7 +55,11 @@ fn observed_regimes_match_the_factor_on_both_sides_of_each_boundary() {
         for scale in [0.5, 0.99, 1.01, 1.5, 1.99, 2.01, 3.0] {
             let h = scale / k;
             let (xs, _) = euler_decay(k, h, 40).unwrap();
-            assert_eq!(observed_regime(&xs), predicted_regime(k, h), "k = {k}, h = {h}");
+            assert_eq!(
+                observed_regime(&xs),
+                predicted_regime(k, h),
+                "k = {k}, h = {h}"
+            );
         }
     }
     assert_eq!(predicted_regime(10.0, 0.25), Regime::Divergent);
@@ -71,8 +77,9 @@ fn literal_slide_step(x: &[f64; 2], h: f64) -> [f64; 2] {
 
 #[test]
 fn midpoint_slide_erratum() {
-    // One turn of the circle. The corrected midpoint converges at second order; the slide's
-    // literal formula does not converge at all: its error stays of order one as h shrinks.
+    // One turn of the circle. The corrected midpoint converges at second order; the
+    // slide's literal formula does not converge at all: its error stays of order one
+    // as h shrinks.
     let mut literal_errors = Vec::new();
     let mut midpoint_errors = Vec::new();
     for n in [100usize, 200, 400, 800] {
@@ -92,8 +99,9 @@ fn midpoint_slide_erratum() {
 
 #[test]
 fn euler_is_first_order_globally() {
-    // Errata, reader's summary: "Euler's method achieves O(h^2) accuracy" is the local error.
-    // Local error: one step from the same state, against RK4 with tiny substeps.
+    // Errata, reader's summary: "Euler's method achieves O(h^2) accuracy" is the
+    // local error. Local error: one step from the same state, against RK4 with tiny
+    // substeps.
     let local: Vec<(f64, f64)> = [0.02, 0.01, 0.005]
         .iter()
         .map(|&h| {
@@ -111,8 +119,9 @@ fn euler_is_first_order_globally() {
 
 #[test]
 fn every_accepted_adaptive_step_keeps_its_true_local_error_below_tol() {
-    // Replay the accepted steps of an adaptive run; compare each with a reference solution of
-    // that one step (RK4 with 200 substeps, whose own error is many orders smaller).
+    // Replay the accepted steps of an adaptive run; compare each with a reference
+    // solution of that one step (RK4 with 200 substeps, whose own error is many
+    // orders smaller).
     let (e, tol) = (0.9, 1e-6);
     let mut orbit = kepler_orbit(e).unwrap();
     let mut pair = EmbeddedPair::new(DORMAND_PRINCE).unwrap();
@@ -136,21 +145,27 @@ fn every_accepted_adaptive_step_keeps_its_true_local_error_below_tol() {
         let true_error = distance(&state_of(&replay), &state_of(&reference));
         assert!(true_error <= tol, "step at t = {t}, h = {h}: {true_error}");
     }
-    // The undo of rejected steps restored the state exactly: the replay ends where the run did.
+    // The undo of rejected steps restored the state exactly: the replay ends where
+    // the run did.
     assert_eq!(state_of(&replay), state_of(&orbit));
     assert!((orbit.time() - KEPLER_PERIOD).abs() < 1e-12);
 }
 
 #[test]
 fn adaptive_saves_work_only_where_the_problem_is_uneven() {
-    // On a circular orbit every part is equally hard: adaptivity cannot beat a fixed step by much.
+    // On a circular orbit every part is equally hard: adaptivity cannot beat a fixed
+    // step by much.
     let (circle, circle_error) =
         adaptive_orbit(AdaptiveMethod::DormandPrince, 0.0, 1e-6).unwrap();
-    let (eccentric, _) = adaptive_orbit(AdaptiveMethod::DormandPrince, 0.9, 1e-6).unwrap();
+    let (eccentric, _) =
+        adaptive_orbit(AdaptiveMethod::DormandPrince, 0.9, 1e-6).unwrap();
     assert!(eccentric.evaluations > circle.evaluations);
-    let fixed =
-        pbm_ode::convergence::fixed_steps_for_error(DORMAND_PRINCE, 0.0, circle_error)
-            .unwrap();
+    let fixed = pbm_ode::convergence::fixed_steps_for_error(
+        DORMAND_PRINCE,
+        0.0,
+        circle_error,
+    )
+    .unwrap();
     assert!(fixed.0 * 7 > circle.evaluations / 2);
 }
 
@@ -160,5 +175,8 @@ fn higher_order_is_more_accurate_at_equal_cost() {
     let euler = orbit_error(EULER, 0.5, 4096).unwrap();
     let midpoint = orbit_error(MIDPOINT, 0.5, 2048).unwrap();
     let rk4 = orbit_error(RK4, 0.5, 1024).unwrap();
-    assert!(euler > 10.0 * midpoint && midpoint > 10.0 * rk4, "{euler} {midpoint} {rk4}");
+    assert!(
+        euler > 10.0 * midpoint && midpoint > 10.0 * rk4,
+        "{euler} {midpoint} {rk4}"
+    );
 }

@@ -1,6 +1,6 @@
-//! Heavy kernels of chapter 2: one derivative evaluation of 100,000 interacting particles
-//! (uniform grid, rayon, on 1 and on 2 threads), brute force on a smaller set for the ratio,
-//! and one derivative evaluation of a 200 × 200 spring lattice.
+//! Heavy kernels of chapter 2: one derivative evaluation of 100,000 interacting
+//! particles (uniform grid, rayon, on 1 and on 2 threads), brute force on a smaller
+//! set for the ratio, and one derivative evaluation of a 200 × 200 spring lattice.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
@@ -33,8 +33,9 @@ fn lattice(side: usize) -> ParticleSystem<2> {
     for i in 0..side {
         for j in 0..side {
             let x = Vector2::new(i as f64 * 0.01, j as f64 * 0.01);
-            particles
-                .push(Particle::new(0.001, x, Vector2::zeros()).expect("valid particle"));
+            particles.push(
+                Particle::new(0.001, x, Vector2::zeros()).expect("valid particle"),
+            );
         }
     }
     let mut system = ParticleSystem::new(particles);
@@ -67,13 +68,16 @@ fn benches(c: &mut Criterion) {
     let n = 100_000;
     group.throughput(Throughput::Elements(n as u64));
     for threads in [1, 2] {
-        let pool =
-            rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("pool");
         let mut system = interacting(n);
         let mut xdot = vec![0.0; system.dimension()];
-        group.bench_function(format!("grid_derivative_100k_{threads}_threads"), |b| {
-            b.iter(|| pool.install(|| system.derivative(black_box(&mut xdot))))
-        });
+        group
+            .bench_function(format!("grid_derivative_100k_{threads}_threads"), |b| {
+                b.iter(|| pool.install(|| system.derivative(black_box(&mut xdot))))
+            });
     }
     let small = 10_000;
     let x = scattered_points(small, 0.1 * (small as f64).sqrt());

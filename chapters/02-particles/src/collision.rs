@@ -1,7 +1,7 @@
-//! Particles against planes (course notes, "Particle System Dynamics", section 7): detect by
-//! the sign of (X − P)·N, respond by reversing the normal part of the velocity scaled by the
-//! coefficient of restitution, and, for a particle resting on the plane, cancel the part of
-//! the applied force that pushes into it.
+//! Particles against planes (course notes, "Particle System Dynamics", section 7):
+//! detect by the sign of (X − P)·N, respond by reversing the normal part of the
+//! velocity scaled by the coefficient of restitution, and, for a particle resting on
+//! the plane, cancel the part of the applied force that pushes into it.
 
 use crate::forces::Force;
 use crate::particle::{Motion, Particle, ParticleSystem, Vector};
@@ -46,17 +46,22 @@ pub fn tangential_part<const D: usize>(n: &Vector<D>, v: &Vector<D>) -> Vector<D
     v - normal_part(n, v)
 }
 
-/// Collision response: keep the tangential velocity, reverse the normal one scaled by the
-/// coefficient of restitution r (0: no bounce, 1: perfectly elastic).
-pub fn bounce<const D: usize>(n: &Vector<D>, v: &Vector<D>, restitution: f64) -> Vector<D> {
+/// Collision response: keep the tangential velocity, reverse the normal one scaled by
+/// the coefficient of restitution r (0: no bounce, 1: perfectly elastic).
+pub fn bounce<const D: usize>(
+    n: &Vector<D>,
+    v: &Vector<D>,
+    restitution: f64,
+) -> Vector<D> {
     tangential_part(n, v) - normal_part(n, v) * restitution
 }
 // ANCHOR_END: response
 
 // ANCHOR: contact
-/// Resting contact: a force pushing into the plane (N·f < 0) is met by the contact force
-/// −(N·f) N, which cancels its normal part; a force pulling away is left alone. The linear
-/// friction model adds −k_f (−N·f) v_t, a drag along the plane proportional to the push.
+/// Resting contact: a force pushing into the plane (N·f < 0) is met by the contact
+/// force −(N·f) N, which cancels its normal part; a force pulling away is left alone.
+/// The linear friction model adds −k_f (−N·f) v_t, a drag along the plane
+/// proportional to the push.
 pub fn contact_and_friction<const D: usize>(
     n: &Vector<D>,
     f: &Vector<D>,
@@ -71,8 +76,8 @@ pub fn contact_and_friction<const D: usize>(
 }
 // ANCHOR_END: contact
 
-/// Contact forces for particles resting on a plane. Add it after every other force, since
-/// it reacts to the total force on each particle.
+/// Contact forces for particles resting on a plane. Add it after every other force,
+/// since it reacts to the total force on each particle.
 pub struct PlaneContact<const D: usize> {
     /// The plane.
     pub plane: Plane<D>,
@@ -102,13 +107,16 @@ impl<const D: usize> Force<D> for PlaneContact<D> {
 /// How a step that ends with a particle through a plane is repaired.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Strategy {
-    /// Find the instant of contact, roll the whole system back to it, bounce, and go on.
+    /// Find the instant of contact, roll the whole system back to it, bounce, and go
+    /// on.
     Rollback,
-    /// Keep the step, move the particle back onto the plane and bounce: simpler, less exact.
+    /// Keep the step, move the particle back onto the plane and bounce: simpler, less
+    /// exact.
     Displace,
 }
 
-/// Deepest penetration of any free particle into `plane`, as (particle, signed distance).
+/// Deepest penetration of any free particle into `plane`, as (particle, signed
+/// distance).
 fn deepest<const D: usize>(
     system: &ParticleSystem<D>,
     plane: &Plane<D>,
@@ -131,7 +139,8 @@ fn bounce_all<const D: usize>(
     slack: f64,
 ) -> usize {
     let mut count = 0;
-    for p in system.particles.iter_mut().filter(|p| matches!(p.motion, Motion::Free)) {
+    for p in system.particles.iter_mut().filter(|p| matches!(p.motion, Motion::Free))
+    {
         if plane.signed_distance(&p.x) < slack && plane.normal.dot(&p.v) < 0.0 {
             p.v = bounce(&plane.normal, &p.v, restitution);
             count += 1;
@@ -141,8 +150,8 @@ fn bounce_all<const D: usize>(
 }
 
 // ANCHOR: step_with_collisions
-/// One step of size `h` against `plane`, repairing penetrations with `strategy`. Returns the
-/// number of bounces.
+/// One step of size `h` against `plane`, repairing penetrations with `strategy`.
+/// Returns the number of bounces.
 pub fn step_with_collisions<const D: usize>(
     system: &mut ParticleSystem<D>,
     stepper: &mut RungeKutta,
@@ -163,7 +172,9 @@ pub fn step_with_collisions<const D: usize>(
                 return Ok(bounces + bounce_all(system, plane, restitution, 1e-12));
             }
             Strategy::Rollback => {
-                let s = roll_back_to_contact(system, stepper, plane, &start, remaining, i)?;
+                let s = roll_back_to_contact(
+                    system, stepper, plane, &start, remaining, i,
+                )?;
                 bounces += bounce_all(system, plane, restitution, 1e-9);
                 remaining -= s * remaining;
             }
@@ -175,7 +186,8 @@ pub fn step_with_collisions<const D: usize>(
 
 /// Moves every free particle that is through the plane back onto it.
 fn displace_onto<const D: usize>(system: &mut ParticleSystem<D>, plane: &Plane<D>) {
-    for p in system.particles.iter_mut().filter(|p| matches!(p.motion, Motion::Free)) {
+    for p in system.particles.iter_mut().filter(|p| matches!(p.motion, Motion::Free))
+    {
         let d = plane.signed_distance(&p.x);
         if d < 0.0 {
             p.x -= plane.normal * d;
@@ -184,9 +196,9 @@ fn displace_onto<const D: usize>(system: &mut ParticleSystem<D>, plane: &Plane<D
 }
 
 // ANCHOR: roll_back
-/// Finds the fraction s of a step of size `h` from `start` at which particle `i` touches the
-/// plane (secant iterations, each re-integrating from the start), and leaves the whole system
-/// at that instant.
+/// Finds the fraction s of a step of size `h` from `start` at which particle `i`
+/// touches the plane (secant iterations, each re-integrating from the start), and
+/// leaves the whole system at that instant.
 fn roll_back_to_contact<const D: usize>(
     system: &mut ParticleSystem<D>,
     stepper: &mut RungeKutta,
@@ -226,8 +238,8 @@ mod tests {
 
     #[test]
     fn errata_normal_component_is_n_dot_x_times_n() {
-        // The notes write the normal component as (N·x)x; it is (N·x)N. Only the latter
-        // makes x_n parallel to N and x − x_n perpendicular to it.
+        // The notes write the normal component as (N·x)x; it is (N·x)N. Only the
+        // latter makes x_n parallel to N and x − x_n perpendicular to it.
         let n = Vector3::new(0.0, 1.0, 0.0);
         let x = Vector3::new(3.0, 2.0, -1.0);
         let xn = normal_part(&n, &x);

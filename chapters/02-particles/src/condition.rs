@@ -1,10 +1,11 @@
-//! Condition functions (course notes, "Particle System Dynamics", section 6, where they are
-//! called behavior functions): describe what a few particles "want" by a function C of their
-//! positions that is zero when they are happy. The same C serves four ways in this book: as a
-//! soft force here (E = k_s/2 |C|²), in implicit steps through its Jacobian (chapter 3), as a
-//! hard constraint held by Lagrange multipliers (chapter 4), and as a position projection
-//! (chapter 10). So it is written once, as a [`Condition`]: a position part (C and its Jacobian
-//! J = ∂C/∂x) and a velocity part (J̇), for C with one or several rows.
+//! Condition functions (course notes, "Particle System Dynamics", section 6, where
+//! they are called behavior functions): describe what a few particles "want" by a
+//! function C of their positions that is zero when they are happy. The same C serves
+//! four ways in this book: as a soft force here (E = k_s/2 |C|²), in implicit steps
+//! through its Jacobian (chapter 3), as a hard constraint held by Lagrange
+//! multipliers (chapter 4), and as a position projection (chapter 10). So it is
+//! written once, as a [`Condition`]: a position part (C and its Jacobian J = ∂C/∂x)
+//! and a velocity part (J̇), for C with one or several rows.
 
 use crate::forces::{Force, JacobianSink};
 use crate::particle::{Matrix, Particle, Vector};
@@ -13,8 +14,9 @@ use pbm_prelim::validate::non_negative;
 
 // ANCHOR: condition
 /// A condition C(x_1, …, x_n) = 0 on a few particles, with `rows()` scalar rows.
-/// Jacobians are stored as one D-vector per (row, particle): `j[r * n + k]` = ∂C_r/∂x_k,
-/// where k counts the condition's own particles in the order of [`Condition::particles`].
+/// Jacobians are stored as one D-vector per (row, particle): `j[r * n + k]` =
+/// ∂C_r/∂x_k, where k counts the condition's own particles in the order of
+/// [`Condition::particles`].
 pub trait Condition<const D: usize>: Send + Sync {
     /// What it is, for error messages and reports.
     fn name(&self) -> &'static str;
@@ -23,26 +25,28 @@ pub trait Condition<const D: usize>: Send + Sync {
     /// How many scalar rows C has.
     fn rows(&self) -> usize;
     /// Checks that the condition makes sense at these positions of its particles (for
-    /// example, that its gradient is not zero there). Called when it is added to a system.
+    /// example, that its gradient is not zero there). Called when it is added to a
+    /// system.
     fn check(&self, _x: &[Vector<D>]) -> Result<(), PbmError> {
         Ok(())
     }
-    /// The position part: C into `c` and J = ∂C/∂x into `j`, at positions `x` of its own
-    /// particles. Fails where C has no gradient.
+    /// The position part: C into `c` and J = ∂C/∂x into `j`, at positions `x` of its
+    /// own particles. Fails where C has no gradient.
     fn position(
         &self,
         x: &[Vector<D>],
         c: &mut [f64],
         j: &mut [Vector<D>],
     ) -> Result<(), PbmError>;
-    /// The velocity part: J̇ = dJ/dt into `j_dot` (laid out as J), at positions `x` and
-    /// velocities `v`. With it, Ċ = J v and C̈ = J a + J̇ v.
+    /// The velocity part: J̇ = dJ/dt into `j_dot` (laid out as J), at positions `x`
+    /// and velocities `v`. With it, Ċ = J v and C̈ = J a + J̇ v.
     fn jacobian_dot(&self, x: &[Vector<D>], v: &[Vector<D>], j_dot: &mut [Vector<D>]);
 }
 // ANCHOR_END: condition
 
-/// A condition evaluated at one state: its particles' positions and velocities, C, Ċ = J v,
-/// J and (if asked for) J̇. Reuse one to evaluate many conditions without allocating.
+/// A condition evaluated at one state: its particles' positions and velocities, C, Ċ
+/// = J v, J and (if asked for) J̇. Reuse one to evaluate many conditions without
+/// allocating.
 #[derive(Debug, Clone, Default)]
 pub struct Evaluation<const D: usize> {
     /// Positions of the condition's particles.
@@ -61,7 +65,8 @@ pub struct Evaluation<const D: usize> {
 
 impl<const D: usize> Evaluation<D> {
     // ANCHOR: evaluate
-    /// Evaluates `condition` at the state of `particles`, reusing this evaluation's storage.
+    /// Evaluates `condition` at the state of `particles`, reusing this evaluation's
+    /// storage.
     pub fn evaluate<C: Condition<D> + ?Sized>(
         &mut self,
         condition: &C,
@@ -80,8 +85,9 @@ impl<const D: usize> Evaluation<D> {
         // Ċ = J v: the chain rule, the same for every condition.
         self.c_dot.clear();
         self.c_dot.extend(
-            (0..rows)
-                .map(|r| (0..n).map(|k| self.j[r * n + k].dot(&self.v[k])).sum::<f64>()),
+            (0..rows).map(|r| {
+                (0..n).map(|k| self.j[r * n + k].dot(&self.v[k])).sum::<f64>()
+            }),
         );
         if with_j_dot {
             self.j_dot.resize(rows * n, Vector::zeros());
@@ -93,10 +99,11 @@ impl<const D: usize> Evaluation<D> {
 }
 
 // ANCHOR: distance
-/// C = |x_a − x_b| − r: two particles want to be r apart. With l = x_a − x_b and u = l/|l|,
-/// J = [uᵀ, −uᵀ] and J̇ = [u̇ᵀ, −u̇ᵀ] with u̇ = (I − u uᵀ) l̇ / |l|. Where the particles
-/// coincide C has no gradient; J and J̇ are zero there, so the soft force vanishes (as a
-/// zero-rest-length spring's does), and `check` refuses to start there.
+/// C = |x_a − x_b| − r: two particles want to be r apart. With l = x_a − x_b and u =
+/// l/|l|, J = [uᵀ, −uᵀ] and J̇ = [u̇ᵀ, −u̇ᵀ] with u̇ = (I − u uᵀ) l̇ / |l|. Where the
+/// particles coincide C has no gradient; J and J̇ are zero there, so the soft force
+/// vanishes (as a zero-rest-length spring's does), and `check` refuses to start
+/// there.
 #[derive(Debug, Clone)]
 pub struct Distance {
     ends: [usize; 2],
@@ -117,7 +124,12 @@ impl<const D: usize> Condition<D> for Distance {
         j[1] = -j[0];
         Ok(())
     }
-    fn jacobian_dot(&self, x: &[Vector<D>], v: &[Vector<D>], j_dot: &mut [Vector<D>]) {
+    fn jacobian_dot(
+        &self,
+        x: &[Vector<D>],
+        v: &[Vector<D>],
+        j_dot: &mut [Vector<D>],
+    ) {
         let (l, l_dot) = (x[0] - x[1], v[0] - v[1]);
         let length = l.norm();
         j_dot[0] = if length > 0.0 {
@@ -155,14 +167,18 @@ impl Distance {
                 format!("both ends are particle {a}"),
             ));
         }
-        Ok(Distance { ends: [a, b], rest: non_negative("distance", "rest length", rest)? })
+        Ok(Distance {
+            ends: [a, b],
+            rest: non_negative("distance", "rest length", rest)?,
+        })
     }
 }
 
 // ANCHOR: soft_force
-/// Equation 2 of the notes for a condition with any number of rows: the force on particle k is
-/// f_k = −Σ_r (k_s C_r + k_d Ċ_r) ∂C_r/∂x_k. The stiffness part is −∂E/∂x_k of the energy
-/// E = (k_s/2) |C|²; the damping part acts along the same directions.
+/// Equation 2 of the notes for a condition with any number of rows: the force on
+/// particle k is f_k = −Σ_r (k_s C_r + k_d Ċ_r) ∂C_r/∂x_k. The stiffness part is
+/// −∂E/∂x_k of the energy E = (k_s/2) |C|²; the damping part acts along the same
+/// directions.
 pub fn soft_forces<const D: usize>(
     eval: &Evaluation<D>,
     k_s: f64,
@@ -218,8 +234,8 @@ impl<const D: usize, C: Condition<D>> Force<D> for SoftCondition<C> {
     fn particles(&self) -> &[usize] {
         self.condition.particles()
     }
-    /// (k_s/2) |C|², or NaN where the condition cannot be evaluated (which `apply` reports
-    /// as an error first).
+    /// (k_s/2) |C|², or NaN where the condition cannot be evaluated (which `apply`
+    /// reports as an error first).
     fn potential_energy(&self, particles: &[Particle<D>]) -> f64 {
         let mut eval = Evaluation::default();
         match eval.evaluate(&self.condition, particles, false) {
@@ -228,10 +244,11 @@ impl<const D: usize, C: Condition<D>> Force<D> for SoftCondition<C> {
         }
     }
     // ANCHOR: soft_jacobians
-    /// ∂f_k/∂v_m = −k_d Σ_r J_rk J_rmᵀ exactly (Ċ = J v), and its Gauss–Newton companion
-    /// ∂f_k/∂x_m ≈ −k_s Σ_r J_rk J_rmᵀ: the term −k_s Σ_r C_r ∂²C_r/∂x_k∂x_m and the
-    /// damping term through J̇ are left out. Both vanish where C = 0 and Ċ = 0, and leaving
-    /// them out keeps the implicit step's matrix symmetric positive definite.
+    /// ∂f_k/∂v_m = −k_d Σ_r J_rk J_rmᵀ exactly (Ċ = J v), and its Gauss–Newton
+    /// companion ∂f_k/∂x_m ≈ −k_s Σ_r J_rk J_rmᵀ: the term −k_s Σ_r C_r
+    /// ∂²C_r/∂x_k∂x_m and the damping term through J̇ are left out. Both vanish where
+    /// C = 0 and Ċ = 0, and leaving them out keeps the implicit step's matrix
+    /// symmetric positive definite.
     fn add_jacobians(
         &self,
         _t: f64,
@@ -257,9 +274,10 @@ impl<const D: usize, C: Condition<D>> Force<D> for SoftCondition<C> {
 
 // ANCHOR: fd_check
 /// How far a condition's J and J̇ are from central differences at positions `x` and
-/// velocities `v` of its own particles: J against ∂C/∂x column by column, J̇ against the
-/// derivative of J along the motion x + s v. Each error is relative to 1 + the largest entry
-/// (see `pbm_prelim::finite_difference`); a correct condition gives about 1e-9.
+/// velocities `v` of its own particles: J against ∂C/∂x column by column, J̇ against
+/// the derivative of J along the motion x + s v. Each error is relative to 1 + the
+/// largest entry (see `pbm_prelim::finite_difference`); a correct condition gives
+/// about 1e-9.
 pub fn finite_difference_errors<const D: usize, C: Condition<D> + ?Sized>(
     condition: &C,
     x: &[Vector<D>],
@@ -274,8 +292,11 @@ pub fn finite_difference_errors<const D: usize, C: Condition<D> + ?Sized>(
     };
     let flat_x: Vec<f64> = x.iter().flat_map(|p| p.iter().copied()).collect();
     // The analytic J as a rows × (n D) matrix, row by row.
-    let (mut c, mut j, mut j_dot) =
-        (vec![0.0; rows], vec![Vector::zeros(); rows * n], vec![Vector::zeros(); rows * n]);
+    let (mut c, mut j, mut j_dot) = (
+        vec![0.0; rows],
+        vec![Vector::zeros(); rows * n],
+        vec![Vector::zeros(); rows * n],
+    );
     condition.position(x, &mut c, &mut j)?;
     condition.jacobian_dot(x, v, &mut j_dot);
     let flat = |blocks: &[Vector<D>]| -> Vec<f64> {
@@ -292,7 +313,8 @@ pub fn finite_difference_errors<const D: usize, C: Condition<D> + ?Sized>(
     )?;
     let numeric_j_dot = central_derivative(
         |s, out| {
-            let moved: Vec<Vector<D>> = x.iter().zip(v).map(|(p, q)| p + q * s).collect();
+            let moved: Vec<Vector<D>> =
+                x.iter().zip(v).map(|(p, q)| p + q * s).collect();
             let mut jj = vec![Vector::zeros(); rows * n];
             condition.position(&moved, &mut vec![0.0; rows], &mut jj)?;
             out.copy_from_slice(&flat(&jj));

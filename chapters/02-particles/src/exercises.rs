@@ -5,7 +5,8 @@ use crate::condition::{Distance, Evaluation, soft_forces};
 use crate::interaction::{PairLaw, brute_force_forces, grid_forces};
 use crate::particle::Particle;
 use crate::scenes::{
-    beam, bouncing_ball, run_with_snapshots, scaling_law, scaling_points, spring_network,
+    beam, bouncing_ball, run_with_snapshots, scaling_law, scaling_points,
+    spring_network,
 };
 use crate::spring::spring_force;
 use nalgebra::Vector3;
@@ -106,7 +107,8 @@ fn spring_from_behavior(p: &Params) -> Result<Value, PbmError> {
             0.5 + sample(13 * s).abs(),
         );
         let spring = spring_force((&x[0], &v[0]), (&x[1], &v[1]), (k_s, k_d, rest))?;
-        let particles = [Particle::new(1.0, x[0], v[0])?, Particle::new(1.0, x[1], v[1])?];
+        let particles =
+            [Particle::new(1.0, x[0], v[0])?, Particle::new(1.0, x[1], v[1])?];
         eval.evaluate(&Distance::new(0, 1, rest)?, &particles, false)?;
         soft_forces(&eval, k_s, k_d, &mut derived);
         max_difference = max_difference
@@ -157,7 +159,8 @@ fn momentum(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
-/// One row of the scaling experiment: n particles at constant density, timed both ways.
+/// One row of the scaling experiment: n particles at constant density, timed both
+/// ways.
 pub fn scaling_row(law: &PairLaw, n: usize) -> Result<(f64, f64, f64), PbmError> {
     let x = scaling_points(n);
     let start = Instant::now();

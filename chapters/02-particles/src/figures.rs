@@ -4,17 +4,17 @@ use crate::collision::Strategy;
 use crate::interaction::pair_checks;
 use crate::particle::{Motion, Particle, ParticleSystem};
 use crate::scenes::{
-    BEAM, beam, beam_index, bouncing_ball, mouse_path, run_with_snapshots, scaling_law,
-    scaling_points,
+    BEAM, beam, beam_index, bouncing_ball, mouse_path, run_with_snapshots,
+    scaling_law, scaling_points,
 };
 use crate::spring::DampedSpring;
 use nalgebra::Vector1;
 use pbm_ode::runge_kutta::integrate;
 use pbm_ode::tableau::RK4;
 use pbm_prelim::plot::{
-    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color, dashed_line,
-    draw_figure, equal_scale, label_font, legend_below, line, power_of_ten, require_finite,
-    tick_font, title_font, titled,
+    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color,
+    dashed_line, draw_figure, equal_scale, label_font, legend_below, line,
+    power_of_ten, require_finite, tick_font, title_font, titled,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
@@ -45,7 +45,8 @@ pub fn all() -> Vec<Figure> {
     ]
 }
 
-/// One particle of mass 1 kg on a spring of stiffness 1 N/m to a nail at the origin, in 1D.
+/// One particle of mass 1 kg on a spring of stiffness 1 N/m to a nail at the origin,
+/// in 1D.
 fn oscillator(damping: f64) -> Result<ParticleSystem<1>, PbmError> {
     let nail = Particle::new(1.0, Vector1::new(0.0), Vector1::new(0.0))?
         .with_motion(Motion::Fixed);
@@ -120,7 +121,11 @@ fn bouncing() -> Result<Vec<Drawing>, PbmError> {
     let t_end = rollback.trajectory.last().map_or(1.0, |p| p.0);
     require_finite(
         "bouncing-ball",
-        rollback.trajectory.iter().chain(&displace.trajectory).flat_map(|p| [p.0, p.1]),
+        rollback
+            .trajectory
+            .iter()
+            .chain(&displace.trajectory)
+            .flat_map(|p| [p.0, p.1]),
     )?;
     draw_figure(
         "bouncing-ball",
@@ -137,15 +142,26 @@ fn bouncing() -> Result<Vec<Drawing>, PbmError> {
             let mut legend: Legend = names
                 .iter()
                 .enumerate()
-                .map(|(i, name)| (name.to_string(), Swatch::Line(color(i), LINE_WIDTH)))
+                .map(|(i, name)| {
+                    (name.to_string(), Swatch::Line(color(i), LINE_WIDTH))
+                })
                 .collect();
-            legend.push(("exact apex heights r^(2k)".into(), Swatch::Dashed(REFERENCE, 1)));
+            legend.push((
+                "exact apex heights r^(2k)".into(),
+                Swatch::Dashed(REFERENCE, 1),
+            ));
             let plot = legend_below(&root, &legend)?;
-            let mut chart = chart_on(&plot).build_cartesian_2d(0.0..t_end, 0.0..1.05)?;
+            let mut chart =
+                chart_on(&plot).build_cartesian_2d(0.0..t_end, 0.0..1.05)?;
             axes(&mut chart, "time t (s)", "height y (m)").draw()?;
             for k in 1..=6 {
                 let height = r.powi(2 * k);
-                dashed_line(&mut chart, &[(0.0, height), (t_end, height)], REFERENCE, 1)?;
+                dashed_line(
+                    &mut chart,
+                    &[(0.0, height), (t_end, height)],
+                    REFERENCE,
+                    1,
+                )?;
             }
             for (i, run) in [&rollback, &displace].iter().enumerate() {
                 line(&mut chart, &run.trajectory, color(i), LINE_WIDTH)?;
@@ -165,7 +181,8 @@ fn scaling() -> Result<Vec<Drawing>, PbmError> {
             (n as f64, brute as f64, grid as f64)
         })
         .collect();
-    let names = ["brute force: n(n − 1), slope 2", "uniform grid: 3 × 3 cells, slope 1"];
+    let names =
+        ["brute force: n(n − 1), slope 2", "uniform grid: 3 × 3 cells, slope 1"];
     draw_figure(
         "interaction-scaling",
         |l| l.pick(480, 480),
@@ -178,18 +195,24 @@ fn scaling() -> Result<Vec<Drawing>, PbmError> {
             let legend: Legend = names
                 .iter()
                 .enumerate()
-                .map(|(i, name)| (name.to_string(), Swatch::LineDots(color(i), LINE_WIDTH)))
+                .map(|(i, name)| {
+                    (name.to_string(), Swatch::LineDots(color(i), LINE_WIDTH))
+                })
                 .collect();
             let plot = legend_below(&root, &legend)?;
-            let mut chart = chart_on(&plot)
-                .build_cartesian_2d((40.0..2e5).log_scale(), (1e3..3e10).log_scale())?;
+            let mut chart = chart_on(&plot).build_cartesian_2d(
+                (40.0..2e5).log_scale(),
+                (1e3..3e10).log_scale(),
+            )?;
             axes(&mut chart, "particles n", "pair distances checked")
                 .x_label_formatter(&power_of_ten)
                 .y_label_formatter(&power_of_ten)
                 .draw()?;
             for i in 0..2 {
-                let pts: Vec<(f64, f64)> =
-                    rows.iter().map(|r| (r.0, if i == 0 { r.1 } else { r.2 })).collect();
+                let pts: Vec<(f64, f64)> = rows
+                    .iter()
+                    .map(|r| (r.0, if i == 0 { r.1 } else { r.2 }))
+                    .collect();
                 line(&mut chart, &pts, color(i), LINE_WIDTH)?;
                 chart.draw_series(
                     pts.iter().map(|p| Circle::new(*p, 3, color(i).filled())),
@@ -236,7 +259,8 @@ fn hanging() -> Result<Vec<Drawing>, PbmError> {
             let parts = root.split_evenly((snaps.len().div_ceil(columns), columns));
             for (panel, (t, xs)) in parts.iter().zip(&snaps) {
                 let mouse_down = (0.5..=1.5).contains(t);
-                // The last snapshot, long after the mouse let go (its time is a sum of steps).
+                // The last snapshot, long after the mouse let go (its time is a sum
+                // of steps).
                 let caption = if *t > 11.0 {
                     format!("t = {t:.0} s: at rest")
                 } else if mouse_down {
@@ -272,7 +296,12 @@ fn hanging() -> Result<Vec<Drawing>, PbmError> {
                 }))?;
                 if mouse_down {
                     let m = mouse_path(*t);
-                    line(&mut chart, &[(xs[tip].x, xs[tip].y), (m.x, m.y)], color(1), 2)?;
+                    line(
+                        &mut chart,
+                        &[(xs[tip].x, xs[tip].y), (m.x, m.y)],
+                        color(1),
+                        2,
+                    )?;
                     chart.draw_series(std::iter::once(Circle::new(
                         (m.x, m.y),
                         5,

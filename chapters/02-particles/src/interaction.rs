@@ -1,9 +1,9 @@
-//! Spatial interaction forces (course notes, "Particle System Dynamics", section 4.3): any two
-//! particles closer than a cutoff push or pull each other. Checking every pair costs O(n²);
-//! a uniform grid of cells as wide as the cutoff only checks neighbouring cells. Both compute
-//! each particle's force by adding its neighbours' contributions in increasing index order, so
-//! they agree to the last bit, and the parallel loop over particles gives the same bits with
-//! any number of threads.
+//! Spatial interaction forces (course notes, "Particle System Dynamics", section
+//! 4.3): any two particles closer than a cutoff push or pull each other. Checking
+//! every pair costs O(n²); a uniform grid of cells as wide as the cutoff only checks
+//! neighbouring cells. Both compute each particle's force by adding its neighbours'
+//! contributions in increasing index order, so they agree to the last bit, and the
+//! parallel loop over particles gives the same bits with any number of threads.
 
 use crate::forces::Force;
 use crate::particle::{Particle, Vector};
@@ -13,10 +13,10 @@ use pbm_prelim::validate::{non_negative, positive};
 use std::collections::HashMap;
 
 // ANCHOR: pair_law
-/// A smooth short-range law. Between particles a distance r apart (r < cutoff) the force
-/// along the line joining them is k (1 − r/r_c)² (r_0 − r): repulsive closer than r_0,
-/// attractive beyond, and zero with zero slope at the cutoff r_c, so nothing jumps when a
-/// pair enters or leaves the neighbourhood.
+/// A smooth short-range law. Between particles a distance r apart (r < cutoff) the
+/// force along the line joining them is k (1 − r/r_c)² (r_0 − r): repulsive closer
+/// than r_0, attractive beyond, and zero with zero slope at the cutoff r_c, so
+/// nothing jumps when a pair enters or leaves the neighbourhood.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PairLaw {
     /// Strength k (N/m).
@@ -30,7 +30,8 @@ pub struct PairLaw {
 impl PairLaw {
     /// Validates 0 < r_0 < r_c and k ≥ 0, all finite.
     pub fn new(k: f64, r0: f64, cutoff: f64) -> Result<Self, PbmError> {
-        let (k, r0) = (non_negative("pair law", "k", k)?, positive("pair law", "r0", r0)?);
+        let (k, r0) =
+            (non_negative("pair law", "k", k)?, positive("pair law", "r0", r0)?);
         let cutoff = positive("pair law", "cutoff", cutoff)?;
         if cutoff <= r0 {
             return Err(PbmError::invalid(
@@ -41,8 +42,8 @@ impl PairLaw {
         Ok(PairLaw { k, r0, cutoff })
     }
 
-    /// The force on a particle at `xi` from one at `xj` (zero beyond the cutoff or when the
-    /// two coincide).
+    /// The force on a particle at `xi` from one at `xj` (zero beyond the cutoff or
+    /// when the two coincide).
     pub fn force<const D: usize>(&self, xi: &Vector<D>, xj: &Vector<D>) -> Vector<D> {
         let d = xi - xj;
         let r = d.norm();
@@ -78,8 +79,8 @@ fn cell_of<const D: usize>(x: &Vector<D>, size: f64) -> Cell<D> {
 }
 
 // ANCHOR: grid
-/// A uniform grid of cells of side `cutoff`: every neighbour of a particle lies in its own
-/// cell or one of the 3^D − 1 cells around it.
+/// A uniform grid of cells of side `cutoff`: every neighbour of a particle lies in
+/// its own cell or one of the 3^D − 1 cells around it.
 pub struct UniformGrid<const D: usize> {
     size: f64,
     cells: HashMap<Cell<D>, Vec<usize>>,
@@ -137,13 +138,14 @@ pub fn grid_forces<const D: usize>(law: &PairLaw, x: &[Vector<D>]) -> Vec<Vector
 }
 // ANCHOR_END: grid
 
-/// How many pair distances each method checks for the particles at `x`: n(n − 1) for brute
-/// force, the sum of the grid's candidate counts for the grid. The work, without the timing
-/// noise.
+/// How many pair distances each method checks for the particles at `x`: n(n − 1) for
+/// brute force, the sum of the grid's candidate counts for the grid. The work,
+/// without the timing noise.
 pub fn pair_checks<const D: usize>(law: &PairLaw, x: &[Vector<D>]) -> (u64, u64) {
     let n = x.len() as u64;
     let grid = UniformGrid::build(x, law.cutoff);
-    let candidates: u64 = x.iter().map(|xi| grid.candidates(xi).len() as u64 - 1).sum();
+    let candidates: u64 =
+        x.iter().map(|xi| grid.candidates(xi).len() as u64 - 1).sum();
     (n * n.saturating_sub(1), candidates)
 }
 
@@ -167,7 +169,8 @@ impl<const D: usize> Force<D> for SpatialInteraction {
 }
 
 /// `n` points spread evenly but irregularly over a square of side `side`, from the R2
-/// low-discrepancy sequence (Roberts 2018): deterministic on every platform, no RNG needed.
+/// low-discrepancy sequence (Roberts 2018): deterministic on every platform, no RNG
+/// needed.
 pub fn scattered_points(n: usize, side: f64) -> Vec<Vector<2>> {
     // 1/φ₂ and 1/φ₂², where φ₂ ≈ 1.3247 is the plastic number.
     let (a1, a2) = (0.754_877_666_246_692_7, 0.569_840_290_998_053_3);

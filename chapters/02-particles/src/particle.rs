@@ -1,7 +1,7 @@
-//! Particles in phase space (course notes, "Particle System Dynamics", sections 2 and 3): a
-//! particle has mass, position and velocity; F = m a becomes the first-order system
-//! ẋ = v, v̇ = f/m. From outside, a particle system is one state vector for the solver; from
-//! inside, a list of particles and a list of force objects.
+//! Particles in phase space (course notes, "Particle System Dynamics", sections 2 and
+//! 3): a particle has mass, position and velocity; F = m a becomes the first-order
+//! system ẋ = v, v̇ = f/m. From outside, a particle system is one state vector for
+//! the solver; from inside, a list of particles and a list of force objects.
 
 use crate::forces::Force;
 use nalgebra::{SMatrix, SVector};
@@ -46,7 +46,8 @@ pub struct Particle<const D: usize> {
 }
 
 impl<const D: usize> Particle<D> {
-    /// A free particle. Mass must be positive and finite, position and velocity finite.
+    /// A free particle. Mass must be positive and finite, position and velocity
+    /// finite.
     pub fn new(mass: f64, x: Vector<D>, v: Vector<D>) -> Result<Self, PbmError> {
         let mass = positive("particle", "mass", mass)?;
         all_finite("particle", "position", x.iter().copied())?;
@@ -88,16 +89,19 @@ impl<const D: usize> ParticleSystem<D> {
     }
 
     /// Adds a force object after checking that the particles it names exist.
-    pub fn add_force(&mut self, force: impl Force<D> + 'static) -> Result<(), PbmError> {
+    pub fn add_force(
+        &mut self,
+        force: impl Force<D> + 'static,
+    ) -> Result<(), PbmError> {
         indices(force.name(), "particle", force.particles(), self.particles.len())?;
         self.forces.push(Box::new(force));
         Ok(())
     }
 
     // ANCHOR: accumulate_forces
-    /// The derivative-evaluation loop of the notes: clear the accumulators, let every force
-    /// object add its forces. A force that cannot be evaluated (a degenerate geometry) stops
-    /// the loop with its error.
+    /// The derivative-evaluation loop of the notes: clear the accumulators, let every
+    /// force object add its forces. A force that cannot be evaluated (a degenerate
+    /// geometry) stops the loop with its error.
     pub fn accumulate_forces(&mut self) -> Result<(), PbmError> {
         for p in &mut self.particles {
             p.f = Vector::zeros();
@@ -119,7 +123,11 @@ impl<const D: usize> ParticleSystem<D> {
         let kinetic: f64 =
             self.particles.iter().map(|p| 0.5 * p.mass * p.v.norm_squared()).sum();
         kinetic
-            + self.forces.iter().map(|f| f.potential_energy(&self.particles)).sum::<f64>()
+            + self
+                .forces
+                .iter()
+                .map(|f| f.potential_energy(&self.particles))
+                .sum::<f64>()
     }
 
     /// The largest particle speed.
@@ -169,8 +177,9 @@ impl<const D: usize> OdeSystem for ParticleSystem<D> {
 }
 
 impl<const D: usize> ParticleSystem<D> {
-    /// Writes (v, f/m) for every particle from the accumulated forces: the last step of the
-    /// derivative evaluation (chapter 4 inserts constraint forces just before it).
+    /// Writes (v, f/m) for every particle from the accumulated forces: the last step
+    /// of the derivative evaluation (chapter 4 inserts constraint forces just before
+    /// it).
     pub fn write_derivative(&self, xdot: &mut [f64]) {
         for (p, chunk) in self.particles.iter().zip(xdot.chunks_exact_mut(2 * D)) {
             let (v, a) = match p.motion {

@@ -1,6 +1,6 @@
-//! The chapter's scenes: a bouncing ball, a free spring network, a cantilever beam lattice with
-//! a scripted "mouse" and a motor. Each is built from the chapter's particles and force
-//! objects and stepped with chapter 1's solvers.
+//! The chapter's scenes: a bouncing ball, a free spring network, a cantilever beam
+//! lattice with a scripted "mouse" and a motor. Each is built from the chapter's
+//! particles and force objects and stepped with chapter 1's solvers.
 
 use crate::collision::{Plane, PlaneContact, Strategy, step_with_collisions};
 use crate::forces::{Force, G, Gravity, JacobianSink, ViscousDrag};
@@ -13,19 +13,23 @@ use pbm_ode::tableau::RK4;
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::unit_interval;
 
-/// A ball of 1 kg dropped from `height` above the ground plane y = 0, under gravity, with a
-/// resting-contact force so it can come to rest.
+/// A ball of 1 kg dropped from `height` above the ground plane y = 0, under gravity,
+/// with a resting-contact force so it can come to rest.
 pub fn ball(height: f64) -> Result<(ParticleSystem<2>, Plane<2>), PbmError> {
     let ball = Particle::new(1.0, Vector2::new(0.0, height), Vector2::zeros())?;
     let mut system = ParticleSystem::new(vec![ball]);
     system.add_force(Gravity { g: Vector2::new(0.0, -G) })?;
     let ground = Plane::new(Vector2::zeros(), Vector2::new(0.0, 1.0))?;
-    system.add_force(PlaneContact { plane: ground, k_friction: 0.0, tolerance: 1e-6 })?;
+    system.add_force(PlaneContact {
+        plane: ground,
+        k_friction: 0.0,
+        tolerance: 1e-6,
+    })?;
     Ok((system, ground))
 }
 
-/// Heights of successive apexes of the bouncing ball (the first is the drop height), and the
-/// trajectory (t, y) for plotting.
+/// Heights of successive apexes of the bouncing ball (the first is the drop height),
+/// and the trajectory (t, y) for plotting.
 pub struct BounceRun {
     /// Apex heights (m).
     pub apexes: Vec<f64>,
@@ -34,9 +38,9 @@ pub struct BounceRun {
 }
 
 // ANCHOR: bouncing_ball
-/// Drops the ball from 1 m and records `bounces` apexes after the first. An apex is read off
-/// the step where the upward velocity changes sign, extrapolated ballistically:
-/// y + v_y²/(2g) is exact under gravity alone.
+/// Drops the ball from 1 m and records `bounces` apexes after the first. An apex is
+/// read off the step where the upward velocity changes sign, extrapolated
+/// ballistically: y + v_y²/(2g) is exact under gravity alone.
 pub fn bouncing_ball(
     restitution: f64,
     strategy: Strategy,
@@ -48,7 +52,8 @@ pub fn bouncing_ball(
     let mut stepper = RungeKutta::new(RK4);
     let mut apexes = vec![1.0];
     let mut trajectory = vec![(0.0, 1.0)];
-    // At most 100 simulated seconds: long enough for every bounce the exercise allows.
+    // At most 100 simulated seconds: long enough for every bounce the exercise
+    // allows.
     for _ in 0..step_count(h, 100.0)? {
         let before = system.particles[0].clone();
         if step_with_collisions(
@@ -81,9 +86,10 @@ pub fn bouncing_ball(
 }
 // ANCHOR_END: bouncing_ball
 
-/// A free network in space: `n` particles on a jittered grid, each joined by damped springs
-/// (rest length = initial distance) to its neighbours within `reach`, with a swirl of initial
-/// velocities whose total momentum is not zero. No external force acts.
+/// A free network in space: `n` particles on a jittered grid, each joined by damped
+/// springs (rest length = initial distance) to its neighbours within `reach`, with a
+/// swirl of initial velocities whose total momentum is not zero. No external force
+/// acts.
 pub fn spring_network(n: usize, k_d: f64) -> Result<ParticleSystem<3>, PbmError> {
     let pts = scattered_points(n, 1.0);
     let particles = pts
@@ -100,7 +106,8 @@ pub fn spring_network(n: usize, k_d: f64) -> Result<ParticleSystem<3>, PbmError>
     for a in 0..n {
         for b in a + 1..n {
             if (system.particles[a].x - system.particles[b].x).norm() < reach {
-                let spring = DampedSpring::at_rest(&system.particles, a, b, 50.0, k_d)?;
+                let spring =
+                    DampedSpring::at_rest(&system.particles, a, b, 50.0, k_d)?;
                 system.add_force(spring)?;
             }
         }
@@ -119,17 +126,18 @@ pub fn beam_index(c: usize, r: usize) -> usize {
 }
 
 // ANCHOR: mouse
-/// The scripted mouse: it grabs the beam's free end at t = 0.5 s, lifts it 0.4 m over half a
-/// second, and lets go at t = 1.5 s.
+/// The scripted mouse: it grabs the beam's free end at t = 0.5 s, lifts it 0.4 m over
+/// half a second, and lets go at t = 1.5 s.
 pub fn mouse_path(t: f64) -> Vector2<f64> {
     let tip = Vector2::new((BEAM.0 - 1) as f64 * SPACING, 0.0);
     let lift = ((t - 0.5) / 0.5).clamp(0.0, 1.0);
     tip + Vector2::new(0.0, 0.4 * lift * lift * (3.0 - 2.0 * lift))
 }
 
-/// A mouse spring: while the button is down (t in `active`), a damped zero-length spring pulls
-/// `particle` towards the scripted mouse position. Dragging through a spring, rather than
-/// setting the particle's position, keeps fast mouse motions from destabilising the model.
+/// A mouse spring: while the button is down (t in `active`), a damped zero-length
+/// spring pulls `particle` towards the scripted mouse position. Dragging through a
+/// spring, rather than setting the particle's position, keeps fast mouse motions from
+/// destabilising the model.
 pub struct MouseSpring {
     /// The grabbed particle.
     pub particle: usize,
@@ -153,7 +161,8 @@ impl Force<2> for MouseSpring {
     }
     fn apply(&self, t: f64, particles: &mut [Particle<2>]) -> Result<(), PbmError> {
         if self.is_pressed(t) {
-            let dt = 1e-6; // the mouse's velocity, by a central difference of its path
+            // The mouse's velocity, by a central difference of its path.
+            let dt = 1e-6;
             let mouse_v = (mouse_path(t + dt) - mouse_path(t - dt)) / (2.0 * dt);
             let p = &mut particles[self.particle];
             p.f += -(p.x - mouse_path(t)) * self.k_s - (p.v - mouse_v) * self.k_d;
@@ -179,8 +188,9 @@ impl Force<2> for MouseSpring {
 }
 // ANCHOR_END: mouse
 
-/// A cantilever beam: a lattice of 0.02 kg particles joined by structural and shear springs,
-/// its left column nailed to the wall, sagging under gravity with a little drag.
+/// A cantilever beam: a lattice of 0.02 kg particles joined by structural and shear
+/// springs, its left column nailed to the wall, sagging under gravity with a little
+/// drag.
 pub fn beam(with_mouse: bool) -> Result<ParticleSystem<2>, PbmError> {
     let (cols, rows) = BEAM;
     let mut particles = Vec::new();
@@ -236,8 +246,8 @@ pub fn beam(with_mouse: bool) -> Result<ParticleSystem<2>, PbmError> {
 /// Radius (m) and angular speed (rad/s) of the motor's circle.
 pub const MOTOR: (f64, f64) = (0.2, 4.0);
 
-/// A motor: a particle driven round a circle of radius 0.2 m at 4 rad/s. Its script returns
-/// position, velocity and acceleration, all three consistent.
+/// A motor: a particle driven round a circle of radius 0.2 m at 4 rad/s. Its script
+/// returns position, velocity and acceleration, all three consistent.
 pub fn motor_on_circle(t: f64) -> (Vector<2>, Vector<2>, Vector<2>) {
     let (r, w) = MOTOR;
     let (s, c) = (w * t).sin_cos();
@@ -251,8 +261,8 @@ pub fn motor_on_circle(t: f64) -> (Vector<2>, Vector<2>, Vector<2>) {
 /// A time and every particle's position then.
 pub type Snapshot = (f64, Vec<Vector2<f64>>);
 
-/// Steps `system` to `t_end` with RK4 at step `h`, keeping snapshots of all positions at the
-/// requested times.
+/// Steps `system` to `t_end` with RK4 at step `h`, keeping snapshots of all positions
+/// at the requested times.
 pub fn run_with_snapshots(
     system: &mut ParticleSystem<2>,
     h: f64,
@@ -263,7 +273,9 @@ pub fn run_with_snapshots(
     let mut snaps = Vec::new();
     let mut next = 0;
     for _ in 0..=step_count(h, t_end)? {
-        while next < snapshot_times.len() && system.t >= snapshot_times[next] - 0.5 * h {
+        while next < snapshot_times.len()
+            && system.t >= snapshot_times[next] - 0.5 * h
+        {
             snaps.push((system.t, system.particles.iter().map(|p| p.x).collect()));
             next += 1;
         }
@@ -275,8 +287,8 @@ pub fn run_with_snapshots(
     Ok(snaps)
 }
 
-/// Particle spacing of the interaction-scaling experiment (m): the law prefers this distance,
-/// and the cutoff of 2.5 spacings gives each particle about 20 neighbours.
+/// Particle spacing of the interaction-scaling experiment (m): the law prefers this
+/// distance, and the cutoff of 2.5 spacings gives each particle about 20 neighbours.
 pub const INTERACTION_SPACING: f64 = 0.1;
 
 /// The pair law of the interaction-scaling experiment.
@@ -284,8 +296,8 @@ pub fn scaling_law() -> Result<PairLaw, PbmError> {
     PairLaw::new(10.0, INTERACTION_SPACING, 2.5 * INTERACTION_SPACING)
 }
 
-/// `n` particles at the experiment's constant density: scattered over a square whose side
-/// grows as √n.
+/// `n` particles at the experiment's constant density: scattered over a square whose
+/// side grows as √n.
 pub fn scaling_points(n: usize) -> Vec<Vector<2>> {
     scattered_points(n, INTERACTION_SPACING * (n as f64).sqrt())
 }

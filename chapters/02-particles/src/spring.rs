@@ -1,7 +1,7 @@
-//! The damped spring (course notes, "Particle System Dynamics", equation 1) and its Jacobians.
-//! The force is chapter 2's; the Jacobians are what chapter 3's implicit steps need, and they
-//! live beside the force so that a spring is one object that the explicit and the implicit
-//! integrators both use.
+//! The damped spring (course notes, "Particle System Dynamics", equation 1) and its
+//! Jacobians. The force is chapter 2's; the Jacobians are what chapter 3's implicit
+//! steps need, and they live beside the force so that a spring is one object that the
+//! explicit and the implicit integrators both use.
 
 use crate::forces::{Force, JacobianSink};
 use crate::particle::{Matrix, Particle, Vector};
@@ -9,9 +9,9 @@ use pbm_prelim::PbmError;
 use pbm_prelim::validate::non_negative;
 
 // ANCHOR: spring_force
-/// Equation 1 of the notes: the force on particle a of a spring to particle b, with
-/// l = x_a − x_b: f_a = −[k_s(|l| − r) + k_d (l̇·l)/|l|] l/|l|. Coincident particles give no
-/// direction, which is an error.
+/// Equation 1 of the notes: the force on particle a of a spring to particle b, with l
+/// = x_a − x_b: f_a = −[k_s(|l| − r) + k_d (l̇·l)/|l|] l/|l|. Coincident particles
+/// give no direction, which is an error.
 pub fn spring_force<const D: usize>(
     (x_a, v_a): (&Vector<D>, &Vector<D>),
     (x_b, v_b): (&Vector<D>, &Vector<D>),
@@ -20,7 +20,10 @@ pub fn spring_force<const D: usize>(
     let l = x_a - x_b;
     let length = l.norm();
     if length == 0.0 || !length.is_finite() {
-        return Err(PbmError::degenerate("spring", "its two ends coincide: no direction"));
+        return Err(PbmError::degenerate(
+            "spring",
+            "its two ends coincide: no direction",
+        ));
     }
     let l_dot = v_a - v_b;
     let magnitude = k_s * (length - rest) + k_d * l_dot.dot(&l) / length;
@@ -42,7 +45,8 @@ pub struct DampedSpring {
 }
 
 impl DampedSpring {
-    /// Validates: two different particles, non-negative finite constants and rest length.
+    /// Validates: two different particles, non-negative finite constants and rest
+    /// length.
     pub fn new(
         a: usize,
         b: usize,
@@ -51,7 +55,10 @@ impl DampedSpring {
         rest: f64,
     ) -> Result<Self, PbmError> {
         if a == b {
-            return Err(PbmError::invalid("spring", format!("both ends are particle {a}")));
+            return Err(PbmError::invalid(
+                "spring",
+                format!("both ends are particle {a}"),
+            ));
         }
         Ok(DampedSpring {
             ends: [a, b],
@@ -61,7 +68,8 @@ impl DampedSpring {
         })
     }
 
-    /// A spring whose rest length is the current distance between its ends, which must differ.
+    /// A spring whose rest length is the current distance between its ends, which
+    /// must differ.
     pub fn at_rest<const D: usize>(
         particles: &[Particle<D>],
         a: usize,
@@ -102,8 +110,9 @@ impl<const D: usize> Force<D> for DampedSpring {
     fn apply(&self, _t: f64, particles: &mut [Particle<D>]) -> Result<(), PbmError> {
         let f = match self.force_on_a(particles) {
             Ok(f) => f,
-            // A zero-rest-length spring's force −k_s l vanishes where its ends meet, so
-            // coincidence there is no degeneracy: it exerts nothing until they separate.
+            // A zero-rest-length spring's force −k_s l vanishes where its ends meet,
+            // so coincidence there is no degeneracy: it exerts nothing until they
+            // separate.
             Err(_) if self.rest == 0.0 => return Ok(()),
             Err(e) => return Err(e),
         };
@@ -115,13 +124,13 @@ impl<const D: usize> Force<D> for DampedSpring {
         &self.ends
     }
     fn potential_energy(&self, particles: &[Particle<D>]) -> f64 {
-        let stretch =
-            (particles[self.ends[0]].x - particles[self.ends[1]].x).norm() - self.rest;
+        let stretch = (particles[self.ends[0]].x - particles[self.ends[1]].x).norm()
+            - self.rest;
         0.5 * self.k_s * stretch * stretch
     }
     // ANCHOR: spring_add_jacobians
-    /// The blocks of [`solver_jacobians`] with the signs of the spring's four pairs:
-    /// + on (a, a) and (b, b), − on (a, b) and (b, a).
+    /// The blocks of [`solver_jacobians`] with the signs of the spring's four
+    /// pairs: + on (a, a) and (b, b), − on (a, b) and (b, a).
     fn add_jacobians(
         &self,
         _t: f64,
@@ -143,10 +152,10 @@ impl<const D: usize> Force<D> for DampedSpring {
 }
 
 // ANCHOR: spring_jacobians
-/// Jacobians of equation 1's force on particle a, with l = x_a − x_b, L = |l|, u = l/L and
-/// P = I − u uᵀ (the projection across the spring):
-/// ∂f_a/∂x_a = −k_s [u uᵀ + (1 − r/L) P] − k_d [u l̇ᵀ P + (l̇·u) P] / L and
-/// ∂f_a/∂v_a = −k_d u uᵀ. The blocks for b are the same with the signs flipped.
+/// Jacobians of equation 1's force on particle a, with l = x_a − x_b, L = |l|, u =
+/// l/L and P = I − u uᵀ (the projection across the spring): ∂f_a/∂x_a = −k_s [u uᵀ +
+/// (1 − r/L) P] − k_d [u l̇ᵀ P + (l̇·u) P] / L and ∂f_a/∂v_a = −k_d u uᵀ. The blocks
+/// for b are the same with the signs flipped.
 pub fn spring_jacobians<const D: usize>(
     (x_a, v_a): (&Vector<D>, &Vector<D>),
     (x_b, v_b): (&Vector<D>, &Vector<D>),
@@ -155,17 +164,19 @@ pub fn spring_jacobians<const D: usize>(
     let SpringFrame { length, u, uut, across } = SpringFrame::of(x_a, x_b)?;
     let l_dot = v_a - v_b;
     let dfdx = -(uut + across * (1.0 - rest / length)) * k_s
-        - (u * (l_dot.transpose() * across) + across * l_dot.dot(&u)) * (k_d / length);
+        - (u * (l_dot.transpose() * across) + across * l_dot.dot(&u))
+            * (k_d / length);
     let dfdv = -uut * k_d;
     Ok((dfdx, dfdv))
 }
 // ANCHOR_END: spring_jacobians
 
 // ANCHOR: solver_jacobians
-/// The parts of [`spring_jacobians`] an implicit step uses, so that its matrix is symmetric
-/// positive definite (what conjugate gradients needs). As in Baraff and Witkin's "Large steps
-/// in cloth simulation", two terms are left out: the non-symmetric damping part of ∂f/∂x, and
-/// the negative stiffness across a compressed spring (1 − r/L < 0 is clamped to zero).
+/// The parts of [`spring_jacobians`] an implicit step uses, so that its matrix is
+/// symmetric positive definite (what conjugate gradients needs). As in Baraff and
+/// Witkin's "Large steps in cloth simulation", two terms are left out: the
+/// non-symmetric damping part of ∂f/∂x, and the negative stiffness across a
+/// compressed spring (1 − r/L < 0 is clamped to zero).
 pub fn solver_jacobians<const D: usize>(
     x_a: &Vector<D>,
     x_b: &Vector<D>,
@@ -177,8 +188,8 @@ pub fn solver_jacobians<const D: usize>(
 }
 // ANCHOR_END: solver_jacobians
 
-/// The geometry of a spring from b to a: length L, direction u, and the projections along
-/// (u uᵀ) and across (P = I − u uᵀ) it.
+/// The geometry of a spring from b to a: length L, direction u, and the projections
+/// along (u uᵀ) and across (P = I − u uᵀ) it.
 struct SpringFrame<const D: usize> {
     length: f64,
     u: Vector<D>,
@@ -219,8 +230,9 @@ mod tests {
 
     #[test]
     fn coincident_ends_fail_unless_the_rest_length_is_zero() {
-        let p =
-            |x: f64| Particle::new(1.0, Vector2::new(x, 0.0), Vector2::zeros()).unwrap();
+        let p = |x: f64| {
+            Particle::new(1.0, Vector2::new(x, 0.0), Vector2::zeros()).unwrap()
+        };
         let mut particles = vec![p(0.0), p(0.0)];
         let stretched = DampedSpring::new(0, 1, 1.0, 0.0, 0.5).unwrap();
         let err = Force::<2>::apply(&stretched, 0.0, &mut particles).unwrap_err();

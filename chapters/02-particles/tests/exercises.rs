@@ -7,8 +7,8 @@ use pbm_prelim::PbmError;
 use pbm_prelim::testing::bound;
 use serde_json::Value;
 
-// Timings, thread counts and rounding-level differences vary between machines; the tests
-// below assert their bounds instead.
+// Timings, thread counts and rounding-level differences vary between machines; the
+// tests below assert their bounds instead.
 pbm_prelim::exercise_tests!(
     chapter,
     digits = 6,
@@ -22,7 +22,8 @@ pbm_prelim::exercise_tests!(
         if let Some(obj) = value.as_object_mut() {
             obj.remove("threads");
         }
-        for key in ["max_force_difference", "max_momentum_drift", "relative_momentum_drift"]
+        for key in
+            ["max_force_difference", "max_momentum_drift", "relative_momentum_drift"]
         {
             bound(value, key, |d| d < 1e-9);
         }
@@ -43,7 +44,8 @@ fn spring_from_behavior_matches_equation_1() {
 fn rollback_bounces_reach_r_squared() {
     for r in ["0.3", "0.5", "0.8", "0.95"] {
         // Three bounces: for r = 0.3 a fourth flight would be shorter than one step.
-        let v = run("bouncing-ball", &[&format!("restitution={r}"), "bounces=3"]).unwrap();
+        let v = run("bouncing-ball", &[&format!("restitution={r}"), "bounces=3"])
+            .unwrap();
         let r: f64 = r.parse().unwrap();
         for ratio in v["bounce_height_ratios"].as_array().unwrap() {
             assert!((ratio.as_f64().unwrap() - r * r).abs() < 0.02, "r = {r}: {v}");
@@ -68,7 +70,8 @@ fn displacement_gains_energy_and_rollback_does_not() {
 #[test]
 fn momentum_is_conserved_under_internal_forces() {
     let v = run("momentum", &["particles=60", "t_end=10"]).unwrap();
-    // Equal and opposite spring forces: any drift is rounding in sums of O(10) numbers.
+    // Equal and opposite spring forces: any drift is rounding in sums of O(10)
+    // numbers.
     assert!(v["max_momentum_drift"].as_f64().unwrap() < 1e-9, "{v}");
     assert!(v["energy_end"].as_f64().unwrap() < v["energy_start"].as_f64().unwrap());
 }
@@ -81,8 +84,9 @@ fn grid_agrees_with_brute_force_and_wins_at_20000() {
         assert!(row["max_force_difference"].as_f64().unwrap() <= 1e-12, "{row}");
     }
     assert_eq!(rows.last().unwrap()["n"], 20000);
-    // Timing: the best of three runs of each, so that one descheduled run on a busy machine
-    // (tests run in parallel) cannot decide the outcome. Measured ratio here: about 25.
+    // Timing: the best of three runs of each, so that one descheduled run on a busy
+    // machine (tests run in parallel) cannot decide the outcome. Measured ratio here:
+    // about 25.
     let law = pbm_particles::scenes::scaling_law().unwrap();
     let (mut brute, mut grid) = (f64::INFINITY, f64::INFINITY);
     for _ in 0..3 {

@@ -1,5 +1,5 @@
-//! Particle physics checked directly: energy, momentum, determinism, controlled particles,
-//! and invalid models refused.
+//! Particle physics checked directly: energy, momentum, determinism, controlled
+//! particles, and invalid models refused.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
@@ -35,8 +35,8 @@ fn undamped_springs_conserve_energy_to_fourth_order() {
     let (coarse, _) = energy_drift(0.0, 0.01, 2.0);
     let (fine, _) = energy_drift(0.0, 0.005, 2.0);
     assert!(coarse < 1e-4, "{coarse}");
-    // RK4 is fourth order: halving h must divide the error by at least about 2^4 = 16 (over
-    // this short run the measured factor is about 32, the local error's 2^5).
+    // RK4 is fourth order: halving h must divide the error by at least about 2^4 = 16
+    // (over this short run the measured factor is about 32, the local error's 2^5).
     let ratio = coarse / fine;
     assert!(ratio > 12.0, "ratio {ratio}: {coarse} / {fine}");
 }
@@ -45,7 +45,8 @@ fn undamped_springs_conserve_energy_to_fourth_order() {
 fn damped_springs_never_gain_energy() {
     let (_, energies) = energy_drift(0.5, 0.005, 3.0);
     for w in energies.windows(2) {
-        // Damping removes energy every step; the integrator's own error is far smaller.
+        // Damping removes energy every step; the integrator's own error is far
+        // smaller.
         assert!(w[1] <= w[0] + 1e-9, "{} -> {}", w[0], w[1]);
     }
     assert!(energies.last().unwrap() < &(0.99 * energies[0]));
@@ -68,51 +69,69 @@ fn grid_forces_are_identical_with_one_or_two_threads() {
 fn distance_jacobians_match_finite_differences() {
     let d = Distance::new(0, 1, 0.7).unwrap();
     for seed in 0..100 {
-        let x = [sample_vector::<3>(4 * seed), sample_vector::<3>(4 * seed + 1) * 2.0];
+        let x =
+            [sample_vector::<3>(4 * seed), sample_vector::<3>(4 * seed + 1) * 2.0];
         let v = [sample_vector::<3>(4 * seed + 2), sample_vector::<3>(4 * seed + 3)];
         let (j, j_dot) = finite_difference_errors(&d, &x, &v).unwrap();
-        // Central differences: error O(eps²) ≈ 1e-12, plus rounding 1e-16/eps ≈ 1e-10.
+        // Central differences: error O(eps²) ≈ 1e-12, plus rounding 1e-16/eps ≈
+        // 1e-10.
         assert!(j < 1e-8 && j_dot < 1e-8, "seed {seed}: J {j:e}, J̇ {j_dot:e}");
     }
 }
 
 #[test]
 fn a_soft_distance_condition_pulls_like_a_spring_and_stores_its_energy() {
-    // Two particles 1.5 m apart that want to be 1 m apart: the soft condition's force is the
-    // undamped spring's, and its energy k/2 C² is the spring's.
-    let p = |x: f64, v: f64| Particle::new(1.0, Vector2::new(x, 0.0), Vector2::new(v, 0.0));
+    // Two particles 1.5 m apart that want to be 1 m apart: the soft condition's force
+    // is the undamped spring's, and its energy k/2 C² is the spring's.
+    let p = |x: f64, v: f64| {
+        Particle::new(1.0, Vector2::new(x, 0.0), Vector2::new(v, 0.0))
+    };
     let mut particles = vec![p(0.0, 0.3).unwrap(), p(1.5, -0.2).unwrap()];
-    let soft = SoftCondition::new(Distance::new(0, 1, 1.0).unwrap(), 40.0, 2.0).unwrap();
+    let soft =
+        SoftCondition::new(Distance::new(0, 1, 1.0).unwrap(), 40.0, 2.0).unwrap();
     soft.apply(0.0, &mut particles).unwrap();
     let spring = DampedSpring::new(0, 1, 40.0, 2.0, 1.0).unwrap();
     let expected = spring.force_on_a(&particles).unwrap();
-    assert!((particles[0].f - expected).norm() < 1e-12, "{} vs {expected}", particles[0].f);
+    assert!(
+        (particles[0].f - expected).norm() < 1e-12,
+        "{} vs {expected}",
+        particles[0].f
+    );
     assert!((particles[1].f + expected).norm() < 1e-12);
     let energy = Force::<2>::potential_energy(&soft, &particles);
-    assert!((energy - Force::<2>::potential_energy(&spring, &particles)).abs() < 1e-12);
+    assert!(
+        (energy - Force::<2>::potential_energy(&spring, &particles)).abs() < 1e-12
+    );
     assert!((energy - 0.5 * 40.0 * 0.25).abs() < 1e-12);
 }
 
 #[test]
 fn scripted_particles_carry_their_velocity_into_spring_damping() {
-    // A free particle placed beside the motor and moving with exactly the motor's velocity:
-    // the spring between them neither stretches nor changes length, so its damping term
-    // must be zero. With a zero velocity stored for the motor it would not be.
+    // A free particle placed beside the motor and moving with exactly the motor's
+    // velocity: the spring between them neither stretches nor changes length, so its
+    // damping term must be zero. With a zero velocity stored for the motor it would
+    // not be.
     let (x, v, _) = motor_on_circle(0.0);
-    let motor =
-        Particle::new(1.0, x, v).unwrap().with_motion(Motion::Scripted(motor_on_circle));
+    let motor = Particle::new(1.0, x, v)
+        .unwrap()
+        .with_motion(Motion::Scripted(motor_on_circle));
     let rider = Particle::new(1.0, x + Vector2::new(0.1, 0.0), v).unwrap();
     let mut system = ParticleSystem::new(vec![motor, rider]);
     system.add_force(DampedSpring::new(0, 1, 0.0, 5.0, 0.1).unwrap()).unwrap();
     let mut d = vec![0.0; system.dimension()];
     system.derivative(&mut d).unwrap();
-    assert_eq!(&d[0..2], v.as_slice(), "the motor's derivative is its scripted velocity");
+    assert_eq!(
+        &d[0..2],
+        v.as_slice(),
+        "the motor's derivative is its scripted velocity"
+    );
     assert!(
         d[6].abs() < 1e-15 && d[7].abs() < 1e-15,
         "damping force on the rider: {:?}",
         &d[6..8]
     );
-    // The solver does not move scripted particles: after a step the motor is on its circle.
+    // The solver does not move scripted particles: after a step the motor is on its
+    // circle.
     RungeKutta::new(RK4).step(&mut system, 0.1).unwrap();
     let (expected, _, _) = motor_on_circle(0.1);
     assert!((system.particles[0].x - expected).norm() < 1e-15);
@@ -129,16 +148,20 @@ fn invalid_models_are_errors() {
         spring_force((&z, &z), (&z, &z), (1.0, 0.1, 0.5)).is_err(),
         "zero-length spring"
     );
-    let two = vec![Particle::new(1.0, z, z).unwrap(), Particle::new(1.0, z, z).unwrap()];
+    let two =
+        vec![Particle::new(1.0, z, z).unwrap(), Particle::new(1.0, z, z).unwrap()];
     assert!(DampedSpring::at_rest(&two, 0, 1, 1.0, 0.0).is_err(), "coincident ends");
     let mut system = ParticleSystem::new(two);
-    assert!(system.add_force(DampedSpring::new(0, 5, 1.0, 0.0, 1.0).unwrap()).is_err());
+    assert!(
+        system.add_force(DampedSpring::new(0, 5, 1.0, 0.0, 1.0).unwrap()).is_err()
+    );
     assert!(PairLaw::new(1.0, 0.5, 0.2).is_err());
 }
 
 #[test]
 fn resting_contact_holds_a_particle_on_the_plane() {
-    // A ball lying on the ground: the contact force cancels gravity exactly, so it stays put.
+    // A ball lying on the ground: the contact force cancels gravity exactly, so it
+    // stays put.
     let (mut system, _) = pbm_particles::scenes::ball(0.0).unwrap();
     let mut rk4 = RungeKutta::new(RK4);
     for _ in 0..1000 {
@@ -150,13 +173,14 @@ fn resting_contact_holds_a_particle_on_the_plane() {
 
 #[test]
 fn linear_friction_decays_sliding_speed_exponentially() {
-    // Sliding on the ground, pressed by gravity: the friction force −k_f (m g) v_t gives
-    // v(t) = v0 exp(−k_f g t), a closed form to compare with.
+    // Sliding on the ground, pressed by gravity: the friction force −k_f (m g) v_t
+    // gives v(t) = v0 exp(−k_f g t), a closed form to compare with.
     use pbm_particles::collision::{Plane, PlaneContact};
     use pbm_particles::forces::Gravity;
     let k_f = 0.05;
     let g = G;
-    let slider = Particle::new(2.0, Vector2::zeros(), Vector2::new(3.0, 0.0)).unwrap();
+    let slider =
+        Particle::new(2.0, Vector2::zeros(), Vector2::new(3.0, 0.0)).unwrap();
     let mut system = ParticleSystem::new(vec![slider]);
     system.add_force(Gravity { g: Vector2::new(0.0, -g) }).unwrap();
     let ground = Plane::new(Vector2::zeros(), Vector2::new(0.0, 1.0)).unwrap();

@@ -1,6 +1,7 @@
-//! One backward Euler step of the pinned sheet (block-sparse assembly + preconditioned CG) for
-//! n = 32, 64 and 128 particles along a side; and the step's linear solve alone, by our CG and
-//! by faer's sparse Cholesky factorization (symbolic + numeric + solve), on the same system.
+//! One backward Euler step of the pinned sheet (block-sparse assembly +
+//! preconditioned CG) for n = 32, 64 and 128 particles along a side; and the step's
+//! linear solve alone, by our CG and by faer's sparse Cholesky factorization
+//! (symbolic + numeric + solve), on the same system.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
@@ -26,7 +27,8 @@ fn benches(c: &mut Criterion) {
         });
     }
     for n in [32, 64] {
-        // The system of a sheet that has been falling for 10 frames: stretched springs.
+        // The system of a sheet that has been falling for 10 frames: stretched
+        // springs.
         let mut model = sheet(n, 1000.0).expect("valid sheet");
         for _ in 0..10 {
             model.backward_euler_step(H).expect("stable step");

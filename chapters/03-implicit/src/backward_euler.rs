@@ -1,6 +1,7 @@
-//! Backward (implicit) Euler, linearized ("Implicit Methods", section 3): instead of the slope
-//! where we are, use the slope where we land, x_new = x_0 + h f(x_new), and approximate
-//! f(x_new) by its first-order Taylor expansion so that one linear solve gives the step.
+//! Backward (implicit) Euler, linearized ("Implicit Methods", section 3): instead of
+//! the slope where we are, use the slope where we land, x_new = x_0 + h f(x_new), and
+//! approximate f(x_new) by its first-order Taylor expansion so that one linear solve
+//! gives the step.
 
 use crate::stiff::Linearizable;
 use nalgebra::{DMatrix, DVector};
@@ -9,7 +10,8 @@ use pbm_ode::system::state_of;
 use pbm_prelim::PbmError;
 
 // ANCHOR: backward_euler_step
-/// One linearized backward Euler step: solve (I/h − f′(x_0)) Δx = f(x_0), then x_0 + Δx.
+/// One linearized backward Euler step: solve (I/h − f′(x_0)) Δx = f(x_0), then x_0 +
+/// Δx.
 pub fn backward_euler_step<S: Linearizable + ?Sized>(
     system: &mut S,
     h: f64,

@@ -1,6 +1,7 @@
-//! A block-sparse symmetric matrix for mass–spring systems: one D × D block for every pair of
-//! particles joined by a spring, plus the diagonal. Its pattern is the spring graph, so storing
-//! and multiplying it costs time proportional to the number of springs, not n².
+//! A block-sparse symmetric matrix for mass–spring systems: one D × D block for every
+//! pair of particles joined by a spring, plus the diagonal. Its pattern is the spring
+//! graph, so storing and multiplying it costs time proportional to the number of
+//! springs, not n².
 
 use nalgebra::{DMatrix, SMatrix, SVector};
 use std::collections::BTreeMap;
@@ -9,8 +10,8 @@ use std::collections::BTreeMap;
 pub type Block<const D: usize> = SMatrix<f64, D, D>;
 
 // ANCHOR: block_sparse
-/// Rows of blocks: `rows[i]` lists (j, block) for the non-zero blocks of block row i, sorted
-/// by j. Vectors are flat, D numbers per particle.
+/// Rows of blocks: `rows[i]` lists (j, block) for the non-zero blocks of block row i,
+/// sorted by j. Vectors are flat, D numbers per particle.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlockSparse<const D: usize> {
     rows: Vec<Vec<(usize, Block<D>)>>,
@@ -22,7 +23,8 @@ impl<const D: usize> BlockSparse<D> {
         for (i, row) in self.rows.iter().enumerate() {
             let mut acc = SVector::<f64, D>::zeros();
             for (j, block) in row {
-                acc += block * SVector::<f64, D>::from_column_slice(&x[D * j..D * j + D]);
+                acc += block
+                    * SVector::<f64, D>::from_column_slice(&x[D * j..D * j + D]);
             }
             y[D * i..D * i + D].copy_from_slice(acc.as_slice());
         }
@@ -46,7 +48,8 @@ impl<const D: usize> BlockSparse<D> {
         self.rows.iter().map(Vec::len).sum()
     }
 
-    /// Every stored entry as (row, column, value), for handing the matrix to other solvers.
+    /// Every stored entry as (row, column, value), for handing the matrix to other
+    /// solvers.
     pub fn entries(&self) -> Vec<(usize, usize, f64)> {
         let mut out = Vec::with_capacity(self.stored_blocks() * D * D);
         for (i, row) in self.rows.iter().enumerate() {

@@ -1,6 +1,7 @@
-//! Conjugate gradients, preconditioned, for symmetric positive definite systems: the implicit
-//! mass–spring steps of this chapter and the constraint forces of chapter 4. CG needs only products A·p, so the matrix is never
-//! factored, and it reports failure (an indefinite matrix, no convergence) instead of looping.
+//! Conjugate gradients, preconditioned, for symmetric positive definite systems: the
+//! implicit mass–spring steps of this chapter and the constraint forces of chapter 4.
+//! CG needs only products A·p, so the matrix is never factored, and it reports
+//! failure (an indefinite matrix, no convergence) instead of looping.
 
 use crate::block_sparse::{Block, BlockSparse};
 use nalgebra::SVector;
@@ -23,22 +24,24 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 }
 
 // ANCHOR: operator
-/// A symmetric positive (semi)definite matrix known only through its products. Chapter 3 hands
-/// CG an explicit block-sparse matrix; chapter 4 hands it J W Jᵀ, which is never formed.
+/// A symmetric positive (semi)definite matrix known only through its products.
+/// Chapter 3 hands CG an explicit block-sparse matrix; chapter 4 hands it J W Jᵀ,
+/// which is never formed.
 pub trait LinearOperator {
     /// Number of rows (and columns).
     fn dimension(&self) -> usize;
     /// y = A x.
     fn apply(&self, x: &[f64], y: &mut [f64]);
-    /// z = P⁻¹ r for a preconditioner P ≈ A that is cheap to invert; the identity by default.
+    /// z = P⁻¹ r for a preconditioner P ≈ A that is cheap to invert; the identity by
+    /// default.
     fn precondition(&self, r: &[f64], z: &mut [f64]) {
         z.copy_from_slice(r);
     }
 }
 // ANCHOR_END: operator
 
-/// A block-sparse matrix with its block-Jacobi preconditioner: P is the block diagonal of A,
-/// each D × D block inverted once, up front.
+/// A block-sparse matrix with its block-Jacobi preconditioner: P is the block
+/// diagonal of A, each D × D block inverted once, up front.
 pub struct BlockJacobi<'a, const D: usize> {
     matrix: &'a BlockSparse<D>,
     inverses: Vec<Block<D>>,
@@ -88,13 +91,13 @@ pub fn solve_pcg<const D: usize>(
 }
 
 // ANCHOR: pcg
-/// Solves A x = b to ‖b − A x‖ ≤ tol ‖b‖, starting from the x given. Fails, naming its
-/// iterations and residual, if a search direction has pᵀAp ≤ 0 (A is not positive definite)
-/// or after `max_iterations`.
+/// Solves A x = b to ‖b − A x‖ ≤ tol ‖b‖, starting from the x given. Fails, naming
+/// its iterations and residual, if a search direction has pᵀAp ≤ 0 (A is not positive
+/// definite) or after `max_iterations`.
 ///
-/// A singular but positive semidefinite A is fine as long as b lies in its range (redundant
-/// constraints give such systems): started from x = 0, every residual and search direction
-/// stays in the range, and CG converges to the least-norm solution.
+/// A singular but positive semidefinite A is fine as long as b lies in its range
+/// (redundant constraints give such systems): started from x = 0, every residual and
+/// search direction stays in the range, and CG converges to the least-norm solution.
 pub fn conjugate_gradient<A: LinearOperator + ?Sized>(
     a: &A,
     b: &[f64],
@@ -106,7 +109,11 @@ pub fn conjugate_gradient<A: LinearOperator + ?Sized>(
     if b.len() != n || x.len() != n {
         return Err(PbmError::invalid(
             CG,
-            format!("the matrix has {n} rows but b has {} and x {}", b.len(), x.len()),
+            format!(
+                "the matrix has {n} rows but b has {} and x {}",
+                b.len(),
+                x.len()
+            ),
         ));
     }
     let (mut r, mut z, mut ap) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
@@ -122,7 +129,10 @@ pub fn conjugate_gradient<A: LinearOperator + ?Sized>(
     loop {
         let residual = dot(&r, &r).sqrt() / b_norm;
         if residual <= tol {
-            return Ok(CgReport { iterations: iteration, relative_residual: residual });
+            return Ok(CgReport {
+                iterations: iteration,
+                relative_residual: residual,
+            });
         }
         if iteration == max_iterations || !residual.is_finite() {
             return Err(PbmError::Solver {
@@ -143,7 +153,10 @@ pub fn conjugate_gradient<A: LinearOperator + ?Sized>(
                 solver: CG,
                 iterations: iteration,
                 residual,
-                why: format!("pᵀAp = {}: the matrix is not positive definite", short(p_ap)),
+                why: format!(
+                    "pᵀAp = {}: the matrix is not positive definite",
+                    short(p_ap)
+                ),
             });
         }
         let alpha = rz / p_ap;

@@ -88,7 +88,8 @@ fn stiff_blowup(p: &Params) -> Result<Value, PbmError> {
     let k = p.f64("k")?;
     let euler = max_stable_step(EULER, k)?;
     let rk4 = max_stable_step(RK4, k)?;
-    // Backward Euler at steps from 1e-3 to 1e3: every step must shrink both coordinates.
+    // Backward Euler at steps from 1e-3 to 1e3: every step must shrink both
+    // coordinates.
     let mut implicit_stable = true;
     for exponent in -3..=3 {
         let h = 10f64.powi(exponent);
@@ -97,7 +98,8 @@ fn stiff_blowup(p: &Params) -> Result<Value, PbmError> {
             let before = state_of(&system);
             backward_euler_step(&mut system, h)?;
             let after = state_of(&system);
-            implicit_stable &= after.iter().zip(&before).all(|(a, b)| a.abs() <= b.abs());
+            implicit_stable &=
+                after.iter().zip(&before).all(|(a, b)| a.abs() <= b.abs());
         }
     }
     Ok(json!({
@@ -114,7 +116,8 @@ fn particle_on_line(p: &Params) -> Result<Value, PbmError> {
     let (epsilon, f_max) = (p.f64("epsilon")?, p.f64("f_max")?);
     let (k, h_theory) = penalty_needed(epsilon, f_max)?;
     let h_measured = max_stable_step(EULER, k)?;
-    // Dragging along x at 1 m/s: how many steps does one metre take at the largest stable step?
+    // Dragging along x at 1 m/s: how many steps does one metre take at the largest
+    // stable step?
     Ok(json!({
         "epsilon": epsilon,
         "f_max": f_max,
@@ -130,7 +133,8 @@ fn stable_step_sweep(p: &Params) -> Result<Value, PbmError> {
     let ks: Vec<f64> = (0..points)
         .map(|i| 10f64.powf(1.0 + 5.0 * i as f64 / (points - 1) as f64))
         .collect();
-    // Each k is an independent search: an embarrassingly parallel sweep, collected in order.
+    // Each k is an independent search: an embarrassingly parallel sweep, collected in
+    // order.
     let rows = map_range(ks.len(), |i| {
         let k = ks[i];
         Ok(json!({"k": k, "euler_max_h": max_stable_step(EULER, k)?, "rk4_max_h": max_stable_step(RK4, k)?}))
@@ -150,9 +154,9 @@ fn one_big_step(p: &Params) -> Result<Value, PbmError> {
     )
 }
 
-/// Largest difference between the analytic Jacobians of one random spring state and central
-/// differences of the force, relative to the Jacobian's size (step 1e-6: truncation ~1e-12,
-/// rounding ~1e-10).
+/// Largest difference between the analytic Jacobians of one random spring state and
+/// central differences of the force, relative to the Jacobian's size (step 1e-6:
+/// truncation ~1e-12, rounding ~1e-10).
 pub fn jacobian_fd_error(seed: u64) -> Result<f64, PbmError> {
     let (xa, xb, va, vb) = (
         sample_vector::<3>(4 * seed),
@@ -171,20 +175,23 @@ pub fn jacobian_fd_error(seed: u64) -> Result<f64, PbmError> {
         move |probe: &[f64], out: &mut [f64]| -> Result<(), PbmError> {
             let p = Vector3::from_column_slice(probe);
             let (x, v) = if by_velocity { (xa, p) } else { (p, va) };
-            out.copy_from_slice(spring_force((&x, &v), (&xb, &vb), consts)?.as_slice());
+            out.copy_from_slice(
+                spring_force((&x, &v), (&xb, &vb), consts)?.as_slice(),
+            );
             Ok(())
         }
     };
     let fd_dfdx = central_jacobian(force(false), xa.as_slice(), 3, EPSILON)?;
     let fd_dfdv = central_jacobian(force(true), va.as_slice(), 3, EPSILON)?;
-    // Relative to the size of the whole Jacobian: a nearly undamped spring's tiny ∂f/∂v
-    // must not turn rounding noise into a large "relative" error.
+    // Relative to the size of the whole Jacobian: a nearly undamped spring's tiny
+    // ∂f/∂v must not turn rounding noise into a large "relative" error.
     let scale = dfdx.norm() + dfdv.norm();
     let mut worst: f64 = 0.0;
     for (analytic, numeric) in [(dfdx, fd_dfdx), (dfdv, fd_dfdv)] {
         for r in 0..3 {
             for c in 0..3 {
-                worst = worst.max((analytic[(r, c)] - numeric[3 * r + c]).abs() / scale);
+                worst =
+                    worst.max((analytic[(r, c)] - numeric[3 * r + c]).abs() / scale);
             }
         }
     }

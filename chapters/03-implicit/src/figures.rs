@@ -7,9 +7,9 @@ use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::state_of;
 use pbm_ode::tableau::{ButcherTableau, EULER, RK4};
 use pbm_prelim::plot::{
-    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color, dashed_line,
-    draw_figure, label_font, legend_below, legends_below, line, panels, power_of_ten,
-    require_finite, title_font, titled,
+    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color,
+    dashed_line, draw_figure, label_font, legend_below, legends_below, line, panels,
+    power_of_ten, require_finite, title_font, titled,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
@@ -56,7 +56,11 @@ fn explicit_y(
 }
 
 /// x after each step, for an explicit method at step h or backward Euler.
-fn x_track(implicit: bool, h: f64, steps: usize) -> Result<Vec<(f64, f64)>, PbmError> {
+fn x_track(
+    implicit: bool,
+    h: f64,
+    steps: usize,
+) -> Result<Vec<(f64, f64)>, PbmError> {
     let mut system = StiffExample::new(K, 1.0, 1.0)?;
     let mut euler = RungeKutta::new(EULER);
     let mut out = vec![(0.0, 1.0)];
@@ -95,23 +99,28 @@ fn stiffness_blowup() -> Result<Vec<Drawing>, PbmError> {
         .map(|&(n, y)| (n, y.max(1e-12)))
         .take_while(|p| p.1 > 1e-12)
         .collect();
-    let positive =
-        |c: &Vec<(f64, f64)>| c.iter().copied().filter(|p| p.0 >= 1.0).collect::<Vec<_>>();
+    let positive = |c: &Vec<(f64, f64)>| {
+        c.iter().copied().filter(|p| p.0 >= 1.0).collect::<Vec<_>>()
+    };
     let (crawl_explicit, crawl_implicit) =
         (positive(&crawl_explicit), positive(&crawl_implicit));
     draw_figure(
         "stiffness-blowup",
         |l| l.pick(480, 900),
         |root, layout| {
-            let root = titled(root, "x′ = −x, y′ = −1000 y from (1, 1)", &title_font())?;
+            let root =
+                titled(root, "x′ = −x, y′ = −1000 y from (1, 1)", &title_font())?;
             let parts = panels(&root, layout, 2, 2);
             let left = titled(
                 &parts[0],
                 "(a) |y| at a step 5% above each explicit limit",
                 &label_font(),
             )?;
-            let right =
-                titled(&parts[1], "(b) x, the slow part: getting anywhere", &label_font())?;
+            let right = titled(
+                &parts[1],
+                "(b) x, the slow part: getting anywhere",
+                &label_font(),
+            )?;
             let legends = [
                 vec![
                     (
@@ -163,8 +172,14 @@ fn stiffness_blowup() -> Result<Vec<Drawing>, PbmError> {
 fn energy() -> Result<Vec<Drawing>, PbmError> {
     let t_end = 10.0;
     let runs = [
-        ("explicit Euler, h = 1 ms", energy_track(EulerVariant::Explicit, 0.001, t_end)?),
-        ("backward Euler, h = 20 ms", energy_track(EulerVariant::Backward, 0.02, t_end)?),
+        (
+            "explicit Euler, h = 1 ms",
+            energy_track(EulerVariant::Explicit, 0.001, t_end)?,
+        ),
+        (
+            "backward Euler, h = 20 ms",
+            energy_track(EulerVariant::Backward, 0.02, t_end)?,
+        ),
         (
             "symplectic Euler, h = 20 ms",
             energy_track(EulerVariant::Symplectic, 0.02, t_end)?,
@@ -184,18 +199,28 @@ fn energy() -> Result<Vec<Drawing>, PbmError> {
         "energy",
         |l| l.pick(480, 500),
         |root, _| {
-            let root =
-                titled(root, "A swinging 1 kg mass on an undamped spring", &title_font())?;
-            let mut legend: Legend =
-                vec![("exact: constant".into(), Swatch::Dashed(REFERENCE, LINE_WIDTH))];
+            let root = titled(
+                root,
+                "A swinging 1 kg mass on an undamped spring",
+                &title_font(),
+            )?;
+            let mut legend: Legend = vec![(
+                "exact: constant".into(),
+                Swatch::Dashed(REFERENCE, LINE_WIDTH),
+            )];
             legend.extend(runs.iter().enumerate().map(|(i, (name, _))| {
                 (name.to_string(), Swatch::Line(color(i), LINE_WIDTH))
             }));
             let plot = legend_below(&root, &legend)?;
-            let mut chart =
-                chart_on(&plot).build_cartesian_2d(0.0..t_end, (lo - pad)..(hi + pad))?;
+            let mut chart = chart_on(&plot)
+                .build_cartesian_2d(0.0..t_end, (lo - pad)..(hi + pad))?;
             axes(&mut chart, "time t (s)", "total energy (J)").draw()?;
-            dashed_line(&mut chart, &[(0.0, e0), (t_end, e0)], REFERENCE, LINE_WIDTH)?;
+            dashed_line(
+                &mut chart,
+                &[(0.0, e0), (t_end, e0)],
+                REFERENCE,
+                LINE_WIDTH,
+            )?;
             for (i, (_, track)) in runs.iter().enumerate() {
                 line(&mut chart, track, color(i), LINE_WIDTH)?;
             }

@@ -1,10 +1,11 @@
 //! Chapter 3: implicit methods, stiffness, and how to survive it.
 //!
-//! A stiff system has motions on very different time scales; explicit methods must step at the
-//! fastest one. Backward Euler evaluates the derivative where the step lands, which, linearized,
-//! turns each step into a linear solve. For mass–spring systems the solve has the springs'
-//! sparsity: a block-sparse matrix and a preconditioned conjugate gradient. The same step is
-//! also the minimizer of an energy, which Newton's method finds.
+//! A stiff system has motions on very different time scales; explicit methods must
+//! step at the fastest one. Backward Euler evaluates the derivative where the step
+//! lands, which, linearized, turns each step into a linear solve. For mass–spring
+//! systems the solve has the springs' sparsity: a block-sparse matrix and a
+//! preconditioned conjugate gradient. The same step is also the minimizer of an
+//! energy, which Newton's method finds.
 
 pub mod backward_euler;
 pub mod block_sparse;

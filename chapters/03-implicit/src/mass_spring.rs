@@ -1,6 +1,7 @@
-//! Backward Euler for mass–spring systems in second-order form ("Implicit Methods", section 4):
-//! solve (M − h ∂f/∂v − h² ∂f/∂x) Δv = h (f₀ + h ∂f/∂x v₀), a system the size of the positions
-//! alone, with the springs' analytic Jacobians, then Δx = h (v₀ + Δv).
+//! Backward Euler for mass–spring systems in second-order form ("Implicit Methods",
+//! section 4): solve (M − h ∂f/∂v − h² ∂f/∂x) Δv = h (f₀ + h ∂f/∂x v₀), a system the
+//! size of the positions alone, with the springs' analytic Jacobians, then Δx = h
+//! (v₀ + Δv).
 
 use crate::block_sparse::{Block, BlockBuilder, BlockSparse};
 use crate::cg::{CgReport, solve_pcg};
@@ -12,9 +13,9 @@ use pbm_particles::spring::DampedSpring;
 use pbm_prelim::PbmError;
 
 /// A particle system whose forces carry their Jacobians (springs, gravity, drag, soft
-/// conditions, and chapter 9's cloth), steppable explicitly (as a chapter 2 particle system)
-/// and implicitly. Each force is held once, by the particle system, and gives both its force
-/// and its Jacobian blocks.
+/// conditions, and chapter 9's cloth), steppable explicitly (as a chapter 2 particle
+/// system) and implicitly. Each force is held once, by the particle system, and gives
+/// both its force and its Jacobian blocks.
 pub struct MassSpring<const D: usize> {
     /// The particle system and its force objects.
     pub system: ParticleSystem<D>,
@@ -30,8 +31,8 @@ pub struct StepReport {
 }
 
 impl<const D: usize> MassSpring<D> {
-    /// Particles joined by damped springs under uniform gravity `g`. The springs must name
-    /// existing particles.
+    /// Particles joined by damped springs under uniform gravity `g`. The springs must
+    /// name existing particles.
     pub fn new(
         particles: Vec<Particle<D>>,
         springs: Vec<DampedSpring>,
@@ -45,8 +46,8 @@ impl<const D: usize> MassSpring<D> {
         Ok(Self::from_system(system))
     }
 
-    /// Any particle system; every force in it must provide its Jacobians, or the first
-    /// implicit step says which one does not.
+    /// Any particle system; every force in it must provide its Jacobians, or the
+    /// first implicit step says which one does not.
     pub fn from_system(system: ParticleSystem<D>) -> Self {
         MassSpring { system, steps: 0 }
     }
@@ -56,9 +57,9 @@ impl<const D: usize> MassSpring<D> {
     }
 
     // ANCHOR: system_matrices
-    /// The matrix A = M − h ∂f/∂v − h² ∂f/∂x and the ∂f/∂x used for the right-hand side,
-    /// from the Jacobian blocks every force adds. Rows and columns of nailed particles become
-    /// identity, so their Δv is zero.
+    /// The matrix A = M − h ∂f/∂v − h² ∂f/∂x and the ∂f/∂x used for the right-hand
+    /// side, from the Jacobian blocks every force adds. Rows and columns of nailed
+    /// particles become identity, so their Δv is zero.
     pub fn system_matrices(
         &self,
         h: f64,
@@ -83,7 +84,8 @@ impl<const D: usize> MassSpring<D> {
     // ANCHOR_END: system_matrices
 
     // ANCHOR: implicit_step
-    /// One backward Euler step of size h: assemble, solve for Δv with CG, update v and x.
+    /// One backward Euler step of size h: assemble, solve for Δv with CG, update v
+    /// and x.
     pub fn backward_euler_step(&mut self, h: f64) -> Result<StepReport, PbmError> {
         check_step_size(h)?;
         let (step, t0) = (self.steps, self.system.t);
@@ -126,13 +128,16 @@ impl<const D: usize> MassSpring<D> {
     // ANCHOR_END: implicit_step
 
     // ANCHOR: symplectic_euler
-    /// One step of symplectic (semi-implicit) Euler: new velocity from the old positions, then
-    /// new positions from the new velocity.
+    /// One step of symplectic (semi-implicit) Euler: new velocity from the old
+    /// positions, then new positions from the new velocity.
     pub fn symplectic_euler_step(&mut self, h: f64) -> Result<(), PbmError> {
         check_step_size(h)?;
         self.system.accumulate_forces()?;
-        for p in
-            self.system.particles.iter_mut().filter(|p| matches!(p.motion, Motion::Free))
+        for p in self
+            .system
+            .particles
+            .iter_mut()
+            .filter(|p| matches!(p.motion, Motion::Free))
         {
             p.v += p.f * (h / p.mass);
             p.x += p.v * h;
@@ -143,8 +148,8 @@ impl<const D: usize> MassSpring<D> {
     // ANCHOR_END: symplectic_euler
 }
 
-/// Collects the forces' Jacobian blocks into A = M − h ∂f/∂v − h² ∂f/∂x (only between free
-/// particles) and into ∂f/∂x (for the right-hand side).
+/// Collects the forces' Jacobian blocks into A = M − h ∂f/∂v − h² ∂f/∂x (only between
+/// free particles) and into ∂f/∂x (for the right-hand side).
 struct ImplicitMatrices<'a, const D: usize> {
     h: f64,
     free: &'a [bool],

@@ -1,8 +1,8 @@
-//! Implicit Euler as minimization (after the reader's summary of the course notes): for forces
-//! with a potential E, the backward Euler step x₁ is the minimizer of
-//! Φ(x) = ‖x − s‖²_M / (2h²) + E(x), with s = x₀ + h v₀ the inertial guess. ∇Φ = 0 is exactly
-//! M (x₁ − x₀ − h v₀)/h² = f(x₁), the backward Euler equations. Newton's method minimizes Φ;
-//! its first iteration from x₀ is the linearized step.
+//! Implicit Euler as minimization (after the reader's summary of the course notes):
+//! for forces with a potential E, the backward Euler step x₁ is the minimizer of Φ(x)
+//! = ‖x − s‖²_M / (2h²) + E(x), with s = x₀ + h v₀ the inertial guess. ∇Φ = 0 is
+//! exactly M (x₁ − x₀ − h v₀)/h² = f(x₁), the backward Euler equations. Newton's
+//! method minimizes Φ; its first iteration from x₀ is the linearized step.
 
 use crate::cg::solve_pcg;
 use crate::mass_spring::MassSpring;
@@ -68,8 +68,9 @@ fn gradient<const D: usize>(
 }
 
 // ANCHOR: newton_step
-/// One backward Euler step of an undamped mass–spring model by minimizing Φ with Newton's
-/// method and a backtracking line search. Stops when ‖∇Φ‖ ≤ tol or after `max_iterations`.
+/// One backward Euler step of an undamped mass–spring model by minimizing Φ with
+/// Newton's method and a backtracking line search. Stops when ‖∇Φ‖ ≤ tol or after
+/// `max_iterations`.
 pub fn minimization_step<const D: usize>(
     model: &mut MassSpring<D>,
     h: f64,
@@ -78,7 +79,8 @@ pub fn minimization_step<const D: usize>(
 ) -> Result<NewtonReport, PbmError> {
     check_step_size(h)?;
     let x0 = positions(model);
-    let s: Vec<Vector<D>> = model.system.particles.iter().map(|p| p.x + p.v * h).collect();
+    let s: Vec<Vector<D>> =
+        model.system.particles.iter().map(|p| p.x + p.v * h).collect();
     let mut report = NewtonReport { iterations: 0, gradient_norm: f64::INFINITY };
     for iteration in 0..=max_iterations {
         let g = gradient(model, &s, h)?;
@@ -102,12 +104,14 @@ pub fn minimization_step<const D: usize>(
                 .iter()
                 .enumerate()
                 .map(|(i, x)| {
-                    x + SVector::<f64, D>::from_column_slice(&direction[D * i..D * i + D])
-                        * alpha
+                    x + SVector::<f64, D>::from_column_slice(
+                        &direction[D * i..D * i + D],
+                    ) * alpha
                 })
                 .collect();
             set_positions(model, &trial);
-            // Armijo: accept a step that lowers Φ by a fraction of what the slope promises.
+            // Armijo: accept a step that lowers Φ by a fraction of what the slope
+            // promises.
             if objective(model, &s, h) <= phi + 1e-4 * alpha * slope || alpha < 1e-8 {
                 break;
             }

@@ -1,5 +1,6 @@
-//! The chapter's small scene: a mass swinging on an undamped spring, on which the three Euler
-//! variants of the chapter (explicit, backward, symplectic) are compared by their energy.
+//! The chapter's small scene: a mass swinging on an undamped spring, on which the
+//! three Euler variants of the chapter (explicit, backward, symplectic) are compared
+//! by their energy.
 
 use crate::mass_spring::MassSpring;
 use nalgebra::Vector2;
@@ -10,11 +11,11 @@ use pbm_particles::particle::{Motion, Particle};
 use pbm_particles::spring::DampedSpring;
 use pbm_prelim::PbmError;
 
-/// A 1 kg mass on an undamped spring (100 N/m, rest 1 m) from a nail, swinging under gravity:
-/// a conservative system whose energy should stay constant.
+/// A 1 kg mass on an undamped spring (100 N/m, rest 1 m) from a nail, swinging under
+/// gravity: a conservative system whose energy should stay constant.
 pub fn spring_pendulum() -> Result<MassSpring<2>, PbmError> {
-    let nail =
-        Particle::new(1.0, Vector2::zeros(), Vector2::zeros())?.with_motion(Motion::Fixed);
+    let nail = Particle::new(1.0, Vector2::zeros(), Vector2::zeros())?
+        .with_motion(Motion::Fixed);
     let bob = Particle::new(1.0, Vector2::new(1.2, 0.0), Vector2::zeros())?;
     let spring = DampedSpring::new(0, 1, 100.0, 0.0, 1.0)?;
     MassSpring::new(vec![nail, bob], vec![spring], Vector2::new(0.0, -G))
@@ -27,11 +28,13 @@ pub enum EulerVariant {
     Explicit,
     /// Linearized backward Euler: the slope where the step lands.
     Backward,
-    /// Symplectic Euler: new velocity from old positions, new positions from new velocity.
+    /// Symplectic Euler: new velocity from old positions, new positions from new
+    /// velocity.
     Symplectic,
 }
 
-/// Energy of the spring pendulum over `t_end` seconds under one Euler variant: (t, E).
+/// Energy of the spring pendulum over `t_end` seconds under one Euler variant: (t,
+/// E).
 pub fn energy_track(
     variant: EulerVariant,
     h: f64,

@@ -1,5 +1,6 @@
-//! A large stiff system: an n × n mass–spring sheet pinned at two corners, hanging under
-//! gravity. At frame-size steps explicit methods explode on it; backward Euler does not.
+//! A large stiff system: an n × n mass–spring sheet pinned at two corners, hanging
+//! under gravity. At frame-size steps explicit methods explode on it; backward Euler
+//! does not.
 
 use crate::mass_spring::MassSpring;
 use nalgebra::Vector3;
@@ -10,9 +11,9 @@ use pbm_particles::particle::{Motion, Particle};
 use pbm_particles::spring::DampedSpring;
 use pbm_prelim::PbmError;
 
-/// An n × n sheet, 1 m square and 1 kg in all, lying flat in the x–y plane with gravity along
-/// −z, pinned at the two corners of its y = 0 edge. Structural and shear springs of stiffness
-/// `k_s` (N/m) with light damping.
+/// An n × n sheet, 1 m square and 1 kg in all, lying flat in the x–y plane with
+/// gravity along −z, pinned at the two corners of its y = 0 edge. Structural and
+/// shear springs of stiffness `k_s` (N/m) with light damping.
 pub fn sheet(n: usize, k_s: f64) -> Result<MassSpring<3>, PbmError> {
     if n < 2 {
         return Err(PbmError::invalid(
@@ -58,7 +59,8 @@ pub fn sheet(n: usize, k_s: f64) -> Result<MassSpring<3>, PbmError> {
     MassSpring::new(particles, springs, Vector3::new(0.0, 0.0, -G))
 }
 
-/// Whether every particle of the sheet is still within `box_size` metres of the origin.
+/// Whether every particle of the sheet is still within `box_size` metres of the
+/// origin.
 pub fn bounded(model: &MassSpring<3>, box_size: f64) -> bool {
     model
         .system
@@ -67,8 +69,8 @@ pub fn bounded(model: &MassSpring<3>, box_size: f64) -> bool {
         .all(|p| p.x.iter().all(|c| c.is_finite() && c.abs() < box_size))
 }
 
-/// Whether RK4 at step `h` keeps the n × n sheet bounded for `t_end` seconds (at least one
-/// step).
+/// Whether RK4 at step `h` keeps the n × n sheet bounded for `t_end` seconds (at
+/// least one step).
 pub fn explicit_sheet_stays_bounded(
     n: usize,
     k_s: f64,
@@ -98,7 +100,8 @@ pub struct ImplicitSheetRun {
     pub lowest_z: f64,
 }
 
-/// Runs the n × n sheet for `t_end` seconds (at least one step) with backward Euler at `h`.
+/// Runs the n × n sheet for `t_end` seconds (at least one step) with backward Euler
+/// at `h`.
 pub fn implicit_sheet_run(
     n: usize,
     k_s: f64,

@@ -1,6 +1,6 @@
-//! The stiff example of the notes ("Implicit Methods", section 2): ẋ = −x, ẏ = −k y. The y
-//! part wants to vanish quickly, the x part slowly; an explicit method must take steps small
-//! enough for the fast part, long after it has died out.
+//! The stiff example of the notes ("Implicit Methods", section 2): ẋ = −x, ẏ = −k y.
+//! The y part wants to vanish quickly, the x part slowly; an explicit method must
+//! take steps small enough for the fast part, long after it has died out.
 
 use nalgebra::{DMatrix, DVector};
 use pbm_ode::runge_kutta::RungeKutta;
@@ -9,7 +9,8 @@ use pbm_ode::tableau::ButcherTableau;
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::{all_finite, positive};
 
-/// A system that can also give the Jacobian f′ = ∂f/∂x of its derivative at the current state.
+/// A system that can also give the Jacobian f′ = ∂f/∂x of its derivative at the
+/// current state.
 pub trait Linearizable: OdeSystem {
     /// ∂f/∂x at the state and time last scattered.
     fn jacobian(&mut self) -> DMatrix<f64>;
@@ -61,8 +62,8 @@ impl StiffExample {
     }
 }
 
-/// Whether `steps` explicit steps of size `h` keep the stiff example bounded (|y| never
-/// exceeds its start, nothing overflows).
+/// Whether `steps` explicit steps of size `h` keep the stiff example bounded (|y|
+/// never exceeds its start, nothing overflows).
 pub fn explicit_stays_bounded(
     tableau: ButcherTableau,
     k: f64,
@@ -83,8 +84,9 @@ pub fn explicit_stays_bounded(
 }
 
 // ANCHOR: max_stable_h
-/// The largest step for which an explicit method stays bounded on the stiff example over a
-/// long run, found by bisection between a step known to be stable and one known not to be.
+/// The largest step for which an explicit method stays bounded on the stiff example
+/// over a long run, found by bisection between a step known to be stable and one
+/// known not to be.
 pub fn max_stable_step(tableau: ButcherTableau, k: f64) -> Result<f64, PbmError> {
     let (mut stable, mut unstable) = (1e-3 / k, 10.0 / k);
     // A long run: a factor only slightly above 1 in size must have time to show.
@@ -102,10 +104,11 @@ pub fn max_stable_step(tableau: ButcherTableau, k: f64) -> Result<f64, PbmError>
 // ANCHOR_END: max_stable_h
 
 // ANCHOR: particle_on_line
-/// The slides' particle-on-line, in a first-order world (velocity = force, as in the stiff
-/// example): a penalty force −k y holds the particle near the x-axis while the user pulls on
-/// it with up to f_max. At rest under the pull, k y = f_max, so staying within ε needs
-/// k ≥ f_max/ε, and explicit Euler is then stable only for h < 2/k = 2ε/f_max.
+/// The slides' particle-on-line, in a first-order world (velocity = force, as in the
+/// stiff example): a penalty force −k y holds the particle near the x-axis while the
+/// user pulls on it with up to f_max. At rest under the pull, k y = f_max, so staying
+/// within ε needs k ≥ f_max/ε, and explicit Euler is then stable only for h < 2/k =
+/// 2ε/f_max.
 pub fn penalty_needed(epsilon: f64, f_max: f64) -> Result<(f64, f64), PbmError> {
     let epsilon = positive("particle on line", "epsilon", epsilon)?;
     let k = positive("particle on line", "f_max", f_max)? / epsilon;

@@ -7,9 +7,9 @@ use pbm_prelim::PbmError;
 use pbm_prelim::testing::bound;
 use serde_json::Value;
 
-// Wall-clock time and rounding-level errors vary by machine; bounds are asserted below.
-// Four digits: the bisected step limits are exact to far more, the CG iteration mean
-// depends on rounding in a long solve.
+// Wall-clock time and rounding-level errors vary by machine; bounds are asserted
+// below. Four digits: the bisected step limits are exact to far more, the CG
+// iteration mean depends on rounding in a long solve.
 pbm_prelim::exercise_tests!(
     chapter,
     digits = 4,
@@ -31,7 +31,8 @@ fn stiff_blowup_limits() {
 
 #[test]
 fn particle_on_line_grinds_to_a_halt() {
-    // Slides, "particle-on-line": ε = 1 mm against 100 N needs k = 1e5 N/m, and then h < 20 µs.
+    // Slides, "particle-on-line": ε = 1 mm against 100 N needs k = 1e5 N/m, and then
+    // h < 20 µs.
     let v = run("particle-on-line", &[]).unwrap();
     assert_eq!(v["k_needed"], 1e5);
     let (theory, measured) =
@@ -50,7 +51,8 @@ fn one_big_step_reaches_the_origin() {
 fn sweep_rows_follow_two_over_k() {
     let v = run("stable-step-sweep", &["points=6"]).unwrap();
     for row in v["rows"].as_array().unwrap() {
-        let (k, h) = (row["k"].as_f64().unwrap(), row["euler_max_h"].as_f64().unwrap());
+        let (k, h) =
+            (row["k"].as_f64().unwrap(), row["euler_max_h"].as_f64().unwrap());
         assert!((h * k - 2.0).abs() < 0.04, "{row}");
     }
 }

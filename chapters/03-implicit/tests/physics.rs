@@ -1,6 +1,6 @@
-//! Chapter 3's claims checked against independent references: the stability limit 2/k, the
-//! notes' one-step limit, finite-difference Jacobians, a dense solve, the energy behaviour of
-//! each method, and Newton's method against the linearized step.
+//! Chapter 3's claims checked against independent references: the stability limit
+//! 2/k, the notes' one-step limit, finite-difference Jacobians, a dense solve, the
+//! energy behaviour of each method, and Newton's method against the linearized step.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
@@ -28,8 +28,8 @@ fn measured_euler_limit_is_two_over_k() {
     for k in [10.0, 1000.0, 1e5] {
         let h = max_stable_step(EULER, k).unwrap();
         assert!((h - 2.0 / k).abs() < 0.02 * 2.0 / k, "k = {k}: {h}");
-        // RK4 moves the limit only a little: its stability interval on the real axis ends at
-        // about −2.785.
+        // RK4 moves the limit only a little: its stability interval on the real axis
+        // ends at about −2.785.
         let h4 = max_stable_step(RK4, k).unwrap();
         assert!((h4 * k - 2.785).abs() < 0.05, "k = {k}: {h4}");
     }
@@ -45,16 +45,19 @@ fn jacobians_match_finite_differences() {
 
 #[test]
 fn the_fd_check_would_catch_a_missing_damping_term() {
-    // Drop the damping part of ∂f/∂x and the finite differences disagree: the check can fail.
+    // Drop the damping part of ∂f/∂x and the finite differences disagree: the check
+    // can fail.
     let (xa, xb) = (Vector3::new(0.1, 0.2, 0.3), Vector3::new(1.5, -0.4, 0.2));
     let (va, vb) = (Vector3::new(0.5, -0.3, 0.9), Vector3::new(-0.2, 0.1, 0.0));
-    let (full, _) = spring_jacobians((&xa, &va), (&xb, &vb), (5.0, 2.0, 1.0)).unwrap();
-    let (undamped, _) = spring_jacobians((&xa, &va), (&xb, &vb), (5.0, 0.0, 1.0)).unwrap();
+    let (full, _) =
+        spring_jacobians((&xa, &va), (&xb, &vb), (5.0, 2.0, 1.0)).unwrap();
+    let (undamped, _) =
+        spring_jacobians((&xa, &va), (&xb, &vb), (5.0, 0.0, 1.0)).unwrap();
     assert!((full - undamped).norm() > 0.1);
 }
 
-/// A random-looking symmetric positive definite block matrix: a spring-graph Laplacian plus
-/// masses on the diagonal.
+/// A random-looking symmetric positive definite block matrix: a spring-graph
+/// Laplacian plus masses on the diagonal.
 fn test_matrix(n: usize) -> pbm_implicit::block_sparse::BlockSparse<3> {
     let mut b = BlockBuilder::<3>::new(n);
     for i in 0..n {
@@ -94,8 +97,9 @@ fn cg_matches_a_dense_solve() {
 
 #[test]
 fn cg_reports_indefinite_and_singular_systems() {
-    // [[I, 2I], [2I, I]] has eigenvalues 3 and −1; its diagonal blocks (the preconditioner)
-    // are harmless identities, and b = (1, 0, −1, 0) has bᵀAb = −2 < 0.
+    // [[I, 2I], [2I, I]] has eigenvalues 3 and −1; its diagonal blocks (the
+    // preconditioner) are harmless identities, and b = (1, 0, −1, 0) has bᵀAb = −2
+    // < 0.
     let mut b = BlockBuilder::<2>::new(2);
     let i2 = nalgebra::Matrix2::identity();
     b.add(0, 0, &i2);
@@ -104,12 +108,13 @@ fn cg_reports_indefinite_and_singular_systems() {
     b.add(1, 0, &(i2 * 2.0));
     let indefinite = b.build();
     let mut x = vec![0.0; 4];
-    let err =
-        solve_pcg(&indefinite, &[1.0, 0.0, -1.0, 0.0], &mut x, 1e-10, 100).unwrap_err();
+    let err = solve_pcg(&indefinite, &[1.0, 0.0, -1.0, 0.0], &mut x, 1e-10, 100)
+        .unwrap_err();
     assert!(err.to_string().contains("not positive definite"), "{err}");
     let mut s = BlockBuilder::<2>::new(1);
     s.add(0, 0, &nalgebra::Matrix2::zeros());
-    let err = solve_pcg(&s.build(), &[1.0, 0.0], &mut [0.0; 2], 1e-10, 100).unwrap_err();
+    let err =
+        solve_pcg(&s.build(), &[1.0, 0.0], &mut [0.0; 2], 1e-10, 100).unwrap_err();
     assert!(err.to_string().contains("singular"), "{err}");
 }
 
@@ -164,8 +169,8 @@ fn full_newton_solves_the_nonlinear_backward_euler_equations() {
     // spring forces' own rounding leave a floor near 1e-9 N, so ask for 1e-8.
     let report = minimization_step(&mut model, h, 1e-8, 50).unwrap();
     assert!(report.gradient_norm <= 1e-8 && report.iterations > 1, "{report:?}");
-    // x₁ = x₀ + h v₁ and v₁ = v₀ + h f(x₁)/m, with the force evaluated at the new state:
-    // the second holds to h ‖∇Φ‖ / m.
+    // x₁ = x₀ + h v₁ and v₁ = v₀ + h f(x₁)/m, with the force evaluated at the new
+    // state: the second holds to h ‖∇Φ‖ / m.
     model.system.accumulate_forces().unwrap();
     let p = &model.system.particles[1];
     assert!((p.x - (x0 + p.v * h)).norm() < 1e-12);
@@ -203,20 +208,22 @@ fn cg_agrees_with_a_sparse_direct_solver_on_the_sheet() {
         .map(|(r, c, v)| Triplet { row: r, col: c, val: v })
         .collect();
     let sparse =
-        SparseColMat::<usize, f64>::try_new_from_triplets(size, size, &triplets).unwrap();
+        SparseColMat::<usize, f64>::try_new_from_triplets(size, size, &triplets)
+            .unwrap();
     let mut rhs = faer::Mat::from_fn(size, 1, |i, _| b[i]);
     sparse.sp_cholesky(faer::Side::Lower).unwrap().solve_in_place(rhs.as_mut());
-    let diff: f64 = (0..size).map(|i| (x[i] - rhs[(i, 0)]).powi(2)).sum::<f64>().sqrt();
+    let diff: f64 =
+        (0..size).map(|i| (x[i] - rhs[(i, 0)]).powi(2)).sum::<f64>().sqrt();
     let norm: f64 = x.iter().map(|v| v * v).sum::<f64>().sqrt();
     assert!(diff / norm < 1e-9, "{diff} / {norm}");
 }
 
-/// The spring pendulum with its spring replaced by the soft distance condition of the same
-/// stiffness, the bob at distance `length` from the nail.
+/// The spring pendulum with its spring replaced by the soft distance condition of the
+/// same stiffness, the bob at distance `length` from the nail.
 fn condition_pendulum(k: f64, length: f64) -> MassSpring<2> {
     let nail = Particle::new(1.0, Vector2::zeros(), Vector2::zeros()).unwrap();
-    let bob =
-        Particle::new(1.0, Vector2::new(length, 0.0), Vector2::new(0.0, 0.3)).unwrap();
+    let bob = Particle::new(1.0, Vector2::new(length, 0.0), Vector2::new(0.0, 0.3))
+        .unwrap();
     let mut system = ParticleSystem::new(vec![nail.with_motion(Motion::Fixed), bob]);
     let soft = SoftCondition::new(Distance::new(0, 1, 1.0).unwrap(), k, 0.0).unwrap();
     system.add_force(soft).unwrap();
@@ -227,9 +234,14 @@ fn condition_pendulum(k: f64, length: f64) -> MassSpring<2> {
 #[test]
 fn the_implicit_step_holds_each_spring_once_and_takes_soft_conditions_too() {
     let spring_model = spring_pendulum().unwrap();
-    assert_eq!(spring_model.system.forces.len(), 2, "one spring and gravity, each once");
-    // The soft condition's Jacobian is the spring's without the stiffness across the spring,
-    // k (1 − r/L) P, which vanishes at the rest length: there the two matrices agree.
+    assert_eq!(
+        spring_model.system.forces.len(),
+        2,
+        "one spring and gravity, each once"
+    );
+    // The soft condition's Jacobian is the spring's without the stiffness across the
+    // spring, k (1 − r/L) P, which vanishes at the rest length: there the two
+    // matrices agree.
     let h = 0.05;
     let spring = |length: f64| {
         let mut m = spring_pendulum().unwrap();
@@ -240,7 +252,8 @@ fn the_implicit_step_holds_each_spring_once_and_takes_soft_conditions_too() {
         condition_pendulum(100.0, length).system_matrices(h).unwrap().0.to_dense()
     };
     assert!((spring(1.0) - condition(1.0)).amax() < 1e-12);
-    // Stretched to 1.2 m the across term is h² k (1 − 1/1.2) = 0.0417 in the y-y entry.
+    // Stretched to 1.2 m the across term is h² k (1 − 1/1.2) = 0.0417 in the y-y
+    // entry.
     let gap = spring(1.2) - condition(1.2);
     assert!((gap[(3, 3)] - h * h * 100.0 * (1.0 - 1.0 / 1.2)).abs() < 1e-12, "{gap}");
     // And the step runs on it: 200 steps of 50 ms stay bounded and lose energy.
@@ -255,12 +268,16 @@ fn the_implicit_step_holds_each_spring_once_and_takes_soft_conditions_too() {
 
 #[test]
 fn a_force_without_jacobians_is_refused_by_the_implicit_step_with_its_name() {
-    let p = |x: f64| Particle::new(1.0, Vector2::new(x, 0.0), Vector2::zeros()).unwrap();
+    let p =
+        |x: f64| Particle::new(1.0, Vector2::new(x, 0.0), Vector2::zeros()).unwrap();
     let mut system = ParticleSystem::new(vec![p(0.0), p(0.15)]);
     system
         .add_force(SpatialInteraction { law: PairLaw::new(10.0, 0.1, 0.25).unwrap() })
         .unwrap();
     let err = MassSpring::from_system(system).backward_euler_step(0.01).unwrap_err();
     assert!(matches!(err.cause(), PbmError::Invalid { .. }), "{err}");
-    assert!(err.to_string().contains("`spatial interaction` does not provide"), "{err}");
+    assert!(
+        err.to_string().contains("`spatial interaction` does not provide"),
+        "{err}"
+    );
 }

@@ -1,7 +1,8 @@
-//! The constraint-force solve of a hanging chain of 1,000 rods, three ways: our preconditioned
-//! CG on the unformed J W Jᵀ; a dense Cholesky factorization of the formed matrix (nalgebra);
-//! and faer's sparse Cholesky of the formed matrix (symbolic + numeric + solve). Also one whole
-//! derivative evaluation (forces, assembly, CG, scatter) for 10, 100 and 1,000 rods.
+//! The constraint-force solve of a hanging chain of 1,000 rods, three ways: our
+//! preconditioned CG on the unformed J W Jᵀ; a dense Cholesky factorization of the
+//! formed matrix (nalgebra); and faer's sparse Cholesky of the formed matrix
+//! (symbolic + numeric + solve). Also one whole derivative evaluation (forces,
+//! assembly, CG, scatter) for 10, 100 and 1,000 rods.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
@@ -11,12 +12,15 @@ use faer::sparse::{SparseColMat, Triplet};
 use faer::{Mat, Side};
 use nalgebra::{DMatrix, DVector};
 use pbm_constraints::models::Chain;
-use pbm_constraints::system::{ConstrainedSystem, default_iterations, solve_multipliers};
+use pbm_constraints::system::{
+    ConstrainedSystem, default_iterations, solve_multipliers,
+};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::RK4;
 
-/// A chain of `links` rods that has been falling for 20 steps of 1 ms, so it is moving.
+/// A chain of `links` rods that has been falling for 20 steps of 1 ms, so it is
+/// moving.
 fn moving_chain(links: usize) -> ConstrainedSystem<2> {
     let chain = Chain { links, length: 0.1, mass: 0.1 };
     let mut system = chain.with_rods().expect("valid chain");

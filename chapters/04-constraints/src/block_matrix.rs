@@ -1,13 +1,13 @@
-//! The block-sparse Jacobian of the course notes ("Constrained Dynamics", section 4.2). Every
-//! constraint–particle pair the constraint depends on owns one dense block; every other block
-//! of J is zero and is not stored. Two products are all the constraint solve needs: J x and
-//! Jᵀ x.
+//! The block-sparse Jacobian of the course notes ("Constrained Dynamics", section
+//! 4.2). Every constraint–particle pair the constraint depends on owns one dense
+//! block; every other block of J is zero and is not stored. Two products are all the
+//! constraint solve needs: J x and Jᵀ x.
 
 use nalgebra::DMatrix;
 
 // ANCHOR: block
-/// One non-zero block of a block-sparse matrix: `rows × cols` numbers, row-major, whose
-/// top-left corner sits at (`row`, `col`) of the whole matrix.
+/// One non-zero block of a block-sparse matrix: `rows × cols` numbers, row-major,
+/// whose top-left corner sits at (`row`, `col`) of the whole matrix.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MatrixBlock {
     /// First row of the block in the whole matrix (the constraint's offset in C).
@@ -82,8 +82,8 @@ impl BlockMatrix {
         BlockMatrix { n_rows, n_cols, blocks: Vec::new() }
     }
 
-    /// The same matrix, dense, summing blocks that overlap (for tests and for the dense and
-    /// direct solvers the benchmark compares against).
+    /// The same matrix, dense, summing blocks that overlap (for tests and for the
+    /// dense and direct solvers the benchmark compares against).
     pub fn to_dense(&self) -> DMatrix<f64> {
         let mut m = DMatrix::zeros(self.n_rows, self.n_cols);
         for b in &self.blocks {
@@ -96,9 +96,9 @@ impl BlockMatrix {
         m
     }
 
-    /// The diagonal of A diag(w) Aᵀ, without forming the product: row i collects
-    /// Σ_c A_ic² w_c over the blocks in that row. This is the Jacobi preconditioner of the
-    /// constraint solve.
+    /// The diagonal of A diag(w) Aᵀ, without forming the product: row i collects Σ_c
+    /// A_ic² w_c over the blocks in that row. This is the Jacobi preconditioner of
+    /// the constraint solve.
     pub fn weighted_row_norms(&self, w: &[f64], out: &mut [f64]) {
         out.fill(0.0);
         for b in &self.blocks {

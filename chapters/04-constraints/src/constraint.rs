@@ -1,14 +1,15 @@
-//! Constraint objects ("Constrained Dynamics", section 4): each one is a condition function of
-//! chapter 2 (C, its Jacobian J = ∂C/∂q and J̇), and the constrained system holds it with a
-//! Lagrange multiplier instead of a spring. Models are built by snapping them together, as
-//! springs were in chapter 2.
+//! Constraint objects ("Constrained Dynamics", section 4): each one is a condition
+//! function of chapter 2 (C, its Jacobian J = ∂C/∂q and J̇), and the constrained
+//! system holds it with a Lagrange multiplier instead of a spring. Models are built
+//! by snapping them together, as springs were in chapter 2.
 
 use pbm_particles::condition::Condition;
 use pbm_particles::particle::Vector;
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::{all_finite, positive};
 
-/// A nail: particle `particle` held at the point `at`. C = x − p (D rows), J = I, J̇ = 0.
+/// A nail: particle `particle` held at the point `at`. C = x − p (D rows), J = I, J̇
+/// = 0.
 #[derive(Debug, Clone)]
 pub struct Nail<const D: usize> {
     particle: [usize; 1],
@@ -46,7 +47,12 @@ impl<const D: usize> Condition<D> for Nail<D> {
         }
         Ok(())
     }
-    fn jacobian_dot(&self, _x: &[Vector<D>], _v: &[Vector<D>], j_dot: &mut [Vector<D>]) {
+    fn jacobian_dot(
+        &self,
+        _x: &[Vector<D>],
+        _v: &[Vector<D>],
+        j_dot: &mut [Vector<D>],
+    ) {
         j_dot.fill(Vector::zeros());
     }
 }
@@ -72,7 +78,12 @@ impl<const D: usize> Condition<D> for Rod {
         (j[0], j[1]) = (d, -d);
         Ok(())
     }
-    fn jacobian_dot(&self, _x: &[Vector<D>], v: &[Vector<D>], j_dot: &mut [Vector<D>]) {
+    fn jacobian_dot(
+        &self,
+        _x: &[Vector<D>],
+        v: &[Vector<D>],
+        j_dot: &mut [Vector<D>],
+    ) {
         let d_dot = v[0] - v[1];
         (j_dot[0], j_dot[1]) = (d_dot, -d_dot);
     }
@@ -104,7 +115,10 @@ impl Rod {
     /// A rod of `length` between two different particles.
     pub fn new(a: usize, b: usize, length: f64) -> Result<Self, PbmError> {
         if a == b {
-            return Err(PbmError::invalid("rod", format!("both ends are particle {a}")));
+            return Err(PbmError::invalid(
+                "rod",
+                format!("both ends are particle {a}"),
+            ));
         }
         Ok(Rod { ends: [a, b], length: positive("rod", "length", length)? })
     }
@@ -142,7 +156,12 @@ impl<const D: usize> Condition<D> for OnCircle<D> {
         j[0] = r;
         Ok(())
     }
-    fn jacobian_dot(&self, _x: &[Vector<D>], v: &[Vector<D>], j_dot: &mut [Vector<D>]) {
+    fn jacobian_dot(
+        &self,
+        _x: &[Vector<D>],
+        v: &[Vector<D>],
+        j_dot: &mut [Vector<D>],
+    ) {
         j_dot[0] = v[0];
     }
     // ANCHOR_END: on_circle
@@ -168,16 +187,20 @@ impl<const D: usize> Condition<D> for OnCircle<D> {
 
 impl<const D: usize> OnCircle<D> {
     /// Keeps `particle` on the circle of `radius` about `centre`.
-    pub fn new(particle: usize, centre: Vector<D>, radius: f64) -> Result<Self, PbmError> {
+    pub fn new(
+        particle: usize,
+        centre: Vector<D>,
+        radius: f64,
+    ) -> Result<Self, PbmError> {
         all_finite("point on circle", "centre", centre.iter().copied())?;
         let radius = positive("point on circle", "radius", radius)?;
         Ok(OnCircle { particle: [particle], centre, radius })
     }
 }
 
-/// A particle on the line through p with direction u. The line is the intersection of the
-/// D − 1 hyperplanes n_k·(x − p) = 0 whose unit normals n_k are perpendicular to u and to
-/// each other, so C has D − 1 rows, J's rows are the n_kᵀ and J̇ = 0.
+/// A particle on the line through p with direction u. The line is the intersection of
+/// the D − 1 hyperplanes n_k·(x − p) = 0 whose unit normals n_k are perpendicular to
+/// u and to each other, so C has D − 1 rows, J's rows are the n_kᵀ and J̇ = 0.
 #[derive(Debug, Clone)]
 pub struct OnLine<const D: usize> {
     particle: [usize; 1],
@@ -236,7 +259,12 @@ impl<const D: usize> Condition<D> for OnLine<D> {
         }
         Ok(())
     }
-    fn jacobian_dot(&self, _x: &[Vector<D>], _v: &[Vector<D>], j_dot: &mut [Vector<D>]) {
+    fn jacobian_dot(
+        &self,
+        _x: &[Vector<D>],
+        _v: &[Vector<D>],
+        j_dot: &mut [Vector<D>],
+    ) {
         j_dot.fill(Vector::zeros());
     }
 }

@@ -26,8 +26,20 @@ pub fn all() -> Vec<Exercise> {
                 ParamSpec::choice("solver", "integrator", Integrator::Rk4),
                 ParamSpec::positive("h", "step size (s)", 0.01, 0.5),
                 ParamSpec::positive("t_end", "simulated time (s)", 100.0, 10_000.0),
-                ParamSpec::float("k_s", "feedback spring gain (1/s²)", 100.0, 0.0, 1e6),
-                ParamSpec::float("k_d", "feedback damping gain (1/s)", 20.0, 0.0, 1e4),
+                ParamSpec::float(
+                    "k_s",
+                    "feedback spring gain (1/s²)",
+                    100.0,
+                    0.0,
+                    1e6,
+                ),
+                ParamSpec::float(
+                    "k_d",
+                    "feedback damping gain (1/s)",
+                    20.0,
+                    0.0,
+                    1e4,
+                ),
             ],
             run: drift,
         },
@@ -43,7 +55,12 @@ pub fn all() -> Vec<Exercise> {
         Exercise {
             id: "redundant",
             summary: "a double pendulum with every constraint given twice: CG still finds the constraint forces",
-            params: vec![ParamSpec::positive("t_end", "simulated time (s)", 2.0, 100.0)],
+            params: vec![ParamSpec::positive(
+                "t_end",
+                "simulated time (s)",
+                2.0,
+                100.0,
+            )],
             run: redundant,
         },
         Exercise {
@@ -122,14 +139,15 @@ fn run_and_measure(
     Ok((max_c, max_de))
 }
 
-/// The double pendulum's energy scale: the potential energy its bobs span, Σ m g (l₁ + l₂)
-/// for 1 kg bobs on 1 m links.
+/// The double pendulum's energy scale: the potential energy its bobs span, Σ m g
+/// (l₁ + l₂) for 1 kg bobs on 1 m links.
 const PENDULUM_ENERGY_SCALE: f64 = (1.0 + 1.0) * G * 2.0;
 
 fn double_pendulum_run(p: &Params) -> Result<Value, PbmError> {
     let (t_end, h) = (p.f64("t_end")?, p.f64("h")?);
     let mut system = double_pendulum()?;
-    let (max_c, drift) = run_and_measure(&mut system, h, t_end, PENDULUM_ENERGY_SCALE)?;
+    let (max_c, drift) =
+        run_and_measure(&mut system, h, t_end, PENDULUM_ENERGY_SCALE)?;
     let stats = system.stats();
     Ok(json!({
         "steps": step_count(h, t_end)?,
@@ -141,9 +159,10 @@ fn double_pendulum_run(p: &Params) -> Result<Value, PbmError> {
 }
 
 // ANCHOR: redundant
-/// The double pendulum with its circle constraint and its rod each added twice: four rows of
-/// C, rank two. J W Jᵀ is singular, but the right-hand side lies in its range, so CG converges
-/// (to the least-norm λ, which splits each force evenly between the twins).
+/// The double pendulum with its circle constraint and its rod each added twice: four
+/// rows of C, rank two. J W Jᵀ is singular, but the right-hand side lies in its
+/// range, so CG converges (to the least-norm λ, which splits each force evenly
+/// between the twins).
 pub fn redundant_pendulum() -> Result<ConstrainedSystem<2>, PbmError> {
     let mut system = double_pendulum()?;
     system.add_constraint(OnCircle::new(0, Vector2::zeros(), 1.0)?)?;
@@ -175,8 +194,9 @@ fn rods_vs_springs(p: &Params) -> Result<Value, PbmError> {
     let chain = Chain::BOOK;
     let rod_h = max_stable_step(chain, Holder::Rods, t_end)?;
     let spring_h = max_stable_step(chain, Holder::Springs(k), t_end)?;
-    // Length errors at a step well inside both limits, so they measure the model, not the
-    // integrator: the springs stretch because they must, the rods only by truncation error.
+    // Length errors at a step well inside both limits, so they measure the model, not
+    // the integrator: the springs stretch because they must, the rods only by
+    // truncation error.
     let h = 1e-4_f64.min(0.5 * spring_h);
     let rods = run_chain(chain, Holder::Rods, h, t_end)?;
     let springs = run_chain(chain, Holder::Springs(k), h, t_end)?;

@@ -6,9 +6,9 @@ use crate::system::Feedback;
 use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::{MIDPOINT, RK4};
 use pbm_prelim::plot::{
-    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color, dashed_line,
-    draw_figure, equal_scale, legend_below, line, power_of_ten, require_finite, title_font,
-    titled,
+    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color,
+    dashed_line, draw_figure, equal_scale, legend_below, line, power_of_ten,
+    require_finite, title_font, titled,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
@@ -45,8 +45,12 @@ fn drift() -> Result<Vec<Drawing>, PbmError> {
         ("RK4, no feedback", bead_drift(RK4, Feedback::OFF, h, t_end)?),
         ("RK4, feedback", bead_drift(RK4, Feedback::DEFAULT, h, t_end)?),
     ];
-    require_finite("drift", runs.iter().flat_map(|r| r.1.iter().flat_map(|p| [p.0, p.1])))?;
-    let width = |i: usize| if i.is_multiple_of(2) { LINE_WIDTH } else { LINE_WIDTH + 1 };
+    require_finite(
+        "drift",
+        runs.iter().flat_map(|r| r.1.iter().flat_map(|p| [p.0, p.1])),
+    )?;
+    let width =
+        |i: usize| if i.is_multiple_of(2) { LINE_WIDTH } else { LINE_WIDTH + 1 };
     draw_figure(
         "drift",
         |l| l.pick(500, 520),
@@ -59,11 +63,13 @@ fn drift() -> Result<Vec<Drawing>, PbmError> {
             let legend: Legend = runs
                 .iter()
                 .enumerate()
-                .map(|(i, (name, _))| (name.to_string(), Swatch::Line(color(i), width(i))))
+                .map(|(i, (name, _))| {
+                    (name.to_string(), Swatch::Line(color(i), width(i)))
+                })
                 .collect();
             let plot = legend_below(&root, &legend)?;
-            let mut chart =
-                chart_on(&plot).build_cartesian_2d(0.0..t_end, (1e-12..1e1).log_scale())?;
+            let mut chart = chart_on(&plot)
+                .build_cartesian_2d(0.0..t_end, (1e-12..1e1).log_scale())?;
             axes(&mut chart, "time t (s)", "|C| = |x·x − 1|/2 (m²)")
                 .y_label_formatter(&power_of_ten)
                 .draw()?;
@@ -95,13 +101,19 @@ fn pendulum_paths() -> Result<Vec<Drawing>, PbmError> {
             lower.push((p[1].x[0], p[1].x[1]));
         }
     }
-    require_finite("double-pendulum", upper.iter().chain(&lower).flat_map(|p| [p.0, p.1]))?;
+    require_finite(
+        "double-pendulum",
+        upper.iter().chain(&lower).flat_map(|p| [p.0, p.1]),
+    )?;
     draw_figure(
         "double-pendulum",
         |l| l.pick(640, 560),
         |root, _| {
-            let root =
-                titled(root, "Double pendulum, first 10 s (RK4, h = 1 ms)", &title_font())?;
+            let root = titled(
+                root,
+                "Double pendulum, first 10 s (RK4, h = 1 ms)",
+                &title_font(),
+            )?;
             let legend: Legend = vec![
                 ("lower bob".into(), Swatch::Line(color(1), 1)),
                 (
@@ -129,7 +141,8 @@ fn rods_vs_springs() -> Result<Vec<Drawing>, PbmError> {
     let t_end = 2.0;
     let chain = Chain::BOOK;
     let holders = [Holder::Rods, Holder::Springs(1e4), Holder::Springs(1e6)];
-    let names = ["rods (constraints)", "springs, k = 10⁴ N/m", "springs, k = 10⁶ N/m"];
+    let names =
+        ["rods (constraints)", "springs, k = 10⁴ N/m", "springs, k = 10⁶ N/m"];
     let hs: Vec<f64> = (0..=20).map(|i| 1e-5 * 10f64.powf(i as f64 * 0.2)).collect();
     let mut curves = vec![Vec::new(); holders.len()];
     let mut limits = Vec::new();
@@ -144,14 +157,21 @@ fn rods_vs_springs() -> Result<Vec<Drawing>, PbmError> {
     }
     require_finite(
         "rods-vs-springs",
-        curves.iter().flatten().flat_map(|p| [p.0, p.1]).chain(limits.iter().copied()),
+        curves
+            .iter()
+            .flatten()
+            .flat_map(|p| [p.0, p.1])
+            .chain(limits.iter().copied()),
     )?;
     draw_figure(
         "rods-vs-springs",
         |l| l.pick(520, 540),
         |root, _| {
-            let root =
-                titled(root, "A falling chain of 10 links, 2 s of RK4", &title_font())?;
+            let root = titled(
+                root,
+                "A falling chain of 10 links, 2 s of RK4",
+                &title_font(),
+            )?;
             let mut legend: Legend = names
                 .iter()
                 .enumerate()
@@ -165,12 +185,18 @@ fn rods_vs_springs() -> Result<Vec<Drawing>, PbmError> {
                 Swatch::Dashed(REFERENCE, LINE_WIDTH),
             ));
             let plot = legend_below(&root, &legend)?;
-            let mut chart = chart_on(&plot)
-                .build_cartesian_2d((8e-6..0.1).log_scale(), (1e-14..1.0).log_scale())?;
-            axes(&mut chart, "step size h (s)", "largest link-length error |ℓ − L|/L")
-                .x_label_formatter(&power_of_ten)
-                .y_label_formatter(&power_of_ten)
-                .draw()?;
+            let mut chart = chart_on(&plot).build_cartesian_2d(
+                (8e-6..0.1).log_scale(),
+                (1e-14..1.0).log_scale(),
+            )?;
+            axes(
+                &mut chart,
+                "step size h (s)",
+                "largest link-length error |ℓ − L|/L",
+            )
+            .x_label_formatter(&power_of_ten)
+            .y_label_formatter(&power_of_ten)
+            .draw()?;
             for (i, curve) in curves.iter().enumerate() {
                 line(&mut chart, curve, color(i), LINE_WIDTH + 1)?;
                 chart.draw_series(

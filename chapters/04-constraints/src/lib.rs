@@ -1,9 +1,10 @@
 //! Chapter 4: constrained dynamics with Lagrange multipliers.
 //!
-//! Instead of stiff springs that fight other forces through displacements, constraint forces
-//! are computed directly: the force, normal to the legal motions, that makes the acceleration
-//! legal. For a whole system it is Jᵀλ with λ from J W Jᵀ λ = −J̇ q̇ − J W Q − k_s C − k_d Ċ,
-//! a sparse symmetric system solved by conjugate gradients without ever forming its matrix.
+//! Instead of stiff springs that fight other forces through displacements, constraint
+//! forces are computed directly: the force, normal to the legal motions, that makes
+//! the acceleration legal. For a whole system it is Jᵀλ with λ from J W Jᵀ λ = −J̇ q̇
+//! − J W Q − k_s C − k_d Ċ, a sparse symmetric system solved by conjugate gradients
+//! without ever forming its matrix.
 
 pub mod bead;
 pub mod block_matrix;

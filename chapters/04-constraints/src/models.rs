@@ -1,5 +1,6 @@
-//! The chapter's models, built from particles, forces and constraint objects: the bead, the
-//! double and triple pendulum, and a hanging chain held by rods or by stiff springs.
+//! The chapter's models, built from particles, forces and constraint objects: the
+//! bead, the double and triple pendulum, and a hanging chain held by rods or by stiff
+//! springs.
 
 use crate::constraint::{Nail, OnCircle, Rod};
 use crate::system::{ConstrainedSystem, Feedback};
@@ -13,18 +14,22 @@ fn gravity() -> Gravity<2> {
     Gravity { g: Vector2::new(0.0, -G) }
 }
 
-/// A 1 kg bead on the unit circle about the origin, released at rest at (1, 0) under gravity.
+/// A 1 kg bead on the unit circle about the origin, released at rest at (1, 0) under
+/// gravity.
 pub fn bead(feedback: Feedback) -> Result<ConstrainedSystem<2>, PbmError> {
-    let mut system =
-        ConstrainedSystem::new(vec![Particle::new(1.0, Vector2::x(), Vector2::zeros())?]);
+    let mut system = ConstrainedSystem::new(vec![Particle::new(
+        1.0,
+        Vector2::x(),
+        Vector2::zeros(),
+    )?]);
     system.add_force(gravity())?;
     system.add_constraint(OnCircle::new(0, Vector2::zeros(), 1.0)?)?;
     system.feedback = feedback;
     Ok(system)
 }
 
-/// Positions of a chain of pendulum bobs hanging from the origin: bob k sits at length l_k
-/// from bob k − 1 (the origin for k = 0), at angle θ_k from straight down.
+/// Positions of a chain of pendulum bobs hanging from the origin: bob k sits at
+/// length l_k from bob k − 1 (the origin for k = 0), at angle θ_k from straight down.
 pub fn pendulum_positions(lengths: &[f64], angles: &[f64]) -> Vec<Vector2<f64>> {
     let mut at = Vector2::zeros();
     lengths
@@ -38,15 +43,18 @@ pub fn pendulum_positions(lengths: &[f64], angles: &[f64]) -> Vec<Vector2<f64>> 
 }
 
 // ANCHOR: pendulum
-/// An n-link pendulum from constraint objects: the first bob on a circle about the pivot,
-/// every later bob joined to the one before by a rod. Bobs start at rest at the given
-/// angles from straight down.
+/// An n-link pendulum from constraint objects: the first bob on a circle about the
+/// pivot, every later bob joined to the one before by a rod. Bobs start at rest at
+/// the given angles from straight down.
 pub fn pendulum(
     masses: &[f64],
     lengths: &[f64],
     angles: &[f64],
 ) -> Result<ConstrainedSystem<2>, PbmError> {
-    if masses.is_empty() || masses.len() != lengths.len() || masses.len() != angles.len() {
+    if masses.is_empty()
+        || masses.len() != lengths.len()
+        || masses.len() != angles.len()
+    {
         return Err(PbmError::invalid(
             "pendulum",
             "give one mass, one length and one angle per bob",
@@ -70,8 +78,8 @@ pub fn pendulum(
 }
 // ANCHOR_END: pendulum
 
-/// The double pendulum of the book: two 1 kg bobs on 1 m links, released at rest with the
-/// upper link horizontal and the lower one hanging at 45° past it.
+/// The double pendulum of the book: two 1 kg bobs on 1 m links, released at rest with
+/// the upper link horizontal and the lower one hanging at 45° past it.
 pub fn double_pendulum() -> Result<ConstrainedSystem<2>, PbmError> {
     pendulum(&[1.0, 1.0], &[1.0, 1.0], &DOUBLE_PENDULUM_ANGLES)
 }
@@ -80,8 +88,8 @@ pub fn double_pendulum() -> Result<ConstrainedSystem<2>, PbmError> {
 pub const DOUBLE_PENDULUM_ANGLES: [f64; 2] =
     [std::f64::consts::FRAC_PI_2, 0.75 * std::f64::consts::PI];
 
-/// A chain of `n` links of `length`, each ending in a bob of `mass`, hanging from a nailed
-/// end particle, released at rest stretched out horizontally.
+/// A chain of `n` links of `length`, each ending in a bob of `mass`, hanging from a
+/// nailed end particle, released at rest stretched out horizontally.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Chain {
     /// Number of links (bobs after the nailed end).
@@ -112,7 +120,8 @@ impl Chain {
     }
 
     // ANCHOR: rod_chain
-    /// The chain held by constraints: a nail on particle 0 and a rod along every link.
+    /// The chain held by constraints: a nail on particle 0 and a rod along every
+    /// link.
     pub fn with_rods(&self) -> Result<ConstrainedSystem<2>, PbmError> {
         let mut system = ConstrainedSystem::new(self.particles()?);
         system.add_force(gravity())?;
@@ -123,8 +132,8 @@ impl Chain {
         Ok(system)
     }
 
-    /// The same chain held by penalty springs of stiffness `k` (N/m), undamped, its end
-    /// particle fixed.
+    /// The same chain held by penalty springs of stiffness `k` (N/m), undamped, its
+    /// end particle fixed.
     pub fn with_springs(&self, k: f64) -> Result<ParticleSystem<2>, PbmError> {
         let mut particles = self.particles()?;
         particles[0] = particles[0].clone().with_motion(Motion::Fixed);

@@ -1,5 +1,5 @@
-//! The chapter's two numerical arguments: drift (and the feedback that cures it), and why a
-//! chain of rods beats a chain of stiff springs.
+//! The chapter's two numerical arguments: drift (and the feedback that cures it), and
+//! why a chain of rods beats a chain of stiff springs.
 
 use crate::models::{Chain, bead};
 use crate::system::Feedback;
@@ -45,14 +45,16 @@ pub struct ChainRun {
     pub completed: bool,
     /// The largest relative link-length error |ℓ − L|/L seen.
     pub max_length_error: f64,
-    /// The largest |E − E₀| seen, relative to the chain's energy scale m g L (whole chain).
+    /// The largest |E − E₀| seen, relative to the chain's energy scale m g L (whole
+    /// chain).
     pub max_energy_change: f64,
 }
 
 impl ChainRun {
-    /// A run counts as stable if it finished, kept its energy within 5% of the scale and no
-    /// link stretched or shrank by half. Past the stability limit the energy grows by orders
-    /// of magnitude within the run, so the exact thresholds hardly move the limit.
+    /// A run counts as stable if it finished, kept its energy within 5% of the scale
+    /// and no link stretched or shrank by half. Past the stability limit the energy
+    /// grows by orders of magnitude within the run, so the exact thresholds hardly
+    /// move the limit.
     pub fn stable(&self) -> bool {
         self.completed && self.max_energy_change < 0.05 && self.max_length_error < 0.5
     }
@@ -66,7 +68,8 @@ pub fn run_chain(
     t_end: f64,
 ) -> Result<ChainRun, PbmError> {
     let n = step_count(h, t_end)?;
-    let scale = chain.links as f64 * chain.mass * G * chain.links as f64 * chain.length;
+    let scale =
+        chain.links as f64 * chain.mass * G * chain.links as f64 * chain.length;
     let mut stepper = RungeKutta::new(RK4);
     let mut run =
         ChainRun { completed: true, max_length_error: 0.0, max_energy_change: 0.0 };
@@ -104,9 +107,13 @@ pub fn run_chain(
 }
 
 // ANCHOR: max_stable
-/// The largest RK4 step at which the chain stays stable for t_end, by bisection in log h
-/// between 1e-6 s and 0.5 s (returned as is if even 0.5 s is stable).
-pub fn max_stable_step(chain: Chain, holder: Holder, t_end: f64) -> Result<f64, PbmError> {
+/// The largest RK4 step at which the chain stays stable for t_end, by bisection in
+/// log h between 1e-6 s and 0.5 s (returned as is if even 0.5 s is stable).
+pub fn max_stable_step(
+    chain: Chain,
+    holder: Holder,
+    t_end: f64,
+) -> Result<f64, PbmError> {
     let (mut stable, mut unstable) = (1e-6_f64, 0.5_f64);
     if run_chain(chain, holder, unstable, t_end)?.stable() {
         return Ok(unstable);

@@ -1,7 +1,7 @@
-//! A particle system with constraints ("Constrained Dynamics", sections 3 and 4). The solver
-//! still sees one state vector; inside the derivative evaluation one step is added between
-//! "accumulate forces" and "divide by mass": solve for the Lagrange multipliers and add the
-//! constraint force Jᵀλ to the accumulators.
+//! A particle system with constraints ("Constrained Dynamics", sections 3 and 4). The
+//! solver still sees one state vector; inside the derivative evaluation one step is
+//! added between "accumulate forces" and "divide by mass": solve for the Lagrange
+//! multipliers and add the constraint force Jᵀλ to the accumulators.
 
 use crate::block_matrix::{BlockMatrix, MatrixBlock};
 use pbm_implicit::cg::{CgReport, LinearOperator, conjugate_gradient};
@@ -25,8 +25,8 @@ pub struct Feedback {
 impl Feedback {
     /// No feedback: the solve asks only for C̈ = 0.
     pub const OFF: Feedback = Feedback { k_s: 0.0, k_d: 0.0 };
-    /// The book's default: critically damped with a 0.1 s time constant, far slower than any
-    /// step the chapter takes and far faster than drift accumulates.
+    /// The book's default: critically damped with a 0.1 s time constant, far slower
+    /// than any step the chapter takes and far faster than drift accumulates.
     pub const DEFAULT: Feedback = Feedback { k_s: 100.0, k_d: 20.0 };
 
     /// Validated gains: both non-negative and finite.
@@ -70,7 +70,8 @@ pub struct ConstrainedSystem<const D: usize> {
     pub feedback: Feedback,
     /// Relative residual the CG solve must reach.
     pub tolerance: f64,
-    /// Most CG iterations a solve may take; `None` for the default, 10 m + 100 for m rows.
+    /// Most CG iterations a solve may take; `None` for the default, 10 m + 100 for m
+    /// rows.
     pub max_iterations: Option<usize>,
     stats: SolveStats,
 }
@@ -98,13 +99,17 @@ impl<const D: usize> ConstrainedSystem<D> {
     }
 
     /// Adds an applied force (gravity, a spring, a mouse).
-    pub fn add_force(&mut self, force: impl Force<D> + 'static) -> Result<(), PbmError> {
+    pub fn add_force(
+        &mut self,
+        force: impl Force<D> + 'static,
+    ) -> Result<(), PbmError> {
         self.particles.add_force(force)
     }
 
     // ANCHOR: add_constraint
-    /// Adds a constraint: checks the particles it names, reserves its rows of C and creates
-    /// its blocks of J and J̇, one per particle, D columns wide at the particle's offset.
+    /// Adds a constraint: checks the particles it names, reserves its rows of C and
+    /// creates its blocks of J and J̇, one per particle, D columns wide at the
+    /// particle's offset.
     pub fn add_constraint(
         &mut self,
         constraint: impl Condition<D> + 'static,
@@ -131,9 +136,10 @@ impl<const D: usize> ConstrainedSystem<D> {
     // ANCHOR_END: add_constraint
 
     // ANCHOR: evaluate_constraints
-    /// Loops over the constraints, evaluating each (C, Ċ, J, J̇ at its particles) and copying
-    /// the results into its slices of C and Ċ and its blocks of J and J̇: block k of a
-    /// constraint holds ∂C_r/∂x_k for its rows r. A constraint's blocks are consecutive.
+    /// Loops over the constraints, evaluating each (C, Ċ, J, J̇ at its particles) and
+    /// copying the results into its slices of C and Ċ and its blocks of J and J̇:
+    /// block k of a constraint holds ∂C_r/∂x_k for its rows r. A constraint's blocks
+    /// are consecutive.
     pub fn evaluate_constraints(&mut self) -> Result<(), PbmError> {
         let eval = &mut self.scratch;
         let mut first_block = 0;
@@ -149,7 +155,9 @@ impl<const D: usize> ConstrainedSystem<D> {
                 );
                 for r in 0..rows {
                     j.row_mut(r).copy_from_slice(eval.j[r * n + k].as_slice());
-                    j_dot.row_mut(r).copy_from_slice(eval.j_dot[r * n + k].as_slice());
+                    j_dot
+                        .row_mut(r)
+                        .copy_from_slice(eval.j_dot[r * n + k].as_slice());
                 }
             }
             first_block += n;
@@ -183,7 +191,8 @@ impl<const D: usize> ConstrainedSystem<D> {
         &self.lambda
     }
 
-    /// The constraint force Jᵀλ of the last derivative evaluation, D numbers per particle.
+    /// The constraint force Jᵀλ of the last derivative evaluation, D numbers per
+    /// particle.
     pub fn constraint_force(&self) -> &[f64] {
         &self.constraint_force
     }
@@ -209,8 +218,8 @@ impl<const D: usize> ConstrainedSystem<D> {
         self.particles.energy()
     }
 
-    /// The inverse masses W (0 for nailed and scripted particles, which no force moves) and
-    /// the accelerations the particles would have without constraints.
+    /// The inverse masses W (0 for nailed and scripted particles, which no force
+    /// moves) and the accelerations the particles would have without constraints.
     fn inverse_masses_and_free_accelerations(&self) -> (Vec<f64>, Vec<f64>) {
         let n = D * self.particles.particles.len();
         let (mut w, mut a0) = (vec![0.0; n], vec![0.0; n]);
@@ -229,16 +238,20 @@ impl<const D: usize> ConstrainedSystem<D> {
     }
 
     // ANCHOR: solve
-    /// Equation 11 of the notes: J W Jᵀ λ = −J̇ q̇ − J W Q − k_s C − k_d Ċ. Here W Q is
-    /// generalised to the unconstrained acceleration a₀ (W Q for free particles, the script's
-    /// acceleration for scripted ones, zero for fixed ones). Returns W and the right-hand
-    /// side, with C, Ċ, J and J̇ evaluated at the current state. Forces must have been
-    /// accumulated.
+    /// Equation 11 of the notes: J W Jᵀ λ = −J̇ q̇ − J W Q − k_s C − k_d Ċ. Here W Q
+    /// is generalised to the unconstrained acceleration a₀ (W Q for free particles,
+    /// the script's acceleration for scripted ones, zero for fixed ones). Returns W
+    /// and the right-hand side, with C, Ċ, J and J̇ evaluated at the current state.
+    /// Forces must have been accumulated.
     pub fn assemble(&mut self) -> Result<(Vec<f64>, Vec<f64>), PbmError> {
         self.evaluate_constraints()?;
         let (w, a0) = self.inverse_masses_and_free_accelerations();
-        let q_dot: Vec<f64> =
-            self.particles.particles.iter().flat_map(|p| p.v.iter().copied()).collect();
+        let q_dot: Vec<f64> = self
+            .particles
+            .particles
+            .iter()
+            .flat_map(|p| p.v.iter().copied())
+            .collect();
         let m = self.c.len();
         let (mut rhs, mut j_a0) = (vec![0.0; m], vec![0.0; m]);
         self.j_dot.mul_vec(&q_dot, &mut rhs);
@@ -254,7 +267,8 @@ impl<const D: usize> ConstrainedSystem<D> {
     pub fn solve_constraint_forces(&mut self) -> Result<&[f64], PbmError> {
         let (w, rhs) = self.assemble()?;
         if !rhs.iter().map(|b| b * b).sum::<f64>().is_finite() {
-            // Not the solver's fault: the state has blown up so far that ‖rhs‖ overflows.
+            // Not the solver's fault: the state has blown up so far that ‖rhs‖
+            // overflows.
             return Err(PbmError::degenerate(
                 "constraint solve",
                 "the right-hand side is no longer finite: the state has blown up",
@@ -279,14 +293,14 @@ impl<const D: usize> ConstrainedSystem<D> {
     // ANCHOR_END: solve
 }
 
-/// The CG iteration limit for m constraint rows: 10 m + 100, ten times what exact arithmetic
-/// would need.
+/// The CG iteration limit for m constraint rows: 10 m + 100, ten times what exact
+/// arithmetic would need.
 pub fn default_iterations(m: usize) -> usize {
     10 * m + 100
 }
 
-/// Solves J W Jᵀ λ = rhs by preconditioned CG on the unformed operator, from the λ given, to
-/// relative residual `tolerance` in at most `max_iterations`.
+/// Solves J W Jᵀ λ = rhs by preconditioned CG on the unformed operator, from the λ
+/// given, to relative residual `tolerance` in at most `max_iterations`.
 pub fn solve_multipliers(
     j: &BlockMatrix,
     w: &[f64],
@@ -298,8 +312,8 @@ pub fn solve_multipliers(
 }
 
 // ANCHOR: jwjt
-/// The matrix J W Jᵀ, never formed: a product is Jᵀ, then W (element by element), then J.
-/// Its diagonal, Σ_c J_ic² W_c, is the Jacobi preconditioner.
+/// The matrix J W Jᵀ, never formed: a product is Jᵀ, then W (element by element),
+/// then J. Its diagonal, Σ_c J_ic² W_c, is the Jacobi preconditioner.
 struct Jwjt<'a> {
     j: &'a BlockMatrix,
     w: &'a [f64],
@@ -350,8 +364,8 @@ impl<const D: usize> OdeSystem for ConstrainedSystem<D> {
         self.particles.scatter_state(x, t);
     }
     /// The modified derivative loop: clear and accumulate forces, add the constraint
-    /// forces, then divide by mass. A constraint solve that fails fails the derivative, and
-    /// the solver names the step.
+    /// forces, then divide by mass. A constraint solve that fails fails the
+    /// derivative, and the solver names the step.
     fn derivative(&mut self, xdot: &mut [f64]) -> Result<(), PbmError> {
         self.particles.accumulate_forces()?;
         self.solve_constraint_forces()?;

@@ -12,7 +12,9 @@ pbm_prelim::exercise_tests!(
     chapter,
     digits = 3,
     mask = |value: &mut Value| {
-        for key in ["max_constraint_error", "relative_energy_drift", "rod_length_error"] {
+        for key in
+            ["max_constraint_error", "relative_energy_drift", "rod_length_error"]
+        {
             bound(value, key, |e| e < 1e-6);
         }
     },

@@ -1,5 +1,5 @@
-//! Direct checks of the chapter's physics against closed forms, finite differences, dense
-//! solves and conservation laws.
+//! Direct checks of the chapter's physics against closed forms, finite differences,
+//! dense solves and conservation laws.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
@@ -29,7 +29,8 @@ fn feedback_holds_the_bead_on_its_circle_for_100_seconds() {
     let with = bead_drift(RK4, Feedback::DEFAULT, 0.01, 100.0).unwrap();
     let without = bead_drift(RK4, Feedback::OFF, 0.01, 100.0).unwrap();
     assert!(max_c(&with) < 1e-6, "with feedback: {}", max_c(&with));
-    // Without feedback the error grows: the last 10 s are far worse than the first 10 s.
+    // Without feedback the error grows: the last 10 s are far worse than the first 10
+    // s.
     let early = max_c(&without[..1000]);
     let late = max_c(&without[9000..]);
     assert!(late > 10.0 * early && late > 1e-4, "early {early:e}, late {late:e}");
@@ -63,8 +64,8 @@ fn triple_pendulum_keeps_its_links() {
     assert!((system.energy() - e0).abs() < 1e-4 * G * 1.75 * 2.4);
 }
 
-/// A bead on the unit circle at angle `a`, moving tangentially at speed `s`, pushed by the
-/// constant force `f` (as gravity on a 1 kg mass).
+/// A bead on the unit circle at angle `a`, moving tangentially at speed `s`, pushed
+/// by the constant force `f` (as gravity on a 1 kg mass).
 fn bead_at(a: f64, s: f64, f: Vector2<f64>) -> ConstrainedSystem<2> {
     let x = Vector2::new(a.cos(), a.sin());
     let v = Vector2::new(-a.sin(), a.cos()) * s;
@@ -82,7 +83,8 @@ fn bead_at_rest_gets_the_projection_of_equation_8() {
         let f = Vector2::new(10.0 * sample(3 * i + 1), 10.0 * sample(3 * i + 2));
         let mut system = bead_at(a, 0.0, f);
         system.particles.accumulate_forces().unwrap();
-        let force = Vector2::from_column_slice(system.solve_constraint_forces().unwrap());
+        let force =
+            Vector2::from_column_slice(system.solve_constraint_forces().unwrap());
         let x = system.particles.particles[0].x;
         let expected = force_at_rest(x, f);
         assert!(
@@ -91,7 +93,8 @@ fn bead_at_rest_gets_the_projection_of_equation_8() {
         );
         // λ itself is −f·x/(x·x) (equation 8), and what is left is tangent.
         assert!(
-            (system.lambda()[0] + f.dot(&x) / x.dot(&x)).abs() < 1e-12 * (1.0 + f.norm())
+            (system.lambda()[0] + f.dot(&x) / x.dot(&x)).abs()
+                < 1e-12 * (1.0 + f.norm())
         );
         assert!((f + force).dot(&x).abs() < 1e-12 * (1.0 + f.norm()));
     }
@@ -105,13 +108,15 @@ fn moving_bead_matches_equation_7_and_the_corrected_slides() {
         let f = Vector2::new(10.0 * sample(4 * i + 2), 10.0 * sample(4 * i + 3));
         let mut system = bead_at(a, s, f);
         system.particles.accumulate_forces().unwrap();
-        let force = Vector2::from_column_slice(system.solve_constraint_forces().unwrap());
+        let force =
+            Vector2::from_column_slice(system.solve_constraint_forces().unwrap());
         let p = &system.particles.particles[0];
         let lambda = bead_lambda(1.0, p.x, p.v, f);
         let tol = 1e-12 * (1.0 + f.norm() + s * s);
         assert!((system.lambda()[0] - lambda).abs() < tol);
         assert!((force - p.x * lambda).norm() < tol);
-        // The slides' |x| − r template, with f where the slides print ḟ, gives the same force.
+        // The slides' |x| − r template, with f where the slides print ḟ, gives the
+        // same force.
         let slides = slides_constraint_force(1.0, p.x, p.v, f);
         assert!((slides - force).norm() < tol, "{slides} vs {force}");
         // The resulting acceleration is legal: C̈ = ẍ·x + ẋ·ẋ = 0.
@@ -148,7 +153,9 @@ fn cg_multipliers_match_a_dense_solve() {
         moving_system(
             pendulum(&[1.0, 2.0, 0.5], &[1.0, 0.7, 0.4], &[1.0, 2.0, 0.5]).unwrap(),
         ),
-        moving_system(Chain { links: 6, length: 0.2, mass: 0.3 }.with_rods().unwrap()),
+        moving_system(
+            Chain { links: 6, length: 0.2, mass: 0.3 }.with_rods().unwrap(),
+        ),
     ];
     for mut system in models {
         let (w, rhs) = system.assemble().unwrap();
@@ -168,7 +175,8 @@ fn redundant_constraints_are_solved_and_share_the_force() {
     twin.solve_constraint_forces().unwrap();
     single.solve_constraint_forces().unwrap();
     let (l2, l1) = (twin.lambda(), single.lambda());
-    // Rows: circle, rod, circle again, rod again. The least-norm λ splits each evenly.
+    // Rows: circle, rod, circle again, rod again. The least-norm λ splits each
+    // evenly.
     assert_eq!(l2.len(), 4);
     for (k, &lk) in l1.iter().enumerate() {
         assert!((l2[k] - l2[k + 2]).abs() < 1e-9 * lk.abs().max(1.0), "{l2:?}");
@@ -180,8 +188,8 @@ fn redundant_constraints_are_solved_and_share_the_force() {
     assert!(twin.jacobian().to_dense().rank(1e-9) == 2);
 }
 
-/// J and J̇ of one constraint against central differences at random states (chapter 2's
-/// check, which every condition function of the book goes through).
+/// J and J̇ of one constraint against central differences at random states (chapter
+/// 2's check, which every condition function of the book goes through).
 fn check_jacobians<const D: usize>(constraint: &dyn Condition<D>, seed: u64) {
     let k = constraint.particles().len();
     for trial in 0..50 {
@@ -193,7 +201,11 @@ fn check_jacobians<const D: usize>(constraint: &dyn Condition<D>, seed: u64) {
             .collect();
         let (j, j_dot) = finite_difference_errors(constraint, &x, &v).unwrap();
         // Central differences: truncation ~1e-12 and rounding ~1e-10, relative.
-        assert!(j < 1e-8 && j_dot < 1e-8, "{}: J {j:e}, J̇ {j_dot:e}", constraint.name());
+        assert!(
+            j < 1e-8 && j_dot < 1e-8,
+            "{}: J {j:e}, J̇ {j_dot:e}",
+            constraint.name()
+        );
     }
 }
 
@@ -202,7 +214,10 @@ fn jacobians_match_finite_differences() {
     check_jacobians::<2>(&Rod::new(0, 1, 0.7).unwrap(), 1);
     check_jacobians::<3>(&Rod::new(0, 1, 0.7).unwrap(), 2);
     check_jacobians::<2>(&OnCircle::new(0, Vector2::new(0.3, -0.2), 1.5).unwrap(), 3);
-    check_jacobians::<3>(&OnCircle::new(0, Vector3::new(0.3, -0.2, 0.1), 1.5).unwrap(), 4);
+    check_jacobians::<3>(
+        &OnCircle::new(0, Vector3::new(0.3, -0.2, 0.1), 1.5).unwrap(),
+        4,
+    );
     check_jacobians::<2>(&Nail::new(0, Vector2::new(1.0, 2.0)).unwrap(), 5);
     check_jacobians::<3>(&Nail::new(0, Vector3::new(1.0, 2.0, 3.0)).unwrap(), 6);
     check_jacobians::<2>(
@@ -210,7 +225,8 @@ fn jacobians_match_finite_differences() {
         7,
     );
     check_jacobians::<3>(
-        &OnLine::new(0, Vector3::new(1.0, 0.0, 2.0), Vector3::new(1.0, 2.0, -1.0)).unwrap(),
+        &OnLine::new(0, Vector3::new(1.0, 0.0, 2.0), Vector3::new(1.0, 2.0, -1.0))
+            .unwrap(),
         8,
     );
 }
@@ -221,8 +237,9 @@ fn bead_on_an_inclined_line_slides_with_g_along_it() {
     let g = Vector3::new(0.0, 0.0, -G);
     let u = Vector3::new(1.0, 2.0, -2.0).normalize();
     let x0 = Vector3::new(0.5, -1.0, 2.0);
-    let mut system =
-        ConstrainedSystem::new(vec![Particle::new(2.0, x0, Vector3::zeros()).unwrap()]);
+    let mut system = ConstrainedSystem::new(vec![
+        Particle::new(2.0, x0, Vector3::zeros()).unwrap(),
+    ]);
     system.add_force(Gravity { g }).unwrap();
     system.add_constraint(OnLine::new(0, x0, u).unwrap()).unwrap();
     let mut rk4 = RungeKutta::new(RK4);
@@ -236,8 +253,9 @@ fn bead_on_an_inclined_line_slides_with_g_along_it() {
 
 #[test]
 fn block_products_agree_with_the_dense_matrix() {
-    let system =
-        moving_system(Chain { links: 5, length: 0.3, mass: 0.2 }.with_rods().unwrap());
+    let system = moving_system(
+        Chain { links: 5, length: 0.3, mass: 0.2 }.with_rods().unwrap(),
+    );
     let j = system.jacobian();
     let dense = j.to_dense();
     let x: Vec<f64> = (0..j.n_cols).map(|i| sample(i as u64)).collect();
@@ -273,7 +291,9 @@ fn bad_models_are_errors() {
         Particle::new(1.0, Vector2::zeros(), Vector2::zeros()).unwrap(),
     ]);
     assert!(
-        centre.add_constraint(OnCircle::new(0, Vector2::zeros(), 1.0).unwrap()).is_err()
+        centre
+            .add_constraint(OnCircle::new(0, Vector2::zeros(), 1.0).unwrap())
+            .is_err()
     );
     assert!(pendulum(&[1.0], &[1.0, 2.0], &[0.0]).is_err());
     assert!(pendulum(&[1.0], &[1.0], &[f64::NAN]).is_err());
@@ -284,7 +304,8 @@ fn bad_models_are_errors() {
 /// When the slider's script starts to move (s).
 const SLIDER_START: f64 = 0.503;
 
-/// A slider that stands at (1, 0) until `SLIDER_START`, then accelerates along x at 1 m/s².
+/// A slider that stands at (1, 0) until `SLIDER_START`, then accelerates along x at 1
+/// m/s².
 fn slider_script(t: f64) -> (Vector2<f64>, Vector2<f64>, Vector2<f64>) {
     let s = (t - SLIDER_START).max(0.0);
     let a = if t >= SLIDER_START { 1.0 } else { 0.0 };
@@ -293,25 +314,30 @@ fn slider_script(t: f64) -> (Vector2<f64>, Vector2<f64>, Vector2<f64>) {
 
 #[test]
 fn a_failing_constraint_solve_names_its_step_and_time() {
-    // A pendulum bob on its circle, and a rod from a fixed anchor to a scripted slider. No
-    // force can move either end of the rod (both have W = 0), so its row of J W Jᵀ is zero:
-    // harmless while the slider stands still (its row of the right-hand side is zero too),
-    // impossible once the script pulls the rod longer. That happens at t = 0.503 s, inside
-    // step 50 of 10 ms steps (t = 0.50 to 0.51): CG must fail there, and say so.
+    // A pendulum bob on its circle, and a rod from a fixed anchor to a scripted
+    // slider. No force can move either end of the rod (both have W = 0), so its row
+    // of J W Jᵀ is zero: harmless while the slider stands still (its row of the
+    // right-hand side is zero too), impossible once the script pulls the rod longer.
+    // That happens at t = 0.503 s, inside step 50 of 10 ms steps (t = 0.50 to 0.51):
+    // CG must fail there, and say so.
     let h = 0.01;
     let bob = Particle::new(1.0, Vector2::new(-2.0, -1.0), Vector2::zeros()).unwrap();
     let anchor = Particle::new(1.0, Vector2::zeros(), Vector2::zeros()).unwrap();
-    let slider = Particle::new(1.0, Vector2::new(1.0, 0.0), Vector2::zeros()).unwrap();
+    let slider =
+        Particle::new(1.0, Vector2::new(1.0, 0.0), Vector2::zeros()).unwrap();
     let mut system = ConstrainedSystem::new(vec![
         bob,
         anchor.with_motion(Motion::Fixed),
         slider.with_motion(Motion::Scripted(slider_script)),
     ]);
     system.add_force(Gravity { g: Vector2::new(0.0, -G) }).unwrap();
-    system.add_constraint(OnCircle::new(0, Vector2::new(-2.0, 0.0), 1.0).unwrap()).unwrap();
+    system
+        .add_constraint(OnCircle::new(0, Vector2::new(-2.0, 0.0), 1.0).unwrap())
+        .unwrap();
     system.add_constraint(Rod::new(1, 2, 1.0).unwrap()).unwrap();
     let mut rk4 = RungeKutta::new(RK4);
-    let err = (0..100).try_for_each(|_| rk4.step(&mut system, h).map(|_| ())).unwrap_err();
+    let err =
+        (0..100).try_for_each(|_| rk4.step(&mut system, h).map(|_| ())).unwrap_err();
     let PbmError::AtStep { step, time, source } = &err else { panic!("{err}") };
     assert_eq!(*step, 50, "{err}");
     assert!((time - 0.5).abs() < 1e-12, "{err}");
@@ -320,8 +346,9 @@ fn a_failing_constraint_solve_names_its_step_and_time() {
         "{err}"
     );
     assert_eq!(err.fault(), Fault::Computation);
-    // The whole message, as the book quotes it. The solve fails at its second iteration, on a
-    // search direction with no curvature; by then the residual has grown enormously.
+    // The whole message, as the book quotes it. The solve fails at its second
+    // iteration, on a search direction with no curvature; by then the residual has
+    // grown enormously.
     assert_eq!(
         err.to_string(),
         "at step 50 (t = 0.5 s): conjugate gradient failed after 2 iterations (relative \

@@ -1,6 +1,6 @@
-//! One derivative evaluation of the double pendulum both ways: 2 angles and a 2 × 2 Cholesky
-//! solve (this chapter), against 4 particle coordinates, constraint evaluation and a CG solve
-//! for 2 multipliers (chapter 4).
+//! One derivative evaluation of the double pendulum both ways: 2 angles and a 2 × 2
+//! Cholesky solve (this chapter), against 4 particle coordinates, constraint
+//! evaluation and a CG solve for 2 multipliers (chapter 4).
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 

@@ -1,7 +1,8 @@
-//! The same double pendulum two ways: chapter 4's particles held by constraint forces, and
-//! this chapter's two angles. Both are exact models of the same physics; their numerical
-//! solutions agree closely while the motion is regular and then part, because the motion is
-//! chaotic and amplifies the tiny differences between the two discretisations.
+//! The same double pendulum two ways: chapter 4's particles held by constraint
+//! forces, and this chapter's two angles. Both are exact models of the same physics;
+//! their numerical solutions agree closely while the motion is regular and then part,
+//! because the motion is chaotic and amplifies the tiny differences between the two
+//! discretisations.
 
 use crate::models::DoublePendulum;
 use crate::parametric::LagrangianSystem;
@@ -11,9 +12,10 @@ use pbm_ode::tableau::RK4;
 use pbm_particles::forces::G;
 use pbm_prelim::PbmError;
 
-/// The book's double pendulum in angles: 1 kg bobs, 1 m links, released at rest from the
-/// same angles as chapter 4's.
-pub fn angular_double_pendulum() -> Result<LagrangianSystem<DoublePendulum>, PbmError> {
+/// The book's double pendulum in angles: 1 kg bobs, 1 m links, released at rest from
+/// the same angles as chapter 4's.
+pub fn angular_double_pendulum() -> Result<LagrangianSystem<DoublePendulum>, PbmError>
+{
     let model = DoublePendulum::new([1.0, 1.0], [1.0, 1.0], G)?;
     LagrangianSystem::new(model, DOUBLE_PENDULUM_ANGLES.to_vec(), vec![0.0, 0.0])
 }
@@ -60,7 +62,8 @@ pub fn compare(h: f64, t_end: f64, every: usize) -> Result<Vec<Sample>, PbmError
 }
 // ANCHOR_END: compare
 
-/// The first sampled time at which the two lower bobs are more than `threshold` apart.
+/// The first sampled time at which the two lower bobs are more than `threshold`
+/// apart.
 pub fn separation_time(samples: &[Sample], threshold: f64) -> Option<f64> {
     samples.iter().find(|s| s.distance > threshold).map(|s| s.t)
 }

@@ -3,8 +3,8 @@
 use crate::compare::{Sample, compare, separation_time};
 use pbm_prelim::plot::{
     Drawing, LINE_WIDTH, REFERENCE, Swatch, axes, chart_on, color, dashed_line,
-    draw_figure, label_font, legends_below, line, panels, power_of_ten, require_finite,
-    title_font, titled,
+    draw_figure, label_font, legends_below, line, panels, power_of_ten,
+    require_finite, title_font, titled,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
@@ -32,7 +32,11 @@ fn compare_figure() -> Result<Vec<Drawing>, PbmError> {
         samples.iter().map(|s| (s.t, s.distance.max(1e-16))).collect();
     require_finite(
         "compare",
-        constrained.iter().chain(&lagrangian).chain(&distance).flat_map(|p| [p.0, p.1]),
+        constrained
+            .iter()
+            .chain(&lagrangian)
+            .chain(&distance)
+            .flat_map(|p| [p.0, p.1]),
     )?;
     draw_figure(
         "compare",
@@ -60,10 +64,16 @@ fn compare_figure() -> Result<Vec<Drawing>, PbmError> {
                         "constraint forces (ch. 4)".into(),
                         Swatch::Line(color(0), LINE_WIDTH + 2),
                     ),
-                    ("angles (this chapter)".into(), Swatch::Line(color(1), LINE_WIDTH)),
+                    (
+                        "angles (this chapter)".into(),
+                        Swatch::Line(color(1), LINE_WIDTH),
+                    ),
                 ],
                 vec![
-                    ("|p₂(ch. 4) − p₂(angles)|".into(), Swatch::Line(color(2), LINE_WIDTH)),
+                    (
+                        "|p₂(ch. 4) − p₂(angles)|".into(),
+                        Swatch::Line(color(2), LINE_WIDTH),
+                    ),
                     (
                         format!("1 cm: apart at t = {apart:.2} s"),
                         Swatch::Dashed(REFERENCE, LINE_WIDTH),

@@ -1,9 +1,10 @@
 //! Chapter 5: parametric constraints (Lagrangian dynamics).
 //!
-//! Instead of adding forces that keep a state legal, write the state as a function q(u) of
-//! fewer coordinates that can only describe legal states, and solve for ü directly:
-//! Jᵀ M J ü + Jᵀ M J̇ u̇ − Jᵀ Q = 0 with J = ∂q/∂u. No drift and fewer unknowns, at the price
-//! of finding a parametrisation and losing easy, interactive combination of constraints.
+//! Instead of adding forces that keep a state legal, write the state as a function
+//! q(u) of fewer coordinates that can only describe legal states, and solve for ü
+//! directly: Jᵀ M J ü + Jᵀ M J̇ u̇ − Jᵀ Q = 0 with J = ∂q/∂u. No drift and fewer
+//! unknowns, at the price of finding a parametrisation and losing easy, interactive
+//! combination of constraints.
 
 pub mod compare;
 #[cfg(feature = "book")]

@@ -1,5 +1,5 @@
-//! Two parametric models in the plane: the bead on a circle (one angle) and the double
-//! pendulum (two angles), both under uniform gravity.
+//! Two parametric models in the plane: the bead on a circle (one angle) and the
+//! double pendulum (two angles), both under uniform gravity.
 
 use crate::parametric::ParametricModel;
 use nalgebra::{DMatrix, DVector};
@@ -18,8 +18,8 @@ fn gravity_potential(masses: &[f64], g: f64, q: &DVector<f64>) -> f64 {
 }
 
 // ANCHOR: bead
-/// A bead of mass m on a circle of radius r about the origin: q = r (cos θ, sin θ), so
-/// J = r (−sin θ, cos θ)ᵀ (the tangent T) and J̇ = −r (cos θ, sin θ)ᵀ θ̇.
+/// A bead of mass m on a circle of radius r about the origin: q = r (cos θ, sin θ),
+/// so J = r (−sin θ, cos θ)ᵀ (the tangent T) and J̇ = −r (cos θ, sin θ)ᵀ θ̇.
 #[derive(Debug, Clone)]
 pub struct Bead {
     masses: [f64; 2],
@@ -48,7 +48,11 @@ impl ParametricModel for Bead {
         let w = u_dot[0] * self.radius;
         DMatrix::from_column_slice(2, 1, &[-w * u[0].cos(), -w * u[0].sin()])
     }
-    fn applied_force(&self, _q: &DVector<f64>, _q_dot: &DVector<f64>) -> DVector<f64> {
+    fn applied_force(
+        &self,
+        _q: &DVector<f64>,
+        _q_dot: &DVector<f64>,
+    ) -> DVector<f64> {
         gravity_force(&self.masses, self.g)
     }
     fn potential_energy(&self, q: &DVector<f64>) -> f64 {
@@ -58,7 +62,8 @@ impl ParametricModel for Bead {
 // ANCHOR_END: bead
 
 impl Bead {
-    /// A bead of `mass` on a circle of `radius` under gravity `g` (pointing down, −y).
+    /// A bead of `mass` on a circle of `radius` under gravity `g` (pointing down,
+    /// −y).
     pub fn new(mass: f64, radius: f64, g: f64) -> Result<Self, PbmError> {
         Ok(Bead {
             masses: [positive("bead", "mass", mass)?; 2],
@@ -72,8 +77,9 @@ impl Bead {
         self.radius
     }
 
-    /// The slides' closed form for this model: dotting the tangent T = J into m ẍ = f + f_c
-    /// removes the constraint force, and Jᵀ J̇ = 0 on a circle, so θ̈ = T·f / (m T·T).
+    /// The slides' closed form for this model: dotting the tangent T = J into m ẍ =
+    /// f + f_c removes the constraint force, and Jᵀ J̇ = 0 on a circle, so θ̈ = T·f /
+    /// (m T·T).
     pub fn closed_form_theta_ddot(&self, theta: f64) -> f64 {
         let t = [-self.radius * theta.sin(), self.radius * theta.cos()];
         let f = [0.0, -self.masses[0] * self.g];
@@ -137,7 +143,11 @@ impl ParametricModel for DoublePendulum {
             ],
         )
     }
-    fn applied_force(&self, _q: &DVector<f64>, _q_dot: &DVector<f64>) -> DVector<f64> {
+    fn applied_force(
+        &self,
+        _q: &DVector<f64>,
+        _q_dot: &DVector<f64>,
+    ) -> DVector<f64> {
         gravity_force(&self.masses, self.g)
     }
     fn potential_energy(&self, q: &DVector<f64>) -> f64 {
@@ -152,6 +162,10 @@ impl DoublePendulum {
         let what = "double pendulum";
         let (m1, m2) = (positive(what, "m1", m[0])?, positive(what, "m2", m[1])?);
         let lengths = [positive(what, "l1", l[0])?, positive(what, "l2", l[1])?];
-        Ok(DoublePendulum { masses: [m1, m1, m2, m2], lengths, g: positive(what, "g", g)? })
+        Ok(DoublePendulum {
+            masses: [m1, m1, m2, m2],
+            lengths,
+            g: positive(what, "g", g)?,
+        })
     }
 }

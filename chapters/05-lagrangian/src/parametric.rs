@@ -1,6 +1,7 @@
-//! Parametric constraints ("Constrained Dynamics", section 5): the particles' positions q are
-//! a function q(u) of fewer generalised coordinates u, so every u is legal and the constraint
-//! can never drift. The equations of motion are written for u.
+//! Parametric constraints ("Constrained Dynamics", section 5): the particles'
+//! positions q are a function q(u) of fewer generalised coordinates u, so every u is
+//! legal and the constraint can never drift. The equations of motion are written for
+//! u.
 
 use nalgebra::{DMatrix, DVector};
 use pbm_ode::system::OdeSystem;
@@ -28,9 +29,9 @@ pub trait ParametricModel {
 // ANCHOR_END: model
 
 // ANCHOR: acceleration
-/// Equation 13: Jᵀ M J ü = Jᵀ Q − Jᵀ M J̇ u̇, solved for ü. Jᵀ M J is symmetric positive
-/// definite whenever J has full column rank; where it does not (a singular parametrisation)
-/// the Cholesky factorization fails and so does this function.
+/// Equation 13: Jᵀ M J ü = Jᵀ Q − Jᵀ M J̇ u̇, solved for ü. Jᵀ M J is symmetric
+/// positive definite whenever J has full column rank; where it does not (a singular
+/// parametrisation) the Cholesky factorization fails and so does this function.
 pub fn generalized_acceleration<M: ParametricModel + ?Sized>(
     model: &M,
     u: &[f64],
@@ -97,7 +98,8 @@ impl<M: ParametricModel> LagrangianSystem<M> {
 
     /// Kinetic energy ½ q̇ᵀ M q̇ (with q̇ = J u̇) plus potential energy.
     pub fn energy(&self) -> f64 {
-        let q_dot = self.model.jacobian(&self.u) * DVector::from_column_slice(&self.u_dot);
+        let q_dot =
+            self.model.jacobian(&self.u) * DVector::from_column_slice(&self.u_dot);
         let kinetic: f64 =
             q_dot.iter().zip(self.model.masses()).map(|(v, m)| 0.5 * m * v * v).sum();
         kinetic + self.model.potential_energy(&self.positions())
@@ -125,7 +127,8 @@ impl<M: ParametricModel> OdeSystem for LagrangianSystem<M> {
     fn derivative(&mut self, xdot: &mut [f64]) -> Result<(), PbmError> {
         let n = self.u.len();
         xdot[..n].copy_from_slice(&self.u_dot);
-        let acceleration = generalized_acceleration(&self.model, &self.u, &self.u_dot)?;
+        let acceleration =
+            generalized_acceleration(&self.model, &self.u, &self.u_dot)?;
         xdot[n..].copy_from_slice(acceleration.as_slice());
         Ok(())
     }

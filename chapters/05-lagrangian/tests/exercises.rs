@@ -17,8 +17,8 @@ pbm_prelim::exercise_tests!(
         {
             bound(value, key, |e| e < 1e-6);
         }
-        // When a chaotic system's two solutions part depends on the last bits of both; the
-        // contract test below bounds it.
+        // When a chaotic system's two solutions part depends on the last bits of
+        // both; the contract test below bounds it.
         bound(value, "separation_time", |t| t > 5.0 && t < 20.0);
         if let Some(obj) = value.as_object_mut() {
             obj.remove("final_distance");

@@ -1,5 +1,5 @@
-//! Checks of the Lagrangian formulation against closed forms, finite differences, chapter 4's
-//! constrained model and conservation of energy.
+//! Checks of the Lagrangian formulation against closed forms, finite differences,
+//! chapter 4's constrained model and conservation of energy.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
@@ -41,7 +41,8 @@ fn check_jacobians(model: &dyn ParametricModel, seed: u64) {
         assert!(error < 1e-8, "J: {error:e}");
         // J̇ is the rate of change of J along the motion u(t) = u + t u̇.
         let along = |s: f64, out: &mut [f64]| -> Result<(), Infallible> {
-            let moved: Vec<f64> = u.iter().zip(&u_dot).map(|(a, b)| a + s * b).collect();
+            let moved: Vec<f64> =
+                u.iter().zip(&u_dot).map(|(a, b)| a + s * b).collect();
             out.copy_from_slice(&row_major(&model.jacobian(&moved)));
             Ok(())
         };
@@ -65,7 +66,10 @@ fn bead_equation_13_is_the_slides_closed_form() {
         let (theta, omega) = (4.0 * sample(2 * i), 5.0 * sample(2 * i + 1));
         let a = generalized_acceleration(&bead, &[theta], &[omega]).unwrap()[0];
         // Jᵀ M J̇ = 0 on a circle, so the speed does not enter.
-        assert!((a - bead.closed_form_theta_ddot(theta)).abs() < 1e-12, "{theta} {omega}");
+        assert!(
+            (a - bead.closed_form_theta_ddot(theta)).abs() < 1e-12,
+            "{theta} {omega}"
+        );
     }
 }
 
@@ -113,14 +117,19 @@ fn double_pendulum_in_angles_conserves_energy() {
     for _ in 0..10_000 {
         rk4.step(&mut system, 1e-3).unwrap();
     }
-    assert!((system.energy() - e0).abs() < 1e-4 * e0.abs(), "{} vs {e0}", system.energy());
+    assert!(
+        (system.energy() - e0).abs() < 1e-4 * e0.abs(),
+        "{} vs {e0}",
+        system.energy()
+    );
     // Links are exact by construction.
     let q = system.positions();
     let l2 = ((q[2] - q[0]).powi(2) + (q[3] - q[1]).powi(2)).sqrt();
     assert!((l2 - 1.0).abs() < 1e-15);
 }
 
-/// A deliberately degenerate parametrisation: q = (u², 0), whose Jacobian vanishes at u = 0.
+/// A deliberately degenerate parametrisation: q = (u², 0), whose Jacobian vanishes at
+/// u = 0.
 struct Degenerate;
 
 impl ParametricModel for Degenerate {
@@ -139,7 +148,11 @@ impl ParametricModel for Degenerate {
     fn jacobian_dot(&self, _u: &[f64], u_dot: &[f64]) -> DMatrix<f64> {
         DMatrix::from_column_slice(2, 1, &[2.0 * u_dot[0], 0.0])
     }
-    fn applied_force(&self, _q: &DVector<f64>, _q_dot: &DVector<f64>) -> DVector<f64> {
+    fn applied_force(
+        &self,
+        _q: &DVector<f64>,
+        _q_dot: &DVector<f64>,
+    ) -> DVector<f64> {
         DVector::from_vec(vec![1.0, 0.0])
     }
     fn potential_energy(&self, _q: &DVector<f64>) -> f64 {
@@ -157,10 +170,14 @@ fn bad_input_is_an_error() {
     assert!(LagrangianSystem::new(bead(), vec![f64::INFINITY], vec![0.0]).is_err());
     let err = generalized_acceleration(&Degenerate, &[0.0], &[0.0]).unwrap_err();
     assert!(err.to_string().contains("singular"), "{err}");
-    // Stepping from the degenerate point is reported with its step, not silently wrong.
+    // Stepping from the degenerate point is reported with its step, not silently
+    // wrong.
     let mut system = LagrangianSystem::new(Degenerate, vec![0.0], vec![0.0]).unwrap();
     let err = RungeKutta::new(RK4).step(&mut system, 0.01).unwrap_err();
     assert!(matches!(err, PbmError::AtStep { step: 0, .. }), "{err}");
-    assert!(matches!(err.cause(), PbmError::Degenerate { what: "parametrisation", .. }));
+    assert!(matches!(
+        err.cause(),
+        PbmError::Degenerate { what: "parametrisation", .. }
+    ));
     assert_eq!(err.fault(), Fault::Computation);
 }

@@ -1,6 +1,6 @@
-//! One derivative evaluation (force accumulation and d/dt of the 13-number state) for 10,000
-//! bodies stored with quaternions, on one thread and on two; one full RK4 step of the same
-//! system; and the exact mass properties of a 9,800-triangle sphere mesh.
+//! One derivative evaluation (force accumulation and d/dt of the 13-number state) for
+//! 10,000 bodies stored with quaternions, on one thread and on two; one full RK4 step
+//! of the same system; and the exact mass properties of a 9,800-triangle sphere mesh.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
@@ -11,7 +11,9 @@ use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::RK4;
 use pbm_particles::forces::G;
 use pbm_prelim::sampling::sample;
-use pbm_rigid::body::{Gravity, Representation, RigidBody, RigidBodyDef, RigidSystem};
+use pbm_rigid::body::{
+    Gravity, Representation, RigidBody, RigidBodyDef, RigidSystem,
+};
 use pbm_rigid::mass::MassProperties;
 use pbm_rigid::mesh::uv_sphere;
 use pbm_rigid::rotation::Quat;
@@ -45,17 +47,25 @@ fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("rigid");
     group.throughput(Throughput::Elements(10_000));
     for threads in [1, 2] {
-        let pool =
-            rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("pool");
         let mut system = bodies(10_000);
         let mut ydot = vec![0.0; system.dimension()];
-        group.bench_function(format!("derivative_10000_bodies_{threads}_threads"), |b| {
-            b.iter(|| pool.install(|| system.derivative(&mut ydot)))
-        });
+        group.bench_function(
+            format!("derivative_10000_bodies_{threads}_threads"),
+            |b| b.iter(|| pool.install(|| system.derivative(&mut ydot))),
+        );
         let mut rk4 = RungeKutta::new(RK4);
-        group.bench_function(format!("rk4_step_10000_bodies_{threads}_threads"), |b| {
-            b.iter(|| pool.install(|| rk4.step(&mut system, 1e-3).expect("finite")))
-        });
+        group.bench_function(
+            format!("rk4_step_10000_bodies_{threads}_threads"),
+            |b| {
+                b.iter(|| {
+                    pool.install(|| rk4.step(&mut system, 1e-3).expect("finite"))
+                })
+            },
+        );
     }
     let sphere = uv_sphere(1.0, 50, 100).expect("closed mesh");
     group.throughput(Throughput::Elements(sphere.triangles().len() as u64));

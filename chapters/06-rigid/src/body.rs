@@ -1,10 +1,12 @@
-//! A rigid body as the solver sees it (notes, "Rigid Body Simulation", sections 2 to 4): a
-//! state of position, orientation, linear and angular momentum; constants mass and I_body;
-//! auxiliary quantities v, I⁻¹ and ω recomputed from the state; force and torque accumulated
-//! on every derivative evaluation.
+//! A rigid body as the solver sees it (notes, "Rigid Body Simulation", sections 2 to
+//! 4): a state of position, orientation, linear and angular momentum; constants mass
+//! and I_body; auxiliary quantities v, I⁻¹ and ω recomputed from the state; force and
+//! torque accumulated on every derivative evaluation.
 
 use crate::mass::MassProperties;
-use crate::rotation::{Quat, orthogonality_error, quat_derivative, quat_to_matrix, star};
+use crate::rotation::{
+    Quat, orthogonality_error, quat_derivative, quat_to_matrix, star,
+};
 use nalgebra::{Matrix3, Vector3};
 use pbm_ode::system::OdeSystem;
 use pbm_prelim::PbmError;
@@ -40,8 +42,9 @@ pub enum Orientation {
 }
 
 // ANCHOR: body_def
-/// Everything needed to make a body, with defaults for what is not said (after Box2D's
-/// `b2BodyDef`): write `RigidBodyDef { angular_velocity: w, ..RigidBodyDef::of(&props) }`.
+/// Everything needed to make a body, with defaults for what is not said (after
+/// Box2D's `b2BodyDef`): write `RigidBodyDef { angular_velocity: w,
+/// ..RigidBodyDef::of(&props) }`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RigidBodyDef {
     /// Mass M (kg). Default 1.
@@ -51,7 +54,8 @@ pub struct RigidBodyDef {
     pub inertia: Matrix3<f64>,
     /// Position of the centre of mass (m). Default: the origin.
     pub position: Vector3<f64>,
-    /// Orientation, a quaternion (normalized when the body is made). Default: unrotated.
+    /// Orientation, a quaternion (normalized when the body is made). Default:
+    /// unrotated.
     pub orientation: Quat,
     /// Velocity of the centre of mass (m/s). Default: at rest.
     pub velocity: Vector3<f64>,
@@ -77,15 +81,17 @@ impl Default for RigidBodyDef {
 }
 
 impl RigidBodyDef {
-    /// The defaults with the mass and inertia of `props` (its inertia about its centre).
+    /// The defaults with the mass and inertia of `props` (its inertia about its
+    /// centre).
     pub fn of(props: &MassProperties) -> Self {
         RigidBodyDef { mass: props.mass, inertia: props.inertia, ..Self::default() }
     }
 }
 
 // ANCHOR: rigid_body
-/// One rigid body. Its state can be read but not written piecemeal: the auxiliary quantities
-/// are derived from the state, and writing one without the others would leave them stale.
+/// One rigid body. Its state can be read but not written piecemeal: the auxiliary
+/// quantities are derived from the state, and writing one without the others would
+/// leave them stale.
 #[derive(Debug, Clone)]
 pub struct RigidBody {
     // Constant quantities.
@@ -119,11 +125,13 @@ pub struct RigidBody {
 // ANCHOR_END: rigid_body
 
 impl RigidBody {
-    /// The body `def` describes. Fails unless the mass is positive, the inertia tensor
-    /// symmetric positive definite, the orientation a non-zero quaternion and everything
-    /// finite.
+    /// The body `def` describes. Fails unless the mass is positive, the inertia
+    /// tensor symmetric positive definite, the orientation a non-zero quaternion and
+    /// everything finite.
     pub fn new(def: RigidBodyDef) -> Result<Self, PbmError> {
-        let RigidBodyDef { mass, inertia: i_body, position: x, orientation: q, .. } = def;
+        let RigidBodyDef {
+            mass, inertia: i_body, position: x, orientation: q, ..
+        } = def;
         let mass = positive("rigid body", "mass", mass)?;
         all_finite("rigid body", "inertia tensor", i_body.iter().copied())?;
         let symmetric = (i_body - i_body.transpose()).norm() <= 1e-12 * i_body.norm();
@@ -137,7 +145,11 @@ impl RigidBody {
         all_finite("rigid body", "position", x.iter().copied())?;
         all_finite("rigid body", "orientation", q.iter().copied())?;
         all_finite("rigid body", "velocity", def.velocity.iter().copied())?;
-        all_finite("rigid body", "angular velocity", def.angular_velocity.iter().copied())?;
+        all_finite(
+            "rigid body",
+            "angular velocity",
+            def.angular_velocity.iter().copied(),
+        )?;
         if q.norm() == 0.0 {
             return Err(PbmError::invalid(
                 "rigid body",
@@ -236,7 +248,8 @@ impl RigidBody {
 
     // ANCHOR: impulse_at
     /// Applies an impulse `j` (N s) at the world-space point `p`: the momenta jump,
-    /// ΔP = j and ΔL = (p − x) × j, and the velocities follow at once (chapter 8's collisions).
+    /// ΔP = j and ΔL = (p − x) × j, and the velocities follow at once (chapter 8's
+    /// collisions).
     pub fn apply_impulse_at(&mut self, p: &Vector3<f64>, j: &Vector3<f64>) {
         self.p += j;
         self.l += (p - self.x).cross(j);
@@ -266,8 +279,8 @@ impl RigidBody {
     // ANCHOR_END: auxiliaries
 
     // ANCHOR: force_at
-    /// Adds a force `f` acting at the world-space point `p`: it adds to the total force as it
-    /// is, and to the torque as (p − x) × f.
+    /// Adds a force `f` acting at the world-space point `p`: it adds to the total
+    /// force as it is, and to the torque as (p − x) × f.
     pub fn apply_force_at(&mut self, p: &Vector3<f64>, f: &Vector3<f64>) {
         self.force += f;
         self.torque += (p - self.x).cross(f);
@@ -299,8 +312,9 @@ impl RigidBody {
     }
 
     // ANCHOR: renormalize
-    /// Puts the stored orientation back on the rotations: q/|q| for a quaternion; for a
-    /// matrix, Gram–Schmidt on its columns (more work, and it favours the first column).
+    /// Puts the stored orientation back on the rotations: q/|q| for a quaternion; for
+    /// a matrix, Gram–Schmidt on its columns (more work, and it favours the first
+    /// column).
     pub fn renormalize(&mut self) {
         match &mut self.orientation {
             Orientation::Quaternion(q) => *q = q.normalize(),
@@ -317,9 +331,10 @@ impl RigidBody {
 }
 
 // ANCHOR: body_trait
-/// What a system of bodies needs from each body: its slice of the state vector (read and
-/// written), its slice of the derivative, accumulators to clear before forces act, and its
-/// kinetic energy. The 3-D body below and the planar body of `body2d` are both bodies.
+/// What a system of bodies needs from each body: its slice of the state vector (read
+/// and written), its slice of the derivative, accumulators to clear before forces
+/// act, and its kinetic energy. The 3-D body below and the planar body of `body2d`
+/// are both bodies.
 pub trait Body: Clone + Send + Sync {
     /// Numbers this body occupies in the state vector.
     fn state_size(&self) -> usize;
@@ -404,7 +419,8 @@ impl Body for RigidBody {
                 12
             }
             Orientation::Quaternion(q) => {
-                ydot[3..7].copy_from_slice(quat_derivative(&self.omega, &q).as_slice());
+                ydot[3..7]
+                    .copy_from_slice(quat_derivative(&self.omega, &q).as_slice());
                 7
             }
         };
@@ -418,7 +434,8 @@ impl Body for RigidBody {
 pub trait BodyForce<B = RigidBody>: Send + Sync {
     /// What it is, for error messages.
     fn name(&self) -> &'static str;
-    /// The bodies it acts on by index (checked when it is added); empty if it acts on all.
+    /// The bodies it acts on by index (checked when it is added); empty if it acts on
+    /// all.
     fn bodies(&self) -> &[usize] {
         &[]
     }
@@ -442,8 +459,8 @@ impl BodyForce for Gravity {
     }
 }
 
-/// A constant world-space force on one body, acting at a point fixed in the body, for a
-/// limited time.
+/// A constant world-space force on one body, acting at a point fixed in the body, for
+/// a limited time.
 pub struct PointForce {
     /// Index of the body (one element, so it can be lent as a slice).
     pub body: [usize; 1],
@@ -483,8 +500,8 @@ pub struct RigidSystem<B = RigidBody> {
 }
 
 impl<B: Body> RigidSystem<B> {
-    /// A system of `bodies`, which must all take the same number of state variables (3-D
-    /// bodies must all store their orientation the same way).
+    /// A system of `bodies`, which must all take the same number of state variables
+    /// (3-D bodies must all store their orientation the same way).
     pub fn new(bodies: Vec<B>) -> Result<Self, PbmError> {
         let state_size = bodies.first().map_or(0, Body::state_size);
         if bodies.iter().any(|b| b.state_size() != state_size) {
@@ -529,7 +546,10 @@ impl<B: Body> OdeSystem for RigidSystem<B> {
     }
     fn gather_state(&self, y: &mut [f64]) {
         let n = self.state_size;
-        self.bodies.iter().zip(y.chunks_exact_mut(n)).for_each(|(b, y)| b.write_state(y));
+        self.bodies
+            .iter()
+            .zip(y.chunks_exact_mut(n))
+            .for_each(|(b, y)| b.write_state(y));
     }
     fn scatter_state(&mut self, y: &[f64], t: f64) {
         // Each body reads its own slice: independent work, done in parallel.

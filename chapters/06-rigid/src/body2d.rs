@@ -1,8 +1,9 @@
-//! The rigid body in the plane, for Baraff's interactive simulator (chapter 11): the 3-D body
-//! of this chapter with its rotation restricted to the z axis. The orientation is one angle θ,
-//! the inertia tensor one number I (the moment about the centre of mass), and angular momentum
-//! and torque are scalars: the z components of their 3-D selves. The state is
-//! (x, y, θ, P_x, P_y, L), six numbers, and its derivative is (v, ω, F, τ).
+//! The rigid body in the plane, for Baraff's interactive simulator (chapter 11): the
+//! 3-D body of this chapter with its rotation restricted to the z axis. The
+//! orientation is one angle θ, the inertia tensor one number I (the moment about the
+//! centre of mass), and angular momentum and torque are scalars: the z components of
+//! their 3-D selves. The state is (x, y, θ, P_x, P_y, L), six numbers, and its
+//! derivative is (v, ω, F, τ).
 
 use crate::body::{Body, BodyForce, RigidSystem};
 use nalgebra::{Matrix2, Vector2};
@@ -83,15 +84,16 @@ pub struct RigidBody2 {
 // ANCHOR_END: rigid_body2
 
 impl RigidBody2 {
-    /// The body `def` describes. Fails unless mass and inertia are positive and everything is
-    /// finite.
+    /// The body `def` describes. Fails unless mass and inertia are positive and
+    /// everything is finite.
     pub fn new(def: RigidBody2Def) -> Result<Self, PbmError> {
         let mass = positive("planar rigid body", "mass", def.mass)?;
         let inertia = positive("planar rigid body", "inertia", def.inertia)?;
         all_finite("planar rigid body", "position", def.position.iter().copied())?;
         all_finite("planar rigid body", "velocity", def.velocity.iter().copied())?;
         let theta = finite("planar rigid body", "angle", def.angle)?;
-        let omega = finite("planar rigid body", "angular velocity", def.angular_velocity)?;
+        let omega =
+            finite("planar rigid body", "angular velocity", def.angular_velocity)?;
         let mut body = RigidBody2 {
             mass,
             inertia,
@@ -164,8 +166,8 @@ impl RigidBody2 {
     }
 
     // ANCHOR: force_at2
-    /// Adds a force `f` acting at the world-space point `p`: to the force as it is, to the
-    /// torque as (p − x) × f.
+    /// Adds a force `f` acting at the world-space point `p`: to the force as it is,
+    /// to the torque as (p − x) × f.
     pub fn apply_force_at(&mut self, p: &Vector2<f64>, f: &Vector2<f64>) {
         self.force += f;
         self.torque += cross2(&(p - self.x), f);
@@ -206,7 +208,9 @@ impl Body for RigidBody2 {
     // ANCHOR: state2
     /// Copies the state (x, y, θ, P_x, P_y, L) into `y`.
     fn write_state(&self, y: &mut [f64]) {
-        y.copy_from_slice(&[self.x.x, self.x.y, self.theta, self.p.x, self.p.y, self.l]);
+        y.copy_from_slice(&[
+            self.x.x, self.x.y, self.theta, self.p.x, self.p.y, self.l,
+        ]);
     }
 
     /// Installs the state from `y` and recomputes v and ω.
@@ -273,7 +277,8 @@ impl BodyForce<RigidBody2> for PointForce2 {
     }
 }
 
-/// Planar bodies and the forces on them, as one ODE system: chapter 6's system of bodies.
+/// Planar bodies and the forces on them, as one ODE system: chapter 6's system of
+/// bodies.
 pub type RigidSystem2 = RigidSystem<RigidBody2>;
 
 #[cfg(test)]
@@ -288,14 +293,16 @@ mod tests {
             ..Default::default()
         })
         .unwrap();
-        // 1 N s along y at 0.5 m along x: Δv = 0.5 m/s, ΔL = 0.5 × 1 = 0.5, Δω = 1 rad/s.
+        // 1 N s along y at 0.5 m along x: Δv = 0.5 m/s, ΔL = 0.5 × 1 = 0.5, Δω = 1
+        // rad/s.
         b.apply_impulse_at(&Vector2::new(0.5, 0.0), &Vector2::new(0.0, 1.0));
         assert_eq!(b.velocity(), Vector2::new(0.0, 0.5));
         assert_eq!(b.angular_velocity(), 1.0);
         // The point hit now moves at v + ω × r = (0, 0.5) + (0, 0.5).
         assert_eq!(b.point_velocity(&Vector2::new(0.5, 0.0)), Vector2::new(0.0, 1.0));
         assert!(
-            RigidBody2::new(RigidBody2Def { inertia: 0.0, ..Default::default() }).is_err()
+            RigidBody2::new(RigidBody2Def { inertia: 0.0, ..Default::default() })
+                .is_err()
         );
         assert!(
             RigidBody2::new(RigidBody2Def { angle: f64::NAN, ..Default::default() })

@@ -3,7 +3,9 @@
 use crate::body::Representation;
 use crate::mass::MassProperties;
 use crate::mesh::{TriMesh, box_mesh, l_shape, tetrahedron};
-use crate::motion::{DZHANIBEKOV_OMEGA, push, sign_changes, torque_free, translation_free};
+use crate::motion::{
+    DZHANIBEKOV_OMEGA, push, sign_changes, torque_free, translation_free,
+};
 use nalgebra::Vector3;
 use pbm_prelim::{Exercise, ParamSpec, Params, PbmError};
 use serde_json::{Value, json};
@@ -35,7 +37,13 @@ pub fn all() -> Vec<Exercise> {
         Exercise {
             id: "translation-free",
             summary: "section 5.4: two opposite forces f at two points give a torque (0, 6f, 0) and no net force",
-            params: vec![ParamSpec::float("f", "force magnitude (N)", 1.0, -1e6, 1e6)],
+            params: vec![ParamSpec::float(
+                "f",
+                "force magnitude (N)",
+                1.0,
+                -1e6,
+                1e6,
+            )],
             run: translation_free_run,
         },
         Exercise {
@@ -61,14 +69,20 @@ pub fn all() -> Vec<Exercise> {
         Exercise {
             id: "dzhanibekov",
             summary: "spin about the intermediate axis flips over and over; L and energy stay put",
-            params: vec![ParamSpec::positive("t_end", "simulated time (s)", 30.0, 1000.0)],
+            params: vec![ParamSpec::positive(
+                "t_end",
+                "simulated time (s)",
+                30.0,
+                1000.0,
+            )],
             run: dzhanibekov,
         },
     ]
 }
 
 /// The three test solids: name, mesh and exact mass properties at unit density.
-pub fn test_solids() -> Result<Vec<(&'static str, TriMesh, MassProperties)>, PbmError> {
+pub fn test_solids() -> Result<Vec<(&'static str, TriMesh, MassProperties)>, PbmError>
+{
     let size = Vector3::new(2.0, 1.0, 0.5);
     let tet = [
         Vector3::new(0.0, 0.0, 0.0),
@@ -147,14 +161,21 @@ fn puzzle(p: &Params) -> Result<Value, PbmError> {
 
 fn dzhanibekov(p: &Params) -> Result<Value, PbmError> {
     let t_end = p.f64("t_end")?;
-    let samples =
-        torque_free(DZHANIBEKOV_OMEGA, Representation::Quaternion, true, 1e-3, t_end, 10)?;
+    let samples = torque_free(
+        DZHANIBEKOV_OMEGA,
+        Representation::Quaternion,
+        true,
+        1e-3,
+        t_end,
+        10,
+    )?;
     let (first, last) = (samples[0], samples[samples.len() - 1]);
     let energy_drift = samples
         .iter()
         .fold(0.0_f64, |m, s| m.max((s.energy - first.energy).abs() / first.energy));
-    let l_drift =
-        samples.iter().fold(0.0_f64, |m, s| m.max((s.l - first.l).norm() / first.l.norm()));
+    let l_drift = samples
+        .iter()
+        .fold(0.0_f64, |m, s| m.max((s.l - first.l).norm() / first.l.norm()));
     Ok(json!({
         "flips": sign_changes(&samples, 1),
         "relative_energy_drift": energy_drift,

@@ -4,9 +4,9 @@ use crate::body::Representation;
 use crate::motion::{DZHANIBEKOV_OMEGA, Sample, TUMBLING_BLOCK_SIZE, torque_free};
 use nalgebra::{Matrix3, Vector3};
 use pbm_prelim::plot::{
-    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color, dashed_line,
-    draw_figure, equal_scale_in, label_font, legend_below, line, power_of_ten,
-    require_finite, title_font, titled,
+    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color,
+    dashed_line, draw_figure, equal_scale_in, label_font, legend_below, line,
+    power_of_ten, require_finite, title_font, titled,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
@@ -46,7 +46,10 @@ fn orientation_drift() -> Result<Vec<Drawing>, PbmError> {
     let runs = [
         ("rotation matrix: ‖RᵀR − 1‖", track(Representation::Matrix, false)?),
         ("quaternion: | |q| − 1 |", track(Representation::Quaternion, false)?),
-        ("quaternion, renormalized every step", track(Representation::Quaternion, true)?),
+        (
+            "quaternion, renormalized every step",
+            track(Representation::Quaternion, true)?,
+        ),
     ];
     require_finite(
         "orientation-drift",
@@ -93,8 +96,9 @@ fn dzhanibekov() -> Result<Vec<Drawing>, PbmError> {
         "ω_y (intermediate, 10/12)",
         "ω_z (smallest, 5/12)",
     ];
-    let curves: Vec<Vec<(f64, f64)>> =
-        (0..3).map(|k| samples.iter().map(|s| (s.t, s.body_omega[k])).collect()).collect();
+    let curves: Vec<Vec<(f64, f64)>> = (0..3)
+        .map(|k| samples.iter().map(|s| (s.t, s.body_omega[k])).collect())
+        .collect();
     require_finite("dzhanibekov", curves.iter().flatten().flat_map(|p| [p.0, p.1]))?;
     let width = |k: usize| if k == 1 { LINE_WIDTH + 1 } else { LINE_WIDTH };
     draw_figure(
@@ -125,8 +129,8 @@ fn dzhanibekov() -> Result<Vec<Drawing>, PbmError> {
     )
 }
 
-/// Orthographic view: world point → (screen x, screen y), looking along (1, −0.6, 0.8)
-/// with world y up on the screen.
+/// Orthographic view: world point → (screen x, screen y), looking along (1, −0.6,
+/// 0.8) with world y up on the screen.
 fn project(p: &Vector3<f64>) -> (f64, f64) {
     let view = Vector3::new(1.0, -0.6, 0.8).normalize();
     let right = Vector3::y().cross(&view).normalize();
@@ -144,8 +148,9 @@ fn dzhanibekov_box() -> Result<Vec<Drawing>, PbmError> {
     let frames: Vec<(f64, Matrix3<f64>)> = (0..8)
         .map(|k| {
             let t = first_flip * 2.0 * k as f64 / 7.0;
-            let s =
-                samples.iter().min_by(|a, b| (a.t - t).abs().total_cmp(&(b.t - t).abs()));
+            let s = samples
+                .iter()
+                .min_by(|a, b| (a.t - t).abs().total_cmp(&(b.t - t).abs()));
             s.map_or((0.0, Matrix3::identity()), |s| (s.t, s.r))
         })
         .collect();
@@ -186,7 +191,8 @@ fn dzhanibekov_box() -> Result<Vec<Drawing>, PbmError> {
                 let mut chart =
                     ChartBuilder::on(&panel).margin(2).build_cartesian_2d(xr, yr)?;
                 for &(a, b) in &edges {
-                    let (pa, pb) = (project(&(r * corner(a))), project(&(r * corner(b))));
+                    let (pa, pb) =
+                        (project(&(r * corner(a))), project(&(r * corner(b))));
                     line(&mut chart, &[pa, pb], REFERENCE, 2)?;
                 }
                 for (k, axis) in

@@ -1,9 +1,10 @@
 //! Chapter 6: rigid body dynamics, unconstrained.
 //!
-//! A rigid body's state is its position, orientation, linear momentum and angular momentum;
-//! its constants are its mass and its inertia tensor in body space. From those the solver of
-//! chapter 1 integrates ẋ = v, Ṙ = ω* R (or q̇ = ½ ω q), Ṗ = F, L̇ = τ. The same body in the
-//! plane (an angle, a scalar inertia) is what chapter 11's interactive simulator moves.
+//! A rigid body's state is its position, orientation, linear momentum and angular
+//! momentum; its constants are its mass and its inertia tensor in body space. From
+//! those the solver of chapter 1 integrates ẋ = v, Ṙ = ω* R (or q̇ = ½ ω q), Ṗ = F,
+//! L̇ = τ. The same body in the plane (an angle, a scalar inertia) is what chapter
+//! 11's interactive simulator moves.
 
 pub mod body;
 pub mod body2d;

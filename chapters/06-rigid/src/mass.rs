@@ -1,7 +1,8 @@
-//! Mass properties: total mass, centre of mass and the inertia tensor about it, five ways.
-//! Exact for a block (equation 5-3) and for point masses (equation 2-35); approximate from a
-//! bounding box or from points sampled inside a mesh (the slides); exact for any closed
-//! polyhedron by turning volume integrals into surface integrals (Mirtich 1996).
+//! Mass properties: total mass, centre of mass and the inertia tensor about it, five
+//! ways. Exact for a block (equation 5-3) and for point masses (equation 2-35);
+//! approximate from a bounding box or from points sampled inside a mesh (the slides);
+//! exact for any closed polyhedron by turning volume integrals into surface integrals
+//! (Mirtich 1996).
 
 use crate::mesh::TriMesh;
 use nalgebra::{Matrix3, SymmetricEigen, Vector3};
@@ -21,24 +22,26 @@ pub struct MassProperties {
 
 impl MassProperties {
     // ANCHOR: block
-    /// Equation 5-3: a solid block x₀ × y₀ × z₀ of mass M centred on its centre of mass has
-    /// I = M/12 diag(y₀² + z₀², x₀² + z₀², x₀² + y₀²).
+    /// Equation 5-3: a solid block x₀ × y₀ × z₀ of mass M centred on its centre of
+    /// mass has I = M/12 diag(y₀² + z₀², x₀² + z₀², x₀² + y₀²).
     pub fn block(size: Vector3<f64>, mass: f64) -> Result<Self, PbmError> {
         positive("block", "mass", mass)?;
         for s in size.iter() {
             positive("block", "side", *s)?;
         }
         let sq = size.component_mul(&size);
-        let inertia =
-            Matrix3::from_diagonal(&Vector3::new(sq.y + sq.z, sq.x + sq.z, sq.x + sq.y))
-                * (mass / 12.0);
+        let inertia = Matrix3::from_diagonal(&Vector3::new(
+            sq.y + sq.z,
+            sq.x + sq.z,
+            sq.x + sq.y,
+        )) * (mass / 12.0);
         Ok(MassProperties { mass, centre: Vector3::zeros(), inertia })
     }
     // ANCHOR_END: block
 
     // ANCHOR: point_masses
-    /// Equation 2-35 for point masses m_i at r_i: c = Σ m_i r_i / M, and with r'_i = r_i − c,
-    /// I = Σ m_i ((r'_i · r'_i) 1 − r'_i r'_iᵀ).
+    /// Equation 2-35 for point masses m_i at r_i: c = Σ m_i r_i / M, and with r'_i =
+    /// r_i − c, I = Σ m_i ((r'_i · r'_i) 1 − r'_i r'_iᵀ).
     pub fn point_masses(points: &[(f64, Vector3<f64>)]) -> Result<Self, PbmError> {
         if points.is_empty() {
             return Err(PbmError::invalid("point masses", "there are none"));
@@ -46,7 +49,10 @@ impl MassProperties {
         for (m, r) in points {
             positive("point masses", "mass", *m)?;
             if r.iter().any(|c| !c.is_finite()) {
-                return Err(PbmError::invalid("point masses", "a position is not finite"));
+                return Err(PbmError::invalid(
+                    "point masses",
+                    "a position is not finite",
+                ));
             }
         }
         let mass: f64 = points.iter().map(|p| p.0).sum();
@@ -62,7 +68,8 @@ impl MassProperties {
     }
     // ANCHOR_END: point_masses
 
-    /// The slides' crudest approximation: the mesh's bounding box, filled at `density`.
+    /// The slides' crudest approximation: the mesh's bounding box, filled at
+    /// `density`.
     pub fn bounding_box(mesh: &TriMesh, density: f64) -> Result<Self, PbmError> {
         positive("bounding box", "density", density)?;
         let (lo, hi) = mesh.bounds();
@@ -73,8 +80,8 @@ impl MassProperties {
     }
 
     // ANCHOR: point_sampling
-    /// The slides' point sampling: the centres of an n × n × n grid of cells over the bounding
-    /// box, kept if inside the mesh, each carrying the mass of its cell.
+    /// The slides' point sampling: the centres of an n × n × n grid of cells over the
+    /// bounding box, kept if inside the mesh, each carrying the mass of its cell.
     pub fn point_sampling(
         mesh: &TriMesh,
         density: f64,
@@ -110,11 +117,12 @@ impl MassProperties {
     }
     // ANCHOR_END: point_sampling
 
-    /// The same body's inertia about `point` instead of the centre of mass (parallel axis
-    /// theorem): I_p = I_c + M ((d·d) 1 − d dᵀ) with d = c − p.
+    /// The same body's inertia about `point` instead of the centre of mass (parallel
+    /// axis theorem): I_p = I_c + M ((d·d) 1 − d dᵀ) with d = c − p.
     pub fn inertia_about(&self, point: &Vector3<f64>) -> Matrix3<f64> {
         let d = self.centre - point;
-        self.inertia + (Matrix3::identity() * d.dot(&d) - d * d.transpose()) * self.mass
+        self.inertia
+            + (Matrix3::identity() * d.dot(&d) - d * d.transpose()) * self.mass
     }
 
     /// Principal moments (eigenvalues of I), in increasing order.
@@ -130,8 +138,8 @@ impl MassProperties {
     }
 }
 
-/// The volume integrals a polyhedron's mass properties need: ∫1, ∫x, ∫y, ∫z, ∫x², ∫y², ∫z²,
-/// ∫xy, ∫yz, ∫zx over its interior.
+/// The volume integrals a polyhedron's mass properties need: ∫1, ∫x, ∫y, ∫z, ∫x²,
+/// ∫y², ∫z², ∫xy, ∫yz, ∫zx over its interior.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 struct VolumeIntegrals {
     t0: f64,
@@ -141,8 +149,8 @@ struct VolumeIntegrals {
     tp: Vector3<f64>,
 }
 
-/// Integrals of monomials over a triangle's projection onto the (a, b) coordinate plane, by
-/// Green's theorem: a sum over the projected edges.
+/// Integrals of monomials over a triangle's projection onto the (a, b) coordinate
+/// plane, by Green's theorem: a sum over the projected edges.
 #[derive(Default)]
 struct ProjectionIntegrals {
     p1: f64,
@@ -208,10 +216,11 @@ fn projection_integrals(
 }
 
 // ANCHOR: polyhedral
-/// Mirtich's three reductions for one triangle with unit outward normal n. Volume integrals
-/// become surface integrals (divergence theorem); a surface integral over a plane triangle
-/// becomes an integral over its projection on the coordinate plane (a, b) it is most nearly
-/// parallel to; that becomes a sum over the projected edges (Green's theorem).
+/// Mirtich's three reductions for one triangle with unit outward normal n. Volume
+/// integrals become surface integrals (divergence theorem); a surface integral over a
+/// plane triangle becomes an integral over its projection on the coordinate plane (a,
+/// b) it is most nearly parallel to; that becomes a sum over the projected edges
+/// (Green's theorem).
 fn add_triangle(tri: &[Vector3<f64>; 3], v: &mut VolumeIntegrals) {
     let n = (tri[1] - tri[0]).cross(&(tri[2] - tri[0])).normalize();
     let c = n.iamax(); // project along the largest normal component
@@ -248,7 +257,8 @@ fn add_triangle(tri: &[Vector3<f64>; 3], v: &mut VolumeIntegrals) {
             + 2.0 * na * nb * p.paab
             + nb * nb * p.pabb
             + w * (2.0 * (na * p.paa + nb * p.pab) + w * p.pa));
-    // Divergence theorem: each volume integral is a sum of n-weighted surface integrals.
+    // Divergence theorem: each volume integral is a sum of n-weighted surface
+    // integrals.
     v.t0 += n.x * [fa, fb, fc][index_of(0, a, b)]; // ∫1 = ∫∫ x n_x
     v.t1[a] += na * faa;
     v.t1[b] += nb * fbb;
@@ -275,7 +285,8 @@ fn index_of(x: usize, a: usize, b: usize) -> usize {
 
 impl MassProperties {
     // ANCHOR: from_mesh
-    /// Exact mass properties of a closed polyhedron of uniform `density` (Mirtich 1996).
+    /// Exact mass properties of a closed polyhedron of uniform `density` (Mirtich
+    /// 1996).
     pub fn polyhedron(mesh: &TriMesh, density: f64) -> Result<Self, PbmError> {
         positive("polyhedron", "density", density)?;
         let mut v = VolumeIntegrals::default();
@@ -300,31 +311,37 @@ impl MassProperties {
             xx + yy,
         ) * density;
         let d = centre;
-        let inertia = origin - (Matrix3::identity() * d.dot(&d) - d * d.transpose()) * mass;
+        let inertia =
+            origin - (Matrix3::identity() * d.dot(&d) - d * d.transpose()) * mass;
         Ok(MassProperties { mass, centre, inertia })
     }
     // ANCHOR_END: from_mesh
 }
 
 impl MassProperties {
-    /// The mass properties of a body made of several parts: masses add, centres average by
-    /// mass, and each part's inertia is moved to the common centre by the parallel axis
-    /// theorem before adding.
+    /// The mass properties of a body made of several parts: masses add, centres
+    /// average by mass, and each part's inertia is moved to the common centre by the
+    /// parallel axis theorem before adding.
     pub fn combine(parts: &[MassProperties]) -> Result<Self, PbmError> {
         if parts.is_empty() {
             return Err(PbmError::invalid("combined body", "it has no parts"));
         }
         let mass: f64 = parts.iter().map(|p| p.mass).sum();
-        let centre = parts.iter().map(|p| p.centre * p.mass).sum::<Vector3<f64>>() / mass;
+        let centre =
+            parts.iter().map(|p| p.centre * p.mass).sum::<Vector3<f64>>() / mass;
         let inertia = parts.iter().map(|p| p.inertia_about(&centre)).sum();
         Ok(MassProperties { mass, centre, inertia })
     }
 
-    /// A solid tetrahedron in closed form: with volume V and s = Σ v_k, the second moments are
-    /// ∫ x xᵀ dV = V/20 (Σ v_k v_kᵀ + s sᵀ), and I follows from them.
-    pub fn tetrahedron(v: &[Vector3<f64>; 4], density: f64) -> Result<Self, PbmError> {
+    /// A solid tetrahedron in closed form: with volume V and s = Σ v_k, the second
+    /// moments are ∫ x xᵀ dV = V/20 (Σ v_k v_kᵀ + s sᵀ), and I follows from them.
+    pub fn tetrahedron(
+        v: &[Vector3<f64>; 4],
+        density: f64,
+    ) -> Result<Self, PbmError> {
         positive("tetrahedron", "density", density)?;
-        let volume = (v[1] - v[0]).dot(&(v[2] - v[0]).cross(&(v[3] - v[0]))).abs() / 6.0;
+        let volume =
+            (v[1] - v[0]).dot(&(v[2] - v[0]).cross(&(v[3] - v[0]))).abs() / 6.0;
         positive("tetrahedron", "volume", volume)?;
         let s: Vector3<f64> = v.iter().sum();
         let second = (v.iter().map(|p| p * p.transpose()).sum::<Matrix3<f64>>()
@@ -334,7 +351,8 @@ impl MassProperties {
         let centre = s / 4.0;
         let origin = Matrix3::identity() * second.trace() - second;
         let d = centre;
-        let inertia = origin - (Matrix3::identity() * d.dot(&d) - d * d.transpose()) * mass;
+        let inertia =
+            origin - (Matrix3::identity() * d.dot(&d) - d * d.transpose()) * mass;
         Ok(MassProperties { mass, centre, inertia })
     }
 }

@@ -1,12 +1,12 @@
-//! Closed triangle meshes: the boundary representation that exact mass properties need, with
-//! the checks that make "closed" and "outward" more than a hope.
+//! Closed triangle meshes: the boundary representation that exact mass properties
+//! need, with the checks that make "closed" and "outward" more than a hope.
 
 use nalgebra::Vector3;
 use pbm_prelim::PbmError;
 use std::collections::HashMap;
 
-/// A closed, outward-oriented triangle mesh: triangles list vertex indices counter-clockwise
-/// seen from outside.
+/// A closed, outward-oriented triangle mesh: triangles list vertex indices
+/// counter-clockwise seen from outside.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TriMesh {
     vertices: Vec<Vector3<f64>>,
@@ -14,9 +14,10 @@ pub struct TriMesh {
 }
 
 impl TriMesh {
-    /// Validates and builds a mesh: finite vertices, indices in range, no degenerate triangle,
-    /// every edge shared by exactly two triangles in opposite directions (closed and
-    /// consistently oriented), and positive enclosed volume (oriented outward).
+    /// Validates and builds a mesh: finite vertices, indices in range, no degenerate
+    /// triangle, every edge shared by exactly two triangles in opposite directions
+    /// (closed and consistently oriented), and positive enclosed volume (oriented
+    /// outward).
     pub fn new(
         vertices: Vec<Vector3<f64>>,
         triangles: Vec<[usize; 3]>,
@@ -105,9 +106,9 @@ impl TriMesh {
     }
 
     // ANCHOR: winding
-    /// Whether `p` is inside, by the winding number: the solid angle all triangles subtend
-    /// at p, over 4π, is 1 inside a closed outward mesh and 0 outside (Van Oosterom and
-    /// Strackee's formula for a triangle's solid angle).
+    /// Whether `p` is inside, by the winding number: the solid angle all triangles
+    /// subtend at p, over 4π, is 1 inside a closed outward mesh and 0 outside (Van
+    /// Oosterom and Strackee's formula for a triangle's solid angle).
     pub fn contains(&self, p: &Vector3<f64>) -> bool {
         let total: f64 = self
             .corners()
@@ -126,7 +127,10 @@ impl TriMesh {
 
     /// The same mesh with every triangle flipped (for testing the orientation check).
     pub fn inverted(&self) -> (Vec<Vector3<f64>>, Vec<[usize; 3]>) {
-        (self.vertices.clone(), self.triangles.iter().map(|t| [t[0], t[2], t[1]]).collect())
+        (
+            self.vertices.clone(),
+            self.triangles.iter().map(|t| [t[0], t[2], t[1]]).collect(),
+        )
     }
 }
 
@@ -156,15 +160,17 @@ pub fn box_mesh(size: Vector3<f64>) -> Result<TriMesh, PbmError> {
     TriMesh::new(vertices, triangles)
 }
 
-/// The tetrahedron with the given four corners (reordered if need be to face outward).
+/// The tetrahedron with the given four corners (reordered if need be to face
+/// outward).
 pub fn tetrahedron(v: [Vector3<f64>; 4]) -> Result<TriMesh, PbmError> {
     let positive = (v[1] - v[0]).dot(&(v[2] - v[0]).cross(&(v[3] - v[0]))) > 0.0;
     let (a, b) = if positive { (1, 2) } else { (2, 1) };
     TriMesh::new(v.to_vec(), vec![[0, b, a], [0, a, 3], [0, 3, b], [a, b, 3]])
 }
 
-/// An extruded polygon: the simple polygon `outline` (counter-clockwise in the xy plane) swept
-/// from z = 0 to z = `depth`; `caps` triangulates the outline (indices into it, counter-clockwise).
+/// An extruded polygon: the simple polygon `outline` (counter-clockwise in the xy
+/// plane) swept from z = 0 to z = `depth`; `caps` triangulates the outline (indices
+/// into it, counter-clockwise).
 fn prism(
     outline: &[(f64, f64)],
     caps: &[[usize; 3]],
@@ -187,17 +193,22 @@ fn prism(
     TriMesh::new(vertices, triangles)
 }
 
-/// The non-convex L-shaped solid of the book: a 2 × 2 square with its 1 × 1 upper-right
-/// quarter removed, extruded 1 deep. Volume 3.
+/// The non-convex L-shaped solid of the book: a 2 × 2 square with its 1 × 1
+/// upper-right quarter removed, extruded 1 deep. Volume 3.
 pub fn l_shape() -> Result<TriMesh, PbmError> {
-    let outline = [(0.0, 0.0), (2.0, 0.0), (2.0, 1.0), (1.0, 1.0), (1.0, 2.0), (0.0, 2.0)];
+    let outline =
+        [(0.0, 0.0), (2.0, 0.0), (2.0, 1.0), (1.0, 1.0), (1.0, 2.0), (0.0, 2.0)];
     let caps = [[0, 1, 2], [0, 2, 3], [0, 3, 4], [0, 4, 5]];
     prism(&outline, &caps, 1.0)
 }
 
-/// A closed latitude–longitude sphere of `radius` with `stacks` bands and `slices` sectors:
-/// 2 · slices · (stacks − 1) triangles.
-pub fn uv_sphere(radius: f64, stacks: usize, slices: usize) -> Result<TriMesh, PbmError> {
+/// A closed latitude–longitude sphere of `radius` with `stacks` bands and `slices`
+/// sectors: 2 · slices · (stacks − 1) triangles.
+pub fn uv_sphere(
+    radius: f64,
+    stacks: usize,
+    slices: usize,
+) -> Result<TriMesh, PbmError> {
     if stacks < 2 || slices < 3 {
         return Err(PbmError::invalid(
             "sphere mesh",
@@ -210,8 +221,11 @@ pub fn uv_sphere(radius: f64, stacks: usize, slices: usize) -> Result<TriMesh, P
         for j in 0..slices {
             let theta = 2.0 * std::f64::consts::PI * j as f64 / slices as f64;
             vertices.push(
-                Vector3::new(phi.sin() * theta.cos(), phi.sin() * theta.sin(), phi.cos())
-                    * radius,
+                Vector3::new(
+                    phi.sin() * theta.cos(),
+                    phi.sin() * theta.sin(),
+                    phi.cos(),
+                ) * radius,
             );
         }
     }

@@ -1,8 +1,10 @@
-//! The notes' worked examples (section 5) and torque-free motion: forces that push without
-//! turning, forces that turn without pushing, the force-versus-torque puzzle, orientation
-//! drift, and the instability of spin about the intermediate axis.
+//! The notes' worked examples (section 5) and torque-free motion: forces that push
+//! without turning, forces that turn without pushing, the force-versus-torque puzzle,
+//! orientation drift, and the instability of spin about the intermediate axis.
 
-use crate::body::{Body, PointForce, Representation, RigidBody, RigidBodyDef, RigidSystem};
+use crate::body::{
+    Body, PointForce, Representation, RigidBody, RigidBodyDef, RigidSystem,
+};
 use crate::mass::MassProperties;
 use nalgebra::{Matrix3, Vector3};
 use pbm_ode::runge_kutta::{RungeKutta, step_count};
@@ -18,8 +20,8 @@ pub fn body_at_rest(
 }
 
 // ANCHOR: net
-/// Total force and torque of forces `f` acting at offsets `r` from the centre of mass of a
-/// body at `x`: what `apply_force_at` accumulates.
+/// Total force and torque of forces `f` acting at offsets `r` from the centre of mass
+/// of a body at `x`: what `apply_force_at` accumulates.
 pub fn net_force_and_torque(
     x: Vector3<f64>,
     forces: &[(Vector3<f64>, Vector3<f64>)],
@@ -68,9 +70,10 @@ pub struct Push {
 }
 
 // ANCHOR: puzzle
-/// Section 5.5: a 4 × 0.5 × 0.5 m, 1 kg block at rest is pushed for `duration` seconds by a
-/// constant 1 N force along y at the body point `point` (body coordinates). The work is
-/// summed along the path the point of application actually travels.
+/// Section 5.5: a 4 × 0.5 × 0.5 m, 1 kg block at rest is pushed for `duration`
+/// seconds by a constant 1 N force along y at the body point `point` (body
+/// coordinates). The work is summed along the path the point of application actually
+/// travels.
 pub fn push(point: Vector3<f64>, duration: f64, h: f64) -> Result<Push, PbmError> {
     let block = MassProperties::block(Vector3::new(4.0, 0.5, 0.5), 1.0)?;
     let mut system =
@@ -88,15 +91,20 @@ pub fn push(point: Vector3<f64>, duration: f64, h: f64) -> Result<Push, PbmError
         at = next;
     }
     let body = &system.bodies[0];
-    Ok(Push { kinetic_energy: body.kinetic_energy(), work, speed: body.velocity().norm() })
+    Ok(Push {
+        kinetic_energy: body.kinetic_energy(),
+        work,
+        speed: body.velocity().norm(),
+    })
 }
 // ANCHOR_END: puzzle
 
 /// Side lengths of the tumbling block (m).
 pub const TUMBLING_BLOCK_SIZE: Vector3<f64> = Vector3::new(1.0, 2.0, 3.0);
 
-/// The body of the torque-free experiments: a 1 × 2 × 3 m block of 1 kg, whose principal
-/// moments 13/12, 10/12 and 5/12 kg m² are all different; y is the intermediate axis.
+/// The body of the torque-free experiments: a 1 × 2 × 3 m block of 1 kg, whose
+/// principal moments 13/12, 10/12 and 5/12 kg m² are all different; y is the
+/// intermediate axis.
 pub fn tumbling_block() -> Result<MassProperties, PbmError> {
     MassProperties::block(TUMBLING_BLOCK_SIZE, 1.0)
 }
@@ -119,8 +127,9 @@ pub struct Sample {
 }
 
 // ANCHOR: torque_free
-/// Torque-free motion of the tumbling block from angular velocity `omega` (body = world at
-/// t = 0), RK4 at step h, renormalizing the orientation after every step if asked.
+/// Torque-free motion of the tumbling block from angular velocity `omega` (body =
+/// world at t = 0), RK4 at step h, renormalizing the orientation after every step if
+/// asked.
 pub fn torque_free(
     omega: Vector3<f64>,
     representation: Representation,
@@ -161,8 +170,8 @@ pub fn torque_free(
 }
 // ANCHOR_END: torque_free
 
-/// The Dzhanibekov spin: 5 rad/s about the intermediate (y) axis, disturbed by 0.01 rad/s
-/// about the others.
+/// The Dzhanibekov spin: 5 rad/s about the intermediate (y) axis, disturbed by 0.01
+/// rad/s about the others.
 pub const DZHANIBEKOV_OMEGA: Vector3<f64> = Vector3::new(0.01, 5.0, 0.01);
 
 /// How many times the body-frame component `axis` of ω changes sign.

@@ -1,6 +1,6 @@
-//! The two ways the chapter stores an orientation, and the small algebra both need: the "star"
-//! matrix of a cross product, quaternion products (notes, equation 4-1) and the conversion of
-//! a unit quaternion to a rotation matrix.
+//! The two ways the chapter stores an orientation, and the small algebra both need:
+//! the "star" matrix of a cross product, quaternion products (notes, equation 4-1)
+//! and the conversion of a unit quaternion to a rotation matrix.
 
 use nalgebra::{Matrix3, Vector3, Vector4};
 

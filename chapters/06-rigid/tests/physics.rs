@@ -1,5 +1,5 @@
-//! The chapter's physics against closed forms, the notes' worked examples, conservation laws
-//! and nalgebra's own rotation code.
+//! The chapter's physics against closed forms, the notes' worked examples,
+//! conservation laws and nalgebra's own rotation code.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
@@ -13,14 +13,19 @@ use pbm_rigid::body::{
     Body, Gravity, Orientation, PointForce, Representation, RigidBody, RigidBodyDef,
     RigidSystem,
 };
-use pbm_rigid::body2d::{Gravity2, PointForce2, RigidBody2, RigidBody2Def, RigidSystem2};
+use pbm_rigid::body2d::{
+    Gravity2, PointForce2, RigidBody2, RigidBody2Def, RigidSystem2,
+};
 use pbm_rigid::exercises::test_solids;
 use pbm_rigid::mass::MassProperties;
 use pbm_rigid::mesh::{TriMesh, box_mesh, tetrahedron, uv_sphere};
 use pbm_rigid::motion::{
-    DZHANIBEKOV_OMEGA, push, rotation_free, sign_changes, torque_free, translation_free,
+    DZHANIBEKOV_OMEGA, push, rotation_free, sign_changes, torque_free,
+    translation_free,
 };
-use pbm_rigid::rotation::{Quat, quat_from_axis_angle, quat_mul, quat_to_matrix, star};
+use pbm_rigid::rotation::{
+    Quat, quat_from_axis_angle, quat_mul, quat_to_matrix, star,
+};
 
 fn rel(a: &Matrix3<f64>, b: &Matrix3<f64>) -> f64 {
     (a - b).norm() / b.norm()
@@ -32,7 +37,8 @@ fn polyhedral_block_is_equation_5_3() {
         [Vector3::new(1.0, 2.0, 3.0), Vector3::new(0.1, 5.0, 0.7)].iter().enumerate()
     {
         let exact = MassProperties::block(*size, 2.5 * size.product()).unwrap();
-        let poly = MassProperties::polyhedron(&box_mesh(*size).unwrap(), 2.5).unwrap();
+        let poly =
+            MassProperties::polyhedron(&box_mesh(*size).unwrap(), 2.5).unwrap();
         assert!(rel(&poly.inertia, &exact.inertia) < 1e-12, "box {i}");
         assert!((poly.mass / exact.mass - 1.0).abs() < 1e-12);
         assert!(poly.centre.norm() < 1e-12);
@@ -41,8 +47,8 @@ fn polyhedral_block_is_equation_5_3() {
 
 #[test]
 fn closed_form_tetrahedron_matches_hand_values_and_the_polyhedral_integrals() {
-    // The unit right tetrahedron: V = 1/6, centroid (1/4, 1/4, 1/4), and about the origin
-    // I_xx = ∫ y² + z² = 1/30, I_xy = −∫ xy = −1/120.
+    // The unit right tetrahedron: V = 1/6, centroid (1/4, 1/4, 1/4), and about the
+    // origin I_xx = ∫ y² + z² = 1/30, I_xy = −∫ xy = −1/120.
     let unit = [Vector3::zeros(), Vector3::x(), Vector3::y(), Vector3::z()];
     let t = MassProperties::tetrahedron(&unit, 1.0).unwrap();
     let about_origin = t.inertia_about(&Vector3::zeros());
@@ -77,11 +83,17 @@ fn every_method_gives_a_physical_tensor_and_sampling_is_within_2_percent() {
             [exact, poly, sampled, MassProperties::bounding_box(&mesh, 1.0).unwrap()]
         {
             let i = props.inertia;
-            assert!((i - i.transpose()).norm() <= 1e-14 * i.norm(), "{shape}: symmetric");
+            assert!(
+                (i - i.transpose()).norm() <= 1e-14 * i.norm(),
+                "{shape}: symmetric"
+            );
             let m = props.principal_moments();
             assert!(m[0] > 0.0, "{shape}: positive definite");
             // No principal moment exceeds the sum of the other two.
-            assert!(m[2] <= m[0] + m[1] + 1e-12 * m[2], "{shape}: triangle inequality");
+            assert!(
+                m[2] <= m[0] + m[1] + 1e-12 * m[2],
+                "{shape}: triangle inequality"
+            );
         }
     }
 }
@@ -92,7 +104,8 @@ fn parallel_axis_theorem_matches_direct_sums() {
         .map(|i| {
             (
                 1.0 + sample(4 * i).abs(),
-                Vector3::new(sample(4 * i + 1), sample(4 * i + 2), sample(4 * i + 3)) * 3.0,
+                Vector3::new(sample(4 * i + 1), sample(4 * i + 2), sample(4 * i + 3))
+                    * 3.0,
             )
         })
         .collect();
@@ -106,9 +119,11 @@ fn parallel_axis_theorem_matches_direct_sums() {
         })
         .sum();
     assert!(rel(&props.inertia_about(&p), &direct) < 1e-13);
-    // A dumbbell: two 1 kg masses 2 m apart along x have I = diag(0, 2, 2) about the middle.
+    // A dumbbell: two 1 kg masses 2 m apart along x have I = diag(0, 2, 2) about the
+    // middle.
     let bell =
-        MassProperties::point_masses(&[(1.0, Vector3::x()), (1.0, -Vector3::x())]).unwrap();
+        MassProperties::point_masses(&[(1.0, Vector3::x()), (1.0, -Vector3::x())])
+            .unwrap();
     assert!(
         (bell.inertia - Matrix3::from_diagonal(&Vector3::new(0.0, 2.0, 2.0))).norm()
             < 1e-15
@@ -146,7 +161,8 @@ fn worked_examples_of_section_5() {
 
 #[test]
 fn uniform_gravity_exerts_no_torque() {
-    // Section 5.2, on a sampled body: Σ (r_i − c) × m_i g = (Σ m_i (r_i − c)) × g = 0.
+    // Section 5.2, on a sampled body: Σ (r_i − c) × m_i g = (Σ m_i (r_i − c)) × g
+    // = 0.
     let (_, mesh, _) = test_solids().unwrap().remove(2);
     let props = MassProperties::point_sampling(&mesh, 1.0, 12).unwrap();
     let g = Vector3::new(0.0, -G, 0.0);
@@ -207,9 +223,15 @@ fn off_centre_push_gains_exactly_the_extra_work() {
 
 #[test]
 fn intermediate_axis_flips_while_l_and_energy_stay() {
-    let samples =
-        torque_free(DZHANIBEKOV_OMEGA, Representation::Quaternion, true, 1e-3, 30.0, 10)
-            .unwrap();
+    let samples = torque_free(
+        DZHANIBEKOV_OMEGA,
+        Representation::Quaternion,
+        true,
+        1e-3,
+        30.0,
+        10,
+    )
+    .unwrap();
     assert!(sign_changes(&samples, 1) >= 4, "flips: {}", sign_changes(&samples, 1));
     let (l0, e0) = (samples[0].l, samples[0].energy);
     for s in &samples {
@@ -217,12 +239,13 @@ fn intermediate_axis_flips_while_l_and_energy_stay() {
         assert!((s.energy - e0).abs() <= 1e-6 * e0);
         assert!(s.orientation_error < 1e-15, "renormalized quaternion stays unit");
     }
-    // Spin about the largest or the smallest axis is stable: no flip, ω stays near its axis.
+    // Spin about the largest or the smallest axis is stable: no flip, ω stays near
+    // its axis.
     for (axis, omega) in
         [(0, Vector3::new(5.0, 0.01, 0.01)), (2, Vector3::new(0.01, 0.01, 5.0))]
     {
-        let s =
-            torque_free(omega, Representation::Quaternion, true, 1e-3, 30.0, 10).unwrap();
+        let s = torque_free(omega, Representation::Quaternion, true, 1e-3, 30.0, 10)
+            .unwrap();
         assert_eq!(sign_changes(&s, axis), 0);
         assert!(s.iter().all(|s| s.body_omega[axis] > 4.9));
     }
@@ -231,8 +254,10 @@ fn intermediate_axis_flips_while_l_and_energy_stay() {
 #[test]
 fn matrix_and_quaternion_forms_agree_and_drift_differently() {
     let omega = Vector3::new(1.0, 2.0, 3.0);
-    let m = torque_free(omega, Representation::Matrix, false, 1e-3, 2.0, 100).unwrap();
-    let q = torque_free(omega, Representation::Quaternion, false, 1e-3, 2.0, 100).unwrap();
+    let m =
+        torque_free(omega, Representation::Matrix, false, 1e-3, 2.0, 100).unwrap();
+    let q = torque_free(omega, Representation::Quaternion, false, 1e-3, 2.0, 100)
+        .unwrap();
     for (a, b) in m.iter().zip(&q) {
         assert!((a.r - b.r).norm() < 1e-9, "t = {}", a.t);
     }
@@ -263,13 +288,16 @@ fn rotation_algebra_matches_nalgebra() {
         let ours = quat_mul(&a, &b);
         let theirs = Quaternion::new(a[0], a[1], a[2], a[3])
             * Quaternion::new(b[0], b[1], b[2], b[3]);
-        assert!((ours - Quat::new(theirs.w, theirs.i, theirs.j, theirs.k)).norm() < 1e-15);
+        assert!(
+            (ours - Quat::new(theirs.w, theirs.i, theirs.j, theirs.k)).norm() < 1e-15
+        );
         let unit = a.normalize();
         let r = UnitQuaternion::from_quaternion(Quaternion::new(
             unit[0], unit[1], unit[2], unit[3],
         ));
         assert!(
-            (quat_to_matrix(&unit) - r.to_rotation_matrix().into_inner()).norm() < 1e-14
+            (quat_to_matrix(&unit) - r.to_rotation_matrix().into_inner()).norm()
+                < 1e-14
         );
         let (u, v) = (Vector3::new(a[0], a[1], a[2]), Vector3::new(b[0], b[1], b[2]));
         assert!((star(&u) * v - u.cross(&v)).norm() < 1e-15);
@@ -299,8 +327,9 @@ fn slides_errata_star_and_discrete_inertia_signs() {
 
 #[test]
 fn notes_errata_the_torque_is_a_cross_product() {
-    // In appendix D the torque line multiplies two triples with `*`; read as a componentwise
-    // product it would give (0, 0, −2f) for the force of section 5.4, not (0, 3f, 0).
+    // In appendix D the torque line multiplies two triples with `*`; read as a
+    // componentwise product it would give (0, 0, −2f) for the force of section 5.4,
+    // not (0, 3f, 0).
     let (r, f) = (Vector3::new(-3.0, 0.0, -2.0), Vector3::new(0.0, 0.0, 1.0));
     let (_, torque) =
         pbm_rigid::motion::net_force_and_torque(Vector3::zeros(), &[(r, f)]).unwrap();
@@ -310,10 +339,11 @@ fn notes_errata_the_torque_is_a_cross_product() {
 
 #[test]
 fn notes_errata_the_frame_loop_braces() {
-    // As printed, the solver call sits inside the loop that copies the state, so one frame
-    // calls the solver once per state entry, each time from a half-copied state. Entry j is
-    // copied after j calls and then advanced again by the last one: every entry but the first
-    // moves twice. A body drifting at (1, 1, 1) m/s moves 1/24 m in x but 2/24 m in y and z.
+    // As printed, the solver call sits inside the loop that copies the state, so one
+    // frame calls the solver once per state entry, each time from a half-copied
+    // state. Entry j is copied after j calls and then advanced again by the last one:
+    // every entry but the first moves twice. A body drifting at (1, 1, 1) m/s moves
+    // 1/24 m in x but 2/24 m in y and z.
     let body = || {
         RigidBody::new(RigidBodyDef {
             mass: 1.0,
@@ -364,7 +394,8 @@ fn derivative_is_identical_on_one_and_two_threads() {
         })
         .collect();
     let run = |threads| {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool =
+            rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| {
             let mut system = RigidSystem::new(bodies.clone()).unwrap();
             system.add_force(Gravity { g: Vector3::new(0.0, -G, 0.0) }).unwrap();
@@ -452,8 +483,8 @@ fn a_body_def_fills_in_what_it_is_not_told() {
 
 #[test]
 fn an_impulse_at_a_point_changes_both_momenta() {
-    // A unit block hit by 2 N s along y at (0.5, 0, 0) from its centre: ΔP = (0, 2, 0) and
-    // ΔL = r × j = (0, 0, 1); the velocities follow at once.
+    // A unit block hit by 2 N s along y at (0.5, 0, 0) from its centre: ΔP = (0,
+    // 2, 0) and ΔL = r × j = (0, 0, 1); the velocities follow at once.
     let props = MassProperties::block(Vector3::new(1.0, 1.0, 1.0), 1.0).unwrap();
     let mut body = RigidBody::new(RigidBodyDef {
         position: Vector3::new(3.0, 0.0, 0.0),
@@ -473,16 +504,25 @@ fn an_impulse_at_a_point_changes_both_momenta() {
 #[test]
 fn a_force_on_a_body_that_does_not_exist_is_refused() {
     let mut system =
-        RigidSystem::new(vec![RigidBody::new(RigidBodyDef::default()).unwrap()]).unwrap();
-    let force =
-        PointForce { body: [1], point: Vector3::zeros(), force: Vector3::x(), until: 1.0 };
+        RigidSystem::new(vec![RigidBody::new(RigidBodyDef::default()).unwrap()])
+            .unwrap();
+    let force = PointForce {
+        body: [1],
+        point: Vector3::zeros(),
+        force: Vector3::x(),
+        until: 1.0,
+    };
     let err = system.add_force(force).unwrap_err().to_string();
     assert!(err.contains("point force names body 1, but the system has 1"), "{err}");
 }
 
-/// The 3-D body restricted to the plane: inertia diag(a, b, I), turned by θ about z, moving
-/// in the x–y plane and spinning about z.
-fn planar_pair(theta: f64, v: Vector2<f64>, omega: f64) -> (RigidSystem, RigidSystem2) {
+/// The 3-D body restricted to the plane: inertia diag(a, b, I), turned by θ about z,
+/// moving in the x–y plane and spinning about z.
+fn planar_pair(
+    theta: f64,
+    v: Vector2<f64>,
+    omega: f64,
+) -> (RigidSystem, RigidSystem2) {
     let (mass, inertia) = (2.5, 0.7);
     let axis = Vector3::z();
     let body3 = RigidBody::new(RigidBodyDef {
@@ -522,14 +562,16 @@ fn planar_pair(theta: f64, v: Vector2<f64>, omega: f64) -> (RigidSystem, RigidSy
 
 /// The angle of a rotation about z from its quaternion [cos θ/2, 0, 0, sin θ/2].
 fn angle_of(body: &RigidBody) -> f64 {
-    let Orientation::Quaternion(q) = body.orientation() else { panic!("quaternion body") };
+    let Orientation::Quaternion(q) = body.orientation() else {
+        panic!("quaternion body")
+    };
     2.0 * q[3].atan2(q[0])
 }
 
 #[test]
 fn the_planar_body_is_the_3d_body_restricted_to_the_plane() {
-    // The derivatives agree exactly at random planar states: v, F and τ_z component by
-    // component, and θ̇ = ω_z.
+    // The derivatives agree exactly at random planar states: v, F and τ_z component
+    // by component, and θ̇ = ω_z.
     for seed in 0..50u64 {
         let s = |k: u64| sample(10 * seed + k);
         let (mut s3, mut s2) =
@@ -544,7 +586,8 @@ fn the_planar_body_is_the_3d_body_restricted_to_the_plane() {
         assert!((d3[12] - d2[5]).abs() < 1e-12, "torque {} vs {}", d3[12], d2[5]);
         assert!(d3[9].abs() < 1e-15 && d3[10].abs() < 1e-12 && d3[11].abs() < 1e-12);
     }
-    // And so do the motions: 2 s of RK4 at 1 ms, pushed and spun by an off-centre force.
+    // And so do the motions: 2 s of RK4 at 1 ms, pushed and spun by an off-centre
+    // force.
     let (mut s3, mut s2) = planar_pair(0.3, Vector2::new(0.5, 1.0), 2.0);
     let (mut rk3, mut rk2) = (RungeKutta::new(RK4), RungeKutta::new(RK4));
     for _ in 0..2000 {
