@@ -1,0 +1,324 @@
+//! Numbers the pages state in prose and captions, checked against the code that computes them.
+//!
+//! Program output is included from generated files (`tests/output.rs`); a number a sentence
+//! quotes from it, or from a run the page describes, is checked here. Each claim names its
+//! page, quotes the sentence as it stands there (so editing either side fails the test), and
+//! computes the value: from a fresh run of an exercise (deterministic numbers) or from the
+//! committed output the page includes (timings measured on the book's machine, which the
+//! sentence must agree with).
+
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
+use serde_json::Value;
+use std::fs;
+
+/// How the stated number must agree with the computed one.
+#[derive(Clone, Copy, Debug)]
+enum Agree {
+    /// The computed value rounds to the digits shown.
+    Rounds,
+    /// "about": within this relative distance.
+    About(f64),
+    /// "under": the computed value is below the number, and within this relative distance.
+    Under(f64),
+}
+
+/// One number on one page.
+struct Claim {
+    /// The page, under `book/src`.
+    page: &'static str,
+    /// Words of the page around the number, verbatim (line breaks as spaces).
+    says: &'static str,
+    /// The number as written inside `says` (commas allowed).
+    number: &'static str,
+    /// What the code computes for it.
+    value: fn() -> f64,
+    /// How close it must be.
+    agree: Agree,
+}
+
+/// Runs exercise `id` with `set` and returns the number at JSON `pointer`.
+fn run(id: &str, set: &[&str], pointer: &str) -> f64 {
+    let chapters = pbm::chapters();
+    let (chapter, exercise) = pbm::find_exercise(&chapters, id).unwrap();
+    let value = exercise.run_with(chapter.id, set).unwrap();
+    number_at(&value, pointer)
+}
+
+fn number_at(value: &Value, pointer: &str) -> f64 {
+    value.pointer(pointer).and_then(Value::as_f64).unwrap_or_else(|| {
+        panic!("no number at {pointer} in {value}");
+    })
+}
+
+/// The value of `key` in a committed output file (`key   value` lines of `pbm run`'s table).
+fn output(file: &str, key: &str) -> f64 {
+    let path = pbm::repo_root().join("book/src/output").join(file);
+    let text = fs::read_to_string(&path).unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix(key).filter(|r| r.starts_with(' ')))
+        .and_then(|r| r.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{file} has no number for {key}"))
+}
+
+/// Column `column` of the row whose first cell is `first` in a table of a committed output.
+fn output_row(file: &str, first: &str, column: usize) -> f64 {
+    let path = pbm::repo_root().join("book/src/output").join(file);
+    let text = fs::read_to_string(&path).unwrap();
+    text.lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .find(|cells| cells.first() == Some(&first))
+        .and_then(|cells| cells.get(column)?.parse().ok())
+        .unwrap_or_else(|| panic!("{file} has no row {first} with column {column}"))
+}
+
+const CLAIMS: &[Claim] = &[
+    Claim {
+        page: "01-ode/euler.md",
+        says: "The three Euler polygons end at radius 3.28, 1.84 and 1.37",
+        number: "3.28",
+        // One turn: 2π/h steps, rounded, as the figure draws it.
+        value: || {
+            run("ode/euler-spiral", &["h=0.4", "steps=16"], "/euler_final_radius")
+        },
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "01-ode/euler.md",
+        says: "end at radius 3.28, 1.84 and 1.37",
+        number: "1.84",
+        value: || {
+            run("ode/euler-spiral", &["h=0.2", "steps=31"], "/euler_final_radius")
+        },
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "01-ode/euler.md",
+        says: "3.28, 1.84 and 1.37 for",
+        number: "1.37",
+        value: || {
+            run("ode/euler-spiral", &["h=0.1", "steps=63"], "/euler_final_radius")
+        },
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "01-ode/euler.md",
+        says: "the logarithm of the final radius (1.19, 0.61, 0.31)",
+        number: "1.19",
+        value: || {
+            run("ode/euler-spiral", &["h=0.4", "steps=16"], "/euler_final_radius")
+                .ln()
+        },
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "01-ode/euler.md",
+        says: "the logarithm of the final radius (1.19, 0.61, 0.31)",
+        number: "0.61",
+        value: || {
+            run("ode/euler-spiral", &["h=0.2", "steps=31"], "/euler_final_radius")
+                .ln()
+        },
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "01-ode/euler.md",
+        says: "the logarithm of the final radius (1.19, 0.61, 0.31)",
+        number: "0.31",
+        value: || {
+            run("ode/euler-spiral", &["h=0.1", "steps=63"], "/euler_final_radius")
+                .ln()
+        },
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "01-ode/euler.md",
+        says: "note the vertical axis, which reaches 25 after two seconds",
+        number: "25",
+        // The eighth step of h = 0.25 is t = 2 s.
+        value: || run("ode/stability", &["h=0.25"], "/trajectory/8"),
+        agree: Agree::About(0.05),
+    },
+    Claim {
+        page: "01-ode/adaptive.md",
+        says: "It grows from under $0.002$ s at closest",
+        number: "0.002",
+        value: || run("ode/adaptive", &[], "/min_step"),
+        agree: Agree::Under(0.2),
+    },
+    Claim {
+        page: "01-ode/adaptive.md",
+        says: "approach to $0.5$ s at the far end",
+        number: "0.5",
+        value: || run("ode/adaptive", &[], "/max_step"),
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "01-ode/adaptive.md",
+        says: "a factor of almost 300 that no fixed step could exploit",
+        number: "300",
+        value: || {
+            run("ode/adaptive", &[], "/max_step")
+                / run("ode/adaptive", &[], "/min_step")
+        },
+        agree: Agree::Under(0.1),
+    },
+    Claim {
+        page: "02-particles/structures.md",
+        says: "drooping about 0.74 m at the tip",
+        number: "0.74",
+        value: || -run("particles/hanging-structure", &[], "/tip_sag_at_end"),
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "02-particles/interaction.md",
+        says: "At 20,000 particles the grid is about 25 times faster",
+        number: "25",
+        value: || {
+            let file = "particles-interaction-scaling.txt";
+            output_row(file, "20000", 1) / output_row(file, "20000", 2)
+        },
+        agree: Agree::About(0.1),
+    },
+    Claim {
+        page: "03-implicit/index.md",
+        says: "1.39 times larger (its stability region reaches $-2.785$",
+        number: "1.39",
+        value: || run("implicit/stiff-blowup", &[], "/rk4_over_euler"),
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "03-implicit/index.md",
+        says: "its stability region reaches $-2.785$ along the real axis",
+        number: "2.785",
+        // k = 1000: the limit h k.
+        value: || 1e3 * run("implicit/stiff-blowup", &[], "/rk4_max_stable_h"),
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "03-implicit/mass-spring.md",
+        says: "at about 24 ms per step on this book's machine",
+        number: "24",
+        value: || output("implicit-sheet.txt", "ms_per_step"),
+        agree: Agree::About(0.05),
+    },
+    Claim {
+        page: "03-implicit/mass-spring.md",
+        says: "most of it in about 280 CG iterations",
+        number: "280",
+        value: || output("implicit-sheet.txt", "mean_cg_iterations"),
+        agree: Agree::About(0.02),
+    },
+    Claim {
+        page: "04-constraints/models.md",
+        says: "must step below 1.4 ms. The rods allow a step 10.7 times larger",
+        number: "1.4",
+        value: || {
+            1e3 * run("constraints/rods-vs-springs", &[], "/spring_max_stable_h")
+        },
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "04-constraints/models.md",
+        says: "The rods allow a step 10.7 times larger",
+        number: "10.7",
+        value: || run("constraints/rods-vs-springs", &[], "/step_ratio"),
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "05-lagrangian/index.md",
+        says: "the two curves are one curve for 18 seconds",
+        number: "18",
+        value: || run("lagrangian/compare", &[], "/separation_time"),
+        agree: Agree::About(0.02),
+    },
+    Claim {
+        page: "06-rigid/motion.md",
+        says: "gives 70% more kinetic energy",
+        number: "70",
+        value: || {
+            let id = "rigid/force-torque-puzzle";
+            let off = run(id, &[], "/kinetic_energy_off_centre");
+            100.0 * (off / run(id, &[], "/kinetic_energy_centred") - 1.0)
+        },
+        agree: Agree::About(0.02),
+    },
+    Claim {
+        page: "06-rigid/index.md",
+        says: "the rotation matrix's ‖RᵀR − 1‖ climbs to 1.7e-5",
+        number: "1.7e-5",
+        value: || run("rigid/quat-vs-matrix", &[], "/matrix_orthogonality_error"),
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "06-rigid/index.md",
+        says: "the quaternion's | |q| − 1 | to 1.5e-7",
+        number: "1.5e-7",
+        value: || run("rigid/quat-vs-matrix", &[], "/quaternion_norm_error"),
+        agree: Agree::Rounds,
+    },
+];
+
+/// Half a unit in the last digit `number` shows: 0.05 for "3.2", 5e-7 for "1.7e-5".
+fn half_unit(number: &str) -> f64 {
+    let (mantissa, exponent) = match number.split_once('e') {
+        Some((m, e)) => (m, e.parse::<i32>().unwrap()),
+        None => (number, 0),
+    };
+    let decimals = mantissa.split_once('.').map_or(0, |(_, d)| d.len()) as i32;
+    0.5 * 10f64.powi(exponent - decimals)
+}
+
+fn agrees(stated: f64, value: f64, agree: Agree, number: &str) -> bool {
+    match agree {
+        Agree::Rounds => (value - stated).abs() <= half_unit(number) * (1.0 + 1e-9),
+        Agree::About(rel) => (value / stated - 1.0).abs() <= rel,
+        Agree::Under(rel) => value < stated && value >= stated * (1.0 - rel),
+    }
+}
+
+#[test]
+fn every_number_a_page_states_agrees_with_the_code() {
+    let mut wrong = Vec::new();
+    for claim in CLAIMS {
+        let path = pbm::repo_root().join("book/src").join(claim.page);
+        let page = fs::read_to_string(&path).unwrap();
+        let flat = page.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains(claim.says),
+            "{}: no longer says \"{}\"; update the claim with the page",
+            claim.page,
+            claim.says
+        );
+        assert!(
+            claim.says.contains(claim.number),
+            "{}: {}",
+            claim.page,
+            claim.number
+        );
+        let stated: f64 = claim.number.replace(',', "").parse().unwrap();
+        let value = (claim.value)();
+        if !agrees(stated, value, claim.agree, claim.number) {
+            wrong.push(format!(
+                "{}: \"{}\" states {}, the code gives {value} ({:?})",
+                claim.page, claim.says, claim.number, claim.agree
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "pages that state a number the code does not give:\n{}",
+        { wrong.join("\n") }
+    );
+}
+
+#[test]
+fn the_agreement_rules_can_fail() {
+    assert_eq!(half_unit("3.2"), 0.05);
+    assert!((half_unit("1.7e-5") - 5e-7).abs() < 1e-20);
+    assert!(agrees(3.2, 3.24, Agree::Rounds, "3.2"));
+    assert!(!agrees(3.2, 3.26, Agree::Rounds, "3.2"));
+    assert!(!agrees(300.0, 301.0, Agree::Under(0.1), "300"));
+    assert!(!agrees(300.0, 260.0, Agree::Under(0.1), "300"));
+    assert!(!agrees(25.0, 27.0, Agree::About(0.05), "25"));
+}
