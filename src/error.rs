@@ -34,7 +34,15 @@ pub enum Error {
     /// Figures that could not be drawn or written, one line each.
     #[error("{} figure(s) failed:\n{}", .0.len(), .0.join("\n"))]
     Figures(Vec<String>),
-    /// A file that could not be read or written.
+    /// A file that could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// A file that could not be written.
     #[error("cannot write {path}: {source}")]
     Write {
         /// The file.
@@ -62,6 +70,7 @@ impl Error {
                 Fault::Computation => 1,
             },
             Error::Figures(_)
+            | Error::Read { .. }
             | Error::Write { .. }
             | Error::Book(_)
             | Error::Output(_) => 1,

@@ -3,6 +3,7 @@
 //! crate only gathers them and turns them into a book, figures and runnable
 //! exercises.
 
+pub mod benchmarks;
 pub mod book;
 pub mod error;
 pub mod figures;

@@ -41,6 +41,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Turn `cargo bench` results (target/criterion) into the timing tables the pages
+    /// include (book/src/benchmarks).
+    BenchTables,
 }
 
 fn main() -> ExitCode {
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
         Command::Run { id, set, json } => {
             run(&id, &set, json).and_then(|text| print(&text))
         }
+        Command::BenchTables => bench_tables(),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -90,6 +94,14 @@ fn book() -> Result<(), Error> {
         "drew {n} figures (wide and narrow), {outputs} changed program outputs and the book: {}",
         book_dir.join("build/index.html").display()
     );
+    Ok(())
+}
+
+fn bench_tables() -> Result<(), Error> {
+    let root = repo_root();
+    let out = root.join("book/src/benchmarks");
+    let n = pbm::benchmarks::write_tables(&root.join("target/criterion"), &out)?;
+    eprintln!("wrote {n} timing tables into {}", out.display());
     Ok(())
 }
 

@@ -17,7 +17,11 @@ fn pages() -> Vec<PathBuf> {
         for entry in fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             if path.is_dir() {
-                if path.file_name().is_some_and(|n| n != "figures") {
+                // Figures and timing tables are parts of pages, not pages.
+                if path
+                    .file_name()
+                    .is_some_and(|n| n != "figures" && n != "benchmarks")
+                {
                     walk(&path, out);
                 }
             } else if path.extension().is_some_and(|e| e == "md") {
@@ -123,6 +127,63 @@ fn every_listing_fits_the_column_without_scrolling_sideways() {
         "lines wider than {LISTING_COLUMNS}:\n{}",
         too_wide.join("\n")
     );
+}
+
+/// Whether a table cell is a duration typed by hand ("0.149 ms", "15.4 ms (67 M bodies/s)").
+fn is_timing_cell(cell: &str) -> bool {
+    let mut words = cell.split_whitespace();
+    let number =
+        words.next().is_some_and(|w| w.replace(',', "").parse::<f64>().is_ok());
+    number && matches!(words.next(), Some("s" | "ms" | "µs" | "ns"))
+}
+
+#[test]
+fn timings_on_the_pages_come_from_criterion_tables() {
+    let dir = book_src().join("benchmarks");
+    let mut included = BTreeSet::new();
+    for page in pages() {
+        let text = fs::read_to_string(&page).unwrap();
+        for (path, _) in includes(&text) {
+            if let Some(file) = path.strip_prefix("../benchmarks/") {
+                included.insert(file.to_string());
+            }
+        }
+        for line in text.lines().filter(|l| l.trim_start().starts_with('|')) {
+            assert!(
+                !line.split('|').any(is_timing_cell),
+                "{}: a timing typed into a table; include a table from `pbm bench-tables` \
+                 instead:\n{line}",
+                page.display()
+            );
+        }
+    }
+    for table in pbm::benchmarks::TABLES {
+        let text = fs::read_to_string(dir.join(table.file)).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}; run `cargo bench -p {}` and `pbm bench-tables`",
+                table.file, table.package
+            )
+        });
+        for row in table.rows {
+            assert!(
+                pbm::benchmarks::committed_median(&text, row.label).is_some(),
+                "{} has no timing for {}; run `pbm bench-tables`",
+                table.file,
+                row.label
+            );
+        }
+        assert!(
+            included.contains(table.file),
+            "no page includes benchmarks/{}",
+            table.file
+        );
+    }
+    let known: BTreeSet<_> = pbm::benchmarks::TABLES.iter().map(|t| t.file).collect();
+    for entry in fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(known.contains(name.as_str()), "benchmarks/{name} is not in TABLES");
+    }
+    assert!(is_timing_cell(" 0.149 ms (67 M bodies/s) ") && !is_timing_cell(" 4.6 "));
 }
 
 #[test]

@@ -72,6 +72,32 @@ fn output_row(file: &str, first: &str, column: usize) -> f64 {
         .unwrap_or_else(|| panic!("{file} has no row {first} with column {column}"))
 }
 
+/// The median (seconds) of row `label` in a committed timing table (`book/src/benchmarks`).
+fn bench(file: &str, label: &str) -> f64 {
+    let path = pbm::repo_root().join("book/src/benchmarks").join(file);
+    let text = fs::read_to_string(&path).unwrap();
+    pbm::benchmarks::committed_median(&text, label)
+        .unwrap_or_else(|| panic!("{file} has no row {label}"))
+}
+
+/// CG iterations of one derivative evaluation of a chain of `links` rods that has fallen for
+/// 20 ms, as the benchmark times it.
+fn chain_cg_iterations(links: usize) -> f64 {
+    use pbm_ode::runge_kutta::RungeKutta;
+    use pbm_ode::system::OdeSystem;
+    use pbm_ode::tableau::RK4;
+    let chain = pbm_constraints::models::Chain { links, length: 0.1, mass: 0.1 };
+    let mut system = chain.with_rods().unwrap();
+    let mut stepper = RungeKutta::new(RK4);
+    for _ in 0..20 {
+        stepper.step(&mut system, 1e-3).unwrap();
+    }
+    let before = system.stats().iterations;
+    let mut xdot = vec![0.0; system.dimension()];
+    system.derivative(&mut xdot).unwrap();
+    (system.stats().iterations - before) as f64
+}
+
 const CLAIMS: &[Claim] = &[
     Claim {
         page: "01-ode/euler.md",
@@ -226,6 +252,77 @@ const CLAIMS: &[Claim] = &[
         agree: Agree::Rounds,
     },
     Claim {
+        page: "04-constraints/models.md",
+        says: "where CG takes 11, 101 and 1,001 iterations for 10, 100 and 1,000 rods",
+        number: "11",
+        value: || chain_cg_iterations(10),
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "04-constraints/models.md",
+        says: "where CG takes 11, 101 and 1,001 iterations",
+        number: "101",
+        value: || chain_cg_iterations(100),
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "04-constraints/models.md",
+        says: "where CG takes 11, 101 and 1,001 iterations",
+        number: "1,001",
+        value: || chain_cg_iterations(1000),
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "05-lagrangian/index.md",
+        says: "The constrained particles take about 2 times as long",
+        number: "2",
+        value: || {
+            let file = "lagrangian-derivative.md";
+            bench(file, "as constrained particles (chapter 4)")
+                / bench(file, "in angles (this chapter)")
+        },
+        agree: Agree::About(0.15),
+    },
+    Claim {
+        page: "06-rigid/mass.md",
+        says: "The exact answer takes about 1 ms",
+        number: "1",
+        value: || 1e3 * bench("rigid-mass.md", "a 9,800-triangle sphere"),
+        agree: Agree::About(0.15),
+    },
+    Claim {
+        page: "06-rigid/motion.md",
+        says: "A derivative evaluation is about 22 ns per body on one thread",
+        number: "22",
+        value: || {
+            1e9 * bench("rigid-bodies.md", "one derivative evaluation, 1 thread")
+                / 1e4
+        },
+        agree: Agree::About(0.1),
+    },
+    Claim {
+        page: "06-rigid/motion.md",
+        says: "so two threads make it 2.2 times faster",
+        number: "2.2",
+        value: || {
+            let file = "rigid-bodies.md";
+            bench(file, "one derivative evaluation, 1 thread")
+                / bench(file, "one derivative evaluation, 2 threads")
+        },
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "06-rigid/motion.md",
+        says: "gains 1.94 times",
+        number: "1.94",
+        value: || {
+            let file = "rigid-bodies.md";
+            bench(file, "one RK4 step, 1 thread")
+                / bench(file, "one RK4 step, 2 threads")
+        },
+        agree: Agree::Rounds,
+    },
+    Claim {
         page: "05-lagrangian/index.md",
         says: "the two curves are one curve for 18 seconds",
         number: "18",
@@ -321,4 +418,15 @@ fn the_agreement_rules_can_fail() {
     assert!(!agrees(300.0, 301.0, Agree::Under(0.1), "300"));
     assert!(!agrees(300.0, 260.0, Agree::Under(0.1), "300"));
     assert!(!agrees(25.0, 27.0, Agree::About(0.05), "25"));
+}
+
+#[test]
+fn the_direct_solver_leads_the_sheet_solve_and_its_lead_grows_with_n() {
+    // 03-implicit/mass-spring.md: "The direct solver wins, and its lead grows with $n$."
+    let file = "implicit-solvers.md";
+    let lead = |n: u32| {
+        bench(file, &format!("n = {n}: our block-Jacobi CG"))
+            / bench(file, &format!("n = {n}: faer sparse Cholesky"))
+    };
+    assert!(lead(32) > 1.0 && lead(64) > lead(32), "{} {}", lead(32), lead(64));
 }

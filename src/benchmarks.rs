@@ -1,0 +1,449 @@
+//! Timings on the pages come from criterion, not from a keyboard. `cargo bench` saves each
+//! benchmark's estimates under `target/criterion/`; `pbm bench-tables` turns the ones the
+//! pages quote into Markdown tables in `book/src/benchmarks/` (committed, like program output),
+//! with the median, criterion's 95% interval, a ratio to a reference row and the machine they
+//! were measured on. The pages include the tables; `tests/prose.rs` checks the sentences that
+//! quote them.
+
+use crate::error::Error;
+use crate::figures::write_atomically;
+use serde_json::Value;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// One row of a table: what was timed, and criterion's id for it (`group/function`).
+#[derive(Debug, Clone, Copy)]
+pub struct Row {
+    /// What the row says, in the book's words.
+    pub label: &'static str,
+    /// Criterion's id, as its directory under `target/criterion` (`rigid/rk4_step_...`).
+    pub id: &'static str,
+    /// Items per iteration, for a throughput column (0: none).
+    pub items: u64,
+}
+
+/// How the last column compares rows.
+#[derive(Debug, Clone, Copy)]
+pub enum Compare {
+    /// Each row's time over the reference row's time: "127×" slower.
+    TimesReference(usize),
+    /// The reference row's time over each row's: a speed-up, "2.1× faster".
+    SpeedUpOver(usize),
+    /// No comparison column.
+    Nothing,
+}
+
+/// A table of one page.
+#[derive(Debug, Clone, Copy)]
+pub struct Table {
+    /// File name under `book/src/benchmarks/`.
+    pub file: &'static str,
+    /// The crate whose `cargo bench` produces the rows.
+    pub package: &'static str,
+    /// Heading of the first column, short ("chain", "solver").
+    pub column: &'static str,
+    /// What one iteration does, for the note under the table.
+    pub what: &'static str,
+    /// Heading of the throughput column, if rows have items ("bodies/s").
+    pub per_second: &'static str,
+    /// The rows, in the order the page shows them.
+    pub rows: &'static [Row],
+    /// The comparison column.
+    pub compare: Compare,
+}
+
+const fn row(label: &'static str, id: &'static str) -> Row {
+    Row { label, id, items: 0 }
+}
+
+/// Every table the pages include.
+pub const TABLES: &[Table] = &[
+    Table {
+        file: "implicit-step.md",
+        column: "sheet",
+        package: "pbm-implicit",
+        what: "one backward Euler step of the sheet from rest (h = 1/30 s)",
+        per_second: "",
+        rows: &[
+            row("n = 32 (3,072 unknowns)", "implicit/sheet_backward_euler_step_n32"),
+            row("n = 64 (12,288 unknowns)", "implicit/sheet_backward_euler_step_n64"),
+            row(
+                "n = 128 (49,152 unknowns)",
+                "implicit/sheet_backward_euler_step_n128",
+            ),
+        ],
+        compare: Compare::TimesReference(0),
+    },
+    Table {
+        file: "implicit-solvers.md",
+        column: "solver",
+        package: "pbm-implicit",
+        what: "one solve of the sheet's system (tolerance 1e-10, zero start)",
+        per_second: "",
+        rows: &[
+            row("n = 32: faer sparse Cholesky", "implicit/solve_faer_cholesky_n32"),
+            row("n = 32: our block-Jacobi CG", "implicit/solve_pcg_n32"),
+            row("n = 64: faer sparse Cholesky", "implicit/solve_faer_cholesky_n64"),
+            row("n = 64: our block-Jacobi CG", "implicit/solve_pcg_n64"),
+        ],
+        compare: Compare::Nothing,
+    },
+    Table {
+        file: "constraints-chain.md",
+        column: "chain",
+        package: "pbm-constraints",
+        what: "one derivative evaluation of a falling chain",
+        per_second: "",
+        rows: &[
+            row("10 rods (12 rows of C)", "constraints/derivative_10_rods"),
+            row("100 rods (102 rows)", "constraints/derivative_100_rods"),
+            row("1,000 rods (1,002 rows)", "constraints/derivative_1000_rods"),
+        ],
+        compare: Compare::TimesReference(0),
+    },
+    Table {
+        file: "constraints-solvers.md",
+        column: "solver",
+        package: "pbm-constraints",
+        what: "one solve for λ, 1,000 rods",
+        per_second: "",
+        rows: &[
+            row(
+                "faer sparse Cholesky of the formed J W Jᵀ",
+                "constraints/faer_sparse_cholesky_1000_rods",
+            ),
+            row(
+                "our CG, unformed, Jacobi-preconditioned",
+                "constraints/cg_unformed_1000_rods",
+            ),
+            row(
+                "nalgebra dense Cholesky of the formed J W Jᵀ",
+                "constraints/dense_cholesky_1000_rods",
+            ),
+        ],
+        compare: Compare::TimesReference(0),
+    },
+    Table {
+        file: "lagrangian-derivative.md",
+        column: "formulation",
+        package: "pbm-lagrangian",
+        what: "one derivative evaluation of the double pendulum",
+        per_second: "",
+        rows: &[
+            row(
+                "in angles (this chapter)",
+                "lagrangian/double_pendulum_derivative_angles",
+            ),
+            row(
+                "as constrained particles (chapter 4)",
+                "lagrangian/double_pendulum_derivative_constraints",
+            ),
+        ],
+        compare: Compare::TimesReference(0),
+    },
+    Table {
+        file: "rigid-bodies.md",
+        column: "work",
+        package: "pbm-rigid",
+        what: "10,000 quaternion bodies under gravity",
+        per_second: "bodies/s",
+        rows: &[
+            Row {
+                label: "one derivative evaluation, 1 thread",
+                id: "rigid/derivative_10000_bodies_1_threads",
+                items: 10_000,
+            },
+            Row {
+                label: "one derivative evaluation, 2 threads",
+                id: "rigid/derivative_10000_bodies_2_threads",
+                items: 10_000,
+            },
+            Row {
+                label: "one RK4 step, 1 thread",
+                id: "rigid/rk4_step_10000_bodies_1_threads",
+                items: 10_000,
+            },
+            Row {
+                label: "one RK4 step, 2 threads",
+                id: "rigid/rk4_step_10000_bodies_2_threads",
+                items: 10_000,
+            },
+        ],
+        compare: Compare::Nothing,
+    },
+    Table {
+        file: "rigid-mass.md",
+        column: "mesh",
+        package: "pbm-rigid",
+        what: "computing exact mass properties (Mirtich's method)",
+        per_second: "triangles/s",
+        rows: &[Row {
+            label: "a 9,800-triangle sphere",
+            id: "rigid/polyhedral_mass_properties_9800_triangles",
+            items: 9_800,
+        }],
+        compare: Compare::Nothing,
+    },
+];
+
+/// Criterion's median time per iteration and its 95% confidence interval, in seconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Timing {
+    /// Median.
+    pub median: f64,
+    /// Lower end of the interval.
+    pub low: f64,
+    /// Upper end of the interval.
+    pub high: f64,
+}
+
+/// Reads the estimates criterion saved for benchmark `id` under `criterion_dir`.
+pub fn read_timing(criterion_dir: &Path, id: &str) -> Result<Timing, Error> {
+    let path: PathBuf = criterion_dir.join(id).join("new/estimates.json");
+    let text = fs::read_to_string(&path)
+        .map_err(|source| Error::Read { path: path.clone(), source })?;
+    let json: Value = serde_json::from_str(&text)
+        .map_err(|e| Error::Book(format!("{}: {e}", path.display())))?;
+    let ns = |pointer: &str| {
+        json.pointer(pointer)
+            .and_then(Value::as_f64)
+            .ok_or_else(|| Error::Book(format!("{}: no {pointer}", path.display())))
+    };
+    Ok(Timing {
+        median: ns("/median/point_estimate")? * 1e-9,
+        low: ns("/median/confidence_interval/lower_bound")? * 1e-9,
+        high: ns("/median/confidence_interval/upper_bound")? * 1e-9,
+    })
+}
+
+/// A duration in the unit that keeps three significant digits readable.
+pub fn duration(seconds: f64) -> String {
+    let (value, unit) = if seconds >= 1.0 {
+        (seconds, "s")
+    } else if seconds >= 1e-3 {
+        (seconds * 1e3, "ms")
+    } else if seconds >= 1e-6 {
+        (seconds * 1e6, "µs")
+    } else {
+        (seconds * 1e9, "ns")
+    };
+    format!("{} {unit}", three_digits(value))
+}
+
+/// An interval in one unit when both ends share it: "4.83–5.10 µs".
+fn interval(low: f64, high: f64) -> String {
+    let (l, h) = (duration(low), duration(high));
+    match (l.split_once(' '), h.split_once(' ')) {
+        (Some((lv, lu)), Some((hv, hu))) if lu == hu => format!("{lv}–{hv} {hu}"),
+        _ => format!("{l} to {h}"),
+    }
+}
+
+/// A positive number with three significant digits, without exponent; thousands grouped.
+fn three_digits(value: f64) -> String {
+    if value >= 1000.0 {
+        let rounded = {
+            let scale = 10f64.powi(value.log10().floor() as i32 - 2);
+            ((value / scale).round() * scale) as u64
+        };
+        let digits = rounded.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        return out;
+    }
+    let decimals = if value >= 100.0 {
+        0
+    } else if value >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{value:.decimals$}")
+}
+
+/// A rate such as 67.1 M bodies/s.
+fn rate(per_second: f64, unit: &str) -> String {
+    if per_second >= 1e6 {
+        format!("{} M {unit}", three_digits(per_second / 1e6))
+    } else if per_second >= 1e3 {
+        format!("{} k {unit}", three_digits(per_second / 1e3))
+    } else {
+        format!("{} {unit}", three_digits(per_second))
+    }
+}
+
+/// The machine the timings were taken on, as the last line of a table says.
+pub fn machine() -> String {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cpu = fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find_map(|l| l.strip_prefix("model name"))
+                .map(|l| l.trim_start_matches([' ', '\t', ':']).trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    format!("{cores} cores, {cpu}")
+}
+
+/// Today's date (UTC) as YYYY-MM-DD, from the system clock.
+pub fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// The Markdown of `table` from `timings` (one per row, in order).
+pub fn render(table: &Table, timings: &[Timing], measured: &str) -> String {
+    let mut header =
+        vec![table.column.to_string(), "median".into(), "95% interval".into()];
+    if !table.per_second.is_empty() {
+        header.push("throughput".into());
+    }
+    match table.compare {
+        Compare::TimesReference(_) => header.push("relative".into()),
+        Compare::SpeedUpOver(_) => header.push("speed-up".into()),
+        Compare::Nothing => {}
+    }
+    let mut out =
+        format!("| {} |\n|{}\n", header.join(" | "), "---|".repeat(header.len()));
+    for (row, t) in table.rows.iter().zip(timings) {
+        let mut cells =
+            vec![row.label.to_string(), duration(t.median), interval(t.low, t.high)];
+        if !table.per_second.is_empty() {
+            let unit = table.per_second.trim_end_matches("/s");
+            cells.push(rate(row.items as f64 / t.median, &format!("{unit}/s")));
+        }
+        match table.compare {
+            Compare::TimesReference(r) => {
+                cells.push(format!("{}×", three_digits(t.median / timings[r].median)))
+            }
+            Compare::SpeedUpOver(r) => {
+                cells.push(format!("{}×", three_digits(timings[r].median / t.median)))
+            }
+            Compare::Nothing => {}
+        }
+        out += &format!("| {} |\n", cells.join(" | "));
+    }
+    out += &format!(
+        "\n*Time for {}: criterion medians on {measured}. Reproduce with \
+         `cargo bench -p {}`, then `cargo run --release -- bench-tables`.*\n",
+        table.what, table.package
+    );
+    out
+}
+
+/// Writes every table from the estimates under `criterion_dir` into `out_dir`. A missing
+/// benchmark is an error naming the `cargo bench` to run.
+pub fn write_tables(criterion_dir: &Path, out_dir: &Path) -> Result<usize, Error> {
+    let measured = format!("{}, {}", machine(), today());
+    for table in TABLES {
+        let timings = table
+            .rows
+            .iter()
+            .map(|row| {
+                read_timing(criterion_dir, row.id).map_err(|e| {
+                    Error::Book(format!(
+                        "no criterion result for {} ({e}); run `cargo bench -p {}` first",
+                        row.id, table.package
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let path = out_dir.join(table.file);
+        write_atomically(&path, &render(table, &timings, &measured))
+            .map_err(|source| Error::Write { path, source })?;
+    }
+    Ok(TABLES.len())
+}
+
+/// The median (seconds) a committed table gives for the row labelled `label`; for tests that
+/// check sentences quoting a table.
+pub fn committed_median(table_text: &str, label: &str) -> Option<f64> {
+    let line = table_text.lines().find(|l| l.starts_with(&format!("| {label} |")))?;
+    let cell = line.split('|').nth(2)?.trim();
+    let (value, unit) = cell.split_once(' ')?;
+    let scale = match unit {
+        "s" => 1.0,
+        "ms" => 1e-3,
+        "µs" => 1e-6,
+        "ns" => 1e-9,
+        _ => return None,
+    };
+    value.parse::<f64>().ok().map(|v| v * scale)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_and_rates_read_with_three_digits() {
+        assert_eq!(duration(0.000149), "149 µs");
+        assert_eq!(duration(0.0154), "15.4 ms");
+        assert_eq!(duration(1.59), "1.59 s");
+        assert_eq!(duration(4.0e-7), "400 ns");
+        assert_eq!(rate(6.71e7, "bodies/s"), "67.1 M bodies/s");
+        assert_eq!(three_digits(4829.4), "4,830");
+        assert_eq!(three_digits(123_456.0), "123,000");
+        assert_eq!(interval(4.83e-6, 5.1e-6), "4.83–5.10 µs");
+        assert_eq!(interval(9.87e-5, 1.06e-4), "98.7–106 µs");
+        assert_eq!(interval(9.87e-4, 1.06e-3), "987 µs to 1.06 ms");
+    }
+
+    #[test]
+    fn a_table_renders_and_its_medians_read_back() {
+        let Some(table) = TABLES.iter().find(|t| t.file == "constraints-solvers.md")
+        else {
+            panic!("no constraints-solvers table");
+        };
+        let timings = [
+            Timing { median: 1.22e-4, low: 1.2e-4, high: 1.25e-4 },
+            Timing { median: 1.55e-2, low: 1.5e-2, high: 1.6e-2 },
+            Timing { median: 4.34e-2, low: 4.3e-2, high: 4.4e-2 },
+        ];
+        let text = render(table, &timings, "2 cores, a test CPU, 2026-11-23");
+        assert!(
+            text.contains("| our CG, unformed, Jacobi-preconditioned | 15.5 ms |"),
+            "{text}"
+        );
+        assert!(text.contains("| 127×"), "{text}");
+        assert!(text.contains("| 356×"), "{text}");
+        assert!(text.contains("cargo bench -p pbm-constraints"), "{text}");
+        let back = committed_median(&text, "our CG, unformed, Jacobi-preconditioned");
+        assert_eq!(back, Some(15.5e-3));
+    }
+
+    #[test]
+    fn the_date_is_a_calendar_date() {
+        let d = today();
+        assert_eq!(d.len(), 10, "{d}");
+        let year: i32 = d[..4].parse().unwrap_or(0);
+        assert!(year >= 2025, "{d}");
+    }
+
+    #[test]
+    fn every_row_id_is_a_group_and_a_function() {
+        for table in TABLES {
+            for row in table.rows {
+                assert_eq!(row.id.split('/').count(), 2, "{}", row.id);
+            }
+        }
+    }
+}
