@@ -29,6 +29,68 @@ pub fn chapters() -> Vec<Chapter> {
     ]
 }
 
+/// Every chapter, exercise (with its parameters, their types, defaults and ranges, and
+/// the result fields that may be null) and figure, as one JSON object: `pbm list --json`.
+pub fn list_json() -> serde_json::Value {
+    use pbm_prelim::ParamKind;
+    use serde_json::json;
+    let param = |p: &pbm_prelim::ParamSpec| {
+        let mut v = match &p.kind {
+            ParamKind::Float { default, min, max, min_exclusive } => json!({
+                "type": "float", "default": default, "min": min, "max": max,
+                "min_exclusive": min_exclusive,
+            }),
+            ParamKind::Int { default, min, max } => {
+                json!({"type": "int", "default": default, "min": min, "max": max})
+            }
+            ParamKind::Bool { default } => {
+                json!({"type": "bool", "default": default})
+            }
+            ParamKind::Choice { default, options } => {
+                json!({"type": "choice", "default": default, "options": options})
+            }
+        };
+        v["name"] = json!(p.name);
+        v["help"] = json!(p.help);
+        v
+    };
+    let chapters: Vec<_> = chapters()
+        .iter()
+        .map(|c| {
+            let exercises: Vec<_> = c
+                .exercises
+                .iter()
+                .map(|e| {
+                    json!({
+                        "id": format!("{}/{}", c.id, e.id),
+                        "summary": e.summary,
+                        "params": e.params.iter().map(param).collect::<Vec<_>>(),
+                        "optional": e.optional.iter().map(|o| json!({
+                            "field": o.field, "null_when": o.null_when,
+                        })).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            let figures: Vec<_> = c
+                .figures
+                .iter()
+                .map(|f| {
+                    json!({
+                        "name": f.name,
+                        "title": f.title,
+                        "file": format!("{}/{}.svg", c.id, f.name),
+                    })
+                })
+                .collect();
+            json!({
+                "id": c.id, "number": c.number, "title": c.title,
+                "exercises": exercises, "figures": figures,
+            })
+        })
+        .collect();
+    json!({ "chapters": chapters })
+}
+
 /// The repository root (where `book/` lives), fixed at compile time.
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -29,7 +29,11 @@ enum Command {
     },
     /// List the chapters, their exercises with parameters and defaults, and their
     /// figures.
-    List,
+    List {
+        /// Print one JSON object (for scripts) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Run an exercise, e.g. `pbm run ode/stability --set h=0.25`.
     Run {
         /// CHAPTER/EXERCISE, as shown by `pbm list`.
@@ -52,7 +56,8 @@ fn main() -> ExitCode {
         Command::Book => book(),
         Command::Figures { chapter } => figures(chapter.as_deref())
             .map(|n| eprintln!("drew {n} figures, wide and narrow")),
-        Command::List => print(&list()),
+        Command::List { json: false } => print(&list()),
+        Command::List { json: true } => print(&(pbm::list_json().to_string() + "\n")),
         Command::Run { id, set, json } => {
             run(&id, &set, json).and_then(|text| print(&text))
         }
@@ -127,6 +132,9 @@ fn list() -> String {
                     p.help,
                     p.allowed()
                 );
+            }
+            for o in exercise.optional {
+                out += &format!("      result {} is null {}\n", o.field, o.null_when);
             }
         }
         for figure in &chapter.figures {

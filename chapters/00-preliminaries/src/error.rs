@@ -69,6 +69,41 @@ pub enum PbmError {
         /// What failed.
         source: Box<PbmError>,
     },
+    /// A run that would take far longer than the few seconds an exercise promises;
+    /// it is refused before it starts (see [`crate::budget`]).
+    #[error(
+        "this run needs about {} {unit}, more than the {} that finish in a few \
+         seconds; {change}",
+        short(*work),
+        short(*limit)
+    )]
+    TooMuchWork {
+        /// The estimated work, in `unit`s.
+        work: f64,
+        /// What is counted, e.g. "particle-steps".
+        unit: &'static str,
+        /// The most the exercise accepts.
+        limit: f64,
+        /// Which parameters to change, and which way.
+        change: &'static str,
+    },
+    /// A result that should be a number is not finite (JSON has no infinity; writing
+    /// `null` would hide it).
+    #[error("the result `{field}` is not a finite number")]
+    NotFinite {
+        /// Where in the result, as a JSON pointer without the leading slash.
+        field: String,
+    },
+    /// An exercise failed; says which, and with which parameters the reader set.
+    #[error("{source} ({exercise} with {set})")]
+    InRun {
+        /// The exercise, `chapter/id`.
+        exercise: String,
+        /// The reader's `--set` values, `key=value` separated by spaces.
+        set: String,
+        /// What failed.
+        source: Box<PbmError>,
+    },
     /// A figure could not be drawn.
     #[error("figure {name}: {why}")]
     Figure {
@@ -103,8 +138,13 @@ impl PbmError {
     /// Whose fault it is. An error inside a step is the fault of what failed there.
     pub fn fault(&self) -> Fault {
         match self {
-            PbmError::Param(_) | PbmError::Invalid { .. } => Fault::Input,
-            PbmError::AtStep { source, .. } => source.fault(),
+            PbmError::Param(_)
+            | PbmError::Invalid { .. }
+            | PbmError::TooMuchWork { .. } => Fault::Input,
+            PbmError::AtStep { source, .. } | PbmError::InRun { source, .. } => {
+                source.fault()
+            }
+            PbmError::NotFinite { .. } => Fault::Computation,
             PbmError::Solver { .. }
             | PbmError::Degenerate { .. }
             | PbmError::Diverged { .. }
@@ -122,10 +162,13 @@ impl PbmError {
         }
     }
 
-    /// The error a step reports, with any [`PbmError::AtStep`] wrapping removed.
+    /// The error a step reports, with any [`PbmError::AtStep`] or
+    /// [`PbmError::InRun`] wrapping removed.
     pub fn cause(&self) -> &PbmError {
         match self {
-            PbmError::AtStep { source, .. } => source.cause(),
+            PbmError::AtStep { source, .. } | PbmError::InRun { source, .. } => {
+                source.cause()
+            }
             other => other,
         }
     }

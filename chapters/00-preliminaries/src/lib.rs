@@ -1,7 +1,7 @@
 //! Preliminaries: the vocabulary every chapter of pbm shares.
 //!
 //! Nothing here is physics. Always built: the error type ([`PbmError`], which says
-//! whose fault an error is), the checks constructors make ([`validate`]),
+//! whose fault an error is), the work budget of an exercise ([`budget`]), the checks constructors make ([`validate`]),
 //! deterministic samples ([`sampling`]), finite-difference derivatives for tests
 //! ([`finite_difference`]), loops that run in parallel with the same results on any
 //! number of threads ([`parallel`]), rounding ([`snapshot`]) and exercise parameters
@@ -12,6 +12,7 @@
 //! draw SVG; the shared figure style ([`plot`]); and what the chapters' tests share
 //! ([`testing`]). The physics crates build without it, for WebAssembly.
 
+pub mod budget;
 pub mod error;
 pub mod finite_difference;
 pub mod parallel;
@@ -29,7 +30,7 @@ pub mod validate;
 pub use error::{Fault, PbmError};
 pub use params::{Choice, ParamError, ParamKind, ParamSpec, ParamValue, Params};
 #[cfg(feature = "book")]
-pub use registry::{Chapter, Exercise, Figure};
+pub use registry::{Chapter, Exercise, Figure, Optional};
 #[cfg(feature = "book")]
 pub use snapshot::round_json;
 pub use snapshot::{round_sig, short};

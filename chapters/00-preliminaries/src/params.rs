@@ -10,10 +10,10 @@ use std::sync::Mutex;
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ParamError {
     /// A `--set` argument without `=`.
-    #[error("expected key=value, got `{0}`")]
+    #[error("expected key=value, got {}", quoted(.0))]
     Malformed(String),
     /// A parameter the exercise does not declare.
-    #[error("unknown parameter `{name}` for {exercise}; allowed: {allowed}")]
+    #[error("unknown parameter {} for {exercise}; allowed: {allowed}", quoted(.name))]
     Unknown {
         /// The exercise id.
         exercise: String,
@@ -23,7 +23,7 @@ pub enum ParamError {
         allowed: String,
     },
     /// A value that does not parse as the parameter's type.
-    #[error("parameter `{name}`: cannot read `{value}` as {expected}")]
+    #[error("parameter `{name}`: cannot read {} as {expected}", quoted(.value))]
     Unparsable {
         /// The parameter.
         name: String,
@@ -33,7 +33,7 @@ pub enum ParamError {
         expected: String,
     },
     /// A word that is not one of a choice parameter's options.
-    #[error("parameter `{name}`: unknown choice `{value}`; allowed: {allowed}")]
+    #[error("parameter `{name}`: unknown choice {}; allowed: {allowed}", quoted(.value))]
     UnknownChoice {
         /// The parameter.
         name: String,
@@ -43,7 +43,7 @@ pub enum ParamError {
         allowed: String,
     },
     /// A value outside the declared range, or not finite.
-    #[error("parameter `{name}` = {value} is out of range; allowed: {allowed}")]
+    #[error("parameter `{name}` = {} is out of range; allowed: {allowed}", quoted(.value))]
     OutOfRange {
         /// The parameter.
         name: String,
@@ -52,10 +52,49 @@ pub enum ParamError {
         /// The allowed range.
         allowed: String,
     },
+    /// A number so close to zero that it reads as 0 (or as a subnormal), which the
+    /// range excludes.
+    #[error(
+        "parameter `{name}` = {} is too close to zero for a 64-bit float (it reads \
+         as {read}); allowed: {allowed}",
+        quoted(.value)
+    )]
+    Underflow {
+        /// The parameter.
+        name: String,
+        /// The text given.
+        value: String,
+        /// What it reads as.
+        read: f64,
+        /// The allowed range.
+        allowed: String,
+    },
     /// An exercise asked for a parameter it did not declare (a bug in the chapter,
     /// reported rather than panicking).
     #[error("exercise reads undeclared parameter `{0}`")]
     Undeclared(String),
+}
+
+/// Longest part of a reader's value an error message repeats.
+const QUOTE_CHARS: usize = 40;
+
+/// A value the reader typed, as an error message shows it: in backticks, on one line
+/// (control characters escaped), cut to [`QUOTE_CHARS`] characters.
+pub fn quoted(text: &str) -> String {
+    let mut out = String::from("`");
+    let chars = text.chars().count();
+    for c in text.chars().take(QUOTE_CHARS) {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('`');
+    if chars > QUOTE_CHARS {
+        out += &format!(" (cut; {chars} characters)");
+    }
+    out
 }
 
 // ANCHOR: param_kind
@@ -221,7 +260,7 @@ impl ParamSpec {
             ParamKind::Int { min, max, .. } => {
                 format!("a whole number in {min}..={max}")
             }
-            ParamKind::Bool { .. } => "true|false".to_string(),
+            ParamKind::Bool { .. } => "true|false (or yes|no, 1|0)".to_string(),
             ParamKind::Choice { options, .. } => options.join("|"),
         }
     }
@@ -245,6 +284,15 @@ impl ParamSpec {
                 let above_min = if *min_exclusive { x > *min } else { x >= *min };
                 if x.is_finite() && above_min && x <= *max {
                     Ok(ParamValue::Float(x))
+                } else if !above_min && x.abs() < f64::MIN_POSITIVE && !is_zero(text)
+                {
+                    // "1e-400" is a positive number to the reader and 0 to a float.
+                    Err(ParamError::Underflow {
+                        name: self.name.to_string(),
+                        value: text.to_string(),
+                        read: x,
+                        allowed: self.allowed(),
+                    })
                 } else {
                     Err(out_of_range())
                 }
@@ -282,18 +330,30 @@ impl ParamSpec {
     }
 }
 
+/// Whether `text` writes zero itself ("0", "-0.0", "0e5"), not a number that rounds
+/// to it.
+fn is_zero(text: &str) -> bool {
+    let mantissa = text.split(['e', 'E']).next().unwrap_or(text);
+    mantissa.chars().all(|c| matches!(c, '0' | '.' | '+' | '-'))
+}
+
 /// The validated parameters of one run of an exercise: every declared parameter has a
 /// value, either its default or what the reader set. It remembers which parameters
 /// the exercise read, so a test can find a declared parameter that does nothing.
 #[derive(Debug, Default)]
 pub struct Params {
     values: BTreeMap<&'static str, ParamValue>,
+    set: Vec<&'static str>,
     read: Mutex<BTreeSet<&'static str>>,
 }
 
 impl Clone for Params {
     fn clone(&self) -> Self {
-        Params { values: self.values.clone(), read: Mutex::new(self.read_names()) }
+        Params {
+            values: self.values.clone(),
+            set: self.set.clone(),
+            read: Mutex::new(self.read_names()),
+        }
     }
 }
 
@@ -309,7 +369,7 @@ impl Params {
     /// The defaults of `specs`.
     pub fn defaults(specs: &[ParamSpec]) -> Self {
         let values = specs.iter().map(|s| (s.name, s.default_value())).collect();
-        Params { values, read: Mutex::new(BTreeSet::new()) }
+        Params { values, set: Vec::new(), read: Mutex::new(BTreeSet::new()) }
     }
 
     fn read_names(&self) -> BTreeSet<&'static str> {
@@ -348,8 +408,21 @@ impl Params {
                 }
             })?;
             params.values.insert(spec.name, spec.parse(value)?);
+            if !params.set.contains(&spec.name) {
+                params.set.push(spec.name);
+            }
         }
         Ok(params)
+    }
+
+    /// The parameters the reader set, as `key=value` in the order first set, with
+    /// the values as validated (`h=0.25`); empty when everything is a default.
+    pub fn set_by_reader(&self) -> String {
+        self.set
+            .iter()
+            .filter_map(|name| self.values.get(name).map(|v| format!("{name}={v}")))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     fn get(&self, name: &str) -> Result<&ParamValue, ParamError> {
@@ -486,6 +559,40 @@ mod tests {
         assert!(err.to_string().contains("h, steps, feedback, method"), "{err}");
         let err = Params::resolve("x/y", &specs(), &["h"]).unwrap_err();
         assert_eq!(err, ParamError::Malformed("h".into()));
+    }
+
+    #[test]
+    fn messages_quote_the_readers_value_on_one_line_and_cut_it_short() {
+        let long = format!("h={}", "9".repeat(100_000));
+        let err = Params::resolve("x/y", &specs(), &[long]).unwrap_err().to_string();
+        assert!(err.len() < 200 && err.contains("(cut; 100000 characters)"), "{err}");
+        let err =
+            Params::resolve("x/y", &specs(), &["h=1\n2"]).unwrap_err().to_string();
+        assert!(!err.contains('\n') && err.contains("`1\\n2`"), "{err}");
+        let err = Params::resolve("x/y", &specs(), &["method=RK4"])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("unknown choice `RK4`; allowed: euler|rk4"), "{err}");
+    }
+
+    #[test]
+    fn a_number_that_underflows_says_so() {
+        let err = Params::resolve("x/y", &specs(), &["h=1e-400"]).unwrap_err();
+        assert!(matches!(err, ParamError::Underflow { read: 0.0, .. }), "{err}");
+        assert!(err.to_string().contains("too close to zero"), "{err}");
+        // Zero written as zero is out of range, not an underflow.
+        for zero in ["0", "0.0", "-0", "0e-500"] {
+            let err = Params::resolve("x/y", &specs(), &[format!("h={zero}")]);
+            assert!(matches!(err, Err(ParamError::OutOfRange { .. })), "{zero}");
+        }
+    }
+
+    #[test]
+    fn the_reader_set_values_are_remembered_in_order() {
+        let p = Params::resolve("x/y", &specs(), &["steps=3", "h=0.5", "steps=4"])
+            .unwrap();
+        assert_eq!(p.set_by_reader(), "steps=4 h=0.5");
+        assert_eq!(Params::defaults(&specs()).set_by_reader(), "");
     }
 
     #[test]

@@ -15,10 +15,23 @@ pub struct Exercise {
     pub summary: &'static str,
     /// Declared parameters with the defaults the book discusses.
     pub params: Vec<ParamSpec>,
-    /// Runs the experiment. The result is one JSON object.
+    /// Runs the experiment. The result is one JSON object of finite numbers.
     pub run: fn(&Params) -> Result<Value, PbmError>,
+    /// Result fields that may be `null`, each with when it is (`pbm list` shows
+    /// them). A `null` anywhere else is a number that was not finite, and the run
+    /// fails naming it.
+    pub optional: &'static [Optional],
 }
 // ANCHOR_END: exercise
+
+/// A result field that is sometimes absent (`null`): its name and when.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Optional {
+    /// The top-level key.
+    pub field: &'static str,
+    /// When it is `null`, e.g. "if |x| never overflowed".
+    pub null_when: &'static str,
+}
 
 impl Exercise {
     /// Validates `assignments` (`key=value` strings) against the declared parameters
@@ -30,12 +43,56 @@ impl Exercise {
     ) -> Result<Value, PbmError> {
         let name = format!("{chapter}/{}", self.id);
         let params = Params::resolve(&name, &self.params, assignments)?;
-        (self.run)(&params)
+        self.run_params(&params).map_err(|source| {
+            let set = params.set_by_reader();
+            if set.is_empty() {
+                source
+            } else {
+                PbmError::InRun { exercise: name, set, source: Box::new(source) }
+            }
+        })
     }
 
     /// Runs with every parameter at its default.
     pub fn run_default(&self) -> Result<Value, PbmError> {
-        (self.run)(&Params::defaults(&self.params))
+        self.run_params(&Params::defaults(&self.params))
+    }
+
+    fn run_params(&self, params: &Params) -> Result<Value, PbmError> {
+        let value = (self.run)(params)?;
+        self.check_finite(&value)?;
+        Ok(value)
+    }
+
+    /// Ok if `value` has `null` only at the declared optional fields. `json!` writes
+    /// an infinite or NaN number as `null`, so any other `null` is one of those.
+    pub fn check_finite(&self, value: &Value) -> Result<(), PbmError> {
+        fn find_null(value: &Value, path: &str) -> Option<String> {
+            match value {
+                Value::Null => Some(path.to_string()),
+                Value::Array(items) => items
+                    .iter()
+                    .enumerate()
+                    .find_map(|(i, v)| find_null(v, &format!("{path}/{i}"))),
+                Value::Object(map) => {
+                    map.iter().find_map(|(k, v)| find_null(v, &format!("{path}/{k}")))
+                }
+                _ => None,
+            }
+        }
+        let Value::Object(map) = value else {
+            return Err(PbmError::NotFinite { field: "(the whole result)".into() });
+        };
+        for (key, field) in map {
+            let optional = self.optional.iter().any(|o| o.field == key);
+            if optional && field.is_null() {
+                continue;
+            }
+            if let Some(path) = find_null(field, key) {
+                return Err(PbmError::NotFinite { field: path });
+            }
+        }
+        Ok(())
     }
 }
 
@@ -80,5 +137,46 @@ impl Chapter {
     /// The figure with this name, if any.
     pub fn figure(&self, name: &str) -> Option<&Figure> {
         self.figures.iter().find(|f| f.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn exercise(run: fn(&Params) -> Result<Value, PbmError>) -> Exercise {
+        Exercise {
+            id: "x",
+            summary: "a test",
+            params: vec![ParamSpec::positive("k", "rate", 1.0, 1e6)],
+            run,
+            optional: &[Optional { field: "maybe", null_when: "if never" }],
+        }
+    }
+
+    #[test]
+    fn a_non_finite_result_is_an_error_naming_the_field_and_the_readers_values() {
+        let e = exercise(|p| Ok(json!({"inverse": 1.0 / (p.f64("k")? - 1.0)})));
+        let err = e.run_with("test", &["k=1"]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the result `inverse` is not a finite number (test/x with k=1)"
+        );
+        assert!(e.run_with("test", &["k=2"]).is_ok());
+        let nested = exercise(|_| Ok(json!({"xs": [1.0, f64::NAN]})));
+        let err = nested.run_default().unwrap_err().to_string();
+        assert_eq!(err, "the result `xs/1` is not a finite number");
+    }
+
+    #[test]
+    fn declared_optional_fields_may_be_null() {
+        let e = exercise(|p| {
+            let k = p.f64("k")?;
+            Ok(json!({"maybe": (k > 2.0).then_some(k)}))
+        });
+        assert!(e.run_default().is_ok());
+        let inner = exercise(|_| Ok(json!({"maybe": [f64::INFINITY]})));
+        assert!(inner.run_default().is_err(), "only the field itself may be null");
     }
 }

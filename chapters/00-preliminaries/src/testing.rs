@@ -125,6 +125,7 @@ mod tests {
             } else {
                 |p| Ok(json!({"h": p.f64("h")?}))
             },
+            optional: &[],
         };
         Chapter {
             id: "test",

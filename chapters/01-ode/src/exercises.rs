@@ -11,7 +11,7 @@ use crate::stability::{
     euler_decay, euler_decay_factor, observed_regime, predicted_regime,
 };
 use crate::tableau::{ButcherTableau, EULER, MIDPOINT, RK4};
-use pbm_prelim::{Choice, Exercise, ParamSpec, Params, PbmError};
+use pbm_prelim::{Choice, Exercise, Optional, ParamSpec, Params, PbmError};
 use serde_json::{Value, json};
 
 impl Choice for AdaptiveMethod {
@@ -38,6 +38,7 @@ pub fn all() -> Vec<Exercise> {
                 ),
             ],
             run: euler_spiral,
+            optional: &[],
         },
         Exercise {
             id: "stability",
@@ -48,6 +49,10 @@ pub fn all() -> Vec<Exercise> {
                 ParamSpec::int("steps", "number of steps", 20, 1, 100_000),
             ],
             run: stability,
+            optional: &[Optional {
+                field: "overflowed_at_step",
+                null_when: "if |x| never overflowed",
+            }],
         },
         Exercise {
             id: "convergence",
@@ -60,6 +65,7 @@ pub fn all() -> Vec<Exercise> {
                 0.8,
             )],
             run: convergence,
+            optional: &[],
         },
         Exercise {
             id: "adaptive",
@@ -86,6 +92,7 @@ pub fn all() -> Vec<Exercise> {
                 ),
             ],
             run: adaptive,
+            optional: &[],
         },
     ]
 }

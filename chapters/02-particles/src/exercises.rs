@@ -14,7 +14,7 @@ use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::RK4;
 use pbm_prelim::parallel::threads;
 use pbm_prelim::sampling::{sample, sample_vector};
-use pbm_prelim::{Choice, Exercise, ParamSpec, Params, PbmError};
+use pbm_prelim::{Choice, Exercise, Optional, ParamSpec, Params, PbmError};
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -37,6 +37,7 @@ pub fn all() -> Vec<Exercise> {
                 1_000_000,
             )],
             run: spring_from_behavior,
+            optional: &[],
         },
         Exercise {
             id: "bouncing-ball",
@@ -54,6 +55,7 @@ pub fn all() -> Vec<Exercise> {
                 ParamSpec::int("bounces", "bounces to measure", 6, 1, 20),
             ],
             run: bouncing,
+            optional: &[],
         },
         Exercise {
             id: "momentum",
@@ -64,6 +66,7 @@ pub fn all() -> Vec<Exercise> {
                 ParamSpec::positive("h", "step size (s)", 0.005, 0.05),
             ],
             run: momentum,
+            optional: &[],
         },
         Exercise {
             id: "interaction-scaling",
@@ -76,6 +79,7 @@ pub fn all() -> Vec<Exercise> {
                 200_000,
             )],
             run: interaction_scaling,
+            optional: &[],
         },
         Exercise {
             id: "hanging-structure",
@@ -89,6 +93,10 @@ pub fn all() -> Vec<Exercise> {
                 ParamSpec::float("t_end", "simulated time (s)", 12.0, 0.0, 60.0),
             ],
             run: hanging_structure,
+            optional: &[Optional {
+                field: "tip_height_at_release",
+                null_when: "if t_end ends before the release at 1.5 s",
+            }],
         },
     ]
 }

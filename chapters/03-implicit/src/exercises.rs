@@ -23,6 +23,7 @@ pub fn all() -> Vec<Exercise> {
             summary: "largest stable explicit steps on x' = -x, y' = -ky, against backward Euler",
             params: vec![ParamSpec::positive("k", "stiffness (1/s)", 1000.0, 1e7)],
             run: stiff_blowup,
+            optional: &[],
         },
         Exercise {
             id: "particle-on-line",
@@ -37,6 +38,7 @@ pub fn all() -> Vec<Exercise> {
                 ParamSpec::positive("f_max", "largest pull (N)", 100.0, 1e6),
             ],
             run: particle_on_line,
+            optional: &[],
         },
         Exercise {
             id: "stable-step-sweep",
@@ -49,6 +51,7 @@ pub fn all() -> Vec<Exercise> {
                 101,
             )],
             run: stable_step_sweep,
+            optional: &[],
         },
         Exercise {
             id: "one-big-step",
@@ -58,6 +61,7 @@ pub fn all() -> Vec<Exercise> {
                 ParamSpec::positive("h", "step size (s)", 1e9, 1e12),
             ],
             run: one_big_step,
+            optional: &[],
         },
         Exercise {
             id: "jacobian-check",
@@ -70,6 +74,7 @@ pub fn all() -> Vec<Exercise> {
                 100_000,
             )],
             run: jacobian_check,
+            optional: &[],
         },
         Exercise {
             id: "sheet",
@@ -80,6 +85,7 @@ pub fn all() -> Vec<Exercise> {
                 ParamSpec::positive("h", "step size (s)", 1.0 / 30.0, 1.0),
             ],
             run: sheet,
+            optional: &[],
         },
     ]
 }

@@ -8,7 +8,7 @@ use nalgebra::Vector2;
 use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::{ButcherTableau, EULER, MIDPOINT, RK4};
 use pbm_particles::forces::G;
-use pbm_prelim::{Choice, Exercise, ParamSpec, Params, PbmError};
+use pbm_prelim::{Choice, Exercise, Optional, ParamSpec, Params, PbmError};
 use serde_json::{Value, json};
 
 /// Every exercise of the chapter, in reading order.
@@ -42,6 +42,7 @@ pub fn all() -> Vec<Exercise> {
                 ),
             ],
             run: drift,
+            optional: &[],
         },
         Exercise {
             id: "double-pendulum",
@@ -51,6 +52,7 @@ pub fn all() -> Vec<Exercise> {
                 ParamSpec::positive("h", "step size (s)", 1e-3, 0.1),
             ],
             run: double_pendulum_run,
+            optional: &[],
         },
         Exercise {
             id: "redundant",
@@ -62,6 +64,13 @@ pub fn all() -> Vec<Exercise> {
                 100.0,
             )],
             run: redundant,
+            optional: &[
+                Optional {
+                    field: "max_constraint_error",
+                    null_when: "if the solve failed (see error)",
+                },
+                Optional { field: "error", null_when: "if the solve succeeded" },
+            ],
         },
         Exercise {
             id: "rods-vs-springs",
@@ -71,6 +80,7 @@ pub fn all() -> Vec<Exercise> {
                 ParamSpec::positive("t_end", "simulated time (s)", 2.0, 20.0),
             ],
             run: rods_vs_springs,
+            optional: &[],
         },
     ]
 }

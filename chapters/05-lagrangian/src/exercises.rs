@@ -6,7 +6,7 @@ use crate::parametric::LagrangianSystem;
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::tableau::RK4;
 use pbm_particles::forces::G;
-use pbm_prelim::{Exercise, ParamSpec, Params, PbmError};
+use pbm_prelim::{Exercise, Optional, ParamSpec, Params, PbmError};
 use serde_json::{Value, json};
 
 /// Every exercise of the chapter, in reading order.
@@ -20,6 +20,7 @@ pub fn all() -> Vec<Exercise> {
                 ParamSpec::positive("h", "step size (s)", 0.01, 0.5),
             ],
             run: bead,
+            optional: &[],
         },
         Exercise {
             id: "compare",
@@ -29,6 +30,10 @@ pub fn all() -> Vec<Exercise> {
                 ParamSpec::positive("h", "step size (s)", 1e-3, 0.01),
             ],
             run: compare_run,
+            optional: &[Optional {
+                field: "separation_time",
+                null_when: "if the bobs never get 1 cm apart",
+            }],
         },
     ]
 }

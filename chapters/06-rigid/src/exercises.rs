@@ -24,6 +24,7 @@ pub fn all() -> Vec<Exercise> {
                 200,
             )],
             run: inertia_table,
+            optional: &[],
         },
         Exercise {
             id: "quat-vs-matrix",
@@ -33,6 +34,7 @@ pub fn all() -> Vec<Exercise> {
                 ParamSpec::positive("h", "RK4 step size (s)", 0.02, 0.5),
             ],
             run: quat_vs_matrix,
+            optional: &[],
         },
         Exercise {
             id: "translation-free",
@@ -45,6 +47,7 @@ pub fn all() -> Vec<Exercise> {
                 1e6,
             )],
             run: translation_free_run,
+            optional: &[],
         },
         Exercise {
             id: "force-torque-puzzle",
@@ -65,6 +68,7 @@ pub fn all() -> Vec<Exercise> {
                 ),
             ],
             run: puzzle,
+            optional: &[],
         },
         Exercise {
             id: "dzhanibekov",
@@ -76,6 +80,7 @@ pub fn all() -> Vec<Exercise> {
                 1000.0,
             )],
             run: dzhanibekov,
+            optional: &[],
         },
     ]
 }

@@ -1,0 +1,57 @@
+//! A work budget: an exercise promises to finish in a few seconds, so before it runs it
+//! estimates its cost from its parameters (steps times particles, pairs, grid cells)
+//! and refuses, naming the parameters to change, a run that would take much longer.
+//! The limits are counted in the exercise's own units and were measured so that a
+//! run at the limit takes one to three seconds on one core of the book's machine
+//! (`cargo test --test fuzz` checks that every admitted run finishes in time).
+
+use crate::error::PbmError;
+
+/// Ok if `work` (in `unit`s) is at most `limit`; otherwise the one-line refusal that
+/// says what to `change`. A non-finite estimate (a step of 1e-300 s) is over any limit.
+///
+/// ```
+/// # use pbm_prelim::budget::within;
+/// assert!(within(1e6, 1e7, "particle-steps", "lower t_end").is_ok());
+/// let e = within(3e9, 1e7, "particle-steps", "lower t_end or raise h").unwrap_err();
+/// assert!(e.to_string().contains("3e9 particle-steps"), "{e}");
+/// ```
+pub fn within(
+    work: f64,
+    limit: f64,
+    unit: &'static str,
+    change: &'static str,
+) -> Result<(), PbmError> {
+    if work <= limit {
+        Ok(())
+    } else {
+        Err(PbmError::TooMuchWork { work, unit, limit, change })
+    }
+}
+
+/// The number of steps of length `h` that cover `t_end`, rounded up, as a float (so a
+/// tiny `h` gives a huge number rather than an overflow).
+pub fn steps(t_end: f64, h: f64) -> f64 {
+    (t_end / h).ceil()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Fault;
+
+    #[test]
+    fn work_over_the_limit_is_the_readers_to_change() {
+        assert!(within(1e7, 1e7, "steps", "lower t_end").is_ok());
+        let e = within(steps(1e4, 1e-300), 1e7, "steps", "lower t_end or raise h")
+            .unwrap_err();
+        assert_eq!(e.fault(), Fault::Input);
+        assert_eq!(
+            e.to_string(),
+            "this run needs about 1e304 steps, more than the 1e7 that finish in a few \
+             seconds; lower t_end or raise h"
+        );
+        assert!(within(f64::NAN, 1e7, "steps", "x").is_err());
+        assert!(within(f64::INFINITY, 1e7, "steps", "x").is_err());
+    }
+}
