@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 use pbm::{Error, chapters, find_exercise, repo_root};
 use pbm_prelim::ParamKind;
+use pbm_prelim::snapshot::short;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
@@ -119,16 +120,23 @@ fn list() -> String {
                 "  run {}/{}: {}\n",
                 chapter.id, exercise.id, exercise.summary
             );
-            for p in &exercise.params {
-                let default = match &p.kind {
-                    ParamKind::Float { default, .. } => default.to_string(),
-                    ParamKind::Int { default, .. } => default.to_string(),
-                    ParamKind::Bool { default } => default.to_string(),
-                    ParamKind::Choice { default, .. } => default.to_string(),
-                };
+            let assignments: Vec<String> = exercise
+                .params
+                .iter()
+                .map(|p| {
+                    let default = match &p.kind {
+                        ParamKind::Float { default, .. } => short(*default),
+                        ParamKind::Int { default, .. } => default.to_string(),
+                        ParamKind::Bool { default } => default.to_string(),
+                        ParamKind::Choice { default, .. } => default.to_string(),
+                    };
+                    format!("{}={default}", p.name)
+                })
+                .collect();
+            let width = assignments.iter().map(String::len).max().unwrap_or(0);
+            for (p, assignment) in exercise.params.iter().zip(&assignments) {
                 out += &format!(
-                    "      --set {}={default:<10} {} ({})\n",
-                    p.name,
+                    "      --set {assignment:<width$}  {} ({})\n",
                     p.help,
                     p.allowed()
                 );

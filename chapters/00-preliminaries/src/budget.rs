@@ -2,13 +2,15 @@
 //! estimates its cost from its parameters (steps times particles, pairs, grid cells)
 //! and refuses, naming the parameters to change, a run that would take much longer.
 //! The limits are counted in the exercise's own units and were measured so that a
-//! run at the limit takes one to three seconds on one core of the book's machine
+//! run at the limit takes at most about five seconds on one core of the book's machine
 //! (`cargo test --test fuzz` checks that every admitted run finishes in time).
 
 use crate::error::PbmError;
 
-/// Ok if `work` (in `unit`s) is at most `limit`; otherwise the one-line refusal that
-/// says what to `change`. A non-finite estimate (a step of 1e-300 s) is over any limit.
+// ANCHOR: within
+/// Ok if `work` (in `unit`s) is at most `limit`; otherwise the one-line refusal
+/// that says what to `change`. A non-finite estimate (a step of 1e-300 s) is over
+/// any limit.
 ///
 /// ```
 /// # use pbm_prelim::budget::within;
@@ -28,11 +30,18 @@ pub fn within(
         Err(PbmError::TooMuchWork { work, unit, limit, change })
     }
 }
+// ANCHOR_END: within
 
 /// The number of steps of length `h` that cover `t_end`, rounded up, as a float (so a
 /// tiny `h` gives a huge number rather than an overflow).
 pub fn steps(t_end: f64, h: f64) -> f64 {
     (t_end / h).ceil()
+}
+
+/// The common case: a run of `t_end / h` steps, at most `limit` of them, refused
+/// with "lower t_end or raise h".
+pub fn steps_within(t_end: f64, h: f64, limit: f64) -> Result<(), PbmError> {
+    within(steps(t_end, h), limit, "steps", "lower t_end or raise h")
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! the first kind and 1 for the second.
 
 use crate::params::ParamError;
-use crate::snapshot::short;
+use crate::snapshot::{round_sig, short};
 
 // ANCHOR: error
 /// Everything that can go wrong when a chapter runs an exercise or draws a figure.
@@ -74,7 +74,7 @@ pub enum PbmError {
     #[error(
         "this run needs about {} {unit}, more than the {} that finish in a few \
          seconds; {change}",
-        short(*work),
+        short(round_sig(*work, 2)),
         short(*limit)
     )]
     TooMuchWork {

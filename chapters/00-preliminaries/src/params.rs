@@ -6,6 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::Mutex;
 
+use crate::snapshot::short;
+
 /// What went wrong with a parameter. Every message names what is allowed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ParamError {
@@ -55,9 +57,10 @@ pub enum ParamError {
     /// A number so close to zero that it reads as 0 (or as a subnormal), which the
     /// range excludes.
     #[error(
-        "parameter `{name}` = {} is too close to zero for a 64-bit float (it reads \
-         as {read}); allowed: {allowed}",
-        quoted(.value)
+        "parameter `{name}` = {} is too close to zero for a 64-bit float ({}); \
+         allowed: {allowed}",
+        quoted(.value),
+        underflow(*.read)
     )]
     Underflow {
         /// The parameter.
@@ -175,10 +178,23 @@ pub enum ParamValue {
     Choice(&'static str),
 }
 
+/// What an underflowing number becomes: 0, or a subnormal that has lost digits.
+fn underflow(read: f64) -> String {
+    if read == 0.0 {
+        "it reads as 0".to_string()
+    } else {
+        format!(
+            "it reads as {}, a subnormal below {} that has lost precision",
+            short(read),
+            short(f64::MIN_POSITIVE)
+        )
+    }
+}
+
 impl fmt::Display for ParamValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParamValue::Float(x) => write!(f, "{x}"),
+            ParamValue::Float(x) => write!(f, "{}", short(*x)),
             ParamValue::Int(n) => write!(f, "{n}"),
             ParamValue::Bool(b) => write!(f, "{b}"),
             ParamValue::Choice(s) => write!(f, "{s}"),
@@ -255,7 +271,7 @@ impl ParamSpec {
         match &self.kind {
             ParamKind::Float { min, max, min_exclusive, .. } => {
                 let open = if *min_exclusive { '(' } else { '[' };
-                format!("a finite number in {open}{min}, {max}]")
+                format!("a finite number in {open}{}, {}]", short(*min), short(*max))
             }
             ParamKind::Int { min, max, .. } => {
                 format!("a whole number in {min}..={max}")

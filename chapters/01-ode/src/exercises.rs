@@ -44,7 +44,7 @@ pub fn all() -> Vec<Exercise> {
             id: "stability",
             summary: "Euler on x' = -kx: monotone for h < 1/k, oscillating up to 2/k, divergent beyond",
             params: vec![
-                ParamSpec::positive("k", "decay rate (1/s)", 10.0, 1e6),
+                ParamSpec::float("k", "decay rate (1/s)", 10.0, 1e-6, 1e6),
                 ParamSpec::positive("h", "step size (s)", 0.15, 100.0),
                 ParamSpec::int("steps", "number of steps", 20, 1, 100_000),
             ],
@@ -169,6 +169,15 @@ fn convergence(p: &Params) -> Result<Value, PbmError> {
 fn adaptive(p: &Params) -> Result<Value, PbmError> {
     let (tol, e) = (p.f64("tol")?, p.f64("eccentricity")?);
     let method: AdaptiveMethod = p.choice("method")?;
+    if method == AdaptiveMethod::EulerDoubling {
+        // The cost is the fixed-step Euler run that matches the adaptive error. This
+        // estimate grows as tol^-1/2 and (1 - e)^-1/2; it reads about 1e6 at the
+        // defaults (0.5 s in release), 3.1e6 at tol = 1e-7 (2.3 s) and 1e7 at
+        // tol = 1e-8 (10 s), which is refused.
+        let steps = 4.4e5 * (1e-6 / tol).sqrt() * (0.5 / (1.0 - e)).sqrt();
+        let change = "raise tol or lower eccentricity, or use method=dopri5";
+        pbm_prelim::budget::within(steps, 3.5e6, "Euler steps", change)?;
+    }
     let (run, final_error) = adaptive_orbit(method, e, tol)?;
     let fixed = method.fixed_step_tableau();
     let (fixed_steps, fixed_error) = fixed_steps_for_error(fixed, e, final_error)?;

@@ -162,10 +162,15 @@ pub fn step_with_collisions<const D: usize>(
 ) -> Result<usize, PbmError> {
     let mut bounces = 0;
     let mut remaining = h;
+    // A ball that has come to rest touches the plane again at once after every
+    // roll-back; after a few, the rest of the step is repaired by displacement.
+    let mut rollbacks = 0;
     while remaining > 1e-12 * h {
         let start = (state_of(system), system.time());
         stepper.step(system, remaining)?;
         let Some((i, _)) = deepest(system, plane) else { break };
+        rollbacks += 1;
+        let strategy = if rollbacks > 16 { Strategy::Displace } else { strategy };
         match strategy {
             Strategy::Displace => {
                 displace_onto(system, plane);
@@ -213,7 +218,13 @@ fn roll_back_to_contact<const D: usize>(
     let (mut s_hi, mut d_hi) = (1.0, distance(system));
     let mut s = 1.0;
     for _ in 0..8 {
-        s = s_lo + (s_hi - s_lo) * d_lo / (d_lo - d_hi);
+        // A particle that starts on the plane (it has just bounced) gives no secant:
+        // halve the interval until one end is above the plane.
+        s = if d_lo > 0.0 {
+            s_lo + (s_hi - s_lo) * d_lo / (d_lo - d_hi)
+        } else {
+            0.5 * (s_lo + s_hi)
+        };
         system.scatter_state(x0, *t0);
         stepper.step(system, s * h)?;
         let d = distance(system);

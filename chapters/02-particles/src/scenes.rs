@@ -13,6 +13,10 @@ use pbm_ode::tableau::RK4;
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::unit_interval;
 
+/// Within this distance of the ground (m) and below this normal speed (m/s) the ball
+/// counts as resting on it, and the contact force cancels gravity.
+pub const BALL_CONTACT_TOLERANCE: f64 = 1e-6;
+
 /// A ball of 1 kg dropped from `height` above the ground plane y = 0, under gravity,
 /// with a resting-contact force so it can come to rest.
 pub fn ball(height: f64) -> Result<(ParticleSystem<2>, Plane<2>), PbmError> {
@@ -23,7 +27,7 @@ pub fn ball(height: f64) -> Result<(ParticleSystem<2>, Plane<2>), PbmError> {
     system.add_force(PlaneContact {
         plane: ground,
         k_friction: 0.0,
-        tolerance: 1e-6,
+        tolerance: BALL_CONTACT_TOLERANCE,
     })?;
     Ok((system, ground))
 }
@@ -35,6 +39,12 @@ pub struct BounceRun {
     pub apexes: Vec<f64>,
     /// (t, y) after every step.
     pub trajectory: Vec<(f64, f64)>,
+    /// Whether the measurement stopped early because a flight became shorter than one
+    /// step (the ball would hit the floor twice in a step; its apex cannot be read).
+    pub flights_too_short: bool,
+    /// Whether the measurement stopped because the ball no longer rose above the
+    /// contact band ([`BALL_CONTACT_TOLERANCE`]): it is at rest.
+    pub at_rest: bool,
 }
 
 // ANCHOR: bouncing_ball
@@ -53,36 +63,78 @@ pub fn bouncing_ball(
     let mut apexes = vec![1.0];
     let mut trajectory = vec![(0.0, 1.0)];
     // At most 100 simulated seconds: long enough for every bounce the exercise
-    // allows.
-    for _ in 0..step_count(h, 100.0)? {
+    // allows. The loop ends much sooner, at the last bounce asked for or at a flight
+    // shorter than a step, so the step count is not capped in advance (the exercise
+    // budgets it).
+    let steps = (100.0 / h).ceil() as u64;
+    for _ in 0..steps {
         let before = system.particles[0].clone();
-        if step_with_collisions(
+        let contacts = step_with_collisions(
             &mut system,
             &mut stepper,
             &ground,
             restitution,
             strategy,
             h,
-        )? > 1
-        {
-            return Err(PbmError::invalid(
-                "bouncing ball",
-                format!(
-                    "after {} apexes the flights became shorter than one step; use a smaller h or fewer bounces",
-                    apexes.len()
-                ),
-            ));
+        )?;
+        if contacts > 1 {
+            // Two contacts in one step: the flights are now shorter than a step and
+            // their apexes cannot be told apart. Stop measuring.
+            return Ok(BounceRun {
+                apexes,
+                trajectory,
+                flights_too_short: true,
+                at_rest: false,
+            });
         }
         let after = &system.particles[0];
         trajectory.push((system.t, after.x.y));
-        if before.v.y > 0.0 && after.v.y <= 0.0 {
-            apexes.push(before.x.y + before.v.y * before.v.y / (2.0 * G));
+        if after.x.y.abs() < BALL_CONTACT_TOLERANCE
+            && after.v.y.abs() < BALL_CONTACT_TOLERANCE
+        {
+            // In the contact band, slow: the contact force holds the ball, at rest.
+            return Ok(BounceRun {
+                apexes,
+                trajectory,
+                flights_too_short: false,
+                at_rest: true,
+            });
+        }
+        // An apex is y + v_y²/(2g) from any state of its flight (exact under gravity
+        // alone). A step can pass one before its contact (it starts rising and ends
+        // past a bounce or a sign change) and one after (it bounced and already
+        // passed the top).
+        let height = |y: f64, v: f64| y + v * v / (2.0 * G);
+        let mut passed = Vec::with_capacity(2);
+        if before.v.y > 0.0 && (contacts == 1 || after.v.y <= 0.0) {
+            passed.push(height(before.x.y, before.v.y));
+        }
+        if contacts == 1 && after.v.y <= 0.0 {
+            passed.push(height(after.x.y, after.v.y));
+        }
+        for apex in passed {
+            if apex < BALL_CONTACT_TOLERANCE {
+                // The ball no longer leaves the contact band, where the contact force
+                // holds it: it is at rest, and nothing is left to measure.
+                return Ok(BounceRun {
+                    apexes,
+                    trajectory,
+                    flights_too_short: false,
+                    at_rest: true,
+                });
+            }
+            apexes.push(apex);
             if apexes.len() > bounces {
-                break;
+                return Ok(BounceRun {
+                    apexes,
+                    trajectory,
+                    flights_too_short: false,
+                    at_rest: false,
+                });
             }
         }
     }
-    Ok(BounceRun { apexes, trajectory })
+    Ok(BounceRun { apexes, trajectory, flights_too_short: false, at_rest: false })
 }
 // ANCHOR_END: bouncing_ball
 

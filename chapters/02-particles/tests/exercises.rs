@@ -54,9 +54,30 @@ fn rollback_bounces_reach_r_squared() {
 }
 
 #[test]
-fn flights_shorter_than_a_step_are_reported_not_mismeasured() {
-    let err = run("bouncing-ball", &["restitution=0.3", "bounces=6"]).unwrap_err();
-    assert!(err.to_string().contains("shorter than one step"), "{err}");
+fn flights_shorter_than_a_step_stop_the_measurement_rather_than_mismeasure() {
+    // For r = 0.3 the fourth flight lasts 0.9 · 0.3⁴ s = 7 ms, under one 10 ms step.
+    let v = run("bouncing-ball", &["restitution=0.3", "bounces=6"]).unwrap();
+    assert_eq!(v["bounces_measured"], 3, "{v}");
+    assert_eq!(v["flights_shorter_than_a_step"], true, "{v}");
+    assert!(v["max_ratio_deviation"].as_f64().unwrap() < 0.02, "{v}");
+    // The whole declared range runs: 20 bounces, and a ball that does not bounce.
+    let v = run("bouncing-ball", &["bounces=20"]).unwrap();
+    assert!(v["bounces_measured"].as_u64().unwrap() >= 15, "{v}");
+    // A first flight of 0.9 ms fits inside the first 10 ms step: nothing to measure.
+    let v = run("bouncing-ball", &["restitution=0.001"]).unwrap();
+    assert_eq!(v["bounces_measured"], 0, "{v}");
+    assert!(v["max_ratio_deviation"].is_null(), "{v}");
+    // A ball that does not bounce comes to rest on the floor.
+    let v = run("bouncing-ball", &["restitution=0"]).unwrap();
+    assert_eq!(v["came_to_rest"], true, "{v}");
+    assert!(v["max_ratio_deviation"].is_null(), "{v}");
+    // At a small step, the bounces are measured down to the contact band (1 µm), where
+    // the resting-contact force takes over, and they are all r².
+    let v =
+        run("bouncing-ball", &["restitution=0.5", "h=1e-5", "bounces=20"]).unwrap();
+    assert_eq!(v["came_to_rest"], true, "{v}");
+    assert!(v["bounces_measured"].as_u64().unwrap() >= 8, "{v}");
+    assert!(v["max_ratio_deviation"].as_f64().unwrap() < 1e-6, "{v}");
 }
 
 #[test]

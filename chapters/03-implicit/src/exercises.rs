@@ -11,7 +11,7 @@ use pbm_prelim::PbmError;
 use pbm_prelim::finite_difference::{EPSILON, central_jacobian};
 use pbm_prelim::parallel::map_range;
 use pbm_prelim::sampling::{sample, sample_vector};
-use pbm_prelim::{Exercise, ParamSpec, Params};
+use pbm_prelim::{Exercise, ParamSpec, Params, budget};
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -21,7 +21,7 @@ pub fn all() -> Vec<Exercise> {
         Exercise {
             id: "stiff-blowup",
             summary: "largest stable explicit steps on x' = -x, y' = -ky, against backward Euler",
-            params: vec![ParamSpec::positive("k", "stiffness (1/s)", 1000.0, 1e7)],
+            params: vec![ParamSpec::float("k", "stiffness (1/s)", 1000.0, 1e-3, 1e7)],
             run: stiff_blowup,
             optional: &[],
         },
@@ -29,13 +29,16 @@ pub fn all() -> Vec<Exercise> {
             id: "particle-on-line",
             summary: "a penalty spring holding a dragged particle within ε of a line: the k it needs and the step it allows",
             params: vec![
-                ParamSpec::positive(
+                ParamSpec::float(
                     "epsilon",
                     "allowed distance from the line (m)",
                     1e-3,
+                    1e-9,
                     1.0,
                 ),
-                ParamSpec::positive("f_max", "largest pull (N)", 100.0, 1e6),
+                // At least 1 N, so that k = f_max/ε ≥ 1 and the penalty direction, not
+                // the x' = -x drag of the test system, limits the step.
+                ParamSpec::float("f_max", "largest pull (N)", 100.0, 1.0, 1e6),
             ],
             run: particle_on_line,
             optional: &[],
@@ -48,7 +51,7 @@ pub fn all() -> Vec<Exercise> {
                 "values of k, evenly spaced in log k",
                 11,
                 2,
-                101,
+                21,
             )],
             run: stable_step_sweep,
             optional: &[],
@@ -83,6 +86,7 @@ pub fn all() -> Vec<Exercise> {
                 ParamSpec::int("n", "particles along a side", 32, 2, 256),
                 ParamSpec::positive("k", "spring stiffness (N/m)", 1000.0, 1e7),
                 ParamSpec::positive("h", "step size (s)", 1.0 / 30.0, 1.0),
+                ParamSpec::float("t_end", "simulated time (s)", 2.0, 0.0, 10.0),
             ],
             run: sheet,
             optional: &[],
@@ -110,7 +114,8 @@ fn stiff_blowup(p: &Params) -> Result<Value, PbmError> {
     }
     Ok(json!({
         "k": k,
-        "theory_euler_limit": 2.0 / k,
+        // The slower mode x' = -x limits the step once k < 1.
+        "theory_euler_limit": 2.0 / k.max(1.0),
         "explicit_euler_max_stable_h": euler,
         "rk4_max_stable_h": rk4,
         "rk4_over_euler": rk4 / euler,
@@ -215,7 +220,18 @@ fn jacobian_check(p: &Params) -> Result<Value, PbmError> {
 
 fn sheet(p: &Params) -> Result<Value, PbmError> {
     let (n, k, h) = (p.usize("n")?, p.f64("k")?, p.f64("h")?);
-    let t_end = 2.0;
+    let t_end = p.f64("t_end")?;
+    // Cost per step and particle: about 170 CG iterations' worth for the RK4 run and
+    // the Jacobian assembly, plus the CG iterations themselves, measured at 7n for
+    // k ≤ 1000 and up to 30n at k = 1e7 (fewer at small h, so this overestimates
+    // there). The limit is about 5 s in release on the book's machine; the default
+    // (n = 32, 60 steps) is 4e7.
+    let stiffness = ((k / 1000.0).log10() / 4.0).clamp(0.0, 1.0);
+    let iterations = n as f64 * (7.0 + 23.0 * stiffness);
+    let work =
+        budget::steps(t_end, h).max(1.0) * (n * n) as f64 * (170.0 + iterations);
+    let change = "lower n, t_end or k, or raise h";
+    budget::within(work, 8e7, "particle-iterations", change)?;
     let explicit_stable = explicit_sheet_stays_bounded(n, k, h, t_end)?;
     let start = Instant::now();
     let implicit = implicit_sheet_run(n, k, h, t_end)?;

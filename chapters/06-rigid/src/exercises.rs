@@ -20,8 +20,8 @@ pub fn all() -> Vec<Exercise> {
                 "n",
                 "point sampling: grid cells along each side of the bounding box",
                 32,
-                1,
-                200,
+                2,
+                100,
             )],
             run: inertia_table,
             optional: &[],
@@ -129,6 +129,8 @@ fn inertia_table(p: &Params) -> Result<Value, PbmError> {
 
 fn quat_vs_matrix(p: &Params) -> Result<Value, PbmError> {
     let (t_end, h) = (p.f64("t_end")?, p.f64("h")?);
+    // Two runs at under 1 µs per step each in release.
+    pbm_prelim::budget::steps_within(t_end, h, 1.5e6)?;
     let omega = Vector3::new(1.0, 2.0, 3.0);
     let worst = |r| -> Result<f64, PbmError> {
         Ok(torque_free(omega, r, false, h, t_end, 1)?
