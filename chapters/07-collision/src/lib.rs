@@ -1,0 +1,10 @@
+//! Chapter 7: collision detection.
+//!
+//! Two questions, asked every step: which pairs of bodies are close enough to need a
+//! closer look (the broad phase: bounding boxes, sorted along each axis and kept
+//! sorted from step to step), and, for those, are they apart, touching or
+//! interpenetrating, and where (the narrow phase: separating planes between convex
+//! shapes, cached as witnesses).
+
+pub mod aabb;
+pub mod sweep;

@@ -1,0 +1,90 @@
+//! The coherent sweep against brute force at every step of random scenes, in 2-D and
+//! 3-D: the same overlapping pairs, and changes that are exactly the difference
+//! between one step's pairs and the next.
+
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
+use pbm_collision::aabb::Aabb;
+use pbm_collision::sweep::{
+    CoherentSweep, Pair, brute_force_pairs, sort_and_sweep_pairs,
+};
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+/// A scene: for each box, a corner, a size and a velocity, all on a grid of 1/8 so
+/// that ends coincide exactly and boxes touch; a zero velocity is a box that stops.
+fn scene<const D: usize>(
+    n: usize,
+) -> impl Strategy<Value = Vec<([i32; D], [i32; D], [i32; D])>> {
+    let coordinate = || prop::array::uniform::<_, D>(0..40i32);
+    let size = || prop::array::uniform::<_, D>(1..8i32);
+    let velocity = || prop::array::uniform::<_, D>(-3..=3i32);
+    prop::collection::vec((coordinate(), size(), velocity()), 1..n)
+}
+
+fn at<const D: usize>(
+    spec: &[([i32; D], [i32; D], [i32; D])],
+    step: i32,
+) -> Vec<Aabb<D>> {
+    spec.iter()
+        .map(|(corner, size, velocity)| {
+            let min: [f64; D] = std::array::from_fn(|k| {
+                // Bounce between 0 and 40 so boxes stay in the region.
+                let x = (corner[k] + step * velocity[k]).rem_euclid(80);
+                f64::from(if x > 40 { 80 - x } else { x }) / 8.0
+            });
+            let max = std::array::from_fn(|k| min[k] + f64::from(size[k]) / 8.0);
+            Aabb::new(min, max).unwrap()
+        })
+        .collect()
+}
+
+fn difference(a: &[Pair], b: &[Pair]) -> Vec<Pair> {
+    let b: BTreeSet<_> = b.iter().collect();
+    a.iter().filter(|p| !b.contains(p)).copied().collect()
+}
+
+fn agrees_with_brute_force<const D: usize>(
+    spec: &[([i32; D], [i32; D], [i32; D])],
+) -> Result<(), TestCaseError> {
+    let first = at(spec, 0);
+    let mut sweep = CoherentSweep::new(&first).unwrap();
+    let mut before = brute_force_pairs(&first);
+    prop_assert_eq!(sweep.pairs(), before.clone());
+    for step in 1..30 {
+        let boxes = at(spec, step);
+        let now = brute_force_pairs(&boxes);
+        let changes = sweep.update(&boxes).unwrap();
+        prop_assert_eq!(sweep.pairs(), now.clone(), "step {}", step);
+        prop_assert_eq!(sort_and_sweep_pairs(&boxes).unwrap(), now.clone());
+        prop_assert_eq!(changes.began, difference(&now, &before), "step {}", step);
+        prop_assert_eq!(changes.ended, difference(&before, &now), "step {}", step);
+        before = now;
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn coherent_sweep_matches_brute_force_in_2d(spec in scene::<2>(60)) {
+        agrees_with_brute_force(&spec)?;
+    }
+
+    #[test]
+    fn coherent_sweep_matches_brute_force_in_3d(spec in scene::<3>(60)) {
+        agrees_with_brute_force(&spec)?;
+    }
+}
+
+#[test]
+fn boxes_that_do_not_move_cost_no_exchanges() {
+    let spec: Vec<([i32; 2], [i32; 2], [i32; 2])> =
+        (0..50).map(|i| ([i % 40, (7 * i) % 40], [3, 2], [0, 0])).collect();
+    let boxes = at(&spec, 0);
+    let mut sweep = CoherentSweep::new(&boxes).unwrap();
+    let changes = sweep.update(&boxes).unwrap();
+    assert_eq!(changes.exchanges, 0);
+    assert!(changes.began.is_empty() && changes.ended.is_empty());
+}
