@@ -7,4 +7,5 @@
 //! shapes, cached as witnesses).
 
 pub mod aabb;
+pub mod scene;
 pub mod sweep;

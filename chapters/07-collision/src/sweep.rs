@@ -6,12 +6,11 @@
 //! the boxes' ends along one axis and sweeps, O(n log n + k); [`CoherentSweep`] keeps
 //! one sorted list of ends per axis from the last step, re-sorts it by insertion sort
 //! (almost nothing moves far between steps, so this costs O(n + c) for c exchanges),
-//! and updates a table of overlap counts on each exchange: a pair can change status
-//! only when an end of one box passes an end of the other.
+//! and updates the table of overlapping pairs from the exchanges: a pair can change
+//! status only when an end of one box passes an end of the other.
 
 use crate::aabb::Aabb;
 use pbm_prelim::PbmError;
-use std::collections::BTreeSet;
 
 /// A pair of box indices, the smaller first.
 pub type Pair = (u32, u32);
@@ -128,80 +127,58 @@ pub struct Changes {
 }
 
 /// The coherent broad phase: one sorted list of interval ends per axis, kept from step
-/// to step, and for every pair the number of axes on which its intervals overlap.
+/// to step, and for each box the boxes it overlaps (a handful at most in a scene
+/// worth simulating, so a membership test is a short scan).
 #[derive(Debug, Clone)]
 pub struct CoherentSweep<const D: usize> {
     lists: [Vec<Endpoint>; D],
-    /// Per-pair overlap counts (0..=D), packed as a strict lower triangle.
-    counts: Vec<u8>,
-    overlapping: BTreeSet<Pair>,
-    n: usize,
-}
-
-/// Position of pair (i, j), i < j, in the packed lower triangle.
-fn slot((i, j): Pair) -> usize {
-    let (i, j) = (i as usize, j as usize);
-    j * (j - 1) / 2 + i
+    partners: Vec<Vec<u32>>,
 }
 
 impl<const D: usize> CoherentSweep<D> {
-    /// Sorts the boxes' ends on every axis and counts, for every pair, the axes on
-    /// which they overlap: O(n log n + k) per axis, plus the table's n²/2 bytes.
+    /// Sorts the boxes' ends on every axis and finds the overlapping pairs by a full
+    /// sort-and-sweep: O(n log n + k).
     pub fn new(boxes: &[Aabb<D>]) -> Result<Self, PbmError> {
-        let n = boxes.len();
-        index_of(n)?;
-        let mut counts = vec![0u8; n * n.saturating_sub(1) / 2];
-        let lists: [Vec<Endpoint>; D] = std::array::from_fn(|axis| {
+        let mut partners = vec![Vec::new(); boxes.len()];
+        for (i, j) in sort_and_sweep_pairs(boxes)? {
+            partners[i as usize].push(j);
+            partners[j as usize].push(i);
+        }
+        let lists = std::array::from_fn(|axis| {
             let mut list = endpoints(boxes, axis);
             sort(&mut list);
-            // Sweep: each begin overlaps, on this axis, every interval still open.
-            let mut open: Vec<u32> = Vec::new();
-            for e in &list {
-                match e.end {
-                    End::Begin => {
-                        for &other in &open {
-                            counts[slot(pair(e.id, other))] += 1;
-                        }
-                        open.push(e.id);
-                    }
-                    End::Finish => open.retain(|&id| id != e.id),
-                }
-            }
             list
         });
-        let mut overlapping = BTreeSet::new();
-        for j in 1..n as u32 {
-            for i in 0..j {
-                if counts[slot((i, j))] as usize == D {
-                    overlapping.insert((i, j));
-                }
-            }
-        }
-        Ok(CoherentSweep { lists, counts, overlapping, n })
+        Ok(CoherentSweep { lists, partners })
     }
 
     /// The pairs that overlap now. Sorted.
     pub fn pairs(&self) -> Vec<Pair> {
-        self.overlapping.iter().copied().collect()
+        let mut pairs = Vec::new();
+        for (i, others) in self.partners.iter().enumerate() {
+            let i = i as u32;
+            pairs.extend(others.iter().filter(|&&j| i < j).map(|&j| (i, j)));
+        }
+        pairs.sort_unstable();
+        pairs
     }
 
     // ANCHOR: update
     /// Moves the ends to the boxes' new positions, re-sorts every axis by insertion
-    /// sort and returns the pairs whose status changed. Each exchange of a begin of
-    /// one box with the finish of another starts or ends their overlap on that axis;
-    /// a pair overlaps when it does on all `D` axes.
+    /// sort and returns the pairs whose status changed. Two boxes' intervals on an
+    /// axis start or stop overlapping exactly when a begin of one passes a finish of
+    /// the other, so only pairs met in such an exchange can have changed; each is
+    /// tested against the boxes' new bounds when it is met.
     pub fn update(&mut self, boxes: &[Aabb<D>]) -> Result<Changes, PbmError> {
-        if boxes.len() != self.n {
+        if boxes.len() != self.partners.len() {
             let why = format!(
                 "{} boxes given to a sweep built for {}",
                 boxes.len(),
-                self.n
+                self.partners.len()
             );
             return Err(PbmError::invalid("broad phase", why));
         }
-        let mut began = BTreeSet::new();
-        let mut ended = BTreeSet::new();
-        let mut exchanges = 0;
+        let mut changes = Changes::default();
         for (axis, list) in self.lists.iter_mut().enumerate() {
             for e in list.iter_mut() {
                 let b = &boxes[e.id as usize];
@@ -210,43 +187,44 @@ impl<const D: usize> CoherentSweep<D> {
             for k in 1..list.len() {
                 let mut m = k;
                 while m > 0 && list[m - 1].after(&list[m]) {
-                    // `moving` passes `passed` on its way down the list.
-                    let (passed, moving) = (list[m - 1], list[m]);
+                    let (a, b) = (list[m - 1], list[m]);
                     list.swap(m - 1, m);
                     m -= 1;
-                    exchanges += 1;
-                    if passed.end == moving.end || passed.id == moving.id {
-                        continue;
-                    }
-                    let p = pair(passed.id, moving.id);
-                    let count = &mut self.counts[slot(p)];
-                    if moving.end == End::Begin {
-                        // A begin passing a finish downward: they now overlap here.
-                        *count += 1;
-                        if *count as usize == D && !ended.remove(&p) {
-                            began.insert(p);
-                        }
-                    } else {
-                        // A finish passing a begin downward: they no longer do.
-                        if *count as usize == D && !began.remove(&p) {
-                            ended.insert(p);
-                        }
-                        *count -= 1;
+                    changes.exchanges += 1;
+                    if a.end != b.end && a.id != b.id {
+                        let p = pair(a.id, b.id);
+                        let now = boxes[p.0 as usize].overlaps(&boxes[p.1 as usize]);
+                        set_status(&mut self.partners, p, now, &mut changes);
                     }
                 }
             }
         }
-        for p in &began {
-            self.overlapping.insert(*p);
-        }
-        for p in &ended {
-            self.overlapping.remove(p);
-        }
-        let began = began.into_iter().collect();
-        let ended = ended.into_iter().collect();
-        Ok(Changes { began, ended, exchanges })
+        changes.began.sort_unstable();
+        changes.ended.sort_unstable();
+        Ok(changes)
     }
     // ANCHOR_END: update
+}
+
+/// Records that pair `p` overlaps (`now`) or not, noting a change of status. A pair
+/// met twice in one update (on two axes) changes at most once: the test is against
+/// the final bounds both times.
+fn set_status(
+    partners: &mut [Vec<u32>],
+    (i, j): Pair,
+    now: bool,
+    changes: &mut Changes,
+) {
+    let was = partners[i as usize].contains(&j);
+    if now && !was {
+        partners[i as usize].push(j);
+        partners[j as usize].push(i);
+        changes.began.push((i, j));
+    } else if !now && was {
+        partners[i as usize].retain(|&k| k != j);
+        partners[j as usize].retain(|&k| k != i);
+        changes.ended.push((i, j));
+    }
 }
 
 #[cfg(test)]
