@@ -7,5 +7,6 @@
 //! shapes, cached as witnesses).
 
 pub mod aabb;
+pub mod polygon;
 pub mod scene;
 pub mod sweep;
