@@ -7,6 +7,8 @@
 //! shapes, cached as witnesses).
 
 pub mod aabb;
+#[cfg(feature = "book")]
+pub mod exercises;
 pub mod polygon;
 pub mod scene;
 pub mod sweep;

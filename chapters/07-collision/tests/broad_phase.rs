@@ -88,3 +88,21 @@ fn boxes_that_do_not_move_cost_no_exchanges() {
     assert_eq!(changes.exchanges, 0);
     assert!(changes.began.is_empty() && changes.ended.is_empty());
 }
+
+#[test]
+fn the_sweep_table_agrees_with_brute_force_and_names_its_fields() {
+    let exercise = pbm_collision::exercises::all()
+        .into_iter()
+        .find(|e| e.id == "sweep-table")
+        .unwrap();
+    let v = exercise.run_with("collision", &["n_max=400", "steps=10"]).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    for row in rows {
+        assert_eq!(row["pairs_equal_brute"], true, "{row}");
+        for key in ["n", "sweep_ms", "resort_ms", "brute_ms", "paper_ms"] {
+            assert!(row[key].as_f64().is_some_and(|x| x > 0.0), "{key}: {row}");
+        }
+    }
+    assert!(v["fitted_slope"].as_f64().unwrap().is_finite());
+}
