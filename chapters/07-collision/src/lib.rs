@@ -12,3 +12,4 @@ pub mod exercises;
 pub mod polygon;
 pub mod scene;
 pub mod sweep;
+pub mod toi;
