@@ -10,6 +10,7 @@ pub mod aabb;
 #[cfg(feature = "book")]
 pub mod exercises;
 pub mod polygon;
+pub mod polyhedron;
 pub mod scene;
 pub mod sweep;
 pub mod toi;

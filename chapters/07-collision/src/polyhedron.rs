@@ -1,0 +1,560 @@
+//! Convex polyhedra and the narrow phase between two of them in space: separating
+//! planes over face normals and edge × edge directions, cached as witnesses; an
+//! interpenetration witness when no plane separates; and the contact features
+//! (vertex/face and edge/edge) when two bodies touch.
+
+use nalgebra::{UnitQuaternion, Vector3};
+use pbm_prelim::PbmError;
+
+type V3 = Vector3<f64>;
+
+/// A convex polyhedron: vertices, faces listed counter-clockwise seen from outside,
+/// and the edges (each once), checked to close up and to bulge outwards everywhere.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConvexPolyhedron {
+    vertices: Vec<V3>,
+    faces: Vec<Vec<usize>>,
+    normals: Vec<V3>,
+    edges: Vec<[usize; 2]>,
+}
+
+fn invalid(why: impl Into<String>) -> PbmError {
+    PbmError::invalid("convex polyhedron", why)
+}
+
+impl ConvexPolyhedron {
+    /// A polyhedron from its vertices and faces. Every vertex must be finite; every
+    /// face needs three or more vertices, flat and counter-clockwise seen from
+    /// outside; every edge must join exactly two faces (a closed surface); and every
+    /// vertex must lie behind every face's plane (convex).
+    pub fn new(vertices: Vec<V3>, faces: Vec<Vec<usize>>) -> Result<Self, PbmError> {
+        if vertices.len() < 4 || faces.len() < 4 {
+            let why = format!(
+                "{} vertices and {} faces; a solid needs at least 4 of each",
+                vertices.len(),
+                faces.len()
+            );
+            return Err(invalid(why));
+        }
+        if let Some(v) = vertices.iter().find(|v| !v.iter().all(|c| c.is_finite())) {
+            return Err(invalid(format!("vertex {v:?} is not finite")));
+        }
+        let scale = vertices.iter().map(|v| v.norm()).fold(1.0, f64::max);
+        let flat = 1e-9 * scale;
+        let mut normals = Vec::with_capacity(faces.len());
+        let mut edges: Vec<([usize; 2], usize)> = Vec::new();
+        for (f, face) in faces.iter().enumerate() {
+            if face.len() < 3 || face.iter().any(|&i| i >= vertices.len()) {
+                let why = format!(
+                    "face {f} has {face:?}: it needs 3 or more of the vertex indices 0..{}",
+                    vertices.len()
+                );
+                return Err(invalid(why));
+            }
+            // Newell's normal: the area vector of the face, whatever its shape.
+            let area: V3 = (0..face.len())
+                .map(|k| {
+                    vertices[face[k]].cross(&vertices[face[(k + 1) % face.len()]])
+                })
+                .sum();
+            if area.norm() <= flat * scale {
+                return Err(invalid(format!("face {f} has no area")));
+            }
+            let n = area.normalize();
+            let p = vertices[face[0]];
+            if face.iter().any(|&i| n.dot(&(vertices[i] - p)).abs() > flat) {
+                return Err(invalid(format!("face {f} is not flat")));
+            }
+            if vertices.iter().any(|v| n.dot(&(v - p)) > flat) {
+                let why = format!(
+                    "a vertex lies outside face {f}'s plane: the solid is not convex, \
+                     or the face runs clockwise seen from outside"
+                );
+                return Err(invalid(why));
+            }
+            normals.push(n);
+            for k in 0..face.len() {
+                let (i, j) = (face[k], face[(k + 1) % face.len()]);
+                let key = [i.min(j), i.max(j)];
+                match edges.iter_mut().find(|(e, _)| *e == key) {
+                    Some((_, count)) => *count += 1,
+                    None => edges.push((key, 1)),
+                }
+            }
+        }
+        if let Some((e, count)) = edges.iter().find(|(_, c)| *c != 2) {
+            let why = format!(
+                "edge {e:?} joins {count} faces, not 2: the surface is not closed"
+            );
+            return Err(invalid(why));
+        }
+        let edges = edges.into_iter().map(|(e, _)| e).collect();
+        Ok(ConvexPolyhedron { vertices, faces, normals, edges })
+    }
+
+    /// A box with the given centre and half sizes, faces perpendicular to the axes.
+    pub fn cuboid(centre: V3, half: V3) -> Result<Self, PbmError> {
+        let corner = |i: usize| {
+            let s = |bit: usize| if i >> bit & 1 == 1 { 1.0 } else { -1.0 };
+            centre + V3::new(s(0) * half.x, s(1) * half.y, s(2) * half.z)
+        };
+        let faces = vec![
+            vec![0, 4, 6, 2], // −x
+            vec![1, 3, 7, 5], // +x
+            vec![0, 1, 5, 4], // −y
+            vec![2, 6, 7, 3], // +y
+            vec![0, 2, 3, 1], // −z
+            vec![4, 5, 7, 6], // +z
+        ];
+        ConvexPolyhedron::new((0..8).map(corner).collect(), faces)
+    }
+
+    /// The vertices.
+    pub fn vertices(&self) -> &[V3] {
+        &self.vertices
+    }
+
+    /// The faces, each a counter-clockwise loop of vertex indices seen from outside.
+    pub fn faces(&self) -> &[Vec<usize>] {
+        &self.faces
+    }
+
+    /// The edges, each once, as pairs of vertex indices.
+    pub fn edges(&self) -> &[[usize; 2]] {
+        &self.edges
+    }
+
+    /// Face `f`'s outward unit normal.
+    pub fn normal(&self, f: usize) -> V3 {
+        self.normals[f]
+    }
+
+    /// The mean of the vertices: a point inside.
+    pub fn centre(&self) -> V3 {
+        self.vertices.iter().sum::<V3>() / self.vertices.len() as f64
+    }
+
+    /// The polyhedron rotated by `rotation` about the origin, then moved by `offset`.
+    pub fn placed(&self, offset: V3, rotation: UnitQuaternion<f64>) -> Self {
+        ConvexPolyhedron {
+            vertices: self.vertices.iter().map(|v| rotation * v + offset).collect(),
+            faces: self.faces.clone(),
+            normals: self.normals.iter().map(|n| rotation * n).collect(),
+            edges: self.edges.clone(),
+        }
+    }
+
+    fn edge_direction(&self, e: usize) -> V3 {
+        let [i, j] = self.edges[e];
+        self.vertices[j] - self.vertices[i]
+    }
+
+    fn extent(&self, axis: &V3) -> (f64, f64) {
+        self.vertices
+            .iter()
+            .map(|v| axis.dot(v))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+                (lo.min(x), hi.max(x))
+            })
+    }
+}
+
+/// A candidate separating direction: a face normal of A or of B, or the cross
+/// product of an edge of A and an edge of B.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Axis {
+    /// The normal of a face of A.
+    FaceOfA(usize),
+    /// The normal of a face of B.
+    FaceOfB(usize),
+    /// Edge `.0` of A crossed with edge `.1` of B.
+    Edges(usize, usize),
+}
+
+/// A witness: an axis, and which way along it B lies from A.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlaneWitness {
+    /// The direction.
+    pub axis: Axis,
+    /// B lies on the negative side (the plane's normal is minus the axis).
+    pub flipped: bool,
+}
+
+// ANCHOR: gap
+/// How far apart A and B are along a unit direction `n` pointing from A to B: the
+/// least projection of B minus the greatest projection of A. Positive: the plane
+/// between those two levels separates them.
+fn gap(a: &ConvexPolyhedron, b: &ConvexPolyhedron, n: &V3) -> f64 {
+    b.extent(n).0 - a.extent(n).1
+}
+
+/// The unit direction of an axis for the current placement; `None` for edges too
+/// close to parallel to define one.
+fn direction(a: &ConvexPolyhedron, b: &ConvexPolyhedron, axis: Axis) -> Option<V3> {
+    match axis {
+        Axis::FaceOfA(f) => Some(a.normal(f)),
+        Axis::FaceOfB(f) => Some(b.normal(f)),
+        Axis::Edges(i, j) => {
+            let (ea, eb) = (a.edge_direction(i), b.edge_direction(j));
+            let c = ea.cross(&eb);
+            (c.norm() > 1e-9 * ea.norm() * eb.norm()).then(|| c.normalize())
+        }
+    }
+}
+
+/// The witness's separation now: its gap along its direction.
+fn witness_gap(
+    a: &ConvexPolyhedron,
+    b: &ConvexPolyhedron,
+    w: PlaneWitness,
+) -> Option<f64> {
+    let n = direction(a, b, w.axis)?;
+    Some(gap(a, b, &if w.flipped { -n } else { n }))
+}
+
+/// The separation of two convex polyhedra: the largest gap over every face normal of
+/// either and every edge × edge direction, both ways along each. Two convex solids
+/// are disjoint exactly when one of these directions separates them; when none does,
+/// the largest (negative) gap is how deep they interpenetrate, and the direction to
+/// push them apart.
+pub fn separation(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> (f64, PlaneWitness) {
+    let faces_a = (0..a.faces.len()).map(Axis::FaceOfA);
+    let faces_b = (0..b.faces.len()).map(Axis::FaceOfB);
+    let edges = (0..a.edges.len())
+        .flat_map(|i| (0..b.edges.len()).map(move |j| Axis::Edges(i, j)));
+    let mut best =
+        (f64::NEG_INFINITY, PlaneWitness { axis: Axis::FaceOfA(0), flipped: false });
+    for axis in faces_a.chain(faces_b).chain(edges) {
+        let Some(n) = direction(a, b, axis) else { continue };
+        for (flipped, n) in [(false, n), (true, -n)] {
+            let d = gap(a, b, &n);
+            if d > best.0 {
+                best = (d, PlaneWitness { axis, flipped });
+            }
+        }
+    }
+    best
+}
+// ANCHOR_END: gap
+
+/// The separating plane a witness stands for: unit normal (from A towards B) and
+/// the point midway between the two bodies along it.
+pub fn plane(
+    a: &ConvexPolyhedron,
+    b: &ConvexPolyhedron,
+    w: PlaneWitness,
+) -> Option<(V3, f64)> {
+    let n = direction(a, b, w.axis)?;
+    let n = if w.flipped { -n } else { n };
+    Some((n, 0.5 * (a.extent(&n).1 + b.extent(&n).0)))
+}
+
+/// Where two polyhedra stand with respect to the tolerance ε.
+pub use crate::polygon::Status;
+
+/// The narrow phase for one pair of polyhedra, remembering the last separating plane.
+#[derive(Debug, Clone, Default)]
+pub struct PlaneCache {
+    witness: Option<PlaneWitness>,
+    /// Tests answered by the cached witness alone.
+    pub reused: usize,
+    /// Tests that needed the full search.
+    pub searched: usize,
+}
+
+impl PlaneCache {
+    // ANCHOR: plane_cache
+    /// Classifies the pair, trying last step's separating plane first. A witness
+    /// that still separates by more than ε answers the question with one axis; only
+    /// when it fails does the search run over every axis.
+    pub fn test(
+        &mut self,
+        a: &ConvexPolyhedron,
+        b: &ConvexPolyhedron,
+        epsilon: f64,
+    ) -> Status {
+        if let Some(w) = self.witness
+            && witness_gap(a, b, w).is_some_and(|d| d > epsilon)
+        {
+            self.reused += 1;
+            return Status::Disjoint;
+        }
+        self.searched += 1;
+        let (d, w) = separation(a, b);
+        self.witness = Some(w);
+        if d > epsilon {
+            Status::Disjoint
+        } else if d >= -epsilon {
+            Status::Contact
+        } else {
+            Status::Interpenetrating
+        }
+    }
+    // ANCHOR_END: plane_cache
+
+    /// The witness kept from the last test.
+    pub fn witness(&self) -> Option<PlaneWitness> {
+        self.witness
+    }
+}
+
+/// Why two polyhedra interpenetrate: a vertex of one inside the other, or an edge of
+/// one passing through a face of the other.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Penetration {
+    /// A vertex of one solid lies inside the other.
+    VertexInside {
+        /// The vertex is B's (else A's).
+        of_b: bool,
+        /// Its index.
+        vertex: usize,
+    },
+    /// An edge of one solid passes through a face of the other.
+    EdgeThroughFace {
+        /// The edge is B's and the face A's (else the reverse).
+        of_b: bool,
+        /// The edge's index.
+        edge: usize,
+        /// The face's index.
+        face: usize,
+        /// Where the edge crosses the face.
+        point: V3,
+    },
+}
+
+fn inside(p: &ConvexPolyhedron, v: &V3) -> bool {
+    (0..p.faces.len())
+        .all(|f| p.normal(f).dot(&(v - p.vertices[p.faces[f][0]])) < 0.0)
+}
+
+/// Whether `x`, a point on face `f`'s plane, lies inside the face (within `slack`).
+fn within_face(p: &ConvexPolyhedron, f: usize, x: &V3, slack: f64) -> bool {
+    let (face, n) = (&p.faces[f], p.normal(f));
+    (0..face.len()).all(|k| {
+        let (u, w) = (p.vertices[face[k]], p.vertices[face[(k + 1) % face.len()]]);
+        let edge = w - u;
+        edge.cross(&(x - u)).dot(&n) >= -slack * edge.norm()
+    })
+}
+
+// ANCHOR: penetration
+/// An interpenetration witness, or `None` when the solids do not overlap. Two convex
+/// solids overlap exactly when a vertex of one is inside the other or an edge of one
+/// crosses a face of the other, so trying those is a complete test; the witness found
+/// is what the next step tries first.
+pub fn penetration(
+    a: &ConvexPolyhedron,
+    b: &ConvexPolyhedron,
+) -> Option<Penetration> {
+    for (of_b, p, q) in [(true, a, b), (false, b, a)] {
+        if let Some(vertex) = q.vertices.iter().position(|v| inside(p, v)) {
+            return Some(Penetration::VertexInside { of_b, vertex });
+        }
+    }
+    for (of_b, p, q) in [(true, a, b), (false, b, a)] {
+        for (edge, &[i, j]) in q.edges.iter().enumerate() {
+            let (u, w) = (q.vertices[i], q.vertices[j]);
+            for face in 0..p.faces.len() {
+                let (n, o) = (p.normal(face), p.vertices[p.faces[face][0]]);
+                let (du, dw) = (n.dot(&(u - o)), n.dot(&(w - o)));
+                if du * dw < 0.0 {
+                    let point = u + (w - u) * (du / (du - dw));
+                    if within_face(p, face, &point, 0.0) {
+                        return Some(Penetration::EdgeThroughFace {
+                            of_b,
+                            edge,
+                            face,
+                            point,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+// ANCHOR_END: penetration
+
+/// Which features meet at a contact.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Feature {
+    /// A vertex of one body on a face of the other.
+    VertexFace {
+        /// The vertex is B's and the face A's (else the reverse).
+        vertex_of_b: bool,
+        /// The vertex's index.
+        vertex: usize,
+        /// The face's index.
+        face: usize,
+    },
+    /// An edge of A crossing an edge of B.
+    EdgeEdge {
+        /// A's edge.
+        edge_a: usize,
+        /// B's edge.
+        edge_b: usize,
+        /// A's edge's unit direction (chapter 8 needs both directions for the
+        /// normal's rate of change).
+        dir_a: V3,
+        /// B's edge's unit direction.
+        dir_b: V3,
+    },
+}
+
+/// A contact point between two polyhedra.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Contact {
+    /// The point (on the surface of the vertex's or edge's body).
+    pub point: V3,
+    /// Unit normal, pointing from A towards B.
+    pub normal: V3,
+    /// The features that meet.
+    pub feature: Feature,
+}
+
+/// Closest points of segments u0 + s (u1 − u0) and w0 + t (w1 − w0): (s, t), for
+/// segments that are not parallel.
+fn closest_parameters(u0: V3, u1: V3, w0: V3, w1: V3) -> (f64, f64) {
+    let (d1, d2, r) = (u1 - u0, w1 - w0, u0 - w0);
+    let (a, e, b) = (d1.dot(&d1), d2.dot(&d2), d1.dot(&d2));
+    let (c, f) = (d1.dot(&r), d2.dot(&r));
+    let denom = a * e - b * b;
+    ((b * f - c * e) / denom, (a * f - b * c) / denom)
+}
+
+// ANCHOR: contacts
+/// The contacts of two polyhedra within ε of touching, read off the separating plane
+/// with normal n (from A to B). Vertex/face: a vertex of B within ε of a face of A
+/// whose normal is n, and inside that face (and the same with A and B swapped).
+/// Edge/edge: an edge of A and an edge of B, not parallel, whose closest points are
+/// within ε of each other and strictly inside both edges (an end of an edge is a
+/// vertex, found as vertex/face). A point found twice is reported once.
+pub fn contacts(
+    a: &ConvexPolyhedron,
+    b: &ConvexPolyhedron,
+    epsilon: f64,
+) -> Vec<Contact> {
+    let (_, w) = separation(a, b);
+    let Some((n, _)) = plane(a, b, w) else { return Vec::new() };
+    let mut found: Vec<Contact> = Vec::new();
+    let mut add = |c: Contact| {
+        if found.iter().all(|d| (d.point - c.point).norm() > epsilon) {
+            found.push(c);
+        }
+    };
+    let aligned = 1.0 - 1e-6;
+    for (vertex_of_b, p, q, np) in [(true, a, b, n), (false, b, a, -n)] {
+        for face in (0..p.faces.len()).filter(|&f| p.normal(f).dot(&np) > aligned) {
+            let o = p.vertices[p.faces[face][0]];
+            for (vertex, v) in q.vertices.iter().enumerate() {
+                let height = np.dot(&(v - o));
+                let foot = v - np * height;
+                if height.abs() <= epsilon && within_face(p, face, &foot, epsilon) {
+                    add(Contact {
+                        point: *v,
+                        normal: n,
+                        feature: Feature::VertexFace { vertex_of_b, vertex, face },
+                    });
+                }
+            }
+        }
+    }
+    for (edge_a, &[i, j]) in a.edges.iter().enumerate() {
+        let (u0, u1) = (a.vertices[i], a.vertices[j]);
+        for (edge_b, &[k, l]) in b.edges.iter().enumerate() {
+            let (w0, w1) = (b.vertices[k], b.vertices[l]);
+            let (dir_a, dir_b) = ((u1 - u0).normalize(), (w1 - w0).normalize());
+            let cross = dir_a.cross(&dir_b);
+            // Parallel edges touch along a segment whose ends are vertex contacts;
+            // edges not lying across the plane's normal do not touch across it.
+            if cross.norm() < 1e-6 || cross.normalize().dot(&n).abs() < aligned {
+                continue;
+            }
+            let (s, t) = closest_parameters(u0, u1, w0, w1);
+            let margin_a = epsilon / (u1 - u0).norm();
+            let margin_b = epsilon / (w1 - w0).norm();
+            if !(margin_a..1.0 - margin_a).contains(&s)
+                || !(margin_b..1.0 - margin_b).contains(&t)
+            {
+                continue;
+            }
+            let (pa, pb) = (u0 + (u1 - u0) * s, w0 + (w1 - w0) * t);
+            if (pb - pa).norm() <= epsilon {
+                add(Contact {
+                    point: pa,
+                    normal: n,
+                    feature: Feature::EdgeEdge { edge_a, edge_b, dir_a, dir_b },
+                });
+            }
+        }
+    }
+    found
+}
+// ANCHOR_END: contacts
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cube(x: f64, y: f64, z: f64) -> ConvexPolyhedron {
+        ConvexPolyhedron::cuboid(V3::new(x, y, z), V3::new(0.5, 0.5, 0.5)).unwrap()
+    }
+
+    #[test]
+    fn bad_solids_are_errors() {
+        let c = cube(0.0, 0.0, 0.0);
+        let e = |v: Vec<V3>, f: Vec<Vec<usize>>| {
+            ConvexPolyhedron::new(v, f).unwrap_err().to_string()
+        };
+        let mut flipped = c.faces.clone();
+        flipped[0].reverse();
+        assert!(e(c.vertices.clone(), flipped).contains("clockwise"));
+        assert!(e(c.vertices.clone(), c.faces[..5].to_vec()).contains("not closed"));
+        let mut nan = c.vertices.clone();
+        nan[3].y = f64::NAN;
+        assert!(e(nan, c.faces.clone()).contains("not finite"));
+        let mut bent = c.vertices.clone();
+        bent[7] += V3::new(0.2, 0.2, 0.2);
+        assert!(e(bent, c.faces.clone()).contains("not flat"));
+        assert!(
+            e(c.vertices[..3].to_vec(), vec![vec![0, 1, 2]]).contains("at least 4")
+        );
+    }
+
+    #[test]
+    fn separation_is_the_gap_along_the_best_axis() {
+        let (a, b) = (cube(0.0, 0.0, 0.0), cube(1.5, 0.2, 0.1));
+        let (d, w) = separation(&a, &b);
+        assert!((d - 0.5).abs() < 1e-12, "{d} {w:?}");
+        // Two cubes turned 45° about different axes, edge against edge: only an
+        // edge × edge direction separates them.
+        let turn = |axis: V3| {
+            UnitQuaternion::from_scaled_axis(axis * std::f64::consts::FRAC_PI_4)
+        };
+        let a = cube(0.0, 0.0, 0.0).placed(V3::zeros(), turn(V3::z()));
+        let half_diagonal = 0.5 * 2f64.sqrt();
+        let b = cube(0.0, 0.0, 0.0)
+            .placed(V3::new(2.0 * half_diagonal + 0.1, 0.0, 0.0), turn(V3::y()));
+        let (d, w) = separation(&a, &b);
+        assert!(matches!(w.axis, Axis::Edges(..)), "{w:?}");
+        assert!((d - 0.1).abs() < 1e-12, "{d}");
+    }
+
+    #[test]
+    fn penetration_is_found_exactly_when_the_separation_is_negative() {
+        let a = cube(0.0, 0.0, 0.0);
+        let vertex_in = cube(0.9, 0.9, 0.9);
+        assert!(matches!(
+            penetration(&a, &vertex_in),
+            Some(Penetration::VertexInside { of_b: true, .. })
+        ));
+        // A long thin bar through the middle of the cube: no vertex inside either.
+        let bar =
+            ConvexPolyhedron::cuboid(V3::zeros(), V3::new(2.0, 0.1, 0.1)).unwrap();
+        assert!(matches!(
+            penetration(&a, &bar),
+            Some(Penetration::EdgeThroughFace { .. })
+        ));
+        assert!(penetration(&a, &cube(1.01, 0.0, 0.0)).is_none());
+    }
+}

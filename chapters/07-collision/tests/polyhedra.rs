@@ -1,0 +1,123 @@
+//! Polyhedra in 3-D: the contacts a resting cube should have, the statuses around ε,
+//! and the separating plane kept as a witness over a coherent motion.
+
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
+use nalgebra::{UnitQuaternion, Vector3};
+use pbm_collision::polyhedron::{
+    ConvexPolyhedron, Feature, PlaneCache, Status, contacts, penetration, separation,
+};
+
+const EPS: f64 = 1e-3;
+
+fn v(x: f64, y: f64, z: f64) -> Vector3<f64> {
+    Vector3::new(x, y, z)
+}
+
+fn cuboid(c: Vector3<f64>, h: Vector3<f64>) -> ConvexPolyhedron {
+    ConvexPolyhedron::cuboid(c, h).unwrap()
+}
+
+fn count(found: &[pbm_collision::polyhedron::Contact]) -> (usize, usize) {
+    let vf = found.iter().filter(|c| matches!(c.feature, Feature::VertexFace { .. }));
+    let ee = found.iter().filter(|c| matches!(c.feature, Feature::EdgeEdge { .. }));
+    (vf.count(), ee.count())
+}
+
+#[test]
+fn a_cube_resting_face_down_on_a_plane_touches_at_four_vertices() {
+    // The plane: the top face (z = 0) of a wide slab.
+    let slab = cuboid(v(0.0, 0.0, -0.5), v(10.0, 10.0, 0.5));
+    let cube = cuboid(v(0.3, -0.2, 0.5), v(0.5, 0.5, 0.5));
+    let found = contacts(&slab, &cube, EPS);
+    assert_eq!(count(&found), (4, 0), "{found:?}");
+    for c in &found {
+        assert!((c.normal - Vector3::z()).norm() < 1e-12 && c.point.z.abs() < 1e-12);
+    }
+    // Turned about the vertical and lifted by less than ε: still four.
+    let turned = cube.placed(
+        v(0.0, 0.0, 0.5 * EPS),
+        UnitQuaternion::from_scaled_axis(v(0.0, 0.0, 0.3)),
+    );
+    assert_eq!(count(&contacts(&slab, &turned, EPS)), (4, 0));
+}
+
+#[test]
+fn a_cube_over_a_table_edge_touches_at_two_vertices_and_two_edge_crossings() {
+    // The table's top is z = 0 for y < 0; its edge runs along x at y = 0. The cube
+    // hangs 0.3 over it.
+    let table = cuboid(v(0.0, -5.0, -0.5), v(10.0, 5.0, 0.5));
+    let cube = cuboid(v(0.0, 0.2, 0.5), v(0.5, 0.5, 0.5));
+    let found = contacts(&table, &cube, EPS);
+    assert_eq!(count(&found), (2, 2), "{found:?}");
+    for c in &found {
+        match c.feature {
+            Feature::VertexFace { vertex_of_b, .. } => {
+                assert!(vertex_of_b && (c.point.y + 0.3).abs() < 1e-12, "{c:?}");
+            }
+            Feature::EdgeEdge { dir_a, dir_b, .. } => {
+                // The table's edge (along x) crosses the cube's bottom edges (along y)
+                // at y = 0, x = ±0.5.
+                assert!(dir_a.cross(&dir_b).normalize().z.abs() > 1.0 - 1e-12);
+                assert!(
+                    c.point.y.abs() < 1e-12 && (c.point.x.abs() - 0.5).abs() < 1e-12
+                );
+            }
+        }
+        assert!((c.normal - Vector3::z()).norm() < 1e-12);
+    }
+}
+
+#[test]
+fn an_edge_resting_across_an_edge_is_one_edge_edge_contact() {
+    // A bar lying along y across the top edge of a bar lying along x, both turned
+    // 45° so that edges meet: the contact is one point, normal vertical.
+    let q = |axis: Vector3<f64>| {
+        UnitQuaternion::from_scaled_axis(axis * std::f64::consts::FRAC_PI_4)
+    };
+    let r = 0.5 * 2f64.sqrt();
+    let lower = cuboid(Vector3::zeros(), v(2.0, 0.5, 0.5))
+        .placed(Vector3::zeros(), q(Vector3::x()));
+    let upper = cuboid(Vector3::zeros(), v(0.5, 2.0, 0.5))
+        .placed(v(0.0, 0.0, 2.0 * r), q(Vector3::y()));
+    let found = contacts(&lower, &upper, EPS);
+    assert_eq!(count(&found), (0, 1), "{found:?}");
+    assert!((found[0].point - v(0.0, 0.0, r)).norm() < 1e-12);
+    assert!((separation(&lower, &upper).0).abs() < 1e-12);
+}
+
+#[test]
+fn the_three_statuses_sit_either_side_of_epsilon() {
+    let slab = cuboid(v(0.0, 0.0, -0.5), v(10.0, 10.0, 0.5));
+    let at = |z: f64| cuboid(v(0.0, 0.0, z + 0.5), v(0.5, 0.5, 0.5));
+    let status = |z: f64| PlaneCache::default().test(&slab, &at(z), EPS);
+    assert_eq!(status(2.0 * EPS), Status::Disjoint);
+    assert_eq!(status(0.5 * EPS), Status::Contact);
+    assert_eq!(status(-0.5 * EPS), Status::Contact);
+    assert_eq!(status(-2.0 * EPS), Status::Interpenetrating);
+    assert!(penetration(&slab, &at(-2.0 * EPS)).is_some());
+    assert!(penetration(&slab, &at(2.0 * EPS)).is_none());
+}
+
+#[test]
+fn a_tumbling_cube_passing_another_reuses_its_witness_almost_always() {
+    let fixed = cuboid(Vector3::zeros(), v(0.5, 0.5, 0.5));
+    let mut cache = PlaneCache::default();
+    let steps = 2000;
+    let mut closest = f64::INFINITY;
+    for k in 0..steps {
+        let t = k as f64 / steps as f64;
+        // A cube passing by along x, 1.2 above, while tumbling about a tilted axis.
+        let spin = UnitQuaternion::from_scaled_axis(v(0.3, 0.5, 0.8) * (4.0 * t));
+        let moving = cuboid(Vector3::zeros(), v(0.5, 0.5, 0.5))
+            .placed(v(-3.0 + 6.0 * t, 0.2, 1.45), spin);
+        let status = cache.test(&fixed, &moving, EPS);
+        let d = separation(&fixed, &moving).0;
+        closest = closest.min(d);
+        // The cache's answer agrees with the full search at every step.
+        assert_eq!(status == Status::Disjoint, d > EPS, "step {k}");
+    }
+    assert!(closest > EPS && closest < 0.2, "closest approach {closest}");
+    let rate = cache.reused as f64 / steps as f64;
+    assert!(rate > 0.95, "reused {} of {steps}", cache.reused);
+}
