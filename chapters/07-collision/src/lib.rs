@@ -7,6 +7,7 @@
 //! shapes, cached as witnesses).
 
 pub mod aabb;
+pub mod bvh;
 #[cfg(feature = "book")]
 pub mod exercises;
 pub mod polygon;
@@ -14,3 +15,4 @@ pub mod polyhedron;
 pub mod scene;
 pub mod sweep;
 pub mod toi;
+pub mod tunnel;

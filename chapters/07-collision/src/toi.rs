@@ -1,7 +1,14 @@
 //! The time of collision: given two polygons apart at the start of a step and
 //! interpenetrating at its end, the instant at which they come within ε of touching.
+//! The notes find it by bisection, re-taking the step with shorter and shorter
+//! lengths; Baraff (1995) interpolates the motion the Runge–Kutta step already
+//! computed and searches on that, so finding the time costs no derivative evaluations.
 
 use crate::polygon::{ConvexPolygon, separation};
+use nalgebra::Vector2;
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::system::{OdeSystem, VectorField, state_of};
+use pbm_ode::tableau::RK4;
 use pbm_prelim::PbmError;
 
 /// What a collision-time search found.
@@ -15,24 +22,39 @@ pub struct CollisionTime {
     pub evaluations: usize,
 }
 
+/// How the next trial time is chosen inside the bracket.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Search {
+    /// The midpoint, always (the notes, section 6).
+    Bisection,
+    /// The secant estimate from the separations at the ends, unless it lands in the
+    /// outer tenth of the bracket (Baraff's hybrid).
+    Secant,
+}
+
+impl pbm_prelim::Choice for Search {
+    const OPTIONS: &'static [(&'static str, Self)] =
+        &[("bisection", Search::Bisection), ("secant", Search::Secant)];
+}
+
 // ANCHOR: collision_time
 /// Finds a time in [t0, t1] at which the polygons `at(t)` are within ε of touching,
 /// when they are apart by more than ε at t0 and interpenetrate by more than ε at
-/// t1. Each iteration takes the secant estimate from the separations at the ends of
-/// the bracket (exact for motion along a line at constant speed), unless it would
-/// land in the outer tenth of the bracket, where it bisects instead; the bracket
-/// always keeps a separated end and an interpenetrating end, so the search cannot
+/// t1. The secant estimate is exact for motion along a line at constant speed;
+/// bisection halves the bracket each time whatever the motion. Either way the
+/// bracket keeps a separated end and an interpenetrating end, so the search cannot
 /// leave it.
 pub fn collision_time(
-    at: impl Fn(f64) -> (ConvexPolygon, ConvexPolygon),
+    mut at: impl FnMut(f64) -> Result<(ConvexPolygon, ConvexPolygon), PbmError>,
     (t0, t1): (f64, f64),
     epsilon: f64,
+    search: Search,
 ) -> Result<CollisionTime, PbmError> {
-    let gap = |t: f64| {
-        let (a, b) = at(t);
-        separation(&a, &b).0
+    let mut gap = |t: f64| -> Result<f64, PbmError> {
+        let (a, b) = at(t)?;
+        Ok(separation(&a, &b).0)
     };
-    let (mut lo, mut hi) = ((t0, gap(t0)), (t1, gap(t1)));
+    let (mut lo, mut hi) = ((t0, gap(t0)?), (t1, gap(t1)?));
     if !(lo.1 > epsilon && hi.1 < -epsilon) {
         let why = format!(
             "separation {} at the start and {} at the end: the search needs a gap \
@@ -41,15 +63,16 @@ pub fn collision_time(
         );
         return Err(PbmError::invalid("collision time", why));
     }
-    for evaluations in 3..=100 {
+    for evaluations in 3..=200 {
         let secant = lo.0 + (hi.0 - lo.0) * lo.1 / (lo.1 - hi.1);
         let width = hi.0 - lo.0;
-        let t = if (secant - lo.0).min(hi.0 - secant) > 0.1 * width {
-            secant
-        } else {
-            0.5 * (lo.0 + hi.0)
+        let t = match search {
+            Search::Secant if (secant - lo.0).min(hi.0 - secant) > 0.1 * width => {
+                secant
+            }
+            _ => 0.5 * (lo.0 + hi.0),
         };
-        let d = gap(t);
+        let d = gap(t)?;
         if d.abs() <= epsilon {
             return Ok(CollisionTime { t, separation: d, evaluations });
         }
@@ -61,10 +84,239 @@ pub fn collision_time(
 }
 // ANCHOR_END: collision_time
 
+// ANCHOR: hermite
+/// The cubic through the step's two end states x0, x1 with the step's two end
+/// derivatives f0, f1 (cubic Hermite interpolation), at the fraction s ∈ [0, 1] of a
+/// step of length h. The derivatives are ones the integrator evaluates anyway (f1 is
+/// the next step's first stage), so the curve costs no new evaluations; it is exact
+/// for motion quadratic in time and off by O(h⁴) otherwise.
+pub fn hermite(
+    x0: &[f64],
+    f0: &[f64],
+    x1: &[f64],
+    f1: &[f64],
+    h: f64,
+    s: f64,
+) -> Vec<f64> {
+    let (s2, s3) = (s * s, s * s * s);
+    let (h00, h10) = (2.0 * s3 - 3.0 * s2 + 1.0, s3 - 2.0 * s2 + s);
+    let (h01, h11) = (-2.0 * s3 + 3.0 * s2, s3 - s2);
+    (0..x0.len())
+        .map(|i| h00 * x0[i] + h10 * h * f0[i] + h01 * x1[i] + h11 * h * f1[i])
+        .collect()
+}
+// ANCHOR_END: hermite
+
+/// The collision-time experiment: a box (half sizes 0.5 × 0.25 m) thrown sideways
+/// and spinning, falling under gravity with linear air drag onto a floor whose top is
+/// y = 0. State: x, y, θ, vₓ, v_y, ω.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FallingBox {
+    /// Drag rate c (1/s): v̇ = g − c v, ω̇ = −c ω.
+    pub drag: f64,
+    /// The initial state.
+    pub start: [f64; 6],
+}
+
+/// Gravity (m/s²).
+pub const GRAVITY: f64 = 9.81;
+
+impl FallingBox {
+    /// The book's case: dropped from 2 m, thrown at 1 m/s sideways, spinning at
+    /// `spin` rad/s, with drag rate `drag`.
+    pub fn new(spin: f64, drag: f64) -> Result<Self, PbmError> {
+        pbm_prelim::validate::non_negative("drag rate", "drag", drag)?;
+        if !spin.is_finite() {
+            return Err(PbmError::invalid("spin", format!("{spin} is not finite")));
+        }
+        Ok(FallingBox { drag, start: [0.0, 2.0, 0.0, 1.0, 0.0, spin] })
+    }
+
+    /// The box and the floor for a state.
+    pub fn shapes(x: &[f64]) -> Result<(ConvexPolygon, ConvexPolygon), PbmError> {
+        let floor = ConvexPolygon::rectangle(
+            Vector2::new(0.0, -1.0),
+            Vector2::new(50.0, 1.0),
+        )?;
+        let block =
+            ConvexPolygon::rectangle(Vector2::zeros(), Vector2::new(0.5, 0.25))?;
+        Ok((floor, block.placed(Vector2::new(x[0], x[1]), x[2])))
+    }
+
+    /// ẋ for state x.
+    pub fn derivative(&self, x: &[f64], xdot: &mut [f64]) {
+        let c = self.drag;
+        xdot[..3].copy_from_slice(&x[3..]);
+        xdot[3] = -c * x[3];
+        xdot[4] = -GRAVITY - c * x[4];
+        xdot[5] = -c * x[5];
+    }
+
+    /// The exact state at time t (the equations are linear: exponentials).
+    pub fn exact(&self, t: f64) -> [f64; 6] {
+        let c = self.drag;
+        // ∫₀ᵗ e^{−cτ} dτ, and its limit t as c → 0.
+        let decay = if c * t < 1e-8 {
+            t - 0.5 * c * t * t
+        } else {
+            (1.0 - (-c * t).exp()) / c
+        };
+        let fade = (-c * t).exp();
+        let s = &self.start;
+        // Velocity relaxes towards the terminal −g/c; position integrates it.
+        let (vy, y) = if c == 0.0 {
+            (s[4] - GRAVITY * t, s[1] + s[4] * t - 0.5 * GRAVITY * t * t)
+        } else {
+            let terminal = -GRAVITY / c;
+            (
+                terminal + (s[4] - terminal) * fade,
+                s[1] + terminal * t + (s[4] - terminal) * decay,
+            )
+        };
+        [s[0] + s[3] * decay, y, s[2] + s[5] * decay, s[3] * fade, vy, s[5] * fade]
+    }
+}
+
+/// How a method found the impact, and at what cost.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Impact {
+    /// The time found (s).
+    pub t: f64,
+    /// Derivative evaluations spent finding it, beyond the step that overshot.
+    pub derivative_evaluations: usize,
+    /// Placements of the shapes tested.
+    pub tests: usize,
+    /// The separation of the true motion at the time found (m).
+    pub true_separation: f64,
+}
+
+/// The exact collision time of the falling box: bisection on the exact motion to
+/// rounding, between the last time the true motion is clear and `t_hi`.
+pub fn exact_impact(body: &FallingBox, t_hi: f64) -> Result<f64, PbmError> {
+    let gap = |t: f64| -> Result<f64, PbmError> {
+        let (a, b) = FallingBox::shapes(&body.exact(t))?;
+        Ok(separation(&a, &b).0)
+    };
+    // The first sampled time at which the true motion is in contact brackets the
+    // first touch (the box cannot pass through the floor between samples this fine).
+    let samples = 4096;
+    let mut lo = 0.0;
+    let mut hi = t_hi;
+    for k in 1..=samples {
+        let t = t_hi * k as f64 / samples as f64;
+        if gap(t)? <= 0.0 {
+            hi = t;
+            break;
+        }
+        lo = t;
+    }
+    for _ in 0..80 {
+        let mid = 0.5 * (lo + hi);
+        if gap(mid)? > 0.0 { lo = mid } else { hi = mid }
+    }
+    Ok(0.5 * (lo + hi))
+}
+
+/// How the collision time is searched for within the overshooting step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refinement {
+    /// Re-take the step from its start with trial lengths (the notes): every trial
+    /// costs an RK4 step, four derivative evaluations.
+    Retake(Search),
+    /// Search on the cubic through the step's ends (Baraff): no evaluations.
+    Interpolate(Search),
+}
+
+// ANCHOR: find_impact
+/// Integrates the falling box with RK4 at step h until a step ends with the box more
+/// than ε into the floor, then finds the collision time inside that step.
+pub fn find_impact(
+    body: &FallingBox,
+    h: f64,
+    epsilon: f64,
+    refinement: Refinement,
+) -> Result<Impact, PbmError> {
+    let f = move |_: f64, x: &[f64], d: &mut [f64]| body.derivative(x, d);
+    let mut system = VectorField::new(&body.start, 0.0, f)?;
+    let mut rk = RungeKutta::new(RK4);
+    let depth = |x: &[f64]| -> Result<f64, PbmError> {
+        let (a, b) = FallingBox::shapes(x)?;
+        Ok(separation(&a, &b).0)
+    };
+    let max_steps = (10.0 / h).ceil() as usize;
+    for _ in 0..max_steps {
+        let (t0, x0) = (system.time(), state_of(&system));
+        rk.step(&mut system, h)?;
+        let x1 = state_of(&system);
+        if depth(&x1)? >= -epsilon {
+            continue;
+        }
+        let before = rk.evaluations();
+        let (found, evaluations) = match refinement {
+            Refinement::Retake(search) => {
+                let mut trial = VectorField::new(&x0, t0, f)?;
+                let mut retake = RungeKutta::new(RK4);
+                let found = collision_time(
+                    |t| {
+                        trial.scatter_state(&x0, t0);
+                        if t > t0 {
+                            retake.step(&mut trial, t - t0)?;
+                        }
+                        FallingBox::shapes(&state_of(&trial))
+                    },
+                    (t0, t0 + h),
+                    epsilon,
+                    search,
+                )?;
+                // The two ends are already known: the search's first two placements
+                // cost nothing.
+                (
+                    found,
+                    retake.evaluations().saturating_sub(4) + rk.evaluations()
+                        - before,
+                )
+            }
+            Refinement::Interpolate(search) => {
+                let (mut f0, mut f1) = ([0.0; 6], [0.0; 6]);
+                body.derivative(&x0, &mut f0);
+                body.derivative(&x1, &mut f1);
+                let found = collision_time(
+                    |t| {
+                        FallingBox::shapes(&hermite(
+                            &x0,
+                            &f0,
+                            &x1,
+                            &f1,
+                            h,
+                            (t - t0) / h,
+                        ))
+                    },
+                    (t0, t0 + h),
+                    epsilon,
+                    search,
+                )?;
+                // f0 is the step's first stage and f1 the next step's: both reused.
+                (found, 0)
+            }
+        };
+        let (a, b) = FallingBox::shapes(&body.exact(found.t))?;
+        return Ok(Impact {
+            t: found.t,
+            derivative_evaluations: evaluations,
+            tests: found.evaluations,
+            true_separation: separation(&a, &b).0,
+        });
+    }
+    Err(PbmError::degenerate(
+        "falling box",
+        format!("no impact within {max_steps} steps"),
+    ))
+}
+// ANCHOR_END: find_impact
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nalgebra::Vector2;
 
     fn rect(cx: f64, cy: f64) -> ConvexPolygon {
         ConvexPolygon::rectangle(Vector2::new(cx, cy), Vector2::new(0.5, 0.5))
@@ -77,8 +329,8 @@ mod tests {
         let floor =
             ConvexPolygon::rectangle(Vector2::new(0.0, -1.0), Vector2::new(5.0, 1.0))
                 .unwrap();
-        let at = |t: f64| (floor.clone(), rect(0.1, 0.8 - 2.0 * t));
-        let found = collision_time(at, (0.0, 0.5), 1e-6).unwrap();
+        let at = |t: f64| Ok((floor.clone(), rect(0.1, 0.8 - 2.0 * t)));
+        let found = collision_time(at, (0.0, 0.5), 1e-6, Search::Secant).unwrap();
         assert!((found.t - 0.15).abs() <= 1e-6 / 2.0, "{found:?}");
         // A straight constant-speed approach: the first secant is exact.
         assert_eq!(found.evaluations, 3);
@@ -93,7 +345,8 @@ mod tests {
         let at = |t: f64| {
             (floor.clone(), square.placed(Vector2::new(0.0, 1.0 - t), 3.0 * t))
         };
-        let found = collision_time(at, (0.0, 1.0), 1e-4).unwrap();
+        let found =
+            collision_time(|t| Ok(at(t)), (0.0, 1.0), 1e-4, Search::Secant).unwrap();
         assert!(found.separation.abs() <= 1e-4, "{found:?}");
         // Before the time found, the box was clear of the floor all along.
         for k in 0..100 {
@@ -105,8 +358,77 @@ mod tests {
 
     #[test]
     fn a_search_without_a_bracket_says_so() {
-        let at = |t: f64| (rect(0.0, 0.0), rect(3.0 - t, 0.0));
-        let e = collision_time(at, (0.0, 0.5), 1e-6).unwrap_err();
+        let at = |t: f64| Ok((rect(0.0, 0.0), rect(3.0 - t, 0.0)));
+        let e = collision_time(at, (0.0, 0.5), 1e-6, Search::Bisection).unwrap_err();
         assert!(e.to_string().contains("needs a gap"), "{e}");
+    }
+
+    #[test]
+    fn the_exact_motion_solves_the_equations() {
+        let body = FallingBox::new(3.0, 0.4).unwrap();
+        let (t, dt) = (0.37, 1e-6);
+        let (xm, x, xp) = (body.exact(t - dt), body.exact(t), body.exact(t + dt));
+        let mut f = [0.0; 6];
+        body.derivative(&x, &mut f);
+        for i in 0..6 {
+            let numeric = (xp[i] - xm[i]) / (2.0 * dt);
+            assert!(
+                (numeric - f[i]).abs() < 1e-7,
+                "component {i}: {numeric} {}",
+                f[i]
+            );
+        }
+    }
+
+    #[test]
+    fn both_refinements_land_within_epsilon_of_the_true_contact() {
+        let eps = 1e-4;
+        for (spin, drag) in [(0.0, 0.0), (3.0, 0.0), (3.0, 0.5), (-7.0, 1.0)] {
+            let body = FallingBox::new(spin, drag).unwrap();
+            let exact = exact_impact(&body, 2.0).unwrap();
+            for refinement in [
+                Refinement::Retake(Search::Bisection),
+                Refinement::Retake(Search::Secant),
+                Refinement::Interpolate(Search::Secant),
+            ] {
+                let found = find_impact(&body, 0.05, eps, refinement).unwrap();
+                // The true motion is within a few ε of touching at the time found.
+                assert!(
+                    found.true_separation.abs() < 5.0 * eps,
+                    "{spin} {drag} {refinement:?} {found:?}"
+                );
+                assert!((found.t - exact).abs() < 1e-3, "{found:?} vs {exact}");
+                match refinement {
+                    Refinement::Retake(_) => {
+                        assert_eq!(
+                            found.derivative_evaluations,
+                            4 * (found.tests - 2)
+                        );
+                    }
+                    Refinement::Interpolate(_) => {
+                        assert_eq!(found.derivative_evaluations, 0)
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_cubic_is_exact_for_a_drag_free_fall() {
+        let body = FallingBox::new(2.0, 0.0).unwrap();
+        let (h, x0, x1) = (0.3, body.exact(0.1), body.exact(0.4));
+        let (mut f0, mut f1) = ([0.0; 6], [0.0; 6]);
+        body.derivative(&x0, &mut f0);
+        body.derivative(&x1, &mut f1);
+        let mid = hermite(&x0, &f0, &x1, &f1, h, 0.5);
+        let truth = body.exact(0.25);
+        for i in 0..6 {
+            assert!(
+                (mid[i] - truth[i]).abs() < 1e-13,
+                "{i}: {} {}",
+                mid[i],
+                truth[i]
+            );
+        }
     }
 }
