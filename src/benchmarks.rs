@@ -184,7 +184,92 @@ pub const TABLES: &[Table] = &[
         }],
         compare: Compare::Nothing,
     },
+    Table {
+        file: "collision-sweep.md",
+        column: "boxes",
+        package: "pbm-collision",
+        what: "one step of the coherent sweep on Baraff's Table 1 scene",
+        per_second: "boxes/s",
+        rows: &[
+            Row { label: "100", id: "broad-phase/coherent/100", items: 100 },
+            Row { label: "200", id: "broad-phase/coherent/200", items: 200 },
+            Row { label: "400", id: "broad-phase/coherent/400", items: 400 },
+            Row { label: "800", id: "broad-phase/coherent/800", items: 800 },
+            Row { label: "1,600", id: "broad-phase/coherent/1600", items: 1600 },
+            Row { label: "3,200", id: "broad-phase/coherent/3200", items: 3200 },
+        ],
+        compare: Compare::TimesReference(0),
+    },
+    Table {
+        file: "collision-methods.md",
+        column: "method (3,200 boxes)",
+        package: "pbm-collision --features compare-parry",
+        what: "one step's overlapping pairs among 3,200 moving boxes",
+        per_second: "",
+        rows: &[
+            row("coherent sweep (this chapter)", "broad-phase/coherent/3200"),
+            row("full sort and sweep", "broad-phase/resort/3200"),
+            row("brute force", "broad-phase/brute/3200"),
+            row(
+                "coherent sweep, timed beside parry",
+                "broad-phase-vs-parry/coherent/3200",
+            ),
+            row("parry's BVH, refitted", "broad-phase-vs-parry/parry-bvh/3200"),
+        ],
+        compare: Compare::TimesReference(0),
+    },
 ];
+
+/// The broad-phase series the chapter 7 timing figure draws: criterion group, function,
+/// and the name the figure knows it by.
+pub const BROAD_PHASE_SERIES: &[(&str, &str, &str)] = &[
+    ("broad-phase", "coherent", "coherent"),
+    ("broad-phase", "resort", "resort"),
+    ("broad-phase", "brute", "brute"),
+    ("broad-phase-vs-parry", "parry-bvh", "parry-bvh"),
+];
+
+/// The box counts the broad-phase benchmarks time.
+pub const BROAD_PHASE_N: &[usize] = &[100, 200, 400, 800, 1600, 3200];
+
+/// Writes the broad-phase medians for chapter 7's figure as JSON: every (method, n)
+/// criterion has results for, with the machine and date.
+pub fn write_broad_phase_series(
+    criterion_dir: &Path,
+    path: &Path,
+) -> Result<(), Error> {
+    let mut series = serde_json::Map::new();
+    for &(group, function, name) in BROAD_PHASE_SERIES {
+        let rows: Vec<Value> = BROAD_PHASE_N
+            .iter()
+            .filter_map(|n| {
+                let t =
+                    read_timing(criterion_dir, &format!("{group}/{function}/{n}"))
+                        .ok()?;
+                Some(serde_json::json!({
+                    "n": n, "median_s": t.median, "low_s": t.low, "high_s": t.high,
+                }))
+            })
+            .collect();
+        if rows.len() < 2 {
+            return Err(Error::Book(format!(
+                "criterion has {} results for {group}/{function}; run \
+                 `cargo bench -p pbm-collision --features compare-parry` first",
+                rows.len()
+            )));
+        }
+        series.insert(name.to_string(), Value::Array(rows));
+    }
+    let json = serde_json::json!({
+        "machine": machine(),
+        "date": today(),
+        "series": series,
+    });
+    let text = serde_json::to_string_pretty(&json)
+        .map_err(|e| Error::Book(format!("broad-phase series: {e}")))?;
+    write_atomically(path, &(text + "\n"))
+        .map_err(|source| Error::Write { path: path.to_path_buf(), source })
+}
 
 /// Criterion's median time per iteration and its 95% confidence interval, in seconds.
 #[derive(Debug, Clone, Copy, PartialEq)]

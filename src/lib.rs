@@ -26,6 +26,7 @@ pub fn chapters() -> Vec<Chapter> {
         pbm_constraints::chapter(),
         pbm_lagrangian::chapter(),
         pbm_rigid::chapter(),
+        pbm_collision::chapter(),
     ]
 }
 

@@ -108,6 +108,12 @@ fn bench_tables() -> Result<(), Error> {
     let out = root.join("book/src/benchmarks");
     let n = pbm::benchmarks::write_tables(&root.join("target/criterion"), &out)?;
     eprintln!("wrote {n} timing tables into {}", out.display());
+    let series = root.join("chapters/07-collision/data/broad-phase-timings.json");
+    pbm::benchmarks::write_broad_phase_series(
+        &root.join("target/criterion"),
+        &series,
+    )?;
+    eprintln!("wrote the broad-phase series into {}", series.display());
     Ok(())
 }
 

@@ -182,6 +182,22 @@ pub const SHOWN: &[ShownRun] = &[
     ),
     run("rigid/inertia-table", &["rows"]),
     ShownRun {
+        id: "collision/sweep-table",
+        set: &[],
+        keys: &["rows", "fitted_slope"],
+        timed: &["rows", "fitted_slope"],
+    },
+    ShownRun {
+        id: "collision/sweep-table",
+        set: &["steps=20"],
+        keys: &["coherence", "exchange_slope", "change_slope"],
+        timed: &[],
+    },
+    run("collision/separating-plane", &[]),
+    run("collision/toi", &[]),
+    run("collision/tunnel", &[]),
+    run("collision/bvh-fold", &[]),
+    ShownRun {
         id: "rigid/translation-free",
         set: &["f=2"],
         keys: &["torque", "net_force"],

@@ -1,9 +1,14 @@
 //! The chapter's exercises.
 
+use crate::bvh::{Bvh, folded_sheet};
+use crate::polyhedron::{ConvexPolyhedron, PlaneCache, Status, contacts, separation};
 use crate::scene::BoxScene;
 use crate::sweep::{CoherentSweep, brute_force_pairs, sort_and_sweep_pairs};
+use crate::toi::{FallingBox, Refinement, Search, exact_impact, find_impact};
+use crate::tunnel::{Shot, first_tunnelling_speed};
+use nalgebra::{UnitQuaternion, Vector3};
 use pbm_ode::convergence::log_log_slope;
-use pbm_prelim::{Exercise, ParamSpec, Params, PbmError};
+use pbm_prelim::{Choice, Exercise, Optional, ParamSpec, Params, PbmError};
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -17,32 +22,160 @@ pub const PAPER_TABLE_1: [(usize, f64); 6] = [
     (3200, 53.30),
 ];
 
+/// Whose time per step `collision/sweep-table` fits a slope to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// The coherent insertion-sort sweep.
+    Coherent,
+    /// A full sort and sweep every step.
+    Resort,
+    /// Every pair tested.
+    Brute,
+}
+
+impl Choice for Method {
+    const OPTIONS: &'static [(&'static str, Self)] = &[
+        ("coherent", Method::Coherent),
+        ("resort", Method::Resort),
+        ("brute", Method::Brute),
+    ];
+}
+
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
-    vec![Exercise {
-        id: "sweep-table",
-        summary: "Baraff's Table 1 again: the coherent sweep, a full re-sort and brute force on 100 to 3,200 moving boxes",
-        params: vec![
-            ParamSpec::int(
-                "n_max",
-                "largest number of boxes (doubling from 100)",
-                3200,
-                200,
-                3200,
-            ),
-            ParamSpec::float(
-                "speed",
-                "largest box speed (units per step)",
-                0.05,
-                0.0,
-                0.4,
-            ),
-            ParamSpec::int("seed", "which random scene", 1, 0, 1_000_000),
-            ParamSpec::int("steps", "steps timed at each n", 50, 5, 200),
-        ],
-        run: sweep_table,
-        optional: &[],
-    }]
+    vec![
+        Exercise {
+            id: "sweep-table",
+            summary: "Baraff's Table 1 again: the coherent sweep, a full re-sort and brute force on 100 to 3,200 moving boxes",
+            params: vec![
+                ParamSpec::int(
+                    "n_max",
+                    "largest number of boxes (doubling from 100)",
+                    3200,
+                    200,
+                    3200,
+                ),
+                ParamSpec::float(
+                    "speed",
+                    "largest box speed (units per step)",
+                    0.05,
+                    0.0,
+                    0.4,
+                ),
+                ParamSpec::int("seed", "which random scene", 1, 0, 1_000_000),
+                ParamSpec::int("steps", "steps timed at each n", 50, 5, 200),
+                ParamSpec::choice(
+                    "method",
+                    "whose time per step fitted_slope is fitted to",
+                    Method::Coherent,
+                ),
+            ],
+            run: sweep_table,
+            optional: &[Optional {
+                field: "change_slope",
+                null_when: "no box changes overlap status (speed 0)",
+            }],
+        },
+        Exercise {
+            id: "separating-plane",
+            summary: "a tumbling cube passing a fixed one: how often last step's separating plane still separates",
+            params: vec![
+                ParamSpec::int("steps", "steps over the pass", 2000, 10, 100_000),
+                ParamSpec::float(
+                    "spin",
+                    "how far the cube turns over the pass (rad)",
+                    4.0,
+                    -1000.0,
+                    1000.0,
+                ),
+                ParamSpec::float(
+                    "height",
+                    "height of the moving cube's path above the fixed cube's centre (m)",
+                    1.45,
+                    0.0,
+                    5.0,
+                ),
+                ParamSpec::positive("epsilon", "contact tolerance ε (m)", 1e-3, 0.1),
+            ],
+            run: separating_plane,
+            optional: &[],
+        },
+        Exercise {
+            id: "toi",
+            summary: "a spinning box falls onto a floor: its collision time by re-taking the step and by interpolating it",
+            params: vec![
+                ParamSpec::float("h", "RK4 step (s)", 0.05, 1e-3, 0.2),
+                ParamSpec::float(
+                    "epsilon",
+                    "contact tolerance ε (m)",
+                    1e-4,
+                    1e-8,
+                    1e-2,
+                ),
+                ParamSpec::float("spin", "initial spin (rad/s)", 3.0, -20.0, 20.0),
+                ParamSpec::float("drag", "air drag rate c (1/s)", 0.5, 0.0, 5.0),
+            ],
+            run: toi,
+            optional: &[],
+        },
+        Exercise {
+            id: "tunnel",
+            summary: "a thin fast plate at a wall: tested at the ends of steps it passes through; two cures",
+            params: vec![
+                ParamSpec::float("speed", "plate speed (m/s)", 45.0, 0.5, 1000.0),
+                ParamSpec::float("spin", "plate spin (rad/s)", 0.0, -100.0, 100.0),
+                ParamSpec::float("plate", "plate thickness (m)", 0.02, 0.001, 0.5),
+                ParamSpec::float("wall", "wall thickness (m)", 0.1, 0.001, 1.0),
+                ParamSpec::float("h", "step (s)", 1.0 / 60.0, 1e-3, 0.1),
+                ParamSpec::int(
+                    "substeps",
+                    "tests per step for the sub-stepping cure",
+                    4,
+                    1,
+                    64,
+                ),
+                ParamSpec::float(
+                    "epsilon",
+                    "contact tolerance ε (m)",
+                    1e-3,
+                    1e-6,
+                    1e-2,
+                ),
+            ],
+            run: tunnel,
+            optional: &[
+                Optional {
+                    field: "hit_time_with_cure",
+                    null_when: "the plate never reaches the wall",
+                },
+                Optional {
+                    field: "plain_tunnels_from_speed",
+                    null_when: "no speed up to twice the thickness over the step tunnels",
+                },
+                Optional {
+                    field: "substeps_tunnel_from_speed",
+                    null_when: "no speed up to twice the sub-stepped limit tunnels",
+                },
+            ],
+        },
+        Exercise {
+            id: "bvh-fold",
+            summary: "a sheet folding onto itself: a box hierarchy refitted each step against a rebuild and brute force",
+            params: vec![
+                ParamSpec::int("n", "cells along each side of the sheet", 32, 2, 96),
+                ParamSpec::float(
+                    "margin",
+                    "how far each triangle's box is grown (m)",
+                    0.01,
+                    1e-6,
+                    0.2,
+                ),
+                ParamSpec::int("frames", "frames from flat to folded", 12, 1, 200),
+            ],
+            run: bvh_fold,
+            optional: &[],
+        },
+    ]
 }
 
 /// The median of per-step timings (ms): robust to a step the OS interrupted.
@@ -54,14 +187,15 @@ fn median_ms(samples: &mut [f64]) -> f64 {
 fn sweep_table(p: &Params) -> Result<Value, PbmError> {
     let (n_max, speed) = (p.usize("n_max")?, p.f64("speed")?);
     let (seed, steps) = (p.usize("seed")? as u64, p.usize("steps")?);
-    let mut rows = Vec::new();
-    let mut fit = Vec::new();
+    let method: Method = p.choice("method")?;
+    let (mut rows, mut coherence) = (Vec::new(), Vec::new());
+    let (mut fit, mut exchange_fit, mut change_fit) = (vec![], vec![], vec![]);
     for &(n, paper_ms) in PAPER_TABLE_1.iter().filter(|(n, _)| *n <= n_max) {
         let mut scene = BoxScene::new(n, speed, seed)?;
         let mut sweep = CoherentSweep::new(&scene.bounds()?)?;
         let (mut coherent, mut resort, mut brute) = (vec![], vec![], vec![]);
         let mut equal = true;
-        let mut exchanges = 0;
+        let (mut exchanges, mut changed) = (0, 0);
         for _ in 0..steps {
             scene.step();
             let boxes = scene.bounds()?;
@@ -69,6 +203,7 @@ fn sweep_table(p: &Params) -> Result<Value, PbmError> {
             let changes = sweep.update(&boxes)?;
             coherent.push(start.elapsed().as_secs_f64() * 1e3);
             exchanges += changes.exchanges;
+            changed += changes.began.len() + changes.ended.len();
             let start = Instant::now();
             let sorted = sort_and_sweep_pairs(&boxes)?;
             resort.push(start.elapsed().as_secs_f64() * 1e3);
@@ -77,19 +212,177 @@ fn sweep_table(p: &Params) -> Result<Value, PbmError> {
             brute.push(start.elapsed().as_secs_f64() * 1e3);
             equal &= sweep.pairs() == reference && sorted == reference;
         }
-        let sweep_ms = median_ms(&mut coherent);
-        fit.push((n as f64, sweep_ms));
+        let times =
+            [median_ms(&mut coherent), median_ms(&mut resort), median_ms(&mut brute)];
+        fit.push((n as f64, times[method as usize]));
+        let (c, k) = (exchanges as f64 / steps as f64, changed as f64 / steps as f64);
+        exchange_fit.push((n as f64, c));
+        // A scene with no change at all (speed 0) has nothing to fit.
+        if k > 0.0 {
+            change_fit.push((n as f64, k));
+        }
         rows.push(json!({
             "n": n,
-            "sweep_ms": sweep_ms,
-            "resort_ms": median_ms(&mut resort),
-            "brute_ms": median_ms(&mut brute),
+            "sweep_ms": times[0],
+            "resort_ms": times[1],
+            "brute_ms": times[2],
             "paper_ms": paper_ms,
-            "exchanges_per_step": exchanges as f64 / steps as f64,
-            "overlapping_pairs": sweep.pairs().len(),
             "pairs_equal_brute": equal,
+        }));
+        coherence.push(json!({
+            "n": n,
+            "overlapping_pairs": sweep.pairs().len(),
+            "exchanges_per_step": c,
+            "changes_per_step": k,
         }));
     }
     // n_max ≥ 200 gives at least two rows to fit.
-    Ok(json!({ "rows": rows, "fitted_slope": log_log_slope(&fit) }))
+    let slope = |points: &[(f64, f64)]| {
+        if points.len() >= 2 {
+            Value::from(log_log_slope(points))
+        } else {
+            Value::Null
+        }
+    };
+    Ok(json!({
+        "method": method.word(),
+        "rows": rows,
+        "fitted_slope": log_log_slope(&fit),
+        "coherence": coherence,
+        "exchange_slope": slope(&exchange_fit),
+        "change_slope": slope(&change_fit),
+    }))
+}
+
+fn separating_plane(p: &Params) -> Result<Value, PbmError> {
+    let (steps, spin) = (p.usize("steps")?, p.f64("spin")?);
+    let (height, epsilon) = (p.f64("height")?, p.f64("epsilon")?);
+    let half = Vector3::new(0.5, 0.5, 0.5);
+    let fixed = ConvexPolyhedron::cuboid(Vector3::zeros(), half)?;
+    let moving = ConvexPolyhedron::cuboid(Vector3::zeros(), half)?;
+    let axis = Vector3::new(0.3, 0.5, 0.8).normalize();
+    let mut cache = PlaneCache::default();
+    let (mut closest, mut status_changes, mut contact_steps) = (f64::INFINITY, 0, 0);
+    let mut most_contacts = 0;
+    let mut last = None;
+    for k in 0..steps {
+        let t = k as f64 / steps as f64;
+        let turn = UnitQuaternion::from_scaled_axis(axis * (spin * t));
+        let body = moving.placed(Vector3::new(-3.0 + 6.0 * t, 0.2, height), turn);
+        let status = cache.test(&fixed, &body, epsilon);
+        closest = closest.min(separation(&fixed, &body).0);
+        status_changes += usize::from(last.is_some_and(|s| s != status));
+        last = Some(status);
+        if status == Status::Contact {
+            contact_steps += 1;
+            most_contacts = most_contacts.max(contacts(&fixed, &body, epsilon).len());
+        }
+    }
+    // A full search tries 6 + 6 face normals and 12 × 12 edge pairs, both ways.
+    let axes_per_search = 2 * (6 + 6 + 12 * 12);
+    let axes_tested = cache.reused + cache.searched * axes_per_search;
+    Ok(json!({
+        "witness_reuse_rate": cache.reused as f64 / steps as f64,
+        "reused": cache.reused,
+        "searched": cache.searched,
+        "axes_tested": axes_tested,
+        "axes_without_witness": steps * axes_per_search,
+        "closest_separation": closest,
+        "status_changes": status_changes,
+        "contact_steps": contact_steps,
+        "most_contacts": most_contacts,
+    }))
+}
+
+fn toi(p: &Params) -> Result<Value, PbmError> {
+    let (h, epsilon) = (p.f64("h")?, p.f64("epsilon")?);
+    let body = FallingBox::new(p.f64("spin")?, p.f64("drag")?)?;
+    let exact = exact_impact(&body, 10.0)?;
+    let methods = [
+        ("retake, bisection", Refinement::Retake(Search::Bisection)),
+        ("retake, secant", Refinement::Retake(Search::Secant)),
+        ("Baraff's quadratic, secant", Refinement::Quadratic(Search::Secant)),
+        ("cubic Hermite, bisection", Refinement::Cubic(Search::Bisection)),
+        ("cubic Hermite, secant", Refinement::Cubic(Search::Secant)),
+    ];
+    let mut rows = Vec::new();
+    for (name, refinement) in methods {
+        let found = find_impact(&body, h, epsilon, refinement)?;
+        rows.push(json!({
+            "method": name,
+            "t": found.t,
+            "time_error": found.t - exact,
+            "true_separation": found.true_separation,
+            "derivative_evaluations": found.derivative_evaluations,
+            "tests": found.tests,
+        }));
+    }
+    Ok(json!({ "exact_t": exact, "rows": rows }))
+}
+
+fn tunnel(p: &Params) -> Result<Value, PbmError> {
+    let shot = Shot::new(
+        p.f64("speed")?,
+        p.f64("spin")?,
+        p.f64("plate")?,
+        p.f64("wall")?,
+        p.f64("h")?,
+    )?;
+    let (substeps, epsilon) = (p.usize("substeps")?, p.f64("epsilon")?);
+    let plain = shot.discrete(1, epsilon)?;
+    let sub = shot.discrete(substeps, epsilon)?;
+    let cured = shot.advancing(epsilon)?;
+    // The plain test can only miss once a step carries the plate past the plate and
+    // wall together; look for the first miss between half and twice that speed.
+    let limit = (shot.plate + shot.wall) / shot.h;
+    let scan = |k: usize| {
+        let range = (0.5 * limit * k as f64, 2.0 * limit * k as f64);
+        first_tunnelling_speed(&shot, k, epsilon, range, 200)
+    };
+    Ok(json!({
+        "tunnels_without_cure": plain.tunnelled,
+        "tunnels_with_substeps": sub.tunnelled,
+        "tunnels_with_cure": cured.tunnelled,
+        "hit_time_with_cure": cured.hit,
+        "tests_without_cure": plain.tests,
+        "tests_with_substeps": sub.tests,
+        "tests_with_cure": cured.tests,
+        "thickness_over_step": limit,
+        "plain_tunnels_from_speed": scan(1)?,
+        "substeps_tunnel_from_speed": scan(substeps)?,
+    }))
+}
+
+fn bvh_fold(p: &Params) -> Result<Value, PbmError> {
+    let (n, margin, frames) = (p.usize("n")?, p.f64("margin")?, p.usize("frames")?);
+    let (flat, triangles) = folded_sheet(n, 0.0);
+    let mut bvh = Bvh::build(&triangles, &flat, margin)?;
+    let mut rows = Vec::new();
+    let mut all_equal = true;
+    for k in 0..=frames {
+        // From flat to folded back to within 1 % of π (the halves nearly touch).
+        let angle = std::f64::consts::PI * 0.99 * k as f64 / frames as f64;
+        let (x, _) = folded_sheet(n, angle);
+        bvh.refit(&x)?;
+        let rebuilt = Bvh::build(&triangles, &x, margin)?;
+        let (pairs, refit_tests) = bvh.self_pairs();
+        let (again, rebuilt_tests) = rebuilt.self_pairs();
+        let equal = pairs == again && pairs == bvh.brute_force_self_pairs(&x)?;
+        all_equal &= equal;
+        rows.push(json!({
+            "angle_deg": angle.to_degrees(),
+            "candidate_pairs": pairs.len(),
+            "box_tests_refit": refit_tests,
+            "box_tests_rebuilt": rebuilt_tests,
+            "looseness": bvh.inner_volume() / rebuilt.inner_volume(),
+            "equal_brute": equal,
+        }));
+    }
+    let t = triangles.len();
+    Ok(json!({
+        "triangles": t,
+        "brute_force_tests": t * (t - 1) / 2,
+        "rows": rows,
+        "all_equal_brute": all_equal,
+    }))
 }

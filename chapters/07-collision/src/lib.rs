@@ -10,9 +10,24 @@ pub mod aabb;
 pub mod bvh;
 #[cfg(feature = "book")]
 pub mod exercises;
+#[cfg(feature = "book")]
+pub mod figures;
 pub mod polygon;
 pub mod polyhedron;
 pub mod scene;
 pub mod sweep;
 pub mod toi;
 pub mod tunnel;
+
+/// The chapter's registry entry: its exercises and figures.
+#[cfg(feature = "book")]
+pub fn chapter() -> pbm_prelim::Chapter {
+    pbm_prelim::Chapter {
+        id: "collision",
+        number: 7,
+        title: "Collision Detection",
+        pages: "07-collision",
+        exercises: exercises::all(),
+        figures: figures::all(),
+    }
+}

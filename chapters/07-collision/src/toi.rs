@@ -107,6 +107,18 @@ pub fn hermite(
 }
 // ANCHOR_END: hermite
 
+// ANCHOR: quadratic
+/// Baraff's (1995) interpolant, his equation 5: with k̄ = (x1 − x0)/h the step's mean
+/// slope, x(s) = x0 + s h ((1 − s) f0 + s k̄). A quadratic in s that starts at x0 with
+/// slope f0 and ends at x1; it ignores the slope at the end, so it is off by O(h³).
+pub fn quadratic(x0: &[f64], f0: &[f64], x1: &[f64], h: f64, s: f64) -> Vec<f64> {
+    // s h (1 − s) f0 + s h s k̄, and h k̄ = x1 − x0.
+    (0..x0.len())
+        .map(|i| x0[i] + s * (1.0 - s) * h * f0[i] + s * s * (x1[i] - x0[i]))
+        .collect()
+}
+// ANCHOR_END: quadratic
+
 /// The collision-time experiment: a box (half sizes 0.5 × 0.25 m) thrown sideways
 /// and spinning, falling under gravity with linear air drag onto a floor whose top is
 /// y = 0. State: x, y, θ, vₓ, v_y, ω.
@@ -223,8 +235,11 @@ pub enum Refinement {
     /// Re-take the step from its start with trial lengths (the notes): every trial
     /// costs an RK4 step, four derivative evaluations.
     Retake(Search),
-    /// Search on the cubic through the step's ends (Baraff): no evaluations.
-    Interpolate(Search),
+    /// Search on Baraff's quadratic through the step's ends: no evaluations.
+    Quadratic(Search),
+    /// Search on the cubic Hermite curve through the step's ends and slopes: no
+    /// evaluations either.
+    Cubic(Search),
 }
 
 // ANCHOR: find_impact
@@ -248,8 +263,21 @@ pub fn find_impact(
         let (t0, x0) = (system.time(), state_of(&system));
         rk.step(&mut system, h)?;
         let x1 = state_of(&system);
-        if depth(&x1)? >= -epsilon {
+        let d1 = depth(&x1)?;
+        if d1 > epsilon {
             continue;
+        }
+        if d1 >= -epsilon {
+            // The step happened to end within ε of touching: that is the time.
+            let (a, b) = FallingBox::shapes(&body.exact(t0 + h))?;
+            let true_separation = separation(&a, &b).0;
+            let t = t0 + h;
+            return Ok(Impact {
+                t,
+                derivative_evaluations: 0,
+                tests: 1,
+                true_separation,
+            });
         }
         let before = rk.evaluations();
         let (found, evaluations) = match refinement {
@@ -276,20 +304,19 @@ pub fn find_impact(
                         - before,
                 )
             }
-            Refinement::Interpolate(search) => {
+            Refinement::Quadratic(search) | Refinement::Cubic(search) => {
                 let (mut f0, mut f1) = ([0.0; 6], [0.0; 6]);
                 body.derivative(&x0, &mut f0);
                 body.derivative(&x1, &mut f1);
+                let cubic = matches!(refinement, Refinement::Cubic(_));
                 let found = collision_time(
                     |t| {
-                        FallingBox::shapes(&hermite(
-                            &x0,
-                            &f0,
-                            &x1,
-                            &f1,
-                            h,
-                            (t - t0) / h,
-                        ))
+                        let s = (t - t0) / h;
+                        FallingBox::shapes(&if cubic {
+                            hermite(&x0, &f0, &x1, &f1, h, s)
+                        } else {
+                            quadratic(&x0, &f0, &x1, h, s)
+                        })
                     },
                     (t0, t0 + h),
                     epsilon,
@@ -389,7 +416,8 @@ mod tests {
             for refinement in [
                 Refinement::Retake(Search::Bisection),
                 Refinement::Retake(Search::Secant),
-                Refinement::Interpolate(Search::Secant),
+                Refinement::Quadratic(Search::Secant),
+                Refinement::Cubic(Search::Secant),
             ] {
                 let found = find_impact(&body, 0.05, eps, refinement).unwrap();
                 // The true motion is within a few ε of touching at the time found.
@@ -405,16 +433,52 @@ mod tests {
                             4 * (found.tests - 2)
                         );
                     }
-                    Refinement::Interpolate(_) => {
-                        assert_eq!(found.derivative_evaluations, 0)
-                    }
+                    _ => assert_eq!(found.derivative_evaluations, 0),
                 }
             }
         }
     }
 
     #[test]
-    fn the_cubic_is_exact_for_a_drag_free_fall() {
+    fn with_drag_the_cubic_is_closer_than_the_quadratic() {
+        let body = FallingBox::new(5.0, 2.0).unwrap();
+        let (h, x0, x1) = (0.1, body.exact(0.2), body.exact(0.3));
+        let (mut f0, mut f1) = ([0.0; 6], [0.0; 6]);
+        body.derivative(&x0, &mut f0);
+        body.derivative(&x1, &mut f1);
+        let truth = body.exact(0.25);
+        let err =
+            |x: Vec<f64>| (0..3).map(|i| (x[i] - truth[i]).abs()).fold(0.0, f64::max);
+        let (cubic, quad) = (
+            err(hermite(&x0, &f0, &x1, &f1, h, 0.5)),
+            err(quadratic(&x0, &f0, &x1, h, 0.5)),
+        );
+        assert!(cubic < quad / 10.0, "cubic {cubic:e}, quadratic {quad:e}");
+    }
+
+    #[test]
+    fn baraffs_newton_estimate_is_the_secant_step() {
+        // Errata: Baraff (1995) calls t_c = t0 + Δt d0 / (d0 − d1) "Newton's method";
+        // it uses no derivative: it is the secant (false position) step, which is
+        // what the search takes first.
+        let floor = ConvexPolygon::rectangle(
+            nalgebra::Vector2::new(0.0, -1.0),
+            nalgebra::Vector2::new(5.0, 1.0),
+        )
+        .unwrap();
+        // Depth is quadratic in t here, so the first estimate is not yet exact.
+        let at = |t: f64| Ok((floor.clone(), rect(0.0, 0.9 - 3.0 * t * t)));
+        let (d0, d1) = (0.4, 0.9 - 3.0 * 0.25 - 0.5);
+        let predicted = 0.5 * d0 / (d0 - d1);
+        let found = collision_time(at, (0.0, 0.5), 1e-3, Search::Secant).unwrap();
+        assert!(found.evaluations > 3);
+        let first = collision_time(at, (0.0, 0.5), 0.3, Search::Secant).unwrap();
+        assert_eq!(first.evaluations, 3);
+        assert!((first.t - predicted).abs() < 1e-15, "{} {predicted}", first.t);
+    }
+
+    #[test]
+    fn both_curves_are_exact_for_a_drag_free_fall() {
         let body = FallingBox::new(2.0, 0.0).unwrap();
         let (h, x0, x1) = (0.3, body.exact(0.1), body.exact(0.4));
         let (mut f0, mut f1) = ([0.0; 6], [0.0; 6]);

@@ -32,7 +32,7 @@ pub const WALL_X: f64 = 2.0;
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Flight {
-    /// The plate's centre x and angle θ at the end of each step (or at the collision).
+    /// The plate's centre x and angle θ at every instant tested, from the start.
     pub track: Vec<(f64, f64)>,
     /// The time a collision was detected, if it was.
     pub hit: Option<f64>,
@@ -116,12 +116,9 @@ impl Shot {
             let t = k as f64 * dt;
             let (wall, plate) = self.shapes(t)?;
             flight.tests += 1;
-            if k % substeps.max(1) == 0 {
-                flight.track.push(self.at(t));
-            }
+            flight.track.push(self.at(t));
             if separation(&wall, &plate).0 <= epsilon {
                 flight.hit = Some(t);
-                flight.track.push(self.at(t));
                 return Ok(flight);
             }
         }
@@ -150,10 +147,12 @@ impl Shot {
             while t < end {
                 let (wall, plate) = self.shapes(t)?;
                 flight.tests += 1;
+                if t > 0.0 {
+                    flight.track.push(self.at(t));
+                }
                 let gap = separation(&wall, &plate).0;
                 if gap <= epsilon {
                     flight.hit = Some(t);
-                    flight.track.push(self.at(t));
                     return Ok(flight);
                 }
                 if flight.tests > 1_000_000 {
@@ -168,7 +167,6 @@ impl Shot {
                     break;
                 }
             }
-            flight.track.push(self.at(end));
         }
         flight.tunnelled = self.beyond(self.steps() as f64 * self.h);
         Ok(flight)

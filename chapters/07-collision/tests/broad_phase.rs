@@ -106,3 +106,46 @@ fn the_sweep_table_agrees_with_brute_force_and_names_its_fields() {
     }
     assert!(v["fitted_slope"].as_f64().unwrap().is_finite());
 }
+
+#[test]
+fn exchanges_outgrow_changes_in_overlap_status() {
+    // Baraff (1995) expects the exchanges c to stay close to the changes k. On Table 1's
+    // scene at constant density they do not: c grows like n^1.5, k like n.
+    let exercise = pbm_collision::exercises::all()
+        .into_iter()
+        .find(|e| e.id == "sweep-table")
+        .unwrap();
+    let v = exercise.run_with("collision", &["steps=20"]).unwrap();
+    let c = v["exchange_slope"].as_f64().unwrap();
+    let k = v["change_slope"].as_f64().unwrap();
+    assert!((1.4..1.6).contains(&c), "exchange slope {c}");
+    assert!((0.85..1.15).contains(&k), "change slope {k}");
+    let last = v["coherence"].as_array().unwrap().last().unwrap().clone();
+    let ratio = last["exchanges_per_step"].as_f64().unwrap()
+        / last["changes_per_step"].as_f64().unwrap();
+    assert!(ratio > 100.0, "at 3,200 boxes only {ratio} exchanges per change");
+}
+
+#[test]
+fn the_other_exercises_name_the_fields_the_checks_read() {
+    let all = pbm_collision::exercises::all();
+    let run = |id: &str, set: &[&str]| {
+        all.iter().find(|e| e.id == id).unwrap().run_with("collision", set).unwrap()
+    };
+    let plane = run("separating-plane", &[]);
+    let rate = plane["witness_reuse_rate"].as_f64().unwrap();
+    assert!(rate > 0.95 && rate <= 1.0, "{rate}");
+    let tunnel = run("tunnel", &[]);
+    assert_eq!(tunnel["tunnels_without_cure"], true);
+    assert_eq!(tunnel["tunnels_with_cure"], false);
+    // Slow enough, nothing tunnels and the cure's hit is the plain test's hit.
+    let slow = run("tunnel", &["speed=3"]);
+    assert_eq!(slow["tunnels_without_cure"], false);
+    assert_eq!(slow["tunnels_with_cure"], false);
+    let toi = run("toi", &[]);
+    for row in toi["rows"].as_array().unwrap() {
+        assert!(row["true_separation"].as_f64().unwrap().abs() <= 1e-4, "{row}");
+    }
+    let fold = run("bvh-fold", &["n=12", "frames=6"]);
+    assert_eq!(fold["all_equal_brute"], true);
+}
