@@ -185,7 +185,7 @@ pub const SHOWN: &[ShownRun] = &[
         id: "collision/sweep-table",
         set: &[],
         keys: &["rows", "fitted_slope"],
-        timed: &["rows", "fitted_slope"],
+        timed: &["sweep_ms", "resort_ms", "brute_ms", "fitted_slope"],
     },
     ShownRun {
         id: "collision/sweep-table",

@@ -184,7 +184,7 @@ const CLAIMS: &[Claim] = &[
         page: "07-collision/collision-time.md",
         says: "the quadratic's time is off by 1.8 × 10⁻⁶ s",
         number: "1.8",
-        value: || 1e6 * output_row("collision-toi.txt", "Baraff's", 4),
+        value: || 1e6 * output_row("collision-toi.txt", "quadratic,", 3),
         agree: Agree::Rounds,
     },
     Claim {

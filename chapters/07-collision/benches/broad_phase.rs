@@ -6,22 +6,13 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use pbm_collision::aabb::Aabb;
-use pbm_collision::scene::BoxScene;
+use pbm_collision::scene::coherent_frames;
 use pbm_collision::sweep::{CoherentSweep, brute_force_pairs, sort_and_sweep_pairs};
 use std::hint::black_box;
 
-/// 64 consecutive steps of the scene, then the same steps backwards, so that cycling
-/// through the frames stays coherent.
+/// 64 consecutive steps of Table 1's scene, then the same steps backwards.
 fn frames(n: usize) -> Vec<Vec<Aabb<2>>> {
-    let mut scene = BoxScene::new(n, 0.05, 1).unwrap();
-    let mut forward = Vec::new();
-    for _ in 0..64 {
-        forward.push(scene.bounds().unwrap());
-        scene.step();
-    }
-    let backward: Vec<_> = forward.iter().rev().skip(1).cloned().collect();
-    forward.extend(backward);
-    forward
+    coherent_frames(n, 0.05, 64).unwrap()
 }
 
 fn broad_phase(c: &mut Criterion) {

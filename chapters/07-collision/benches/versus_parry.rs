@@ -10,21 +10,13 @@ use parry2d_f64::bounding_volume::Aabb as ParryAabb;
 use parry2d_f64::math::Vector;
 use parry2d_f64::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
 use pbm_collision::aabb::Aabb;
-use pbm_collision::scene::BoxScene;
+use pbm_collision::scene::coherent_frames;
 use pbm_collision::sweep::{CoherentSweep, brute_force_pairs};
 use std::hint::black_box;
 
 /// 64 consecutive steps of Table 1's scene, then the same steps backwards.
 fn frames(n: usize) -> Vec<Vec<Aabb<2>>> {
-    let mut scene = BoxScene::new(n, 0.05, 1).unwrap();
-    let mut forward = Vec::new();
-    for _ in 0..64 {
-        forward.push(scene.bounds().unwrap());
-        scene.step();
-    }
-    let backward: Vec<_> = forward.iter().rev().skip(1).cloned().collect();
-    forward.extend(backward);
-    forward
+    coherent_frames(n, 0.05, 64).unwrap()
 }
 
 fn to_parry(b: &Aabb<2>) -> ParryAabb {
@@ -60,10 +52,7 @@ fn versus_parry(c: &mut Criterion) {
         for f in &frames[..8] {
             parry_step(&mut bvh, &mut ws, f, &mut pairs);
             pairs.sort_unstable();
-            let ours: Vec<(u32, u32)> = brute_force_pairs(f)
-                .iter()
-                .map(|&(a, b)| (a as u32, b as u32))
-                .collect();
+            let ours = brute_force_pairs(f);
             assert_eq!(pairs, ours, "parry and brute force disagree at n = {n}");
         }
         let mut sweep = CoherentSweep::new(&frames[0]).unwrap();

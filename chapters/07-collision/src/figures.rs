@@ -370,17 +370,22 @@ fn tunnelling() -> Result<Vec<Drawing>, PbmError> {
                     &label_font(),
                 )?;
                 let mut chart =
-                    chart_on(&panel).build_cartesian_2d(0.9..3.6, -5.0..75.0)?;
+                    chart_on(&panel).build_cartesian_2d(0.9..3.6, -3.0..60.0)?;
                 axes(&mut chart, "plate position x (m)", "time (ms)")
                     .y_label_formatter(&|t| format!("{t:.0}"))
                     .x_label_formatter(&|x| format!("{x:.1}"))
                     .draw()?;
                 chart.draw_series(std::iter::once(Rectangle::new(
-                    [(WALL_X, -5.0), (WALL_X + shot.wall, 75.0)],
+                    [(WALL_X, -3.0), (WALL_X + shot.wall, 60.0)],
                     RGBColor(150, 150, 150).mix(0.7).filled(),
                 )))?;
-                let points: Vec<(f64, f64)> =
-                    flight.track.iter().map(|&(x, _)| (x, ms(x))).collect();
+                // The chart shows the plate up to 3.5 m: past that nothing happens.
+                let points: Vec<(f64, f64)> = flight
+                    .track
+                    .iter()
+                    .filter(|&&(x, _)| x <= 3.5)
+                    .map(|&(x, _)| (x, ms(x)))
+                    .collect();
                 line(&mut chart, &points, color(0), 1)?;
                 chart.draw_series(
                     points.iter().map(|&p| Circle::new(p, 5, color(0).filled())),

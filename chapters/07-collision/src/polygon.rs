@@ -138,6 +138,19 @@ pub enum Status {
     Interpenetrating,
 }
 
+impl Status {
+    /// The status of a separation `d` (negative: a depth) with tolerance ε.
+    pub fn of(d: f64, epsilon: f64) -> Status {
+        if d > epsilon {
+            Status::Disjoint
+        } else if d >= -epsilon {
+            Status::Contact
+        } else {
+            Status::Interpenetrating
+        }
+    }
+}
+
 /// The narrow phase for one pair, remembering the last separating axis.
 #[derive(Debug, Clone, Default)]
 pub struct PairCache {
@@ -168,13 +181,7 @@ impl PairCache {
         self.searched += 1;
         let (d, w) = separation(a, b);
         self.witness = Some(w);
-        if d > epsilon {
-            Status::Disjoint
-        } else if d >= -epsilon {
-            Status::Contact
-        } else {
-            Status::Interpenetrating
-        }
+        Status::of(d, epsilon)
     }
     // ANCHOR_END: witness
 }

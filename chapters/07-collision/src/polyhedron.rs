@@ -282,13 +282,7 @@ impl PlaneCache {
         self.searched += 1;
         let (d, w) = separation(a, b);
         self.witness = Some(w);
-        if d > epsilon {
-            Status::Disjoint
-        } else if d >= -epsilon {
-            Status::Contact
-        } else {
-            Status::Interpenetrating
-        }
+        Status::of(d, epsilon)
     }
     // ANCHOR_END: plane_cache
 

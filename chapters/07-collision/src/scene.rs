@@ -91,6 +91,24 @@ impl BoxScene {
     }
 }
 
+/// Frames for timing a coherent broad phase: `steps` consecutive steps of the scene,
+/// then the same steps backwards, so that cycling through them never jumps.
+pub fn coherent_frames(
+    n: usize,
+    speed: f64,
+    steps: usize,
+) -> Result<Vec<Vec<Aabb<2>>>, PbmError> {
+    let mut scene = BoxScene::new(n, speed, 1)?;
+    let mut forward = Vec::with_capacity(2 * steps);
+    for _ in 0..steps {
+        forward.push(scene.bounds()?);
+        scene.step();
+    }
+    let backward: Vec<_> = forward.iter().rev().skip(1).cloned().collect();
+    forward.extend(backward);
+    Ok(forward)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -85,9 +85,9 @@ fn sort(list: &mut [Endpoint]) {
 }
 
 // ANCHOR: sort_and_sweep
-/// Every overlapping pair, by sorting the ends of the boxes along axis 0 and sweeping:
-/// a box's begin meets every box still open, and only those can overlap it; the
-/// other axes are then checked directly. Sorted.
+/// Every overlapping pair, by sorting the ends of the boxes along axis 0 and
+/// sweeping: a box's begin meets every box still open, and only those can overlap
+/// it; the other axes are then checked directly. Sorted.
 pub fn sort_and_sweep_pairs<const D: usize>(
     boxes: &[Aabb<D>],
 ) -> Result<Vec<Pair>, PbmError> {

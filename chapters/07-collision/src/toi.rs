@@ -108,9 +108,10 @@ pub fn hermite(
 // ANCHOR_END: hermite
 
 // ANCHOR: quadratic
-/// Baraff's (1995) interpolant, his equation 5: with k̄ = (x1 − x0)/h the step's mean
-/// slope, x(s) = x0 + s h ((1 − s) f0 + s k̄). A quadratic in s that starts at x0 with
-/// slope f0 and ends at x1; it ignores the slope at the end, so it is off by O(h³).
+/// Baraff's (1995) interpolant, his equation 5: with k̄ = (x1 − x0)/h the step's
+/// mean slope, x(s) = x0 + s h ((1 − s) f0 + s k̄). A quadratic in s that starts at
+/// x0 with slope f0 and ends at x1; it ignores the slope at the end, so it is off by
+/// O(h³).
 pub fn quadratic(x0: &[f64], f0: &[f64], x1: &[f64], h: f64, s: f64) -> Vec<f64> {
     // s h (1 − s) f0 + s h s k̄, and h k̄ = x1 − x0.
     (0..x0.len())

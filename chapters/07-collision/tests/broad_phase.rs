@@ -144,7 +144,7 @@ fn the_other_exercises_name_the_fields_the_checks_read() {
     assert_eq!(slow["tunnels_with_cure"], false);
     let toi = run("toi", &[]);
     for row in toi["rows"].as_array().unwrap() {
-        assert!(row["true_separation"].as_f64().unwrap().abs() <= 1e-4, "{row}");
+        assert!(row["true_gap"].as_f64().unwrap().abs() <= 1e-4, "{row}");
     }
     let fold = run("bvh-fold", &["n=12", "frames=6"]);
     assert_eq!(fold["all_equal_brute"], true);

@@ -45,7 +45,7 @@ fn a_cube_resting_face_down_on_a_plane_touches_at_four_vertices() {
 #[test]
 fn a_cube_over_a_table_edge_touches_at_two_vertices_and_two_edge_crossings() {
     // The table's top is z = 0 for y < 0; its edge runs along x at y = 0. The cube
-    // hangs 0.3 over it.
+    // spans y from −0.3 to 0.7: 0.3 of it on the table, the rest over the edge.
     let table = cuboid(v(0.0, -5.0, -0.5), v(10.0, 5.0, 0.5));
     let cube = cuboid(v(0.0, 0.2, 0.5), v(0.5, 0.5, 0.5));
     let found = contacts(&table, &cube, EPS);
