@@ -7,4 +7,5 @@
 //! the chapter solves with Dantzig's principal pivoting method as Baraff (1994)
 //! adapted it.
 
+pub mod impulse;
 pub mod lcp;

@@ -1,0 +1,185 @@
+//! Colliding contact: two bodies meeting at a point with velocities that would carry
+//! them into each other, stopped (and bounced) in an instant by an impulse along the
+//! contact normal (the course notes, rigid-body section 8).
+
+use nalgebra::{Matrix3, Vector3};
+use pbm_prelim::PbmError;
+
+type V3 = Vector3<f64>;
+
+/// What a contact needs to know of a body: where it is, how it moves, and how hard it
+/// is to push. A fixed body (the ground) has zero inverse mass and inertia.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BodyState {
+    /// Centre of mass (m).
+    pub x: V3,
+    /// Velocity of the centre of mass (m/s).
+    pub v: V3,
+    /// Angular velocity (rad/s).
+    pub omega: V3,
+    /// 1 / mass (1/kg); 0 for a fixed body.
+    pub inv_mass: f64,
+    /// Inverse inertia tensor in world space, I⁻¹ = R I_body⁻¹ Rᵀ; 0 for a fixed body.
+    pub inv_inertia: Matrix3<f64>,
+}
+
+impl BodyState {
+    /// A body that never moves.
+    pub fn fixed(x: V3) -> Self {
+        BodyState {
+            x,
+            v: V3::zeros(),
+            omega: V3::zeros(),
+            inv_mass: 0.0,
+            inv_inertia: Matrix3::zeros(),
+        }
+    }
+
+    /// The velocity of the body's point p: v + ω × (p − x).
+    pub fn point_velocity(&self, p: &V3) -> V3 {
+        self.v + self.omega.cross(&(p - self.x))
+    }
+
+    /// Kinetic energy ½ m |v|² + ½ ωᵀ I ω (0 for a fixed body).
+    pub fn kinetic_energy(&self) -> f64 {
+        if self.inv_mass == 0.0 {
+            return 0.0;
+        }
+        let inertia = self.inv_inertia.try_inverse().unwrap_or_else(Matrix3::zeros);
+        0.5 * self.v.norm_squared() / self.inv_mass
+            + 0.5 * self.omega.dot(&(inertia * self.omega))
+    }
+
+    /// Applies impulse j at point p: Δv = j / M, Δω = I⁻¹ ((p − x) × j).
+    pub fn apply_impulse(&mut self, p: &V3, j: &V3) {
+        self.v += j * self.inv_mass;
+        self.omega += self.inv_inertia * (p - self.x).cross(j);
+    }
+}
+
+/// A contact point between bodies `a` and `b`: the normal points out of b, towards a.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Contact {
+    /// The body the normal points towards.
+    pub a: usize,
+    /// The body the normal points out of.
+    pub b: usize,
+    /// The contact point (m).
+    pub p: V3,
+    /// Unit normal.
+    pub n: V3,
+}
+
+/// The relative velocity of a and b at the contact along the normal: negative when
+/// they are coming together (colliding), zero when resting, positive when parting.
+pub fn relative_velocity(bodies: &[BodyState], c: &Contact) -> f64 {
+    c.n.dot(&(bodies[c.a].point_velocity(&c.p) - bodies[c.b].point_velocity(&c.p)))
+}
+
+// ANCHOR: impulse
+/// The magnitude of the impulse j n that makes the relative normal velocity
+/// v⁺ = −ε v⁻ (ε the coefficient of restitution):
+///
+/// j = −(1 + ε) v⁻ / (1/M_a + 1/M_b + n·((I_a⁻¹ (r_a × n)) × r_a) + n·((I_b⁻¹ (r_b × n)) × r_b)),
+///
+/// with r = p − x for each body.
+pub fn impulse_magnitude(
+    bodies: &[BodyState],
+    c: &Contact,
+    restitution: f64,
+) -> Result<f64, PbmError> {
+    if !(0.0..=1.0).contains(&restitution) {
+        let why = format!("{restitution}: it must lie in [0, 1]");
+        return Err(PbmError::invalid("coefficient of restitution", why));
+    }
+    let (a, b) = (&bodies[c.a], &bodies[c.b]);
+    let (ra, rb) = (c.p - a.x, c.p - b.x);
+    let term = |body: &BodyState, r: &V3| {
+        c.n.dot(&(body.inv_inertia * r.cross(&c.n)).cross(r))
+    };
+    let denominator = a.inv_mass + b.inv_mass + term(a, &ra) + term(b, &rb);
+    if denominator <= 0.0 {
+        let why = "both bodies are fixed: nothing can move".to_string();
+        return Err(PbmError::degenerate("collision impulse", why));
+    }
+    Ok(-(1.0 + restitution) * relative_velocity(bodies, c) / denominator)
+}
+// ANCHOR_END: impulse
+
+/// Applies the collision impulse at `c` if the bodies are colliding there (relative
+/// normal velocity below −`threshold`); returns the impulse magnitude applied.
+pub fn collide(
+    bodies: &mut [BodyState],
+    c: &Contact,
+    restitution: f64,
+    threshold: f64,
+) -> Result<f64, PbmError> {
+    if relative_velocity(bodies, c) >= -threshold {
+        return Ok(0.0);
+    }
+    let j = impulse_magnitude(bodies, c, restitution)?;
+    let force = c.n * j;
+    bodies[c.a].apply_impulse(&c.p, &force);
+    bodies[c.b].apply_impulse(&c.p, &(-force));
+    Ok(j)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 2 × 1 × 0.5 m box of 3 kg, tumbling down onto the ground at one corner.
+    fn falling_box() -> (Vec<BodyState>, Contact) {
+        let (m, (w, h, d)) = (3.0, (2.0, 1.0, 0.5));
+        let inertia = Matrix3::from_diagonal(&V3::new(
+            m * (h * h + d * d) / 12.0,
+            m * (w * w + d * d) / 12.0,
+            m * (w * w + h * h) / 12.0,
+        ));
+        let body = BodyState {
+            x: V3::new(0.0, 0.0, 0.8),
+            v: V3::new(0.3, -0.2, -2.0),
+            omega: V3::new(0.5, 1.5, -0.7),
+            inv_mass: 1.0 / m,
+            inv_inertia: inertia.try_inverse().unwrap(),
+        };
+        let ground = BodyState::fixed(V3::zeros());
+        let contact = Contact { a: 0, b: 1, p: V3::new(0.9, 0.4, 0.0), n: V3::z() };
+        (vec![body, ground], contact)
+    }
+
+    #[test]
+    fn restitution_sets_the_velocity_after_and_energy_never_grows() {
+        let (bodies, c) = falling_box();
+        let before = relative_velocity(&bodies, &c);
+        assert!(before < 0.0);
+        let energy = bodies[0].kinetic_energy();
+        for eps in [0.0, 0.25, 0.5, 0.75, 1.0] {
+            let mut after = bodies.clone();
+            let j = collide(&mut after, &c, eps, 0.0).unwrap();
+            assert!(j > 0.0);
+            let v = relative_velocity(&after, &c);
+            assert!(
+                (v + eps * before).abs() < 1e-12,
+                "ε = {eps}: {v} vs {}",
+                -eps * before
+            );
+            let e = after[0].kinetic_energy();
+            if eps == 1.0 {
+                assert!((e - energy).abs() < 1e-12 * energy, "{e} vs {energy}");
+            } else {
+                assert!(e < energy, "ε = {eps}: {e} ≥ {energy}");
+            }
+        }
+    }
+
+    #[test]
+    fn bad_restitution_and_two_fixed_bodies_are_errors() {
+        let (bodies, c) = falling_box();
+        assert!(impulse_magnitude(&bodies, &c, 1.5).is_err());
+        assert!(impulse_magnitude(&bodies, &c, -0.1).is_err());
+        let fixed = vec![BodyState::fixed(V3::zeros()), BodyState::fixed(V3::x())];
+        let e = impulse_magnitude(&fixed, &c, 0.5).unwrap_err();
+        assert!(e.to_string().contains("both bodies are fixed"), "{e}");
+    }
+}
