@@ -2,7 +2,7 @@
 //! them into each other, stopped (and bounced) in an instant by an impulse along the
 //! contact normal (the course notes, rigid-body section 8).
 
-use nalgebra::{Matrix3, Vector3};
+use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 use pbm_prelim::PbmError;
 
 type V3 = Vector3<f64>;
@@ -124,6 +124,98 @@ pub fn collide(
     Ok(j)
 }
 
+// ANCHOR: matrix
+/// The matrix A with A_ij = the change in contact i's relative normal velocity per
+/// unit impulse along contact j's normal (+n_j on a_j, −n_j on b_j). The same matrix
+/// relates contact forces to relative normal accelerations in resting contact.
+pub fn contact_matrix(bodies: &[BodyState], contacts: &[Contact]) -> DMatrix<f64> {
+    let m = contacts.len();
+    DMatrix::from_fn(m, m, |i, j| {
+        let (ci, cj) = (&contacts[i], &contacts[j]);
+        // The velocity change of body k's point p under the unit impulse of j.
+        let response = |k: usize, p: &V3| {
+            let body = &bodies[k];
+            let sign = if k == cj.a {
+                1.0
+            } else if k == cj.b {
+                -1.0
+            } else {
+                0.0
+            };
+            let dv = cj.n * (sign * body.inv_mass);
+            let dw = body.inv_inertia * (cj.p - body.x).cross(&cj.n) * sign;
+            dv + dw.cross(&(p - body.x))
+        };
+        ci.n.dot(&(response(ci.a, &ci.p) - response(ci.b, &ci.p)))
+    })
+}
+// ANCHOR_END: matrix
+
+/// How a set of simultaneous contacts was resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resolution {
+    /// The impulse magnitude applied at each contact, in total.
+    pub impulses: Vec<f64>,
+    /// Passes over the contacts (1 for the simultaneous solve).
+    pub passes: usize,
+}
+
+// ANCHOR: sequential
+/// Resolves several contacts one at a time, in the given order, pass after pass,
+/// until none is colliding (relative normal velocity below −`threshold`). The answer
+/// depends on the order.
+pub fn sequential(
+    bodies: &mut [BodyState],
+    contacts: &[Contact],
+    order: &[usize],
+    restitution: f64,
+    threshold: f64,
+) -> Result<Resolution, PbmError> {
+    let mut impulses = vec![0.0; contacts.len()];
+    for passes in 1..=1000 {
+        let mut any = false;
+        for &i in order {
+            let j = collide(bodies, &contacts[i], restitution, threshold)?;
+            impulses[i] += j;
+            any |= j > 0.0;
+        }
+        if !any {
+            return Ok(Resolution { impulses, passes });
+        }
+    }
+    let why = "contacts still colliding after 1,000 passes".to_string();
+    Err(PbmError::degenerate("sequential impulses", why))
+}
+// ANCHOR_END: sequential
+
+// ANCHOR: simultaneous
+/// Resolves the colliding contacts together: impulses j ≥ 0 with
+/// v⁺ + ε v⁻ = A j + (1 + ε) v⁻ ≥ 0 and complementary to j, an LCP (for contacts
+/// already parting, v⁻ ≥ 0, the target is only v⁺ ≥ 0). Symmetric contacts get
+/// symmetric impulses, whatever their order.
+pub fn simultaneous(
+    bodies: &mut [BodyState],
+    contacts: &[Contact],
+    restitution: f64,
+) -> Result<Resolution, PbmError> {
+    let a = contact_matrix(bodies, contacts);
+    let b = DVector::from_iterator(
+        contacts.len(),
+        contacts.iter().map(|c| {
+            let v = relative_velocity(bodies, c);
+            if v < 0.0 { (1.0 + restitution) * v } else { v }
+        }),
+    );
+    let solution = crate::lcp::solve(&a, &b)?;
+    for (c, &j) in contacts.iter().zip(solution.f.iter()) {
+        let force = c.n * j;
+        bodies[c.a].apply_impulse(&c.p, &force);
+        bodies[c.b].apply_impulse(&c.p, &(-force));
+    }
+    Ok(Resolution { impulses: solution.f.iter().copied().collect(), passes: 1 })
+}
+// ANCHOR_END: simultaneous
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,5 +273,62 @@ mod tests {
         let fixed = vec![BodyState::fixed(V3::zeros()), BodyState::fixed(V3::x())];
         let e = impulse_magnitude(&fixed, &c, 0.5).unwrap_err();
         assert!(e.to_string().contains("both bodies are fixed"), "{e}");
+    }
+
+    /// A unit cube of 1 kg landing flat on the ground at 1 m/s: four corner contacts.
+    fn flat_landing() -> (Vec<BodyState>, Vec<Contact>) {
+        let body = BodyState {
+            x: V3::new(0.0, 0.0, 0.5),
+            v: V3::new(0.0, 0.0, -1.0),
+            omega: V3::zeros(),
+            inv_mass: 1.0,
+            inv_inertia: Matrix3::identity() * 6.0,
+        };
+        let corners = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)];
+        let contacts = corners
+            .iter()
+            .map(|&(x, y)| Contact { a: 0, b: 1, p: V3::new(x, y, 0.0), n: V3::z() })
+            .collect();
+        (vec![body, BodyState::fixed(V3::zeros())], contacts)
+    }
+
+    #[test]
+    fn the_matrix_is_the_velocity_change_per_unit_impulse() {
+        let (bodies, contacts) = flat_landing();
+        let a = contact_matrix(&bodies, &contacts);
+        for j in 0..contacts.len() {
+            let mut pushed = bodies.clone();
+            let c = &contacts[j];
+            pushed[c.a].apply_impulse(&c.p, &c.n);
+            for (i, ci) in contacts.iter().enumerate() {
+                let change =
+                    relative_velocity(&pushed, ci) - relative_velocity(&bodies, ci);
+                assert!((a[(i, j)] - change).abs() < 1e-12, "A[{i},{j}]");
+            }
+        }
+        assert!((a.clone() - a.transpose()).amax() < 1e-12);
+    }
+
+    #[test]
+    fn one_at_a_time_the_order_matters_and_together_it_does_not() {
+        let (bodies, contacts) = flat_landing();
+        let mut spins = Vec::new();
+        for order in [[0, 1, 2, 3], [2, 0, 3, 1]] {
+            let mut b = bodies.clone();
+            sequential(&mut b, &contacts, &order, 0.5, 1e-12).unwrap();
+            assert!(contacts.iter().all(|c| relative_velocity(&b, c) >= -1e-12));
+            spins.push(b[0].omega);
+        }
+        // One at a time leaves the cube spinning, differently for each order.
+        assert!(
+            spins[0].norm() > 1e-3 && (spins[0] - spins[1]).norm() > 1e-3,
+            "{spins:?}"
+        );
+        // Together: the symmetric answer, straight up at 0.5 m/s, no spin.
+        let mut b = bodies.clone();
+        let r = simultaneous(&mut b, &contacts, 0.5).unwrap();
+        assert!(b[0].omega.norm() < 1e-12, "{}", b[0].omega);
+        assert!((b[0].v - V3::new(0.0, 0.0, 0.5)).norm() < 1e-12, "{}", b[0].v);
+        assert!((r.impulses.iter().sum::<f64>() - 1.5).abs() < 1e-12);
     }
 }
