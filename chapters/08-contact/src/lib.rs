@@ -9,3 +9,4 @@
 
 pub mod impulse;
 pub mod lcp;
+pub mod resting;

@@ -1,0 +1,268 @@
+//! Resting contact: bodies touching with zero relative normal velocity. The contact
+//! forces f must keep every contact from accelerating into interpenetration, push
+//! only, and vanish where a contact is about to separate: with d̈ = A f + b,
+//!
+//! f ≥ 0,   d̈ ≥ 0,   f · d̈ = 0,
+//!
+//! the LCP of [`crate::lcp`]. A is [`crate::impulse::contact_matrix`]; this module
+//! computes b, the contacts' relative normal accelerations without contact forces
+//! (the course notes, section 9 and Appendix D).
+
+use crate::impulse::{BodyState, Contact, contact_matrix};
+use crate::lcp::{LcpSolution, solve};
+use nalgebra::{DVector, Matrix3, Vector3};
+use pbm_prelim::PbmError;
+
+type V3 = Vector3<f64>;
+
+/// The external force and torque on a body (gravity, springs, ...).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Load {
+    /// Force (N).
+    pub force: V3,
+    /// Torque about the centre of mass (N m).
+    pub torque: V3,
+}
+
+/// How the normal of a resting contact moves.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Kind {
+    /// A vertex of a on a face of b: the normal turns with b.
+    VertexFace,
+    /// An edge of a across an edge of b: n = e_a × e_b / |e_a × e_b|, turning with
+    /// both edges.
+    EdgeEdge {
+        /// a's edge direction.
+        ea: V3,
+        /// b's edge direction.
+        eb: V3,
+    },
+}
+
+/// A resting contact: where, which normal, and which kind.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RestingContact {
+    /// Bodies, point and normal (out of b, towards a).
+    pub contact: Contact,
+    /// What the normal is attached to.
+    pub kind: Kind,
+}
+
+fn inertia(body: &BodyState) -> Matrix3<f64> {
+    body.inv_inertia.try_inverse().unwrap_or_else(Matrix3::zeros)
+}
+
+/// The angular acceleration without contact forces: ω̇ = I⁻¹ (τ − ω × (I ω)).
+fn angular_acceleration(body: &BodyState, load: &Load) -> V3 {
+    let l = inertia(body) * body.omega;
+    body.inv_inertia * (load.torque - body.omega.cross(&l))
+}
+
+// ANCHOR: point_acceleration
+/// The acceleration of a body's point p without contact forces:
+/// v̇ + ω̇ × r + ω × (ω × r), with v̇ = F/M and r = p − x.
+pub fn point_acceleration(body: &BodyState, load: &Load, p: &V3) -> V3 {
+    let r = p - body.x;
+    load.force * body.inv_mass
+        + angular_acceleration(body, load).cross(&r)
+        + body.omega.cross(&body.omega.cross(&r))
+}
+// ANCHOR_END: point_acceleration
+
+// ANCHOR: normal_derivative
+/// ṅ: for a vertex on a face, the face's normal turns with b, ṅ = ω_b × n. For two
+/// edges, z = e_a × e_b with ė = ω × e for each, ż = ė_a × e_b + e_a × ė_b, and the
+/// unit normal's derivative is the part of ż / |z| across n.
+pub fn normal_derivative(bodies: &[BodyState], rc: &RestingContact) -> V3 {
+    let c = &rc.contact;
+    match rc.kind {
+        Kind::VertexFace => bodies[c.b].omega.cross(&c.n),
+        Kind::EdgeEdge { ea, eb } => {
+            let z = ea.cross(&eb);
+            let (dea, deb) =
+                (bodies[c.a].omega.cross(&ea), bodies[c.b].omega.cross(&eb));
+            let dz = dea.cross(&eb) + ea.cross(&deb);
+            // n = ±z/|z|, the sign fixed by the contact's normal.
+            let sign = if z.dot(&c.n) >= 0.0 { 1.0 } else { -1.0 };
+            sign * (dz - c.n * c.n.dot(&(dz * sign))) / z.norm()
+        }
+    }
+}
+// ANCHOR_END: normal_derivative
+
+// ANCHOR: b_vector
+/// b_i = n_i · (p̈_a − p̈_b) + 2 ṅ_i · (ṗ_a − ṗ_b), the relative normal acceleration
+/// at contact i if no contact force acted (Appendix D).
+pub fn b_vector(
+    bodies: &[BodyState],
+    loads: &[Load],
+    contacts: &[RestingContact],
+) -> DVector<f64> {
+    DVector::from_iterator(
+        contacts.len(),
+        contacts.iter().map(|rc| {
+            let c = &rc.contact;
+            let (a, b) = (&bodies[c.a], &bodies[c.b]);
+            let accel = point_acceleration(a, &loads[c.a], &c.p)
+                - point_acceleration(b, &loads[c.b], &c.p);
+            let vel = a.point_velocity(&c.p) - b.point_velocity(&c.p);
+            c.n.dot(&accel) + 2.0 * normal_derivative(bodies, rc).dot(&vel)
+        }),
+    )
+}
+// ANCHOR_END: b_vector
+
+/// Checks the bodies' loads match, then solves for the resting contact forces.
+pub fn contact_forces(
+    bodies: &[BodyState],
+    loads: &[Load],
+    contacts: &[RestingContact],
+) -> Result<LcpSolution, PbmError> {
+    if loads.len() != bodies.len() {
+        let why = format!("{} loads for {} bodies", loads.len(), bodies.len());
+        return Err(PbmError::invalid("resting contact", why));
+    }
+    let plain: Vec<Contact> = contacts.iter().map(|rc| rc.contact).collect();
+    solve(&contact_matrix(bodies, &plain), &b_vector(bodies, loads, contacts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::Rotation3;
+
+    /// Where a body's point, at p when t = 0, is at time t, moving with constant
+    /// acceleration and angular acceleration (exact to second order in t).
+    fn carried(body: &BodyState, load: &Load, p: &V3, t: f64) -> V3 {
+        let (dv, dw) = (load.force * body.inv_mass, angular_acceleration(body, load));
+        let x = body.x + body.v * t + dv * (0.5 * t * t);
+        let turn = Rotation3::from_scaled_axis(body.omega * t + dw * (0.5 * t * t));
+        x + turn * (p - body.x)
+    }
+
+    fn bodies() -> (Vec<BodyState>, Vec<Load>) {
+        let box_inertia = |m: f64, s: V3| {
+            Matrix3::from_diagonal(&V3::new(
+                m * (s.y * s.y + s.z * s.z) / 12.0,
+                m * (s.x * s.x + s.z * s.z) / 12.0,
+                m * (s.x * s.x + s.y * s.y) / 12.0,
+            ))
+        };
+        let a = BodyState {
+            x: V3::new(0.1, -0.2, 0.7),
+            v: V3::new(0.4, 0.1, -0.3),
+            omega: V3::new(1.1, -0.6, 0.8),
+            inv_mass: 0.5,
+            inv_inertia: box_inertia(2.0, V3::new(1.0, 0.6, 0.4))
+                .try_inverse()
+                .unwrap(),
+        };
+        let b = BodyState {
+            x: V3::new(-0.3, 0.2, -0.4),
+            v: V3::new(-0.2, 0.3, 0.1),
+            omega: V3::new(-0.7, 0.9, 0.5),
+            inv_mass: 0.25,
+            inv_inertia: box_inertia(4.0, V3::new(1.5, 1.0, 0.8))
+                .try_inverse()
+                .unwrap(),
+        };
+        let loads = vec![
+            Load { force: V3::new(0.3, 0.0, -19.6), torque: V3::new(0.2, -0.1, 0.3) },
+            Load { force: V3::new(0.0, 0.5, -39.2), torque: V3::new(-0.4, 0.2, 0.1) },
+        ];
+        (vec![a, b], loads)
+    }
+
+    /// d̈ at t = 0 by central differences of d(t) = n(t) · (p_a(t) − p_b(t)).
+    fn numeric_d_ddot(
+        n_at: impl Fn(f64) -> V3,
+        pa: impl Fn(f64) -> V3,
+        pb: impl Fn(f64) -> V3,
+    ) -> f64 {
+        let d = |t: f64| n_at(t).dot(&(pa(t) - pb(t)));
+        let h = 1e-4;
+        (d(h) - 2.0 * d(0.0) + d(-h)) / (h * h)
+    }
+
+    #[test]
+    fn b_is_the_relative_normal_acceleration_for_a_vertex_on_a_face() {
+        let (bodies, loads) = bodies();
+        let p = V3::new(0.05, 0.1, 0.2);
+        let n = V3::new(0.3, -0.2, 1.0).normalize();
+        let rc = RestingContact {
+            contact: Contact { a: 0, b: 1, p, n },
+            kind: Kind::VertexFace,
+        };
+        let turn_b = |t: f64| {
+            let dw = angular_acceleration(&bodies[1], &loads[1]);
+            Rotation3::from_scaled_axis(bodies[1].omega * t + dw * (0.5 * t * t))
+        };
+        let numeric = numeric_d_ddot(
+            |t| turn_b(t) * n,
+            |t| carried(&bodies[0], &loads[0], &p, t),
+            |t| carried(&bodies[1], &loads[1], &p, t),
+        );
+        let b = b_vector(&bodies, &loads, &[rc])[0];
+        assert!((b - numeric).abs() < 1e-5 * b.abs().max(1.0), "{b} vs {numeric}");
+    }
+
+    #[test]
+    fn b_is_the_relative_normal_acceleration_for_two_edges() {
+        let (bodies, loads) = bodies();
+        let p = V3::new(0.05, 0.1, 0.2);
+        let (ea, eb) = (
+            V3::new(1.0, 0.2, -0.1).normalize(),
+            V3::new(-0.1, 1.0, 0.3).normalize(),
+        );
+        let n = ea.cross(&eb).normalize();
+        let rc = RestingContact {
+            contact: Contact { a: 0, b: 1, p, n },
+            kind: Kind::EdgeEdge { ea, eb },
+        };
+        let turn = |k: usize, t: f64| {
+            let dw = angular_acceleration(&bodies[k], &loads[k]);
+            Rotation3::from_scaled_axis(bodies[k].omega * t + dw * (0.5 * t * t))
+        };
+        let numeric = numeric_d_ddot(
+            |t| (turn(0, t) * ea).cross(&(turn(1, t) * eb)).normalize(),
+            |t| carried(&bodies[0], &loads[0], &p, t),
+            |t| carried(&bodies[1], &loads[1], &p, t),
+        );
+        let b = b_vector(&bodies, &loads, &[rc])[0];
+        assert!((b - numeric).abs() < 1e-5 * b.abs().max(1.0), "{b} vs {numeric}");
+    }
+
+    #[test]
+    fn a_box_resting_on_the_ground_carries_its_weight() {
+        // A 2 kg unit cube at rest on four corners: the forces hold it, a = 0, and
+        // together they equal its weight (how they split is not unique: A is singular).
+        let body = BodyState {
+            x: V3::new(0.0, 0.0, 0.5),
+            v: V3::zeros(),
+            omega: V3::zeros(),
+            inv_mass: 0.5,
+            inv_inertia: Matrix3::identity() * 3.0,
+        };
+        let bodies = vec![body, BodyState::fixed(V3::zeros())];
+        let loads = vec![
+            Load { force: V3::new(0.0, 0.0, -19.62), torque: V3::zeros() },
+            Load { force: V3::zeros(), torque: V3::zeros() },
+        ];
+        let contacts: Vec<RestingContact> =
+            [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
+                .iter()
+                .map(|&(x, y)| RestingContact {
+                    contact: Contact {
+                        a: 0,
+                        b: 1,
+                        p: V3::new(x, y, 0.0),
+                        n: V3::z(),
+                    },
+                    kind: Kind::VertexFace,
+                })
+                .collect();
+        let sol = contact_forces(&bodies, &loads, &contacts).unwrap();
+        assert!((sol.f.sum() - 19.62).abs() < 1e-10, "{}", sol.f);
+        assert!(sol.f.iter().all(|&f| f >= 0.0) && sol.a.amax() < 1e-10);
+    }
+}
