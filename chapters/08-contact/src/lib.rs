@@ -7,6 +7,8 @@
 //! the chapter solves with Dantzig's principal pivoting method as Baraff (1994)
 //! adapted it.
 
+#[cfg(feature = "book")]
+pub mod exercises;
 pub mod impulse;
 pub mod lcp;
 pub mod resting;

@@ -74,3 +74,18 @@ fn a_degenerate_problem_with_zero_b_needs_no_force() {
     assert_eq!(sol.f.amax(), 0.0);
     assert_eq!(sol.pivots, 0);
 }
+
+#[test]
+fn the_exercise_names_the_fields_the_checks_read() {
+    let exercise = pbm_contact::exercises::all()
+        .into_iter()
+        .find(|e| e.id == "lcp-random")
+        .unwrap();
+    for kind in ["definite", "unsymmetric", "redundant"] {
+        let set = [format!("kind={kind}"), "problems=5".into(), "n_max=14".into()];
+        let v = exercise.run_with("contact", &set).unwrap();
+        assert_eq!(v["problems"], 70, "{v}");
+        assert_eq!(v["agrees_with_enumeration"], true, "{kind}: {v}");
+        assert!(v["max_complementarity_residual"].as_f64().unwrap() < 1e-9, "{v}");
+    }
+}
