@@ -191,14 +191,8 @@ pub fn solve(a: &DMatrix<f64>, b: &DVector<f64>) -> Result<LcpSolution, PbmError
                 break;
             }
         }
-        // Indices never driven that start at or above zero stay free; those driven
-        // are settled. The rest wait their turn.
     }
-    for i in 0..n {
-        if sets[i] == Set::Pending {
-            sets[i] = Set::Free;
-        }
-    }
+    // Every index is now free with a ≥ 0 or clamped with a = 0 and f ≥ 0.
     Ok(LcpSolution { f, a: acc, pivots })
 }
 // ANCHOR_END: solve
