@@ -126,6 +126,28 @@ pub fn contact_forces(
     solve(&contact_matrix(bodies, &plain), &b_vector(bodies, loads, contacts))
 }
 
+// ANCHOR: apply
+/// Adds the contact forces f (one magnitude per contact) to the bodies' loads:
+/// +f n on a and −f n on b, each with the torque (p − x) × (f n) about its centre.
+/// (The notes' listing writes that torque with `*`, their vector library's dot
+/// product; it is a cross product, as everywhere else in the notes.)
+pub fn apply_contact_forces(
+    bodies: &[BodyState],
+    loads: &mut [Load],
+    contacts: &[RestingContact],
+    f: &DVector<f64>,
+) {
+    for (rc, &magnitude) in contacts.iter().zip(f.iter()) {
+        let c = &rc.contact;
+        let force = c.n * magnitude;
+        for (k, sign) in [(c.a, 1.0), (c.b, -1.0)] {
+            loads[k].force += force * sign;
+            loads[k].torque += (c.p - bodies[k].x).cross(&force) * sign;
+        }
+    }
+}
+// ANCHOR_END: apply
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,5 +286,42 @@ mod tests {
         let sol = contact_forces(&bodies, &loads, &contacts).unwrap();
         assert!((sol.f.sum() - 19.62).abs() < 1e-10, "{}", sol.f);
         assert!(sol.f.iter().all(|&f| f >= 0.0) && sol.a.amax() < 1e-10);
+    }
+
+    #[test]
+    fn notes_errata_the_contact_torque_is_a_cross_product() {
+        // A cube on four corners, pushed over a little by an external torque about x
+        // that the contacts can resist: with the forces applied (torque (p − x) × f n),
+        // nothing accelerates at all.
+        let body = BodyState {
+            x: V3::new(0.0, 0.0, 0.5),
+            v: V3::zeros(),
+            omega: V3::zeros(),
+            inv_mass: 0.5,
+            inv_inertia: Matrix3::identity() * 3.0,
+        };
+        let bodies = vec![body, BodyState::fixed(V3::zeros())];
+        let mut loads = vec![
+            Load { force: V3::new(0.0, 0.0, -19.62), torque: V3::new(2.0, 0.0, 0.0) },
+            Load { force: V3::zeros(), torque: V3::zeros() },
+        ];
+        let contacts: Vec<RestingContact> =
+            [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
+                .iter()
+                .map(|&(x, y)| RestingContact {
+                    contact: Contact {
+                        a: 0,
+                        b: 1,
+                        p: V3::new(x, y, 0.0),
+                        n: V3::z(),
+                    },
+                    kind: Kind::VertexFace,
+                })
+                .collect();
+        let sol = contact_forces(&bodies, &loads, &contacts).unwrap();
+        assert!(sol.a.amax() < 1e-10 && sol.f.iter().all(|&f| f >= 0.0));
+        apply_contact_forces(&bodies, &mut loads, &contacts, &sol.f);
+        assert!(loads[0].force.norm() < 1e-10, "{}", loads[0].force);
+        assert!(loads[0].torque.norm() < 1e-10, "{}", loads[0].torque);
     }
 }
