@@ -254,10 +254,11 @@ mod tests {
         assert!((b - numeric).abs() < 1e-5 * b.abs().max(1.0), "{b} vs {numeric}");
     }
 
-    #[test]
-    fn a_box_resting_on_the_ground_carries_its_weight() {
-        // A 2 kg unit cube at rest on four corners: the forces hold it, a = 0, and
-        // together they equal its weight (how they split is not unique: A is singular).
+    /// A 2 kg unit cube standing on four corners on the ground, under gravity and an
+    /// external `torque`.
+    fn cube_on_corners(
+        torque: V3,
+    ) -> (Vec<BodyState>, Vec<Load>, Vec<RestingContact>) {
         let body = BodyState {
             x: V3::new(0.0, 0.0, 0.5),
             v: V3::zeros(),
@@ -265,24 +266,26 @@ mod tests {
             inv_mass: 0.5,
             inv_inertia: Matrix3::identity() * 3.0,
         };
-        let bodies = vec![body, BodyState::fixed(V3::zeros())];
         let loads = vec![
-            Load { force: V3::new(0.0, 0.0, -19.62), torque: V3::zeros() },
+            Load { force: V3::new(0.0, 0.0, -19.62), torque },
             Load { force: V3::zeros(), torque: V3::zeros() },
         ];
-        let contacts: Vec<RestingContact> =
-            [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
-                .iter()
-                .map(|&(x, y)| RestingContact {
-                    contact: Contact {
-                        a: 0,
-                        b: 1,
-                        p: V3::new(x, y, 0.0),
-                        n: V3::z(),
-                    },
-                    kind: Kind::VertexFace,
-                })
-                .collect();
+        let corners = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)];
+        let contacts = corners
+            .iter()
+            .map(|&(x, y)| RestingContact {
+                contact: Contact { a: 0, b: 1, p: V3::new(x, y, 0.0), n: V3::z() },
+                kind: Kind::VertexFace,
+            })
+            .collect();
+        (vec![body, BodyState::fixed(V3::zeros())], loads, contacts)
+    }
+
+    #[test]
+    fn a_box_resting_on_the_ground_carries_its_weight() {
+        // A 2 kg unit cube at rest on four corners: the forces hold it, a = 0, and
+        // together they equal its weight (how they split is not unique: A is singular).
+        let (bodies, loads, contacts) = cube_on_corners(V3::zeros());
         let sol = contact_forces(&bodies, &loads, &contacts).unwrap();
         assert!((sol.f.sum() - 19.62).abs() < 1e-10, "{}", sol.f);
         assert!(sol.f.iter().all(|&f| f >= 0.0) && sol.a.amax() < 1e-10);
@@ -293,31 +296,7 @@ mod tests {
         // A cube on four corners, pushed over a little by an external torque about x
         // that the contacts can resist: with the forces applied (torque (p − x) × f n),
         // nothing accelerates at all.
-        let body = BodyState {
-            x: V3::new(0.0, 0.0, 0.5),
-            v: V3::zeros(),
-            omega: V3::zeros(),
-            inv_mass: 0.5,
-            inv_inertia: Matrix3::identity() * 3.0,
-        };
-        let bodies = vec![body, BodyState::fixed(V3::zeros())];
-        let mut loads = vec![
-            Load { force: V3::new(0.0, 0.0, -19.62), torque: V3::new(2.0, 0.0, 0.0) },
-            Load { force: V3::zeros(), torque: V3::zeros() },
-        ];
-        let contacts: Vec<RestingContact> =
-            [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
-                .iter()
-                .map(|&(x, y)| RestingContact {
-                    contact: Contact {
-                        a: 0,
-                        b: 1,
-                        p: V3::new(x, y, 0.0),
-                        n: V3::z(),
-                    },
-                    kind: Kind::VertexFace,
-                })
-                .collect();
+        let (bodies, mut loads, contacts) = cube_on_corners(V3::new(2.0, 0.0, 0.0));
         let sol = contact_forces(&bodies, &loads, &contacts).unwrap();
         assert!(sol.a.amax() < 1e-10 && sol.f.iter().all(|&f| f >= 0.0));
         apply_contact_forces(&bodies, &mut loads, &contacts, &sol.f);
