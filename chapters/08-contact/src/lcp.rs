@@ -60,31 +60,104 @@ fn check(a: &DMatrix<f64>, b: &DVector<f64>) -> Result<(), PbmError> {
 /// Where each index stands during the pivoting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Set {
-    /// aᵢ = 0 is held and fᵢ ≥ 0 is free to change: a contact that stays closed.
+    /// aᵢ = 0 is held and fᵢ may change (between its bounds): a contact that stays
+    /// closed, or a bilateral row, or a sticking friction force.
     Clamped,
-    /// fᵢ = 0 is held and aᵢ ≥ 0 may change: a contact that may separate.
-    Free,
+    /// fᵢ is held at its lower bound and aᵢ ≥ 0 may change: a contact that may
+    /// separate (the bound is 0).
+    Lower,
+    /// fᵢ is held at its upper bound and aᵢ ≤ 0 may change: friction at the edge of
+    /// its cone, slipping.
+    Upper,
     /// Not yet brought into complementarity.
     Pending,
 }
 
+/// Bounds lo ≤ f ≤ hi on each unknown, with lo ≤ 0 ≤ hi. A contact force has
+/// [0, ∞); a bilateral (hinge, pin) force (−∞, ∞); a friction force [−μ fₙ, μ fₙ].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bounds {
+    /// Lower bounds (≤ 0, may be −∞).
+    pub lo: Vec<f64>,
+    /// Upper bounds (≥ 0, may be +∞).
+    pub hi: Vec<f64>,
+}
+
+impl Bounds {
+    /// n contacts: every force in [0, ∞), the plain LCP.
+    pub fn contacts(n: usize) -> Self {
+        Bounds { lo: vec![0.0; n], hi: vec![f64::INFINITY; n] }
+    }
+
+    /// How far (f, a) is from the conditions on unknown i, relative to s: f outside
+    /// its bounds, or a > 0 with f above its lower bound (that force should
+    /// shrink), or a < 0 with f below its upper bound (it should grow). An infinite
+    /// bound makes the wrong sign of a a violation by itself.
+    fn violation(&self, i: usize, f: f64, a: f64, s: f64) -> f64 {
+        let (lo, hi) = (self.lo[i], self.hi[i]);
+        let outside = (lo - f).max(f - hi).max(0.0) / s;
+        let gap = |bound: f64| {
+            if bound.is_finite() { (f - bound).abs() / s } else { 1.0 }
+        };
+        let wrong_sign = if a > 0.0 { a / s * gap(lo) } else { -a / s * gap(hi) };
+        outside.max(wrong_sign)
+    }
+}
+
+impl LcpSolution {
+    /// The residual of a bounded problem, as [`LcpSolution::residual`] is for the
+    /// bounds [0, ∞): the largest violation of lo ≤ f ≤ hi, of a ≤ 0 where f is above
+    /// lo, and of a ≥ 0 where f is below hi (zero at an exact solution).
+    pub fn bounded_residual(&self, bounds: &Bounds, scale: f64) -> f64 {
+        let s = scale.max(f64::MIN_POSITIVE);
+        (0..self.f.len())
+            .map(|i| bounds.violation(i, self.f[i], self.a[i], s))
+            .fold(0.0, f64::max)
+    }
+}
+
+fn check_bounds(bounds: &Bounds, n: usize) -> Result<(), PbmError> {
+    if bounds.lo.len() != n || bounds.hi.len() != n {
+        let why = format!(
+            "{} lower and {} upper bounds for {n} unknowns",
+            bounds.lo.len(),
+            bounds.hi.len()
+        );
+        return Err(PbmError::invalid("contact problem", why));
+    }
+    let bad = (0..n).find(|&i| {
+        let (lo, hi) = (bounds.lo[i], bounds.hi[i]);
+        lo.is_nan() || hi.is_nan() || lo > 0.0 || hi < 0.0
+    });
+    if let Some(i) = bad {
+        let why = format!(
+            "unknown {i} has bounds [{}, {}]: they must satisfy lo ≤ 0 ≤ hi",
+            bounds.lo[i], bounds.hi[i]
+        );
+        return Err(PbmError::invalid("contact problem", why));
+    }
+    Ok(())
+}
+
 // ANCHOR: direction
-/// The direction in which to change f as index d is driven: Δf_d = 1, the clamped
-/// forces change so that their accelerations stay at zero (A_CC Δf_C = −A_Cd), the
-/// free forces stay at zero. Returns Δf and Δa = A Δf.
+/// The direction in which to change f as index d is driven: Δf_d = σ (±1, the way
+/// that brings a_d towards zero), the clamped forces change so that their
+/// accelerations stay at zero (A_CC Δf_C = −σ A_Cd), the others stay where they are.
+/// Returns Δf and Δa = A Δf.
 fn direction(
     a: &DMatrix<f64>,
     sets: &[Set],
     d: usize,
+    sigma: f64,
 ) -> Result<(DVector<f64>, DVector<f64>), PbmError> {
     let n = sets.len();
     let clamped: Vec<usize> = (0..n).filter(|&i| sets[i] == Set::Clamped).collect();
     let mut df = DVector::zeros(n);
-    df[d] = 1.0;
+    df[d] = sigma;
     if !clamped.is_empty() {
         let k = clamped.len();
         let acc = DMatrix::from_fn(k, k, |r, c| a[(clamped[r], clamped[c])]);
-        let rhs = DVector::from_fn(k, |r, _| -a[(clamped[r], d)]);
+        let rhs = DVector::from_fn(k, |r, _| -sigma * a[(clamped[r], d)]);
         let x = acc.lu().solve(&rhs).ok_or_else(|| {
             let why = format!(
                 "the {k} clamped contacts' matrix A_CC is singular while driving \
@@ -101,31 +174,55 @@ fn direction(
 }
 // ANCHOR_END: direction
 
+/// What stops a step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Limit {
+    /// Index i's acceleration reaches zero: it becomes clamped.
+    Acceleration(usize),
+    /// Index i's force reaches its lower bound.
+    Lower(usize),
+    /// Index i's force reaches its upper bound.
+    Upper(usize),
+}
+
 // ANCHOR: max_step
 /// The largest step s along (Δf, Δa) before something would break: a_d reaching
-/// zero (d is done), a clamped force reaching zero (it must become free), or a free
-/// acceleration reaching zero (it must become clamped). Returns s and the index that
-/// limits it.
+/// zero (d is done) or f_d a bound (done too), a clamped force reaching a bound (it
+/// is held there), or a held index's acceleration reaching zero (it must become
+/// clamped). Returns s and what limits it.
 fn max_step(
     f: &DVector<f64>,
     acc: &DVector<f64>,
-    df: &DVector<f64>,
-    da: &DVector<f64>,
+    (df, da): (&DVector<f64>, &DVector<f64>),
     sets: &[Set],
+    bounds: &Bounds,
     d: usize,
-) -> (f64, usize) {
-    let mut best = (f64::INFINITY, d);
-    if da[d] > 0.0 {
-        best = (-acc[d] / da[d], d);
+) -> (f64, Limit) {
+    let mut best = (f64::INFINITY, Limit::Acceleration(d));
+    let mut consider = |s: f64, limit: Limit| {
+        if s < best.0 {
+            best = (s.max(0.0), limit);
+        }
+    };
+    if acc[d] * da[d] < 0.0 {
+        consider(-acc[d] / da[d], Limit::Acceleration(d));
     }
     for i in 0..sets.len() {
-        let s = match sets[i] {
-            Set::Clamped if df[i] < 0.0 => -f[i] / df[i],
-            Set::Free if da[i] < 0.0 => -acc[i] / da[i],
-            _ => continue,
-        };
-        if s < best.0 {
-            best = (s, i);
+        let moving = sets[i] == Set::Clamped || i == d;
+        if moving && df[i] < 0.0 {
+            consider((bounds.lo[i] - f[i]) / df[i], Limit::Lower(i));
+        }
+        if moving && df[i] > 0.0 {
+            consider((bounds.hi[i] - f[i]) / df[i], Limit::Upper(i));
+        }
+        match sets[i] {
+            Set::Lower if da[i] < 0.0 => {
+                consider(-acc[i] / da[i], Limit::Acceleration(i))
+            }
+            Set::Upper if da[i] > 0.0 => {
+                consider(-acc[i] / da[i], Limit::Acceleration(i))
+            }
+            _ => {}
         }
     }
     best
@@ -140,23 +237,52 @@ fn max_step(
 /// Converges for the matrices contact produces (symmetric positive semidefinite)
 /// and for P-matrices; a problem with no solution says so.
 pub fn solve(a: &DMatrix<f64>, b: &DVector<f64>) -> Result<LcpSolution, PbmError> {
+    solve_bounded(a, b, &Bounds::contacts(b.len()))
+}
+// ANCHOR_END: solve
+
+// ANCHOR: solve_bounded
+/// The same pivoting with bounds lo ≤ f ≤ hi: each unknown ends clamped (between its
+/// bounds, aᵢ = 0), at its lower bound with aᵢ ≥ 0, or at its upper bound with
+/// aᵢ ≤ 0. With the bounds [0, ∞) this is [`solve`]; (−∞, ∞) makes a row bilateral;
+/// [−μ fₙ, μ fₙ] makes it a friction force.
+pub fn solve_bounded(
+    a: &DMatrix<f64>,
+    b: &DVector<f64>,
+    bounds: &Bounds,
+) -> Result<LcpSolution, PbmError> {
     check(a, b)?;
     let n = b.len();
+    check_bounds(bounds, n)?;
     let mut f = DVector::zeros(n);
     let mut acc = b.clone();
     let mut sets = vec![Set::Pending; n];
     let mut pivots = 0;
     // Roundoff: an acceleration this close to zero counts as zero.
     let tol = 1e-12 * scale(a, b);
+    // f = 0 already satisfies index i if it sits on a bound with a of the right
+    // sign, or if both bounds are zero (nothing may act there).
+    let satisfied = |i: usize, acc: &DVector<f64>| {
+        let (lo, hi) = (bounds.lo[i], bounds.hi[i]);
+        lo == hi || (lo == 0.0 && acc[i] >= -tol) || (hi == 0.0 && acc[i] <= tol)
+    };
     for i in 0..n {
-        if acc[i] >= -tol {
-            sets[i] = Set::Free;
+        if bounds.lo[i] == 0.0 && satisfied(i, &acc) {
+            sets[i] = Set::Lower;
+        } else if satisfied(i, &acc) {
+            sets[i] = Set::Upper;
         }
     }
-    while let Some(d) = (0..n).find(|&i| sets[i] == Set::Pending && acc[i] < -tol) {
+    // Unknowns still pending at zero with |a| ≤ tol between their bounds are
+    // satisfied as they are; the rest must be driven.
+    let needs_drive = |i: usize, sets: &[Set], acc: &DVector<f64>| {
+        sets[i] == Set::Pending && acc[i].abs() > tol
+    };
+    while let Some(d) = (0..n).find(|&i| needs_drive(i, &sets, &acc)) {
+        let sigma = if acc[d] < 0.0 { 1.0 } else { -1.0 };
         loop {
-            let (df, da) = direction(a, &sets, d)?;
-            let (s, j) = max_step(&f, &acc, &df, &da, &sets, d);
+            let (df, da) = direction(a, &sets, d, sigma)?;
+            let (s, limit) = max_step(&f, &acc, (&df, &da), &sets, bounds, d);
             if !s.is_finite() {
                 let why = format!(
                     "contact {d}'s acceleration cannot be brought to zero by any \
@@ -171,31 +297,41 @@ pub fn solve(a: &DMatrix<f64>, b: &DVector<f64>) -> Result<LcpSolution, PbmError
                 let why = format!("no solution after {pivots} pivots (cycling?)");
                 return Err(PbmError::degenerate("contact forces", why));
             }
-            match sets[j] {
-                Set::Clamped => {
-                    f[j] = 0.0;
-                    sets[j] = Set::Free;
-                }
-                Set::Free => {
+            let j = match limit {
+                Limit::Acceleration(j) => {
                     acc[j] = 0.0;
                     sets[j] = Set::Clamped;
+                    j
                 }
-                Set::Pending => {}
+                Limit::Lower(j) => {
+                    f[j] = bounds.lo[j];
+                    sets[j] = Set::Lower;
+                    j
+                }
+                Limit::Upper(j) => {
+                    f[j] = bounds.hi[j];
+                    sets[j] = Set::Upper;
+                    j
+                }
+            };
+            // d is done when its acceleration reaches zero or its force a bound: as
+            // the limiting index, or at the same step as another (redundant contacts
+            // tie exactly, and roundoff may name the other one).
+            if j == d {
+                break;
             }
-            // d is done when its acceleration reaches zero: as the limiting index,
-            // or at the same step as another (redundant contacts tie exactly, and
-            // roundoff may name the other one).
-            if j == d || acc[d] >= -tol {
+            if acc[d].abs() <= tol {
                 acc[d] = 0.0;
                 sets[d] = Set::Clamped;
                 break;
             }
         }
     }
-    // Every index is now free with a ≥ 0 or clamped with a = 0 and f ≥ 0.
+    // Every index is now clamped (a = 0, f within bounds), held at a bound with a of
+    // the right sign, or untouched at f = 0 with a = 0.
     Ok(LcpSolution { f, a: acc, pivots })
 }
-// ANCHOR_END: solve
+// ANCHOR_END: solve_bounded
 
 // ANCHOR: warm
 /// Baraff's (1995) warm start: guess that the contacts clamped last step are the

@@ -3,7 +3,9 @@
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
-use pbm_contact::lcp::{Kind, enumerate, random_problem, scale, solve};
+use pbm_contact::lcp::{
+    Bounds, Kind, enumerate, random_problem, scale, solve, solve_bounded,
+};
 
 #[test]
 fn definite_problems_match_enumeration_exactly() {
@@ -88,4 +90,111 @@ fn the_exercise_names_the_fields_the_checks_read() {
         assert_eq!(v["agrees_with_enumeration"], true, "{kind}: {v}");
         assert!(v["max_complementarity_residual"].as_f64().unwrap() < 1e-9, "{v}");
     }
+}
+
+/// Every solution of a bounded problem by enumeration: each unknown at its lower
+/// bound, at its upper bound, or clamped (a = 0) between them; 3ⁿ cases.
+fn enumerate_bounded(
+    a: &nalgebra::DMatrix<f64>,
+    b: &nalgebra::DVector<f64>,
+    bounds: &Bounds,
+) -> Vec<nalgebra::DVector<f64>> {
+    use nalgebra::{DMatrix, DVector};
+    let n = b.len();
+    let mut found = Vec::new();
+    'case: for code in 0..3usize.pow(n as u32) {
+        let state: Vec<usize> =
+            (0..n).map(|i| code / 3usize.pow(i as u32) % 3).collect();
+        let mut f = DVector::zeros(n);
+        for i in 0..n {
+            let bound = [bounds.lo[i], bounds.hi[i], 0.0][state[i]];
+            if !bound.is_finite() {
+                continue 'case;
+            }
+            f[i] = if state[i] == 2 { 0.0 } else { bound };
+        }
+        let c: Vec<usize> = (0..n).filter(|&i| state[i] == 2).collect();
+        if !c.is_empty() {
+            let rhs = -(b + a * &f);
+            let acc = DMatrix::from_fn(c.len(), c.len(), |r, k| a[(c[r], c[k])]);
+            let Some(x) =
+                acc.lu().solve(&DVector::from_fn(c.len(), |r, _| rhs[c[r]]))
+            else {
+                continue;
+            };
+            for (r, &i) in c.iter().enumerate() {
+                f[i] = x[r];
+            }
+        }
+        let acc = a * &f + b;
+        let tol = 1e-9;
+        let ok = (0..n).all(|i| match state[i] {
+            0 => acc[i] >= -tol,
+            1 => acc[i] <= tol,
+            _ => f[i] >= bounds.lo[i] - tol && f[i] <= bounds.hi[i] + tol,
+        });
+        if ok {
+            found.push(f);
+        }
+    }
+    found
+}
+
+/// Bounds of every kind: contact [0, ∞), bilateral (−∞, ∞), friction-like [−c, c].
+fn mixed_bounds(n: usize, seed: u64) -> Bounds {
+    let mut bounds = Bounds::contacts(n);
+    for i in 0..n {
+        match (i as u64 + seed) % 3 {
+            0 => {}
+            1 => {
+                bounds.lo[i] = f64::NEG_INFINITY;
+            }
+            _ => {
+                let c = 0.2 + 0.1 * ((i as u64 * 7 + seed) % 5) as f64;
+                (bounds.lo[i], bounds.hi[i]) = (-c, c);
+            }
+        }
+    }
+    bounds
+}
+
+#[test]
+fn bounded_problems_match_enumeration() {
+    for kind in [Kind::Definite, Kind::Unsymmetric] {
+        for n in 1..=7 {
+            for seed in 0..20 {
+                let (a, b) = random_problem(kind, n, seed);
+                let bounds = mixed_bounds(n, seed);
+                let sol = solve_bounded(&a, &b, &bounds).unwrap();
+                let all = enumerate_bounded(&a, &b, &bounds);
+                assert_eq!(all.len(), 1, "{kind:?} n = {n} seed {seed}");
+                let err = (&sol.f - &all[0]).amax() / all[0].amax().max(1.0);
+                assert!(err < 1e-9, "{kind:?} n = {n} seed {seed}: off by {err}");
+                let r = sol.bounded_residual(&bounds, scale(&a, &b));
+                assert!(r < 1e-10, "{kind:?} n = {n} seed {seed}: residual {r}");
+            }
+        }
+    }
+}
+
+#[test]
+fn all_bilateral_rows_are_a_linear_solve() {
+    let (a, b) = random_problem(Kind::Definite, 8, 11);
+    let bounds =
+        Bounds { lo: vec![f64::NEG_INFINITY; 8], hi: vec![f64::INFINITY; 8] };
+    let sol = solve_bounded(&a, &b, &bounds).unwrap();
+    let direct = a.clone().lu().solve(&(-&b)).unwrap();
+    assert!((&sol.f - direct).amax() < 1e-10);
+    assert!(sol.a.amax() < 1e-12);
+}
+
+#[test]
+fn bad_bounds_are_errors() {
+    let (a, b) = random_problem(Kind::Definite, 2, 0);
+    let mut bounds = Bounds::contacts(2);
+    bounds.lo[1] = 0.5;
+    let e = solve_bounded(&a, &b, &bounds).unwrap_err().to_string();
+    assert!(e.contains("lo ≤ 0 ≤ hi"), "{e}");
+    let e = solve_bounded(&a, &b, &Bounds::contacts(3)).unwrap_err().to_string();
+    assert!(e.contains("3 lower"), "{e}");
 }
