@@ -22,6 +22,8 @@ pub struct LcpSolution {
     pub a: DVector<f64>,
     /// Pivots: moves of one index between the clamped and the free set.
     pub pivots: usize,
+    /// Which unknowns ended clamped (aᵢ = 0 held): the guess a warm start reuses.
+    pub clamped: Vec<bool>,
 }
 
 impl LcpSolution {
@@ -158,13 +160,18 @@ fn direction(
         let k = clamped.len();
         let acc = DMatrix::from_fn(k, k, |r, c| a[(clamped[r], clamped[c])]);
         let rhs = DVector::from_fn(k, |r, _| -sigma * a[(clamped[r], d)]);
-        let x = acc.lu().solve(&rhs).ok_or_else(|| {
-            let why = format!(
-                "the {k} clamped contacts' matrix A_CC is singular while driving \
-                 contact {d}"
-            );
-            PbmError::degenerate("contact forces", why)
-        })?;
+        // Redundant contacts can make A_CC singular but consistent: then take the
+        // smallest change that keeps the clamped accelerations at zero.
+        let x = match acc.clone().lu().solve(&rhs) {
+            Some(x) if x.iter().all(|v| v.is_finite()) => x,
+            _ => acc.svd(true, true).solve(&rhs, 1e-12 * a.amax()).map_err(|_| {
+                let why = format!(
+                    "the {k} clamped contacts' matrix A_CC is singular while \
+                     driving contact {d}"
+                );
+                PbmError::degenerate("contact forces", why)
+            })?,
+        };
         for (r, &i) in clamped.iter().enumerate() {
             df[i] = x[r];
         }
@@ -199,6 +206,9 @@ fn max_step(
     d: usize,
 ) -> (f64, Limit) {
     let mut best = (f64::INFINITY, Limit::Acceleration(d));
+    // A held row whose acceleration does not really move (a redundant contact,
+    // dependent on the clamped ones: its Δa is zero but for roundoff) never limits.
+    let moves = 1e-10 * da.amax().max(df.amax());
     let mut consider = |s: f64, limit: Limit| {
         if s < best.0 {
             best = (s.max(0.0), limit);
@@ -216,10 +226,10 @@ fn max_step(
             consider((bounds.hi[i] - f[i]) / df[i], Limit::Upper(i));
         }
         match sets[i] {
-            Set::Lower if da[i] < 0.0 => {
+            Set::Lower if da[i] < -moves => {
                 consider(-acc[i] / da[i], Limit::Acceleration(i))
             }
-            Set::Upper if da[i] > 0.0 => {
+            Set::Upper if da[i] > moves => {
                 consider(-acc[i] / da[i], Limit::Acceleration(i))
             }
             _ => {}
@@ -329,55 +339,85 @@ pub fn solve_bounded(
     }
     // Every index is now clamped (a = 0, f within bounds), held at a bound with a of
     // the right sign, or untouched at f = 0 with a = 0.
-    Ok(LcpSolution { f, a: acc, pivots })
+    let clamped = sets.iter().map(|&s| s == Set::Clamped).collect();
+    Ok(LcpSolution { f, a: acc, pivots, clamped })
 }
 // ANCHOR_END: solve_bounded
 
 // ANCHOR: warm
-/// Baraff's (1995) warm start: guess that the contacts clamped last step are the
-/// clamped ones now, solve A_CC f_C = −b_C for them with the others at zero, and
-/// accept if the result is complementary (f_C ≥ 0, a ≥ 0 elsewhere). In a scene
-/// at rest the guess is almost always right and costs one linear solve; otherwise
-/// fall back to pivoting from scratch. Returns the solution and whether the guess
-/// held.
+/// Baraff's (1995) warm start: guess that the unknowns clamped last step are the
+/// clamped ones now (and the others sit at the same bounds), solve A_CC f_C = r for
+/// them, and accept if the result is complementary. In a scene at rest the guess is
+/// almost always right and costs one linear solve; otherwise fall back to pivoting
+/// from scratch. Returns the solution and whether the guess held.
+///
+/// Redundant contacts make A_CC singular, and then f_C is not unique. Baraff keeps
+/// it continuous in time by fixing the undetermined components at their previous
+/// values; here f_C is the solution nearest the previous f_C, found with the
+/// pseudo-inverse: f_C = f_C' + A_CC⁺ (r − A_CC f_C'). With A_CC invertible that is
+/// simply the solution.
 pub fn solve_warm(
     a: &DMatrix<f64>,
     b: &DVector<f64>,
-    clamped: &[bool],
+    bounds: &Bounds,
+    previous: &LcpSolution,
 ) -> Result<(LcpSolution, bool), PbmError> {
     check(a, b)?;
     let n = b.len();
-    let set: Vec<usize> = (0..n).filter(|&i| clamped.get(i) == Some(&true)).collect();
-    let tol = 1e-10 * scale(a, b);
-    let mut f = DVector::zeros(n);
-    let solved = if set.is_empty() {
-        true
-    } else {
-        let k = set.len();
-        let acc = DMatrix::from_fn(k, k, |r, c| a[(set[r], set[c])]);
-        let rhs = DVector::from_fn(k, |r, _| -b[set[r]]);
-        match acc.lu().solve(&rhs) {
-            Some(x) => {
-                for (r, &i) in set.iter().enumerate() {
-                    f[i] = x[r];
-                }
-                true
-            }
-            None => false,
+    check_bounds(bounds, n)?;
+    if previous.f.len() != n {
+        return Ok((solve_bounded(a, b, bounds)?, false));
+    }
+    let clamped: Vec<usize> = (0..n).filter(|&i| previous.clamped[i]).collect();
+    let tol = 1e-9 * scale(a, b);
+    // The held unknowns sit at the bound they sat at last time.
+    let mut f = DVector::from_fn(n, |i, _| {
+        let last = previous.f[i];
+        let bound = if last > 0.0 { bounds.hi[i] } else { bounds.lo[i] };
+        if previous.clamped[i] || last == 0.0 || !bound.is_finite() {
+            0.0
+        } else {
+            bound
         }
-    };
-    if solved {
-        let acc = a * &f + b;
-        if f.iter().all(|&x| x >= -tol) && acc.iter().all(|&x| x >= -tol) {
-            let f = f.map(|x| x.max(0.0));
-            let mut acc = acc;
-            for &i in &set {
-                acc[i] = 0.0;
-            }
-            return Ok((LcpSolution { f, a: acc, pivots: 0 }, true));
+    });
+    if !clamped.is_empty() {
+        let k = clamped.len();
+        let acc = DMatrix::from_fn(k, k, |r, c| a[(clamped[r], clamped[c])]);
+        let rest = a * &f + b;
+        let rhs = DVector::from_fn(k, |r, _| -rest[clamped[r]]);
+        let last = DVector::from_fn(k, |r, _| previous.f[clamped[r]]);
+        let change = acc.clone().svd(true, true).solve(&(&rhs - &acc * &last), tol);
+        let Ok(change) = change else {
+            return Ok((solve_bounded(a, b, bounds)?, false));
+        };
+        for (r, &i) in clamped.iter().enumerate() {
+            f[i] = last[r] + change[r];
         }
     }
-    Ok((solve(a, b)?, false))
+    let mut acc = a * &f + b;
+    let ok = (0..n).all(|i| {
+        let (lo, hi) = (bounds.lo[i], bounds.hi[i]);
+        if previous.clamped[i] {
+            acc[i].abs() <= tol && f[i] >= lo - tol && f[i] <= hi + tol
+        } else if lo == hi {
+            true
+        } else if f[i] == lo {
+            acc[i] >= -tol
+        } else if f[i] == hi {
+            acc[i] <= tol
+        } else {
+            acc[i].abs() <= tol
+        }
+    });
+    if !ok {
+        return Ok((solve_bounded(a, b, bounds)?, false));
+    }
+    for &i in &clamped {
+        acc[i] = 0.0;
+        f[i] = f[i].clamp(bounds.lo[i], bounds.hi[i]);
+    }
+    let clamped = previous.clamped.clone();
+    Ok((LcpSolution { f, a: acc, pivots: 0, clamped }, true))
 }
 // ANCHOR_END: warm
 
@@ -522,16 +562,16 @@ mod tests {
     fn a_warm_start_from_the_right_set_costs_no_pivots() {
         let (a, b) = random_problem(Kind::Definite, 10, 4);
         let cold = solve(&a, &b).unwrap();
-        let clamped: Vec<bool> = cold.f.iter().map(|&x| x > 0.0).collect();
         // The next step's problem: b moved a little.
         let b2 = &b + DVector::from_fn(10, |i, _| 1e-4 * (i as f64 - 4.5));
-        let (warm, held) = solve_warm(&a, &b2, &clamped).unwrap();
+        let bounds = Bounds::contacts(10);
+        let (warm, held) = solve_warm(&a, &b2, &bounds, &cold).unwrap();
         assert!(held && warm.pivots == 0);
         let again = solve(&a, &b2).unwrap();
         assert!((&warm.f - &again.f).amax() < 1e-10);
         // A wrong guess falls back to pivoting and still gets the answer.
-        let wrong = vec![true; 10];
-        let (fallback, held) = solve_warm(&a, &b2, &wrong).unwrap();
+        let wrong = LcpSolution { clamped: vec![true; 10], ..cold };
+        let (fallback, held) = solve_warm(&a, &b2, &bounds, &wrong).unwrap();
         assert!(!held && (&fallback.f - &again.f).amax() < 1e-10);
     }
 }

@@ -9,6 +9,7 @@
 
 #[cfg(feature = "book")]
 pub mod exercises;
+pub mod friction;
 pub mod impulse;
 pub mod lcp;
 pub mod resting;

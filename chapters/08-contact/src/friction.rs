@@ -1,0 +1,222 @@
+//! Coulomb friction in the contact solve. At a contact that is not sliding, a
+//! tangential force f_t may act as long as it stays inside the friction cone
+//! |f_t| ≤ μ fₙ; we linearise the cone into the pyramid |f_t1| ≤ μ fₙ, |f_t2| ≤ μ fₙ
+//! along two tangents, so that each tangential force is an unknown with bounds:
+//! clamped (sticking, tangential acceleration zero) strictly inside them, or held at
+//! a bound (about to slip, accelerating against it). At a contact that is already
+//! sliding with unit sliding direction ŝ, the friction force is fixed by the normal
+//! force: −μ fₙ ŝ, so the normal unknown pushes along n − μ ŝ.
+//!
+//! Every unknown is a *row*: it pushes the bodies apart along one direction at a
+//! point, and its condition watches their relative acceleration along another (the
+//! same one except at a sliding contact).
+
+use crate::impulse::BodyState;
+use crate::lcp::{Bounds, LcpSolution, scale, solve_bounded, solve_warm};
+use nalgebra::{DMatrix, DVector, Vector3};
+use pbm_prelim::PbmError;
+
+type V3 = Vector3<f64>;
+
+/// One unknown of the contact solve.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Row {
+    /// The body pushed along +`push`.
+    pub a: usize,
+    /// The body pushed along −`push`.
+    pub b: usize,
+    /// Where (m).
+    pub p: V3,
+    /// The direction along which the row's acceleration is measured.
+    pub along: V3,
+    /// The direction of the row's force on a (unit force per unit unknown).
+    pub push: V3,
+    /// What the row is.
+    pub role: Role,
+}
+
+/// What a row is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// A normal contact force: f ≥ 0.
+    Normal,
+    /// A bilateral constraint force (a hinge, a pin): any sign.
+    Bilateral,
+    /// A tangential friction force bounded by μ times the normal force of row
+    /// `normal`.
+    Tangent {
+        /// The index of the row holding the contact's normal force.
+        normal: usize,
+    },
+}
+
+// ANCHOR: row_matrix
+/// A_ij: row i's relative acceleration per unit of row j's unknown, j pushing
+/// +push_j on a_j and −push_j on b_j at p_j. For a body k that row j pushes with
+/// sign s, its point p changes acceleration by s (push_j / M + (I⁻¹ (r_j × push_j)) × r)
+/// with r_j = p_j − x and r = p − x; row i reads along_i · (that on a_i − that on b_i).
+pub fn row_matrix(bodies: &[BodyState], rows: &[Row]) -> DMatrix<f64> {
+    let m = rows.len();
+    DMatrix::from_fn(m, m, |i, j| {
+        let (ri, rj) = (&rows[i], &rows[j]);
+        let response = |k: usize, p: &V3| {
+            let sign = if k == rj.a {
+                1.0
+            } else if k == rj.b {
+                -1.0
+            } else {
+                return V3::zeros();
+            };
+            let body = &bodies[k];
+            let dv = rj.push * (sign * body.inv_mass);
+            let dw = body.inv_inertia * (rj.p - body.x).cross(&rj.push) * sign;
+            dv + dw.cross(&(p - body.x))
+        };
+        ri.along.dot(&(response(ri.a, &ri.p) - response(ri.b, &ri.p)))
+    })
+}
+// ANCHOR_END: row_matrix
+
+/// The bounds of every row for normal forces `f` (only the normal rows' entries are
+/// read).
+fn bounds_for(rows: &[Row], mu: f64, f: &DVector<f64>) -> Bounds {
+    let mut bounds = Bounds::contacts(rows.len());
+    for (i, row) in rows.iter().enumerate() {
+        match row.role {
+            Role::Normal => {}
+            Role::Bilateral => {
+                (bounds.lo[i], bounds.hi[i]) = (f64::NEG_INFINITY, f64::INFINITY)
+            }
+            Role::Tangent { normal } => {
+                let limit = mu * f[normal].max(0.0);
+                (bounds.lo[i], bounds.hi[i]) = (-limit, limit);
+            }
+        }
+    }
+    bounds
+}
+
+/// The answer of a friction solve and what it cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FrictionSolution {
+    /// Every row's unknown and acceleration.
+    pub solution: LcpSolution,
+    /// Bounded solves made (each bounds update is one).
+    pub rounds: usize,
+    /// Whether the first round's warm start held.
+    pub warm: bool,
+}
+
+// ANCHOR: solve_friction
+/// Solves for contact, bilateral and friction forces together. The friction bounds
+/// ±μ fₙ depend on the normal forces being solved for, so the solve is repeated
+/// with the bounds from the last round's normal forces until those stop changing
+/// (each round warm-started from the last). The first round starts from `previous`
+/// (last step's answer) if given, else from the normal forces alone.
+pub fn solve_friction(
+    bodies: &[BodyState],
+    rows: &[Row],
+    b: &DVector<f64>,
+    mu: f64,
+    previous: Option<&LcpSolution>,
+) -> Result<FrictionSolution, PbmError> {
+    if !(mu >= 0.0 && mu.is_finite()) {
+        let why = format!("{mu}: it must be finite and not negative");
+        return Err(PbmError::invalid("coefficient of friction", why));
+    }
+    let a = row_matrix(bodies, rows);
+    let tol = 1e-10 * scale(&a, b);
+    let mut sol = match previous {
+        Some(p) if p.f.len() == rows.len() => p.clone(),
+        _ => {
+            solve_bounded(&a, b, &bounds_for(rows, 0.0, &DVector::zeros(rows.len())))?
+        }
+    };
+    let mut warm = false;
+    for round in 1..=30 {
+        let bounds = bounds_for(rows, mu, &sol.f);
+        let (next, held) = solve_warm(&a, b, &bounds, &sol)?;
+        warm |= round == 1 && held && previous.is_some();
+        let change = (&next.f - &sol.f).amax();
+        sol = next;
+        if change <= tol {
+            return Ok(FrictionSolution { solution: sol, rounds: round, warm });
+        }
+    }
+    let why = "the friction bounds did not settle in 30 rounds".to_string();
+    Err(PbmError::degenerate("friction forces", why))
+}
+// ANCHOR_END: solve_friction
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::Matrix3;
+
+    /// A unit cube of 1 kg resting on the ground on its four bottom corners, pushed
+    /// sideways by `push` (N) at its centre; gravity 10 m/s².
+    fn pushed_cube(push: f64, mu: f64) -> FrictionSolution {
+        let body = BodyState {
+            x: V3::new(0.0, 0.5, 0.0),
+            v: V3::zeros(),
+            omega: V3::zeros(),
+            inv_mass: 1.0,
+            inv_inertia: Matrix3::identity() * 6.0,
+        };
+        let bodies = [body, BodyState::fixed(V3::zeros())];
+        let mut rows = Vec::new();
+        let mut b = Vec::new();
+        for (x, z) in [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)] {
+            let p = V3::new(x, 0.0, z);
+            let normal = rows.len();
+            rows.push(Row {
+                a: 0,
+                b: 1,
+                p,
+                along: V3::y(),
+                push: V3::y(),
+                role: Role::Normal,
+            });
+            b.push(-10.0);
+            for t in [V3::x(), V3::z()] {
+                rows.push(Row {
+                    a: 0,
+                    b: 1,
+                    p,
+                    along: t,
+                    push: t,
+                    role: Role::Tangent { normal },
+                });
+                // The push accelerates the centre: a_x = push (per kg), no spin yet.
+                b.push(if t == V3::x() { push } else { 0.0 });
+            }
+        }
+        solve_friction(&bodies, &rows, &DVector::from_vec(b), mu, None).unwrap()
+    }
+
+    #[test]
+    fn friction_holds_below_mu_m_g_and_slips_above() {
+        let mu = 0.5;
+        // 4.9 N < μ m g = 5 N: every tangential acceleration is zero.
+        let held = pushed_cube(4.9, mu);
+        let a = &held.solution.a;
+        assert!((0..12).all(|i| a[i].abs() < 1e-9), "{a}");
+        let friction: f64 = (0..4).map(|k| held.solution.f[3 * k + 1]).sum();
+        assert!((friction + 4.9).abs() < 1e-9, "{friction}");
+        // 5.1 N > 5 N: friction saturates at μ fₙ and the cube accelerates.
+        let slips = pushed_cube(5.1, mu);
+        let f = &slips.solution.f;
+        let normal: f64 = (0..4).map(|k| f[3 * k]).sum();
+        let friction: f64 = (0..4).map(|k| f[3 * k + 1]).sum();
+        assert!((friction + mu * normal).abs() < 1e-9, "{friction} vs {normal}");
+        assert!(slips.solution.a[1] > 0.05, "{}", slips.solution.a);
+    }
+
+    #[test]
+    fn negative_friction_is_an_error() {
+        let bodies = [BodyState::fixed(V3::zeros())];
+        let e =
+            solve_friction(&bodies, &[], &DVector::zeros(0), -0.1, None).unwrap_err();
+        assert!(e.to_string().contains("not negative"), "{e}");
+    }
+}
