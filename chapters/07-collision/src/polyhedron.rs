@@ -408,7 +408,7 @@ pub struct Contact {
 
 /// Closest points of segments u0 + s (u1 − u0) and w0 + t (w1 − w0): (s, t), for
 /// segments that are not parallel.
-fn closest_parameters(u0: V3, u1: V3, w0: V3, w1: V3) -> (f64, f64) {
+pub fn closest_parameters(u0: V3, u1: V3, w0: V3, w1: V3) -> (f64, f64) {
     let (d1, d2, r) = (u1 - u0, w1 - w0, u0 - w0);
     let (a, e, b) = (d1.dot(&d1), d2.dot(&d2), d1.dot(&d2));
     let (c, f) = (d1.dot(&r), d2.dot(&r));

@@ -1,15 +1,13 @@
-//! Coulomb friction in the contact solve. At a contact that is not sliding, a
-//! tangential force f_t may act as long as it stays inside the friction cone
-//! |f_t| ≤ μ fₙ; we linearise the cone into the pyramid |f_t1| ≤ μ fₙ, |f_t2| ≤ μ fₙ
-//! along two tangents, so that each tangential force is an unknown with bounds:
-//! clamped (sticking, tangential acceleration zero) strictly inside them, or held at
-//! a bound (about to slip, accelerating against it). At a contact that is already
-//! sliding with unit sliding direction ŝ, the friction force is fixed by the normal
-//! force: −μ fₙ ŝ, so the normal unknown pushes along n − μ ŝ.
+//! Coulomb friction in the contact solve. A tangential force f_t may act at a
+//! contact as long as it stays inside the friction cone |f_t| ≤ μ fₙ; we linearise
+//! the cone into the pyramid |f_t1| ≤ μ fₙ, |f_t2| ≤ μ fₙ along two tangents, so
+//! that each tangential force is an unknown with bounds: clamped strictly inside
+//! them (sticking), or held at a bound (slipping, the force as large as Coulomb
+//! allows and opposing the motion).
 //!
 //! Every unknown is a *row*: it pushes the bodies apart along one direction at a
-//! point, and its condition watches their relative acceleration along another (the
-//! same one except at a sliding contact).
+//! point, and its condition watches their relative acceleration along the same
+//! direction.
 
 use crate::impulse::BodyState;
 use crate::lcp::{Bounds, LcpSolution, scale, solve_bounded, solve_warm};
@@ -27,10 +25,9 @@ pub struct Row {
     pub b: usize,
     /// Where (m).
     pub p: V3,
-    /// The direction along which the row's acceleration is measured.
+    /// The direction of the row's force on a (a unit force per unit unknown), and
+    /// of the relative acceleration it watches.
     pub along: V3,
-    /// The direction of the row's force on a (unit force per unit unknown).
-    pub push: V3,
     /// What the row is.
     pub role: Role,
 }
@@ -51,10 +48,10 @@ pub enum Role {
 }
 
 // ANCHOR: row_matrix
-/// A_ij: row i's relative acceleration per unit of row j's unknown, j pushing
-/// +push_j on a_j and −push_j on b_j at p_j. For a body k that row j pushes with
-/// sign s, its point p changes acceleration by s (push_j / M + (I⁻¹ (r_j × push_j)) × r)
-/// with r_j = p_j − x and r = p − x; row i reads along_i · (that on a_i − that on b_i).
+/// A_ij: row i's relative acceleration per unit of row j's unknown, j pushing +u_j
+/// on a_j and −u_j on b_j at p_j. A body k that row j pushes with sign s changes
+/// the acceleration of its point p by s (u_j / M + (I⁻¹ (r_j × u_j)) × r), with
+/// r_j = p_j − x and r = p − x; row i reads u_i · (that on a_i − that on b_i).
 pub fn row_matrix(bodies: &[BodyState], rows: &[Row]) -> DMatrix<f64> {
     let m = rows.len();
     DMatrix::from_fn(m, m, |i, j| {
@@ -68,8 +65,8 @@ pub fn row_matrix(bodies: &[BodyState], rows: &[Row]) -> DMatrix<f64> {
                 return V3::zeros();
             };
             let body = &bodies[k];
-            let dv = rj.push * (sign * body.inv_mass);
-            let dw = body.inv_inertia * (rj.p - body.x).cross(&rj.push) * sign;
+            let dv = rj.along * (sign * body.inv_mass);
+            let dw = body.inv_inertia * (rj.p - body.x).cross(&rj.along) * sign;
             dv + dw.cross(&(p - body.x))
         };
         ri.along.dot(&(response(ri.a, &ri.p) - response(ri.b, &ri.p)))
@@ -99,13 +96,20 @@ fn bounds_for(rows: &[Row], mu: f64, f: &DVector<f64>) -> Bounds {
 /// The answer of a friction solve and what it cost.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FrictionSolution {
-    /// Every row's unknown and acceleration.
+    /// Every row's unknown and acceleration (with the pivots of all rounds).
     pub solution: LcpSolution,
     /// Bounded solves made (each bounds update is one).
     pub rounds: usize,
     /// Whether the first round's warm start held.
     pub warm: bool,
 }
+
+/// The rounds stop when no normal force changes by more than this, relative to
+/// the largest force.
+pub const SETTLED: f64 = 1e-6;
+
+/// The diagonal added to A, relative to its largest diagonal entry.
+pub const REGULARIZATION: f64 = 1e-9;
 
 // ANCHOR: solve_friction
 /// Solves for contact, bilateral and friction forces together. The friction bounds
@@ -124,7 +128,16 @@ pub fn solve_friction(
         let why = format!("{mu}: it must be finite and not negative");
         return Err(PbmError::invalid("coefficient of friction", why));
     }
-    let a = row_matrix(bodies, rows);
+    // Redundant contacts (four corners on a face) make A singular, and the pivoting
+    // then leans on roundoff to break exact ties, which can cycle. A diagonal this
+    // small makes A definite, picks among the equal answers the one with the
+    // smallest forces, and changes every acceleration by less than 1e-9 of A's
+    // scale times the force.
+    let mut a = row_matrix(bodies, rows);
+    let delta = REGULARIZATION * a.diagonal().amax();
+    for i in 0..rows.len() {
+        a[(i, i)] += delta;
+    }
     let tol = 1e-10 * scale(&a, b);
     let mut sol = match previous {
         Some(p) if p.f.len() == rows.len() => p.clone(),
@@ -133,13 +146,23 @@ pub fn solve_friction(
         }
     };
     let mut warm = false;
+    let mut pivots = sol.pivots * usize::from(previous.is_none());
     for round in 1..=30 {
         let bounds = bounds_for(rows, mu, &sol.f);
-        let (next, held) = solve_warm(&a, b, &bounds, &sol)?;
+        let (mut next, held) = solve_warm(&a, b, &bounds, &sol)?;
+        pivots += next.pivots;
+        next.pivots = pivots;
         warm |= round == 1 && held && previous.is_some();
-        let change = (&next.f - &sol.f).amax();
+        // Settled when the normal forces, which set the bounds, stop changing (the
+        // regularised A is still ill-conditioned, so "stop" means to 1e-6).
+        let change = rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.role == Role::Normal)
+            .map(|(i, _)| (next.f[i] - sol.f[i]).abs())
+            .fold(0.0, f64::max);
         sol = next;
-        if change <= tol {
+        if change <= SETTLED * sol.f.amax().max(tol) {
             return Ok(FrictionSolution { solution: sol, rounds: round, warm });
         }
     }

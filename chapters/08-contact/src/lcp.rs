@@ -386,12 +386,21 @@ pub fn solve_warm(
         let rest = a * &f + b;
         let rhs = DVector::from_fn(k, |r, _| -rest[clamped[r]]);
         let last = DVector::from_fn(k, |r, _| previous.f[clamped[r]]);
-        let change = acc.clone().svd(true, true).solve(&(&rhs - &acc * &last), tol);
-        let Ok(change) = change else {
+        // An invertible A_CC has one answer; a singular (or nearly singular) one,
+        // many, and we want the nearest.
+        let lu = acc.clone().lu();
+        let pivots = lu.u().diagonal().map(f64::abs);
+        let x = if pivots.min() > 1e-10 * pivots.max() {
+            lu.solve(&rhs)
+        } else {
+            let svd = acc.clone().svd(true, true);
+            svd.solve(&(&rhs - &acc * &last), tol).ok().map(|change| &last + change)
+        };
+        let Some(x) = x else {
             return Ok((solve_bounded(a, b, bounds)?, false));
         };
         for (r, &i) in clamped.iter().enumerate() {
-            f[i] = last[r] + change[r];
+            f[i] = x[r];
         }
     }
     let mut acc = a * &f + b;

@@ -13,3 +13,5 @@ pub mod friction;
 pub mod impulse;
 pub mod lcp;
 pub mod resting;
+pub mod scenes;
+pub mod world;

@@ -1,0 +1,674 @@
+//! The simulation loop that ties chapters 6, 7 and 8 together. Each step:
+//!
+//! 1. find the contacts (chapter 7: pairs of boxes, and each box with the fixed
+//!    solids, within the tolerance ε);
+//! 2. stop the colliding ones with impulses, pass after pass;
+//! 3. hold the rest (resting contacts) fixed for the step, "road-runner" style, and
+//!    integrate with RK4, solving for contact and friction forces at every stage;
+//! 4. if the step drove some pair deeper than ε, find the collision time by re-taking
+//!    the step shorter, and stop there;
+//! 5. correct what interpenetration is left by the smallest displacement in the
+//!    kinetic-energy norm.
+
+use crate::friction::{Role, Row, solve_friction};
+use crate::impulse::{BodyState, Contact, relative_velocity, sequential};
+use crate::lcp::{LcpSolution, solve};
+use crate::resting::{Kind, Load, RestingContact, b_vector, point_acceleration};
+use nalgebra::{DVector, Matrix3, Rotation3, UnitQuaternion, Vector3};
+use pbm_collision::polyhedron::{
+    ConvexPolyhedron, Feature, closest_parameters, contacts, separation,
+};
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::system::{OdeSystem, state_of};
+use pbm_ode::tableau::RK4;
+use pbm_prelim::PbmError;
+use pbm_rigid::body::{
+    Body, BodyForce, Gravity, RigidBody, RigidBodyDef, RigidSystem,
+};
+use pbm_rigid::mass::MassProperties;
+use pbm_rigid::rotation::{Quat, quat_from_axis_angle, quat_mul};
+use std::sync::{Arc, Mutex, PoisonError};
+
+type V3 = Vector3<f64>;
+
+/// The world's constants.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settings {
+    /// Gravity (m/s²).
+    pub gravity: V3,
+    /// Coefficient of restitution ε of every impact, in [0, 1].
+    pub restitution: f64,
+    /// Coefficient of friction μ of every contact, ≥ 0.
+    pub friction: f64,
+    /// Contact tolerance (m): closer than this is touching.
+    pub tolerance: f64,
+    /// Closing speeds below this (m/s) are resting, not colliding.
+    pub resting_speed: f64,
+    /// Time step (s).
+    pub h: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            gravity: V3::new(0.0, -9.81, 0.0),
+            restitution: 0.5,
+            friction: 0.0,
+            tolerance: 1e-4,
+            resting_speed: 1e-3,
+            h: 0.01,
+        }
+    }
+}
+
+/// A solid that never moves (the ground, an incline). It may spin about `centre`
+/// with angular velocity `spin` as long as its shape does not change as it turns
+/// (a turntable).
+#[derive(Debug, Clone)]
+pub struct Fixture {
+    /// Its shape, in world coordinates.
+    pub solid: ConvexPolyhedron,
+    /// A point on its axis (m).
+    pub centre: V3,
+    /// Its angular velocity (rad/s).
+    pub spin: V3,
+}
+
+/// How a held contact's normal is attached.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Attached {
+    /// Vertex of a on a face of b: the normal, in b's frame.
+    Face(V3),
+    /// Edge of a across an edge of b: the edges in their bodies' frames, and the
+    /// sign that makes ±(e_a × e_b) point out of b.
+    Edges(V3, V3, f64),
+}
+
+/// A contact held fixed over a step, in the bodies' own frames so that it moves with
+/// them through the step's stages.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Held {
+    a: usize,
+    b: usize,
+    /// The contact point in a's frame.
+    point: V3,
+    attached: Attached,
+    /// Two tangents in b's frame, for the friction rows.
+    tangents: (V3, V3),
+}
+
+/// Position and rotation of body or fixture k.
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    x: V3,
+    r: Matrix3<f64>,
+}
+
+/// What the solves cost and found, summed over a run.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Stats {
+    /// Contact-force solves (four per step with contacts, one per RK4 stage).
+    pub solves: usize,
+    /// Solves answered by the warm start.
+    pub warm: usize,
+    /// Pivots made in all.
+    pub pivots: usize,
+    /// The smallest normal contact force found (N); +∞ before any.
+    pub min_normal_force: f64,
+    /// Impacts resolved (steps with at least one impulse).
+    pub impacts: usize,
+    /// The largest kinetic-energy change across an impact (J; ≤ 0 for ε ≤ 1).
+    pub max_impact_energy_gain: f64,
+    /// Steps shortened to stop at a collision.
+    pub shortened: usize,
+    /// Tolerance corrections made.
+    pub corrections: usize,
+}
+
+/// The contact set of the current step and what the force solve remembers.
+struct Active {
+    held: Vec<Held>,
+    fixtures: Vec<(V3, V3)>,
+    mu: f64,
+    /// The time step (s), for the friction rows' sliding term.
+    h: f64,
+    previous: Option<LcpSolution>,
+    /// Whether to warm-start each solve from the last.
+    warm_start: bool,
+    stats: Stats,
+}
+
+/// The force object that puts contact forces into chapter 6's system at every
+/// derivative evaluation.
+struct ContactForces(Arc<Mutex<Active>>);
+
+fn states_of(bodies: &[RigidBody], fixtures: &[(V3, V3)]) -> Vec<BodyState> {
+    let moving = bodies.iter().map(|b| BodyState {
+        x: b.position(),
+        v: b.velocity(),
+        omega: b.angular_velocity(),
+        inv_mass: 1.0 / b.mass(),
+        inv_inertia: b.inverse_inertia(),
+    });
+    let fixed = fixtures
+        .iter()
+        .map(|&(centre, spin)| BodyState { omega: spin, ..BodyState::fixed(centre) });
+    moving.chain(fixed).collect()
+}
+
+fn frames_of(bodies: &[RigidBody], fixtures: &[(V3, V3)]) -> Vec<Frame> {
+    let moving = bodies.iter().map(|b| Frame { x: b.position(), r: b.rotation() });
+    let fixed = fixtures.iter().map(|&(x, _)| Frame { x, r: Matrix3::identity() });
+    moving.chain(fixed).collect()
+}
+
+impl Held {
+    /// Where the contact is now: the resting contact of chapter 8's formulas.
+    fn resting(&self, frames: &[Frame]) -> RestingContact {
+        let (fa, fb) = (&frames[self.a], &frames[self.b]);
+        let p = fa.x + fa.r * self.point;
+        let (n, kind) = match self.attached {
+            Attached::Face(n) => (fb.r * n, Kind::VertexFace),
+            Attached::Edges(ea, eb, sign) => {
+                let (ea, eb) = (fa.r * ea, fb.r * eb);
+                (ea.cross(&eb).normalize() * sign, Kind::EdgeEdge { ea, eb })
+            }
+        };
+        RestingContact { contact: Contact { a: self.a, b: self.b, p, n }, kind }
+    }
+}
+
+// ANCHOR: rows
+/// The rows of the held contacts and their b entries: a normal row per contact,
+/// and when μ > 0 two tangent rows, whose b is the relative tangential acceleration
+/// without contact forces, t · (p̈_a − p̈_b) + ṫ · (ṗ_a − ṗ_b) with ṫ = ω_b × t,
+/// plus the sliding speed along t over the step, (t · (ṗ_a − ṗ_b)) / h: a sticking
+/// contact then also stops sliding within the step, and one that cannot stick
+/// slides with the friction force at its bound, opposing the motion.
+fn rows(
+    held: &[Held],
+    frames: &[Frame],
+    (states, loads): (&[BodyState], &[Load]),
+    mu: f64,
+    h: f64,
+) -> (Vec<Row>, DVector<f64>) {
+    let (mut rows, mut bias) = (Vec::new(), Vec::new());
+    for held in held {
+        let rc = held.resting(frames);
+        let Contact { a, b, p, n } = rc.contact;
+        let normal = rows.len();
+        rows.push(Row { a, b, p, along: n, role: Role::Normal });
+        bias.push(b_vector(states, loads, &[rc])[0]);
+        if mu > 0.0 {
+            let accel = point_acceleration(&states[a], &loads[a], &p)
+                - point_acceleration(&states[b], &loads[b], &p);
+            let vel = states[a].point_velocity(&p) - states[b].point_velocity(&p);
+            let (t1, t2) = held.tangents;
+            for t in [frames[b].r * t1, frames[b].r * t2] {
+                let t_dot = states[b].omega.cross(&t);
+                let role = Role::Tangent { normal };
+                rows.push(Row { a, b, p, along: t, role });
+                bias.push(t.dot(&accel) + t_dot.dot(&vel) + t.dot(&vel) / h);
+            }
+        }
+    }
+    (rows, DVector::from_vec(bias))
+}
+// ANCHOR_END: rows
+
+impl BodyForce for ContactForces {
+    fn name(&self) -> &'static str {
+        "contact forces"
+    }
+
+    fn apply(&self, _t: f64, bodies: &mut [RigidBody]) -> Result<(), PbmError> {
+        let mut active = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if active.held.is_empty() {
+            return Ok(());
+        }
+        let states = states_of(bodies, &active.fixtures);
+        let frames = frames_of(bodies, &active.fixtures);
+        // The loads so far (gravity: this force object is applied last).
+        let mut loads: Vec<Load> = bodies
+            .iter()
+            .map(|b| Load { force: b.force(), torque: b.torque() })
+            .collect();
+        loads.resize(states.len(), Load { force: V3::zeros(), torque: V3::zeros() });
+        let (rows, bias) =
+            rows(&active.held, &frames, (&states, &loads), active.mu, active.h);
+        let previous =
+            if active.warm_start { active.previous.as_ref() } else { None };
+        let solved = solve_friction(&states, &rows, &bias, active.mu, previous)?;
+        let f = &solved.solution.f;
+        let stats = &mut active.stats;
+        stats.solves += 1;
+        stats.warm += usize::from(solved.warm);
+        stats.pivots += solved.solution.pivots;
+        for (row, &f) in rows.iter().zip(f.iter()) {
+            if row.role == Role::Normal {
+                stats.min_normal_force = stats.min_normal_force.min(f);
+            }
+            for (k, sign) in [(row.a, 1.0), (row.b, -1.0)] {
+                if let Some(body) = bodies.get_mut(k) {
+                    body.apply_force_at(&row.p, &(row.along * (f * sign)));
+                }
+            }
+        }
+        active.previous = Some(solved.solution);
+        Ok(())
+    }
+}
+
+/// A contact found at the start of a step, with its gap (m, negative when
+/// interpenetrating).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Found {
+    held: Held,
+    contact: Contact,
+    gap: f64,
+}
+
+/// A world of boxes and fixed solids.
+pub struct World {
+    system: RigidSystem,
+    solids: Vec<ConvexPolyhedron>,
+    fixtures: Vec<Fixture>,
+    settings: Settings,
+    active: Arc<Mutex<Active>>,
+    stepper: RungeKutta,
+    steps: usize,
+}
+
+fn check_settings(s: &Settings) -> Result<(), PbmError> {
+    let bad = |what: &'static str, why: String| Err(PbmError::invalid(what, why));
+    if !(0.0..=1.0).contains(&s.restitution) {
+        return bad(
+            "coefficient of restitution",
+            format!("{}: it must lie in [0, 1]", s.restitution),
+        );
+    }
+    if !(s.friction >= 0.0 && s.friction.is_finite()) {
+        return bad(
+            "coefficient of friction",
+            format!("{}: it must be finite and not negative", s.friction),
+        );
+    }
+    for (what, x) in [
+        ("tolerance", s.tolerance),
+        ("resting speed", s.resting_speed),
+        ("time step", s.h),
+    ] {
+        if !(x > 0.0 && x.is_finite()) {
+            return bad(what, format!("{x}: it must be positive and finite"));
+        }
+    }
+    if s.gravity.iter().any(|g| !g.is_finite()) {
+        return bad("gravity", "it must be finite".to_string());
+    }
+    Ok(())
+}
+
+impl World {
+    /// An empty world with `settings` (checked: restitution in [0, 1], friction ≥ 0,
+    /// positive tolerances and step).
+    pub fn new(settings: Settings, fixtures: Vec<Fixture>) -> Result<Self, PbmError> {
+        check_settings(&settings)?;
+        let spins = fixtures.iter().map(|f| (f.centre, f.spin)).collect();
+        let active = Arc::new(Mutex::new(Active {
+            held: Vec::new(),
+            fixtures: spins,
+            mu: settings.friction,
+            h: settings.h,
+            previous: None,
+            warm_start: true,
+            stats: Stats { min_normal_force: f64::INFINITY, ..Stats::default() },
+        }));
+        Ok(World {
+            system: RigidSystem::new(Vec::new())?,
+            solids: Vec::new(),
+            fixtures,
+            settings,
+            active,
+            stepper: RungeKutta::new(RK4),
+            steps: 0,
+        })
+    }
+
+    /// Adds a solid box of `size` (m) and `mass` (kg) at `position`, turned by
+    /// `orientation`, moving with `velocity` and `spin`; returns its index.
+    pub fn add_box(
+        &mut self,
+        size: V3,
+        mass: f64,
+        position: V3,
+        orientation: UnitQuaternion<f64>,
+        (velocity, spin): (V3, V3),
+    ) -> Result<usize, PbmError> {
+        let props = MassProperties::block(size, mass)?;
+        let q = orientation.into_inner();
+        let def = RigidBodyDef {
+            position,
+            orientation: Quat::new(q.w, q.i, q.j, q.k),
+            velocity,
+            angular_velocity: spin,
+            ..RigidBodyDef::of(&props)
+        };
+        let mut bodies = std::mem::take(&mut self.system.bodies);
+        bodies.push(RigidBody::new(def)?);
+        let t = self.system.t;
+        self.system = RigidSystem::new(bodies)?;
+        self.system.t = t;
+        self.system.add_force(Gravity { g: self.settings.gravity })?;
+        self.system.add_force(ContactForces(Arc::clone(&self.active)))?;
+        self.solids.push(ConvexPolyhedron::cuboid(V3::zeros(), size * 0.5)?);
+        Ok(self.solids.len() - 1)
+    }
+
+    /// Turns Baraff's warm start (last step's clamped set, and for redundant
+    /// contacts the forces nearest the last ones) on or off.
+    pub fn set_warm_start(&mut self, on: bool) {
+        self.lock().warm_start = on;
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Active> {
+        self.active.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The bodies.
+    pub fn bodies(&self) -> &[RigidBody] {
+        &self.system.bodies
+    }
+
+    /// The clock (s).
+    pub fn time(&self) -> f64 {
+        self.system.t
+    }
+
+    /// What the solves cost so far.
+    pub fn stats(&self) -> Stats {
+        self.lock().stats
+    }
+
+    /// The normal forces of the last solve (N), in contact order.
+    pub fn last_normal_forces(&self) -> Vec<f64> {
+        let active = self.lock();
+        let Some(sol) = &active.previous else { return Vec::new() };
+        let mut out = Vec::new();
+        let mut i = 0;
+        for _ in &active.held {
+            out.push(sol.f[i]);
+            i += if active.mu > 0.0 { 3 } else { 1 };
+        }
+        out
+    }
+
+    /// Kinetic plus gravitational potential energy (J).
+    pub fn energy(&self) -> f64 {
+        let g = self.settings.gravity;
+        self.system
+            .bodies
+            .iter()
+            .map(|b| b.kinetic_energy() - b.mass() * g.dot(&b.position()))
+            .sum()
+    }
+
+    fn kinetic_energy(&self) -> f64 {
+        self.system.kinetic_energy()
+    }
+
+    fn placed(&self, k: usize) -> ConvexPolyhedron {
+        let n = self.solids.len();
+        if k >= n {
+            return self.fixtures[k - n].solid.clone();
+        }
+        let body = &self.system.bodies[k];
+        let rotation = Rotation3::from_matrix_unchecked(body.rotation());
+        self.solids[k]
+            .placed(body.position(), UnitQuaternion::from_rotation_matrix(&rotation))
+    }
+
+    fn radius(&self, k: usize) -> f64 {
+        self.solids[k].vertices().iter().map(|v| v.norm()).fold(0.0, f64::max)
+    }
+
+    /// The pairs worth testing: every two boxes whose bounding spheres come within
+    /// the tolerance, and every box with every fixture.
+    fn pairs(&self) -> Vec<(usize, usize)> {
+        let n = self.solids.len();
+        let eps = self.settings.tolerance;
+        let mut pairs = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                let d = (self.system.bodies[i].position()
+                    - self.system.bodies[j].position())
+                .norm();
+                if d <= self.radius(i) + self.radius(j) + eps {
+                    pairs.push((i, j));
+                }
+            }
+            pairs.extend((0..self.fixtures.len()).map(|k| (i, n + k)));
+        }
+        pairs
+    }
+
+    /// The deepest interpenetration of any pair (m, 0 if none).
+    fn deepest(&self) -> f64 {
+        self.pairs()
+            .into_iter()
+            .map(|(i, j)| -separation(&self.placed(i), &self.placed(j)).0)
+            .fold(0.0, f64::max)
+    }
+
+    // ANCHOR: detect
+    /// The contacts within the tolerance, each with its gap, in the convention of
+    /// this chapter (normal out of b, towards a) and held in the bodies' frames.
+    fn detect(&self) -> Vec<Found> {
+        let eps = self.settings.tolerance;
+        let frames = frames_of(&self.system.bodies, &self.lock().fixtures);
+        let mut found = Vec::new();
+        for (i, j) in self.pairs() {
+            let (pi, pj) = (self.placed(i), self.placed(j));
+            if separation(&pi, &pj).0 > eps {
+                continue;
+            }
+            for c in contacts(&pi, &pj, eps) {
+                // Chapter 7's normal points from i to j.
+                let (a, b, n, gap, attached) = match c.feature {
+                    Feature::VertexFace { vertex_of_b: true, face, .. } => {
+                        let o = pi.vertices()[pi.faces()[face][0]];
+                        (j, i, c.normal, c.normal.dot(&(c.point - o)), None)
+                    }
+                    Feature::VertexFace { face, .. } => {
+                        let o = pj.vertices()[pj.faces()[face][0]];
+                        (i, j, -c.normal, c.normal.dot(&(o - c.point)), None)
+                    }
+                    Feature::EdgeEdge { edge_a, edge_b, dir_a, dir_b } => {
+                        let ([u0, u1], [w0, w1]) =
+                            (pi.edges()[edge_a], pj.edges()[edge_b]);
+                        let (u0, u1) = (pi.vertices()[u0], pi.vertices()[u1]);
+                        let (w0, w1) = (pj.vertices()[w0], pj.vertices()[w1]);
+                        let (s, t) = closest_parameters(u0, u1, w0, w1);
+                        let gap =
+                            c.normal.dot(&(w0 + (w1 - w0) * t - u0 - (u1 - u0) * s));
+                        // a = j (its edge dir_b), b = i (dir_a).
+                        let sign = dir_b.cross(&dir_a).dot(&c.normal).signum();
+                        (j, i, c.normal, gap, Some((dir_b, dir_a, sign)))
+                    }
+                };
+                let (fa, fb) = (&frames[a], &frames[b]);
+                let attached = match attached {
+                    None => Attached::Face(fb.r.transpose() * n),
+                    Some((ea, eb, sign)) => Attached::Edges(
+                        fa.r.transpose() * ea,
+                        fb.r.transpose() * eb,
+                        sign,
+                    ),
+                };
+                let contact = Contact { a, b, p: c.point, n };
+                let t1 = n.cross(&if n.x.abs() < 0.9 { V3::x() } else { V3::y() });
+                let t1 = t1.normalize();
+                let tangents =
+                    (fb.r.transpose() * t1, fb.r.transpose() * n.cross(&t1));
+                let point = fa.r.transpose() * (c.point - fa.x);
+                let held = Held { a, b, point, attached, tangents };
+                found.push(Found { held, contact, gap });
+            }
+        }
+        found
+    }
+    // ANCHOR_END: detect
+
+    /// Applies impulses `j` (one per contact) to the bodies.
+    fn apply_impulses(&mut self, contacts: &[Contact], j: &[f64]) {
+        let bodies = &mut self.system.bodies;
+        for (c, &j) in contacts.iter().zip(j) {
+            for (k, sign) in [(c.a, 1.0), (c.b, -1.0)] {
+                if let Some(body) = bodies.get_mut(k) {
+                    body.apply_impulse_at(&c.p, &(c.n * (j * sign)));
+                }
+            }
+        }
+    }
+
+    // ANCHOR: correct
+    /// Tolerance correction: the smallest displacement, in the kinetic-energy norm
+    /// ½ Σ (M |Δx|² + Δθᵀ I Δθ), that opens every gap to at least zero. Moving body
+    /// k by Δx = M⁻¹ Σ λ n and Δθ = I⁻¹ Σ (r × λ n) changes gap i by (A λ)ᵢ with the
+    /// impulse matrix A, so λ solves the LCP A λ + gap ≥ 0, λ ≥ 0, complementary.
+    fn correct(&mut self, found: &[Found]) -> Result<(), PbmError> {
+        if found.iter().all(|f| f.gap >= 0.0) {
+            return Ok(());
+        }
+        let states = states_of(&self.system.bodies, &self.lock().fixtures);
+        let contacts: Vec<Contact> = found.iter().map(|f| f.contact).collect();
+        let a = crate::impulse::contact_matrix(&states, &contacts);
+        let gaps = DVector::from_iterator(found.len(), found.iter().map(|f| f.gap));
+        let lambda = solve(&a, &gaps)?.f;
+        let mut y = state_of(&self.system);
+        let size = 13;
+        for (k, body) in self.system.bodies.iter().enumerate() {
+            let (mut dx, mut dtheta) = (V3::zeros(), V3::zeros());
+            for (c, &l) in contacts.iter().zip(lambda.iter()) {
+                let sign = if c.a == k {
+                    1.0
+                } else if c.b == k {
+                    -1.0
+                } else {
+                    continue;
+                };
+                dx += c.n * (l * sign / body.mass());
+                dtheta += body.inverse_inertia()
+                    * (c.p - body.position()).cross(&(c.n * (l * sign)));
+            }
+            let y = &mut y[k * size..(k + 1) * size];
+            for d in 0..3 {
+                y[d] += dx[d];
+            }
+            if dtheta.norm() > 0.0 {
+                let q = Quat::from_column_slice(&y[3..7]);
+                let turned =
+                    quat_mul(&quat_from_axis_angle(&dtheta, dtheta.norm()), &q);
+                y[3..7].copy_from_slice(turned.normalize().as_slice());
+            }
+        }
+        let t = self.system.t;
+        self.system.scatter_state(&y, t);
+        self.lock().stats.corrections += 1;
+        Ok(())
+    }
+    // ANCHOR_END: correct
+
+    // ANCHOR: step
+    /// One step of the loop (see the module's documentation). Returns the time
+    /// advanced (s): h, or less when the step stopped at a collision.
+    pub fn step(&mut self) -> Result<f64, PbmError> {
+        let Settings { restitution, resting_speed, tolerance, h, .. } = self.settings;
+        let found = self.detect();
+        // Colliding contacts: impulses, pass after pass, until none is colliding.
+        let contacts: Vec<Contact> = found.iter().map(|f| f.contact).collect();
+        let mut states = states_of(&self.system.bodies, &self.lock().fixtures);
+        if contacts.iter().any(|c| relative_velocity(&states, c) < -resting_speed) {
+            let before = self.kinetic_energy();
+            let order: Vec<usize> = (0..contacts.len()).collect();
+            let resolved = sequential(
+                &mut states,
+                &contacts,
+                &order,
+                restitution,
+                resting_speed,
+            )
+            .map_err(|e| e.at_step(self.steps, self.time()))?;
+            self.apply_impulses(&contacts, &resolved.impulses);
+            let gain = self.kinetic_energy() - before;
+            let mut active = self.lock();
+            active.stats.impacts += 1;
+            active.stats.max_impact_energy_gain = if active.stats.impacts == 1 {
+                gain
+            } else {
+                active.stats.max_impact_energy_gain.max(gain)
+            };
+        }
+        // Resting contacts: held for the step; the rest are parting.
+        let states = states_of(&self.system.bodies, &self.lock().fixtures);
+        let held: Vec<Held> = found
+            .iter()
+            .filter(|f| relative_velocity(&states, &f.contact) <= resting_speed)
+            .map(|f| f.held)
+            .collect();
+        {
+            let mut active = self.lock();
+            let unchanged = active.held.len() == held.len()
+                && active
+                    .held
+                    .iter()
+                    .zip(&held)
+                    .all(|(x, y)| (x.a, x.b) == (y.a, y.b));
+            if !unchanged {
+                // A new contact set: last step's answer is no guess for it.
+                active.previous = None;
+            }
+            active.held = held;
+        }
+        let y0 = state_of(&self.system);
+        let t0 = self.time();
+        self.stepper.step(&mut self.system, h)?;
+        let mut taken = h;
+        if self.deepest() > tolerance {
+            // Find the collision time: the longest step that goes no deeper than ε.
+            let (mut lo, mut hi) = (0.0, h);
+            for _ in 0..30 {
+                let mid = 0.5 * (lo + hi);
+                self.system.scatter_state(&y0, t0);
+                self.stepper.step(&mut self.system, mid)?;
+                if self.deepest() > tolerance { hi = mid } else { lo = mid }
+            }
+            if lo > 0.0 {
+                self.system.scatter_state(&y0, t0);
+                self.stepper.step(&mut self.system, lo)?;
+                taken = lo;
+                self.lock().stats.shortened += 1;
+            }
+        }
+        let after = self.detect();
+        self.correct(&after).map_err(|e| e.at_step(self.steps, self.time()))?;
+        if !state_of(&self.system).iter().all(|v| v.is_finite()) {
+            return Err(PbmError::Diverged { step: self.steps, time: t0 });
+        }
+        self.steps += 1;
+        Ok(taken)
+    }
+    // ANCHOR_END: step
+
+    /// Runs until time `t_end`.
+    pub fn run_until(
+        &mut self,
+        t_end: f64,
+        mut each: impl FnMut(&World),
+    ) -> Result<(), PbmError> {
+        while self.time() < t_end - 1e-12 {
+            self.step()?;
+            each(self);
+        }
+        Ok(())
+    }
+}
