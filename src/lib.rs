@@ -27,6 +27,7 @@ pub fn chapters() -> Vec<Chapter> {
         pbm_lagrangian::chapter(),
         pbm_rigid::chapter(),
         pbm_collision::chapter(),
+        pbm_contact::chapter(),
     ]
 }
 

@@ -1,6 +1,10 @@
 //! The chapter's exercises.
 
 use crate::lcp::{Kind, enumerate, random_problem, scale, solve};
+use crate::scenes;
+use crate::singular::{largest_jump, sweep};
+use crate::world::{Settings, World};
+use pbm_prelim::budget::within;
 use pbm_prelim::{Choice, Exercise, ParamSpec, Params, PbmError};
 use serde_json::{Value, json};
 
@@ -14,18 +18,239 @@ impl Choice for Kind {
 
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
-    vec![Exercise {
-        id: "lcp-random",
-        summary: "the pivoting LCP solver on random problems, checked against enumerating every complementary basis",
-        params: vec![
-            ParamSpec::int("problems", "random problems of each size", 20, 1, 50),
-            ParamSpec::int("n_max", "largest problem (sizes 1 … n_max)", 12, 1, 40),
-            ParamSpec::choice("kind", "which kind of matrix A", Kind::Definite),
-            ParamSpec::int("seed", "first random seed", 0, 0, 1_000_000),
-        ],
-        run: lcp_random,
-        optional: &[],
-    }]
+    vec![
+        Exercise {
+            id: "drop",
+            summary: "a box dropped corner-first on the ground: impulses at every impact, then resting contact",
+            params: vec![
+                ParamSpec::float(
+                    "height",
+                    "drop height of the lowest corner (m)",
+                    0.5,
+                    0.05,
+                    2.0,
+                ),
+                ParamSpec::float(
+                    "restitution",
+                    "coefficient of restitution ε",
+                    0.5,
+                    0.0,
+                    1.0,
+                ),
+                ParamSpec::float("seconds", "simulated time (s)", 3.0, 0.5, 5.0),
+            ],
+            run: drop,
+            optional: &[],
+        },
+        Exercise {
+            id: "stack",
+            summary: "a stack of boxes resting on the ground: drift and contact forces over time",
+            params: vec![
+                ParamSpec::int("boxes", "boxes in the stack", 10, 1, 10),
+                ParamSpec::float("seconds", "simulated time (s)", 10.0, 0.5, 10.0),
+                ParamSpec::float(
+                    "friction",
+                    "coefficient of friction μ",
+                    0.5,
+                    0.0,
+                    1.5,
+                ),
+                ParamSpec::float("h", "time step (s)", 0.01, 0.005, 0.02),
+            ],
+            run: stack,
+            optional: &[],
+        },
+        Exercise {
+            id: "incline",
+            summary: "a block on a slope: the steepest slope it stays on, against tan θ = μ",
+            params: vec![
+                ParamSpec::float(
+                    "friction",
+                    "coefficient of friction μ",
+                    0.5,
+                    0.05,
+                    1.5,
+                ),
+                ParamSpec::float(
+                    "seconds",
+                    "time each slope is watched (s)",
+                    1.0,
+                    0.25,
+                    2.0,
+                ),
+            ],
+            run: incline,
+            optional: &[],
+        },
+        Exercise {
+            id: "lcp-random",
+            summary: "the pivoting LCP solver on random problems, checked against enumerating every complementary basis",
+            params: vec![
+                ParamSpec::int("problems", "random problems of each size", 20, 1, 50),
+                ParamSpec::int(
+                    "n_max",
+                    "largest problem (sizes 1 … n_max)",
+                    12,
+                    1,
+                    40,
+                ),
+                ParamSpec::choice("kind", "which kind of matrix A", Kind::Definite),
+                ParamSpec::int("seed", "first random seed", 0, 0, 1_000_000),
+            ],
+            run: lcp_random,
+            optional: &[],
+        },
+        Exercise {
+            id: "singular",
+            summary: "a table on four legs with a load going round: leg forces by pivoting afresh and by the warm start that keeps them near the last",
+            params: vec![
+                ParamSpec::float("load", "the moving load (N)", 50.0, 0.0, 1000.0),
+                ParamSpec::float(
+                    "radius",
+                    "radius of the load's circle (m)",
+                    0.3,
+                    0.0,
+                    0.49,
+                ),
+                ParamSpec::int(
+                    "samples",
+                    "load positions round the circle",
+                    200,
+                    8,
+                    2000,
+                ),
+            ],
+            run: singular,
+            optional: &[],
+        },
+    ]
+}
+
+fn drop(p: &Params) -> Result<Value, PbmError> {
+    let (height, seconds) = (p.f64("height")?, p.f64("seconds")?);
+    let settings =
+        Settings { restitution: p.f64("restitution")?, ..Settings::default() };
+    let mut world = scenes::drop(height, settings)?;
+    let start = world.energy();
+    let mut peak = start;
+    world.run_until(seconds, |w| peak = peak.max(w.energy()))?;
+    let stats = world.stats();
+    // Kinetic energy across each impact: never more after than before for ε ≤ 1
+    // (to roundoff).
+    let gain = if stats.impacts > 0 { stats.max_impact_energy_gain } else { 0.0 };
+    Ok(json!({
+        "impacts": stats.impacts,
+        "energy_increased": gain > 1e-12 * start.abs().max(1.0),
+        "max_energy_gain": gain,
+        "start_energy_j": start,
+        "end_energy_j": world.energy(),
+        "end_height_m": world.bodies()[0].position().y,
+        "peak_rise_j": peak - start,
+    }))
+}
+
+// ANCHOR: stack_run
+/// Runs a stack and measures how far any box drifts from where it started.
+pub fn run_stack(
+    boxes: usize,
+    seconds: f64,
+    settings: Settings,
+) -> Result<(World, f64, Vec<(f64, f64)>), PbmError> {
+    let mut world = scenes::stack(boxes, settings)?;
+    let start: Vec<_> = world.bodies().iter().map(|b| b.position()).collect();
+    let (mut drift, mut curve) = (0.0_f64, Vec::new());
+    world.run_until(seconds, |w| {
+        let now =
+            w.bodies().iter().zip(&start).map(|(b, x)| (b.position() - x).norm());
+        let worst = now.fold(0.0, f64::max);
+        drift = drift.max(worst);
+        curve.push((w.time(), worst));
+    })?;
+    Ok((world, drift, curve))
+}
+// ANCHOR_END: stack_run
+
+fn stack(p: &Params) -> Result<Value, PbmError> {
+    let (boxes, seconds, h) = (p.usize("boxes")?, p.f64("seconds")?, p.f64("h")?);
+    // The solve grows with the square of the contacts; 10 boxes for 2,000 steps is
+    // about 4 s.
+    let work = (boxes * boxes) as f64 * pbm_prelim::budget::steps(seconds, h);
+    within(work, 1.2e5, "box²-steps", "lower boxes or seconds, or raise h")?;
+    let settings =
+        Settings { friction: p.f64("friction")?, h, ..Settings::default() };
+    let (world, drift, _) = run_stack(boxes, seconds, settings)?;
+    let stats = world.stats();
+    Ok(json!({
+        "boxes": boxes,
+        "seconds": seconds,
+        "max_drift_m": drift,
+        "min_contact_force": stats.min_normal_force,
+        "solves": stats.solves,
+        "warm_held": stats.warm as f64 / stats.solves.max(1) as f64,
+        "pivots": stats.pivots,
+    }))
+}
+
+// ANCHOR: slip
+/// How far the block on a slope of `theta` (rad) slides in `seconds`.
+pub fn slip(theta: f64, friction: f64, seconds: f64) -> Result<f64, PbmError> {
+    let settings = Settings { friction, ..Settings::default() };
+    let mut world = scenes::incline(theta, settings)?;
+    let start = world.bodies()[0].position();
+    world.run_until(seconds, |_| {})?;
+    Ok((world.bodies()[0].position() - start).norm())
+}
+
+/// The block counts as slipping once it has slid this far (m): far above what the
+/// tolerance correction moves a block at rest (about 1e-9 m in a second), far below
+/// what the smallest measured excess over the friction angle gives.
+pub const SLIPPED: f64 = 1e-6;
+
+/// The steepest slope (rad) on which the block stays put, by bisection between 0
+/// and 80° until the bracket is narrower than `resolution`.
+pub fn slip_threshold(
+    friction: f64,
+    seconds: f64,
+    resolution: f64,
+) -> Result<f64, PbmError> {
+    let (mut lo, mut hi) = (0.0_f64, 80f64.to_radians());
+    while hi - lo > resolution {
+        let mid = 0.5 * (lo + hi);
+        if slip(mid, friction, seconds)? > SLIPPED {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Ok(0.5 * (lo + hi))
+}
+// ANCHOR_END: slip
+
+fn incline(p: &Params) -> Result<Value, PbmError> {
+    let (friction, seconds) = (p.f64("friction")?, p.f64("seconds")?);
+    let theory = friction.atan();
+    let measured = slip_threshold(friction, seconds, 1e-4)?;
+    let margin = 1e-3;
+    Ok(json!({
+        "friction": friction,
+        "slip_threshold_deg": measured.to_degrees(),
+        "tan_theta_equals_mu_deg": theory.to_degrees(),
+        "below_slip_m": slip(theory - margin, friction, seconds)?,
+        "above_slip_m": slip(theory + margin, friction, seconds)?,
+    }))
+}
+
+fn singular(p: &Params) -> Result<Value, PbmError> {
+    let (load, radius, samples) =
+        (p.f64("load")?, p.f64("radius")?, p.usize("samples")?);
+    let s = sweep(load, radius, samples)?;
+    Ok(json!({
+        "samples": samples,
+        "jump_fresh_n": largest_jump(&s.scratch),
+        "jump_warm_n": largest_jump(&s.warm),
+        "warm_held": s.held as f64 / samples as f64,
+        "residual": s.residual,
+    }))
 }
 
 /// Enumeration checks sizes up to this (2ⁿ subsets each).

@@ -192,14 +192,7 @@ mod tests {
         for (x, z) in [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)] {
             let p = V3::new(x, 0.0, z);
             let normal = rows.len();
-            rows.push(Row {
-                a: 0,
-                b: 1,
-                p,
-                along: V3::y(),
-                push: V3::y(),
-                role: Role::Normal,
-            });
+            rows.push(Row { a: 0, b: 1, p, along: V3::y(), role: Role::Normal });
             b.push(-10.0);
             for t in [V3::x(), V3::z()] {
                 rows.push(Row {
@@ -207,7 +200,6 @@ mod tests {
                     b: 1,
                     p,
                     along: t,
-                    push: t,
                     role: Role::Tangent { normal },
                 });
                 // The push accelerates the centre: a_x = push (per kg), no spin yet.
@@ -220,18 +212,19 @@ mod tests {
     #[test]
     fn friction_holds_below_mu_m_g_and_slips_above() {
         let mu = 0.5;
-        // 4.9 N < μ m g = 5 N: every tangential acceleration is zero.
+        // 4.9 N < μ m g = 5 N: every tangential acceleration is zero (to the
+        // regularisation, 1e-9 of A's scale times the force).
         let held = pushed_cube(4.9, mu);
         let a = &held.solution.a;
-        assert!((0..12).all(|i| a[i].abs() < 1e-9), "{a}");
+        assert!((0..12).all(|i| a[i].abs() < 1e-7), "{a}");
         let friction: f64 = (0..4).map(|k| held.solution.f[3 * k + 1]).sum();
-        assert!((friction + 4.9).abs() < 1e-9, "{friction}");
+        assert!((friction + 4.9).abs() < 1e-7, "{friction}");
         // 5.1 N > 5 N: friction saturates at μ fₙ and the cube accelerates.
         let slips = pushed_cube(5.1, mu);
         let f = &slips.solution.f;
         let normal: f64 = (0..4).map(|k| f[3 * k]).sum();
         let friction: f64 = (0..4).map(|k| f[3 * k + 1]).sum();
-        assert!((friction + mu * normal).abs() < 1e-9, "{friction} vs {normal}");
+        assert!((friction + mu * normal).abs() < 1e-7, "{friction} vs {normal}");
         assert!(slips.solution.a[1] > 0.05, "{}", slips.solution.a);
     }
 

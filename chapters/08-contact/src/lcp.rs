@@ -368,8 +368,17 @@ pub fn solve_warm(
     if previous.f.len() != n {
         return Ok((solve_bounded(a, b, bounds)?, false));
     }
-    let clamped: Vec<usize> = (0..n).filter(|&i| previous.clamped[i]).collect();
     let tol = 1e-9 * scale(a, b);
+    // Baraff's partition: every contact whose acceleration was zero, including
+    // those that carried no force (with redundant contacts, which of them carry it
+    // is a choice, and keeping them all lets the choice stay near the last one).
+    let guess: Vec<bool> = (0..n)
+        .map(|i| {
+            previous.clamped[i]
+                || (previous.a[i].abs() <= tol && bounds.lo[i] < bounds.hi[i])
+        })
+        .collect();
+    let clamped: Vec<usize> = (0..n).filter(|&i| guess[i]).collect();
     // The held unknowns sit at the bound they sat at last time.
     let mut f = DVector::from_fn(n, |i, _| {
         let last = previous.f[i];
@@ -406,7 +415,7 @@ pub fn solve_warm(
     let mut acc = a * &f + b;
     let ok = (0..n).all(|i| {
         let (lo, hi) = (bounds.lo[i], bounds.hi[i]);
-        if previous.clamped[i] {
+        if guess[i] {
             acc[i].abs() <= tol && f[i] >= lo - tol && f[i] <= hi + tol
         } else if lo == hi {
             true
@@ -425,8 +434,7 @@ pub fn solve_warm(
         acc[i] = 0.0;
         f[i] = f[i].clamp(bounds.lo[i], bounds.hi[i]);
     }
-    let clamped = previous.clamped.clone();
-    Ok((LcpSolution { f, a: acc, pivots: 0, clamped }, true))
+    Ok((LcpSolution { f, a: acc, pivots: 0, clamped: guess }, true))
 }
 // ANCHOR_END: warm
 

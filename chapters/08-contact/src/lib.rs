@@ -9,9 +9,25 @@
 
 #[cfg(feature = "book")]
 pub mod exercises;
+#[cfg(feature = "book")]
+pub mod figures;
 pub mod friction;
 pub mod impulse;
 pub mod lcp;
 pub mod resting;
 pub mod scenes;
+pub mod singular;
 pub mod world;
+
+/// The chapter's registry entry: its exercises and figures.
+#[cfg(feature = "book")]
+pub fn chapter() -> pbm_prelim::Chapter {
+    pbm_prelim::Chapter {
+        id: "contact",
+        number: 8,
+        title: "Colliding and Resting Contact",
+        pages: "08-contact",
+        exercises: exercises::all(),
+        figures: figures::all(),
+    }
+}

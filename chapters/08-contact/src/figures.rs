@@ -1,0 +1,251 @@
+//! The chapter's figures, computed with the chapter's own code.
+
+use crate::exercises::{run_stack, slip};
+use crate::scenes;
+use crate::singular::sweep;
+use crate::world::Settings;
+use pbm_prelim::plot::{
+    LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color, dashed_line,
+    draw_figure, label_font, legend_below, line, panels, power_of_ten,
+    require_finite, title_font, titled,
+};
+use pbm_prelim::{Figure, PbmError};
+use plotters::prelude::*;
+
+/// Every figure of the chapter, in reading order.
+pub fn all() -> Vec<Figure> {
+    vec![
+        Figure {
+            name: "drop-energy",
+            title: "A dropped box's energy",
+            draw: drop_energy,
+        },
+        Figure {
+            name: "incline-slip",
+            title: "Slip against slope",
+            draw: incline_slip,
+        },
+        Figure {
+            name: "stack-drift",
+            title: "Ten boxes resting for ten seconds",
+            draw: stack_drift,
+        },
+        Figure {
+            name: "singular-forces",
+            title: "Leg forces of a table on four legs",
+            draw: singular_forces,
+        },
+    ]
+}
+
+fn drop_energy() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
+    let mut runs = Vec::new();
+    for e in [1.0, 0.5, 0.0] {
+        let mut world =
+            scenes::drop(0.5, Settings { restitution: e, ..Settings::default() })?;
+        let mut curve = vec![(0.0, world.energy())];
+        world.run_until(2.0, |w| curve.push((w.time(), w.energy())))?;
+        require_finite("drop-energy", curve.iter().map(|p| p.1))?;
+        runs.push((e, curve, world.stats().impacts));
+    }
+    let top = runs[0].1[0].1;
+    draw_figure(
+        "drop-energy",
+        |l| l.pick(460, 560),
+        |root, _| {
+            let root = titled(
+                root,
+                "A 0.4 × 0.2 × 0.3 m box of 1 kg dropped corner-first from 0.5 m",
+                &title_font(),
+            )?;
+            let legend: Legend = runs
+                .iter()
+                .enumerate()
+                .map(|(i, (e, _, n))| {
+                    (
+                        format!("ε = {e}: {n} impacts"),
+                        Swatch::Line(color(i), LINE_WIDTH),
+                    )
+                })
+                .collect();
+            let root = legend_below(&root, &legend)?;
+            let mut chart =
+                chart_on(&root).build_cartesian_2d(0.0..2.0, 0.0..top * 1.1)?;
+            axes(&mut chart, "time (s)", "kinetic + potential energy (J)")
+                .x_label_formatter(&|t| format!("{t:.1}"))
+                .y_label_formatter(&|e| format!("{e:.0}"))
+                .draw()?;
+            for (i, (_, curve, _)) in runs.iter().enumerate() {
+                line(&mut chart, curve, color(i), LINE_WIDTH)?;
+            }
+            Ok(())
+        },
+    )
+}
+
+fn incline_slip() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
+    let (mu, seconds, g) = (0.5_f64, 1.0, 9.81);
+    let threshold = mu.atan().to_degrees();
+    let mut measured = Vec::new();
+    let mut theory = Vec::new();
+    for k in 0..=24 {
+        let deg = 24.0 + 0.25 * k as f64;
+        let th = deg.to_radians();
+        measured.push((deg, 100.0 * slip(th, mu, seconds)?));
+        let a = g * (th.sin() - mu * th.cos());
+        theory.push((deg, 100.0 * (0.5 * a * seconds * seconds).max(0.0)));
+    }
+    require_finite("incline-slip", measured.iter().map(|p| p.1))?;
+    let top = measured.iter().map(|p| p.1).fold(0.0, f64::max) * 1.1;
+    draw_figure(
+        "incline-slip",
+        |l| l.pick(460, 560),
+        |root, _| {
+            let root = titled(
+                root,
+                "A block at rest on a slope, μ = 0.5: how far it slides in 1 s",
+                &title_font(),
+            )?;
+            let legend: Legend = vec![
+                ("simulated".into(), Swatch::Dot(color(0), 5)),
+                (
+                    "½ g (sin θ − μ cos θ) t²".into(),
+                    Swatch::Dashed(REFERENCE, LINE_WIDTH),
+                ),
+                (
+                    format!("tan θ = μ: θ = {threshold:.3}°"),
+                    Swatch::Line(color(1), LINE_WIDTH),
+                ),
+            ];
+            let root = legend_below(&root, &legend)?;
+            let mut chart =
+                chart_on(&root).build_cartesian_2d(24.0..30.0, 0.0..top)?;
+            axes(&mut chart, "slope θ (degrees)", "distance slid in 1 s (cm)")
+                .x_label_formatter(&|t| format!("{t:.0}"))
+                .y_label_formatter(&|e| format!("{e:.0}"))
+                .draw()?;
+            line(
+                &mut chart,
+                &[(threshold, 0.0), (threshold, top)],
+                color(1),
+                LINE_WIDTH,
+            )?;
+            dashed_line(&mut chart, &theory, REFERENCE, LINE_WIDTH)?;
+            chart.draw_series(
+                measured.iter().map(|&p| Circle::new(p, 5, color(0).filled())),
+            )?;
+            Ok(())
+        },
+    )
+}
+
+fn stack_drift() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
+    let mut runs = Vec::new();
+    for (mu, name) in [(0.5, "μ = 0.5"), (0.0, "frictionless")] {
+        let (world, drift, curve) =
+            run_stack(10, 10.0, Settings { friction: mu, ..Settings::default() })?;
+        let curve: Vec<(f64, f64)> =
+            curve.into_iter().map(|(t, d)| (t, d.max(1e-13))).collect();
+        require_finite("stack-drift", curve.iter().map(|p| p.1))?;
+        runs.push((name, curve, drift, world.stats().min_normal_force));
+    }
+    draw_figure(
+        "stack-drift",
+        |l| l.pick(460, 560),
+        |root, _| {
+            let root = titled(
+                root,
+                "Ten 0.5 m cubes of 1 kg stacked on the ground, h = 0.01 s: the farthest any has moved",
+                &title_font(),
+            )?;
+            let mut legend: Legend = runs
+                .iter()
+                .enumerate()
+                .map(|(i, (name, _, drift, fmin))| {
+                    let text = format!(
+                        "{name}: at most {drift:.1e} m, forces ≥ {fmin:.2} N"
+                    );
+                    (text, Swatch::Line(color(i), LINE_WIDTH))
+                })
+                .collect();
+            legend.push((
+                "the test's limit, 1 mm".into(),
+                Swatch::Dashed(REFERENCE, LINE_WIDTH),
+            ));
+            let root = legend_below(&root, &legend)?;
+            let mut chart = chart_on(&root)
+                .build_cartesian_2d(0.0..10.0, (1e-13..1e-2).log_scale())?;
+            axes(&mut chart, "time (s)", "largest displacement (m)")
+                .x_label_formatter(&|t| format!("{t:.0}"))
+                .y_label_formatter(&power_of_ten)
+                .draw()?;
+            dashed_line(
+                &mut chart,
+                &[(0.0, 1e-3), (10.0, 1e-3)],
+                REFERENCE,
+                LINE_WIDTH,
+            )?;
+            for (i, (_, curve, _, _)) in runs.iter().enumerate() {
+                line(&mut chart, curve, color(i), LINE_WIDTH)?;
+            }
+            Ok(())
+        },
+    )
+}
+
+fn singular_forces() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
+    let s = sweep(50.0, 0.3, 360)?;
+    let deg: Vec<f64> = s.angle.iter().map(|a| a.to_degrees()).collect();
+    require_finite(
+        "singular-forces",
+        s.scratch.iter().chain(&s.warm).flatten().copied(),
+    )?;
+    let top =
+        s.scratch.iter().chain(&s.warm).flatten().fold(0.0_f64, |m, &f| m.max(f))
+            * 1.05;
+    let held = 100.0 * s.held as f64 / (s.angle.len() - 1) as f64;
+    draw_figure(
+        "singular-forces",
+        |l| l.pick(460, 860),
+        |root, layout| {
+            let root = titled(
+                root,
+                "A 10 kg table on four legs, a 50 N load going round a 0.3 m circle",
+                &title_font(),
+            )?;
+            let legend: Legend = [
+                "leg at (−½, −½)",
+                "leg at (½, −½)",
+                "leg at (½, ½)",
+                "leg at (−½, ½)",
+            ]
+            .iter()
+            .enumerate()
+            .map(|(i, name)| (name.to_string(), Swatch::Line(color(i), LINE_WIDTH)))
+            .collect();
+            let root = legend_below(&root, &legend)?;
+            let titles = [
+                "(a) pivoting afresh at every position".to_string(),
+                format!(
+                    "(b) warm start, nearest the last answer (held at {held:.0} %)"
+                ),
+            ];
+            for (k, panel) in panels(&root, layout, 2, 2).iter().enumerate() {
+                let panel = titled(panel, &titles[k], &label_font())?;
+                let forces = if k == 0 { &s.scratch } else { &s.warm };
+                let mut chart =
+                    chart_on(&panel).build_cartesian_2d(0.0..360.0, 0.0..top)?;
+                axes(&mut chart, "load's angle (degrees)", "leg force (N)")
+                    .x_label_formatter(&|t| format!("{t:.0}"))
+                    .y_label_formatter(&|e| format!("{e:.0}"))
+                    .draw()?;
+                for leg in 0..4 {
+                    let points: Vec<(f64, f64)> =
+                        deg.iter().zip(forces).map(|(&d, f)| (d, f[leg])).collect();
+                    line(&mut chart, &points, color(leg), LINE_WIDTH)?;
+                }
+            }
+            Ok(())
+        },
+    )
+}
