@@ -197,6 +197,11 @@ pub const SHOWN: &[ShownRun] = &[
     run("collision/toi", &[]),
     run("collision/tunnel", &[]),
     run("collision/bvh-fold", &[]),
+    run("contact/drop", &[]),
+    run("contact/lcp-random", &[]),
+    run("contact/incline", &[]),
+    run("contact/singular", &[]),
+    run("contact/stack", &[]),
     ShownRun {
         id: "rigid/translation-free",
         set: &["f=2"],

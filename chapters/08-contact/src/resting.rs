@@ -303,4 +303,18 @@ mod tests {
         assert!(loads[0].force.norm() < 1e-10, "{}", loads[0].force);
         assert!(loads[0].torque.norm() < 1e-10, "{}", loads[0].torque);
     }
+
+    #[test]
+    fn notes_errata_the_solver_is_given_the_b_vector() {
+        // The notes' listing computes `bvec` and then calls qp_solve(amat, bmat,
+        // fvec); `bmat` exists nowhere. The solve needs b: with it, a = A f + b is
+        // zero at every contact of the resting cube and f carries its weight.
+        let (bodies, loads, contacts) = cube_on_corners(V3::zeros());
+        let sol = contact_forces(&bodies, &loads, &contacts).unwrap();
+        let plain: Vec<Contact> = contacts.iter().map(|rc| rc.contact).collect();
+        let b = b_vector(&bodies, &loads, &contacts);
+        let a = contact_matrix(&bodies, &plain) * &sol.f + &b;
+        assert!(a.amax() < 1e-9, "{a}");
+        assert!((sol.f.sum() - 9.81 * 2.0).abs() < 1e-9, "{}", sol.f);
+    }
 }

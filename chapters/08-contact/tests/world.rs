@@ -1,0 +1,104 @@
+//! The simulation loop against what the physics says: a stack that stays put, a
+//! block that slips exactly when tan θ > μ, impacts that never make energy.
+
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
+use nalgebra::{UnitQuaternion, Vector3};
+use pbm_contact::exercises::{SLIPPED, run_stack, slip};
+use pbm_contact::scenes;
+use pbm_contact::world::{Settings, World};
+
+#[test]
+fn ten_boxes_rest_for_ten_seconds_within_a_millimetre() {
+    let settings = Settings { friction: 0.5, ..Settings::default() };
+    let (world, drift, _) = run_stack(10, 10.0, settings).unwrap();
+    assert!(drift < 1e-3, "drift {drift} m");
+    let stats = world.stats();
+    // No contact force ever pulls; the top box's four corners share its weight.
+    assert!(stats.min_normal_force >= 0.0, "{stats:?}");
+    assert!(stats.solves == 4000 && stats.warm > 3900, "{stats:?}");
+}
+
+#[test]
+fn the_block_slips_if_and_only_if_tan_theta_exceeds_mu() {
+    for mu in [0.3, 0.5, 1.0] {
+        let theta = f64::atan(mu);
+        let below = slip(theta - 1e-3, mu, 1.0).unwrap();
+        let above = slip(theta + 1e-3, mu, 1.0).unwrap();
+        assert!(below < SLIPPED, "μ = {mu}: slid {below} m below the angle");
+        // Above it, the block slides as ½ g (sin θ − μ cos θ) t².
+        let t = theta + 1e-3;
+        let expected = 0.5 * 9.81 * (t.sin() - mu * t.cos());
+        assert!(
+            (above - expected).abs() < 0.02 * expected,
+            "μ = {mu}: slid {above} m, expected {expected}"
+        );
+    }
+}
+
+#[test]
+fn impacts_never_make_energy() {
+    for e in [0.0, 0.5, 1.0] {
+        let settings = Settings { restitution: e, ..Settings::default() };
+        let mut world = scenes::drop(0.5, settings).unwrap();
+        world.run_until(1.5, |_| {}).unwrap();
+        let stats = world.stats();
+        assert!(stats.impacts > 0, "ε = {e}");
+        assert!(stats.max_impact_energy_gain <= 1e-12, "ε = {e}: {stats:?}");
+    }
+}
+
+#[test]
+fn inelastic_impacts_settle_the_box_on_a_face() {
+    let settings = Settings { restitution: 0.0, ..Settings::default() };
+    let mut world = scenes::drop(0.5, settings).unwrap();
+    world.run_until(3.0, |_| {}).unwrap();
+    let body = &world.bodies()[0];
+    // It lies on its largest face, 0.4 × 0.3: its centre 0.1 m up, at rest.
+    assert!((body.position().y - 0.1).abs() < 1e-3, "{}", body.position());
+    assert!(body.velocity().norm() < 1e-3 && body.angular_velocity().norm() < 1e-2);
+}
+
+#[test]
+fn bad_settings_and_states_are_errors() {
+    let ground = || vec![scenes::ground().unwrap()];
+    let error = |s: Settings| World::new(s, ground()).err().unwrap().to_string();
+    let e = error(Settings { restitution: 1.5, ..Settings::default() });
+    assert!(e.contains("restitution") && e.contains("[0, 1]"), "{e}");
+    let e = error(Settings { friction: -0.1, ..Settings::default() });
+    assert!(e.contains("friction") && e.contains("not negative"), "{e}");
+    let e = error(Settings { h: f64::NAN, ..Settings::default() });
+    assert!(e.contains("time step"), "{e}");
+    let mut world = World::new(Settings::default(), ground()).unwrap();
+    let v = Vector3::new(f64::NAN, 0.0, 0.0);
+    let e = world
+        .add_box(Vector3::repeat(1.0), 1.0, v, UnitQuaternion::identity(), (v, v))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("finite"), "{e}");
+}
+
+#[test]
+fn the_exercises_name_the_fields_the_checks_read() {
+    let all = pbm_contact::exercises::all();
+    let run = |id: &str, set: &[&str]| {
+        let e = all.iter().find(|e| e.id == id).unwrap();
+        let set: Vec<String> = set.iter().map(|s| s.to_string()).collect();
+        e.run_with("contact", &set).unwrap()
+    };
+    let drop = run("drop", &["seconds=1"]);
+    assert_eq!(drop["energy_increased"], false);
+    assert!(drop["max_energy_gain"].as_f64().unwrap() <= 1e-12);
+    let stack = run("stack", &["boxes=3", "seconds=1"]);
+    assert_eq!(stack["boxes"], 3);
+    assert!(stack["max_drift_m"].as_f64().unwrap() < 1e-3);
+    assert!(stack["min_contact_force"].as_f64().unwrap() >= 0.0);
+    assert_eq!(stack["seconds"], 1.0);
+    let incline = run("incline", &["seconds=0.5"]);
+    let (m, t) = (
+        incline["slip_threshold_deg"].as_f64().unwrap(),
+        incline["tan_theta_equals_mu_deg"].as_f64().unwrap(),
+    );
+    assert!((m - t).abs() < 1e-3f64.to_degrees(), "{m} vs {t}");
+    assert_eq!(incline["friction"], 0.5);
+}
