@@ -149,13 +149,17 @@ fn drop(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
+/// A finished stack run: the world, the largest drift of any box (m), and the
+/// largest drift at each step's end (time, m).
+pub type StackRun = (World, f64, Vec<(f64, f64)>);
+
 // ANCHOR: stack_run
 /// Runs a stack and measures how far any box drifts from where it started.
 pub fn run_stack(
     boxes: usize,
     seconds: f64,
     settings: Settings,
-) -> Result<(World, f64, Vec<(f64, f64)>), PbmError> {
+) -> Result<StackRun, PbmError> {
     let mut world = scenes::stack(boxes, settings)?;
     let start: Vec<_> = world.bodies().iter().map(|b| b.position()).collect();
     let (mut drift, mut curve) = (0.0_f64, Vec::new());

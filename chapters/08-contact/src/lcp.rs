@@ -276,11 +276,11 @@ pub fn solve_bounded(
         let (lo, hi) = (bounds.lo[i], bounds.hi[i]);
         lo == hi || (lo == 0.0 && acc[i] >= -tol) || (hi == 0.0 && acc[i] <= tol)
     };
-    for i in 0..n {
+    for (i, set) in sets.iter_mut().enumerate() {
         if bounds.lo[i] == 0.0 && satisfied(i, &acc) {
-            sets[i] = Set::Lower;
+            *set = Set::Lower;
         } else if satisfied(i, &acc) {
-            sets[i] = Set::Upper;
+            *set = Set::Upper;
         }
     }
     // Unknowns still pending at zero with |a| ≤ tol between their bounds are

@@ -76,7 +76,11 @@ fn legs(sol: &LcpSolution) -> [f64; 4] {
 /// A load of `load` N moving once round a circle of `radius` m about the table's
 /// centre, in `samples` steps.
 pub fn sweep(load: f64, radius: f64, samples: usize) -> Result<Sweep, PbmError> {
-    if !(load >= 0.0 && load.is_finite()) || !(0.0..0.5).contains(&radius) {
+    if load.is_nan()
+        || load < 0.0
+        || !load.is_finite()
+        || !(0.0..0.5).contains(&radius)
+    {
         let why = format!(
             "load {load} N at radius {radius} m: the load must be ≥ 0 and the radius in [0, 0.5)"
         );
