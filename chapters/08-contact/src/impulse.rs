@@ -80,9 +80,9 @@ pub fn relative_velocity(bodies: &[BodyState], c: &Contact) -> f64 {
 /// The magnitude of the impulse j n that makes the relative normal velocity
 /// v⁺ = −ε v⁻ (ε the coefficient of restitution):
 ///
-/// j = −(1 + ε) v⁻ / (1/M_a + 1/M_b + n·((I_a⁻¹ (r_a × n)) × r_a) + n·((I_b⁻¹ (r_b × n)) × r_b)),
+/// j = −(1 + ε) v⁻ / (1/M_a + 1/M_b + k_a + k_b),
 ///
-/// with r = p − x for each body.
+/// with k = n · ((I⁻¹ (r × n)) × r) and r = p − x for each body.
 pub fn impulse_magnitude(
     bodies: &[BodyState],
     c: &Contact,

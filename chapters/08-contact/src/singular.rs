@@ -82,7 +82,8 @@ pub fn sweep(load: f64, radius: f64, samples: usize) -> Result<Sweep, PbmError> 
         || !(0.0..0.5).contains(&radius)
     {
         let why = format!(
-            "load {load} N at radius {radius} m: the load must be ≥ 0 and the radius in [0, 0.5)"
+            "load {load} N at radius {radius} m: the load must be ≥ 0 \
+             and the radius in [0, 0.5)"
         );
         return Err(PbmError::invalid("table load", why));
     }
