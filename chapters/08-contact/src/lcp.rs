@@ -293,6 +293,15 @@ pub fn solve_bounded(
         loop {
             let (df, da) = direction(a, &sets, d, sigma)?;
             let (s, limit) = max_step(&f, &acc, (&df, &da), &sets, bounds, d);
+            if !s.is_finite() && da[d].abs() <= 1e-8 * scale(a, b) * df.amax() {
+                // d depends on the clamped contacts (a redundant one): no force
+                // moves its acceleration, which is theirs, zero but for roundoff.
+                // (A problem with no solution has a direction that moves a_d the
+                // wrong way, not one that leaves it still.)
+                acc[d] = 0.0;
+                sets[d] = Set::Clamped;
+                break;
+            }
             if !s.is_finite() {
                 let why = format!(
                     "contact {d}'s acceleration cannot be brought to zero by any \

@@ -198,3 +198,17 @@ fn bad_bounds_are_errors() {
     let e = solve_bounded(&a, &b, &Bounds::contacts(3)).unwrap_err().to_string();
     assert!(e.contains("3 lower"), "{e}");
 }
+
+#[test]
+fn a_redundant_contact_left_at_roundoff_is_not_called_unsolvable() {
+    // Found by the fuzz test: a redundant problem whose dependent contact is reached
+    // with an acceleration of −1e-12 or so, which no force can change.
+    for n in 1..=12 {
+        for k in 0..23 {
+            let (a, b) =
+                random_problem(Kind::Redundant, n, 640750 + 1000 * n as u64 + k);
+            let sol = solve(&a, &b).unwrap();
+            assert!(sol.residual(scale(&a, &b)) < 1e-9, "n = {n}, k = {k}");
+        }
+    }
+}
