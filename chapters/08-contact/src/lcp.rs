@@ -262,8 +262,30 @@ pub fn solve_bounded(
     bounds: &Bounds,
 ) -> Result<LcpSolution, PbmError> {
     check(a, b)?;
+    check_bounds(bounds, b.len())?;
+    match pivot(a, b, bounds) {
+        Err(PbmError::Degenerate { why, .. }) if why.contains("cycling") => {
+            // Exact ties between redundant contacts can make the pivoting cycle.
+            // A diagonal of 1e-10 of A's scale breaks every tie (the matrix becomes
+            // definite) and changes each acceleration by that much times its force.
+            let mut definite = a.clone();
+            let delta = 1e-10 * a.amax();
+            for i in 0..b.len() {
+                definite[(i, i)] += delta;
+            }
+            pivot(&definite, b, bounds)
+        }
+        other => other,
+    }
+}
+
+/// The pivoting itself, on checked input.
+fn pivot(
+    a: &DMatrix<f64>,
+    b: &DVector<f64>,
+    bounds: &Bounds,
+) -> Result<LcpSolution, PbmError> {
     let n = b.len();
-    check_bounds(bounds, n)?;
     let mut f = DVector::zeros(n);
     let mut acc = b.clone();
     let mut sets = vec![Set::Pending; n];
