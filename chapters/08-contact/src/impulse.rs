@@ -2,6 +2,7 @@
 //! them into each other, stopped (and bounced) in an instant by an impulse along the
 //! contact normal (the course notes, rigid-body section 8).
 
+use crate::friction::{Role, Row, row_matrix};
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 use pbm_prelim::PbmError;
 
@@ -127,27 +128,15 @@ pub fn collide(
 // ANCHOR: matrix
 /// The matrix A with A_ij = the change in contact i's relative normal velocity per
 /// unit impulse along contact j's normal (+n_j on a_j, −n_j on b_j). The same matrix
-/// relates contact forces to relative normal accelerations in resting contact.
+/// relates contact forces to relative normal accelerations in resting contact. It
+/// is the matrix of rows that push and measure along the normals, written once in
+/// [`crate::friction::row_matrix`] for rows along any direction.
 pub fn contact_matrix(bodies: &[BodyState], contacts: &[Contact]) -> DMatrix<f64> {
-    let m = contacts.len();
-    DMatrix::from_fn(m, m, |i, j| {
-        let (ci, cj) = (&contacts[i], &contacts[j]);
-        // The velocity change of body k's point p under the unit impulse of j.
-        let response = |k: usize, p: &V3| {
-            let body = &bodies[k];
-            let sign = if k == cj.a {
-                1.0
-            } else if k == cj.b {
-                -1.0
-            } else {
-                0.0
-            };
-            let dv = cj.n * (sign * body.inv_mass);
-            let dw = body.inv_inertia * (cj.p - body.x).cross(&cj.n) * sign;
-            dv + dw.cross(&(p - body.x))
-        };
-        ci.n.dot(&(response(ci.a, &ci.p) - response(ci.b, &ci.p)))
-    })
+    let rows: Vec<Row> = contacts
+        .iter()
+        .map(|c| Row { a: c.a, b: c.b, p: c.p, along: c.n, role: Role::Normal })
+        .collect();
+    row_matrix(bodies, &rows)
 }
 // ANCHOR_END: matrix
 
