@@ -3,10 +3,16 @@
 use crate::lcp::{Kind, enumerate, random_problem, scale, solve};
 use crate::scenes;
 use crate::singular::{largest_jump, sweep};
-use crate::world::{Settings, World};
+use crate::world::{Order, Settings, World};
+use nalgebra::Vector3;
 use pbm_prelim::budget::within;
 use pbm_prelim::{Choice, Exercise, ParamSpec, Params, PbmError};
 use serde_json::{Value, json};
+
+impl Choice for Order {
+    const OPTIONS: &'static [(&'static str, Self)] =
+        &[("second", Order::Second), ("first", Order::First)];
+}
 
 impl Choice for Kind {
     const OPTIONS: &'static [(&'static str, Self)] = &[
@@ -78,8 +84,74 @@ pub fn all() -> Vec<Exercise> {
                     0.25,
                     2.0,
                 ),
+                ParamSpec::choice(
+                    "world",
+                    "second order (F = M v̇) or first order (F = M v)",
+                    Order::Second,
+                ),
             ],
             run: incline,
+            optional: &[],
+        },
+        Exercise {
+            id: "seesaw",
+            summary: "two cubes on a see-saw: the lever law, and how an unbalanced plank tips",
+            params: vec![
+                ParamSpec::float(
+                    "left_mass",
+                    "mass of the left cube (kg)",
+                    1.05,
+                    0.1,
+                    5.0,
+                ),
+                ParamSpec::float(
+                    "left_distance",
+                    "its distance from the ridge (m)",
+                    1.2,
+                    0.1,
+                    1.4,
+                ),
+                ParamSpec::float(
+                    "right_mass",
+                    "mass of the right cube (kg)",
+                    2.0,
+                    0.1,
+                    5.0,
+                ),
+                ParamSpec::float(
+                    "right_distance",
+                    "its distance from the ridge (m)",
+                    0.6,
+                    0.1,
+                    1.4,
+                ),
+                ParamSpec::float("seconds", "simulated time (s)", 2.0, 0.5, 3.0),
+            ],
+            run: seesaw,
+            optional: &[],
+        },
+        Exercise {
+            id: "turntable",
+            summary: "a ball rolling on a turntable: friction steers it round a circle at 2/7 of the table's rate",
+            params: vec![
+                ParamSpec::float("spin", "the table's rate (turns/s)", 1.0, 0.1, 3.0),
+                ParamSpec::float(
+                    "speed",
+                    "the ball's starting speed (m/s)",
+                    0.2,
+                    0.02,
+                    0.5,
+                ),
+                ParamSpec::float(
+                    "friction",
+                    "coefficient of friction μ",
+                    0.5,
+                    0.0,
+                    1.5,
+                ),
+                ParamSpec::float("seconds", "simulated time (s)", 3.5, 0.5, 7.0),
+            ],
+            run: turntable,
             optional: &[],
         },
         Exercise {
@@ -197,8 +269,7 @@ fn stack(p: &Params) -> Result<Value, PbmError> {
 
 // ANCHOR: slip
 /// How far the block on a slope of `theta` (rad) slides in `seconds`.
-pub fn slip(theta: f64, friction: f64, seconds: f64) -> Result<f64, PbmError> {
-    let settings = Settings { friction, ..Settings::default() };
+pub fn slip(theta: f64, settings: Settings, seconds: f64) -> Result<f64, PbmError> {
     let mut world = scenes::incline(theta, settings)?;
     let start = world.bodies()[0].position();
     world.run_until(seconds, |_| {})?;
@@ -213,14 +284,14 @@ pub const SLIPPED: f64 = 1e-6;
 /// The steepest slope (rad) on which the block stays put, by bisection between 0
 /// and 80° until the bracket is narrower than `resolution`.
 pub fn slip_threshold(
-    friction: f64,
+    settings: Settings,
     seconds: f64,
     resolution: f64,
 ) -> Result<f64, PbmError> {
     let (mut lo, mut hi) = (0.0_f64, 80f64.to_radians());
     while hi - lo > resolution {
         let mid = 0.5 * (lo + hi);
-        if slip(mid, friction, seconds)? > SLIPPED {
+        if slip(mid, settings, seconds)? > SLIPPED {
             hi = mid;
         } else {
             lo = mid;
@@ -232,15 +303,18 @@ pub fn slip_threshold(
 
 fn incline(p: &Params) -> Result<Value, PbmError> {
     let (friction, seconds) = (p.f64("friction")?, p.f64("seconds")?);
+    let order: Order = p.choice("world")?;
+    let settings = Settings { friction, order, ..Settings::default() };
     let theory = friction.atan();
-    let measured = slip_threshold(friction, seconds, 1e-4)?;
+    let measured = slip_threshold(settings, seconds, 1e-4)?;
     let margin = 1e-3;
     Ok(json!({
+        "world": order.word(),
         "friction": friction,
         "slip_threshold_deg": measured.to_degrees(),
         "tan_theta_equals_mu_deg": theory.to_degrees(),
-        "below_slip_m": slip(theory - margin, friction, seconds)?,
-        "above_slip_m": slip(theory + margin, friction, seconds)?,
+        "below_slip_m": slip(theory - margin, settings, seconds)?,
+        "above_slip_m": slip(theory + margin, settings, seconds)?,
     }))
 }
 
@@ -292,5 +366,114 @@ fn lcp_random(p: &Params) -> Result<Value, PbmError> {
         "max_complementarity_residual": worst,
         "agrees_with_enumeration": agrees,
         "mean_pivots": pivots as f64 / total as f64,
+    }))
+}
+
+fn seesaw(p: &Params) -> Result<Value, PbmError> {
+    let left = (p.f64("left_mass")?, p.f64("left_distance")?);
+    let right = (p.f64("right_mass")?, p.f64("right_distance")?);
+    let seconds = p.f64("seconds")?;
+    let settings =
+        Settings { friction: 0.5, restitution: 0.0, ..Settings::default() };
+    let g = -settings.gravity.y;
+    let mut world = scenes::seesaw(left, right, settings)?;
+    let tilt = |w: &World| w.bodies()[0].rotation()[(1, 0)].asin().to_degrees();
+    world.run_until(0.5, |_| {})?;
+    let early = tilt(&world);
+    world.run_until(seconds, |_| {})?;
+    let stats = world.stats();
+    Ok(json!({
+        "net_torque_nm": g * (left.0 * left.1 - right.0 * right.1),
+        "tilt_at_half_second_deg": early,
+        "theory_at_half_second_deg": scenes::seesaw_tilt(left, right, g, 0.5).to_degrees(),
+        "tilt_deg": tilt(&world),
+        "resting_on_ground_deg": (scenes::SEESAW.0 / (0.5 * scenes::SEESAW.1.x))
+            .asin()
+            .to_degrees(),
+        "impacts": stats.impacts,
+        "min_contact_force": stats.min_normal_force,
+    }))
+}
+
+/// A finished turntable run: the ball's centre (x, z) at every step (m), the
+/// measured rate at which its velocity turns (rad/s), and the largest distance from
+/// the rolling ball's path in closed form (m).
+pub struct Orbit {
+    /// The centre's track, (x, z) in metres.
+    pub path: Vec<(f64, f64)>,
+    /// How fast the centre's velocity turns (rad/s), fitted over the run.
+    pub rate: f64,
+    /// Largest distance from the closed-form path (m).
+    pub path_error: f64,
+}
+
+// ANCHOR: orbit
+/// Runs the turntable turning at `omega` (rad/s) with the ball starting 0.3 m out,
+/// moving across at `speed`. Rolling without slipping, the centre obeys
+/// ẍ = (2/7) Ω × ẋ: its velocity turns at 2Ω/7, and from x₀ with velocity u it is at
+/// x₀ + u sin(wt)/w + (ŷ × u)(1 − cos wt)/w, w = 2Ω/7.
+pub fn orbit(
+    omega: f64,
+    speed: f64,
+    friction: f64,
+    seconds: f64,
+) -> Result<Orbit, PbmError> {
+    let settings = Settings { friction, ..Settings::default() };
+    let (start, u) = (Vector3::new(0.3, 0.0, 0.0), Vector3::new(0.0, 0.0, speed));
+    let mut world = scenes::turntable(omega, start, u, settings)?;
+    let x0 = world.bodies()[0].position();
+    let w = 2.0 * omega / 7.0;
+    let (mut path, mut path_error) = (vec![(x0.x, x0.z)], 0.0_f64);
+    let (mut turned, mut heading) = (Vec::new(), f64::NAN);
+    world.run_until(seconds, |world| {
+        let (t, ball) = (world.time(), &world.bodies()[0]);
+        let x = ball.position();
+        let across = Vector3::y().cross(&u);
+        let expected =
+            x0 + u * ((w * t).sin() / w) + across * ((1.0 - (w * t).cos()) / w);
+        path_error = path_error.max((x - expected).norm());
+        path.push((x.x, x.z));
+        // The velocity's heading, unwrapped: it turns by less than π per step.
+        let v = ball.velocity();
+        let angle = f64::atan2(v.x, v.z);
+        let unwrapped = if heading.is_nan() {
+            angle
+        } else {
+            heading
+                + (angle - heading + std::f64::consts::PI)
+                    .rem_euclid(std::f64::consts::TAU)
+                - std::f64::consts::PI
+        };
+        heading = unwrapped;
+        turned.push((t, unwrapped));
+    })?;
+    Ok(Orbit { path, rate: slope(&turned), path_error })
+}
+// ANCHOR_END: orbit
+
+/// The least-squares slope of y against x.
+fn slope(points: &[(f64, f64)]) -> f64 {
+    let n = points.len() as f64;
+    let (mx, my) =
+        points.iter().fold((0.0, 0.0), |(a, b), (x, y)| (a + x / n, b + y / n));
+    let (sxy, sxx) = points.iter().fold((0.0, 0.0), |(a, b), (x, y)| {
+        (a + (x - mx) * (y - my), b + (x - mx) * (x - mx))
+    });
+    sxy / sxx
+}
+
+fn turntable(p: &Params) -> Result<Value, PbmError> {
+    let omega = p.f64("spin")? * std::f64::consts::TAU;
+    let (speed, friction, seconds) =
+        (p.f64("speed")?, p.f64("friction")?, p.f64("seconds")?);
+    let orbit = orbit(omega, speed, friction, seconds)?;
+    let table_period = std::f64::consts::TAU / omega;
+    let g = -Settings::default().gravity.y;
+    Ok(json!({
+        "table_period_s": table_period,
+        "orbit_period_s": std::f64::consts::TAU / orbit.rate,
+        "orbit_period_theory_s": 3.5 * table_period,
+        "max_path_error_m": orbit.path_error,
+        "friction_needed": 2.0 / 7.0 * omega * speed / g,
     }))
 }

@@ -1,6 +1,6 @@
 //! The chapter's figures, computed with the chapter's own code.
 
-use crate::exercises::{run_stack, slip};
+use crate::exercises::{orbit, run_stack, slip};
 use crate::scenes;
 use crate::singular::sweep;
 use crate::world::Settings;
@@ -29,6 +29,11 @@ pub fn all() -> Vec<Figure> {
             name: "stack-drift",
             title: "Ten boxes resting for ten seconds",
             draw: stack_drift,
+        },
+        Figure {
+            name: "turntable-orbit",
+            title: "A ball on a turntable, seen from above",
+            draw: turntable_orbit,
         },
         Figure {
             name: "singular-forces",
@@ -88,10 +93,11 @@ fn incline_slip() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
     let threshold = mu.atan().to_degrees();
     let mut measured = Vec::new();
     let mut theory = Vec::new();
+    let settings = Settings { friction: mu, ..Settings::default() };
     for k in 0..=24 {
         let deg = 24.0 + 0.25 * k as f64;
         let th = deg.to_radians();
-        measured.push((deg, 100.0 * slip(th, mu, seconds)?));
+        measured.push((deg, 100.0 * slip(th, settings, seconds)?));
         let a = g * (th.sin() - mu * th.cos());
         theory.push((deg, 100.0 * (0.5 * a * seconds * seconds).max(0.0)));
     }
@@ -245,6 +251,69 @@ fn singular_forces() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
                     line(&mut chart, &points, color(leg), LINE_WIDTH)?;
                 }
             }
+            Ok(())
+        },
+    )
+}
+
+fn turntable_orbit() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
+    let (omega, speed, g) = (std::f64::consts::TAU, 0.2, 9.81);
+    let needed = 2.0 / 7.0 * omega * speed / g;
+    let cm = |path: Vec<(f64, f64)>| -> Vec<(f64, f64)> {
+        path.into_iter().map(|(x, z)| (100.0 * x, 100.0 * z)).collect()
+    };
+    let rolls = cm(orbit(omega, speed, 0.5, 3.5)?.path);
+    let slides = cm(orbit(omega, speed, 0.01, 3.5)?.path);
+    require_finite(
+        "turntable-orbit",
+        rolls.iter().chain(&slides).map(|p| p.0 + p.1),
+    )?;
+    // The closed form: a circle of radius 7u / (2Ω) through the start.
+    let w = 2.0 * omega / 7.0;
+    let circle: Vec<(f64, f64)> = (0..=200)
+        .map(|k| {
+            let t = k as f64 / 200.0 * std::f64::consts::TAU / w;
+            let x = 0.3 + speed * (1.0 - (w * t).cos()) / w;
+            (100.0 * x, 100.0 * speed * (w * t).sin() / w)
+        })
+        .collect();
+    draw_figure(
+        "turntable-orbit",
+        |l| l.pick(620, 470),
+        |root, _| {
+            let root = titled(
+                root,
+                "Table turning at 1 turn/s; ball starts 30 cm out at 20 cm/s",
+                &title_font(),
+            )?;
+            let legend: Legend = vec![
+                (
+                    format!(
+                        "μ = 0.5 (rolling needs μ ≥ {needed:.3}): one circle in 3.5 s"
+                    ),
+                    Swatch::Line(color(0), LINE_WIDTH),
+                ),
+                (
+                    "μ = 0.01: too little friction, the ball slides".into(),
+                    Swatch::Line(color(1), LINE_WIDTH),
+                ),
+                (
+                    "closed form: radius 7u/(2Ω), rate 2Ω/7".into(),
+                    Swatch::Dashed(REFERENCE, LINE_WIDTH),
+                ),
+                ("start".into(), Swatch::Dot(REFERENCE, 5)),
+            ];
+            let root = legend_below(&root, &legend)?;
+            let mut chart =
+                chart_on(&root).build_cartesian_2d(20.0..100.0, -20.0..40.0)?;
+            axes(&mut chart, "x (cm)", "z (cm)")
+                .x_label_formatter(&|x| format!("{x:.0}"))
+                .y_label_formatter(&|z| format!("{z:.0}"))
+                .draw()?;
+            line(&mut chart, &slides, color(1), LINE_WIDTH)?;
+            line(&mut chart, &rolls, color(0), LINE_WIDTH + 2)?;
+            dashed_line(&mut chart, &circle, REFERENCE, LINE_WIDTH)?;
+            chart.draw_series([Circle::new((30.0, 0.0), 5, REFERENCE.filled())])?;
             Ok(())
         },
     )

@@ -37,6 +37,12 @@ pub enum Kind {
         /// b's edge direction.
         eb: V3,
     },
+    /// A ball a (centre x_a, radius r) on a face of b: the normal turns with b, and
+    /// the contact point p = x_a − r n is a point of neither body; it rolls.
+    Ball {
+        /// The ball's radius (m).
+        radius: f64,
+    },
 }
 
 /// A resting contact: where, which normal, and which kind.
@@ -58,12 +64,17 @@ fn angular_acceleration(body: &BodyState, load: &Load) -> V3 {
     body.inv_inertia * (load.torque - body.omega.cross(&l))
 }
 
+/// The centre's acceleration without contact forces, F/M.
+fn load_acceleration(body: &BodyState, load: &Load) -> V3 {
+    load.force * body.inv_mass
+}
+
 // ANCHOR: point_acceleration
 /// The acceleration of a body's point p without contact forces:
 /// v̇ + ω̇ × r + ω × (ω × r), with v̇ = F/M and r = p − x.
 pub fn point_acceleration(body: &BodyState, load: &Load, p: &V3) -> V3 {
     let r = p - body.x;
-    load.force * body.inv_mass
+    load_acceleration(body, load)
         + angular_acceleration(body, load).cross(&r)
         + body.omega.cross(&body.omega.cross(&r))
 }
@@ -76,7 +87,7 @@ pub fn point_acceleration(body: &BodyState, load: &Load, p: &V3) -> V3 {
 pub fn normal_derivative(bodies: &[BodyState], rc: &RestingContact) -> V3 {
     let c = &rc.contact;
     match rc.kind {
-        Kind::VertexFace => bodies[c.b].omega.cross(&c.n),
+        Kind::VertexFace | Kind::Ball { .. } => bodies[c.b].omega.cross(&c.n),
         Kind::EdgeEdge { ea, eb } => {
             let z = ea.cross(&eb);
             let (dea, deb) =
@@ -92,7 +103,9 @@ pub fn normal_derivative(bodies: &[BodyState], rc: &RestingContact) -> V3 {
 
 // ANCHOR: b_vector
 /// b_i = n_i · (p̈_a − p̈_b) + 2 ṅ_i · (ṗ_a − ṗ_b), the relative normal acceleration
-/// at contact i if no contact force acted (Appendix D).
+/// at contact i if no contact force acted (Appendix D). For a ball the gap is
+/// d = n · (x_a − p_b) − r, so its centre takes the place of the point p_a, and
+/// n̈ · (x_a − p_b) = r n̈ · n = −r |ṅ|² adds a term.
 pub fn b_vector(
     bodies: &[BodyState],
     loads: &[Load],
@@ -103,14 +116,52 @@ pub fn b_vector(
         contacts.iter().map(|rc| {
             let c = &rc.contact;
             let (a, b) = (&bodies[c.a], &bodies[c.b]);
-            let accel = point_acceleration(a, &loads[c.a], &c.p)
+            let n_dot = normal_derivative(bodies, rc);
+            let (pa, curvature) = match rc.kind {
+                Kind::Ball { radius } => (a.x, -radius * n_dot.norm_squared()),
+                _ => (c.p, 0.0),
+            };
+            let accel = point_acceleration(a, &loads[c.a], &pa)
                 - point_acceleration(b, &loads[c.b], &c.p);
-            let vel = a.point_velocity(&c.p) - b.point_velocity(&c.p);
-            c.n.dot(&accel) + 2.0 * normal_derivative(bodies, rc).dot(&vel)
+            let vel = a.point_velocity(&pa) - b.point_velocity(&c.p);
+            c.n.dot(&accel) + 2.0 * n_dot.dot(&vel) + curvature
         }),
     )
 }
 // ANCHOR_END: b_vector
+
+// ANCHOR: sliding
+/// The relative velocity s = ṗ_a − ṗ_b of the bodies' points at the contact, and
+/// its rate of change without contact forces, as friction sees them. A vertex stays
+/// the same point of a, so ṡ is the difference of the points' accelerations. A
+/// ball's contact point p = x_a − r n moves over both bodies at ṗ = ẋ_a − r ṅ, and
+/// differentiating s = ẋ_a + ω_a × (−r n) − v_b(p) along it gives
+/// ṡ = ẍ_a + ω̇_a × (−r n) − r ω_a × ṅ − p̈_b − ω_b × (ṗ − v_b(p)).
+pub fn sliding(
+    bodies: &[BodyState],
+    loads: &[Load],
+    rc: &RestingContact,
+) -> (V3, V3) {
+    let c = &rc.contact;
+    let (a, b) = (&bodies[c.a], &bodies[c.b]);
+    let s = a.point_velocity(&c.p) - b.point_velocity(&c.p);
+    let p_ddot_b = point_acceleration(b, &loads[c.b], &c.p);
+    let s_dot = match rc.kind {
+        Kind::Ball { radius } => {
+            let n_dot = normal_derivative(bodies, rc);
+            let r = -c.n * radius;
+            let p_dot = a.v - n_dot * radius;
+            let centre = load_acceleration(a, &loads[c.a]);
+            centre + angular_acceleration(a, &loads[c.a]).cross(&r)
+                - a.omega.cross(&n_dot) * radius
+                - p_ddot_b
+                - b.omega.cross(&(p_dot - b.point_velocity(&c.p)))
+        }
+        _ => point_acceleration(a, &loads[c.a], &c.p) - p_ddot_b,
+    };
+    (s, s_dot)
+}
+// ANCHOR_END: sliding
 
 /// Checks the bodies' loads match, then solves for the resting contact forces.
 pub fn contact_forces(

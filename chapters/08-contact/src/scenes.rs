@@ -76,3 +76,113 @@ pub fn incline(theta: f64, settings: Settings) -> Result<World, PbmError> {
     world.add_box(size, 1.0, centre, turn, (V3::zeros(), V3::zeros()))?;
     Ok(world)
 }
+
+/// The turntable's ball: radius (m) and mass (kg).
+pub const BALL: (f64, f64) = (0.05, 0.2);
+
+// ANCHOR: turntable
+/// A ball on a turntable: a 2 × 0.1 × 2 m slab, top face y = 0, turning at `omega`
+/// (rad/s) about the y axis. The ball starts at `start` on the table with its
+/// centre moving at `velocity` (horizontal, m/s) and spinning so that it does not
+/// slip: its lowest point moves with the table's surface beneath it.
+pub fn turntable(
+    omega: f64,
+    start: V3,
+    velocity: V3,
+    settings: Settings,
+) -> Result<World, PbmError> {
+    let solid =
+        ConvexPolyhedron::cuboid(V3::new(0.0, -0.05, 0.0), V3::new(1.0, 0.05, 1.0))?;
+    let spin = V3::new(0.0, omega, 0.0);
+    let table = Fixture { solid, centre: V3::zeros(), spin };
+    let mut world = World::new(settings, vec![table])?;
+    let (radius, mass) = BALL;
+    let centre = V3::new(start.x, radius, start.z);
+    let rolling = rolling_spin(spin.cross(&centre) - velocity, radius);
+    world.add_ball(radius, mass, centre, (velocity, rolling))?;
+    Ok(world)
+}
+// ANCHOR_END: turntable
+
+/// The spin ω (about a horizontal axis) that gives a ball of `radius` resting on a
+/// horizontal plane the contact-point velocity `w` relative to its centre:
+/// ω × (−r ŷ) = w.
+pub fn rolling_spin(w: V3, radius: f64) -> V3 {
+    V3::new(-w.z / radius, 0.0, w.x / radius)
+}
+
+/// A ball released at rest on a slope of `theta` (rad).
+pub fn rolling(theta: f64, settings: Settings) -> Result<World, PbmError> {
+    let mut world = World::new(settings, vec![slope(theta)?])?;
+    let (radius, mass) = BALL;
+    let turn = UnitQuaternion::from_axis_angle(&V3::z_axis(), theta);
+    let centre = turn * V3::new(0.0, radius, 0.0);
+    world.add_ball(radius, mass, centre, (V3::zeros(), V3::zeros()))?;
+    Ok(world)
+}
+
+/// The see-saw's parts: the fulcrum's height (m), the plank's size (m) and mass
+/// (kg), and the side of the cubes put on it (m).
+pub const SEESAW: (f64, V3, f64, f64) = (0.3, V3::new(3.0, 0.1, 0.4), 2.0, 0.2);
+
+// ANCHOR: seesaw
+/// A see-saw: a plank balanced on the ridge of a fixed wedge (a triangular prism
+/// whose top edge runs along z), with a cube of mass `left.0` (kg) at `left.1` (m)
+/// left of the ridge and one of mass `right.0` at `right.1` right of it, all at rest.
+pub fn seesaw(
+    left: (f64, f64),
+    right: (f64, f64),
+    settings: Settings,
+) -> Result<World, PbmError> {
+    let (height, plank, plank_mass, side) = SEESAW;
+    let (w, l) = (0.2, 0.3);
+    let wedge = ConvexPolyhedron::new(
+        vec![
+            V3::new(-w, 0.0, -l),
+            V3::new(w, 0.0, -l),
+            V3::new(0.0, height, -l),
+            V3::new(-w, 0.0, l),
+            V3::new(w, 0.0, l),
+            V3::new(0.0, height, l),
+        ],
+        vec![
+            vec![0, 2, 1],
+            vec![3, 4, 5],
+            vec![0, 1, 4, 3],
+            vec![0, 3, 5, 2],
+            vec![1, 2, 5, 4],
+        ],
+    )?;
+    let fulcrum = Fixture { solid: wedge, centre: V3::zeros(), spin: V3::zeros() };
+    let mut world = World::new(settings, vec![ground()?, fulcrum])?;
+    let still = (V3::zeros(), V3::zeros());
+    let level = UnitQuaternion::identity();
+    let y = height + 0.5 * plank.y;
+    world.add_box(plank, plank_mass, V3::new(0.0, y, 0.0), level, still)?;
+    let y = height + plank.y + 0.5 * side;
+    for (mass, x) in [(left.0, -left.1), (right.0, right.1)] {
+        world.add_box(V3::repeat(side), mass, V3::new(x, y, 0.0), level, still)?;
+    }
+    Ok(world)
+}
+// ANCHOR_END: seesaw
+
+/// The see-saw's tilt (rad, positive when the left end goes down) at time `t` (s)
+/// after release, for small angles: the plank and cubes turn as one body about the
+/// ridge, with moment of inertia I about it, driven by the net torque
+/// τ = g (m_l d_l − m_r d_r) and tipped further by their centres' height above the
+/// ridge, k θ with k = g Σ m h. Then I θ̈ = τ + k θ, θ(0) = θ̇(0) = 0, so
+/// θ(t) = (τ / k) (cosh(√(k/I) t) − 1).
+pub fn seesaw_tilt(left: (f64, f64), right: (f64, f64), g: f64, t: f64) -> f64 {
+    let (_, plank, plank_mass, side) = SEESAW;
+    let cube_h = plank.y + 0.5 * side;
+    let mut inertia = plank_mass * ((plank.x.powi(2) + plank.y.powi(2)) / 12.0)
+        + plank_mass * (0.5 * plank.y).powi(2);
+    let mut k = g * plank_mass * 0.5 * plank.y;
+    for (m, d) in [left, right] {
+        inertia += m * (side * side / 6.0 + d * d + cube_h * cube_h);
+        k += g * m * cube_h;
+    }
+    let torque = g * (left.0 * left.1 - right.0 * right.1);
+    torque / k * (f64::cosh((k / inertia).sqrt() * t) - 1.0)
+}

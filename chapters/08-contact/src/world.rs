@@ -9,11 +9,15 @@
 //!    the step shorter, and stop there;
 //! 5. correct what interpenetration is left by the smallest displacement in the
 //!    kinetic-energy norm.
+//!
+//! The same loop runs a first-order world (Baraff 1995), where velocity is force
+//! over mass, v = F/M and ω = I⁻¹ τ: nothing coasts, nothing collides, and the
+//! contact forces are those that keep the contacts from closing *velocities*.
 
 use crate::friction::{Role, Row, solve_friction};
 use crate::impulse::{BodyState, Contact, relative_velocity, sequential};
 use crate::lcp::{LcpSolution, solve};
-use crate::resting::{Kind, Load, RestingContact, b_vector, point_acceleration};
+use crate::resting::{Kind, Load, RestingContact, b_vector, sliding};
 use nalgebra::{DVector, Matrix3, Rotation3, UnitQuaternion, Vector3};
 use pbm_collision::polyhedron::{
     ConvexPolyhedron, Feature, closest_parameters, contacts, separation,
@@ -22,14 +26,26 @@ use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_ode::tableau::RK4;
 use pbm_prelim::PbmError;
+use pbm_rigid::body::Orientation;
 use pbm_rigid::body::{
     Body, BodyForce, Gravity, RigidBody, RigidBodyDef, RigidSystem,
 };
 use pbm_rigid::mass::MassProperties;
-use pbm_rigid::rotation::{Quat, quat_from_axis_angle, quat_mul};
+use pbm_rigid::rotation::{Quat, quat_derivative, quat_from_axis_angle, quat_mul};
 use std::sync::{Arc, Mutex, PoisonError};
 
 type V3 = Vector3<f64>;
+
+/// How forces move the bodies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Order {
+    /// Newton's world: F = M v̇, bodies coast and collide.
+    #[default]
+    Second,
+    /// Baraff's first-order world: F = M v, a body moves only while pushed (for
+    /// trying out mechanisms). Initial velocities are ignored.
+    First,
+}
 
 /// The world's constants.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -46,6 +62,8 @@ pub struct Settings {
     pub resting_speed: f64,
     /// Time step (s).
     pub h: f64,
+    /// Second-order (Newton) or first-order world.
+    pub order: Order,
 }
 
 impl Default for Settings {
@@ -57,6 +75,7 @@ impl Default for Settings {
             tolerance: 1e-4,
             resting_speed: 1e-3,
             h: 0.01,
+            order: Order::Second,
         }
     }
 }
@@ -82,6 +101,8 @@ enum Attached {
     /// Edge of a across an edge of b: the edges in their bodies' frames, and the
     /// sign that makes ±(e_a × e_b) point out of b.
     Edges(V3, V3, f64),
+    /// A ball of this radius on a face of b: the normal, in b's frame.
+    Ball(V3, f64),
 }
 
 /// A contact held fixed over a step, in the bodies' own frames so that it moves with
@@ -90,7 +111,7 @@ enum Attached {
 struct Held {
     a: usize,
     b: usize,
-    /// The contact point in a's frame.
+    /// The contact point in a's frame (for a ball: unused, the point rolls).
     point: V3,
     attached: Attached,
     /// Two tangents in b's frame, for the friction rows.
@@ -135,6 +156,7 @@ struct Active {
     previous: Option<LcpSolution>,
     /// Whether to warm-start each solve from the last.
     warm_start: bool,
+    order: Order,
     stats: Stats,
 }
 
@@ -169,6 +191,12 @@ impl Held {
         let p = fa.x + fa.r * self.point;
         let (n, kind) = match self.attached {
             Attached::Face(n) => (fb.r * n, Kind::VertexFace),
+            Attached::Ball(n, radius) => {
+                let n = fb.r * n;
+                let p = fa.x - n * radius;
+                let contact = Contact { a: self.a, b: self.b, p, n };
+                return RestingContact { contact, kind: Kind::Ball { radius } };
+            }
             Attached::Edges(ea, eb, sign) => {
                 let (ea, eb) = (fa.r * ea, fb.r * eb);
                 (ea.cross(&eb).normalize() * sign, Kind::EdgeEdge { ea, eb })
@@ -180,11 +208,11 @@ impl Held {
 
 // ANCHOR: rows
 /// The rows of the held contacts and their b entries: a normal row per contact,
-/// and when μ > 0 two tangent rows, whose b is the relative tangential acceleration
-/// without contact forces, t · (p̈_a − p̈_b) + ṫ · (ṗ_a − ṗ_b) with ṫ = ω_b × t,
-/// plus the sliding speed along t over the step, (t · (ṗ_a − ṗ_b)) / h: a sticking
-/// contact then also stops sliding within the step, and one that cannot stick
-/// slides with the friction force at its bound, opposing the motion.
+/// and when μ > 0 two tangent rows, whose b is the rate of change of the sliding
+/// velocity s along t without contact forces, t · ṡ + ṫ · s with ṫ = ω_b × t,
+/// plus the sliding speed along t over the step, (t · s) / h: a sticking contact
+/// then also stops sliding within the step, and one that cannot stick slides with
+/// the friction force at its bound, opposing the motion.
 fn rows(
     held: &[Held],
     frames: &[Frame],
@@ -200,9 +228,7 @@ fn rows(
         rows.push(Row { a, b, p, along: n, role: Role::Normal });
         bias.push(b_vector(states, loads, &[rc])[0]);
         if mu > 0.0 {
-            let accel = point_acceleration(&states[a], &loads[a], &p)
-                - point_acceleration(&states[b], &loads[b], &p);
-            let vel = states[a].point_velocity(&p) - states[b].point_velocity(&p);
+            let (vel, accel) = sliding(states, loads, &rc);
             let (t1, t2) = held.tangents;
             for t in [frames[b].r * t1, frames[b].r * t2] {
                 let t_dot = states[b].omega.cross(&t);
@@ -215,6 +241,42 @@ fn rows(
     (rows, DVector::from_vec(bias))
 }
 // ANCHOR_END: rows
+
+// ANCHOR: first_order_rows
+/// The same rows in a first-order world, where the loads set velocities, v = F/M
+/// and ω = I⁻¹ τ. Each row's b is the relative velocity along it that the loads
+/// alone would give; the forces f then keep every contact from closing (normal
+/// rows: v_n = A f + b ≥ 0, f ≥ 0, complementary) and every sticking contact from
+/// sliding.
+fn first_order_rows(
+    held: &[Held],
+    frames: &[Frame],
+    (states, loads): (&[BodyState], &[Load]),
+    mu: f64,
+) -> (Vec<Row>, DVector<f64>) {
+    let pushed: Vec<BodyState> = states
+        .iter()
+        .zip(loads)
+        .map(|(s, load)| match s.inv_mass {
+            0.0 => *s,
+            m => BodyState {
+                v: load.force * m,
+                omega: s.inv_inertia * load.torque,
+                ..*s
+            },
+        })
+        .collect();
+    let (rows, _) = rows(held, frames, (&pushed, loads), mu, 1.0);
+    let b: Vec<f64> = rows
+        .iter()
+        .map(|r| {
+            let (a, b) = (&pushed[r.a], &pushed[r.b]);
+            r.along.dot(&(a.point_velocity(&r.p) - b.point_velocity(&r.p)))
+        })
+        .collect();
+    (rows, DVector::from_vec(b))
+}
+// ANCHOR_END: first_order_rows
 
 impl BodyForce for ContactForces {
     fn name(&self) -> &'static str {
@@ -234,8 +296,11 @@ impl BodyForce for ContactForces {
             .map(|b| Load { force: b.force(), torque: b.torque() })
             .collect();
         loads.resize(states.len(), Load { force: V3::zeros(), torque: V3::zeros() });
-        let (rows, bias) =
-            rows(&active.held, &frames, (&states, &loads), active.mu, active.h);
+        let (held, mu) = (&active.held, active.mu);
+        let (rows, bias) = match active.order {
+            Order::Second => rows(held, &frames, (&states, &loads), mu, active.h),
+            Order::First => first_order_rows(held, &frames, (&states, &loads), mu),
+        };
         let previous =
             if active.warm_start { active.previous.as_ref() } else { None };
         let solved = solve_friction(&states, &rows, &bias, active.mu, previous)?;
@@ -268,10 +333,62 @@ struct Found {
     gap: f64,
 }
 
-/// A world of boxes and fixed solids.
+/// The shape of a moving body, about its centre of mass in its own frame.
+#[derive(Debug, Clone)]
+enum Shape {
+    Polyhedron(ConvexPolyhedron),
+    /// A ball of this radius (m).
+    Ball(f64),
+}
+
+/// Chapter 6's system read as a first-order world: ẋ = F/M and the orientation
+/// turns at ω = I⁻¹ τ, the loads (contact forces included) taken at each stage;
+/// the momenta stay zero.
+struct FirstOrder<'a>(&'a mut RigidSystem);
+
+impl OdeSystem for FirstOrder<'_> {
+    fn dimension(&self) -> usize {
+        self.0.dimension()
+    }
+    fn time(&self) -> f64 {
+        self.0.time()
+    }
+    fn gather_state(&self, y: &mut [f64]) {
+        self.0.gather_state(y);
+    }
+    fn scatter_state(&mut self, y: &[f64], t: f64) {
+        self.0.scatter_state(y, t);
+    }
+    fn derivative(&mut self, ydot: &mut [f64]) -> Result<(), PbmError> {
+        // Second-order derivative first: its momentum rates are the loads.
+        self.0.derivative(ydot)?;
+        for (body, y) in self.0.bodies.iter().zip(ydot.chunks_exact_mut(13)) {
+            let Orientation::Quaternion(q) = body.orientation() else {
+                return Err(PbmError::invalid(
+                    "first-order world",
+                    "bodies use quaternions",
+                ));
+            };
+            let force = V3::from_column_slice(&y[7..10]);
+            let omega = body.inverse_inertia() * V3::from_column_slice(&y[10..13]);
+            y[0..3].copy_from_slice((force / body.mass()).as_slice());
+            y[3..7].copy_from_slice(quat_derivative(&omega, &q).as_slice());
+            y[7..13].fill(0.0);
+        }
+        Ok(())
+    }
+}
+
+/// Two tangents across the normal n, in the frame of b (which carries them).
+fn tangents(n: V3, fb: &Frame) -> (V3, V3) {
+    let t1 = n.cross(&if n.x.abs() < 0.9 { V3::x() } else { V3::y() }).normalize();
+    (fb.r.transpose() * t1, fb.r.transpose() * n.cross(&t1))
+}
+
+/// A world of boxes, balls and fixed solids.
 pub struct World {
     system: RigidSystem,
-    solids: Vec<ConvexPolyhedron>,
+    shapes: Vec<Shape>,
     fixtures: Vec<Fixture>,
     settings: Settings,
     active: Arc<Mutex<Active>>,
@@ -321,11 +438,12 @@ impl World {
             h: settings.h,
             previous: None,
             warm_start: true,
+            order: settings.order,
             stats: Stats { min_normal_force: f64::INFINITY, ..Stats::default() },
         }));
         Ok(World {
             system: RigidSystem::new(Vec::new())?,
-            solids: Vec::new(),
+            shapes: Vec::new(),
             fixtures,
             settings,
             active,
@@ -353,6 +471,45 @@ impl World {
             angular_velocity: spin,
             ..RigidBodyDef::of(&props)
         };
+        let shape =
+            Shape::Polyhedron(ConvexPolyhedron::cuboid(V3::zeros(), size * 0.5)?);
+        self.add(def, shape)
+    }
+
+    /// Adds a solid ball of `radius` (m) and `mass` (kg) at `position`, moving with
+    /// `velocity` and `spin`; returns its index. A ball touches the fixtures' faces
+    /// only (not boxes, other balls, or a fixture's edges and corners).
+    pub fn add_ball(
+        &mut self,
+        radius: f64,
+        mass: f64,
+        position: V3,
+        (velocity, spin): (V3, V3),
+    ) -> Result<usize, PbmError> {
+        if !(radius > 0.0 && radius.is_finite()) {
+            let why = format!("{radius} m: it must be positive and finite");
+            return Err(PbmError::invalid("ball radius", why));
+        }
+        let def = RigidBodyDef {
+            mass,
+            inertia: Matrix3::identity() * (0.4 * mass * radius * radius),
+            position,
+            velocity,
+            angular_velocity: spin,
+            ..RigidBodyDef::default()
+        };
+        self.add(def, Shape::Ball(radius))
+    }
+
+    fn add(&mut self, def: RigidBodyDef, shape: Shape) -> Result<usize, PbmError> {
+        let def = match self.settings.order {
+            Order::Second => def,
+            Order::First => RigidBodyDef {
+                velocity: V3::zeros(),
+                angular_velocity: V3::zeros(),
+                ..def
+            },
+        };
         let mut bodies = std::mem::take(&mut self.system.bodies);
         bodies.push(RigidBody::new(def)?);
         let t = self.system.t;
@@ -360,8 +517,8 @@ impl World {
         self.system.t = t;
         self.system.add_force(Gravity { g: self.settings.gravity })?;
         self.system.add_force(ContactForces(Arc::clone(&self.active)))?;
-        self.solids.push(ConvexPolyhedron::cuboid(V3::zeros(), size * 0.5)?);
-        Ok(self.solids.len() - 1)
+        self.shapes.push(shape);
+        Ok(self.shapes.len() - 1)
     }
 
     /// Turns Baraff's warm start (last step's clamped set, and for redundant
@@ -416,33 +573,46 @@ impl World {
         self.system.kinetic_energy()
     }
 
-    fn placed(&self, k: usize) -> ConvexPolyhedron {
-        let n = self.solids.len();
+    /// Body or fixture k as a polyhedron in world coordinates (`None` for a ball).
+    fn placed(&self, k: usize) -> Option<ConvexPolyhedron> {
+        let n = self.shapes.len();
         if k >= n {
-            return self.fixtures[k - n].solid.clone();
+            return Some(self.fixtures[k - n].solid.clone());
         }
+        let Shape::Polyhedron(solid) = &self.shapes[k] else { return None };
         let body = &self.system.bodies[k];
         let rotation = Rotation3::from_matrix_unchecked(body.rotation());
-        self.solids[k]
-            .placed(body.position(), UnitQuaternion::from_rotation_matrix(&rotation))
+        Some(
+            solid.placed(
+                body.position(),
+                UnitQuaternion::from_rotation_matrix(&rotation),
+            ),
+        )
     }
 
     fn radius(&self, k: usize) -> f64 {
-        self.solids[k].vertices().iter().map(|v| v.norm()).fold(0.0, f64::max)
+        match &self.shapes[k] {
+            Shape::Polyhedron(s) => {
+                s.vertices().iter().map(|v| v.norm()).fold(0.0, f64::max)
+            }
+            Shape::Ball(r) => *r,
+        }
     }
 
     /// The pairs worth testing: every two boxes whose bounding spheres come within
-    /// the tolerance, and every box with every fixture.
+    /// the tolerance, and every body with every fixture.
     fn pairs(&self) -> Vec<(usize, usize)> {
-        let n = self.solids.len();
+        let n = self.shapes.len();
         let eps = self.settings.tolerance;
+        let ball = |k: usize| matches!(self.shapes[k], Shape::Ball(_));
         let mut pairs = Vec::new();
         for i in 0..n {
             for j in i + 1..n {
                 let d = (self.system.bodies[i].position()
                     - self.system.bodies[j].position())
                 .norm();
-                if d <= self.radius(i) + self.radius(j) + eps {
+                if !ball(i) && !ball(j) && d <= self.radius(i) + self.radius(j) + eps
+                {
                     pairs.push((i, j));
                 }
             }
@@ -451,12 +621,33 @@ impl World {
         pairs
     }
 
+    /// Ball k over `solid`: the gap (m) to the face the centre is farthest outside
+    /// of, and that face's outward normal.
+    fn ball_gap(&self, k: usize, solid: &ConvexPolyhedron) -> (f64, V3) {
+        let c = self.system.bodies[k].position();
+        let (mut gap, mut normal) = (f64::NEG_INFINITY, V3::y());
+        for (f, face) in solid.faces().iter().enumerate() {
+            let n = solid.normal(f);
+            let d = n.dot(&(c - solid.vertices()[face[0]]));
+            if d > gap {
+                (gap, normal) = (d, n);
+            }
+        }
+        (gap - self.radius(k), normal)
+    }
+
+    /// How far pair (i, j) interpenetrates (m; negative when apart).
+    fn depth(&self, i: usize, j: usize) -> f64 {
+        match (self.placed(i), self.placed(j)) {
+            (Some(pi), Some(pj)) => -separation(&pi, &pj).0,
+            (None, Some(pj)) => -self.ball_gap(i, &pj).0,
+            _ => f64::NEG_INFINITY,
+        }
+    }
+
     /// The deepest interpenetration of any pair (m, 0 if none).
     fn deepest(&self) -> f64 {
-        self.pairs()
-            .into_iter()
-            .map(|(i, j)| -separation(&self.placed(i), &self.placed(j)).0)
-            .fold(0.0, f64::max)
+        self.pairs().into_iter().map(|(i, j)| self.depth(i, j)).fold(0.0, f64::max)
     }
 
     // ANCHOR: detect
@@ -467,10 +658,13 @@ impl World {
         let frames = frames_of(&self.system.bodies, &self.lock().fixtures);
         let mut found = Vec::new();
         for (i, j) in self.pairs() {
-            let (pi, pj) = (self.placed(i), self.placed(j));
-            if separation(&pi, &pj).0 > eps {
+            if self.depth(i, j) < -eps {
                 continue;
             }
+            let (Some(pi), Some(pj)) = (self.placed(i), self.placed(j)) else {
+                found.extend(self.ball_contact(i, j, &frames));
+                continue;
+            };
             for c in contacts(&pi, &pj, eps) {
                 // Chapter 7's normal points from i to j.
                 let (a, b, n, gap, attached) = match c.feature {
@@ -505,11 +699,8 @@ impl World {
                     ),
                 };
                 let contact = Contact { a, b, p: c.point, n };
-                let t1 = n.cross(&if n.x.abs() < 0.9 { V3::x() } else { V3::y() });
-                let t1 = t1.normalize();
-                let tangents =
-                    (fb.r.transpose() * t1, fb.r.transpose() * n.cross(&t1));
                 let point = fa.r.transpose() * (c.point - fa.x);
+                let tangents = tangents(n, fb);
                 let held = Held { a, b, point, attached, tangents };
                 found.push(Found { held, contact, gap });
             }
@@ -517,6 +708,25 @@ impl World {
         found
     }
     // ANCHOR_END: detect
+
+    /// Ball i's contact with fixture j, if it is within the tolerance.
+    fn ball_contact(&self, i: usize, j: usize, frames: &[Frame]) -> Option<Found> {
+        let solid = self.placed(j)?;
+        let (gap, n) = self.ball_gap(i, &solid);
+        let radius = self.radius(i);
+        let fb = &frames[j];
+        let attached = Attached::Ball(fb.r.transpose() * n, radius);
+        let p = frames[i].x - n * radius;
+        let held = Held {
+            a: i,
+            b: j,
+            point: V3::zeros(),
+            attached,
+            tangents: tangents(n, fb),
+        };
+        let contact = Contact { a: i, b: j, p, n };
+        (gap <= self.settings.tolerance).then_some(Found { held, contact, gap })
+    }
 
     /// Applies impulses `j` (one per contact) to the bodies.
     fn apply_impulses(&mut self, contacts: &[Contact], j: &[f64]) {
@@ -578,6 +788,17 @@ impl World {
     }
     // ANCHOR_END: correct
 
+    /// Integrates the bodies over `dt` with RK4, in the world's order.
+    fn advance(&mut self, dt: f64) -> Result<(), PbmError> {
+        match self.settings.order {
+            Order::Second => self.stepper.step(&mut self.system, dt)?,
+            Order::First => {
+                self.stepper.step(&mut FirstOrder(&mut self.system), dt)?
+            }
+        };
+        Ok(())
+    }
+
     // ANCHOR: step
     /// One step of the loop (see the module's documentation). Returns the time
     /// advanced (s): h, or less when the step stopped at a collision.
@@ -631,7 +852,7 @@ impl World {
         }
         let y0 = state_of(&self.system);
         let t0 = self.time();
-        self.stepper.step(&mut self.system, h)?;
+        self.advance(h)?;
         let mut taken = h;
         if self.deepest() > tolerance {
             // Find the collision time: the longest step that goes no deeper than ε.
@@ -639,12 +860,12 @@ impl World {
             for _ in 0..30 {
                 let mid = 0.5 * (lo + hi);
                 self.system.scatter_state(&y0, t0);
-                self.stepper.step(&mut self.system, mid)?;
+                self.advance(mid)?;
                 if self.deepest() > tolerance { hi = mid } else { lo = mid }
             }
             if lo > 0.0 {
                 self.system.scatter_state(&y0, t0);
-                self.stepper.step(&mut self.system, lo)?;
+                self.advance(lo)?;
                 taken = lo;
                 self.lock().stats.shortened += 1;
             }

@@ -23,8 +23,9 @@ fn ten_boxes_rest_for_ten_seconds_within_a_millimetre() {
 fn the_block_slips_if_and_only_if_tan_theta_exceeds_mu() {
     for mu in [0.3, 0.5, 1.0] {
         let theta = f64::atan(mu);
-        let below = slip(theta - 1e-3, mu, 1.0).unwrap();
-        let above = slip(theta + 1e-3, mu, 1.0).unwrap();
+        let settings = Settings { friction: mu, ..Settings::default() };
+        let below = slip(theta - 1e-3, settings, 1.0).unwrap();
+        let above = slip(theta + 1e-3, settings, 1.0).unwrap();
         assert!(below < SLIPPED, "μ = {mu}: slid {below} m below the angle");
         // Above it, the block slides as ½ g (sin θ − μ cos θ) t².
         let t = theta + 1e-3;
