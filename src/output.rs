@@ -202,6 +202,9 @@ pub const SHOWN: &[ShownRun] = &[
     run("contact/incline", &[]),
     run("contact/singular", &[]),
     run("contact/stack", &[]),
+    run("contact/turntable", &[]),
+    run("contact/seesaw", &[]),
+    ShownRun { id: "contact/incline", set: &["world=first"], keys: &[], timed: &[] },
     ShownRun {
         id: "rigid/translation-free",
         set: &["f=2"],
