@@ -218,6 +218,41 @@ pub const TABLES: &[Table] = &[
         ],
         compare: Compare::TimesReference(0),
     },
+    Table {
+        file: "contact-lcp.md",
+        column: "contacts",
+        package: "pbm-contact",
+        what: "one contact LCP (random, positive definite), by pivoting from scratch and \
+               warm-started from the answer before b moved by 0.1 %",
+        per_second: "",
+        rows: &[
+            row("5, pivoting", "lcp/cold/5"),
+            row("5, warm start", "lcp/warm/5"),
+            row("10, pivoting", "lcp/cold/10"),
+            row("10, warm start", "lcp/warm/10"),
+            row("20, pivoting", "lcp/cold/20"),
+            row("20, warm start", "lcp/warm/20"),
+            row("40, pivoting", "lcp/cold/40"),
+            row("40, warm start", "lcp/warm/40"),
+            row("80, pivoting", "lcp/cold/80"),
+            row("80, warm start", "lcp/warm/80"),
+        ],
+        compare: Compare::Nothing,
+    },
+    Table {
+        file: "contact-stack.md",
+        column: "10 boxes, μ = 0.5",
+        package: "pbm-contact --features compare-rapier",
+        what: "one 10 ms step of the resting stack of ten cubes",
+        per_second: "",
+        rows: &[
+            row("this chapter, warm start", "contact-stack/warm/10"),
+            row("this chapter, pivoting every solve", "contact-stack/cold/10"),
+            row("this chapter, timed beside rapier", "stack-vs-rapier/ours"),
+            row("rapier 0.36 (bodies kept awake)", "stack-vs-rapier/rapier"),
+        ],
+        compare: Compare::TimesReference(3),
+    },
 ];
 
 /// The broad-phase series the chapter 7 timing figure draws: criterion group, function,

@@ -36,6 +36,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 type V3 = Vector3<f64>;
 
+/// Friction coefficients below this are taken as zero: the friction they allow is
+/// below what the solve resolves (its regularisation is 1e-9 of A's scale), and the
+/// rounds that settle the friction bounds then chase roundoff and need not settle.
+pub const MIN_FRICTION: f64 = 1e-6;
+
 /// How forces move the bodies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Order {
@@ -54,7 +59,8 @@ pub struct Settings {
     pub gravity: V3,
     /// Coefficient of restitution ε of every impact, in [0, 1].
     pub restitution: f64,
-    /// Coefficient of friction μ of every contact, ≥ 0.
+    /// Coefficient of friction μ of every contact, ≥ 0. Below [`MIN_FRICTION`] it
+    /// counts as zero.
     pub friction: f64,
     /// Contact tolerance (m): closer than this is touching.
     pub tolerance: f64,
@@ -434,7 +440,11 @@ impl World {
         let active = Arc::new(Mutex::new(Active {
             held: Vec::new(),
             fixtures: spins,
-            mu: settings.friction,
+            mu: if settings.friction < MIN_FRICTION {
+                0.0
+            } else {
+                settings.friction
+            },
             h: settings.h,
             previous: None,
             warm_start: true,
