@@ -543,6 +543,47 @@ const CLAIMS: &[Claim] = &[
         value: || output("contact-seesaw.txt", "resting_on_ground_deg"),
         agree: Agree::Rounds,
     },
+    Claim {
+        page: "08-contact/simulation.md",
+        says: "from 5 to 80 contacts its time grows 440-fold",
+        number: "440",
+        value: || {
+            bench("contact-lcp.md", "80, pivoting")
+                / bench("contact-lcp.md", "5, pivoting")
+        },
+        agree: Agree::About(0.05),
+    },
+    Claim {
+        page: "08-contact/simulation.md",
+        says: "about as $n^{2.2}$",
+        number: "2.2",
+        value: || {
+            let ratio = bench("contact-lcp.md", "80, pivoting")
+                / bench("contact-lcp.md", "5, pivoting");
+            ratio.ln() / 16f64.ln()
+        },
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "08-contact/simulation.md",
+        says: "it is 19 times faster than pivoting at 80 contacts",
+        number: "19",
+        value: || {
+            bench("contact-lcp.md", "80, pivoting")
+                / bench("contact-lcp.md", "80, warm start")
+        },
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "08-contact/simulation.md",
+        says: "Rapier steps the stack about 90 times faster",
+        number: "90",
+        value: || {
+            bench("contact-stack.md", "this chapter, timed beside rapier")
+                / bench("contact-stack.md", "rapier 0.36 (bodies kept awake)")
+        },
+        agree: Agree::About(0.1),
+    },
 ];
 
 /// Half a unit in the last digit `number` shows: 0.05 for "3.2", 5e-7 for "1.7e-5".
