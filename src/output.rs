@@ -205,6 +205,7 @@ pub const SHOWN: &[ShownRun] = &[
     run("contact/turntable", &[]),
     run("contact/seesaw", &[]),
     ShownRun { id: "contact/incline", set: &["world=first"], keys: &[], timed: &[] },
+    ShownRun { id: "contact/seesaw", set: &["left_mass=3"], keys: &[], timed: &[] },
     ShownRun {
         id: "rigid/translation-free",
         set: &["f=2"],

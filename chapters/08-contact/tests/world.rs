@@ -113,3 +113,40 @@ fn friction_too_small_to_resolve_counts_as_none() {
     assert!(drift < 1e-6, "drift {drift} m");
     assert!(world.stats().min_normal_force >= 0.0);
 }
+
+#[test]
+fn a_resting_contact_that_closes_slowly_is_stopped_not_carried() {
+    // A cube on the ground sinking at 0.5 mm/s, below the 1 mm/s that counts as a
+    // collision. The force solve alone would keep that speed for ever (it holds the
+    // acceleration, not the velocity); the inelastic impulse before the step stops it.
+    let settings = Settings { friction: 0.5, ..Settings::default() };
+    let mut world = World::new(settings, vec![scenes::ground().unwrap()]).unwrap();
+    let sinking = (Vector3::new(0.0, -5e-4, 0.0), Vector3::zeros());
+    let (side, mass) = scenes::CUBE;
+    let centre = Vector3::new(0.0, 0.5 * side, 0.0);
+    let cube = Vector3::repeat(side);
+    world.add_box(cube, mass, centre, UnitQuaternion::identity(), sinking).unwrap();
+    world.step().unwrap();
+    let v = world.bodies()[0].velocity().norm();
+    assert!(v < 1e-9, "still moving at {v} m/s after one step");
+    world.run_until(1.0, |_| {}).unwrap();
+    let height = world.bodies()[0].position().y;
+    assert!((height - 0.5 * side).abs() < 1e-9, "centre at {height} m");
+    assert_eq!(world.stats().impacts, 0);
+}
+
+#[test]
+fn a_hard_landing_on_a_seesaw_finishes_and_reports_what_friction_left_unsettled() {
+    // Three times the balancing mass: the plank lands hard and rocks between the
+    // ground and the ridge (see the worlds page); the run still finishes, and any
+    // friction solve whose rounds did not settle stays within 5 % of Coulomb's law.
+    let settings =
+        Settings { friction: 0.5, restitution: 0.0, ..Settings::default() };
+    let mut world = scenes::seesaw((3.0, 1.2), (2.0, 0.6), settings).unwrap();
+    world.run_until(1.0, |_| {}).unwrap();
+    let stats = world.stats();
+    assert!(stats.impacts > 10, "{stats:?}");
+    assert!(stats.max_mismatch <= pbm_contact::friction::UNSETTLED, "{stats:?}");
+    let tilt = world.bodies()[0].rotation()[(1, 0)].asin().to_degrees();
+    assert!((tilt - 11.537).abs() < 0.5, "tilt {tilt}°");
+}
