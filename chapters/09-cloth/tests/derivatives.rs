@@ -1,0 +1,160 @@
+//! Every condition's Jacobian J and its rate J̇ against central differences, over
+//! random shapes including nearly degenerate ones; rigid motions change nothing.
+
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
+use nalgebra::{Rotation3, Vector2, Vector3};
+use pbm_cloth::strand::JointAngle;
+use pbm_cloth::triangle::{RestTriangle, Shear, Stretch};
+use pbm_particles::condition::{Condition, finite_difference_errors};
+use pbm_prelim::sampling::sample;
+
+/// Deterministic samples drawn one after another.
+struct Draws(u64);
+
+impl Draws {
+    fn new(seed: u64) -> Self {
+        Draws(seed << 32)
+    }
+    /// In [−1, 1).
+    fn symmetric(&mut self) -> f64 {
+        self.0 += 1;
+        sample(self.0)
+    }
+    /// In [0, 1).
+    fn uniform(&mut self) -> f64 {
+        0.5 * (self.symmetric() + 1.0)
+    }
+}
+
+/// Central differences agree with a correct J to about 1e-9; this leaves room for
+/// the nearly degenerate shapes, where C curves sharply.
+const TOLERANCE: f64 = 1e-6;
+
+fn v3(rng: &mut Draws, scale: f64) -> Vector3<f64> {
+    Vector3::new(rng.symmetric(), rng.symmetric(), rng.symmetric()) * scale
+}
+
+/// A triangle with a random pattern, and its corners moved to a random place
+/// near a stretched, sheared, turned copy of the pattern.
+fn random_triangle(rng: &mut Draws, thin: f64) -> (RestTriangle, Vec<Vector3<f64>>) {
+    let pattern = [
+        [0.0, 0.0],
+        [0.1 + 0.05 * rng.uniform(), 0.0],
+        [0.03 * rng.symmetric(), (0.1 + 0.05 * rng.uniform()) * thin],
+    ];
+    let rest = RestTriangle::new([0, 1, 2], pattern).unwrap();
+    let x = pattern
+        .iter()
+        .map(|p| {
+            Vector3::new(p[0] * 1.2, p[1] * 0.9 + 0.2 * p[0], 0.3 * p[0])
+                + v3(rng, 0.02)
+        })
+        .collect();
+    (rest, x)
+}
+
+#[test]
+fn stretch_and_shear_jacobians_and_their_rates_match_central_differences() {
+    let mut rng = Draws::new(9);
+    for trial in 0..200 {
+        // Every fourth triangle is a sliver, 1/100 as tall as it is wide.
+        let thin = if trial % 4 == 0 { 0.01 } else { 1.0 };
+        let (rest, x) = random_triangle(&mut rng, thin);
+        let v: Vec<_> = (0..3).map(|_| v3(&mut rng, 1.0)).collect();
+        for condition in [
+            &Stretch(rest.clone()) as &dyn Condition<3>,
+            &Shear(rest.clone()) as &dyn Condition<3>,
+        ] {
+            let (j, j_dot) = finite_difference_errors(condition, &x, &v).unwrap();
+            assert!(
+                j < TOLERANCE && j_dot < TOLERANCE,
+                "{} trial {trial}: J off by {j:.1e}, J̇ by {j_dot:.1e}",
+                condition.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn the_joint_angle_jacobian_and_its_rate_match_central_differences() {
+    let mut rng = Draws::new(4);
+    for trial in 0..200 {
+        let x: Vec<_> =
+            (0..3).map(|_| Vector2::new(rng.symmetric(), rng.symmetric())).collect();
+        let v: Vec<_> =
+            (0..3).map(|_| Vector2::new(rng.symmetric(), rng.symmetric())).collect();
+        let joint = JointAngle::new(0, 1, 2, 0.3).unwrap();
+        let (j, j_dot) = finite_difference_errors(&joint, &x, &v).unwrap();
+        assert!(
+            j < TOLERANCE && j_dot < TOLERANCE,
+            "trial {trial}: {j:.1e} {j_dot:.1e}"
+        );
+    }
+}
+
+#[test]
+fn rigid_motions_leave_every_condition_unchanged() {
+    let mut rng = Draws::new(21);
+    for _ in 0..50 {
+        let (rest, x) = random_triangle(&mut rng, 1.0);
+        let turn = Rotation3::from_scaled_axis(v3(&mut rng, 3.0));
+        let shift = v3(&mut rng, 10.0);
+        let moved: Vec<_> = x.iter().map(|p| turn * p + shift).collect();
+        for condition in [&Stretch(rest.clone()) as &dyn Condition<3>, &Shear(rest)] {
+            let rows = condition.rows();
+            let (mut c, mut c_moved) = (vec![0.0; rows], vec![0.0; rows]);
+            let mut j = vec![Vector3::zeros(); 3 * rows];
+            condition.position(&x, &mut c, &mut j).unwrap();
+            condition.position(&moved, &mut c_moved, &mut j).unwrap();
+            for (a, b) in c.iter().zip(&c_moved) {
+                assert!((a - b).abs() < 1e-12, "{}: {a} vs {b}", condition.name());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_uniformly_stretched_patch_has_the_energy_of_the_formula() {
+    // A right triangle of the pattern, 0.2 × 0.1 m, stretched 30 % along the warp
+    // and 10 % along the weft with no shear: E = ½ k (0.3² + 0.1²) A for stretch,
+    // nothing for shear.
+    let rest =
+        RestTriangle::new([0, 1, 2], [[0.0, 0.0], [0.2, 0.0], [0.0, 0.1]]).unwrap();
+    assert!((rest.area - 0.01).abs() < 1e-15);
+    let x = [
+        Vector3::zeros(),
+        Vector3::new(0.26, 0.0, 0.0),
+        Vector3::new(0.0, 0.0, 0.11),
+    ];
+    let mut c = [0.0; 2];
+    let mut j = [Vector3::zeros(); 6];
+    Stretch(rest.clone()).position(&x, &mut c, &mut j).unwrap();
+    let k = 50.0;
+    let energy = 0.5 * k * (c[0] * c[0] + c[1] * c[1]);
+    let formula = 0.5 * k * (0.3f64.powi(2) + 0.1f64.powi(2)) * 0.01;
+    assert!((energy - formula).abs() < 1e-15, "{energy} vs {formula}");
+    let mut s = [0.0];
+    Shear(rest).position(&x, &mut s, &mut j[..3]).unwrap();
+    assert!(s[0].abs() < 1e-15, "shear {}", s[0]);
+}
+
+#[test]
+fn degenerate_triangles_and_joints_are_errors() {
+    let line = RestTriangle::new([0, 1, 2], [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]]);
+    assert!(line.unwrap_err().to_string().contains("in a line"));
+    assert!(
+        RestTriangle::new([0, 0, 2], [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]).is_err()
+    );
+    let rest =
+        RestTriangle::new([0, 1, 2], [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]).unwrap();
+    // Crushed flat onto one line: shear has no gradient there.
+    let flat = [Vector3::zeros(), Vector3::x(), Vector3::x() * 2.0];
+    assert!(Shear(rest.clone()).check(&flat).is_err());
+    let point = [Vector3::zeros(); 3];
+    assert!(Stretch(rest).check(&point).is_err());
+    assert!(JointAngle::new(0, 1, 1, 0.0).is_err());
+    assert!(JointAngle::new(0, 1, 2, 4.0).is_err());
+    let same = [Vector2::zeros(), Vector2::zeros(), Vector2::x()];
+    assert!(JointAngle::new(0, 1, 2, 0.0).unwrap().check(&same).is_err());
+}
