@@ -77,6 +77,52 @@ impl<const D: usize> BlockSparse<D> {
     }
 }
 
+impl<const D: usize> BlockSparse<D> {
+    /// Zero blocks at the diagonal and at (i, j) and (j, i) for every pair given: a
+    /// matrix whose pattern is fixed once (by a mesh) and refilled every step with
+    /// [`BlockSparse::block_mut`], without searching a map.
+    pub fn with_pattern(
+        n: usize,
+        pairs: impl IntoIterator<Item = (usize, usize)>,
+    ) -> Self {
+        let mut columns: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
+        for (i, j) in pairs {
+            if i < n && j < n {
+                columns[i].push(j);
+                columns[j].push(i);
+            }
+        }
+        let rows = columns
+            .into_iter()
+            .map(|mut c| {
+                c.sort_unstable();
+                c.dedup();
+                c.into_iter().map(|j| (j, Block::zeros())).collect()
+            })
+            .collect();
+        BlockSparse { rows }
+    }
+
+    /// Where block (i, j) is stored in row i, if it is part of the pattern.
+    pub fn position(&self, i: usize, j: usize) -> Option<usize> {
+        self.rows.get(i)?.binary_search_by_key(&j, |(c, _)| *c).ok()
+    }
+
+    /// The block stored at `position` of row i (see [`BlockSparse::position`]).
+    pub fn block_mut(&mut self, i: usize, position: usize) -> &mut Block<D> {
+        &mut self.rows[i][position].1
+    }
+
+    /// Sets every stored block to zero, keeping the pattern.
+    pub fn clear(&mut self) {
+        for row in &mut self.rows {
+            for (_, b) in row {
+                *b = Block::zeros();
+            }
+        }
+    }
+}
+
 /// Accumulates blocks by (row, column) and freezes them into a [`BlockSparse`].
 #[derive(Debug, Clone)]
 pub struct BlockBuilder<const D: usize> {

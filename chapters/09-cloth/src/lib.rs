@@ -8,5 +8,8 @@
 //! one unchanged. A hair is a chain of particles with stretch and joint-angle
 //! conditions; a cloth is a triangle mesh with stretch, shear and bend conditions.
 
+pub mod check;
+pub mod energy;
+pub mod hinge;
 pub mod strand;
 pub mod triangle;

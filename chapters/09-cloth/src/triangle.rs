@@ -32,6 +32,8 @@ pub struct RestTriangle {
     pub a_v: [f64; 3],
     /// Area in the pattern (m²).
     pub area: f64,
+    /// The corners' places in the pattern (m).
+    pub pattern: [[f64; 2]; 3],
 }
 
 impl RestTriangle {
@@ -67,7 +69,21 @@ impl RestTriangle {
             a_u: [-(u1 + u2), u1, u2],
             a_v: [-(v1 + v2), v1, v2],
             area: 0.5 * d.abs(),
+            pattern,
         })
+    }
+
+    /// The pattern length of the edge between particles `a` and `b`, two of the
+    /// corners (NaN if either is not a corner).
+    pub fn edge_length(&self, a: usize, b: usize) -> f64 {
+        let at = |i: usize| self.corners.iter().position(|&c| c == i);
+        match (at(a), at(b)) {
+            (Some(p), Some(q)) => {
+                let (pa, pb) = (self.pattern[p], self.pattern[q]);
+                (pa[0] - pb[0]).hypot(pa[1] - pb[1])
+            }
+            _ => f64::NAN,
+        }
     }
 
     /// w_u and w_v at corner positions `x`.

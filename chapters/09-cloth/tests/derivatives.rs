@@ -4,6 +4,8 @@
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
 use nalgebra::{Rotation3, Vector2, Vector3};
+use pbm_cloth::check::samples;
+use pbm_cloth::hinge::{Bend, RestHinge};
 use pbm_cloth::strand::JointAngle;
 use pbm_cloth::triangle::{RestTriangle, Shear, Stretch};
 use pbm_particles::condition::{Condition, finite_difference_errors};
@@ -77,6 +79,27 @@ fn stretch_and_shear_jacobians_and_their_rates_match_central_differences() {
 }
 
 #[test]
+fn the_bend_jacobian_and_its_rate_match_central_differences() {
+    let mut rng = Draws::new(13);
+    for (n, sample) in samples(300).unwrap().iter().enumerate() {
+        if sample.condition.name() != "cloth bend" {
+            continue;
+        }
+        let v: Vec<_> = (0..4).map(|_| v3(&mut rng, 1.0)).collect();
+        let (j, j_dot) =
+            finite_difference_errors(sample.condition.as_ref(), &sample.x, &v)
+                .unwrap();
+        // A sliver's J changes 100 times faster: central differences lose 100² in
+        // truncation, so they are held to 100 times less.
+        let tolerance = if sample.thin { 100.0 * TOLERANCE } else { TOLERANCE };
+        assert!(
+            j < tolerance && j_dot < tolerance,
+            "sample {n}: {j:.1e} {j_dot:.1e}"
+        );
+    }
+}
+
+#[test]
 fn the_joint_angle_jacobian_and_its_rate_match_central_differences() {
     let mut rng = Draws::new(4);
     for trial in 0..200 {
@@ -112,6 +135,46 @@ fn rigid_motions_leave_every_condition_unchanged() {
             }
         }
     }
+}
+
+#[test]
+fn rigid_motions_leave_the_bend_unchanged_and_a_flat_hinge_is_unbent() {
+    let mut rng = Draws::new(33);
+    for sample in samples(60).unwrap() {
+        let turn = Rotation3::from_scaled_axis(v3(&mut rng, 3.0));
+        let shift = v3(&mut rng, 10.0);
+        let moved: Vec<_> = sample.x.iter().map(|p| turn * p + shift).collect();
+        let rows = sample.condition.rows();
+        let (mut c, mut c_moved) = (vec![0.0; rows], vec![0.0; rows]);
+        let mut j = vec![Vector3::zeros(); sample.x.len() * rows];
+        sample.condition.position(&sample.x, &mut c, &mut j).unwrap();
+        sample.condition.position(&moved, &mut c_moved, &mut j).unwrap();
+        for (a, b) in c.iter().zip(&c_moved) {
+            assert!((a - b).abs() < 1e-10 * (1.0 + a.abs()), "{a} vs {b}");
+        }
+    }
+    // Two triangles lying flat: no fold. The same hinge folded by 90°: θ = ±π/2.
+    let t1 =
+        RestTriangle::new([0, 1, 2], [[0.0, 0.0], [1.0, 0.0], [0.5, 1.0]]).unwrap();
+    let t2 =
+        RestTriangle::new([1, 0, 3], [[1.0, 0.0], [0.0, 0.0], [0.5, -1.0]]).unwrap();
+    let bend = Bend(RestHinge::between(&t1, &t2).unwrap());
+    let flat = [
+        Vector3::zeros(),
+        Vector3::x(),
+        Vector3::new(0.5, 1.0, 0.0),
+        Vector3::new(0.5, -1.0, 0.0),
+    ];
+    let mut c = [0.0];
+    let mut j = [Vector3::zeros(); 4];
+    bend.position(&flat, &mut c, &mut j).unwrap();
+    assert!(c[0].abs() < 1e-15);
+    let mut folded = flat;
+    folded[3] = Vector3::new(0.5, 0.0, 1.0); // d lifted along c's normal (+z)
+    bend.position(&folded, &mut c, &mut j).unwrap();
+    // C = √A θ / l_perp with A = (½ + ½)/3 m² and l_perp = (1 + 1)/3 m.
+    let expected = (1.0f64 / 3.0).sqrt() * std::f64::consts::FRAC_PI_2 / (2.0 / 3.0);
+    assert!((c[0] - expected).abs() < 1e-12, "{} vs {expected}", c[0]);
 }
 
 #[test]
@@ -157,4 +220,13 @@ fn degenerate_triangles_and_joints_are_errors() {
     assert!(JointAngle::new(0, 1, 2, 4.0).is_err());
     let same = [Vector2::zeros(), Vector2::zeros(), Vector2::x()];
     assert!(JointAngle::new(0, 1, 2, 0.0).unwrap().check(&same).is_err());
+}
+
+#[test]
+fn every_energy_gradient_and_hessian_matches_central_differences() {
+    // 400 random shapes (100 of them slivers), each a stretch, a shear and a bend.
+    let errors = pbm_cloth::check::derivative_errors(400).unwrap();
+    assert!(errors.gradient < TOLERANCE, "gradient off by {:.1e}", errors.gradient);
+    assert!(errors.hessian < TOLERANCE, "Hessian off by {:.1e}", errors.hessian);
+    eprintln!("{errors:?}");
 }
