@@ -32,13 +32,13 @@ impl Draws {
     }
 }
 
+/// A condition and its particles' positions.
+type Shape = (Box<dyn Condition<3>>, Vec<V3>);
+
 /// A random deformed shape for every kind of cloth condition: a triangle (for
 /// stretch and shear) and a hinge (for bend), with their corners' positions. With
 /// `thin` the far corners stand only 1/100 of the edge's length off it.
-fn shapes(
-    draws: &mut Draws,
-    thin: bool,
-) -> Result<Vec<(Box<dyn Condition<3>>, Vec<V3>)>, PbmError> {
+fn shapes(draws: &mut Draws, thin: bool) -> Result<Vec<Shape>, PbmError> {
     let height = if thin { 0.001 } else { 0.1 };
     let width = 0.1 + 0.05 * draws.uniform();
     let c = [
