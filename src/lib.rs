@@ -28,6 +28,7 @@ pub fn chapters() -> Vec<Chapter> {
         pbm_rigid::chapter(),
         pbm_collision::chapter(),
         pbm_contact::chapter(),
+        pbm_cloth::chapter(),
     ]
 }
 

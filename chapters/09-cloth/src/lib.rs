@@ -9,7 +9,27 @@
 //! conditions; a cloth is a triangle mesh with stretch, shear and bend conditions.
 
 pub mod check;
+pub mod cloth;
 pub mod energy;
+#[cfg(feature = "book")]
+pub mod exercises;
+#[cfg(feature = "book")]
+pub mod figures;
 pub mod hinge;
+pub mod scenes;
 pub mod strand;
 pub mod triangle;
+
+/// The chapter's registry entry: its exercises and figures.
+#[cfg(feature = "book")]
+pub fn chapter() -> pbm_prelim::Chapter {
+    use pbm_prelim::Chapter;
+    Chapter {
+        id: "cloth",
+        number: 9,
+        title: "Cloth and Hair Energy Functions",
+        pages: "09-cloth",
+        exercises: exercises::all(),
+        figures: figures::all(),
+    }
+}

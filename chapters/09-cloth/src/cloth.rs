@@ -1,0 +1,510 @@
+//! A cloth: particles at the corners of a triangle mesh cut from a flat pattern,
+//! held in shape by stretch and shear conditions on every triangle and bend
+//! conditions on every interior edge, stepped by chapter 3's backward Euler.
+//!
+//! The step is chapter 3's: solve (M − h ∂f/∂v − h² ∂f/∂x) Δv = h (f₀ + h ∂f/∂x v₀)
+//! by preconditioned conjugate gradients, then v += Δv and x += h v. Only the
+//! bookkeeping differs: the mesh fixes which particles touch which, so the matrix's
+//! pattern is built once, every condition knows where its blocks go, and each step
+//! refills the blocks (the conditions evaluated in parallel, their blocks added in
+//! a fixed order so that any number of threads gives the same bits).
+
+use crate::energy::{Curvature, LocalTerms, MAX_PARTICLES, local_terms};
+use crate::hinge::{Bend, RestHinge};
+use crate::triangle::{RestTriangle, Shear, Stretch};
+use nalgebra::Matrix3;
+use pbm_implicit::block_sparse::BlockSparse;
+use pbm_implicit::cg::{BlockJacobi, CgReport, conjugate_gradient};
+use pbm_ode::runge_kutta::check_step_size;
+use pbm_particles::condition::Condition;
+use pbm_particles::particle::Vector;
+use pbm_prelim::PbmError;
+use pbm_prelim::parallel::map_range_with;
+use pbm_prelim::validate::{non_negative, positive};
+use std::collections::BTreeMap;
+
+type V3 = Vector<3>;
+
+/// A cloth's material, per unit of pattern area.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Material {
+    /// Mass per unit area (kg/m²).
+    pub density: f64,
+    /// Stretch stiffness k of E = ½ k (S_u² + S_v²) A (N/m).
+    pub stretch: f64,
+    /// Shear stiffness k of E = ½ k (θ − π/2)² A (N/m).
+    pub shear: f64,
+    /// Bending stiffness k of E = ½ k κ² A (N m).
+    pub bend: f64,
+    /// Condition damping: each condition's k_d is this times its k (s).
+    pub damping: f64,
+}
+
+impl Material {
+    /// A light cotton-like cloth: 0.2 kg/m², stiff against stretch, softer in
+    /// shear, limp in bending.
+    pub const COTTON: Material = Material {
+        density: 0.2,
+        stretch: 1000.0,
+        shear: 100.0,
+        bend: 1e-4,
+        damping: 2e-3,
+    };
+
+    /// Checks that the density is positive and the rest finite and non-negative.
+    pub fn checked(self) -> Result<Self, PbmError> {
+        positive("cloth", "density", self.density)?;
+        non_negative("cloth", "stretch stiffness", self.stretch)?;
+        non_negative("cloth", "shear stiffness", self.shear)?;
+        non_negative("cloth", "bending stiffness", self.bend)?;
+        non_negative("cloth", "damping", self.damping)?;
+        Ok(self)
+    }
+}
+
+/// A solid sphere the cloth rests on, pushing back on every particle that comes
+/// closer than `radius` to its centre.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sphere {
+    /// Centre (m).
+    pub center: V3,
+    /// Radius, including the cloth's half-thickness (m).
+    pub radius: f64,
+    /// The penalty's stiffness per unit mass of the particle, ω² (1/s²): a
+    /// particle resting under gravity g alone sinks g/ω².
+    pub stiffness: f64,
+    /// Friction as a damping rate of the tangential velocity in contact (1/s).
+    pub friction: f64,
+}
+
+/// The three kinds of condition a cloth is made of.
+#[derive(Debug, Clone)]
+enum Piece {
+    Stretch(Stretch),
+    Shear(Shear),
+    Bend(Bend),
+}
+
+impl Piece {
+    fn condition(&self) -> &dyn Condition<3> {
+        match self {
+            Piece::Stretch(c) => c,
+            Piece::Shear(c) => c,
+            Piece::Bend(c) => c,
+        }
+    }
+}
+
+/// The energy in each kind of term (J).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Energies {
+    /// Stretch.
+    pub stretch: f64,
+    /// Shear.
+    pub shear: f64,
+    /// Bend.
+    pub bend: f64,
+    /// Gravity, relative to z = 0.
+    pub gravity: f64,
+    /// Kinetic.
+    pub kinetic: f64,
+}
+
+/// What one implicit step cost and found.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClothStep {
+    /// The conjugate-gradient solve.
+    pub cg: CgReport,
+    /// Conditions whose exact Hessian was indefinite (counted only with
+    /// [`Curvature::Projected`]).
+    pub indefinite: usize,
+}
+
+/// A cloth, ready to step.
+#[derive(Debug, Clone)]
+pub struct Cloth {
+    /// Positions (m).
+    pub x: Vec<V3>,
+    /// Velocities (m/s).
+    pub v: Vec<V3>,
+    /// Masses (kg).
+    pub mass: Vec<f64>,
+    /// Particles held in place.
+    pub pinned: Vec<bool>,
+    /// The rest triangles.
+    pub triangles: Vec<RestTriangle>,
+    /// Gravity (m/s²).
+    pub gravity: V3,
+    /// Air drag as a damping rate of every particle's velocity (1/s).
+    pub drag: f64,
+    /// A sphere to drape over, if any.
+    pub sphere: Option<Sphere>,
+    /// Which Hessian the implicit step uses.
+    pub curvature: Curvature,
+    /// CG stops at ‖b − A Δv‖ ≤ this × ‖b‖.
+    pub cg_tolerance: f64,
+    /// Time (s).
+    pub t: f64,
+    material: Material,
+    pieces: Vec<Piece>,
+    /// Where each piece's blocks go: (row, position in the row) for its particle
+    /// pairs (a, b), a × MAX_PARTICLES + b.
+    slots: Vec<[(usize, usize); MAX_PARTICLES * MAX_PARTICLES]>,
+    matrix: BlockSparse<3>,
+    /// The last Δv, where the next solve starts.
+    dv: Vec<f64>,
+    steps: usize,
+}
+
+impl Cloth {
+    // ANCHOR: build
+    /// A cloth of particles at pattern places `pattern` (m), lying at `x`, made of
+    /// `triangles` (corner indices, counter-clockwise in the pattern). Every
+    /// particle carries a third of the pattern area of each triangle it is a corner
+    /// of; every edge shared by two triangles gets a hinge.
+    pub fn new(
+        pattern: &[[f64; 2]],
+        x: Vec<V3>,
+        triangles: &[[usize; 3]],
+        material: Material,
+    ) -> Result<Self, PbmError> {
+        let n = x.len();
+        if pattern.len() != n {
+            let why = format!("{} pattern places for {n} particles", pattern.len());
+            return Err(PbmError::invalid("cloth", why));
+        }
+        if let Some(t) = triangles.iter().find(|t| t.iter().any(|&i| i >= n)) {
+            let why = format!("triangle {t:?} names a particle beyond {n}");
+            return Err(PbmError::invalid("cloth", why));
+        }
+        let rest = triangles
+            .iter()
+            .map(|&t| RestTriangle::new(t, t.map(|i| pattern[i])))
+            .collect::<Result<Vec<_>, _>>()?;
+        Self::from_rest(x, rest, material)
+    }
+
+    /// A cloth of particles lying at `x`, made of triangles each with its own rest
+    /// shape: pieces that need not lie flat together (a cone, a sleeve). Masses and
+    /// hinges as for [`Cloth::new`].
+    pub fn from_rest(
+        x: Vec<V3>,
+        rest: Vec<RestTriangle>,
+        material: Material,
+    ) -> Result<Self, PbmError> {
+        let material = material.checked()?;
+        let n = x.len();
+        if let Some(t) = rest.iter().find(|t| t.corners.iter().any(|&i| i >= n)) {
+            let why = format!("triangle {:?} names a particle beyond {n}", t.corners);
+            return Err(PbmError::invalid("cloth", why));
+        }
+        let triangles: Vec<[usize; 3]> = rest.iter().map(|t| t.corners).collect();
+        let mut mass = vec![0.0; n];
+        for t in &rest {
+            for &i in &t.corners {
+                mass[i] += material.density * t.area / 3.0;
+            }
+        }
+        if let Some(i) = mass.iter().position(|&m| m <= 0.0) {
+            let why = format!("particle {i} is a corner of no triangle");
+            return Err(PbmError::invalid("cloth", why));
+        }
+        // Each edge (sorted ends) and the triangles that have it, in a fixed order.
+        let mut edges: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
+        for (k, t) in triangles.iter().enumerate() {
+            for e in 0..3 {
+                let (a, b) = (t[e], t[(e + 1) % 3]);
+                edges.entry((a.min(b), a.max(b))).or_default().push(k);
+            }
+        }
+        let mut pieces = Vec::new();
+        for t in &rest {
+            pieces.push(Piece::Stretch(Stretch(t.clone())));
+            pieces.push(Piece::Shear(Shear(t.clone())));
+        }
+        for (edge, sharing) in &edges {
+            match sharing[..] {
+                [_] => {}
+                [t1, t2] => pieces.push(Piece::Bend(Bend(RestHinge::between(
+                    &rest[t1], &rest[t2],
+                )?))),
+                _ => {
+                    let why = format!(
+                        "edge {edge:?} is shared by {} triangles",
+                        sharing.len()
+                    );
+                    return Err(PbmError::invalid("cloth", why));
+                }
+            }
+        }
+        let pairs = pieces.iter().flat_map(|p| {
+            let ids = p.condition().particles();
+            ids.iter().flat_map(move |&a| ids.iter().map(move |&b| (a, b)))
+        });
+        let matrix = BlockSparse::with_pattern(n, pairs);
+        let slots = pieces
+            .iter()
+            .map(|p| {
+                let ids = p.condition().particles();
+                let mut s = [(0, 0); MAX_PARTICLES * MAX_PARTICLES];
+                for (a, &i) in ids.iter().enumerate() {
+                    for (b, &j) in ids.iter().enumerate() {
+                        // Every pair was put in the pattern just above.
+                        s[a * MAX_PARTICLES + b] =
+                            (i, matrix.position(i, j).unwrap_or(0));
+                    }
+                }
+                s
+            })
+            .collect();
+        let cloth = Cloth {
+            v: vec![V3::zeros(); n],
+            mass,
+            pinned: vec![false; n],
+            triangles: rest,
+            gravity: V3::new(0.0, 0.0, -pbm_particles::forces::G),
+            drag: 0.0,
+            sphere: None,
+            curvature: Curvature::Projected,
+            cg_tolerance: 1e-6,
+            t: 0.0,
+            material,
+            pieces,
+            slots,
+            matrix,
+            dv: vec![0.0; 3 * n],
+            steps: 0,
+            x,
+        };
+        for p in &cloth.pieces {
+            let ids = p.condition().particles();
+            let at: Vec<V3> = ids.iter().map(|&i| cloth.x[i]).collect();
+            p.condition().check(&at)?;
+        }
+        Ok(cloth)
+    }
+    // ANCHOR_END: build
+
+    /// Number of particles.
+    pub fn len(&self) -> usize {
+        self.x.len()
+    }
+
+    /// Whether the cloth has no particles (never, once built).
+    pub fn is_empty(&self) -> bool {
+        self.x.is_empty()
+    }
+
+    /// Number of stretch, shear and bend conditions.
+    pub fn condition_counts(&self) -> (usize, usize, usize) {
+        let mut counts = (0, 0, 0);
+        for p in &self.pieces {
+            match p {
+                Piece::Stretch(_) => counts.0 += 1,
+                Piece::Shear(_) => counts.1 += 1,
+                Piece::Bend(_) => counts.2 += 1,
+            }
+        }
+        counts
+    }
+
+    fn stiffness(&self, piece: &Piece) -> f64 {
+        match piece {
+            Piece::Stretch(_) => self.material.stretch,
+            Piece::Shear(_) => self.material.shear,
+            Piece::Bend(_) => self.material.bend,
+        }
+    }
+
+    /// Every condition's energy, force and Hessian at the current state, in the
+    /// pieces' order (evaluated in parallel).
+    fn local_terms(&self) -> Result<Vec<LocalTerms>, PbmError> {
+        map_range_with(
+            self.pieces.len(),
+            || ([V3::zeros(); MAX_PARTICLES], [V3::zeros(); MAX_PARTICLES]),
+            |(x, v), k| {
+                let piece = &self.pieces[k];
+                let ids = piece.condition().particles();
+                for (m, &i) in ids.iter().enumerate() {
+                    (x[m], v[m]) = (self.x[i], self.v[i]);
+                }
+                let n = ids.len();
+                let k_s = self.stiffness(piece);
+                let mut out = LocalTerms::default();
+                local_terms(
+                    piece.condition(),
+                    (&x[..n], &v[..n]),
+                    (k_s, self.material.damping * k_s),
+                    self.curvature,
+                    &mut out,
+                )?;
+                Ok(out)
+            },
+        )
+        .into_iter()
+        .collect()
+    }
+
+    /// The sphere's push on particle i, with ∂f/∂x and ∂f/∂v, if it is touching.
+    fn contact(&self, i: usize) -> Option<(V3, Matrix3<f64>, Matrix3<f64>)> {
+        let s = self.sphere?;
+        let r = self.x[i] - s.center;
+        let distance = r.norm();
+        if distance >= s.radius || distance == 0.0 {
+            return None;
+        }
+        let n = r / distance;
+        let m = self.mass[i];
+        let normal = n * n.transpose();
+        let tangential = Matrix3::identity() - normal;
+        let (k, c) = (s.stiffness * m, s.friction * m);
+        // Push out along n; slow the sliding; critically damp the normal motion.
+        let damping_n = 2.0 * k.sqrt() * m.sqrt();
+        let vn = n.dot(&self.v[i]);
+        let f = n * (k * (s.radius - distance) - damping_n * vn)
+            - tangential * self.v[i] * c;
+        Some((f, -normal * k, -(normal * damping_n + tangential * c)))
+    }
+
+    // ANCHOR: energies
+    /// The energy in each term at the current state.
+    pub fn energies(&self) -> Result<Energies, PbmError> {
+        let mut e = Energies::default();
+        for (piece, local) in self.pieces.iter().zip(self.local_terms()?) {
+            match piece {
+                Piece::Stretch(_) => e.stretch += local.energy,
+                Piece::Shear(_) => e.shear += local.energy,
+                Piece::Bend(_) => e.bend += local.energy,
+            }
+        }
+        for i in 0..self.len() {
+            e.gravity -= self.mass[i] * self.gravity.dot(&self.x[i]);
+            e.kinetic += 0.5 * self.mass[i] * self.v[i].norm_squared();
+        }
+        Ok(e)
+    }
+    // ANCHOR_END: energies
+
+    /// The forces on every particle: the conditions', gravity, drag and the
+    /// sphere's.
+    fn forces(&self, locals: &[LocalTerms]) -> Vec<V3> {
+        let mut f: Vec<V3> = (0..self.len())
+            .map(|i| (self.gravity - self.v[i] * self.drag) * self.mass[i])
+            .collect();
+        for (piece, local) in self.pieces.iter().zip(locals) {
+            for (m, &i) in piece.condition().particles().iter().enumerate() {
+                f[i] += local.force[m];
+            }
+        }
+        for (i, fi) in f.iter_mut().enumerate() {
+            if let Some((push, _, _)) = self.contact(i) {
+                *fi += push;
+            }
+        }
+        f
+    }
+
+    // ANCHOR: implicit_step
+    /// One backward Euler step of size h: chapter 3's linear system, assembled from
+    /// the conditions' local Hessians, solved by CG from the last step's Δv.
+    pub fn backward_euler_step(&mut self, h: f64) -> Result<ClothStep, PbmError> {
+        check_step_size(h)?;
+        let (step, t0) = (self.steps, self.t);
+        let locals = self.local_terms().map_err(|e| e.at_step(step, t0))?;
+        let f = self.forces(&locals);
+        let n = self.len();
+        // A = M − h ∂f/∂v − h² ∂f/∂x, and b = h (f₀ + h ∂f/∂x v₀), one block at a time.
+        self.matrix.clear();
+        let mut b: Vec<f64> = (0..n).flat_map(|i| (f[i] * h).data.0[0]).collect();
+        let mut indefinite = 0;
+        for ((piece, local), slots) in
+            self.pieces.iter().zip(&locals).zip(&self.slots)
+        {
+            indefinite += usize::from(local.indefinite);
+            let ids = piece.condition().particles();
+            let k_d = self.material.damping * self.stiffness(piece);
+            for (a, &i) in ids.iter().enumerate() {
+                for (c, &j) in ids.iter().enumerate() {
+                    let hessian = local.hessian.fixed_view::<3, 3>(3 * a, 3 * c);
+                    let jtj = local.jtj.fixed_view::<3, 3>(3 * a, 3 * c);
+                    // ∂f/∂x = −H and ∂f/∂v = −k_d JᵀJ.
+                    // Pinned particles' rows and columns are left out: their Δv is
+                    // zero.
+                    if !(self.pinned[i] || self.pinned[j]) {
+                        let (row, position) = slots[a * MAX_PARTICLES + c];
+                        *self.matrix.block_mut(row, position) +=
+                            hessian * (h * h) + jtj * (h * k_d);
+                    }
+                    let pull = hessian * self.v[j] * (h * h);
+                    for r in 0..3 {
+                        b[3 * i + r] -= pull[r];
+                    }
+                }
+            }
+        }
+        for i in 0..n {
+            let position = self.matrix.position(i, i).unwrap_or(0);
+            if self.pinned[i] {
+                *self.matrix.block_mut(i, position) = Matrix3::identity();
+                b[3 * i..3 * i + 3].fill(0.0);
+                self.dv[3 * i..3 * i + 3].fill(0.0);
+                continue;
+            }
+            let mut diagonal =
+                Matrix3::identity() * self.mass[i] * (1.0 + h * self.drag);
+            if let Some((_, dfdx, dfdv)) = self.contact(i) {
+                diagonal -= dfdv * h + dfdx * (h * h);
+                let pull = dfdx * self.v[i] * (h * h);
+                for r in 0..3 {
+                    b[3 * i + r] += pull[r];
+                }
+            }
+            *self.matrix.block_mut(i, position) += diagonal;
+        }
+        let preconditioner =
+            BlockJacobi::new(&self.matrix).map_err(|e| e.at_step(step, t0))?;
+        let cg = conjugate_gradient(
+            &preconditioner,
+            &b,
+            &mut self.dv,
+            self.cg_tolerance,
+            10 * 3 * n + 100,
+        )
+        .map_err(|e| e.at_step(step, t0))?;
+        for i in 0..n {
+            if !self.pinned[i] {
+                self.v[i] += V3::from_column_slice(&self.dv[3 * i..3 * i + 3]);
+                self.x[i] += self.v[i] * h;
+            }
+        }
+        self.finish_step(h, step, t0)?;
+        Ok(ClothStep { cg, indefinite })
+    }
+    // ANCHOR_END: implicit_step
+
+    fn finish_step(&mut self, h: f64, step: usize, t0: f64) -> Result<(), PbmError> {
+        self.t += h;
+        self.steps += 1;
+        if self.x.iter().any(|p| !p.iter().all(|c| c.is_finite())) {
+            return Err(PbmError::Diverged { step, time: t0 });
+        }
+        Ok(())
+    }
+
+    // ANCHOR: explicit_step
+    /// One step of symplectic Euler with the same forces, for comparison.
+    pub fn symplectic_euler_step(&mut self, h: f64) -> Result<(), PbmError> {
+        check_step_size(h)?;
+        let (step, t0) = (self.steps, self.t);
+        let locals = self.local_terms().map_err(|e| e.at_step(step, t0))?;
+        let f = self.forces(&locals);
+        for i in 0..self.len() {
+            if !self.pinned[i] {
+                self.v[i] += f[i] * (h / self.mass[i]);
+                self.x[i] += self.v[i] * h;
+            }
+        }
+        self.finish_step(h, step, t0)
+    }
+    // ANCHOR_END: explicit_step
+}

@@ -1,0 +1,205 @@
+//! The chapter's cloths: a square pattern cut into triangles, draped over a sphere
+//! or hung from one edge as a curtain, and the runs the exercises and figures make
+//! of them.
+
+use crate::cloth::{Cloth, ClothStep, Energies, Material, Sphere};
+use crate::triangle::RestTriangle;
+use nalgebra::Vector3;
+use pbm_prelim::PbmError;
+use std::time::{Duration, Instant};
+
+// ANCHOR: grid
+/// An n × n grid of places over a square pattern of side `side` (m), row by row,
+/// and its triangles: each square cell cut along a diagonal, the diagonals
+/// alternating like a chequerboard so that the mesh has no preferred direction
+/// of fold.
+pub fn grid(
+    n: usize,
+    side: f64,
+) -> Result<(Vec<[f64; 2]>, Vec<[usize; 3]>), PbmError> {
+    if n < 2 {
+        let why = format!("n = {n}; a cloth needs at least 2 × 2 particles");
+        return Err(PbmError::invalid("cloth grid", why));
+    }
+    pbm_prelim::validate::positive("cloth grid", "side", side)?;
+    let spacing = side / (n - 1) as f64;
+    let id = |i: usize, j: usize| i * n + j;
+    let pattern = (0..n)
+        .flat_map(|i| (0..n).map(move |j| [j as f64 * spacing, i as f64 * spacing]))
+        .collect();
+    let mut triangles = Vec::with_capacity(2 * (n - 1) * (n - 1));
+    for i in 0..n - 1 {
+        for j in 0..n - 1 {
+            let (a, b, c, d) =
+                (id(i, j), id(i, j + 1), id(i + 1, j + 1), id(i + 1, j));
+            if (i + j) % 2 == 0 {
+                triangles.extend([[a, b, c], [a, c, d]]);
+            } else {
+                triangles.extend([[a, b, d], [b, c, d]]);
+            }
+        }
+    }
+    Ok((pattern, triangles))
+}
+// ANCHOR_END: grid
+
+/// Which cloth to simulate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scene {
+    /// A 1 m square held flat 5 cm above a sphere of radius 0.3 m and let go.
+    Drape,
+    /// A 1 m square held level by one edge, which stays pinned, and let go: it
+    /// swings down and hangs.
+    Curtain,
+}
+
+impl pbm_prelim::Choice for Scene {
+    const OPTIONS: &'static [(&'static str, Self)] =
+        &[("drape", Scene::Drape), ("curtain", Scene::Curtain)];
+}
+
+/// The sphere of the drape.
+pub const SPHERE: Sphere = Sphere {
+    center: Vector3::new(0.0, 0.0, 0.0),
+    radius: 0.3,
+    stiffness: 1e6,
+    friction: 300.0,
+};
+
+// ANCHOR: scene
+/// The cloth of `scene` with n × n particles, at rest.
+pub fn cloth(scene: Scene, n: usize, material: Material) -> Result<Cloth, PbmError> {
+    let (pattern, triangles) = grid(n, 1.0)?;
+    let x = pattern
+        .iter()
+        .map(|p| match scene {
+            Scene::Drape => {
+                Vector3::new(p[0] - 0.5, p[1] - 0.5, SPHERE.radius + 0.05)
+            }
+            Scene::Curtain => Vector3::new(p[0] - 0.5, p[1], 0.0),
+        })
+        .collect();
+    let mut cloth = Cloth::new(&pattern, x, &triangles, material)?;
+    cloth.drag = 0.1;
+    match scene {
+        Scene::Drape => cloth.sphere = Some(SPHERE),
+        // The y = 0 edge is the curtain rail.
+        Scene::Curtain => cloth.pinned[..n].fill(true),
+    }
+    Ok(cloth)
+}
+// ANCHOR_END: scene
+
+/// How a run went.
+pub struct Run {
+    /// Whether every step succeeded.
+    pub stable: bool,
+    /// The failure, if one step failed.
+    pub failure: Option<String>,
+    /// Steps taken.
+    pub steps: usize,
+    /// CG iterations of each implicit step.
+    pub cg_iterations: Vec<usize>,
+    /// Conditions with an indefinite Hessian, summed over the steps.
+    pub indefinite: usize,
+    /// Wall time per step (ms).
+    pub ms_per_step: f64,
+    /// The energies after every `record_every` steps, with their time (s).
+    pub energies: Vec<(f64, Energies)>,
+    /// The cloth at the end.
+    pub cloth: Cloth,
+}
+
+/// Steps `cloth` with backward Euler (or, if `explicit`, symplectic Euler) at h
+/// for `steps` steps, recording its energies every `record_every` steps and
+/// handing it to `frame` then too (and at the start). Stops at the first failed
+/// step and says so.
+pub fn run(
+    mut cloth: Cloth,
+    h: f64,
+    steps: usize,
+    explicit: bool,
+    record_every: usize,
+    mut frame: impl FnMut(&Cloth),
+) -> Result<Run, PbmError> {
+    let mut energies = vec![(0.0, cloth.energies()?)];
+    let (mut cg_iterations, mut indefinite) = (Vec::with_capacity(steps), 0);
+    let (mut taken, mut failure) = (0, None);
+    let mut stepping = Duration::ZERO;
+    frame(&cloth);
+    for s in 0..steps {
+        let begin = Instant::now();
+        let result = if explicit {
+            cloth.symplectic_euler_step(h).map(|()| None)
+        } else {
+            cloth.backward_euler_step(h).map(Some)
+        };
+        stepping += begin.elapsed();
+        match result {
+            Ok(Some(ClothStep { cg, indefinite: count })) => {
+                cg_iterations.push(cg.iterations);
+                indefinite += count;
+            }
+            Ok(None) => {}
+            Err(e) => {
+                failure = Some(e.to_string());
+                break;
+            }
+        }
+        taken = s + 1;
+        if taken % record_every.max(1) == 0 {
+            energies.push((cloth.t, cloth.energies()?));
+            frame(&cloth);
+        }
+    }
+    Ok(Run {
+        stable: failure.is_none(),
+        failure,
+        steps: taken,
+        cg_iterations,
+        indefinite,
+        ms_per_step: stepping.as_secs_f64() * 1e3 / taken.max(1) as f64,
+        energies,
+        cloth,
+    })
+}
+
+// ANCHOR: fan
+/// A fan of m triangles around a centre particle, each cut from a pattern whose
+/// corner at the centre is (2π − deficit)/m wide: with no deficit the pieces lie
+/// flat together; with one they close only into a cone. The rest of every hinge is
+/// flat. The particles start flat at full spacing, the centre raised 1 mm so that
+/// the fan can choose which way to cone.
+pub fn fan(m: usize, deficit: f64, material: Material) -> Result<Cloth, PbmError> {
+    if !(3..=24).contains(&m) {
+        let why = format!("{m} triangles; a fan needs 3 to 24");
+        return Err(PbmError::invalid("fan", why));
+    }
+    let full = std::f64::consts::TAU;
+    if !(0.0..full / 2.0).contains(&deficit) {
+        let why = format!("an angle deficit of {deficit} rad is not in [0, π)");
+        return Err(PbmError::invalid("fan", why));
+    }
+    let radius = 0.1;
+    let wedge = (full - deficit) / m as f64;
+    let mut x = vec![Vector3::new(0.0, 0.0, 1e-3)];
+    x.extend((0..m).map(|k| {
+        let a = full * k as f64 / m as f64;
+        Vector3::new(radius * a.cos(), radius * a.sin(), 0.0)
+    }));
+    let rest = (0..m)
+        .map(|k| {
+            let pattern = [
+                [0.0, 0.0],
+                [radius, 0.0],
+                [radius * wedge.cos(), radius * wedge.sin()],
+            ];
+            RestTriangle::new([0, 1 + k, 1 + (k + 1) % m], pattern)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut cloth = Cloth::from_rest(x, rest, material)?;
+    cloth.gravity = Vector3::zeros();
+    cloth.drag = 20.0;
+    Ok(cloth)
+}
+// ANCHOR_END: fan

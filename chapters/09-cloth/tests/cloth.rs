@@ -1,0 +1,186 @@
+//! The cloth: its implicit step is chapter 3's, it drapes stably at frame-size
+//! steps where explicit integration diverges, its answers do not depend on the
+//! number of threads, and bad cloths are clear errors.
+
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
+use nalgebra::Vector3;
+use pbm_cloth::cloth::{Cloth, Material};
+use pbm_cloth::energy::Curvature;
+use pbm_cloth::hinge::{Bend, RestHinge};
+use pbm_cloth::scenes::{Scene, cloth, fan, grid, run};
+use pbm_cloth::triangle::{Shear, Stretch};
+use pbm_implicit::mass_spring::MassSpring;
+use pbm_particles::condition::SoftCondition;
+use pbm_particles::forces::Gravity;
+use pbm_particles::particle::{Motion, Particle, ParticleSystem};
+use std::collections::BTreeMap;
+
+#[test]
+fn the_cloth_step_is_chapter_3s_backward_euler_step() {
+    // A 5 × 5 curtain, built once as a cloth and once as a chapter 3 mass-spring
+    // system with the same conditions as soft forces: one step each must agree.
+    let material = Material { damping: 0.01, ..Material::COTTON };
+    let mut fast = cloth(Scene::Curtain, 5, material).unwrap();
+    fast.drag = 0.0;
+    // Chapter 3's soft conditions give the Gauss–Newton Hessian.
+    fast.curvature = Curvature::GaussNewton;
+    fast.cg_tolerance = 1e-13;
+    // Disturb it so that every condition is off its rest and moving.
+    for (i, (x, v)) in fast.x.iter_mut().zip(&mut fast.v).enumerate().skip(5) {
+        let s = i as f64;
+        *x += Vector3::new(0.01 * s.sin(), 0.02 * s.cos(), 0.03 * (2.0 * s).sin());
+        *v = Vector3::new(0.1 * s.cos(), 0.0, -0.2);
+    }
+    let particles = (0..fast.len())
+        .map(|i| {
+            let p = Particle::new(fast.mass[i], fast.x[i], fast.v[i]).unwrap();
+            if fast.pinned[i] { p.with_motion(Motion::Fixed) } else { p }
+        })
+        .collect();
+    let mut system = ParticleSystem::new(particles);
+    let soft = |k: f64| (k, material.damping * k);
+    let mut edges: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
+    for (t, rest) in fast.triangles.iter().enumerate() {
+        let (k, k_d) = soft(material.stretch);
+        system
+            .add_force(SoftCondition::new(Stretch(rest.clone()), k, k_d).unwrap())
+            .unwrap();
+        let (k, k_d) = soft(material.shear);
+        system
+            .add_force(SoftCondition::new(Shear(rest.clone()), k, k_d).unwrap())
+            .unwrap();
+        for e in 0..3 {
+            let (a, b) = (rest.corners[e], rest.corners[(e + 1) % 3]);
+            edges.entry((a.min(b), a.max(b))).or_default().push(t);
+        }
+    }
+    for sharing in edges.values().filter(|s| s.len() == 2) {
+        let hinge = RestHinge::between(
+            &fast.triangles[sharing[0]],
+            &fast.triangles[sharing[1]],
+        )
+        .unwrap();
+        let (k, k_d) = soft(material.bend);
+        system.add_force(SoftCondition::new(Bend(hinge), k, k_d).unwrap()).unwrap();
+    }
+    system.add_force(Gravity { g: fast.gravity }).unwrap();
+    let mut reference = MassSpring::from_system(system);
+    let h = 1.0 / 30.0;
+    fast.backward_euler_step(h).unwrap();
+    reference.backward_euler_step(h).unwrap();
+    for (p, x) in reference.system.particles.iter().zip(&fast.x) {
+        assert!((p.x - x).norm() < 1e-9, "{} vs {}", p.x, x);
+    }
+}
+
+#[test]
+fn the_drape_is_stable_for_ten_seconds_and_explicit_euler_diverges() {
+    let model = cloth(Scene::Drape, 12, Material::COTTON).unwrap();
+    let h = 1.0 / 30.0;
+    let implicit = run(model.clone(), h, 300, false, 30, |c| {
+        assert!(c.x.iter().all(|x| x.iter().all(|v| v.is_finite())));
+    })
+    .unwrap();
+    assert!(implicit.stable, "{:?}", implicit.failure);
+    // At rest on the sphere: it hangs over it and barely moves.
+    let end = implicit.energies.last().unwrap().1;
+    assert!(end.kinetic < 1e-3, "{end:?}");
+    let deepest = implicit.cloth.x.iter().map(|x| 0.3 - x.norm()).fold(0.0, f64::max);
+    assert!(deepest < 1e-3, "{deepest} m inside the sphere");
+    let explicit = run(model, h, 300, true, 30, |_| {}).unwrap();
+    assert!(!explicit.stable);
+    let why = explicit.failure.unwrap();
+    // It fails as it blows up: a triangle crushed flat, or the state no longer
+    // finite, and says at which step.
+    assert!(why.contains("at step"), "{why}");
+}
+
+#[test]
+fn the_curtain_hangs_its_full_length_below_the_rail() {
+    let r = run(
+        cloth(Scene::Curtain, 12, Material::COTTON).unwrap(),
+        1.0 / 30.0,
+        300,
+        false,
+        300,
+        |_| {},
+    )
+    .unwrap();
+    assert!(r.stable, "{:?}", r.failure);
+    let lowest = r.cloth.x.iter().map(|x| x.z).fold(f64::INFINITY, f64::min);
+    // 1 m of cloth, stretched a little by its own weight.
+    assert!((-1.05..-0.95).contains(&lowest), "{lowest}");
+}
+
+#[test]
+fn the_answers_do_not_depend_on_the_number_of_threads() {
+    let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap();
+    let go = || {
+        let r = run(
+            cloth(Scene::Drape, 10, Material::COTTON).unwrap(),
+            1.0 / 30.0,
+            20,
+            false,
+            20,
+            |_| {},
+        )
+        .unwrap();
+        r.cloth.x
+    };
+    assert_eq!(pool(1).install(go), pool(2).install(go));
+}
+
+#[test]
+fn a_consistent_fan_rests_unstressed_and_an_inconsistent_one_cannot() {
+    let settle = |deficit: f64| {
+        let r = run(
+            fan(4, deficit.to_radians(), Material::COTTON).unwrap(),
+            0.05,
+            400,
+            false,
+            400,
+            |_| {},
+        )
+        .unwrap();
+        let e = r.energies.last().unwrap().1;
+        e.stretch + e.shear + e.bend
+    };
+    let flat = settle(0.0);
+    let cone = settle(30.0);
+    assert!(flat < 1e-12, "{flat}");
+    assert!(cone > 1e-6, "{cone}");
+}
+
+#[test]
+fn the_projected_hessian_finds_indefinite_conditions_in_a_falling_curtain() {
+    let mut model = cloth(Scene::Curtain, 8, Material::COTTON).unwrap();
+    model.curvature = Curvature::Projected;
+    let r = run(model, 1.0 / 30.0, 30, false, 30, |_| {}).unwrap();
+    assert!(r.stable, "{:?}", r.failure);
+    assert!(r.indefinite > 0);
+}
+
+#[test]
+fn bad_cloths_are_clear_errors() {
+    let (pattern, triangles) = grid(3, 1.0).unwrap();
+    let x: Vec<_> = pattern.iter().map(|p| Vector3::new(p[0], p[1], 0.0)).collect();
+    let negative = Material { stretch: -1.0, ..Material::COTTON };
+    let e = Cloth::new(&pattern, x.clone(), &triangles, negative).err().unwrap();
+    assert!(e.to_string().contains("stretch stiffness"), "{e}");
+    let mut flat = pattern.clone();
+    for p in &mut flat {
+        p[1] = 0.0; // every pattern place on one line: no triangle has area
+    }
+    let e = Cloth::new(&flat, x.clone(), &triangles, Material::COTTON).err().unwrap();
+    assert!(e.to_string().contains("no area"), "{e}");
+    let e = Cloth::new(&pattern[..4], x.clone(), &triangles, Material::COTTON)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("pattern places"), "{e}");
+    assert!(grid(1, 1.0).is_err());
+    assert!(grid(4, 0.0).is_err());
+    assert!(fan(4, 4.0, Material::COTTON).is_err());
+    let mut model = cloth(Scene::Curtain, 4, Material::COTTON).unwrap();
+    assert!(model.backward_euler_step(-1.0).is_err());
+}
