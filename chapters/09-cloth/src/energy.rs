@@ -10,7 +10,7 @@
 //! A condition whose J̇ passes its finite-difference check therefore has an exact
 //! Hessian too.
 
-use nalgebra::{DMatrix, SMatrix};
+use nalgebra::SMatrix;
 use pbm_particles::condition::Condition;
 use pbm_particles::particle::Vector;
 use pbm_prelim::PbmError;
@@ -147,24 +147,41 @@ pub fn local_terms(
 }
 // ANCHOR_END: local_terms
 
+/// The projection for one fixed size (the eigensolver wants it known when compiling).
+macro_rules! project_block {
+    ($h:expr, $n:literal) => {{
+        let h: &mut Local = $h;
+        let block =
+            SMatrix::<f64, $n, $n>::from_fn(|r, c| 0.5 * (h[(r, c)] + h[(c, r)]));
+        let eigen = block.symmetric_eigen();
+        // Eigenvalues this far below zero, relative to the largest, are rounding.
+        let largest = eigen.eigenvalues.amax();
+        if eigen.eigenvalues.iter().all(|&l| l >= -1e-12 * largest) {
+            false
+        } else {
+            let mut fixed = SMatrix::<f64, $n, $n>::zeros();
+            for (k, &l) in eigen.eigenvalues.iter().enumerate() {
+                if l > 0.0 {
+                    let q = eigen.eigenvectors.column(k);
+                    fixed += q * q.transpose() * l;
+                }
+            }
+            h.fixed_view_mut::<$n, $n>(0, 0).copy_from(&fixed);
+            true
+        }
+    }};
+}
+
 // ANCHOR: projection
-/// Replaces the symmetric top-left `size` × `size` block of `h` by the nearest
-/// positive semidefinite matrix: the same eigenvectors, negative eigenvalues set
-/// to zero. Returns whether there were any.
+/// Replaces the symmetric top-left `size` × `size` block of `h` (size 6, 9 or 12:
+/// conditions of two, three or four particles) by the nearest positive
+/// semidefinite matrix: the same eigenvectors, negative eigenvalues set to zero.
+/// Returns whether there were any.
 pub fn project_to_semidefinite(h: &mut Local, size: usize) -> bool {
-    let block = DMatrix::from_fn(size, size, |r, c| 0.5 * (h[(r, c)] + h[(c, r)]));
-    let eigen = block.symmetric_eigen();
-    // Eigenvalues this far below zero, relative to the largest, are rounding.
-    let largest = eigen.eigenvalues.amax();
-    if eigen.eigenvalues.iter().all(|&l| l >= -1e-12 * largest) {
-        return false;
+    match size {
+        6 => project_block!(h, 6),
+        9 => project_block!(h, 9),
+        _ => project_block!(h, 12),
     }
-    let clamped = eigen.eigenvalues.map(|l| l.max(0.0));
-    let fixed = &eigen.eigenvectors
-        * DMatrix::from_diagonal(&clamped)
-        * eigen.eigenvectors.transpose();
-    h.fill(0.0);
-    h.view_mut((0, 0), (size, size)).copy_from(&fixed);
-    true
 }
 // ANCHOR_END: projection

@@ -1,8 +1,372 @@
 //! The chapter's figures, computed with the chapter's own code.
 
-use pbm_prelim::Figure;
+use crate::cloth::{Cloth, Energies, Material as ClothMaterial};
+use crate::energy::Curvature;
+use crate::exercises::SEGMENTS;
+use crate::scenes::{SPHERE, Scene, cloth, run};
+use crate::strand::{Material, Scaling, cantilever, settle};
+use pbm_particles::forces::G;
+use pbm_prelim::parallel::map_range;
+use pbm_prelim::plot::{
+    Drawing, LINE_WIDTH, Legend, Swatch, axes, chart_on, color, draw_figure,
+    equal_scale_in, label_font, legend_below, line, panels, power_of_ten,
+    require_finite, title_font, titled,
+};
+use pbm_prelim::{Figure, PbmError};
+use plotters::prelude::*;
+use std::sync::OnceLock;
 
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
-    vec![]
+    vec![
+        Figure {
+            name: "strand-sampling",
+            title: "One strand sampled four ways",
+            draw: strand_sampling,
+        },
+        Figure {
+            name: "drape-frames",
+            title: "A cloth draped over a sphere",
+            draw: drape_frames,
+        },
+        Figure {
+            name: "drape-energy",
+            title: "The drape's energies",
+            draw: drape_energy,
+        },
+        Figure {
+            name: "cg-resolution",
+            title: "CG iterations against resolution",
+            draw: cg_resolution,
+        },
+    ]
+}
+
+/// The settled shape (x, y in cm) of the page's strand at `segments` segments.
+fn strand_shape(
+    segments: usize,
+    scaling: Scaling,
+) -> Result<Vec<(f64, f64)>, PbmError> {
+    let material =
+        Material { length: 0.2, density: 0.005, stretch: 100.0, bend: 1e-3 };
+    let mut model = cantilever(&material, segments, scaling, G)?;
+    settle(&mut model)?;
+    Ok(model
+        .system
+        .particles
+        .iter()
+        .map(|p| (100.0 * p.x.x, 100.0 * p.x.y))
+        .collect())
+}
+
+fn strand_sampling() -> Result<Vec<Drawing>, PbmError> {
+    let scalings = [Scaling::PerLength, Scaling::FixedAt(10)];
+    let cases: Vec<(usize, Scaling)> = scalings
+        .iter()
+        .flat_map(|&s| SEGMENTS.iter().map(move |&n| (n, s)))
+        .collect();
+    let shapes = map_range(cases.len(), |i| strand_shape(cases[i].0, cases[i].1))
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()?;
+    require_finite(
+        "strand-sampling",
+        shapes.iter().flatten().flat_map(|p| [p.0, p.1]),
+    )?;
+    let lowest = shapes.iter().flatten().map(|p| p.1).fold(0.0, f64::min);
+    draw_figure(
+        "strand-sampling",
+        |l| l.pick(480, 760),
+        |root, layout| {
+            let root = titled(
+                root,
+                "A 20 cm strand clamped at its root, sagging under its own weight",
+                &title_font(),
+            )?;
+            let legend: Legend = SEGMENTS
+                .iter()
+                .enumerate()
+                .map(|(i, n)| {
+                    (format!("{n} segments"), Swatch::Line(color(i), LINE_WIDTH))
+                })
+                .collect();
+            let root = legend_below(&root, &legend)?;
+            let titles = [
+                "(a) springs per unit length: k = K/l, B/l",
+                "(b) the 10-segment springs kept at every resolution",
+            ];
+            for (p, (panel, title)) in
+                panels(&root, layout, 2, 2).iter().zip(titles).enumerate()
+            {
+                let panel = titled(panel, title, &label_font())?;
+                let mut chart = chart_on(&panel)
+                    .build_cartesian_2d(0.0..21.0, (lowest * 1.05).min(-1.0)..1.0)?;
+                axes(&mut chart, "along the strand (cm)", "height (cm)")
+                    .x_label_formatter(&|x| format!("{x:.0}"))
+                    .y_label_formatter(&|y| format!("{y:.0}"))
+                    .draw()?;
+                for (i, shape) in shapes[p * SEGMENTS.len()..(p + 1) * SEGMENTS.len()]
+                    .iter()
+                    .enumerate()
+                {
+                    line(&mut chart, shape, color(i), LINE_WIDTH)?;
+                }
+            }
+            Ok(())
+        },
+    )
+}
+
+/// A frame of the drape: each triangle's corners on the page, its depth, its
+/// stretch and how squarely it faces the light.
+type Frame = (f64, Vec<([(f64, f64); 3], f64, f64, f64)>);
+
+/// The drape of the figures: 16 × 16 particles for 10 s, its energies every step
+/// and four frames. Computed once and shared by both figures.
+fn drape_run() -> Result<&'static (Vec<Frame>, Vec<(f64, Energies)>), PbmError> {
+    static RUN: OnceLock<Result<(Vec<Frame>, Vec<(f64, Energies)>), String>> =
+        OnceLock::new();
+    let compute = || -> Result<_, PbmError> {
+        let model = cloth(Scene::Drape, 16, ClothMaterial::COTTON)?;
+        let mut frames = Vec::new();
+        let wanted = [0.0, 0.2, 0.4, 10.0];
+        let r = run(model, 1.0 / 30.0, 300, false, 1, |c| {
+            if wanted
+                .iter()
+                .any(|t| (c.t - t).abs() < 1e-9 || (c.t - t).abs() < 0.5 / 30.0)
+            {
+                frames.push(frame(c));
+            }
+        })?;
+        if let Some(why) = r.failure {
+            return Err(PbmError::Figure { name: "drape-frames".into(), why });
+        }
+        Ok((frames, r.energies))
+    };
+    RUN.get_or_init(|| compute().map_err(|e| e.to_string())).as_ref().map_err(|why| {
+        PbmError::Figure { name: "drape-frames".into(), why: why.clone() }
+    })
+}
+
+/// The view: from the front (−y), 20° above, orthographic. Returns (right, up,
+/// depth), depth growing away from the viewer.
+fn view(p: &nalgebra::Vector3<f64>) -> (f64, f64, f64) {
+    let (s, c) = 20f64.to_radians().sin_cos();
+    (p.x, p.z * c + p.y * s, p.y * c - p.z * s)
+}
+
+/// Each triangle seen from the viewer, its depth and its larger thread strain.
+fn frame(cloth: &Cloth) -> Frame {
+    let light = nalgebra::Vector3::new(-0.3, -0.8, 0.6).normalize();
+    let mut tris: Vec<([(f64, f64); 3], f64, f64, f64)> = cloth
+        .triangles
+        .iter()
+        .map(|t| {
+            let x = t.corners.map(|i| cloth.x[i]);
+            let (wu, wv) = t.map(&x);
+            let strain = (wu.norm() - 1.0).max(wv.norm() - 1.0);
+            let seen = x.map(|p| view(&p));
+            let depth = seen.iter().map(|s| s.2).sum::<f64>() / 3.0;
+            let normal = (x[1] - x[0]).cross(&(x[2] - x[0])).normalize();
+            (seen.map(|s| (s.0, s.1)), depth, strain, normal.dot(&light).abs())
+        })
+        .collect();
+    // Far triangles first, so that near ones paint over them.
+    tris.sort_by(|a, b| b.1.total_cmp(&a.1));
+    (cloth.t, tris)
+}
+
+/// Strain bands (upper bounds, %) and their colours.
+const BANDS: [(f64, RGBColor); 4] = [
+    (0.05, RGBColor(225, 232, 240)),
+    (0.1, RGBColor(246, 196, 140)),
+    (0.2, RGBColor(230, 120, 50)),
+    (f64::INFINITY, RGBColor(165, 30, 25)),
+];
+
+/// The sphere's colour.
+const SPHERE_GREY: RGBColor = RGBColor(150, 158, 170);
+
+/// `c` darkened where the triangle turns away from the light (a cue to the shape;
+/// the band stays recognisable).
+fn lit(c: RGBColor, facing: f64) -> RGBColor {
+    let f = 0.7 + 0.3 * facing;
+    let scale = |v: u8| (f64::from(v) * f).round() as u8;
+    RGBColor(scale(c.0), scale(c.1), scale(c.2))
+}
+
+fn band(strain: f64) -> RGBColor {
+    BANDS.iter().find(|(top, _)| 100.0 * strain < *top).map_or(BANDS[3].1, |b| b.1)
+}
+
+fn drape_frames() -> Result<Vec<Drawing>, PbmError> {
+    let (frames, _) = drape_run()?;
+    require_finite(
+        "drape-frames",
+        frames.iter().flat_map(|f| {
+            f.1.iter().flat_map(|t| t.0.iter().flat_map(|p| [p.0, p.1]))
+        }),
+    )?;
+    draw_figure(
+        "drape-frames",
+        |l| l.pick(560, 1300),
+        |root, layout| {
+            let root = titled(
+                root,
+                "A 1 m cloth of 16 × 16 particles dropped on a sphere (0.3 m), h = 1/30 s; \
+                 triangles shaded by their larger thread strain",
+                &title_font(),
+            )?;
+            let legend: Legend = vec![
+                ("strain < 0.05 %".into(), Swatch::Square(BANDS[0].1)),
+                ("0.05–0.1 %".into(), Swatch::Square(BANDS[1].1)),
+                ("0.1–0.2 %".into(), Swatch::Square(BANDS[2].1)),
+                ("> 0.2 %".into(), Swatch::Square(BANDS[3].1)),
+                ("sphere".into(), Swatch::Square(SPHERE_GREY)),
+            ];
+            let root = legend_below(&root, &legend)?;
+            let letters = ["a", "b", "c", "d"];
+            for (k, (panel, (t, tris))) in
+                panels(&root, layout, frames.len(), 2).iter().zip(frames).enumerate()
+            {
+                let panel = titled(
+                    panel,
+                    &format!("({}) t = {t:.1} s", letters[k]),
+                    &label_font(),
+                )?;
+                let (pw, ph) = panel.dim_in_pixel();
+                let (xr, yr) =
+                    equal_scale_in((pw - 8, ph - 8), -0.6..0.6, -0.45..0.45);
+                let mut chart =
+                    ChartBuilder::on(&panel).margin(4).build_cartesian_2d(xr, yr)?;
+                let (_, centre_up, centre_depth) = view(&SPHERE.center);
+                let sphere: Vec<(f64, f64)> = (0..=72)
+                    .map(|i| {
+                        let a = std::f64::consts::TAU * f64::from(i) / 72.0;
+                        (SPHERE.radius * a.cos(), centre_up + SPHERE.radius * a.sin())
+                    })
+                    .collect();
+                let mut sphere_drawn = false;
+                for (corners, depth, strain, facing) in tris {
+                    if !sphere_drawn && *depth < centre_depth {
+                        chart.draw_series(std::iter::once(Polygon::new(
+                            sphere.clone(),
+                            SPHERE_GREY.filled(),
+                        )))?;
+                        sphere_drawn = true;
+                    }
+                    let c = lit(band(*strain), *facing);
+                    chart.draw_series(std::iter::once(Polygon::new(
+                        corners.to_vec(),
+                        c.filled(),
+                    )))?;
+                }
+                if !sphere_drawn {
+                    chart.draw_series(std::iter::once(Polygon::new(
+                        sphere,
+                        SPHERE_GREY.filled(),
+                    )))?;
+                }
+            }
+            Ok(())
+        },
+    )
+}
+
+fn drape_energy() -> Result<Vec<Drawing>, PbmError> {
+    let (_, energies) = drape_run()?;
+    let terms: [(&str, fn(&Energies) -> f64); 4] = [
+        ("stretch", |e| e.stretch),
+        ("shear", |e| e.shear),
+        ("bend", |e| e.bend),
+        ("kinetic", |e| e.kinetic),
+    ];
+    // The start is flat and still: every term zero, which a log axis cannot show.
+    let curves: Vec<Vec<(f64, f64)>> = terms
+        .iter()
+        .map(|(_, f)| {
+            energies.iter().skip(1).map(|(t, e)| (*t, f(e).max(1e-12))).collect()
+        })
+        .collect();
+    require_finite("drape-energy", curves.iter().flatten().map(|p| p.1))?;
+    draw_figure(
+        "drape-energy",
+        |l| l.pick(460, 560),
+        |root, _| {
+            let root = titled(
+                root,
+                "The energy in each term as the cloth of the frames above settles",
+                &title_font(),
+            )?;
+            let legend: Legend = terms
+                .iter()
+                .enumerate()
+                .map(|(i, (name, _))| {
+                    ((*name).into(), Swatch::Line(color(i), LINE_WIDTH))
+                })
+                .collect();
+            let root = legend_below(&root, &legend)?;
+            let mut chart = chart_on(&root)
+                .build_cartesian_2d(0.0..10.0, (1e-8..10.0).log_scale())?;
+            axes(&mut chart, "time (s)", "energy (J)")
+                .x_label_formatter(&|t| format!("{t:.0}"))
+                .y_label_formatter(&power_of_ten)
+                .draw()?;
+            for (i, curve) in curves.iter().enumerate() {
+                line(&mut chart, curve, color(i), LINE_WIDTH)?;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// The resolutions of the CG figure.
+const SIDES: [usize; 5] = [8, 12, 16, 24, 32];
+
+fn cg_resolution() -> Result<Vec<Drawing>, PbmError> {
+    let modes = [Curvature::Projected, Curvature::GaussNewton];
+    let cases: Vec<(Curvature, usize)> =
+        modes.iter().flat_map(|&m| SIDES.iter().map(move |&n| (m, n))).collect();
+    // The first half second of the drape: the cloth falls, lands and folds.
+    let means = map_range(cases.len(), |i| {
+        let (mode, n) = cases[i];
+        let mut model = cloth(Scene::Drape, n, ClothMaterial::COTTON)?;
+        model.curvature = mode;
+        let r = run(model, 1.0 / 30.0, 15, false, usize::MAX, |_| {})?;
+        let total: usize = r.cg_iterations.iter().sum();
+        Ok((n as f64, total as f64 / r.cg_iterations.len().max(1) as f64))
+    })
+    .into_iter()
+    .collect::<Result<Vec<_>, PbmError>>()?;
+    require_finite("cg-resolution", means.iter().map(|p| p.1))?;
+    let top = means.iter().map(|p| p.1).fold(0.0, f64::max) * 1.1;
+    draw_figure(
+        "cg-resolution",
+        |l| l.pick(460, 560),
+        |root, _| {
+            let root = titled(
+                root,
+                "Mean CG iterations per step over the drape's first half second, \
+                 h = 1/30 s, residual 1e-6",
+                &title_font(),
+            )?;
+            let legend: Legend = vec![
+                ("projected Hessian".into(), Swatch::Line(color(0), LINE_WIDTH)),
+                ("Gauss–Newton".into(), Swatch::Line(color(1), LINE_WIDTH)),
+            ];
+            let root = legend_below(&root, &legend)?;
+            let mut chart =
+                chart_on(&root).build_cartesian_2d(0.0..34.0, 0.0..top)?;
+            axes(&mut chart, "particles along a side, n", "CG iterations per step")
+                .x_label_formatter(&|n| format!("{n:.0}"))
+                .y_label_formatter(&|i| format!("{i:.0}"))
+                .draw()?;
+            for (m, chunk) in means.chunks(SIDES.len()).enumerate() {
+                line(&mut chart, chunk, color(m), LINE_WIDTH)?;
+                chart.draw_series(
+                    chunk.iter().map(|&p| Circle::new(p, 4, color(m).filled())),
+                )?;
+            }
+            Ok(())
+        },
+    )
 }
