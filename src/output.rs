@@ -204,6 +204,22 @@ pub const SHOWN: &[ShownRun] = &[
     run("contact/stack", &[]),
     run("contact/turntable", &[]),
     run("contact/seesaw", &[]),
+    run("cloth/hair-discretization", &[]),
+    run("cloth/gradient-check", &[]),
+    ShownRun { id: "cloth/drape", set: &[], keys: &[], timed: &["ms_per_step"] },
+    ShownRun {
+        id: "cloth/drape",
+        set: &["scene=curtain", "curvature=gauss-newton"],
+        keys: &[],
+        timed: &["ms_per_step"],
+    },
+    ShownRun {
+        id: "cloth/drape",
+        set: &["curvature=full"],
+        keys: &[],
+        timed: &["ms_per_step"],
+    },
+    run("cloth/over-constraint", &[]),
     ShownRun { id: "contact/incline", set: &["world=first"], keys: &[], timed: &[] },
     ShownRun { id: "contact/seesaw", set: &["left_mass=3"], keys: &[], timed: &[] },
     ShownRun {

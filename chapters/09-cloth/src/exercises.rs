@@ -53,7 +53,7 @@ pub fn all() -> Vec<Exercise> {
             summary: "a square cloth over a sphere, or a curtain, at frame-size implicit steps; explicit at the same h",
             params: vec![
                 ParamSpec::choice("scene", "which cloth", Scene::Drape),
-                ParamSpec::int("n", "particles along a side", 20, 3, 64),
+                ParamSpec::int("n", "particles along a side", 16, 3, 64),
                 ParamSpec::float(
                     "stretch",
                     "stretch stiffness (N/m)",
@@ -87,6 +87,10 @@ pub fn all() -> Vec<Exercise> {
                 Optional {
                     field: "max_penetration_mm",
                     null_when: "the scene has no sphere (curtain)",
+                },
+                Optional {
+                    field: "indefinite_fraction",
+                    null_when: "the Hessian is not projected (only projecting looks at eigenvalues)",
                 },
                 Optional {
                     field: "explicit_diverged_at_step",
@@ -195,6 +199,8 @@ fn drape(p: &Params) -> Result<Value, PbmError> {
     budget::within(work, 1e8, "particle-iterations", "lower n or t_end, or raise h")?;
     let mut model = cloth(scene, n, material)?;
     model.curvature = curvature;
+    let (stretch, shear, bend) = model.condition_counts();
+    let model_conditions = stretch + shear + bend;
     model.cg_tolerance = p.f64("tolerance")?;
     let explicit = run(model.clone(), h, steps as usize, true, usize::MAX, |_| {})?;
     let implicit = run(model, h, steps as usize, false, usize::MAX, |_| {})?;
@@ -212,7 +218,9 @@ fn drape(p: &Params) -> Result<Value, PbmError> {
         "ms_per_step": implicit.ms_per_step,
         "mean_cg_iterations": mean,
         "max_cg_iterations": iterations.iter().max(),
-        "indefinite_hessians": implicit.indefinite,
+        "indefinite_fraction": (curvature == Curvature::Projected).then(|| {
+            implicit.indefinite as f64 / (steps * model_conditions as f64).max(1.0)
+        }),
         "max_penetration_mm": penetration(&implicit.cloth, scene).map(|d| d * 1e3),
         "lowest_z_m": implicit.cloth.x.iter().map(|x| x.z).fold(f64::INFINITY, f64::min),
         "energy_at_end_j": {
