@@ -584,6 +584,55 @@ const CLAIMS: &[Claim] = &[
         },
         agree: Agree::About(0.1),
     },
+    Claim {
+        page: "09-cloth/hair.md",
+        says: "gives 9.79 mm against the beam formula's 9.81 mm",
+        number: "9.79",
+        value: || 1e3 * run("cloth/hair-discretization", &[], "/richardson_limit_m"),
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "09-cloth/hair.md",
+        says: "0.90 mm, then 0.47 mm, then 0.24 mm",
+        number: "0.47",
+        // Rows alternate per-length and fixed: 20 segments is row 2, 40 is row 4.
+        value: || {
+            let at = |row: usize| {
+                run("cloth/hair-discretization", &[], &format!("/rows/{row}/sag_m"))
+            };
+            1e3 * (at(4) - at(2))
+        },
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "09-cloth/hair.md",
+        says: "the 80-segment strand sags 69 mm, 8.7 times as far as the 10-segment one",
+        number: "8.7",
+        value: || {
+            let at = |row: usize| {
+                run("cloth/hair-discretization", &[], &format!("/rows/{row}/sag_m"))
+            };
+            at(7) / at(1)
+        },
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "09-cloth/cloth.md",
+        says: "The fan rose 36 mm in the middle",
+        number: "36",
+        value: || run("cloth/over-constraint", &[], "/centre_rise_mm"),
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "09-cloth/drape.md",
+        says: "its hem 0.73 m below the rail",
+        number: "0.73",
+        value: || {
+            let set = ["scene=curtain", "curvature=gauss-newton"];
+            -run("cloth/drape", &set, "/lowest_z_m")
+        },
+        agree: Agree::Rounds,
+    },
 ];
 
 /// Half a unit in the last digit `number` shows: 0.05 for "3.2", 5e-7 for "1.7e-5".

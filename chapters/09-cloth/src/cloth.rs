@@ -410,10 +410,43 @@ impl Cloth {
     pub fn backward_euler_step(&mut self, h: f64) -> Result<ClothStep, PbmError> {
         check_step_size(h)?;
         let (step, t0) = (self.steps, self.t);
-        let locals = self.local_terms().map_err(|e| e.at_step(step, t0))?;
+        let (b, indefinite) = self.assemble(h).map_err(|e| e.at_step(step, t0))?;
+        let preconditioner =
+            BlockJacobi::new(&self.matrix).map_err(|e| e.at_step(step, t0))?;
+        let n = self.len();
+        let cg = conjugate_gradient(
+            &preconditioner,
+            &b,
+            &mut self.dv,
+            self.cg_tolerance,
+            10 * 3 * n + 100,
+        )
+        .map_err(|e| e.at_step(step, t0))?;
+        for i in 0..n {
+            if !self.pinned[i] {
+                self.v[i] += V3::from_column_slice(&self.dv[3 * i..3 * i + 3]);
+                self.x[i] += self.v[i] * h;
+            }
+        }
+        self.finish_step(h, step, t0)?;
+        Ok(ClothStep { cg, indefinite })
+    }
+    // ANCHOR_END: implicit_step
+
+    /// The matrix A of the last assembled step.
+    pub fn system_matrix(&self) -> &BlockSparse<3> {
+        &self.matrix
+    }
+
+    // ANCHOR: assemble
+    /// Fills A = M − h ∂f/∂v − h² ∂f/∂x into the cloth's matrix and returns
+    /// b = h (f₀ + h ∂f/∂x v₀), with the number of conditions whose Hessian was
+    /// indefinite.
+    pub fn assemble(&mut self, h: f64) -> Result<(Vec<f64>, usize), PbmError> {
+        let locals = self.local_terms()?;
         let f = self.forces(&locals);
         let n = self.len();
-        // A = M − h ∂f/∂v − h² ∂f/∂x, and b = h (f₀ + h ∂f/∂x v₀), one block at a time.
+        // A = M − h ∂f/∂v − h² ∂f/∂x and b = h (f₀ + h ∂f/∂x v₀), block by block.
         self.matrix.clear();
         let mut b: Vec<f64> = (0..n).flat_map(|i| (f[i] * h).data.0[0]).collect();
         let mut indefinite = 0;
@@ -461,26 +494,9 @@ impl Cloth {
             }
             *self.matrix.block_mut(i, position) += diagonal;
         }
-        let preconditioner =
-            BlockJacobi::new(&self.matrix).map_err(|e| e.at_step(step, t0))?;
-        let cg = conjugate_gradient(
-            &preconditioner,
-            &b,
-            &mut self.dv,
-            self.cg_tolerance,
-            10 * 3 * n + 100,
-        )
-        .map_err(|e| e.at_step(step, t0))?;
-        for i in 0..n {
-            if !self.pinned[i] {
-                self.v[i] += V3::from_column_slice(&self.dv[3 * i..3 * i + 3]);
-                self.x[i] += self.v[i] * h;
-            }
-        }
-        self.finish_step(h, step, t0)?;
-        Ok(ClothStep { cg, indefinite })
+        Ok((b, indefinite))
     }
-    // ANCHOR_END: implicit_step
+    // ANCHOR_END: assemble
 
     fn finish_step(&mut self, h: f64, step: usize, t0: f64) -> Result<(), PbmError> {
         self.t += h;
@@ -498,9 +514,9 @@ impl Cloth {
         let (step, t0) = (self.steps, self.t);
         let locals = self.local_terms().map_err(|e| e.at_step(step, t0))?;
         let f = self.forces(&locals);
-        for i in 0..self.len() {
+        for (i, fi) in f.iter().enumerate() {
             if !self.pinned[i] {
-                self.v[i] += f[i] * (h / self.mass[i]);
+                self.v[i] += fi * (h / self.mass[i]);
                 self.x[i] += self.v[i] * h;
             }
         }

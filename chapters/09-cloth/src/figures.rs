@@ -118,13 +118,21 @@ fn strand_sampling() -> Result<Vec<Drawing>, PbmError> {
 
 /// A frame of the drape: each triangle's corners on the page, its depth, its
 /// stretch and how squarely it faces the light.
-type Frame = (f64, Vec<([(f64, f64); 3], f64, f64, f64)>);
+type Frame = (f64, Vec<Seen>);
+
+/// One triangle as seen: corners on the page, depth, strain, facing.
+type Seen = ([(f64, f64); 3], f64, f64, f64);
+
+/// The frames and the energies of the figures' drape.
+type DrapeRun = (Vec<Frame>, Vec<(f64, Energies)>);
+
+/// An energy term's name and how to read it.
+type Term = (&'static str, fn(&Energies) -> f64);
 
 /// The drape of the figures: 16 × 16 particles for 10 s, its energies every step
 /// and four frames. Computed once and shared by both figures.
-fn drape_run() -> Result<&'static (Vec<Frame>, Vec<(f64, Energies)>), PbmError> {
-    static RUN: OnceLock<Result<(Vec<Frame>, Vec<(f64, Energies)>), String>> =
-        OnceLock::new();
+fn drape_run() -> Result<&'static DrapeRun, PbmError> {
+    static RUN: OnceLock<Result<DrapeRun, String>> = OnceLock::new();
     let compute = || -> Result<_, PbmError> {
         let model = cloth(Scene::Drape, 16, ClothMaterial::COTTON)?;
         let mut frames = Vec::new();
@@ -157,7 +165,7 @@ fn view(p: &nalgebra::Vector3<f64>) -> (f64, f64, f64) {
 /// Each triangle seen from the viewer, its depth and its larger thread strain.
 fn frame(cloth: &Cloth) -> Frame {
     let light = nalgebra::Vector3::new(-0.3, -0.8, 0.6).normalize();
-    let mut tris: Vec<([(f64, f64); 3], f64, f64, f64)> = cloth
+    let mut tris: Vec<Seen> = cloth
         .triangles
         .iter()
         .map(|t| {
@@ -274,7 +282,7 @@ fn drape_frames() -> Result<Vec<Drawing>, PbmError> {
 
 fn drape_energy() -> Result<Vec<Drawing>, PbmError> {
     let (_, energies) = drape_run()?;
-    let terms: [(&str, fn(&Energies) -> f64); 4] = [
+    let terms: [Term; 4] = [
         ("stretch", |e| e.stretch),
         ("shear", |e| e.shear),
         ("bend", |e| e.bend),

@@ -118,7 +118,8 @@ impl Moving {
 /// the rest, split by where c and d stand along the edge (so that the gradients
 /// sum to zero and a rotation changes nothing):
 ///
-/// ∂θ/∂a = s_cb n_c/|n_c|² + s_db n_d/|n_d|², ∂θ/∂b = −s_ca n_c/|n_c|² − s_da n_d/|n_d|²,
+/// ∂θ/∂a = s_cb n_c/|n_c|² + s_db n_d/|n_d|²,
+/// ∂θ/∂b = −s_ca n_c/|n_c|² − s_da n_d/|n_d|²,
 ///
 /// with s_pq = (p − q) · e/|e|. Each term is a scalar times n/|n|², whose rate is
 /// ṅ/|n|² − 2 n (n · ṅ)/|n|⁴.

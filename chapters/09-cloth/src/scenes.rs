@@ -8,15 +8,15 @@ use nalgebra::Vector3;
 use pbm_prelim::PbmError;
 use std::time::{Duration, Instant};
 
+/// A pattern: each particle's place (m), and the triangles' corners.
+pub type Mesh = (Vec<[f64; 2]>, Vec<[usize; 3]>);
+
 // ANCHOR: grid
 /// An n × n grid of places over a square pattern of side `side` (m), row by row,
 /// and its triangles: each square cell cut along a diagonal, the diagonals
 /// alternating like a chequerboard so that the mesh has no preferred direction
 /// of fold.
-pub fn grid(
-    n: usize,
-    side: f64,
-) -> Result<(Vec<[f64; 2]>, Vec<[usize; 3]>), PbmError> {
+pub fn grid(n: usize, side: f64) -> Result<Mesh, PbmError> {
     if n < 2 {
         let why = format!("n = {n}; a cloth needs at least 2 × 2 particles");
         return Err(PbmError::invalid("cloth grid", why));

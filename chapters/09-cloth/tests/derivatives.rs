@@ -230,3 +230,24 @@ fn every_energy_gradient_and_hessian_matches_central_differences() {
     assert!(errors.hessian < TOLERANCE, "Hessian off by {:.1e}", errors.hessian);
     eprintln!("{errors:?}");
 }
+
+#[test]
+fn notes_errata_the_slides_shear_energy_is_not_zero_at_rest() {
+    // The slide: θ = cos⁻¹(T û · T v̂), E = ½ k θ² A. On a triangle lying exactly
+    // in its pattern T û and T v̂ are the unit axes, θ = π/2, and that E is
+    // ½ k (π/2)² A, not zero; ours measures θ − π/2 and is zero.
+    let rest =
+        RestTriangle::new([0, 1, 2], [[0.0, 0.0], [0.2, 0.0], [0.0, 0.1]]).unwrap();
+    let x =
+        [Vector3::zeros(), Vector3::new(0.2, 0.0, 0.0), Vector3::new(0.0, 0.1, 0.0)];
+    let (wu, wv) = rest.map(&x);
+    let k = 1.0;
+    let slide = 0.5 * k * wu.dot(&wv).acos().powi(2) * rest.area;
+    assert!(
+        (slide - 0.5 * k * std::f64::consts::FRAC_PI_2.powi(2) * 0.01).abs() < 1e-15
+    );
+    let mut c = [0.0];
+    let mut j = [Vector3::zeros(); 3];
+    Shear(rest).position(&x, &mut c, &mut j).unwrap();
+    assert_eq!(0.5 * k * c[0] * c[0], 0.0);
+}
