@@ -89,6 +89,21 @@ pub const TABLES: &[Table] = &[
         compare: Compare::Nothing,
     },
     Table {
+        file: "cloth-step.md",
+        column: "50 × 50 drape, just landed",
+        package: "pbm-cloth",
+        what: "one implicit step of the 2,500-particle drape (h = 1/30 s), and its linear solve alone (CG from zero to 1e-6)",
+        per_second: "",
+        rows: &[
+            row("step, projected Hessian", "cloth/drape_step_n50_projected"),
+            row("step, Gauss–Newton", "cloth/drape_step_n50_gauss_newton"),
+            row("assembly alone (projected)", "cloth/assemble_n50_projected"),
+            row("solve: our block-Jacobi CG", "cloth/solve_pcg_n50"),
+            row("solve: faer sparse Cholesky", "cloth/solve_faer_cholesky_n50"),
+        ],
+        compare: Compare::TimesReference(4),
+    },
+    Table {
         file: "constraints-chain.md",
         column: "chain",
         package: "pbm-constraints",
