@@ -15,19 +15,24 @@ use pbm_prelim::sampling::sample;
 type V3 = Vector3<f64>;
 
 /// Deterministic samples drawn one after another.
-struct Draws(u64);
+pub struct Draws(u64);
 
 impl Draws {
+    /// Draws starting from `seed`; different seeds give unrelated sequences.
+    pub fn new(seed: u64) -> Self {
+        Draws(seed << 32)
+    }
     /// In [−1, 1).
-    fn symmetric(&mut self) -> f64 {
+    pub fn symmetric(&mut self) -> f64 {
         self.0 += 1;
         sample(self.0)
     }
     /// In [0, 1).
-    fn uniform(&mut self) -> f64 {
+    pub fn uniform(&mut self) -> f64 {
         0.5 * (self.symmetric() + 1.0)
     }
-    fn vector(&mut self, scale: f64) -> V3 {
+    /// A vector with entries in [−scale, scale).
+    pub fn vector(&mut self, scale: f64) -> V3 {
         V3::new(self.symmetric(), self.symmetric(), self.symmetric()) * scale
     }
 }
@@ -84,7 +89,7 @@ pub struct Sample {
 /// `count` random shapes, every fourth a sliver, each giving a stretch, a shear
 /// and a bend condition: the same samples every run.
 pub fn samples(count: usize) -> Result<Vec<Sample>, PbmError> {
-    let mut draws = Draws(0x9c1 << 32);
+    let mut draws = Draws::new(0x9c1);
     let mut out = Vec::with_capacity(3 * count);
     for s in 0..count {
         let thin = s % 4 == 0;

@@ -4,37 +4,18 @@
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
 use nalgebra::{Rotation3, Vector2, Vector3};
-use pbm_cloth::check::samples;
+use pbm_cloth::check::{Draws, samples};
 use pbm_cloth::hinge::{Bend, RestHinge};
 use pbm_cloth::strand::JointAngle;
 use pbm_cloth::triangle::{RestTriangle, Shear, Stretch};
 use pbm_particles::condition::{Condition, finite_difference_errors};
-use pbm_prelim::sampling::sample;
-
-/// Deterministic samples drawn one after another.
-struct Draws(u64);
-
-impl Draws {
-    fn new(seed: u64) -> Self {
-        Draws(seed << 32)
-    }
-    /// In [−1, 1).
-    fn symmetric(&mut self) -> f64 {
-        self.0 += 1;
-        sample(self.0)
-    }
-    /// In [0, 1).
-    fn uniform(&mut self) -> f64 {
-        0.5 * (self.symmetric() + 1.0)
-    }
-}
 
 /// Central differences agree with a correct J to about 1e-9; this leaves room for
 /// the nearly degenerate shapes, where C curves sharply.
 const TOLERANCE: f64 = 1e-6;
 
 fn v3(rng: &mut Draws, scale: f64) -> Vector3<f64> {
-    Vector3::new(rng.symmetric(), rng.symmetric(), rng.symmetric()) * scale
+    rng.vector(scale)
 }
 
 /// A triangle with a random pattern, and its corners moved to a random place
