@@ -18,6 +18,18 @@ pub fn for_each_mut<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync + Send) 
     items.iter_mut().for_each(f);
 }
 
+/// `[f(0, &mut items[0]), f(1, &mut items[1]), …]`: each call sees its own item
+/// (to fill a buffer kept from call to call) and its index.
+pub fn map_indexed_mut<T: Send, R: Send>(
+    items: &mut [T],
+    f: impl Fn(usize, &mut T) -> R + Sync + Send,
+) -> Vec<R> {
+    #[cfg(feature = "parallel")]
+    return items.par_iter_mut().enumerate().map(|(i, t)| f(i, t)).collect();
+    #[cfg(not(feature = "parallel"))]
+    return items.iter_mut().enumerate().map(|(i, t)| f(i, t)).collect();
+}
+
 /// `[f(0), f(1), …, f(n − 1)]`.
 pub fn map_range<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
     #[cfg(feature = "parallel")]
