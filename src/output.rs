@@ -271,6 +271,31 @@ fn wrap(text: &str, width: usize) -> String {
     lines.join("\n")
 }
 
+/// A table line longer than `width` wrapped at spaces, its continuation lines
+/// indented to where its value starts (after the key and the run of spaces that
+/// follows it), as a reader would lay it out.
+fn fit_row(line: &str, width: usize) -> String {
+    if line.chars().count() <= width {
+        return line.to_string();
+    }
+    let value_at = line
+        .find("  ")
+        .and_then(|i| line[i..].find(|c: char| c != ' ').map(|j| i + j))
+        .filter(|&i| line[..i].chars().count() < width / 2)
+        .unwrap_or(0);
+    let indent = " ".repeat(line[..value_at].chars().count());
+    let value = wrap(&line[value_at..], width - indent.chars().count());
+    let mut out = line[..value_at].to_string();
+    for (k, piece) in value.split('\n').enumerate() {
+        if k > 0 {
+            out.push('\n');
+            out.push_str(&indent);
+        }
+        out.push_str(piece);
+    }
+    out
+}
+
 impl ShownRun {
     /// The file the page includes, e.g. `ode-stability--h=0.25.txt`.
     pub fn file_name(&self) -> String {
@@ -282,13 +307,22 @@ impl ShownRun {
         name + ".txt"
     }
 
-    /// The command as a reader types it.
+    /// The command as a reader types it, continued on a second line (a shell's
+    /// `\\`) where it would not fit the page's column.
     pub fn command(&self) -> String {
-        let mut command = format!("$ cargo run --release -- run {}", self.id);
+        let mut lines = vec![format!("$ cargo run --release -- run {}", self.id)];
         for assignment in self.set {
-            command += &format!(" --set {assignment}");
+            let part = format!(" --set {assignment}");
+            let last = lines.len() - 1;
+            if lines[last].chars().count() + part.chars().count() + 2 > LISTING_WIDTH
+            {
+                lines[last].push_str(" \\");
+                lines.push(format!("   {part}"));
+            } else {
+                lines[last].push_str(&part);
+            }
         }
-        command
+        lines.join("\n")
     }
 
     /// What `pbm run` prints for this command (the table, or the error line),
@@ -302,7 +336,10 @@ impl ShownRun {
     ) -> Result<String, Error> {
         let (chapter, exercise) = find_exercise(chapters, self.id)?;
         let body = match exercise.run_with(chapter.id, self.set) {
-            Ok(value) => crate::report::table(&self.shown(value, mask_timings)),
+            Ok(value) => crate::report::table(&self.shown(value, mask_timings))
+                .lines()
+                .map(|l| fit_row(l, LISTING_WIDTH) + "\n")
+                .collect(),
             // One line on the console, wrapped here as a terminal would wrap it, so
             // that it fits the page's column.
             Err(e) => wrap(&format!("error: {e}"), LISTING_WIDTH) + "\n",
@@ -390,7 +427,7 @@ impl ShownRun {
 
 #[cfg(test)]
 mod tests {
-    use super::wrap;
+    use super::{ShownRun, fit_row, wrap};
 
     #[test]
     fn long_lines_wrap_at_spaces_and_keep_every_word() {
@@ -398,5 +435,30 @@ mod tests {
         assert_eq!(wrap("short", 86), "short");
         let long = "x".repeat(100);
         assert_eq!(wrap(&format!("a {long} b"), 10), format!("a\n{long}\nb"));
+    }
+
+    #[test]
+    fn long_rows_continue_under_their_value_and_long_commands_on_a_second_line() {
+        assert_eq!(
+            fit_row("key    one two three", 16),
+            "key    one two\n       three"
+        );
+        assert_eq!(fit_row("short   row", 86), "short   row");
+        let run = ShownRun {
+            id: "cloth/drape",
+            set: &["scene=curtain", "curvature=gauss-newton", "n=12"],
+            keys: &[],
+            timed: &[],
+        };
+        let command = run.command();
+        assert!(command.lines().all(|l| l.chars().count() <= 86), "{command}");
+        assert!(command.contains(" \\\n    --set"), "{command}");
+        assert_eq!(
+            command.replace(" \\\n   ", ""),
+            format!(
+                "$ cargo run --release -- run cloth/drape --set scene=curtain \
+             --set curvature=gauss-newton --set n=12"
+            )
+        );
     }
 }
