@@ -252,14 +252,18 @@ impl Cloth {
                 let mut s = [(0, 0); MAX_PARTICLES * MAX_PARTICLES];
                 for (a, &i) in ids.iter().enumerate() {
                     for (b, &j) in ids.iter().enumerate() {
-                        // Every pair was put in the pattern just above.
-                        s[a * MAX_PARTICLES + b] =
-                            (i, matrix.position(i, j).unwrap_or(0));
+                        // Every pair was put in the pattern just above; a miss would
+                        // be a bug here, said rather than written to a wrong block.
+                        let position = matrix.position(i, j).ok_or_else(|| {
+                            let why = format!("no block ({i}, {j}) in the pattern");
+                            PbmError::degenerate("cloth matrix", why)
+                        })?;
+                        s[a * MAX_PARTICLES + b] = (i, position);
                     }
                 }
-                s
+                Ok(s)
             })
-            .collect();
+            .collect::<Result<_, PbmError>>()?;
         let cloth = Cloth {
             v: vec![V3::zeros(); n],
             mass,
@@ -505,7 +509,10 @@ impl Cloth {
             }
         }
         for i in 0..n {
-            let position = self.matrix.position(i, i).unwrap_or(0);
+            // `with_pattern` stores every diagonal block.
+            let position = self.matrix.position(i, i).ok_or_else(|| {
+                PbmError::degenerate("cloth matrix", format!("no diagonal block {i}"))
+            })?;
             if self.pinned[i] {
                 *self.matrix.block_mut(i, position) = Matrix3::identity();
                 b[3 * i..3 * i + 3].fill(0.0);
