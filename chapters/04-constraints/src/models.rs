@@ -104,7 +104,8 @@ impl Chain {
     /// The book's chain: 10 links of 0.1 m with 0.1 kg bobs.
     pub const BOOK: Chain = Chain { links: 10, length: 0.1, mass: 0.1 };
 
-    fn particles(&self) -> Result<Vec<Particle<2>>, PbmError> {
+    /// The chain's particles, released at rest stretched out along +x from the origin.
+    pub fn particles(&self) -> Result<Vec<Particle<2>>, PbmError> {
         if self.links == 0 {
             return Err(PbmError::invalid("chain", "it needs at least one link"));
         }

@@ -1,0 +1,36 @@
+//! Chapter 10: position based dynamics (Müller, *Basic Rigid Body Simulation*, Ten
+//! Minute Physics; Macklin, Müller and Chentanez, *XPBD*, 2016; Müller et al.,
+//! *Detailed Rigid Body Simulation with Extended Position Based Dynamics*, 2020).
+//!
+//! Instead of computing forces and integrating them, predict where everything would
+//! go with no constraints, then move the positions until the constraints hold, and
+//! read the velocities off the motion. The constraints are chapter 2's condition
+//! functions, used through their position part alone (C and ∇C); XPBD adds a
+//! compliance that makes a soft constraint an implicit-Euler spring, independent of
+//! the step and of the iteration count. The same projection moves rigid bodies,
+//! through their generalized inverse masses.
+
+#[cfg(feature = "book")]
+pub mod exercises;
+#[cfg(feature = "book")]
+pub mod figures;
+pub mod joint;
+pub mod particles;
+pub mod projection;
+pub mod rigid;
+pub mod scenes;
+pub mod studies;
+
+/// The chapter's registry entry: its exercises and figures.
+#[cfg(feature = "book")]
+pub fn chapter() -> pbm_prelim::Chapter {
+    use pbm_prelim::Chapter;
+    Chapter {
+        id: "pbd",
+        number: 10,
+        title: "Position Based Dynamics",
+        pages: "10-position-based",
+        exercises: exercises::all(),
+        figures: figures::all(),
+    }
+}

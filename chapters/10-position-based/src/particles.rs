@@ -1,0 +1,214 @@
+//! The PBD loop for particles (Müller's slides, "PBD Algorithm for Particles"):
+//! predict with the applied forces alone, project the constraints for a few
+//! iterations, and set each velocity to the distance its particle moved over the
+//! step. Particles, forces and the clock are chapter 2's [`ParticleSystem`], so
+//! gravity, springs, nails (fixed particles) and scripted particles mean what they
+//! meant there.
+
+use crate::projection::{Scratch, Stiffness, project};
+use pbm_particles::condition::Condition;
+use pbm_particles::forces::Force;
+use pbm_particles::particle::{Motion, Particle, ParticleSystem, Vector};
+use pbm_prelim::PbmError;
+use pbm_prelim::validate::{indices, positive};
+
+/// A condition held by projection, with the multipliers it accumulates in a step.
+pub struct Projected<const D: usize> {
+    /// The condition C (only its position part is used).
+    pub condition: Box<dyn Condition<D>>,
+    /// PBD's s or XPBD's α.
+    pub stiffness: Stiffness,
+    /// λ, one per row of C, reset at the start of every step.
+    lambda: Vec<f64>,
+}
+
+impl<const D: usize> Projected<D> {
+    /// The multipliers accumulated in the last step (one per row). For XPBD, λ∇C/h²
+    /// is the force the constraint applied over that step.
+    pub fn lambda(&self) -> &[f64] {
+        &self.lambda
+    }
+}
+
+/// Particles, applied forces, and constraints held by projection.
+pub struct PbdSystem<const D: usize> {
+    /// Particles, forces and clock (chapter 2).
+    pub particles: ParticleSystem<D>,
+    /// The constraints, projected in this order.
+    pub constraints: Vec<Projected<D>>,
+    /// Positions at the start of the current step.
+    previous: Vec<Vector<D>>,
+    /// All positions during the projection.
+    x: Vec<Vector<D>>,
+    /// Inverse masses: 1/m for free particles, 0 for fixed and scripted ones.
+    w: Vec<f64>,
+    scratch: Scratch<D>,
+    steps: usize,
+}
+
+impl<const D: usize> PbdSystem<D> {
+    /// Particles with no forces and no constraints.
+    pub fn new(particles: Vec<Particle<D>>) -> Self {
+        let particles = ParticleSystem::new(particles);
+        let w = particles
+            .particles
+            .iter()
+            .map(|p| match p.motion {
+                Motion::Free => 1.0 / p.mass,
+                Motion::Fixed | Motion::Scripted(_) => 0.0,
+            })
+            .collect();
+        let x: Vec<_> = particles.particles.iter().map(|p| p.x).collect();
+        PbdSystem {
+            particles,
+            constraints: Vec::new(),
+            previous: x.clone(),
+            x,
+            w,
+            scratch: Scratch::default(),
+            steps: 0,
+        }
+    }
+
+    /// Adds an applied force (used in the prediction).
+    pub fn add_force(
+        &mut self,
+        force: impl Force<D> + 'static,
+    ) -> Result<(), PbmError> {
+        self.particles.add_force(force)
+    }
+
+    /// Adds a constraint, after checking the particles it names and that it has a
+    /// gradient where they are now.
+    pub fn add_constraint(
+        &mut self,
+        condition: impl Condition<D> + 'static,
+        stiffness: Stiffness,
+    ) -> Result<(), PbmError> {
+        let ids = condition.particles();
+        indices(condition.name(), "particle", ids, self.x.len())?;
+        let x: Vec<Vector<D>> =
+            ids.iter().map(|&i| self.particles.particles[i].x).collect();
+        condition.check(&x)?;
+        let lambda = vec![0.0; condition.rows()];
+        self.constraints.push(Projected { condition: Box::new(condition), stiffness, lambda });
+        Ok(())
+    }
+
+    /// The inverse masses the projection uses.
+    pub fn inverse_masses(&self) -> &[f64] {
+        &self.w
+    }
+
+    /// Steps taken so far.
+    pub fn steps(&self) -> usize {
+        self.steps
+    }
+
+    // ANCHOR: step
+    /// One step of size `h` with `iterations` passes over the constraints.
+    pub fn step(&mut self, h: f64, iterations: usize) -> Result<(), PbmError> {
+        let (step, t0) = (self.steps, self.particles.t);
+        self.particles.accumulate_forces().map_err(|e| e.at_step(step, t0))?;
+        let t = t0 + h;
+        // Predict: symplectic Euler with the applied forces alone.
+        for (k, p) in self.particles.particles.iter_mut().enumerate() {
+            self.previous[k] = p.x;
+            match p.motion {
+                Motion::Free => {
+                    p.v += p.f * (h / p.mass);
+                    p.x += p.v * h;
+                }
+                Motion::Fixed => {}
+                Motion::Scripted(script) => (p.x, p.v, _) = script(t),
+            }
+            self.x[k] = p.x;
+        }
+        // Project: Gauss–Seidel over the constraints, multipliers from zero.
+        for c in &mut self.constraints {
+            c.lambda.fill(0.0);
+        }
+        for _ in 0..iterations {
+            for c in &mut self.constraints {
+                let (condition, stiffness) = (c.condition.as_ref(), c.stiffness);
+                project(condition, stiffness, &mut c.lambda, &self.w, &mut self.x, h, &mut self.scratch)
+                    .map_err(|e| e.at_step(step, t0))?;
+            }
+        }
+        // Velocities from the motion over the step.
+        for (k, p) in self.particles.particles.iter_mut().enumerate() {
+            if let Motion::Free = p.motion {
+                p.x = self.x[k];
+                p.v = (p.x - self.previous[k]) / h;
+            }
+        }
+        self.particles.t = t;
+        self.steps += 1;
+        let finite = |p: &Particle<D>| p.x.iter().chain(p.v.iter()).all(|v| v.is_finite());
+        if !self.particles.particles.iter().all(finite) {
+            return Err(PbmError::Diverged { step, time: t0 });
+        }
+        Ok(())
+    }
+    // ANCHOR_END: step
+
+    // ANCHOR: frame
+    /// One frame of length `frame`, as `substeps` steps of `iterations` passes each.
+    pub fn frame(
+        &mut self,
+        frame: f64,
+        substeps: usize,
+        iterations: usize,
+    ) -> Result<(), PbmError> {
+        let h = positive("PBD frame", "length", frame)? / check_count("substeps", substeps)? as f64;
+        check_count("iterations", iterations)?;
+        for _ in 0..substeps {
+            self.step(h, iterations)?;
+        }
+        Ok(())
+    }
+    // ANCHOR_END: frame
+
+    /// Kinetic energy, the potential energy of the applied forces, and ½ C²/α of
+    /// every compliant XPBD constraint.
+    pub fn energy(&self) -> Result<f64, PbmError> {
+        let mut energy = self.particles.energy();
+        for c in &self.constraints {
+            if let Some(alpha) = c.stiffness.compliance() {
+                energy += self.values(c)?.iter().map(|c| 0.5 * c * c / alpha).sum::<f64>();
+            }
+        }
+        Ok(energy)
+    }
+
+    /// The largest |C| over every row of every constraint, at the current positions.
+    pub fn max_abs_c(&self) -> Result<f64, PbmError> {
+        let mut worst = 0.0_f64;
+        for c in &self.constraints {
+            worst = self.values(c)?.iter().fold(worst, |m, c| m.max(c.abs()));
+        }
+        Ok(worst)
+    }
+
+    /// C of one constraint at the current positions.
+    fn values(&self, c: &Projected<D>) -> Result<Vec<f64>, PbmError> {
+        let ids = c.condition.particles();
+        let x: Vec<Vector<D>> =
+            ids.iter().map(|&i| self.particles.particles[i].x).collect();
+        let mut value = vec![0.0; c.condition.rows()];
+        let mut j = vec![Vector::zeros(); value.len() * ids.len()];
+        c.condition.position(&x, &mut value, &mut j)?;
+        Ok(value)
+    }
+}
+
+/// A count of substeps or iterations: at least one.
+pub fn check_count(name: &'static str, count: usize) -> Result<usize, PbmError> {
+    if count == 0 {
+        return Err(PbmError::invalid(
+            "PBD frame",
+            format!("{name} must be at least 1"),
+        ));
+    }
+    Ok(count)
+}

@@ -1,0 +1,234 @@
+//! The chapter's measurements: the static extension a soft constraint settles at,
+//! its closed form for PBD and XPBD, the chain against chapter 4's Lagrange
+//! multipliers, and the one place the loop can still blow up.
+
+use crate::particles::PbdSystem;
+use crate::projection::Stiffness;
+use crate::scenes::{hanging_mass, projected_chain};
+use nalgebra::Vector2;
+use pbm_constraints::models::Chain;
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::system::OdeSystem;
+use pbm_ode::tableau::RK4;
+use pbm_particles::condition::Distance;
+use pbm_particles::forces::G;
+use pbm_particles::particle::{Motion, Particle};
+use pbm_particles::spring::DampedSpring;
+use pbm_prelim::PbmError;
+
+/// The frame of the book's runs: 60 Hz (s).
+pub const FRAME: f64 = 1.0 / 60.0;
+
+/// Rest length of the hanging mass's constraint (m).
+pub const HANGING_REST: f64 = 1.0;
+
+/// Where a hanging mass came to rest.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settled {
+    /// Stretch of the constraint at rest (m).
+    pub extension: f64,
+    /// Steps it took to come to rest.
+    pub steps: usize,
+}
+
+/// The speed (m/s) and the acceleration (m/s²) below which the hanging mass counts
+/// as at rest. Both are needed: at the turning points of its oscillation the speed
+/// is zero, but the acceleration ω²A is not. With the book's ω ≈ 31 rad/s the
+/// amplitude left is then below 10⁻⁸ m, far inside what the extension is read to.
+pub const AT_REST: f64 = 1e-6;
+
+/// The most steps a hanging mass is given to come to rest.
+pub const MOST_STEPS: usize = 4_000_000;
+
+// ANCHOR: static_extension
+/// Hangs `mass` on a constraint of `stiffness` and steps at h with `iterations`
+/// passes until its speed and acceleration are below [`AT_REST`]; returns the
+/// stretch there.
+pub fn static_extension(
+    mass: f64,
+    stiffness: Stiffness,
+    h: f64,
+    iterations: usize,
+) -> Result<Settled, PbmError> {
+    let mut system = hanging_mass(mass, HANGING_REST, stiffness)?;
+    let mut v = system.particles.particles[1].v;
+    for steps in 1..=MOST_STEPS {
+        system.step(h, iterations)?;
+        let bob = &system.particles.particles[1];
+        let acceleration = (bob.v - v).norm() / h;
+        v = bob.v;
+        if v.norm() < AT_REST && acceleration < AT_REST {
+            return Ok(Settled { extension: bob.x.norm() - HANGING_REST, steps });
+        }
+    }
+    Err(PbmError::Solver {
+        solver: "hanging mass",
+        iterations: MOST_STEPS,
+        residual: system.particles.particles[1].v.norm(),
+        why: "did not come to rest".into(),
+    })
+}
+// ANCHOR_END: static_extension
+
+// ANCHOR: predicted_extension
+/// The extension at which one step maps the resting mass to itself. The
+/// prediction lowers it by h²g; each pass multiplies C by r = 1 − s (PBD) or by
+/// ρ = α̃/(w + α̃) (the slides' XPBD update); after n passes C = rⁿ(C + h²g), so
+/// C = rⁿh²g/(1 − rⁿ). XPBD's accumulated update lands on C = −α̃λ after the
+/// first pass whatever n is, and the fixed point is C = α m g.
+pub fn predicted_extension(mass: f64, stiffness: Stiffness, h: f64, iterations: usize) -> f64 {
+    let fixed_point = |r: f64| {
+        let rn = r.powi(iterations as i32);
+        rn * h * h * G / (1.0 - rn)
+    };
+    match stiffness {
+        Stiffness::Pbd(s) => fixed_point(1.0 - s),
+        Stiffness::Xpbd(alpha) => alpha * mass * G,
+        Stiffness::XpbdFirstIterationOnly(alpha) => {
+            let alpha_tilde = alpha / (h * h);
+            fixed_point(alpha_tilde / (1.0 / mass + alpha_tilde))
+        }
+    }
+}
+// ANCHOR_END: predicted_extension
+
+/// The stiffness a reader would measure: m g over the static extension (N/m).
+pub fn effective_stiffness(mass: f64, extension: f64) -> f64 {
+    mass * G / extension
+}
+
+/// PBD's s that gives stiffness k (N/m) to a mass m at one step of h and one pass:
+/// from m g/C = k with C = (1 − s)h²g/s, s = k h²/(m + k h²).
+pub fn matching_pbd_stiffness(mass: f64, k: f64, h: f64) -> f64 {
+    k * h * h / (mass + k * h * h)
+}
+
+/// One state of a chain run: time, largest relative link error, energy.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChainSample {
+    /// Time (s).
+    pub t: f64,
+    /// max |ℓ − L|/L over the links.
+    pub length_error: f64,
+    /// Kinetic plus gravitational energy (J).
+    pub energy: f64,
+}
+
+/// Chapter 4's chain by RK4 and Lagrange multipliers at step `h`, sampled every
+/// `every` steps, with the particles at each sample.
+pub fn lagrange_chain(
+    chain: Chain,
+    h: f64,
+    samples: usize,
+    every: usize,
+) -> Result<(Vec<ChainSample>, Vec<Vec<Vector2<f64>>>), PbmError> {
+    let mut system = chain.with_rods()?;
+    let mut stepper = RungeKutta::new(RK4);
+    let mut track = Vec::with_capacity(samples + 1);
+    let mut positions = Vec::with_capacity(samples + 1);
+    let mut record = |system: &pbm_constraints::system::ConstrainedSystem<2>| {
+        let particles = &system.particles.particles;
+        track.push(ChainSample {
+            t: system.time(),
+            length_error: chain.length_error(particles),
+            energy: system.particles.energy(),
+        });
+        positions.push(particles.iter().map(|p| p.x).collect());
+    };
+    record(&system);
+    for s in 0..samples * every {
+        stepper.step(&mut system, h).map_err(|e| e.at_step(s, system.time()))?;
+        if (s + 1) % every == 0 {
+            record(&system);
+        }
+    }
+    Ok((track, positions))
+}
+
+// ANCHOR: projected_chain_run
+/// The same chain held by projection with `stiffness`: `frames` frames of 1/60 s,
+/// each `substeps` steps of `iterations` passes, sampled once per frame.
+pub fn projected_chain_run(
+    chain: Chain,
+    stiffness: Stiffness,
+    frames: usize,
+    substeps: usize,
+    iterations: usize,
+) -> Result<(Vec<ChainSample>, Vec<Vec<Vector2<f64>>>), PbmError> {
+    let mut system = projected_chain(chain, stiffness)?;
+    let mut track = Vec::with_capacity(frames + 1);
+    let mut positions = Vec::with_capacity(frames + 1);
+    let mut record = |system: &PbdSystem<2>| {
+        let particles = &system.particles.particles;
+        track.push(ChainSample {
+            t: system.particles.t,
+            length_error: chain.length_error(particles),
+            energy: system.particles.energy(),
+        });
+        positions.push(particles.iter().map(|p| p.x).collect());
+    };
+    record(&system);
+    for _ in 0..frames {
+        system.frame(FRAME, substeps, iterations)?;
+        record(&system);
+    }
+    Ok((track, positions))
+}
+// ANCHOR_END: projected_chain_run
+
+/// Steps of the reference solution per frame: RK4 at 1/12000 s.
+pub const REFERENCE_STEPS_PER_FRAME: usize = 200;
+
+/// The largest distance between matching particles of two runs sampled at the
+/// same times, over the samples up to and including `samples`.
+pub fn max_position_difference(
+    a: &[Vec<Vector2<f64>>],
+    b: &[Vec<Vector2<f64>>],
+    samples: usize,
+) -> f64 {
+    a.iter()
+        .zip(b)
+        .take(samples + 1)
+        .flat_map(|(pa, pb)| pa.iter().zip(pb).map(|(x, y)| (x - y).norm()))
+        .fold(0.0, f64::max)
+}
+
+/// How a spring run went: the largest |C| relative to the start, and the step at
+/// which the state stopped being finite, if it did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SpringRun {
+    /// max |C| / |C₀| over the run (up to the divergence).
+    pub growth: f64,
+    /// The step at which the run broke down: a state no longer finite, or the
+    /// particle thrown onto the anchor so that the spring has no direction.
+    pub diverged_at: Option<usize>,
+}
+
+// ANCHOR: spring_both_ways
+/// A 1 kg particle on a spring of stiffness k (N/m) from a fixed point, started
+/// 10 % stretched, stepped `steps` times at h with no gravity: the spring either
+/// as an applied force in the prediction (`in_prediction`) or as an XPBD
+/// constraint of compliance 1/k.
+pub fn spring_both_ways(k: f64, h: f64, steps: usize, in_prediction: bool) -> Result<SpringRun, PbmError> {
+    let rest = 1.0;
+    let anchor = Particle::new(1.0, Vector2::zeros(), Vector2::zeros())?.with_motion(Motion::Fixed);
+    let bob = Particle::new(1.0, Vector2::new(1.1 * rest, 0.0), Vector2::zeros())?;
+    let mut system = PbdSystem::new(vec![anchor, bob]);
+    if in_prediction {
+        system.add_force(DampedSpring::new(0, 1, k, 0.0, rest)?)?;
+    } else {
+        system.add_constraint(Distance::new(0, 1, rest)?, Stiffness::xpbd(1.0 / k)?)?;
+    }
+    let c0 = 0.1 * rest;
+    let mut run = SpringRun { growth: 1.0, diverged_at: None };
+    for s in 0..steps {
+        if system.step(h, 1).is_err() {
+            run.diverged_at = Some(s);
+            break;
+        }
+        let c = system.particles.particles[1].x.norm() - rest;
+        run.growth = run.growth.max(c.abs() / c0);
+    }
+    Ok(run)
+}
+// ANCHOR_END: spring_both_ways
