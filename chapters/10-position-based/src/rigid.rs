@@ -178,18 +178,13 @@ impl Body {
     // ANCHOR_END: rotate
 
     // ANCHOR: update_velocities
-    /// v = (x − x_prev)/h; Δq = q q_prev⁻¹, ω = 2 [Δq_x, Δq_y, Δq_z]/h, negated
-    /// when Δq_s < 0 (q and −q are the same rotation, and the short way round is
-    /// meant).
+    /// v = (x − x_prev)/h, and ω from the turn q q_prev⁻¹ over the step.
     pub fn update_velocities(&mut self, h: f64) {
         if self.inverse_mass == 0.0 {
             return;
         }
         self.v = (self.x - self.previous_x) / h;
-        let p = self.previous_q;
-        let dq = quat_mul(&self.q, &Quat::new(p[0], -p[1], -p[2], -p[3]));
-        let sign = if dq[0] < 0.0 { -1.0 } else { 1.0 };
-        self.omega = Vector3::new(dq[1], dq[2], dq[3]) * (2.0 * sign / h);
+        self.omega = angular_velocity(&self.previous_q, &self.q, h);
     }
     // ANCHOR_END: update_velocities
 
@@ -224,3 +219,15 @@ impl Body {
         self.x.iter().chain(self.v.iter()).chain(self.q.iter()).chain(self.omega.iter()).all(|v| v.is_finite())
     }
 }
+
+// ANCHOR: angular_velocity
+/// The angular velocity that turns `from` into `to` in time h: Δq = to from⁻¹, ω =
+/// 2 [Δq_x, Δq_y, Δq_z]/h, negated when Δq_s < 0 (q and −q are the same rotation;
+/// the sign picks the short way round).
+pub fn angular_velocity(from: &Quat, to: &Quat, h: f64) -> Vector3<f64> {
+    let conjugate = Quat::new(from[0], -from[1], -from[2], -from[3]);
+    let dq = quat_mul(to, &conjugate);
+    let sign = if dq[0] < 0.0 { -1.0 } else { 1.0 };
+    Vector3::new(dq[1], dq[2], dq[3]) * (2.0 * sign / h)
+}
+// ANCHOR_END: angular_velocity
