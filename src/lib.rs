@@ -29,6 +29,7 @@ pub fn chapters() -> Vec<Chapter> {
         pbm_collision::chapter(),
         pbm_contact::chapter(),
         pbm_cloth::chapter(),
+        pbm_pbd::chapter(),
     ]
 }
 

@@ -117,14 +117,18 @@ impl BoxChain {
 pub const UNROTATED: Quat = Quat::new(1.0, 0.0, 0.0, 0.0);
 
 // ANCHOR: drag_path
-/// The scripted mouse: from the grabbed point `start`, 1 m to the right in the
-/// first second, then round a half circle of radius 0.4 m up and back over the
-/// next `loop_time` seconds, then still.
+/// The scripted mouse: from the grabbed point `start`, 0.5 m right and 0.4 m up
+/// in the first second, then once round a circle of radius 0.25 m (counter-
+/// clockwise, starting at its bottom) in the next `loop_time` seconds, then
+/// still. For the book's chain hanging 1 m below its pin every point of the path
+/// is within reach.
 pub fn drag_path(start: &Vector3<f64>, t: f64, loop_time: f64) -> Vector3<f64> {
-    let right = Vector3::new(t.clamp(0.0, 1.0), 0.0, 0.0);
-    let phase = ((t - 1.0) / loop_time).clamp(0.0, 1.0) * std::f64::consts::PI;
-    let around = Vector3::new(0.4 * phase.sin(), 0.4 * (1.0 - phase.cos()), 0.0);
-    start + right + around
+    let corner = start + Vector3::new(0.5, 0.4, 0.0);
+    if t <= 1.0 {
+        return start + (corner - start) * t.max(0.0);
+    }
+    let angle = ((t - 1.0) / loop_time).min(1.0) * std::f64::consts::TAU;
+    corner + Vector3::new(0.25 * angle.sin(), 0.25 * (1.0 - angle.cos()), 0.0)
 }
 // ANCHOR_END: drag_path
 

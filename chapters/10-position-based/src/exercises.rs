@@ -1,0 +1,283 @@
+//! The chapter's runnable experiments: `pbm run pbd/<id> --set key=value`.
+
+use crate::joint::{Anchor, BodySystem, Joint};
+use crate::projection::Stiffness;
+use crate::scenes::{BoxChain, drag_path};
+use crate::studies::{
+    FRAME, REFERENCE_STEPS_PER_FRAME, lagrange_chain, matching_pbd_stiffness,
+    max_position_difference, predicted_extension, projected_chain_run, static_extension,
+};
+use pbm_constraints::models::Chain;
+use pbm_particles::forces::G;
+use pbm_prelim::parallel::map_range;
+use pbm_prelim::{Exercise, ParamSpec, Params, PbmError, budget};
+use serde_json::{Value, json};
+
+/// Substeps per 60 Hz frame swept by the stiffness study.
+pub const SUBSTEPS: [usize; 6] = [1, 2, 4, 8, 16, 32];
+
+/// Passes per step swept by the stiffness study.
+pub const ITERATIONS: [usize; 3] = [1, 4, 16];
+
+/// Every exercise of the chapter, in reading order.
+pub fn all() -> Vec<Exercise> {
+    vec![
+        Exercise {
+            id: "stiffness-vs-steps",
+            summary: "a mass hanging from a soft constraint: where XPBD and PBD let it rest, over substeps and iterations",
+            params: vec![
+                ParamSpec::float("compliance", "XPBD compliance α (m/N)", 1e-3, 1e-6, 1e-3),
+                ParamSpec::float("mass", "hanging mass (kg)", 1.0, 0.1, 10.0),
+            ],
+            run: stiffness_vs_steps,
+            optional: &[],
+        },
+        Exercise {
+            id: "chain",
+            summary: "the slides' chain of boxes released from the horizontal: joint gaps and energy by XPBD",
+            params: vec![
+                ParamSpec::int("links", "boxes in the chain", 10, 1, 100),
+                ParamSpec::int("substeps", "steps per 60 Hz frame", 20, 1, 200),
+                ParamSpec::int("iterations", "passes over the joints per step", 1, 1, 50),
+                ParamSpec::float("t_end", "simulated time (s)", 3.0, 0.0, 10.0),
+            ],
+            run: chain,
+            optional: &[],
+        },
+        Exercise {
+            id: "compare-lagrange",
+            summary: "chapter 4's chain by XPBD and by Lagrange multipliers over the first second",
+            params: vec![
+                ParamSpec::int("substeps", "XPBD steps per 60 Hz frame", 20, 1, 400),
+                ParamSpec::int("iterations", "passes over the constraints per step", 1, 1, 50),
+            ],
+            run: compare_lagrange,
+            optional: &[],
+        },
+        Exercise {
+            id: "drag",
+            summary: "grab the end of a hanging chain of boxes and drag it along the scripted mouse path",
+            params: vec![
+                ParamSpec::int("links", "boxes in the chain", 5, 1, 30),
+                ParamSpec::float("compliance", "compliance of the mouse's constraint (m/N)", 1e-3, 0.0, 1.0),
+                ParamSpec::float("loop_time", "time for the circle after the first second (s)", 2.0, 0.2, 10.0),
+                ParamSpec::int("substeps", "steps per 60 Hz frame", 20, 1, 200),
+                ParamSpec::float("t_end", "simulated time (s)", 4.0, 0.0, 10.0),
+            ],
+            run: drag,
+            optional: &[],
+        },
+    ]
+}
+
+/// One cell of the stiffness study: static extensions (m) at a substep count and
+/// an iteration count.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cell {
+    /// Steps per 60 Hz frame.
+    pub substeps: usize,
+    /// Passes per step.
+    pub iterations: usize,
+    /// XPBD's extension.
+    pub xpbd: f64,
+    /// PBD's extension (s matched at one step of one pass).
+    pub pbd: f64,
+    /// PBD's closed form.
+    pub pbd_predicted: f64,
+    /// The slides' XPBD update.
+    pub slides: f64,
+}
+
+// ANCHOR: stiffness_grid
+/// The stiffness study: every substep count of [`SUBSTEPS`] with every iteration
+/// count of [`ITERATIONS`], for XPBD with compliance α, for PBD with the s that
+/// matches 1/α at one step of one pass, and for the slides' update.
+pub fn stiffness_grid(compliance: f64, mass: f64) -> Result<(f64, Vec<Cell>), PbmError> {
+    let s = matching_pbd_stiffness(mass, 1.0 / compliance, FRAME);
+    let cases: Vec<(usize, usize)> =
+        SUBSTEPS.iter().flat_map(|&n| ITERATIONS.iter().map(move |&i| (n, i))).collect();
+    let cells = map_range(cases.len(), |k| {
+        let (substeps, iterations) = cases[k];
+        let h = FRAME / substeps as f64;
+        let rest = |stiffness| static_extension(mass, stiffness, h, iterations);
+        Ok(Cell {
+            substeps,
+            iterations,
+            xpbd: rest(Stiffness::Xpbd(compliance))?.extension,
+            pbd: rest(Stiffness::Pbd(s))?.extension,
+            pbd_predicted: predicted_extension(mass, Stiffness::Pbd(s), h, iterations),
+            slides: rest(Stiffness::XpbdFirstIterationOnly(compliance))?.extension,
+        })
+    })
+    .into_iter()
+    .collect::<Result<Vec<_>, PbmError>>()?;
+    Ok((s, cells))
+}
+// ANCHOR_END: stiffness_grid
+
+/// max/min − 1 of a list of positive numbers.
+fn spread(values: impl Iterator<Item = f64> + Clone) -> f64 {
+    let max = values.clone().fold(0.0, f64::max);
+    let min = values.fold(f64::INFINITY, f64::min);
+    max / min - 1.0
+}
+
+fn stiffness_vs_steps(p: &Params) -> Result<Value, PbmError> {
+    let (compliance, mass) = (p.f64("compliance")?, p.f64("mass")?);
+    let (s, cells) = stiffness_grid(compliance, mass)?;
+    let rows: Vec<Value> = cells
+        .iter()
+        .map(|c| {
+            json!({
+                "substeps": c.substeps,
+                "iterations": c.iterations,
+                "xpbd_extension_mm": 1e3 * c.xpbd,
+                "pbd_extension_mm": 1e3 * c.pbd,
+                "pbd_closed_form_mm": 1e3 * c.pbd_predicted,
+                "pbd_stiffness_n_per_m": mass * G / c.pbd,
+                "slides_update_extension_mm": 1e3 * c.slides,
+            })
+        })
+        .collect();
+    Ok(json!({
+        "expected_extension": compliance * mass * G,
+        "pbd_s": s,
+        "xpbd_extension_spread": spread(cells.iter().map(|c| c.xpbd)),
+        "pbd_extension_spread": spread(cells.iter().map(|c| c.pbd)),
+        "slides_update_extension_spread": spread(cells.iter().map(|c| c.slides)),
+        "grid": rows,
+    }))
+}
+
+/// Joint solves a chain run may take: about five seconds on one core.
+const JOINT_SOLVES: f64 = 4e7;
+
+/// The steps a run of `t_end` seconds at `substeps` per frame takes.
+fn step_count(t_end: f64, substeps: usize) -> usize {
+    (t_end / FRAME).round() as usize * substeps
+}
+
+fn chain(p: &Params) -> Result<Value, PbmError> {
+    let (links, substeps, iterations) =
+        (p.usize("links")?, p.usize("substeps")?, p.usize("iterations")?);
+    let t_end = p.f64("t_end")?;
+    let steps = step_count(t_end, substeps);
+    let work = (steps * links * iterations) as f64;
+    budget::within(work, JOINT_SOLVES, "joint solves", "lower links, substeps, iterations or t_end")?;
+    let model = BoxChain { links, ..BoxChain::BOOK };
+    let mut system = model.build()?;
+    let e0 = system.energy();
+    let h = FRAME / substeps as f64;
+    let (mut worst, mut worst_at) = (0.0_f64, 0.0);
+    for _ in 0..steps {
+        system.step(h, iterations)?;
+        let gap = system.max_rigid_violation();
+        if gap > worst {
+            (worst, worst_at) = (gap, system.t);
+        }
+    }
+    // The energy a straight hanging chain has, relative to the horizontal start:
+    // −m g (l/2 + 3l/2 + …) = −m g l n²/2.
+    let drop = model.mass * crate::scenes::SLIDES_G * model.size[1] * (links * links) as f64 / 2.0;
+    let tip = system.bodies[links - 1].world_point(&model.handle());
+    Ok(json!({
+        "steps": steps,
+        "max_joint_gap_mm": 1e3 * worst,
+        "max_gap_at_s": worst_at,
+        "energy_start_j": e0,
+        "energy_end_j": system.energy(),
+        "energy_lost_per_hanging_drop": (e0 - system.energy()) / drop,
+        "tip": [tip.x, tip.y, tip.z],
+    }))
+}
+
+// ANCHOR: compare_lagrange
+/// The comparison the page shows: chapter 4's chain by RK4 at 1/12000 s (the
+/// reference) and by XPBD at the given substeps, both sampled every frame.
+pub fn compare_runs(
+    substeps: usize,
+    iterations: usize,
+) -> Result<(f64, [Vec<crate::studies::ChainSample>; 2]), PbmError> {
+    let (frames, chain) = (60, Chain::BOOK);
+    let h = FRAME / REFERENCE_STEPS_PER_FRAME as f64;
+    let (lagrange, reference) = lagrange_chain(chain, h, frames, REFERENCE_STEPS_PER_FRAME)?;
+    let (xpbd, positions) =
+        projected_chain_run(chain, Stiffness::RIGID, frames, substeps, iterations)?;
+    Ok((max_position_difference(&reference, &positions, frames), [lagrange, xpbd]))
+}
+// ANCHOR_END: compare_lagrange
+
+fn compare_lagrange(p: &Params) -> Result<Value, PbmError> {
+    let (substeps, iterations) = (p.usize("substeps")?, p.usize("iterations")?);
+    // Projections of 11 conditions: about 50 ns each.
+    budget::within((60 * substeps * iterations * 11) as f64, 5e7, "projections", "lower substeps or iterations")?;
+    let (difference, [lagrange, xpbd]) = compare_runs(substeps, iterations)?;
+    let worst = |run: &[crate::studies::ChainSample]| run.iter().map(|s| s.length_error).fold(0.0, f64::max);
+    let (first, last) = (&xpbd[0], &xpbd[xpbd.len() - 1]);
+    let (l_first, l_last) = (&lagrange[0], &lagrange[lagrange.len() - 1]);
+    Ok(json!({
+        "max_position_difference_first_second": difference,
+        "xpbd_max_length_error": worst(&xpbd),
+        "lagrange_max_length_error": worst(&lagrange),
+        "xpbd_energy_change_j": last.energy - first.energy,
+        "lagrange_energy_change_j": l_last.energy - l_first.energy,
+        "xpbd_projections": 60 * substeps * iterations * (Chain::BOOK.links + 1),
+        "lagrange_derivative_evaluations": 4 * 60 * REFERENCE_STEPS_PER_FRAME,
+    }))
+}
+
+// ANCHOR: drag_run
+/// The chain of `links` boxes hanging straight down, its last box grabbed at the
+/// bottom at t = 0 by a joint of `compliance` to the mouse, which follows
+/// [`drag_path`]. Calls `frame` with the system and the mouse after every 60 Hz
+/// frame (and at the start).
+pub fn drag_run(
+    links: usize,
+    compliance: f64,
+    loop_time: f64,
+    substeps: usize,
+    frames: usize,
+    mut frame: impl FnMut(&BodySystem, &nalgebra::Vector3<f64>),
+) -> Result<BodySystem, PbmError> {
+    let model = BoxChain { links, release_angle: std::f64::consts::FRAC_PI_2, ..BoxChain::BOOK };
+    let mut system = model.build()?;
+    let handle = model.handle();
+    let start = system.bodies[links - 1].world_point(&handle);
+    let grab = Anchor::Body { body: links - 1, local: handle };
+    let mouse = system.add_joint(Joint::new(grab, Anchor::World(start), 0.0, compliance)?)?;
+    let h = FRAME / substeps as f64;
+    frame(&system, &start);
+    for _ in 0..frames {
+        for _ in 0..substeps {
+            let target = drag_path(&start, system.t + h, loop_time);
+            system.joints[mouse].b = Anchor::World(target);
+            system.step(h, 1)?;
+        }
+        frame(&system, &drag_path(&start, system.t, loop_time));
+    }
+    Ok(system)
+}
+// ANCHOR_END: drag_run
+
+fn drag(p: &Params) -> Result<Value, PbmError> {
+    let (links, substeps) = (p.usize("links")?, p.usize("substeps")?);
+    let (compliance, loop_time, t_end) =
+        (p.f64("compliance")?, p.f64("loop_time")?, p.f64("t_end")?);
+    let frames = (t_end / FRAME).round() as usize;
+    budget::within((frames * substeps * (links + 1)) as f64, JOINT_SOLVES, "joint solves", "lower links, substeps or t_end")?;
+    let model = BoxChain { links, ..BoxChain::BOOK };
+    let (mut lag, mut gap) = (0.0_f64, 0.0_f64);
+    let system = drag_run(links, compliance, loop_time, substeps, frames, |s, mouse| {
+        let grabbed = s.bodies[links - 1].world_point(&model.handle());
+        lag = lag.max((grabbed - mouse).norm());
+        gap = gap.max(s.max_rigid_violation());
+    })?;
+    let tip = system.bodies[links - 1].world_point(&model.handle());
+    Ok(json!({
+        "frames": frames,
+        "max_lag_behind_mouse_mm": 1e3 * lag,
+        "max_joint_gap_mm": 1e3 * gap,
+        "mouse_force_n": system.joints[links].lambda().abs() / (FRAME / substeps as f64).powi(2),
+        "tip": [tip.x, tip.y, tip.z],
+    }))
+}

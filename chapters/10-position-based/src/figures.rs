@@ -1,0 +1,246 @@
+//! The chapter's figures, computed with the chapter's own code.
+
+use crate::exercises::{ITERATIONS, drag_run, stiffness_grid};
+use crate::joint::BodySystem;
+use crate::projection::Stiffness;
+use crate::scenes::BoxChain;
+use crate::studies::{ChainSample, FRAME, projected_chain_run};
+use nalgebra::Vector3;
+use pbm_constraints::models::Chain;
+use pbm_particles::forces::G;
+use pbm_prelim::plot::{
+    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color,
+    dashed_line, draw_figure, equal_scale_in, label_font, legend_below, line, panels,
+    power_of_ten, require_finite, title_font, titled,
+};
+use pbm_prelim::{Figure, PbmError};
+use plotters::prelude::*;
+
+/// Every figure of the chapter, in reading order.
+pub fn all() -> Vec<Figure> {
+    vec![
+        Figure {
+            name: "stiffness-vs-steps",
+            title: "Effective stiffness against substeps and iterations",
+            draw: stiffness_vs_steps,
+        },
+        Figure {
+            name: "chain-comparison",
+            title: "Chapter 4's chain by PBD, XPBD and Lagrange multipliers",
+            draw: chain_comparison,
+        },
+        Figure {
+            name: "drag-filmstrip",
+            title: "Dragging a chain of boxes",
+            draw: drag_filmstrip,
+        },
+    ]
+}
+
+fn stiffness_vs_steps() -> Result<Vec<Drawing>, PbmError> {
+    let (compliance, mass) = (1e-3, 1.0);
+    let (s, cells) = stiffness_grid(compliance, mass)?;
+    let k = |extension: f64| mass * G / extension;
+    let series = |pick: fn(&crate::exercises::Cell) -> f64, iterations: usize| {
+        cells
+            .iter()
+            .filter(|c| c.iterations == iterations)
+            .map(|c| ((c.substeps as f64).log2(), k(pick(c))))
+            .collect::<Vec<_>>()
+    };
+    let pbd: Vec<_> = ITERATIONS.iter().map(|&n| series(|c| c.pbd, n)).collect();
+    let xpbd: Vec<_> = ITERATIONS.iter().map(|&n| series(|c| c.xpbd, n)).collect();
+    let slides = series(|c| c.slides, 16);
+    require_finite(
+        "stiffness-vs-steps",
+        pbd.iter().chain(&xpbd).flatten().chain(&slides).map(|p| p.1),
+    )?;
+    draw_figure(
+        "stiffness-vs-steps",
+        |l| l.pick(500, 620),
+        |root, _| {
+            let root = titled(
+                root,
+                &format!(
+                    "Stiffness m g / extension of a 1 kg mass resting on a soft constraint, \
+                     60 Hz frames; XPBD α = 1 mm/N, PBD s = {s:.3} (equal at 1 step of 1 pass)"
+                ),
+                &title_font(),
+            )?;
+            let mut legend: Legend = ITERATIONS
+                .iter()
+                .enumerate()
+                .map(|(i, n)| {
+                    let passes = if *n == 1 { "pass" } else { "passes" };
+                    (format!("PBD, {n} {passes} per step"), Swatch::LineDots(color(i), LINE_WIDTH))
+                })
+                .collect();
+            legend.push(("XPBD, 1, 4 or 16 passes (one line)".into(), Swatch::LineSquares(REFERENCE, 3)));
+            legend.push(("the slides' λ update, 16 passes".into(), Swatch::Dashed(color(4), LINE_WIDTH)));
+            let root = legend_below(&root, &legend)?;
+            let mut chart = chart_on(&root)
+                .build_cartesian_2d(-0.3..5.3, (1e2..1e9).log_scale())?;
+            // Steps per frame double from tick to tick: the axis is log₂ of them.
+            axes(&mut chart, "steps per 60 Hz frame", "stiffness (N/m)")
+                .x_labels(6)
+                .x_label_formatter(&|n: &f64| format!("{}", 2f64.powf(n.round())))
+                .y_label_formatter(&power_of_ten)
+                .draw()?;
+            for (i, curve) in pbd.iter().enumerate() {
+                line(&mut chart, curve, color(i), LINE_WIDTH)?;
+                chart.draw_series(curve.iter().map(|&p| Circle::new(p, 4, color(i).filled())))?;
+            }
+            for curve in &xpbd {
+                line(&mut chart, curve, REFERENCE, 3)?;
+                chart.draw_series(
+                    curve.iter().map(|&(x, y)| {
+                        Rectangle::new([(x - 0.06, y / 1.5), (x + 0.06, y * 1.5)], REFERENCE.filled())
+                    }),
+                )?;
+            }
+            dashed_line(&mut chart, &slides, color(4), LINE_WIDTH)?;
+            Ok(())
+        },
+    )
+}
+
+/// The three runs of the chain figure: (label, samples).
+fn chain_runs() -> Result<Vec<(String, Vec<ChainSample>)>, PbmError> {
+    let (pbd, _) = projected_chain_run(Chain::BOOK, Stiffness::RIGID, 60 * 3, 1, 20)?;
+    let (xpbd3, _) = projected_chain_run(Chain::BOOK, Stiffness::RIGID, 60 * 3, 20, 1)?;
+    let (lagrange3, _) = crate::studies::lagrange_chain(Chain::BOOK, FRAME / 20.0, 60 * 3, 20)?;
+    Ok(vec![
+        ("PBD: 1 step of 20 passes per frame".into(), pbd),
+        ("XPBD: 20 steps of 1 pass per frame".into(), xpbd3),
+        ("chapter 4: RK4, 20 steps per frame".into(), lagrange3),
+    ])
+}
+
+fn chain_comparison() -> Result<Vec<Drawing>, PbmError> {
+    let runs = chain_runs()?;
+    let errors: Vec<Vec<(f64, f64)>> = runs
+        .iter()
+        .map(|(_, r)| r.iter().skip(1).map(|s| (s.t, s.length_error.max(1e-12))).collect())
+        .collect();
+    let energies: Vec<Vec<(f64, f64)>> =
+        runs.iter().map(|(_, r)| r.iter().map(|s| (s.t, s.energy)).collect()).collect();
+    require_finite("chain-comparison", errors.iter().chain(&energies).flatten().map(|p| p.1))?;
+    let lowest = energies.iter().flatten().map(|p| p.1).fold(0.0, f64::min);
+    draw_figure(
+        "chain-comparison",
+        |l| l.pick(480, 820),
+        |root, layout| {
+            let root = titled(
+                root,
+                "Chapter 4's chain (10 links of 10 cm, 0.1 kg bobs) released from the \
+                 horizontal; the same 20 projections per frame spent two ways",
+                &title_font(),
+            )?;
+            let legend: Legend = runs
+                .iter()
+                .enumerate()
+                .map(|(i, (label, _))| (label.clone(), Swatch::Line(color(i), LINE_WIDTH)))
+                .collect();
+            let root = legend_below(&root, &legend)?;
+            let panes = panels(&root, layout, 2, 2);
+            let panel = titled(&panes[0], "(a) worst link length error", &label_font())?;
+            let mut chart =
+                chart_on(&panel).build_cartesian_2d(0.0..3.0, (1e-12..1.0).log_scale())?;
+            axes(&mut chart, "time (s)", "|ℓ − L| / L")
+                .x_label_formatter(&|t| format!("{t:.0}"))
+                .y_label_formatter(&power_of_ten)
+                .draw()?;
+            for (i, curve) in errors.iter().enumerate() {
+                line(&mut chart, curve, color(i), LINE_WIDTH)?;
+            }
+            let panel = titled(&panes[1], "(b) kinetic + potential energy", &label_font())?;
+            let mut chart =
+                chart_on(&panel).build_cartesian_2d(0.0..3.0, lowest * 1.1..0.5)?;
+            axes(&mut chart, "time (s)", "energy (J)")
+                .x_label_formatter(&|t| format!("{t:.0}"))
+                .y_label_formatter(&|e| format!("{e:.0}"))
+                .draw()?;
+            for (i, curve) in energies.iter().enumerate() {
+                line(&mut chart, curve, color(i), LINE_WIDTH)?;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// The front face (z = +depth/2) of every box: for the drag, which stays in the
+/// x-y plane, that is the box as seen from the front.
+fn faces(system: &BodySystem, model: &BoxChain) -> Vec<Vec<(f64, f64)>> {
+    let [w, l, d] = model.size.map(|s| 0.5 * s);
+    system
+        .bodies
+        .iter()
+        .map(|b| {
+            [(-w, -l), (w, -l), (w, l), (-w, l)]
+                .iter()
+                .map(|&(x, y)| {
+                    let p = b.world_point(&Vector3::new(x, y, d));
+                    (p.x, p.y)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Times of the filmstrip's frames (s).
+const FILM: [f64; 6] = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0];
+
+fn drag_filmstrip() -> Result<Vec<Drawing>, PbmError> {
+    let model = BoxChain { links: 5, release_angle: std::f64::consts::FRAC_PI_2, ..BoxChain::BOOK };
+    let (loop_time, frames) = (2.0, 240);
+    let mut shots = Vec::new();
+    let mut path = Vec::new();
+    let mut frame_index = 0;
+    drag_run(model.links, 1e-3, loop_time, 20, frames, |s, mouse| {
+        path.push((mouse.x, mouse.y));
+        if FILM.iter().any(|t| (t - frame_index as f64 * FRAME).abs() < 0.5 * FRAME) {
+            shots.push((s.t, faces(s, &model), (mouse.x, mouse.y)));
+        }
+        frame_index += 1;
+    })?;
+    require_finite(
+        "drag-filmstrip",
+        shots.iter().flat_map(|s| s.1.iter().flatten().flat_map(|p| [p.0, p.1])),
+    )?;
+    draw_figure(
+        "drag-filmstrip",
+        |l| l.pick(520, 1500),
+        |root, layout| {
+            let root = titled(
+                root,
+                "Five 1 kg boxes (5 × 20 cm) hanging from a pin; the mouse grabs the bottom \
+                 of the last one and drags it (α = 1 mm/N, 20 steps per 60 Hz frame)",
+                &title_font(),
+            )?;
+            let legend: Legend = vec![
+                ("boxes".into(), Swatch::Square(color(0))),
+                ("mouse path so far".into(), Swatch::Dashed(REFERENCE, LINE_WIDTH)),
+                ("mouse".into(), Swatch::Dot(color(1), 5)),
+                ("pin".into(), Swatch::Dot(REFERENCE, 5)),
+            ];
+            let root = legend_below(&root, &legend)?;
+            for (k, (panel, (t, boxes, mouse))) in
+                panels(&root, layout, shots.len(), 3).iter().zip(&shots).enumerate()
+            {
+                let letter = (b'a' + k as u8) as char;
+                let panel = titled(panel, &format!("({letter}) t = {t:.2} s"), &label_font())?;
+                let (pw, ph) = panel.dim_in_pixel();
+                let (xr, yr) = equal_scale_in((pw - 8, ph - 8), -0.45..1.0, -1.15..0.1);
+                let mut chart = ChartBuilder::on(&panel).margin(4).build_cartesian_2d(xr, yr)?;
+                let seen = ((t / FRAME).round() as usize + 1).min(path.len());
+                dashed_line(&mut chart, &path[..seen], REFERENCE, LINE_WIDTH)?;
+                for face in boxes {
+                    chart.draw_series(std::iter::once(Polygon::new(face.clone(), color(0).mix(0.8).filled())))?;
+                }
+                chart.draw_series(std::iter::once(Circle::new((0.0, 0.0), 5, REFERENCE.filled())))?;
+                chart.draw_series(std::iter::once(Circle::new(*mouse, 5, color(1).filled())))?;
+            }
+            Ok(())
+        },
+    )
+}
