@@ -220,6 +220,21 @@ pub const SHOWN: &[ShownRun] = &[
         timed: &["ms_per_step"],
     },
     run("cloth/over-constraint", &[]),
+    run(
+        "pbd/stiffness-vs-steps",
+        &[
+            "expected_extension",
+            "pbd_s",
+            "xpbd_extension_spread",
+            "pbd_extension_spread",
+            "slides_update_extension_spread",
+        ],
+    ),
+    run("pbd/compare-lagrange", &[]),
+    ShownRun { id: "pbd/compare-lagrange", set: &["substeps=1", "iterations=20"], keys: &[], timed: &[] },
+    run("pbd/chain", &[]),
+    ShownRun { id: "pbd/chain", set: &["substeps=80"], keys: &[], timed: &[] },
+    run("pbd/drag", &[]),
     ShownRun { id: "contact/incline", set: &["world=first"], keys: &[], timed: &[] },
     ShownRun { id: "contact/seesaw", set: &["left_mass=3"], keys: &[], timed: &[] },
     ShownRun {

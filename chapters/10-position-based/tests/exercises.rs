@@ -1,1 +1,45 @@
-//! placeholder until written
+//! Snapshots of every exercise's default result, and the numbers the checks
+//! read.
+
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
+use pbm_pbd::chapter;
+use pbm_prelim::testing::bound;
+use serde_json::Value;
+
+// Values at the level of rounding differ between machines; bounds are asserted.
+pbm_prelim::exercise_tests!(
+    chapter,
+    digits = 3,
+    mask = |value: &mut Value| {
+        bound(value, "xpbd_extension_spread", |e| e < 1e-4);
+        bound(value, "lagrange_max_length_error", |e| e < 1e-8);
+        bound(value, "lagrange_energy_change_j", |e| e.abs() < 1e-8);
+    },
+);
+
+#[test]
+fn xpbd_is_flat_over_the_grid_and_pbd_is_not() {
+    let v = run("stiffness-vs-steps", &[]).unwrap();
+    // The 1 %: XPBD's extension over 6 substep counts × 3 iteration counts.
+    assert!(v["xpbd_extension_spread"].as_f64().unwrap() < 0.01, "{v}");
+    assert!(v["pbd_extension_spread"].as_f64().unwrap() > 100.0, "{v}");
+    let expected = v["expected_extension"].as_f64().unwrap();
+    assert!((expected - 1e-3 * 9.81).abs() < 1e-15, "{v}");
+}
+
+#[test]
+fn xpbd_stays_within_a_few_centimetres_of_chapter_4_over_the_first_second() {
+    let v = run("compare-lagrange", &[]).unwrap();
+    // First order in h (tests/projection.rs): 4.7 cm at 1/1200 s.
+    let d = v["max_position_difference_first_second"].as_f64().unwrap();
+    assert!(d < 0.06, "{v}");
+    assert!(v["xpbd_energy_change_j"].as_f64().unwrap() < 0.0, "XPBD damps: {v}");
+}
+
+#[test]
+fn the_drag_keeps_its_joints_closed_and_follows_the_mouse() {
+    let v = run("drag", &[]).unwrap();
+    assert!(v["max_joint_gap_mm"].as_f64().unwrap() < 1.0, "{v}");
+    assert!(v["max_lag_behind_mouse_mm"].as_f64().unwrap() < 100.0, "{v}");
+}

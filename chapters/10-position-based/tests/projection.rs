@@ -2,6 +2,8 @@
 //! forms, α = 0 against s = 1, the chain against chapter 4, and the explicit part of
 //! the loop that can still blow up.
 
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
 use pbm_constraints::models::Chain;
 use pbm_particles::forces::G;
 use pbm_pbd::projection::Stiffness;

@@ -2,6 +2,8 @@
 //! response, momentum under internal joints, the gyroscopic term, the double cover,
 //! the chain of boxes, and bad input.
 
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
 use nalgebra::Vector3;
 use pbm_pbd::joint::{Anchor, BodySystem, Joint};
 use pbm_pbd::rigid::{Body, angular_velocity};
@@ -209,4 +211,27 @@ fn bad_rigid_input_is_refused_in_one_clear_line() {
     assert!(e.to_string().contains("body 3"), "{e}");
     let e = BoxChain { links: 0, ..BoxChain::BOOK }.build().unwrap_err();
     assert!(e.to_string().contains("at least one"), "{e}");
+}
+
+#[test]
+fn the_quaternion_update_turns_at_omega_with_no_extra_factor() {
+    // Erratum: the slides write q ← q + ½ h v[ω_x, ω_y, ω_z, 0] q with a stray v.
+    // Without it, a cube spinning at ω = 2 rad/s about z turns 2 rad in a second,
+    // less what the loop itself loses: each step turns by θ = 2 atan(ωh/2), and ω read
+    // back from that turn is 2 sin(θ/2)/h = ω/√(1 + (ωh/2)²), so the spin decays
+    // by ω³h/8 per second and the angle falls short by ω³h t²/16 = 5e-4 rad.
+    let props = MassProperties::block(Vector3::new(0.1, 0.1, 0.1), 1.0).unwrap();
+    let mut body = Body::new(&props, Vector3::zeros(), UNROTATED).unwrap();
+    body.omega = Vector3::new(0.0, 0.0, 2.0);
+    let mut system = BodySystem::new(vec![body], Vector3::zeros());
+    for _ in 0..1000 {
+        system.step(1e-3, 1).unwrap();
+    }
+    let q = system.bodies[0].orientation();
+    let angle = 2.0 * q[3].atan2(q[0]);
+    let (omega, h, t) = (2.0_f64, 1e-3, 1.0);
+    let expected = omega * t - omega.powi(3) * h * t * t / 16.0;
+    assert!((angle - expected).abs() < 1e-6, "{angle} vs {expected}");
+    let spin = omega - omega.powi(3) * h * t / 8.0;
+    assert!((system.bodies[0].omega.z - spin).abs() < 1e-6, "{}", system.bodies[0].omega);
 }
