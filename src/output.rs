@@ -231,7 +231,12 @@ pub const SHOWN: &[ShownRun] = &[
         ],
     ),
     run("pbd/compare-lagrange", &[]),
-    ShownRun { id: "pbd/compare-lagrange", set: &["substeps=1", "iterations=20"], keys: &[], timed: &[] },
+    ShownRun {
+        id: "pbd/compare-lagrange",
+        set: &["substeps=1", "iterations=20"],
+        keys: &[],
+        timed: &[],
+    },
     run("pbd/chain", &[]),
     ShownRun { id: "pbd/chain", set: &["substeps=80"], keys: &[], timed: &[] },
     run("pbd/drag", &[]),

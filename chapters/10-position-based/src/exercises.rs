@@ -5,7 +5,8 @@ use crate::projection::Stiffness;
 use crate::scenes::{BoxChain, drag_path};
 use crate::studies::{
     FRAME, REFERENCE_STEPS_PER_FRAME, lagrange_chain, matching_pbd_stiffness,
-    max_position_difference, predicted_extension, projected_chain_run, static_extension,
+    max_position_difference, predicted_extension, projected_chain_run,
+    static_extension,
 };
 use pbm_constraints::models::Chain;
 use pbm_particles::forces::G;
@@ -26,7 +27,13 @@ pub fn all() -> Vec<Exercise> {
             id: "stiffness-vs-steps",
             summary: "a mass hanging from a soft constraint: where XPBD and PBD let it rest, over substeps and iterations",
             params: vec![
-                ParamSpec::float("compliance", "XPBD compliance α (m/N)", 1e-3, 1e-6, 1e-3),
+                ParamSpec::float(
+                    "compliance",
+                    "XPBD compliance α (m/N)",
+                    1e-3,
+                    1e-6,
+                    1e-3,
+                ),
                 ParamSpec::float("mass", "hanging mass (kg)", 1.0, 0.1, 10.0),
             ],
             run: stiffness_vs_steps,
@@ -38,7 +45,13 @@ pub fn all() -> Vec<Exercise> {
             params: vec![
                 ParamSpec::int("links", "boxes in the chain", 10, 1, 100),
                 ParamSpec::int("substeps", "steps per 60 Hz frame", 20, 1, 200),
-                ParamSpec::int("iterations", "passes over the joints per step", 1, 1, 50),
+                ParamSpec::int(
+                    "iterations",
+                    "passes over the joints per step",
+                    1,
+                    1,
+                    50,
+                ),
                 ParamSpec::float("t_end", "simulated time (s)", 3.0, 0.0, 10.0),
             ],
             run: chain,
@@ -49,7 +62,13 @@ pub fn all() -> Vec<Exercise> {
             summary: "chapter 4's chain by XPBD and by Lagrange multipliers over the first second",
             params: vec![
                 ParamSpec::int("substeps", "XPBD steps per 60 Hz frame", 20, 1, 400),
-                ParamSpec::int("iterations", "passes over the constraints per step", 1, 1, 50),
+                ParamSpec::int(
+                    "iterations",
+                    "passes over the constraints per step",
+                    1,
+                    1,
+                    50,
+                ),
             ],
             run: compare_lagrange,
             optional: &[],
@@ -59,8 +78,20 @@ pub fn all() -> Vec<Exercise> {
             summary: "grab the end of a hanging chain of boxes and drag it along the scripted mouse path",
             params: vec![
                 ParamSpec::int("links", "boxes in the chain", 5, 1, 30),
-                ParamSpec::float("compliance", "compliance of the mouse's constraint (m/N)", 1e-3, 0.0, 1.0),
-                ParamSpec::float("loop_time", "time for the circle after the first second (s)", 2.0, 0.2, 10.0),
+                ParamSpec::float(
+                    "compliance",
+                    "compliance of the mouse's constraint (m/N)",
+                    1e-3,
+                    0.0,
+                    1.0,
+                ),
+                ParamSpec::float(
+                    "loop_time",
+                    "time for the circle after the first second (s)",
+                    2.0,
+                    0.2,
+                    10.0,
+                ),
                 ParamSpec::int("substeps", "steps per 60 Hz frame", 20, 1, 200),
                 ParamSpec::float("t_end", "simulated time (s)", 4.0, 0.0, 10.0),
             ],
@@ -92,10 +123,15 @@ pub struct Cell {
 /// The stiffness study: every substep count of [`SUBSTEPS`] with every iteration
 /// count of [`ITERATIONS`], for XPBD with compliance α, for PBD with the s that
 /// matches 1/α at one step of one pass, and for the slides' update.
-pub fn stiffness_grid(compliance: f64, mass: f64) -> Result<(f64, Vec<Cell>), PbmError> {
+pub fn stiffness_grid(
+    compliance: f64,
+    mass: f64,
+) -> Result<(f64, Vec<Cell>), PbmError> {
     let s = matching_pbd_stiffness(mass, 1.0 / compliance, FRAME);
-    let cases: Vec<(usize, usize)> =
-        SUBSTEPS.iter().flat_map(|&n| ITERATIONS.iter().map(move |&i| (n, i))).collect();
+    let cases: Vec<(usize, usize)> = SUBSTEPS
+        .iter()
+        .flat_map(|&n| ITERATIONS.iter().map(move |&i| (n, i)))
+        .collect();
     let cells = map_range(cases.len(), |k| {
         let (substeps, iterations) = cases[k];
         let h = FRAME / substeps as f64;
@@ -105,7 +141,12 @@ pub fn stiffness_grid(compliance: f64, mass: f64) -> Result<(f64, Vec<Cell>), Pb
             iterations,
             xpbd: rest(Stiffness::Xpbd(compliance))?.extension,
             pbd: rest(Stiffness::Pbd(s))?.extension,
-            pbd_predicted: predicted_extension(mass, Stiffness::Pbd(s), h, iterations),
+            pbd_predicted: predicted_extension(
+                mass,
+                Stiffness::Pbd(s),
+                h,
+                iterations,
+            ),
             slides: rest(Stiffness::XpbdFirstIterationOnly(compliance))?.extension,
         })
     })
@@ -163,7 +204,12 @@ fn chain(p: &Params) -> Result<Value, PbmError> {
     let t_end = p.f64("t_end")?;
     let steps = step_count(t_end, substeps);
     let work = (steps * links * iterations) as f64;
-    budget::within(work, JOINT_SOLVES, "joint solves", "lower links, substeps, iterations or t_end")?;
+    budget::within(
+        work,
+        JOINT_SOLVES,
+        "joint solves",
+        "lower links, substeps, iterations or t_end",
+    )?;
     let model = BoxChain { links, ..BoxChain::BOOK };
     let mut system = model.build()?;
     let e0 = system.energy();
@@ -178,7 +224,9 @@ fn chain(p: &Params) -> Result<Value, PbmError> {
     }
     // The energy a straight hanging chain has, relative to the horizontal start:
     // −m g (l/2 + 3l/2 + …) = −m g l n²/2.
-    let drop = model.mass * crate::scenes::SLIDES_G * model.size[1] * (links * links) as f64 / 2.0;
+    let drop =
+        model.mass * crate::scenes::SLIDES_G * model.size[1] * (links * links) as f64
+            / 2.0;
     let tip = system.bodies[links - 1].world_point(&model.handle());
     Ok(json!({
         "steps": steps,
@@ -200,7 +248,8 @@ pub fn compare_runs(
 ) -> Result<(f64, [Vec<crate::studies::ChainSample>; 2]), PbmError> {
     let (frames, chain) = (60, Chain::BOOK);
     let h = FRAME / REFERENCE_STEPS_PER_FRAME as f64;
-    let (lagrange, reference) = lagrange_chain(chain, h, frames, REFERENCE_STEPS_PER_FRAME)?;
+    let (lagrange, reference) =
+        lagrange_chain(chain, h, frames, REFERENCE_STEPS_PER_FRAME)?;
     let (xpbd, positions) =
         projected_chain_run(chain, Stiffness::RIGID, frames, substeps, iterations)?;
     Ok((max_position_difference(&reference, &positions, frames), [lagrange, xpbd]))
@@ -210,9 +259,16 @@ pub fn compare_runs(
 fn compare_lagrange(p: &Params) -> Result<Value, PbmError> {
     let (substeps, iterations) = (p.usize("substeps")?, p.usize("iterations")?);
     // Projections of 11 conditions: about 50 ns each.
-    budget::within((60 * substeps * iterations * 11) as f64, 5e7, "projections", "lower substeps or iterations")?;
+    budget::within(
+        (60 * substeps * iterations * 11) as f64,
+        5e7,
+        "projections",
+        "lower substeps or iterations",
+    )?;
     let (difference, [lagrange, xpbd]) = compare_runs(substeps, iterations)?;
-    let worst = |run: &[crate::studies::ChainSample]| run.iter().map(|s| s.length_error).fold(0.0, f64::max);
+    let worst = |run: &[crate::studies::ChainSample]| {
+        run.iter().map(|s| s.length_error).fold(0.0, f64::max)
+    };
     let (first, last) = (&xpbd[0], &xpbd[xpbd.len() - 1]);
     let (l_first, l_last) = (&lagrange[0], &lagrange[lagrange.len() - 1]);
     Ok(json!({
@@ -239,12 +295,17 @@ pub fn drag_run(
     frames: usize,
     mut frame: impl FnMut(&BodySystem, &nalgebra::Vector3<f64>),
 ) -> Result<BodySystem, PbmError> {
-    let model = BoxChain { links, release_angle: std::f64::consts::FRAC_PI_2, ..BoxChain::BOOK };
+    let model = BoxChain {
+        links,
+        release_angle: std::f64::consts::FRAC_PI_2,
+        ..BoxChain::BOOK
+    };
     let mut system = model.build()?;
     let handle = model.handle();
     let start = system.bodies[links - 1].world_point(&handle);
     let grab = Anchor::Body { body: links - 1, local: handle };
-    let mouse = system.add_joint(Joint::new(grab, Anchor::World(start), 0.0, compliance)?)?;
+    let mouse =
+        system.add_joint(Joint::new(grab, Anchor::World(start), 0.0, compliance)?)?;
     let h = FRAME / substeps as f64;
     frame(&system, &start);
     for _ in 0..frames {
@@ -264,14 +325,20 @@ fn drag(p: &Params) -> Result<Value, PbmError> {
     let (compliance, loop_time, t_end) =
         (p.f64("compliance")?, p.f64("loop_time")?, p.f64("t_end")?);
     let frames = (t_end / FRAME).round() as usize;
-    budget::within((frames * substeps * (links + 1)) as f64, JOINT_SOLVES, "joint solves", "lower links, substeps or t_end")?;
+    budget::within(
+        (frames * substeps * (links + 1)) as f64,
+        JOINT_SOLVES,
+        "joint solves",
+        "lower links, substeps or t_end",
+    )?;
     let model = BoxChain { links, ..BoxChain::BOOK };
     let (mut lag, mut gap) = (0.0_f64, 0.0_f64);
-    let system = drag_run(links, compliance, loop_time, substeps, frames, |s, mouse| {
-        let grabbed = s.bodies[links - 1].world_point(&model.handle());
-        lag = lag.max((grabbed - mouse).norm());
-        gap = gap.max(s.max_rigid_violation());
-    })?;
+    let system =
+        drag_run(links, compliance, loop_time, substeps, frames, |s, mouse| {
+            let grabbed = s.bodies[links - 1].world_point(&model.handle());
+            lag = lag.max((grabbed - mouse).norm());
+            gap = gap.max(s.max_rigid_violation());
+        })?;
     let tip = system.bodies[links - 1].world_point(&model.handle());
     Ok(json!({
         "frames": frames,

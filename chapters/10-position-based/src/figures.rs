@@ -72,11 +72,20 @@ fn stiffness_vs_steps() -> Result<Vec<Drawing>, PbmError> {
                 .enumerate()
                 .map(|(i, n)| {
                     let passes = if *n == 1 { "pass" } else { "passes" };
-                    (format!("PBD, {n} {passes} per step"), Swatch::LineDots(color(i), LINE_WIDTH))
+                    (
+                        format!("PBD, {n} {passes} per step"),
+                        Swatch::LineDots(color(i), LINE_WIDTH),
+                    )
                 })
                 .collect();
-            legend.push(("XPBD, 1, 4 or 16 passes (one line)".into(), Swatch::LineSquares(REFERENCE, 3)));
-            legend.push(("the slides' λ update, 16 passes".into(), Swatch::Dashed(color(4), LINE_WIDTH)));
+            legend.push((
+                "XPBD, 1, 4 or 16 passes (one line)".into(),
+                Swatch::LineSquares(REFERENCE, 3),
+            ));
+            legend.push((
+                "the slides' λ update, 16 passes".into(),
+                Swatch::Dashed(color(4), LINE_WIDTH),
+            ));
             let root = legend_below(&root, &legend)?;
             let mut chart = chart_on(&root)
                 .build_cartesian_2d(-0.3..5.3, (1e2..1e9).log_scale())?;
@@ -88,15 +97,18 @@ fn stiffness_vs_steps() -> Result<Vec<Drawing>, PbmError> {
                 .draw()?;
             for (i, curve) in pbd.iter().enumerate() {
                 line(&mut chart, curve, color(i), LINE_WIDTH)?;
-                chart.draw_series(curve.iter().map(|&p| Circle::new(p, 4, color(i).filled())))?;
+                chart.draw_series(
+                    curve.iter().map(|&p| Circle::new(p, 4, color(i).filled())),
+                )?;
             }
             for curve in &xpbd {
                 line(&mut chart, curve, REFERENCE, 3)?;
-                chart.draw_series(
-                    curve.iter().map(|&(x, y)| {
-                        Rectangle::new([(x - 0.06, y / 1.5), (x + 0.06, y * 1.5)], REFERENCE.filled())
-                    }),
-                )?;
+                chart.draw_series(curve.iter().map(|&(x, y)| {
+                    Rectangle::new(
+                        [(x - 0.06, y / 1.5), (x + 0.06, y * 1.5)],
+                        REFERENCE.filled(),
+                    )
+                }))?;
             }
             dashed_line(&mut chart, &slides, color(4), LINE_WIDTH)?;
             Ok(())
@@ -107,8 +119,10 @@ fn stiffness_vs_steps() -> Result<Vec<Drawing>, PbmError> {
 /// The three runs of the chain figure: (label, samples).
 fn chain_runs() -> Result<Vec<(String, Vec<ChainSample>)>, PbmError> {
     let (pbd, _) = projected_chain_run(Chain::BOOK, Stiffness::RIGID, 60 * 3, 1, 20)?;
-    let (xpbd3, _) = projected_chain_run(Chain::BOOK, Stiffness::RIGID, 60 * 3, 20, 1)?;
-    let (lagrange3, _) = crate::studies::lagrange_chain(Chain::BOOK, FRAME / 20.0, 60 * 3, 20)?;
+    let (xpbd3, _) =
+        projected_chain_run(Chain::BOOK, Stiffness::RIGID, 60 * 3, 20, 1)?;
+    let (lagrange3, _) =
+        crate::studies::lagrange_chain(Chain::BOOK, FRAME / 20.0, 60 * 3, 20)?;
     Ok(vec![
         ("PBD: 1 step of 20 passes per frame".into(), pbd),
         ("XPBD: 20 steps of 1 pass per frame".into(), xpbd3),
@@ -120,11 +134,18 @@ fn chain_comparison() -> Result<Vec<Drawing>, PbmError> {
     let runs = chain_runs()?;
     let errors: Vec<Vec<(f64, f64)>> = runs
         .iter()
-        .map(|(_, r)| r.iter().skip(1).map(|s| (s.t, s.length_error.max(1e-12))).collect())
+        .map(|(_, r)| {
+            r.iter().skip(1).map(|s| (s.t, s.length_error.max(1e-12))).collect()
+        })
         .collect();
-    let energies: Vec<Vec<(f64, f64)>> =
-        runs.iter().map(|(_, r)| r.iter().map(|s| (s.t, s.energy)).collect()).collect();
-    require_finite("chain-comparison", errors.iter().chain(&energies).flatten().map(|p| p.1))?;
+    let energies: Vec<Vec<(f64, f64)>> = runs
+        .iter()
+        .map(|(_, r)| r.iter().map(|s| (s.t, s.energy)).collect())
+        .collect();
+    require_finite(
+        "chain-comparison",
+        errors.iter().chain(&energies).flatten().map(|p| p.1),
+    )?;
     let lowest = energies.iter().flatten().map(|p| p.1).fold(0.0, f64::min);
     draw_figure(
         "chain-comparison",
@@ -139,13 +160,16 @@ fn chain_comparison() -> Result<Vec<Drawing>, PbmError> {
             let legend: Legend = runs
                 .iter()
                 .enumerate()
-                .map(|(i, (label, _))| (label.clone(), Swatch::Line(color(i), LINE_WIDTH)))
+                .map(|(i, (label, _))| {
+                    (label.clone(), Swatch::Line(color(i), LINE_WIDTH))
+                })
                 .collect();
             let root = legend_below(&root, &legend)?;
             let panes = panels(&root, layout, 2, 2);
-            let panel = titled(&panes[0], "(a) worst link length error", &label_font())?;
-            let mut chart =
-                chart_on(&panel).build_cartesian_2d(0.0..3.0, (1e-12..1.0).log_scale())?;
+            let panel =
+                titled(&panes[0], "(a) worst link length error", &label_font())?;
+            let mut chart = chart_on(&panel)
+                .build_cartesian_2d(0.0..3.0, (1e-12..1.0).log_scale())?;
             axes(&mut chart, "time (s)", "|ℓ − L| / L")
                 .x_label_formatter(&|t| format!("{t:.0}"))
                 .y_label_formatter(&power_of_ten)
@@ -153,7 +177,8 @@ fn chain_comparison() -> Result<Vec<Drawing>, PbmError> {
             for (i, curve) in errors.iter().enumerate() {
                 line(&mut chart, curve, color(i), LINE_WIDTH)?;
             }
-            let panel = titled(&panes[1], "(b) kinetic + potential energy", &label_font())?;
+            let panel =
+                titled(&panes[1], "(b) kinetic + potential energy", &label_font())?;
             let mut chart =
                 chart_on(&panel).build_cartesian_2d(0.0..3.0, lowest * 1.1..0.5)?;
             axes(&mut chart, "time (s)", "energy (J)")
@@ -191,7 +216,11 @@ fn faces(system: &BodySystem, model: &BoxChain) -> Vec<Vec<(f64, f64)>> {
 const FILM: [f64; 6] = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0];
 
 fn drag_filmstrip() -> Result<Vec<Drawing>, PbmError> {
-    let model = BoxChain { links: 5, release_angle: std::f64::consts::FRAC_PI_2, ..BoxChain::BOOK };
+    let model = BoxChain {
+        links: 5,
+        release_angle: std::f64::consts::FRAC_PI_2,
+        ..BoxChain::BOOK
+    };
     let (loop_time, frames) = (2.0, 240);
     let mut shots = Vec::new();
     let mut path = Vec::new();
@@ -228,17 +257,34 @@ fn drag_filmstrip() -> Result<Vec<Drawing>, PbmError> {
                 panels(&root, layout, shots.len(), 3).iter().zip(&shots).enumerate()
             {
                 let letter = (b'a' + k as u8) as char;
-                let panel = titled(panel, &format!("({letter}) t = {t:.2} s"), &label_font())?;
+                let panel = titled(
+                    panel,
+                    &format!("({letter}) t = {t:.2} s"),
+                    &label_font(),
+                )?;
                 let (pw, ph) = panel.dim_in_pixel();
-                let (xr, yr) = equal_scale_in((pw - 8, ph - 8), -0.45..1.0, -1.15..0.1);
-                let mut chart = ChartBuilder::on(&panel).margin(4).build_cartesian_2d(xr, yr)?;
+                let (xr, yr) =
+                    equal_scale_in((pw - 8, ph - 8), -0.45..1.0, -1.15..0.1);
+                let mut chart =
+                    ChartBuilder::on(&panel).margin(4).build_cartesian_2d(xr, yr)?;
                 let seen = ((t / FRAME).round() as usize + 1).min(path.len());
                 dashed_line(&mut chart, &path[..seen], REFERENCE, LINE_WIDTH)?;
                 for face in boxes {
-                    chart.draw_series(std::iter::once(Polygon::new(face.clone(), color(0).mix(0.8).filled())))?;
+                    chart.draw_series(std::iter::once(Polygon::new(
+                        face.clone(),
+                        color(0).mix(0.8).filled(),
+                    )))?;
                 }
-                chart.draw_series(std::iter::once(Circle::new((0.0, 0.0), 5, REFERENCE.filled())))?;
-                chart.draw_series(std::iter::once(Circle::new(*mouse, 5, color(1).filled())))?;
+                chart.draw_series(std::iter::once(Circle::new(
+                    (0.0, 0.0),
+                    5,
+                    REFERENCE.filled(),
+                )))?;
+                chart.draw_series(std::iter::once(Circle::new(
+                    *mouse,
+                    5,
+                    color(1).filled(),
+                )))?;
             }
             Ok(())
         },

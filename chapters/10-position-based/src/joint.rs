@@ -32,7 +32,12 @@ impl Anchor {
         }
     }
 
-    fn inverse_mass(&self, bodies: &[Body], p: &Vector3<f64>, n: &Vector3<f64>) -> f64 {
+    fn inverse_mass(
+        &self,
+        bodies: &[Body],
+        p: &Vector3<f64>,
+        n: &Vector3<f64>,
+    ) -> f64 {
         match self {
             Anchor::Body { body, .. } => bodies[*body].generalized_inverse_mass(p, n),
             Anchor::World(_) => 0.0,
@@ -61,10 +66,17 @@ pub struct Joint {
 impl Joint {
     /// A joint keeping `a` and `b` `rest` apart (0: a ball joint) with compliance
     /// α ≥ 0 (m/N; 0 is rigid).
-    pub fn new(a: Anchor, b: Anchor, rest: f64, compliance: f64) -> Result<Self, PbmError> {
+    pub fn new(
+        a: Anchor,
+        b: Anchor,
+        rest: f64,
+        compliance: f64,
+    ) -> Result<Self, PbmError> {
         for anchor in [&a, &b] {
             match anchor {
-                Anchor::Body { local, .. } => all_finite("joint", "anchor", local.iter().copied())?,
+                Anchor::Body { local, .. } => {
+                    all_finite("joint", "anchor", local.iter().copied())?
+                }
                 Anchor::World(p) => all_finite("joint", "anchor", p.iter().copied())?,
             };
         }
@@ -99,9 +111,11 @@ impl Joint {
             return; // a ball joint that holds exactly has no direction to push
         }
         let n = d / length;
-        let w = self.a.inverse_mass(bodies, &pa, &n) + self.b.inverse_mass(bodies, &pb, &n);
+        let w = self.a.inverse_mass(bodies, &pa, &n)
+            + self.b.inverse_mass(bodies, &pb, &n);
         let stiffness = Stiffness::Xpbd(self.compliance);
-        let d_lambda = multiplier_update(stiffness, length - self.rest, self.lambda, w, h);
+        let d_lambda =
+            multiplier_update(stiffness, length - self.rest, self.lambda, w, h);
         self.lambda += d_lambda;
         let impulse = n * d_lambda;
         self.a.apply(bodies, &pa, &-impulse);
@@ -130,19 +144,29 @@ pub struct BodySystem {
 impl BodySystem {
     /// Bodies under gravity, with no joints.
     pub fn new(bodies: Vec<Body>, gravity: Vector3<f64>) -> Self {
-        BodySystem { bodies, joints: Vec::new(), gravity, gyroscopic: true, t: 0.0, steps: 0 }
+        BodySystem {
+            bodies,
+            joints: Vec::new(),
+            gravity,
+            gyroscopic: true,
+            t: 0.0,
+            steps: 0,
+        }
     }
 
     /// Adds a joint after checking the bodies it names.
     pub fn add_joint(&mut self, joint: Joint) -> Result<usize, PbmError> {
         for anchor in [&joint.a, &joint.b] {
-            if let Anchor::Body { body, .. } = anchor {
-                if *body >= self.bodies.len() {
-                    return Err(PbmError::invalid(
-                        "joint",
-                        format!("body {body} does not exist ({} bodies)", self.bodies.len()),
-                    ));
-                }
+            if let Anchor::Body { body, .. } = anchor
+                && *body >= self.bodies.len()
+            {
+                return Err(PbmError::invalid(
+                    "joint",
+                    format!(
+                        "body {body} does not exist ({} bodies)",
+                        self.bodies.len()
+                    ),
+                ));
             }
         }
         self.joints.push(joint);

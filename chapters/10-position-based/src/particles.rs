@@ -91,7 +91,11 @@ impl<const D: usize> PbdSystem<D> {
             ids.iter().map(|&i| self.particles.particles[i].x).collect();
         condition.check(&x)?;
         let lambda = vec![0.0; condition.rows()];
-        self.constraints.push(Projected { condition: Box::new(condition), stiffness, lambda });
+        self.constraints.push(Projected {
+            condition: Box::new(condition),
+            stiffness,
+            lambda,
+        });
         Ok(())
     }
 
@@ -131,8 +135,16 @@ impl<const D: usize> PbdSystem<D> {
         for _ in 0..iterations {
             for c in &mut self.constraints {
                 let (condition, stiffness) = (c.condition.as_ref(), c.stiffness);
-                project(condition, stiffness, &mut c.lambda, &self.w, &mut self.x, h, &mut self.scratch)
-                    .map_err(|e| e.at_step(step, t0))?;
+                project(
+                    condition,
+                    stiffness,
+                    &mut c.lambda,
+                    &self.w,
+                    &mut self.x,
+                    h,
+                    &mut self.scratch,
+                )
+                .map_err(|e| e.at_step(step, t0))?;
             }
         }
         // Velocities from the motion over the step.
@@ -144,7 +156,8 @@ impl<const D: usize> PbdSystem<D> {
         }
         self.particles.t = t;
         self.steps += 1;
-        let finite = |p: &Particle<D>| p.x.iter().chain(p.v.iter()).all(|v| v.is_finite());
+        let finite =
+            |p: &Particle<D>| p.x.iter().chain(p.v.iter()).all(|v| v.is_finite());
         if !self.particles.particles.iter().all(finite) {
             return Err(PbmError::Diverged { step, time: t0 });
         }
@@ -160,7 +173,8 @@ impl<const D: usize> PbdSystem<D> {
         substeps: usize,
         iterations: usize,
     ) -> Result<(), PbmError> {
-        let h = positive("PBD frame", "length", frame)? / check_count("substeps", substeps)? as f64;
+        let h = positive("PBD frame", "length", frame)?
+            / check_count("substeps", substeps)? as f64;
         check_count("iterations", iterations)?;
         for _ in 0..substeps {
             self.step(h, iterations)?;
@@ -175,7 +189,8 @@ impl<const D: usize> PbdSystem<D> {
         let mut energy = self.particles.energy();
         for c in &self.constraints {
             if let Some(alpha) = c.stiffness.compliance() {
-                energy += self.values(c)?.iter().map(|c| 0.5 * c * c / alpha).sum::<f64>();
+                energy +=
+                    self.values(c)?.iter().map(|c| 0.5 * c * c / alpha).sum::<f64>();
             }
         }
         Ok(energy)

@@ -45,7 +45,11 @@ impl Stiffness {
 
     /// XPBD's compliance α ≥ 0 (inverse stiffness).
     pub fn xpbd(compliance: f64) -> Result<Self, PbmError> {
-        Ok(Stiffness::Xpbd(non_negative("XPBD constraint", "compliance", compliance)?))
+        Ok(Stiffness::Xpbd(non_negative(
+            "XPBD constraint",
+            "compliance",
+            compliance,
+        )?))
     }
 
     /// The compliance, if this is an XPBD constraint with α > 0 (it then stores the

@@ -50,7 +50,11 @@ fn unit(q: &Quat) -> Result<Quat, PbmError> {
 impl Body {
     /// A free body with the mass and inertia of `props` (about its centre of mass),
     /// its centre at `x` and orientation `q` (a unit quaternion), at rest.
-    pub fn new(props: &MassProperties, x: Vector3<f64>, q: Quat) -> Result<Self, PbmError> {
+    pub fn new(
+        props: &MassProperties,
+        x: Vector3<f64>,
+        q: Quat,
+    ) -> Result<Self, PbmError> {
         all_finite("rigid body", "position", x.iter().copied())?;
         let inverse_inertia_body = props.inertia.try_inverse().ok_or_else(|| {
             PbmError::invalid("rigid body", "the inertia tensor is singular")
@@ -131,7 +135,11 @@ impl Body {
 
     /// Linear momentum m v (zero for a fixed body).
     pub fn momentum(&self) -> Vector3<f64> {
-        if self.inverse_mass > 0.0 { self.v / self.inverse_mass } else { Vector3::zeros() }
+        if self.inverse_mass > 0.0 {
+            self.v / self.inverse_mass
+        } else {
+            Vector3::zeros()
+        }
     }
 
     /// Angular momentum about the world origin: x × m v + I ω.
@@ -152,7 +160,13 @@ impl Body {
     // ANCHOR: integrate
     /// The prediction: v += h g, x += h v; ω += h I⁻¹(τ − ω × (I ω)) (with the
     /// gyroscopic term unless `gyroscopic` is false), q ← normalize(q + ½ h [0, ω] q).
-    pub fn integrate(&mut self, h: f64, g: &Vector3<f64>, torque: &Vector3<f64>, gyroscopic: bool) {
+    pub fn integrate(
+        &mut self,
+        h: f64,
+        g: &Vector3<f64>,
+        torque: &Vector3<f64>,
+        gyroscopic: bool,
+    ) {
         self.previous_x = self.x;
         self.previous_q = self.q;
         if self.inverse_mass == 0.0 {
@@ -191,7 +205,11 @@ impl Body {
     // ANCHOR: generalized_inverse_mass
     /// w = m⁻¹ + (r × n)ᵀ I⁻¹ (r × n) with r = p − x: how far the point p of the
     /// body moves along the unit direction n per unit of positional impulse along n.
-    pub fn generalized_inverse_mass(&self, p: &Vector3<f64>, n: &Vector3<f64>) -> f64 {
+    pub fn generalized_inverse_mass(
+        &self,
+        p: &Vector3<f64>,
+        n: &Vector3<f64>,
+    ) -> f64 {
         if self.inverse_mass == 0.0 {
             return 0.0;
         }
@@ -216,7 +234,12 @@ impl Body {
 
     /// Whether the pose and velocities are all finite.
     pub fn is_finite(&self) -> bool {
-        self.x.iter().chain(self.v.iter()).chain(self.q.iter()).chain(self.omega.iter()).all(|v| v.is_finite())
+        self.x
+            .iter()
+            .chain(self.v.iter())
+            .chain(self.q.iter())
+            .chain(self.omega.iter())
+            .all(|v| v.is_finite())
     }
 }
 

@@ -37,7 +37,10 @@ pub fn hanging_mass(
 // ANCHOR: projected_chain
 /// Chapter 4's chain (its particles, its nail, its rods, its gravity), held by
 /// projection instead of by constraint forces.
-pub fn projected_chain(chain: Chain, stiffness: Stiffness) -> Result<PbdSystem<2>, PbmError> {
+pub fn projected_chain(
+    chain: Chain,
+    stiffness: Stiffness,
+) -> Result<PbdSystem<2>, PbmError> {
     let mut system = PbdSystem::new(chain.particles()?);
     system.add_force(Gravity { g: Vector2::new(0.0, -G) })?;
     system.add_constraint(Nail::new(0, Vector2::zeros())?, stiffness)?;
@@ -88,19 +91,26 @@ impl BoxChain {
         // Box-local +y points up the chain: turn it to point back towards the origin.
         let angle = self.release_angle;
         let down = Vector3::new(angle.cos(), -angle.sin(), 0.0);
-        let q = quat_from_axis_angle(&Vector3::z(), std::f64::consts::FRAC_PI_2 - angle);
+        let q =
+            quat_from_axis_angle(&Vector3::z(), std::f64::consts::FRAC_PI_2 - angle);
         let bodies = (0..self.links)
             .map(|i| Body::new(&props, down * (l * (i as f64 + 0.5)), q))
             .collect::<Result<Vec<_>, _>>()?;
         let mut system = BodySystem::new(bodies, Vector3::new(0.0, -SLIDES_G, 0.0));
-        let (top, bottom) = (Vector3::new(0.0, 0.5 * l, 0.0), Vector3::new(0.0, -0.5 * l, 0.0));
+        let (top, bottom) =
+            (Vector3::new(0.0, 0.5 * l, 0.0), Vector3::new(0.0, -0.5 * l, 0.0));
         for i in 0..self.links {
             let above = if i == 0 {
                 Anchor::World(Vector3::zeros())
             } else {
                 Anchor::Body { body: i - 1, local: bottom }
             };
-            system.add_joint(Joint::new(above, Anchor::Body { body: i, local: top }, 0.0, 0.0)?)?;
+            system.add_joint(Joint::new(
+                above,
+                Anchor::Body { body: i, local: top },
+                0.0,
+                0.0,
+            )?)?;
         }
         Ok(system)
     }
@@ -138,14 +148,22 @@ pub fn drag_path(start: &Vector3<f64>, t: f64, loop_time: f64) -> Vector3<f64> {
 /// distance constraint along every triangle edge with compliance `stretch`, and
 /// one across every interior edge (between the two corners facing it) with
 /// compliance `bend`, both in m/N.
-pub fn xpbd_cloth(n: usize, stretch: f64, bend: f64) -> Result<PbdSystem<3>, PbmError> {
+pub fn xpbd_cloth(
+    n: usize,
+    stretch: f64,
+    bend: f64,
+) -> Result<PbdSystem<3>, PbmError> {
     let (pattern, triangles) = pbm_cloth::scenes::grid(n, 1.0)?;
     let mass = 0.2 / (n * n) as f64;
     let particles = pattern
         .iter()
         .enumerate()
         .map(|(k, p)| {
-            let particle = Particle::new(mass, Vector3::new(p[0] - 0.5, p[1], 0.0), Vector3::zeros())?;
+            let particle = Particle::new(
+                mass,
+                Vector3::new(p[0] - 0.5, p[1], 0.0),
+                Vector3::zeros(),
+            )?;
             Ok(if k < n { particle.with_motion(Motion::Fixed) } else { particle })
         })
         .collect::<Result<Vec<_>, PbmError>>()?;
@@ -157,7 +175,8 @@ pub fn xpbd_cloth(n: usize, stretch: f64, bend: f64) -> Result<PbdSystem<3>, Pbm
     };
     let (stretch, bend) = (Stiffness::xpbd(stretch)?, Stiffness::xpbd(bend)?);
     // Each edge once, with the corners facing it (one on the border, two inside).
-    let mut facing: std::collections::BTreeMap<(usize, usize), Vec<usize>> = Default::default();
+    let mut facing: std::collections::BTreeMap<(usize, usize), Vec<usize>> =
+        Default::default();
     for t in &triangles {
         for k in 0..3 {
             let (a, b, c) = (t[k], t[(k + 1) % 3], t[(k + 2) % 3]);

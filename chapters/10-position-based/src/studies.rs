@@ -76,7 +76,12 @@ pub fn static_extension(
 /// ρ = α̃/(w + α̃) (the slides' XPBD update); after n passes C = rⁿ(C + h²g), so
 /// C = rⁿh²g/(1 − rⁿ). XPBD's accumulated update lands on C = −α̃λ after the
 /// first pass whatever n is, and the fixed point is C = α m g.
-pub fn predicted_extension(mass: f64, stiffness: Stiffness, h: f64, iterations: usize) -> f64 {
+pub fn predicted_extension(
+    mass: f64,
+    stiffness: Stiffness,
+    h: f64,
+    iterations: usize,
+) -> f64 {
     let fixed_point = |r: f64| {
         let rn = r.powi(iterations as i32);
         rn * h * h * G / (1.0 - rn)
@@ -114,6 +119,9 @@ pub struct ChainSample {
     pub energy: f64,
 }
 
+/// A chain run: a sample per frame, and the particles' positions at each.
+pub type ChainRun = (Vec<ChainSample>, Vec<Vec<Vector2<f64>>>);
+
 /// Chapter 4's chain by RK4 and Lagrange multipliers at step `h`, sampled every
 /// `every` steps, with the particles at each sample.
 pub fn lagrange_chain(
@@ -121,7 +129,7 @@ pub fn lagrange_chain(
     h: f64,
     samples: usize,
     every: usize,
-) -> Result<(Vec<ChainSample>, Vec<Vec<Vector2<f64>>>), PbmError> {
+) -> Result<ChainRun, PbmError> {
     let mut system = chain.with_rods()?;
     let mut stepper = RungeKutta::new(RK4);
     let mut track = Vec::with_capacity(samples + 1);
@@ -154,7 +162,7 @@ pub fn projected_chain_run(
     frames: usize,
     substeps: usize,
     iterations: usize,
-) -> Result<(Vec<ChainSample>, Vec<Vec<Vector2<f64>>>), PbmError> {
+) -> Result<ChainRun, PbmError> {
     let mut system = projected_chain(chain, stiffness)?;
     let mut track = Vec::with_capacity(frames + 1);
     let mut positions = Vec::with_capacity(frames + 1);
@@ -209,15 +217,22 @@ pub struct SpringRun {
 /// 10 % stretched, stepped `steps` times at h with no gravity: the spring either
 /// as an applied force in the prediction (`in_prediction`) or as an XPBD
 /// constraint of compliance 1/k.
-pub fn spring_both_ways(k: f64, h: f64, steps: usize, in_prediction: bool) -> Result<SpringRun, PbmError> {
+pub fn spring_both_ways(
+    k: f64,
+    h: f64,
+    steps: usize,
+    in_prediction: bool,
+) -> Result<SpringRun, PbmError> {
     let rest = 1.0;
-    let anchor = Particle::new(1.0, Vector2::zeros(), Vector2::zeros())?.with_motion(Motion::Fixed);
+    let anchor = Particle::new(1.0, Vector2::zeros(), Vector2::zeros())?
+        .with_motion(Motion::Fixed);
     let bob = Particle::new(1.0, Vector2::new(1.1 * rest, 0.0), Vector2::zeros())?;
     let mut system = PbdSystem::new(vec![anchor, bob]);
     if in_prediction {
         system.add_force(DampedSpring::new(0, 1, k, 0.0, rest)?)?;
     } else {
-        system.add_constraint(Distance::new(0, 1, rest)?, Stiffness::xpbd(1.0 / k)?)?;
+        system
+            .add_constraint(Distance::new(0, 1, rest)?, Stiffness::xpbd(1.0 / k)?)?;
     }
     let c0 = 0.1 * rest;
     let mut run = SpringRun { growth: 1.0, diverged_at: None };

@@ -114,7 +114,8 @@ fn one_joint_correction_changes_neither_momentum() {
     system.bodies[1].x += Vector3::new(1e-5, -2e-5, 5e-6);
     let before = system.bodies.clone();
     joint.solve(&mut system.bodies, 1e-3);
-    let (mut linear, mut angular, mut scale) = (Vector3::zeros(), Vector3::zeros(), 0.0);
+    let (mut linear, mut angular, mut scale) =
+        (Vector3::zeros(), Vector3::zeros(), 0.0);
     for (b0, b1) in before.iter().zip(&system.bodies) {
         let dx = (b1.x - b0.x) * b0.mass();
         // The turn as a rotation vector: 2 sin(θ/2) û, equal to θ to O(θ³).
@@ -167,7 +168,8 @@ fn the_angular_velocity_is_the_same_for_q_and_minus_q() {
 }
 
 #[test]
-fn the_chain_of_boxes_keeps_its_joints_closed_to_second_order_and_only_loses_energy() {
+fn the_chain_of_boxes_keeps_its_joints_closed_to_second_order_and_only_loses_energy()
+{
     // The slides' chain released straight out to the side: its end whips round at
     // about 1.9 s, the hardest moment for the joints.
     let chain = BoxChain::BOOK;
@@ -198,7 +200,8 @@ fn the_chain_of_boxes_keeps_its_joints_closed_to_second_order_and_only_loses_ene
 #[test]
 fn bad_rigid_input_is_refused_in_one_clear_line() {
     let props = MassProperties::block(Vector3::new(0.1, 0.1, 0.1), 1.0).unwrap();
-    let e = Body::new(&props, Vector3::zeros(), Quat::new(1.0, 0.1, 0.0, 0.0)).unwrap_err();
+    let e = Body::new(&props, Vector3::zeros(), Quat::new(1.0, 0.1, 0.0, 0.0))
+        .unwrap_err();
     assert!(e.to_string().contains("unit quaternion"), "{e}");
     let e = Body::fixed(Vector3::new(f64::NAN, 0.0, 0.0), UNROTATED).unwrap_err();
     assert!(e.to_string().contains("position"), "{e}");
@@ -206,7 +209,8 @@ fn bad_rigid_input_is_refused_in_one_clear_line() {
     let e = Joint::new(a, a, 0.0, -1.0).unwrap_err();
     assert!(e.to_string().contains("compliance"), "{e}");
     let mut system = BodySystem::new(vec![], Vector3::zeros());
-    let joint = Joint::new(a, Anchor::Body { body: 3, local: Vector3::zeros() }, 0.0, 0.0);
+    let joint =
+        Joint::new(a, Anchor::Body { body: 3, local: Vector3::zeros() }, 0.0, 0.0);
     let e = system.add_joint(joint.unwrap()).unwrap_err();
     assert!(e.to_string().contains("body 3"), "{e}");
     let e = BoxChain { links: 0, ..BoxChain::BOOK }.build().unwrap_err();
@@ -233,5 +237,9 @@ fn the_quaternion_update_turns_at_omega_with_no_extra_factor() {
     let expected = omega * t - omega.powi(3) * h * t * t / 16.0;
     assert!((angle - expected).abs() < 1e-6, "{angle} vs {expected}");
     let spin = omega - omega.powi(3) * h * t / 8.0;
-    assert!((system.bodies[0].omega.z - spin).abs() < 1e-6, "{}", system.bodies[0].omega);
+    assert!(
+        (system.bodies[0].omega.z - spin).abs() < 1e-6,
+        "{}",
+        system.bodies[0].omega
+    );
 }
