@@ -104,6 +104,24 @@ pub const TABLES: &[Table] = &[
         compare: Compare::TimesReference(4),
     },
     Table {
+        file: "pbd-frame.md",
+        column: "one 60 Hz frame, one core",
+        package: "pbm-pbd",
+        what: "one frame of 1/60 s: XPBD as 20 (or 200) substeps of one pass; chapter 9's implicit cloth as one backward Euler step of 1/60 s (RAYON_NUM_THREADS=1)",
+        per_second: "",
+        rows: &[
+            row("XPBD: 100 boxes, ball joints", "pbd/box_chain_frame_100"),
+            row("XPBD: 100-link particle chain", "pbd/particle_chain_frame_100"),
+            row("XPBD: 100 × 100 cloth, 20 substeps", "pbd/xpbd_cloth_frame_n100"),
+            row(
+                "XPBD: 100 × 100 cloth, 200 substeps",
+                "pbd/xpbd_cloth_frame_n100_200_substeps",
+            ),
+            row("chapter 9: 100 × 100 cloth, implicit", "pbd/implicit_cloth_frame_n100"),
+        ],
+        compare: Compare::TimesReference(4),
+    },
+    Table {
         file: "constraints-chain.md",
         column: "chain",
         package: "pbm-constraints",
@@ -395,8 +413,11 @@ fn three_digits(value: f64) -> String {
         0
     } else if value >= 10.0 {
         1
-    } else {
+    } else if value >= 1.0 || value <= 0.0 {
         2
+    } else {
+        // Three significant digits below one: 0.0938, 0.00129.
+        (2 - value.log10().floor() as i32) as usize
     };
     format!("{value:.decimals$}")
 }

@@ -240,6 +240,9 @@ pub const SHOWN: &[ShownRun] = &[
     run("pbd/chain", &[]),
     ShownRun { id: "pbd/chain", set: &["substeps=80"], keys: &[], timed: &[] },
     run("pbd/drag", &[]),
+    run("pbd/sheet-sag", &[]),
+    ShownRun { id: "pbd/sheet-sag", set: &["n=40"], keys: &[], timed: &[] },
+    ShownRun { id: "pbd/sheet-sag", set: &["n=100"], keys: &[], timed: &[] },
     ShownRun { id: "contact/incline", set: &["world=first"], keys: &[], timed: &[] },
     ShownRun { id: "contact/seesaw", set: &["left_mass=3"], keys: &[], timed: &[] },
     ShownRun {

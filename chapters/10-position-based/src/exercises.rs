@@ -98,6 +98,31 @@ pub fn all() -> Vec<Exercise> {
             run: drag,
             optional: &[],
         },
+        Exercise {
+            id: "sheet-sag",
+            summary: "chapter 9's cloth by XPBD, hung straight down: how far it stretches against the compliance's closed form",
+            params: vec![
+                ParamSpec::int("n", "particles along each side", 20, 2, 100),
+                ParamSpec::float(
+                    "compliance",
+                    "stretch compliance α = 1/k (m/N)",
+                    1e-3,
+                    1e-5,
+                    1e-1,
+                ),
+                ParamSpec::int("substeps", "steps per 60 Hz frame", 20, 1, 200),
+                ParamSpec::int(
+                    "iterations",
+                    "passes over the constraints per step",
+                    1,
+                    1,
+                    20,
+                ),
+                ParamSpec::float("t_end", "simulated time (s)", 1.0, 0.1, 3.0),
+            ],
+            run: sheet_sag,
+            optional: &[],
+        },
     ]
 }
 
@@ -346,5 +371,33 @@ fn drag(p: &Params) -> Result<Value, PbmError> {
         "max_joint_gap_mm": 1e3 * gap,
         "mouse_force_n": system.joints[links].lambda().abs() / (FRAME / substeps as f64).powi(2),
         "tip": [tip.x, tip.y, tip.z],
+    }))
+}
+
+/// Projections a sheet run may take: about 45 ns each, so some 15 s on one core.
+const SHEET_PROJECTIONS: f64 = 3.5e8;
+
+fn sheet_sag(p: &Params) -> Result<Value, PbmError> {
+    let (n, substeps, iterations) =
+        (p.usize("n")?, p.usize("substeps")?, p.usize("iterations")?);
+    let (compliance, t_end) = (p.f64("compliance")?, p.f64("t_end")?);
+    // (n − 1)(3n − 1) edges, and at most one bending pair across each.
+    let constraints = 2 * (n - 1) * (3 * n - 1);
+    let frames = (t_end / FRAME).round() as usize;
+    budget::within(
+        (frames * substeps * iterations * constraints) as f64,
+        SHEET_PROJECTIONS,
+        "projections",
+        "lower n, substeps, iterations or t_end",
+    )?;
+    let sag = crate::studies::hanging_sheet(n, compliance, substeps, iterations, t_end)?;
+    let expected = crate::studies::sheet_sag_closed_form(compliance);
+    Ok(json!({
+        "constraints": sag.constraints,
+        "expected_extension_mm": 1e3 * expected,
+        "xpbd_extension_mm": 1e3 * sag.extension,
+        "xpbd_extension_range_mm": [1e3 * sag.range.0, 1e3 * sag.range.1],
+        "extension_over_expected": sag.extension / expected,
+        "free_edge_height_spread_mm": 1e3 * sag.edge_spread,
     }))
 }

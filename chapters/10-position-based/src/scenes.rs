@@ -154,7 +154,7 @@ pub fn xpbd_cloth(
     bend: f64,
 ) -> Result<PbdSystem<3>, PbmError> {
     let (pattern, triangles) = pbm_cloth::scenes::grid(n, 1.0)?;
-    let mass = 0.2 / (n * n) as f64;
+    let mass = crate::studies::SHEET_DENSITY / (n * n) as f64;
     let particles = pattern
         .iter()
         .enumerate()

@@ -247,3 +247,75 @@ pub fn spring_both_ways(
     Ok(run)
 }
 // ANCHOR_END: spring_both_ways
+
+/// Area density of chapter 9's cotton (kg/m²), which [`crate::scenes::xpbd_cloth`]
+/// uses too.
+pub const SHEET_DENSITY: f64 = 0.2;
+
+/// How a sheet hung straight down settled.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SheetSag {
+    /// The free edge's mean extension below the sheet's rest length (m), averaged
+    /// over the second half of the run.
+    pub extension: f64,
+    /// The smallest and largest of that mean over the second half (m).
+    pub range: (f64, f64),
+    /// Height difference between the highest and the lowest particle of the free
+    /// edge at the end (m): zero for a sheet that hangs flat, decimetres for one
+    /// that has crumpled.
+    pub edge_spread: f64,
+    /// Distance constraints of the sheet, stretch and bending.
+    pub constraints: usize,
+}
+
+// ANCHOR: sheet_sag
+/// A 1 m square sheet of k = 1/α (N/m) stretching stiffness hangs under its own
+/// weight from its top edge; the tension at depth y is ρ g (L − y) per metre of
+/// width, so the free edge sinks by ∫ ρ g (L − y)/k dy = ρ g L²/(2k).
+pub fn sheet_sag_closed_form(compliance: f64) -> f64 {
+    SHEET_DENSITY * G * compliance / 2.0
+}
+
+/// [`crate::scenes::xpbd_cloth`] with `n` × `n` particles, stretch compliance α and
+/// limp bending (α = 1 m/N), turned to hang straight down at rest from its held
+/// edge, run for `seconds` at `substeps` steps per 60 Hz frame of `iterations`
+/// passes.
+pub fn hanging_sheet(
+    n: usize,
+    compliance: f64,
+    substeps: usize,
+    iterations: usize,
+    seconds: f64,
+) -> Result<SheetSag, PbmError> {
+    let mut sheet = crate::scenes::xpbd_cloth(n, compliance, 1.0)?;
+    // The pattern lies in z = 0 with the held edge at y = 0: turn y into −z.
+    for p in &mut sheet.particles.particles {
+        p.x = nalgebra::Vector3::new(p.x.x, 0.0, -p.x.y);
+    }
+    let free_edge = n * (n - 1)..n * n;
+    let frames = (seconds / FRAME).round() as usize;
+    if frames < 2 {
+        return Err(PbmError::invalid("hanging sheet", "run at least two frames"));
+    }
+    let (mut sum, mut range) = (0.0, (f64::INFINITY, f64::NEG_INFINITY));
+    for frame in 1..=frames {
+        sheet.frame(FRAME, substeps, iterations)?;
+        if 2 * frame > frames {
+            let p = &sheet.particles.particles[free_edge.clone()];
+            let depth = -p.iter().map(|p| p.x.z).sum::<f64>() / n as f64;
+            let extension = depth - 1.0;
+            sum += extension;
+            range = (range.0.min(extension), range.1.max(extension));
+        }
+    }
+    let z = sheet.particles.particles[free_edge].iter().map(|p| p.x.z);
+    let edge_spread =
+        z.clone().fold(f64::NEG_INFINITY, f64::max) - z.fold(f64::INFINITY, f64::min);
+    Ok(SheetSag {
+        extension: sum / (frames - frames / 2) as f64,
+        range,
+        edge_spread,
+        constraints: sheet.constraints.len(),
+    })
+}
+// ANCHOR_END: sheet_sag
