@@ -117,7 +117,10 @@ pub const TABLES: &[Table] = &[
                 "XPBD: 100 × 100 cloth, 200 substeps",
                 "pbd/xpbd_cloth_frame_n100_200_substeps",
             ),
-            row("chapter 9: 100 × 100 cloth, implicit", "pbd/implicit_cloth_frame_n100"),
+            row(
+                "chapter 9: 100 × 100 cloth, implicit",
+                "pbd/implicit_cloth_frame_n100",
+            ),
         ],
         compare: Compare::TimesReference(4),
     },

@@ -30,10 +30,7 @@ fn chapter_9s_sheet_hangs_at_the_closed_form() {
     }
     let extension = sum / 60.0;
     let expected = sheet_sag_closed_form(ALPHA);
-    assert!(
-        (extension / expected - 1.0).abs() < 0.01,
-        "{extension} vs {expected}"
-    );
+    assert!((extension / expected - 1.0).abs() < 0.01, "{extension} vs {expected}");
 }
 
 #[test]
