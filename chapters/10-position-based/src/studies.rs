@@ -268,6 +268,9 @@ pub struct SheetSag {
     pub constraints: usize,
 }
 
+/// The farthest an intact hanging sheet reaches from the middle of its rail (m).
+const APART: f64 = 1.118_033_988_749_895; // √(0.5² + 1²)
+
 // ANCHOR: sheet_sag
 /// A 1 m square sheet of k = 1/α (N/m) stretching stiffness hangs under its own
 /// weight from its top edge; the tension at depth y is ρ g (L − y) per metre of
@@ -300,6 +303,16 @@ pub fn hanging_sheet(
     let (mut sum, mut range) = (0.0, (f64::INFINITY, f64::NEG_INFINITY));
     for frame in 1..=frames {
         sheet.frame(FRAME, substeps, iterations)?;
+        // Held at the rail's midpoint ± 0.5 m, an intact 1 m sheet stays within
+        // √(0.5² + 1²) ≈ 1.12 m of it; twice that means its edges have torn apart.
+        let far =
+            sheet.particles.particles.iter().map(|p| p.x.norm()).fold(0.0, f64::max);
+        if far > 2.0 * APART {
+            let why =
+                format!("it came apart: a particle is {far:.3e} m from the rail");
+            return Err(PbmError::Degenerate { what: "hanging sheet", why }
+                .at_step(sheet.steps(), sheet.particles.t));
+        }
         if 2 * frame > frames {
             let p = &sheet.particles.particles[free_edge.clone()];
             let depth = -p.iter().map(|p| p.x.z).sum::<f64>() / n as f64;

@@ -52,3 +52,15 @@ fn more_substeps_stiffen_the_sheet_past_the_continuum() {
     // Converged, the diagonal edges share the load: stiffer than the continuum.
     assert!(many > 0.6 && many < 0.8, "{many}");
 }
+
+#[test]
+fn a_sheet_that_comes_apart_says_so_with_the_step() {
+    // Soft, fine, one step per frame: the loop's errors tear the sheet apart.
+    let error = hanging_sheet(100, 0.1, 1, 1, 3.0).unwrap_err().to_string();
+    assert!(error.starts_with("at step ") && error.contains("came apart"), "{error}");
+    // The same sheet at the slides' 20 substeps hangs, near its closed form (10 cm):
+    // this soft, one pass converges.
+    let sag = hanging_sheet(100, 0.1, 20, 1, 0.2).unwrap();
+    let ratio = sag.extension / sheet_sag_closed_form(0.1);
+    assert!((ratio - 1.0).abs() < 0.2 && sag.edge_spread < 0.02, "{sag:?}");
+}
