@@ -3,7 +3,7 @@
 // loaded, every internal link and anchor resolving, no raw LaTeX, bold vectors bold, search
 // answering, no listing scrolling sideways at 1280 px, and every figure's smallest label at
 // least 12 px as displayed, on a desktop (1280 px) and on a phone (390 px), where the page
-// shows the figure's narrow drawing. Screenshots of a few pages go to target/browser/. Run after `cargo run --release`:
+// shows the figure's narrow drawing; and every live demo runs, responds and agrees with the CLI. Screenshots of a few pages go to target/browser/. Run after `cargo run --release`:
 //
 //     cd browser && npm ci && node check-book.mjs
 //
@@ -14,6 +14,7 @@ import { createServer } from "node:http";
 import { readFile, readdir, mkdir, stat } from "node:fs/promises";
 import { join, extname, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { execFileSync } from "node:child_process";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const build = join(root, "book", "build");
@@ -66,6 +67,7 @@ const fail = (page, what) => problems.push(`${page}: ${what}`);
 const pages = await htmlPages(build);
 let links = 0, maths = 0, boldMaths = 0, images = 0;
 const figurePages = [];
+const demoPages = {}; // demo id -> the page it is on
 let listings = 0;
 await mkdir(shots, { recursive: true });
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -102,7 +104,8 @@ for (const rel of pages) {
     const wide = codes
       .filter((c) => c.scrollWidth > c.clientWidth + 1)
       .map((c) => c.innerText.split("\n").reduce((a, l) => (l.length > a.length ? l : a), ""));
-    return { imgs, hrefs, maths: math.length, bold, rawTex, ids, figures, listings: codes.length, wide };
+    const demos = [...document.querySelectorAll("div.pbm-demo")].map((d) => d.dataset.demo);
+    return { imgs, hrefs, maths: math.length, bold, rawTex, ids, figures, listings: codes.length, wide, demos };
   });
   for (const img of seen.imgs) {
     images += 1;
@@ -110,6 +113,7 @@ for (const rel of pages) {
   }
   maths += seen.maths;
   if (seen.figures > 0) figurePages.push(rel);
+  for (const id of seen.demos) demoPages[id] = rel;
   listings += seen.listings;
   for (const line of seen.wide) fail(rel, `listing scrolls sideways at 1280 px: ${line.trim()}`);
   boldMaths += seen.bold;
@@ -192,6 +196,91 @@ if (boldMaths === 0) problems.push("no formula anywhere has a bold vector");
   await page.close();
 }
 
+// Live demos: each loads, its picture moves, its sliders change its numbers, a frame of
+// simulation fits well inside a 60 Hz frame, and the numbers it shares with an exercise are
+// the CLI's to the last digit (web/src/lib.rs: AGREEMENTS).
+const FRAME_BUDGET_MS = 4;
+{
+  const timings = [];
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const open = async (rel) => {
+    await page.goto(`${origin}/${rel}`, { waitUntil: "load" });
+    return page
+      .waitForFunction(() => window.pbmDemosReady === true, null, { timeout: 10000 })
+      .then(() => true, () => false);
+  };
+  for (const [id, rel] of Object.entries(demoPages)) {
+    if (!(await open(rel))) {
+      fail(rel, `demo ${id} did not start (was the book built with the wasm32 target?)`);
+      continue;
+    }
+    const result = await page.evaluate((id) => {
+      const box = [...document.querySelectorAll("div.pbm-demo")].find((d) => d.dataset.demo === id);
+      const demo = box.pbmDemo;
+      const shown = () => [...box.querySelectorAll("table.pbm-demo-readouts td[data-value]")].map((c) => c.dataset.value).join(" ");
+      const before = demo.canvas.toDataURL();
+      demo.advance(30);
+      const moved = demo.canvas.toDataURL() !== before;
+      demo.reset();
+      demo.advance(10);
+      const numbers = shown();
+      // Move the first slider (or menu) to another position, as a reader would.
+      const input = box.querySelector("div.pbm-demo-controls input, div.pbm-demo-controls select");
+      if (input.tagName === "SELECT") input.value = String((Number(input.value) + 1) % input.options.length);
+      else input.value = String(Number(input.value) > 500 ? 200 : 800);
+      input.dispatchEvent(new Event("input"));
+      demo.advance(10);
+      const changed = shown() !== numbers;
+      // Frame times from the defaults: 120 frames, one at a time.
+      demo.setParams(demo.spec.params.map((p) => p.value));
+      const times = [];
+      for (let i = 0; i < 120; i++) {
+        const t0 = performance.now();
+        demo.advance(1);
+        times.push(performance.now() - t0);
+      }
+      times.sort((a, b) => a - b);
+      return { moved, changed, median: times[60], worst: times[119], error: demo.error };
+    }, id);
+    if (!result.moved) fail(rel, `demo ${id}: the canvas did not change over 30 frames`);
+    if (!result.changed) fail(rel, `demo ${id}: moving a slider did not change the numbers`);
+    if (result.error) fail(rel, `demo ${id}: ${result.error}`);
+    if (!(result.median < FRAME_BUDGET_MS)) {
+      fail(rel, `demo ${id}: ${result.median.toFixed(2)} ms per frame, over ${FRAME_BUDGET_MS} ms`);
+    }
+    timings.push(`${id} ${result.median.toFixed(2)} ms (worst ${result.worst.toFixed(1)})`);
+  }
+  // The same parameters and frames in the page and on the command line.
+  const pbm = process.env.PBM ?? join(root, "target", "release", "pbm");
+  const agreements = JSON.parse(await readFile(join(build, "demos", "agreements.json"), "utf8"));
+  let agreed = 0;
+  for (const a of agreements) {
+    const rel = demoPages[a.demo];
+    if (!rel) {
+      problems.push(`demo ${a.demo} is on no page`);
+      continue;
+    }
+    if (!(await open(rel))) continue; // reported above
+    let shown = await page.evaluate((a) => {
+      const box = [...document.querySelectorAll("div.pbm-demo")].find((d) => d.dataset.demo === a.demo);
+      box.pbmDemo.setParams(a.params);
+      box.pbmDemo.advance(a.frames);
+      return box.pbmDemo.readouts()[a.readout];
+    }, a);
+    if (a.absolute) shown = Math.abs(shown);
+    const result = JSON.parse(execFileSync(pbm, a.pbm_args, { encoding: "utf8" }));
+    // a.key is a JSON Pointer: /name/0 ...
+    const printed = a.key.split("/").slice(1).reduce((v, k) => v?.[k], result);
+    if (shown !== printed) {
+      fail(rel, `demo ${a.demo} shows ${shown}, \`pbm ${a.pbm_args.join(" ")}\` prints ${a.key} = ${printed}`);
+    } else {
+      agreed += 1;
+    }
+  }
+  console.log(`demos: ${timings.join("; ")}; ${agreed} of ${agreements.length} numbers equal the CLI's`);
+  await page.close();
+}
+
 // Screenshots to look at, light and dark, wide and narrow.
 for (const [name, rel, width, theme] of [
   ["forces-light-1280", "02-particles/forces.html", 1280, "light"],
@@ -200,6 +289,7 @@ for (const [name, rel, width, theme] of [
   ["euler-coal-390", "01-ode/euler.html", 390, "coal"],
   ["stiff-ayu-1280", "03-implicit/index.html", 1280, "ayu"],
   ["rigid-coal-1280", "06-rigid/index.html", 1280, "coal"],
+  ["pbd-rigid-navy-390", "10-position-based/rigid.html", 390, "navy"],
 ]) {
   const page = await browser.newPage({ viewport: { width, height: 1600 } });
   await page.addInitScript((t) => localStorage.setItem("mdbook-theme", t), theme);

@@ -1,6 +1,7 @@
 //! Renders the book with mdBook's library (no `mdbook` binary), math turned into
 //! MathML first.
 
+use crate::demos::{DemoPreprocessor, MODULE_SCRIPT, module_script};
 use crate::error::Error;
 use crate::figures::write_atomically_bytes;
 use crate::listing::{DedentPreprocessor, ListingPreprocessor};
@@ -30,6 +31,12 @@ pub fn write_math_font(book_dir: &Path) -> Result<(), Error> {
 /// otherwise into the directory `book.toml` names (`book/build`).
 pub fn build_book(book_dir: &Path, build_dir: Option<&Path>) -> Result<(), Error> {
     write_math_font(book_dir)?;
+    // The demos' module as `pbm book` left it; without one, the demos' fallback.
+    let module = book_dir.join("src").join(MODULE_SCRIPT);
+    if !module.is_file() {
+        write_atomically_bytes(&module, module_script(None).as_bytes())
+            .map_err(|source| Error::Write { path: module.clone(), source })?;
+    }
     let book_err = |e: mdbook_driver::errors::Error| Error::Book(format!("{e:#}"));
     let mut config =
         Config::from_disk(book_dir.join("book.toml")).map_err(book_err)?;
@@ -41,7 +48,8 @@ pub fn build_book(book_dir: &Path, build_dir: Option<&Path>) -> Result<(), Error
         config.build.build_dir = dir.to_path_buf();
     }
     let mut book = MDBook::load_with_config(book_dir, config).map_err(book_err)?;
-    book.with_preprocessor(ListingPreprocessor)
+    book.with_preprocessor(DemoPreprocessor)
+        .with_preprocessor(ListingPreprocessor)
         .with_preprocessor(LinkPreprocessor::new())
         .with_preprocessor(DedentPreprocessor)
         .with_preprocessor(IndexPreprocessor::new())

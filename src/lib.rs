@@ -5,6 +5,7 @@
 
 pub mod benchmarks;
 pub mod book;
+pub mod demos;
 pub mod error;
 pub mod figures;
 pub mod listing;

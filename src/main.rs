@@ -95,6 +95,8 @@ fn book() -> Result<(), Error> {
     let n = figures(None)?;
     let book_dir = repo_root().join("book");
     let outputs = pbm::output::write_outputs(&book_dir.join("src/output"))?;
+    let module = pbm::demos::build_module(&repo_root());
+    pbm::demos::write_module(&book_dir, &module)?;
     pbm::book::build_book(&book_dir, None)?;
     eprintln!(
         "drew {n} figures (wide and narrow), {outputs} changed program outputs and the book: {}",

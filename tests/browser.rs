@@ -59,6 +59,14 @@ fn missing(root: &Path) -> Vec<String> {
         }
         Some(_) => {}
     }
+    // The demos' checks compare the page with the command line's output.
+    if !root.join("target/release/pbm").exists() {
+        missing.push("no release build of pbm (target/release/pbm)".into());
+    }
+    let module = std::fs::read_to_string(root.join("book/build/demos/pbm-web.js"));
+    if !module.is_ok_and(|m| m.contains("window.pbmWasm = \"")) {
+        missing.push("the book was built without the demos' module".into());
+    }
     missing
 }
 

@@ -47,6 +47,27 @@ pub struct BounceRun {
     pub at_rest: bool,
 }
 
+/// The apex heights a step of the bouncing ball passed, from the ball `before` and
+/// `after` it and its number of contacts (at most one). An apex is y + v_y²/(2g)
+/// from any state of its flight (exact under gravity alone). A step can pass one
+/// before its contact (it starts rising and ends past a bounce or a sign change) and
+/// one after (it bounced and already passed the top).
+pub fn apexes_passed(
+    before: &Particle<2>,
+    after: &Particle<2>,
+    contacts: usize,
+) -> Vec<f64> {
+    let height = |y: f64, v: f64| y + v * v / (2.0 * G);
+    let mut passed = Vec::with_capacity(2);
+    if before.v.y > 0.0 && (contacts == 1 || after.v.y <= 0.0) {
+        passed.push(height(before.x.y, before.v.y));
+    }
+    if contacts == 1 && after.v.y <= 0.0 {
+        passed.push(height(after.x.y, after.v.y));
+    }
+    passed
+}
+
 // ANCHOR: bouncing_ball
 /// Drops the ball from 1 m and records `bounces` apexes after the first. An apex is
 /// read off the step where the upward velocity changes sign, extrapolated
@@ -100,19 +121,7 @@ pub fn bouncing_ball(
                 at_rest: true,
             });
         }
-        // An apex is y + v_y²/(2g) from any state of its flight (exact under gravity
-        // alone). A step can pass one before its contact (it starts rising and ends
-        // past a bounce or a sign change) and one after (it bounced and already
-        // passed the top).
-        let height = |y: f64, v: f64| y + v * v / (2.0 * G);
-        let mut passed = Vec::with_capacity(2);
-        if before.v.y > 0.0 && (contacts == 1 || after.v.y <= 0.0) {
-            passed.push(height(before.x.y, before.v.y));
-        }
-        if contacts == 1 && after.v.y <= 0.0 {
-            passed.push(height(after.x.y, after.v.y));
-        }
-        for apex in passed {
+        for apex in apexes_passed(&before, after, contacts) {
             if apex < BALL_CONTACT_TOLERANCE {
                 // The ball no longer leaves the contact band, where the contact force
                 // holds it: it is at rest, and nothing is left to measure.

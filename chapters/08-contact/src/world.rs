@@ -596,11 +596,12 @@ impl World {
         self.system.kinetic_energy()
     }
 
-    /// Body or fixture k as a polyhedron in world coordinates (`None` for a ball).
-    fn placed(&self, k: usize) -> Option<ConvexPolyhedron> {
+    /// Body or fixture k (bodies first, then fixtures) as a polyhedron in world
+    /// coordinates (`None` for a ball, or past the last fixture).
+    pub fn placed(&self, k: usize) -> Option<ConvexPolyhedron> {
         let n = self.shapes.len();
         if k >= n {
-            return Some(self.fixtures[k - n].solid.clone());
+            return self.fixtures.get(k - n).map(|f| f.solid.clone());
         }
         let Shape::Polyhedron(solid) = &self.shapes[k] else { return None };
         let body = &self.system.bodies[k];

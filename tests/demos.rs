@@ -1,0 +1,78 @@
+//! The live demos run the chapters' code: every number a demo shows that an exercise
+//! prints too is the same to the last digit, every demo runs from its defaults, and
+//! bad parameters are refused with a reason.
+
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
+use pbm_web::demo::Drawing;
+use pbm_web::{AGREEMENTS, DEMOS, find};
+
+#[test]
+fn every_demo_runs_from_its_defaults_and_its_picture_moves() {
+    for spec in DEMOS {
+        let mut demo = spec.create(&spec.defaults()).unwrap();
+        let (mut first, mut later) = (Drawing::default(), Drawing::default());
+        demo.draw(&mut first);
+        for _ in 0..120 {
+            demo.frame().unwrap();
+        }
+        demo.draw(&mut later);
+        assert!(
+            !first.data.is_empty() && first != later,
+            "{} does not move",
+            spec.id
+        );
+        let readouts = demo.readouts();
+        assert_eq!(readouts.len(), spec.readouts.len(), "{}", spec.id);
+        assert!(readouts.iter().all(|r| r.is_finite()), "{}: {readouts:?}", spec.id);
+        let view = (spec.view)(&spec.defaults());
+        assert!(view[0] < view[1] && view[2] < view[3], "{}: {view:?}", spec.id);
+    }
+}
+
+#[test]
+fn every_number_a_demo_shares_with_an_exercise_is_the_same() {
+    let chapters = pbm::chapters();
+    for a in AGREEMENTS {
+        let spec = find(a.demo).unwrap();
+        let mut demo = spec.create(a.params).unwrap();
+        for _ in 0..a.frames {
+            demo.frame().unwrap();
+        }
+        let shown = demo.readouts()[a.readout];
+        let shown = if a.absolute { shown.abs() } else { shown };
+        let (chapter, exercise) = pbm::find_exercise(&chapters, a.exercise).unwrap();
+        let printed = exercise.run_with(chapter.id, a.set).unwrap();
+        let printed = printed.pointer(a.key).and_then(|v| v.as_f64()).unwrap();
+        assert_eq!(shown, printed, "{} against {} {:?}", a.demo, a.exercise, a.set);
+    }
+}
+
+#[test]
+fn demo_ids_are_unique_and_parameters_are_checked() {
+    for (i, spec) in DEMOS.iter().enumerate() {
+        assert!(DEMOS[..i].iter().all(|d| d.id != spec.id), "{} twice", spec.id);
+        let mut values = spec.defaults();
+        values[0] = spec.params[0].max + 1.0;
+        let error = spec.create(&values).err().unwrap().to_string();
+        assert!(error.contains(spec.params[0].name), "{error}");
+        assert!(spec.create(&values[1..]).is_err());
+    }
+}
+
+#[test]
+fn a_demo_whose_explicit_method_diverges_says_so_and_runs_on() {
+    let spec = find("implicit/stiff").unwrap();
+    // h = 0.5 > 2/k = 0.2: explicit Euler multiplies y by −4 every step.
+    let mut demo = spec.create(&[10.0, 0.5]).unwrap();
+    for _ in 0..600 {
+        demo.frame().unwrap();
+    }
+    let note = demo.note().unwrap();
+    assert!(
+        note.starts_with("explicit Euler: simulation diverged at step "),
+        "{note}"
+    );
+    let readouts = demo.readouts();
+    assert!(readouts[1].is_nan() && readouts[2].abs() < 1e-100, "{readouts:?}");
+}

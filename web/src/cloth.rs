@@ -1,0 +1,114 @@
+//! Chapter 9: a square of cotton dropped onto a sphere (or hung from a rail), one
+//! backward Euler step of 1/60 s per frame, its linear system solved by conjugate
+//! gradients.
+
+use crate::demo::{Camera, Demo, DemoSpec, Drawing, Ink, Param, Readout};
+use nalgebra::Vector3;
+use pbm_cloth::cloth::{Cloth, Material};
+use pbm_cloth::scenes::{SPHERE, Scene, cloth};
+use pbm_prelim::PbmError;
+use std::f64::consts::TAU;
+
+/// One step per 60 Hz frame (s).
+pub const H: f64 = 1.0 / 60.0;
+
+/// The demo of chapter 9's drape (the exercise `cloth/drape`).
+pub const DRAPE: DemoSpec = DemoSpec {
+    id: "cloth/drape",
+    title: "A 1 m square of cotton, one backward Euler step per frame",
+    params: &[
+        Param::choice("scene", "scene", &["drape over a sphere", "curtain"]),
+        Param::count("n", "particles per side", [8.0, 4.0, 14.0]),
+        Param::log("stretch", "stretch stiffness", "N/m", [1000.0, 10.0, 10000.0]),
+    ],
+    readouts: &[
+        Readout::plain("t", "s"),
+        Readout::plain("CG iterations, last step", ""),
+        Readout::plain("CG iterations per step, mean", ""),
+        Readout::plain("lowest point", "m"),
+        Readout::plain("deepest particle inside the sphere", "mm"),
+        Readout::plain("kinetic energy", "J"),
+    ],
+    view: |p| match p[0] as usize {
+        0 => [-0.85, 0.85, -0.75, 0.55],
+        _ => [-0.85, 0.85, -1.15, 0.25],
+    },
+    build: |p| {
+        let scene = [Scene::Drape, Scene::Curtain][p[0] as usize];
+        let material = Material { stretch: p[2], ..Material::COTTON };
+        Ok(Box::new(Drape {
+            cloth: cloth(scene, p[1] as usize, material)?,
+            n: p[1] as usize,
+            scene,
+            last: 0,
+            total: 0,
+            steps: 0,
+        }))
+    },
+};
+
+struct Drape {
+    cloth: Cloth,
+    n: usize,
+    scene: Scene,
+    last: usize,
+    total: usize,
+    steps: usize,
+}
+
+/// The screen sees the cloth's world with z up.
+fn upright(x: &Vector3<f64>) -> Vector3<f64> {
+    Vector3::new(x.x, x.z, -x.y)
+}
+
+impl Demo for Drape {
+    fn frame(&mut self) -> Result<(), PbmError> {
+        let step = self.cloth.backward_euler_step(H)?;
+        self.last = step.cg.iterations;
+        self.total += step.cg.iterations;
+        self.steps += 1;
+        Ok(())
+    }
+
+    fn readouts(&self) -> Vec<f64> {
+        let x = &self.cloth.x;
+        let lowest = x.iter().map(|x| x.z).fold(f64::INFINITY, f64::min);
+        // As the exercise measures it (`penetration`).
+        let inside = match self.scene {
+            Scene::Drape => {
+                let depth =
+                    x.iter().map(|x| SPHERE.radius - (x - SPHERE.center).norm());
+                depth.fold(0.0, f64::max) * 1e3
+            }
+            Scene::Curtain => f64::NAN,
+        };
+        let mean = if self.steps == 0 {
+            f64::NAN
+        } else {
+            self.total as f64 / self.steps as f64
+        };
+        let kinetic = self.cloth.energies().map_or(f64::NAN, |e| e.kinetic);
+        vec![self.cloth.t, self.last as f64, mean, lowest, inside, kinetic]
+    }
+
+    fn draw(&self, out: &mut Drawing) {
+        let camera = Camera::looking_from(Vector3::new(0.35, 0.5, 1.0));
+        if self.scene == Scene::Drape {
+            // An orthographic view of a sphere is a circle of its radius.
+            let c = camera.project(&upright(&SPHERE.center));
+            let rim = (0..97).map(|i| {
+                let a = TAU * i as f64 / 96.0;
+                [c[0] + SPHERE.radius * a.cos(), c[1] + SPHERE.radius * a.sin()]
+            });
+            out.polygon(Ink::Muted, rim);
+        }
+        // The threads: every row and every column of particles.
+        let n = self.n;
+        let at =
+            |i: usize, j: usize| camera.project(&upright(&self.cloth.x[i * n + j]));
+        for i in 0..n {
+            out.polyline(Ink::First, (0..n).map(|j| at(i, j)));
+            out.polyline(Ink::First, (0..n).map(|j| at(j, i)));
+        }
+    }
+}

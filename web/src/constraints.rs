@@ -1,0 +1,101 @@
+//! Chapter 4: the bead on a circular wire, held by a constraint force. Without
+//! feedback it drifts off the wire; the feedback gains k_s and k_d pull it back.
+
+use crate::demo::{Demo, DemoSpec, Drawing, Ink, Param, Readout};
+use pbm_constraints::models::bead;
+use pbm_constraints::system::{ConstrainedSystem, Feedback};
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::system::OdeSystem;
+use pbm_ode::tableau::{EULER, MIDPOINT, RK4};
+use pbm_prelim::PbmError;
+use std::f64::consts::TAU;
+
+/// The page's frame (s).
+const FRAME: f64 = 1.0 / 60.0;
+
+/// The most points of the bead's path kept for drawing.
+const KEPT: usize = 600;
+
+/// The demo of chapter 4's drift figure (the exercise `constraints/drift`).
+pub const BEAD: DemoSpec = DemoSpec {
+    id: "constraints/bead",
+    title: "A bead on a circular wire under gravity",
+    params: &[
+        Param::choice("solver", "integrator", &["Euler", "midpoint", "RK4"]),
+        Param::log("h", "step h", "s", [0.01, 0.001, 0.1]),
+        Param::linear("k_s", "feedback k_s", "1/s²", [0.0, 0.0, 400.0]),
+        Param::linear("k_d", "feedback k_d", "1/s", [0.0, 0.0, 40.0]),
+    ],
+    readouts: &[
+        Readout::plain("t", "s"),
+        Readout::plain("steps per frame", ""),
+        Readout::inked("|C| now, C = (|x|² − 1)/2", "m²", Ink::First),
+        Readout::plain("largest |C| so far", "m²"),
+        Readout::plain("energy", "J"),
+    ],
+    view: |_| [-1.6, 1.6, -1.6, 1.6],
+    build: |p| {
+        let tableau = [EULER, MIDPOINT, RK4][p[0] as usize];
+        let h = p[1];
+        let mut system = bead(Feedback::new(p[2], p[3])?)?;
+        let worst = system.max_abs_c()?;
+        Ok(Box::new(Bead {
+            system,
+            stepper: RungeKutta::new(tableau),
+            h,
+            // Real time, near enough, in whole steps.
+            steps_per_frame: (FRAME / h).round().max(1.0) as usize,
+            worst,
+            now: worst,
+            path: Vec::new(),
+        }))
+    },
+};
+
+struct Bead {
+    system: ConstrainedSystem<2>,
+    stepper: RungeKutta,
+    h: f64,
+    steps_per_frame: usize,
+    worst: f64,
+    now: f64,
+    path: Vec<[f64; 2]>,
+}
+
+impl Demo for Bead {
+    fn frame(&mut self) -> Result<(), PbmError> {
+        // As `bead_drift` steps, |C| read after every step.
+        for _ in 0..self.steps_per_frame {
+            self.stepper.step(&mut self.system, self.h)?;
+            self.now = self.system.max_abs_c()?;
+            self.worst = self.worst.max(self.now);
+        }
+        let x = self.system.particles.particles[0].x;
+        if self.path.len() == KEPT {
+            self.path.remove(0);
+        }
+        self.path.push([x.x, x.y]);
+        Ok(())
+    }
+
+    fn readouts(&self) -> Vec<f64> {
+        vec![
+            self.system.time(),
+            self.steps_per_frame as f64,
+            self.now,
+            self.worst,
+            self.system.energy(),
+        ]
+    }
+
+    fn draw(&self, out: &mut Drawing) {
+        let wire = (0..129).map(|i| {
+            let a = TAU * i as f64 / 128.0;
+            [a.cos(), a.sin()]
+        });
+        out.polyline(Ink::Muted, wire);
+        out.polyline(Ink::First, self.path.iter().copied());
+        let x = self.system.particles.particles[0].x;
+        out.disc(Ink::Foreground, [x.x, x.y], 6.0);
+    }
+}

@@ -1,0 +1,306 @@
+//! What a live demo is: parameters with units and ranges, numbers it reports, and a
+//! picture it draws, over a simulation that advances one 60 Hz frame at a time.
+
+use pbm_prelim::PbmError;
+
+/// A slider (or, with `choices`, a menu) of a demo.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Param {
+    /// The name the CLI exercise uses for the same quantity, e.g. `h`.
+    pub name: &'static str,
+    /// What it is, for the label.
+    pub label: &'static str,
+    /// Its unit, e.g. `s`; empty for a pure number or a choice.
+    pub unit: &'static str,
+    /// Its value when the demo opens.
+    pub default: f64,
+    /// The smallest value the slider reaches.
+    pub min: f64,
+    /// The largest value the slider reaches.
+    pub max: f64,
+    /// Whether the slider moves in equal ratios rather than equal steps.
+    pub log: bool,
+    /// Whether only whole numbers are allowed (a count).
+    pub whole: bool,
+    /// The options of a menu, their index being the value; empty for a slider.
+    pub choices: &'static [&'static str],
+}
+
+impl Param {
+    /// A slider moving in equal steps.
+    pub const fn linear(
+        name: &'static str,
+        label: &'static str,
+        unit: &'static str,
+        [default, min, max]: [f64; 3],
+    ) -> Param {
+        Param {
+            name,
+            label,
+            unit,
+            default,
+            min,
+            max,
+            log: false,
+            whole: false,
+            choices: &[],
+        }
+    }
+
+    /// A slider of whole numbers.
+    pub const fn count(
+        name: &'static str,
+        label: &'static str,
+        [default, min, max]: [f64; 3],
+    ) -> Param {
+        Param {
+            name,
+            label,
+            unit: "",
+            default,
+            min,
+            max,
+            log: false,
+            whole: true,
+            choices: &[],
+        }
+    }
+
+    /// A slider moving in equal ratios.
+    pub const fn log(
+        name: &'static str,
+        label: &'static str,
+        unit: &'static str,
+        [default, min, max]: [f64; 3],
+    ) -> Param {
+        Param {
+            name,
+            label,
+            unit,
+            default,
+            min,
+            max,
+            log: true,
+            whole: false,
+            choices: &[],
+        }
+    }
+
+    /// A menu of `choices`, the first one chosen when the demo opens.
+    pub const fn choice(
+        name: &'static str,
+        label: &'static str,
+        choices: &'static [&'static str],
+    ) -> Param {
+        let max = choices.len() as f64 - 1.0;
+        Param {
+            name,
+            label,
+            unit: "",
+            default: 0.0,
+            min: 0.0,
+            max,
+            log: false,
+            whole: true,
+            choices,
+        }
+    }
+
+    /// `value` if it lies in the range (a whole index for a menu), else a clear error.
+    pub fn check(&self, value: f64) -> Result<f64, PbmError> {
+        let whole = !self.whole || value.fract() == 0.0;
+        if value.is_finite() && value >= self.min && value <= self.max && whole {
+            Ok(value)
+        } else {
+            Err(PbmError::invalid(
+                "demo parameter",
+                format!(
+                    "{} = {value} is outside [{}, {}]",
+                    self.name, self.min, self.max
+                ),
+            ))
+        }
+    }
+}
+
+/// A number a demo prints live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Readout {
+    /// What it is.
+    pub label: &'static str,
+    /// Its unit; empty for a pure number.
+    pub unit: &'static str,
+    /// The colour of what it measures in the picture, if it has one: the readout's
+    /// label is then that colour, a legend.
+    pub ink: Option<Ink>,
+}
+
+impl Readout {
+    /// A number with no colour in the picture.
+    pub const fn plain(label: &'static str, unit: &'static str) -> Readout {
+        Readout { label, unit, ink: None }
+    }
+
+    /// A number about what the picture draws in `ink`.
+    pub const fn inked(label: &'static str, unit: &'static str, ink: Ink) -> Readout {
+        Readout { label, unit, ink: Some(ink) }
+    }
+}
+
+/// The colours a drawing may use; the page maps them to its theme's colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Ink {
+    /// Text and axes.
+    Foreground = 0,
+    /// Guides and references: faint.
+    Muted = 1,
+    /// The first series.
+    First = 2,
+    /// The second series.
+    Second = 3,
+    /// The third series.
+    Third = 4,
+}
+
+/// A picture as a flat list of numbers, in world units, that the page's loader
+/// draws: each primitive is an opcode, an [`Ink`] and its numbers.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Drawing {
+    /// The encoded primitives.
+    pub data: Vec<f64>,
+}
+
+impl Drawing {
+    /// Opcode of an open polyline: count, then x, y pairs.
+    pub const POLYLINE: f64 = 1.0;
+    /// Opcode of a filled disc: x, y, radius in CSS pixels.
+    pub const DISC: f64 = 2.0;
+    /// Opcode of a closed, filled polygon: count, then x, y pairs.
+    pub const POLYGON: f64 = 3.0;
+
+    /// Starts a new picture.
+    pub fn clear(&mut self) {
+        self.data.clear();
+    }
+
+    /// An open polyline through `points`.
+    pub fn polyline(
+        &mut self,
+        ink: Ink,
+        points: impl ExactSizeIterator<Item = [f64; 2]>,
+    ) {
+        self.data.extend([Self::POLYLINE, ink as u8 as f64, points.len() as f64]);
+        self.data.extend(points.flatten());
+    }
+
+    /// A filled polygon with corners `points`.
+    pub fn polygon(
+        &mut self,
+        ink: Ink,
+        points: impl ExactSizeIterator<Item = [f64; 2]>,
+    ) {
+        self.data.extend([Self::POLYGON, ink as u8 as f64, points.len() as f64]);
+        self.data.extend(points.flatten());
+    }
+
+    /// A disc of `radius` CSS pixels (a marker: it keeps its size when zoomed).
+    pub fn disc(&mut self, ink: Ink, [x, y]: [f64; 2], radius: f64) {
+        self.data.extend([Self::DISC, ink as u8 as f64, x, y, radius]);
+    }
+}
+
+// ANCHOR: demo
+/// A running demo.
+pub trait Demo {
+    /// Advances one 60 Hz frame of the page (however many simulation steps that is).
+    fn frame(&mut self) -> Result<(), PbmError>;
+    /// The live numbers, one per [`DemoSpec::readouts`].
+    fn readouts(&self) -> Vec<f64>;
+    /// The picture of the current state.
+    fn draw(&self, out: &mut Drawing);
+    /// Something the reader should know that is not a number, e.g. that one of two
+    /// methods has diverged while the other runs on.
+    fn note(&self) -> Option<String> {
+        None
+    }
+}
+// ANCHOR_END: demo
+
+/// How a demo is made from its checked parameter values.
+pub type Build = fn(&[f64]) -> Result<Box<dyn Demo>, PbmError>;
+
+/// A demo as the pages and the loader know it.
+pub struct DemoSpec {
+    /// What the pages' `{{#demo id}}` names, e.g. `ode/euler-spiral`.
+    pub id: &'static str,
+    /// A one-line title.
+    pub title: &'static str,
+    /// The sliders and menus.
+    pub params: &'static [Param],
+    /// The live numbers.
+    pub readouts: &'static [Readout],
+    /// The world rectangle the picture shows for given parameters: x_min, x_max,
+    /// y_min, y_max.
+    pub view: fn(&[f64]) -> [f64; 4],
+    /// Builds the demo from checked parameter values, in the order of `params`.
+    pub build: Build,
+}
+
+impl DemoSpec {
+    /// The demo with `values` (one per parameter), each checked against its range.
+    pub fn create(&self, values: &[f64]) -> Result<Box<dyn Demo>, PbmError> {
+        if values.len() != self.params.len() {
+            return Err(PbmError::invalid(
+                "demo",
+                format!(
+                    "{} takes {} parameters, not {}",
+                    self.id,
+                    self.params.len(),
+                    values.len()
+                ),
+            ));
+        }
+        let checked = self
+            .params
+            .iter()
+            .zip(values)
+            .map(|(p, &v)| p.check(v))
+            .collect::<Result<Vec<_>, _>>()?;
+        (self.build)(&checked)
+    }
+
+    /// The parameters' opening values.
+    pub fn defaults(&self) -> Vec<f64> {
+        self.params.iter().map(|p| p.default).collect()
+    }
+}
+
+/// An orthographic view of 3-D space from a fixed direction, for demos of solids:
+/// the eye looks along −`eye`, with world y up on the screen.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Camera {
+    eye: nalgebra::Vector3<f64>,
+    right: nalgebra::Vector3<f64>,
+    up: nalgebra::Vector3<f64>,
+}
+
+impl Camera {
+    /// Looking from direction `eye` (towards the origin); `eye` must not be vertical.
+    pub fn looking_from(eye: nalgebra::Vector3<f64>) -> Camera {
+        let eye = eye.normalize();
+        let right = nalgebra::Vector3::y().cross(&eye).normalize();
+        let up = eye.cross(&right);
+        Camera { eye, right, up }
+    }
+
+    /// Where point `p` lands on the screen (world units).
+    pub fn project(&self, p: &nalgebra::Vector3<f64>) -> [f64; 2] {
+        [p.dot(&self.right), p.dot(&self.up)]
+    }
+
+    /// Whether a face with outward normal `n` faces the eye.
+    pub fn sees(&self, n: &nalgebra::Vector3<f64>) -> bool {
+        n.dot(&self.eye) > 0.0
+    }
+}

@@ -1,0 +1,243 @@
+//! The book's live demos: the chapter crates' own, tested code, compiled to
+//! WebAssembly and driven by the page.
+//!
+//! The page talks to the module through a small C ABI ([`abi`]): numbers in,
+//! numbers out, strings as pointer and length. No bindings generator is needed, so
+//! building the demos takes only `rustup target add wasm32-unknown-unknown`; the
+//! page's loader (`book/demos.js`) is a short hand-written file that reads
+//! the demos' parameters, units and readouts from the module itself.
+
+pub mod abi;
+pub mod cloth;
+pub mod collision;
+pub mod constraints;
+pub mod contact;
+pub mod demo;
+pub mod implicit;
+pub mod ode;
+pub mod particles;
+pub mod pbd;
+pub mod rigid;
+
+use demo::DemoSpec;
+
+/// Every demo, in the book's order.
+pub const DEMOS: &[DemoSpec] = &[
+    ode::EULER_SPIRAL,
+    particles::BOUNCING,
+    implicit::STIFF,
+    constraints::BEAD,
+    rigid::DZHANIBEKOV,
+    collision::SWEEP,
+    contact::DROP,
+    cloth::DRAPE,
+    pbd::BOX_CHAIN,
+];
+
+/// The demo a page names, if there is one.
+pub fn find(id: &str) -> Option<&'static DemoSpec> {
+    DEMOS.iter().find(|d| d.id == id)
+}
+
+/// A number a demo shows that a CLI exercise prints too: after `frames` frames with
+/// `params`, readout `readout` of demo `demo` equals the number at `key` in `pbm run
+/// exercise --set ... --json` to the last digit (the same functions compute both). The native tests
+/// and the browser test check every one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Agreement {
+    /// The demo's id.
+    pub demo: &'static str,
+    /// Its parameter values, in the order of its parameters.
+    pub params: &'static [f64],
+    /// Frames to run.
+    pub frames: u32,
+    /// Which readout.
+    pub readout: usize,
+    /// The exercise, `chapter/id`.
+    pub exercise: &'static str,
+    /// Its `--set` assignments.
+    pub set: &'static [&'static str],
+    /// Where the number is in its JSON result, as a JSON Pointer (RFC 6901), e.g.
+    /// `/final_body_omega/1`.
+    pub key: &'static str,
+    /// Whether the exercise prints the readout's absolute value.
+    pub absolute: bool,
+}
+
+/// Every agreement between a demo and an exercise.
+pub const AGREEMENTS: &[Agreement] = &[
+    Agreement {
+        demo: "ode/euler-spiral",
+        params: &[0.0, 0.1],
+        frames: 63,
+        readout: 3,
+        exercise: "ode/euler-spiral",
+        set: &["h=0.1", "steps=63"],
+        key: "/euler_final_radius",
+        absolute: false,
+    },
+    Agreement {
+        demo: "ode/euler-spiral",
+        params: &[1.0, 0.25],
+        frames: 26,
+        readout: 3,
+        exercise: "ode/euler-spiral",
+        set: &["h=0.25", "steps=26"],
+        key: "/midpoint_final_radius",
+        absolute: false,
+    },
+    Agreement {
+        demo: "ode/euler-spiral",
+        params: &[2.0, 0.5],
+        frames: 13,
+        readout: 3,
+        exercise: "ode/euler-spiral",
+        set: &["h=0.5", "steps=13"],
+        key: "/rk4_final_radius",
+        absolute: false,
+    },
+    Agreement {
+        demo: "particles/bouncing-ball",
+        params: &[0.8, 0.01],
+        // Four bounces measured by rollback, the fifth flight under way.
+        frames: 130,
+        readout: 3,
+        exercise: "particles/bouncing-ball",
+        set: &["restitution=0.8", "h=0.01"],
+        key: "/apex_heights/4",
+        absolute: false,
+    },
+    Agreement {
+        demo: "particles/bouncing-ball",
+        params: &[0.8, 0.01],
+        // Three bounces measured with displacement.
+        frames: 110,
+        readout: 6,
+        exercise: "particles/bouncing-ball",
+        set: &["restitution=0.8", "h=0.01", "strategy=displace"],
+        key: "/apex_heights/3",
+        absolute: false,
+    },
+    Agreement {
+        demo: "implicit/stiff",
+        params: &[10.0, 0.15],
+        frames: 20,
+        readout: 1,
+        exercise: "ode/stability",
+        set: &["k=10", "h=0.15", "steps=20"],
+        key: "/final_abs_x",
+        absolute: true,
+    },
+    Agreement {
+        demo: "constraints/bead",
+        params: &[2.0, 0.01, 100.0, 20.0],
+        frames: 250,
+        readout: 3,
+        exercise: "constraints/drift",
+        set: &["solver=rk4", "h=0.01", "t_end=5", "k_s=100", "k_d=20"],
+        key: "/max_abs_c_with_feedback",
+        absolute: false,
+    },
+    Agreement {
+        demo: "constraints/bead",
+        params: &[1.0, 0.005, 0.0, 0.0],
+        // Three steps of 5 ms a frame: 600 steps, 3 s.
+        frames: 200,
+        readout: 3,
+        exercise: "constraints/drift",
+        set: &["solver=midpoint", "h=0.005", "t_end=3"],
+        key: "/max_abs_c_without_feedback",
+        absolute: false,
+    },
+    Agreement {
+        demo: "rigid/dzhanibekov",
+        params: &[0.0],
+        frames: 500,
+        readout: 2,
+        exercise: "rigid/dzhanibekov",
+        set: &["t_end=10"],
+        key: "/final_body_omega/1",
+        absolute: false,
+    },
+    Agreement {
+        demo: "pbd/chain",
+        params: &[10.0, 20.0, 1.0],
+        frames: 60,
+        readout: 1,
+        exercise: "pbd/chain",
+        set: &["links=10", "substeps=20", "iterations=1", "t_end=1"],
+        key: "/max_joint_gap_mm",
+        absolute: false,
+    },
+    Agreement {
+        demo: "pbd/chain",
+        params: &[5.0, 8.0, 2.0],
+        frames: 90,
+        readout: 2,
+        exercise: "pbd/chain",
+        set: &["links=5", "substeps=8", "iterations=2", "t_end=1.5"],
+        key: "/energy_end_j",
+        absolute: false,
+    },
+    Agreement {
+        demo: "collision/sweep",
+        params: &[100.0, 0.05],
+        frames: 50,
+        readout: 1,
+        exercise: "collision/sweep-table",
+        set: &["n_max=200", "steps=50"],
+        key: "/coherence/0/overlapping_pairs",
+        absolute: false,
+    },
+    Agreement {
+        demo: "collision/sweep",
+        params: &[100.0, 0.05],
+        frames: 50,
+        readout: 3,
+        exercise: "collision/sweep-table",
+        set: &["n_max=200", "steps=50"],
+        key: "/coherence/0/exchanges_per_step",
+        absolute: false,
+    },
+    Agreement {
+        demo: "contact/drop",
+        params: &[0.5, 0.5, 0.0],
+        frames: 120,
+        readout: 1,
+        exercise: "contact/drop",
+        set: &["seconds=2"],
+        key: "/impacts",
+        absolute: false,
+    },
+    Agreement {
+        demo: "contact/drop",
+        params: &[0.5, 0.5, 0.0],
+        frames: 120,
+        readout: 4,
+        exercise: "contact/drop",
+        set: &["seconds=2"],
+        key: "/end_energy_j",
+        absolute: false,
+    },
+    Agreement {
+        demo: "cloth/drape",
+        params: &[0.0, 8.0, 1000.0],
+        frames: 60,
+        readout: 3,
+        exercise: "cloth/drape",
+        // One step of 1/60 s a frame, written to the last digit of the f64.
+        set: &["n=8", "h=0.016666666666666666", "t_end=1"],
+        key: "/lowest_z_m",
+        absolute: false,
+    },
+    Agreement {
+        demo: "cloth/drape",
+        params: &[0.0, 8.0, 1000.0],
+        frames: 60,
+        readout: 4,
+        exercise: "cloth/drape",
+        set: &["n=8", "h=0.016666666666666666", "t_end=1"],
+        key: "/max_penetration_mm",
+        absolute: false,
+    },
+];

@@ -1,0 +1,91 @@
+//! Chapter 1: Euler spirals out of a circular field; midpoint and RK4 nearly do not.
+
+use crate::demo::{Demo, DemoSpec, Drawing, Ink, Param, Readout};
+use pbm_ode::problems::{Field, circle_field};
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::system::state_of;
+use pbm_ode::tableau::{EULER, MIDPOINT, RK4};
+use pbm_prelim::PbmError;
+use std::f64::consts::TAU;
+
+/// The most points of the path kept for drawing.
+const KEPT: usize = 4000;
+
+/// The demo of chapter 1's "Euler spirals outward" figure.
+pub const EULER_SPIRAL: DemoSpec = DemoSpec {
+    id: "ode/euler-spiral",
+    title: "A circular field, one step per frame",
+    params: &[
+        Param::choice("method", "method", &["Euler", "midpoint", "RK4"]),
+        Param::log("h", "step h", "s", [0.1, 0.01, 1.0]),
+    ],
+    readouts: &[
+        Readout::plain("steps", ""),
+        Readout::plain("t", "s"),
+        Readout::inked("radius", "", Ink::First),
+        Readout::plain("radius after one turn", ""),
+        Readout::plain("Euler's ratio per step √(1 + h²)", ""),
+    ],
+    view: |_| [-2.0, 2.0, -2.0, 2.0],
+    build: |p| {
+        let tableau = [EULER, MIDPOINT, RK4][p[0] as usize];
+        Ok(Box::new(Spiral {
+            field: circle_field(1.0, 0.0)?,
+            stepper: RungeKutta::new(tableau),
+            h: p[1],
+            path: vec![[1.0, 0.0]],
+            one_turn: f64::NAN,
+        }))
+    },
+};
+
+struct Spiral {
+    field: Field,
+    stepper: RungeKutta,
+    h: f64,
+    path: Vec<[f64; 2]>,
+    one_turn: f64,
+}
+
+impl Spiral {
+    fn radius(&self) -> f64 {
+        let x = state_of(&self.field);
+        x[0].hypot(x[1])
+    }
+}
+
+impl Demo for Spiral {
+    fn frame(&mut self) -> Result<(), PbmError> {
+        self.stepper.step(&mut self.field, self.h)?;
+        // The exercise's one turn: the first step count with steps × h ≥ 2π.
+        if self.one_turn.is_nan() && self.stepper.steps() as f64 * self.h >= TAU {
+            self.one_turn = self.radius();
+        }
+        if self.path.len() < KEPT {
+            let x = state_of(&self.field);
+            self.path.push([x[0], x[1]]);
+        }
+        Ok(())
+    }
+
+    fn readouts(&self) -> Vec<f64> {
+        vec![
+            self.stepper.steps() as f64,
+            self.stepper.steps() as f64 * self.h,
+            self.radius(),
+            self.one_turn,
+            (1.0 + self.h * self.h).sqrt(),
+        ]
+    }
+
+    fn draw(&self, out: &mut Drawing) {
+        let circle = (0..129).map(|i| {
+            let a = TAU * i as f64 / 128.0;
+            [a.cos(), a.sin()]
+        });
+        out.polyline(Ink::Muted, circle);
+        out.polyline(Ink::First, self.path.iter().copied());
+        let x = state_of(&self.field);
+        out.disc(Ink::Foreground, [x[0], x[1]], 4.0);
+    }
+}

@@ -1,0 +1,151 @@
+//! Chapter 2: two balls dropped from 1 m onto the ground, the same restitution and
+//! step; one repaired by rolling back to the instant of contact, one by moving it
+//! back onto the plane. Every bounce should reach r² of the last one.
+
+use crate::demo::{Demo, DemoSpec, Drawing, Ink, Param, Readout};
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::tableau::RK4;
+use pbm_particles::collision::{Plane, Strategy, step_with_collisions};
+use pbm_particles::particle::ParticleSystem;
+use pbm_particles::scenes::{BALL_CONTACT_TOLERANCE, apexes_passed, ball};
+use pbm_prelim::PbmError;
+
+/// The page's frame (s).
+const FRAME: f64 = 1.0 / 60.0;
+
+/// Where the two balls are drawn (m): rollback on the left, displacement on the right.
+const PLACES: [f64; 2] = [-0.35, 0.35];
+
+/// The demo of chapter 2's bouncing-ball figure (the exercise `particles/bouncing-ball`).
+pub const BOUNCING: DemoSpec = DemoSpec {
+    id: "particles/bouncing-ball",
+    title: "Two balls dropped from 1 m: rollback (left) and displacement (right)",
+    params: &[
+        Param::linear("restitution", "restitution r", "", [0.8, 0.0, 1.0]),
+        Param::log("h", "step h", "s", [0.01, 0.001, 0.1]),
+    ],
+    readouts: &[
+        Readout::plain("t", "s"),
+        Readout::plain("steps per frame", ""),
+        Readout::inked("rollback: bounces measured", "", Ink::First),
+        Readout::inked("rollback: last apex", "m", Ink::First),
+        Readout::inked("rollback: last apex / the one before", "", Ink::First),
+        Readout::inked("displacement: bounces measured", "", Ink::Second),
+        Readout::inked("displacement: last apex", "m", Ink::Second),
+        Readout::inked("displacement: last apex / the one before", "", Ink::Second),
+        Readout::plain("r², what every ratio should be", ""),
+    ],
+    view: |_| [-0.8, 0.8, -0.08, 1.08],
+    build: |p| {
+        let (restitution, h) = (p[0], p[1]);
+        let ball = |strategy| -> Result<Ball, PbmError> {
+            let (system, ground) = ball(1.0)?;
+            Ok(Ball {
+                system,
+                ground,
+                strategy,
+                stepper: RungeKutta::new(RK4),
+                apexes: vec![1.0],
+                measuring: true,
+            })
+        };
+        Ok(Box::new(Bouncing {
+            balls: [ball(Strategy::Rollback)?, ball(Strategy::Displace)?],
+            restitution,
+            h,
+            steps_per_frame: (FRAME / h).round().max(1.0) as usize,
+        }))
+    },
+};
+
+struct Ball {
+    system: ParticleSystem<2>,
+    ground: Plane<2>,
+    strategy: Strategy,
+    stepper: RungeKutta,
+    /// The apex heights measured so far, the drop height first.
+    apexes: Vec<f64>,
+    /// Whether apexes can still be read (as in `bouncing_ball`: not once two bounces
+    /// fall in one step, nor once the ball stays in the contact band).
+    measuring: bool,
+}
+
+impl Ball {
+    /// One step as `bouncing_ball` takes it, recording the apexes it passes.
+    fn step(&mut self, restitution: f64, h: f64) -> Result<(), PbmError> {
+        let before = self.system.particles[0].clone();
+        let contacts = step_with_collisions(
+            &mut self.system,
+            &mut self.stepper,
+            &self.ground,
+            restitution,
+            self.strategy,
+            h,
+        )?;
+        if contacts > 1 {
+            self.measuring = false;
+        }
+        if !self.measuring {
+            return Ok(());
+        }
+        for apex in apexes_passed(&before, &self.system.particles[0], contacts) {
+            if apex < BALL_CONTACT_TOLERANCE {
+                self.measuring = false;
+                break;
+            }
+            self.apexes.push(apex);
+        }
+        Ok(())
+    }
+
+    /// Bounces measured, last apex, and its ratio to the one before (NaN before the
+    /// first bounce).
+    fn readouts(&self) -> [f64; 3] {
+        let n = self.apexes.len();
+        let ratio =
+            if n >= 2 { self.apexes[n - 1] / self.apexes[n - 2] } else { f64::NAN };
+        [(n - 1) as f64, self.apexes[n - 1], ratio]
+    }
+}
+
+struct Bouncing {
+    balls: [Ball; 2],
+    restitution: f64,
+    h: f64,
+    steps_per_frame: usize,
+}
+
+impl Demo for Bouncing {
+    fn frame(&mut self) -> Result<(), PbmError> {
+        for _ in 0..self.steps_per_frame {
+            for ball in &mut self.balls {
+                ball.step(self.restitution, self.h)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn readouts(&self) -> Vec<f64> {
+        let [a, b] = [self.balls[0].readouts(), self.balls[1].readouts()];
+        let mut out = vec![self.balls[0].system.t, self.steps_per_frame as f64];
+        out.extend(a);
+        out.extend(b);
+        out.push(self.restitution * self.restitution);
+        out
+    }
+
+    fn draw(&self, out: &mut Drawing) {
+        out.polyline(Ink::Foreground, [[-0.8, 0.0], [0.8, 0.0]].into_iter());
+        for ((ball, x), ink) in
+            self.balls.iter().zip(PLACES).zip([Ink::First, Ink::Second])
+        {
+            // The last apex reached, and (faint) where the next one should be.
+            let last = ball.apexes[ball.apexes.len() - 1];
+            let next = last * self.restitution * self.restitution;
+            out.polyline(ink, [[x - 0.2, last], [x + 0.2, last]].into_iter());
+            out.polyline(Ink::Muted, [[x - 0.2, next], [x + 0.2, next]].into_iter());
+            let y = ball.system.particles[0].x.y;
+            out.disc(ink, [x, y], 7.0);
+        }
+    }
+}
