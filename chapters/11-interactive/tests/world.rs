@@ -1,0 +1,228 @@
+//! The interactive world against closed forms: first-order motion, a block coming to
+//! rest, a block on a slope sticking or sliding as Coulomb says, a pinned chain
+//! holding together, the tolerance correction, and bad input refused.
+
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
+use nalgebra::Vector2;
+use pbm_collision::polygon::ConvexPolygon;
+use pbm_interactive::shape::Shape;
+use pbm_interactive::world::{Anchor, Fixture, Order, Pin, Settings, World};
+use pbm_ode::system::state_of;
+
+type V2 = Vector2<f64>;
+
+/// A 40 × 1 m slab whose top face is y = 0, turned by `theta` about the origin.
+fn ground(theta: f64) -> Fixture {
+    let slab =
+        ConvexPolygon::rectangle(V2::new(0.0, -0.5), V2::new(20.0, 0.5)).unwrap();
+    Fixture { parts: vec![slab.placed(V2::zeros(), theta)], layer: 0 }
+}
+
+#[test]
+fn in_a_first_order_world_a_constant_force_gives_a_constant_velocity() {
+    // Gravity alone: ẋ = F/m = g, so x = x₀ + g t, and RK4 is exact on it.
+    let settings = Settings { order: Order::First, ..Settings::default() };
+    let mut world = World::new(settings).unwrap();
+    let block = Shape::rectangle(0.4, 0.2, 10.0).unwrap();
+    world.add_body(block, 0, (V2::new(0.0, 5.0), 0.3), (V2::zeros(), 0.0)).unwrap();
+    world.run_until(1.0, |_| {}).unwrap();
+    let body = &world.bodies()[0];
+    let expected = 5.0 - 9.81 * world.time();
+    assert!((body.position().y - expected).abs() < 1e-12, "{}", body.position().y);
+    assert_eq!(body.angle(), 0.3);
+    assert_eq!(body.velocity(), V2::zeros(), "momentum stays zero");
+    assert_eq!(world.stats().impacts, 0);
+}
+
+#[test]
+fn a_dropped_block_comes_to_rest_on_the_ground_within_the_tolerance() {
+    let settings = Settings { restitution: 0.3, ..Settings::default() };
+    let eps = settings.epsilon;
+    let mut world = World::new(settings).unwrap();
+    world.add_fixture(ground(0.0)).unwrap();
+    let block = Shape::rectangle(1.0, 0.5, 2.0).unwrap();
+    world.add_body(block, 0, (V2::new(0.0, 0.75), 0.2), (V2::zeros(), 0.0)).unwrap();
+    world.run_until(3.0, |_| {}).unwrap();
+    let body = &world.bodies()[0];
+    let stats = world.stats();
+    // Flat on its long side, its centre 0.25 m up, give or take the tolerance.
+    assert!((body.position().y - 0.25).abs() < eps, "{:?}", body.position());
+    // Level to within the tolerance: its two lower corners differ by less than ε
+    // in height (a contact is held anywhere within ε, and corrected only past ¾ ε).
+    assert!(body.angle().sin().abs() * 1.0 < eps, "{}", body.angle());
+    assert!(body.velocity().norm() < 1e-3, "{:?}", body.velocity());
+    assert!(stats.impacts > 0 && stats.max_depth <= eps, "{stats:?}");
+}
+
+/// A 0.4 × 0.2 block resting on a slope of `theta`, after `seconds`: how far it
+/// slid along the slope.
+fn slide(theta: f64, mu: f64, seconds: f64) -> f64 {
+    let settings = Settings { friction: mu, ..Settings::default() };
+    let mut world = World::new(settings).unwrap();
+    world.add_fixture(ground(theta)).unwrap();
+    let block = Shape::rectangle(0.4, 0.2, 5.0).unwrap();
+    let along = V2::new(theta.cos(), theta.sin());
+    let up = V2::new(-theta.sin(), theta.cos());
+    let start = up * 0.1;
+    world.add_body(block, 0, (start, theta), (V2::zeros(), 0.0)).unwrap();
+    world.run_until(seconds, |_| {}).unwrap();
+    (world.bodies()[0].position() - start).dot(&along)
+}
+
+#[test]
+fn on_a_slope_a_block_sticks_or_slides_as_coulomb_says() {
+    let theta: f64 = 0.3;
+    // tan 0.3 = 0.309: μ = 0.4 holds it.
+    let stuck = slide(theta, 0.4, 1.0);
+    assert!(stuck.abs() < 1e-4, "{stuck}");
+    // μ = 0.1 does not: it slides down at g (sin θ − μ cos θ).
+    let t = 1.0;
+    let moved = slide(theta, 0.1, t);
+    let a = 9.81 * (theta.sin() - 0.1 * theta.cos());
+    let expected = -0.5 * a * t * t;
+    assert!(
+        (moved - expected).abs() < 0.01 * expected.abs(),
+        "{moved} vs {expected}"
+    );
+}
+
+#[test]
+fn a_chain_of_pinned_bars_holds_together_and_keeps_its_energy() {
+    let settings = Settings::default();
+    let mut world = World::new(settings).unwrap();
+    let bar = Shape::rectangle(1.0, 0.1, 1.0).unwrap();
+    for k in 0..3 {
+        let x = V2::new(0.5 + k as f64, 0.0);
+        world.add_body(bar.clone(), k, (x, 0.0), (V2::zeros(), 0.0)).unwrap();
+    }
+    world
+        .add_pin(Pin {
+            a: Anchor::Body { body: 0, local: V2::new(-0.5, 0.0) },
+            b: Anchor::World(V2::zeros()),
+        })
+        .unwrap();
+    for k in 1..3 {
+        world
+            .add_pin(Pin {
+                a: Anchor::Body { body: k, local: V2::new(-0.5, 0.0) },
+                b: Anchor::Body { body: k - 1, local: V2::new(0.5, 0.0) },
+            })
+            .unwrap();
+    }
+    let e0 = world.energy();
+    let mut worst_energy: f64 = 0.0;
+    world
+        .run_until(3.0, |w| worst_energy = worst_energy.max((w.energy() - e0).abs()))
+        .unwrap();
+    let stats = world.stats();
+    // Feedback holds the pins to well under the tolerance; RK4 at 10 ms keeps the
+    // energy of a 3 kg chain falling 1.5 m (44 J) to a few parts in a thousand.
+    assert!(stats.max_pin_error < 1e-3, "{stats:?}");
+    assert!(worst_energy < 0.1, "{worst_energy} J");
+    assert_eq!(stats.impacts, 0, "the bars are in different layers");
+}
+
+#[test]
+fn the_tolerance_correction_closes_a_deep_contact_and_leaves_others_alone() {
+    // No gravity, a first-order world: nothing moves but the correction.
+    let settings =
+        Settings { order: Order::First, gravity: V2::zeros(), ..Settings::default() };
+    let eps = settings.epsilon;
+    let mut world = World::new(settings).unwrap();
+    world.add_fixture(ground(0.0)).unwrap();
+    let block = Shape::rectangle(1.0, 0.5, 2.0).unwrap();
+    // Tilted by 0.01 rad, its lowest corner 0.9 ε into the ground.
+    let theta: f64 = 0.01;
+    let lowest = 0.5 * theta.sin() + 0.25 * theta.cos();
+    let centre = V2::new(0.0, lowest - 0.9 * eps);
+    world.add_body(block.clone(), 0, (centre, theta), (V2::zeros(), 0.0)).unwrap();
+    let far = V2::new(10.0, 3.0);
+    world.add_body(block, 0, (far, 0.5), (V2::zeros(), 0.0)).unwrap();
+    world.step().unwrap();
+    assert_eq!(world.stats().corrections, 1);
+    let corners = world.placed(0)[0].vertices().to_vec();
+    let deepest = corners.iter().map(|v| -v.y).fold(f64::NEG_INFINITY, f64::max);
+    // Zero to first order: the linearized rotation leaves O(δθ²), far below ε.
+    assert!(deepest.abs() < 1e-3 * eps, "{deepest}");
+    let other = &world.bodies()[1];
+    assert_eq!((other.position(), other.angle()), (far, 0.5));
+}
+
+#[test]
+fn the_same_run_twice_is_the_same_to_the_bit() {
+    let run = || {
+        let settings =
+            Settings { friction: 0.5, restitution: 0.2, ..Settings::default() };
+        let mut world = World::new(settings).unwrap();
+        world.add_fixture(ground(0.1)).unwrap();
+        for k in 0..4 {
+            let block = Shape::rectangle(0.3 + 0.1 * k as f64, 0.2, 3.0).unwrap();
+            let x = V2::new(-0.9 + 0.6 * k as f64, 0.4 + 0.35 * k as f64);
+            world
+                .add_body(block, 0, (x, 0.2 * k as f64), (V2::zeros(), 0.0))
+                .unwrap();
+        }
+        world.run_until(1.0, |_| {}).unwrap();
+        (state_of(&world), world.stats())
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn bad_input_is_refused_with_a_reason() {
+    let mut world = World::new(Settings::default()).unwrap();
+    let bar = Shape::rectangle(1.0, 0.1, 1.0).unwrap();
+    world.add_body(bar, 0, (V2::zeros(), 0.0), (V2::zeros(), 0.0)).unwrap();
+    let same = Pin {
+        a: Anchor::Body { body: 0, local: V2::zeros() },
+        b: Anchor::Body { body: 0, local: V2::x() },
+    };
+    assert!(
+        world
+            .add_pin(same)
+            .unwrap_err()
+            .to_string()
+            .contains("both ends are on body 0")
+    );
+    let missing = Pin {
+        a: Anchor::Body { body: 3, local: V2::zeros() },
+        b: Anchor::World(V2::zeros()),
+    };
+    assert!(
+        world
+            .add_pin(missing)
+            .unwrap_err()
+            .to_string()
+            .contains("body 3 does not exist")
+    );
+    let nan = Pin {
+        a: Anchor::Body { body: 0, local: V2::new(f64::NAN, 0.0) },
+        b: Anchor::World(V2::zeros()),
+    };
+    assert!(world.add_pin(nan).is_err());
+    // A dent: not convex.
+    let dent = vec![
+        V2::new(0.0, 0.0),
+        V2::new(2.0, 0.0),
+        V2::new(1.0, 0.2),
+        V2::new(2.0, 1.0),
+        V2::new(0.0, 1.0),
+    ];
+    assert!(ConvexPolygon::new(dent).unwrap_err().to_string().contains("not convex"));
+    for bad in [
+        Settings { epsilon: 0.0, ..Settings::default() },
+        Settings { h: f64::NAN, ..Settings::default() },
+        Settings { friction: -1.0, ..Settings::default() },
+        Settings { restitution: 1.5, ..Settings::default() },
+    ] {
+        assert!(World::new(bad).is_err());
+    }
+    assert!(world.remove_body(5).is_err());
+    // A body placed into another is refused, naming it.
+    let overlap = Shape::rectangle(1.0, 0.1, 1.0).unwrap();
+    let error =
+        world.add_body(overlap, 0, (V2::new(0.2, 0.0), 0.0), (V2::zeros(), 0.0));
+    assert!(error.unwrap_err().to_string().contains("overlap body 0"));
+    assert_eq!(world.bodies().len(), 1);
+}
