@@ -11,5 +11,6 @@
 //! collision times found by interpolating the step, a tolerance ε instead of exact
 //! contact, a tolerance correction when a depth passes ¾ ε, and first-order worlds.
 
+pub mod scenes;
 pub mod shape;
 pub mod world;

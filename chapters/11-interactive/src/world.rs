@@ -22,8 +22,9 @@ use pbm_collision::aabb::Aabb;
 use pbm_collision::polygon::{ConvexPolygon, contacts, separation};
 use pbm_collision::sweep::CoherentSweep;
 use pbm_contact::friction::{Role, Row, SETTLED, row_matrix, solve_friction};
-use pbm_contact::impulse::{BodyState, Contact, contact_matrix};
+use pbm_contact::impulse::{BodyState, Contact};
 use pbm_contact::lcp::LcpSolution;
+use pbm_contact::lcp::{Bounds, solve_bounded};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_ode::tableau::RK4;
@@ -866,6 +867,9 @@ impl World {
     pub fn step(&mut self) -> Result<f64, PbmError> {
         let (steps, t0) = (self.stats.steps, self.t);
         let fail = |e: PbmError| e.at_step(steps, t0);
+        // A correction may leave a little of a deep contact (it is exact only to
+        // first order); another pass before the step takes the rest.
+        self.correct().map_err(fail)?;
         let (depth, pair) = self.deepest().map_err(fail)?;
         if let (true, Some((i, j))) = (depth > self.settings.epsilon, pair) {
             let why = format!(
@@ -887,6 +891,10 @@ impl World {
         let stepped = stepper.step(self, h);
         self.stepper = stepper;
         stepped.map_err(fail)?;
+        // A state of 10⁶ (metres, or momenta) has blown up.
+        if !state_of(self).iter().all(|v| v.is_finite() && v.abs() < 1e6) {
+            return Err(PbmError::Diverged { step: steps, time: t0 });
+        }
         let mut taken = h;
         let (depth, pair) = self.deepest().map_err(fail)?;
         if let (true, Some(pair)) = (depth > self.settings.epsilon, pair) {
@@ -894,9 +902,6 @@ impl World {
             self.stats.shortened += 1;
         }
         self.correct().map_err(fail)?;
-        if !state_of(self).iter().all(|v| v.is_finite()) {
-            return Err(PbmError::Diverged { step: steps, time: t0 });
-        }
         let (depth, _) = self.deepest().map_err(fail)?;
         self.stats.max_depth = self.stats.max_depth.max(depth);
         self.stats.max_pin_error = self.stats.max_pin_error.max(self.max_pin_error());
@@ -949,10 +954,11 @@ impl World {
     // ANCHOR: collide
     /// Stops every closing contact with one simultaneous impulse LCP (chapter 8):
     /// for each contact of the bodies involved, j ≥ 0, v⁺ = A j + b ≥ 0,
-    /// complementary, with b = (1 + e) v⁻ where it closes. Contacts closing faster
-    /// than the resting speed bounce with the world's restitution e; slower ones
-    /// are stopped dead (e = 0), or they would bounce for ever in steps of the
-    /// speed gravity gives back in one step.
+    /// complementary, with b = (1 + e) v⁻ where it closes; every pin joins in with
+    /// an impulse of any sign that leaves its two ends moving together. Contacts
+    /// closing faster than the resting speed bounce with the world's restitution
+    /// e; slower ones are stopped dead (e = 0), or they would bounce for ever in
+    /// steps of the speed gravity gives back in one step.
     fn collide(&mut self, found: &[Found]) -> Result<(), PbmError> {
         let mut states = self.states();
         let all: Vec<Contact> =
@@ -970,18 +976,46 @@ impl World {
             all.iter().copied().filter(|c| involved(c.a) || involved(c.b)).collect();
         let (e, slow) = (self.settings.restitution, self.settings.resting_speed);
         let impact = contacts.iter().any(|c| speed(c, &states) < -slow);
-        let b = DVector::from_iterator(
-            contacts.len(),
-            contacts.iter().map(|c| {
+        let mut rows: Vec<Row> = contacts
+            .iter()
+            .map(|c| Row { a: c.a, b: c.b, p: c.p, along: c.n, role: Role::Normal })
+            .collect();
+        let mut b: Vec<f64> = contacts
+            .iter()
+            .map(|c| {
                 let v = speed(c, &states);
                 if v < -slow { (1.0 + e) * v } else { v }
-            }),
-        );
-        let a = contact_matrix(&states, &contacts);
-        let j = pbm_contact::lcp::solve(&a, &b)?.f;
-        for (c, &j) in contacts.iter().zip(j.iter()) {
-            states[c.a].apply_impulse(&c.p, &(c.n * j));
-            states[c.b].apply_impulse(&c.p, &(c.n * -j));
+            })
+            .collect();
+        // The pins take their share of every impulse, or an impact on one part of
+        // a linkage would tear it apart: their ends must move together after it.
+        for pin in &self.pins {
+            let [(a, pa), (b_end, pb)] = self.pin_ends(pin);
+            let c_dot = flat(states[a].point_velocity(&lift(pa)))
+                - flat(states[b_end].point_velocity(&lift(pb)));
+            for axis in [V2::x(), V2::y()] {
+                rows.push(Row {
+                    a,
+                    b: b_end,
+                    p: lift(pa),
+                    along: lift(axis),
+                    role: Role::Bilateral,
+                });
+                b.push(axis.dot(&c_dot));
+            }
+        }
+        let a = row_matrix(&states, &rows);
+        let bounds = Bounds {
+            lo: rows
+                .iter()
+                .map(|r| if r.role == Role::Normal { 0.0 } else { f64::NEG_INFINITY })
+                .collect(),
+            hi: vec![f64::INFINITY; rows.len()],
+        };
+        let j = solve_bounded(&a, &DVector::from_vec(b), &bounds)?.f;
+        for (r, &j) in rows.iter().zip(j.iter()) {
+            states[r.a].apply_impulse(&r.p, &(r.along * j));
+            states[r.b].apply_impulse(&r.p, &(r.along * -j));
         }
         for (body, s) in self.bodies.iter_mut().zip(&states) {
             let mut y = [0.0; STATE_SIZE];
@@ -1167,8 +1201,12 @@ impl World {
         let a: DMatrix<f64> = row_matrix(&self.states(), &rows);
         let rhs = -DVector::from_vec(error);
         // Redundant rows (a face resting on two corners and a pin) make A singular;
-        // the pseudo-inverse picks the least-norm f among the equal answers.
-        let f = a.svd(true, true).solve(&rhs, 1e-12).map_err(|why| {
+        // the pseudo-inverse picks the least-norm f among the equal answers. Its
+        // cut-off is relative: directions A barely moves along (a block wedged
+        // between a pin and a wall) are left alone rather than pushed a metre.
+        let svd = a.svd(true, true);
+        let cutoff = 1e-6 * svd.singular_values.amax();
+        let f = svd.solve(&rhs, cutoff).map_err(|why| {
             PbmError::degenerate("tolerance correction", why.to_string())
         })?;
         let mut y = state_of(self);

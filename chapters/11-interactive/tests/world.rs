@@ -226,3 +226,29 @@ fn bad_input_is_refused_with_a_reason() {
     assert!(error.unwrap_err().to_string().contains("overlap body 0"));
     assert_eq!(world.bodies().len(), 1);
 }
+
+#[test]
+fn the_feeder_pushes_its_first_block_out_with_its_pins_held() {
+    // The crank turned by the scripted mouse: one turn in 4 s pushes the lowest
+    // block out of the magazine and down the ramp past the output.
+    use pbm_interactive::scenes::Feeder;
+    let feeder = Feeder::BOOK;
+    let settings =
+        Settings { friction: 0.3, restitution: 0.1, ..Settings::default() };
+    let eps = settings.epsilon;
+    let mut world = feeder.build(settings).unwrap();
+    while world.time() < 2.5 {
+        let t = world.time();
+        if let Some(mouse) = &mut world.mouse {
+            mouse.target = feeder.mouse_at(t);
+        }
+        world.step().unwrap();
+    }
+    let stats = world.stats();
+    assert!(feeder.fed(&world) >= 1, "{stats:?}");
+    assert!(stats.max_pin_error < 1e-3 && stats.max_depth <= eps, "{stats:?}");
+    // The other blocks are still in the magazine, above the floor's end.
+    let waiting =
+        world.bodies()[..feeder.blocks].iter().filter(|b| b.position().x < 1.2);
+    assert_eq!(waiting.count(), feeder.blocks - 1);
+}

@@ -1,0 +1,186 @@
+//! The paper's mechanisms, built from the world's parts: the block feeder (its
+//! Figures 1 and 11), the ways to make it jam (Figure 2), and a scripted mouse to
+//! drive it. Lengths are in the paper's units, a world about 20 wide with
+//! ε = 0.02, taken as metres.
+
+use crate::shape::Shape;
+use crate::world::{Anchor, Fixture, Mouse, Pin, Settings, World};
+use nalgebra::Vector2;
+use pbm_collision::polygon::ConvexPolygon;
+use pbm_prelim::PbmError;
+use std::f64::consts::TAU;
+
+type V2 = Vector2<f64>;
+
+/// Layer of the blocks, the pusher and the frame (they touch).
+pub const SOLIDS: u32 = 0;
+/// Layer of the crank (it touches nothing).
+pub const CRANK: u32 = 1;
+/// Layer of the connecting rod (it touches nothing).
+pub const ROD: u32 = 2;
+
+/// The feeder's dimensions and its supply of blocks.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Feeder {
+    /// Blocks stacked in the magazine.
+    pub blocks: usize,
+    /// Side of a block (m).
+    pub block: f64,
+    /// Height of the pusher (m): less than a block, or it pushes two at once.
+    pub pusher_height: f64,
+    /// Turn of every block in the magazine (rad): misaligned blocks jam.
+    pub misalignment: f64,
+    /// Radius of the crank the mouse drives (m); the pusher's stroke is twice it.
+    pub crank: f64,
+    /// Seconds per turn of the crank.
+    pub period: f64,
+}
+
+impl Feeder {
+    /// The feeder of the book's figures: eight unit blocks, a pusher 0.6 high, a
+    /// crank of 1.2 turned every 4 s.
+    pub const BOOK: Feeder = Feeder {
+        blocks: 8,
+        block: 1.0,
+        pusher_height: 0.6,
+        misalignment: 0.0,
+        crank: 1.2,
+        period: 4.0,
+    };
+
+    /// The crank's pivot, fixed in the world.
+    pub fn pivot(&self) -> V2 {
+        V2::new(-5.0, 0.5 * self.pusher_height + 0.1)
+    }
+
+    /// Where the scripted mouse holds the crank's end at time `t`: once round the
+    /// pivot every `period`, starting pulled back (the pusher clear of the stack).
+    pub fn mouse_at(&self, t: f64) -> V2 {
+        let angle = TAU * t / self.period + std::f64::consts::PI;
+        self.pivot() + V2::new(angle.cos(), angle.sin()) * self.crank
+    }
+
+    /// The magazine's inner width: the block and a little play.
+    fn gap(&self) -> f64 {
+        self.block * 1.1
+    }
+
+    /// The x beyond which a block has been fed: past the foot of the ramp.
+    pub fn output_x(&self) -> f64 {
+        self.gap() + 4.0
+    }
+
+    // ANCHOR: feeder
+    /// The feeder at rest, its crank pulled back, the mouse holding the crank's end.
+    pub fn build(&self, settings: Settings) -> Result<World, PbmError> {
+        let mut world = World::new(settings)?;
+        let rect = |x0: f64, y0: f64, x1: f64, y1: f64| {
+            ConvexPolygon::rectangle(
+                V2::new(0.5 * (x0 + x1), 0.5 * (y0 + y1)),
+                V2::new(0.5 * (x1 - x0), 0.5 * (y1 - y0)),
+            )
+        };
+        let (b, gap) = (self.block, self.gap());
+        let top = (self.blocks as f64 + 1.0) * b;
+        // The floor under the magazine and the pusher's track; the magazine's two
+        // walls, the right one ending just above one block so that only the lowest
+        // can leave; a guide above the pusher's track; the ramp down to the right.
+        let ramp_drop = 1.5;
+        let ramp = ConvexPolygon::new(vec![
+            V2::new(gap, 0.0),
+            V2::new(gap, -0.3),
+            V2::new(gap + 5.0, -ramp_drop - 0.3),
+            V2::new(gap + 5.0, -ramp_drop),
+        ])?;
+        let frame = vec![
+            rect(-8.0, -0.3, gap, 0.0)?,
+            rect(-0.2, self.pusher_height + 0.05, 0.0, top)?,
+            rect(gap, 1.05 * b, gap + 0.2, top)?,
+            rect(-8.0, self.pusher_height + 0.05, -0.2, self.pusher_height + 0.25)?,
+            ramp,
+            rect(gap + 5.0, -ramp_drop - 0.3, gap + 5.2, -ramp_drop + 1.0)?,
+        ];
+        world.add_fixture(Fixture { parts: frame, layer: SOLIDS })?;
+        // The stack of blocks, a little apart so that none starts in contact.
+        let cube = Shape::rectangle(b, b, 1.0)?;
+        for k in 0..self.blocks {
+            let y = 0.5 * b + k as f64 * (b + 0.01) + 0.005;
+            let x = 0.5 * gap;
+            world.add_body(
+                cube.clone(),
+                SOLIDS,
+                (V2::new(x, y), self.misalignment),
+                (V2::zeros(), 0.0),
+            )?;
+        }
+        // The pusher: a bar sliding on the floor, its nose at the magazine's left wall
+        // when the crank is pulled back.
+        let length = 3.0;
+        let pusher = Shape::rectangle(length, self.pusher_height, 2.0)?;
+        let pivot = self.pivot();
+        let back = self.mouse_at(0.0);
+        let nose = -0.2 - 0.01;
+        let pusher_centre =
+            V2::new(nose - 0.5 * length, 0.5 * self.pusher_height + 0.005);
+        let pusher_index = world.add_body(
+            pusher,
+            SOLIDS,
+            (pusher_centre, 0.0),
+            (V2::zeros(), 0.0),
+        )?;
+        // The pusher's tail joint, where the rod meets it.
+        let tail = V2::new(-0.5 * length + 0.2, 0.0);
+        let tail_world = pusher_centre + tail;
+        // The rod from the crank's end to the pusher's tail (its length set by where
+        // they are), and the crank from the pivot to its end.
+        let rod_vector = tail_world - back;
+        let rod_len = rod_vector.norm();
+        let rod = Shape::rectangle(rod_len, 0.12, 1.0)?;
+        let rod_angle = rod_vector.y.atan2(rod_vector.x);
+        let rod_index = world.add_body(
+            rod,
+            ROD,
+            (back + rod_vector * 0.5, rod_angle),
+            (V2::zeros(), 0.0),
+        )?;
+        let crank_vector = back - pivot;
+        let crank = Shape::rectangle(self.crank, 0.15, 1.0)?;
+        let crank_angle = crank_vector.y.atan2(crank_vector.x);
+        let crank_index = world.add_body(
+            crank,
+            CRANK,
+            (pivot + crank_vector * 0.5, crank_angle),
+            (V2::zeros(), 0.0),
+        )?;
+        let half = |len: f64| V2::new(0.5 * len, 0.0);
+        world.add_pin(Pin {
+            a: Anchor::Body { body: crank_index, local: -half(self.crank) },
+            b: Anchor::World(pivot),
+        })?;
+        world.add_pin(Pin {
+            a: Anchor::Body { body: rod_index, local: -half(rod_len) },
+            b: Anchor::Body { body: crank_index, local: half(self.crank) },
+        })?;
+        world.add_pin(Pin {
+            a: Anchor::Body { body: rod_index, local: half(rod_len) },
+            b: Anchor::Body { body: pusher_index, local: tail },
+        })?;
+        world.mouse = Some(Mouse {
+            body: crank_index,
+            local: half(self.crank),
+            target: back,
+            stiffness: 4000.0,
+            damping: 120.0,
+        });
+        Ok(world)
+    }
+    // ANCHOR_END: feeder
+
+    /// How many blocks have gone past the output.
+    pub fn fed(&self, world: &World) -> usize {
+        world.bodies()[..self.blocks]
+            .iter()
+            .filter(|b| b.position().x > self.output_x())
+            .count()
+    }
+}
