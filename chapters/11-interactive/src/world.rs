@@ -1037,7 +1037,8 @@ impl World {
     /// Regula falsi on the pair's depth, with a bisection whenever an end is kept
     /// twice, stops at a depth between −ε/2 and ε/2 (or the pair's depth at the
     /// start of the step, if that was more); then every pair is checked and one
-    /// deeper than that restarts the search on the shorter interval. Leaves the
+    /// deeper than ε (another collision, earlier) restarts the search on the
+    /// shorter interval. Leaves the
     /// world in the interpolated state and returns s.
     fn collision_time(
         &mut self,
@@ -1095,9 +1096,7 @@ impl World {
             // This pair touches; is another already deeper?
             let (deepest, other) = self.deepest()?;
             match other {
-                Some(other)
-                    if other != pair && deepest > eps.min(top.max(eps / 2.0)) =>
-                {
+                Some(other) if other != pair && deepest > eps => {
                     pair = other;
                     (hi, d_hi) = (s, deepest);
                     self.scatter_state(&at(lo), t0 + lo);
