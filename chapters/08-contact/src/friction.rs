@@ -10,7 +10,7 @@
 //! direction.
 
 use crate::impulse::BodyState;
-use crate::lcp::{Bounds, LcpSolution, scale, solve_bounded, solve_warm};
+use crate::lcp::{Bounds, LcpSolution, scale, solve_bounded, solve_warm_pivoting};
 use nalgebra::{DMatrix, DVector, Vector3};
 use pbm_prelim::PbmError;
 
@@ -200,7 +200,7 @@ pub fn solve_friction(
     let mut best: Option<FrictionSolution> = None;
     for round in 1..=ROUNDS {
         let bounds = bounds_for(rows, mu, &guide);
-        let (mut next, held) = solve_warm(&a, b, &bounds, &sol)?;
+        let (mut next, held) = solve_warm_pivoting(&a, b, &bounds, &sol)?;
         pivots += next.pivots;
         next.pivots = pivots;
         warm |= round == 1 && held && previous.is_some();
