@@ -65,9 +65,16 @@ impl Feeder {
         self.block * 1.1
     }
 
+    /// The ramp's run and drop (m): steep enough (tan = 0.5) that a block slides
+    /// down it against friction up to μ = 0.5.
+    const RAMP: (f64, f64) = (3.0, 1.5);
+
+    /// The end of the output tray (m).
+    const TRAY_END: f64 = 13.0;
+
     /// The x beyond which a block has been fed: past the foot of the ramp.
     pub fn output_x(&self) -> f64 {
-        self.gap() + 4.0
+        self.gap() + Self::RAMP.0
     }
 
     // ANCHOR: feeder
@@ -84,13 +91,14 @@ impl Feeder {
         let top = (self.blocks as f64 + 1.0) * b;
         // The floor under the magazine and the pusher's track; the magazine's two
         // walls, the right one ending just above one block so that only the lowest
-        // can leave; a guide above the pusher's track; the ramp down to the right.
-        let ramp_drop = 1.5;
+        // can leave; a guide above the pusher's track; the ramp down to the right
+        // and the tray at its foot, with a wall at the end.
+        let (run, drop) = Self::RAMP;
         let ramp = ConvexPolygon::new(vec![
             V2::new(gap, 0.0),
             V2::new(gap, -0.3),
-            V2::new(gap + 5.0, -ramp_drop - 0.3),
-            V2::new(gap + 5.0, -ramp_drop),
+            V2::new(gap + run, -drop - 0.3),
+            V2::new(gap + run, -drop),
         ])?;
         let frame = vec![
             rect(-8.0, -0.3, gap, 0.0)?,
@@ -98,7 +106,8 @@ impl Feeder {
             rect(gap, 1.05 * b, gap + 0.2, top)?,
             rect(-8.0, self.pusher_height + 0.05, -0.2, self.pusher_height + 0.25)?,
             ramp,
-            rect(gap + 5.0, -ramp_drop - 0.3, gap + 5.2, -ramp_drop + 1.0)?,
+            rect(gap + run, -drop - 0.3, Self::TRAY_END, -drop)?,
+            rect(Self::TRAY_END, -drop - 0.3, Self::TRAY_END + 0.2, -drop + 1.0)?,
         ];
         world.add_fixture(Fixture { parts: frame, layer: SOLIDS })?;
         // The stack of blocks, a little apart so that none starts in contact.

@@ -150,6 +150,36 @@ fn the_tolerance_correction_closes_a_deep_contact_and_leaves_others_alone() {
 }
 
 #[test]
+fn the_correction_only_pushes_and_does_not_drive_a_neighbour_into_the_next() {
+    // A row of three unit blocks on frictionless ice, no gravity: A 0.9 ε into a
+    // wall, B 0.5 ε from A, C 1.25 ε from B (outside the tolerance). Holding every
+    // contact at zero gap would drag B 1.4 ε towards C, 0.15 ε into it; as
+    // inequalities, B moves only the 0.4 ε that A's correction asks of it.
+    let settings =
+        Settings { order: Order::First, gravity: V2::zeros(), ..Settings::default() };
+    let eps = settings.epsilon;
+    let mut world = World::new(settings).unwrap();
+    let wall =
+        ConvexPolygon::rectangle(V2::new(-0.5, 0.0), V2::new(0.5, 2.0)).unwrap();
+    world.add_fixture(Fixture { parts: vec![wall], layer: 0 }).unwrap();
+    let cube = Shape::rectangle(1.0, 1.0, 1.0).unwrap();
+    let xs = [0.5 - 0.9 * eps, 1.5 - 0.4 * eps, 2.5 + 0.85 * eps];
+    for x in xs {
+        world
+            .add_body(cube.clone(), 0, (V2::new(x, 0.0), 0.0), (V2::zeros(), 0.0))
+            .unwrap();
+    }
+    world.step().unwrap();
+    assert_eq!(world.stats().corrections, 1);
+    let x: Vec<f64> = world.bodies().iter().map(|b| b.position().x).collect();
+    assert!((x[0] - 0.5).abs() < 1e-6, "A out of the wall: {x:?}");
+    assert!((x[1] - x[0] - 1.0).abs() < 1e-6, "B pushed just clear of A: {x:?}");
+    assert!(x[2] - x[1] - 1.0 > 0.8 * eps, "C not reached: {x:?}");
+    assert_eq!(x[2], xs[2], "C untouched to the bit");
+    assert!(world.stats().max_depth < 1e-6, "{:?}", world.stats());
+}
+
+#[test]
 fn the_same_run_twice_is_the_same_to_the_bit() {
     let run = || {
         let settings =
