@@ -181,6 +181,106 @@ fn direction(
 }
 // ANCHOR_END: direction
 
+// ANCHOR: factor
+/// The clamped rows' matrix A_CC, factored as L Lᵀ (Cholesky) and kept up to date
+/// as the pivoting moves one index at a time into or out of the clamped set: adding
+/// a row costs one triangular solve, removing one a rank-one update of the rows
+/// below it, O(k²) each where factoring afresh at every pivot costs O(k³). Only for
+/// a symmetric A whose A_CC stays definite (contact matrices, and every matrix the
+/// friction solve regularises); [`direction`] does the work otherwise.
+struct ClampedFactor {
+    /// The clamped indices, in the order of L's rows.
+    order: Vec<usize>,
+    /// L's rows: row r has r + 1 entries.
+    l: Vec<Vec<f64>>,
+}
+
+impl ClampedFactor {
+    /// Factors A_CC for the clamped indices of `sets`; None if it is not definite.
+    fn new(a: &DMatrix<f64>, sets: &[Set]) -> Option<Self> {
+        let mut factor = ClampedFactor { order: Vec::new(), l: Vec::new() };
+        for i in (0..sets.len()).filter(|&i| sets[i] == Set::Clamped) {
+            if !factor.push(a, i) {
+                return None;
+            }
+        }
+        Some(factor)
+    }
+
+    /// Adds index i as the last row: L's new row l solves L l = A_Ci, and its
+    /// diagonal is √(A_ii − l·l). False (and nothing added) if that is not
+    /// clearly positive: A_CC would be singular, a redundant contact.
+    fn push(&mut self, a: &DMatrix<f64>, i: usize) -> bool {
+        let mut row: Vec<f64> = Vec::with_capacity(self.order.len() + 1);
+        for (r, &j) in self.order.iter().enumerate() {
+            let dot: f64 = row.iter().zip(&self.l[r]).map(|(x, y)| x * y).sum();
+            row.push((a[(i, j)] - dot) / self.l[r][r]);
+        }
+        let pivot = a[(i, i)] - row.iter().map(|x| x * x).sum::<f64>();
+        if !(pivot > 1e-13 * a[(i, i)].abs() && pivot.is_finite()) {
+            return false;
+        }
+        row.push(pivot.sqrt());
+        self.l.push(row);
+        self.order.push(i);
+        true
+    }
+
+    /// Removes index i: its row goes, and the rows below lose their entry x in its
+    /// column, which the rank-one update L̃ L̃ᵀ = L Lᵀ + x xᵀ of the block below
+    /// puts back.
+    fn remove(&mut self, i: usize) {
+        let Some(p) = self.order.iter().position(|&j| j == i) else { return };
+        self.order.remove(p);
+        self.l.remove(p);
+        let m = self.l.len();
+        let mut x: Vec<f64> = (p..m).map(|r| self.l[r].remove(p)).collect();
+        for j in 0..m - p {
+            let jj = p + j;
+            let diagonal = self.l[jj][jj];
+            let r = diagonal.hypot(x[j]);
+            let (c, s) = (r / diagonal, x[j] / diagonal);
+            self.l[jj][jj] = r;
+            for t in j + 1..m - p {
+                let row = &mut self.l[p + t];
+                row[jj] = (row[jj] + s * x[t]) / c;
+                x[t] = c * x[t] - s * row[jj];
+            }
+        }
+    }
+
+    /// [`direction`] through the factor: A_CC Δf_C = −σ A_Cd by two triangular
+    /// solves, and Δa = A Δf from the columns that move.
+    fn direction(
+        &self,
+        a: &DMatrix<f64>,
+        d: usize,
+        sigma: f64,
+    ) -> (DVector<f64>, DVector<f64>) {
+        let k = self.order.len();
+        let mut x: Vec<f64> =
+            self.order.iter().map(|&i| -sigma * a[(i, d)]).collect();
+        for r in 0..k {
+            let dot: f64 = (0..r).map(|c| self.l[r][c] * x[c]).sum();
+            x[r] = (x[r] - dot) / self.l[r][r];
+        }
+        for r in (0..k).rev() {
+            let dot: f64 = (r + 1..k).map(|c| self.l[c][r] * x[c]).sum();
+            x[r] = (x[r] - dot) / self.l[r][r];
+        }
+        let n = a.nrows();
+        let mut df = DVector::zeros(n);
+        df[d] = sigma;
+        let mut da = a.column(d) * sigma;
+        for (r, &i) in self.order.iter().enumerate() {
+            df[i] = x[r];
+            da.axpy(x[r], &a.column(i), 1.0);
+        }
+        (df, da)
+    }
+}
+// ANCHOR_END: factor
+
 /// What stops a step.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Limit {
@@ -307,6 +407,12 @@ fn pivot(
     drive(a, b, bounds, (f, acc), sets)
 }
 
+/// Whether A equals its transpose to roundoff.
+fn is_symmetric(a: &DMatrix<f64>) -> bool {
+    let tol = 1e-12 * a.amax();
+    (0..a.nrows()).all(|i| (0..i).all(|j| (a[(i, j)] - a[(j, i)]).abs() <= tol))
+}
+
 /// Drives every pending index into complementarity, one at a time, keeping the
 /// others complementary: from f = 0 in [`pivot`], from a guessed partition in
 /// [`solve_warm_pivoting`].
@@ -325,10 +431,21 @@ fn drive(
     let needs_drive = |i: usize, sets: &[Set], acc: &DVector<f64>| {
         sets[i] == Set::Pending && acc[i].abs() > tol
     };
+    // The clamped set's factor, kept up to date below; None once it cannot be.
+    let mut factor =
+        if is_symmetric(a) { ClampedFactor::new(a, &sets) } else { None };
+    let clamp = |i: usize, factor: &mut Option<ClampedFactor>| {
+        if factor.as_mut().is_some_and(|fa| !fa.push(a, i)) {
+            *factor = None;
+        }
+    };
     while let Some(d) = (0..n).find(|&i| needs_drive(i, &sets, &acc)) {
         let sigma = if acc[d] < 0.0 { 1.0 } else { -1.0 };
         loop {
-            let (df, da) = direction(a, &sets, d, sigma)?;
+            let (df, da) = match &factor {
+                Some(fa) => fa.direction(a, d, sigma),
+                None => direction(a, &sets, d, sigma)?,
+            };
             let (s, limit) = max_step(&f, &acc, (&df, &da), &sets, bounds, d);
             if !s.is_finite() && da[d].abs() <= 1e-8 * scale(a, b) * df.amax() {
                 // d depends on the clamped contacts (a redundant one): no force
@@ -337,6 +454,7 @@ fn drive(
                 // wrong way, not one that leaves it still.)
                 acc[d] = 0.0;
                 sets[d] = Set::Clamped;
+                clamp(d, &mut factor);
                 break;
             }
             if !s.is_finite() {
@@ -357,16 +475,18 @@ fn drive(
                 Limit::Acceleration(j) => {
                     acc[j] = 0.0;
                     sets[j] = Set::Clamped;
+                    clamp(j, &mut factor);
                     j
                 }
-                Limit::Lower(j) => {
-                    f[j] = bounds.lo[j];
-                    sets[j] = Set::Lower;
-                    j
-                }
-                Limit::Upper(j) => {
-                    f[j] = bounds.hi[j];
-                    sets[j] = Set::Upper;
+                Limit::Lower(j) | Limit::Upper(j) => {
+                    let lower = matches!(limit, Limit::Lower(_));
+                    f[j] = if lower { bounds.lo[j] } else { bounds.hi[j] };
+                    if sets[j] == Set::Clamped
+                        && let Some(fa) = &mut factor
+                    {
+                        fa.remove(j);
+                    }
+                    sets[j] = if lower { Set::Lower } else { Set::Upper };
                     j
                 }
             };
@@ -379,6 +499,7 @@ fn drive(
             if acc[d].abs() <= tol {
                 acc[d] = 0.0;
                 sets[d] = Set::Clamped;
+                clamp(d, &mut factor);
                 break;
             }
         }

@@ -164,6 +164,10 @@ pub struct Stats {
     /// Force solves whose friction rounds did not come within 5 % of Coulomb's law:
     /// that derivative evaluation went without friction.
     pub friction_dropped: usize,
+    /// Friction rounds over all force solves.
+    pub rounds: usize,
+    /// Pivots over all force solves.
+    pub pivots: usize,
     /// The deepest interpenetration at any accepted state (m).
     pub max_depth: f64,
     /// The largest pin error at any accepted state (m).
@@ -221,7 +225,12 @@ pub struct World {
     stepper: RungeKutta,
     t: f64,
     stats: Stats,
+    /// Steps in a row that the collision search cut to almost nothing.
+    stalled: usize,
 }
+
+/// Steps in a row cut to under 1e-9 h after which the world gives up.
+const STALLED_STEPS: usize = 100;
 
 fn check_settings(s: &Settings) -> Result<(), PbmError> {
     let bad = |what: &'static str, why: String| Err(PbmError::invalid(what, why));
@@ -273,6 +282,7 @@ impl World {
             stepper: RungeKutta::new(RK4),
             t: 0.0,
             stats: Stats::default(),
+            stalled: 0,
         })
     }
 
@@ -819,6 +829,8 @@ impl World {
             };
         self.stats.solves += 1;
         self.stats.warm += usize::from(solved.warm);
+        self.stats.rounds += solved.rounds;
+        self.stats.pivots += solved.solution.pivots;
         self.stats.unsettled += usize::from(solved.mismatch > SETTLED);
         for (row, &f) in rows.iter().zip(solved.solution.f.iter()) {
             let push = flat(row.along) * f;
@@ -918,6 +930,19 @@ impl World {
         if let (true, Some(pair)) = (depth > self.settings.epsilon, pair) {
             taken = self.collision_time(&y0, t0, pair).map_err(fail)?;
             self.stats.shortened += 1;
+            // Steps cut to nothing, one after another, would freeze the clock: a
+            // simulator that cannot advance says so.
+            self.stalled = if taken < 1e-9 * h { self.stalled + 1 } else { 0 };
+            if self.stalled >= STALLED_STEPS {
+                let (a, b) = (self.name(pair.0), self.name(pair.1));
+                let why = format!(
+                    "{STALLED_STEPS} steps in a row shorter than 1e-9 h: {a} and {b} \
+                     interpenetrate more than ε within any step the search tries"
+                );
+                return Err(fail(PbmError::degenerate("collision time", why)));
+            }
+        } else {
+            self.stalled = 0;
         }
         self.correct().map_err(fail)?;
         let (depth, _) = self.deepest().map_err(fail)?;
@@ -1053,11 +1078,10 @@ impl World {
     /// paper's interpolation of the step: Y(t₀ + s) ≈ Y₀ + s ((1 − s/h) k₁ + (s/h) k₅)
     /// with k₁ the derivative at the start and k₅ = (Y₁ − Y₀)/h the step's average.
     /// Regula falsi on the pair's depth, with a bisection whenever an end is kept
-    /// twice, stops at a depth between −ε/2 and ε/2 (or the pair's depth at the
-    /// start of the step, if that was more); then every pair is checked and one
+    /// twice, stops at a depth between −ε/2 and ε/2 (up to ε for a pair already
+    /// deeper than ε/2 at the start of the step); then every pair is checked and one
     /// deeper than ε (another collision, earlier) restarts the search on the
-    /// shorter interval. Leaves the
-    /// world in the interpolated state and returns s.
+    /// shorter interval. Leaves the world in the interpolated state and returns s.
     fn collision_time(
         &mut self,
         y0: &[f64],
@@ -1085,10 +1109,14 @@ impl World {
         let mut d_lo = self.depth(pair.0, pair.1);
         self.scatter_state(&y1, t0 + h);
         let mut d_hi = self.depth(pair.0, pair.1);
-        // Accept depths in [−ε/2, top]: touching, and no deeper than the pair
-        // already was at the start (a resting corner keeps its depth while another
-        // vertex of the pair strikes).
-        let mut top = (eps / 2.0).max(d_lo);
+        // Accept depths in [−ε/2, top]: touching, for a pair that was apart at the
+        // start; for a pair already more than ε/2 deep (a resting corner, while
+        // another vertex of the pair strikes or the pair sinks), anything up to ε,
+        // which the correction at the end of the step then takes back. (Asking for
+        // no deeper than at the start shrank the step towards zero when the depth
+        // grew from the first instant.)
+        let window = |d_start: f64| if d_start > eps / 2.0 { eps } else { eps / 2.0 };
+        let mut top = window(d_lo);
         let mut kept = (0, 0);
         for _ in 0..60 {
             let target = 0.5 * (top - eps / 2.0);
@@ -1120,7 +1148,7 @@ impl World {
                     self.scatter_state(&at(lo), t0 + lo);
                     d_lo = self.depth(pair.0, pair.1);
                     self.scatter_state(y0, t0);
-                    top = (eps / 2.0).max(self.depth(pair.0, pair.1));
+                    top = window(self.depth(pair.0, pair.1));
                     kept = (0, 0);
                 }
                 _ => return Ok(s),
