@@ -861,6 +861,43 @@ mod tests {
     }
 
     #[test]
+    fn the_followed_factor_solves_as_a_fresh_dense_solve_does() {
+        // Indices join and leave the clamped set in a scrambled order; after every
+        // change the followed factor's direction must equal the dense one.
+        let n = 14;
+        let (a, _) = random_problem(Kind::Definite, n, 7);
+        let mut sets = vec![Set::Lower; n];
+        let mut factor = ClampedFactor::new(&a, &sets).unwrap();
+        let moves = [3, 8, 1, 12, 3, 5, 0, 8, 9, 13, 1, 2, 6, 12, 10, 0];
+        for (step, &i) in moves.iter().enumerate() {
+            if sets[i] == Set::Clamped {
+                sets[i] = Set::Lower;
+                factor.remove(i);
+            } else {
+                sets[i] = Set::Clamped;
+                assert!(factor.push(&a, i));
+            }
+            let d = (0..n).find(|&j| sets[j] != Set::Clamped).unwrap();
+            let (df, da) = factor.direction(&a, d, -1.0);
+            let (df_dense, da_dense) = direction(&a, &sets, d, -1.0).unwrap();
+            assert!(
+                (&df - &df_dense).amax() < 1e-10 * df_dense.amax(),
+                "step {step}"
+            );
+            assert!(
+                (&da - &da_dense).amax() < 1e-10 * da_dense.amax(),
+                "step {step}"
+            );
+        }
+        // A row dependent on the clamped ones is refused, and nothing changes.
+        let j = DMatrix::from_fn(n, 3, |r, c| ((r * 3 + c) % 5) as f64 - 2.0);
+        let singular = &j * j.transpose();
+        let mut factor = ClampedFactor::new(&singular, &vec![Set::Lower; n]).unwrap();
+        let accepted = (0..n).filter(|&i| factor.push(&singular, i)).count();
+        assert_eq!(accepted, 3, "rank 3");
+    }
+
+    #[test]
     fn pivoting_on_from_a_near_guess_is_cheaper_and_lands_on_the_same_answer() {
         // Definite problems with mixed bounds (contacts, bilateral rows, friction-like
         // boxes), each solved cold; then b moves enough that the old partition is
