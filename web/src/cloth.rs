@@ -18,7 +18,7 @@ pub const DRAPE: DemoSpec = DemoSpec {
     title: "A 1 m square of cotton, one backward Euler step per frame",
     params: &[
         Param::choice("scene", "scene", &["drape over a sphere", "curtain"]),
-        Param::count("n", "particles per side", [8.0, 4.0, 14.0]),
+        Param::count("n", "particles per side", [6.0, 4.0, 14.0]),
         Param::log("stretch", "stretch stiffness", "N/m", [1000.0, 10.0, 10000.0]),
     ],
     readouts: &[
