@@ -282,3 +282,40 @@ fn the_feeder_pushes_its_first_block_out_with_its_pins_held() {
         world.bodies()[..feeder.blocks].iter().filter(|b| b.position().x < 1.2);
     assert_eq!(waiting.count(), feeder.blocks - 1);
 }
+
+#[test]
+fn a_minute_of_the_feeder_feeds_every_block_never_deeper_than_epsilon() {
+    // The run: the crank turned every 4 s by the scripted mouse for 60 s.
+    use pbm_interactive::scenes::Feeder;
+    let feeder = Feeder::BOOK;
+    let settings =
+        Settings { friction: 0.3, restitution: 0.1, ..Settings::default() };
+    let eps = settings.epsilon;
+    let mut world = feeder.build(settings).unwrap();
+    let mut fed_at = vec![None; feeder.blocks];
+    while world.time() < 60.0 {
+        let t = world.time();
+        if let Some(mouse) = &mut world.mouse {
+            mouse.target = feeder.mouse_at(t);
+        }
+        world.step().unwrap();
+        for (k, b) in world.bodies()[..feeder.blocks].iter().enumerate() {
+            if fed_at[k].is_none() && b.position().x > feeder.output_x() {
+                fed_at[k] = Some(world.time());
+            }
+        }
+    }
+    let stats = world.stats();
+    // Every block out, one a turn of the crank: the lowest first.
+    assert_eq!(feeder.fed(&world), feeder.blocks, "{fed_at:?}");
+    let times: Vec<f64> = fed_at.iter().map(|t| t.unwrap()).collect();
+    assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
+    assert!(times[feeder.blocks - 1] < 36.0, "{times:?}");
+    // Never deeper than ε at an accepted state; pins within their feedback's reach.
+    assert!(stats.max_depth <= eps, "{stats:?}");
+    assert!(stats.max_pin_error < 2e-3, "{stats:?}");
+    // Corrections are counted and occasional: one every few seconds at most (the
+    // paper: fewer than one every 5 to 10 s).
+    assert!(stats.corrections > 0 && stats.corrections <= 30, "{stats:?}");
+    assert_eq!(stats.friction_dropped, 0, "{stats:?}");
+}
