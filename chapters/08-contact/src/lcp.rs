@@ -241,10 +241,10 @@ impl ClampedFactor {
             let r = diagonal.hypot(x[j]);
             let (c, s) = (r / diagonal, x[j] / diagonal);
             self.l[jj][jj] = r;
-            for t in j + 1..m - p {
-                let row = &mut self.l[p + t];
-                row[jj] = (row[jj] + s * x[t]) / c;
-                x[t] = c * x[t] - s * row[jj];
+            let below = self.l[jj + 1..].iter_mut().zip(&mut x[j + 1..]);
+            for (row, x) in below {
+                row[jj] = (row[jj] + s * *x) / c;
+                *x = c * *x - s * row[jj];
             }
         }
     }
