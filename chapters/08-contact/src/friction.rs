@@ -93,6 +93,12 @@ fn bounds_for(rows: &[Row], mu: f64, f: &DVector<f64>) -> Bounds {
     bounds
 }
 
+/// The bounds of rows without friction: normal rows [0, ∞), bilateral rows (−∞, ∞)
+/// and tangent rows [0, 0]. The impulse and displacement solves use them.
+pub fn frictionless_bounds(rows: &[Row]) -> Bounds {
+    bounds_for(rows, 0.0, &DVector::zeros(rows.len()))
+}
+
 // ANCHOR: coulomb_mismatch
 /// How far the forces `f`, solved with friction `bounds`, are from obeying Coulomb's
 /// law with their own normal forces, relative to the largest force: a friction

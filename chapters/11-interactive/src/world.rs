@@ -21,10 +21,12 @@ use nalgebra::{DMatrix, DVector, Matrix3, Vector2, Vector3};
 use pbm_collision::aabb::Aabb;
 use pbm_collision::polygon::{ConvexPolygon, contacts, separation};
 use pbm_collision::sweep::CoherentSweep;
-use pbm_contact::friction::{Role, Row, SETTLED, row_matrix, solve_friction};
+use pbm_contact::friction::{
+    Role, Row, SETTLED, frictionless_bounds, row_matrix, solve_friction,
+};
 use pbm_contact::impulse::{BodyState, Contact};
 use pbm_contact::lcp::LcpSolution;
-use pbm_contact::lcp::{Bounds, solve_bounded};
+use pbm_contact::lcp::solve_bounded;
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_ode::tableau::RK4;
@@ -1048,13 +1050,7 @@ impl World {
             }
         }
         let a = row_matrix(&states, &rows);
-        let bounds = Bounds {
-            lo: rows
-                .iter()
-                .map(|r| if r.role == Role::Normal { 0.0 } else { f64::NEG_INFINITY })
-                .collect(),
-            hi: vec![f64::INFINITY; rows.len()],
-        };
+        let bounds = frictionless_bounds(&rows);
         let j = solve_bounded(&a, &DVector::from_vec(b), &bounds)?.f;
         for (r, &j) in rows.iter().zip(j.iter()) {
             states[r.a].apply_impulse(&r.p, &(r.along * j));
@@ -1253,13 +1249,7 @@ impl World {
         for i in 0..rows.len() {
             a[(i, i)] += delta;
         }
-        let bounds = Bounds {
-            lo: rows
-                .iter()
-                .map(|r| if r.role == Role::Normal { 0.0 } else { f64::NEG_INFINITY })
-                .collect(),
-            hi: vec![f64::INFINITY; rows.len()],
-        };
+        let bounds = frictionless_bounds(&rows);
         let f = solve_bounded(&a, &DVector::from_vec(error), &bounds)
             .map_err(|e| PbmError::degenerate("tolerance correction", e.to_string()))?
             .f;
