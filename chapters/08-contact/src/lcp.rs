@@ -511,6 +511,19 @@ fn drive(
 }
 // ANCHOR_END: solve_bounded
 
+/// Checks a warm start's problem; false if the previous solution has another size
+/// (the contacts changed), and there is nothing to start from.
+fn warm_input(
+    a: &DMatrix<f64>,
+    b: &DVector<f64>,
+    bounds: &Bounds,
+    previous: &LcpSolution,
+) -> Result<bool, PbmError> {
+    check(a, b)?;
+    check_bounds(bounds, b.len())?;
+    Ok(previous.f.len() == b.len())
+}
+
 // ANCHOR: warm
 /// Baraff's (1995) warm start: guess that the unknowns clamped last step are the
 /// clamped ones now (and the others sit at the same bounds), solve A_CC f_C = r for
@@ -529,10 +542,8 @@ pub fn solve_warm(
     bounds: &Bounds,
     previous: &LcpSolution,
 ) -> Result<(LcpSolution, bool), PbmError> {
-    check(a, b)?;
     let n = b.len();
-    check_bounds(bounds, n)?;
-    if previous.f.len() != n {
+    if !warm_input(a, b, bounds, previous)? {
         return Ok((solve_bounded(a, b, bounds)?, false));
     }
     let tol = 1e-9 * scale(a, b);
@@ -622,10 +633,8 @@ pub fn solve_warm_pivoting(
     bounds: &Bounds,
     previous: &LcpSolution,
 ) -> Result<(LcpSolution, bool), PbmError> {
-    check(a, b)?;
     let n = b.len();
-    check_bounds(bounds, n)?;
-    if previous.f.len() != n {
+    if !warm_input(a, b, bounds, previous)? {
         return Ok((solve_bounded(a, b, bounds)?, false));
     }
     // The same guess and the same tolerance as [`solve_warm`]: where the guess
