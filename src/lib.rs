@@ -31,6 +31,7 @@ pub fn chapters() -> Vec<Chapter> {
         pbm_contact::chapter(),
         pbm_cloth::chapter(),
         pbm_pbd::chapter(),
+        pbm_interactive::chapter(),
     ]
 }
 

@@ -11,6 +11,22 @@
 //! collision times found by interpolating the step, a tolerance ε instead of exact
 //! contact, a tolerance correction when a depth passes ¾ ε, and first-order worlds.
 
+#[cfg(feature = "book")]
+pub mod exercises;
 pub mod scenes;
 pub mod shape;
 pub mod world;
+
+/// The chapter's registry entry: its exercises and figures.
+#[cfg(feature = "book")]
+pub fn chapter() -> pbm_prelim::Chapter {
+    use pbm_prelim::Chapter;
+    Chapter {
+        id: "interactive",
+        number: 11,
+        title: "Interactive Simulation",
+        pages: "11-interactive",
+        exercises: exercises::all(),
+        figures: Vec::new(),
+    }
+}

@@ -54,9 +54,13 @@ impl Feeder {
     }
 
     /// Where the scripted mouse holds the crank's end at time `t`: once round the
-    /// pivot every `period`, starting pulled back (the pusher clear of the stack).
+    /// pivot every `period`, starting pulled back (the pusher clear of the stack),
+    /// clockwise. Turned the other way, the crank's end is below the pivot while the
+    /// pusher pushes, the rod lifts the pusher's tail into the guide, and the pusher
+    /// wedges like a drawer pushed off-centre; turned clockwise it pushes from above
+    /// and presses the pusher onto its track.
     pub fn mouse_at(&self, t: f64) -> V2 {
-        let angle = TAU * t / self.period + std::f64::consts::PI;
+        let angle = std::f64::consts::PI - TAU * t / self.period;
         self.pivot() + V2::new(angle.cos(), angle.sin()) * self.crank
     }
 
@@ -110,10 +114,13 @@ impl Feeder {
             rect(Self::TRAY_END, -drop - 0.3, Self::TRAY_END + 0.2, -drop + 1.0)?,
         ];
         world.add_fixture(Fixture { parts: frame, layer: SOLIDS })?;
-        // The stack of blocks, a little apart so that none starts in contact.
+        // The stack of blocks, a little apart so that none starts in contact. A turned
+        // block reaches e = (b/2)(cos θ + sin θ) above and below its centre.
         let cube = Shape::rectangle(b, b, 1.0)?;
+        let turn = self.misalignment.abs();
+        let e = 0.5 * b * (turn.cos() + turn.sin());
         for k in 0..self.blocks {
-            let y = 0.5 * b + k as f64 * (b + 0.01) + 0.005;
+            let y = e + k as f64 * (2.0 * e + 0.01) + 0.005;
             let x = 0.5 * gap;
             world.add_body(
                 cube.clone(),
@@ -191,5 +198,129 @@ impl Feeder {
             .iter()
             .filter(|b| b.position().x > self.output_x())
             .count()
+    }
+}
+
+/// A pendulum of `bars` pinned end to end, the first pinned to the world at the
+/// origin, held out horizontally and let go. Each bar has its own layer, so they
+/// swing through each other and only the pins act.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pendulum {
+    /// Number of bars.
+    pub bars: usize,
+    /// Length of each bar (m); they are a tenth as thick, of density 1 kg/m².
+    pub length: f64,
+}
+
+impl Pendulum {
+    /// The book's: three bars a metre long.
+    pub const BOOK: Pendulum = Pendulum { bars: 3, length: 1.0 };
+
+    /// The pendulum at rest along +x from the origin.
+    pub fn build(&self, settings: Settings) -> Result<World, PbmError> {
+        if self.bars == 0 {
+            return Err(PbmError::invalid("pendulum", "it needs at least one bar"));
+        }
+        let mut world = World::new(settings)?;
+        let l = self.length;
+        let bar = Shape::rectangle(l, 0.1 * l, 1.0)?;
+        let end = V2::new(0.5 * l, 0.0);
+        for k in 0..self.bars {
+            let x = V2::new((k as f64 + 0.5) * l, 0.0);
+            world.add_body(bar.clone(), k as u32, (x, 0.0), (V2::zeros(), 0.0))?;
+        }
+        world.add_pin(Pin {
+            a: Anchor::Body { body: 0, local: -end },
+            b: Anchor::World(V2::zeros()),
+        })?;
+        for k in 1..self.bars {
+            world.add_pin(Pin {
+                a: Anchor::Body { body: k, local: -end },
+                b: Anchor::Body { body: k - 1, local: end },
+            })?;
+        }
+        Ok(world)
+    }
+}
+
+/// `count` convex polygons of mixed shapes and sizes dropped into a box, to pile up
+/// and settle: many contacts at once, none of them scripted.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pile {
+    /// Number of polygons.
+    pub count: usize,
+    /// Inner width of the box (m).
+    pub width: f64,
+    /// Seed of the shapes' sizes, sides and turns.
+    pub seed: u64,
+}
+
+impl Pile {
+    /// Polygons in a box 8 m wide; the exercise drops 20 of them by default.
+    pub const BOOK: Pile = Pile { count: 20, width: 8.0, seed: 1995 };
+
+    /// The polygons on a grid above the box, each with 3 to 6 sides, a radius of 0.3
+    /// to 0.5 m and a turn, all from `seed`: the same seed, the same pile.
+    pub fn build(&self, settings: Settings) -> Result<World, PbmError> {
+        if !(self.width.is_finite() && self.width >= 2.0) {
+            let why = format!("its width must be at least 2 m, not {}", self.width);
+            return Err(PbmError::invalid("pile", why));
+        }
+        let mut world = World::new(settings)?;
+        let rect = |x0: f64, y0: f64, x1: f64, y1: f64| {
+            ConvexPolygon::rectangle(
+                V2::new(0.5 * (x0 + x1), 0.5 * (y0 + y1)),
+                V2::new(0.5 * (x1 - x0), 0.5 * (y1 - y0)),
+            )
+        };
+        let pitch = 1.1;
+        let across = ((self.width / pitch).floor() as usize).max(1);
+        let rows = self.count.div_ceil(across);
+        let half = 0.5 * self.width;
+        let top = 1.0 + rows as f64 * pitch + 1.0;
+        let walls = vec![
+            rect(-half - 0.5, -0.5, half + 0.5, 0.0)?,
+            rect(-half - 0.5, 0.0, -half, top)?,
+            rect(half, 0.0, half + 0.5, top)?,
+        ];
+        world.add_fixture(Fixture { parts: walls, layer: SOLIDS })?;
+        let mut random = Lcg(self.seed);
+        for k in 0..self.count {
+            let sides = 3 + (random.next() * 4.0) as usize % 4;
+            let radius = 0.3 + 0.2 * random.next();
+            let turn = TAU * random.next();
+            let corners = (0..sides)
+                .map(|i| {
+                    let a = turn + TAU * i as f64 / sides as f64;
+                    V2::new(a.cos(), a.sin()) * radius
+                })
+                .collect();
+            let (shape, _) = Shape::new(vec![ConvexPolygon::new(corners)?], 1.0)?;
+            let (row, column) = (k / across, k % across);
+            let x = -half + pitch * (column as f64 + 0.5) + 0.1 * (row % 2) as f64;
+            let y = 1.0 + pitch * row as f64;
+            world.add_body(
+                shape,
+                SOLIDS,
+                (V2::new(x, y), 0.0),
+                (V2::zeros(), 0.0),
+            )?;
+        }
+        Ok(world)
+    }
+}
+
+/// A small linear congruential generator (Knuth's MMIX constants): the pile needs
+/// the same numbers on every machine, not good ones.
+struct Lcg(u64);
+
+impl Lcg {
+    /// A number in [0, 1).
+    fn next(&mut self) -> f64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
     }
 }

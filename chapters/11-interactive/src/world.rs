@@ -138,9 +138,11 @@ pub struct Mouse {
     pub local: V2,
     /// Where the mouse is (m).
     pub target: V2,
-    /// Stiffness per unit of the body's mass (1/s²).
+    /// Stiffness per unit of the grabbed point's mass (1/s²): the free body's
+    /// effective mass there, 1/(1/m + |r|²/I), r from the centre of mass.
     pub stiffness: f64,
-    /// Damping per unit of the body's mass (1/s); unused in a first-order world.
+    /// Damping per unit of the grabbed point's mass (1/s); unused in a first-order
+    /// world.
     pub damping: f64,
 }
 
@@ -797,10 +799,16 @@ impl World {
         if let Some(m) = self.mouse
             && let Some(body) = self.bodies.get_mut(m.body)
         {
+            // The spring is scaled by the least mass the grabbed point can have, that
+            // of the free body pushed at p: constraints only add to it, so k/m and
+            // c/m bound the spring's rates wherever the body is grabbed and however
+            // it is held, and RK4 stays stable at the step.
             let p = body.world_point(&m.local);
-            let mut f = (m.target - p) * (m.stiffness * body.mass());
+            let r = p - body.position();
+            let mass = 1.0 / (1.0 / body.mass() + r.norm_squared() / body.inertia());
+            let mut f = (m.target - p) * (m.stiffness * mass);
             if !first {
-                f -= body.point_velocity(&p) * (m.damping * body.mass());
+                f -= body.point_velocity(&p) * (m.damping * mass);
             }
             body.apply_force_at(&p, &f);
         }

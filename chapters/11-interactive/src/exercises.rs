@@ -1,0 +1,366 @@
+//! The chapter's runnable experiments: `pbm run interactive/<id> --set key=value`.
+//! Each drives a mechanism with the scripted mouse, as a reader would with a real one.
+
+use crate::scenes::{Feeder, Pendulum, Pile};
+use crate::world::{Order, Settings, World};
+use pbm_prelim::{Choice, Exercise, Optional, ParamSpec, Params, PbmError, budget};
+use serde_json::{Value, json};
+use std::time::Instant;
+
+/// Every exercise of the chapter, in reading order.
+pub fn all() -> Vec<Exercise> {
+    vec![
+        Exercise {
+            id: "feeder",
+            summary: "the block feeder turned by a scripted mouse: blocks fed, depth, corrections, speed",
+            params: vec![
+                ParamSpec::float("seconds", "simulated time (s)", 12.0, 0.5, 40.0),
+                // The feeder's clearances (5 cm of play in the magazine, 4.5 cm over
+                // the pusher) must stay wider than ε.
+                ParamSpec::float(
+                    "epsilon",
+                    "contact tolerance ε (m)",
+                    0.02,
+                    0.005,
+                    0.02,
+                ),
+                ParamSpec::float(
+                    "friction",
+                    "coefficient of friction μ",
+                    0.3,
+                    0.0,
+                    0.5,
+                ),
+                ParamSpec::float(
+                    "period",
+                    "seconds per turn of the crank",
+                    4.0,
+                    2.0,
+                    8.0,
+                ),
+            ],
+            run: feeder,
+            optional: NULLS,
+        },
+        Exercise {
+            id: "jam",
+            summary: "the feeder made badly: a pusher taller than a block, or blocks turned in the magazine",
+            params: vec![
+                ParamSpec::choice(
+                    "fault",
+                    "what is wrong with the feeder",
+                    Fault::TallPusher,
+                ),
+                ParamSpec::float("seconds", "simulated time (s)", 12.0, 0.5, 40.0),
+            ],
+            run: jam,
+            optional: NULLS,
+        },
+        Exercise {
+            id: "pendulum",
+            summary: "a pendulum of pinned bars let go from the horizontal: pin error and energy, second or first order",
+            params: vec![
+                ParamSpec::int("bars", "bars in the chain", 3, 1, 12),
+                ParamSpec::float("seconds", "simulated time (s)", 4.0, 0.1, 20.0),
+                ParamSpec::float("h", "time step (s)", 0.01, 0.001, 0.02),
+                ParamSpec::choice(
+                    "order",
+                    "second- or first-order world",
+                    Order::Second,
+                ),
+            ],
+            run: pendulum,
+            optional: &[],
+        },
+        Exercise {
+            id: "pile",
+            summary: "mixed convex polygons dropped into a box: when they settle, how deep, how fast",
+            params: vec![
+                ParamSpec::int("count", "polygons dropped", 20, 1, 24),
+                ParamSpec::float("seconds", "simulated time (s)", 3.0, 0.1, 4.0),
+                ParamSpec::float(
+                    "friction",
+                    "coefficient of friction μ",
+                    0.3,
+                    0.0,
+                    1.0,
+                ),
+                ParamSpec::int(
+                    "seed",
+                    "seed of the shapes",
+                    1995,
+                    0,
+                    u32::MAX as u64,
+                ),
+            ],
+            run: pile,
+            optional: &[Optional {
+                field: "settled_at",
+                null_when: "if the pile is still moving at the end",
+            }],
+        },
+    ]
+}
+
+impl Choice for Order {
+    const OPTIONS: &'static [(&'static str, Self)] =
+        &[("second", Order::Second), ("first", Order::First)];
+}
+
+/// The fields of a feeder's report that can be absent.
+const NULLS: &[Optional] = &[
+    Optional {
+        field: "last_turn_advance",
+        null_when: "if the crank has not turned once",
+    },
+    Optional {
+        field: "seconds_per_correction",
+        null_when: "if no tolerance correction was needed",
+    },
+];
+
+/// What is wrong with a feeder (the paper's Figure 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// A pusher 1.6 blocks high pushes the lowest two blocks at once, and the upper
+    /// one meets the magazine's wall.
+    TallPusher,
+    /// Every block turned by 0.08 rad stands 1.08 blocks tall in the magazine, taller
+    /// than the opening under its wall.
+    Misaligned,
+}
+
+impl Choice for Fault {
+    const OPTIONS: &'static [(&'static str, Self)] =
+        &[("tall-pusher", Fault::TallPusher), ("misaligned", Fault::Misaligned)];
+}
+
+/// The feeder with `fault`.
+pub fn faulty(fault: Fault) -> Feeder {
+    match fault {
+        Fault::TallPusher => Feeder { pusher_height: 1.6, ..Feeder::BOOK },
+        Fault::Misaligned => Feeder { misalignment: 0.08, ..Feeder::BOOK },
+    }
+}
+
+/// The time step of every run (s), the paper's rate of 100 steps a second.
+const H: f64 = 0.01;
+
+/// Steps a run may take: under 2 ms each on one core with eight blocks in contact,
+/// so some eight seconds at most.
+const STEPS: f64 = 4.0e3;
+
+/// What a scripted run of the feeder saw.
+pub struct Drive {
+    /// The world at the end.
+    pub world: World,
+    /// Wall-clock seconds the steps took.
+    pub wall: f64,
+    /// The largest distance of the crank's end behind the mouse (m).
+    pub lag: f64,
+    /// How far the blocks moved in the last whole turn of the crank: the largest
+    /// distance any block's centre went (m).
+    pub last_turn_advance: f64,
+}
+
+/// A scripted run of `feeder` for `seconds`: the mouse moves the crank's end round,
+/// the world steps.
+pub fn drive(
+    feeder: &Feeder,
+    settings: Settings,
+    seconds: f64,
+) -> Result<Drive, PbmError> {
+    budget::within(seconds / settings.h, STEPS, "steps", "lower seconds")?;
+    let mut world = feeder.build(settings)?;
+    let blocks = |w: &World| -> Vec<_> {
+        w.bodies()[..feeder.blocks].iter().map(|b| b.position()).collect()
+    };
+    let (mut turn_start, mut turns_done) = (blocks(&world), 0_usize);
+    let (mut last_turn_advance, mut lag) = (f64::NAN, 0.0_f64);
+    let start = Instant::now();
+    while world.time() < seconds - 1e-12 {
+        let target = feeder.mouse_at(world.time());
+        if let Some(mouse) = &mut world.mouse {
+            mouse.target = target;
+        }
+        world.step()?;
+        if let Some(m) = world.mouse {
+            let end = world.bodies()[m.body].world_point(&m.local);
+            lag = lag.max((end - feeder.mouse_at(world.time())).norm());
+        }
+        let turns = (world.time() / feeder.period + 1e-9).floor() as usize;
+        if turns > turns_done {
+            let now = blocks(&world);
+            last_turn_advance = now
+                .iter()
+                .zip(&turn_start)
+                .map(|(a, b)| (a - b).norm())
+                .fold(0.0, f64::max);
+            (turn_start, turns_done) = (now, turns);
+        }
+    }
+    let wall = start.elapsed().as_secs_f64();
+    Ok(Drive { world, wall, lag, last_turn_advance })
+}
+
+// ANCHOR: jammed
+/// A feeder has jammed when, after at least two turns of the crank, blocks are left
+/// in it and in the last whole turn none moved more than a tenth of its side: the
+/// mouse goes round, and the mechanism does not follow.
+pub fn jammed(feeder: &Feeder, run: &Drive) -> bool {
+    run.world.time() >= 2.0 * feeder.period - 1e-9
+        && feeder.fed(&run.world) < feeder.blocks
+        && run.last_turn_advance < 0.1 * feeder.block
+}
+// ANCHOR_END: jammed
+
+/// The numbers every run reports.
+fn report(feeder: &Feeder, run: &Drive) -> Value {
+    let (world, s) = (&run.world, run.world.stats());
+    json!({
+        "seconds": world.time(),
+        "blocks": feeder.blocks,
+        "blocks_fed": feeder.fed(world),
+        "max_depth": s.max_depth,
+        "epsilon": world.settings().epsilon,
+        "max_pin_error": s.max_pin_error,
+        "mouse_lag_max": run.lag,
+        "last_turn_advance": if run.last_turn_advance.is_finite() {
+            json!(run.last_turn_advance)
+        } else {
+            Value::Null
+        },
+        "tolerance_corrections": s.corrections,
+        "seconds_per_correction": if s.corrections > 0 {
+            json!(world.time() / s.corrections as f64)
+        } else {
+            Value::Null
+        },
+        "steps": s.steps,
+        "shortened_steps": s.shortened,
+        "impacts": s.impacts,
+        "force_solves": s.solves,
+        "warm_started": s.warm,
+        "friction_dropped": s.friction_dropped,
+        "steps_per_second": s.steps as f64 / run.wall.max(1e-9),
+    })
+}
+
+fn feeder(p: &Params) -> Result<Value, PbmError> {
+    let feeder = Feeder { period: p.f64("period")?, ..Feeder::BOOK };
+    let settings = Settings {
+        epsilon: p.f64("epsilon")?,
+        friction: p.f64("friction")?,
+        restitution: 0.1,
+        h: H,
+        ..Settings::default()
+    };
+    let run = drive(&feeder, settings, p.f64("seconds")?)?;
+    Ok(report(&feeder, &run))
+}
+
+fn jam(p: &Params) -> Result<Value, PbmError> {
+    let feeder = faulty(p.choice("fault")?);
+    let settings =
+        Settings { friction: 0.3, restitution: 0.1, h: H, ..Settings::default() };
+    let run = drive(&feeder, settings, p.f64("seconds")?)?;
+    let mut out = report(&feeder, &run);
+    out["jammed"] = json!(jammed(&feeder, &run));
+    Ok(out)
+}
+
+fn pendulum(p: &Params) -> Result<Value, PbmError> {
+    let pendulum = Pendulum { bars: p.usize("bars")?, ..Pendulum::BOOK };
+    let settings =
+        Settings { h: p.f64("h")?, order: p.choice("order")?, ..Settings::default() };
+    let seconds = p.f64("seconds")?;
+    budget::within(seconds / settings.h, 2.0e4, "steps", "raise h or lower seconds")?;
+    let mut world = pendulum.build(settings)?;
+    let e0 = world.energy();
+    let (mut drift, mut lowest) = (0.0_f64, 0.0_f64);
+    let start = Instant::now();
+    world.run_until(seconds, |w| {
+        drift = drift.max((w.energy() - e0).abs());
+        lowest =
+            lowest.min(w.bodies().iter().map(|b| b.position().y).fold(0.0, f64::min));
+    })?;
+    let wall = start.elapsed().as_secs_f64();
+    let s = world.stats();
+    let mass: f64 = world.bodies().iter().map(|b| b.mass()).sum();
+    Ok(json!({
+        "seconds": world.time(),
+        "bars": pendulum.bars,
+        "max_pin_error": s.max_pin_error,
+        "energy_start_j": e0,
+        "max_energy_change_j": drift,
+        // Against the energy the drop can release: the chain's weight falling its
+        // whole length.
+        "max_energy_change_relative": drift / (mass * 9.81 * pendulum.bars as f64 * pendulum.length),
+        "lowest_centre_m": lowest,
+        "impacts": s.impacts,
+        "steps": s.steps,
+        "steps_per_second": s.steps as f64 / wall.max(1e-9),
+    }))
+}
+
+fn kinetic_energy(world: &World) -> f64 {
+    world
+        .bodies()
+        .iter()
+        .map(|b| {
+            0.5 * b.mass() * b.velocity().norm_squared()
+                + 0.5 * b.inertia() * b.angular_velocity().powi(2)
+        })
+        .sum()
+}
+
+fn pile(p: &Params) -> Result<Value, PbmError> {
+    let pile = Pile {
+        count: p.usize("count")?,
+        seed: p.usize("seed")? as u64,
+        ..Pile::BOOK
+    };
+    let settings = Settings {
+        friction: p.f64("friction")?,
+        restitution: 0.1,
+        h: H,
+        ..Settings::default()
+    };
+    let seconds = p.f64("seconds")?;
+    let mut world = pile.build(settings)?;
+    // Settled: under a millijoule of motion per polygon, for good.
+    let rest = 1e-3 * pile.count as f64;
+    let mut settled_at: Option<f64> = None;
+    let start = Instant::now();
+    world.run_until(seconds, |w| {
+        let moving = kinetic_energy(w) > rest;
+        match (moving, settled_at) {
+            (true, _) => settled_at = None,
+            (false, None) => settled_at = Some(w.time()),
+            (false, Some(_)) => {}
+        }
+    })?;
+    let wall = start.elapsed().as_secs_f64();
+    let s = world.stats();
+    let height = (0..world.bodies().len())
+        .flat_map(|k| world.placed(k))
+        .flat_map(|part| part.vertices().iter().map(|v| v.y).collect::<Vec<_>>())
+        .fold(0.0, f64::max);
+    Ok(json!({
+        "seconds": world.time(),
+        "count": pile.count,
+        "settled_at": settled_at,
+        "kinetic_energy_end_j": kinetic_energy(&world),
+        "pile_height_m": height,
+        "max_depth": s.max_depth,
+        "epsilon": world.settings().epsilon,
+        "tolerance_corrections": s.corrections,
+        "impacts": s.impacts,
+        "shortened_steps": s.shortened,
+        "friction_dropped": s.friction_dropped,
+        "steps": s.steps,
+        "mean_pivots_per_solve": s.pivots as f64 / s.solves.max(1) as f64,
+        "mean_friction_rounds_per_solve": s.rounds as f64 / s.solves.max(1) as f64,
+        "steps_per_second": s.steps as f64 / wall.max(1e-9),
+    }))
+}
