@@ -243,6 +243,48 @@ pub const SHOWN: &[ShownRun] = &[
     run("pbd/sheet-sag", &[]),
     ShownRun { id: "pbd/sheet-sag", set: &["n=40"], keys: &[], timed: &[] },
     ShownRun { id: "pbd/sheet-sag", set: &["n=100"], keys: &[], timed: &[] },
+    ShownRun {
+        id: "interactive/feeder",
+        set: &[],
+        keys: &[],
+        timed: &["steps_per_second"],
+    },
+    ShownRun {
+        id: "interactive/feeder",
+        set: &["seconds=24"],
+        keys: &[],
+        timed: &["steps_per_second"],
+    },
+    ShownRun {
+        id: "interactive/jam",
+        set: &[],
+        keys: &[],
+        timed: &["steps_per_second"],
+    },
+    ShownRun {
+        id: "interactive/jam",
+        set: &["fault=misaligned"],
+        keys: &[],
+        timed: &["steps_per_second"],
+    },
+    ShownRun {
+        id: "interactive/pendulum",
+        set: &[],
+        keys: &[],
+        timed: &["steps_per_second"],
+    },
+    ShownRun {
+        id: "interactive/pendulum",
+        set: &["order=first"],
+        keys: &[],
+        timed: &["steps_per_second"],
+    },
+    ShownRun {
+        id: "interactive/pile",
+        set: &[],
+        keys: &[],
+        timed: &["steps_per_second"],
+    },
     ShownRun { id: "contact/incline", set: &["world=first"], keys: &[], timed: &[] },
     ShownRun { id: "contact/seesaw", set: &["left_mass=3"], keys: &[], timed: &[] },
     ShownRun {

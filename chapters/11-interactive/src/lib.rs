@@ -13,6 +13,8 @@
 
 #[cfg(feature = "book")]
 pub mod exercises;
+#[cfg(feature = "book")]
+pub mod figures;
 pub mod scenes;
 pub mod shape;
 pub mod world;
@@ -24,9 +26,9 @@ pub fn chapter() -> pbm_prelim::Chapter {
     Chapter {
         id: "interactive",
         number: 11,
-        title: "Interactive Simulation",
+        title: "Baraff's Interactive Simulator",
         pages: "11-interactive",
         exercises: exercises::all(),
-        figures: Vec::new(),
+        figures: figures::all(),
     }
 }

@@ -76,9 +76,12 @@ impl Feeder {
     /// The end of the output tray (m).
     const TRAY_END: f64 = 13.0;
 
-    /// The x beyond which a block has been fed: past the foot of the ramp.
+    /// The x beyond which a block has been fed: its centre half a block past the
+    /// magazine's right wall, so the whole block is out of the magazine and on its
+    /// way down the ramp. (The tray holds about six blocks in a row; the last ones
+    /// out stay on the ramp, held by the row in front.)
     pub fn output_x(&self) -> f64 {
-        self.gap() + Self::RAMP.0
+        self.gap() + 0.2 + 0.5 * self.block
     }
 
     // ANCHOR: feeder
@@ -93,24 +96,28 @@ impl Feeder {
         };
         let (b, gap) = (self.block, self.gap());
         let top = (self.blocks as f64 + 1.0) * b;
-        // The floor under the magazine and the pusher's track; the magazine's two
-        // walls, the right one ending just above one block so that only the lowest
-        // can leave; a guide above the pusher's track; the ramp down to the right
-        // and the tray at its foot, with a wall at the end.
+        // The floor under the magazine and the pusher's track, running on into the
+        // ramp down to the right as one convex part: split in two, the floor's end
+        // and the ramp's start would meet in a face inside the solid, and a block's
+        // corner passing over its top end comes within ε of it and is stopped by a
+        // sideways contact with a face that is not there. The tray at the ramp's
+        // foot starts inside the ramp, its corner hidden for the same reason, and
+        // ends in a wall. The magazine's two walls, the right one ending just above
+        // one block so that only the lowest can leave; a guide above the pusher.
         let (run, drop) = Self::RAMP;
-        let ramp = ConvexPolygon::new(vec![
-            V2::new(gap, 0.0),
-            V2::new(gap, -0.3),
-            V2::new(gap + run, -drop - 0.3),
+        let floor_and_ramp = ConvexPolygon::new(vec![
+            V2::new(-8.0, 0.0),
+            V2::new(-8.0, -0.3),
+            V2::new(gap + run, -drop - 1.0),
             V2::new(gap + run, -drop),
+            V2::new(gap, 0.0),
         ])?;
         let frame = vec![
-            rect(-8.0, -0.3, gap, 0.0)?,
+            floor_and_ramp,
             rect(-0.2, self.pusher_height + 0.05, 0.0, top)?,
             rect(gap, 1.05 * b, gap + 0.2, top)?,
             rect(-8.0, self.pusher_height + 0.05, -0.2, self.pusher_height + 0.25)?,
-            ramp,
-            rect(gap + run, -drop - 0.3, Self::TRAY_END, -drop)?,
+            rect(gap + run - 1.0, -drop - 0.3, Self::TRAY_END, -drop)?,
             rect(Self::TRAY_END, -drop - 0.3, Self::TRAY_END + 0.2, -drop + 1.0)?,
         ];
         world.add_fixture(Fixture { parts: frame, layer: SOLIDS })?;

@@ -1,0 +1,351 @@
+//! The chapter's figures, drawn from runs of the chapter's own scenes: the feeder
+//! through a turn of its crank (the paper's Figure 11), its blocks over forty
+//! seconds, a feeder that jams beside one that does not (Figure 2), and a pile.
+
+use crate::exercises::{Fault, drive, faulty};
+use crate::scenes::{Feeder, Pile};
+use crate::world::{Settings, World};
+use nalgebra::Vector2;
+use pbm_collision::polygon::ConvexPolygon;
+use pbm_prelim::plot::{
+    Area, DrawResult, Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on,
+    color, dashed_line, draw_figure, equal_scale_in, label_font, legend_below, line,
+    panels, require_finite, title_font, titled,
+};
+use pbm_prelim::{Figure, PbmError};
+use plotters::prelude::*;
+
+type V2 = Vector2<f64>;
+
+/// Every figure of the chapter, in reading order.
+pub fn all() -> Vec<Figure> {
+    vec![
+        Figure {
+            name: "feeder-turn",
+            title: "The block feeder through one turn of its crank",
+            draw: feeder_turn,
+        },
+        Figure {
+            name: "feeder-blocks",
+            title: "Where each block is over forty seconds of feeding",
+            draw: feeder_blocks,
+        },
+        Figure {
+            name: "feeder-jam",
+            title: "A pusher taller than a block jams the feeder",
+            draw: feeder_jam,
+        },
+        Figure {
+            name: "pile",
+            title: "Twenty polygons dropped into a box",
+            draw: pile,
+        },
+    ]
+}
+
+/// What a part of a picture is, which sets its colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Frame,
+    Block,
+    Pusher,
+    Rod,
+    Crank,
+}
+
+impl Kind {
+    fn colour(self) -> RGBColor {
+        match self {
+            Kind::Frame => REFERENCE,
+            Kind::Block => color(0),
+            Kind::Pusher => color(1),
+            Kind::Rod => color(2),
+            Kind::Crank => color(3),
+        }
+    }
+}
+
+/// The mouse's colour.
+fn mouse_colour() -> RGBColor {
+    color(5)
+}
+
+/// A picture of the world at one instant: its parts placed, and where the mouse is
+/// and the point it holds.
+struct Frame {
+    time: f64,
+    parts: Vec<(Kind, ConvexPolygon)>,
+    mouse: Option<(V2, V2)>,
+}
+
+/// The feeder's world as a picture: blocks, then the pusher, rod and crank.
+fn frame_of_feeder(feeder: &Feeder, world: &World) -> Frame {
+    let kind = |k: usize| match k.checked_sub(feeder.blocks) {
+        None => Kind::Block,
+        Some(0) => Kind::Pusher,
+        Some(1) => Kind::Rod,
+        Some(_) => Kind::Crank,
+    };
+    frame_of(world, kind)
+}
+
+fn frame_of(world: &World, kind: impl Fn(usize) -> Kind) -> Frame {
+    let mut parts: Vec<(Kind, ConvexPolygon)> = world
+        .fixtures()
+        .iter()
+        .flat_map(|f| f.parts.iter().map(|p| (Kind::Frame, p.clone())))
+        .collect();
+    for k in 0..world.bodies().len() {
+        parts.extend(world.placed(k).into_iter().map(|p| (kind(k), p)));
+    }
+    let mouse =
+        world.mouse.map(|m| (m.target, world.bodies()[m.body].world_point(&m.local)));
+    Frame { time: world.time(), parts, mouse }
+}
+
+/// Draws `frame` on `area` in a window of `x` by `y` metres, equal scale.
+fn draw_frame(
+    area: &Area<'_>,
+    frame: &Frame,
+    x: std::ops::Range<f64>,
+    y: std::ops::Range<f64>,
+) -> DrawResult {
+    let (pw, ph) = area.dim_in_pixel();
+    let (xr, yr) =
+        equal_scale_in((pw.saturating_sub(70), ph.saturating_sub(50)), x, y);
+    let mut chart = chart_on(area).build_cartesian_2d(xr, yr)?;
+    axes(&mut chart, "x (m)", "y (m)").draw()?;
+    // Fixed parts first, then the mechanism's, then the blocks on top.
+    for pass in [Kind::Frame, Kind::Crank, Kind::Rod, Kind::Pusher, Kind::Block] {
+        for (kind, polygon) in frame.parts.iter().filter(|(k, _)| *k == pass) {
+            let corners: Vec<(f64, f64)> =
+                polygon.vertices().iter().map(|v| (v.x, v.y)).collect();
+            let c = kind.colour();
+            let fill = if *kind == Kind::Frame { 0.3 } else { 0.45 };
+            chart.draw_series(std::iter::once(Polygon::new(
+                corners.clone(),
+                c.mix(fill).filled(),
+            )))?;
+            let mut outline = corners.clone();
+            outline.push(corners[0]);
+            line(&mut chart, &outline, c, 1)?;
+        }
+    }
+    if let Some((target, held)) = frame.mouse {
+        let spring = [(held.x, held.y), (target.x, target.y)];
+        dashed_line(&mut chart, &spring, mouse_colour(), LINE_WIDTH)?;
+        chart.draw_series(std::iter::once(Cross::new(
+            (target.x, target.y),
+            7,
+            mouse_colour().stroke_width(3),
+        )))?;
+    }
+    Ok(())
+}
+
+fn feeder_legend() -> Legend {
+    vec![
+        ("frame (fixed)".into(), Swatch::Square(REFERENCE)),
+        ("blocks".into(), Swatch::Square(color(0))),
+        ("pusher".into(), Swatch::Square(color(1))),
+        ("rod (own layer)".into(), Swatch::Square(color(2))),
+        ("crank (own layer)".into(), Swatch::Square(color(3))),
+        ("mouse and its spring".into(), Swatch::Dashed(mouse_colour(), LINE_WIDTH)),
+    ]
+}
+
+/// The exercises' settings: friction 0.3, restitution 0.1, the paper's ε and step.
+fn settings() -> Settings {
+    Settings { friction: 0.3, restitution: 0.1, ..Settings::default() }
+}
+
+/// Runs `feeder` with the scripted mouse, keeping a picture at each of `times`.
+fn frames_of_feeder(feeder: &Feeder, times: &[f64]) -> Result<Vec<Frame>, PbmError> {
+    let mut world = feeder.build(settings())?;
+    let mut frames = Vec::new();
+    for &t in times {
+        while world.time() < t - 1e-9 {
+            let target = feeder.mouse_at(world.time());
+            if let Some(m) = &mut world.mouse {
+                m.target = target;
+            }
+            world.step()?;
+        }
+        frames.push(frame_of_feeder(feeder, &world));
+    }
+    Ok(frames)
+}
+
+fn feeder_turn() -> Result<Vec<Drawing>, PbmError> {
+    let feeder = Feeder::BOOK;
+    // The second turn, when the first block goes: a quarter turn apart.
+    let times = [4.0, 5.0, 6.0, 7.0];
+    let frames = frames_of_feeder(&feeder, &times)?;
+    let phase = [
+        "crank at the left: the pusher pulled back",
+        "crank at the top: pushing",
+        "crank at the right: the pusher fully in",
+        "crank at the bottom: pulling back",
+    ];
+    draw_figure(
+        "feeder-turn",
+        |l| l.pick(1250, 900),
+        |root, layout| {
+            let root = titled(
+                root,
+                "The feeder's second turn, a quarter turn apart (the magazine cut off at 4.5 m): the pusher carries the lowest block out under the magazine's wall, and it slides down the ramp",
+                &title_font(),
+            )?;
+            let root = legend_below(&root, &feeder_legend())?;
+            let letters = ["a", "b", "c", "d"];
+            for (i, (panel, frame)) in
+                panels(&root, layout, frames.len(), 1).iter().zip(&frames).enumerate()
+            {
+                let panel = titled(
+                    panel,
+                    &format!(
+                        "({}) t = {:.1} s, {}",
+                        letters[i], frame.time, phase[i]
+                    ),
+                    &label_font(),
+                )?;
+                draw_frame(&panel, frame, -7.0..13.5, -2.0..4.5)?;
+            }
+            Ok(())
+        },
+    )
+}
+
+fn feeder_blocks() -> Result<Vec<Drawing>, PbmError> {
+    let feeder = Feeder::BOOK;
+    let seconds = 40.0;
+    let mut world = feeder.build(settings())?;
+    let mut tracks = vec![Vec::new(); feeder.blocks];
+    let every = 0.05;
+    let mut next = 0.0;
+    while world.time() < seconds - 1e-9 {
+        if world.time() >= next - 1e-9 {
+            next += every;
+            for (track, body) in tracks.iter_mut().zip(world.bodies()) {
+                track.push((world.time(), body.position().x));
+            }
+        }
+        let target = feeder.mouse_at(world.time());
+        if let Some(m) = &mut world.mouse {
+            m.target = target;
+        }
+        world.step()?;
+    }
+    require_finite("feeder-blocks", tracks.iter().flatten().map(|p| p.1))?;
+    let out = feeder.output_x();
+    let stats = world.stats();
+    draw_figure(
+        "feeder-blocks",
+        |l| l.pick(480, 560),
+        |root, _| {
+            let root = titled(
+                root,
+                &format!(
+                    "Each block's centre over 40 s: about one block out per 4-s turn of the crank; {} tolerance corrections in all",
+                    stats.corrections
+                ),
+                &title_font(),
+            )?;
+            let mut legend: Legend = vec![
+                ("block 1 (the lowest)".into(), Swatch::Line(color(0), LINE_WIDTH)),
+                ("blocks 2 to 8".into(), Swatch::Line(color(1), LINE_WIDTH)),
+            ];
+            legend.push((
+                "fed: out of the magazine".into(),
+                Swatch::Dashed(REFERENCE, 1),
+            ));
+            let root = legend_below(&root, &legend)?;
+            let mut chart =
+                chart_on(&root).build_cartesian_2d(0.0..seconds, -1.0..13.5)?;
+            axes(&mut chart, "time (s)", "block centre x (m)").draw()?;
+            dashed_line(&mut chart, &[(0.0, out), (seconds, out)], REFERENCE, 1)?;
+            for (k, track) in tracks.iter().enumerate() {
+                let c = if k == 0 { color(0) } else { color(1) };
+                line(&mut chart, track, c, LINE_WIDTH)?;
+            }
+            Ok(())
+        },
+    )
+}
+
+fn feeder_jam() -> Result<Vec<Drawing>, PbmError> {
+    let seconds = 9.6;
+    let good = Feeder::BOOK;
+    let tall = faulty(Fault::TallPusher);
+    let runs = [(good, "a pusher 0.6 m high"), (tall, "a pusher 1.6 m high")];
+    let mut frames = Vec::new();
+    for (feeder, what) in runs {
+        let run = drive(&feeder, settings(), seconds)?;
+        let fed = feeder.fed(&run.world);
+        frames.push((frame_of_feeder(&feeder, &run.world), what, fed));
+    }
+    draw_figure(
+        "feeder-jam",
+        |l| l.pick(700, 520),
+        |root, layout| {
+            let root = titled(
+                root,
+                "At 9.6 s, the mouse (×) going clockwise past the top of its circle: the good feeder pushes its second block out; the tall pusher holds the lowest two against the magazine's wall, and the crank trails the mouse (the magazine cut off at 4.5 m)",
+                &title_font(),
+            )?;
+            let root = legend_below(&root, &feeder_legend())?;
+            let letters = ["a", "b"];
+            for (i, (panel, (frame, what, fed))) in
+                panels(&root, layout, frames.len(), 1).iter().zip(&frames).enumerate()
+            {
+                let panel = titled(
+                    panel,
+                    &format!("({}) {what}: {fed} out so far", letters[i]),
+                    &label_font(),
+                )?;
+                draw_frame(&panel, frame, -7.0..13.5, -2.0..4.5)?;
+            }
+            Ok(())
+        },
+    )
+}
+
+fn pile() -> Result<Vec<Drawing>, PbmError> {
+    let pile = Pile::BOOK;
+    let mut world = pile.build(settings())?;
+    let start = frame_of(&world, |_| Kind::Block);
+    world.run_until(3.0, |_| {})?;
+    let end = frame_of(&world, |_| Kind::Block);
+    let frames = [(start, "as dropped"), (end, "settled")];
+    draw_figure(
+        "pile",
+        |l| l.pick(420, 860),
+        |root, layout| {
+            let root = titled(
+                root,
+                &format!(
+                    "{} convex polygons of 3 to 6 sides, friction 0.3, dropped into a box 8 m wide and left for 3 s",
+                    pile.count
+                ),
+                &title_font(),
+            )?;
+            let legend: Legend = vec![
+                ("box (fixed)".into(), Swatch::Square(REFERENCE)),
+                ("polygons".into(), Swatch::Square(color(0))),
+            ];
+            let root = legend_below(&root, &legend)?;
+            let letters = ["a", "b"];
+            for (i, (panel, (frame, what))) in
+                panels(&root, layout, frames.len(), 2).iter().zip(&frames).enumerate()
+            {
+                let panel = titled(
+                    panel,
+                    &format!("({}) t = {:.1} s, {what}", letters[i], frame.time),
+                    &label_font(),
+                )?;
+                draw_frame(&panel, frame, -4.6..4.6, -0.6..5.8)?;
+            }
+            Ok(())
+        },
+    )
+}
