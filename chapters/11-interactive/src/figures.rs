@@ -183,9 +183,9 @@ fn feeder_turn() -> Result<Vec<Drawing>, PbmError> {
     let frames = frames_of_feeder(&feeder, &times)?;
     let phase = [
         "crank at the left: the pusher pulled back",
-        "crank at the top: pushing",
+        "crank at the bottom: pushing",
         "crank at the right: the pusher fully in",
-        "crank at the bottom: pulling back",
+        "crank at the top: pulling back",
     ];
     draw_figure(
         "feeder-turn",
@@ -290,7 +290,7 @@ fn feeder_jam() -> Result<Vec<Drawing>, PbmError> {
         |root, layout| {
             let root = titled(
                 root,
-                "At 9.6 s, the mouse (×) going clockwise past the top of its circle: the good feeder pushes its second block out; the tall pusher holds the lowest two against the magazine's wall, and the crank trails the mouse (the magazine cut off at 4.5 m)",
+                "At 9.6 s, the mouse (×) going anticlockwise past the bottom of its circle: the good feeder pushes its next block out; the tall pusher holds the lowest two against the magazine's wall, and the crank trails the mouse (the magazine cut off at 4.5 m)",
                 &title_font(),
             )?;
             let root = legend_below(&root, &feeder_legend())?;

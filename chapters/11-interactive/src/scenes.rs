@@ -54,13 +54,10 @@ impl Feeder {
     }
 
     /// Where the scripted mouse holds the crank's end at time `t`: once round the
-    /// pivot every `period`, starting pulled back (the pusher clear of the stack),
-    /// clockwise. Turned the other way, the crank's end is below the pivot while the
-    /// pusher pushes, the rod lifts the pusher's tail into the guide, and the pusher
-    /// wedges like a drawer pushed off-centre; turned clockwise it pushes from above
-    /// and presses the pusher onto its track.
+    /// pivot every `period`, anticlockwise, starting pulled back (the pusher clear
+    /// of the stack).
     pub fn mouse_at(&self, t: f64) -> V2 {
-        let angle = std::f64::consts::PI - TAU * t / self.period;
+        let angle = TAU * t / self.period + std::f64::consts::PI;
         self.pivot() + V2::new(angle.cos(), angle.sin()) * self.crank
     }
 

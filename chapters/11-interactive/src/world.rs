@@ -786,6 +786,7 @@ impl World {
     }
     // ANCHOR_END: rows
 
+    // ANCHOR: loads
     /// The loads: gravity and the mouse spring.
     fn apply_loads(&mut self) {
         let g = self.settings.gravity;
@@ -813,6 +814,8 @@ impl World {
             body.apply_force_at(&p, &f);
         }
     }
+
+    // ANCHOR_END: loads
 
     /// Solves for the constraint forces and adds them to the bodies.
     fn apply_constraint_forces(&mut self) -> Result<(), PbmError> {
