@@ -91,7 +91,8 @@
           ink: m.pbm_readout_ink(d, r),
         });
       }
-      return { title: this.text(m.pbm_demo_title(d)), params, readouts };
+      const drag = this.text(m.pbm_demo_drag(d));
+      return { title: this.text(m.pbm_demo_title(d)), params, readouts, drag };
     }
     writeParams(values) {
       const view = new Float64Array(this.m.memory.buffer, this.m.pbm_params(), values.length);
@@ -148,6 +149,10 @@
       this.canvas = element("canvas", null, box);
       this.canvas.setAttribute("role", "img");
       this.canvas.setAttribute("aria-label", this.spec.title);
+      if (this.spec.drag) {
+        element("p", "pbm-demo-hint", box, this.spec.drag);
+        this.listen();
+      }
       const controls = element("div", "pbm-demo-controls", box);
       this.inputs = this.spec.params.map((p, i) => this.control(controls, p, i));
       const buttons = element("div", "pbm-demo-buttons", box);
@@ -175,6 +180,41 @@
         attributes: true,
         attributeFilter: ["class"],
       });
+    }
+
+    // The reader's pointer, in world coordinates, for demos that take it: a press
+    // the demo takes starts the simulation and captures the pointer until let go.
+    listen() {
+      const canvas = this.canvas;
+      canvas.style.touchAction = "none";
+      canvas.style.cursor = "grab";
+      const send = (event, e) => {
+        if (this.handle < 0 || this.error || !this.toWorld) return false;
+        const rect = canvas.getBoundingClientRect();
+        const [x, y] = this.toWorld(e.clientX - rect.left, e.clientY - rect.top);
+        const taken = this.api.m.pbm_pointer(this.handle, event, x, y) === 1;
+        if (taken) this.draw();
+        return taken;
+      };
+      canvas.addEventListener("pointerdown", (e) => {
+        if (!send(0, e)) return;
+        this.dragging = true;
+        canvas.setPointerCapture(e.pointerId);
+        canvas.style.cursor = "grabbing";
+        this.setPlaying(true);
+        e.preventDefault();
+      });
+      canvas.addEventListener("pointermove", (e) => {
+        if (this.dragging) send(1, e);
+      });
+      const release = (e) => {
+        if (!this.dragging) return;
+        this.dragging = false;
+        canvas.style.cursor = "grab";
+        send(2, e);
+      };
+      canvas.addEventListener("pointerup", release);
+      canvas.addEventListener("pointercancel", release);
     }
 
     control(parent, p, i) {
@@ -226,6 +266,7 @@
     }
 
     reset() {
+      this.dragging = false;
       if (this.handle >= 0) this.api.m.pbm_drop(this.handle);
       this.handle = -1;
       this.error = "";
@@ -307,6 +348,7 @@
       const oy = height / 2 + (scale * (y0 + y1)) / 2;
       const px = (x) => ox + scale * x;
       const py = (y) => oy - scale * y;
+      this.toWorld = (cx, cy) => [(cx - ox) / scale, (oy - cy) / scale];
       const style = getComputedStyle(document.documentElement);
       const fg = style.getPropertyValue("--fg").trim() || "#333";
       // Muted is the foreground, faint (drawn at reduced opacity below).

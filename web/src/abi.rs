@@ -6,7 +6,7 @@
 //! Pointers stay valid until the next call.
 
 use crate::DEMOS;
-use crate::demo::{Demo, DemoSpec, Drawing};
+use crate::demo::{Demo, DemoSpec, Drawing, Pointer};
 use std::cell::RefCell;
 
 /// The most parameters a demo may have.
@@ -63,6 +63,12 @@ pub extern "C" fn pbm_demo_id(demo: u32) -> *const u8 {
 #[unsafe(no_mangle)]
 pub extern "C" fn pbm_demo_title(demo: u32) -> *const u8 {
     text(spec(demo).map_or("", |d| d.title))
+}
+
+/// What the reader can drag in a demo, or empty text if it takes no pointer.
+#[unsafe(no_mangle)]
+pub extern "C" fn pbm_demo_drag(demo: u32) -> *const u8 {
+    text(spec(demo).and_then(|d| d.drag).unwrap_or(""))
 }
 
 /// Number of a demo's parameters.
@@ -210,6 +216,33 @@ pub extern "C" fn pbm_frame(handle: u32, frames: u32) -> i32 {
                 -1
             }
         }
+    })
+}
+
+/// The reader's pointer on a running demo: `event` 0 pressed, 1 moved, 2 let go, at
+/// world point (`x`, `y`). Returns 1 if the demo took it (and then redraws), 0 if
+/// not, −1 with the reason in [`pbm_error`] if there is no such demo or event.
+#[unsafe(no_mangle)]
+pub extern "C" fn pbm_pointer(handle: u32, event: u32, x: f64, y: f64) -> i32 {
+    STATE.with_borrow_mut(|st| {
+        let Some(Some(instance)) = st.instances.get_mut(handle as usize) else {
+            st.error = format!("there is no running demo {handle}");
+            return -1;
+        };
+        let Some(event) = Pointer::from_code(event) else {
+            st.error = format!("there is no pointer event {event}");
+            return -1;
+        };
+        if !(x.is_finite() && y.is_finite()) {
+            st.error = format!("the pointer is not at a finite point ({x}, {y})");
+            return -1;
+        }
+        let taken = instance.demo.pointer(event, [x, y]);
+        if taken {
+            instance.drawing.clear();
+            instance.demo.draw(&mut instance.drawing);
+        }
+        i32::from(taken)
     })
 }
 

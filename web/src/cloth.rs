@@ -33,6 +33,7 @@ pub const DRAPE: DemoSpec = DemoSpec {
         0 => [-0.85, 0.85, -0.75, 0.55],
         _ => [-0.85, 0.85, -1.15, 0.25],
     },
+    drag: None,
     build: |p| {
         let scene = [Scene::Drape, Scene::Curtain][p[0] as usize];
         let material = Material { stretch: p[2], ..Material::COTTON };

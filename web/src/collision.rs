@@ -32,6 +32,7 @@ pub const SWEEP: DemoSpec = DemoSpec {
             .map_or([20.0, 16.0], |s| s.region());
         [0.0, region[0], 0.0, region[1]]
     },
+    drag: None,
     build: |p| {
         let scene = BoxScene::new(p[0] as usize, p[1], SEED)?;
         let boxes = scene.bounds()?;

@@ -34,6 +34,7 @@ pub const BEAD: DemoSpec = DemoSpec {
         Readout::plain("energy", "J"),
     ],
     view: |_| [-1.6, 1.6, -1.6, 1.6],
+    drag: None,
     build: |p| {
         let tableau = [EULER, MIDPOINT, RK4][p[0] as usize];
         let h = p[1];

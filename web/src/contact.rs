@@ -27,6 +27,7 @@ pub const DROP: DemoSpec = DemoSpec {
         Readout::plain("energy, kinetic + potential", "J"),
     ],
     view: |p| [-0.6, 0.6, -0.15, p[0] + 0.3],
+    drag: None,
     build: |p| {
         let settings =
             Settings { restitution: p[1], friction: p[2], ..Settings::default() };

@@ -224,8 +224,37 @@ pub trait Demo {
     fn note(&self) -> Option<String> {
         None
     }
+    /// The reader pressed, dragged or let go of the pointer at world point `at`.
+    /// Returns whether the demo took it (a press on nothing it can grab is not
+    /// taken). Demos without a [`DemoSpec::drag`] hint take nothing.
+    fn pointer(&mut self, _event: Pointer, _at: [f64; 2]) -> bool {
+        false
+    }
 }
 // ANCHOR_END: demo
+
+/// What the reader's pointer did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pointer {
+    /// Pressed.
+    Down,
+    /// Moved while pressed.
+    Move,
+    /// Let go (or the browser took the pointer away).
+    Up,
+}
+
+impl Pointer {
+    /// The ABI's number for it: 0 down, 1 move, 2 up.
+    pub fn from_code(code: u32) -> Option<Pointer> {
+        match code {
+            0 => Some(Pointer::Down),
+            1 => Some(Pointer::Move),
+            2 => Some(Pointer::Up),
+            _ => None,
+        }
+    }
+}
 
 /// How a demo is made from its checked parameter values.
 pub type Build = fn(&[f64]) -> Result<Box<dyn Demo>, PbmError>;
@@ -243,6 +272,9 @@ pub struct DemoSpec {
     /// The world rectangle the picture shows for given parameters: x_min, x_max,
     /// y_min, y_max.
     pub view: fn(&[f64]) -> [f64; 4],
+    /// What the reader can drag with the pointer, shown under the picture; `None`
+    /// for a demo that takes no pointer.
+    pub drag: Option<&'static str>,
     /// Builds the demo from checked parameter values, in the order of `params`.
     pub build: Build,
 }

@@ -24,6 +24,7 @@ pub const STIFF: DemoSpec = DemoSpec {
         Readout::plain("explicit stable below h = 2/k", "s"),
     ],
     view: |_| [-0.1, 1.1, -1.5, 1.5],
+    drag: None,
     build: |p| {
         let (k, h) = (p[0], p[1]);
         Ok(Box::new(Stiff {

@@ -14,6 +14,7 @@ pub mod constraints;
 pub mod contact;
 pub mod demo;
 pub mod implicit;
+pub mod interactive;
 pub mod ode;
 pub mod particles;
 pub mod pbd;
@@ -32,6 +33,7 @@ pub const DEMOS: &[DemoSpec] = &[
     contact::DROP,
     cloth::DRAPE,
     pbd::BOX_CHAIN,
+    interactive::FEEDER,
 ];
 
 /// The demo a page names, if there is one.
@@ -267,5 +269,29 @@ pub const AGREEMENTS: &[Agreement] = &[
         // The shear angle's acos and the hinge's atan2 (see `tolerance`): measured
         // 6e-11 relative after 60 steps.
         tolerance: 1e-9,
+    },
+    Agreement {
+        demo: "interactive/feeder",
+        params: &[0.02, 0.3, 4.0, 0.0, 8.0],
+        // 2.5 s: the first block is out, in the first turn of the crank.
+        frames: 150,
+        readout: 1,
+        exercise: "interactive/feeder",
+        set: &["seconds=2.5"],
+        key: "/blocks_fed",
+        absolute: false,
+        tolerance: 0.0,
+    },
+    Agreement {
+        demo: "interactive/feeder",
+        params: &[0.02, 0.3, 4.0, 0.0, 8.0],
+        frames: 150,
+        readout: 3,
+        exercise: "interactive/feeder",
+        set: &["seconds=2.5"],
+        key: "/max_depth",
+        absolute: false,
+        // The crank's circle calls sin and cos (see above).
+        tolerance: 0.05,
     },
 ];

@@ -27,6 +27,7 @@ pub const EULER_SPIRAL: DemoSpec = DemoSpec {
         Readout::plain("Euler's ratio per step √(1 + h²)", ""),
     ],
     view: |_| [-2.0, 2.0, -2.0, 2.0],
+    drag: None,
     build: |p| {
         let tableau = [EULER, MIDPOINT, RK4][p[0] as usize];
         Ok(Box::new(Spiral {

@@ -36,6 +36,7 @@ pub const BOUNCING: DemoSpec = DemoSpec {
         Readout::plain("r², what every ratio should be", ""),
     ],
     view: |_| [-0.8, 0.8, -0.08, 1.08],
+    drag: None,
     build: |p| {
         let (restitution, h) = (p[0], p[1]);
         let ball = |strategy| -> Result<Ball, PbmError> {

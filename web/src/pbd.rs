@@ -25,6 +25,7 @@ pub const BOX_CHAIN: DemoSpec = DemoSpec {
         let reach = p[0] * BoxChain::BOOK.size[1] * 1.1;
         [-reach, reach, -1.05 * reach, 0.15 * reach]
     },
+    drag: None,
     build: |p| {
         let model = BoxChain { links: p[0] as usize, ..BoxChain::BOOK };
         Ok(Box::new(Chain {

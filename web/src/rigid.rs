@@ -34,6 +34,7 @@ pub const DZHANIBEKOV: DemoSpec = DemoSpec {
         Readout::plain("energy drift (relative)", ""),
     ],
     view: |_| [-2.2, 2.2, -2.2, 2.2],
+    drag: None,
     build: |p| {
         // The exercise's spin about y; about x or z the same 5 rad/s, the same nudge.
         let [a, b, c] =

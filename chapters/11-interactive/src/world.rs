@@ -141,8 +141,9 @@ pub struct Mouse {
     /// Stiffness per unit of the grabbed point's mass (1/s²): the free body's
     /// effective mass there, 1/(1/m + |r|²/I), r from the centre of mass.
     pub stiffness: f64,
-    /// Damping per unit of the grabbed point's mass (1/s); unused in a first-order
-    /// world.
+    /// Damping per unit of the grabbed point's mass (1/s). A first-order world,
+    /// where force is velocity, moves the point towards the mouse at the rate
+    /// stiffness/damping, the spring's overdamped limit.
     pub damping: f64,
 }
 
@@ -481,6 +482,19 @@ impl World {
             .collect()
     }
 
+    /// The topmost moving body with a part containing the world point `p` (the last
+    /// added wins where bodies overlap), if any: what a mouse press at `p` grabs.
+    pub fn body_at(&self, p: V2) -> Option<usize> {
+        let inside = |part: &ConvexPolygon| {
+            let v = part.vertices();
+            (0..v.len()).all(|i| {
+                let (a, b) = (v[i], v[(i + 1) % v.len()]);
+                (b - a).perp(&(p - a)) >= 0.0
+            })
+        };
+        (0..self.bodies.len()).rev().find(|&k| self.placed(k).iter().any(inside))
+    }
+
     /// Kinetic plus gravitational potential energy of the moving bodies (J).
     pub fn energy(&self) -> f64 {
         let g = self.settings.gravity;
@@ -788,7 +802,7 @@ impl World {
 
     // ANCHOR: loads
     /// The loads: gravity and the mouse spring.
-    fn apply_loads(&mut self) {
+    fn apply_loads(&mut self) -> Result<(), PbmError> {
         let g = self.settings.gravity;
         let first = self.settings.order == Order::First;
         for body in &mut self.bodies {
@@ -807,12 +821,25 @@ impl World {
             let p = body.world_point(&m.local);
             let r = p - body.position();
             let mass = 1.0 / (1.0 / body.mass() + r.norm_squared() / body.inertia());
-            let mut f = (m.target - p) * (m.stiffness * mass);
-            if !first {
-                f -= body.point_velocity(&p) * (m.damping * mass);
-            }
+            let f = if first {
+                // The spring with no mass to carry, m ẍ + c ẋ + k x = 0 as m → 0:
+                // ẋ = (k/c)(target − x), a rate of k/c. (k itself as a rate would
+                // be 4000/s, and RK4 at 10 ms blows up at 280/s.)
+                if m.damping.is_nan() || m.damping <= 0.0 {
+                    let why = format!(
+                        "its damping is {}; a first-order world moves the point at the rate stiffness/damping",
+                        m.damping
+                    );
+                    return Err(PbmError::invalid("mouse", why));
+                }
+                (m.target - p) * (m.stiffness / m.damping * mass)
+            } else {
+                (m.target - p) * (m.stiffness * mass)
+                    - body.point_velocity(&p) * (m.damping * mass)
+            };
             body.apply_force_at(&p, &f);
         }
+        Ok(())
     }
 
     // ANCHOR_END: loads
@@ -879,7 +906,7 @@ impl OdeSystem for World {
     }
     // ANCHOR: derivative
     fn derivative(&mut self, ydot: &mut [f64]) -> Result<(), PbmError> {
-        self.apply_loads();
+        self.apply_loads()?;
         self.apply_constraint_forces()?;
         let first = self.settings.order == Order::First;
         for (body, y) in self.bodies.iter().zip(ydot.chunks_exact_mut(STATE_SIZE)) {

@@ -305,14 +305,23 @@ fn a_minute_of_the_feeder_feeds_every_block_never_deeper_than_epsilon() {
 /// A thin bar 2 m long, free in zero gravity, grabbed at its tip by a spring of
 /// `stiffness` and `damping` per unit of the tip's mass, run for 3 s.
 fn grab_a_bar_by_its_tip(stiffness: f64, damping: f64) -> Result<World, String> {
-    let settings = Settings { gravity: V2::zeros(), ..Settings::default() };
+    grab_a_bar_in(Order::Second, stiffness, damping, 3.0)
+}
+
+fn grab_a_bar_in(
+    order: Order,
+    stiffness: f64,
+    damping: f64,
+    seconds: f64,
+) -> Result<World, String> {
+    let settings = Settings { gravity: V2::zeros(), order, ..Settings::default() };
     let mut world = World::new(settings).unwrap();
     let bar = Shape::rectangle(2.0, 0.02, 1.0).unwrap();
     world.add_body(bar, 0, (V2::zeros(), 0.0), (V2::zeros(), 0.0)).unwrap();
     let target = V2::new(1.5, 1.0);
     let local = V2::new(1.0, 0.0);
     world.mouse = Some(Mouse { body: 0, local, target, stiffness, damping });
-    world.run_until(3.0, |_| {}).map_err(|e| e.to_string())?;
+    world.run_until(seconds, |_| {}).map_err(|e| e.to_string())?;
     Ok(world)
 }
 
@@ -333,4 +342,35 @@ fn the_mouse_spring_stays_stable_however_far_from_the_centre_a_body_is_grabbed()
         panic!("the spring scaled by the whole mass did not blow up");
     };
     assert!(err.contains("diverged"), "{err}");
+}
+
+#[test]
+fn a_press_grabs_the_body_under_it_and_nothing_in_the_air_or_the_frame() {
+    use pbm_interactive::scenes::Feeder;
+    let feeder = Feeder::BOOK;
+    let world = feeder.build(Settings::default()).unwrap();
+    for k in [0, feeder.blocks - 1, feeder.blocks] {
+        let centre = world.bodies()[k].position();
+        assert_eq!(world.body_at(centre), Some(k));
+    }
+    // Just outside the lowest block's right face, in the magazine's play.
+    let beside = world.bodies()[0].position() + V2::new(0.52, 0.0);
+    assert_eq!(world.body_at(beside), None);
+    assert_eq!(world.body_at(V2::new(0.0, -0.1)), None, "the floor is a fixture");
+    assert_eq!(world.body_at(V2::new(5.0, 5.0)), None, "the air");
+}
+
+#[test]
+fn in_a_first_order_world_the_mouse_pulls_at_the_rate_stiffness_over_damping() {
+    // The spring's overdamped limit: the tip closes on the mouse at k/c = 33/s (the
+    // bar turning as it goes), 1.1 m to under a millimetre in a second. With k
+    // alone as the rate, 4000/s, RK4 at 10 ms would blow up at once.
+    let world = grab_a_bar_in(Order::First, 4000.0, 120.0, 1.0).unwrap();
+    let tip = world.bodies()[0].world_point(&V2::new(1.0, 0.0));
+    assert!((tip - V2::new(1.5, 1.0)).norm() < 1e-3, "{tip:?}");
+    assert_eq!(world.bodies()[0].velocity(), V2::zeros(), "nothing coasts");
+    let Err(err) = grab_a_bar_in(Order::First, 4000.0, 0.0, 1.0) else {
+        panic!("a first-order mouse with no damping was not refused");
+    };
+    assert!(err.contains("damping"), "{err}");
 }
