@@ -104,6 +104,31 @@ pub const TABLES: &[Table] = &[
         compare: Compare::TimesReference(4),
     },
     Table {
+        file: "interactive-scenes.md",
+        column: "scene",
+        package: "pbm-interactive",
+        what: "the scene built and run for 2 simulated seconds, one core (the feeder turned by its scripted hand)",
+        per_second: "simulated s/s",
+        rows: &[
+            Row {
+                label: "the feeder, 8 blocks (the exercise's)",
+                id: "interactive/feeder_8_blocks_2_s",
+                items: 2,
+            },
+            Row {
+                label: "the feeder, 5 blocks (the live demo's)",
+                id: "interactive/feeder_5_blocks_2_s",
+                items: 2,
+            },
+            Row {
+                label: "the pile of 20 polygons",
+                id: "interactive/pile_20_2_s",
+                items: 2,
+            },
+        ],
+        compare: Compare::TimesReference(0),
+    },
+    Table {
         file: "pbd-frame.md",
         column: "one 60 Hz frame, one core",
         package: "pbm-pbd",
@@ -508,11 +533,30 @@ pub fn render(table: &Table, timings: &[Timing], measured: &str) -> String {
     out
 }
 
-/// Writes every table from the estimates under `criterion_dir` into `out_dir`. A missing
-/// benchmark is an error naming the `cargo bench` to run.
-pub fn write_tables(criterion_dir: &Path, out_dir: &Path) -> Result<usize, Error> {
+/// Writes every table (or, with `package`, that package's tables) from the estimates
+/// under `criterion_dir` into `out_dir`; returns how many. A missing benchmark is an
+/// error naming the `cargo bench` to run, and so is a package with no table.
+pub fn write_tables(
+    criterion_dir: &Path,
+    out_dir: &Path,
+    package: Option<&str>,
+) -> Result<usize, Error> {
     let measured = format!("{}, {}", machine(), today());
-    for table in TABLES {
+    // A table's package may carry the features its benchmark needs: match the name.
+    let name = |t: &Table| t.package.split_whitespace().next().unwrap_or(t.package);
+    let chosen: Vec<&Table> =
+        TABLES.iter().filter(|t| package.is_none_or(|p| name(t) == p)).collect();
+    if chosen.is_empty() {
+        let mut known: Vec<&str> = TABLES.iter().map(name).collect();
+        known.sort_unstable();
+        known.dedup();
+        return Err(Error::Book(format!(
+            "no timing table belongs to {}; the packages with tables are {}",
+            package.unwrap_or("any package"),
+            known.join(", ")
+        )));
+    }
+    for table in &chosen {
         let timings = table
             .rows
             .iter()
@@ -529,7 +573,7 @@ pub fn write_tables(criterion_dir: &Path, out_dir: &Path) -> Result<usize, Error
         write_atomically(&path, &render(table, &timings, &measured))
             .map_err(|source| Error::Write { path, source })?;
     }
-    Ok(TABLES.len())
+    Ok(chosen.len())
 }
 
 /// The median (seconds) a committed table gives for the row labelled `label`; for tests that

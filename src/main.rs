@@ -48,7 +48,12 @@ enum Command {
     },
     /// Turn `cargo bench` results (target/criterion) into the timing tables the pages
     /// include (book/src/benchmarks).
-    BenchTables,
+    BenchTables {
+        /// Only the tables of this package (e.g. `pbm-contact`), after `cargo bench -p`
+        /// it; the others keep their measurements and dates.
+        #[arg(long)]
+        package: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -62,7 +67,7 @@ fn main() -> ExitCode {
         Command::Run { id, set, json } => {
             run(&id, &set, json).and_then(|text| print(&text))
         }
-        Command::BenchTables => bench_tables(),
+        Command::BenchTables { package } => bench_tables(package.as_deref()),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -105,11 +110,15 @@ fn book() -> Result<(), Error> {
     Ok(())
 }
 
-fn bench_tables() -> Result<(), Error> {
+fn bench_tables(package: Option<&str>) -> Result<(), Error> {
     let root = repo_root();
     let out = root.join("book/src/benchmarks");
-    let n = pbm::benchmarks::write_tables(&root.join("target/criterion"), &out)?;
+    let n =
+        pbm::benchmarks::write_tables(&root.join("target/criterion"), &out, package)?;
     eprintln!("wrote {n} timing tables into {}", out.display());
+    if package.is_some_and(|p| p != "pbm-collision") {
+        return Ok(());
+    }
     let series = root.join("chapters/07-collision/data/broad-phase-timings.json");
     pbm::benchmarks::write_broad_phase_series(
         &root.join("target/criterion"),

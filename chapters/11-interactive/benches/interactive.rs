@@ -1,0 +1,51 @@
+//! The chapter's scenes, each built and run for two simulated seconds on one core:
+//! the feeder with eight blocks (the exercise's) and with five (the live demo's),
+//! turned by the scripted hand, and the pile of twenty polygons. The table reports
+//! simulated seconds per second of wall time: above 1, faster than real time.
+
+#![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use pbm_interactive::scenes::{Feeder, Pile};
+use pbm_interactive::world::Settings;
+
+/// Simulated time of every run (s).
+const SECONDS: f64 = 2.0;
+
+fn settings() -> Settings {
+    Settings { friction: 0.3, restitution: 0.1, ..Settings::default() }
+}
+
+fn feed(feeder: &Feeder) -> usize {
+    let mut world = feeder.build(settings()).unwrap();
+    while world.time() < SECONDS - 1e-12 {
+        let target = feeder.mouse_at(world.time());
+        if let Some(m) = &mut world.mouse {
+            m.target = target;
+        }
+        world.step().unwrap();
+    }
+    world.stats().steps
+}
+
+fn benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("interactive");
+    group.sample_size(10);
+    for blocks in [8, 5] {
+        let feeder = Feeder { blocks, ..Feeder::BOOK };
+        group.bench_function(format!("feeder_{blocks}_blocks_2_s"), |b| {
+            b.iter(|| feed(&feeder))
+        });
+    }
+    group.bench_function("pile_20_2_s", |b| {
+        b.iter(|| {
+            let mut world = Pile::BOOK.build(settings()).unwrap();
+            world.run_until(SECONDS, |_| {}).unwrap();
+            world.stats().steps
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(interactive, benches);
+criterion_main!(interactive);
