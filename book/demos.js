@@ -127,6 +127,11 @@
     return Number(v.toPrecision(6)).toString();
   }
 
+  function themeForeground() {
+    const style = getComputedStyle(document.documentElement);
+    return style.getPropertyValue("--fg").trim() || "#333";
+  }
+
   function element(tag, className, parent, text) {
     const e = document.createElement(tag);
     if (className) e.className = className;
@@ -173,10 +178,21 @@
         return cell;
       });
       this.note = element("p", "pbm-demo-note", box);
+      // The canvas's width and the theme's colour are read when they change, not every
+      // frame: reading them after the readouts were written would make the browser lay
+      // out and restyle the page once a frame.
+      this.width = this.canvas.clientWidth;
+      this.foreground = themeForeground();
       this.reset();
-      new ResizeObserver(() => this.draw()).observe(this.canvas);
+      new ResizeObserver((entries) => {
+        this.width = entries[entries.length - 1].contentRect.width;
+        this.draw();
+      }).observe(this.canvas);
       // Redraw when the reader changes the theme.
-      new MutationObserver(() => this.draw()).observe(document.documentElement, {
+      new MutationObserver(() => {
+        this.foreground = themeForeground();
+        this.draw();
+      }).observe(document.documentElement, {
         attributes: true,
         attributeFilter: ["class"],
       });
@@ -317,7 +333,8 @@
       const values = this.readouts();
       this.cells.forEach((cell, r) => {
         const v = r < values.length ? values[r] : NaN;
-        cell.textContent = show(v);
+        const text = show(v);
+        if (cell.textContent !== text) cell.textContent = text;
         cell.dataset.value = String(v);
       });
       let note = this.handle >= 0 ? this.api.text(this.api.m.pbm_note(this.handle)) : "";
@@ -329,7 +346,7 @@
 
     draw() {
       const canvas = this.canvas;
-      const width = canvas.clientWidth;
+      const width = this.width;
       if (width === 0 || !this.view) return;
       const [x0, x1, y0, y1] = this.view;
       const height = Math.round(Math.min(width * ((y1 - y0) / (x1 - x0)), 480));
@@ -349,14 +366,14 @@
       const px = (x) => ox + scale * x;
       const py = (y) => oy - scale * y;
       this.toWorld = (cx, cy) => [(cx - ox) / scale, (oy - cy) / scale];
-      const style = getComputedStyle(document.documentElement);
-      const fg = style.getPropertyValue("--fg").trim() || "#333";
+      const fg = this.foreground;
       // Muted is the foreground, faint (drawn at reduced opacity below).
       const inks = [fg, fg, "#2f7fc1", "#e07b24", "#3a9a4a"];
       const alpha = [1, 0.35, 1, 1, 1];
       if (this.handle < 0) return;
       const n = this.api.m.pbm_draw_len(this.handle);
-      const d = this.api.numbers(this.api.m.pbm_draw(this.handle), n);
+      // A view of the module's memory, not a copy (it is read before any other call).
+      const d = new Float64Array(this.api.m.memory.buffer, this.api.m.pbm_draw(this.handle), n);
       g.lineWidth = 2;
       g.lineJoin = "round";
       let k = 0;

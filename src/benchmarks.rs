@@ -116,8 +116,8 @@ pub const TABLES: &[Table] = &[
                 items: 2,
             },
             Row {
-                label: "the feeder, 5 blocks (the live demo's)",
-                id: "interactive/feeder_5_blocks_2_s",
+                label: "the feeder, 4 blocks (the live demo's)",
+                id: "interactive/feeder_4_blocks_2_s",
                 items: 2,
             },
             Row {

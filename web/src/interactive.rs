@@ -23,7 +23,7 @@ pub const FEEDER: DemoSpec = DemoSpec {
             "world",
             &["second order (Newton)", "first order (f = m v)"],
         ),
-        Param::count("blocks", "blocks in the magazine", [5.0, 1.0, 8.0]),
+        Param::count("blocks", "blocks in the magazine", [4.0, 1.0, 8.0]),
     ],
     readouts: &[
         Readout::plain("t", "s"),

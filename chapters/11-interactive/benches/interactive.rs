@@ -1,5 +1,5 @@
 //! The chapter's scenes, each built and run for two simulated seconds on one core:
-//! the feeder with eight blocks (the exercise's) and with five (the live demo's),
+//! the feeder with eight blocks (the exercise's) and with four (the live demo's),
 //! turned by the scripted hand, and the pile of twenty polygons. The table reports
 //! simulated seconds per second of wall time: above 1, faster than real time.
 
@@ -31,7 +31,7 @@ fn feed(feeder: &Feeder) -> usize {
 fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("interactive");
     group.sample_size(10);
-    for blocks in [8, 5] {
+    for blocks in [8, 4] {
         let feeder = Feeder { blocks, ..Feeder::BOOK };
         group.bench_function(format!("feeder_{blocks}_blocks_2_s"), |b| {
             b.iter(|| feed(&feeder))

@@ -827,7 +827,8 @@ impl World {
                 // be 4000/s, and RK4 at 10 ms blows up at 280/s.)
                 if m.damping.is_nan() || m.damping <= 0.0 {
                     let why = format!(
-                        "its damping is {}; a first-order world moves the point at the rate stiffness/damping",
+                        "its damping is {}; a first-order world moves the point at \
+                         the rate stiffness/damping",
                         m.damping
                     );
                     return Err(PbmError::invalid("mouse", why));
