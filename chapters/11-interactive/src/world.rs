@@ -811,9 +811,9 @@ impl World {
             let x = body.position();
             body.apply_force_at(&x, &weight);
         }
-        if let Some(m) = self.mouse
-            && let Some(body) = self.bodies.get_mut(m.body)
-        {
+        if let Some(m) = self.mouse {
+            check_mouse(&m, self.bodies.len())?;
+            let body = &mut self.bodies[m.body];
             // The spring is scaled by the least mass the grabbed point can have, that
             // of the free body pushed at p: constraints only add to it, so k/m and
             // c/m bound the spring's rates wherever the body is grabbed and however
@@ -1316,4 +1316,24 @@ impl World {
 /// The relative normal velocity at a contact (positive: separating).
 fn relative_velocity(states: &[BodyState], c: &Contact) -> f64 {
     pbm_contact::impulse::relative_velocity(states, c)
+}
+
+/// A mouse the world can pull with: on a body that exists, at finite points, with a
+/// finite, non-negative stiffness and damping. (A mouse driven by a pointer that left
+/// the window, or by a script that divided by zero, says so here, not as a blow-up.)
+fn check_mouse(m: &Mouse, bodies: usize) -> Result<(), PbmError> {
+    let why = if m.body >= bodies {
+        format!("it holds body {}, and there are {bodies}", m.body)
+    } else if !(m.target.iter().all(|v| v.is_finite())) {
+        format!("it is at a point that is not finite, {:?}", m.target.as_slice())
+    } else if !(m.local.iter().all(|v| v.is_finite())) {
+        format!("it holds a point that is not finite, {:?}", m.local.as_slice())
+    } else if !(m.stiffness.is_finite() && m.stiffness >= 0.0) {
+        format!("its stiffness is {}", m.stiffness)
+    } else if !(m.damping.is_finite() && m.damping >= 0.0) {
+        format!("its damping is {}", m.damping)
+    } else {
+        return Ok(());
+    };
+    Err(PbmError::invalid("mouse", why))
 }

@@ -236,6 +236,24 @@ fn bad_input_is_refused_with_a_reason() {
         world.add_body(overlap, 0, (V2::new(0.2, 0.0), 0.0), (V2::zeros(), 0.0));
     assert!(error.unwrap_err().to_string().contains("overlap body 0"));
     assert_eq!(world.bodies().len(), 1);
+    // A mouse at a point that is not finite, or on a body that is not there, stops
+    // the step with the reason, not with a blow-up.
+    let hand = Mouse {
+        body: 0,
+        local: V2::zeros(),
+        target: V2::new(f64::NAN, 0.0),
+        stiffness: 4000.0,
+        damping: 120.0,
+    };
+    for (mouse, says) in [
+        (hand, "not finite"),
+        (Mouse { body: 3, target: V2::zeros(), ..hand }, "holds body 3"),
+        (Mouse { target: V2::zeros(), damping: f64::INFINITY, ..hand }, "damping"),
+    ] {
+        world.mouse = Some(mouse);
+        let error = world.step().unwrap_err().to_string();
+        assert!(error.contains("mouse") && error.contains(says), "{error}");
+    }
 }
 
 #[test]
