@@ -392,3 +392,42 @@ fn in_a_first_order_world_the_mouse_pulls_at_the_rate_stiffness_over_damping() {
     };
     assert!(err.contains("damping"), "{err}");
 }
+
+#[test]
+fn bodies_taken_out_and_dropped_in_while_the_feeder_runs() {
+    // Take the top block out of the magazine after 2 s: the pins and the mouse follow
+    // the renumbering and the feeder runs on with seven. Drop a new block over the
+    // tray at 3 s: it lands and rests on the tray.
+    use pbm_interactive::scenes::Feeder;
+    let feeder = Feeder::BOOK;
+    let settings =
+        Settings { friction: 0.3, restitution: 0.1, ..Settings::default() };
+    let eps = settings.epsilon;
+    let mut world = feeder.build(settings).unwrap();
+    let turn = |world: &mut World, until: f64| {
+        while world.time() < until {
+            let t = world.time();
+            if let Some(mouse) = &mut world.mouse {
+                mouse.target = feeder.mouse_at(t);
+            }
+            world.step().unwrap();
+        }
+    };
+    turn(&mut world, 2.0);
+    world.remove_body(feeder.blocks - 1).unwrap();
+    assert_eq!(world.pins().len(), 3, "the mechanism's pins stay");
+    assert_eq!(world.mouse.unwrap().body, world.bodies().len() - 1, "on the crank");
+    turn(&mut world, 3.0);
+    let cube = Shape::rectangle(1.0, 1.0, 1.0).unwrap();
+    let dropped = world
+        .add_body(cube, 0, (V2::new(11.0, 0.5), 0.0), (V2::zeros(), 0.0))
+        .unwrap();
+    turn(&mut world, 10.0);
+    let seven = Feeder { blocks: feeder.blocks - 1, ..feeder };
+    assert!(seven.fed(&world) >= 2, "the feeder feeds on");
+    let landed = world.bodies()[dropped].position();
+    // The tray's top is at y = −1.5: the block's centre half a side above it.
+    assert!((landed.y - (-1.0)).abs() < eps, "{landed:?}");
+    assert!(world.stats().max_depth <= eps);
+    assert!(world.max_pin_error() < 1e-3);
+}
