@@ -431,3 +431,25 @@ fn bodies_taken_out_and_dropped_in_while_the_feeder_runs() {
     assert!(world.stats().max_depth <= eps);
     assert!(world.max_pin_error() < 1e-3);
 }
+
+#[test]
+fn switching_a_running_world_to_first_order_stops_it_and_back_lets_it_fall() {
+    // The pendulum swinging for 1 s, then first order for 2 s (nothing coasts: it
+    // sinks towards hanging with no velocity of its own), then second order again
+    // from rest, keeping its energy from there on.
+    let mut world = Pendulum::BOOK.build(Settings::default()).unwrap();
+    world.run_until(1.0, |_| {}).unwrap();
+    assert!(world.bodies()[2].velocity().norm() > 1.0, "swinging");
+    world.set_order(Order::First);
+    assert!(world.bodies().iter().all(|b| b.velocity() == V2::zeros()));
+    let before = world.bodies()[2].position().y;
+    world.run_until(3.0, |_| {}).unwrap();
+    assert!(world.bodies().iter().all(|b| b.velocity() == V2::zeros()));
+    assert!(world.bodies()[2].position().y < before, "sinking, not swinging");
+    world.set_order(Order::Second);
+    let e0 = world.energy();
+    let mut worst: f64 = 0.0;
+    world.run_until(5.0, |w| worst = worst.max((w.energy() - e0).abs())).unwrap();
+    assert!(worst < 0.05, "{worst} J");
+    assert!(world.stats().max_pin_error < 1e-3);
+}
