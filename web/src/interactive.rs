@@ -72,13 +72,11 @@ impl Demo for Feeding {
         self.frames += 1;
         let end = f64::from(self.frames) * FRAME;
         while self.world.time() < end - 1e-12 {
-            if !self.dragging {
-                let target = self.feeder.mouse_at(self.world.time());
-                if let Some(m) = &mut self.world.mouse {
-                    m.target = target;
-                }
+            if self.dragging {
+                self.world.step()?;
+            } else {
+                self.feeder.step(&mut self.world)?;
             }
-            self.world.step()?;
         }
         Ok(())
     }

@@ -19,11 +19,7 @@ fn settings() -> Settings {
 fn feed(feeder: &Feeder) -> usize {
     let mut world = feeder.build(settings()).unwrap();
     while world.time() < SECONDS - 1e-12 {
-        let target = feeder.mouse_at(world.time());
-        if let Some(m) = &mut world.mouse {
-            m.target = target;
-        }
-        world.step().unwrap();
+        feeder.step(&mut world).unwrap();
     }
     world.stats().steps
 }

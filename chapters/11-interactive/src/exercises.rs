@@ -183,11 +183,7 @@ pub fn drive(
     let (mut last_turn_advance, mut lag) = (f64::NAN, 0.0_f64);
     let start = Instant::now();
     while world.time() < seconds - 1e-12 {
-        let target = feeder.mouse_at(world.time());
-        if let Some(mouse) = &mut world.mouse {
-            mouse.target = target;
-        }
-        world.step()?;
+        feeder.step(&mut world)?;
         if let Some(m) = world.mouse {
             let end = world.bodies()[m.body].world_point(&m.local);
             lag = lag.max((end - feeder.mouse_at(world.time())).norm());

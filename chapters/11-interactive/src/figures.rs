@@ -165,11 +165,7 @@ fn frames_of_feeder(feeder: &Feeder, times: &[f64]) -> Result<Vec<Frame>, PbmErr
     let mut frames = Vec::new();
     for &t in times {
         while world.time() < t - 1e-9 {
-            let target = feeder.mouse_at(world.time());
-            if let Some(m) = &mut world.mouse {
-                m.target = target;
-            }
-            world.step()?;
+            feeder.step(&mut world)?;
         }
         frames.push(frame_of_feeder(feeder, &world));
     }
@@ -230,11 +226,7 @@ fn feeder_blocks() -> Result<Vec<Drawing>, PbmError> {
                 track.push((world.time(), body.position().x));
             }
         }
-        let target = feeder.mouse_at(world.time());
-        if let Some(m) = &mut world.mouse {
-            m.target = target;
-        }
-        world.step()?;
+        feeder.step(&mut world)?;
     }
     require_finite("feeder-blocks", tracks.iter().flatten().map(|p| p.1))?;
     let out = feeder.output_x();

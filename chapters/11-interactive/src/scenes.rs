@@ -196,6 +196,18 @@ impl Feeder {
     }
     // ANCHOR_END: feeder
 
+    /// One step of `world` with the scripted hand on the crank: the mouse's target
+    /// set to where the hand is at the world's time, then the step. Returns the time
+    /// advanced (s). Every scripted run of the feeder (the exercises, the figures,
+    /// the tests, the benchmark, the demo) steps through here.
+    pub fn step(&self, world: &mut World) -> Result<f64, PbmError> {
+        let target = self.mouse_at(world.time());
+        if let Some(mouse) = &mut world.mouse {
+            mouse.target = target;
+        }
+        world.step()
+    }
+
     /// How many blocks have gone past the output.
     pub fn fed(&self, world: &World) -> usize {
         world.bodies()[..self.blocks]

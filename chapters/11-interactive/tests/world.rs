@@ -267,11 +267,7 @@ fn the_feeder_pushes_its_first_block_out_with_its_pins_held() {
     let eps = settings.epsilon;
     let mut world = feeder.build(settings).unwrap();
     while world.time() < 4.0 {
-        let t = world.time();
-        if let Some(mouse) = &mut world.mouse {
-            mouse.target = feeder.mouse_at(t);
-        }
-        world.step().unwrap();
+        feeder.step(&mut world).unwrap();
     }
     let stats = world.stats();
     assert!(feeder.fed(&world) >= 1, "{stats:?}");
@@ -293,11 +289,7 @@ fn a_minute_of_the_feeder_feeds_every_block_never_deeper_than_epsilon() {
     let mut world = feeder.build(settings).unwrap();
     let mut fed_at = vec![None; feeder.blocks];
     while world.time() < 60.0 {
-        let t = world.time();
-        if let Some(mouse) = &mut world.mouse {
-            mouse.target = feeder.mouse_at(t);
-        }
-        world.step().unwrap();
+        feeder.step(&mut world).unwrap();
         for (k, b) in world.bodies()[..feeder.blocks].iter().enumerate() {
             if fed_at[k].is_none() && b.position().x > feeder.output_x() {
                 fed_at[k] = Some(world.time());
@@ -406,11 +398,7 @@ fn bodies_taken_out_and_dropped_in_while_the_feeder_runs() {
     let mut world = feeder.build(settings).unwrap();
     let turn = |world: &mut World, until: f64| {
         while world.time() < until {
-            let t = world.time();
-            if let Some(mouse) = &mut world.mouse {
-                mouse.target = feeder.mouse_at(t);
-            }
-            world.step().unwrap();
+            feeder.step(world).unwrap();
         }
     };
     turn(&mut world, 2.0);
