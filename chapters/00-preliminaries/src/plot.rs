@@ -407,6 +407,9 @@ pub enum Swatch {
     LineSquares(RGBColor, u32),
     /// A dot alone.
     Dot(RGBColor, u32),
+    /// A white dot of this radius ringed in this colour, for marks drawn over
+    /// filled shapes (the pins of a mechanism).
+    Ring(RGBColor, u32),
     /// A filled square.
     Square(RGBColor),
 }
@@ -451,6 +454,10 @@ impl Swatch {
             }
             Swatch::Dot(c, r) => {
                 area.draw(&Circle::new((x + len / 2, y), r, c.filled()))?
+            }
+            Swatch::Ring(c, r) => {
+                area.draw(&Circle::new((x + len / 2, y), r, WHITE.filled()))?;
+                area.draw(&Circle::new((x + len / 2, y), r, c.stroke_width(2)))?;
             }
             Swatch::Square(c) => area.draw(&Rectangle::new(
                 [(x + len / 2 - 5, y - 5), (x + len / 2 + 5, y + 5)],

@@ -181,6 +181,11 @@ impl RigidBody2 {
     }
     // ANCHOR_END: force_at2
 
+    /// Adds a pure torque `tau` (N m): a couple, which moves no centre of mass.
+    pub fn apply_torque(&mut self, tau: f64) {
+        self.torque += tau;
+    }
+
     /// Where the body-space point `p0` is in world space: R(θ) p₀ + x.
     pub fn world_point(&self, p0: &Vector2<f64>) -> Vector2<f64> {
         rotation2(self.theta) * p0 + self.x

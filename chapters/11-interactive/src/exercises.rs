@@ -1,7 +1,7 @@
 //! The chapter's runnable experiments: `pbm run interactive/<id> --set key=value`.
 //! Each drives a mechanism with the scripted mouse, as a reader would with a real one.
 
-use crate::scenes::{Feeder, Pendulum, Pile};
+use crate::scenes::{Feeder, Jack, Pendulum, Pile};
 use crate::world::{Order, Settings, World};
 use pbm_prelim::{Choice, Exercise, Optional, ParamSpec, Params, PbmError, budget};
 use serde_json::{Value, json};
@@ -55,6 +55,41 @@ pub fn all() -> Vec<Exercise> {
             ],
             run: jam,
             optional: NULLS,
+        },
+        Exercise {
+            id: "jack",
+            summary: "the double-action jack pumped by a scripted mouse: how far the load climbs, and whether the pawls hold it",
+            params: vec![
+                // The rack has twelve teeth below the pawls. A stroke carries the
+                // idle pawl 2 · 1.1 sin(swing) down the rack, under two pitches (0.8
+                // m) up to a swing of 0.37: one tooth a stroke at most, two a pump,
+                // nine in 9 s pumped every 2 s.
+                ParamSpec::float("seconds", "simulated time (s)", 9.0, 0.5, 9.0),
+                ParamSpec::float(
+                    "swing",
+                    "half the lever's swing (rad)",
+                    Jack::BOOK.swing,
+                    0.1,
+                    0.35,
+                ),
+                ParamSpec::float("load", "mass on the platform (kg)", 3.0, 0.5, 30.0),
+                ParamSpec::float(
+                    "period",
+                    "seconds per pump, down and up",
+                    3.0,
+                    2.0,
+                    8.0,
+                ),
+                ParamSpec::float(
+                    "friction",
+                    "coefficient of friction μ",
+                    0.3,
+                    0.0,
+                    0.8,
+                ),
+            ],
+            run: jack,
+            optional: &[],
         },
         Exercise {
             id: "pendulum",
@@ -267,6 +302,85 @@ fn jam(p: &Params) -> Result<Value, PbmError> {
     let mut out = report(&feeder, &run);
     out["jammed"] = json!(jammed(&feeder, &run));
     Ok(out)
+}
+
+/// What a scripted run of the jack saw.
+pub struct Pumped {
+    /// The world at the end.
+    pub world: World,
+    /// Wall-clock seconds the steps took.
+    pub wall: f64,
+    /// How far the rack climbed (m).
+    pub lift: f64,
+    /// The largest fall of the rack below the highest it had been (m): the idle
+    /// pawl's play before it catches, or a slip.
+    pub max_fall: f64,
+    /// The largest distance of the handle behind the mouse (m).
+    pub lag: f64,
+}
+
+/// A scripted run of `jack` for `seconds`: the mouse pumps the handle, the world
+/// steps.
+pub fn pump(
+    jack: &Jack,
+    settings: Settings,
+    seconds: f64,
+) -> Result<Pumped, PbmError> {
+    budget::within(seconds / settings.h, STEPS, "steps", "lower seconds")?;
+    let mut world = jack.build(settings)?;
+    let height = |w: &World| w.bodies()[Jack::RACK].position().y;
+    let start = height(&world);
+    let (mut highest, mut max_fall, mut lag) = (start, 0.0_f64, 0.0_f64);
+    let clock = Instant::now();
+    while world.time() < seconds - 1e-12 {
+        jack.step(&mut world)?;
+        let y = height(&world);
+        highest = highest.max(y);
+        max_fall = max_fall.max(highest - y);
+        if let Some(m) = world.mouse {
+            let end = world.bodies()[m.body].world_point(&m.local);
+            lag = lag.max((end - jack.mouse_at(world.time())).norm());
+        }
+    }
+    let wall = clock.elapsed().as_secs_f64();
+    let lift = height(&world) - start;
+    Ok(Pumped { world, wall, lift, max_fall, lag })
+}
+
+fn jack(p: &Params) -> Result<Value, PbmError> {
+    let jack = Jack {
+        load: p.f64("load")?,
+        swing: p.f64("swing")?,
+        period: p.f64("period")?,
+    };
+    let settings = Settings {
+        friction: p.f64("friction")?,
+        restitution: 0.1,
+        h: H,
+        ..Settings::default()
+    };
+    let run = pump(&jack, settings, p.f64("seconds")?)?;
+    let (world, s) = (&run.world, run.world.stats());
+    let pumps = world.time() / jack.period;
+    Ok(json!({
+        "seconds": world.time(),
+        "lift_m": run.lift,
+        "pumps": pumps,
+        "lift_per_pump_m": run.lift / pumps,
+        "pitch_m": Jack::PITCH,
+        "pin_stroke_m": jack.stroke(),
+        "max_fall_m": run.max_fall,
+        "max_depth": s.max_depth,
+        "epsilon": world.settings().epsilon,
+        "max_pin_error": s.max_pin_error,
+        "mouse_lag_max": run.lag,
+        "tolerance_corrections": s.corrections,
+        "impacts": s.impacts,
+        "shortened_steps": s.shortened,
+        "friction_dropped": s.friction_dropped,
+        "steps": s.steps,
+        "steps_per_second": s.steps as f64 / run.wall.max(1e-9),
+    }))
 }
 
 fn pendulum(p: &Params) -> Result<Value, PbmError> {

@@ -1,9 +1,11 @@
 //! The chapter's figures, drawn from runs of the chapter's own scenes: the feeder
 //! through a turn of its crank (the paper's Figure 11), its blocks over forty
-//! seconds, a feeder that jams beside one that does not (Figure 2), and a pile.
+//! seconds, a feeder that jams beside one that does not (Figure 2), the
+//! double-action jack through a pump of its handle (Figure 12) and over nine
+//! seconds, and a pile.
 
 use crate::exercises::{Fault, drive, faulty};
-use crate::scenes::{Feeder, Pile};
+use crate::scenes::{Feeder, Jack, Pile};
 use crate::world::{Settings, World};
 use nalgebra::Vector2;
 use pbm_collision::polygon::ConvexPolygon;
@@ -36,6 +38,16 @@ pub fn all() -> Vec<Figure> {
             draw: feeder_jam,
         },
         Figure {
+            name: "jack-pump",
+            title: "The double-action jack through one pump of its handle",
+            draw: jack_pump,
+        },
+        Figure {
+            name: "jack-climb",
+            title: "The jack's rack climbing on both strokes, and a swing too short to climb",
+            draw: jack_climb,
+        },
+        Figure {
             name: "pile",
             title: "Twenty polygons dropped into a box",
             draw: pile,
@@ -51,6 +63,10 @@ enum Kind {
     Pusher,
     Rod,
     Crank,
+    Rack,
+    Load,
+    Lever,
+    Pawl,
 }
 
 impl Kind {
@@ -61,8 +77,20 @@ impl Kind {
             Kind::Pusher => color(1),
             Kind::Rod => color(2),
             Kind::Crank => color(3),
+            Kind::Rack => color(0),
+            Kind::Load => color(4),
+            Kind::Lever => color(3),
+            Kind::Pawl => color(1),
         }
     }
+}
+
+/// The pins' outline colour (they are drawn white, as the paper draws them).
+const PIN: RGBColor = REFERENCE;
+
+/// The contact points' colour (green, as in the paper's Figure 12).
+fn contact_colour() -> RGBColor {
+    color(2)
 }
 
 /// The mouse's colour.
@@ -70,11 +98,14 @@ fn mouse_colour() -> RGBColor {
     color(5)
 }
 
-/// A picture of the world at one instant: its parts placed, and where the mouse is
-/// and the point it holds.
+/// A picture of the world at one instant: its parts placed, its pins, the contacts
+/// held (drawn only where a figure asks for them), and where the mouse is and the
+/// point it holds.
 struct Frame {
     time: f64,
     parts: Vec<(Kind, ConvexPolygon)>,
+    pins: Vec<V2>,
+    contacts: Vec<V2>,
     mouse: Option<(V2, V2)>,
 }
 
@@ -100,7 +131,8 @@ fn frame_of(world: &World, kind: impl Fn(usize) -> Kind) -> Frame {
     }
     let mouse =
         world.mouse.map(|m| (m.target, world.bodies()[m.body].world_point(&m.local)));
-    Frame { time: world.time(), parts, mouse }
+    let pins = world.pins().iter().map(|p| world.anchor_point(&p.a)).collect();
+    Frame { time: world.time(), parts, pins, contacts: Vec::new(), mouse }
 }
 
 /// Draws `frame` on `area` in a window of `x` by `y` metres, equal scale.
@@ -115,8 +147,19 @@ fn draw_frame(
         equal_scale_in((pw.saturating_sub(70), ph.saturating_sub(50)), x, y);
     let mut chart = chart_on(area).build_cartesian_2d(xr, yr)?;
     axes(&mut chart, "x (m)", "y (m)").draw()?;
-    // Fixed parts first, then the mechanism's, then the blocks on top.
-    for pass in [Kind::Frame, Kind::Crank, Kind::Rod, Kind::Pusher, Kind::Block] {
+    // Fixed parts first, then the mechanism's, then what it carries on top.
+    let passes = [
+        Kind::Frame,
+        Kind::Lever,
+        Kind::Crank,
+        Kind::Rod,
+        Kind::Pusher,
+        Kind::Rack,
+        Kind::Pawl,
+        Kind::Load,
+        Kind::Block,
+    ];
+    for pass in passes {
         for (kind, polygon) in frame.parts.iter().filter(|(k, _)| *k == pass) {
             let corners: Vec<(f64, f64)> =
                 polygon.vertices().iter().map(|v| (v.x, v.y)).collect();
@@ -131,6 +174,24 @@ fn draw_frame(
             line(&mut chart, &outline, c, 1)?;
         }
     }
+    for p in &frame.pins {
+        chart.draw_series(std::iter::once(Circle::new(
+            (p.x, p.y),
+            4,
+            WHITE.filled(),
+        )))?;
+        chart.draw_series(std::iter::once(Circle::new(
+            (p.x, p.y),
+            4,
+            PIN.stroke_width(2),
+        )))?;
+    }
+    chart.draw_series(
+        frame
+            .contacts
+            .iter()
+            .map(|p| Circle::new((p.x, p.y), 3, contact_colour().filled())),
+    )?;
     if let Some((target, held)) = frame.mouse {
         let spring = [(held.x, held.y), (target.x, target.y)];
         dashed_line(&mut chart, &spring, mouse_colour(), LINE_WIDTH)?;
@@ -150,6 +211,7 @@ fn feeder_legend() -> Legend {
         ("pusher".into(), Swatch::Square(color(1))),
         ("rod (own layer)".into(), Swatch::Square(color(2))),
         ("crank (own layer)".into(), Swatch::Square(color(3))),
+        ("pins".into(), Swatch::Ring(PIN, 4)),
         ("mouse and its spring".into(), Swatch::Dashed(mouse_colour(), LINE_WIDTH)),
     ]
 }
@@ -297,6 +359,150 @@ fn feeder_jam() -> Result<Vec<Drawing>, PbmError> {
                 )?;
                 draw_frame(&panel, frame, -7.0..13.5, -2.0..4.5)?;
             }
+            Ok(())
+        },
+    )
+}
+
+/// The jack's world as a picture, with its contacts: rack, load, lever, pawls.
+fn frame_of_jack(world: &World) -> Frame {
+    let kind = |k: usize| match k {
+        Jack::RACK => Kind::Rack,
+        1 => Kind::Load,
+        2 => Kind::Lever,
+        _ => Kind::Pawl,
+    };
+    Frame { contacts: world.contact_points(), ..frame_of(world, kind) }
+}
+
+fn jack_pump() -> Result<Vec<Drawing>, PbmError> {
+    let jack = Jack::BOOK;
+    let mut world = jack.build(settings())?;
+    let start = world.bodies()[Jack::RACK].position().y;
+    // The first pump, a quarter of it apart: down, level, up, level.
+    let times: Vec<f64> = (1..=4).map(|i| 0.25 * jack.period * i as f64).collect();
+    let mut frames = Vec::new();
+    for &t in &times {
+        while world.time() < t - 1e-9 {
+            jack.step(&mut world)?;
+        }
+        let lift = world.bodies()[Jack::RACK].position().y - start;
+        frames.push((frame_of_jack(&world), lift));
+    }
+    let phase = [
+        "handle down: the left pawl lifts",
+        "handle level",
+        "handle up: the right pawl lifts",
+        "level: a pump done",
+    ];
+    let legend: Legend = vec![
+        ("frame: two collars (fixed)".into(), Swatch::Square(REFERENCE)),
+        ("rack".into(), Swatch::Square(color(0))),
+        ("load".into(), Swatch::Square(color(4))),
+        ("lever (own layer)".into(), Swatch::Square(color(3))),
+        ("pawls".into(), Swatch::Square(color(1))),
+        ("pins".into(), Swatch::Ring(PIN, 4)),
+        ("contacts held".into(), Swatch::Dot(contact_colour(), 3)),
+        ("mouse and its spring".into(), Swatch::Dashed(mouse_colour(), LINE_WIDTH)),
+    ];
+    draw_figure(
+        "jack-pump",
+        |l| l.pick(1080, 1900),
+        |root, layout| {
+            let root = titled(
+                root,
+                "The jack's first pump, a quarter pump apart (the rack cut off below −0.6 m): each stroke lifts the rack on one pawl while the other slides down over a tooth and springs back in under the next",
+                &title_font(),
+            )?;
+            let root = legend_below(&root, &legend)?;
+            let letters = ["a", "b", "c", "d"];
+            for (i, (panel, (frame, lift))) in
+                panels(&root, layout, frames.len(), 2).iter().zip(&frames).enumerate()
+            {
+                let panel = titled(
+                    panel,
+                    &format!(
+                        "({}) t = {:.2} s, {}; rack up {:.2} m",
+                        letters[i], frame.time, phase[i], lift
+                    ),
+                    &label_font(),
+                )?;
+                draw_frame(&panel, frame, -1.7..3.9, -0.6..6.5)?;
+            }
+            Ok(())
+        },
+    )
+}
+
+fn jack_climb() -> Result<Vec<Drawing>, PbmError> {
+    let seconds = 9.0;
+    let swings = [Jack::BOOK.swing, 0.2];
+    let mut lifts = Vec::new();
+    for &swing in &swings {
+        let jack = Jack { swing, ..Jack::BOOK };
+        let mut world = jack.build(settings())?;
+        let start = world.bodies()[Jack::RACK].position().y;
+        let mut track = vec![(0.0, 0.0)];
+        while world.time() < seconds - 1e-9 {
+            jack.step(&mut world)?;
+            track.push((
+                world.time(),
+                world.bodies()[Jack::RACK].position().y - start,
+            ));
+        }
+        require_finite("jack-climb", track.iter().map(|p| p.1))?;
+        lifts.push(track);
+    }
+    let angle: Vec<(f64, f64)> = (0..=900)
+        .map(|i| {
+            let t = seconds * i as f64 / 900.0;
+            (t, Jack::BOOK.lever_angle(t))
+        })
+        .collect();
+    let pitch = Jack::PITCH;
+    draw_figure(
+        "jack-climb",
+        |l| l.pick(760, 620),
+        |root, _| {
+            let root = titled(
+                root,
+                &format!(
+                    "The rack's climb over 9 s of pumping every {} s: swung 0.3 rad either way, it gains a tooth on every stroke, up and down; swung 0.2 rad, the idle pawl never gets past a tooth and the rack falls back each time",
+                    Jack::BOOK.period
+                ),
+                &title_font(),
+            )?;
+            let legend: Legend = vec![
+                (
+                    "rack, lever swung 0.3 rad".into(),
+                    Swatch::Line(color(0), LINE_WIDTH),
+                ),
+                (
+                    "rack, lever swung 0.2 rad".into(),
+                    Swatch::Line(color(1), LINE_WIDTH),
+                ),
+                ("whole teeth (0.4 m apart)".into(), Swatch::Dashed(REFERENCE, 1)),
+                (
+                    "the mouse's lever angle, 0.3 rad swing".into(),
+                    Swatch::Line(color(3), LINE_WIDTH),
+                ),
+            ];
+            let root = legend_below(&root, &legend)?;
+            let (upper, lower) = root.split_vertically(root.dim_in_pixel().1 * 3 / 5);
+            let mut chart =
+                chart_on(&upper).build_cartesian_2d(0.0..seconds, -0.2..2.8)?;
+            axes(&mut chart, "time (s)", "rack's rise (m)").draw()?;
+            for k in 1..=6 {
+                let y = pitch * k as f64;
+                dashed_line(&mut chart, &[(0.0, y), (seconds, y)], REFERENCE, 1)?;
+            }
+            for (i, track) in lifts.iter().enumerate() {
+                line(&mut chart, track, color(i), LINE_WIDTH)?;
+            }
+            let mut chart =
+                chart_on(&lower).build_cartesian_2d(0.0..seconds, -0.4..0.4)?;
+            axes(&mut chart, "time (s)", "lever angle (rad)").y_labels(5).draw()?;
+            line(&mut chart, &angle, color(3), LINE_WIDTH)?;
             Ok(())
         },
     )

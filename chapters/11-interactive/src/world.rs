@@ -147,6 +147,26 @@ pub struct Mouse {
     pub damping: f64,
 }
 
+/// A torsion spring: it turns body `a` towards the angle `rest` relative to body
+/// `b` (or to the world), like the spring that keeps a pawl on its ratchet. Its
+/// torque on `a` is −I (k (θ_a − θ_b − rest) + c (ω_a − ω_b)), and the opposite on
+/// `b`, with I the reduced inertia 1/(1/I_a + 1/I_b) (I_a alone against the world):
+/// k and c are rates, as the mouse's are, and a first-order world turns `a` at the
+/// rate k/c.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Torsion {
+    /// The body it turns.
+    pub a: usize,
+    /// The body it pushes against, or the world.
+    pub b: Option<usize>,
+    /// The relative angle at which it is relaxed (rad).
+    pub rest: f64,
+    /// Stiffness per unit of reduced inertia (1/s²).
+    pub stiffness: f64,
+    /// Damping per unit of reduced inertia (1/s).
+    pub damping: f64,
+}
+
 /// What the loop did, summed over a run.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Stats {
@@ -221,6 +241,7 @@ pub struct World {
     layers: Vec<u32>,
     fixtures: Vec<Fixture>,
     pins: Vec<Pin>,
+    springs: Vec<Torsion>,
     /// The mouse spring, if a body is grabbed.
     pub mouse: Option<Mouse>,
     settings: Settings,
@@ -279,6 +300,7 @@ impl World {
             layers: Vec::new(),
             fixtures: Vec::new(),
             pins: Vec::new(),
+            springs: Vec::new(),
             mouse: None,
             settings,
             held: Vec::new(),
@@ -382,8 +404,33 @@ impl World {
         }
     }
 
-    /// Removes moving body `k` (and the pins to it); the bodies after it move down
-    /// one index.
+    /// Adds a torsion spring. A body that does not exist, a spring from a body to
+    /// itself, or a rest angle, stiffness or damping that is not finite (or is
+    /// negative) is an error.
+    pub fn add_spring(&mut self, spring: Torsion) -> Result<usize, PbmError> {
+        let n = self.bodies.len();
+        let why = if spring.a >= n || spring.b.is_some_and(|b| b >= n) {
+            format!(
+                "it joins bodies {} and {:?}, and there are {n}",
+                spring.a, spring.b
+            )
+        } else if spring.b == Some(spring.a) {
+            format!("both ends are on body {}", spring.a)
+        } else if !spring.rest.is_finite() {
+            format!("its rest angle is {}", spring.rest)
+        } else if !(spring.stiffness.is_finite() && spring.stiffness >= 0.0) {
+            format!("its stiffness is {}", spring.stiffness)
+        } else if !(spring.damping.is_finite() && spring.damping >= 0.0) {
+            format!("its damping is {}", spring.damping)
+        } else {
+            self.springs.push(spring);
+            return Ok(self.springs.len() - 1);
+        };
+        Err(PbmError::invalid("torsion spring", why))
+    }
+
+    /// Removes moving body `k` (and the pins and springs to it); the bodies after it
+    /// move down one index.
     pub fn remove_body(&mut self, k: usize) -> Result<(), PbmError> {
         if k >= self.bodies.len() {
             let why = format!("body {k} does not exist");
@@ -403,6 +450,13 @@ impl World {
             .pins
             .iter()
             .filter_map(|p| Some(Pin { a: renumber(p.a)?, b: renumber(p.b)? }))
+            .collect();
+        let shift = |j: usize| if j > k { j - 1 } else { j };
+        self.springs = self
+            .springs
+            .iter()
+            .filter(|s| s.a != k && s.b != Some(k))
+            .map(|s| Torsion { a: shift(s.a), b: s.b.map(shift), ..*s })
             .collect();
         if self.mouse.is_some_and(|m| m.body == k) {
             self.mouse = None;
@@ -457,6 +511,11 @@ impl World {
         &self.pins
     }
 
+    /// The torsion springs.
+    pub fn springs(&self) -> &[Torsion] {
+        &self.springs
+    }
+
     /// The settings.
     pub fn settings(&self) -> &Settings {
         &self.settings
@@ -482,6 +541,12 @@ impl World {
             .collect()
     }
 
+    /// Where the contacts held for the last step are now: each a corner of one
+    /// solid on an edge of another, within ε (m).
+    pub fn contact_points(&self) -> Vec<V2> {
+        self.held.iter().map(|h| self.frame(h.a).point(&h.point)).collect()
+    }
+
     /// The topmost moving body with a part containing the world point `p` (the last
     /// added wins where bodies overlap), if any: what a mouse press at `p` grabs.
     pub fn body_at(&self, p: V2) -> Option<usize> {
@@ -495,13 +560,42 @@ impl World {
         (0..self.bodies.len()).rev().find(|&k| self.placed(k).iter().any(inside))
     }
 
-    /// Kinetic plus gravitational potential energy of the moving bodies (J).
+    /// Kinetic plus gravitational potential energy of the moving bodies, plus the
+    /// energy stored in the torsion springs (J).
     pub fn energy(&self) -> f64 {
         let g = self.settings.gravity;
-        self.bodies
+        let springs: f64 = self
+            .springs
             .iter()
-            .map(|b| b.kinetic_energy() - b.mass() * g.dot(&b.position()))
-            .sum()
+            .map(|s| {
+                let (twist, _, inertia) = self.twist(s);
+                0.5 * inertia * s.stiffness * twist * twist
+            })
+            .sum();
+        springs
+            + self
+                .bodies
+                .iter()
+                .map(|b| b.kinetic_energy() - b.mass() * g.dot(&b.position()))
+                .sum::<f64>()
+    }
+
+    /// A spring's twist from rest (rad), the rate of twist (rad/s), and the reduced
+    /// inertia it acts on (kg m²).
+    fn twist(&self, s: &Torsion) -> (f64, f64, f64) {
+        let a = &self.bodies[s.a];
+        let (angle, spin, inverse) = match s.b {
+            Some(b) => {
+                let b = &self.bodies[b];
+                (b.angle(), b.angular_velocity(), 1.0 / b.inertia())
+            }
+            None => (0.0, 0.0, 0.0),
+        };
+        (
+            a.angle() - angle - s.rest,
+            a.angular_velocity() - spin,
+            1.0 / (1.0 / a.inertia() + inverse),
+        )
     }
 
     /// Where anchor `a` is now.
@@ -801,7 +895,7 @@ impl World {
     // ANCHOR_END: rows
 
     // ANCHOR: loads
-    /// The loads: gravity and the mouse spring.
+    /// The loads: gravity, the torsion springs and the mouse spring.
     fn apply_loads(&mut self) -> Result<(), PbmError> {
         let g = self.settings.gravity;
         let first = self.settings.order == Order::First;
@@ -810,6 +904,26 @@ impl World {
             let weight = g * body.mass();
             let x = body.position();
             body.apply_force_at(&x, &weight);
+        }
+        for k in 0..self.springs.len() {
+            let s = self.springs[k];
+            let (twist, rate, inertia) = self.twist(&s);
+            let torque = -inertia
+                * if first {
+                    // As the mouse: the massless limit turns at the rate k/c.
+                    if s.damping <= 0.0 {
+                        let why = "its damping is 0; a first-order world turns it \
+                                   at the rate stiffness/damping";
+                        return Err(PbmError::invalid("torsion spring", why));
+                    }
+                    s.stiffness / s.damping * twist
+                } else {
+                    s.stiffness * twist + s.damping * rate
+                };
+            self.bodies[s.a].apply_torque(torque);
+            if let Some(b) = s.b {
+                self.bodies[b].apply_torque(-torque);
+            }
         }
         if let Some(m) = self.mouse {
             check_mouse(&m, self.bodies.len())?;

@@ -55,3 +55,19 @@ fn an_epsilon_wider_than_the_feeders_clearances_is_refused() {
     let e = run("feeder", &["epsilon=0.05"]).unwrap_err();
     assert!(e.to_string().contains("epsilon"), "{e}");
 }
+
+#[test]
+fn the_jack_climbs_a_tooth_a_stroke_and_a_short_swing_does_not() {
+    let v = run("jack", &[]).unwrap();
+    // Three pumps, six strokes: six teeth, less the play the last stroke has not
+    // yet taken up.
+    let teeth = num(&v, "lift_m") / num(&v, "pitch_m");
+    assert!((5.5..=6.1).contains(&teeth), "{v}");
+    assert!(num(&v, "max_fall_m") < 0.5 * num(&v, "pitch_m"), "{v}");
+    assert!(num(&v, "max_depth") <= num(&v, "epsilon"), "{v}");
+    let short = run("jack", &["swing=0.2"]).unwrap();
+    assert!(num(&short, "lift_m").abs() < 0.05, "{short}");
+    // Twice the pin's stroke, the idle pawl's whole drop down the rack, is more
+    // than a pitch: the pawl's top must clear the tooth's tip, too.
+    assert!(2.0 * num(&short, "pin_stroke_m") > num(&short, "pitch_m"), "{short}");
+}
