@@ -107,7 +107,7 @@ pub const TABLES: &[Table] = &[
         file: "interactive-scenes.md",
         column: "scene",
         package: "pbm-interactive",
-        what: "the scene built and run for 2 simulated seconds, one core (the feeder turned by its scripted hand)",
+        what: "the scene built and run for 2 simulated seconds, one core (the feeder turned and the jack pumped by the scripted hand)",
         per_second: "simulated s/s",
         rows: &[
             Row {
@@ -118,6 +118,11 @@ pub const TABLES: &[Table] = &[
             Row {
                 label: "the feeder, 4 blocks (the live demo's)",
                 id: "interactive/feeder_4_blocks_2_s",
+                items: 2,
+            },
+            Row {
+                label: "the double-action jack (the exercise's)",
+                id: "interactive/jack_2_s",
                 items: 2,
             },
             Row {

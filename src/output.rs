@@ -268,6 +268,18 @@ pub const SHOWN: &[ShownRun] = &[
         timed: &["steps_per_second"],
     },
     ShownRun {
+        id: "interactive/jack",
+        set: &[],
+        keys: &[],
+        timed: &["steps_per_second"],
+    },
+    ShownRun {
+        id: "interactive/jack",
+        set: &["swing=0.2"],
+        keys: &[],
+        timed: &["steps_per_second"],
+    },
+    ShownRun {
         id: "interactive/pendulum",
         set: &[],
         keys: &[],

@@ -1,9 +1,12 @@
-//! Chapter 11: Baraff's block feeder, turned by a scripted hand on the crank, or by
-//! the reader: a press on any moving part grabs it with the world's mouse spring.
+//! Chapter 11: Baraff's block feeder, its crank turned by a scripted hand, and the
+//! double-action jack, its handle pumped by one. In both, a press on any moving part
+//! grabs it with the world's mouse spring, and letting go gives the scripted hand
+//! back its hold.
 
 use crate::demo::{Demo, DemoSpec, Drawing, Ink, Param, Pointer, Readout};
 use nalgebra::Vector2;
-use pbm_interactive::scenes::Feeder;
+use pbm_collision::polygon::ConvexPolygon;
+use pbm_interactive::scenes::{Feeder, Jack};
 use pbm_interactive::world::{Mouse, Order, Settings, World};
 use pbm_prelim::PbmError;
 
@@ -38,64 +41,115 @@ pub const FEEDER: DemoSpec = DemoSpec {
          scripted hand takes the crank again.",
     ),
     build: |p| {
-        let order = if p[3] == 0.0 { Order::Second } else { Order::First };
         let feeder = Feeder { period: p[2], blocks: p[4] as usize, ..Feeder::BOOK };
         let settings = Settings {
             epsilon: p[0],
             friction: p[1],
             restitution: 0.1,
-            order,
+            order: order(p[3]),
             ..Settings::default()
         };
-        let world = feeder.build(settings)?;
-        let hand = world.mouse.ok_or_else(|| {
-            PbmError::invalid("feeder demo", "the feeder was built without its hand")
-        })?;
-        Ok(Box::new(Feeding { feeder, world, hand, dragging: false, frames: 0 }))
+        let hand = Hand::new(feeder.build(settings)?)?;
+        Ok(Box::new(Feeding { feeder, hand }))
     },
 };
 
-struct Feeding {
-    feeder: Feeder,
+/// The demo of chapter 11's jack (the exercise `interactive/jack`).
+pub const JACK: DemoSpec = DemoSpec {
+    id: "interactive/jack",
+    title: "A double-action jack, its handle pumped by a scripted hand",
+    params: &[
+        Param::linear("swing", "half the lever's swing", "rad", [0.3, 0.1, 0.35]),
+        Param::linear("load", "load", "kg", [3.0, 0.5, 30.0]),
+        Param::linear("period", "one pump every", "s", [3.0, 2.0, 8.0]),
+        Param::linear("epsilon", "contact tolerance ε", "m", [0.02, 0.005, 0.02]),
+        Param::choice(
+            "order",
+            "world",
+            &["second order (Newton)", "first order (f = m v)"],
+        ),
+    ],
+    readouts: &[
+        Readout::plain("t", "s"),
+        Readout::inked("rack's rise", "m", Ink::First),
+        Readout::plain("tolerance corrections", ""),
+        Readout::plain("deepest contact so far", "m"),
+        Readout::inked("grabbed point behind the pointer", "m", Ink::Foreground),
+    ],
+    view: |_| [-2.0, 4.2, -1.4, 10.6],
+    drag: Some(
+        "Press on the lever, a pawl, the rack or the load and drag it; let go, and the \
+         scripted hand takes the handle again.",
+    ),
+    build: |p| {
+        let jack = Jack { swing: p[0], load: p[1], period: p[2] };
+        let settings = Settings {
+            epsilon: p[3],
+            friction: 0.3,
+            restitution: 0.1,
+            order: order(p[4]),
+            ..Settings::default()
+        };
+        let world = jack.build(settings)?;
+        let start = world.bodies()[Jack::RACK].position().y;
+        Ok(Box::new(Jacking { jack, start, hand: Hand::new(world)? }))
+    },
+};
+
+/// The world's order from the choice's index.
+fn order(choice: f64) -> Order {
+    if choice == 0.0 { Order::Second } else { Order::First }
+}
+
+/// A world with a scripted hand on it that the reader can take over with the
+/// pointer: the part of a mechanism's demo that does not depend on the mechanism.
+struct Hand {
     world: World,
-    /// The scripted hand on the crank's end, as the feeder was built.
-    hand: Mouse,
+    /// The scripted hand's hold, as the mechanism was built.
+    hold: Mouse,
     /// Whether the reader holds something.
     dragging: bool,
     frames: u32,
 }
 
-impl Demo for Feeding {
-    fn frame(&mut self) -> Result<(), PbmError> {
-        // As the exercise drives it (`drive`): the hand's target set from the time
-        // before every step, steps until the frame's end.
+impl Hand {
+    fn new(world: World) -> Result<Self, PbmError> {
+        let hold = world.mouse.ok_or_else(|| {
+            PbmError::invalid("mechanism demo", "it was built without its hand")
+        })?;
+        Ok(Hand { world, hold, dragging: false, frames: 0 })
+    }
+
+    /// Steps to the end of the next frame: `scripted` (the mechanism's own step,
+    /// which moves the hand and then steps, as its exercise does) while no one holds
+    /// anything, the bare step while the reader drags.
+    fn frame(
+        &mut self,
+        scripted: impl Fn(&mut World) -> Result<f64, PbmError>,
+    ) -> Result<(), PbmError> {
         self.frames += 1;
         let end = f64::from(self.frames) * FRAME;
         while self.world.time() < end - 1e-12 {
             if self.dragging {
                 self.world.step()?;
             } else {
-                self.feeder.step(&mut self.world)?;
+                scripted(&mut self.world)?;
             }
         }
         Ok(())
     }
 
-    fn readouts(&self) -> Vec<f64> {
-        let lag = self.world.mouse.map_or(0.0, |m| {
+    /// How far the held point is behind the mouse (m).
+    fn lag(&self) -> f64 {
+        self.world.mouse.map_or(0.0, |m| {
             (self.world.bodies()[m.body].world_point(&m.local) - m.target).norm()
-        });
-        vec![
-            self.world.time(),
-            self.feeder.fed(&self.world) as f64,
-            self.world.stats().corrections as f64,
-            self.world.stats().max_depth,
-            lag,
-        ]
+        })
     }
 
-    fn draw(&self, out: &mut Drawing) {
-        let corners = |part: &pbm_collision::polygon::ConvexPolygon| {
+    /// The fixtures, then the bodies from last to first in the inks `ink` gives,
+    /// then the mouse and its spring.
+    fn draw(&self, out: &mut Drawing, ink: impl Fn(usize) -> Ink) {
+        let corners = |part: &ConvexPolygon| {
             part.vertices().iter().map(|v| [v.x, v.y]).collect::<Vec<_>>()
         };
         for fixture in self.world.fixtures() {
@@ -103,16 +157,9 @@ impl Demo for Feeding {
                 out.polygon(Ink::Muted, corners(part).into_iter());
             }
         }
-        let blocks = self.feeder.blocks;
-        // The crank and rod first (they pass behind), then the pusher, then blocks.
         for k in (0..self.world.bodies().len()).rev() {
-            let ink = match k.checked_sub(blocks) {
-                None => Ink::First,
-                Some(0) => Ink::Second,
-                Some(_) => Ink::Third,
-            };
             for part in self.world.placed(k) {
-                out.polygon(ink, corners(&part).into_iter());
+                out.polygon(ink(k), corners(&part).into_iter());
             }
         }
         if let Some(m) = self.world.mouse {
@@ -125,7 +172,14 @@ impl Demo for Feeding {
         }
     }
 
-    fn pointer(&mut self, event: Pointer, [x, y]: [f64; 2]) -> bool {
+    /// A press grabs the body under it, a move drags it, a release gives the hold
+    /// back to the scripted hand, at `home`, where the hand is now.
+    fn pointer(
+        &mut self,
+        event: Pointer,
+        [x, y]: [f64; 2],
+        home: Vector2<f64>,
+    ) -> bool {
         let at = Vector2::new(x, y);
         match event {
             Pointer::Down => {
@@ -135,7 +189,7 @@ impl Demo for Feeding {
                 let d = at - body.position();
                 let local = Vector2::new(c * d.x + s * d.y, -s * d.x + c * d.y);
                 self.world.mouse =
-                    Some(Mouse { body: k, local, target: at, ..self.hand });
+                    Some(Mouse { body: k, local, target: at, ..self.hold });
                 self.dragging = true;
                 true
             }
@@ -147,11 +201,87 @@ impl Demo for Feeding {
             }
             Pointer::Up if self.dragging => {
                 self.dragging = false;
-                let target = self.feeder.mouse_at(self.world.time());
-                self.world.mouse = Some(Mouse { target, ..self.hand });
+                self.world.mouse = Some(Mouse { target: home, ..self.hold });
                 true
             }
             Pointer::Move | Pointer::Up => false,
         }
+    }
+}
+
+struct Feeding {
+    feeder: Feeder,
+    hand: Hand,
+}
+
+impl Demo for Feeding {
+    fn frame(&mut self) -> Result<(), PbmError> {
+        let feeder = self.feeder;
+        self.hand.frame(|world| feeder.step(world))
+    }
+
+    fn readouts(&self) -> Vec<f64> {
+        let world = &self.hand.world;
+        vec![
+            world.time(),
+            self.feeder.fed(world) as f64,
+            world.stats().corrections as f64,
+            world.stats().max_depth,
+            self.hand.lag(),
+        ]
+    }
+
+    fn draw(&self, out: &mut Drawing) {
+        // The crank and rod first (they pass behind), then the pusher, then blocks.
+        let blocks = self.feeder.blocks;
+        self.hand.draw(out, |k| match k.checked_sub(blocks) {
+            None => Ink::First,
+            Some(0) => Ink::Second,
+            Some(_) => Ink::Third,
+        });
+    }
+
+    fn pointer(&mut self, event: Pointer, at: [f64; 2]) -> bool {
+        let home = self.feeder.mouse_at(self.hand.world.time());
+        self.hand.pointer(event, at, home)
+    }
+}
+
+struct Jacking {
+    jack: Jack,
+    /// The rack's height at the start (m).
+    start: f64,
+    hand: Hand,
+}
+
+impl Demo for Jacking {
+    fn frame(&mut self) -> Result<(), PbmError> {
+        let jack = self.jack;
+        self.hand.frame(|world| jack.step(world))
+    }
+
+    fn readouts(&self) -> Vec<f64> {
+        let world = &self.hand.world;
+        vec![
+            world.time(),
+            world.bodies()[Jack::RACK].position().y - self.start,
+            world.stats().corrections as f64,
+            world.stats().max_depth,
+            self.hand.lag(),
+        ]
+    }
+
+    fn draw(&self, out: &mut Drawing) {
+        // The pawls, then the lever (behind the rack), then the load and the rack.
+        self.hand.draw(out, |k| match k {
+            Jack::RACK => Ink::First,
+            1 => Ink::Second,
+            _ => Ink::Third,
+        });
+    }
+
+    fn pointer(&mut self, event: Pointer, at: [f64; 2]) -> bool {
+        let home = self.jack.mouse_at(self.hand.world.time());
+        self.hand.pointer(event, at, home)
     }
 }

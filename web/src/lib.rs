@@ -34,6 +34,7 @@ pub const DEMOS: &[DemoSpec] = &[
     cloth::DRAPE,
     pbd::BOX_CHAIN,
     interactive::FEEDER,
+    interactive::JACK,
 ];
 
 /// The demo a page names, if there is one.
@@ -292,6 +293,19 @@ pub const AGREEMENTS: &[Agreement] = &[
         key: "/max_depth",
         absolute: false,
         // The crank's circle calls sin and cos (see above).
+        tolerance: 0.05,
+    },
+    Agreement {
+        demo: "interactive/jack",
+        params: &[0.3, 3.0, 3.0, 0.02, 0.0],
+        // One pump, 3 s: the rack a tooth up on each stroke.
+        frames: 180,
+        readout: 1,
+        exercise: "interactive/jack",
+        set: &["seconds=3"],
+        key: "/lift_m",
+        absolute: false,
+        // The handle's arc calls sin and cos (see above).
         tolerance: 0.05,
     },
 ];

@@ -1,12 +1,13 @@
 //! The chapter's scenes, each built and run for two simulated seconds on one core:
 //! the feeder with eight blocks (the exercise's) and with four (the live demo's),
-//! turned by the scripted hand, and the pile of twenty polygons. The table reports
+//! turned by the scripted hand, the double-action jack pumped by it, and the pile of
+//! twenty polygons. The table reports
 //! simulated seconds per second of wall time: above 1, faster than real time.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pbm_interactive::scenes::{Feeder, Pile};
+use pbm_interactive::scenes::{Feeder, Jack, Pile};
 use pbm_interactive::world::Settings;
 
 /// Simulated time of every run (s).
@@ -33,6 +34,16 @@ fn benches(c: &mut Criterion) {
             b.iter(|| feed(&feeder))
         });
     }
+    group.bench_function("jack_2_s", |b| {
+        b.iter(|| {
+            let jack = Jack::BOOK;
+            let mut world = jack.build(settings()).unwrap();
+            while world.time() < SECONDS - 1e-12 {
+                jack.step(&mut world).unwrap();
+            }
+            world.stats().steps
+        })
+    });
     group.bench_function("pile_20_2_s", |b| {
         b.iter(|| {
             let mut world = Pile::BOOK.build(settings()).unwrap();

@@ -580,6 +580,7 @@ impl World {
                 .sum::<f64>()
     }
 
+    // ANCHOR: twist
     /// A spring's twist from rest (rad), the rate of twist (rad/s), and the reduced
     /// inertia it acts on (kg m²).
     fn twist(&self, s: &Torsion) -> (f64, f64, f64) {
@@ -597,6 +598,7 @@ impl World {
             1.0 / (1.0 / a.inertia() + inverse),
         )
     }
+    // ANCHOR_END: twist
 
     /// Where anchor `a` is now.
     pub fn anchor_point(&self, a: &Anchor) -> V2 {
@@ -905,6 +907,7 @@ impl World {
             let x = body.position();
             body.apply_force_at(&x, &weight);
         }
+        // ANCHOR: torsion
         for k in 0..self.springs.len() {
             let s = self.springs[k];
             let (twist, rate, inertia) = self.twist(&s);
@@ -925,6 +928,7 @@ impl World {
                 self.bodies[b].apply_torque(-torque);
             }
         }
+        // ANCHOR_END: torsion
         if let Some(m) = self.mouse {
             check_mouse(&m, self.bodies.len())?;
             let body = &mut self.bodies[m.body];
