@@ -716,33 +716,46 @@ impl World {
     /// The contacts within `eps` (ε for the loop, 2ε for the tolerance correction):
     /// for each pair of parts closer than `eps`, the vertices of one within `eps` of
     /// an edge of the other (chapter 7), as a vertex of `a` on an edge of `b` with
-    /// the edge's outward normal (out of b, towards a).
+    /// the edge's outward normal (out of b, towards a); then any corner of either
+    /// that chapter 7 left out (see `other_corners`).
     fn detect_within(&mut self, eps: f64) -> Result<Vec<Found>, PbmError> {
         let mut found = Vec::new();
         for (i, j) in self.pairs()? {
             let (fi, fj) = (self.frame(i), self.frame(j));
+            let held = |a: usize, point: V2, normal: V2| {
+                let (fa, fb) = if a == i { (fi, fj) } else { (fj, fi) };
+                let b = if a == i { j } else { i };
+                Held {
+                    a,
+                    b,
+                    point: rotation2(-fa.theta) * (point - fa.x),
+                    normal: rotation2(-fb.theta) * normal,
+                }
+            };
             for pa in &self.parts(i) {
                 for pb in &self.parts(j) {
                     if separation(pa, pb).0 > eps {
                         continue;
                     }
+                    let mut points = Vec::new();
                     for c in contacts(pa, pb, eps) {
                         // Chapter 7's normal points from the first polygon (i) to
                         // the second (j).
-                        let (a, b, n, edge_poly) = if c.vertex_of_b {
-                            (j, i, c.normal, pa)
+                        let (a, n, edge_poly) = if c.vertex_of_b {
+                            (j, c.normal, pa)
                         } else {
-                            (i, j, -c.normal, pb)
+                            (i, -c.normal, pb)
                         };
-                        let (fa, fb) = if a == i { (fi, fj) } else { (fj, fi) };
                         let gap = n.dot(&(c.point - edge_poly.vertices()[c.edge]));
-                        let held = Held {
-                            a,
-                            b,
-                            point: rotation2(-fa.theta) * (c.point - fa.x),
-                            normal: rotation2(-fb.theta) * n,
-                        };
-                        found.push(Found { held, gap });
+                        found.push(Found { held: held(a, c.point, n), gap });
+                        points.push(c.point);
+                    }
+                    for (a, corners, edges) in [(i, pa, pb), (j, pb, pa)] {
+                        for (point, n, gap) in
+                            other_corners(corners, edges, eps, &points)
+                        {
+                            found.push(Found { held: held(a, point, n), gap });
+                        }
                     }
                 }
             }
@@ -1430,6 +1443,48 @@ impl World {
     }
     // ANCHOR_END: correct
 }
+
+// ANCHOR: other_corners
+/// The corners of `corners` within `eps` of an edge of the polygon `edges`, and over
+/// its length, that are not within `eps` of a contact already found (`points`):
+/// each with the edge it is least deep behind (the one it is furthest out of), that
+/// edge's outward normal and the gap. Chapter 7 takes the corners on
+/// the face along the separating axis, and those of the face opposite when it is
+/// parallel; when two faces meet at a small angle, a corner of the other one can be
+/// the deepest point of the pair and go unseen: with no contact there, nothing holds
+/// it, and in the feeder two blocks meeting so sank into each other a little further
+/// every step.
+fn other_corners(
+    corners: &ConvexPolygon,
+    edges: &ConvexPolygon,
+    eps: f64,
+    points: &[V2],
+) -> Vec<(V2, V2, f64)> {
+    let e = edges.vertices();
+    corners
+        .vertices()
+        .iter()
+        .filter(|v| points.iter().all(|p| (*p - **v).norm() > eps))
+        .filter_map(|&v| {
+            let (gap, k) = (0..e.len())
+                .map(|k| (edges.normal(k).dot(&(v - e[k])), k))
+                .fold(
+                    (f64::NEG_INFINITY, 0),
+                    |best, x| if x.0 > best.0 { x } else { best },
+                );
+            // On the edge itself, not off its end: a corner off the end of an edge is
+            // nearest to the edge's end, a meeting of corners chapter 7 handles.
+            let (a, b) = (e[k], e[(k + 1) % e.len()]);
+            let s = (b - a).dot(&(v - a)) / (b - a).norm_squared();
+            (gap <= eps && (0.0..=1.0).contains(&s)).then_some((
+                v,
+                edges.normal(k),
+                gap,
+            ))
+        })
+        .collect()
+}
+// ANCHOR_END: other_corners
 
 /// The relative normal velocity at a contact (positive: separating).
 fn relative_velocity(states: &[BodyState], c: &Contact) -> f64 {

@@ -306,10 +306,33 @@ fn a_minute_of_the_feeder_feeds_every_block_never_deeper_than_epsilon() {
     assert!(stats.max_depth <= eps, "{stats:?}");
     assert!(stats.max_pin_error < 1e-3, "{stats:?}");
     // Corrections are counted and as rare as the paper's: fewer than one every 5 s
-    // (measured: 10 in the minute). A friction solve given up is rarer still
-    // (measured: 2 of some 24,000).
+    // (measured: 6 in the minute). A friction solve given up is rarer still
+    // (measured: 6 of some 24,000, in three steps as the crank starts its second
+    // turn and the pusher reverses).
     assert!(stats.corrections > 0 && stats.corrections <= 12, "{stats:?}");
-    assert!(stats.friction_dropped <= 5, "{stats:?}");
+    assert!(stats.friction_dropped <= 10, "{stats:?}");
+}
+
+#[test]
+fn the_feeder_stays_within_epsilon_without_friction_and_with_little() {
+    // Before the loop took the corners chapter 7 leaves out (`other_corners`), two
+    // blocks in the magazine meeting face to face at a small angle sank into each
+    // other unseen: with friction 0.2 the feeder stopped at 1.64 s, two blocks 2.08
+    // cm deep; without friction at 11.9 s; with 0.05 and 0.1 it ran on, but 3 cm
+    // deep. Now every run stays within the correction's trigger, ¾ ε.
+    use pbm_interactive::scenes::Feeder;
+    let feeder = Feeder::BOOK;
+    for friction in [0.0, 0.05, 0.1, 0.2] {
+        let settings = Settings { friction, restitution: 0.1, ..Settings::default() };
+        let eps = settings.epsilon;
+        let mut world = feeder.build(settings).unwrap();
+        while world.time() < 14.0 {
+            feeder.step(&mut world).unwrap();
+        }
+        let stats = world.stats();
+        assert!(stats.max_depth <= 0.75 * eps + 1e-4, "μ = {friction}: {stats:?}");
+        assert!(feeder.fed(&world) >= 3, "μ = {friction}: {}", feeder.fed(&world));
+    }
 }
 
 /// A thin bar 2 m long, free in zero gravity, grabbed at its tip by a spring of
