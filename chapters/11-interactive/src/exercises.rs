@@ -473,6 +473,7 @@ fn pile(p: &Params) -> Result<Value, PbmError> {
         "shortened_steps": s.shortened,
         "friction_dropped": s.friction_dropped,
         "steps": s.steps,
+        "islands_per_solve": s.islands as f64 / s.solves.max(1) as f64,
         "pivots_per_solve": s.pivots as f64 / s.solves.max(1) as f64,
         "friction_rounds_per_solve": s.rounds as f64 / s.solves.max(1) as f64,
         "steps_per_second": s.steps as f64 / wall.max(1e-9),

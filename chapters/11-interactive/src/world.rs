@@ -22,7 +22,8 @@ use pbm_collision::aabb::Aabb;
 use pbm_collision::polygon::{ConvexPolygon, contacts, separation};
 use pbm_collision::sweep::CoherentSweep;
 use pbm_contact::friction::{
-    Role, Row, SETTLED, frictionless_bounds, row_matrix, solve_friction,
+    FrictionSolution, Role, Row, SETTLED, frictionless_bounds, row_matrix,
+    solve_friction,
 };
 use pbm_contact::impulse::{BodyState, Contact};
 use pbm_contact::lcp::LcpSolution;
@@ -181,17 +182,20 @@ pub struct Stats {
     pub corrections: usize,
     /// Force solves (one per derivative evaluation with rows).
     pub solves: usize,
-    /// Solves the last step's answer warm-started.
+    /// Solves the last step's answer warm-started (every island of them).
     pub warm: usize,
+    /// Islands over all force solves: groups of bodies joined by contacts and pins,
+    /// each solved on its own.
+    pub islands: usize,
     /// Force solves whose friction rounds did not settle (to a millionth) but came
     /// within 5 % of Coulomb's law, and were used.
     pub unsettled: usize,
-    /// Force solves whose friction rounds did not come within 5 % of Coulomb's law:
-    /// that derivative evaluation went without friction.
+    /// Island solves whose friction rounds did not come within 5 % of Coulomb's law:
+    /// that island went without friction for that derivative evaluation.
     pub friction_dropped: usize,
-    /// Friction rounds over all force solves.
+    /// Friction rounds over all force solves (summed over their islands).
     pub rounds: usize,
-    /// Pivots over all force solves.
+    /// Pivots over all force solves (summed over their islands).
     pub pivots: usize,
     /// The deepest interpenetration at any accepted state (m).
     pub max_depth: f64,
@@ -246,7 +250,8 @@ pub struct World {
     pub mouse: Option<Mouse>,
     settings: Settings,
     held: Vec<Held>,
-    previous: Option<LcpSolution>,
+    /// The last answer of each island's force solve, in the islands' order.
+    previous: Vec<LcpSolution>,
     sweep: Option<CoherentSweep<2>>,
     stepper: RungeKutta,
     t: f64,
@@ -304,7 +309,7 @@ impl World {
             mouse: None,
             settings,
             held: Vec::new(),
-            previous: None,
+            previous: Vec::new(),
             sweep: None,
             stepper: RungeKutta::new(RK4),
             t: 0.0,
@@ -473,7 +478,7 @@ impl World {
     fn contacts_changed(&mut self) {
         self.sweep = None;
         self.held.clear();
-        self.previous = None;
+        self.previous.clear();
     }
 
     /// Switches between second- and first-order worlds while running. Going to a
@@ -488,7 +493,7 @@ impl World {
             }
         }
         self.settings.order = order;
-        self.previous = None;
+        self.previous.clear();
     }
 
     /// The moving bodies.
@@ -976,46 +981,129 @@ impl World {
 
     // ANCHOR_END: loads
 
-    /// Solves for the constraint forces and adds them to the bodies.
+    // ANCHOR: islands
+    /// Solves for the constraint forces and adds them to the bodies, one island at a
+    /// time: bodies joined by contacts and pins, through moving bodies only (a
+    /// fixture or the world joins nothing, since nothing moves it). Forces in one
+    /// island cannot change accelerations in another, so the islands' LCPs are
+    /// independent, and solving them apart costs the sum of their sizes cubed, not
+    /// the cube of their sum.
     fn apply_constraint_forces(&mut self) -> Result<(), PbmError> {
         let (rows, bias) = self.rows();
         if rows.is_empty() {
             return Ok(());
         }
         let states = self.states();
-        let b = DVector::from_vec(bias);
-        let mu = self.settings.friction;
-        let solved =
-            match solve_friction(&states, &rows, &b, mu, self.previous.as_ref()) {
-                Ok(solved) => solved,
-                // A simulator that must keep its frame rate cannot stop because the
-                // friction rounds did not settle (a slide coming to rest can make them
-                // swing): this one evaluation goes without friction, and says so.
-                Err(PbmError::Degenerate { why, .. })
-                    if mu > 0.0 && why.contains("settle") =>
-                {
-                    self.stats.friction_dropped += 1;
-                    solve_friction(&states, &rows, &b, 0.0, None)?
-                }
-                Err(other) => return Err(other),
-            };
-        self.stats.solves += 1;
-        self.stats.warm += usize::from(solved.warm);
-        self.stats.rounds += solved.rounds;
-        self.stats.pivots += solved.solution.pivots;
-        self.stats.unsettled += usize::from(solved.mismatch > SETTLED);
-        for (row, &f) in rows.iter().zip(solved.solution.f.iter()) {
-            let push = flat(row.along) * f;
-            let p = flat(row.p);
-            for (k, sign) in [(row.a, 1.0), (row.b, -1.0)] {
-                if let Some(body) = self.bodies.get_mut(k) {
-                    body.apply_force_at(&p, &(push * sign));
+        let islands = islands(self.bodies.len(), &rows);
+        let last = std::mem::take(&mut self.previous);
+        let warm_ok = last.len() == islands.len();
+        let mut answers = Vec::with_capacity(islands.len());
+        let (mut warm, mut unsettled) = (true, false);
+        for (k, members) in islands.iter().enumerate() {
+            // The island's rows, each friction row pointing at its normal's new
+            // index.
+            let local: Vec<Row> = members
+                .iter()
+                .map(|&i| {
+                    let mut row = rows[i].clone();
+                    if let Role::Tangent { normal } = row.role {
+                        let at = members.iter().position(|&m| m == normal);
+                        row.role = Role::Tangent { normal: at.unwrap_or(0) };
+                    }
+                    row
+                })
+                .collect();
+            let b = DVector::from_iterator(
+                members.len(),
+                members.iter().map(|&i| bias[i]),
+            );
+            let previous = if warm_ok { last.get(k) } else { None };
+            let solved = self.solve_island(&states, &local, &b, previous)?;
+            self.stats.rounds += solved.rounds;
+            self.stats.pivots += solved.solution.pivots;
+            warm &= solved.warm;
+            unsettled |= solved.mismatch > SETTLED;
+            for (row, &f) in local.iter().zip(solved.solution.f.iter()) {
+                let push = flat(row.along) * f;
+                let p = flat(row.p);
+                for (k, sign) in [(row.a, 1.0), (row.b, -1.0)] {
+                    if let Some(body) = self.bodies.get_mut(k) {
+                        body.apply_force_at(&p, &(push * sign));
+                    }
                 }
             }
+            answers.push(solved.solution);
         }
-        self.previous = Some(solved.solution);
+        self.stats.solves += 1;
+        self.stats.islands += islands.len();
+        self.stats.warm += usize::from(warm);
+        self.stats.unsettled += usize::from(unsettled);
+        self.previous = answers;
         Ok(())
     }
+    // ANCHOR_END: islands
+
+    /// One island's force solve, warm-started from `previous`.
+    fn solve_island(
+        &mut self,
+        states: &[BodyState],
+        rows: &[Row],
+        b: &DVector<f64>,
+        previous: Option<&LcpSolution>,
+    ) -> Result<FrictionSolution, PbmError> {
+        let mu = self.settings.friction;
+        match solve_friction(states, rows, b, mu, previous) {
+            Ok(solved) => Ok(solved),
+            // A simulator that must keep its frame rate cannot stop because the
+            // friction rounds did not settle (a slide coming to rest can make them
+            // swing): this one evaluation goes without friction, and says so.
+            Err(PbmError::Degenerate { why, .. })
+                if mu > 0.0 && why.contains("settle") =>
+            {
+                self.stats.friction_dropped += 1;
+                solve_friction(states, rows, b, 0.0, None)
+            }
+            Err(other) => Err(other),
+        }
+    }
+}
+
+/// The islands of `rows` among `n` moving bodies: the rows of each group of bodies
+/// joined through rows between moving bodies, in the order of their first rows, each
+/// list of rows in order.
+fn islands(n: usize, rows: &[Row]) -> Vec<Vec<usize>> {
+    // Union–find over the moving bodies (indices from n on are fixtures and the
+    // world, which join nothing).
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut k: usize) -> usize {
+        while parent[k] != k {
+            parent[k] = parent[parent[k]];
+            k = parent[k];
+        }
+        k
+    }
+    for row in rows {
+        if row.a < n && row.b < n {
+            let (ra, rb) = (root(&mut parent, row.a), root(&mut parent, row.b));
+            if ra != rb {
+                parent[ra.max(rb)] = ra.min(rb);
+            }
+        }
+    }
+    let mut order: Vec<usize> = Vec::new();
+    let mut members: Vec<Vec<usize>> = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let body = if row.a < n { row.a } else { row.b };
+        let r = root(&mut parent, body);
+        match order.iter().position(|&o| o == r) {
+            Some(k) => members[k].push(i),
+            None => {
+                order.push(r);
+                members.push(vec![i]);
+            }
+        }
+    }
+    members
 }
 
 impl OdeSystem for World {
@@ -1154,7 +1242,7 @@ impl World {
         let same = held.len() == self.held.len()
             && held.iter().zip(&self.held).all(|(x, y)| (x.a, x.b) == (y.a, y.b));
         if !same {
-            self.previous = None;
+            self.previous.clear();
         }
         self.held = held;
     }
