@@ -275,7 +275,10 @@ fn report(feeder: &Feeder, run: &Drive) -> Value {
         "shortened_steps": s.shortened,
         "impacts": s.impacts,
         "force_solves": s.solves,
+        "islands_per_solve": s.islands as f64 / s.solves.max(1) as f64,
         "warm_started": s.warm,
+        "narrow_phase_witness_reuse": s.witness_reused as f64
+            / (s.witness_reused + s.witness_searched).max(1) as f64,
         "friction_dropped": s.friction_dropped,
         "steps_per_second": s.steps as f64 / run.wall.max(1e-9),
     })

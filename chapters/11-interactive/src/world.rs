@@ -19,7 +19,9 @@
 use crate::shape::Shape;
 use nalgebra::{DMatrix, DVector, Matrix3, Vector2, Vector3};
 use pbm_collision::aabb::Aabb;
-use pbm_collision::polygon::{ConvexPolygon, contacts, separation};
+use pbm_collision::polygon::{
+    ConvexPolygon, PairCache, Status, contacts, separation,
+};
 use pbm_collision::sweep::CoherentSweep;
 use pbm_contact::friction::{
     FrictionSolution, Role, Row, SETTLED, frictionless_bounds, row_matrix,
@@ -36,6 +38,7 @@ use pbm_rigid::body::Body;
 use pbm_rigid::body2d::{
     RigidBody2, RigidBody2Def, STATE_SIZE, cross2, rotation2, spin2,
 };
+use std::collections::HashMap;
 
 type V2 = Vector2<f64>;
 type V3 = Vector3<f64>;
@@ -184,6 +187,10 @@ pub struct Stats {
     pub solves: usize,
     /// Solves the last step's answer warm-started (every island of them).
     pub warm: usize,
+    /// Narrow-phase tests answered by a pair's cached separating edge alone.
+    pub witness_reused: usize,
+    /// Narrow-phase tests that needed the full separating-axis search.
+    pub witness_searched: usize,
     /// Islands over all force solves: groups of bodies joined by contacts and pins,
     /// each solved on its own.
     pub islands: usize,
@@ -253,6 +260,9 @@ pub struct World {
     /// The last answer of each island's force solve, in the islands' order.
     previous: Vec<LcpSolution>,
     sweep: Option<CoherentSweep<2>>,
+    /// Chapter 7's narrow-phase cache of each pair of parts (bodies or fixtures i
+    /// and j, their parts pi and pj): the last separating edge, tried first.
+    witnesses: HashMap<(usize, usize, usize, usize), PairCache>,
     stepper: RungeKutta,
     t: f64,
     stats: Stats,
@@ -311,6 +321,7 @@ impl World {
             held: Vec::new(),
             previous: Vec::new(),
             sweep: None,
+            witnesses: HashMap::new(),
             stepper: RungeKutta::new(RK4),
             t: 0.0,
             stats: Stats::default(),
@@ -477,6 +488,7 @@ impl World {
     /// The broad phase and the warm start refer to the old objects: start afresh.
     fn contacts_changed(&mut self) {
         self.sweep = None;
+        self.witnesses.clear();
         self.held.clear();
         self.previous.clear();
     }
@@ -704,12 +716,45 @@ impl World {
     fn deepest(&mut self) -> Result<(f64, Option<(usize, usize)>), PbmError> {
         let mut worst = (0.0, None);
         for (i, j) in self.pairs()? {
-            let d = self.depth(i, j);
+            // Only pairs whose parts overlap can be deepest: a pair the cached
+            // witnesses still separate is skipped without the full search.
+            let (parts_i, parts_j) = (self.parts(i), self.parts(j));
+            let mut d = f64::NEG_INFINITY;
+            for (ki, pi) in parts_i.iter().enumerate() {
+                for (kj, pj) in parts_j.iter().enumerate() {
+                    if self.apart(i, ki, j, kj, pi, pj, 0.0) {
+                        continue;
+                    }
+                    d = d.max(-separation(pi, pj).0);
+                }
+            }
             if d > worst.0 {
                 worst = (d, Some((i, j)));
             }
         }
         Ok(worst)
+    }
+
+    /// Whether parts `pi` (part ki of object i) and `pj` (part kj of j) are farther
+    /// apart than `eps`, by chapter 7's cached witness when it still separates them,
+    /// else by the full separation (which becomes the new witness).
+    #[allow(clippy::too_many_arguments)]
+    fn apart(
+        &mut self,
+        i: usize,
+        ki: usize,
+        j: usize,
+        kj: usize,
+        pi: &ConvexPolygon,
+        pj: &ConvexPolygon,
+        eps: f64,
+    ) -> bool {
+        let cache = self.witnesses.entry((i, ki, j, kj)).or_default();
+        let (reused, searched) = (cache.reused, cache.searched);
+        let disjoint = cache.test(pi, pj, eps) == Status::Disjoint;
+        self.stats.witness_reused += cache.reused - reused;
+        self.stats.witness_searched += cache.searched - searched;
+        disjoint
     }
 
     /// The contacts within ε.
@@ -737,9 +782,10 @@ impl World {
                     normal: rotation2(-fb.theta) * normal,
                 }
             };
-            for pa in &self.parts(i) {
-                for pb in &self.parts(j) {
-                    if separation(pa, pb).0 > eps {
+            let (parts_i, parts_j) = (self.parts(i), self.parts(j));
+            for (ki, pa) in parts_i.iter().enumerate() {
+                for (kj, pb) in parts_j.iter().enumerate() {
+                    if self.apart(i, ki, j, kj, pa, pb, eps) {
                         continue;
                     }
                     let mut points = Vec::new();
