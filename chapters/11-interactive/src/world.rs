@@ -1051,7 +1051,7 @@ impl World {
             let local: Vec<Row> = members
                 .iter()
                 .map(|&i| {
-                    let mut row = rows[i].clone();
+                    let mut row = rows[i];
                     if let Role::Tangent { normal } = row.role {
                         let at = members.iter().position(|&m| m == normal);
                         row.role = Role::Tangent { normal: at.unwrap_or(0) };
