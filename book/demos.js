@@ -98,6 +98,14 @@
       const view = new Float64Array(this.m.memory.buffer, this.m.pbm_params(), values.length);
       view.set(values);
     }
+    // New parameters for a running demo: true if it took them as it runs, false if
+    // it must be started afresh.
+    retune(d, handle, values) {
+      this.writeParams(values);
+      const taken = this.m.pbm_retune(d, handle);
+      if (taken < 0) throw new Error(this.text(this.m.pbm_error()));
+      return taken === 1;
+    }
     create(d, values) {
       this.writeParams(values);
       const view = this.numbers(this.m.pbm_view(d), 4);
@@ -265,8 +273,22 @@
       return input;
     }
 
+    // A change the running demo can take (the world's order, in chapter 11) goes on
+    // from where it is; any other starts it afresh.
     set(i, value) {
       this.values[i] = value;
+      if (this.handle >= 0 && !this.error) {
+        try {
+          if (this.api.retune(this.index, this.handle, this.values)) {
+            this.refresh();
+            return;
+          }
+        } catch (e) {
+          this.error = String(e.message);
+          this.refresh();
+          return;
+        }
+      }
       this.reset();
     }
 

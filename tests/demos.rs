@@ -76,3 +76,32 @@ fn a_demo_whose_explicit_method_diverges_says_so_and_runs_on() {
     let readouts = demo.readouts();
     assert!(readouts[1].is_nan() && readouts[2].abs() < 1e-100, "{readouts:?}");
 }
+
+#[test]
+fn the_mechanisms_switch_order_as_they_run_and_start_over_for_anything_else() {
+    for id in ["interactive/feeder", "interactive/jack"] {
+        let spec = find(id).unwrap();
+        let params = spec.defaults();
+        let mut demo = spec.create(&params).unwrap();
+        for _ in 0..60 {
+            demo.frame().unwrap();
+        }
+        let t = demo.readouts()[0];
+        let order = spec.params.iter().position(|p| p.name == "order").unwrap();
+        let mut first = params.clone();
+        first[order] = 1.0;
+        // Taken as it runs: the clock is where it was, and goes on from there.
+        assert!(demo.retune(&spec.check(&first).unwrap()), "{id}");
+        assert_eq!(demo.readouts()[0], t, "{id}");
+        for _ in 0..30 {
+            demo.frame().unwrap();
+        }
+        assert!(demo.readouts()[0] > t, "{id}");
+        assert!(demo.retune(&spec.check(&params).unwrap()), "{id}: and back");
+        // Anything else starts over: here the first parameter, at its least.
+        assert!(order != 0 && params[0] != spec.params[0].min, "{id}");
+        let mut other = params.clone();
+        other[0] = spec.params[0].min;
+        assert!(!demo.retune(&spec.check(&other).unwrap()), "{id}");
+    }
+}

@@ -219,6 +219,39 @@ pub extern "C" fn pbm_frame(handle: u32, frames: u32) -> i32 {
     })
 }
 
+/// New parameters (in [`pbm_params`]) for running demo `handle` of demo `demo`.
+/// Returns 1 if the demo took them as it runs (and then redraws), 0 if it must be
+/// started afresh with them, −1 with the reason in [`pbm_error`] if there is no
+/// such demo or a parameter is out of its range.
+#[unsafe(no_mangle)]
+pub extern "C" fn pbm_retune(demo: u32, handle: u32) -> i32 {
+    STATE.with_borrow_mut(|st| {
+        let Some(d) = spec(demo) else {
+            st.error = format!("there is no demo {demo}");
+            return -1;
+        };
+        let n = d.params.len().min(MAX_PARAMS);
+        let checked = match d.check(&st.params[..n]) {
+            Ok(checked) => checked,
+            Err(e) => {
+                st.error = e.to_string();
+                return -1;
+            }
+        };
+        let Some(Some(instance)) = st.instances.get_mut(handle as usize) else {
+            st.error = format!("there is no running demo {handle}");
+            return -1;
+        };
+        let taken = instance.demo.retune(&checked);
+        if taken {
+            instance.readouts = instance.demo.readouts();
+            instance.drawing.clear();
+            instance.demo.draw(&mut instance.drawing);
+        }
+        i32::from(taken)
+    })
+}
+
 /// The reader's pointer on a running demo: `event` 0 pressed, 1 moved, 2 let go, at
 /// world point (`x`, `y`). Returns 1 if the demo took it (and then redraws), 0 if
 /// not, −1 with the reason in [`pbm_error`] if there is no such demo or event.

@@ -230,6 +230,12 @@ pub trait Demo {
     fn pointer(&mut self, _event: Pointer, _at: [f64; 2]) -> bool {
         false
     }
+    /// The reader changed a parameter: apply the new (checked) `params` to the
+    /// running demo if that can be done without starting over, and say whether it
+    /// was. A demo that says no is built afresh from them (the default).
+    fn retune(&mut self, _params: &[f64]) -> bool {
+        false
+    }
 }
 // ANCHOR_END: demo
 
@@ -282,6 +288,11 @@ pub struct DemoSpec {
 impl DemoSpec {
     /// The demo with `values` (one per parameter), each checked against its range.
     pub fn create(&self, values: &[f64]) -> Result<Box<dyn Demo>, PbmError> {
+        (self.build)(&self.check(values)?)
+    }
+
+    /// `values` checked against the parameters' ranges, one per parameter.
+    pub fn check(&self, values: &[f64]) -> Result<Vec<f64>, PbmError> {
         if values.len() != self.params.len() {
             return Err(PbmError::invalid(
                 "demo",
@@ -293,13 +304,7 @@ impl DemoSpec {
                 ),
             ));
         }
-        let checked = self
-            .params
-            .iter()
-            .zip(values)
-            .map(|(p, &v)| p.check(v))
-            .collect::<Result<Vec<_>, _>>()?;
-        (self.build)(&checked)
+        self.params.iter().zip(values).map(|(p, &v)| p.check(v)).collect()
     }
 
     /// The parameters' opening values.

@@ -49,7 +49,7 @@ pub const FEEDER: DemoSpec = DemoSpec {
             order: order(p[3]),
             ..Settings::default()
         };
-        let hand = Hand::new(feeder.build(settings)?)?;
+        let hand = Hand::new(feeder.build(settings)?, p, 3)?;
         Ok(Box::new(Feeding { feeder, hand }))
     },
 };
@@ -92,7 +92,7 @@ pub const JACK: DemoSpec = DemoSpec {
         };
         let world = jack.build(settings)?;
         let start = world.bodies()[Jack::RACK].position().y;
-        Ok(Box::new(Jacking { jack, start, hand: Hand::new(world)? }))
+        Ok(Box::new(Jacking { jack, start, hand: Hand::new(world, p, 4)? }))
     },
 };
 
@@ -105,6 +105,10 @@ fn order(choice: f64) -> Order {
 /// pointer: the part of a mechanism's demo that does not depend on the mechanism.
 struct Hand {
     world: World,
+    /// The parameters it was built with, as retuned since.
+    params: Vec<f64>,
+    /// Which of them is the world's order.
+    order_at: usize,
     /// The scripted hand's hold, as the mechanism was built.
     hold: Mouse,
     /// Whether the reader holds something.
@@ -113,11 +117,27 @@ struct Hand {
 }
 
 impl Hand {
-    fn new(world: World) -> Result<Self, PbmError> {
+    fn new(world: World, params: &[f64], order_at: usize) -> Result<Self, PbmError> {
         let hold = world.mouse.ok_or_else(|| {
             PbmError::invalid("mechanism demo", "it was built without its hand")
         })?;
-        Ok(Hand { world, hold, dragging: false, frames: 0 })
+        let params = params.to_vec();
+        Ok(Hand { world, params, order_at, hold, dragging: false, frames: 0 })
+    }
+
+    /// A change of the world's order alone is made to the running world, as the
+    /// paper's simulator makes it: switching to first order stops every body where it
+    /// is, and switching back lets them move from rest. Any other change starts over.
+    fn retune(&mut self, params: &[f64]) -> bool {
+        let others_same = params.len() == self.params.len()
+            && (0..params.len())
+                .filter(|&i| i != self.order_at)
+                .all(|i| params[i] == self.params[i]);
+        if others_same {
+            self.world.set_order(order(params[self.order_at]));
+            self.params = params.to_vec();
+        }
+        others_same
     }
 
     /// Steps to the end of the next frame: `scripted` (the mechanism's own step,
@@ -245,6 +265,10 @@ impl Demo for Feeding {
         let home = self.feeder.mouse_at(self.hand.world.time());
         self.hand.pointer(event, at, home)
     }
+
+    fn retune(&mut self, params: &[f64]) -> bool {
+        self.hand.retune(params)
+    }
 }
 
 struct Jacking {
@@ -283,5 +307,9 @@ impl Demo for Jacking {
     fn pointer(&mut self, event: Pointer, at: [f64; 2]) -> bool {
         let home = self.jack.mouse_at(self.hand.world.time());
         self.hand.pointer(event, at, home)
+    }
+
+    fn retune(&mut self, params: &[f64]) -> bool {
+        self.hand.retune(params)
     }
 }
