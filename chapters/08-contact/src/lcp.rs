@@ -249,17 +249,10 @@ impl ClampedFactor {
         }
     }
 
-    /// [`direction`] through the factor: A_CC Δf_C = −σ A_Cd by two triangular
-    /// solves, and Δa = A Δf from the columns that move.
-    fn direction(
-        &self,
-        a: &DMatrix<f64>,
-        d: usize,
-        sigma: f64,
-    ) -> (DVector<f64>, DVector<f64>) {
+    /// Solves A_CC x = rhs by two triangular solves, L y = rhs and Lᵀ x = y, with
+    /// rhs and x in the order of the factor's rows.
+    fn solve(&self, mut x: Vec<f64>) -> Vec<f64> {
         let k = self.order.len();
-        let mut x: Vec<f64> =
-            self.order.iter().map(|&i| -sigma * a[(i, d)]).collect();
         for r in 0..k {
             let dot: f64 = (0..r).map(|c| self.l[r][c] * x[c]).sum();
             x[r] = (x[r] - dot) / self.l[r][r];
@@ -268,6 +261,18 @@ impl ClampedFactor {
             let dot: f64 = (r + 1..k).map(|c| self.l[c][r] * x[c]).sum();
             x[r] = (x[r] - dot) / self.l[r][r];
         }
+        x
+    }
+
+    /// [`direction`] through the factor: A_CC Δf_C = −σ A_Cd by two triangular
+    /// solves, and Δa = A Δf from the columns that move.
+    fn direction(
+        &self,
+        a: &DMatrix<f64>,
+        d: usize,
+        sigma: f64,
+    ) -> (DVector<f64>, DVector<f64>) {
+        let x = self.solve(self.order.iter().map(|&i| -sigma * a[(i, d)]).collect());
         let n = a.nrows();
         let mut df = DVector::zeros(n);
         df[d] = sigma;
@@ -404,7 +409,7 @@ fn pivot(
             *set = Set::Upper;
         }
     }
-    drive(a, b, bounds, (f, acc), sets)
+    drive(a, b, bounds, (f, acc), sets, None)
 }
 
 /// Whether A equals its transpose to roundoff.
@@ -415,13 +420,15 @@ fn is_symmetric(a: &DMatrix<f64>) -> bool {
 
 /// Drives every pending index into complementarity, one at a time, keeping the
 /// others complementary: from f = 0 in [`pivot`], from a guessed partition in
-/// [`solve_warm_pivoting`].
+/// [`solve_warm_pivoting`], which hands over its factor of that partition's A_CC
+/// (`factor`) rather than have it built again.
 fn drive(
     a: &DMatrix<f64>,
     b: &DVector<f64>,
     bounds: &Bounds,
     (mut f, mut acc): (DVector<f64>, DVector<f64>),
     mut sets: Vec<Set>,
+    factor: Option<ClampedFactor>,
 ) -> Result<LcpSolution, PbmError> {
     let n = b.len();
     let mut pivots = 0;
@@ -431,9 +438,13 @@ fn drive(
     let needs_drive = |i: usize, sets: &[Set], acc: &DVector<f64>| {
         sets[i] == Set::Pending && acc[i].abs() > tol
     };
-    // The clamped set's factor, kept up to date below; None once it cannot be.
-    let mut factor =
-        if is_symmetric(a) { ClampedFactor::new(a, &sets) } else { None };
+    // The clamped set's factor (the caller's, when it has one for these clamped
+    // indices), kept up to date below; None once it cannot be.
+    let mut factor = match factor {
+        Some(factor) => Some(factor),
+        None if is_symmetric(a) => ClampedFactor::new(a, &sets),
+        None => None,
+    };
     let clamp = |i: usize, factor: &mut Option<ClampedFactor>| {
         if factor.as_mut().is_some_and(|fa| !fa.push(a, i)) {
             *factor = None;
@@ -652,6 +663,16 @@ pub fn solve_warm_pivoting(
         let bound = if last > 0.0 { bounds.hi[i] } else { bounds.lo[i] };
         if clamped[i] || last == 0.0 || !bound.is_finite() { 0.0 } else { bound }
     });
+    // A_CC, factored once and updated as forces leave C (O(k²) each) where it is
+    // symmetric and definite; factored afresh each time otherwise.
+    let mut factor = if is_symmetric(a) {
+        let sets: Vec<Set> = (0..n)
+            .map(|i| if clamped[i] { Set::Clamped } else { Set::Pending })
+            .collect();
+        ClampedFactor::new(a, &sets)
+    } else {
+        None
+    };
     loop {
         let set: Vec<usize> = (0..n).filter(|&i| clamped[i]).collect();
         if set.is_empty() {
@@ -662,10 +683,19 @@ pub fn solve_warm_pivoting(
         }
         let rest = a * &f + b;
         let k = set.len();
-        let acc = DMatrix::from_fn(k, k, |r, c| a[(set[r], set[c])]);
         let rhs = DVector::from_fn(k, |r, _| -rest[set[r]]);
-        let solved = acc.lu().solve(&rhs).filter(|x| x.iter().all(|v| v.is_finite()));
-        let Some(x) = solved else {
+        // The factor's rows are C in increasing order, as `set` is: it is built so,
+        // and removing a row keeps the order of the others.
+        let solved = match &factor {
+            Some(fa) => {
+                Some(DVector::from_vec(fa.solve(rhs.iter().copied().collect())))
+            }
+            None => {
+                let acc = DMatrix::from_fn(k, k, |r, c| a[(set[r], set[c])]);
+                acc.lu().solve(&rhs)
+            }
+        };
+        let Some(x) = solved.filter(|x| x.iter().all(|v| v.is_finite())) else {
             return Ok((solve_bounded(a, b, bounds)?, false));
         };
         // The clamped force furthest outside its bounds leaves C, held at the bound.
@@ -682,6 +712,9 @@ pub fn solve_warm_pivoting(
         let Some((i, _, bound)) = worst else { break };
         clamped[i] = false;
         f[i] = bound;
+        if let Some(fa) = &mut factor {
+            fa.remove(i);
+        }
     }
     let acc = a * &f + b;
     let sets: Vec<Set> = (0..n)
@@ -703,7 +736,7 @@ pub fn solve_warm_pivoting(
         acc[i] = 0.0;
         f[i] = f[i].clamp(bounds.lo[i], bounds.hi[i]);
     }
-    match drive(a, b, bounds, (f, acc), sets) {
+    match drive(a, b, bounds, (f, acc), sets, factor) {
         Ok(sol) => {
             let held = sol.pivots == 0;
             Ok((sol, held))
