@@ -201,11 +201,7 @@ impl Feeder {
     /// advanced (s). Every scripted run of the feeder (the exercises, the figures,
     /// the tests, the benchmark, the demo) steps through here.
     pub fn step(&self, world: &mut World) -> Result<f64, PbmError> {
-        let target = self.mouse_at(world.time());
-        if let Some(mouse) = &mut world.mouse {
-            mouse.target = target;
-        }
-        world.step()
+        scripted_step(world, self.mouse_at(world.time()))
     }
 
     /// How many blocks have gone past the output.
@@ -405,13 +401,10 @@ impl Jack {
     }
     // ANCHOR_END: jack
 
-    /// One step of `world` with the scripted hand on the handle.
+    /// One step of `world` with the scripted hand on the handle (as
+    /// [`Feeder::step`]).
     pub fn step(&self, world: &mut World) -> Result<f64, PbmError> {
-        let target = self.mouse_at(world.time());
-        if let Some(mouse) = &mut world.mouse {
-            mouse.target = target;
-        }
-        world.step()
+        scripted_step(world, self.mouse_at(world.time()))
     }
 
     /// The rack's index among the bodies (then the load, the lever, the left pawl
@@ -424,6 +417,15 @@ impl Jack {
     pub fn stroke(&self) -> f64 {
         Self::ARM * self.swing.sin()
     }
+}
+
+/// One step of `world` with the mouse moved to `target` first: a scripted hand,
+/// which sets where the mouse is from the clock before every step.
+fn scripted_step(world: &mut World, target: V2) -> Result<f64, PbmError> {
+    if let Some(mouse) = &mut world.mouse {
+        mouse.target = target;
+    }
+    world.step()
 }
 
 /// A pendulum of `bars` pinned end to end, the first pinned to the world at the
