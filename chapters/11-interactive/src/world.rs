@@ -1048,17 +1048,24 @@ impl World {
         for (k, members) in islands.iter().enumerate() {
             // The island's rows, each friction row pointing at its normal's new
             // index.
+            // (A friction row joins the same two bodies as its normal, so the two
+            // are always in one island.)
             let local: Vec<Row> = members
                 .iter()
                 .map(|&i| {
                     let mut row = rows[i];
                     if let Role::Tangent { normal } = row.role {
                         let at = members.iter().position(|&m| m == normal);
-                        row.role = Role::Tangent { normal: at.unwrap_or(0) };
+                        let at = at.ok_or_else(|| {
+                            let why =
+                                format!("friction row {i} left its normal {normal}");
+                            PbmError::degenerate("contact islands", why)
+                        })?;
+                        row.role = Role::Tangent { normal: at };
                     }
-                    row
+                    Ok(row)
                 })
-                .collect();
+                .collect::<Result<_, PbmError>>()?;
             let b = DVector::from_iterator(
                 members.len(),
                 members.iter().map(|&i| bias[i]),
@@ -1643,4 +1650,27 @@ fn check_mouse(m: &Mouse, bodies: usize) -> Result<(), PbmError> {
         return Ok(());
     };
     Err(PbmError::invalid("mouse", why))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn islands_join_through_moving_bodies_only() {
+        // Five moving bodies (0–4); 5 is a fixture and 6 the world. Rows 0–1, 1–3
+        // and 3–5 join 0, 1 and 3; 2 touches only the fixture, and 4 is pinned to
+        // the world: three islands, in the order of their first rows, even though
+        // 2 and 3 both touch fixture 5.
+        let row = |a: usize, b: usize| Row {
+            a,
+            b,
+            p: V3::zeros(),
+            along: V3::x(),
+            role: Role::Normal,
+        };
+        let rows = [row(2, 5), row(0, 1), row(4, 6), row(1, 3), row(3, 5), row(5, 2)];
+        assert_eq!(islands(5, &rows), vec![vec![0, 5], vec![1, 3, 4], vec![2]]);
+        assert!(islands(5, &[]).is_empty());
+    }
 }
