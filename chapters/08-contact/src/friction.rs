@@ -10,7 +10,9 @@
 //! direction.
 
 use crate::impulse::BodyState;
-use crate::lcp::{Bounds, LcpSolution, scale, solve_bounded, solve_warm_pivoting};
+use crate::lcp::{
+    Bounds, LcpSolution, scale, solve_bounded, solve_warm_pivoting_with,
+};
 use nalgebra::{DMatrix, DVector, Vector3};
 use pbm_prelim::PbmError;
 
@@ -204,9 +206,14 @@ pub fn solve_friction(
     let mut guide = sol.f.clone();
     let mut last: Option<(DVector<f64>, f64)> = None;
     let mut best: Option<FrictionSolution> = None;
+    // The factor of the clamped set each round ends with: the next round has the
+    // same A and a nearly equal set, and brings it up to date a row at a time.
+    let mut kept = None;
     for round in 1..=ROUNDS {
         let bounds = bounds_for(rows, mu, &guide);
-        let (mut next, held) = solve_warm_pivoting(&a, b, &bounds, &sol)?;
+        let (mut next, held, factor) =
+            solve_warm_pivoting_with(&a, b, &bounds, &sol, kept.take())?;
+        kept = factor;
         pivots += next.pivots;
         next.pivots = pivots;
         warm |= round == 1 && held && previous.is_some();

@@ -188,7 +188,7 @@ fn direction(
 /// below it, O(k²) each where factoring afresh at every pivot costs O(k³). Only for
 /// a symmetric A whose A_CC stays definite (contact matrices, and every matrix the
 /// friction solve regularises); [`direction`] does the work otherwise.
-struct ClampedFactor {
+pub(crate) struct ClampedFactor {
     /// The clamped indices, in the order of L's rows.
     order: Vec<usize>,
     /// L's rows: row r has r + 1 entries.
@@ -409,7 +409,7 @@ fn pivot(
             *set = Set::Upper;
         }
     }
-    drive(a, b, bounds, (f, acc), sets, None)
+    drive(a, b, bounds, (f, acc), sets, None).map(|(solution, _)| solution)
 }
 
 /// Whether A equals its transpose to roundoff.
@@ -421,7 +421,8 @@ fn is_symmetric(a: &DMatrix<f64>) -> bool {
 /// Drives every pending index into complementarity, one at a time, keeping the
 /// others complementary: from f = 0 in [`pivot`], from a guessed partition in
 /// [`solve_warm_pivoting`], which hands over its factor of that partition's A_CC
-/// (`factor`) rather than have it built again.
+/// (`factor`) rather than have it built again. Returns the factor of the clamped
+/// set it ends with, if it kept one.
 fn drive(
     a: &DMatrix<f64>,
     b: &DVector<f64>,
@@ -429,7 +430,7 @@ fn drive(
     (mut f, mut acc): (DVector<f64>, DVector<f64>),
     mut sets: Vec<Set>,
     factor: Option<ClampedFactor>,
-) -> Result<LcpSolution, PbmError> {
+) -> Result<(LcpSolution, Option<ClampedFactor>), PbmError> {
     let n = b.len();
     let mut pivots = 0;
     let tol = 1e-12 * scale(a, b);
@@ -518,7 +519,7 @@ fn drive(
     // Every index is now clamped (a = 0, f within bounds), held at a bound with a of
     // the right sign, or untouched between its bounds with a = 0.
     let clamped = sets.iter().map(|&s| s == Set::Clamped).collect();
-    Ok(LcpSolution { f, a: acc, pivots, clamped })
+    Ok((LcpSolution { f, a: acc, pivots, clamped }, factor))
 }
 // ANCHOR_END: solve_bounded
 
@@ -644,9 +645,23 @@ pub fn solve_warm_pivoting(
     bounds: &Bounds,
     previous: &LcpSolution,
 ) -> Result<(LcpSolution, bool), PbmError> {
+    solve_warm_pivoting_with(a, b, bounds, previous, None)
+        .map(|(solution, held, _)| (solution, held))
+}
+
+/// [`solve_warm_pivoting`] given `kept`, the factor of A_CC for `previous`'s clamped
+/// set *of this same A* (the friction rounds' case: the matrix stays, the bounds
+/// move), and returning the factor it ends with for the next call.
+pub(crate) fn solve_warm_pivoting_with(
+    a: &DMatrix<f64>,
+    b: &DVector<f64>,
+    bounds: &Bounds,
+    previous: &LcpSolution,
+    kept: Option<ClampedFactor>,
+) -> Result<(LcpSolution, bool, Option<ClampedFactor>), PbmError> {
     let n = b.len();
     if !warm_input(a, b, bounds, previous)? {
-        return Ok((solve_bounded(a, b, bounds)?, false));
+        return Ok((solve_bounded(a, b, bounds)?, false, None));
     }
     // The same guess and the same tolerance as [`solve_warm`]: where the guess
     // holds, the two give the same answer.
@@ -664,15 +679,24 @@ pub fn solve_warm_pivoting(
         if clamped[i] || last == 0.0 || !bound.is_finite() { 0.0 } else { bound }
     });
     // A_CC, factored once and updated as forces leave C (O(k²) each) where it is
-    // symmetric and definite; factored afresh each time otherwise.
-    let mut factor = if is_symmetric(a) {
+    // symmetric and definite; factored afresh each time otherwise. A factor kept
+    // from the last call is brought to this guess a row at a time instead.
+    let mut factor = kept.and_then(|mut fa| {
+        let stale: Vec<usize> =
+            fa.order.iter().copied().filter(|&i| !clamped[i]).collect();
+        for i in stale {
+            fa.remove(i);
+        }
+        let fresh: Vec<usize> =
+            (0..n).filter(|&i| clamped[i] && !fa.order.contains(&i)).collect();
+        fresh.into_iter().all(|i| fa.push(a, i)).then_some(fa)
+    });
+    if factor.is_none() && is_symmetric(a) {
         let sets: Vec<Set> = (0..n)
             .map(|i| if clamped[i] { Set::Clamped } else { Set::Pending })
             .collect();
-        ClampedFactor::new(a, &sets)
-    } else {
-        None
-    };
+        factor = ClampedFactor::new(a, &sets);
+    }
     loop {
         let set: Vec<usize> = (0..n).filter(|&i| clamped[i]).collect();
         if set.is_empty() {
@@ -682,29 +706,30 @@ pub fn solve_warm_pivoting(
             f[i] = 0.0;
         }
         let rest = a * &f + b;
-        let k = set.len();
-        let rhs = DVector::from_fn(k, |r, _| -rest[set[r]]);
-        // The factor's rows are C in increasing order, as `set` is: it is built so,
-        // and removing a row keeps the order of the others.
-        let solved = match &factor {
+        // Each clamped index with its force, in the order of the factor's rows (C
+        // in whatever order it was built) or of `set`.
+        let solved: Option<Vec<(usize, f64)>> = match &factor {
             Some(fa) => {
-                Some(DVector::from_vec(fa.solve(rhs.iter().copied().collect())))
+                let x = fa.solve(fa.order.iter().map(|&i| -rest[i]).collect());
+                Some(fa.order.iter().copied().zip(x).collect())
             }
             None => {
+                let k = set.len();
                 let acc = DMatrix::from_fn(k, k, |r, c| a[(set[r], set[c])]);
-                acc.lu().solve(&rhs)
+                let rhs = DVector::from_fn(k, |r, _| -rest[set[r]]);
+                let x = acc.lu().solve(&rhs);
+                x.map(|x| set.iter().copied().zip(x.iter().copied()).collect())
             }
         };
-        let Some(x) = solved.filter(|x| x.iter().all(|v| v.is_finite())) else {
-            return Ok((solve_bounded(a, b, bounds)?, false));
+        let Some(x) = solved.filter(|x| x.iter().all(|(_, v)| v.is_finite())) else {
+            return Ok((solve_bounded(a, b, bounds)?, false, None));
         };
         // The clamped force furthest outside its bounds leaves C, held at the bound.
         let mut worst: Option<(usize, f64, f64)> = None;
-        for (r, &i) in set.iter().enumerate() {
-            f[i] = x[r];
+        for &(i, xi) in &x {
+            f[i] = xi;
             let (lo, hi) = (bounds.lo[i], bounds.hi[i]);
-            let (out, bound) =
-                if x[r] < lo { (lo - x[r], lo) } else { (x[r] - hi, hi) };
+            let (out, bound) = if xi < lo { (lo - xi, lo) } else { (xi - hi, hi) };
             if out > tol && worst.is_none_or(|w| out > w.1) {
                 worst = Some((i, out, bound));
             }
@@ -737,12 +762,14 @@ pub fn solve_warm_pivoting(
         f[i] = f[i].clamp(bounds.lo[i], bounds.hi[i]);
     }
     match drive(a, b, bounds, (f, acc), sets, factor) {
-        Ok(sol) => {
+        Ok((sol, factor)) => {
             let held = sol.pivots == 0;
-            Ok((sol, held))
+            Ok((sol, held, factor))
         }
         // Pivoting on from the guess can meet the same exact ties as from zero.
-        Err(PbmError::Degenerate { .. }) => Ok((solve_bounded(a, b, bounds)?, false)),
+        Err(PbmError::Degenerate { .. }) => {
+            Ok((solve_bounded(a, b, bounds)?, false, None))
+        }
         Err(other) => Err(other),
     }
 }
