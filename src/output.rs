@@ -268,6 +268,12 @@ pub const SHOWN: &[ShownRun] = &[
         timed: &["steps_per_second"],
     },
     ShownRun {
+        id: "interactive/jam",
+        set: &["fault=turned"],
+        keys: &[],
+        timed: &["steps_per_second"],
+    },
+    ShownRun {
         id: "interactive/jack",
         set: &[],
         keys: &[],

@@ -44,7 +44,7 @@ pub fn all() -> Vec<Exercise> {
         },
         Exercise {
             id: "jam",
-            summary: "the feeder made badly: a pusher taller than a block, or blocks turned in the magazine",
+            summary: "the feeder made badly: a pusher taller than a block, blocks loaded on end, or blocks turned in the magazine",
             params: vec![
                 ParamSpec::choice(
                     "fault",
@@ -164,21 +164,32 @@ pub enum Fault {
     /// A pusher 1.6 blocks high pushes the lowest two blocks at once, and the upper
     /// one meets the magazine's wall.
     TallPusher,
-    /// Every block turned by 0.08 rad stands 1.08 blocks tall in the magazine, taller
-    /// than the opening under its wall.
+    /// Oblong blocks, 1 m wide and 0.9 m high, loaded on end: each stands 1 m tall,
+    /// taller than the 0.95 m opening under the magazine's wall.
     Misaligned,
+    /// Square blocks turned by 0.08 rad: each stands 1.077 m tall, taller than the
+    /// 1.05 m opening, until the stack's weight squares it up (this one does not jam).
+    Turned,
 }
 
 impl Choice for Fault {
-    const OPTIONS: &'static [(&'static str, Self)] =
-        &[("tall-pusher", Fault::TallPusher), ("misaligned", Fault::Misaligned)];
+    const OPTIONS: &'static [(&'static str, Self)] = &[
+        ("tall-pusher", Fault::TallPusher),
+        ("misaligned", Fault::Misaligned),
+        ("turned", Fault::Turned),
+    ];
 }
 
 /// The feeder with `fault`.
 pub fn faulty(fault: Fault) -> Feeder {
     match fault {
         Fault::TallPusher => Feeder { pusher_height: 1.6, ..Feeder::BOOK },
-        Fault::Misaligned => Feeder { misalignment: 0.08, ..Feeder::BOOK },
+        Fault::Misaligned => Feeder {
+            block_height: 0.9,
+            misalignment: std::f64::consts::FRAC_PI_2,
+            ..Feeder::BOOK
+        },
+        Fault::Turned => Feeder { misalignment: 0.08, ..Feeder::BOOK },
     }
 }
 
@@ -240,12 +251,14 @@ pub fn drive(
 
 // ANCHOR: jammed
 /// A feeder has jammed when, after at least two turns of the crank, blocks are left
-/// in it and in the last whole turn none moved more than a tenth of its side: the
-/// mouse goes round, and the mechanism does not follow.
+/// in it and in the last whole turn none moved more than a tenth of the pusher's
+/// stroke: the mouse goes round, and the mechanism does not follow. (A held stack
+/// still rocks a little on every stroke, a few centimetres.)
 pub fn jammed(feeder: &Feeder, run: &Drive) -> bool {
+    let stroke = 2.0 * feeder.crank;
     run.world.time() >= 2.0 * feeder.period - 1e-9
         && feeder.fed(&run.world) < feeder.blocks
-        && run.last_turn_advance < 0.1 * feeder.block
+        && run.last_turn_advance < 0.1 * stroke
 }
 // ANCHOR_END: jammed
 

@@ -331,7 +331,12 @@ fn feeder_jam() -> Result<Vec<Drawing>, PbmError> {
     let seconds = 9.6;
     let good = Feeder::BOOK;
     let tall = faulty(Fault::TallPusher);
-    let runs = [(good, "a pusher 0.6 m high"), (tall, "a pusher 1.6 m high")];
+    let on_end = faulty(Fault::Misaligned);
+    let runs = [
+        (good, "a pusher 0.6 m high"),
+        (tall, "a pusher 1.6 m high"),
+        (on_end, "oblong blocks loaded on end"),
+    ];
     let mut frames = Vec::new();
     for (feeder, what) in runs {
         let run = drive(&feeder, settings(), seconds)?;
@@ -340,15 +345,15 @@ fn feeder_jam() -> Result<Vec<Drawing>, PbmError> {
     }
     draw_figure(
         "feeder-jam",
-        |l| l.pick(700, 520),
+        |l| l.pick(1000, 1000),
         |root, layout| {
             let root = titled(
                 root,
-                "At 9.6 s, the mouse (×) going anticlockwise past the bottom of its circle: the good feeder pushes its next block out; the tall pusher holds the lowest two against the magazine's wall, and the crank trails the mouse (the magazine cut off at 4.5 m)",
+                "At 9.6 s, the mouse (×) going anticlockwise past the bottom of its circle: the good feeder pushes its next block out; the tall pusher, and a block on end, are held against the magazine's wall, and the crank trails the mouse (the magazine cut off at 4.5 m)",
                 &title_font(),
             )?;
             let root = legend_below(&root, &feeder_legend())?;
-            let letters = ["a", "b"];
+            let letters = ["a", "b", "c"];
             for (i, (panel, (frame, what, fed))) in
                 panels(&root, layout, frames.len(), 1).iter().zip(&frames).enumerate()
             {
@@ -532,7 +537,7 @@ fn pile() -> Result<Vec<Drawing>, PbmError> {
                 ("polygons".into(), Swatch::Square(color(0))),
             ];
             let root = legend_below(&root, &legend)?;
-            let letters = ["a", "b"];
+            let letters = ["a", "b", "c"];
             for (i, (panel, (frame, what))) in
                 panels(&root, layout, frames.len(), 2).iter().zip(&frames).enumerate()
             {

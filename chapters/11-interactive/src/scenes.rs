@@ -24,11 +24,15 @@ pub const ROD: u32 = 2;
 pub struct Feeder {
     /// Blocks stacked in the magazine.
     pub blocks: usize,
-    /// Side of a block (m).
+    /// Width of a block lying as it should (m).
     pub block: f64,
+    /// Height of a block lying as it should (m): at most its width. The opening under
+    /// the magazine's wall is this and a twentieth of the width.
+    pub block_height: f64,
     /// Height of the pusher (m): less than a block, or it pushes two at once.
     pub pusher_height: f64,
-    /// Turn of every block in the magazine (rad): misaligned blocks jam.
+    /// Turn of every block in the magazine (rad). A block a little turned stands a
+    /// little taller than the opening; a quarter turn stands an oblong block on end.
     pub misalignment: f64,
     /// Radius of the crank the mouse drives (m); the pusher's stroke is twice it.
     pub crank: f64,
@@ -42,6 +46,7 @@ impl Feeder {
     pub const BOOK: Feeder = Feeder {
         blocks: 8,
         block: 1.0,
+        block_height: 1.0,
         pusher_height: 0.6,
         misalignment: 0.0,
         crank: 1.2,
@@ -92,6 +97,7 @@ impl Feeder {
             )
         };
         let (b, gap) = (self.block, self.gap());
+        let opening = self.block_height + 0.05 * b;
         let top = (self.blocks as f64 + 1.0) * b;
         // The floor under the magazine and the pusher's track, running on into the
         // ramp down to the right as one convex part: split in two, the floor's end
@@ -112,17 +118,18 @@ impl Feeder {
         let frame = vec![
             floor_and_ramp,
             rect(-0.2, self.pusher_height + 0.05, 0.0, top)?,
-            rect(gap, 1.05 * b, gap + 0.2, top)?,
+            rect(gap, opening, gap + 0.2, top)?,
             rect(-8.0, self.pusher_height + 0.05, -0.2, self.pusher_height + 0.25)?,
             rect(gap + run - 1.0, -drop - 0.3, Self::TRAY_END, -drop)?,
             rect(Self::TRAY_END, -drop - 0.3, Self::TRAY_END + 0.2, -drop + 1.0)?,
         ];
         world.add_fixture(Fixture { parts: frame, layer: SOLIDS })?;
         // The stack of blocks, a little apart so that none starts in contact. A turned
-        // block reaches e = (b/2)(cos θ + sin θ) above and below its centre.
-        let cube = Shape::rectangle(b, b, 1.0)?;
-        let turn = self.misalignment.abs();
-        let e = 0.5 * b * (turn.cos() + turn.sin());
+        // block w wide and h high reaches e = (h |cos θ| + w |sin θ|)/2 above and
+        // below its centre.
+        let cube = Shape::rectangle(b, self.block_height, 1.0)?;
+        let turn = self.misalignment;
+        let e = 0.5 * (self.block_height * turn.cos().abs() + b * turn.sin().abs());
         for k in 0..self.blocks {
             let y = e + k as f64 * (2.0 * e + 0.01) + 0.005;
             let x = 0.5 * gap;

@@ -41,11 +41,27 @@ fn a_pusher_taller_than_a_block_jams_the_feeder_and_the_good_one_does_not() {
 }
 
 #[test]
+fn blocks_loaded_on_end_jam_the_feeder() {
+    // The paper's Figure 2(b): oblong blocks stood on end are taller than the opening
+    // under the magazine's wall. The pusher holds the lowest against the wall, the
+    // floor stops it tipping, and the mouse goes round without the crank.
+    let v = run("jam", &["fault=misaligned"]).unwrap();
+    assert_eq!(v["jammed"], Value::Bool(true), "{v}");
+    assert_eq!(num(&v, "blocks_fed"), 0.0, "{v}");
+    // The stack rocks as the pusher presses, but moves nowhere: under a tenth of the
+    // pusher's 2.4-m stroke in a turn, and the crank's end left behind the mouse.
+    assert!(num(&v, "last_turn_advance") < 0.24, "{v}");
+    assert!(num(&v, "mouse_lag_max") > 2.0, "{v}");
+    assert!(num(&v, "max_depth") <= num(&v, "epsilon"), "{v}");
+}
+
+#[test]
 fn turned_blocks_are_squared_up_by_the_floor_and_do_not_jam_this_feeder() {
-    // The paper's Figure 2 jams with turned blocks; in this feeder the stack's weight
-    // and the floor square each block before the pusher reaches it (the page shows
-    // it), so the fault slows nothing down: a finding, pinned here.
-    let turned = run("jam", &["fault=misaligned"]).unwrap();
+    // Square blocks turned by 0.08 rad stand taller than the opening too, but in this
+    // feeder the stack's weight and the floor square each block before the pusher
+    // reaches it (the page shows it), so the fault slows nothing down: a finding,
+    // pinned here.
+    let turned = run("jam", &["fault=turned"]).unwrap();
     assert_eq!(turned["jammed"], Value::Bool(false), "{turned}");
     assert!(num(&turned, "blocks_fed") >= 2.0, "{turned}");
 }
