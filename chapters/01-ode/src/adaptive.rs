@@ -5,7 +5,7 @@
 
 use crate::runge_kutta::{RungeKutta, check_step_size};
 use crate::system::OdeSystem;
-use crate::tableau::{ButcherTableau, EULER};
+use crate::tableau::ButcherTableau;
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::positive;
 
@@ -35,12 +35,15 @@ pub trait ErrorEstimatingStep {
 
 // ANCHOR: step_doubling
 /// Euler with step doubling: x_a is one step of h, x_b two steps of h/2; e = |x_a −
-/// x_b|. The step keeps x_b, the better of the two.
+/// x_b|. The full step and the first half step both start from f(x0), so an attempt
+/// costs two evaluations, not three. The step keeps x_b, the better of the two.
 pub struct EulerDoubling {
-    euler: RungeKutta,
     x0: Vec<f64>,
     x_a: Vec<f64>,
     x_b: Vec<f64>,
+    k: Vec<f64>,
+    evaluations: usize,
+    attempts: usize,
 }
 
 impl ErrorEstimatingStep for EulerDoubling {
@@ -49,25 +52,37 @@ impl ErrorEstimatingStep for EulerDoubling {
         system: &mut dyn OdeSystem,
         h: f64,
     ) -> Result<f64, PbmError> {
+        check_step_size(h)?;
         let n = system.dimension();
-        self.x0.resize(n, 0.0);
-        self.x_a.resize(n, 0.0);
-        self.x_b.resize(n, 0.0);
+        for v in [&mut self.x0, &mut self.x_a, &mut self.x_b, &mut self.k] {
+            v.resize(n, 0.0);
+        }
         let t0 = system.time();
         system.gather_state(&mut self.x0);
-        self.euler.step(system, h)?;
-        system.gather_state(&mut self.x_a);
-        system.scatter_state(&self.x0, t0);
-        self.euler.step(system, h / 2.0)?;
-        self.euler.step(system, h / 2.0)?;
-        system.gather_state(&mut self.x_b);
+        // f(x0), shared: x_a = x0 + h f(x0), and the first half step.
+        self.evaluate(system, t0)?;
+        for i in 0..n {
+            self.x_a[i] = self.x0[i] + h * self.k[i];
+            self.x_b[i] = self.x0[i] + 0.5 * h * self.k[i];
+        }
+        // The second half step, from the middle.
+        system.scatter_state(&self.x_b, t0 + 0.5 * h);
+        self.evaluate(system, t0)?;
+        for (x, k) in self.x_b.iter_mut().zip(&self.k) {
+            *x += 0.5 * h * k;
+        }
+        system.scatter_state(&self.x_b, t0 + h);
+        self.attempts += 1;
+        if self.x_b.iter().any(|v| !v.is_finite()) {
+            return Err(PbmError::Diverged { step: self.attempts - 1, time: t0 });
+        }
         Ok(distance(&self.x_a, &self.x_b))
     }
     fn exponent(&self) -> f64 {
         0.5
     }
     fn evaluations(&self) -> usize {
-        self.euler.evaluations()
+        self.evaluations
     }
 }
 // ANCHOR_END: step_doubling
@@ -76,11 +91,27 @@ impl EulerDoubling {
     /// A new step-doubling Euler stepper.
     pub fn new() -> Self {
         EulerDoubling {
-            euler: RungeKutta::new(EULER),
             x0: Vec::new(),
             x_a: Vec::new(),
             x_b: Vec::new(),
+            k: Vec::new(),
+            evaluations: 0,
+            attempts: 0,
         }
+    }
+
+    /// f where the system is now, into `k`; on failure the system goes back to the
+    /// attempt's start and the error names the attempt.
+    fn evaluate(
+        &mut self,
+        system: &mut dyn OdeSystem,
+        t0: f64,
+    ) -> Result<(), PbmError> {
+        self.evaluations += 1;
+        system.derivative(&mut self.k).map_err(|e| {
+            system.scatter_state(&self.x0, t0);
+            e.at_step(self.attempts, t0)
+        })
     }
 }
 
@@ -92,6 +123,8 @@ impl Default for EulerDoubling {
 
 /// An embedded pair (e.g. Dormand–Prince 5(4)): the error estimate comes from the
 /// same stages, at no extra evaluations. The step keeps the higher-order solution.
+/// Its stepper reuses a first stage it already knows ([`RungeKutta::reusing`]): the
+/// adaptive loop changes nothing but the state between attempts.
 pub struct EmbeddedPair {
     rk: RungeKutta,
 }
@@ -105,7 +138,7 @@ impl EmbeddedPair {
                 format!("{} has no embedded weights", tableau.name),
             ));
         }
-        Ok(EmbeddedPair { rk: RungeKutta::new(tableau) })
+        Ok(EmbeddedPair { rk: RungeKutta::reusing(tableau) })
     }
 }
 
@@ -237,6 +270,42 @@ mod tests {
         // about 0.316 h.
         assert!((rescaled_step(1.0, 1e-8, 1e-4, 0.5) - 100.0).abs() < 1e-9);
         assert!((rescaled_step(1.0, 1e-3, 1e-4, 0.5) - 0.316).abs() < 5e-4);
+    }
+
+    #[test]
+    fn step_doubling_costs_two_evaluations_and_matches_two_half_steps() {
+        use crate::system::{VectorField, state_of};
+        use crate::tableau::EULER;
+        let field = |t: f64, x: &[f64], d: &mut [f64]| d[0] = t * x[0] * x[0] + 1.0;
+        let mut sys = VectorField::new(&[0.5], 0.3, field).unwrap();
+        let mut doubling = EulerDoubling::new();
+        let e = doubling.attempt(&mut sys, 0.2).unwrap();
+        assert_eq!(doubling.evaluations(), 2);
+        // The same numbers from the general stepper: one step of h, two of h/2.
+        let mut euler = RungeKutta::new(EULER);
+        let mut full = VectorField::new(&[0.5], 0.3, field).unwrap();
+        euler.step(&mut full, 0.2).unwrap();
+        let mut halves = VectorField::new(&[0.5], 0.3, field).unwrap();
+        euler.step(&mut halves, 0.1).unwrap();
+        euler.step(&mut halves, 0.1).unwrap();
+        assert_eq!(euler.evaluations(), 3);
+        assert_eq!(state_of(&sys), state_of(&halves));
+        assert_eq!(e, (state_of(&full)[0] - state_of(&halves)[0]).abs());
+        assert!((sys.time() - 0.5).abs() < 1e-15);
+    }
+
+    #[test]
+    fn errata_the_summarys_adaptive_rule_is_inverted() {
+        // The reader's summary writes (e/tol)^½ h. On the notes' examples it grows the
+        // step that failed and shrinks the one that had room to spare.
+        let summary = |h: f64, e: f64, tol: f64| h * (e / tol).sqrt();
+        assert!((summary(1.0, 1e-3, 1e-4) - 3.162).abs() < 1e-3);
+        assert!((summary(1.0, 1e-8, 1e-4) - 0.01).abs() < 1e-12);
+        // The notes' rule: a step that missed shrinks, one with room grows, and one
+        // that hit the tolerance exactly stays.
+        assert!(rescaled_step(1.0, 1e-3, 1e-4, 0.5) < 1.0);
+        assert!(rescaled_step(1.0, 1e-8, 1e-4, 0.5) > 1.0);
+        assert_eq!(rescaled_step(0.25, 1e-4, 1e-4, 0.5), 0.25);
     }
 
     #[test]

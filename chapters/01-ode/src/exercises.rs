@@ -181,7 +181,7 @@ fn adaptive(p: &Params) -> Result<Value, PbmError> {
     let (run, final_error) = adaptive_orbit(method, e, tol)?;
     let fixed = method.fixed_step_tableau();
     let (fixed_steps, fixed_error) = fixed_steps_for_error(fixed, e, final_error)?;
-    let fixed_evals = fixed_steps * fixed.stages();
+    let fixed_evals = fixed.evaluations_for(fixed_steps);
     let steps = run.accepted.iter().map(|s| s.1);
     Ok(json!({
         "method": method.word(),

@@ -342,11 +342,11 @@ fn work_precision() -> Result<Vec<Drawing>, PbmError> {
     for tableau in [EULER, MIDPOINT, RK4, DORMAND_PRINCE] {
         let pts: Vec<(f64, f64)> = (5..=24)
             .map(|k| 1usize << k)
-            .filter(|n| n * tableau.stages() <= 1 << 23)
+            .filter(|&n| tableau.evaluations_for(n) <= 1 << 23)
             .filter_map(|n| {
                 orbit_error(tableau, e, n)
                     .ok()
-                    .map(|err| ((n * tableau.stages()) as f64, err))
+                    .map(|err| (tableau.evaluations_for(n) as f64, err))
             })
             .filter(|(_, err)| (1e-12..10.0).contains(err))
             .collect();

@@ -17,6 +17,13 @@ pub struct RungeKutta {
     k: Vec<Vec<f64>>,
     evaluations: usize,
     steps: usize,
+    /// Whether to reuse a first stage already known (see [`RungeKutta::reusing`]).
+    reuse: bool,
+    /// The state the system is in as a step starts, before it is compared with the
+    /// last step's start and end.
+    incoming: Vec<f64>,
+    /// Start and end time of the last step, while its stages are still valid.
+    last: Option<(f64, f64)>,
 }
 
 impl RungeKutta {
@@ -29,8 +36,55 @@ impl RungeKutta {
             k: vec![Vec::new(); tableau.stages()],
             evaluations: 0,
             steps: 0,
+            reuse: false,
+            incoming: Vec::new(),
+            last: None,
         }
     }
+
+    // ANCHOR: reusing
+    /// A stepper for `tableau` that does not evaluate f where it already knows it:
+    /// a step that starts where the last one ended, with a first-same-as-last
+    /// tableau, takes the last one's final stage as its first; a step that starts
+    /// where the last one started (an adaptive loop retrying after undoing an
+    /// attempt) takes the same first stage again. Both are recognised by comparing
+    /// the state and time exactly, so anything that moves the system between steps
+    /// (a bounce, a drag) forces a fresh evaluation. Use it only where nothing but
+    /// the state and time decides f: a parameter changed between steps with the
+    /// state left alone would not be seen.
+    pub fn reusing(tableau: ButcherTableau) -> Self {
+        RungeKutta { reuse: true, ..RungeKutta::new(tableau) }
+    }
+
+    /// Gathers the state the step starts from into `x0` and says whether the first
+    /// stage, f(x0, t0), is already in `k[0]`.
+    fn first_stage_known<S: OdeSystem + ?Sized>(
+        &mut self,
+        system: &S,
+        t0: f64,
+    ) -> bool {
+        if !self.reuse {
+            system.gather_state(&mut self.x0);
+            return false;
+        }
+        system.gather_state(&mut self.incoming);
+        let last_stage = self.k.len() - 1;
+        let known = match self.last.take() {
+            Some((_, end))
+                if self.tableau.first_same_as_last()
+                    && end == t0
+                    && self.incoming == self.stage =>
+            {
+                self.k.swap(0, last_stage);
+                true
+            }
+            Some((start, _)) => start == t0 && self.incoming == self.x0,
+            None => false,
+        };
+        std::mem::swap(&mut self.x0, &mut self.incoming);
+        known
+    }
+    // ANCHOR_END: reusing
 
     /// The method.
     pub fn tableau(&self) -> &ButcherTableau {
@@ -60,9 +114,9 @@ impl RungeKutta {
         check_step_size(h)?;
         self.prepare(system.dimension());
         let t0 = system.time();
-        system.gather_state(&mut self.x0);
+        let known = self.first_stage_known(system, t0);
         let ButcherTableau { a, b, c, .. } = self.tableau;
-        for i in 0..b.len() {
+        for i in usize::from(known)..b.len() {
             // Stage i: x0 + h Σ_{j<i} a_ij k_j, evaluated at time t0 + c_i h.
             self.stage.copy_from_slice(&self.x0);
             for (j, &a_ij) in
@@ -87,6 +141,7 @@ impl RungeKutta {
         if self.stage.iter().any(|v| !v.is_finite()) {
             return Err(PbmError::Diverged { step: self.steps - 1, time: t0 });
         }
+        self.last = Some((t0, system.time()));
         Ok(self.error_estimate(h))
     }
     // ANCHOR_END: rk_step
@@ -107,7 +162,9 @@ impl RungeKutta {
 
     fn prepare(&mut self, n: usize) {
         if self.x0.len() != n {
+            self.last = None;
             self.x0 = vec![0.0; n];
+            self.incoming = vec![0.0; n];
             self.stage = vec![0.0; n];
             for k in &mut self.k {
                 *k = vec![0.0; n];
@@ -203,6 +260,53 @@ mod tests {
         let est = dp.step(&mut sys, 0.1).unwrap().unwrap();
         assert_eq!(dp.evaluations(), 7);
         assert!(est > 0.0 && est < 1e-6, "{est}");
+    }
+
+    #[test]
+    fn dormand_prince_reuses_its_last_stage_and_changes_no_bit() {
+        // The Kepler-like field x'' = -x/|x|^3 in the plane, from a point of an
+        // ellipse: nothing special about it but that it is nonlinear.
+        let field = |_: f64, x: &[f64], d: &mut [f64]| {
+            let r3 = (x[0] * x[0] + x[1] * x[1]).powf(1.5);
+            d.copy_from_slice(&[x[2], x[3], -x[0] / r3, -x[1] / r3]);
+        };
+        let start = [1.0, 0.0, 0.0, 1.3];
+        let mut plain_sys = VectorField::new(&start, 0.0, field).unwrap();
+        let mut fsal_sys = VectorField::new(&start, 0.0, field).unwrap();
+        let mut plain = RungeKutta::new(DORMAND_PRINCE);
+        let mut fsal = RungeKutta::reusing(DORMAND_PRINCE);
+        for _ in 0..10 {
+            let e1 = plain.step(&mut plain_sys, 0.05).unwrap();
+            let e2 = fsal.step(&mut fsal_sys, 0.05).unwrap();
+            assert_eq!(e1, e2);
+            assert_eq!(state_of(&plain_sys), state_of(&fsal_sys));
+        }
+        assert_eq!(plain.evaluations(), 70);
+        assert_eq!(fsal.evaluations(), 7 + 9 * 6);
+        assert_eq!(fsal.evaluations(), DORMAND_PRINCE.evaluations_for(10));
+        // An attempt undone and retried smaller (what the adaptive loop does) starts
+        // where the last one started: its first stage is known too.
+        let (x0, t0) = (state_of(&fsal_sys), fsal_sys.time());
+        fsal.step(&mut fsal_sys, 0.5).unwrap();
+        fsal_sys.scatter_state(&x0, t0);
+        fsal.step(&mut fsal_sys, 0.05).unwrap();
+        assert_eq!(fsal.evaluations(), 61 + 6 + 6);
+        plain_sys.scatter_state(&x0, t0);
+        plain.step(&mut plain_sys, 0.05).unwrap();
+        assert_eq!(state_of(&plain_sys), state_of(&fsal_sys));
+        // A state changed between steps (a bounce, say) is evaluated afresh.
+        let mut moved = state_of(&fsal_sys);
+        moved[3] = -moved[3];
+        let t = fsal_sys.time();
+        fsal_sys.scatter_state(&moved, t);
+        fsal.step(&mut fsal_sys, 0.05).unwrap();
+        assert_eq!(fsal.evaluations(), 73 + 7);
+        // RK4's last stage is not where the step ends: nothing to reuse.
+        let mut rk4 = RungeKutta::reusing(RK4);
+        for _ in 0..3 {
+            rk4.step(&mut fsal_sys, 0.05).unwrap();
+        }
+        assert_eq!(rk4.evaluations(), 12);
     }
 
     #[test]

@@ -29,6 +29,31 @@ impl ButcherTableau {
     pub fn stages(&self) -> usize {
         self.b.len()
     }
+
+    /// Whether the last stage is evaluated where the step ends: its row of `a` is
+    /// `b` and its `c` is 1, so it is f(x1, t0 + h), the next step's first stage.
+    /// Dormand and Prince built their pair this way ("first same as last"): seven
+    /// stages, six new evaluations a step.
+    pub fn first_same_as_last(&self) -> bool {
+        let s = self.stages();
+        s > 1
+            && self.c[s - 1] == 1.0
+            && self.b[s - 1] == 0.0
+            && self.a[s - 1] == &self.b[..s - 1]
+    }
+
+    /// Derivative evaluations `steps` steps cost a stepper that reuses a
+    /// first-same-as-last stage: all the stages of the first step, one fewer for
+    /// every step after it.
+    pub fn evaluations_for(&self, steps: usize) -> usize {
+        if steps == 0 {
+            0
+        } else if self.first_same_as_last() {
+            self.stages() + (steps - 1) * (self.stages() - 1)
+        } else {
+            steps * self.stages()
+        }
+    }
 }
 
 // ANCHOR: classic_tableaus
@@ -162,6 +187,18 @@ mod tests {
             ok &= close(baac, 1.0 / 24.0);
         }
         ok
+    }
+
+    #[test]
+    fn only_dormand_prince_is_first_same_as_last() {
+        assert!(DORMAND_PRINCE.first_same_as_last());
+        for t in [EULER, MIDPOINT, RK4] {
+            assert!(!t.first_same_as_last(), "{}", t.name);
+            assert_eq!(t.evaluations_for(10), 10 * t.stages());
+        }
+        assert_eq!(DORMAND_PRINCE.evaluations_for(1), 7);
+        assert_eq!(DORMAND_PRINCE.evaluations_for(100), 601);
+        assert_eq!(DORMAND_PRINCE.evaluations_for(0), 0);
     }
 
     #[test]

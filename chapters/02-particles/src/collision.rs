@@ -81,7 +81,8 @@ pub fn contact_and_friction<const D: usize>(
 pub struct PlaneContact<const D: usize> {
     /// The plane.
     pub plane: Plane<D>,
-    /// Linear friction coefficient k_f (dimensionless, ≥ 0).
+    /// Linear friction coefficient k_f (s/m, ≥ 0): newtons of drag per newton of
+    /// push and metre per second of sliding.
     pub k_friction: f64,
     /// A particle within this distance and normal speed counts as in contact.
     pub tolerance: f64,
@@ -115,20 +116,19 @@ pub enum Strategy {
     Displace,
 }
 
-/// Deepest penetration of any free particle into `plane`, as (particle, signed
-/// distance).
-fn deepest<const D: usize>(
+/// The free particles through `plane`: the ones a roll-back must bring back to it.
+fn through<const D: usize>(
     system: &ParticleSystem<D>,
     plane: &Plane<D>,
-) -> Option<(usize, f64)> {
+) -> Vec<usize> {
     system
         .particles
         .iter()
         .enumerate()
         .filter(|(_, p)| matches!(p.motion, Motion::Free))
-        .map(|(i, p)| (i, plane.signed_distance(&p.x)))
-        .filter(|(_, d)| *d < 0.0)
-        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .filter(|(_, p)| plane.signed_distance(&p.x) < 0.0)
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// Bounces every free particle that is on or through the plane and heading into it.
@@ -168,7 +168,10 @@ pub fn step_with_collisions<const D: usize>(
     while remaining > 1e-12 * h {
         let start = (state_of(system), system.time());
         stepper.step(system, remaining)?;
-        let Some((i, _)) = deepest(system, plane) else { break };
+        let through = through(system, plane);
+        if through.is_empty() {
+            break;
+        }
         rollbacks += 1;
         let strategy = if rollbacks > 16 { Strategy::Displace } else { strategy };
         match strategy {
@@ -178,7 +181,7 @@ pub fn step_with_collisions<const D: usize>(
             }
             Strategy::Rollback => {
                 let s = roll_back_to_contact(
-                    system, stepper, plane, &start, remaining, i,
+                    system, stepper, plane, &start, remaining, &through,
                 )?;
                 bounces += bounce_all(system, plane, restitution, 1e-9);
                 remaining -= s * remaining;
@@ -201,37 +204,59 @@ fn displace_onto<const D: usize>(system: &mut ParticleSystem<D>, plane: &Plane<D
 }
 
 // ANCHOR: roll_back
-/// Finds the fraction s of a step of size `h` from `start` at which particle `i`
-/// touches the plane (secant iterations, each re-integrating from the start), and
-/// leaves the whole system at that instant.
+/// Finds the fraction s of a step of size `h` from `start` at which the first of the
+/// particles `through` the plane at the step's end touched it, and leaves the whole
+/// system at that instant. The root is that of g(s) = min over those particles of
+/// their distance to the plane: positive before the earliest crossing, negative
+/// after it. The search keeps a bracket [s_lo, s_hi] with g(s_lo) > 0 > g(s_hi)
+/// and guesses where the chord between them crosses zero (regula falsi), halving
+/// the kept end's value when the same end is kept twice (the Illinois variant), so
+/// that a curved g cannot pin one end and slow it to a crawl. Each guess
+/// re-integrates from the start of the step.
 fn roll_back_to_contact<const D: usize>(
     system: &mut ParticleSystem<D>,
     stepper: &mut RungeKutta,
     plane: &Plane<D>,
     (x0, t0): &(Vec<f64>, f64),
     h: f64,
-    i: usize,
+    through: &[usize],
 ) -> Result<f64, PbmError> {
-    let distance =
-        |system: &ParticleSystem<D>| plane.signed_distance(&system.particles[i].x);
-    let (mut s_lo, mut d_lo) = (0.0, plane.signed_distance(&system_x(x0, i)));
-    let (mut s_hi, mut d_hi) = (1.0, distance(system));
-    let mut s = 1.0;
-    for _ in 0..8 {
-        // A particle that starts on the plane (it has just bounced) gives no secant:
-        // halve the interval until one end is above the plane.
-        s = if d_lo > 0.0 {
-            s_lo + (s_hi - s_lo) * d_lo / (d_lo - d_hi)
+    let g = |x: &dyn Fn(usize) -> Vector<D>| {
+        through
+            .iter()
+            .map(|&i| plane.signed_distance(&x(i)))
+            .fold(f64::INFINITY, f64::min)
+    };
+    let (mut s_lo, mut g_lo) = (0.0, g(&|i| system_x(x0, i)));
+    let (mut s_hi, mut g_hi) = (1.0, g(&|i| system.particles[i].x));
+    let (mut s, mut moved) = (1.0, 0_i8);
+    for _ in 0..12 {
+        // A particle that starts on the plane (it has just bounced) gives no chord:
+        // halve the interval until the low end is above the plane.
+        s = if g_lo > 0.0 {
+            s_lo + (s_hi - s_lo) * g_lo / (g_lo - g_hi)
         } else {
             0.5 * (s_lo + s_hi)
         };
         system.scatter_state(x0, *t0);
         stepper.step(system, s * h)?;
-        let d = distance(system);
+        let d = g(&|i| system.particles[i].x);
         if d.abs() < 1e-12 {
             break;
         }
-        if d > 0.0 { (s_lo, d_lo) = (s, d) } else { (s_hi, d_hi) = (s, d) }
+        if d > 0.0 {
+            (s_lo, g_lo) = (s, d);
+            if moved == 1 {
+                g_hi *= 0.5;
+            }
+            moved = 1;
+        } else {
+            (s_hi, g_hi) = (s, d);
+            if moved == -1 {
+                g_lo *= 0.5;
+            }
+            moved = -1;
+        }
     }
     Ok(s)
 }
@@ -278,6 +303,66 @@ mod tests {
             contact_and_friction(&n, &away, &Vector3::zeros(), 0.5),
             Vector3::zeros()
         );
+    }
+
+    /// Two particles falling without gravity onto y = 0 in one step of 0.05 s: the
+    /// first, 0.1 m up at 10 m/s, crosses at 0.01 s and ends 0.4 m under; the second,
+    /// 2 m up at 50 m/s, crosses at 0.04 s and ends 0.5 m under, the deeper.
+    fn two_crossings() -> (ParticleSystem<2>, Plane<2>) {
+        use nalgebra::Vector2;
+        let a = Particle::new(1.0, Vector2::new(0.0, 0.1), Vector2::new(0.0, -10.0));
+        let b = Particle::new(1.0, Vector2::new(1.0, 2.0), Vector2::new(0.0, -50.0));
+        let system = ParticleSystem::new(vec![a.unwrap(), b.unwrap()]);
+        let floor = Plane::new(Vector2::zeros(), Vector2::new(0.0, 1.0)).unwrap();
+        (system, floor)
+    }
+
+    #[test]
+    fn roll_back_goes_to_the_earliest_crossing_not_the_deepest() {
+        use pbm_ode::tableau::RK4;
+        let (mut system, floor) = two_crossings();
+        let mut stepper = RungeKutta::new(RK4);
+        let bounces = step_with_collisions(
+            &mut system,
+            &mut stepper,
+            &floor,
+            1.0,
+            Strategy::Rollback,
+            0.05,
+        )
+        .unwrap();
+        assert_eq!(bounces, 2);
+        // Elastic bounces at 0.01 s and 0.04 s: at 0.05 s the first is 0.4 m up going
+        // up at 10 m/s, the second 0.5 m up at 50 m/s. Rolled back to the deeper
+        // one's crossing instead, the first would be bounced 0.3 m under the floor
+        // and end there, 0.2 m under.
+        let (a, b) = (&system.particles[0], &system.particles[1]);
+        assert!((a.x.y - 0.4).abs() < 1e-9, "{}", a.x.y);
+        assert!((b.x.y - 0.5).abs() < 1e-9, "{}", b.x.y);
+        assert!((a.v.y - 10.0).abs() < 1e-9 && (b.v.y - 50.0).abs() < 1e-9);
+        assert!((system.t - 0.05).abs() < 1e-15);
+    }
+
+    #[test]
+    fn the_illinois_search_finds_a_crossing_to_a_picometre() {
+        use pbm_ode::tableau::RK4;
+        let (mut system, floor) = two_crossings();
+        let mut stepper = RungeKutta::new(RK4);
+        let start = (state_of(&system), system.t);
+        stepper.step(&mut system, 0.05).unwrap();
+        let through = through(&system, &floor);
+        assert_eq!(through, vec![0, 1]);
+        let s = roll_back_to_contact(
+            &mut system,
+            &mut stepper,
+            &floor,
+            &start,
+            0.05,
+            &through,
+        )
+        .unwrap();
+        assert!((s - 0.2).abs() < 1e-10, "{s}");
+        assert!(system.particles[0].x.y.abs() < 1e-12);
     }
 
     #[test]
