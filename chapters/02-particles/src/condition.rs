@@ -243,6 +243,10 @@ impl<const D: usize, C: Condition<D>> Force<D> for SoftCondition<C> {
             Err(_) => f64::NAN,
         }
     }
+    /// Conservative when undamped: −k_s Jᵀ C is −∇ of (k_s/2) |C|².
+    fn is_conservative(&self) -> bool {
+        self.k_d == 0.0
+    }
     // ANCHOR: soft_jacobians
     /// ∂f_k/∂v_m = −k_d Σ_r J_rk J_rmᵀ exactly (Ċ = J v), and its Gauss–Newton
     /// companion ∂f_k/∂x_m ≈ −k_s Σ_r J_rk J_rmᵀ: the term −k_s Σ_r C_r

@@ -30,6 +30,12 @@ pub trait Force<const D: usize>: Send + Sync {
     fn potential_energy(&self, _particles: &[Particle<D>]) -> f64 {
         0.0
     }
+    /// Whether the force is exactly −∇ of [`Force::potential_energy`]: it depends on
+    /// positions alone, not on velocities or time. Only such forces can be folded
+    /// into an objective to minimize (chapter 3's implicit step as minimization).
+    fn is_conservative(&self) -> bool {
+        false
+    }
     /// Adds this force's Jacobian blocks ∂f_i/∂x_j and ∂f_i/∂v_j into `out`, for
     /// implicit integration. A force that does not know its Jacobians says so.
     fn add_jacobians(
@@ -74,6 +80,9 @@ impl<const D: usize> Force<D> for Gravity<D> {
     }
     fn potential_energy(&self, particles: &[Particle<D>]) -> f64 {
         particles.iter().map(|p| -p.mass * self.g.dot(&p.x)).sum()
+    }
+    fn is_conservative(&self) -> bool {
+        true
     }
     /// A constant force: both Jacobians are zero.
     fn add_jacobians(

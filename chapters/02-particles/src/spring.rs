@@ -128,6 +128,10 @@ impl<const D: usize> Force<D> for DampedSpring {
             - self.rest;
         0.5 * self.k_s * stretch * stretch
     }
+    /// Conservative when undamped: the damping force depends on velocity.
+    fn is_conservative(&self) -> bool {
+        self.k_d == 0.0
+    }
     // ANCHOR: spring_add_jacobians
     /// The blocks of [`solver_jacobians`] with the signs of the spring's four
     /// pairs: + on (a, a) and (b, b), − on (a, b) and (b, a).

@@ -30,8 +30,13 @@ fn set_positions<const D: usize>(model: &mut MassSpring<D>, x: &[Vector<D>]) {
     }
 }
 
-/// Φ at the current positions.
-fn objective<const D: usize>(model: &MassSpring<D>, s: &[Vector<D>], h: f64) -> f64 {
+/// Φ at the current positions, and the sum of the sizes of its terms: Φ is known
+/// to about machine ε times that, however small Φ's changes are.
+fn objective<const D: usize>(
+    model: &MassSpring<D>,
+    s: &[Vector<D>],
+    h: f64,
+) -> (f64, f64) {
     let inertia: f64 = model
         .system
         .particles
@@ -41,13 +46,17 @@ fn objective<const D: usize>(model: &MassSpring<D>, s: &[Vector<D>], h: f64) -> 
         .map(|(p, si)| p.mass * (p.x - si).norm_squared())
         .sum::<f64>()
         / (2.0 * h * h);
-    let potential: f64 = model
-        .system
-        .forces
-        .iter()
-        .map(|f| f.potential_energy(&model.system.particles))
-        .sum();
-    inertia + potential
+    let (mut value, mut size) = (inertia, inertia);
+    for force in &model.system.forces {
+        let e = force.potential_energy(&model.system.particles);
+        value += e;
+        size += e.abs();
+    }
+    (value, size)
+}
+
+fn norm(v: &[f64]) -> f64 {
+    v.iter().map(|x| x * x).sum::<f64>().sqrt()
 }
 
 /// ∇Φ = M (x − s)/h² − f(x), zero for nailed particles, as a flat vector.
@@ -68,9 +77,11 @@ fn gradient<const D: usize>(
 }
 
 // ANCHOR: newton_step
-/// One backward Euler step of an undamped mass–spring model by minimizing Φ with
-/// Newton's method and a backtracking line search. Stops when ‖∇Φ‖ ≤ tol or after
-/// `max_iterations`.
+/// One backward Euler step of a mass–spring model whose forces all have a potential
+/// (undamped springs, gravity), by minimizing Φ with Newton's method and a
+/// backtracking line search. Stops when ‖∇Φ‖ ≤ tol or after `max_iterations`.
+/// Fails, with the model back where the step began, if a force has no potential or
+/// if no step along a Newton direction lowers Φ.
 pub fn minimization_step<const D: usize>(
     model: &mut MassSpring<D>,
     h: f64,
@@ -78,28 +89,30 @@ pub fn minimization_step<const D: usize>(
     max_iterations: usize,
 ) -> Result<NewtonReport, PbmError> {
     check_step_size(h)?;
+    if let Some(f) = model.system.forces.iter().find(|f| !f.is_conservative()) {
+        let why = format!(
+            "the {} is not the gradient of a potential (damped, or velocity-dependent), \
+             so Φ has no term for it: set its damping to 0, or use backward_euler_step",
+            f.name()
+        );
+        return Err(PbmError::invalid("minimization step", why));
+    }
     let x0 = positions(model);
     let s: Vec<Vector<D>> =
         model.system.particles.iter().map(|p| p.x + p.v * h).collect();
-    let mut report = NewtonReport { iterations: 0, gradient_norm: f64::INFINITY };
-    for iteration in 0..=max_iterations {
-        let g = gradient(model, &s, h)?;
-        report = NewtonReport {
-            iterations: iteration,
-            gradient_norm: g.iter().map(|v| v * v).sum::<f64>().sqrt(),
-        };
-        if report.gradient_norm <= tol || iteration == max_iterations {
-            break;
-        }
+    let mut g = gradient(model, &s, h)?;
+    let mut report = NewtonReport { iterations: 0, gradient_norm: norm(&g) };
+    while report.gradient_norm > tol && report.iterations < max_iterations {
         // The Hessian times h²: M + h² K, the same matrix as the linearized step's.
         let (hessian_h2, _) = model.system_matrices(h)?;
         let rhs: Vec<f64> = g.iter().map(|gi| -h * h * gi).collect();
         let mut direction = vec![0.0; rhs.len()];
         solve_pcg(&hessian_h2, &rhs, &mut direction, 1e-12, 10 * rhs.len() + 100)?;
         let slope: f64 = g.iter().zip(&direction).map(|(a, b)| a * b).sum();
-        let (start, phi) = (positions(model), objective(model, &s, h));
+        let start = positions(model);
+        let (phi, size) = objective(model, &s, h);
         let mut alpha = 1.0;
-        loop {
+        g = loop {
             let trial: Vec<Vector<D>> = start
                 .iter()
                 .enumerate()
@@ -110,13 +123,33 @@ pub fn minimization_step<const D: usize>(
                 })
                 .collect();
             set_positions(model, &trial);
+            let g_trial = gradient(model, &s, h)?;
             // Armijo: accept a step that lowers Φ by a fraction of what the slope
-            // promises.
-            if objective(model, &s, h) <= phi + 1e-4 * alpha * slope || alpha < 1e-8 {
-                break;
+            // promises. Near the minimum that promise falls below the rounding of
+            // Φ itself (ε times the size of its terms), and comparing values of Φ
+            // decides nothing; there the gradient, which is still accurate, must
+            // shrink instead.
+            let promised = -alpha * slope;
+            let lower = objective(model, &s, h).0 <= phi - 1e-4 * promised;
+            let unreadable = promised <= 16.0 * f64::EPSILON * size;
+            if lower || (unreadable && norm(&g_trial) < report.gradient_norm) {
+                break g_trial;
             }
             alpha *= 0.5;
-        }
+            if alpha < 1e-10 {
+                set_positions(model, &x0);
+                let why = format!(
+                    "no step along the Newton direction lowers Φ (iteration {}, \
+                     ‖∇Φ‖ = {:.3e} N)",
+                    report.iterations, report.gradient_norm
+                );
+                return Err(PbmError::degenerate("minimization step", why));
+            }
+        };
+        report = NewtonReport {
+            iterations: report.iterations + 1,
+            gradient_norm: norm(&g),
+        };
     }
     for (p, x_start) in model.system.particles.iter_mut().zip(&x0) {
         if matches!(p.motion, Motion::Free) {

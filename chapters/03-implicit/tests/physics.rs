@@ -165,16 +165,76 @@ fn full_newton_solves_the_nonlinear_backward_euler_equations() {
     let mut model = spring_pendulum().unwrap();
     let (x0, v0) = (model.system.particles[1].x, model.system.particles[1].v);
     let h = 0.1;
-    // ∇Φ contains M (x − s)/h²: rounding in positions (1e-16 m) times 100 s⁻² and the
-    // spring forces' own rounding leave a floor near 1e-9 N, so ask for 1e-8.
-    let report = minimization_step(&mut model, h, 1e-8, 50).unwrap();
-    assert!(report.gradient_norm <= 1e-8 && report.iterations > 1, "{report:?}");
+    let report = minimization_step(&mut model, h, 1e-12, 50).unwrap();
+    assert!(report.gradient_norm <= 1e-12 && report.iterations > 1, "{report:?}");
     // x₁ = x₀ + h v₁ and v₁ = v₀ + h f(x₁)/m, with the force evaluated at the new
     // state: the second holds to h ‖∇Φ‖ / m.
     model.system.accumulate_forces().unwrap();
     let p = &model.system.particles[1];
     assert!((p.x - (x0 + p.v * h)).norm() < 1e-12);
     assert!((p.v - (v0 + p.f * (h / p.mass))).norm() < 1e-8);
+}
+
+/// A 1 kg particle on a spring (k_s = 100 N/m, rest 1 m) from a nail at the origin,
+/// starting at (0.3, y) with vertical speed `vy`, under gravity.
+fn nailed_bob(y: f64, vy: f64, k_d: f64) -> MassSpring<2> {
+    let nail = Particle::new(1.0, Vector2::zeros(), Vector2::zeros())
+        .unwrap()
+        .with_motion(Motion::Fixed);
+    let bob = Particle::new(1.0, Vector2::new(0.3, y), Vector2::new(0.0, vy)).unwrap();
+    let spring = DampedSpring::new(0, 1, 100.0, k_d, 1.0).unwrap();
+    MassSpring::new(vec![nail, bob], vec![spring], Vector2::new(0.0, -G)).unwrap()
+}
+
+/// ‖∇Φ‖ after each of the first `n` Newton iterations of one step (the method is
+/// deterministic, so a run stopped after k iterations is the longer run's k-th).
+fn gradient_history(y: f64, vy: f64, h: f64, n: usize) -> Vec<f64> {
+    (0..=n)
+        .map(|k| {
+            let mut model = nailed_bob(y, vy, 0.0);
+            minimization_step(&mut model, h, 0.0, k).unwrap().gradient_norm
+        })
+        .collect()
+}
+
+#[test]
+fn newton_converges_quadratically_to_1e_12_where_phi_can_no_longer_tell() {
+    // Near the minimum, Φ's changes fall below its own rounding (Φ ≈ 10 J here, ε Φ
+    // ≈ 2e-15 J, while the last Newton steps promise 1e-17 J). A line search that
+    // compares values of Φ there rejects good steps and stalls near 5e-8 N; ours
+    // asks the gradient instead.
+    let g = gradient_history(-1.0, 0.0, 0.05, 6);
+    assert!(g[3] <= 1e-12, "{g:?}");
+    // Quadratic: each error about the square of the last, in the gradient's units.
+    assert!(g[2] < g[1] * g[1] && g[3] < g[2], "{g:?}");
+}
+
+#[test]
+fn compressed_springs_make_newton_linear_at_the_rate_the_clamp_predicts() {
+    // The clamped Hessian leaves out the compressed spring's negative stiffness
+    // across it, k_s (1 − r/L) < 0. Along the spring Newton is exact; across it each
+    // iteration leaves a fraction h² k_s (r/L − 1)/m of the error, L the length at
+    // the solution.
+    let (y, h) = (-0.3, 0.05);
+    let mut model = nailed_bob(y, 0.0, 0.0);
+    minimization_step(&mut model, h, 1e-13, 200).unwrap();
+    let length = model.system.particles[1].x.norm();
+    assert!(length < 1.0, "the spring must end compressed: {length}");
+    let predicted = h * h * 100.0 * (1.0 / length - 1.0);
+    let g = gradient_history(y, 0.0, h, 14);
+    let measured = (g[14] / g[10]).powf(0.25);
+    assert!((measured / predicted - 1.0).abs() < 0.03, "{measured} vs {predicted}");
+    assert!((0.15..0.25).contains(&measured), "{measured}");
+}
+
+#[test]
+fn damped_springs_are_refused_by_the_minimization_step() {
+    // Φ has a potential for every force it minimizes; damping has none.
+    let mut model = nailed_bob(-1.0, 0.0, 2.0);
+    let before = model.system.particles[1].x;
+    let e = minimization_step(&mut model, 0.05, 1e-10, 20).unwrap_err();
+    assert!(e.to_string().contains("damp"), "{e}");
+    assert_eq!(model.system.particles[1].x, before);
 }
 
 #[test]
