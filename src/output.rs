@@ -124,6 +124,9 @@ pub const SHOWN: &[ShownRun] = &[
         "implicit/one-big-step",
         &["h", "state_after_one_step", "distance_to_origin_after_one_step"],
     ),
+    ShownRun { id: "implicit/newton", set: &[], keys: &[], timed: &[] },
+    ShownRun { id: "implicit/newton", set: &["h=0.5"], keys: &[], timed: &[] },
+    ShownRun { id: "implicit/newton", set: &["below=0.3"], keys: &[], timed: &[] },
     ShownRun {
         id: "implicit/sheet",
         set: &[],

@@ -1,6 +1,8 @@
 //! The chapter's runnable experiments: `pbm run implicit/<id> --set key=value`.
 
 use crate::backward_euler::backward_euler_step;
+use crate::minimization::{backward_euler_residual, minimization_step};
+use crate::scenes::nailed_bob;
 use crate::sheet::{explicit_sheet_stays_bounded, implicit_sheet_run};
 use crate::stiff::{StiffExample, max_stable_step, penalty_needed};
 use nalgebra::Vector3;
@@ -11,7 +13,7 @@ use pbm_prelim::PbmError;
 use pbm_prelim::finite_difference::{EPSILON, central_jacobian};
 use pbm_prelim::parallel::map_range;
 use pbm_prelim::sampling::{sample, sample_vector};
-use pbm_prelim::{Exercise, ParamSpec, Params, budget};
+use pbm_prelim::{Exercise, Optional, ParamSpec, Params, budget};
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -65,6 +67,33 @@ pub fn all() -> Vec<Exercise> {
             ],
             run: one_big_step,
             optional: &[],
+        },
+        Exercise {
+            id: "newton",
+            summary: "one backward Euler step of a bob on a spring, by Newton's method on Φ: ‖∇Φ‖ per iteration, against the linearized step",
+            params: vec![
+                ParamSpec::float(
+                    "below",
+                    "bob's start below the nail (m)",
+                    1.2,
+                    0.1,
+                    3.0,
+                ),
+                ParamSpec::float(
+                    "vy",
+                    "bob's start speed upward (m/s)",
+                    0.0,
+                    -20.0,
+                    20.0,
+                ),
+                ParamSpec::float("h", "step size (s)", 0.05, 1e-4, 10.0),
+                ParamSpec::float("k", "spring stiffness (N/m)", 100.0, 1.0, 1e5),
+            ],
+            run: newton,
+            optional: &[Optional {
+                field: "predicted_rate",
+                null_when: "if the spring ends stretched (the clamp leaves nothing out)",
+            }],
         },
         Exercise {
             id: "jacobian-check",
@@ -164,6 +193,56 @@ fn one_big_step(p: &Params) -> Result<Value, PbmError> {
         json!({ "k": k, "h": h, "state_after_one_step": x, "distance_to_origin_after_one_step": x[0].hypot(x[1]) }),
     )
 }
+
+// ANCHOR: newton_exercise
+fn newton(p: &Params) -> Result<Value, PbmError> {
+    let (below, vy, h, k) = (p.f64("below")?, p.f64("vy")?, p.f64("h")?, p.f64("k")?);
+    let bob = || nailed_bob(below, vy, k, 0.0);
+    let (x0, v0) = {
+        let m = bob()?;
+        let parts = m.system.particles.iter();
+        (
+            parts.clone().map(|p| p.x).collect::<Vec<_>>(),
+            parts.map(|p| p.v).collect::<Vec<_>>(),
+        )
+    };
+    // The linearized step of the previous page, and what it leaves of the equations.
+    let mut linear = bob()?;
+    linear.backward_euler_step(h)?;
+    let linearized_residual = backward_euler_residual(&mut linear, &x0, &v0, h)?;
+    // Newton, stopped after 0, 1, 2, ... iterations: the method is deterministic, so
+    // each run's last iterate is the long run's.
+    const MAX: usize = 40;
+    let mut norms = Vec::new();
+    let mut newton_x = x0[1];
+    for k_max in 0..=MAX {
+        let mut model = bob()?;
+        let report = minimization_step(&mut model, h, 0.0, k_max)?;
+        norms.push(report.gradient_norm);
+        newton_x = model.system.particles[1].x;
+        if report.gradient_norm <= 1e-12 || report.iterations < k_max {
+            break;
+        }
+    }
+    let length = newton_x.norm();
+    // Across a compressed spring the clamp leaves out k (1 − r/L) < 0: each
+    // iteration keeps h² k (r/L − 1)/m of the error across it.
+    let predicted = (length < 1.0).then(|| h * h * k * (1.0 / length - 1.0));
+    let ratios: Vec<f64> = norms.windows(2).map(|w| w[1] / w[0]).collect();
+    Ok(json!({
+        "h": h,
+        "k": k,
+        "linearized_residual": linearized_residual,
+        "linearized_distance": (linear.system.particles[1].x - newton_x).norm(),
+        "newton_iterations": norms.len() - 1,
+        "gradient_norms": norms,
+        "ratios": ratios,
+        "final_gradient_norm": norms.last().copied().unwrap_or(f64::NAN),
+        "final_length": length,
+        "predicted_rate": predicted,
+    }))
+}
+// ANCHOR_END: newton_exercise
 
 /// Largest difference between the analytic Jacobians of one random spring state and
 /// central differences of the force, relative to the Jacobian's size (step 1e-6:

@@ -91,8 +91,9 @@ pub fn minimization_step<const D: usize>(
     check_step_size(h)?;
     if let Some(f) = model.system.forces.iter().find(|f| !f.is_conservative()) {
         let why = format!(
-            "the {} is not the gradient of a potential (damped, or velocity-dependent), \
-             so Φ has no term for it: set its damping to 0, or use backward_euler_step",
+            "the {} is not −∇ of a potential (it is damped, or depends \
+             on velocity), so Φ has no term for it: set its damping to 0, \
+             or use backward_euler_step",
             f.name()
         );
         return Err(PbmError::invalid("minimization step", why));
@@ -160,3 +161,18 @@ pub fn minimization_step<const D: usize>(
     Ok(report)
 }
 // ANCHOR_END: newton_step
+
+/// How far the positions of `model` are from satisfying the backward Euler equations
+/// of a step of `h` from positions `x0` and velocities `v0`: ‖M (x − x₀ − h v₀)/h² −
+/// f(x)‖ over the free particles (N), which is ‖∇Φ‖ when the forces have a
+/// potential. Zero for the exact step; a linearized step leaves what the
+/// linearization missed.
+pub fn backward_euler_residual<const D: usize>(
+    model: &mut MassSpring<D>,
+    x0: &[Vector<D>],
+    v0: &[Vector<D>],
+    h: f64,
+) -> Result<f64, PbmError> {
+    let s: Vec<Vector<D>> = x0.iter().zip(v0).map(|(x, v)| x + v * h).collect();
+    Ok(norm(&gradient(model, &s, h)?))
+}

@@ -21,6 +21,22 @@ pub fn spring_pendulum() -> Result<MassSpring<2>, PbmError> {
     MassSpring::new(vec![nail, bob], vec![spring], Vector2::new(0.0, -G))
 }
 
+/// A 1 kg bob on a spring of stiffness `k_s` (N/m, rest 1 m, damping `k_d`) from a
+/// nail at the origin, starting 0.3 m to the side and `below` m down, moving at
+/// `vy` m/s upward, under gravity: the minimization page's one-step problem.
+pub fn nailed_bob(
+    below: f64,
+    vy: f64,
+    k_s: f64,
+    k_d: f64,
+) -> Result<MassSpring<2>, PbmError> {
+    let nail = Particle::new(1.0, Vector2::zeros(), Vector2::zeros())?
+        .with_motion(Motion::Fixed);
+    let bob = Particle::new(1.0, Vector2::new(0.3, -below), Vector2::new(0.0, vy))?;
+    let spring = DampedSpring::new(0, 1, k_s, k_d, 1.0)?;
+    MassSpring::new(vec![nail, bob], vec![spring], Vector2::new(0.0, -G))
+}
+
 /// The three Euler steps of the chapter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EulerVariant {

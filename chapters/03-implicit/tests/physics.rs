@@ -175,15 +175,9 @@ fn full_newton_solves_the_nonlinear_backward_euler_equations() {
     assert!((p.v - (v0 + p.f * (h / p.mass))).norm() < 1e-8);
 }
 
-/// A 1 kg particle on a spring (k_s = 100 N/m, rest 1 m) from a nail at the origin,
-/// starting at (0.3, y) with vertical speed `vy`, under gravity.
+/// The minimization page's bob: 1 kg on 100 N/m from a nail, 0.3 m to the side.
 fn nailed_bob(y: f64, vy: f64, k_d: f64) -> MassSpring<2> {
-    let nail = Particle::new(1.0, Vector2::zeros(), Vector2::zeros())
-        .unwrap()
-        .with_motion(Motion::Fixed);
-    let bob = Particle::new(1.0, Vector2::new(0.3, y), Vector2::new(0.0, vy)).unwrap();
-    let spring = DampedSpring::new(0, 1, 100.0, k_d, 1.0).unwrap();
-    MassSpring::new(vec![nail, bob], vec![spring], Vector2::new(0.0, -G)).unwrap()
+    pbm_implicit::scenes::nailed_bob(-y, vy, 100.0, k_d).unwrap()
 }
 
 /// ‖∇Φ‖ after each of the first `n` Newton iterations of one step (the method is
@@ -199,11 +193,13 @@ fn gradient_history(y: f64, vy: f64, h: f64, n: usize) -> Vec<f64> {
 
 #[test]
 fn newton_converges_quadratically_to_1e_12_where_phi_can_no_longer_tell() {
-    // Near the minimum, Φ's changes fall below its own rounding (Φ ≈ 10 J here, ε Φ
-    // ≈ 2e-15 J, while the last Newton steps promise 1e-17 J). A line search that
-    // compares values of Φ there rejects good steps and stalls near 5e-8 N; ours
-    // asks the gradient instead.
-    let g = gradient_history(-1.0, 0.0, 0.05, 6);
+    // Near the minimum, Φ's changes fall below its own rounding: a Newton step from
+    // ‖∇Φ‖ = 2e-8 N promises a decrease of about h² ‖∇Φ‖² / m ≈ 1e-18 J, while Φ's
+    // terms are of order 10 J and round at 1e-15 J. A line search that compares
+    // values of Φ there rejects good steps; ours asks the gradient instead.
+    // Started 1.2 m below the nail, that line search stops at 2.3e-8 N after two
+    // iterations and creeps (1.0e-8 after eight).
+    let g = gradient_history(-1.2, 0.0, 0.05, 6);
     assert!(g[3] <= 1e-12, "{g:?}");
     // Quadratic: each error about the square of the last, in the gradient's units.
     assert!(g[2] < g[1] * g[1] && g[3] < g[2], "{g:?}");
