@@ -275,6 +275,20 @@ const CLAIMS: &[Claim] = &[
         agree: Agree::About(0.05),
     },
     Claim {
+        page: "01-ode/convergence.md",
+        says: "reaches $4.6 \\times 10^{-9}$ with 2,048 steps",
+        number: "4.6",
+        value: || 1e9 * run("ode/convergence", &[], "/errors/rk4/3/error"),
+        agree: Agree::Rounds,
+    },
+    Claim {
+        page: "01-ode/convergence.md",
+        says: "$2.8 \\times 10^{-10}$ with 4,096",
+        number: "2.8",
+        value: || 1e10 * run("ode/convergence", &[], "/errors/rk4/4/error"),
+        agree: Agree::Rounds,
+    },
+    Claim {
         page: "01-ode/adaptive.md",
         says: "with 10 to 19 times fewer evaluations",
         number: "10",

@@ -89,6 +89,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn below_one_over_k_euler_decays_too_fast_never_too_slow() {
+        // 1 − z < e^(−z) for z = hk in (0, 1]: the tangent lies under the convex curve.
+        for i in 1..=1000 {
+            let h = 0.1 * f64::from(i) / 1000.0;
+            assert!(euler_decay_factor(10.0, h) < (-10.0 * h).exp(), "h = {h}");
+        }
+    }
+
+    #[test]
     fn prediction_boundaries() {
         assert_eq!(predicted_regime(10.0, 0.099), Regime::Monotone);
         assert_eq!(predicted_regime(10.0, 0.1), Regime::Monotone);

@@ -177,10 +177,11 @@ pub fn spring_jacobians<const D: usize>(
 
 // ANCHOR: solver_jacobians
 /// The parts of [`spring_jacobians`] an implicit step uses, so that its matrix is
-/// symmetric positive definite (what conjugate gradients needs). As in Baraff and
-/// Witkin's "Large steps in cloth simulation", two terms are left out: the
-/// non-symmetric damping part of ∂f/∂x, and the negative stiffness across a
-/// compressed spring (1 − r/L < 0 is clamped to zero).
+/// symmetric positive definite (what conjugate gradients needs), two terms are left
+/// out: the non-symmetric damping part of ∂f/∂x (as in Baraff and Witkin's "Large
+/// steps in cloth simulation"), and the negative stiffness across a compressed
+/// spring, 1 − r/L < 0 clamped to zero (after Choi and Ko, "Stable but responsive
+/// cloth").
 pub fn solver_jacobians<const D: usize>(
     x_a: &Vector<D>,
     x_b: &Vector<D>,

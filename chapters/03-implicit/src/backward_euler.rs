@@ -46,4 +46,32 @@ mod tests {
         assert!((x[0] - (x0 - h / (1.0 + h) * x0)).abs() < 1e-15);
         assert!((x[1] - (y0 - h * k / (1.0 + h * k) * y0)).abs() < 1e-15);
     }
+
+    #[test]
+    fn errata_the_slides_linearized_step_needs_h_on_the_jacobian_term() {
+        // The slides write ΔX = h f(X₀) + (∂f/∂X) ΔX; with f = −k y that gives
+        // Δy = −h k y₀/(1 + k), which depends on h only through the first term and
+        // for h → ∞ goes far past the origin. The step is ΔX = h f(X₀) + h (∂f/∂X) ΔX.
+        let (k, h, y0) = (1000.0, 0.1, -0.4);
+        let mut s = StiffExample::new(k, 0.0, y0).unwrap();
+        backward_euler_step(&mut s, h).unwrap();
+        let y = state_of(&s)[1];
+        let as_printed = y0 - h * k * y0 / (1.0 + k);
+        assert!((y - y0 / (1.0 + h * k)).abs() < 1e-15);
+        assert!((y - as_printed).abs() > 0.1 * y0.abs(), "{y} vs {as_printed}");
+    }
+
+    #[test]
+    fn errata_equation_4_6_needs_h_on_the_time_derivative() {
+        // Equation 4-6 of the notes ends h (f₀ + h ∂f/∂x v₀ + ∂f/∂t). For a force
+        // growing in time, f = F t on a unit mass, backward Euler's v₁ = v₀ + h f(t₀
+        // + h) = v₀ + h (f₀ + h F) exactly; the printed ∂f/∂t, without its h, is in
+        // N/s where the bracket holds newtons, and is off by (1 − h) h F.
+        let (f_rate, t0, h, v0): (f64, f64, f64, f64) = (3.0, 0.5, 0.1, 0.2);
+        let exact = v0 + h * f_rate * (t0 + h);
+        let with_h = v0 + h * (f_rate * t0 + h * f_rate);
+        let as_printed = v0 + h * (f_rate * t0 + f_rate);
+        assert!((with_h - exact).abs() < 1e-15);
+        assert!((as_printed - exact - (1.0 - h) * h * f_rate).abs() < 1e-15);
+    }
 }
