@@ -173,6 +173,24 @@ impl RungeKutta {
     }
 }
 
+// ANCHOR: plain_euler
+/// One Euler step, written out: x₁ = x₀ + h f(x₀, t₀). [`RungeKutta`] with the
+/// Euler tableau does the same arithmetic, with scratch space kept between steps.
+pub fn euler_step<S: OdeSystem + ?Sized>(
+    system: &mut S,
+    h: f64,
+) -> Result<(), PbmError> {
+    let (t0, mut x) = (system.time(), crate::system::state_of(system));
+    let mut slope = vec![0.0; x.len()];
+    system.derivative(&mut slope)?; // f(x₀, t₀)
+    for (x_i, f_i) in x.iter_mut().zip(&slope) {
+        *x_i += h * f_i;
+    }
+    system.scatter_state(&x, t0 + h);
+    Ok(())
+}
+// ANCHOR_END: plain_euler
+
 /// y += alpha x
 fn axpy(y: &mut [f64], alpha: f64, x: &[f64]) {
     for (yi, xi) in y.iter_mut().zip(x) {
@@ -307,6 +325,23 @@ mod tests {
             rk4.step(&mut fsal_sys, 0.05).unwrap();
         }
         assert_eq!(rk4.evaluations(), 12);
+    }
+
+    #[test]
+    fn the_plain_euler_step_is_the_tableau_loop_with_one_stage() {
+        let field = |t: f64, x: &[f64], d: &mut [f64]| {
+            d[0] = t * x[0] * x[1] + 1.0;
+            d[1] = -x[0];
+        };
+        let mut plain = VectorField::new(&[0.5, -0.2], 0.3, field).unwrap();
+        let mut general = VectorField::new(&[0.5, -0.2], 0.3, field).unwrap();
+        let mut rk = RungeKutta::new(EULER);
+        for _ in 0..20 {
+            euler_step(&mut plain, 0.05).unwrap();
+            rk.step(&mut general, 0.05).unwrap();
+        }
+        assert_eq!(state_of(&plain), state_of(&general));
+        assert_eq!(plain.time(), general.time());
     }
 
     #[test]

@@ -48,6 +48,34 @@ mod tests {
     }
 
     #[test]
+    fn on_the_circle_backward_euler_spirals_in_as_euler_spirals_out() {
+        use crate::stiff::circle_with_jacobian;
+        use pbm_ode::system::OdeSystem;
+        use pbm_prelim::finite_difference::central_jacobian;
+        let mut circle = circle_with_jacobian(0.6, 0.8).unwrap();
+        // The Jacobian written out agrees with differences of the field.
+        let fd = central_jacobian(
+            |x: &[f64], d: &mut [f64]| {
+                circle.scatter_state(x, 0.0);
+                circle.derivative(d)
+            },
+            &[0.6, 0.8],
+            2,
+            1e-6,
+        )
+        .unwrap();
+        let exact = circle.jacobian();
+        for (i, v) in fd.iter().enumerate() {
+            assert!((v - exact[(i / 2, i % 2)]).abs() < 1e-9, "{fd:?}");
+        }
+        circle.scatter_state(&[0.6, 0.8], 0.0);
+        let h = 0.3;
+        backward_euler_step(&mut circle, h).unwrap();
+        let r = state_of(&circle).iter().map(|v| v * v).sum::<f64>().sqrt();
+        assert!((r - 1.0 / (1.0 + h * h).sqrt()).abs() < 1e-15, "{r}");
+    }
+
+    #[test]
     fn errata_the_slides_linearized_step_needs_h_on_the_jacobian_term() {
         // The slides write ΔX = h f(X₀) + (∂f/∂X) ΔX; with f = −k y that gives
         // Δy = −h k y₀/(1 + k), which depends on h only through the first term and

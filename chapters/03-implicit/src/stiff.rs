@@ -3,6 +3,7 @@
 //! take steps small enough for the fast part, long after it has died out.
 
 use nalgebra::{DMatrix, DVector};
+use pbm_ode::problems::{Field, circle_field};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_ode::tableau::ButcherTableau;
@@ -52,6 +53,49 @@ impl Linearizable for StiffExample {
     }
 }
 // ANCHOR_END: stiff_example
+
+/// A linear system, ẋ = f(x) with f′ the same matrix everywhere, paired with that
+/// matrix so that backward Euler can step it.
+pub struct Linear<S> {
+    /// The system.
+    pub system: S,
+    /// Its Jacobian ∂f/∂x.
+    pub jacobian: DMatrix<f64>,
+}
+
+impl<S: OdeSystem> OdeSystem for Linear<S> {
+    fn dimension(&self) -> usize {
+        self.system.dimension()
+    }
+    fn time(&self) -> f64 {
+        self.system.time()
+    }
+    fn gather_state(&self, x: &mut [f64]) {
+        self.system.gather_state(x);
+    }
+    fn scatter_state(&mut self, x: &[f64], t: f64) {
+        self.system.scatter_state(x, t);
+    }
+    fn derivative(&mut self, xdot: &mut [f64]) -> Result<(), PbmError> {
+        self.system.derivative(xdot)
+    }
+}
+
+impl<S: OdeSystem> Linearizable for Linear<S> {
+    fn jacobian(&mut self) -> DMatrix<f64> {
+        self.jacobian.clone()
+    }
+}
+
+// ANCHOR: circle_jacobian
+/// Chapter 1's circular field f(x, y) = (−y, x) with its Jacobian. Row i holds the
+/// derivatives of f_i: ∂(−y)/∂x = 0, ∂(−y)/∂y = −1; ∂x/∂x = 1, ∂x/∂y = 0. The field
+/// is linear, so f′ is the same at every point: a quarter turn.
+pub fn circle_with_jacobian(x0: f64, y0: f64) -> Result<Linear<Field>, PbmError> {
+    let jacobian = DMatrix::from_row_slice(2, 2, &[0.0, -1.0, 1.0, 0.0]);
+    Ok(Linear { system: circle_field(x0, y0)?, jacobian })
+}
+// ANCHOR_END: circle_jacobian
 
 impl StiffExample {
     /// The example with stiffness `k` (positive, finite) starting at (x0, y0).
