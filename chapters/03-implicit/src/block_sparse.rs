@@ -4,7 +4,6 @@
 //! springs, not n².
 
 use nalgebra::{DMatrix, SMatrix, SVector};
-use std::collections::BTreeMap;
 
 /// A D × D block.
 pub type Block<const D: usize> = SMatrix<f64, D, D>;
@@ -123,30 +122,35 @@ impl<const D: usize> BlockSparse<D> {
     }
 }
 
-/// Accumulates blocks by (row, column) and freezes them into a [`BlockSparse`].
+/// Accumulates blocks by (row, column) and freezes them into a [`BlockSparse`]. Each
+/// row is a short list searched from the end: a spring touches its row's latest
+/// entries, and a mesh's rows hold a handful of blocks, so an add costs a few
+/// comparisons, not a search through a map of every block.
 #[derive(Debug, Clone)]
 pub struct BlockBuilder<const D: usize> {
-    n: usize,
-    blocks: BTreeMap<(usize, usize), Block<D>>,
+    rows: Vec<Vec<(usize, Block<D>)>>,
 }
 
 impl<const D: usize> BlockBuilder<D> {
     /// An empty n × n (in blocks) matrix.
     pub fn new(n: usize) -> Self {
-        BlockBuilder { n, blocks: BTreeMap::new() }
+        BlockBuilder { rows: vec![Vec::new(); n] }
     }
 
     /// A += block at (i, j).
     pub fn add(&mut self, i: usize, j: usize, block: &Block<D>) {
-        *self.blocks.entry((i, j)).or_insert_with(Block::zeros) += block;
+        let row = &mut self.rows[i];
+        match row.iter_mut().rev().find(|(c, _)| *c == j) {
+            Some((_, b)) => *b += block,
+            None => row.push((j, *block)),
+        }
     }
 
-    /// The finished matrix.
-    pub fn build(self) -> BlockSparse<D> {
-        let mut rows = vec![Vec::new(); self.n];
-        for ((i, j), b) in self.blocks {
-            rows[i].push((j, b)); // BTreeMap order: sorted by (i, j)
+    /// The finished matrix, each row sorted by column.
+    pub fn build(mut self) -> BlockSparse<D> {
+        for row in &mut self.rows {
+            row.sort_unstable_by_key(|(j, _)| *j);
         }
-        BlockSparse { rows }
+        BlockSparse { rows: self.rows }
     }
 }

@@ -3,7 +3,7 @@
 use crate::backward_euler::backward_euler_step;
 use crate::minimization::{backward_euler_residual, minimization_step};
 use crate::scenes::nailed_bob;
-use crate::sheet::{explicit_sheet_stays_bounded, implicit_sheet_run};
+use crate::sheet::{Solve, explicit_sheet_stays_bounded, implicit_sheet_run};
 use crate::stiff::{StiffExample, max_stable_step, penalty_needed};
 use nalgebra::Vector3;
 use pbm_ode::system::state_of;
@@ -116,6 +116,18 @@ pub fn all() -> Vec<Exercise> {
                 ParamSpec::positive("k", "spring stiffness (N/m)", 1000.0, 1e7),
                 ParamSpec::positive("h", "step size (s)", 1.0 / 30.0, 1.0),
                 ParamSpec::float("t_end", "simulated time (s)", 2.0, 0.0, 10.0),
+                ParamSpec::float(
+                    "tolerance",
+                    "CG's relative residual per step",
+                    Solve::FRAME.tolerance,
+                    1e-12,
+                    0.1,
+                ),
+                ParamSpec::boolean(
+                    "warm",
+                    "start CG from the last step's Δv (false: from zero)",
+                    Solve::FRAME.warm_start,
+                ),
             ],
             run: sheet,
             optional: &[],
@@ -302,18 +314,22 @@ fn sheet(p: &Params) -> Result<Value, PbmError> {
     let t_end = p.f64("t_end")?;
     // Cost per step and particle: about 170 CG iterations' worth for the RK4 run and
     // the Jacobian assembly, plus the CG iterations themselves, measured at 7n for
-    // k ≤ 1000 and up to 30n at k = 1e7 (fewer at small h, so this overestimates
-    // there). The limit is about 5 s in release on the book's machine; the default
-    // (n = 32, 60 steps) is 4e7.
+    // k ≤ 1000 and up to 30n at k = 1e7 to ten digits (fewer at small h, so this
+    // overestimates there), and in proportion to the digits asked for (three take
+    // a third as many). The limit is about 5 s in release on the book's machine;
+    // the default (n = 32, 60 steps) is 2.2e7, n = 64 is 7.5e7.
+    let tolerance = p.f64("tolerance")?;
+    let digits = (-tolerance.log10()).clamp(1.0, 12.0);
     let stiffness = ((k / 1000.0).log10() / 4.0).clamp(0.0, 1.0);
-    let iterations = n as f64 * (7.0 + 23.0 * stiffness);
+    let iterations = n as f64 * (7.0 + 23.0 * stiffness) * digits / 10.0;
     let work =
         budget::steps(t_end, h).max(1.0) * (n * n) as f64 * (170.0 + iterations);
-    let change = "lower n, t_end or k, or raise h";
+    let change = "lower n, t_end or k, raise h, or loosen tolerance";
     budget::within(work, 8e7, "particle-iterations", change)?;
     let explicit_stable = explicit_sheet_stays_bounded(n, k, h, t_end)?;
     let start = Instant::now();
-    let implicit = implicit_sheet_run(n, k, h, t_end)?;
+    let solve = Solve { tolerance, warm_start: p.bool("warm")? };
+    let implicit = implicit_sheet_run(n, k, h, t_end, solve)?;
     let ms_per_step = start.elapsed().as_secs_f64() * 1e3 / implicit.steps as f64;
     Ok(json!({
         "n": n,
@@ -321,6 +337,8 @@ fn sheet(p: &Params) -> Result<Value, PbmError> {
         "h": h,
         "explicit_stable": explicit_stable,
         "implicit_stable": implicit.stable,
+        "cg_tolerance": solve.tolerance,
+        "warm_start": solve.warm_start,
         "mean_cg_iterations": implicit.mean_cg_iterations,
         "ms_per_step": ms_per_step,
         "lowest_z_at_end": implicit.lowest_z,

@@ -1,7 +1,9 @@
 //! The chapter's figures, computed with the chapter's own solvers.
 
 use crate::backward_euler::backward_euler_step;
+use crate::mass_spring::MassSpring;
 use crate::scenes::{EulerVariant, energy_track};
+use crate::sheet::{Solve, sheet};
 use crate::stiff::StiffExample;
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::state_of;
@@ -21,6 +23,11 @@ pub fn all() -> Vec<Figure> {
             name: "stiffness-blowup",
             title: "Explicit methods explode on a stiff problem",
             draw: stiffness_blowup,
+        },
+        Figure {
+            name: "sheet-frames",
+            title: "The hanging sheet, solved to three digits and to ten",
+            draw: sheet_frames,
         },
         Figure {
             name: "energy",
@@ -223,6 +230,99 @@ fn energy() -> Result<Vec<Drawing>, PbmError> {
             )?;
             for (i, (_, track)) in runs.iter().enumerate() {
                 line(&mut chart, track, color(i), LINE_WIDTH)?;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// Grid lines of an n × n sheet seen from the front (x, z): every `every`-th row and
+/// column, and the edges.
+fn sheet_lines(
+    model: &MassSpring<3>,
+    n: usize,
+    every: usize,
+) -> Vec<Vec<(f64, f64)>> {
+    let keep = |k: usize| k.is_multiple_of(every) || k == n - 1;
+    let at = |i: usize, j: usize| {
+        let x = model.system.particles[i * n + j].x;
+        (x.x, x.z)
+    };
+    let rows =
+        (0..n).filter(|&i| keep(i)).map(|i| (0..n).map(|j| at(i, j)).collect());
+    let columns =
+        (0..n).filter(|&j| keep(j)).map(|j| (0..n).map(|i| at(i, j)).collect());
+    rows.chain(columns).collect()
+}
+
+fn sheet_frames() -> Result<Vec<Drawing>, PbmError> {
+    let (n, h) = (32, 1.0 / 30.0);
+    let times = [0.25, 0.5, 1.0, 2.0];
+    let runs = [Solve::TIGHT, Solve::FRAME];
+    // (t, lines of each run, farthest any particle is between the runs (m)).
+    let mut frames = Vec::new();
+    let mut models = Vec::new();
+    for solve in runs {
+        let mut model = sheet(n, 1000.0)?;
+        model.cg_tolerance = solve.tolerance;
+        model.warm_start = solve.warm_start;
+        models.push(model);
+    }
+    let mut iterations = [0usize; 2];
+    let mut steps = 0;
+    for &t in &times {
+        while models[0].system.t < t - 1e-9 {
+            for (model, its) in models.iter_mut().zip(&mut iterations) {
+                *its += model.backward_euler_step(h)?.cg.iterations;
+            }
+            steps += 1;
+        }
+        let apart = models[0]
+            .system
+            .particles
+            .iter()
+            .zip(&models[1].system.particles)
+            .map(|(a, b)| (a.x - b.x).norm())
+            .fold(0.0, f64::max);
+        let lines: Vec<_> = models.iter().map(|m| sheet_lines(m, n, 4)).collect();
+        frames.push((t, lines, apart));
+    }
+    require_finite(
+        "sheet-frames",
+        frames
+            .iter()
+            .flat_map(|f| f.1.iter().flatten().flatten().flat_map(|p| [p.0, p.1])),
+    )?;
+    let mean = |k: usize| iterations[k] as f64 / steps as f64;
+    draw_figure(
+        "sheet-frames",
+        |l| l.pick(420, 1500),
+        |root, layout| {
+            let title = format!(
+                "A 32 × 32 sheet pinned at two corners, seen from the front, backward Euler at h = 1/30 s: CG to 10 digits from zero ({:.0} iterations a step) and to 3 digits from the last step's Δv ({:.0})",
+                mean(0),
+                mean(1)
+            );
+            let root = titled(root, &title, &title_font())?;
+            let legend: Legend = vec![
+                ("10 digits, from zero".into(), Swatch::Line(REFERENCE, 5)),
+                ("3 digits, warm start".into(), Swatch::Line(color(0), 1)),
+            ];
+            let root = legend_below(&root, &legend)?;
+            for (panel, (t, lines, apart)) in
+                panels(&root, layout, frames.len(), 4).iter().zip(&frames)
+            {
+                let label = format!("t = {t} s: {:.1} mm apart at most", 1e3 * apart);
+                let panel = titled(panel, &label, &label_font())?;
+                let mut chart =
+                    chart_on(&panel).build_cartesian_2d(-0.1..1.1, -1.1..0.1)?;
+                axes(&mut chart, "x (m)", "z (m)").draw()?;
+                for (k, width) in [(0, 5), (1, 1)] {
+                    let c = if k == 0 { REFERENCE } else { color(0) };
+                    for polyline in &lines[k] {
+                        line(&mut chart, polyline, c, width)?;
+                    }
+                }
             }
             Ok(())
         },

@@ -21,7 +21,17 @@ pub struct MassSpring<const D: usize> {
     pub system: ParticleSystem<D>,
     /// Implicit steps taken, so that a failure can say at which step it happened.
     steps: usize,
+    /// CG's relative residual for the implicit step, ‖b − A Δv‖ ≤ tol ‖b‖.
+    pub cg_tolerance: f64,
+    /// Whether CG starts from the last step's Δv (true) or from zero.
+    pub warm_start: bool,
+    /// The last step's Δv, CG's starting guess for the next (empty before the first
+    /// step, or when the number of particles changed).
+    warm: Vec<f64>,
 }
+
+/// CG's default relative residual for an implicit step.
+pub const CG_TOLERANCE: f64 = 1e-10;
 
 /// What one implicit step cost.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -49,7 +59,13 @@ impl<const D: usize> MassSpring<D> {
     /// Any particle system; every force in it must provide its Jacobians, or the
     /// first implicit step says which one does not.
     pub fn from_system(system: ParticleSystem<D>) -> Self {
-        MassSpring { system, steps: 0 }
+        MassSpring {
+            system,
+            steps: 0,
+            cg_tolerance: CG_TOLERANCE,
+            warm_start: true,
+            warm: Vec::new(),
+        }
     }
 
     fn is_free(&self, i: usize) -> bool {
@@ -109,8 +125,12 @@ impl<const D: usize> MassSpring<D> {
                 }
             }
         }
-        let mut dv = vec![0.0; D * n];
-        let cg = solve_pcg(&a, &b, &mut dv, 1e-10, 10 * D * n + 100)
+        // Start from the last step's Δv: the motion changes little in one frame.
+        let mut dv = std::mem::take(&mut self.warm);
+        if !self.warm_start || dv.len() != D * n {
+            dv = vec![0.0; D * n];
+        }
+        let cg = solve_pcg(&a, &b, &mut dv, self.cg_tolerance, 10 * D * n + 100)
             .map_err(|e| e.at_step(step, t0))?;
         for (i, p) in self.system.particles.iter_mut().enumerate() {
             if matches!(p.motion, Motion::Free) {
@@ -120,6 +140,7 @@ impl<const D: usize> MassSpring<D> {
         }
         self.system.t += h;
         self.steps += 1;
+        self.warm = dv;
         if self.system.particles.iter().any(|p| !p.x.iter().all(|c| c.is_finite())) {
             return Err(PbmError::Diverged { step, time: t0 });
         }

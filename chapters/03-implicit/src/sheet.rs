@@ -10,6 +10,7 @@ use pbm_particles::forces::G;
 use pbm_particles::particle::{Motion, Particle};
 use pbm_particles::spring::DampedSpring;
 use pbm_prelim::PbmError;
+use pbm_prelim::validate::positive;
 
 /// An n × n sheet, 1 m square and 1 kg in all, lying flat in the x–y plane with
 /// gravity along −z, pinned at the two corners of its y = 0 edge. Structural and
@@ -100,16 +101,37 @@ pub struct ImplicitSheetRun {
     pub lowest_z: f64,
 }
 
+/// How each implicit step's linear system is solved: CG to this relative residual,
+/// from the last step's Δv or from zero.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Solve {
+    /// CG's relative residual.
+    pub tolerance: f64,
+    /// Start from the last step's Δv.
+    pub warm_start: bool,
+}
+
+impl Solve {
+    /// What a frame of animation needs: three digits, from the last step's answer.
+    /// The page compares it with ten digits from zero.
+    pub const FRAME: Solve = Solve { tolerance: 1e-3, warm_start: true };
+    /// Ten digits from a zero start: the linear system solved, not just the frame.
+    pub const TIGHT: Solve = Solve { tolerance: 1e-10, warm_start: false };
+}
+
 /// Runs the n × n sheet for `t_end` seconds (at least one step) with backward Euler
-/// at `h`.
+/// at `h`, each step's system solved as `solve` says.
 pub fn implicit_sheet_run(
     n: usize,
     k_s: f64,
     h: f64,
     t_end: f64,
+    solve: Solve,
 ) -> Result<ImplicitSheetRun, PbmError> {
     let steps = step_count(h, t_end)?.max(1);
     let mut implicit = sheet(n, k_s)?;
+    implicit.cg_tolerance = positive("sheet", "tolerance", solve.tolerance)?;
+    implicit.warm_start = solve.warm_start;
     let mut iterations = 0;
     let mut stable = true;
     for _ in 0..steps {

@@ -11,7 +11,9 @@ use pbm_implicit::exercises::jacobian_fd_error;
 use pbm_implicit::mass_spring::MassSpring;
 use pbm_implicit::minimization::minimization_step;
 use pbm_implicit::scenes::{EulerVariant, energy_track, spring_pendulum};
-use pbm_implicit::sheet::{explicit_sheet_stays_bounded, implicit_sheet_run, sheet};
+use pbm_implicit::sheet::{
+    Solve, explicit_sheet_stays_bounded, implicit_sheet_run, sheet,
+};
 use pbm_implicit::stiff::max_stable_step;
 use pbm_ode::tableau::{EULER, RK4};
 use pbm_particles::condition::{Distance, SoftCondition};
@@ -121,7 +123,7 @@ fn cg_reports_indefinite_and_singular_systems() {
 #[test]
 fn the_sheet_explodes_explicitly_and_not_implicitly_at_frame_steps() {
     assert!(!explicit_sheet_stays_bounded(32, 1000.0, 1.0 / 30.0, 1.0).unwrap());
-    let run = implicit_sheet_run(32, 1000.0, 1.0 / 30.0, 1.0).unwrap();
+    let run = implicit_sheet_run(32, 1000.0, 1.0 / 30.0, 1.0, Solve::FRAME).unwrap();
     assert!(run.stable, "{run:?}");
     // It hangs below its pins but has not fallen away: bounded by the sheet's size.
     assert!(run.lowest_z < -0.3 && run.lowest_z > -1.5, "{run:?}");
