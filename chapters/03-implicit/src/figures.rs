@@ -4,10 +4,10 @@ use crate::backward_euler::backward_euler_step;
 use crate::mass_spring::MassSpring;
 use crate::scenes::{EulerVariant, energy_track};
 use crate::sheet::{Solve, sheet};
-use crate::stiff::StiffExample;
+use crate::stiff::{StiffExample, stability_boundary};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::state_of;
-use pbm_ode::tableau::{ButcherTableau, EULER, RK4};
+use pbm_ode::tableau::{ButcherTableau, EULER, MIDPOINT, RK4};
 use pbm_prelim::plot::{
     Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color,
     dashed_line, draw_figure, label_font, legend_below, legends_below, line, panels,
@@ -23,6 +23,11 @@ pub fn all() -> Vec<Figure> {
             name: "stiffness-blowup",
             title: "Explicit methods explode on a stiff problem",
             draw: stiffness_blowup,
+        },
+        Figure {
+            name: "stability-regions",
+            title: "Where explicit and implicit Euler, midpoint and RK4 are stable",
+            draw: stability_regions,
         },
         Figure {
             name: "sheet-frames",
@@ -323,6 +328,83 @@ fn sheet_frames() -> Result<Vec<Drawing>, PbmError> {
                         line(&mut chart, polyline, c, width)?;
                     }
                 }
+            }
+            Ok(())
+        },
+    )
+}
+
+fn stability_regions() -> Result<Vec<Drawing>, PbmError> {
+    let methods = [(EULER, "Euler"), (MIDPOINT, "midpoint"), (RK4, "RK4")];
+    let boundaries = methods
+        .iter()
+        .map(|(t, _)| stability_boundary(*t, 720))
+        .collect::<Result<Vec<_>, _>>()?;
+    require_finite(
+        "stability-regions",
+        boundaries.iter().flatten().flat_map(|p| [p.0, p.1]),
+    )?;
+    let rk4_left = boundaries[2].iter().map(|p| p.0).fold(0.0, f64::min);
+    // Backward Euler's R(z) = 1/(1 − z): stable outside the circle |z − 1| = 1.
+    let implicit: Vec<(f64, f64)> = (0..=360)
+        .map(|k| {
+            let a = std::f64::consts::TAU * f64::from(k) / 360.0;
+            (1.0 + a.cos(), a.sin())
+        })
+        .collect();
+    draw_figure(
+        "stability-regions",
+        |l| l.pick(780, 560),
+        |root, _| {
+            let root = titled(
+                root,
+                "Stable steps in the plane of z = hλ: a decay ẏ = −k y is z = −hk on the real axis, a vibration at ω is z = ±i hω",
+                &title_font(),
+            )?;
+            let mut legend: Legend = methods
+                .iter()
+                .enumerate()
+                .map(|(i, (_, name))| {
+                    (
+                        format!("{name}: stable inside"),
+                        Swatch::Line(color(i), LINE_WIDTH),
+                    )
+                })
+                .collect();
+            legend.push((
+                "backward Euler: stable outside".into(),
+                Swatch::Dashed(REFERENCE, LINE_WIDTH),
+            ));
+            let plot = legend_below(&root, &legend)?;
+            let mut chart =
+                chart_on(&plot).build_cartesian_2d(-3.5..2.5, -3.2..3.2)?;
+            axes(&mut chart, "Re z = h Re λ", "Im z = h Im λ").draw()?;
+            for (i, b) in boundaries.iter().enumerate().rev() {
+                chart.draw_series(std::iter::once(Polygon::new(
+                    b.clone(),
+                    color(i).mix(0.15).filled(),
+                )))?;
+                line(&mut chart, b, color(i), LINE_WIDTH)?;
+            }
+            dashed_line(&mut chart, &implicit, REFERENCE, LINE_WIDTH)?;
+            // Euler's label above the axis and RK4's below it, so that they do not
+            // meet on a narrow page.
+            let marks = [
+                (-2.0, 0.0, "−2".to_string(), color(0), 0.45),
+                (rk4_left, 0.0, format!("{rk4_left:.3}"), color(2), -0.15),
+                (0.0, 8f64.sqrt(), "2.83 i".to_string(), color(2), 0.12),
+            ];
+            for (x, y, text, c, dy) in marks {
+                chart.draw_series(std::iter::once(Circle::new(
+                    (x, y),
+                    4,
+                    c.filled(),
+                )))?;
+                chart.draw_series(std::iter::once(Text::new(
+                    text,
+                    (x + 0.08, y + dy),
+                    label_font(),
+                )))?;
             }
             Ok(())
         },

@@ -5,7 +5,7 @@
 use nalgebra::{DMatrix, DVector};
 use pbm_ode::problems::{Field, circle_field};
 use pbm_ode::runge_kutta::RungeKutta;
-use pbm_ode::system::{OdeSystem, state_of};
+use pbm_ode::system::{OdeSystem, VectorField, state_of};
 use pbm_ode::tableau::ButcherTableau;
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::{all_finite, positive};
@@ -147,6 +147,56 @@ pub fn max_stable_step(tableau: ButcherTableau, k: f64) -> Result<f64, PbmError>
 }
 // ANCHOR_END: max_stable_h
 
+// ANCHOR: amplification
+/// |R(z)|: how much one step of `tableau` multiplies the solution of ẏ = λ y, with
+/// z = hλ = re + i·im. A complex y is a point of the plane and multiplying by λ is a
+/// scaled rotation, so the step is taken by the chapter-1 stepper itself on the
+/// real system (ẏ₁, ẏ₂) = (re y₁ − im y₂, im y₁ + re y₂), with h = 1.
+pub fn amplification(
+    tableau: ButcherTableau,
+    re: f64,
+    im: f64,
+) -> Result<f64, PbmError> {
+    let field = move |_: f64, y: &[f64], d: &mut [f64]| {
+        d[0] = re * y[0] - im * y[1];
+        d[1] = im * y[0] + re * y[1];
+    };
+    let mut system = VectorField::new(&[1.0, 0.0], 0.0, field)?;
+    RungeKutta::new(tableau).step(&mut system, 1.0)?;
+    let y = state_of(&system);
+    Ok(y[0].hypot(y[1]))
+}
+
+/// The boundary of the stability region {z : |R(z)| ≤ 1} of `tableau`, as points
+/// found along `rays` rays from z = −1 (inside the regions of Euler, midpoint and
+/// RK4, each of which every ray from there leaves once): march out in steps of
+/// 0.01 to the first point outside, then bisect.
+pub fn stability_boundary(
+    tableau: ButcherTableau,
+    rays: usize,
+) -> Result<Vec<(f64, f64)>, PbmError> {
+    let mut points = Vec::with_capacity(rays + 1);
+    for k in 0..=rays {
+        let angle = std::f64::consts::TAU * k as f64 / rays as f64;
+        let (c, s) = (angle.cos(), angle.sin());
+        let outside = |r: f64| -> Result<bool, PbmError> {
+            Ok(amplification(tableau, -1.0 + r * c, r * s)? > 1.0)
+        };
+        let mut r = 0.0;
+        while !outside(r + 0.01)? && r < 10.0 {
+            r += 0.01;
+        }
+        let (mut inside, mut out) = (r, r + 0.01);
+        for _ in 0..40 {
+            let mid = 0.5 * (inside + out);
+            if outside(mid)? { out = mid } else { inside = mid }
+        }
+        points.push((-1.0 + inside * c, inside * s));
+    }
+    Ok(points)
+}
+// ANCHOR_END: amplification
+
 // ANCHOR: particle_on_line
 /// The slides' particle-on-line, in a first-order world (velocity = force, as in the
 /// stiff example): a penalty force −k y holds the particle near the x-axis while the
@@ -159,3 +209,47 @@ pub fn penalty_needed(epsilon: f64, f_max: f64) -> Result<(f64, f64), PbmError> 
     Ok((k, 2.0 / k))
 }
 // ANCHOR_END: particle_on_line
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pbm_ode::tableau::{EULER, RK4};
+
+    #[test]
+    fn amplification_is_the_stability_polynomial() {
+        // Euler: R(z) = 1 + z. RK4: R(z) = 1 + z + z²/2 + z³/6 + z⁴/24.
+        let (re, im) = (-0.7, 1.3);
+        assert!(
+            (amplification(EULER, re, im).unwrap() - (1.0 + re).hypot(im)).abs()
+                < 1e-15
+        );
+        let (mut sum_re, mut sum_im, mut term_re, mut term_im) = (1.0, 0.0, 1.0, 0.0);
+        for k in 1..=4 {
+            let k = f64::from(k);
+            (term_re, term_im) = (
+                (term_re * re - term_im * im) / k,
+                (term_re * im + term_im * re) / k,
+            );
+            sum_re += term_re;
+            sum_im += term_im;
+        }
+        let rk4 = amplification(RK4, re, im).unwrap();
+        assert!((rk4 - sum_re.hypot(sum_im)).abs() < 1e-14, "{rk4}");
+    }
+
+    #[test]
+    fn rk4_reaches_2_785_along_the_real_axis_and_2_83_along_the_imaginary() {
+        let boundary = stability_boundary(RK4, 720).unwrap();
+        let leftmost = boundary.iter().map(|p| p.0).fold(0.0, f64::min);
+        assert!((leftmost + 2.785).abs() < 1e-3, "{leftmost}");
+        // Where the boundary crosses the imaginary axis: 2√2.
+        let top = boundary
+            .iter()
+            .filter(|p| p.0.abs() < 0.02)
+            .map(|p| p.1)
+            .fold(0.0, f64::max);
+        assert!((top - 8f64.sqrt()).abs() < 0.02, "{top}");
+        let euler = stability_boundary(EULER, 360).unwrap();
+        assert!(euler.iter().all(|p| ((p.0 + 1.0).hypot(p.1) - 1.0).abs() < 1e-9));
+    }
+}
