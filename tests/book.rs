@@ -90,6 +90,46 @@ fn every_include_resolves_to_an_existing_anchor() {
 const LISTING_COLUMNS: usize = 86;
 
 #[test]
+fn every_command_a_page_shows_names_an_exercise_and_valid_parameters() {
+    // A reader copies `$ cargo run --release -- run id --set k=v ...` from a page: the
+    // exercise must exist and every assignment must parse and lie in its range.
+    let chapters = pbm::chapters();
+    let mut problems = Vec::new();
+    let mut commands = 0;
+    for page in pages().iter().filter(|p| !p.starts_with(book_src().join("output"))) {
+        let text = fs::read_to_string(page).unwrap();
+        for line in text.lines() {
+            let Some(rest) =
+                line.trim().strip_prefix("$ cargo run --release -- run ")
+            else {
+                continue;
+            };
+            commands += 1;
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            let id = words[0];
+            let set: Vec<&str> = words[1..]
+                .chunks(2)
+                .filter(|c| c[0] == "--set")
+                .filter_map(|c| c.get(1).copied())
+                .collect();
+            let found = pbm::find_exercise(&chapters, id);
+            match found {
+                Err(e) => problems.push(format!("{}: {id}: {e}", page.display())),
+                Ok((_, exercise)) => {
+                    if let Err(e) =
+                        pbm_prelim::Params::resolve(id, &exercise.params, &set)
+                    {
+                        problems.push(format!("{}: {rest}: {e}", page.display()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(commands > 20, "only {commands} commands found");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
 fn every_listing_fits_the_column_without_scrolling_sideways() {
     let mut too_wide = Vec::new();
     for page in pages() {
