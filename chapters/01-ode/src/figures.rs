@@ -473,7 +473,8 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
         "adaptive-steps",
         positions.iter().chain(steps.iter()).flat_map(|p| [p.0, p.1]),
     )?;
-    let h_max = steps.iter().fold(0.0f64, |m, s| m.max(s.1)) * 1.3;
+    let h_max = steps.iter().fold(0.0f64, |m, s| m.max(s.1)) * 1.5;
+    let h_min = steps.iter().fold(f64::INFINITY, |m, s| m.min(s.1)) / 1.5;
     draw_figure(
         "adaptive-steps",
         |l| l.pick(460, 820),
@@ -492,14 +493,17 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
             ];
             // Wide: one legend under both panels, so their axes line up; narrow:
             // under the orbit.
-            let root = layout.pick(legend_below(&root, &legend)?, root);
+            // (Not `layout.pick(legend_below(..), ..)`: that would draw the legend in
+            // both layouts, since both arguments are evaluated.)
+            let wide = layout.pick(true, false);
+            let root = if wide { legend_below(&root, &legend)? } else { root };
             let parts = panels(&root, layout, 2, 2);
             let left = titled(
                 &parts[0],
                 "(a) the orbit, a dot per step end",
                 &label_font(),
             )?;
-            let left = layout.pick(Ok(left.clone()), legend_below(&left, &legend))?;
+            let left = if wide { left } else { legend_below(&left, &legend)? };
             let (xr, yr) = equal_scale(&left, -2.1..0.4, -1.05..1.05);
             let mut orbit_chart =
                 chart_on(&left).y_label_area_size(52).build_cartesian_2d(xr, yr)?;
@@ -516,12 +520,15 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
             let right =
                 titled(&parts[1], "(b) step size along the orbit", &label_font())?;
             let mut h_chart = chart_on(&right)
-                .build_cartesian_2d(0.0..KEPLER_PERIOD, 0.0..h_max)?;
+                .build_cartesian_2d(0.0..KEPLER_PERIOD, (h_min..h_max).log_scale())?;
+            // A logarithmic axis: the steps span a factor of almost 300, and on a
+            // linear one the small steps near the sun are a flat line at zero.
             axes(
                 &mut h_chart,
                 "time t (s); perihelion at 0 and 2π",
-                "accepted step h (s)",
+                "accepted step h (s), log scale",
             )
+            .y_label_formatter(&power_of_ten)
             .draw()?;
             line(&mut h_chart, &steps, color(1), LINE_WIDTH)?;
             h_chart.draw_series(
