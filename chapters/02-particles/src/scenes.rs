@@ -109,6 +109,15 @@ pub fn bouncing_ball(
             });
         }
         let after = &system.particles[0];
+        if contacts == 1 && strategy == Strategy::Rollback {
+            // The rollback stopped the step at the contact instant and bounced there;
+            // plot that instant too, or the curve's corner at the floor would fall
+            // between samples and seem to turn above it. Under gravity alone the
+            // flight from the step's start is a parabola, y + v t − g t²/2 = 0.
+            let (y, v) = (before.x.y, before.v.y);
+            let t_c = (v + (v * v + 2.0 * G * y).sqrt()) / G;
+            trajectory.push((system.t - h + t_c, 0.0));
+        }
         trajectory.push((system.t, after.x.y));
         if after.x.y.abs() < BALL_CONTACT_TOLERANCE
             && after.v.y.abs() < BALL_CONTACT_TOLERANCE
