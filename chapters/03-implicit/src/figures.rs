@@ -2,7 +2,7 @@
 
 use crate::backward_euler::backward_euler_step;
 use crate::mass_spring::MassSpring;
-use crate::scenes::{EulerVariant, energy_track};
+use crate::scenes::{EulerVariant, energy_track, spring_pendulum_rest_energy};
 use crate::sheet::{Solve, sheet};
 use crate::stiff::{StiffExample, stability_boundary};
 use pbm_ode::runge_kutta::RungeKutta;
@@ -202,10 +202,11 @@ fn energy() -> Result<Vec<Drawing>, PbmError> {
         runs.iter().flat_map(|r| r.1.iter().flat_map(|p| [p.0, p.1])),
     )?;
     let e0 = runs[0].1[0].1;
+    let rest = spring_pendulum_rest_energy()?;
     let (lo, hi) = runs
         .iter()
         .flat_map(|r| r.1.iter().map(|p| p.1))
-        .fold((e0, e0), |(a, b), e| (a.min(e), b.max(e)));
+        .fold((rest, e0), |(a, b), e| (a.min(e), b.max(e)));
     let pad = 0.05 * (hi - lo);
     draw_figure(
         "energy",
@@ -216,10 +217,10 @@ fn energy() -> Result<Vec<Drawing>, PbmError> {
                 "A swinging 1 kg mass on an undamped spring",
                 &title_font(),
             )?;
-            let mut legend: Legend = vec![(
-                "exact: constant".into(),
-                Swatch::Dashed(REFERENCE, LINE_WIDTH),
-            )];
+            let mut legend: Legend = vec![
+                ("exact: constant".into(), Swatch::Dashed(REFERENCE, LINE_WIDTH)),
+                ("at rest, hanging still".into(), Swatch::Dashed(color(1), 1)),
+            ];
             legend.extend(runs.iter().enumerate().map(|(i, (name, _))| {
                 (name.to_string(), Swatch::Line(color(i), LINE_WIDTH))
             }));
@@ -233,6 +234,8 @@ fn energy() -> Result<Vec<Drawing>, PbmError> {
                 REFERENCE,
                 LINE_WIDTH,
             )?;
+            // The floor backward Euler's damping drains the energy towards.
+            dashed_line(&mut chart, &[(0.0, rest), (t_end, rest)], color(1), 1)?;
             for (i, (_, track)) in runs.iter().enumerate() {
                 line(&mut chart, track, color(i), LINE_WIDTH)?;
             }

@@ -37,6 +37,19 @@ pub fn nailed_bob(
     MassSpring::new(vec![nail, bob], vec![spring], Vector2::new(0.0, -G))
 }
 
+/// The lowest energy the spring pendulum can have (J): the mass hanging still below
+/// the nail, the spring stretched by m g / k_s. Backward Euler's numerical damping
+/// drains the swing towards it.
+pub fn spring_pendulum_rest_energy() -> Result<f64, PbmError> {
+    let mut model = spring_pendulum()?;
+    let p = &model.system.particles[1];
+    let stretch = p.mass * G / 100.0;
+    let hanging = Vector2::new(0.0, -(1.0 + stretch));
+    model.system.particles[1].x = hanging;
+    model.system.particles[1].v = Vector2::zeros();
+    Ok(model.system.energy())
+}
+
 /// The three Euler steps of the chapter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EulerVariant {
