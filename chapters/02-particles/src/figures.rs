@@ -271,13 +271,16 @@ fn hanging() -> Result<Vec<Drawing>, PbmError> {
                 let panel = titled(panel, &caption, &label_font())?;
                 let mut chart = chart_on(&panel)
                     .margin(4)
-                    .x_label_area_size(26)
-                    .y_label_area_size(38)
+                    .x_label_area_size(40)
+                    .y_label_area_size(52)
                     .build_cartesian_2d(-0.1..1.6, -1.1..0.5)?;
                 chart
                     .configure_mesh()
                     .disable_mesh()
                     .label_style(tick_font())
+                    .axis_desc_style(tick_font())
+                    .x_desc("x (m)")
+                    .y_desc("y (m)")
                     .x_labels(3)
                     .y_labels(3)
                     .draw()?;
