@@ -71,12 +71,21 @@ fn fine_curve(
 
 fn vector_field() -> Result<Vec<Drawing>, PbmError> {
     let (x_range, y_range) = (-4.0..4.0, -3.0..3.0);
-    let starts = [(-3.5, 2.6), (3.0, 0.0), (-1.5, -2.8), (0.5, 2.9), (3.9, -1.0)];
+    // Starting points, each followed for long enough to show where it goes but not so
+    // long that it runs into another's curve: every curve that stays in the picture
+    // ends in the same spiral about the rest point, so only one is followed into it.
+    let starts = [
+        (-3.5, 2.6, 3.5),
+        (3.0, 0.0, 30.0),
+        (-1.5, -2.8, 30.0),
+        (0.5, 2.9, 30.0),
+        (3.9, -1.0, 2.5),
+    ];
     let inside = |p: &(f64, f64)| x_range.contains(&p.0) && y_range.contains(&p.1);
     let curves: Vec<Vec<(f64, f64)>> = starts
         .iter()
-        .map(|&(a, b)| {
-            fine_curve(a, b, 30.0).map(|c| c.into_iter().take_while(inside).collect())
+        .map(|&(a, b, t)| {
+            fine_curve(a, b, t).map(|c| c.into_iter().take_while(inside).collect())
         })
         .collect::<Result<_, _>>()?;
     require_finite("vector-field", curves.iter().flatten().flat_map(|p| [p.0, p.1]))?;
@@ -96,7 +105,7 @@ fn vector_field() -> Result<Vec<Drawing>, PbmError> {
                     Swatch::Line(REFERENCE, 1),
                 ),
                 (
-                    "integral curves (dot: starting point)".into(),
+                    "integral curves, one colour per start (dot)".into(),
                     Swatch::Line(color(0), LINE_WIDTH),
                 ),
             ];
@@ -110,12 +119,14 @@ fn vector_field() -> Result<Vec<Drawing>, PbmError> {
             // a phone).
             let spacing = layout.pick(0.4, 0.6);
             let mut arrows = Vec::new();
-            let (nx, ny) = ((8.0 / spacing) as i32, (5.6 / spacing) as i32);
-            for i in 0..=nx {
-                for j in 0..=ny {
+            // Cell centres, half a spacing in from the edges, so that no arrow (at
+            // most 0.75 spacing long) crosses the frame.
+            let (nx, ny) = ((8.0 / spacing) as i32, (6.0 / spacing) as i32);
+            for i in 0..nx {
+                for j in 0..ny {
                     let (x, y) = (
-                        -4.0 + spacing * f64::from(i),
-                        -2.8 + spacing * f64::from(j),
+                        -4.0 + spacing * (f64::from(i) + 0.5),
+                        -3.0 + spacing * (f64::from(j) + 0.5),
                     );
                     let mut d = [0.0; 2];
                     pendulum_derivative(0.0, &[x, y], &mut d);
