@@ -92,6 +92,9 @@ impl<const D: usize> Force<D> for PlaneContact<D> {
     fn name(&self) -> &'static str {
         "plane contact"
     }
+    // ANCHOR: contact_conditions
+    /// In contact means on the plane and not moving through it, both to within the
+    /// tolerance δ: |(X − P)·N| < δ and |N·v| < δ. Only then does the plane push.
     fn apply(&self, _t: f64, particles: &mut [Particle<D>]) -> Result<(), PbmError> {
         let n = self.plane.normal;
         for p in particles.iter_mut().filter(|p| matches!(p.motion, Motion::Free)) {
@@ -103,6 +106,7 @@ impl<const D: usize> Force<D> for PlaneContact<D> {
         }
         Ok(())
     }
+    // ANCHOR_END: contact_conditions
 }
 
 /// How a step that ends with a particle through a plane is repaired.
