@@ -49,10 +49,10 @@ fn pages_include_exactly_the_shown_outputs() {
             included.insert(name);
         }
         // No console block shows output typed by hand: commands (`$ ...`) and
-        // included output only.
+        // included output only. A block inside a list item is indented with it.
         for block in text.split("```console\n").skip(1) {
             let body = &block[..block.find("```").unwrap()];
-            for line in body.lines() {
+            for line in body.lines().map(str::trim_start).filter(|l| !l.is_empty()) {
                 assert!(
                     line.starts_with("{{#include ../output/")
                         || line.starts_with("$ "),
