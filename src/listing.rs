@@ -71,23 +71,34 @@ impl Preprocessor for ListingPreprocessor {
 /// share.
 pub fn dedent_listings(markdown: &str) -> String {
     let mut out = String::with_capacity(markdown.len());
-    let mut block: Option<Vec<&str>> = None;
+    // The open block's lines and the indentation of its opening fence: a block inside
+    // a list item is indented with the item, and must stay so or the list ends there.
+    let mut block: Option<(Vec<&str>, usize)> = None;
     for line in markdown.lines() {
         let fence = line.trim_start().starts_with("```");
+        let leading = line.len() - line.trim_start().len();
         match (&mut block, fence) {
             (None, true) => {
                 out.push_str(line);
                 out.push('\n');
-                block = Some(Vec::new());
+                block = Some((Vec::new(), leading));
             }
-            (Some(lines), true) => {
+            (Some((lines, fence_indent)), true) => {
                 let indent = lines
                     .iter()
                     .filter(|l| !l.trim().is_empty())
                     .map(|l| l.len() - l.trim_start().len())
                     .min()
                     .unwrap_or(0);
+                // Lines go to the fence's column: an included listing starts at the
+                // margin, and inside a list item it must be indented with the item.
+                let keep = *fence_indent;
                 for l in lines.iter() {
+                    if l.trim().is_empty() {
+                        out.push('\n');
+                        continue;
+                    }
+                    out.push_str(&" ".repeat(keep));
                     out.push_str(l.get(indent..).unwrap_or("").trim_end());
                     out.push('\n');
                 }
@@ -95,7 +106,7 @@ pub fn dedent_listings(markdown: &str) -> String {
                 out.push('\n');
                 block = None;
             }
-            (Some(lines), false) => lines.push(line),
+            (Some((lines, _)), false) => lines.push(line),
             (None, false) => {
                 out.push_str(line);
                 out.push('\n');
@@ -103,7 +114,7 @@ pub fn dedent_listings(markdown: &str) -> String {
         }
     }
     // An unclosed block is left as it was.
-    for l in block.unwrap_or_default() {
+    for l in block.map(|(lines, _)| lines).unwrap_or_default() {
         out.push_str(l);
         out.push('\n');
     }
@@ -141,6 +152,17 @@ mod tests {
             "Text.\n\n```rust,ignore\n/// Doc.\nfn f() {\n\n    g();\n}\n```\n\n    indented prose stays\n"
         );
         assert_eq!(dedent_listings("```\n  a\n"), "```\n  a\n");
+    }
+
+    #[test]
+    fn a_block_inside_a_list_item_stays_in_the_item() {
+        // The console block is indented with its item; an included listing arrives at the
+        // margin. Both end up at the fence's column, so the list goes on after them.
+        let page = "1. Run:\n\n   ```console\n   $ pbm run x\n   ```\n\n   ```rust\nfn f() {}\n   ```\n2. Next.\n";
+        assert_eq!(
+            dedent_listings(page),
+            "1. Run:\n\n   ```console\n   $ pbm run x\n   ```\n\n   ```rust\n   fn f() {}\n   ```\n2. Next.\n"
+        );
     }
 
     #[test]
