@@ -121,6 +121,18 @@ impl Default for EulerDoubling {
     }
 }
 
+// ANCHOR: richardson
+/// Richardson's extrapolation: x_a (one step of h) and x_b (two of h/2) of a method
+/// of order p have errors about C h^{p+1} and C h^{p+1} / 2^p; the combination
+/// x_b + (x_b − x_a) / (2^p − 1) cancels that term. For Euler (p = 1): 2 x_b − x_a.
+pub fn richardson(x_a: &[f64], x_b: &[f64], order: i32, out: &mut [f64]) {
+    let r = 2f64.powi(order) - 1.0;
+    for ((o, a), b) in out.iter_mut().zip(x_a).zip(x_b) {
+        *o = b + (b - a) / r;
+    }
+}
+// ANCHOR_END: richardson
+
 /// An embedded pair (e.g. Dormand–Prince 5(4)): the error estimate comes from the
 /// same stages, at no extra evaluations. The step keeps the higher-order solution.
 /// Its stepper reuses a first stage it already knows ([`RungeKutta::reusing`]): the
@@ -270,6 +282,32 @@ mod tests {
         // about 0.316 h.
         assert!((rescaled_step(1.0, 1e-8, 1e-4, 0.5) - 100.0).abs() < 1e-9);
         assert!((rescaled_step(1.0, 1e-3, 1e-4, 0.5) - 0.316).abs() < 5e-4);
+    }
+
+    #[test]
+    fn richardsons_extrapolation_of_euler_is_a_second_order_step() {
+        // x' = −x from x = 1: one Euler step gives 1 − h, two halves (1 − h/2)²;
+        // the truth is e^{−h}. Halving h divides the local error of x_b by about 4
+        // (error h²/4) and that of 2 x_b − x_a by about 8 (error h³/6).
+        let local = |h: f64| {
+            let (x_a, x_b) = ([1.0 - h], [(1.0 - 0.5 * h) * (1.0 - 0.5 * h)]);
+            let mut x = [0.0];
+            richardson(&x_a, &x_b, 1, &mut x);
+            assert_eq!(x[0], 2.0 * x_b[0] - x_a[0]);
+            let truth = (-h).exp();
+            ((x_b[0] - truth).abs(), (x[0] - truth).abs())
+        };
+        let (b1, r1) = local(0.1);
+        let (b2, r2) = local(0.05);
+        assert!((b1 / b2 - 4.0).abs() < 0.2, "{}", b1 / b2);
+        assert!((r1 / r2 - 8.0).abs() < 0.5, "{}", r1 / r2);
+        assert!((r1 - 0.1f64.powi(3) / 6.0).abs() < 0.1 * r1, "{r1}");
+        // Order p = 4 on a quantity with error C h⁵: the combination is exact.
+        let (c, h): (f64, f64) = (3.0, 0.2);
+        let (a, b) = ([1.0 + c * h.powi(5)], [1.0 + 2.0 * c * (h / 2.0).powi(5)]);
+        let mut x = [0.0];
+        richardson(&a, &b, 4, &mut x);
+        assert!((x[0] - 1.0).abs() < 1e-15, "{}", x[0]);
     }
 
     #[test]

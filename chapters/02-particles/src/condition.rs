@@ -174,6 +174,66 @@ impl Distance {
     }
 }
 
+// ANCHOR: coincide
+/// The notes' simplest condition, a vector: C = x_a − x_b, one row per coordinate.
+/// Row r's gradient is the r-th unit vector for a and its negative for b, so J =
+/// [I, −I] is constant and J̇ = 0. Made soft it is a spring of rest length zero,
+/// f_a = −k_s (x_a − x_b) − k_d (v_a − v_b).
+#[derive(Debug, Clone)]
+pub struct Coincide {
+    ends: [usize; 2],
+}
+
+impl<const D: usize> Condition<D> for Coincide {
+    fn position(
+        &self,
+        x: &[Vector<D>],
+        c: &mut [f64],
+        j: &mut [Vector<D>],
+    ) -> Result<(), PbmError> {
+        let l = x[0] - x[1];
+        for r in 0..D {
+            c[r] = l[r];
+            let mut e = Vector::zeros();
+            e[r] = 1.0;
+            j[2 * r] = e;
+            j[2 * r + 1] = -e;
+        }
+        Ok(())
+    }
+    fn jacobian_dot(
+        &self,
+        _x: &[Vector<D>],
+        _v: &[Vector<D>],
+        j_dot: &mut [Vector<D>],
+    ) {
+        j_dot.fill(Vector::zeros());
+    }
+    // ANCHOR_END: coincide
+    fn name(&self) -> &'static str {
+        "coincide"
+    }
+    fn particles(&self) -> &[usize] {
+        &self.ends
+    }
+    fn rows(&self) -> usize {
+        D
+    }
+}
+
+impl Coincide {
+    /// Particles `a` and `b` should be at the same place.
+    pub fn new(a: usize, b: usize) -> Result<Self, PbmError> {
+        if a == b {
+            return Err(PbmError::invalid(
+                "coincide",
+                format!("both ends are particle {a}"),
+            ));
+        }
+        Ok(Coincide { ends: [a, b] })
+    }
+}
+
 // ANCHOR: soft_force
 /// Equation 2 of the notes for a condition with any number of rows: the force on
 /// particle k is f_k = −Σ_r (k_s C_r + k_d Ċ_r) ∂C_r/∂x_k. The stiffness part is

@@ -1,11 +1,12 @@
 //! The chapter's figures, computed with the chapter's own scenes and force objects.
 
 use crate::collision::Strategy;
+use crate::forces::G;
 use crate::interaction::pair_checks;
 use crate::particle::{Motion, Particle, ParticleSystem};
 use crate::scenes::{
-    BEAM, beam, beam_index, bouncing_ball, mouse_path, run_with_snapshots,
-    scaling_law, scaling_points,
+    BEAM, beam, beam_index, bouncing_ball, mouse_path, pulled_off_the_floor,
+    ramp_slide, run_with_snapshots, scaling_law, scaling_points,
 };
 use crate::spring::DampedSpring;
 use nalgebra::Vector1;
@@ -13,8 +14,8 @@ use pbm_ode::runge_kutta::integrate;
 use pbm_ode::tableau::RK4;
 use pbm_prelim::plot::{
     Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color,
-    dashed_line, draw_figure, equal_scale, label_font, legend_below, line,
-    power_of_ten, require_finite, tick_font, title_font, titled,
+    dashed_line, draw_figure, equal_scale, label_font, legend_below, legends_below,
+    line, panels, power_of_ten, require_finite, tick_font, title_font, titled,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
@@ -31,6 +32,11 @@ pub fn all() -> Vec<Figure> {
             name: "bouncing-ball",
             title: "Rollback against displacement on a bouncing ball",
             draw: bouncing,
+        },
+        Figure {
+            name: "resting-contact",
+            title: "Resting contact: sliding down a ramp, pulled off a floor",
+            draw: resting_contact,
         },
         Figure {
             name: "interaction-scaling",
@@ -166,6 +172,95 @@ fn bouncing() -> Result<Vec<Drawing>, PbmError> {
             for (i, run) in [&rollback, &displace].iter().enumerate() {
                 line(&mut chart, &run.trajectory, color(i), LINE_WIDTH)?;
             }
+            Ok(())
+        },
+    )
+}
+
+fn resting_contact() -> Result<Vec<Drawing>, PbmError> {
+    let angle_deg = 20.0_f64;
+    let angle = angle_deg.to_radians();
+    let (t_slide, h) = (1.5, 0.01);
+    // k_f = 0 first: the frictionless slide, whose speed only grows.
+    let frictions = [0.0, 0.5, 1.0, 2.0];
+    let slides = frictions
+        .iter()
+        .map(|&k| {
+            let run = ramp_slide(angle, k, h, t_slide)?;
+            Ok(run.into_iter().map(|(t, v, _)| (t, v)).collect::<Vec<_>>())
+        })
+        .collect::<Result<Vec<_>, PbmError>>()?;
+    let rate = 5.0;
+    let lift = pulled_off_the_floor(rate, 0.005, 3.0)?;
+    let t_off = G / rate;
+    require_finite(
+        "resting-contact",
+        slides.iter().flatten().chain(&lift).flat_map(|p| [p.0, p.1]),
+    )?;
+    let v_top = 1.8;
+    let mut slide_legend: Legend = frictions
+        .iter()
+        .enumerate()
+        .map(|(i, k)| {
+            let name = if *k == 0.0 {
+                "k_f = 0: no friction, v = g t sin θ".to_string()
+            } else {
+                format!("k_f = {k} s/m")
+            };
+            (name, Swatch::Line(color(i), LINE_WIDTH))
+        })
+        .collect();
+    slide_legend
+        .push(("speed tan θ / k_f it tends to".into(), Swatch::Dashed(REFERENCE, 1)));
+    let lift_legend: Legend = vec![
+        ("height of the 1 kg particle".into(), Swatch::Line(color(4), LINE_WIDTH)),
+        (format!("pull = weight at t = {t_off:.2} s"), Swatch::Dashed(REFERENCE, 1)),
+    ];
+    draw_figure(
+        "resting-contact",
+        |l| l.pick(480, 760),
+        |root, layout| {
+            let parts = panels(&root, layout, 2, 2);
+            let titled_parts = [
+                titled(
+                    &parts[0],
+                    &format!("(a) let go on a {angle_deg}° ramp"),
+                    &label_font(),
+                )?,
+                titled(
+                    &parts[1],
+                    &format!("(b) on the floor, pulled up by ({rate} N/s) t"),
+                    &label_font(),
+                )?,
+            ];
+            let plots = legends_below(
+                &titled_parts,
+                &[slide_legend.clone(), lift_legend.clone()],
+            )?;
+            let mut chart =
+                chart_on(&plots[0]).build_cartesian_2d(0.0..t_slide, 0.0..v_top)?;
+            axes(&mut chart, "time t (s)", "speed down the ramp (m/s)").draw()?;
+            for &k in frictions.iter().filter(|&&k| k > 0.0) {
+                let level = angle.tan() / k;
+                dashed_line(
+                    &mut chart,
+                    &[(0.0, level), (t_slide, level)],
+                    REFERENCE,
+                    1,
+                )?;
+            }
+            for (i, run) in slides.iter().enumerate() {
+                // The frictionless line leaves the chart at the top: clip it there.
+                let shown: Vec<(f64, f64)> =
+                    run.iter().copied().take_while(|p| p.1 <= v_top).collect();
+                line(&mut chart, &shown, color(i), LINE_WIDTH)?;
+            }
+            let y_top = lift.last().map_or(1.0, |p| p.1) * 1.05;
+            let mut chart =
+                chart_on(&plots[1]).build_cartesian_2d(0.0..3.0, 0.0..y_top)?;
+            axes(&mut chart, "time t (s)", "height y (m)").draw()?;
+            dashed_line(&mut chart, &[(t_off, 0.0), (t_off, y_top)], REFERENCE, 1)?;
+            line(&mut chart, &lift, color(4), LINE_WIDTH)?;
             Ok(())
         },
     )

@@ -371,3 +371,78 @@ pub fn scaling_law() -> Result<PairLaw, PbmError> {
 pub fn scaling_points(n: usize) -> Vec<Vector<2>> {
     scattered_points(n, INTERACTION_SPACING * (n as f64).sqrt())
 }
+
+/// A steady pull that grows with time, f = rate · t along `direction` (N), on every
+/// free particle: the hand that slowly lifts a resting particle off the floor.
+struct GrowingPull<const D: usize> {
+    rate: Vector<D>,
+}
+
+impl<const D: usize> Force<D> for GrowingPull<D> {
+    fn name(&self) -> &'static str {
+        "growing pull"
+    }
+    fn apply(&self, t: f64, particles: &mut [Particle<D>]) -> Result<(), PbmError> {
+        for p in particles.iter_mut() {
+            p.f += self.rate * t;
+        }
+        Ok(())
+    }
+}
+
+/// A 1 kg particle let go at rest on a ramp tilted by `angle` (rad), under gravity,
+/// held on it by [`PlaneContact`] with linear friction `k_friction` (s/m). Returns
+/// (t, speed along the ramp, distance from the ramp) after every step of RK4 with
+/// step `h`, up to `t_end`. With friction the speed levels off at tan(angle)/k_f: the
+/// drag grows with speed until it balances gravity's pull along the ramp.
+pub fn ramp_slide(
+    angle: f64,
+    k_friction: f64,
+    h: f64,
+    t_end: f64,
+) -> Result<Vec<(f64, f64, f64)>, PbmError> {
+    let normal = Vector2::new(-angle.sin(), angle.cos());
+    let down_ramp = Vector2::new(-angle.cos(), -angle.sin());
+    let ramp = Plane::new(Vector2::zeros(), normal)?;
+    let mut system = ParticleSystem::new(vec![Particle::new(
+        1.0,
+        Vector2::zeros(),
+        Vector2::zeros(),
+    )?]);
+    system.add_force(Gravity { g: Vector2::new(0.0, -G) })?;
+    system.add_force(PlaneContact {
+        plane: ramp,
+        k_friction,
+        tolerance: BALL_CONTACT_TOLERANCE,
+    })?;
+    let mut stepper = RungeKutta::new(RK4);
+    let mut out = vec![(0.0, 0.0, 0.0)];
+    for step in 1..=step_count(h, t_end)? {
+        stepper.step(&mut system, h)?;
+        let p = &system.particles[0];
+        out.push((step as f64 * h, p.v.dot(&down_ramp), ramp.signed_distance(&p.x)));
+    }
+    Ok(out)
+}
+
+/// A 1 kg particle resting on the floor y = 0 and pulled straight up by a force that
+/// grows at `rate` (N/s). The floor pushes back only while the total force presses
+/// into it, so the particle stays until the pull exceeds its weight, at t = m g /
+/// rate, and then rises. Returns (t, height) after every step of RK4 with step `h`.
+pub fn pulled_off_the_floor(
+    rate: f64,
+    h: f64,
+    t_end: f64,
+) -> Result<Vec<(f64, f64)>, PbmError> {
+    let (mut system, _) = ball(0.0)?;
+    system.add_force(GrowingPull { rate: Vector2::new(0.0, rate) })?;
+    // The contact force reacts to the total force, so it must act last.
+    system.forces.rotate_right(1);
+    let mut stepper = RungeKutta::new(RK4);
+    let mut out = vec![(0.0, 0.0)];
+    for step in 1..=step_count(h, t_end)? {
+        stepper.step(&mut system, h)?;
+        out.push((step as f64 * h, system.particles[0].x.y));
+    }
+    Ok(out)
+}

@@ -7,13 +7,17 @@ use nalgebra::{Vector2, Vector3};
 use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::RK4;
-use pbm_particles::condition::{Distance, SoftCondition, finite_difference_errors};
+use pbm_particles::condition::{
+    Coincide, Distance, SoftCondition, finite_difference_errors,
+};
 use pbm_particles::forces::{Force, G};
 use pbm_particles::interaction::{
     PairLaw, brute_force_forces, grid_forces, pair_checks, scattered_points,
 };
 use pbm_particles::particle::{Motion, Particle, ParticleSystem};
-use pbm_particles::scenes::{motor_on_circle, spring_network};
+use pbm_particles::scenes::{
+    motor_on_circle, pulled_off_the_floor, ramp_slide, spring_network,
+};
 use pbm_particles::spring::{DampedSpring, spring_force};
 use pbm_prelim::sampling::sample_vector;
 
@@ -77,6 +81,52 @@ fn distance_jacobians_match_finite_differences() {
         // 1e-10.
         assert!(j < 1e-8 && j_dot < 1e-8, "seed {seed}: J {j:e}, J̇ {j_dot:e}");
     }
+}
+
+#[test]
+fn the_vector_condition_is_a_zero_length_spring_that_also_damps_turning() {
+    // C = x_a − x_b with E = k_s/2 |C|²: the force is −k_s Jᵀ C − k_d Jᵀ J v, i.e.
+    // −k_s (x_a − x_b) − k_d (v_a − v_b), exactly. Its stiffness is a zero-rest-length
+    // DampedSpring's; its damping is not: the spring damps only the stretching rate,
+    // the vector condition all relative motion, turning included.
+    let c = Coincide::new(0, 1).unwrap();
+    let (k_s, k_d) = (30.0, 1.5);
+    for seed in 0..50 {
+        let x = [sample_vector::<3>(4 * seed), sample_vector::<3>(4 * seed + 1)];
+        let v = [sample_vector::<3>(4 * seed + 2), sample_vector::<3>(4 * seed + 3)];
+        let (j, j_dot) = finite_difference_errors(&c, &x, &v).unwrap();
+        assert!(j < 1e-8 && j_dot == 0.0, "seed {seed}: J {j:e}, J̇ {j_dot:e}");
+        let mut particles: Vec<Particle<3>> =
+            (0..2).map(|i| Particle::new(1.0, x[i], v[i]).unwrap()).collect();
+        SoftCondition::new(c.clone(), k_s, k_d)
+            .unwrap()
+            .apply(0.0, &mut particles)
+            .unwrap();
+        let expected = -(x[0] - x[1]) * k_s - (v[0] - v[1]) * k_d;
+        assert!((particles[0].f - expected).norm() < 1e-13 * (1.0 + expected.norm()));
+        assert_eq!(particles[1].f, -particles[0].f);
+        // Undamped, it is the zero-rest-length spring to rounding.
+        let undamped = SoftCondition::new(c.clone(), k_s, 0.0).unwrap();
+        let spring = DampedSpring::new(0, 1, k_s, 0.0, 0.0).unwrap();
+        let mut a = particles.clone();
+        a.iter_mut().for_each(|p| p.f = Vector3::zeros());
+        undamped.apply(0.0, &mut a).unwrap();
+        let s = spring.force_on_a(&particles).unwrap();
+        assert!((a[0].f - s).norm() < 1e-13 * (1.0 + s.norm()), "seed {seed}");
+    }
+    // Two particles circling each other at a fixed distance: the spring's damping is
+    // zero (the length does not change); the vector condition's is not.
+    let p = |x: f64, vy: f64| {
+        Particle::new(1.0, Vector2::new(x, 0.0), Vector2::new(0.0, vy)).unwrap()
+    };
+    let mut turning = vec![p(0.5, 1.0), p(-0.5, -1.0)];
+    SoftCondition::new(Coincide::new(0, 1).unwrap(), 0.0, k_d)
+        .unwrap()
+        .apply(0.0, &mut turning)
+        .unwrap();
+    assert_eq!(turning[0].f, Vector2::new(0.0, -2.0 * k_d));
+    let spring = DampedSpring::new(0, 1, 0.0, k_d, 0.0).unwrap();
+    assert_eq!(spring.force_on_a(&turning).unwrap(), Vector2::zeros());
 }
 
 #[test]
@@ -235,4 +285,44 @@ fn the_beams_stiffest_mode_is_near_133_hz() {
     assert!((hertz - 133.0).abs() < 1.0, "{hertz} Hz");
     let rk4_limit = 2.828 / omega;
     assert!((3.3e-3..3.5e-3).contains(&rk4_limit), "{rk4_limit}");
+}
+
+#[test]
+fn linear_friction_on_a_ramp_levels_the_speed_at_tan_angle_over_k_f() {
+    // Along a ramp tilted by θ: m v' = m g sin θ − k_f (m g cos θ) v, so v rises to
+    // tan θ / k_f with time constant 1 / (k_f g cos θ); without friction v = g sin θ t.
+    // The contact force keeps the particle on the ramp throughout.
+    let angle = 20f64.to_radians();
+    for k_f in [0.5, 1.0, 2.0] {
+        let run = ramp_slide(angle, k_f, 0.01, 3.0).unwrap();
+        let tau = 1.0 / (k_f * G * angle.cos());
+        for &(t, v, d) in &run {
+            let exact = angle.tan() / k_f * (1.0 - (-t / tau).exp());
+            // RK4 at h / τ up to 0.19: a local error of about 3e-7 m/s at worst.
+            assert!((v - exact).abs() < 2e-6, "k_f {k_f}, t {t}: {v} vs {exact}");
+            assert!(d.abs() < 1e-12, "k_f {k_f}, t {t}: {d:e} off the ramp");
+        }
+    }
+    let free = ramp_slide(angle, 0.0, 0.01, 1.0).unwrap();
+    let &(t, v, _) = free.last().unwrap();
+    assert!((v - G * angle.sin() * t).abs() < 1e-10, "{v}");
+}
+
+#[test]
+fn a_resting_particle_leaves_the_floor_when_the_pull_beats_its_weight() {
+    // Pulled up at 5 N/s, a 1 kg particle stays put until 5 t = m g, then rises as
+    // y = 5 (t − t₀)³ / 6 (the net force grows linearly from zero).
+    let (rate, h) = (5.0, 0.001);
+    let run = pulled_off_the_floor(rate, h, 3.0).unwrap();
+    let t0 = G / rate;
+    for &(t, y) in &run {
+        if t < t0 - h {
+            assert!(
+                y == 0.0,
+                "t {t}: lifted to {y:e} before the pull beat the weight"
+            );
+        }
+        let exact = rate * (t - t0).max(0.0).powi(3) / 6.0;
+        assert!((y - exact).abs() < 1e-4 * (1.0 + exact), "t {t}: {y} vs {exact}");
+    }
 }

@@ -25,6 +25,11 @@ pub fn all() -> Vec<Figure> {
             draw: stiffness_blowup,
         },
         Figure {
+            name: "energy-landscape",
+            title: "The stiff example as a narrow valley, stepped three ways",
+            draw: energy_landscape,
+        },
+        Figure {
             name: "stability-regions",
             title: "Where explicit and implicit Euler, midpoint and RK4 are stable",
             draw: stability_regions,
@@ -85,6 +90,115 @@ fn x_track(
         out.push((n as f64, state_of(&system)[0]));
     }
     Ok(out)
+}
+
+/// The points (x, y) of `steps` steps of the stiff example with stiffness `k` from
+/// (1, y0): explicit Euler at step h, or backward Euler. Stops where a point leaves
+/// the box |y| ≤ 1.
+fn landscape_path(
+    k: f64,
+    y0: f64,
+    implicit: bool,
+    h: f64,
+    steps: usize,
+) -> Result<Vec<(f64, f64)>, PbmError> {
+    let mut system = StiffExample::new(k, 1.0, y0)?;
+    let mut euler = RungeKutta::new(EULER);
+    let mut out = vec![(1.0, y0)];
+    for _ in 0..steps {
+        if implicit {
+            backward_euler_step(&mut system, h)?
+        } else {
+            euler.step(&mut system, h).map(|_| ())?
+        }
+        let s = state_of(&system);
+        out.push((s[0], s[1]));
+        if s[1].abs() > 1.0 {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+fn energy_landscape() -> Result<Vec<Drawing>, PbmError> {
+    // A mild stiffness, so the valley is still visibly a valley: 20 against 1.
+    let (k, y0, steps) = (20.0, 0.4, 14);
+    let limit = 2.0 / k;
+    let runs = [
+        (
+            "Euler, h = 0.09 s (0.9 of its limit 2/k)",
+            landscape_path(k, y0, false, 0.9 * limit, steps)?,
+        ),
+        (
+            "Euler, h = 0.105 s (5% above it)",
+            landscape_path(k, y0, false, 1.05 * limit, steps)?,
+        ),
+        ("backward Euler, h = 0.5 s", landscape_path(k, y0, true, 0.5, 4)?),
+    ];
+    // The exact path: x = e^{−t}, y = y0 e^{−kt} = y0 x^k.
+    let exact: Vec<(f64, f64)> = (0..=400)
+        .map(|i| 1.0 - f64::from(i) / 400.0)
+        .map(|x| (x, y0 * x.powf(k)))
+        .collect();
+    require_finite(
+        "energy-landscape",
+        runs.iter().flat_map(|r| r.1.iter()).flat_map(|p| [p.0, p.1]),
+    )?;
+    // Level sets of E = (x² + k y²)/2: ellipses with half-axes √(2E) and √(2E/k).
+    let levels: Vec<Vec<(f64, f64)>> =
+        [0.02, 0.06, 0.12, 0.2, 0.32, 0.5, 0.8, 1.3, 2.1]
+            .iter()
+            .map(|&e: &f64| {
+                (0..=120)
+                    .map(|i| f64::from(i) * std::f64::consts::TAU / 120.0)
+                    .map(|s| {
+                        ((2.0 * e).sqrt() * s.cos(), (2.0 * e / k).sqrt() * s.sin())
+                    })
+                    .collect()
+            })
+            .collect();
+    draw_figure(
+        "energy-landscape",
+        |l| l.pick(520, 640),
+        |root, _| {
+            let root = titled(
+                root,
+                "x′ = −x, y′ = −20 y: sliding down E = (x² + 20 y²)/2 from (1, 0.4)",
+                &title_font(),
+            )?;
+            let mut legend: Legend = runs
+                .iter()
+                .enumerate()
+                .map(|(i, (name, _))| {
+                    (name.to_string(), Swatch::LineDots(color(i), LINE_WIDTH))
+                })
+                .collect();
+            legend
+                .push(("exact path, y = 0.4 x²⁰".into(), Swatch::Line(REFERENCE, 2)));
+            legend.push((
+                "level sets of E".into(),
+                Swatch::Line(RGBColor(200, 200, 200), 1),
+            ));
+            let plot = legend_below(&root, &legend)?;
+            // Not to scale: y is stretched about 2.5 times, so the valley looks wider
+            // than it is.
+            let mut chart =
+                chart_on(&plot).build_cartesian_2d(-0.05..1.1, -0.9..0.9)?;
+            axes(&mut chart, "x, the slow coordinate", "y, the stiff coordinate")
+                .draw()?;
+            for level in &levels {
+                line(&mut chart, level, RGBColor(200, 200, 200), 1)?;
+            }
+            line(&mut chart, &exact, REFERENCE, 2)?;
+            for (i, (_, path)) in runs.iter().enumerate() {
+                line(&mut chart, path, color(i), LINE_WIDTH)?;
+                chart.draw_series(
+                    path.iter().map(|p| Circle::new(*p, 3, color(i).filled())),
+                )?;
+            }
+            Ok(())
+        },
+    )
 }
 
 fn stiffness_blowup() -> Result<Vec<Drawing>, PbmError> {
