@@ -220,7 +220,7 @@ fn resting_contact() -> Result<Vec<Drawing>, PbmError> {
         "resting-contact",
         |l| l.pick(480, 760),
         |root, layout| {
-            let parts = panels(&root, layout, 2, 2);
+            let parts = panels(root, layout, 2, 2);
             let titled_parts = [
                 titled(
                     &parts[0],
