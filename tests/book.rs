@@ -129,9 +129,9 @@ fn every_command_a_page_shows_names_an_exercise_and_valid_parameters() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-#[test]
-fn every_listing_fits_the_column_without_scrolling_sideways() {
-    let mut too_wide = Vec::new();
+/// Every Rust listing the pages include, as (path, anchor, the region's lines).
+fn rust_listings() -> Vec<(String, String, Vec<String>)> {
+    let mut out = Vec::new();
     for page in pages() {
         let text = fs::read_to_string(&page).unwrap();
         for (path, anchor) in includes(&text) {
@@ -143,22 +143,32 @@ fn every_listing_fits_the_column_without_scrolling_sideways() {
             let start = format!("ANCHOR: {anchor}\n");
             let end = format!("ANCHOR_END: {anchor}");
             let body = &source[source.find(&start).unwrap() + start.len()..];
-            let region: Vec<&str> = body[..body.find(&end).unwrap()]
+            let region = body[..body.find(&end).unwrap()]
                 .lines()
                 .filter(|l| !l.contains("ANCHOR"))
+                .map(str::to_string)
                 .collect();
-            // The book dedents a region (src/listing.rs) before showing it.
-            let indent = region
-                .iter()
-                .filter(|l| !l.trim().is_empty())
-                .map(|l| l.len() - l.trim_start().len())
-                .min()
-                .unwrap_or(0);
-            for line in &region {
-                let shown = line.get(indent..).unwrap_or("");
-                if shown.chars().count() > LISTING_COLUMNS {
-                    too_wide.push(format!("{path}:{anchor}: {}", shown.trim()));
-                }
+            out.push((path, anchor, region));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_listing_fits_the_column_without_scrolling_sideways() {
+    let mut too_wide = Vec::new();
+    for (path, anchor, region) in rust_listings() {
+        // The book dedents a region (src/listing.rs) before showing it.
+        let indent = region
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| l.len() - l.trim_start().len())
+            .min()
+            .unwrap_or(0);
+        for line in &region {
+            let shown = line.get(indent..).unwrap_or("");
+            if shown.chars().count() > LISTING_COLUMNS {
+                too_wide.push(format!("{path}:{anchor}: {}", shown.trim()));
             }
         }
     }
@@ -166,6 +176,61 @@ fn every_listing_fits_the_column_without_scrolling_sideways() {
         too_wide.is_empty(),
         "lines wider than {LISTING_COLUMNS}:\n{}",
         too_wide.join("\n")
+    );
+}
+
+/// Braces opened minus braces closed in Rust source, outside comments, strings and
+/// character literals.
+fn brace_balance(code: &str) -> i64 {
+    let chars: Vec<char> = code.chars().collect();
+    let (mut i, mut depth) = (0, 0i64);
+    while i < chars.len() {
+        match chars[i] {
+            '/' if chars.get(i + 1) == Some(&'/') => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            '"' => {
+                i += 1;
+                while i < chars.len() && chars[i] != '"' {
+                    i += if chars[i] == '\\' { 2 } else { 1 };
+                }
+            }
+            // A character literal ('x', '\n', '{'); a lifetime ('a) has no closing quote.
+            '\'' if chars.get(i + 2) == Some(&'\'') => i += 2,
+            '\'' if chars.get(i + 1) == Some(&'\\') => {
+                i += 2;
+                while i < chars.len() && chars[i] != '\'' {
+                    i += 1;
+                }
+            }
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    depth
+}
+
+#[test]
+fn every_listing_closes_the_braces_it_opens() {
+    // A region that starts at `impl X {` and ends before its `}` shows the reader an
+    // unclosed block; one that ends after a `}` it never opened, a stray one.
+    assert_eq!(brace_balance("fn f() { let s = \"{\"; let c = '}'; } // {"), 0);
+    assert_eq!(brace_balance("impl<'a> X<'a> {\n    fn f() {}\n"), 1);
+    let unbalanced: Vec<String> = rust_listings()
+        .into_iter()
+        .filter(|(_, _, region)| brace_balance(&region.join("\n")) != 0)
+        .map(|(path, anchor, region)| {
+            format!("{path}:{anchor}: {:+}", brace_balance(&region.join("\n")))
+        })
+        .collect();
+    assert!(
+        unbalanced.is_empty(),
+        "listings with unbalanced braces:\n{}",
+        unbalanced.join("\n")
     );
 }
 

@@ -140,7 +140,6 @@ impl<const D: usize> Condition<D> for Distance {
         };
         j_dot[1] = -j_dot[0];
     }
-    // ANCHOR_END: distance
     fn name(&self) -> &'static str {
         "distance"
     }
@@ -157,6 +156,7 @@ impl<const D: usize> Condition<D> for Distance {
         Ok(())
     }
 }
+// ANCHOR_END: distance
 
 impl Distance {
     /// Particles `a` and `b` should be `rest` (≥ 0) apart.
@@ -209,7 +209,6 @@ impl<const D: usize> Condition<D> for Coincide {
     ) {
         j_dot.fill(Vector::zeros());
     }
-    // ANCHOR_END: coincide
     fn name(&self) -> &'static str {
         "coincide"
     }
@@ -220,6 +219,7 @@ impl<const D: usize> Condition<D> for Coincide {
         D
     }
 }
+// ANCHOR_END: coincide
 
 impl Coincide {
     /// Particles `a` and `b` should be at the same place.

@@ -87,7 +87,6 @@ impl<const D: usize> Condition<D> for Rod {
         let d_dot = v[0] - v[1];
         (j_dot[0], j_dot[1]) = (d_dot, -d_dot);
     }
-    // ANCHOR_END: rod
     fn name(&self) -> &'static str {
         "rod"
     }
@@ -110,6 +109,7 @@ impl<const D: usize> Condition<D> for Rod {
         Ok(())
     }
 }
+// ANCHOR_END: rod
 
 impl Rod {
     /// A rod of `length` between two different particles.
@@ -164,7 +164,6 @@ impl<const D: usize> Condition<D> for OnCircle<D> {
     ) {
         j_dot[0] = v[0];
     }
-    // ANCHOR_END: on_circle
     fn name(&self) -> &'static str {
         "point on circle"
     }
@@ -184,6 +183,7 @@ impl<const D: usize> Condition<D> for OnCircle<D> {
         Ok(())
     }
 }
+// ANCHOR_END: on_circle
 
 impl<const D: usize> OnCircle<D> {
     /// Keeps `particle` on the circle of `radius` about `centre`.
