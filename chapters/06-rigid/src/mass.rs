@@ -286,20 +286,27 @@ fn index_of(x: usize, a: usize, b: usize) -> usize {
 impl MassProperties {
     // ANCHOR: from_mesh
     /// Exact mass properties of a closed polyhedron of uniform `density` (Mirtich
-    /// 1996).
+    /// 1996). The integrals are taken about a point of the mesh, the mean of its
+    /// vertices, not about the world origin: the inertia is then moved from there to
+    /// the centre of mass, a short move. About a far origin both the second moments
+    /// and the parallel-axis correction would be huge and nearly equal, and their
+    /// difference would lose digits as (distance / size)².
     pub fn polyhedron(mesh: &TriMesh, density: f64) -> Result<Self, PbmError> {
         positive("polyhedron", "density", density)?;
+        let vertices = mesh.vertices();
+        let reference = vertices.iter().sum::<Vector3<f64>>() / vertices.len() as f64;
         let mut v = VolumeIntegrals::default();
         for tri in mesh.corners() {
-            add_triangle(&tri, &mut v);
+            add_triangle(&tri.map(|p| p - reference), &mut v);
         }
         let (t1, t2, tp) = (v.t1 / 2.0, v.t2 / 3.0, v.tp / 2.0);
         let mass = density * v.t0;
-        let centre = t1 / v.t0;
-        // Inertia about the origin, then moved to the centre of mass.
+        // The centre of mass relative to the reference point.
+        let d = t1 / v.t0;
+        // Inertia about the reference point, then moved to the centre of mass.
         let (xx, yy, zz) = (t2.x, t2.y, t2.z);
         let (xy, yz, zx) = (tp.x, tp.y, tp.z);
-        let origin = Matrix3::new(
+        let about_reference = Matrix3::new(
             yy + zz,
             -xy,
             -zx, //
@@ -310,10 +317,9 @@ impl MassProperties {
             -yz,
             xx + yy,
         ) * density;
-        let d = centre;
-        let inertia =
-            origin - (Matrix3::identity() * d.dot(&d) - d * d.transpose()) * mass;
-        Ok(MassProperties { mass, centre, inertia })
+        let inertia = about_reference
+            - (Matrix3::identity() * d.dot(&d) - d * d.transpose()) * mass;
+        Ok(MassProperties { mass, centre: reference + d, inertia })
     }
     // ANCHOR_END: from_mesh
 }
@@ -334,7 +340,9 @@ impl MassProperties {
     }
 
     /// A solid tetrahedron in closed form: with volume V and s = Σ v_k, the second
-    /// moments are ∫ x xᵀ dV = V/20 (Σ v_k v_kᵀ + s sᵀ), and I follows from them.
+    /// moments are ∫ x xᵀ dV = V/20 (Σ v_k v_kᵀ + s sᵀ), and I follows from them. The
+    /// corners are taken relative to the first one, so a far tetrahedron keeps its
+    /// digits.
     pub fn tetrahedron(
         v: &[Vector3<f64>; 4],
         density: f64,
@@ -343,16 +351,18 @@ impl MassProperties {
         let volume =
             (v[1] - v[0]).dot(&(v[2] - v[0]).cross(&(v[3] - v[0]))).abs() / 6.0;
         positive("tetrahedron", "volume", volume)?;
-        let s: Vector3<f64> = v.iter().sum();
-        let second = (v.iter().map(|p| p * p.transpose()).sum::<Matrix3<f64>>()
+        // About the first corner, for the same reason as in `polyhedron`.
+        let local = v.map(|p| p - v[0]);
+        let s: Vector3<f64> = local.iter().sum();
+        let second = (local.iter().map(|p| p * p.transpose()).sum::<Matrix3<f64>>()
             + s * s.transpose())
             * (density * volume / 20.0);
         let mass = density * volume;
-        let centre = s / 4.0;
-        let origin = Matrix3::identity() * second.trace() - second;
-        let d = centre;
-        let inertia =
-            origin - (Matrix3::identity() * d.dot(&d) - d * d.transpose()) * mass;
+        let d = s / 4.0;
+        let about_corner = Matrix3::identity() * second.trace() - second;
+        let inertia = about_corner
+            - (Matrix3::identity() * d.dot(&d) - d * d.transpose()) * mass;
+        let centre = v[0] + d;
         Ok(MassProperties { mass, centre, inertia })
     }
 }

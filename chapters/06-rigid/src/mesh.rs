@@ -89,9 +89,16 @@ impl TriMesh {
         self.triangles.iter().map(|t| t.map(|i| self.vertices[i]))
     }
 
-    /// Enclosed volume by the divergence theorem: Σ over triangles of a·(b × c)/6.
+    /// Enclosed volume by the divergence theorem: Σ over triangles of a·(b × c)/6,
+    /// with the corners taken relative to the mean vertex (any point gives the same
+    /// sum in exact arithmetic; a point of the mesh keeps the terms small, so a mesh
+    /// far from the origin does not lose its volume to cancellation).
     pub fn signed_volume(&self) -> f64 {
-        self.corners().map(|[a, b, c]| a.dot(&b.cross(&c)) / 6.0).sum()
+        let o =
+            self.vertices.iter().sum::<Vector3<f64>>() / self.vertices.len() as f64;
+        self.corners()
+            .map(|[a, b, c]| (a - o).dot(&(b - o).cross(&(c - o))) / 6.0)
+            .sum()
     }
 
     /// Smallest and largest corner of the axis-aligned bounding box.

@@ -132,19 +132,86 @@ fn parallel_axis_theorem_matches_direct_sums() {
 
 #[test]
 fn translating_a_mesh_moves_its_centre_not_its_inertia() {
-    let (mesh, exact) = {
-        let s = test_solids().unwrap();
-        (s[2].1.clone(), MassProperties::polyhedron(&s[2].1, 1.0).unwrap())
-    };
-    let shift = Vector3::new(10.0, -3.0, 7.0);
-    let moved = TriMesh::new(
-        mesh.vertices().iter().map(|v| v + shift).collect(),
-        mesh.triangles().to_vec(),
+    // A mesh and its translate have the same inertia about their centres. Moved
+    // 10^k sizes away (k up to 6), the translate's vertices are rounded to 1e-16 of
+    // their distance, so the inertia can agree only to about that, relative to the
+    // size: 1e-10 at a million sizes. Integrating about the world origin lost
+    // (distance / size)² of that instead (26% at 10⁴ sizes).
+    let solids = test_solids().unwrap();
+    // A squashed 34-vertex sphere: no symmetry a cancellation could hide behind.
+    let sphere = uv_sphere(1.0, 5, 8).unwrap();
+    let squashed = TriMesh::new(
+        sphere
+            .vertices()
+            .iter()
+            .map(|v| v.component_mul(&Vector3::new(1.3, 0.8, 0.5)))
+            .collect(),
+        sphere.triangles().to_vec(),
     )
     .unwrap();
-    let props = MassProperties::polyhedron(&moved, 1.0).unwrap();
-    assert!((props.centre - exact.centre - shift).norm() < 1e-11);
-    assert!(rel(&props.inertia, &exact.inertia) < 1e-10);
+    let direction = Vector3::new(0.6, -0.48, 0.64);
+    for (name, mesh) in [("L", &solids[2].1), ("squashed sphere", &squashed)] {
+        let exact = MassProperties::polyhedron(mesh, 1.0).unwrap();
+        let (lo, hi) = mesh.bounds();
+        let size = (hi - lo).norm();
+        let mut worst = 0.0f64;
+        for k in 0..=6 {
+            let distance = 10f64.powi(k);
+            let shift = direction * distance * size;
+            let moved = TriMesh::new(
+                mesh.vertices().iter().map(|v| v + shift).collect(),
+                mesh.triangles().to_vec(),
+            )
+            .unwrap();
+            let props = MassProperties::polyhedron(&moved, 1.0).unwrap();
+            let error = rel(&props.inertia, &exact.inertia);
+            worst = worst.max(error / distance);
+            assert!(
+                error < 1e-14 * distance.max(10.0),
+                "{name} at 1e{k} sizes: {error:e}"
+            );
+            let centre = (props.centre - shift - exact.centre).norm() / size;
+            assert!(
+                centre < 1e-15 * distance.max(10.0),
+                "{name} at 1e{k}: {centre:e}"
+            );
+        }
+        println!("{name}: inertia error / distance in sizes at most {worst:e}");
+    }
+    // The closed-form tetrahedron, moved the same way.
+    let corners = [
+        Vector3::new(0.0, 0.0, 0.0),
+        Vector3::new(2.0, 0.0, 0.0),
+        Vector3::new(0.5, 1.5, 0.0),
+        Vector3::new(0.7, 0.4, 1.2),
+    ];
+    let exact = MassProperties::tetrahedron(&corners, 1.0).unwrap();
+    // The same closed form taken about the world origin, as the first version did.
+    let about_origin = |v: &[Vector3<f64>; 4]| {
+        let volume = (v[1] - v[0]).dot(&(v[2] - v[0]).cross(&(v[3] - v[0]))) / 6.0;
+        let s: Vector3<f64> = v.iter().sum();
+        let second = (v.iter().map(|p| p * p.transpose()).sum::<Matrix3<f64>>()
+            + s * s.transpose())
+            * (volume / 20.0);
+        let d = s / 4.0;
+        Matrix3::identity() * second.trace()
+            - second
+            - (Matrix3::identity() * d.dot(&d) - d * d.transpose()) * volume
+    };
+    // The diagonal of its bounding box, as for the meshes above.
+    let size = 2.0f64.hypot(1.5).hypot(1.2);
+    let errors = |k: i32| {
+        let far = corners.map(|c| c + direction * size * 10f64.powi(k));
+        let new = MassProperties::tetrahedron(&far, 1.0).unwrap().inertia;
+        (rel(&about_origin(&far), &exact.inertia), rel(&new, &exact.inertia))
+    };
+    // The page: 7e-9 at a thousand sizes and 3e-3 at a million about the origin;
+    // 6e-11 at a million about a corner.
+    let (old_k3, _) = errors(3);
+    let (old_k6, new_k6) = errors(6);
+    assert!((1e-9..1e-7).contains(&old_k3), "about the origin, 1e3: {old_k3:e}");
+    assert!((1e-4..1e-1).contains(&old_k6), "about the origin, 1e6: {old_k6:e}");
+    assert!(new_k6 < 1e-9, "tetrahedron at 1e6 sizes: {new_k6:e}");
 }
 
 #[test]
