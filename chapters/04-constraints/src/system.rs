@@ -119,6 +119,19 @@ impl<const D: usize> ConstrainedSystem<D> {
         let x: Vec<Vector<D>> =
             ids.iter().map(|&i| self.particles.particles[i].x).collect();
         constraint.check(&x)?;
+        // A constraint on nailed particles only can never be held: its row of
+        // J W^½ is zero, so J W Jᵀ is singular however independent J's rows are.
+        let nailed =
+            |&i: &usize| matches!(self.particles.particles[i].motion, Motion::Fixed);
+        if ids.iter().all(nailed) {
+            return Err(PbmError::invalid(
+                constraint.name(),
+                format!(
+                    "every particle it acts on ({ids:?}) is fixed, so no force can hold \
+                     it: its row of J W Jᵀ would be zero"
+                ),
+            ));
+        }
         let (row, rows) = (self.c.len(), constraint.rows());
         for &i in ids {
             self.j.blocks.push(MatrixBlock::zeros(row, D * i, rows, D));
@@ -274,6 +287,7 @@ impl<const D: usize> ConstrainedSystem<D> {
                 "the right-hand side is no longer finite: the state has blown up",
             ));
         }
+        self.check_rows_can_be_met(&w, &rhs)?;
         self.lambda.fill(0.0);
         let max_iterations =
             self.max_iterations.unwrap_or_else(|| default_iterations(rhs.len()));
@@ -291,6 +305,30 @@ impl<const D: usize> ConstrainedSystem<D> {
         Ok(&self.constraint_force)
     }
     // ANCHOR_END: solve
+
+    /// A row of J W Jᵀ that is zero (its constraint acts only on particles no force
+    /// can move: fixed, or scripted) can be met only if its right-hand side is zero
+    /// too. Otherwise the system has no solution, and the error names the row's
+    /// constraint instead of letting CG fail on it.
+    fn check_rows_can_be_met(&self, w: &[f64], rhs: &[f64]) -> Result<(), PbmError> {
+        let mut diagonal = vec![0.0; rhs.len()];
+        self.j.weighted_row_norms(w, &mut diagonal);
+        let Some(row) = (0..rhs.len()).find(|&r| diagonal[r] == 0.0 && rhs[r] != 0.0)
+        else {
+            return Ok(());
+        };
+        let k = self.offsets.iter().rposition(|&first| first <= row).unwrap_or(0);
+        Err(PbmError::degenerate(
+            "constraint solve",
+            format!(
+                "the {} constraint (row {row}) acts on no particle a force can move, so \
+                 its row of J W Jᵀ is zero, yet its right-hand side asks for {:.3}: no \
+                 multiplier can meet it",
+                self.constraints[k].name(),
+                rhs[row]
+            ),
+        ))
+    }
 }
 
 /// The CG iteration limit for m constraint rows: 10 m + 100, ten times what exact

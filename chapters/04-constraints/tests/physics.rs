@@ -319,7 +319,7 @@ fn a_failing_constraint_solve_names_its_step_and_time() {
     // of J W Jᵀ is zero: harmless while the slider stands still (its row of the
     // right-hand side is zero too), impossible once the script pulls the rod longer.
     // That happens at t = 0.503 s, inside step 50 of 10 ms steps (t = 0.50 to 0.51):
-    // CG must fail there, and say so.
+    // the solve must refuse there, name the rod, and the step must say when.
     let h = 0.01;
     let bob = Particle::new(1.0, Vector2::new(-2.0, -1.0), Vector2::zeros()).unwrap();
     let anchor = Particle::new(1.0, Vector2::zeros(), Vector2::zeros()).unwrap();
@@ -341,20 +341,38 @@ fn a_failing_constraint_solve_names_its_step_and_time() {
     let PbmError::AtStep { step, time, source } = &err else { panic!("{err}") };
     assert_eq!(*step, 50, "{err}");
     assert!((time - 0.5).abs() < 1e-12, "{err}");
-    assert!(
-        matches!(**source, PbmError::Solver { solver: "conjugate gradient", .. }),
-        "{err}"
-    );
+    assert!(matches!(**source, PbmError::Degenerate { .. }), "{err}");
+    // The whole message, as the book quotes it: the slider's script accelerates it
+    // at 1 m/s² along the rod; at the step's second stage (t = 0.505 s) the rod is
+    // 2 µm long and stretching at 2 mm/s, which the feedback (k_s = 100, k_d = 20)
+    // adds: −1 − 100 · 2e-6 − 20 · 0.002 = −1.040.
     assert_eq!(err.fault(), Fault::Computation);
-    // The whole message, as the book quotes it. The solve fails at its second
-    // iteration, on a search direction with no curvature; by then the residual has
-    // grown enormously.
     assert_eq!(
         err.to_string(),
-        "at step 50 (t = 0.5 s): conjugate gradient failed after 2 iterations (relative \
-         residual 2.04933e14): pᵀAp = 0: the matrix is not positive definite"
+        "at step 50 (t = 0.5 s): degenerate constraint solve: the rod constraint (row 1) acts on \
+         no particle a force can move, so its row of J W Jᵀ is zero, yet its \
+         right-hand side asks for -1.040: no multiplier can meet it"
     );
     // Until then the bob swung on its circle, and the failed step was undone.
     assert!((system.time() - 0.5).abs() < 1e-12);
     assert!(system.max_abs_c().unwrap() < 1e-9);
+}
+
+#[test]
+fn a_rod_between_two_nailed_particles_is_refused_not_solved() {
+    // J = [uᵀ, −uᵀ] has full row rank, but W = 0 at both ends: J W Jᵀ = 0. The
+    // condition for a solvable system is full row rank of J W^½, not of J.
+    let p = |x: f64| {
+        Particle::new(1.0, Vector2::new(x, 0.0), Vector2::zeros())
+            .unwrap()
+            .with_motion(Motion::Fixed)
+    };
+    let mut system = ConstrainedSystem::new(vec![p(0.0), p(1.0)]);
+    let err = system.add_constraint(Rod::new(0, 1, 1.0).unwrap()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid rod: every particle it acts on ([0, 1]) is fixed, so no force can \
+         hold it: its row of J W Jᵀ would be zero"
+    );
+    assert_eq!(err.fault(), Fault::Input);
 }
