@@ -113,6 +113,7 @@ fn inertia_table(p: &Params) -> Result<Value, PbmError> {
     for (shape, mesh, exact) in test_solids()? {
         let methods = [
             ("bounding box", MassProperties::bounding_box(&mesh, 1.0)?),
+            ("box, true mass", MassProperties::bounding_box_true_mass(&mesh, 1.0)?),
             ("point sampling", MassProperties::point_sampling(&mesh, 1.0, n)?),
             ("polyhedral", MassProperties::polyhedron(&mesh, 1.0)?),
         ];

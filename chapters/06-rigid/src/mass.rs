@@ -81,7 +81,10 @@ impl MassProperties {
 
     // ANCHOR: point_sampling
     /// The slides' point sampling: the centres of an n × n × n grid of cells over the
-    /// bounding box, kept if inside the mesh, each carrying the mass of its cell.
+    /// bounding box, each carrying the mass of its cell times the winding number
+    /// there: 1 inside, 0 outside, and 1/2 for a centre that lies exactly on a face
+    /// (which happens when a face is aligned with the grid), whose cell is then half
+    /// inside. An inside-or-outside test would decide such a centre by rounding.
     pub fn point_sampling(
         mesh: &TriMesh,
         density: f64,
@@ -107,8 +110,9 @@ impl MassProperties {
                             j as f64 + 0.5,
                             k as f64 + 0.5,
                         ));
-                    if mesh.contains(&p) {
-                        points.push((m, p));
+                    let w = snap_winding(mesh.winding_number(&p));
+                    if w > 0.0 {
+                        points.push((m * w, p));
                     }
                 }
             }
@@ -116,6 +120,20 @@ impl MassProperties {
         Self::point_masses(&points)
     }
     // ANCHOR_END: point_sampling
+
+    /// The usual variant of the bounding box: the box's shape, but the body's true
+    /// mass (here from the exact polyhedral volume), so only the distribution is
+    /// wrong.
+    pub fn bounding_box_true_mass(
+        mesh: &TriMesh,
+        density: f64,
+    ) -> Result<Self, PbmError> {
+        let true_mass = Self::polyhedron(mesh, density)?.mass;
+        let (lo, hi) = mesh.bounds();
+        let mut props = Self::block(hi - lo, true_mass)?;
+        props.centre = (lo + hi) / 2.0;
+        Ok(props)
+    }
 
     /// The same body's inertia about `point` instead of the centre of mass (parallel
     /// axis theorem): I_p = I_c + M ((d·d) 1 − d dᵀ) with d = c − p.
@@ -135,6 +153,18 @@ impl MassProperties {
     /// ‖I − I_exact‖ / ‖I_exact‖ (Frobenius norms).
     pub fn relative_error(&self, exact: &MassProperties) -> f64 {
         (self.inertia - exact.inertia).norm() / exact.inertia.norm()
+    }
+}
+
+/// A winding number as a weight: exactly 0 or 1 where it is within rounding of them
+/// (deep inside or outside), itself on the surface.
+fn snap_winding(w: f64) -> f64 {
+    if w.abs() < 1e-9 {
+        0.0
+    } else if (w - 1.0).abs() < 1e-9 {
+        1.0
+    } else {
+        w
     }
 }
 

@@ -113,22 +113,35 @@ impl TriMesh {
     }
 
     // ANCHOR: winding
-    /// Whether `p` is inside, by the winding number: the solid angle all triangles
-    /// subtend at p, over 4π, is 1 inside a closed outward mesh and 0 outside (Van
-    /// Oosterom and Strackee's formula for a triangle's solid angle).
-    pub fn contains(&self, p: &Vector3<f64>) -> bool {
+    /// The winding number of the mesh about `p`: the solid angle all triangles
+    /// subtend at p, over 4π (Van Oosterom and Strackee's formula for a triangle's
+    /// solid angle). It is 1 inside a closed outward mesh, 0 outside, 1/2 on a face,
+    /// and on an edge the fraction of a small ball around p that is inside. A point
+    /// in the plane of a triangle gets nothing from it, exactly.
+    pub fn winding_number(&self, p: &Vector3<f64>) -> f64 {
         let total: f64 = self
             .corners()
             .map(|[a, b, c]| {
                 let (a, b, c) = (a - p, b - p, c - p);
                 let (la, lb, lc) = (a.norm(), b.norm(), c.norm());
                 let numerator = a.dot(&b.cross(&c));
+                // p in the triangle's plane sees it edge-on: no solid angle. Left
+                // to atan2, a numerator of ±0 or of rounding noise would jump to ±2π
+                // where the denominator is negative.
+                if numerator.abs() <= 1e-12 * la * lb * lc {
+                    return 0.0;
+                }
                 let denominator =
                     la * lb * lc + a.dot(&b) * lc + b.dot(&c) * la + c.dot(&a) * lb;
                 2.0 * numerator.atan2(denominator)
             })
             .sum();
-        total > 2.0 * std::f64::consts::PI
+        total / (4.0 * std::f64::consts::PI)
+    }
+
+    /// Whether `p` is inside: winding number above 1/2.
+    pub fn contains(&self, p: &Vector3<f64>) -> bool {
+        self.winding_number(p) > 0.5
     }
     // ANCHOR_END: winding
 
