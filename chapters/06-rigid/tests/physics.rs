@@ -724,3 +724,36 @@ fn point_sampling_weighs_centres_on_faces_by_half_and_converges_at_second_order(
     let slope = -pbm_ode::convergence::log_log_slope(&points);
     assert!((1.6..2.2).contains(&slope), "{slope}");
 }
+
+#[test]
+fn rk4_shrinks_a_steady_rotation_by_theta_to_the_sixth_and_the_quaternion_turns_at_half() {
+    // A body with I = 1 spinning steadily at 3 rad/s about z: ω is constant, so each
+    // RK4 step multiplies the turning components by |P(iθ)| = 1 − θ⁶/144 + …, with θ
+    // = h|ω| for the matrix's columns and θ = h|ω|/2 for the quaternion. After N
+    // steps the x and y columns of R have shrunk by δ = N θ⁶/144 (to first order),
+    // so ‖RᵀR − 1‖ = ‖−2δ diag(1, 1, 0)‖ = 2√2 δ; the quaternion's length by N
+    // (θ/2)⁶/144. The ratio is 2√2 · 2⁶ ≈ 181, whatever h.
+    let (omega, h, steps) = (3.0, 0.02, 2000);
+    let drift = |representation| {
+        let body = RigidBody::new(RigidBodyDef {
+            angular_velocity: Vector3::new(0.0, 0.0, omega),
+            representation,
+            ..RigidBodyDef::default()
+        })
+        .unwrap();
+        let mut system = RigidSystem::new(vec![body]).unwrap();
+        let mut rk4 = RungeKutta::new(RK4);
+        for _ in 0..steps {
+            rk4.step(&mut system, h).unwrap();
+        }
+        system.bodies[0].orientation_error()
+    };
+    let theta = h * omega;
+    let delta = steps as f64 * theta.powi(6) / 144.0;
+    let matrix = drift(Representation::Matrix);
+    let quaternion = drift(Representation::Quaternion);
+    assert!((matrix / (2.0 * 2f64.sqrt() * delta) - 1.0).abs() < 0.01, "{matrix:e}");
+    assert!((quaternion / (delta / 64.0) - 1.0).abs() < 0.01, "{quaternion:e}");
+    let ratio = matrix / quaternion;
+    assert!((ratio / (2.0 * 2f64.sqrt() * 64.0) - 1.0).abs() < 0.02, "{ratio}");
+}
