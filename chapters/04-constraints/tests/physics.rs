@@ -376,3 +376,38 @@ fn a_rod_between_two_nailed_particles_is_refused_not_solved() {
     );
     assert_eq!(err.fault(), Fault::Input);
 }
+
+#[test]
+fn notes_errata_the_power_has_no_extra_mass() {
+    // A 2 kg bead moving on the unit circle under gravity: gravity does work, the
+    // wire none, and dT/dt = (f + f̂)·ẋ = f·ẋ. The notes' m f·ẋ + m f̂·ẋ is twice
+    // that here.
+    let mass = 2.0;
+    let mut system = ConstrainedSystem::new(vec![
+        Particle::new(mass, Vector2::new(0.6, -0.8), Vector2::new(1.2, 0.9)).unwrap(),
+    ]);
+    system.add_force(Gravity { g: Vector2::new(0.0, -G) }).unwrap();
+    system.add_constraint(OnCircle::new(0, Vector2::zeros(), 1.0).unwrap()).unwrap();
+    let h = 1e-3;
+    let kinetic = |s: &ConstrainedSystem<2>| {
+        let v = s.particles.particles[0].v;
+        0.5 * mass * v.dot(&v)
+    };
+    let mut rk4 = RungeKutta::new(RK4);
+    let mut energies = Vec::new();
+    let mut powers = Vec::new();
+    for _ in 0..3 {
+        system.particles.accumulate_forces().unwrap();
+        let f_hat =
+            Vector2::from_column_slice(system.solve_constraint_forces().unwrap());
+        let p = &system.particles.particles[0];
+        powers.push((p.f.dot(&p.v), f_hat.dot(&p.v)));
+        energies.push(kinetic(&system));
+        rk4.step(&mut system, h).unwrap();
+    }
+    let t_dot = (energies[2] - energies[0]) / (2.0 * h);
+    let (applied, constraint) = powers[1];
+    assert!(constraint.abs() < 1e-12, "the wire did work: {constraint:e}");
+    assert!((t_dot - (applied + constraint)).abs() < 1e-5 * applied.abs(), "{t_dot}");
+    assert!((t_dot - mass * (applied + constraint)).abs() > 0.4 * applied.abs());
+}

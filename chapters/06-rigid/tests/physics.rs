@@ -394,14 +394,15 @@ fn slides_errata_star_and_discrete_inertia_signs() {
 
 #[test]
 fn notes_errata_the_torque_is_a_cross_product() {
-    // In appendix D the torque line multiplies two triples with `*`; read as a
-    // componentwise product it would give (0, 0, −2f) for the force of section 5.4,
-    // not (0, 3f, 0).
+    // In appendix D the torque line joins two triples with `*`, which the notes'
+    // code defines as the dot product: a scalar, −2f for the force of section 5.4,
+    // where the torque is (0, 3f, 0). Their cross operator `^` gives the torque.
     let (r, f) = (Vector3::new(-3.0, 0.0, -2.0), Vector3::new(0.0, 0.0, 1.0));
     let (_, torque) =
         pbm_rigid::motion::net_force_and_torque(Vector3::zeros(), &[(r, f)]).unwrap();
     assert_eq!(torque, Vector3::new(0.0, 3.0, 0.0));
-    assert_ne!(torque, r.component_mul(&f));
+    assert_eq!(torque, r.cross(&f), "the notes' `^`");
+    assert_eq!(r.dot(&f), -2.0, "the notes' `*`, as printed");
 }
 
 #[test]
@@ -726,7 +727,8 @@ fn point_sampling_weighs_centres_on_faces_by_half_and_converges_at_second_order(
 }
 
 #[test]
-fn rk4_shrinks_a_steady_rotation_by_theta_to_the_sixth_and_the_quaternion_turns_at_half() {
+fn rk4_shrinks_a_steady_rotation_by_theta_to_the_sixth_and_the_quaternion_turns_at_half()
+ {
     // A body with I = 1 spinning steadily at 3 rad/s about z: ω is constant, so each
     // RK4 step multiplies the turning components by |P(iθ)| = 1 − θ⁶/144 + …, with θ
     // = h|ω| for the matrix's columns and θ = h|ω|/2 for the quaternion. After N
@@ -756,4 +758,33 @@ fn rk4_shrinks_a_steady_rotation_by_theta_to_the_sixth_and_the_quaternion_turns_
     assert!((quaternion / (delta / 64.0) - 1.0).abs() < 0.01, "{quaternion:e}");
     let ratio = matrix / quaternion;
     assert!((ratio / (2.0 * 2f64.sqrt() * 64.0) - 1.0).abs() < 0.02, "{ratio}");
+}
+
+#[test]
+fn notes_errata_velocity_of_a_body_point() {
+    // A body point p = R r0 + x moves with ṗ = v + ω × r' (r' = R r0) = v − r'* ω,
+    // checked against a finite difference of the rotation exp(ω* t); the notes' C.1
+    // form v + r'* ω has the rotational part backwards. Their Figure 4: the tip of r
+    // moves on a circle whose radius is |b|, b the part of r across the axis, at
+    // speed |ω| |b|.
+    let (w, r0, v) = (
+        Vector3::new(0.3, -1.1, 0.7),
+        Vector3::new(0.4, 0.9, -0.2),
+        Vector3::new(0.5, 0.0, -1.0),
+    );
+    let dt = 1e-6;
+    let rotation =
+        |t: f64| quat_to_matrix(&quat_from_axis_angle(&w.normalize(), w.norm() * t));
+    let point = |t: f64| rotation(t) * r0 + v * t;
+    let p_dot = (point(dt) - point(-dt)) / (2.0 * dt);
+    assert!((p_dot - (v - star(&r0) * w)).norm() < 1e-9, "{p_dot}");
+    assert!((p_dot - (v + star(&r0) * w)).norm() > 1.0);
+    let b = r0 - w.normalize() * w.normalize().dot(&r0);
+    let tip_speed = (rotation(dt) * r0 - rotation(-dt) * r0).norm() / (2.0 * dt);
+    assert!((tip_speed - w.norm() * b.norm()).abs() < 1e-9);
+    // The summary's Σ m ṙ × r' is −L.
+    let (m, r) = (2.0, Vector3::new(1.0, 0.0, 0.0));
+    let r_dot = Vector3::new(0.0, 1.0, 0.0); // rotating about +z
+    assert_eq!((r * m).cross(&r_dot), Vector3::new(0.0, 0.0, 2.0));
+    assert_eq!((r_dot * m).cross(&r), -Vector3::new(0.0, 0.0, 2.0));
 }
