@@ -268,3 +268,72 @@ impl<const D: usize> Condition<D> for OnLine<D> {
         j_dot.fill(Vector::zeros());
     }
 }
+
+/// A particle on the axis-aligned ellipse (x/a)² + (y/b)² = 1 about `centre`, in the
+/// plane: C = ½((x/a)² + (y/b)² − 1) with r = x − centre, so J = (r_x/a², r_y/b²)
+/// and J̇ = (ṙ_x/a², ṙ_y/b²). A wire whose curvature changes along it, unlike the
+/// circle's (chapter 5 runs the same bead in one coordinate).
+#[derive(Debug, Clone)]
+pub struct OnEllipse {
+    particle: [usize; 1],
+    centre: Vector<2>,
+    axes: [f64; 2],
+}
+
+impl Condition<2> for OnEllipse {
+    fn position(
+        &self,
+        x: &[Vector<2>],
+        c: &mut [f64],
+        j: &mut [Vector<2>],
+    ) -> Result<(), PbmError> {
+        let r = x[0] - self.centre;
+        let [a, b] = self.axes;
+        c[0] = 0.5 * ((r.x / a).powi(2) + (r.y / b).powi(2) - 1.0);
+        j[0] = Vector::<2>::new(r.x / (a * a), r.y / (b * b));
+        Ok(())
+    }
+    fn jacobian_dot(
+        &self,
+        _x: &[Vector<2>],
+        v: &[Vector<2>],
+        j_dot: &mut [Vector<2>],
+    ) {
+        let [a, b] = self.axes;
+        j_dot[0] = Vector::<2>::new(v[0].x / (a * a), v[0].y / (b * b));
+    }
+    fn name(&self) -> &'static str {
+        "point on ellipse"
+    }
+    fn rows(&self) -> usize {
+        1
+    }
+    fn particles(&self) -> &[usize] {
+        &self.particle
+    }
+    fn check(&self, x: &[Vector<2>]) -> Result<(), PbmError> {
+        if (x[0] - self.centre).norm() <= 1e-12 * self.axes[0].min(self.axes[1]) {
+            return Err(PbmError::invalid(
+                "point on ellipse",
+                "the particle is at the centre, where the constraint has no gradient",
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl OnEllipse {
+    /// Keeps `particle` on the ellipse with half-axes `a` (along x) and `b` (along y)
+    /// about `centre`.
+    pub fn new(
+        particle: usize,
+        centre: Vector<2>,
+        a: f64,
+        b: f64,
+    ) -> Result<Self, PbmError> {
+        all_finite("point on ellipse", "centre", centre.iter().copied())?;
+        let a = positive("point on ellipse", "half-axis a", a)?;
+        let b = positive("point on ellipse", "half-axis b", b)?;
+        Ok(OnEllipse { particle: [particle], centre, axes: [a, b] })
+    }
+}

@@ -5,7 +5,7 @@
 
 use nalgebra::{DMatrix, DVector, SVector, Vector2, Vector3};
 use pbm_constraints::bead::{bead_lambda, force_at_rest, slides_constraint_force};
-use pbm_constraints::constraint::{Nail, OnCircle, OnLine, Rod};
+use pbm_constraints::constraint::{Nail, OnCircle, OnEllipse, OnLine, Rod};
 use pbm_constraints::exercises::redundant_pendulum;
 use pbm_constraints::models::{Chain, bead, double_pendulum, pendulum};
 use pbm_constraints::studies::bead_drift;
@@ -219,6 +219,10 @@ fn jacobians_match_finite_differences() {
         4,
     );
     check_jacobians::<2>(&Nail::new(0, Vector2::new(1.0, 2.0)).unwrap(), 5);
+    check_jacobians::<2>(
+        &OnEllipse::new(0, Vector2::new(0.3, -0.2), 1.5, 0.5).unwrap(),
+        9,
+    );
     check_jacobians::<3>(&Nail::new(0, Vector3::new(1.0, 2.0, 3.0)).unwrap(), 6);
     check_jacobians::<2>(
         &OnLine::new(0, Vector2::new(1.0, 0.0), Vector2::new(1.0, 1.0)).unwrap(),

@@ -87,6 +87,66 @@ impl Bead {
     }
 }
 
+// ANCHOR: ellipse_bead
+/// A bead of mass m on the ellipse q = (a cos θ, b sin θ) under gravity. J = (−a sin
+/// θ, b cos θ)ᵀ and J̇ = −(a cos θ, b sin θ)ᵀ θ̇. Unlike the circle's, Jᵀ J̇ = (a² −
+/// b²) sin θ cos θ θ̇ is not zero: the bead's speed along θ changes with where it is,
+/// and equation 13's J̇ term carries that.
+#[derive(Debug, Clone)]
+pub struct EllipseBead {
+    masses: [f64; 2],
+    axes: [f64; 2],
+    g: f64,
+}
+
+impl ParametricModel for EllipseBead {
+    fn dof(&self) -> usize {
+        1
+    }
+    fn masses(&self) -> &[f64] {
+        &self.masses
+    }
+    fn positions(&self, u: &[f64]) -> DVector<f64> {
+        let [a, b] = self.axes;
+        DVector::from_vec(vec![a * u[0].cos(), b * u[0].sin()])
+    }
+    fn jacobian(&self, u: &[f64]) -> DMatrix<f64> {
+        let [a, b] = self.axes;
+        DMatrix::from_column_slice(2, 1, &[-a * u[0].sin(), b * u[0].cos()])
+    }
+    fn jacobian_dot(&self, u: &[f64], u_dot: &[f64]) -> DMatrix<f64> {
+        let [a, b] = self.axes;
+        let w = u_dot[0];
+        DMatrix::from_column_slice(2, 1, &[-a * w * u[0].cos(), -b * w * u[0].sin()])
+    }
+    fn applied_force(
+        &self,
+        _q: &DVector<f64>,
+        _q_dot: &DVector<f64>,
+    ) -> DVector<f64> {
+        gravity_force(&self.masses, self.g)
+    }
+    fn potential_energy(&self, q: &DVector<f64>) -> f64 {
+        gravity_potential(&self.masses, self.g, q)
+    }
+}
+// ANCHOR_END: ellipse_bead
+
+impl EllipseBead {
+    /// A bead of `mass` on the ellipse with half-axes `a` (x) and `b` (y) about the
+    /// origin, under gravity `g` along −y.
+    pub fn new(mass: f64, a: f64, b: f64, g: f64) -> Result<Self, PbmError> {
+        Ok(EllipseBead {
+            masses: [positive("ellipse bead", "mass", mass)?; 2],
+            axes: [
+                positive("ellipse bead", "half-axis a", a)?,
+                positive("ellipse bead", "half-axis b", b)?,
+            ],
+            g: positive("ellipse bead", "g", g)?,
+        })
+    }
+}
+
 // ANCHOR: double_pendulum
 /// The double pendulum in its two angles from straight down:
 /// p₁ = l₁ (sin θ₁, −cos θ₁), p₂ = p₁ + l₂ (sin θ₂, −cos θ₂), q = (p₁, p₂).
