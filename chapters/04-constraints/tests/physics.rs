@@ -415,3 +415,29 @@ fn notes_errata_the_power_has_no_extra_mass() {
     assert!((t_dot - (applied + constraint)).abs() < 1e-5 * applied.abs(), "{t_dot}");
     assert!((t_dot - mass * (applied + constraint)).abs() > 0.4 * applied.abs());
 }
+
+#[test]
+fn feedback_pulls_an_illegal_start_onto_the_wire() {
+    // The bead starts at radius 1.1 on the unit circle: C = (1.21 − 1)/2 = 0.105.
+    // With feedback the error decays critically damped (τ = 0.1 s); without, the
+    // constraint force only keeps C̈ = 0 and the bead stays off the wire.
+    let run = |feedback| {
+        let mut system = ConstrainedSystem::new(vec![
+            Particle::new(1.0, Vector2::new(1.1, 0.0), Vector2::zeros()).unwrap(),
+        ]);
+        system.add_force(Gravity { g: Vector2::new(0.0, -G) }).unwrap();
+        system
+            .add_constraint(OnCircle::new(0, Vector2::zeros(), 1.0).unwrap())
+            .unwrap();
+        system.feedback = feedback;
+        let mut rk4 = RungeKutta::new(RK4);
+        for _ in 0..200 {
+            rk4.step(&mut system, 0.01).unwrap();
+        }
+        system.max_abs_c().unwrap()
+    };
+    let with = run(Feedback::DEFAULT);
+    let without = run(Feedback::OFF);
+    assert!(with < 1e-6, "{with:e}");
+    assert!((without - 0.105).abs() < 1e-4, "{without}");
+}
