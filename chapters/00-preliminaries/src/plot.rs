@@ -706,6 +706,42 @@ where
     Ok(())
 }
 
+/// Draws an arrow from `tail` to `tip` in data coordinates, with a head a fifth of its
+/// length (at most `max_head`) opening at ±25°. Meant for charts with equal scales
+/// ([`equal_scale`]), where data angles are screen angles.
+pub fn arrow<'a, DB, X, Y>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    tail: (f64, f64),
+    tip: (f64, f64),
+    max_head: f64,
+    c: RGBColor,
+    width: u32,
+) -> DrawResult
+where
+    DB: DrawingBackend + 'a,
+    DB::ErrorType: 'static,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    let (dx, dy) = (tip.0 - tail.0, tip.1 - tail.1);
+    let length = dx.hypot(dy);
+    if length == 0.0 {
+        return Ok(());
+    }
+    let head = (0.2 * length).min(max_head);
+    let (ux, uy) = (dx / length, dy / length);
+    let (c25, s25) = (25f64.to_radians().cos(), 25f64.to_radians().sin());
+    let side = |sign: f64| {
+        (
+            tip.0 - head * (ux * c25 - sign * uy * s25),
+            tip.1 - head * (uy * c25 + sign * ux * s25),
+        )
+    };
+    line(chart, &[tail, tip], c, width)?;
+    line(chart, &[side(1.0), tip, side(-1.0)], c, width)?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

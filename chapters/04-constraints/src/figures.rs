@@ -1,21 +1,33 @@
 //! The chapter's figures, computed with the chapter's own code.
 
+use crate::bead::bead_lambda;
 use crate::models::{Chain, double_pendulum};
 use crate::studies::{Holder, bead_drift, max_stable_step, run_chain};
 use crate::system::Feedback;
 use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::{MIDPOINT, RK4};
 use pbm_prelim::plot::{
-    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color,
+    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, arrow, axes, chart_on, color,
     dashed_line, draw_figure, equal_scale, legend_below, line, power_of_ten,
     require_finite, title_font, titled,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
     vec![
+        Figure {
+            name: "bead-forces",
+            title: "The bead's applied force, constraint force and their sum",
+            draw: bead_forces,
+        },
+        Figure {
+            name: "jacobian-blocks",
+            title: "The block-sparse Jacobian of a nailed chain of four rods",
+            draw: jacobian_blocks,
+        },
         Figure {
             name: "drift",
             title: "The bead drifts off its circle without feedback",
@@ -32,6 +44,179 @@ pub fn all() -> Vec<Figure> {
             draw: rods_vs_springs,
         },
     ]
+}
+
+/// The bead on the unit circle at 40° below the horizontal, 1 kg under gravity: the
+/// applied force f, the constraint force f̂ = λ x of equation 7 and the total f + f̂,
+/// at rest and moving at 2.5 m/s along the wire. Forces are drawn at 0.06 m per
+/// newton.
+fn bead_forces() -> Result<Vec<Drawing>, PbmError> {
+    let angle = (-40f64).to_radians();
+    let x = nalgebra::Vector2::new(angle.cos(), angle.sin());
+    let tangent = nalgebra::Vector2::new(-x.y, x.x);
+    let f = nalgebra::Vector2::new(0.0, -pbm_particles::forces::G);
+    let scale = 0.06;
+    let cases = [("(a) at rest", 0.0), ("(b) moving at 2.5 m/s", 2.5)];
+    let forces: Vec<[nalgebra::Vector2<f64>; 3]> = cases
+        .iter()
+        .map(|&(_, speed)| {
+            let f_hat = x * bead_lambda(1.0, x, tangent * speed, f);
+            [f, f_hat, f + f_hat]
+        })
+        .collect();
+    require_finite("bead-forces", forces.iter().flatten().flat_map(|v| [v.x, v.y]))?;
+    let names = [
+        "applied force f (gravity, 9.81 N)",
+        "constraint force f̂ = λx, along the normal",
+        "total f + f̂: the bead's m ẍ",
+    ];
+    let legend: Legend = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.to_string(), Swatch::Line(color(i), 3)))
+        .chain(std::iter::once((
+            "tangent at the bead; wire".to_string(),
+            Swatch::Dashed(REFERENCE, 1),
+        )))
+        .collect();
+    draw_figure(
+        "bead-forces",
+        |l| l.pick(460, 820),
+        |root, layout| {
+            let root = titled(
+                root,
+                "A 1 kg bead on the unit circle, forces drawn at 0.06 m per newton",
+                &title_font(),
+            )?;
+            let root = legend_below(&root, &legend)?;
+            let parts = pbm_prelim::plot::panels(&root, layout, 2, 2);
+            for ((part, (title, _)), [f, f_hat, total]) in
+                parts.iter().zip(&cases).zip(&forces)
+            {
+                let area = titled(part, title, &pbm_prelim::plot::label_font())?;
+                let (xr, yr) = equal_scale(&area, -1.3..1.5, -1.5..1.1);
+                let mut chart = chart_on(&area).build_cartesian_2d(xr, yr)?;
+                axes(&mut chart, "x (m)", "y (m)").draw()?;
+                let circle: Vec<(f64, f64)> = (0..=120)
+                    .map(|i| f64::from(i) * std::f64::consts::TAU / 120.0)
+                    .map(|t| (t.cos(), t.sin()))
+                    .collect();
+                dashed_line(&mut chart, &circle, REFERENCE, 1)?;
+                let along = |s: f64| (x.x + s * tangent.x, x.y + s * tangent.y);
+                dashed_line(&mut chart, &[along(-0.9), along(0.9)], REFERENCE, 1)?;
+                let at = (x.x, x.y);
+                for (i, v) in [f, f_hat, total].iter().enumerate() {
+                    let tip = (x.x + scale * v.x, x.y + scale * v.y);
+                    arrow(&mut chart, at, tip, 0.12, color(i), 3)?;
+                }
+                chart.draw_series(std::iter::once(Circle::new(
+                    at,
+                    5,
+                    BLACK.filled(),
+                )))?;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// The Jacobian of chapter 4's nailed chain of four rods (5 particles in the plane):
+/// one cell per entry, filled where a block of `BlockMatrix` lives.
+fn jacobian_blocks() -> Result<Vec<Drawing>, PbmError> {
+    let mut system = Chain { links: 4, length: 0.5, mass: 1.0 }.with_rods()?;
+    system.evaluate_constraints()?;
+    let j = system.jacobian().clone();
+    let (rows, cols) = (j.n_rows as f64, j.n_cols as f64);
+    let row_names =
+        ["nail, x", "nail, y", "rod 0–1", "rod 1–2", "rod 2–3", "rod 3–4"];
+    draw_figure(
+        "jacobian-blocks",
+        |l| l.pick(360, 420),
+        |root, layout| {
+            let root = titled(
+                root,
+                &format!(
+                    "J of a nailed chain of 4 rods: {} × {}, {} blocks, {} of {} entries kept",
+                    j.n_rows,
+                    j.n_cols,
+                    j.blocks.len(),
+                    j.blocks.iter().map(|b| b.rows * b.cols).sum::<usize>(),
+                    j.n_rows * j.n_cols
+                ),
+                &title_font(),
+            )?;
+            let mut chart = ChartBuilder::on(&root)
+                .margin(8)
+                .build_cartesian_2d(-2.6..cols + 0.2, -1.4..rows + 0.2)?;
+            let cell = |r: usize, c: usize| {
+                let (x, y) = (c as f64, rows - 1.0 - r as f64);
+                [(x, y), (x + 1.0, y + 1.0)]
+            };
+            // Every entry, faint; then the stored blocks, one colour per constraint.
+            for r in 0..j.n_rows {
+                for c in 0..j.n_cols {
+                    chart.draw_series(std::iter::once(Rectangle::new(
+                        cell(r, c),
+                        REFERENCE.mix(0.35).stroke_width(1),
+                    )))?;
+                }
+            }
+            for b in &j.blocks {
+                let k = if b.rows == 2 { 0 } else { b.row - 1 };
+                for r in b.row..b.row + b.rows {
+                    for c in b.col..b.col + b.cols {
+                        chart.draw_series(std::iter::once(Rectangle::new(
+                            cell(r, c),
+                            color(k).mix(0.55).filled(),
+                        )))?;
+                    }
+                }
+                let label = match (b.rows, b.col / 2 == b.row.saturating_sub(2)) {
+                    (2, _) => "identity".to_string(),
+                    (_, true) => "dᵀ".to_string(),
+                    _ => "−dᵀ".to_string(),
+                };
+                let centre = (
+                    b.col as f64 + b.cols as f64 / 2.0,
+                    rows - b.row as f64 - b.rows as f64 / 2.0,
+                );
+                chart.draw_series(std::iter::once(Text::new(
+                    label,
+                    centre,
+                    pbm_prelim::plot::label_font()
+                        .pos(Pos::new(HPos::Center, VPos::Center)),
+                )))?;
+            }
+            let tick = pbm_prelim::plot::tick_font();
+            for (r, name) in row_names.iter().enumerate() {
+                chart.draw_series(std::iter::once(Text::new(
+                    name.to_string(),
+                    (-0.15, rows - 0.5 - r as f64),
+                    tick.clone().pos(Pos::new(HPos::Right, VPos::Center)),
+                )))?;
+            }
+            if layout.pick(false, true) {
+                chart.draw_series(std::iter::once(Text::new(
+                    "particle",
+                    (-0.15, -0.15),
+                    tick.clone().pos(Pos::new(HPos::Right, VPos::Top)),
+                )))?;
+            }
+            for p in 0..j.n_cols / 2 {
+                chart.draw_series(std::iter::once(Text::new(
+                    layout.pick(format!("particle {p}"), format!("{p}")),
+                    (2.0 * p as f64 + 1.0, -0.15),
+                    tick.clone().pos(Pos::new(HPos::Center, VPos::Top)),
+                )))?;
+                chart.draw_series(std::iter::once(Text::new(
+                    "x   y",
+                    (2.0 * p as f64 + 1.0, -0.75),
+                    tick.clone().pos(Pos::new(HPos::Center, VPos::Top)),
+                )))?;
+            }
+            Ok(())
+        },
+    )
 }
 
 /// Smallest |C| drawn on the log axis (exact zeros sit on the floor).
