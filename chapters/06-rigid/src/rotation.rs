@@ -51,6 +51,38 @@ pub fn quat_derivative(omega: &Vector3<f64>, q: &Quat) -> Quat {
 }
 // ANCHOR_END: quaternion
 
+// ANCHOR: matrix_to_quat
+/// The unit quaternion [s, v] of a rotation matrix R, with s ≥ 0 (q and −q are the
+/// same rotation). From `quat_to_matrix`: tr R = 4s² − 1, R₀₀ = 1 − 2(y² + z²) gives
+/// 4x² = 1 + R₀₀ − R₁₁ − R₂₂ (and so on), and the off-diagonal pairs give the
+/// products: R₂₁ − R₁₂ = 4sx, R₁₀ + R₀₁ = 4xy, … Take the square root of the largest
+/// of 4s², 4x², 4y², 4z² (at least 1/4 of their sum, 4), and divide the products by
+/// it: no division by a small number, however R is turned (Shepperd's method).
+pub fn quat_from_matrix(r: &Matrix3<f64>) -> Quat {
+    let trace = r.trace();
+    let squares = [
+        1.0 + trace,
+        1.0 + r[(0, 0)] - r[(1, 1)] - r[(2, 2)],
+        1.0 - r[(0, 0)] + r[(1, 1)] - r[(2, 2)],
+        1.0 - r[(0, 0)] - r[(1, 1)] + r[(2, 2)],
+    ]; // 4s², 4x², 4y², 4z²
+    let k = (0..4).max_by(|&a, &b| squares[a].total_cmp(&squares[b])).unwrap_or(0);
+    let big = squares[k].sqrt(); // 2|q_k|
+    let (sx, sy, sz) =
+        (r[(2, 1)] - r[(1, 2)], r[(0, 2)] - r[(2, 0)], r[(1, 0)] - r[(0, 1)]);
+    let (xy, xz, yz) =
+        (r[(1, 0)] + r[(0, 1)], r[(0, 2)] + r[(2, 0)], r[(2, 1)] + r[(1, 2)]);
+    // Each row is 4 q_k q = (4 q_k s, 4 q_k x, 4 q_k y, 4 q_k z); divide by 2 big.
+    let q = match k {
+        0 => Quat::new(big * big, sx, sy, sz),
+        1 => Quat::new(sx, big * big, xy, xz),
+        2 => Quat::new(sy, xy, big * big, yz),
+        _ => Quat::new(sz, xz, yz, big * big),
+    } / (2.0 * big);
+    if q[0] < 0.0 { -q } else { q }
+}
+// ANCHOR_END: matrix_to_quat
+
 /// ‖RᵀR − I‖ (Frobenius): how far a stored matrix has drifted from a rotation.
 pub fn orthogonality_error(r: &Matrix3<f64>) -> f64 {
     (r.transpose() * r - Matrix3::identity()).norm()

@@ -24,7 +24,7 @@ use pbm_rigid::motion::{
     translation_free,
 };
 use pbm_rigid::rotation::{
-    Quat, quat_from_axis_angle, quat_mul, quat_to_matrix, star,
+    Quat, quat_from_axis_angle, quat_from_matrix, quat_mul, quat_to_matrix, star,
 };
 
 fn rel(a: &Matrix3<f64>, b: &Matrix3<f64>) -> f64 {
@@ -817,4 +817,37 @@ fn the_flip_grows_at_the_rate_euler_s_equations_predict() {
     };
     let measured = (at(4.0) / at(2.0)).ln() / 2.0;
     assert!((measured / predicted - 1.0).abs() < 0.01, "{measured} vs {predicted}");
+}
+
+#[test]
+fn a_rotation_matrix_converts_back_to_its_quaternion_at_every_angle() {
+    // Random rotations, and the hard cases: the identity, and half-turns about each
+    // axis and about a diagonal, where s = 0 and the trace-based formula would divide
+    // by zero. q and −q are the same rotation; the conversion returns s ≥ 0.
+    let mut cases: Vec<Quat> = (0..200u64)
+        .map(|i| {
+            Quat::new(
+                sample(4 * i),
+                sample(4 * i + 1),
+                sample(4 * i + 2),
+                sample(4 * i + 3),
+            )
+            .normalize()
+        })
+        .collect();
+    cases.push(Quat::new(1.0, 0.0, 0.0, 0.0));
+    for axis in
+        [Vector3::x(), Vector3::y(), Vector3::z(), Vector3::new(1.0, 1.0, 1.0)]
+    {
+        cases.push(quat_from_axis_angle(&axis, std::f64::consts::PI));
+        cases.push(quat_from_axis_angle(&axis, std::f64::consts::PI - 1e-9));
+    }
+    for q in cases {
+        let back = quat_from_matrix(&quat_to_matrix(&q));
+        let same = if q[0] < 0.0 { -q } else { q };
+        // At s = 0 exactly, q and −q both have s = 0: compare up to sign.
+        let error = (back - same).norm().min((back + same).norm());
+        assert!(error < 1e-14, "{q:?} came back as {back:?}");
+        assert!((back.norm() - 1.0).abs() < 1e-15);
+    }
 }
