@@ -155,6 +155,35 @@ fn rust_listings() -> Vec<(String, String, Vec<String>)> {
 }
 
 #[test]
+fn no_line_of_display_math_reads_as_markdown() {
+    // Markdown sees a line that starts with "+ ", "- ", "* " or "1. " as a list item even
+    // inside $$…$$, and the formula is cut in two. Break such lines before the sign.
+    let mut problems = Vec::new();
+    for page in pages() {
+        let text = fs::read_to_string(&page).unwrap();
+        let mut in_display = false;
+        for (n, line) in text.lines().enumerate() {
+            let t = line.trim_start();
+            let list_like = ["+ ", "- ", "* "].iter().any(|m| t.starts_with(m))
+                || t.split_once(". ").is_some_and(|(d, _)| {
+                    !d.is_empty() && d.chars().all(|c| c.is_ascii_digit())
+                });
+            if in_display && list_like {
+                problems.push(format!("{}:{}: {line}", page.display(), n + 1));
+            }
+            if line.matches("$$").count() % 2 == 1 {
+                in_display = !in_display;
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "display math broken by markdown:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
 fn every_listing_fits_the_column_without_scrolling_sideways() {
     let mut too_wide = Vec::new();
     for (path, anchor, region) in rust_listings() {
@@ -428,8 +457,8 @@ fn the_built_book_renders_math_and_loads_nothing_remote() {
     let models =
         fs::read_to_string(out.path().join("04-constraints/models.html")).unwrap();
     assert!(
-        models.contains("Figure 4.2.</strong>")
-            && models.contains("Figure 4.3.</strong>")
+        models.contains("Figure 4.4.</strong>")
+            && models.contains("Figure 4.5.</strong>")
     );
     let adaptive =
         fs::read_to_string(out.path().join("01-ode/adaptive.html")).unwrap();
