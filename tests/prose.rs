@@ -505,6 +505,13 @@ const CLAIMS: &[Claim] = &[
         agree: Agree::About(0.1),
     },
     Claim {
+        page: "06-rigid/motion.md",
+        says: "3.41 J of work, and that is the kinetic energy at the end",
+        number: "3.41",
+        value: || 2.0 + run("rigid/force-torque-puzzle", &[], "/extra_work"),
+        agree: Agree::Rounds,
+    },
+    Claim {
         page: "04-constraints/models.md",
         says: "must step below 1.4 ms. The rods allow a step 10.7 times larger",
         number: "1.4",

@@ -1,12 +1,14 @@
 //! The chapter's figures, computed with the chapter's own code.
 
 use crate::body::Representation;
-use crate::motion::{DZHANIBEKOV_OMEGA, Sample, TUMBLING_BLOCK_SIZE, torque_free};
+use crate::motion::{
+    DZHANIBEKOV_OMEGA, Sample, TUMBLING_BLOCK_SIZE, push, torque_free,
+};
 use nalgebra::{Matrix3, Vector3};
 use pbm_prelim::plot::{
-    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color,
-    dashed_line, draw_figure, equal_scale_in, label_font, legend_below, line,
-    power_of_ten, require_finite, title_font, titled,
+    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, arrow, axes, chart_on, color,
+    dashed_line, draw_figure, equal_scale, equal_scale_in, label_font, legend_below,
+    legends_below, line, panels, power_of_ten, require_finite, title_font, titled,
 };
 use pbm_prelim::{Figure, PbmError};
 use plotters::prelude::*;
@@ -15,9 +17,19 @@ use plotters::prelude::*;
 pub fn all() -> Vec<Figure> {
     vec![
         Figure {
+            name: "body-frame",
+            title: "Body and world coordinates of a point",
+            draw: body_frame,
+        },
+        Figure {
             name: "orientation-drift",
             title: "Drift of a rotation matrix against a quaternion",
             draw: orientation_drift,
+        },
+        Figure {
+            name: "push-paths",
+            title: "The force versus torque puzzle, seen from above",
+            draw: push_paths,
         },
         Figure {
             name: "dzhanibekov",
@@ -33,6 +45,190 @@ pub fn all() -> Vec<Figure> {
 }
 
 const FLOOR: f64 = 1e-17;
+
+/// The outline of a `w` × `h` rectangle centred at `c`, turned by `r` (its first two
+/// columns used), closed.
+fn outline(c: (f64, f64), r: &Matrix3<f64>, w: f64, h: f64) -> Vec<(f64, f64)> {
+    [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0)]
+        .iter()
+        .map(|&(u, v)| {
+            let p = r * Vector3::new(0.5 * w * u, 0.5 * h * v, 0.0);
+            (c.0 + p.x, c.1 + p.y)
+        })
+        .collect()
+}
+
+/// A body in the plane: its centre of mass x, its axes (the columns of R), and a
+/// point fixed in it, p = x + R r₀, drawn in world coordinates.
+fn body_frame() -> Result<Vec<Drawing>, PbmError> {
+    let angle = 30f64.to_radians();
+    let r = Matrix3::new(
+        angle.cos(),
+        -angle.sin(),
+        0.0,
+        angle.sin(),
+        angle.cos(),
+        0.0,
+        0.0,
+        0.0,
+        1.0,
+    );
+    let x = (2.6, 1.4);
+    let r0 = Vector3::new(0.8, 0.3, 0.0);
+    let rr0 = r * r0;
+    let p = (x.0 + rr0.x, x.1 + rr0.y);
+    draw_figure(
+        "body-frame",
+        |l| l.pick(420, 460),
+        |root, _| {
+            let root = titled(
+                root,
+                "p = x + R r₀: a body point in world coordinates",
+                &title_font(),
+            )?;
+            let legend: Legend = vec![
+                ("world axes".into(), Swatch::Line(REFERENCE, 2)),
+                ("body axes: the columns of R".into(), Swatch::Line(color(1), 2)),
+                ("x, the centre of mass".into(), Swatch::Line(color(0), 2)),
+                ("R r₀, the point's offset".into(), Swatch::Line(color(2), 2)),
+                ("p, the point".into(), Swatch::Dashed(color(4), 2)),
+            ];
+            let plot = legend_below(&root, &legend)?;
+            let (xr, yr) = equal_scale(&plot, -0.4..4.0, -0.4..2.9);
+            let mut chart = chart_on(&plot).build_cartesian_2d(xr, yr)?;
+            axes(&mut chart, "world x (m)", "world y (m)").draw()?;
+            line(&mut chart, &outline(x, &r, 2.4, 1.2), REFERENCE, 1)?;
+            arrow(&mut chart, (0.0, 0.0), (1.0, 0.0), 0.15, REFERENCE, 2)?;
+            arrow(&mut chart, (0.0, 0.0), (0.0, 1.0), 0.15, REFERENCE, 2)?;
+            for k in 0..2 {
+                let axis = r.column(k) * 0.9;
+                arrow(
+                    &mut chart,
+                    x,
+                    (x.0 + axis.x, x.1 + axis.y),
+                    0.15,
+                    color(1),
+                    2,
+                )?;
+            }
+            arrow(&mut chart, (0.0, 0.0), x, 0.15, color(0), 2)?;
+            arrow(&mut chart, x, p, 0.12, color(2), 2)?;
+            dashed_line(&mut chart, &[(0.0, 0.0), p], color(4), 2)?;
+            let font = label_font();
+            let labels = [
+                ("world x", (1.05, -0.22)),
+                ("world y", (0.05, 1.08)),
+                ("body x", (x.0 + 0.95 * r[(0, 0)], x.1 + 0.95 * r[(1, 0)] - 0.2)),
+                (
+                    "body y",
+                    (x.0 + 0.95 * r[(0, 1)] - 0.3, x.1 + 0.95 * r[(1, 1)] + 0.05),
+                ),
+                ("p", (p.0 + 0.06, p.1 + 0.02)),
+            ];
+            for (text, at) in labels {
+                chart.draw_series(std::iter::once(Text::new(
+                    text,
+                    at,
+                    font.clone(),
+                )))?;
+            }
+            chart.draw_series(std::iter::once(Circle::new(
+                x,
+                4,
+                color(0).filled(),
+            )))?;
+            chart.draw_series(std::iter::once(Circle::new(
+                p,
+                4,
+                color(4).filled(),
+            )))?;
+            Ok(())
+        },
+    )
+}
+
+/// The page's 4 × 0.5 m block pushed by 1 N along y for 2 s, through its centre and
+/// 1.5 m along it, seen from above at five instants.
+fn push_paths() -> Result<Vec<Drawing>, PbmError> {
+    let offsets = [0.0, 1.5];
+    let runs = offsets
+        .iter()
+        .map(|&d| push(Vector3::new(d, 0.0, 0.0), 2.0, 1e-3))
+        .collect::<Result<Vec<_>, PbmError>>()?;
+    require_finite(
+        "push-paths",
+        runs.iter()
+            .flat_map(|r| r.path.iter().flat_map(|(p, c, _)| [p.x, p.y, c.x, c.y])),
+    )?;
+    let legends: Vec<Legend> = runs
+        .iter()
+        .map(|run| {
+            let rise = run.path.last().map_or(0.0, |l| l.0.y) - run.path[0].0.y;
+            vec![
+                (
+                    format!("path of the pushed point: {rise:.2} m along F"),
+                    Swatch::Line(color(1), LINE_WIDTH),
+                ),
+                ("path of the centre of mass".into(), Swatch::Dashed(color(0), 1)),
+                ("the 1 N force, every 0.5 s".into(), Swatch::Line(color(3), 2)),
+                (
+                    format!(
+                        "the block then, darker later; kinetic energy at 2 s: {:.2} J",
+                        run.kinetic_energy
+                    ),
+                    Swatch::Line(REFERENCE, 1),
+                ),
+            ]
+        })
+        .collect();
+    draw_figure(
+        "push-paths",
+        |l| l.pick(520, 960),
+        |root, layout| {
+            let root = titled(
+                root,
+                "A 4 × 0.5 m, 1 kg block pushed by 1 N along y for 2 s (arrows every 0.5 s)",
+                &title_font(),
+            )?;
+            let parts = panels(&root, layout, 2, 2);
+            let titled_parts = [
+                titled(&parts[0], "(a) through the centre", &label_font())?,
+                titled(&parts[1], "(b) 1.5 m from the centre", &label_font())?,
+            ];
+            let plots = legends_below(&titled_parts, &legends)?;
+            for (plot, run) in plots.iter().zip(&runs) {
+                let (xr, yr) = equal_scale(plot, -2.6..2.6, -1.2..4.4);
+                let mut chart = chart_on(plot).build_cartesian_2d(xr, yr)?;
+                axes(&mut chart, "x (m)", "y (m)").draw()?;
+                let points: Vec<(f64, f64)> =
+                    run.path.iter().map(|(p, _, _)| (p.x, p.y)).collect();
+                let centres: Vec<(f64, f64)> =
+                    run.path.iter().map(|(_, c, _)| (c.x, c.y)).collect();
+                for k in (0..run.path.len()).step_by(500) {
+                    let (p, c, r) = &run.path[k];
+                    let shade =
+                        REFERENCE.mix(0.3 + 0.7 * k as f64 / run.path.len() as f64);
+                    chart.draw_series(std::iter::once(PathElement::new(
+                        outline((c.x, c.y), r, 4.0, 0.5),
+                        shade.stroke_width(1),
+                    )))?;
+                    arrow(
+                        &mut chart,
+                        (p.x, p.y - 0.6),
+                        (p.x, p.y),
+                        0.15,
+                        color(3),
+                        2,
+                    )?;
+                }
+                // The paths last, on top of the arrows that push along them.
+                dashed_line(&mut chart, &centres, color(0), 1)?;
+                line(&mut chart, &points, color(1), LINE_WIDTH)?;
+            }
+            Ok(())
+        },
+    )
+}
 
 fn orientation_drift() -> Result<Vec<Drawing>, PbmError> {
     let (h, t_end) = (0.02, 100.0);

@@ -59,7 +59,7 @@ pub fn rotation_free(f: f64) -> Result<(Vector3<f64>, Vector3<f64>), PbmError> {
 }
 
 /// The outcome of pushing a body for a while with one force at one body point.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Push {
     /// Kinetic energy at the end (J).
     pub kinetic_energy: f64,
@@ -67,6 +67,9 @@ pub struct Push {
     pub work: f64,
     /// Speed of the centre of mass at the end (m/s).
     pub speed: f64,
+    /// After every step: the point of application, the centre of mass and the
+    /// orientation, in the world (for drawing).
+    pub path: Vec<(Vector3<f64>, Vector3<f64>, Matrix3<f64>)>,
 }
 
 // ANCHOR: puzzle
@@ -83,18 +86,22 @@ pub fn push(point: Vector3<f64>, duration: f64, h: f64) -> Result<Push, PbmError
     let mut rk4 = RungeKutta::new(RK4);
     let mut at = system.bodies[0].world_point(&point);
     let mut work = 0.0;
+    let record = |b: &RigidBody| (b.world_point(&point), b.position(), b.rotation());
+    let mut path = vec![record(&system.bodies[0])];
     for _ in 0..step_count(h, duration)? {
         rk4.step(&mut system, h)?;
         system.renormalize();
         let next = system.bodies[0].world_point(&point);
         work += force.dot(&(next - at));
         at = next;
+        path.push(record(&system.bodies[0]));
     }
     let body = &system.bodies[0];
     Ok(Push {
         kinetic_energy: body.kinetic_energy(),
         work,
         speed: body.velocity().norm(),
+        path,
     })
 }
 // ANCHOR_END: puzzle
