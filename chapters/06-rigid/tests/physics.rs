@@ -710,7 +710,7 @@ fn point_sampling_weighs_centres_on_faces_by_half_and_converges_at_second_order(
         |n| MassProperties::point_sampling(l, 1.0, n).unwrap().relative_error(exact);
     let e33 = odd.relative_error(exact);
     // No spike: within a factor 1.5 of its even neighbours (measured: 1.04e-3, 8.97e-4,
-    // 9.20e-4; the old inside test gave 1.8e-2 at n = 33).
+    // 9.20e-4; with the solid-angle jump left in it was 1.8e-2 at n = 33).
     let (e32, e34) = (even(32), even(34));
     assert!(
         e33 < 1.5 * e32.max(e34) && e33 > e32.min(e34) / 1.5,
