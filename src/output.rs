@@ -94,8 +94,21 @@ pub const SHOWN: &[ShownRun] = &[
     ShownRun {
         id: "particles/interaction-scaling",
         set: &[],
-        keys: &["rows"],
-        timed: &["brute_ms", "grid_ms"],
+        keys: &[
+            "threads",
+            "rows",
+            "grid_n",
+            "grid_median_ms",
+            "interacting_pairs",
+            "pair_interactions_per_second",
+        ],
+        timed: &[
+            "threads",
+            "brute_ms",
+            "grid_ms",
+            "grid_median_ms",
+            "pair_interactions_per_second",
+        ],
     },
     run(
         "particles/hanging-structure",

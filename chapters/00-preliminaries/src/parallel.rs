@@ -55,6 +55,28 @@ pub fn map_range_with<S, T: Send>(
     }
 }
 
+/// Calls `f(scratch, i, &mut items[i])` for every index: each call writes only its
+/// own item, and `scratch` (made by `init` for each worker) is a buffer to reuse,
+/// never a source of results.
+pub fn for_each_indexed_with<S, T: Send>(
+    items: &mut [T],
+    init: impl Fn() -> S + Sync + Send,
+    f: impl Fn(&mut S, usize, &mut T) + Sync + Send,
+) {
+    #[cfg(feature = "parallel")]
+    items
+        .par_iter_mut()
+        .enumerate()
+        .for_each_init(init, |scratch, (i, item)| f(scratch, i, item));
+    #[cfg(not(feature = "parallel"))]
+    {
+        let mut scratch = init();
+        for (i, item) in items.iter_mut().enumerate() {
+            f(&mut scratch, i, item);
+        }
+    }
+}
+
 /// Calls `f(item, chunk)` for every item and the consecutive `chunk_len`-long chunk
 /// of `data` with the same index: each item reads its own slice of a state vector.
 pub fn zip_chunks<T: Send>(

@@ -2,7 +2,9 @@
 
 use crate::collision::Strategy;
 use crate::condition::{Distance, Evaluation, soft_forces};
-use crate::interaction::{PairLaw, brute_force_forces, grid_forces};
+use crate::interaction::{
+    PairLaw, UniformGrid, brute_force_forces, grid_forces, interacting_pairs,
+};
 use crate::particle::Particle;
 use crate::scenes::{
     beam, bouncing_ball, run_with_snapshots, scaling_law, scaling_points,
@@ -75,13 +77,22 @@ pub fn all() -> Vec<Exercise> {
         Exercise {
             id: "interaction-scaling",
             summary: "pair forces by brute force O(n^2) and by a uniform grid: same forces, far less work",
-            params: vec![ParamSpec::int(
-                "n_max",
-                "largest particle count",
-                20_000,
-                16,
-                25_000,
-            )],
+            params: vec![
+                ParamSpec::int(
+                    "n_max",
+                    "largest particle count timed both ways",
+                    20_000,
+                    16,
+                    25_000,
+                ),
+                ParamSpec::int(
+                    "n_grid",
+                    "particle count for the grid's throughput (median of 5 evaluations)",
+                    100_000,
+                    1_000,
+                    400_000,
+                ),
+            ],
             run: interaction_scaling,
             optional: &[],
         },
@@ -199,6 +210,31 @@ pub fn scaling_row(law: &PairLaw, n: usize) -> Result<(f64, f64, f64), PbmError>
     Ok((brute_ms, grid_ms, difference))
 }
 
+/// The grid alone on `n` particles at the experiment's density: the median time of
+/// five force evaluations after one to warm up (ms), and how many ordered pairs
+/// within the cutoff each evaluation computes.
+pub fn grid_throughput(
+    law: &PairLaw,
+    n: usize,
+) -> Result<(usize, f64, u64), PbmError> {
+    let x = scaling_points(n);
+    let pairs = interacting_pairs(law, &x);
+    // One grid and one force array, reused as a simulation reuses them from one
+    // evaluation to the next; the first evaluation warms them up.
+    let (mut grid, mut forces) = (UniformGrid::build(&x, law.cutoff), Vec::new());
+    grid.forces(law, &x, &mut forces);
+    let mut times: Vec<f64> = (0..5)
+        .map(|_| {
+            let start = Instant::now();
+            grid.forces(law, &x, &mut forces);
+            std::hint::black_box(&forces);
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    Ok((n, times[2], pairs))
+}
+
 fn interaction_scaling(p: &Params) -> Result<Value, PbmError> {
     let n_max = p.usize("n_max")?;
     let law = scaling_law()?;
@@ -211,7 +247,15 @@ fn interaction_scaling(p: &Params) -> Result<Value, PbmError> {
         let (brute_ms, grid_ms, difference) = scaling_row(&law, n)?;
         rows.push(json!({"n": n, "brute_ms": brute_ms, "grid_ms": grid_ms, "max_force_difference": difference}));
     }
-    Ok(json!({ "threads": threads(), "rows": rows }))
+    let (n_grid, grid_ms, pairs) = grid_throughput(&law, p.usize("n_grid")?)?;
+    Ok(json!({
+        "threads": threads(),
+        "rows": rows,
+        "grid_n": n_grid,
+        "grid_median_ms": grid_ms,
+        "interacting_pairs": pairs,
+        "pair_interactions_per_second": pairs as f64 / (grid_ms * 1e-3),
+    }))
 }
 
 fn hanging_structure(p: &Params) -> Result<Value, PbmError> {

@@ -1,16 +1,15 @@
 //! Spatial interaction forces (course notes, "Particle System Dynamics", section
 //! 4.3): any two particles closer than a cutoff push or pull each other. Checking
 //! every pair costs O(n²); a uniform grid of cells as wide as the cutoff only checks
-//! neighbouring cells. Both compute each particle's force by adding its neighbours'
-//! contributions in increasing index order, so they agree to the last bit, and the
-//! parallel loop over particles gives the same bits with any number of threads.
+//! neighbouring cells. Each computes every particle's force on its own, in a fixed
+//! order, so the parallel loop over particles gives the same bits with any number of
+//! threads; the two methods sum in different orders and agree to rounding.
 
 use crate::forces::Force;
 use crate::particle::{Particle, Vector};
 use pbm_prelim::PbmError;
-use pbm_prelim::parallel::{map_range, map_range_with};
+use pbm_prelim::parallel::{for_each_indexed_with, map_range};
 use pbm_prelim::validate::{non_negative, positive};
-use std::collections::HashMap;
 
 // ANCHOR: pair_law
 /// A smooth short-range law. Between particles a distance r apart (r < cutoff) the
@@ -50,6 +49,12 @@ impl PairLaw {
         if r >= self.cutoff || r == 0.0 {
             return Vector::zeros();
         }
+        self.along(&d, r)
+    }
+
+    /// The force for the offset `d` = x_i − x_j of length `r` (0 < r < cutoff).
+    #[inline]
+    pub fn along<const D: usize>(&self, d: &Vector<D>, r: f64) -> Vector<D> {
         let fade = 1.0 - r / self.cutoff;
         d * (self.k * fade * fade * (self.r0 - r) / r)
     }
@@ -78,33 +83,144 @@ fn cell_of<const D: usize>(x: &Vector<D>, size: f64) -> Cell<D> {
     std::array::from_fn(|k| (x[k] / size).floor() as i64)
 }
 
+/// The bucket of a cell: its coordinates hashed into `mask + 1` buckets (a power of
+/// two). Distant cells may share a bucket; their particles then fail the distance
+/// test, so a collision costs a few checks, never a wrong force.
+fn bucket_of<const D: usize>(cell: &Cell<D>, mask: usize) -> usize {
+    const PRIMES: [u64; 3] = [73_856_093, 19_349_663, 83_492_791];
+    let h = cell
+        .iter()
+        .zip(PRIMES.iter().cycle())
+        .fold(0u64, |h, (&c, &p)| h ^ (c as u64).wrapping_mul(p));
+    (h as usize) & mask
+}
+
 // ANCHOR: grid
 /// A uniform grid of cells of side `cutoff`: every neighbour of a particle lies in
-/// its own cell or one of the 3^D − 1 cells around it.
+/// its own cell or one of the 3^D − 1 cells around it. Each cell gets a bucket, and
+/// the particles are sorted by bucket with a counting sort, so a bucket's particles
+/// sit next to each other in one array: `start[b]..start[b + 1]` of `order` (their
+/// indices) and of `sorted` (their positions, copied, so the inner loop reads memory
+/// in order). Where the particles' cells fill a box of at most 4n cells, the bucket
+/// is the cell's row-major index in that box, and neighbouring cells are near each
+/// other in memory; otherwise (a few particles far away) cells are hashed into 2n
+/// buckets.
 pub struct UniformGrid<const D: usize> {
     size: f64,
-    cells: HashMap<Cell<D>, Vec<usize>>,
+    buckets: Buckets<D>,
+    start: Vec<u32>,
+    order: Vec<u32>,
+    sorted: Vec<Vector<D>>,
+    /// Scratch kept between rebuilds: each particle's bucket, the next free slot of
+    /// each bucket, and the forces in bucket order.
+    of: Vec<u32>,
+    next: Vec<u32>,
+    in_order: Vec<Vector<D>>,
+}
+
+/// How a cell finds its bucket.
+enum Buckets<const D: usize> {
+    /// Row-major in the box of cells from `lo`, `dims` wide.
+    Dense { lo: Cell<D>, dims: [usize; D] },
+    /// Hashed, with `mask + 1` buckets.
+    Hashed { mask: usize },
+}
+
+impl<const D: usize> Buckets<D> {
+    fn count(&self) -> usize {
+        match self {
+            Buckets::Dense { dims, .. } => dims.iter().product(),
+            Buckets::Hashed { mask } => mask + 1,
+        }
+    }
+
+    /// The bucket of `cell`, or none if it is outside the dense box (so empty).
+    fn of(&self, cell: &Cell<D>) -> Option<usize> {
+        match self {
+            Buckets::Dense { lo, dims } => {
+                let mut index = 0;
+                for k in (0..D).rev() {
+                    let c = cell[k] - lo[k];
+                    if c < 0 || c as usize >= dims[k] {
+                        return None;
+                    }
+                    index = index * dims[k] + c as usize;
+                }
+                Some(index)
+            }
+            Buckets::Hashed { mask } => Some(bucket_of(cell, *mask)),
+        }
+    }
 }
 
 impl<const D: usize> UniformGrid<D> {
-    /// Buckets the particles at `x` into cells of side `size`.
+    /// Buckets the particles at `x` into cells of side `size`: count per bucket,
+    /// prefix sums, then place each particle (in index order, so a bucket lists its
+    /// particles in increasing index order).
     pub fn build(x: &[Vector<D>], size: f64) -> Self {
-        let mut cells: HashMap<Cell<D>, Vec<usize>> = HashMap::new();
-        for (i, xi) in x.iter().enumerate() {
-            cells.entry(cell_of(xi, size)).or_default().push(i);
+        let mut grid = UniformGrid {
+            size,
+            buckets: Buckets::Hashed { mask: 0 },
+            start: Vec::new(),
+            order: Vec::new(),
+            sorted: Vec::new(),
+            of: Vec::new(),
+            next: Vec::new(),
+            in_order: Vec::new(),
+        };
+        grid.rebuild(x, size);
+        grid
+    }
+
+    /// [`Self::build`] again for new positions, reusing the arrays: a simulation
+    /// rebuilds its grid at every force evaluation, and fresh arrays would cost more
+    /// in page faults than the sort itself.
+    pub fn rebuild(&mut self, x: &[Vector<D>], size: f64) {
+        self.size = size;
+        let (mut lo, mut hi) = ([i64::MAX; D], [i64::MIN; D]);
+        for xi in x {
+            let c = cell_of(xi, size);
+            for k in 0..D {
+                lo[k] = lo[k].min(c[k]);
+                hi[k] = hi[k].max(c[k]);
+            }
         }
-        UniformGrid { size, cells }
+        let dims: [usize; D] =
+            std::array::from_fn(|k| hi[k].abs_diff(lo[k]) as usize + 1);
+        let box_cells = dims.iter().try_fold(1usize, |p, &d| p.checked_mul(d));
+        self.buckets = match box_cells {
+            Some(n) if n <= 4 * x.len() + 64 => Buckets::Dense { lo, dims },
+            _ => Buckets::Hashed { mask: (2 * x.len()).next_power_of_two() - 1 },
+        };
+        let count = self.buckets.count();
+        self.of.clear();
+        self.of.extend(
+            x.iter()
+                .map(|xi| self.buckets.of(&cell_of(xi, size)).unwrap_or(0) as u32),
+        );
+        self.start.clear();
+        self.start.resize(count + 1, 0);
+        for &b in &self.of {
+            self.start[b as usize + 1] += 1;
+        }
+        for b in 0..count {
+            self.start[b + 1] += self.start[b];
+        }
+        // Place each particle, and its position, in its bucket's next free slot.
+        self.next.clear();
+        self.next.extend_from_slice(&self.start);
+        self.order.resize(x.len(), 0);
+        self.sorted.resize(x.len(), Vector::zeros());
+        for (i, (&b, xi)) in self.of.iter().zip(x).enumerate() {
+            let slot = self.next[b as usize] as usize;
+            (self.order[slot], self.sorted[slot]) = (i as u32, *xi);
+            self.next[b as usize] += 1;
+        }
     }
 
-    /// Indices of the particles in the 3^D cells around `x`, in increasing order.
-    pub fn candidates(&self, x: &Vector<D>) -> Vec<usize> {
-        let mut out = Vec::new();
-        self.candidates_into(x, &mut out);
-        out
-    }
-
-    /// [`Self::candidates`] into a reused buffer.
-    pub fn candidates_into(&self, x: &Vector<D>, out: &mut Vec<usize>) {
+    /// The distinct buckets of the 3^D cells around `x`, into `out`: two neighbour
+    /// cells hashed to one bucket must not count its particles twice.
+    fn buckets_around(&self, x: &Vector<D>, out: &mut Vec<usize>) {
         out.clear();
         let center = cell_of(x, self.size);
         for offset in 0..3usize.pow(D as u32) {
@@ -114,29 +230,101 @@ impl<const D: usize> UniformGrid<D> {
                 rest /= 3;
                 center[k] + step
             });
-            if let Some(members) = self.cells.get(&cell) {
-                out.extend_from_slice(members);
+            if let Some(b) = self.buckets.of(&cell)
+                && !out.contains(&b)
+            {
+                out.push(b);
+            }
+        }
+    }
+
+    /// The range of `order` and `sorted` that bucket `b` occupies.
+    fn range(&self, b: usize) -> std::ops::Range<usize> {
+        self.start[b] as usize..self.start[b + 1] as usize
+    }
+
+    /// Indices of the particles in the 3^D cells around `x` (and only those: the
+    /// bucket's other cells are filtered out), in increasing order.
+    pub fn candidates(&self, x: &Vector<D>) -> Vec<usize> {
+        let (mut buckets, mut out) = (Vec::new(), Vec::new());
+        self.buckets_around(x, &mut buckets);
+        let center = cell_of(x, self.size);
+        for &b in &buckets {
+            for k in self.range(b) {
+                let c = cell_of(&self.sorted[k], self.size);
+                if c.iter().zip(&center).all(|(a, b)| (a - b).abs() <= 1) {
+                    out.push(self.order[k] as usize);
+                }
             }
         }
         out.sort_unstable();
+        out
     }
 }
 
-/// The same forces as [`brute_force_forces`], checking only neighbouring cells.
+/// The same forces as [`brute_force_forces`], checking only the particles of
+/// neighbouring cells. Each particle's force is summed cell by cell in a fixed order,
+/// so the result does not depend on the number of threads; it differs from brute
+/// force, which sums in index order, only by rounding.
 pub fn grid_forces<const D: usize>(law: &PairLaw, x: &[Vector<D>]) -> Vec<Vector<D>> {
-    let grid = UniformGrid::build(x, law.cutoff);
-    map_range_with(x.len(), Vec::new, |candidates, i| {
-        grid.candidates_into(&x[i], candidates);
-        let mut f = Vector::zeros();
-        for &j in candidates.iter() {
-            if j != i && (x[i] - x[j]).norm() < law.cutoff {
-                f += law.force(&x[i], &x[j]);
+    let mut grid = UniformGrid::build(x, law.cutoff);
+    let mut forces = Vec::new();
+    grid.forces(law, x, &mut forces);
+    forces
+}
+
+impl<const D: usize> UniformGrid<D> {
+    /// Rebuilds the grid for `x` and writes every particle's force into `forces`.
+    pub fn forces(
+        &mut self,
+        law: &PairLaw,
+        x: &[Vector<D>],
+        forces: &mut Vec<Vector<D>>,
+    ) {
+        self.rebuild(x, law.cutoff);
+        let cutoff2 = law.cutoff * law.cutoff;
+        // In bucket order, so that neighbouring particles are computed one after
+        // another and their neighbours' positions are still in cache.
+        let mut in_order = std::mem::take(&mut self.in_order);
+        in_order.resize(x.len(), Vector::zeros());
+        let grid = &*self;
+        for_each_indexed_with(&mut in_order, Vec::new, |buckets, k, f| {
+            let xi = grid.sorted[k];
+            grid.buckets_around(&xi, buckets);
+            *f = Vector::zeros();
+            for &b in buckets.iter() {
+                for m in grid.range(b) {
+                    let d = xi - grid.sorted[m];
+                    let r2 = d.norm_squared();
+                    if r2 < cutoff2 && m != k && r2 > 0.0 {
+                        *f += law.along(&d, r2.sqrt());
+                    }
+                }
             }
+        });
+        forces.resize(x.len(), Vector::zeros());
+        for (&i, f) in self.order.iter().zip(&in_order) {
+            forces[i as usize] = *f;
         }
-        f
-    })
+        self.in_order = in_order;
+    }
 }
 // ANCHOR_END: grid
+
+/// How many ordered pairs of particles at `x` lie within the law's cutoff: the
+/// interactions one force evaluation computes.
+pub fn interacting_pairs<const D: usize>(law: &PairLaw, x: &[Vector<D>]) -> u64 {
+    let grid = UniformGrid::build(x, law.cutoff);
+    x.iter()
+        .enumerate()
+        .map(|(i, xi)| {
+            grid.candidates(xi)
+                .iter()
+                .filter(|&&j| j != i && (xi - x[j]).norm() < law.cutoff)
+                .count() as u64
+        })
+        .sum()
+}
 
 /// How many pair distances each method checks for the particles at `x`: n(n − 1) for
 /// brute force, the sum of the grid's candidate counts for the grid. The work,

@@ -17,8 +17,12 @@ pbm_prelim::exercise_tests!(
             for row in rows {
                 bound(row, "brute_ms", |ms| ms > 0.0);
                 bound(row, "grid_ms", |ms| ms > 0.0);
+                // Brute force sums in index order, the grid cell by cell.
+                bound(row, "max_force_difference", |d| d < 1e-12);
             }
         }
+        bound(value, "grid_median_ms", |ms| ms > 0.0);
+        bound(value, "pair_interactions_per_second", |r| r > 0.0);
         if let Some(obj) = value.as_object_mut() {
             obj.remove("threads");
         }
