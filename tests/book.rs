@@ -158,21 +158,38 @@ fn rust_listings() -> Vec<(String, String, Vec<String>)> {
 fn no_line_of_display_math_reads_as_markdown() {
     // Markdown sees a line that starts with "+ ", "- ", "* " or "1. " as a list item even
     // inside $$…$$, and the formula is cut in two. Break such lines before the sign.
+    // The same holds for inline math broken across lines, in a blockquote too.
     let mut problems = Vec::new();
     for page in pages() {
         let text = fs::read_to_string(&page).unwrap();
-        let mut in_display = false;
+        let (mut in_display, mut in_inline, mut in_code) = (false, false, false);
         for (n, line) in text.lines().enumerate() {
-            let t = line.trim_start();
+            if line.trim_start().starts_with("```") {
+                in_code = !in_code;
+            }
+            if in_code {
+                continue;
+            }
+            let t = line.trim_start().trim_start_matches('>').trim_start();
             let list_like = ["+ ", "- ", "* "].iter().any(|m| t.starts_with(m))
                 || t.split_once(". ").is_some_and(|(d, _)| {
                     !d.is_empty() && d.chars().all(|c| c.is_ascii_digit())
                 });
-            if in_display && list_like {
+            if (in_display || in_inline) && list_like {
                 problems.push(format!("{}:{}: {line}", page.display(), n + 1));
             }
-            if line.matches("$$").count() % 2 == 1 {
+            let display = line.matches("$$").count();
+            if display % 2 == 1 {
                 in_display = !in_display;
+            }
+            // Single dollars left after the display ones open and close inline math;
+            // a blank line ends a paragraph, and with it any inline math.
+            let single = line.matches('$').count() - 2 * display;
+            if single % 2 == 1 {
+                in_inline = !in_inline;
+            }
+            if line.trim().is_empty() {
+                in_inline = false;
             }
         }
     }
