@@ -33,7 +33,7 @@ fn benches(c: &mut Criterion) {
         for _ in 0..10 {
             model.backward_euler_step(H).expect("stable step");
         }
-        let (a, _) = model.system_matrices(H).expect("assembled");
+        let (a, _) = model.system_matrices(H, None).expect("assembled");
         let size = 3 * n * n;
         let b: Vec<f64> =
             (0..size).map(|i| ((i * 7919) % 1000) as f64 / 1000.0 - 0.5).collect();

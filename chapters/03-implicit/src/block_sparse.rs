@@ -9,23 +9,27 @@ use nalgebra::{DMatrix, SMatrix, SVector};
 pub type Block<const D: usize> = SMatrix<f64, D, D>;
 
 // ANCHOR: block_sparse
-/// Rows of blocks: `rows[i]` lists (j, block) for the non-zero blocks of block row i,
-/// sorted by j. Vectors are flat, D numbers per particle.
+/// Compressed rows of blocks: row i's blocks are `blocks[start[i]..start[i + 1]]`, in
+/// the block columns `columns[..]` at the same places, sorted. Three flat arrays, so a
+/// product walks memory in order. Vectors are flat, D numbers per particle.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlockSparse<const D: usize> {
-    rows: Vec<Vec<(usize, Block<D>)>>,
+    start: Vec<usize>,
+    columns: Vec<usize>,
+    blocks: Vec<Block<D>>,
 }
 
 impl<const D: usize> BlockSparse<D> {
     /// y = A x.
     pub fn mul_vec(&self, x: &[f64], y: &mut [f64]) {
-        for (i, row) in self.rows.iter().enumerate() {
+        for (i, yi) in y.chunks_exact_mut(D).enumerate() {
             let mut acc = SVector::<f64, D>::zeros();
-            for (j, block) in row {
-                acc += block
+            for k in self.start[i]..self.start[i + 1] {
+                let j = self.columns[k];
+                acc += self.blocks[k]
                     * SVector::<f64, D>::from_column_slice(&x[D * j..D * j + D]);
             }
-            y[D * i..D * i + D].copy_from_slice(acc.as_slice());
+            yi.copy_from_slice(acc.as_slice());
         }
     }
 }
@@ -34,25 +38,54 @@ impl<const D: usize> BlockSparse<D> {
 impl<const D: usize> BlockSparse<D> {
     /// Number of block rows (particles).
     pub fn block_rows(&self) -> usize {
-        self.rows.len()
+        self.start.len() - 1
+    }
+
+    /// Row i's stored blocks and their block columns.
+    #[inline]
+    pub fn row(&self, i: usize) -> (&[usize], &[Block<D>]) {
+        let range = self.start[i]..self.start[i + 1];
+        (&self.columns[range.clone()], &self.blocks[range])
+    }
+
+    /// Where row i's blocks start in [`BlockSparse::blocks`] (and end, at i + 1).
+    pub fn row_start(&self, i: usize) -> usize {
+        self.start[i]
+    }
+
+    /// Every stored block, row after row; the block column of each is at the same
+    /// place in [`BlockSparse::columns`].
+    pub fn blocks(&self) -> &[Block<D>] {
+        &self.blocks
+    }
+
+    /// Every stored block, to refill in place (the pattern stays).
+    pub fn blocks_mut(&mut self) -> &mut [Block<D>] {
+        &mut self.blocks
+    }
+
+    /// The block column of every stored block.
+    pub fn columns(&self) -> &[usize] {
+        &self.columns
     }
 
     /// The diagonal block of row i (zero if absent).
     pub fn diagonal_block(&self, i: usize) -> Block<D> {
-        self.rows[i].iter().find(|(j, _)| *j == i).map_or(Block::zeros(), |(_, b)| *b)
+        self.position(i, i).map_or(Block::zeros(), |k| self.blocks[self.start[i] + k])
     }
 
     /// Number of stored blocks.
     pub fn stored_blocks(&self) -> usize {
-        self.rows.iter().map(Vec::len).sum()
+        self.blocks.len()
     }
 
     /// Every stored entry as (row, column, value), for handing the matrix to other
     /// solvers.
     pub fn entries(&self) -> Vec<(usize, usize, f64)> {
         let mut out = Vec::with_capacity(self.stored_blocks() * D * D);
-        for (i, row) in self.rows.iter().enumerate() {
-            for (j, block) in row {
+        for i in 0..self.block_rows() {
+            let (columns, blocks) = self.row(i);
+            for (j, block) in columns.iter().zip(blocks) {
                 for r in 0..D {
                     for c in 0..D {
                         out.push((D * i + r, D * j + c, block[(r, c)]));
@@ -65,10 +98,11 @@ impl<const D: usize> BlockSparse<D> {
 
     /// The same matrix, dense (for tests on small systems).
     pub fn to_dense(&self) -> DMatrix<f64> {
-        let n = D * self.rows.len();
+        let n = D * self.block_rows();
         let mut m = DMatrix::zeros(n, n);
-        for (i, row) in self.rows.iter().enumerate() {
-            for (j, block) in row {
+        for i in 0..self.block_rows() {
+            let (columns, blocks) = self.row(i);
+            for (&j, block) in columns.iter().zip(blocks) {
                 m.view_mut((D * i, D * j), (D, D)).copy_from(block);
             }
         }
@@ -77,6 +111,24 @@ impl<const D: usize> BlockSparse<D> {
 }
 
 impl<const D: usize> BlockSparse<D> {
+    /// From each row's (column, block) lists, sorting each row by column.
+    fn from_rows(rows: Vec<Vec<(usize, Block<D>)>>) -> Self {
+        let mut start = Vec::with_capacity(rows.len() + 1);
+        start.push(0);
+        let total = rows.iter().map(Vec::len).sum();
+        let (mut columns, mut blocks) =
+            (Vec::with_capacity(total), Vec::with_capacity(total));
+        for mut row in rows {
+            row.sort_unstable_by_key(|(j, _)| *j);
+            for (j, b) in row {
+                columns.push(j);
+                blocks.push(b);
+            }
+            start.push(columns.len());
+        }
+        BlockSparse { start, columns, blocks }
+    }
+
     /// Zero blocks at the diagonal and at (i, j) and (j, i) for every pair given: a
     /// matrix whose pattern is fixed once (by a mesh) and refilled every step with
     /// [`BlockSparse::block_mut`], without searching a map.
@@ -99,26 +151,25 @@ impl<const D: usize> BlockSparse<D> {
                 c.into_iter().map(|j| (j, Block::zeros())).collect()
             })
             .collect();
-        BlockSparse { rows }
+        Self::from_rows(rows)
     }
 
     /// Where block (i, j) is stored in row i, if it is part of the pattern.
     pub fn position(&self, i: usize, j: usize) -> Option<usize> {
-        self.rows.get(i)?.binary_search_by_key(&j, |(c, _)| *c).ok()
+        if i + 1 >= self.start.len() {
+            return None;
+        }
+        self.columns[self.start[i]..self.start[i + 1]].binary_search(&j).ok()
     }
 
     /// The block stored at `position` of row i (see [`BlockSparse::position`]).
     pub fn block_mut(&mut self, i: usize, position: usize) -> &mut Block<D> {
-        &mut self.rows[i][position].1
+        &mut self.blocks[self.start[i] + position]
     }
 
     /// Sets every stored block to zero, keeping the pattern.
     pub fn clear(&mut self) {
-        for row in &mut self.rows {
-            for (_, b) in row {
-                *b = Block::zeros();
-            }
-        }
+        self.blocks.fill(Block::zeros());
     }
 }
 
@@ -147,10 +198,7 @@ impl<const D: usize> BlockBuilder<D> {
     }
 
     /// The finished matrix, each row sorted by column.
-    pub fn build(mut self) -> BlockSparse<D> {
-        for row in &mut self.rows {
-            row.sort_unstable_by_key(|(j, _)| *j);
-        }
-        BlockSparse { rows: self.rows }
+    pub fn build(self) -> BlockSparse<D> {
+        BlockSparse::from_rows(self.rows)
     }
 }

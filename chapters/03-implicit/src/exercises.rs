@@ -1,6 +1,7 @@
 //! The chapter's runnable experiments: `pbm run implicit/<id> --set key=value`.
 
 use crate::backward_euler::backward_euler_step;
+use crate::mass_spring::Preconditioner;
 use crate::minimization::{backward_euler_residual, minimization_step};
 use crate::scenes::nailed_bob;
 use crate::sheet::{Solve, explicit_sheet_stays_bounded, implicit_sheet_run};
@@ -9,13 +10,20 @@ use nalgebra::Vector3;
 use pbm_ode::system::state_of;
 use pbm_ode::tableau::{EULER, RK4};
 use pbm_particles::spring::{spring_force, spring_jacobians};
-use pbm_prelim::PbmError;
 use pbm_prelim::finite_difference::{EPSILON, central_jacobian};
 use pbm_prelim::parallel::map_range;
 use pbm_prelim::sampling::{sample, sample_vector};
+use pbm_prelim::{Choice, PbmError};
 use pbm_prelim::{Exercise, Optional, ParamSpec, Params, budget};
 use serde_json::{Value, json};
 use std::time::Instant;
+
+impl Choice for Preconditioner {
+    const OPTIONS: &'static [(&'static str, Self)] = &[
+        ("multigrid", Preconditioner::Multigrid),
+        ("jacobi", Preconditioner::BlockJacobi),
+    ];
+}
 
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
@@ -127,6 +135,11 @@ pub fn all() -> Vec<Exercise> {
                     "warm",
                     "start CG from the last step's Δv (false: from zero)",
                     Solve::FRAME.warm_start,
+                ),
+                ParamSpec::choice(
+                    "preconditioner",
+                    "CG's preconditioner",
+                    Solve::FRAME.preconditioner,
                 ),
             ],
             run: sheet,
@@ -312,23 +325,39 @@ fn jacobian_check(p: &Params) -> Result<Value, PbmError> {
 fn sheet(p: &Params) -> Result<Value, PbmError> {
     let (n, k, h) = (p.usize("n")?, p.f64("k")?, p.f64("h")?);
     let t_end = p.f64("t_end")?;
-    // Cost per step and particle: about 170 CG iterations' worth for the RK4 run and
-    // the Jacobian assembly, plus the CG iterations themselves, measured at 7n for
-    // k ≤ 1000 and up to 30n at k = 1e7 to ten digits (fewer at small h, so this
-    // overestimates there), and in proportion to the digits asked for (three take
-    // a third as many). The limit is about 5 s in release on the book's machine;
-    // the default (n = 32, 60 steps) is 2.2e7, n = 64 is 7.5e7.
     let tolerance = p.f64("tolerance")?;
+    let preconditioner = p.choice("preconditioner")?;
     let digits = (-tolerance.log10()).clamp(1.0, 12.0);
     let stiffness = ((k / 1000.0).log10() / 4.0).clamp(0.0, 1.0);
-    let iterations = n as f64 * (7.0 + 23.0 * stiffness) * digits / 10.0;
-    let work =
-        budget::steps(t_end, h).max(1.0) * (n * n) as f64 * (170.0 + iterations);
+    let steps = budget::steps(t_end, h).max(1.0);
+    let particles = (n * n) as f64;
     let change = "lower n, t_end or k, raise h, or loosen tolerance";
-    budget::within(work, 8e7, "particle-iterations", change)?;
+    match preconditioner {
+        Preconditioner::BlockJacobi => {
+            // Cost per step and particle: about 170 CG iterations' worth for the
+            // RK4 run and the assembly, plus the iterations themselves, measured
+            // at 7n for k ≤ 1000 and up to 30n at k = 1e7 to ten digits, and in
+            // proportion to the digits asked for. The limit is about 5 s in
+            // release on the book's machine.
+            let iterations = n as f64 * (7.0 + 23.0 * stiffness) * digits / 10.0;
+            let work = steps * particles * (170.0 + iterations);
+            budget::within(work, 8e7, "particle-iterations", change)?;
+        }
+        Preconditioner::Multigrid => {
+            // Measured on the book's machine: about √n (1 + 3 stiffness) iterations
+            // per digit (18 at the defaults with n = 64, 94 to ten digits from
+            // zero, 73 at k = 1e7), each costing 0.17 µs per particle up to
+            // n = 64 and more beyond, as the matrices outgrow the caches (0.74 µs
+            // at n = 128), plus about 1 µs per particle for forces and assembly.
+            let iterations = (n as f64).sqrt() * (1.0 + 3.0 * stiffness) * digits;
+            let cache = (n as f64 / 64.0).powi(2).max(1.0);
+            let micros = steps * particles * (1.0 + 0.17 * iterations * cache);
+            budget::within(micros, 6e6, "microseconds of solving", change)?;
+        }
+    }
     let explicit_stable = explicit_sheet_stays_bounded(n, k, h, t_end)?;
     let start = Instant::now();
-    let solve = Solve { tolerance, warm_start: p.bool("warm")? };
+    let solve = Solve { tolerance, warm_start: p.bool("warm")?, preconditioner };
     let implicit = implicit_sheet_run(n, k, h, t_end, solve)?;
     let ms_per_step = start.elapsed().as_secs_f64() * 1e3 / implicit.steps as f64;
     Ok(json!({
@@ -339,6 +368,7 @@ fn sheet(p: &Params) -> Result<Value, PbmError> {
         "implicit_stable": implicit.stable,
         "cg_tolerance": solve.tolerance,
         "warm_start": solve.warm_start,
+        "preconditioner": solve.preconditioner.word(),
         "mean_cg_iterations": implicit.mean_cg_iterations,
         "ms_per_step": ms_per_step,
         "lowest_z_at_end": implicit.lowest_z,

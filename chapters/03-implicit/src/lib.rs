@@ -16,6 +16,7 @@ pub mod exercises;
 pub mod figures;
 pub mod mass_spring;
 pub mod minimization;
+pub mod multigrid;
 pub mod scenes;
 pub mod sheet;
 pub mod stiff;

@@ -4,7 +4,8 @@
 //! (v₀ + Δv).
 
 use crate::block_sparse::{Block, BlockBuilder, BlockSparse};
-use crate::cg::{CgReport, solve_pcg};
+use crate::cg::{CgReport, conjugate_gradient, solve_pcg};
+use crate::multigrid::{Multigrid, MultigridPreconditioned};
 use nalgebra::SVector;
 use pbm_ode::runge_kutta::check_step_size;
 use pbm_particles::forces::{Gravity, JacobianSink};
@@ -28,6 +29,21 @@ pub struct MassSpring<const D: usize> {
     /// The last step's Δv, CG's starting guess for the next (empty before the first
     /// step, or when the number of particles changed).
     warm: Vec<f64>,
+    /// How CG is preconditioned.
+    pub preconditioner: Preconditioner,
+    /// The multigrid hierarchy, kept from step to step while the pattern holds.
+    multigrid: Option<Multigrid<D>>,
+    /// The last step's matrix, whose pattern the next step refills.
+    matrix: Option<BlockSparse<D>>,
+}
+
+/// CG's preconditioner for the implicit step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Preconditioner {
+    /// The inverse of each particle's diagonal block.
+    BlockJacobi,
+    /// One aggregation multigrid V-cycle.
+    Multigrid,
 }
 
 /// CG's default relative residual for an implicit step.
@@ -65,6 +81,9 @@ impl<const D: usize> MassSpring<D> {
             cg_tolerance: CG_TOLERANCE,
             warm_start: true,
             warm: Vec::new(),
+            preconditioner: Preconditioner::BlockJacobi,
+            multigrid: None,
+            matrix: None,
         }
     }
 
@@ -73,20 +92,31 @@ impl<const D: usize> MassSpring<D> {
     }
 
     // ANCHOR: system_matrices
-    /// The matrix A = M − h ∂f/∂v − h² ∂f/∂x and the ∂f/∂x used for the right-hand
-    /// side, from the Jacobian blocks every force adds. Rows and columns of nailed
-    /// particles become identity, so their Δv is zero.
+    /// The matrix A = M − h ∂f/∂v − h² ∂f/∂x and the product (∂f/∂x) v₀ for the
+    /// right-hand side, from the Jacobian blocks every force adds. Rows and columns
+    /// of nailed particles become identity, so their Δv is zero. `reuse` is last
+    /// step's A: its pattern is refilled in place when every block still fits.
     pub fn system_matrices(
         &self,
         h: f64,
-    ) -> Result<(BlockSparse<D>, BlockSparse<D>), PbmError> {
+        reuse: Option<BlockSparse<D>>,
+    ) -> Result<(BlockSparse<D>, Vec<f64>), PbmError> {
         let n = self.system.particles.len();
         let free: Vec<bool> = (0..n).map(|i| self.is_free(i)).collect();
+        let v0: Vec<f64> =
+            self.system.particles.iter().flat_map(|p| p.v.iter().copied()).collect();
         let mut sink = ImplicitMatrices {
             h,
             free: &free,
-            a: BlockBuilder::new(n),
-            dfdx: BlockBuilder::new(n),
+            v0: &v0,
+            a: match reuse {
+                Some(mut a) if a.block_rows() == n => {
+                    a.clear();
+                    Assembly::Refill { a, complete: true }
+                }
+                _ => Assembly::Build(BlockBuilder::new(n)),
+            },
+            dfdx_v0: vec![0.0; D * n],
         };
         for (i, p) in self.system.particles.iter().enumerate() {
             let mass = if free[i] { p.mass } else { 1.0 };
@@ -95,7 +125,12 @@ impl<const D: usize> MassSpring<D> {
         for force in &self.system.forces {
             force.add_jacobians(self.system.t, &self.system.particles, &mut sink)?;
         }
-        Ok((sink.a.build(), sink.dfdx.build()))
+        match sink.a {
+            Assembly::Refill { a, complete: true } => Ok((a, sink.dfdx_v0)),
+            Assembly::Build(builder) => Ok((builder.build(), sink.dfdx_v0)),
+            // A force added a block the old pattern lacks: assemble afresh.
+            Assembly::Refill { complete: false, .. } => self.system_matrices(h, None),
+        }
     }
     // ANCHOR_END: system_matrices
 
@@ -107,15 +142,9 @@ impl<const D: usize> MassSpring<D> {
         let (step, t0) = (self.steps, self.system.t);
         let n = self.system.particles.len();
         self.system.accumulate_forces().map_err(|e| e.at_step(step, t0))?;
-        let (a, dfdx) = self.system_matrices(h).map_err(|e| e.at_step(step, t0))?;
-        let v0: Vec<f64> = self
-            .system
-            .particles
-            .iter()
-            .flat_map(|p| p.v.iter().copied().collect::<Vec<_>>())
-            .collect();
-        let mut dfdx_v0 = vec![0.0; D * n];
-        dfdx.mul_vec(&v0, &mut dfdx_v0);
+        let reuse = self.matrix.take();
+        let (a, dfdx_v0) =
+            self.system_matrices(h, reuse).map_err(|e| e.at_step(step, t0))?;
         // b = h (f₀ + h ∂f/∂x v₀), zero for nailed particles.
         let mut b = vec![0.0; D * n];
         for (i, p) in self.system.particles.iter().enumerate() {
@@ -130,8 +159,26 @@ impl<const D: usize> MassSpring<D> {
         if !self.warm_start || dv.len() != D * n {
             dv = vec![0.0; D * n];
         }
-        let cg = solve_pcg(&a, &b, &mut dv, self.cg_tolerance, 10 * D * n + 100)
-            .map_err(|e| e.at_step(step, t0))?;
+        let limit = 10 * D * n + 100;
+        let cg = match self.preconditioner {
+            Preconditioner::BlockJacobi => {
+                solve_pcg(&a, &b, &mut dv, self.cg_tolerance, limit)
+            }
+            Preconditioner::Multigrid => {
+                let multigrid = match self.multigrid.take() {
+                    Some(mut mg) if mg.fits(&a) => mg.refill(&a).map(|()| mg),
+                    _ => Multigrid::new(&a),
+                }
+                .map_err(|e| e.at_step(step, t0))?;
+                let op =
+                    MultigridPreconditioned { matrix: &a, multigrid: &multigrid };
+                let report =
+                    conjugate_gradient(&op, &b, &mut dv, self.cg_tolerance, limit);
+                self.multigrid = Some(multigrid);
+                report
+            }
+        }
+        .map_err(|e| e.at_step(step, t0))?;
         for (i, p) in self.system.particles.iter_mut().enumerate() {
             if matches!(p.motion, Motion::Free) {
                 p.v += SVector::<f64, D>::from_column_slice(&dv[D * i..D * i + D]);
@@ -141,6 +188,7 @@ impl<const D: usize> MassSpring<D> {
         self.system.t += h;
         self.steps += 1;
         self.warm = dv;
+        self.matrix = Some(a);
         if self.system.particles.iter().any(|p| !p.x.iter().all(|c| c.is_finite())) {
             return Err(PbmError::Diverged { step, time: t0 });
         }
@@ -170,12 +218,31 @@ impl<const D: usize> MassSpring<D> {
 }
 
 /// Collects the forces' Jacobian blocks into A = M − h ∂f/∂v − h² ∂f/∂x (only between
-/// free particles) and into ∂f/∂x (for the right-hand side).
+/// free particles) and into the product (∂f/∂x) v₀ (for the right-hand side).
 struct ImplicitMatrices<'a, const D: usize> {
     h: f64,
     free: &'a [bool],
-    a: BlockBuilder<D>,
-    dfdx: BlockBuilder<D>,
+    v0: &'a [f64],
+    a: Assembly<D>,
+    dfdx_v0: Vec<f64>,
+}
+
+/// A new matrix, or an old one's pattern refilled (incomplete if a block was missing).
+enum Assembly<const D: usize> {
+    Build(BlockBuilder<D>),
+    Refill { a: BlockSparse<D>, complete: bool },
+}
+
+impl<const D: usize> Assembly<D> {
+    fn add(&mut self, i: usize, j: usize, block: &Block<D>) {
+        match self {
+            Assembly::Build(builder) => builder.add(i, j, block),
+            Assembly::Refill { a, complete } => match a.position(i, j) {
+                Some(k) => *a.block_mut(i, k) += block,
+                None => *complete = false,
+            },
+        }
+    }
 }
 
 impl<const D: usize> JacobianSink<D> for ImplicitMatrices<'_, D> {
@@ -183,6 +250,10 @@ impl<const D: usize> JacobianSink<D> for ImplicitMatrices<'_, D> {
         if self.free[i] && self.free[j] {
             self.a.add(i, j, &-(dfdv * self.h + dfdx * (self.h * self.h)));
         }
-        self.dfdx.add(i, j, dfdx);
+        let product =
+            dfdx * SVector::<f64, D>::from_column_slice(&self.v0[D * j..D * j + D]);
+        for k in 0..D {
+            self.dfdx_v0[D * i + k] += product[k];
+        }
     }
 }

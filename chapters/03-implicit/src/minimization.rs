@@ -105,7 +105,7 @@ pub fn minimization_step<const D: usize>(
     let mut report = NewtonReport { iterations: 0, gradient_norm: norm(&g) };
     while report.gradient_norm > tol && report.iterations < max_iterations {
         // The Hessian times h²: M + h² K, the same matrix as the linearized step's.
-        let (hessian_h2, _) = model.system_matrices(h)?;
+        let (hessian_h2, _) = model.system_matrices(h, None)?;
         let rhs: Vec<f64> = g.iter().map(|gi| -h * h * gi).collect();
         let mut direction = vec![0.0; rhs.len()];
         solve_pcg(&hessian_h2, &rhs, &mut direction, 1e-12, 10 * rhs.len() + 100)?;
