@@ -142,7 +142,7 @@ pub const SHOWN: &[ShownRun] = &[
     ShownRun { id: "implicit/newton", set: &["below=0.3"], keys: &[], timed: &[] },
     ShownRun {
         id: "implicit/sheet",
-        set: &[],
+        set: &["preconditioner=jacobi"],
         keys: &[
             "explicit_stable",
             "implicit_stable",
@@ -150,6 +150,29 @@ pub const SHOWN: &[ShownRun] = &[
             "ms_per_step",
             "lowest_z_at_end",
         ],
+        timed: &["ms_per_step"],
+    },
+    ShownRun {
+        id: "implicit/sheet",
+        set: &[],
+        keys: &[
+            "preconditioner",
+            "mean_cg_iterations",
+            "ms_per_step",
+            "lowest_z_at_end",
+        ],
+        timed: &["ms_per_step"],
+    },
+    ShownRun {
+        id: "implicit/sheet-sizes",
+        set: &[],
+        keys: &[],
+        timed: &["ms_per_step"],
+    },
+    ShownRun {
+        id: "implicit/sheet-sizes",
+        set: &["preconditioner=jacobi"],
+        keys: &[],
         timed: &["ms_per_step"],
     },
     run(

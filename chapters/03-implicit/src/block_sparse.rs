@@ -9,9 +9,10 @@ use nalgebra::{DMatrix, SMatrix, SVector};
 pub type Block<const D: usize> = SMatrix<f64, D, D>;
 
 // ANCHOR: block_sparse
-/// Compressed rows of blocks: row i's blocks are `blocks[start[i]..start[i + 1]]`, in
-/// the block columns `columns[..]` at the same places, sorted. Three flat arrays, so a
-/// product walks memory in order. Vectors are flat, D numbers per particle.
+/// Compressed rows of blocks: row i's blocks are `blocks[start[i]..start[i + 1]]`,
+/// in the block columns at the same places of `columns`, sorted. Three flat
+/// arrays, so a product walks memory in order. Vectors are flat, D numbers per
+/// particle.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlockSparse<const D: usize> {
     start: Vec<usize>,
