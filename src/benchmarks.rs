@@ -29,6 +29,10 @@ pub enum Compare {
     TimesReference(usize),
     /// The reference row's time over each row's: a speed-up, "2.1× faster".
     SpeedUpOver(usize),
+    /// Each row's time over the time of the row its entry names (itself: the
+    /// reference, 1×), with the spread of the ratio: from the row's low end over the
+    /// reference's high end to its high end over the reference's low end.
+    Against(&'static [usize]),
     /// No comparison column.
     Nothing,
 }
@@ -77,31 +81,102 @@ pub const TABLES: &[Table] = &[
     Table {
         file: "implicit-solvers.md",
         column: "solver",
-        package: "pbm-implicit",
-        what: "one solve of the sheet's system (tolerance 1e-10, zero start)",
+        package: "pbm-bench",
+        what: "one solve of chapter 3's sheet system after ten frames (tolerance 1e-10, \
+               zero start; CG with the multigrid hierarchy built inside the solve)",
         per_second: "",
         rows: &[
-            row("n = 32: faer sparse Cholesky", "implicit/solve_faer_cholesky_n32"),
-            row("n = 32: our block-Jacobi CG", "implicit/solve_pcg_n32"),
-            row("n = 64: faer sparse Cholesky", "implicit/solve_faer_cholesky_n64"),
-            row("n = 64: our block-Jacobi CG", "implicit/solve_pcg_n64"),
+            row("n = 32: faer sparse Cholesky", "production-sparse/sheet-n32-faer"),
+            row(
+                "n = 32: faer, symbolic analysis reused",
+                "production-sparse/sheet-n32-faer-numeric",
+            ),
+            row(
+                "n = 32: our multigrid CG",
+                "production-sparse/sheet-n32-cg-multigrid",
+            ),
+            row(
+                "n = 32: our block-Jacobi CG",
+                "production-sparse/sheet-n32-cg-jacobi",
+            ),
+            row("n = 64: faer sparse Cholesky", "production-sparse/sheet-n64-faer"),
+            row(
+                "n = 64: faer, symbolic analysis reused",
+                "production-sparse/sheet-n64-faer-numeric",
+            ),
+            row(
+                "n = 64: our multigrid CG",
+                "production-sparse/sheet-n64-cg-multigrid",
+            ),
+            row(
+                "n = 64: our block-Jacobi CG",
+                "production-sparse/sheet-n64-cg-jacobi",
+            ),
         ],
-        compare: Compare::Nothing,
+        compare: Compare::Against(&[0, 0, 0, 0, 4, 4, 4, 4]),
+    },
+    Table {
+        file: "production-ode.md",
+        column: "workload",
+        package: "pbm-bench",
+        what: "one period of the Kepler orbit, each solver at the loosest tolerance that \
+               reaches a global error of 1e-8 (table above), and 100 RK4 steps of 10,000 \
+               masses on a ring of springs",
+        per_second: "",
+        rows: &[
+            row(
+                "e = 0.5: ode_solvers' Dopri5",
+                "production-ode/dopri5-ode-solvers-e5",
+            ),
+            row(
+                "e = 0.5: chapter 1's Dormand–Prince",
+                "production-ode/dopri5-ours-e5",
+            ),
+            row(
+                "e = 0.9: ode_solvers' Dopri5",
+                "production-ode/dopri5-ode-solvers-e9",
+            ),
+            row(
+                "e = 0.9: chapter 1's Dormand–Prince",
+                "production-ode/dopri5-ours-e9",
+            ),
+            row(
+                "RK4, 20,000 unknowns: ode_solvers' Rk4",
+                "production-ode/rk4-ode-solvers-100-steps-20000",
+            ),
+            row(
+                "RK4, 20,000 unknowns: chapter 1's",
+                "production-ode/rk4-ours-100-steps-20000",
+            ),
+        ],
+        compare: Compare::Against(&[0, 0, 2, 2, 4, 4]),
+    },
+    Table {
+        file: "cloth-solvers.md",
+        column: "50 × 50 drape, just landed",
+        package: "pbm-bench",
+        what: "the drape's linear solve alone (CG from zero to 1e-6)",
+        per_second: "",
+        rows: &[
+            row("faer sparse Cholesky", "production-sparse/drape-50-faer"),
+            row("our block-Jacobi CG", "production-sparse/drape-50-cg"),
+        ],
+        compare: Compare::Against(&[0, 0]),
     },
     Table {
         file: "cloth-step.md",
         column: "50 × 50 drape, just landed",
         package: "pbm-cloth",
-        what: "one implicit step of the 2,500-particle drape (h = 1/30 s), and its linear solve alone (CG from zero to 1e-6)",
+        what: "one implicit step of the 2,500-particle drape (h = 1/30 s), and its linear \
+               solve alone (CG from zero to 1e-6)",
         per_second: "",
         rows: &[
             row("step, projected Hessian", "cloth/drape_step_n50_projected"),
             row("step, Gauss–Newton", "cloth/drape_step_n50_gauss_newton"),
             row("assembly alone (projected)", "cloth/assemble_n50_projected"),
             row("solve: our block-Jacobi CG", "cloth/solve_pcg_n50"),
-            row("solve: faer sparse Cholesky", "cloth/solve_faer_cholesky_n50"),
         ],
-        compare: Compare::TimesReference(4),
+        compare: Compare::TimesReference(3),
     },
     Table {
         file: "interactive-scenes.md",
@@ -170,24 +245,24 @@ pub const TABLES: &[Table] = &[
     Table {
         file: "constraints-solvers.md",
         column: "solver",
-        package: "pbm-constraints",
+        package: "pbm-bench",
         what: "one solve for λ, 1,000 rods",
         per_second: "",
         rows: &[
             row(
                 "faer sparse Cholesky of the formed J W Jᵀ",
-                "constraints/faer_sparse_cholesky_1000_rods",
+                "production-sparse/chain-1000-faer",
             ),
             row(
                 "our CG, unformed, Jacobi-preconditioned",
-                "constraints/cg_unformed_1000_rods",
+                "production-sparse/chain-1000-cg",
             ),
             row(
                 "nalgebra dense Cholesky of the formed J W Jᵀ",
-                "constraints/dense_cholesky_1000_rods",
+                "production-sparse/chain-1000-dense-cholesky",
             ),
         ],
-        compare: Compare::TimesReference(0),
+        compare: Compare::Against(&[0, 0, 0]),
     },
     Table {
         file: "lagrangian-derivative.md",
@@ -269,20 +344,27 @@ pub const TABLES: &[Table] = &[
     Table {
         file: "collision-methods.md",
         column: "method (3,200 boxes)",
-        package: "pbm-collision --features compare-parry",
+        package: "pbm-collision",
         what: "one step's overlapping pairs among 3,200 moving boxes",
         per_second: "",
         rows: &[
             row("coherent sweep (this chapter)", "broad-phase/coherent/3200"),
             row("full sort and sweep", "broad-phase/resort/3200"),
             row("brute force", "broad-phase/brute/3200"),
-            row(
-                "coherent sweep, timed beside parry",
-                "broad-phase-vs-parry/coherent/3200",
-            ),
-            row("parry's BVH, refitted", "broad-phase-vs-parry/parry-bvh/3200"),
         ],
         compare: Compare::TimesReference(0),
+    },
+    Table {
+        file: "production-broad-phase.md",
+        column: "3,200 moving boxes",
+        package: "pbm-bench",
+        what: "one step's overlapping pairs among 3,200 moving boxes",
+        per_second: "",
+        rows: &[
+            row("parry's BVH, refitted", "broad-phase-vs-parry/parry-bvh/3200"),
+            row("chapter 7's coherent sweep", "broad-phase-vs-parry/coherent/3200"),
+        ],
+        compare: Compare::Against(&[0, 0]),
     },
     Table {
         file: "contact-lcp.md",
@@ -308,16 +390,26 @@ pub const TABLES: &[Table] = &[
     Table {
         file: "contact-stack.md",
         column: "10 boxes, μ = 0.5",
-        package: "pbm-contact --features compare-rapier",
+        package: "pbm-contact",
         what: "one 10 ms step of the resting stack of ten cubes",
         per_second: "",
         rows: &[
             row("this chapter, warm start", "contact-stack/warm/10"),
             row("this chapter, pivoting every solve", "contact-stack/cold/10"),
-            row("this chapter, timed beside rapier", "stack-vs-rapier/ours"),
-            row("rapier 0.36 (bodies kept awake)", "stack-vs-rapier/rapier"),
         ],
-        compare: Compare::TimesReference(3),
+        compare: Compare::TimesReference(0),
+    },
+    Table {
+        file: "production-stack.md",
+        column: "10 boxes, μ = 0.5",
+        package: "pbm-bench",
+        what: "one 10 ms step of the resting stack of ten cubes",
+        per_second: "",
+        rows: &[
+            row("rapier 0.36 (bodies kept awake)", "stack-vs-rapier/rapier"),
+            row("chapter 8, warm start", "stack-vs-rapier/ours"),
+        ],
+        compare: Compare::Against(&[0, 0]),
     },
 ];
 
@@ -355,7 +447,8 @@ pub fn write_broad_phase_series(
         if rows.len() < 2 {
             return Err(Error::Book(format!(
                 "criterion has {} results for {group}/{function}; run \
-                 `cargo bench -p pbm-collision --features compare-parry` first",
+                 `cargo bench -p pbm-collision` and `cargo bench -p pbm-bench --bench \
+                 versus_parry` first",
                 rows.len()
             )));
         }
@@ -466,6 +559,20 @@ fn rate(per_second: f64, unit: &str) -> String {
     }
 }
 
+/// A time relative to a reference with the ratio's spread, "2.10× (1.95–2.31×)", or
+/// "1 (reference)".
+fn relative(t: &Timing, reference: &Timing, is_reference: bool) -> String {
+    if is_reference {
+        return "1 (reference)".into();
+    }
+    format!(
+        "{}× ({}–{}×)",
+        three_digits(t.median / reference.median),
+        three_digits(t.low / reference.high),
+        three_digits(t.high / reference.low)
+    )
+}
+
 /// The machine the timings were taken on, as the last line of a table says.
 pub fn machine() -> String {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -508,11 +615,12 @@ pub fn render(table: &Table, timings: &[Timing], measured: &str) -> String {
     match table.compare {
         Compare::TimesReference(_) => header.push("relative".into()),
         Compare::SpeedUpOver(_) => header.push("speed-up".into()),
+        Compare::Against(_) => header.push("relative (spread)".into()),
         Compare::Nothing => {}
     }
     let mut out =
         format!("| {} |\n|{}\n", header.join(" | "), "---|".repeat(header.len()));
-    for (row, t) in table.rows.iter().zip(timings) {
+    for (i, (row, t)) in table.rows.iter().zip(timings).enumerate() {
         let mut cells =
             vec![row.label.to_string(), duration(t.median), interval(t.low, t.high)];
         if !table.per_second.is_empty() {
@@ -525,6 +633,9 @@ pub fn render(table: &Table, timings: &[Timing], measured: &str) -> String {
             }
             Compare::SpeedUpOver(r) => {
                 cells.push(format!("{}×", three_digits(timings[r].median / t.median)))
+            }
+            Compare::Against(references) => {
+                cells.push(relative(t, &timings[references[i]], references[i] == i))
             }
             Compare::Nothing => {}
         }
@@ -578,7 +689,87 @@ pub fn write_tables(
         write_atomically(&path, &render(table, &timings, &measured))
             .map_err(|source| Error::Write { path, source })?;
     }
-    Ok(chosen.len())
+    let mut written = chosen.len();
+    if package.is_none_or(|p| p == "pbm-bench") {
+        let work = criterion_dir.join(ODE_WORK);
+        let text = fs::read_to_string(&work).map_err(|e| {
+            Error::Book(format!(
+                "no {} ({e}); run `cargo bench -p pbm-bench` first",
+                work.display()
+            ))
+        })?;
+        let value: Value = serde_json::from_str(&text)
+            .map_err(|e| Error::Book(format!("{}: {e}", work.display())))?;
+        let path = out_dir.join("production-ode-work.md");
+        write_atomically(&path, &render_ode_work(&value, &measured)?)
+            .map_err(|source| Error::Write { path, source })?;
+        written += 1;
+    }
+    Ok(written)
+}
+
+/// The file the production benchmark leaves beside criterion's estimates: for each
+/// orbit, each adaptive solver's tolerance, reached error and evaluations.
+pub const ODE_WORK: &str = "production-ode-work.json";
+
+/// The work table of the adaptive comparison: what each solver needed to reach the
+/// same global error.
+pub fn render_ode_work(work: &Value, measured: &str) -> Result<String, Error> {
+    let bad = |what: &str| Error::Book(format!("{ODE_WORK}: no {what}"));
+    let mut out = String::from(
+        "| orbit | solver | tolerance | global error | derivative evaluations | relative |\n\
+         |---|---|---|---|---|---|\n",
+    );
+    let mut target = f64::NAN;
+    for orbit in work.as_array().ok_or_else(|| bad("list of orbits"))? {
+        let e = orbit["eccentricity"].as_f64().ok_or_else(|| bad("eccentricity"))?;
+        target = orbit["target_error"].as_f64().ok_or_else(|| bad("target_error"))?;
+        let reference = orbit["ode_solvers"]["evaluations"]
+            .as_f64()
+            .ok_or_else(|| bad("evaluations"))?;
+        for (key, label) in [
+            ("ode_solvers", "ode_solvers' Dopri5"),
+            ("ours", "chapter 1's Dormand–Prince"),
+        ] {
+            let run = &orbit[key];
+            let number = |field: &str| run[field].as_f64().ok_or_else(|| bad(field));
+            let evaluations = number("evaluations")?;
+            out += &format!(
+                "| e = {e} | {label} | {} | {} | {} | {}× |\n",
+                scientific(number("tolerance")?),
+                scientific(number("error")?),
+                thousands(evaluations as u64),
+                three_digits(evaluations / reference),
+            );
+        }
+    }
+    out += &format!(
+        "\n*One period of the Kepler orbit, each solver at the loosest tolerance (eight to a \
+         decade) that brings its global error under {}; ode_solvers' tolerance is relative \
+         and absolute in its mixed norm, chapter 1's absolute in the Euclidean norm. \
+         Measured on {measured}. Reproduce with `cargo bench -p pbm-bench`, then \
+         `cargo run --release -- bench-tables`.*\n",
+        scientific(target)
+    );
+    Ok(out)
+}
+
+/// A count with thin thousands separators: 12,345.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// 1.78e-9 style, three digits.
+fn scientific(value: f64) -> String {
+    format!("{value:.2e}")
 }
 
 /// The median (seconds) a committed table gives for the row labelled `label`; for tests that
@@ -631,11 +822,27 @@ mod tests {
             text.contains("| our CG, unformed, Jacobi-preconditioned | 15.5 ms |"),
             "{text}"
         );
-        assert!(text.contains("| 127×"), "{text}");
-        assert!(text.contains("| 356×"), "{text}");
-        assert!(text.contains("cargo bench -p pbm-constraints"), "{text}");
+        // Ratios with their spread: 1.5e-2/1.25e-4 = 120 to 1.6e-2/1.2e-4 = 133.
+        assert!(text.contains("| 127× (120–133×) |"), "{text}");
+        assert!(text.contains("| 356× (344–367×) |"), "{text}");
+        assert!(text.contains("| 1 (reference) |"), "{text}");
+        assert!(text.contains("cargo bench -p pbm-bench"), "{text}");
         let back = committed_median(&text, "our CG, unformed, Jacobi-preconditioned");
         assert_eq!(back, Some(15.5e-3));
+    }
+
+    #[test]
+    fn the_ode_work_table_reads_the_benchmark_file() {
+        let work = serde_json::json!([{
+            "eccentricity": 0.5, "target_error": 1e-8,
+            "ours": { "tolerance": 1e-9, "error": 8.1e-9, "evaluations": 1234 },
+            "ode_solvers": { "tolerance": 3.16e-9, "error": 7.5e-9, "evaluations": 1000 },
+        }]);
+        let text = render_ode_work(&work, "a test machine").unwrap();
+        assert!(text.contains("| e = 0.5 | chapter 1's Dormand–Prince | 1.00e-9 | 8.10e-9 | 1,234 | 1.23× |"), "{text}");
+        assert!(text.contains("under 1.00e-8"), "{text}");
+        assert!(render_ode_work(&serde_json::json!({}), "m").is_err());
+        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 
     #[test]

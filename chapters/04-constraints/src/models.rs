@@ -120,6 +120,18 @@ impl Chain {
             .collect()
     }
 
+    /// The rod chain after falling for `steps` RK4 steps of 1 ms, so that it moves:
+    /// the benchmarks' chain (chapter 4's and the production appendix's).
+    pub fn falling(&self, steps: usize) -> Result<ConstrainedSystem<2>, PbmError> {
+        let mut system = self.with_rods()?;
+        let mut stepper =
+            pbm_ode::runge_kutta::RungeKutta::new(pbm_ode::tableau::RK4);
+        for _ in 0..steps {
+            stepper.step(&mut system, 1e-3)?;
+        }
+        Ok(system)
+    }
+
     // ANCHOR: rod_chain
     /// The chain held by constraints: a nail on particle 0 and a rod along every
     /// link.

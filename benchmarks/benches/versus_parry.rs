@@ -1,7 +1,7 @@
 //! The coherent sweep beside a production broad phase on the same boxes: parry's
 //! bounding-volume hierarchy (what rapier's broad phase is built on), updated in place
 //! each step, refitted, and traversed against itself for every overlapping pair.
-//! Run with `cargo bench -p pbm-collision --features compare-parry --bench versus_parry`.
+//! Run with `cargo bench -p pbm-bench --bench versus_parry`.
 
 #![allow(clippy::unwrap_used)] // a benchmark that unwraps fails with the error's message
 

@@ -2,7 +2,7 @@
 //! 0.5 m cubes of 1 kg on the ground, μ = 0.5, h = 0.01 s. Rapier solves contact
 //! iteratively (projected Gauss–Seidel on velocities, soft constraints); this chapter
 //! solves it exactly (pivoting on accelerations, RK4, four solves a step).
-//! Run with `cargo bench -p pbm-contact --features compare-rapier --bench versus_rapier`.
+//! Run with `cargo bench -p pbm-bench --bench versus_rapier`.
 
 #![allow(clippy::unwrap_used)] // a benchmark that unwraps fails with the error's message
 

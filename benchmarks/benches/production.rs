@@ -1,0 +1,199 @@
+//! The book's kernels beside production crates on the same workloads, in one run:
+//! chapter 1's Dormand–Prince against ode_solvers' Dopri5 at equal achieved error,
+//! RK4 step throughput against ode_solvers' Rk4, and chapter 3's and chapter 4's
+//! conjugate gradients and chapter 9's against faer's sparse Cholesky factorization
+//! (from scratch, and with its symbolic analysis reused as a simulator would). Each
+//! pair is checked to agree before either is timed. Run with
+//! `cargo bench -p pbm-bench`, then `cargo run --release -- bench-tables`.
+
+#![allow(clippy::unwrap_used)] // a benchmark that unwraps fails with the error's message
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use nalgebra::{DMatrix, DVector};
+use pbm_bench::{
+    ECCENTRICITIES, TARGET_ERROR, faer_solve, faer_symbolic, kepler_ode_solvers,
+    kepler_ours, relative_difference, ring_derivative, ring_ode_solvers, ring_start,
+    to_faer, tune,
+};
+use pbm_cloth::cloth::Material;
+use pbm_cloth::scenes::{Scene, cloth};
+use pbm_constraints::models::Chain;
+use pbm_constraints::system::{default_iterations, solve_multipliers};
+use pbm_implicit::cg::{conjugate_gradient, solve_pcg};
+use pbm_implicit::multigrid::{Multigrid, MultigridPreconditioned};
+use pbm_implicit::sheet::sheet;
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::system::{VectorField, state_of};
+use pbm_ode::tableau::RK4;
+use serde_json::json;
+use std::hint::black_box;
+use std::path::PathBuf;
+
+/// Where the adaptive runs' tolerances, errors and evaluation counts go, beside
+/// criterion's estimates, for `bench-tables` to print.
+fn work_file() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"),
+        PathBuf::from,
+    );
+    target.join("criterion/production-ode-work.json")
+}
+
+fn ode(c: &mut Criterion) {
+    let mut group = c.benchmark_group("production-ode");
+    group.sample_size(20);
+    let mut work = Vec::new();
+    for e in ECCENTRICITIES {
+        let name = format!("e{}", (e * 10.0).round());
+        let ours = tune(TARGET_ERROR, |tol| kepler_ours(e, tol)).unwrap();
+        let theirs = tune(TARGET_ERROR, |tol| kepler_ode_solvers(e, tol)).unwrap();
+        work.push(json!({
+            "eccentricity": e,
+            "target_error": TARGET_ERROR,
+            "ours": { "tolerance": ours.tolerance, "error": ours.error,
+                      "evaluations": ours.evaluations },
+            "ode_solvers": { "tolerance": theirs.tolerance, "error": theirs.error,
+                             "evaluations": theirs.evaluations },
+        }));
+        group.bench_function(format!("dopri5-ours-{name}"), |b| {
+            b.iter(|| kepler_ours(black_box(e), ours.tolerance).unwrap())
+        });
+        group.bench_function(format!("dopri5-ode-solvers-{name}"), |b| {
+            b.iter(|| kepler_ode_solvers(black_box(e), theirs.tolerance).unwrap())
+        });
+    }
+    let file = work_file();
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    std::fs::write(&file, serde_json::to_string_pretty(&work).unwrap()).unwrap();
+
+    // RK4 throughput: 100 steps on 10,000 masses (20,000 unknowns), same derivative.
+    let (n, h, steps) = (10_000, 0.01, 100);
+    let ours = || {
+        let mut ring = VectorField::new(
+            &ring_start(n),
+            0.0,
+            |_t: f64, x: &[f64], d: &mut [f64]| ring_derivative(x, d),
+        )
+        .unwrap();
+        let mut rk4 = RungeKutta::new(RK4);
+        for _ in 0..steps {
+            rk4.step(&mut ring, h).unwrap();
+        }
+        state_of(&ring)
+    };
+    let gap = relative_difference(&ours(), &ring_ode_solvers(n, h, steps).unwrap());
+    assert!(gap < 1e-12, "the two RK4s disagree by {gap:e}");
+    group.bench_function("rk4-ours-100-steps-20000", |b| b.iter(ours));
+    group.bench_function("rk4-ode-solvers-100-steps-20000", |b| {
+        b.iter(|| ring_ode_solvers(n, h, steps).unwrap())
+    });
+    group.finish();
+}
+
+fn sparse(c: &mut Criterion) {
+    let mut group = c.benchmark_group("production-sparse");
+    group.sample_size(10);
+    // Chapter 3's sheet after ten frames of falling: stretched springs.
+    for n in [32, 64] {
+        let mut model = sheet(n, 1000.0).unwrap();
+        for _ in 0..10 {
+            model.backward_euler_step(1.0 / 30.0).unwrap();
+        }
+        let (a, _) = model.system_matrices(1.0 / 30.0, None).unwrap();
+        let size = 3 * n * n;
+        let b: Vec<f64> =
+            (0..size).map(|i| ((i * 7919) % 1000) as f64 / 1000.0 - 0.5).collect();
+        let multigrid = || {
+            let mg = Multigrid::new(&a).unwrap();
+            let op = MultigridPreconditioned { matrix: &a, multigrid: &mg };
+            let mut x = vec![0.0; size];
+            conjugate_gradient(&op, &b, &mut x, 1e-10, 100_000).unwrap();
+            x
+        };
+        let jacobi = || {
+            let mut x = vec![0.0; size];
+            solve_pcg(&a, &b, &mut x, 1e-10, 100_000).unwrap();
+            x
+        };
+        let f = to_faer(size, &a.entries()).unwrap();
+        let symbolic = faer_symbolic(&f).unwrap();
+        let direct = faer_solve(&f, Some(&symbolic), &b).unwrap();
+        for (name, x) in [("multigrid", multigrid()), ("jacobi", jacobi())] {
+            let gap = relative_difference(&x, &direct);
+            assert!(gap < 1e-9, "{name} CG and faer disagree by {gap:e} at n = {n}");
+        }
+        group.bench_function(format!("sheet-n{n}-cg-multigrid"), |b| {
+            b.iter(multigrid)
+        });
+        group.bench_function(format!("sheet-n{n}-cg-jacobi"), |b| b.iter(jacobi));
+        group.bench_function(format!("sheet-n{n}-faer"), |bench| {
+            bench.iter(|| faer_solve(&f, None, &b).unwrap())
+        });
+        group.bench_function(format!("sheet-n{n}-faer-numeric"), |bench| {
+            bench.iter(|| faer_solve(&f, Some(&symbolic), &b).unwrap())
+        });
+    }
+
+    // Chapter 4's chain of 1,000 rods: λ from J W Jᵀ λ = rhs.
+    let chain = Chain { links: 1000, length: 0.1, mass: 0.1 };
+    let mut system = chain.falling(20).unwrap();
+    system.particles.accumulate_forces().unwrap();
+    let (w, rhs) = system.assemble().unwrap();
+    let j = system.jacobian().clone();
+    let m = rhs.len();
+    let cg = || {
+        let mut lambda = vec![0.0; m];
+        let limit = (1e-12, default_iterations(m));
+        solve_multipliers(&j, &w, &rhs, &mut lambda, limit).unwrap();
+        lambda
+    };
+    let jd = j.to_dense();
+    let jwjt: DMatrix<f64> =
+        &jd * DMatrix::from_diagonal(&DVector::from_vec(w.clone())) * jd.transpose();
+    let dense = || {
+        let llt = jwjt.clone().cholesky().unwrap();
+        llt.solve(&DVector::from_vec(rhs.clone()))
+    };
+    let entries: Vec<(usize, usize, f64)> = (0..m)
+        .flat_map(|r| (0..m).map(move |c| (r, c)))
+        .filter(|&(r, c)| jwjt[(r, c)] != 0.0)
+        .map(|(r, c)| (r, c, jwjt[(r, c)]))
+        .collect();
+    let f = to_faer(m, &entries).unwrap();
+    let direct = faer_solve(&f, None, &rhs).unwrap();
+    assert!(relative_difference(&cg(), &direct) < 1e-9);
+    assert!(relative_difference(dense().as_slice(), &direct) < 1e-9);
+    group.bench_function("chain-1000-cg", |b| b.iter(cg));
+    group.bench_function("chain-1000-dense-cholesky", |b| b.iter(dense));
+    group.bench_function("chain-1000-faer", |b| {
+        b.iter(|| faer_solve(&f, None, &rhs).unwrap())
+    });
+
+    // Chapter 9's 50 × 50 drape just after landing (ten steps of 1/30 s).
+    let mut drape = cloth(Scene::Drape, 50, Material::COTTON).unwrap();
+    for _ in 0..10 {
+        drape.backward_euler_step(1.0 / 30.0).unwrap();
+    }
+    let (rhs, _) = drape.assemble(1.0 / 30.0).unwrap();
+    let a = drape.system_matrix().clone();
+    let size = rhs.len();
+    let cg = || {
+        let mut x = vec![0.0; size];
+        solve_pcg(&a, &rhs, &mut x, 1e-6, 100_000).unwrap();
+        x
+    };
+    let f = to_faer(size, &a.entries()).unwrap();
+    let direct = faer_solve(&f, None, &rhs).unwrap();
+    // CG stops at six digits of the residual; the answers agree to about that.
+    assert!(relative_difference(&cg(), &direct) < 1e-4);
+    group.bench_function("drape-50-cg", |b| b.iter(cg));
+    group.bench_function("drape-50-faer", |b| {
+        b.iter(|| faer_solve(&f, None, &rhs).unwrap())
+    });
+    group.finish();
+}
+
+criterion_group!(production, ode, sparse);
+criterion_main!(production);
