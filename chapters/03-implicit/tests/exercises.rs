@@ -16,6 +16,11 @@ pbm_prelim::exercise_tests!(
     mask = |value: &mut Value| {
         bound(value, "ms_per_step", |t| t > 0.0);
         bound(value, "max_relative_fd_error", |e| e < 1e-6);
+        if let Some(rows) = value.get_mut("rows").and_then(Value::as_array_mut) {
+            for row in rows {
+                bound(row, "ms_per_step", |t| t > 0.0);
+            }
+        }
     },
 );
 
