@@ -525,15 +525,7 @@ fn three_digits(value: f64) -> String {
             let scale = 10f64.powi(value.log10().floor() as i32 - 2);
             ((value / scale).round() * scale) as u64
         };
-        let digits = rounded.to_string();
-        let mut out = String::new();
-        for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i).is_multiple_of(3) {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        return out;
+        return thousands(rounded);
     }
     let decimals = if value >= 100.0 {
         0
@@ -754,7 +746,7 @@ pub fn render_ode_work(work: &Value, measured: &str) -> Result<String, Error> {
     Ok(out)
 }
 
-/// A count with thin thousands separators: 12,345.
+/// A count with its thousands grouped: 12,345.
 fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
