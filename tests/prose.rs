@@ -73,6 +73,11 @@ fn output_row(file: &str, first: &str, column: usize) -> f64 {
 }
 
 /// The median (seconds) of row `label` in a committed timing table (`book/src/benchmarks`).
+/// Mean CG iterations of row `k` of `implicit/sheet-sizes` (n = 32, 64, 128).
+fn sheet_sizes_iterations(k: usize) -> f64 {
+    run("implicit/sheet-sizes", &[], &format!("/rows/{k}/mean_cg_iterations"))
+}
+
 fn bench(file: &str, label: &str) -> f64 {
     let path = pbm::repo_root().join("book/src/benchmarks").join(file);
     let text = fs::read_to_string(&path).unwrap();
@@ -486,26 +491,14 @@ const CLAIMS: &[Claim] = &[
         page: "03-implicit/mass-spring.md",
         says: "but only by a factor of 1.4 to 1.6 per doubling",
         number: "1.4",
-        value: || {
-            let its = |k: usize| {
-                let at = format!("/rows/{k}/mean_cg_iterations");
-                run("implicit/sheet-sizes", &[], &at)
-            };
-            its(2) / its(1)
-        },
+        value: || sheet_sizes_iterations(2) / sheet_sizes_iterations(1),
         agree: Agree::Rounds,
     },
     Claim {
         page: "03-implicit/mass-spring.md",
         says: "but only by a factor of 1.4 to 1.6 per doubling",
         number: "1.6",
-        value: || {
-            let its = |k: usize| {
-                let at = format!("/rows/{k}/mean_cg_iterations");
-                run("implicit/sheet-sizes", &[], &at)
-            };
-            its(1) / its(0)
-        },
+        value: || sheet_sizes_iterations(1) / sheet_sizes_iterations(0),
         agree: Agree::Rounds,
     },
     Claim {
