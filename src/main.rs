@@ -46,6 +46,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Build the live demos (the chapters' code for WebAssembly) into the book's
+    /// module script; `pbm book` does this first.
+    Demos,
     /// Turn `cargo bench` results (target/criterion) into the timing tables the pages
     /// include (book/src/benchmarks).
     BenchTables {
@@ -67,6 +70,7 @@ fn main() -> ExitCode {
         Command::Run { id, set, json } => {
             run(&id, &set, json).and_then(|text| print(&text))
         }
+        Command::Demos => demos().map(|_| ()),
         Command::BenchTables { package } => bench_tables(package.as_deref()),
     };
     match outcome {
@@ -96,13 +100,21 @@ fn figures(only: Option<&str>) -> Result<usize, Error> {
     Ok(drawings / pbm_prelim::plot::Layout::ALL.len())
 }
 
+/// Builds the demos' WebAssembly module and writes it (or the fallback) into the book.
+fn demos() -> Result<pbm::demos::Module, Error> {
+    let module = pbm::demos::build_module(&repo_root());
+    pbm::demos::write_module(&chapters(), &repo_root().join("book"), &module)?;
+    Ok(module)
+}
+
 fn book() -> Result<(), Error> {
     let n = figures(None)?;
     let book_dir = repo_root().join("book");
-    let outputs = pbm::output::write_outputs(&book_dir.join("src/output"))?;
-    let module = pbm::demos::build_module(&repo_root());
-    pbm::demos::write_module(&book_dir, &module)?;
-    pbm::book::build_book(&book_dir, None)?;
+    let chapters = chapters();
+    let outputs =
+        pbm::output::write_outputs(&chapters, &book_dir.join("src/output"))?;
+    demos()?;
+    pbm::book::build_book(&chapters, &book_dir, None)?;
     eprintln!(
         "drew {n} figures (wide and narrow), {outputs} changed program outputs and the book: {}",
         book_dir.join("build/index.html").display()
@@ -113,8 +125,14 @@ fn book() -> Result<(), Error> {
 fn bench_tables(package: Option<&str>) -> Result<(), Error> {
     let root = repo_root();
     let out = root.join("book/src/benchmarks");
-    let n =
-        pbm::benchmarks::write_tables(&root.join("target/criterion"), &out, package)?;
+    let tables: Vec<_> =
+        chapters().iter().flat_map(|c| c.tables.iter().copied()).collect();
+    let n = pbm::benchmarks::write_tables(
+        &tables,
+        &root.join("target/criterion"),
+        &out,
+        package,
+    )?;
     eprintln!("wrote {n} timing tables into {}", out.display());
     if package.is_some_and(|p| p != "pbm-collision") {
         return Ok(());
@@ -168,11 +186,8 @@ fn list() -> String {
                 chapter.id, figure.name, figure.title
             );
         }
-        // The live demos in the chapter's pages (web/, compiled to WebAssembly).
-        let live = pbm_web::DEMOS
-            .iter()
-            .filter(|d| d.id.split('/').next() == Some(chapter.id));
-        for demo in live {
+        // The live demos in the chapter's pages (compiled to WebAssembly by `pbm demos`).
+        for demo in chapter.demos {
             let params: Vec<&str> = demo.params.iter().map(|p| p.name).collect();
             out += &format!(
                 "  demo {}: {} (live in the book; sliders {})\n",

@@ -1,11 +1,10 @@
 //! The functions the page calls. Demos are numbered by their place in
-//! [`crate::DEMOS`], running instances by the handle [`pbm_create`] returns. A
+//! [`crate::demos`], running instances by the handle [`pbm_create`] returns. A
 //! function returning text returns a pointer to UTF-8 bytes whose length
 //! [`pbm_text_len`] gives; a function returning numbers returns a pointer to f64s
 //! whose count the caller knows (parameters, readouts) or [`pbm_draw_len`] gives.
 //! Pointers stay valid until the next call.
 
-use crate::DEMOS;
 use crate::demo::{Demo, DemoSpec, Drawing, Pointer};
 use std::cell::RefCell;
 
@@ -38,7 +37,7 @@ fn text(s: &str) -> *const u8 {
 }
 
 fn spec(demo: u32) -> Option<&'static DemoSpec> {
-    DEMOS.get(demo as usize)
+    crate::demos().nth(demo as usize)
 }
 
 /// Bytes of the text the last text function returned.
@@ -50,7 +49,7 @@ pub extern "C" fn pbm_text_len() -> u32 {
 /// Number of demos.
 #[unsafe(no_mangle)]
 pub extern "C" fn pbm_demo_count() -> u32 {
-    DEMOS.len() as u32
+    crate::demos().count() as u32
 }
 
 /// A demo's id, e.g. `ode/euler-spiral`.

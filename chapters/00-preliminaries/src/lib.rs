@@ -2,7 +2,7 @@
 //!
 //! Nothing here is physics. Always built: the error type ([`PbmError`], which says
 //! whose fault an error is), the work budget of an exercise ([`budget`]), the checks constructors make ([`validate`]),
-//! deterministic samples ([`sampling`]), finite-difference derivatives for tests
+//! what a live demo is ([`demo`]), deterministic samples ([`sampling`]), finite-difference derivatives for tests
 //! ([`finite_difference`]), loops that run in parallel with the same results on any
 //! number of threads ([`parallel`]), rounding ([`snapshot`]) and exercise parameters
 //! ([`params`]).
@@ -13,6 +13,7 @@
 //! ([`testing`]). The physics crates build without it, for WebAssembly.
 
 pub mod budget;
+pub mod demo;
 pub mod error;
 pub mod finite_difference;
 pub mod parallel;
@@ -30,7 +31,7 @@ pub mod validate;
 pub use error::{Fault, PbmError};
 pub use params::{Choice, ParamError, ParamKind, ParamSpec, ParamValue, Params};
 #[cfg(feature = "book")]
-pub use registry::{Chapter, Exercise, Figure, Optional};
+pub use registry::{Chapter, Exercise, Figure, Optional, Shown};
 #[cfg(feature = "book")]
 pub use snapshot::round_json;
 pub use snapshot::{round_sig, short};

@@ -1,5 +1,11 @@
-//! How a chapter describes itself to the `pbm` binary: its exercises and its figures.
+//! How a chapter describes itself to the `pbm` binary and the book: everything its
+//! pages show is registered in its [`Chapter`] — the exercises a reader runs, the
+//! figures, the runs whose output or numbers a page quotes ([`Shown`]), the timing
+//! tables ([`TimingTable`]) and the live demos with the numbers they share with the
+//! exercises. The root and the book crate hold only the pipelines that turn these into
+//! pages.
 
+use crate::demo::{Agreement, DemoSpec};
 use crate::error::PbmError;
 use crate::params::{ParamSpec, Params};
 use serde_json::Value;
@@ -111,7 +117,111 @@ pub struct Figure {
 }
 // ANCHOR_END: figure
 
-/// One chapter of the book and its crate.
+// ANCHOR: shown
+/// A run of an exercise whose result a page shows: as a console block (the file
+/// `book/src/output/<name>.txt` the page includes) or as numbers in sentences (the
+/// `{{#value}}` directive reads `book/src/output/<name>.json`). `pbm book` writes both;
+/// a test fails when either no longer matches what the code prints.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shown {
+    /// `chapter/exercise`, e.g. `ode/stability`.
+    pub id: &'static str,
+    /// The `--set` assignments, as typed.
+    pub set: &'static [&'static str],
+    /// The top-level result keys the console block shows, in the result's order
+    /// (empty: all of them). The JSON file keeps every key.
+    pub keys: &'static [&'static str],
+    /// Keys whose values are wall-clock timings: written as measured when the book
+    /// is built, left out when a test compares the page with the code.
+    pub timed: &'static [&'static str],
+}
+// ANCHOR_END: shown
+
+impl Shown {
+    /// The run of `id` with its defaults, every key shown.
+    pub const fn run(id: &'static str) -> Shown {
+        Shown { id, set: &[], keys: &[], timed: &[] }
+    }
+
+    /// The same run with these `--set` assignments.
+    pub const fn set(self, set: &'static [&'static str]) -> Shown {
+        Shown { set, ..self }
+    }
+
+    /// The same run showing only these keys in its console block.
+    pub const fn keys(self, keys: &'static [&'static str]) -> Shown {
+        Shown { keys, ..self }
+    }
+
+    /// The same run with these keys marked as wall-clock timings.
+    pub const fn timed(self, timed: &'static [&'static str]) -> Shown {
+        Shown { timed, ..self }
+    }
+
+    /// The stem of the files it writes, e.g. `ode-stability--h=0.25`.
+    pub fn stem(&self) -> String {
+        let mut name = self.id.replace('/', "-");
+        for assignment in self.set {
+            name += "--";
+            name += assignment;
+        }
+        name
+    }
+}
+
+/// One row of a timing table: what was timed, and criterion's id for it.
+#[derive(Debug, Clone, Copy)]
+pub struct TimingRow {
+    /// What the row says, in the book's words.
+    pub label: &'static str,
+    /// Criterion's id, as its directory under `target/criterion` (`group/function`).
+    pub id: &'static str,
+    /// Items per iteration, for a throughput column (0: none).
+    pub items: u64,
+}
+
+/// A row with no throughput column.
+pub const fn row(label: &'static str, id: &'static str) -> TimingRow {
+    TimingRow { label, id, items: 0 }
+}
+
+/// How the last column of a timing table compares rows.
+#[derive(Debug, Clone, Copy)]
+pub enum Compare {
+    /// Each row's time over the reference row's time: "127×" slower.
+    TimesReference(usize),
+    /// The reference row's time over each row's: a speed-up, "2.1× faster".
+    SpeedUpOver(usize),
+    /// Each row's time over the time of the row its entry names (itself: the
+    /// reference, 1×), with the spread of the ratio: from the row's low end over the
+    /// reference's high end to its high end over the reference's low end.
+    Against(&'static [usize]),
+    /// No comparison column.
+    Nothing,
+}
+
+/// A timing table a page includes from `book/src/benchmarks/<file>`, written by
+/// `pbm bench-tables` from criterion's results.
+#[derive(Debug, Clone, Copy)]
+pub struct TimingTable {
+    /// File name under `book/src/benchmarks/`.
+    pub file: &'static str,
+    /// The crate whose `cargo bench` produces the rows.
+    pub package: &'static str,
+    /// Heading of the first column, short ("chain", "solver").
+    pub column: &'static str,
+    /// What one iteration does, for the note under the table.
+    pub what: &'static str,
+    /// Heading of the throughput column, if rows have items ("bodies/s").
+    pub per_second: &'static str,
+    /// The rows, in the order the page shows them.
+    pub rows: &'static [TimingRow],
+    /// The comparison column.
+    pub compare: Compare,
+}
+
+// ANCHOR: chapter
+/// One chapter of the book and its crate: everything its pages show.
 #[derive(Debug, Clone)]
 pub struct Chapter {
     /// Short id used on the command line and as the figure folder, e.g. `ode`.
@@ -126,7 +236,16 @@ pub struct Chapter {
     pub exercises: Vec<Exercise>,
     /// The chapter's figures, in reading order.
     pub figures: Vec<Figure>,
+    /// The runs whose output or numbers the pages show.
+    pub shown: Vec<Shown>,
+    /// The timing tables the pages include.
+    pub tables: &'static [TimingTable],
+    /// The live demos (the crate's `demos` module).
+    pub demos: &'static [DemoSpec],
+    /// The numbers the demos show that the exercises print too.
+    pub agreements: &'static [Agreement],
 }
+// ANCHOR_END: chapter
 
 impl Chapter {
     /// The exercise with this id, if any.

@@ -11,17 +11,21 @@
 
 pub mod adaptive;
 pub mod convergence;
+pub mod demos;
 #[cfg(feature = "book")]
 pub mod exercises;
 #[cfg(feature = "book")]
 pub mod figures;
+#[cfg(feature = "book")]
+pub mod pages;
 pub mod problems;
 pub mod runge_kutta;
 pub mod stability;
 pub mod system;
 pub mod tableau;
 
-/// The chapter's registry entry: its exercises and figures.
+/// The chapter's registry entry: everything its pages show (exercises, figures, the runs
+/// and numbers quoted, timing tables, live demos).
 #[cfg(feature = "book")]
 pub fn chapter() -> pbm_prelim::Chapter {
     use pbm_prelim::Chapter;
@@ -32,5 +36,9 @@ pub fn chapter() -> pbm_prelim::Chapter {
         pages: "01-ode",
         exercises: exercises::all(),
         figures: figures::all(),
+        shown: pages::shown(),
+        tables: pages::TABLES,
+        demos: demos::DEMOS,
+        agreements: demos::AGREEMENTS,
     }
 }

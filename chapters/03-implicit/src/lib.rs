@@ -10,6 +10,7 @@
 pub mod backward_euler;
 pub mod block_sparse;
 pub mod cg;
+pub mod demos;
 #[cfg(feature = "book")]
 pub mod exercises;
 #[cfg(feature = "book")]
@@ -17,11 +18,14 @@ pub mod figures;
 pub mod mass_spring;
 pub mod minimization;
 pub mod multigrid;
+#[cfg(feature = "book")]
+pub mod pages;
 pub mod scenes;
 pub mod sheet;
 pub mod stiff;
 
-/// The chapter's registry entry: its exercises and figures.
+/// The chapter's registry entry: everything its pages show (exercises, figures, the runs
+/// and numbers quoted, timing tables, live demos).
 #[cfg(feature = "book")]
 pub fn chapter() -> pbm_prelim::Chapter {
     use pbm_prelim::Chapter;
@@ -32,5 +36,9 @@ pub fn chapter() -> pbm_prelim::Chapter {
         pages: "03-implicit",
         exercises: exercises::all(),
         figures: figures::all(),
+        shown: pages::shown(),
+        tables: pages::TABLES,
+        demos: demos::DEMOS,
+        agreements: demos::AGREEMENTS,
     }
 }

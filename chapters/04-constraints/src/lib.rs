@@ -9,15 +9,19 @@
 pub mod bead;
 pub mod block_matrix;
 pub mod constraint;
+pub mod demos;
 #[cfg(feature = "book")]
 pub mod exercises;
 #[cfg(feature = "book")]
 pub mod figures;
 pub mod models;
+#[cfg(feature = "book")]
+pub mod pages;
 pub mod studies;
 pub mod system;
 
-/// The chapter's registry entry: its exercises and figures.
+/// The chapter's registry entry: everything its pages show (exercises, figures, the runs
+/// and numbers quoted, timing tables, live demos).
 #[cfg(feature = "book")]
 pub fn chapter() -> pbm_prelim::Chapter {
     use pbm_prelim::Chapter;
@@ -28,5 +32,9 @@ pub fn chapter() -> pbm_prelim::Chapter {
         pages: "04-constraints",
         exercises: exercises::all(),
         figures: figures::all(),
+        shown: pages::shown(),
+        tables: pages::TABLES,
+        demos: demos::DEMOS,
+        agreements: demos::AGREEMENTS,
     }
 }

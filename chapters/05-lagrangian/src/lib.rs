@@ -12,9 +12,12 @@ pub mod exercises;
 #[cfg(feature = "book")]
 pub mod figures;
 pub mod models;
+#[cfg(feature = "book")]
+pub mod pages;
 pub mod parametric;
 
-/// The chapter's registry entry: its exercises and figures.
+/// The chapter's registry entry: everything its pages show (exercises, figures, the runs
+/// and numbers quoted, timing tables, live demos).
 #[cfg(feature = "book")]
 pub fn chapter() -> pbm_prelim::Chapter {
     use pbm_prelim::Chapter;
@@ -25,5 +28,9 @@ pub fn chapter() -> pbm_prelim::Chapter {
         pages: "05-lagrangian",
         exercises: exercises::all(),
         figures: figures::all(),
+        shown: pages::shown(),
+        tables: pages::TABLES,
+        demos: &[],
+        agreements: &[],
     }
 }

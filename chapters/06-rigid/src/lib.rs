@@ -8,6 +8,7 @@
 
 pub mod body;
 pub mod body2d;
+pub mod demos;
 #[cfg(feature = "book")]
 pub mod exercises;
 #[cfg(feature = "book")]
@@ -15,9 +16,12 @@ pub mod figures;
 pub mod mass;
 pub mod mesh;
 pub mod motion;
+#[cfg(feature = "book")]
+pub mod pages;
 pub mod rotation;
 
-/// The chapter's registry entry: its exercises and figures.
+/// The chapter's registry entry: everything its pages show (exercises, figures, the runs
+/// and numbers quoted, timing tables, live demos).
 #[cfg(feature = "book")]
 pub fn chapter() -> pbm_prelim::Chapter {
     use pbm_prelim::Chapter;
@@ -28,5 +32,9 @@ pub fn chapter() -> pbm_prelim::Chapter {
         pages: "06-rigid",
         exercises: exercises::all(),
         figures: figures::all(),
+        shown: pages::shown(),
+        tables: pages::TABLES,
+        demos: demos::DEMOS,
+        agreements: demos::AGREEMENTS,
     }
 }

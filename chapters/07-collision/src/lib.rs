@@ -8,10 +8,13 @@
 
 pub mod aabb;
 pub mod bvh;
+pub mod demos;
 #[cfg(feature = "book")]
 pub mod exercises;
 #[cfg(feature = "book")]
 pub mod figures;
+#[cfg(feature = "book")]
+pub mod pages;
 pub mod polygon;
 pub mod polyhedron;
 pub mod scene;
@@ -19,7 +22,8 @@ pub mod sweep;
 pub mod toi;
 pub mod tunnel;
 
-/// The chapter's registry entry: its exercises and figures.
+/// The chapter's registry entry: everything its pages show (exercises, figures, the runs
+/// and numbers quoted, timing tables, live demos).
 #[cfg(feature = "book")]
 pub fn chapter() -> pbm_prelim::Chapter {
     pbm_prelim::Chapter {
@@ -29,5 +33,9 @@ pub fn chapter() -> pbm_prelim::Chapter {
         pages: "07-collision",
         exercises: exercises::all(),
         figures: figures::all(),
+        shown: pages::shown(),
+        tables: pages::TABLES,
+        demos: demos::DEMOS,
+        agreements: demos::AGREEMENTS,
     }
 }

@@ -7,6 +7,7 @@
 //! the chapter solves with Dantzig's principal pivoting method as Baraff (1994)
 //! adapted it.
 
+pub mod demos;
 #[cfg(feature = "book")]
 pub mod exercises;
 #[cfg(feature = "book")]
@@ -14,12 +15,15 @@ pub mod figures;
 pub mod friction;
 pub mod impulse;
 pub mod lcp;
+#[cfg(feature = "book")]
+pub mod pages;
 pub mod resting;
 pub mod scenes;
 pub mod singular;
 pub mod world;
 
-/// The chapter's registry entry: its exercises and figures.
+/// The chapter's registry entry: everything its pages show (exercises, figures, the runs
+/// and numbers quoted, timing tables, live demos).
 #[cfg(feature = "book")]
 pub fn chapter() -> pbm_prelim::Chapter {
     pbm_prelim::Chapter {
@@ -29,5 +33,9 @@ pub fn chapter() -> pbm_prelim::Chapter {
         pages: "08-contact",
         exercises: exercises::all(),
         figures: figures::all(),
+        shown: pages::shown(),
+        tables: pages::TABLES,
+        demos: demos::DEMOS,
+        agreements: demos::AGREEMENTS,
     }
 }

@@ -10,17 +10,21 @@
 
 pub mod check;
 pub mod cloth;
+pub mod demos;
 pub mod energy;
 #[cfg(feature = "book")]
 pub mod exercises;
 #[cfg(feature = "book")]
 pub mod figures;
 pub mod hinge;
+#[cfg(feature = "book")]
+pub mod pages;
 pub mod scenes;
 pub mod strand;
 pub mod triangle;
 
-/// The chapter's registry entry: its exercises and figures.
+/// The chapter's registry entry: everything its pages show (exercises, figures, the runs
+/// and numbers quoted, timing tables, live demos).
 #[cfg(feature = "book")]
 pub fn chapter() -> pbm_prelim::Chapter {
     use pbm_prelim::Chapter;
@@ -31,5 +35,9 @@ pub fn chapter() -> pbm_prelim::Chapter {
         pages: "09-cloth",
         exercises: exercises::all(),
         figures: figures::all(),
+        shown: pages::shown(),
+        tables: pages::TABLES,
+        demos: demos::DEMOS,
+        agreements: demos::AGREEMENTS,
     }
 }

@@ -10,18 +10,22 @@
 //! the step and of the iteration count. The same projection moves rigid bodies,
 //! through their generalized inverse masses.
 
+pub mod demos;
 #[cfg(feature = "book")]
 pub mod exercises;
 #[cfg(feature = "book")]
 pub mod figures;
 pub mod joint;
+#[cfg(feature = "book")]
+pub mod pages;
 pub mod particles;
 pub mod projection;
 pub mod rigid;
 pub mod scenes;
 pub mod studies;
 
-/// The chapter's registry entry: its exercises and figures.
+/// The chapter's registry entry: everything its pages show (exercises, figures, the runs
+/// and numbers quoted, timing tables, live demos).
 #[cfg(feature = "book")]
 pub fn chapter() -> pbm_prelim::Chapter {
     use pbm_prelim::Chapter;
@@ -32,5 +36,9 @@ pub fn chapter() -> pbm_prelim::Chapter {
         pages: "10-position-based",
         exercises: exercises::all(),
         figures: figures::all(),
+        shown: pages::shown(),
+        tables: pages::TABLES,
+        demos: demos::DEMOS,
+        agreements: demos::AGREEMENTS,
     }
 }

@@ -11,15 +11,19 @@
 //! collision times found by interpolating the step, a tolerance ε instead of exact
 //! contact, a tolerance correction when a depth passes ¾ ε, and first-order worlds.
 
+pub mod demos;
 #[cfg(feature = "book")]
 pub mod exercises;
 #[cfg(feature = "book")]
 pub mod figures;
+#[cfg(feature = "book")]
+pub mod pages;
 pub mod scenes;
 pub mod shape;
 pub mod world;
 
-/// The chapter's registry entry: its exercises and figures.
+/// The chapter's registry entry: everything its pages show (exercises, figures, the runs
+/// and numbers quoted, timing tables, live demos).
 #[cfg(feature = "book")]
 pub fn chapter() -> pbm_prelim::Chapter {
     use pbm_prelim::Chapter;
@@ -30,5 +34,9 @@ pub fn chapter() -> pbm_prelim::Chapter {
         pages: "11-interactive",
         exercises: exercises::all(),
         figures: figures::all(),
+        shown: pages::shown(),
+        tables: pages::TABLES,
+        demos: demos::DEMOS,
+        agreements: demos::AGREEMENTS,
     }
 }

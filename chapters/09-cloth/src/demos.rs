@@ -1,13 +1,52 @@
+//! The chapter's live demos (WebAssembly in the pages).
+//!
 //! Chapter 9: a square of cotton dropped onto a sphere (or hung from a rail), one
 //! backward Euler step of 1/60 s per frame, its linear system solved by conjugate
 //! gradients.
 
-use crate::demo::{Camera, Demo, DemoSpec, Drawing, Ink, Param, Readout};
+use crate::cloth::{Cloth, Material};
+use crate::scenes::{SPHERE, Scene, cloth};
 use nalgebra::Vector3;
-use pbm_cloth::cloth::{Cloth, Material};
-use pbm_cloth::scenes::{SPHERE, Scene, cloth};
 use pbm_prelim::PbmError;
+use pbm_prelim::demo::{
+    Agreement, Camera, Demo, DemoSpec, Drawing, Ink, Param, Readout,
+};
 use std::f64::consts::TAU;
+
+/// The chapter's demos, in the book's order.
+pub const DEMOS: &[DemoSpec] = &[DRAPE];
+
+/// The numbers the demos show that the chapter's exercises print too (checked
+/// natively by `tests/demos.rs` and in the browser).
+pub const AGREEMENTS: &[Agreement] = &[
+    Agreement {
+        demo: "cloth/drape",
+        params: &[0.0, 8.0, 1000.0],
+        frames: 60,
+        readout: 3,
+        exercise: "cloth/drape",
+        // One step of 1/60 s a frame, written to the last digit of the f64.
+        set: &["n=8", "h=0.016666666666666666", "t_end=1"],
+        key: "/lowest_z_m",
+        absolute: false,
+        // The shear angle's acos and the hinge's atan2 (see `tolerance`): measured
+        // 6e-11 relative after 60 steps.
+        tolerance: 1e-9,
+    },
+    Agreement {
+        demo: "cloth/drape",
+        params: &[0.0, 8.0, 1000.0],
+        frames: 60,
+        readout: 4,
+        exercise: "cloth/drape",
+        set: &["n=8", "h=0.016666666666666666", "t_end=1"],
+        key: "/max_penetration_mm",
+        absolute: false,
+        // The shear angle's acos and the hinge's atan2 (see `tolerance`): measured
+        // 6e-11 relative after 60 steps.
+        tolerance: 1e-9,
+    },
+];
 
 /// One step per 60 Hz frame (s).
 pub const H: f64 = 1.0 / 60.0;

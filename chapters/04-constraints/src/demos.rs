@@ -1,14 +1,47 @@
+//! The chapter's live demos (WebAssembly in the pages).
+//!
 //! Chapter 4: the bead on a circular wire, held by a constraint force. Without
 //! feedback it drifts off the wire; the feedback gains k_s and k_d pull it back.
 
-use crate::demo::{Demo, DemoSpec, Drawing, Ink, Param, Readout};
-use pbm_constraints::models::bead;
-use pbm_constraints::system::{ConstrainedSystem, Feedback};
+use crate::models::bead;
+use crate::system::{ConstrainedSystem, Feedback};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::{EULER, MIDPOINT, RK4};
 use pbm_prelim::PbmError;
+use pbm_prelim::demo::{Agreement, Demo, DemoSpec, Drawing, Ink, Param, Readout};
 use std::f64::consts::TAU;
+
+/// The chapter's demos, in the book's order.
+pub const DEMOS: &[DemoSpec] = &[BEAD];
+
+/// The numbers the demos show that the chapter's exercises print too (checked
+/// natively by `tests/demos.rs` and in the browser).
+pub const AGREEMENTS: &[Agreement] = &[
+    Agreement {
+        demo: "constraints/bead",
+        params: &[2.0, 0.01, 100.0, 20.0],
+        frames: 250,
+        readout: 3,
+        exercise: "constraints/drift",
+        set: &["solver=rk4", "h=0.01", "t_end=5", "k_s=100", "k_d=20"],
+        key: "/max_abs_c_with_feedback",
+        absolute: false,
+        tolerance: 0.0,
+    },
+    Agreement {
+        demo: "constraints/bead",
+        params: &[1.0, 0.005, 0.0, 0.0],
+        // Three steps of 5 ms a frame: 600 steps, 3 s.
+        frames: 200,
+        readout: 3,
+        exercise: "constraints/drift",
+        set: &["solver=midpoint", "h=0.005", "t_end=3"],
+        key: "/max_abs_c_without_feedback",
+        absolute: false,
+        tolerance: 0.0,
+    },
+];
 
 /// The page's frame (s).
 const FRAME: f64 = 1.0 / 60.0;

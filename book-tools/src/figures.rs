@@ -3,13 +3,12 @@
 //! (wide) and `<name>.narrow.svg`, with a progress bar.
 
 use crate::error::Error;
+use crate::files::write_atomically;
 use crate::find_chapter;
 use indicatif::{ProgressBar, ProgressStyle};
 use pbm_prelim::plot::Layout;
 use pbm_prelim::{Chapter, Figure};
 use rayon::prelude::*;
-use std::fs;
-use std::io;
 use std::path::{Path, PathBuf};
 
 /// Where the `layout` drawing of figure `name` of `chapter_id` goes under
@@ -21,24 +20,6 @@ pub fn figure_path(
     layout: Layout,
 ) -> PathBuf {
     figures_dir.join(chapter_id).join(format!("{name}{}.svg", layout.file_suffix()))
-}
-
-/// Writes `contents` to `path` by writing a temporary file beside it and renaming, so
-/// a reader (or a browser) never sees half a figure.
-pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
-    write_atomically_bytes(path, contents.as_bytes())
-}
-
-/// [`write_atomically`] for bytes (a font, an image).
-pub fn write_atomically_bytes(path: &Path, contents: &[u8]) -> io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
-    let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("figure");
-    let tmp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
-    fs::write(&tmp, contents)?;
-    fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = fs::remove_file(&tmp);
-    })
 }
 
 /// Draws the figures of `chapters` (only the one with id `only`, if given) into

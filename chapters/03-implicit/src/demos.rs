@@ -1,13 +1,32 @@
+//! The chapter's live demos (WebAssembly in the pages).
+//!
 //! Chapter 3: the stiff example ẋ = −x, ẏ = −k y by explicit and backward Euler,
 //! side by side at the same step.
 
-use crate::demo::{Demo, DemoSpec, Drawing, Ink, Param, Readout};
-use pbm_implicit::backward_euler::backward_euler_step;
-use pbm_implicit::stiff::StiffExample;
+use crate::backward_euler::backward_euler_step;
+use crate::stiff::StiffExample;
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::state_of;
 use pbm_ode::tableau::EULER;
 use pbm_prelim::PbmError;
+use pbm_prelim::demo::{Agreement, Demo, DemoSpec, Drawing, Ink, Param, Readout};
+
+/// The chapter's demos, in the book's order.
+pub const DEMOS: &[DemoSpec] = &[STIFF];
+
+/// The numbers the demos show that the chapter's exercises print too (checked
+/// natively by `tests/demos.rs` and in the browser).
+pub const AGREEMENTS: &[Agreement] = &[Agreement {
+    demo: "implicit/stiff",
+    params: &[10.0, 0.15],
+    frames: 20,
+    readout: 1,
+    exercise: "ode/stability",
+    set: &["k=10", "h=0.15", "steps=20"],
+    key: "/final_abs_x",
+    absolute: true,
+    tolerance: 0.0,
+}];
 
 /// The demo of chapter 3's stiff example.
 pub const STIFF: DemoSpec = DemoSpec {

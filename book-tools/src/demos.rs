@@ -8,11 +8,13 @@
 //! the live version, and the build says so once.
 
 use crate::error::Error;
-use crate::figures::write_atomically_bytes;
+use crate::files::write_atomically_bytes;
 use base64::Engine;
 use mdbook_preprocessor::book::{Book, BookItem};
 use mdbook_preprocessor::errors::Result as BookResult;
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
+use pbm_prelim::Chapter;
+use pbm_prelim::demo::DemoSpec;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -110,7 +112,11 @@ pub fn module_script(wasm: Option<&[u8]>) -> String {
 
 /// Writes [`module_script`] into `book_dir/src/demos/` for `module`, and says once
 /// when the demos will not be live.
-pub fn write_module(book_dir: &Path, module: &Module) -> Result<(), Error> {
+pub fn write_module(
+    chapters: &[Chapter],
+    book_dir: &Path,
+    module: &Module,
+) -> Result<(), Error> {
     let path = book_dir.join("src").join(MODULE_SCRIPT);
     let script = match module {
         Module::Built(wasm) => {
@@ -128,16 +134,18 @@ pub fn write_module(book_dir: &Path, module: &Module) -> Result<(), Error> {
     write_atomically_bytes(&path, script.as_bytes())
         .map_err(|source| Error::Write { path, source })?;
     let path = book_dir.join("src").join(AGREEMENTS_FILE);
-    let text = serde_json::to_string_pretty(&agreements_json()).unwrap_or_default();
+    let text =
+        serde_json::to_string_pretty(&agreements_json(chapters)).unwrap_or_default();
     write_atomically_bytes(&path, text.as_bytes())
         .map_err(|source| Error::Write { path, source })
 }
 
-/// [`pbm_web::AGREEMENTS`] for the browser test, each with the `pbm run` arguments
-/// whose output it must match.
-pub fn agreements_json() -> serde_json::Value {
-    let list: Vec<serde_json::Value> = pbm_web::AGREEMENTS
+/// The chapters' agreements between demos and exercises, for the browser test, each
+/// with the `pbm run` arguments whose output it must match.
+pub fn agreements_json(chapters: &[Chapter]) -> serde_json::Value {
+    let list: Vec<serde_json::Value> = chapters
         .iter()
+        .flat_map(|c| c.agreements.iter())
         .map(|a| {
             let mut args = vec!["run".to_string(), a.exercise.to_string()];
             for s in a.set {
@@ -159,28 +167,29 @@ pub fn agreements_json() -> serde_json::Value {
     serde_json::Value::Array(list)
 }
 
-/// The element that stands for demo `id`, or an error naming the demos that exist.
-pub fn demo_element(id: &str) -> Result<String, String> {
-    match pbm_web::find(id) {
+/// The element that stands for demo `id` among `demos`, or an error naming the demos
+/// that exist.
+pub fn demo_element(demos: &[&DemoSpec], id: &str) -> Result<String, String> {
+    match demos.iter().find(|d| d.id == id) {
         Some(spec) => Ok(format!(
             "<div class=\"pbm-demo\" data-demo=\"{}\"><p class=\"pbm-demo-fallback\">{FALLBACK}</p></div>",
             spec.id
         )),
         None => {
-            let known: Vec<&str> = pbm_web::DEMOS.iter().map(|d| d.id).collect();
+            let known: Vec<&str> = demos.iter().map(|d| d.id).collect();
             Err(format!("unknown demo `{id}`; demos: {}", known.join(", ")))
         }
     }
 }
 
 /// Replaces every line `{{#demo id}}` of `markdown` by [`demo_element`].
-pub fn expand(markdown: &str) -> Result<String, String> {
+pub fn expand(demos: &[&DemoSpec], markdown: &str) -> Result<String, String> {
     let mut out = String::with_capacity(markdown.len());
     for line in markdown.split_inclusive('\n') {
         let body = line.trim_end();
         match body.strip_prefix("{{#demo ").and_then(|r| r.strip_suffix("}}")) {
             Some(id) => {
-                out.push_str(&demo_element(id.trim())?);
+                out.push_str(&demo_element(demos, id.trim())?);
                 out.push('\n');
             }
             None => out.push_str(line),
@@ -189,8 +198,21 @@ pub fn expand(markdown: &str) -> Result<String, String> {
     Ok(out)
 }
 
-/// The mdBook preprocessor that applies [`expand`] to every page.
-pub struct DemoPreprocessor;
+/// The mdBook preprocessor that applies [`expand`] to every page, with the demos the
+/// chapters register.
+pub struct DemoPreprocessor {
+    /// Every demo of the book.
+    pub demos: Vec<&'static DemoSpec>,
+}
+
+impl DemoPreprocessor {
+    /// The preprocessor for the demos of `chapters`.
+    pub fn new(chapters: &[Chapter]) -> Self {
+        DemoPreprocessor {
+            demos: chapters.iter().flat_map(|c| c.demos.iter()).collect(),
+        }
+    }
+}
 
 impl Preprocessor for DemoPreprocessor {
     fn name(&self) -> &str {
@@ -201,7 +223,7 @@ impl Preprocessor for DemoPreprocessor {
         let mut failure = None;
         book.for_each_mut(|item| {
             if let BookItem::Chapter(page) = item {
-                match expand(&page.content) {
+                match expand(&self.demos, &page.content) {
                     Ok(content) => page.content = content,
                     Err(why) => {
                         let path = page.path.as_deref().unwrap_or(Path::new("?"));
@@ -223,6 +245,19 @@ mod tests {
 
     #[test]
     fn a_demo_line_becomes_its_element_and_other_lines_stay() {
+        use pbm_prelim::demo::Param;
+        const SPIRAL: DemoSpec = DemoSpec {
+            id: "ode/euler-spiral",
+            title: "a test",
+            params: &[Param::log("h", "step h", "s", [0.1, 0.01, 1.0])],
+            readouts: &[],
+            view: |_| [-1.0, 1.0, -1.0, 1.0],
+            drag: None,
+            build: |_| Err(pbm_prelim::PbmError::invalid("demo", "a test")),
+        };
+        const CHAIN: DemoSpec = DemoSpec { id: "pbd/chain", ..SPIRAL };
+        let demos = [&SPIRAL, &CHAIN];
+        let expand = |page| expand(&demos, page);
         let page = "Text {{#demo ode/euler-spiral}} inline.\n{{#demo ode/euler-spiral}}\nEnd";
         let out = expand(page).unwrap();
         assert!(out.starts_with("Text {{#demo ode/euler-spiral}} inline.\n<div class=\"pbm-demo\" data-demo=\"ode/euler-spiral\">"), "{out}");

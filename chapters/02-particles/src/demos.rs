@@ -1,14 +1,48 @@
+//! The chapter's live demos (WebAssembly in the pages).
+//!
 //! Chapter 2: two balls dropped from 1 m onto the ground, the same restitution and
 //! step; one repaired by rolling back to the instant of contact, one by moving it
 //! back onto the plane. Every bounce should reach r² of the last one.
 
-use crate::demo::{Demo, DemoSpec, Drawing, Ink, Param, Readout};
+use crate::collision::{Plane, Strategy, step_with_collisions};
+use crate::particle::ParticleSystem;
+use crate::scenes::{BALL_CONTACT_TOLERANCE, apexes_passed, ball};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::tableau::RK4;
-use pbm_particles::collision::{Plane, Strategy, step_with_collisions};
-use pbm_particles::particle::ParticleSystem;
-use pbm_particles::scenes::{BALL_CONTACT_TOLERANCE, apexes_passed, ball};
 use pbm_prelim::PbmError;
+use pbm_prelim::demo::{Agreement, Demo, DemoSpec, Drawing, Ink, Param, Readout};
+
+/// The chapter's demos, in the book's order.
+pub const DEMOS: &[DemoSpec] = &[BOUNCING];
+
+/// The numbers the demos show that the chapter's exercises print too (checked
+/// natively by `tests/demos.rs` and in the browser).
+pub const AGREEMENTS: &[Agreement] = &[
+    Agreement {
+        demo: "particles/bouncing-ball",
+        params: &[0.8, 0.01],
+        // Four bounces measured by rollback, the fifth flight under way.
+        frames: 130,
+        readout: 3,
+        exercise: "particles/bouncing-ball",
+        set: &["restitution=0.8", "h=0.01"],
+        key: "/apex_heights/4",
+        absolute: false,
+        tolerance: 0.0,
+    },
+    Agreement {
+        demo: "particles/bouncing-ball",
+        params: &[0.8, 0.01],
+        // Three bounces measured with displacement.
+        frames: 110,
+        readout: 6,
+        exercise: "particles/bouncing-ball",
+        set: &["restitution=0.8", "h=0.01", "strategy=displace"],
+        key: "/apex_heights/3",
+        absolute: false,
+        tolerance: 0.0,
+    },
+];
 
 /// The page's frame (s).
 const FRAME: f64 = 1.0 / 60.0;

@@ -1,12 +1,55 @@
+//! The chapter's live demos (WebAssembly in the pages).
+//!
 //! Chapter 1: Euler spirals out of a circular field; midpoint and RK4 nearly do not.
 
-use crate::demo::{Demo, DemoSpec, Drawing, Ink, Param, Readout};
-use pbm_ode::problems::{Field, circle_field};
-use pbm_ode::runge_kutta::RungeKutta;
-use pbm_ode::system::state_of;
-use pbm_ode::tableau::{EULER, MIDPOINT, RK4};
+use crate::problems::{Field, circle_field};
+use crate::runge_kutta::RungeKutta;
+use crate::system::state_of;
+use crate::tableau::{EULER, MIDPOINT, RK4};
 use pbm_prelim::PbmError;
+use pbm_prelim::demo::{Agreement, Demo, DemoSpec, Drawing, Ink, Param, Readout};
 use std::f64::consts::TAU;
+
+/// The chapter's demos, in the book's order.
+pub const DEMOS: &[DemoSpec] = &[EULER_SPIRAL];
+
+/// The numbers the demos show that the chapter's exercises print too (checked
+/// natively by `tests/demos.rs` and in the browser).
+pub const AGREEMENTS: &[Agreement] = &[
+    Agreement {
+        demo: "ode/euler-spiral",
+        params: &[0.0, 0.1],
+        frames: 63,
+        readout: 3,
+        exercise: "ode/euler-spiral",
+        set: &["h=0.1", "steps=63"],
+        key: "/euler_final_radius",
+        absolute: false,
+        tolerance: 0.0,
+    },
+    Agreement {
+        demo: "ode/euler-spiral",
+        params: &[1.0, 0.25],
+        frames: 26,
+        readout: 3,
+        exercise: "ode/euler-spiral",
+        set: &["h=0.25", "steps=26"],
+        key: "/midpoint_final_radius",
+        absolute: false,
+        tolerance: 0.0,
+    },
+    Agreement {
+        demo: "ode/euler-spiral",
+        params: &[2.0, 0.5],
+        frames: 13,
+        readout: 3,
+        exercise: "ode/euler-spiral",
+        set: &["h=0.5", "steps=13"],
+        key: "/rk4_final_radius",
+        absolute: false,
+        tolerance: 0.0,
+    },
+];
 
 /// The most points of the path kept for drawing.
 const KEPT: usize = 4000;

@@ -6,412 +6,11 @@
 //! quote them.
 
 use crate::error::Error;
-use crate::figures::write_atomically;
+use crate::files::write_atomically;
+use pbm_prelim::registry::{Compare, TimingTable as Table};
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
-
-/// One row of a table: what was timed, and criterion's id for it (`group/function`).
-#[derive(Debug, Clone, Copy)]
-pub struct Row {
-    /// What the row says, in the book's words.
-    pub label: &'static str,
-    /// Criterion's id, as its directory under `target/criterion` (`rigid/rk4_step_...`).
-    pub id: &'static str,
-    /// Items per iteration, for a throughput column (0: none).
-    pub items: u64,
-}
-
-/// How the last column compares rows.
-#[derive(Debug, Clone, Copy)]
-pub enum Compare {
-    /// Each row's time over the reference row's time: "127×" slower.
-    TimesReference(usize),
-    /// The reference row's time over each row's: a speed-up, "2.1× faster".
-    SpeedUpOver(usize),
-    /// Each row's time over the time of the row its entry names (itself: the
-    /// reference, 1×), with the spread of the ratio: from the row's low end over the
-    /// reference's high end to its high end over the reference's low end.
-    Against(&'static [usize]),
-    /// No comparison column.
-    Nothing,
-}
-
-/// A table of one page.
-#[derive(Debug, Clone, Copy)]
-pub struct Table {
-    /// File name under `book/src/benchmarks/`.
-    pub file: &'static str,
-    /// The crate whose `cargo bench` produces the rows.
-    pub package: &'static str,
-    /// Heading of the first column, short ("chain", "solver").
-    pub column: &'static str,
-    /// What one iteration does, for the note under the table.
-    pub what: &'static str,
-    /// Heading of the throughput column, if rows have items ("bodies/s").
-    pub per_second: &'static str,
-    /// The rows, in the order the page shows them.
-    pub rows: &'static [Row],
-    /// The comparison column.
-    pub compare: Compare,
-}
-
-const fn row(label: &'static str, id: &'static str) -> Row {
-    Row { label, id, items: 0 }
-}
-
-/// Every table the pages include.
-pub const TABLES: &[Table] = &[
-    Table {
-        file: "implicit-step.md",
-        column: "sheet",
-        package: "pbm-implicit",
-        what: "one backward Euler step of the sheet from rest (h = 1/30 s)",
-        per_second: "",
-        rows: &[
-            row("n = 32 (3,072 unknowns)", "implicit/sheet_backward_euler_step_n32"),
-            row("n = 64 (12,288 unknowns)", "implicit/sheet_backward_euler_step_n64"),
-            row(
-                "n = 128 (49,152 unknowns)",
-                "implicit/sheet_backward_euler_step_n128",
-            ),
-        ],
-        compare: Compare::TimesReference(0),
-    },
-    Table {
-        file: "implicit-solvers.md",
-        column: "solver",
-        package: "pbm-bench",
-        what: "one solve of chapter 3's sheet system after ten frames (tolerance 1e-10, \
-               zero start; CG with the multigrid hierarchy built inside the solve)",
-        per_second: "",
-        rows: &[
-            row("n = 32: faer sparse Cholesky", "production-sparse/sheet-n32-faer"),
-            row(
-                "n = 32: faer, symbolic analysis reused",
-                "production-sparse/sheet-n32-faer-numeric",
-            ),
-            row(
-                "n = 32: our multigrid CG",
-                "production-sparse/sheet-n32-cg-multigrid",
-            ),
-            row(
-                "n = 32: our block-Jacobi CG",
-                "production-sparse/sheet-n32-cg-jacobi",
-            ),
-            row("n = 64: faer sparse Cholesky", "production-sparse/sheet-n64-faer"),
-            row(
-                "n = 64: faer, symbolic analysis reused",
-                "production-sparse/sheet-n64-faer-numeric",
-            ),
-            row(
-                "n = 64: our multigrid CG",
-                "production-sparse/sheet-n64-cg-multigrid",
-            ),
-            row(
-                "n = 64: our block-Jacobi CG",
-                "production-sparse/sheet-n64-cg-jacobi",
-            ),
-        ],
-        compare: Compare::Against(&[0, 0, 0, 0, 4, 4, 4, 4]),
-    },
-    Table {
-        file: "production-ode.md",
-        column: "workload",
-        package: "pbm-bench",
-        what: "one period of the Kepler orbit, each solver at the loosest tolerance that \
-               reaches a global error of 1e-8 (table above), and 100 RK4 steps of 10,000 \
-               masses on a ring of springs",
-        per_second: "",
-        rows: &[
-            row(
-                "e = 0.5: ode_solvers' Dopri5",
-                "production-ode/dopri5-ode-solvers-e5",
-            ),
-            row(
-                "e = 0.5: chapter 1's Dormand–Prince",
-                "production-ode/dopri5-ours-e5",
-            ),
-            row(
-                "e = 0.9: ode_solvers' Dopri5",
-                "production-ode/dopri5-ode-solvers-e9",
-            ),
-            row(
-                "e = 0.9: chapter 1's Dormand–Prince",
-                "production-ode/dopri5-ours-e9",
-            ),
-            row(
-                "RK4, 20,000 unknowns: ode_solvers' Rk4",
-                "production-ode/rk4-ode-solvers-100-steps-20000",
-            ),
-            row(
-                "RK4, 20,000 unknowns: chapter 1's",
-                "production-ode/rk4-ours-100-steps-20000",
-            ),
-        ],
-        compare: Compare::Against(&[0, 0, 2, 2, 4, 4]),
-    },
-    Table {
-        file: "cloth-solvers.md",
-        column: "50 × 50 drape, just landed",
-        package: "pbm-bench",
-        what: "the drape's linear solve alone (CG from zero to 1e-6)",
-        per_second: "",
-        rows: &[
-            row("faer sparse Cholesky", "production-sparse/drape-50-faer"),
-            row("our block-Jacobi CG", "production-sparse/drape-50-cg"),
-        ],
-        compare: Compare::Against(&[0, 0]),
-    },
-    Table {
-        file: "cloth-step.md",
-        column: "50 × 50 drape, just landed",
-        package: "pbm-cloth",
-        what: "one implicit step of the 2,500-particle drape (h = 1/30 s), and its linear \
-               solve alone (CG from zero to 1e-6)",
-        per_second: "",
-        rows: &[
-            row("step, projected Hessian", "cloth/drape_step_n50_projected"),
-            row("step, Gauss–Newton", "cloth/drape_step_n50_gauss_newton"),
-            row("assembly alone (projected)", "cloth/assemble_n50_projected"),
-            row("solve: our block-Jacobi CG", "cloth/solve_pcg_n50"),
-        ],
-        compare: Compare::TimesReference(3),
-    },
-    Table {
-        file: "interactive-scenes.md",
-        column: "scene",
-        package: "pbm-interactive",
-        what: "the scene built and run for 2 simulated seconds, one core (the feeder turned and the jack pumped by the scripted hand)",
-        per_second: "simulated s/s",
-        rows: &[
-            Row {
-                label: "the feeder, 8 blocks (the exercise's)",
-                id: "interactive/feeder_8_blocks_2_s",
-                items: 2,
-            },
-            Row {
-                label: "the feeder, 4 blocks (the live demo's)",
-                id: "interactive/feeder_4_blocks_2_s",
-                items: 2,
-            },
-            Row {
-                label: "the double-action jack (the exercise's)",
-                id: "interactive/jack_2_s",
-                items: 2,
-            },
-            Row {
-                label: "the pile of 20 polygons",
-                id: "interactive/pile_20_2_s",
-                items: 2,
-            },
-        ],
-        compare: Compare::TimesReference(0),
-    },
-    Table {
-        file: "pbd-frame.md",
-        column: "one 60 Hz frame, one core",
-        package: "pbm-pbd",
-        what: "one frame of 1/60 s: XPBD as 20 (or 200) substeps of one pass; chapter 9's implicit cloth as one backward Euler step of 1/60 s (RAYON_NUM_THREADS=1)",
-        per_second: "",
-        rows: &[
-            row("XPBD: 100 boxes, ball joints", "pbd/box_chain_frame_100"),
-            row("XPBD: 100-link particle chain", "pbd/particle_chain_frame_100"),
-            row("XPBD: 100 × 100 cloth, 20 substeps", "pbd/xpbd_cloth_frame_n100"),
-            row(
-                "XPBD: 100 × 100 cloth, 200 substeps",
-                "pbd/xpbd_cloth_frame_n100_200_substeps",
-            ),
-            row(
-                "chapter 9: 100 × 100 cloth, implicit",
-                "pbd/implicit_cloth_frame_n100",
-            ),
-        ],
-        compare: Compare::TimesReference(4),
-    },
-    Table {
-        file: "constraints-chain.md",
-        column: "chain",
-        package: "pbm-constraints",
-        what: "one derivative evaluation of a falling chain",
-        per_second: "",
-        rows: &[
-            row("10 rods (12 rows of C)", "constraints/derivative_10_rods"),
-            row("100 rods (102 rows)", "constraints/derivative_100_rods"),
-            row("1,000 rods (1,002 rows)", "constraints/derivative_1000_rods"),
-        ],
-        compare: Compare::TimesReference(0),
-    },
-    Table {
-        file: "constraints-solvers.md",
-        column: "solver",
-        package: "pbm-bench",
-        what: "one solve for λ, 1,000 rods",
-        per_second: "",
-        rows: &[
-            row(
-                "faer sparse Cholesky of the formed J W Jᵀ",
-                "production-sparse/chain-1000-faer",
-            ),
-            row(
-                "our CG, unformed, Jacobi-preconditioned",
-                "production-sparse/chain-1000-cg",
-            ),
-            row(
-                "nalgebra dense Cholesky of the formed J W Jᵀ",
-                "production-sparse/chain-1000-dense-cholesky",
-            ),
-        ],
-        compare: Compare::Against(&[0, 0, 0]),
-    },
-    Table {
-        file: "lagrangian-derivative.md",
-        column: "formulation",
-        package: "pbm-lagrangian",
-        what: "one derivative evaluation of the double pendulum",
-        per_second: "",
-        rows: &[
-            row(
-                "in angles (this chapter)",
-                "lagrangian/double_pendulum_derivative_angles",
-            ),
-            row(
-                "as constrained particles (chapter 4)",
-                "lagrangian/double_pendulum_derivative_constraints",
-            ),
-        ],
-        compare: Compare::TimesReference(0),
-    },
-    Table {
-        file: "rigid-bodies.md",
-        column: "work",
-        package: "pbm-rigid",
-        what: "10,000 quaternion bodies under gravity",
-        per_second: "bodies/s",
-        rows: &[
-            Row {
-                label: "one derivative evaluation, 1 thread",
-                id: "rigid/derivative_10000_bodies_1_threads",
-                items: 10_000,
-            },
-            Row {
-                label: "one derivative evaluation, 2 threads",
-                id: "rigid/derivative_10000_bodies_2_threads",
-                items: 10_000,
-            },
-            Row {
-                label: "one RK4 step, 1 thread",
-                id: "rigid/rk4_step_10000_bodies_1_threads",
-                items: 10_000,
-            },
-            Row {
-                label: "one RK4 step, 2 threads",
-                id: "rigid/rk4_step_10000_bodies_2_threads",
-                items: 10_000,
-            },
-        ],
-        compare: Compare::Nothing,
-    },
-    Table {
-        file: "rigid-mass.md",
-        column: "mesh",
-        package: "pbm-rigid",
-        what: "computing exact mass properties (Mirtich's method)",
-        per_second: "triangles/s",
-        rows: &[Row {
-            label: "a 9,800-triangle sphere",
-            id: "rigid/polyhedral_mass_properties_9800_triangles",
-            items: 9_800,
-        }],
-        compare: Compare::Nothing,
-    },
-    Table {
-        file: "collision-sweep.md",
-        column: "boxes",
-        package: "pbm-collision",
-        what: "one step of the coherent sweep on Baraff's Table 1 scene",
-        per_second: "boxes/s",
-        rows: &[
-            Row { label: "100", id: "broad-phase/coherent/100", items: 100 },
-            Row { label: "200", id: "broad-phase/coherent/200", items: 200 },
-            Row { label: "400", id: "broad-phase/coherent/400", items: 400 },
-            Row { label: "800", id: "broad-phase/coherent/800", items: 800 },
-            Row { label: "1,600", id: "broad-phase/coherent/1600", items: 1600 },
-            Row { label: "3,200", id: "broad-phase/coherent/3200", items: 3200 },
-        ],
-        compare: Compare::TimesReference(0),
-    },
-    Table {
-        file: "collision-methods.md",
-        column: "method (3,200 boxes)",
-        package: "pbm-collision",
-        what: "one step's overlapping pairs among 3,200 moving boxes",
-        per_second: "",
-        rows: &[
-            row("coherent sweep (this chapter)", "broad-phase/coherent/3200"),
-            row("full sort and sweep", "broad-phase/resort/3200"),
-            row("brute force", "broad-phase/brute/3200"),
-        ],
-        compare: Compare::TimesReference(0),
-    },
-    Table {
-        file: "production-broad-phase.md",
-        column: "3,200 moving boxes",
-        package: "pbm-bench",
-        what: "one step's overlapping pairs among 3,200 moving boxes",
-        per_second: "",
-        rows: &[
-            row("parry's BVH, refitted", "broad-phase-vs-parry/parry-bvh/3200"),
-            row("chapter 7's coherent sweep", "broad-phase-vs-parry/coherent/3200"),
-        ],
-        compare: Compare::Against(&[0, 0]),
-    },
-    Table {
-        file: "contact-lcp.md",
-        column: "contacts",
-        package: "pbm-contact",
-        what: "one contact LCP (random, positive definite), by pivoting from scratch and \
-               warm-started from the answer before b moved by 0.1 %",
-        per_second: "",
-        rows: &[
-            row("5, pivoting", "lcp/cold/5"),
-            row("5, warm start", "lcp/warm/5"),
-            row("10, pivoting", "lcp/cold/10"),
-            row("10, warm start", "lcp/warm/10"),
-            row("20, pivoting", "lcp/cold/20"),
-            row("20, warm start", "lcp/warm/20"),
-            row("40, pivoting", "lcp/cold/40"),
-            row("40, warm start", "lcp/warm/40"),
-            row("80, pivoting", "lcp/cold/80"),
-            row("80, warm start", "lcp/warm/80"),
-        ],
-        compare: Compare::Nothing,
-    },
-    Table {
-        file: "contact-stack.md",
-        column: "10 boxes, μ = 0.5",
-        package: "pbm-contact",
-        what: "one 10 ms step of the resting stack of ten cubes",
-        per_second: "",
-        rows: &[
-            row("this chapter, warm start", "contact-stack/warm/10"),
-            row("this chapter, pivoting every solve", "contact-stack/cold/10"),
-        ],
-        compare: Compare::TimesReference(0),
-    },
-    Table {
-        file: "production-stack.md",
-        column: "10 boxes, μ = 0.5",
-        package: "pbm-bench",
-        what: "one 10 ms step of the resting stack of ten cubes",
-        per_second: "",
-        rows: &[
-            row("rapier 0.36 (bodies kept awake)", "stack-vs-rapier/rapier"),
-            row("chapter 8, warm start", "stack-vs-rapier/ours"),
-        ],
-        compare: Compare::Against(&[0, 0]),
-    },
-];
 
 /// The broad-phase series the chapter 7 timing figure draws: criterion group, function,
 /// and the name the figure knows it by.
@@ -645,6 +244,7 @@ pub fn render(table: &Table, timings: &[Timing], measured: &str) -> String {
 /// under `criterion_dir` into `out_dir`; returns how many. A missing benchmark is an
 /// error naming the `cargo bench` to run, and so is a package with no table.
 pub fn write_tables(
+    tables: &[Table],
     criterion_dir: &Path,
     out_dir: &Path,
     package: Option<&str>,
@@ -653,9 +253,9 @@ pub fn write_tables(
     // A table's package may carry the features its benchmark needs: match the name.
     let name = |t: &Table| t.package.split_whitespace().next().unwrap_or(t.package);
     let chosen: Vec<&Table> =
-        TABLES.iter().filter(|t| package.is_none_or(|p| name(t) == p)).collect();
+        tables.iter().filter(|t| package.is_none_or(|p| name(t) == p)).collect();
     if chosen.is_empty() {
-        let mut known: Vec<&str> = TABLES.iter().map(name).collect();
+        let mut known: Vec<&str> = tables.iter().map(name).collect();
         known.sort_unstable();
         known.dedup();
         return Err(Error::Book(format!(
@@ -800,9 +400,19 @@ mod tests {
 
     #[test]
     fn a_table_renders_and_its_medians_read_back() {
-        let Some(table) = TABLES.iter().find(|t| t.file == "constraints-solvers.md")
-        else {
-            panic!("no constraints-solvers table");
+        use pbm_prelim::registry::row;
+        let table = &Table {
+            file: "constraints-solvers.md",
+            column: "solver",
+            package: "pbm-bench",
+            what: "one solve",
+            per_second: "",
+            rows: &[
+                row("faer", "a/faer"),
+                row("our CG, unformed, Jacobi-preconditioned", "a/cg"),
+                row("dense", "a/dense"),
+            ],
+            compare: Compare::TimesReference(0),
         };
         let timings = [
             Timing { median: 1.22e-4, low: 1.2e-4, high: 1.25e-4 },
@@ -843,16 +453,5 @@ mod tests {
         assert_eq!(d.len(), 10, "{d}");
         let year: i32 = d[..4].parse().unwrap_or(0);
         assert!(year >= 2025, "{d}");
-    }
-
-    #[test]
-    fn every_row_id_is_a_group_and_a_function() {
-        // `group/function`, or `group/function/parameter` for a `BenchmarkId`.
-        for table in TABLES {
-            for row in table.rows {
-                let parts = row.id.split('/').count();
-                assert!((2..=3).contains(&parts), "{}", row.id);
-            }
-        }
     }
 }

@@ -1,7 +1,7 @@
 //! What a live demo is: parameters with units and ranges, numbers it reports, and a
 //! picture it draws, over a simulation that advances one 60 Hz frame at a time.
 
-use pbm_prelim::PbmError;
+use crate::PbmError;
 
 /// A slider (or, with `choices`, a menu) of a demo.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -285,6 +285,15 @@ pub struct DemoSpec {
     pub build: Build,
 }
 
+impl std::fmt::Debug for DemoSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DemoSpec")
+            .field("id", &self.id)
+            .field("title", &self.title)
+            .finish()
+    }
+}
+
 impl DemoSpec {
     /// The demo with `values` (one per parameter), each checked against its range.
     pub fn create(&self, values: &[f64]) -> Result<Box<dyn Demo>, PbmError> {
@@ -340,4 +349,35 @@ impl Camera {
     pub fn sees(&self, n: &nalgebra::Vector3<f64>) -> bool {
         n.dot(&self.eye) > 0.0
     }
+}
+/// A number a demo shows that a CLI exercise prints too: after `frames` frames with
+/// `params`, readout `readout` of demo `demo` equals the number at `key` in `pbm run
+/// exercise --set ... --json` to the last digit (the same functions compute both). The native tests
+/// and the browser test check every one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Agreement {
+    /// The demo's id.
+    pub demo: &'static str,
+    /// Its parameter values, in the order of its parameters.
+    pub params: &'static [f64],
+    /// Frames to run.
+    pub frames: u32,
+    /// Which readout.
+    pub readout: usize,
+    /// The exercise, `chapter/id`.
+    pub exercise: &'static str,
+    /// Its `--set` assignments.
+    pub set: &'static [&'static str],
+    /// Where the number is in its JSON result, as a JSON Pointer (RFC 6901), e.g.
+    /// `/final_body_omega/1`.
+    pub key: &'static str,
+    /// Whether the exercise prints the readout's absolute value.
+    pub absolute: bool,
+    /// How far, relative, the page's number may be from the CLI's. Zero (to the last
+    /// digit) unless the computation calls transcendental functions: WebAssembly has
+    /// no maths library of the platform's, so `acos`, `atan2` and friends come from
+    /// Rust's own port of one and may differ from the native ones in the last bit,
+    /// which a run of many steps amplifies. Native runs of the demo and the exercise
+    /// (`tests/demos.rs`) must still agree exactly.
+    pub tolerance: f64,
 }

@@ -1,12 +1,44 @@
+//! The chapter's live demos (WebAssembly in the pages).
+//!
 //! Chapter 7: Baraff's moving boxes and the coherent sort-and-sweep. Each frame the
 //! boxes move one step, the sorted lists of interval ends are repaired by insertion
 //! sort, and only pairs whose ends were exchanged are tested.
 
-use crate::demo::{Demo, DemoSpec, Drawing, Ink, Param, Readout};
-use pbm_collision::aabb::Aabb;
-use pbm_collision::scene::BoxScene;
-use pbm_collision::sweep::CoherentSweep;
+use crate::aabb::Aabb;
+use crate::scene::BoxScene;
+use crate::sweep::CoherentSweep;
 use pbm_prelim::PbmError;
+use pbm_prelim::demo::{Agreement, Demo, DemoSpec, Drawing, Ink, Param, Readout};
+
+/// The chapter's demos, in the book's order.
+pub const DEMOS: &[DemoSpec] = &[SWEEP];
+
+/// The numbers the demos show that the chapter's exercises print too (checked
+/// natively by `tests/demos.rs` and in the browser).
+pub const AGREEMENTS: &[Agreement] = &[
+    Agreement {
+        demo: "collision/sweep",
+        params: &[100.0, 0.05],
+        frames: 50,
+        readout: 1,
+        exercise: "collision/sweep-table",
+        set: &["n_max=200", "steps=50"],
+        key: "/coherence/0/overlapping_pairs",
+        absolute: false,
+        tolerance: 0.0,
+    },
+    Agreement {
+        demo: "collision/sweep",
+        params: &[100.0, 0.05],
+        frames: 50,
+        readout: 3,
+        exercise: "collision/sweep-table",
+        set: &["n_max=200", "steps=50"],
+        key: "/coherence/0/exchanges_per_step",
+        absolute: false,
+        tolerance: 0.0,
+    },
+];
 
 /// The scene the exercise `collision/sweep-table` times (its default seed).
 const SEED: u64 = 1;

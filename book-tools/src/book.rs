@@ -1,15 +1,17 @@
-//! Renders the book with mdBook's library (no `mdbook` binary), math turned into
-//! MathML first.
+//! Renders the book with mdBook's library (no `mdbook` binary): the chapters'
+//! values, demos and listings expanded, math turned into MathML.
 
 use crate::demos::{DemoPreprocessor, MODULE_SCRIPT, module_script};
 use crate::error::Error;
-use crate::figures::write_atomically_bytes;
+use crate::files::write_atomically_bytes;
 use crate::listing::{DedentPreprocessor, ListingPreprocessor};
 use crate::math::{MATH_FONT, MathPreprocessor, math_font};
 use crate::page_figures::PageFigures;
+use crate::values::ValuePreprocessor;
 use mdbook_driver::MDBook;
 use mdbook_driver::builtin_preprocessors::{IndexPreprocessor, LinkPreprocessor};
 use mdbook_driver::config::Config;
+use pbm_prelim::Chapter;
 use std::fs;
 use std::path::Path;
 
@@ -29,7 +31,11 @@ pub fn write_math_font(book_dir: &Path) -> Result<(), Error> {
 
 /// Builds the book whose `book.toml` is in `book_dir`, into `build_dir` if given,
 /// otherwise into the directory `book.toml` names (`book/build`).
-pub fn build_book(book_dir: &Path, build_dir: Option<&Path>) -> Result<(), Error> {
+pub fn build_book(
+    chapters: &[Chapter],
+    book_dir: &Path,
+    build_dir: Option<&Path>,
+) -> Result<(), Error> {
     write_math_font(book_dir)?;
     // The demos' module as `pbm book` left it; without one, the demos' fallback.
     let module = book_dir.join("src").join(MODULE_SCRIPT);
@@ -48,12 +54,17 @@ pub fn build_book(book_dir: &Path, build_dir: Option<&Path>) -> Result<(), Error
         config.build.build_dir = dir.to_path_buf();
     }
     let mut book = MDBook::load_with_config(book_dir, config).map_err(book_err)?;
-    book.with_preprocessor(DemoPreprocessor)
-        .with_preprocessor(ListingPreprocessor)
-        .with_preprocessor(LinkPreprocessor::new())
-        .with_preprocessor(DedentPreprocessor)
-        .with_preprocessor(IndexPreprocessor::new())
-        .with_preprocessor(PageFigures)
-        .with_preprocessor(MathPreprocessor);
+    // Values first: a number may stand inside math, a caption or a figure's alt text.
+    book.with_preprocessor(ValuePreprocessor {
+        chapters: chapters.to_vec(),
+        output_dir: book_dir.join("src/output"),
+    })
+    .with_preprocessor(DemoPreprocessor::new(chapters))
+    .with_preprocessor(ListingPreprocessor)
+    .with_preprocessor(LinkPreprocessor::new())
+    .with_preprocessor(DedentPreprocessor)
+    .with_preprocessor(IndexPreprocessor::new())
+    .with_preprocessor(PageFigures)
+    .with_preprocessor(MathPreprocessor);
     book.build().map_err(book_err)
 }

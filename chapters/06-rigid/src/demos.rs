@@ -1,14 +1,35 @@
+//! The chapter's live demos (WebAssembly in the pages).
+//!
 //! Chapter 6: a block spun about one of its principal axes. About the longest and
 //! the shortest it keeps spinning; about the intermediate one it flips over and
 //! over (the Dzhanibekov effect), while L and the energy stay put.
 
-use crate::demo::{Camera, Demo, DemoSpec, Drawing, Ink, Param, Readout};
+use crate::body::{Representation, RigidBody, RigidBodyDef, RigidSystem};
+use crate::motion::{DZHANIBEKOV_OMEGA, TUMBLING_BLOCK_SIZE, tumbling_block};
 use nalgebra::{Matrix3, Vector3};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::tableau::RK4;
 use pbm_prelim::PbmError;
-use pbm_rigid::body::{Representation, RigidBody, RigidBodyDef, RigidSystem};
-use pbm_rigid::motion::{DZHANIBEKOV_OMEGA, TUMBLING_BLOCK_SIZE, tumbling_block};
+use pbm_prelim::demo::{
+    Agreement, Camera, Demo, DemoSpec, Drawing, Ink, Param, Readout,
+};
+
+/// The chapter's demos, in the book's order.
+pub const DEMOS: &[DemoSpec] = &[DZHANIBEKOV];
+
+/// The numbers the demos show that the chapter's exercises print too (checked
+/// natively by `tests/demos.rs` and in the browser).
+pub const AGREEMENTS: &[Agreement] = &[Agreement {
+    demo: "rigid/dzhanibekov",
+    params: &[0.0],
+    frames: 500,
+    readout: 2,
+    exercise: "rigid/dzhanibekov",
+    set: &["t_end=10"],
+    key: "/final_body_omega/1",
+    absolute: false,
+    tolerance: 0.0,
+}];
 
 /// The exercise's step (s).
 pub const H: f64 = 1e-3;

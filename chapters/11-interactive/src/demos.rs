@@ -1,14 +1,63 @@
+//! The chapter's live demos (WebAssembly in the pages).
+//!
 //! Chapter 11: Baraff's block feeder, its crank turned by a scripted hand, and the
 //! double-action jack, its handle pumped by one. In both, a press on any moving part
 //! grabs it with the world's mouse spring, and letting go gives the scripted hand
 //! back its hold.
 
-use crate::demo::{Demo, DemoSpec, Drawing, Ink, Param, Pointer, Readout};
+use crate::scenes::{Feeder, Jack};
+use crate::world::{Mouse, Order, Settings, World};
 use nalgebra::Vector2;
 use pbm_collision::polygon::ConvexPolygon;
-use pbm_interactive::scenes::{Feeder, Jack};
-use pbm_interactive::world::{Mouse, Order, Settings, World};
 use pbm_prelim::PbmError;
+use pbm_prelim::demo::{
+    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Pointer, Readout,
+};
+
+/// The chapter's demos, in the book's order.
+pub const DEMOS: &[DemoSpec] = &[FEEDER, JACK];
+
+/// The numbers the demos show that the chapter's exercises print too (checked
+/// natively by `tests/demos.rs` and in the browser).
+pub const AGREEMENTS: &[Agreement] = &[
+    Agreement {
+        demo: "interactive/feeder",
+        params: &[0.02, 0.3, 4.0, 0.0, 8.0],
+        // 2.5 s: the first block is out, in the first turn of the crank.
+        frames: 150,
+        readout: 1,
+        exercise: "interactive/feeder",
+        set: &["seconds=2.5"],
+        key: "/blocks_fed",
+        absolute: false,
+        tolerance: 0.0,
+    },
+    Agreement {
+        demo: "interactive/feeder",
+        params: &[0.02, 0.3, 4.0, 0.0, 8.0],
+        frames: 150,
+        readout: 3,
+        exercise: "interactive/feeder",
+        set: &["seconds=2.5"],
+        key: "/max_depth",
+        absolute: false,
+        // The crank's circle calls sin and cos (see above).
+        tolerance: 0.05,
+    },
+    Agreement {
+        demo: "interactive/jack",
+        params: &[0.3, 3.0, 3.0, 0.02, 0.0],
+        // One pump, 3 s: the rack a tooth up on each stroke.
+        frames: 180,
+        readout: 1,
+        exercise: "interactive/jack",
+        set: &["seconds=3"],
+        key: "/lift_m",
+        absolute: false,
+        // The handle's arc calls sin and cos (see above).
+        tolerance: 0.05,
+    },
+];
 
 /// The page's frame (s).
 const FRAME: f64 = 1.0 / 60.0;

@@ -1,11 +1,45 @@
+//! The chapter's live demos (WebAssembly in the pages).
+//!
 //! Chapter 8: a box dropped corner first onto the ground. Impacts are resolved by
 //! impulses, resting contacts by forces from the LCP, until it lies still.
 
-use crate::demo::{Camera, Demo, DemoSpec, Drawing, Ink, Param, Readout};
+use crate::scenes;
+use crate::world::{Settings, World};
 use nalgebra::Vector3;
-use pbm_contact::scenes;
-use pbm_contact::world::{Settings, World};
 use pbm_prelim::PbmError;
+use pbm_prelim::demo::{
+    Agreement, Camera, Demo, DemoSpec, Drawing, Ink, Param, Readout,
+};
+
+/// The chapter's demos, in the book's order.
+pub const DEMOS: &[DemoSpec] = &[DROP];
+
+/// The numbers the demos show that the chapter's exercises print too (checked
+/// natively by `tests/demos.rs` and in the browser).
+pub const AGREEMENTS: &[Agreement] = &[
+    Agreement {
+        demo: "contact/drop",
+        params: &[0.5, 0.5, 0.0],
+        frames: 120,
+        readout: 1,
+        exercise: "contact/drop",
+        set: &["seconds=2"],
+        key: "/impacts",
+        absolute: false,
+        tolerance: 0.0,
+    },
+    Agreement {
+        demo: "contact/drop",
+        params: &[0.5, 0.5, 0.0],
+        frames: 120,
+        readout: 4,
+        exercise: "contact/drop",
+        set: &["seconds=2"],
+        key: "/end_energy_j",
+        absolute: false,
+        tolerance: 0.0,
+    },
+];
 
 /// The page's frame (s).
 const FRAME: f64 = 1.0 / 60.0;

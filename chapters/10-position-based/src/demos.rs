@@ -1,11 +1,43 @@
+//! The chapter's live demos (WebAssembly in the pages).
+//!
 //! Chapter 10: the slides' chain of boxes, released from the horizontal, by XPBD.
 
-use crate::demo::{Demo, DemoSpec, Drawing, Ink, Param, Readout};
+use crate::joint::{Anchor, BodySystem};
+use crate::scenes::BoxChain;
+use crate::studies::FRAME;
 use nalgebra::Vector3;
-use pbm_pbd::joint::{Anchor, BodySystem};
-use pbm_pbd::scenes::BoxChain;
-use pbm_pbd::studies::FRAME;
 use pbm_prelim::PbmError;
+use pbm_prelim::demo::{Agreement, Demo, DemoSpec, Drawing, Ink, Param, Readout};
+
+/// The chapter's demos, in the book's order.
+pub const DEMOS: &[DemoSpec] = &[BOX_CHAIN];
+
+/// The numbers the demos show that the chapter's exercises print too (checked
+/// natively by `tests/demos.rs` and in the browser).
+pub const AGREEMENTS: &[Agreement] = &[
+    Agreement {
+        demo: "pbd/chain",
+        params: &[10.0, 20.0, 1.0],
+        frames: 60,
+        readout: 1,
+        exercise: "pbd/chain",
+        set: &["links=10", "substeps=20", "iterations=1", "t_end=1"],
+        key: "/max_joint_gap_mm",
+        absolute: false,
+        tolerance: 0.0,
+    },
+    Agreement {
+        demo: "pbd/chain",
+        params: &[5.0, 8.0, 2.0],
+        frames: 90,
+        readout: 2,
+        exercise: "pbd/chain",
+        set: &["links=5", "substeps=8", "iterations=2", "t_end=1.5"],
+        key: "/energy_end_j",
+        absolute: false,
+        tolerance: 0.0,
+    },
+];
 
 /// The demo of chapter 10's chain (the exercise `pbd/chain`).
 pub const BOX_CHAIN: DemoSpec = DemoSpec {

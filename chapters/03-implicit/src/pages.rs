@@ -1,0 +1,113 @@
+//! What the chapter's pages show besides exercises and figures: the runs whose
+//! output or numbers a page quotes, and the timing tables it includes. The book's
+//! pipelines read them from [`crate::chapter`]; nothing else lists them.
+
+use pbm_prelim::registry::{Compare, Shown, TimingTable, row};
+
+/// The runs the pages show: console blocks (`{{#include ../output/…}}`) and the
+/// numbers sentences quote (`{{#value …}}`).
+pub fn shown() -> Vec<Shown> {
+    vec![
+        Shown::run("implicit/sheet").set(&["n=129"]),
+        Shown::run("implicit/stiff-blowup").keys(&[
+            "theory_euler_limit",
+            "explicit_euler_max_stable_h",
+            "rk4_max_stable_h",
+            "rk4_over_euler",
+            "implicit_stable",
+        ]),
+        Shown::run("implicit/particle-on-line").keys(&[
+            "k_needed",
+            "theory_max_h",
+            "measured_max_h",
+            "steps_per_metre_at_1_m_per_s",
+        ]),
+        Shown::run("implicit/one-big-step").keys(&[
+            "h",
+            "state_after_one_step",
+            "distance_to_origin_after_one_step",
+        ]),
+        Shown::run("implicit/newton"),
+        Shown::run("implicit/newton").set(&["h=0.5"]),
+        Shown::run("implicit/newton").set(&["below=0.3"]),
+        Shown::run("implicit/sheet")
+            .set(&["preconditioner=jacobi"])
+            .keys(&[
+                "explicit_stable",
+                "implicit_stable",
+                "mean_cg_iterations",
+                "ms_per_step",
+                "lowest_z_at_end",
+            ])
+            .timed(&["ms_per_step"]),
+        Shown::run("implicit/sheet")
+            .keys(&[
+                "preconditioner",
+                "mean_cg_iterations",
+                "ms_per_step",
+                "lowest_z_at_end",
+            ])
+            .timed(&["ms_per_step"]),
+        Shown::run("implicit/sheet-sizes").timed(&["ms_per_step"]),
+        Shown::run("implicit/sheet-sizes")
+            .set(&["preconditioner=jacobi"])
+            .timed(&["ms_per_step"]),
+    ]
+}
+
+/// The timing tables the pages include (`pbm bench-tables` writes them).
+pub const TABLES: &[TimingTable] = &[
+    TimingTable {
+        file: "implicit-step.md",
+        column: "sheet",
+        package: "pbm-implicit",
+        what: "one backward Euler step of the sheet from rest (h = 1/30 s)",
+        per_second: "",
+        rows: &[
+            row("n = 32 (3,072 unknowns)", "implicit/sheet_backward_euler_step_n32"),
+            row("n = 64 (12,288 unknowns)", "implicit/sheet_backward_euler_step_n64"),
+            row(
+                "n = 128 (49,152 unknowns)",
+                "implicit/sheet_backward_euler_step_n128",
+            ),
+        ],
+        compare: Compare::TimesReference(0),
+    },
+    TimingTable {
+        file: "implicit-solvers.md",
+        column: "solver",
+        package: "pbm-bench",
+        what: "one solve of chapter 3's sheet system after ten frames (tolerance 1e-10, \
+               zero start; CG with the multigrid hierarchy built inside the solve)",
+        per_second: "",
+        rows: &[
+            row("n = 32: faer sparse Cholesky", "production-sparse/sheet-n32-faer"),
+            row(
+                "n = 32: faer, symbolic analysis reused",
+                "production-sparse/sheet-n32-faer-numeric",
+            ),
+            row(
+                "n = 32: our multigrid CG",
+                "production-sparse/sheet-n32-cg-multigrid",
+            ),
+            row(
+                "n = 32: our block-Jacobi CG",
+                "production-sparse/sheet-n32-cg-jacobi",
+            ),
+            row("n = 64: faer sparse Cholesky", "production-sparse/sheet-n64-faer"),
+            row(
+                "n = 64: faer, symbolic analysis reused",
+                "production-sparse/sheet-n64-faer-numeric",
+            ),
+            row(
+                "n = 64: our multigrid CG",
+                "production-sparse/sheet-n64-cg-multigrid",
+            ),
+            row(
+                "n = 64: our block-Jacobi CG",
+                "production-sparse/sheet-n64-cg-jacobi",
+            ),
+        ],
+        compare: Compare::Against(&[0, 0, 0, 0, 4, 4, 4, 4]),
+    },
+];

@@ -1,0 +1,79 @@
+//! What the chapter's pages show besides exercises and figures: the runs whose
+//! output or numbers a page quotes, and the timing tables it includes. The book's
+//! pipelines read them from [`crate::chapter`]; nothing else lists them.
+
+use pbm_prelim::registry::{Compare, Shown, TimingTable, row};
+
+/// The runs the pages show: console blocks (`{{#include ../output/…}}`) and the
+/// numbers sentences quote (`{{#value …}}`).
+pub fn shown() -> Vec<Shown> {
+    vec![
+        Shown::run("constraints/drift").keys(&[
+            "solver",
+            "steps",
+            "max_abs_c_without_feedback",
+            "max_abs_c_with_feedback",
+        ]),
+        Shown::run("constraints/double-pendulum").keys(&[
+            "steps",
+            "max_constraint_error",
+            "relative_energy_drift",
+            "mean_cg_iterations",
+            "max_cg_iterations",
+        ]),
+        Shown::run("constraints/rods-vs-springs").keys(&[
+            "rod_max_stable_h",
+            "spring_max_stable_h",
+            "step_ratio",
+            "length_error_h",
+            "spring_length_error",
+            "rod_length_error",
+        ]),
+        Shown::run("constraints/redundant").keys(&[
+            "solved",
+            "max_constraint_error",
+            "constraint_rows",
+            "jacobian_rank",
+            "error",
+        ]),
+    ]
+}
+
+/// The timing tables the pages include (`pbm bench-tables` writes them).
+pub const TABLES: &[TimingTable] = &[
+    TimingTable {
+        file: "constraints-chain.md",
+        column: "chain",
+        package: "pbm-constraints",
+        what: "one derivative evaluation of a falling chain",
+        per_second: "",
+        rows: &[
+            row("10 rods (12 rows of C)", "constraints/derivative_10_rods"),
+            row("100 rods (102 rows)", "constraints/derivative_100_rods"),
+            row("1,000 rods (1,002 rows)", "constraints/derivative_1000_rods"),
+        ],
+        compare: Compare::TimesReference(0),
+    },
+    TimingTable {
+        file: "constraints-solvers.md",
+        column: "solver",
+        package: "pbm-bench",
+        what: "one solve for λ, 1,000 rods",
+        per_second: "",
+        rows: &[
+            row(
+                "faer sparse Cholesky of the formed J W Jᵀ",
+                "production-sparse/chain-1000-faer",
+            ),
+            row(
+                "our CG, unformed, Jacobi-preconditioned",
+                "production-sparse/chain-1000-cg",
+            ),
+            row(
+                "nalgebra dense Cholesky of the formed J W Jᵀ",
+                "production-sparse/chain-1000-dense-cholesky",
+            ),
+        ],
+        compare: Compare::Against(&[0, 0, 0]),
+    },
+];

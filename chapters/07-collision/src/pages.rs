@@ -1,0 +1,80 @@
+//! What the chapter's pages show besides exercises and figures: the runs whose
+//! output or numbers a page quotes, and the timing tables it includes. The book's
+//! pipelines read them from [`crate::chapter`]; nothing else lists them.
+
+use pbm_prelim::registry::{Compare, Shown, TimingRow, TimingTable, row};
+
+/// The runs the pages show: console blocks (`{{#include ../output/…}}`) and the
+/// numbers sentences quote (`{{#value …}}`).
+pub fn shown() -> Vec<Shown> {
+    vec![
+        Shown::run("collision/sweep-table").keys(&["rows", "fitted_slope"]).timed(&[
+            "sweep_ms",
+            "resort_ms",
+            "brute_ms",
+            "fitted_slope",
+        ]),
+        Shown::run("collision/sweep-table").set(&["steps=20"]).keys(&[
+            "coherence",
+            "exchange_slope",
+            "change_slope",
+        ]),
+        Shown::run("collision/separating-plane"),
+        Shown::run("collision/toi"),
+        Shown::run("collision/tunnel"),
+        Shown::run("collision/bvh-fold"),
+    ]
+}
+
+/// The timing tables the pages include (`pbm bench-tables` writes them).
+pub const TABLES: &[TimingTable] = &[
+    TimingTable {
+        file: "collision-sweep.md",
+        column: "boxes",
+        package: "pbm-collision",
+        what: "one step of the coherent sweep on Baraff's Table 1 scene",
+        per_second: "boxes/s",
+        rows: &[
+            TimingRow { label: "100", id: "broad-phase/coherent/100", items: 100 },
+            TimingRow { label: "200", id: "broad-phase/coherent/200", items: 200 },
+            TimingRow { label: "400", id: "broad-phase/coherent/400", items: 400 },
+            TimingRow { label: "800", id: "broad-phase/coherent/800", items: 800 },
+            TimingRow {
+                label: "1,600",
+                id: "broad-phase/coherent/1600",
+                items: 1600,
+            },
+            TimingRow {
+                label: "3,200",
+                id: "broad-phase/coherent/3200",
+                items: 3200,
+            },
+        ],
+        compare: Compare::TimesReference(0),
+    },
+    TimingTable {
+        file: "collision-methods.md",
+        column: "method (3,200 boxes)",
+        package: "pbm-collision",
+        what: "one step's overlapping pairs among 3,200 moving boxes",
+        per_second: "",
+        rows: &[
+            row("coherent sweep (this chapter)", "broad-phase/coherent/3200"),
+            row("full sort and sweep", "broad-phase/resort/3200"),
+            row("brute force", "broad-phase/brute/3200"),
+        ],
+        compare: Compare::TimesReference(0),
+    },
+    TimingTable {
+        file: "production-broad-phase.md",
+        column: "3,200 moving boxes",
+        package: "pbm-bench",
+        what: "one step's overlapping pairs among 3,200 moving boxes",
+        per_second: "",
+        rows: &[
+            row("parry's BVH, refitted", "broad-phase-vs-parry/parry-bvh/3200"),
+            row("chapter 7's coherent sweep", "broad-phase-vs-parry/coherent/3200"),
+        ],
+        compare: Compare::Against(&[0, 0]),
+    },
+];

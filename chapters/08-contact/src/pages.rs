@@ -1,0 +1,58 @@
+//! What the chapter's pages show besides exercises and figures: the runs whose
+//! output or numbers a page quotes, and the timing tables it includes. The book's
+//! pipelines read them from [`crate::chapter`]; nothing else lists them.
+
+use pbm_prelim::registry::{Compare, Shown, TimingTable, row};
+
+/// The runs the pages show: console blocks (`{{#include ../output/…}}`) and the
+/// numbers sentences quote (`{{#value …}}`).
+pub fn shown() -> Vec<Shown> {
+    vec![
+        Shown::run("contact/drop"),
+        Shown::run("contact/lcp-random"),
+        Shown::run("contact/incline"),
+        Shown::run("contact/singular"),
+        Shown::run("contact/stack"),
+        Shown::run("contact/turntable"),
+        Shown::run("contact/seesaw"),
+        Shown::run("contact/incline").set(&["world=first"]),
+        Shown::run("contact/seesaw").set(&["left_mass=3"]),
+    ]
+}
+
+/// The timing tables the pages include (`pbm bench-tables` writes them).
+pub const TABLES: &[TimingTable] = &[
+    TimingTable {
+        file: "contact-lcp.md",
+        column: "contacts",
+        package: "pbm-contact",
+        what: "one contact LCP (random, positive definite), by pivoting from scratch and \
+               warm-started from the answer before b moved by 0.1 %",
+        per_second: "",
+        rows: &[
+            row("5, pivoting", "lcp/cold/5"),
+            row("5, warm start", "lcp/warm/5"),
+            row("10, pivoting", "lcp/cold/10"),
+            row("10, warm start", "lcp/warm/10"),
+            row("20, pivoting", "lcp/cold/20"),
+            row("20, warm start", "lcp/warm/20"),
+            row("40, pivoting", "lcp/cold/40"),
+            row("40, warm start", "lcp/warm/40"),
+            row("80, pivoting", "lcp/cold/80"),
+            row("80, warm start", "lcp/warm/80"),
+        ],
+        compare: Compare::Nothing,
+    },
+    TimingTable {
+        file: "contact-stack.md",
+        column: "10 boxes, μ = 0.5",
+        package: "pbm-contact",
+        what: "one 10 ms step of the resting stack of ten cubes",
+        per_second: "",
+        rows: &[
+            row("this chapter, warm start", "contact-stack/warm/10"),
+            row("this chapter, pivoting every solve", "contact-stack/cold/10"),
+        ],
+        compare: Compare::TimesReference(0),
+    },
+];

@@ -1,0 +1,51 @@
+//! What the chapter's pages show besides exercises and figures: the runs whose
+//! output or numbers a page quotes, and the timing tables it includes. The book's
+//! pipelines read them from [`crate::chapter`]; nothing else lists them.
+
+use pbm_prelim::registry::{Compare, Shown, TimingTable, row};
+
+/// The runs the pages show: console blocks (`{{#include ../output/…}}`) and the
+/// numbers sentences quote (`{{#value …}}`).
+pub fn shown() -> Vec<Shown> {
+    vec![
+        Shown::run("cloth/hair-discretization"),
+        Shown::run("cloth/gradient-check"),
+        Shown::run("cloth/drape").timed(&["ms_per_step"]),
+        Shown::run("cloth/drape")
+            .set(&["scene=curtain", "curvature=gauss-newton"])
+            .timed(&["ms_per_step"]),
+        Shown::run("cloth/drape").set(&["curvature=full"]).timed(&["ms_per_step"]),
+        Shown::run("cloth/over-constraint"),
+    ]
+}
+
+/// The timing tables the pages include (`pbm bench-tables` writes them).
+pub const TABLES: &[TimingTable] = &[
+    TimingTable {
+        file: "cloth-solvers.md",
+        column: "50 × 50 drape, just landed",
+        package: "pbm-bench",
+        what: "the drape's linear solve alone (CG from zero to 1e-6)",
+        per_second: "",
+        rows: &[
+            row("faer sparse Cholesky", "production-sparse/drape-50-faer"),
+            row("our block-Jacobi CG", "production-sparse/drape-50-cg"),
+        ],
+        compare: Compare::Against(&[0, 0]),
+    },
+    TimingTable {
+        file: "cloth-step.md",
+        column: "50 × 50 drape, just landed",
+        package: "pbm-cloth",
+        what: "one implicit step of the 2,500-particle drape (h = 1/30 s), and its linear \
+               solve alone (CG from zero to 1e-6)",
+        per_second: "",
+        rows: &[
+            row("step, projected Hessian", "cloth/drape_step_n50_projected"),
+            row("step, Gauss–Newton", "cloth/drape_step_n50_gauss_newton"),
+            row("assembly alone (projected)", "cloth/assemble_n50_projected"),
+            row("solve: our block-Jacobi CG", "cloth/solve_pcg_n50"),
+        ],
+        compare: Compare::TimesReference(3),
+    },
+];

@@ -1,0 +1,47 @@
+//! What the chapter's pages show besides exercises and figures: the runs whose
+//! output or numbers a page quotes, and the timing tables it includes. The book's
+//! pipelines read them from [`crate::chapter`]; nothing else lists them.
+
+use pbm_prelim::registry::{Compare, Shown, TimingTable, row};
+
+/// The runs the pages show: console blocks (`{{#include ../output/…}}`) and the
+/// numbers sentences quote (`{{#value …}}`).
+pub fn shown() -> Vec<Shown> {
+    vec![
+        Shown::run("pbd/stiffness-vs-steps").keys(&[
+            "expected_extension",
+            "pbd_s",
+            "xpbd_extension_spread",
+            "pbd_extension_spread",
+            "slides_update_extension_spread",
+        ]),
+        Shown::run("pbd/compare-lagrange"),
+        Shown::run("pbd/compare-lagrange").set(&["substeps=1", "iterations=20"]),
+        Shown::run("pbd/chain"),
+        Shown::run("pbd/chain").set(&["substeps=80"]),
+        Shown::run("pbd/drag"),
+        Shown::run("pbd/sheet-sag"),
+        Shown::run("pbd/sheet-sag").set(&["n=40"]),
+        Shown::run("pbd/sheet-sag").set(&["n=100"]),
+    ]
+}
+
+/// The timing tables the pages include (`pbm bench-tables` writes them).
+pub const TABLES: &[TimingTable] = &[TimingTable {
+    file: "pbd-frame.md",
+    column: "one 60 Hz frame, one core",
+    package: "pbm-pbd",
+    what: "one frame of 1/60 s: XPBD as 20 (or 200) substeps of one pass; chapter 9's implicit cloth as one backward Euler step of 1/60 s (RAYON_NUM_THREADS=1)",
+    per_second: "",
+    rows: &[
+        row("XPBD: 100 boxes, ball joints", "pbd/box_chain_frame_100"),
+        row("XPBD: 100-link particle chain", "pbd/particle_chain_frame_100"),
+        row("XPBD: 100 × 100 cloth, 20 substeps", "pbd/xpbd_cloth_frame_n100"),
+        row(
+            "XPBD: 100 × 100 cloth, 200 substeps",
+            "pbd/xpbd_cloth_frame_n100_200_substeps",
+        ),
+        row("chapter 9: 100 × 100 cloth, implicit", "pbd/implicit_cloth_frame_n100"),
+    ],
+    compare: Compare::TimesReference(4),
+}];

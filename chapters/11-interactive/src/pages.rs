@@ -1,0 +1,64 @@
+//! What the chapter's pages show besides exercises and figures: the runs whose
+//! output or numbers a page quotes, and the timing tables it includes. The book's
+//! pipelines read them from [`crate::chapter`]; nothing else lists them.
+
+use pbm_prelim::registry::{Compare, Shown, TimingRow, TimingTable};
+
+/// The runs the pages show: console blocks (`{{#include ../output/…}}`) and the
+/// numbers sentences quote (`{{#value …}}`).
+pub fn shown() -> Vec<Shown> {
+    vec![
+        Shown::run("interactive/feeder").timed(&["steps_per_second"]),
+        Shown::run("interactive/feeder")
+            .set(&["seconds=24"])
+            .timed(&["steps_per_second"]),
+        Shown::run("interactive/jam").timed(&["steps_per_second"]),
+        Shown::run("interactive/jam")
+            .set(&["fault=misaligned"])
+            .timed(&["steps_per_second"]),
+        Shown::run("interactive/jam")
+            .set(&["fault=turned"])
+            .timed(&["steps_per_second"]),
+        Shown::run("interactive/jack").timed(&["steps_per_second"]),
+        Shown::run("interactive/jack")
+            .set(&["swing=0.2"])
+            .timed(&["steps_per_second"]),
+        Shown::run("interactive/pendulum").timed(&["steps_per_second"]),
+        Shown::run("interactive/pendulum")
+            .set(&["order=first"])
+            .timed(&["steps_per_second"]),
+        Shown::run("interactive/pile").timed(&["steps_per_second"]),
+    ]
+}
+
+/// The timing tables the pages include (`pbm bench-tables` writes them).
+pub const TABLES: &[TimingTable] = &[TimingTable {
+    file: "interactive-scenes.md",
+    column: "scene",
+    package: "pbm-interactive",
+    what: "the scene built and run for 2 simulated seconds, one core (the feeder turned and the jack pumped by the scripted hand)",
+    per_second: "simulated s/s",
+    rows: &[
+        TimingRow {
+            label: "the feeder, 8 blocks (the exercise's)",
+            id: "interactive/feeder_8_blocks_2_s",
+            items: 2,
+        },
+        TimingRow {
+            label: "the feeder, 4 blocks (the live demo's)",
+            id: "interactive/feeder_4_blocks_2_s",
+            items: 2,
+        },
+        TimingRow {
+            label: "the double-action jack (the exercise's)",
+            id: "interactive/jack_2_s",
+            items: 2,
+        },
+        TimingRow {
+            label: "the pile of 20 polygons",
+            id: "interactive/pile_20_2_s",
+            items: 2,
+        },
+    ],
+    compare: Compare::TimesReference(0),
+}];
