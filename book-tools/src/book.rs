@@ -58,6 +58,7 @@ pub fn build_book(
     book.with_preprocessor(ValuePreprocessor {
         chapters: chapters.to_vec(),
         output_dir: book_dir.join("src/output"),
+        benchmarks_dir: book_dir.join("src/benchmarks"),
     })
     .with_preprocessor(DemoPreprocessor::new(chapters))
     .with_preprocessor(ListingPreprocessor)

@@ -6,6 +6,8 @@
 //! {{#value ode/adaptive /fixed_evals over=/adaptive_evals sig=2 unit=×}}
 //! ${{#value implicit/sheet /final_residual sci sig=2}}$
 //! {{#default ode/stability h unit=s}}
+//! {{#timing constraints/solve_cg_n1000}}
+//! {{#timing constraints/solve_cg_n1000 over=constraints/solve_dense_n1000 sig=2 unit=×}}
 //! ```
 //!
 //! and the book shows `0.19 s`, `2,112 steps/s`, `4.1×`, 3.2 × 10⁻⁹ typeset, and the
@@ -14,7 +16,10 @@
 //! Pointer into its result, and how to write the number. It reads the run's JSON file,
 //! which `pbm book` writes from a fresh run and `tests/output.rs` holds to the code, so
 //! a sentence cannot disagree with the code it describes. A `{{#default}}` reads the
-//! value a parameter has when the reader sets nothing.
+//! value a parameter has when the reader sets nothing. A `{{#timing}}` reads the median
+//! of a benchmark row (named by its criterion id) from the committed timing table that
+//! holds it, as measured on the book's machine: a duration ("15.4 ms"), or with
+//! `over=ID` the ratio of two medians.
 //!
 //! The options, after the pointer:
 //!
@@ -351,13 +356,51 @@ pub fn write_default(chapters: &[Chapter], args: &str) -> Result<String, String>
 
 /// Where the directives of one page find their numbers.
 pub struct Values<'a> {
-    /// Every chapter (for the registered runs and the defaults).
+    /// Every chapter (for the registered runs, timing tables and defaults).
     pub chapters: &'a [Chapter],
     /// `book/src/output`, where `pbm book` writes each run's JSON.
     pub output_dir: &'a Path,
+    /// `book/src/benchmarks`, where `pbm bench-tables` writes the timing tables.
+    pub benchmarks_dir: &'a Path,
 }
 
 impl Values<'_> {
+    /// The committed median, in seconds, of the benchmark row with criterion id `id`.
+    fn median(&self, id: &str) -> Result<f64, String> {
+        let (table, row) = self
+            .chapters
+            .iter()
+            .flat_map(|c| c.tables.iter())
+            .find_map(|t| t.rows.iter().find(|r| r.id == id).map(|r| (t, r)))
+            .ok_or_else(|| format!("no timing table of any chapter has the row `{id}`"))?;
+        let path = self.benchmarks_dir.join(table.file);
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            format!("{}: {e}; `pbm bench-tables` writes it after `cargo bench`", path.display())
+        })?;
+        crate::benchmarks::committed_median(&text, row.label)
+            .ok_or_else(|| format!("{} has no median for `{}`", path.display(), row.label))
+    }
+
+    /// The text of one `{{#timing ID [over=ID] [options]}}`.
+    pub fn timing(&self, args: &str) -> Result<String, String> {
+        let tokens: Vec<&str> = args.split_whitespace().collect();
+        let Some((id, rest)) = tokens.split_first() else {
+            return Err("`{{#timing}}` wants a benchmark's criterion id".into());
+        };
+        let over = rest.iter().find_map(|t| t.strip_prefix("over="));
+        let options: Vec<&str> =
+            rest.iter().copied().filter(|t| !t.starts_with("over=")).collect();
+        let format = parse_format(&options)?;
+        let seconds = self.median(id)?;
+        match over {
+            Some(other) => write_number(seconds / self.median(other)?, false, &format),
+            None if format == Format::default() => {
+                Ok(crate::benchmarks::duration(seconds).replace(' ', "\u{a0}"))
+            }
+            None => write_number(seconds, false, &format),
+        }
+    }
+
     fn registered(&self, stem: &str) -> Option<&Shown> {
         self.chapters.iter().flat_map(|c| &c.shown).find(|s| s.stem() == stem)
     }
@@ -417,7 +460,7 @@ impl Values<'_> {
             let escaped = rest[..start].ends_with('\\');
             let after = &rest[start + 3..];
             let directive =
-                ["value ", "default "].into_iter().find(|d| after.starts_with(d));
+                ["value ", "default ", "timing "].into_iter().find(|d| after.starts_with(d));
             let (Some(directive), Some(end)) = (directive, after.find("}}")) else {
                 out.push_str(&rest[..start + 3]);
                 rest = after;
@@ -431,6 +474,7 @@ impl Values<'_> {
                 out.push_str(&rest[..start]);
                 let text = match directive {
                     "value " => self.value(args),
+                    "timing " => self.timing(args),
                     _ => write_default(self.chapters, args),
                 }
                 .map_err(|why| format!("{{{{#{}{args}}}}}: {why}", directive))?;
@@ -475,6 +519,8 @@ pub struct ValuePreprocessor {
     pub chapters: Vec<Chapter>,
     /// `book/src/output`.
     pub output_dir: PathBuf,
+    /// `book/src/benchmarks`.
+    pub benchmarks_dir: PathBuf,
 }
 
 impl Preprocessor for ValuePreprocessor {
@@ -484,7 +530,11 @@ impl Preprocessor for ValuePreprocessor {
 
     fn run(&self, _ctx: &PreprocessorContext, mut book: Book) -> BookResult<Book> {
         let values =
-            Values { chapters: &self.chapters, output_dir: &self.output_dir };
+            Values {
+                chapters: &self.chapters,
+                output_dir: &self.output_dir,
+                benchmarks_dir: &self.benchmarks_dir,
+            };
         let mut failures: BTreeMap<String, String> = BTreeMap::new();
         book.for_each_mut(|item| {
             if let BookItem::Chapter(page) = item {
@@ -640,8 +690,29 @@ mod tests {
             demos: &[],
             agreements: &[],
         };
-        let chapters = [chapter];
-        let values = Values { chapters: &chapters, output_dir: &dir };
+        const TABLES: &[pbm_prelim::registry::TimingTable] =
+            &[pbm_prelim::registry::TimingTable {
+                file: "t.md",
+                package: "pbm-t",
+                column: "solver",
+                what: "a test",
+                per_second: "",
+                rows: &[
+                    pbm_prelim::registry::row("ours", "t/ours"),
+                    pbm_prelim::registry::row("theirs", "t/theirs"),
+                ],
+                compare: pbm_prelim::registry::Compare::Nothing,
+            }];
+        crate::files::write_atomically(
+            &dir.join("t.md"),
+            "| solver | median |\n|---|---|\n| ours | 15.4 ms |\n| theirs | 1,540 µs |\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let chapters = [Chapter { tables: TABLES, ..chapter }];
+        let values = Values { chapters: &chapters, output_dir: &dir, benchmarks_dir: &dir };
+        let timing = values.expand("{{#timing t/ours}}, {{#timing t/ours over=t/theirs sig=2 unit=×}} slower\n");
+        assert_eq!(timing.ok().as_deref(), Some("15.4\u{a0}ms, 10× slower\n"));
+        assert!(values.timing("t/nothing").unwrap_err().contains("no timing table"));
         let page = "It fell {{#value t/e k=2 /x unit=m}} in {{#value t/e k=2 /n}} steps.\n\
                     ```text\n{{#value t/e k=2 /x}}\n```\n\\{{#value t/e k=2 /x}} is how.\n";
         let out = values.expand(page).unwrap_or_else(|e| panic!("{e}"));
