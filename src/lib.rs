@@ -5,9 +5,14 @@
 
 pub use pbm_book::{
     Error, benchmarks, book, demos, figures, files, find_chapter, find_exercise,
-    output, report, values,
+    math, output, report, values,
 };
 use std::path::PathBuf;
+
+/// Every timing table the chapters register.
+pub fn timing_tables() -> Vec<pbm_prelim::registry::TimingTable> {
+    chapters().iter().flat_map(|c| c.tables.iter().copied()).collect()
+}
 
 /// Every chapter of the book, in order: the one line a new chapter adds here.
 pub fn chapters() -> Vec<pbm_prelim::Chapter> {
@@ -29,28 +34,7 @@ pub fn chapters() -> Vec<pbm_prelim::Chapter> {
 /// Every chapter, exercise (with its parameters, their types, defaults and ranges, and
 /// the result fields that may be null) and figure, as one JSON object: `pbm list --json`.
 pub fn list_json() -> serde_json::Value {
-    use pbm_prelim::ParamKind;
     use serde_json::json;
-    let param = |p: &pbm_prelim::ParamSpec| {
-        let mut v = match &p.kind {
-            ParamKind::Float { default, min, max, min_exclusive } => json!({
-                "type": "float", "default": default, "min": min, "max": max,
-                "min_exclusive": min_exclusive,
-            }),
-            ParamKind::Int { default, min, max } => {
-                json!({"type": "int", "default": default, "min": min, "max": max})
-            }
-            ParamKind::Bool { default } => {
-                json!({"type": "bool", "default": default})
-            }
-            ParamKind::Choice { default, options } => {
-                json!({"type": "choice", "default": default, "options": options})
-            }
-        };
-        v["name"] = json!(p.name);
-        v["help"] = json!(p.help);
-        v
-    };
     let chapters: Vec<_> = chapters()
         .iter()
         .map(|c| {
@@ -61,7 +45,7 @@ pub fn list_json() -> serde_json::Value {
                     json!({
                         "id": format!("{}/{}", c.id, e.id),
                         "summary": e.summary,
-                        "params": e.params.iter().map(param).collect::<Vec<_>>(),
+                        "params": e.params.iter().map(pbm_prelim::ParamSpec::to_json).collect::<Vec<_>>(),
                         "optional": e.optional.iter().map(|o| json!({
                             "field": o.field, "null_when": o.null_when,
                         })).collect::<Vec<_>>(),

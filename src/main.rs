@@ -2,8 +2,6 @@
 
 use clap::{Parser, Subcommand};
 use pbm::{Error, chapters, find_exercise, repo_root};
-use pbm_prelim::ParamKind;
-use pbm_prelim::snapshot::short;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
@@ -155,26 +153,14 @@ fn list() -> String {
                 "  run {}/{}: {}\n",
                 chapter.id, exercise.id, exercise.summary
             );
-            let assignments: Vec<String> = exercise
+            let width = exercise
                 .params
                 .iter()
-                .map(|p| {
-                    let default = match &p.kind {
-                        ParamKind::Float { default, .. } => short(*default),
-                        ParamKind::Int { default, .. } => default.to_string(),
-                        ParamKind::Bool { default } => default.to_string(),
-                        ParamKind::Choice { default, .. } => default.to_string(),
-                    };
-                    format!("{}={default}", p.name)
-                })
-                .collect();
-            let width = assignments.iter().map(String::len).max().unwrap_or(0);
-            for (p, assignment) in exercise.params.iter().zip(&assignments) {
-                out += &format!(
-                    "      --set {assignment:<width$}  {} ({})\n",
-                    p.help,
-                    p.allowed()
-                );
+                .map(|p| p.name.len() + 1 + p.default_text().len())
+                .max()
+                .unwrap_or(0);
+            for p in &exercise.params {
+                out += &format!("      {}\n", p.list_line(width));
             }
             for o in exercise.optional {
                 out += &format!("      result {} is null {}\n", o.field, o.null_when);

@@ -310,7 +310,7 @@ fn timings_on_the_pages_come_from_criterion_tables() {
             );
         }
     }
-    for table in pbm::benchmarks::TABLES {
+    for table in &pbm::timing_tables() {
         let text = fs::read_to_string(dir.join(table.file)).unwrap_or_else(|e| {
             panic!(
                 "{}: {e}; run `cargo bench -p {}` and `pbm bench-tables`",
@@ -332,13 +332,16 @@ fn timings_on_the_pages_come_from_criterion_tables() {
         );
     }
     let mut known: BTreeSet<_> =
-        pbm::benchmarks::TABLES.iter().map(|t| t.file).collect();
+        pbm::timing_tables().iter().map(|t| t.file).collect();
     // The adaptive solvers' work table, written from the production benchmark's file.
     known.insert("production-ode-work.md");
     assert!(included.contains("production-ode-work.md"));
     for entry in fs::read_dir(&dir).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
-        assert!(known.contains(name.as_str()), "benchmarks/{name} is not in TABLES");
+        assert!(
+            known.contains(name.as_str()),
+            "benchmarks/{name} is registered in no chapter's TABLES"
+        );
     }
     assert!(is_timing_cell(" 0.149 ms (67 M bodies/s) ") && !is_timing_cell(" 4.6 "));
 }
@@ -395,6 +398,47 @@ fn every_chapter_crate_has_a_page_that_includes_its_code() {
 }
 
 #[test]
+fn every_crate_under_chapters_is_registered_built_and_in_the_summary() {
+    // A new chapter is one crate, one line in `pbm::chapters()`, its pages and its
+    // SUMMARY entry: forgetting the registration or the summary fails here.
+    let root = pbm::repo_root();
+    let workspace = fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let summary = fs::read_to_string(book_src().join("SUMMARY.md")).unwrap();
+    let chapters = pbm::chapters();
+    for entry in fs::read_dir(root.join("chapters")).unwrap() {
+        let dir = entry.unwrap().path();
+        let name = dir.file_name().unwrap().to_str().unwrap().to_string();
+        if !dir.join("Cargo.toml").exists() {
+            continue;
+        }
+        assert!(
+            workspace.contains(&format!("\"chapters/{name}\"")),
+            "chapters/{name} is not a workspace member (Cargo.toml)"
+        );
+        if name == "00-preliminaries" {
+            continue;
+        }
+        assert!(
+            chapters.iter().any(|c| c.pages == name),
+            "chapters/{name} is not registered in pbm::chapters() (src/lib.rs)"
+        );
+        assert!(
+            summary.contains(&format!("]({name}/index.md)")),
+            "chapters/{name} has no chapter in book/src/SUMMARY.md"
+        );
+    }
+    for (i, chapter) in chapters.iter().enumerate() {
+        assert_eq!(chapter.number as usize, i + 1, "{} is out of order", chapter.id);
+        assert!(
+            chapter.pages.starts_with(&format!("{:02}-", chapter.number)),
+            "{}: pages {} do not start with its number",
+            chapter.id,
+            chapter.pages
+        );
+    }
+}
+
+#[test]
 fn summary_lists_every_page_and_only_existing_ones() {
     let summary = fs::read_to_string(book_src().join("SUMMARY.md")).unwrap();
     let listed: BTreeSet<PathBuf> = summary
@@ -422,7 +466,12 @@ fn summary_lists_every_page_and_only_existing_ones() {
 #[test]
 fn the_built_book_renders_math_and_loads_nothing_remote() {
     let out = tempfile::tempdir().unwrap();
-    pbm::book::build_book(&pbm::repo_root().join("book"), Some(out.path())).unwrap();
+    pbm::book::build_book(
+        &pbm::chapters(),
+        &pbm::repo_root().join("book"),
+        Some(out.path()),
+    )
+    .unwrap();
     let mut html_pages = 0;
     for page in pages() {
         let relative = page.strip_prefix(book_src()).unwrap().with_extension("html");

@@ -5,11 +5,11 @@
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
 use pbm_web::demo::Drawing;
-use pbm_web::{AGREEMENTS, DEMOS, find};
+use pbm_web::{agreements, demos, find};
 
 #[test]
 fn every_demo_runs_from_its_defaults_and_its_picture_moves() {
-    for spec in DEMOS {
+    for spec in demos() {
         let mut demo = spec.create(&spec.defaults()).unwrap();
         let (mut first, mut later) = (Drawing::default(), Drawing::default());
         demo.draw(&mut first);
@@ -33,7 +33,7 @@ fn every_demo_runs_from_its_defaults_and_its_picture_moves() {
 #[test]
 fn every_number_a_demo_shares_with_an_exercise_is_the_same() {
     let chapters = pbm::chapters();
-    for a in AGREEMENTS {
+    for a in agreements() {
         let spec = find(a.demo).unwrap();
         let mut demo = spec.create(a.params).unwrap();
         for _ in 0..a.frames {
@@ -50,13 +50,35 @@ fn every_number_a_demo_shares_with_an_exercise_is_the_same() {
 
 #[test]
 fn demo_ids_are_unique_and_parameters_are_checked() {
-    for (i, spec) in DEMOS.iter().enumerate() {
-        assert!(DEMOS[..i].iter().all(|d| d.id != spec.id), "{} twice", spec.id);
+    let all: Vec<_> = demos().collect();
+    for (i, spec) in all.iter().enumerate() {
+        assert!(all[..i].iter().all(|d| d.id != spec.id), "{} twice", spec.id);
         let mut values = spec.defaults();
         values[0] = spec.params[0].max + 1.0;
         let error = spec.create(&values).err().unwrap().to_string();
         assert!(error.contains(spec.params[0].name), "{error}");
         assert!(spec.create(&values[1..]).is_err());
+    }
+}
+
+#[test]
+fn the_module_carries_every_demo_and_agreement_the_chapters_register() {
+    // The chapters register their demos; the WebAssembly module lists the chapters'
+    // demo modules. The two must be the same, in the book's order.
+    let chapters = pbm::chapters();
+    let registered: Vec<&str> =
+        chapters.iter().flat_map(|c| c.demos.iter().map(|d| d.id)).collect();
+    let module: Vec<&str> = demos().map(|d| d.id).collect();
+    assert_eq!(module, registered);
+    let registered = chapters.iter().map(|c| c.agreements.len()).sum::<usize>();
+    assert_eq!(agreements().count(), registered);
+    for chapter in &chapters {
+        for demo in chapter.demos {
+            assert_eq!(demo.id.split('/').next(), Some(chapter.id), "{}", demo.id);
+        }
+        for a in chapter.agreements {
+            assert!(chapter.demos.iter().any(|d| d.id == a.demo), "{}", a.demo);
+        }
     }
 }
 

@@ -68,13 +68,3 @@ fn every_figure_renders_identically_with_one_or_two_threads() {
         }
     }
 }
-
-#[test]
-fn atomic_write_replaces_whole_files() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("a/b/figure.svg");
-    pbm::figures::write_atomically(&path, "first").unwrap();
-    pbm::figures::write_atomically(&path, "second").unwrap();
-    assert_eq!(fs::read_to_string(&path).unwrap(), "second");
-    assert_eq!(fs::read_dir(path.parent().unwrap()).unwrap().count(), 1);
-}

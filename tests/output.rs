@@ -1,52 +1,84 @@
-//! Program output on the pages is generated (`pbm book` writes `book/src/output/`)
-//! and included, never pasted. These tests fail when a page shows output the code no
-//! longer prints: change an exercise and forget to rebuild the book, and the page is
-//! caught stale.
+//! Program output and the numbers sentences quote are generated (`pbm book` writes
+//! `book/src/output/`) and included, never pasted. These tests fail when a page shows
+//! output or a number the code no longer prints: change an exercise and forget to
+//! rebuild the book, and the page is caught stale.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
-use pbm::output::SHOWN;
+use pbm::output::{all_shown, json, json_name, matches, run, stale, text, text_name};
+use pbm::values::references;
+use pbm_prelim::Shown;
 use std::collections::BTreeSet;
 use std::fs;
+use std::path::PathBuf;
 
-fn output_dir() -> std::path::PathBuf {
+fn output_dir() -> PathBuf {
     pbm::repo_root().join("book/src/output")
 }
 
 #[test]
-fn every_shown_output_is_what_the_code_prints_now() {
+fn every_shown_output_and_value_file_is_what_the_code_prints_now() {
     let chapters = pbm::chapters();
-    for shown in SHOWN {
-        let path = output_dir().join(shown.file_name());
-        let committed = fs::read_to_string(&path).unwrap_or_else(|e| {
-            panic!("{}: {e} (run `cargo run --release`)", path.display())
-        });
-        assert!(
-            shown.is_current(&chapters, &committed).unwrap(),
-            "{} is stale: the code now prints\n{}\nRebuild the book (`cargo run --release`) \
-             and review the change.",
-            path.display(),
-            shown.render(&chapters, false).unwrap()
-        );
+    let mut failures = Vec::new();
+    for (_, shown) in all_shown(&chapters) {
+        for name in stale(shown, &chapters, &output_dir()).unwrap() {
+            let outcome = run(shown, &chapters).unwrap();
+            let now = if name.ends_with(".json") {
+                json(shown, &outcome, false).unwrap_or_default()
+            } else {
+                text(shown, &outcome, false)
+            };
+            failures.push(format!("{name} is stale; the code now prints\n{now}"));
+        }
     }
+    assert!(
+        failures.is_empty(),
+        "{}\nRebuild the book (`cargo run --release`) and review the change.",
+        failures.join("\n")
+    );
 }
 
 #[test]
-fn pages_include_exactly_the_shown_outputs() {
-    let known: BTreeSet<String> = SHOWN.iter().map(|s| s.file_name()).collect();
-    assert_eq!(known.len(), SHOWN.len(), "two shown runs write the same file");
-    let mut included = BTreeSet::new();
+fn pages_use_exactly_the_registered_runs() {
+    let chapters = pbm::chapters();
+    let shown = all_shown(&chapters);
+    let known: BTreeSet<String> = shown.iter().map(|(_, s)| s.stem()).collect();
+    assert_eq!(known.len(), shown.len(), "two registered runs write the same files");
+    for (chapter, s) in &shown {
+        assert!(
+            pbm::find_exercise(&chapters, s.id).is_ok(),
+            "chapter {} registers a run of unknown exercise {}",
+            chapter.id,
+            s.id
+        );
+    }
+    let mut used = BTreeSet::new();
     for page in glob_pages() {
         let text = fs::read_to_string(&page).unwrap();
         for (i, _) in text.match_indices("{{#include ../output/") {
             let rest = &text[i + "{{#include ../output/".len()..];
-            let name = rest[..rest.find("}}").unwrap()].to_string();
+            let name = &rest[..rest.find("}}").unwrap()];
+            let stem = name.strip_suffix(".txt").unwrap_or(name).to_string();
             assert!(
-                known.contains(&name),
-                "{} includes unknown output {name}",
+                known.contains(&stem),
+                "{} includes output {name} of no registered run",
                 page.display()
             );
-            included.insert(name);
+            used.insert(stem);
+        }
+        for reference in references(&text) {
+            let reference = reference.unwrap_or_else(|e| {
+                panic!("{}: a malformed value: {e}", page.display())
+            });
+            assert!(
+                known.contains(&reference.stem()),
+                "{}: {} {} is not registered; add {}",
+                page.display(),
+                reference.id,
+                reference.set.join(" "),
+                reference.registration()
+            );
+            used.insert(reference.stem());
         }
         // No console block shows output typed by hand: commands (`$ ...`) and
         // included output only. A block inside a list item is indented with it.
@@ -62,22 +94,39 @@ fn pages_include_exactly_the_shown_outputs() {
             }
         }
     }
-    assert_eq!(included, known, "outputs written but shown on no page");
+    let unused: Vec<_> = known.difference(&used).collect();
+    assert!(unused.is_empty(), "runs registered but shown on no page: {unused:?}");
+    // Every file in the output folder belongs to a registered run.
+    for entry in fs::read_dir(output_dir()).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let stem = name.trim_end_matches(".txt").trim_end_matches(".json");
+        assert!(
+            known.contains(stem),
+            "book/src/output/{name} belongs to no registered run"
+        );
+    }
 }
 
 #[test]
-fn a_stale_output_is_caught() {
-    // The check can fail: the committed text with one number changed is not current.
+fn a_stale_output_or_value_is_caught() {
+    // The check can fail: the committed files with one number changed are not current.
     let chapters = pbm::chapters();
-    let shown = SHOWN.iter().find(|s| s.id == "rigid/translation-free").unwrap();
-    let text = shown.render(&chapters, false).unwrap();
-    assert!(shown.is_current(&chapters, &text).unwrap());
-    let stale = text.replace("12", "13");
-    assert_ne!(stale, text);
-    assert!(!shown.is_current(&chapters, &stale).unwrap());
+    let shown = Shown::run("rigid/translation-free").set(&["f=2"]);
+    let outcome = run(&shown, &chapters).unwrap();
+    let page = text(&shown, &outcome, false);
+    assert!(matches(&text(&shown, &outcome, true), &page));
+    let stale_page = page.replace("12", "13");
+    assert_ne!(stale_page, page);
+    assert!(!matches(&text(&shown, &outcome, true), &stale_page));
+    let value = json(&shown, &outcome, false).unwrap();
+    let stale_value = value.replace("12", "13");
+    assert_ne!(stale_value, value);
+    assert!(!matches(&json(&shown, &outcome, true).unwrap(), &stale_value));
+    assert_eq!(text_name(&shown), "rigid-translation-free--f=2.txt");
+    assert_eq!(json_name(&shown), "rigid-translation-free--f=2.json");
 }
 
-fn glob_pages() -> Vec<std::path::PathBuf> {
+fn glob_pages() -> Vec<PathBuf> {
     let mut out = Vec::new();
     let root = pbm::repo_root().join("book/src");
     for entry in fs::read_dir(&root).unwrap() {

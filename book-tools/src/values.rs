@@ -372,13 +372,19 @@ impl Values<'_> {
             .iter()
             .flat_map(|c| c.tables.iter())
             .find_map(|t| t.rows.iter().find(|r| r.id == id).map(|r| (t, r)))
-            .ok_or_else(|| format!("no timing table of any chapter has the row `{id}`"))?;
+            .ok_or_else(|| {
+                format!("no timing table of any chapter has the row `{id}`")
+            })?;
         let path = self.benchmarks_dir.join(table.file);
         let text = std::fs::read_to_string(&path).map_err(|e| {
-            format!("{}: {e}; `pbm bench-tables` writes it after `cargo bench`", path.display())
+            format!(
+                "{}: {e}; `pbm bench-tables` writes it after `cargo bench`",
+                path.display()
+            )
         })?;
-        crate::benchmarks::committed_median(&text, row.label)
-            .ok_or_else(|| format!("{} has no median for `{}`", path.display(), row.label))
+        crate::benchmarks::committed_median(&text, row.label).ok_or_else(|| {
+            format!("{} has no median for `{}`", path.display(), row.label)
+        })
     }
 
     /// The text of one `{{#timing ID [over=ID] [options]}}`.
@@ -393,7 +399,9 @@ impl Values<'_> {
         let format = parse_format(&options)?;
         let seconds = self.median(id)?;
         match over {
-            Some(other) => write_number(seconds / self.median(other)?, false, &format),
+            Some(other) => {
+                write_number(seconds / self.median(other)?, false, &format)
+            }
             None if format == Format::default() => {
                 Ok(crate::benchmarks::duration(seconds).replace(' ', "\u{a0}"))
             }
@@ -459,8 +467,9 @@ impl Values<'_> {
         while let Some(start) = rest.find("{{#") {
             let escaped = rest[..start].ends_with('\\');
             let after = &rest[start + 3..];
-            let directive =
-                ["value ", "default ", "timing "].into_iter().find(|d| after.starts_with(d));
+            let directive = ["value ", "default ", "timing "]
+                .into_iter()
+                .find(|d| after.starts_with(d));
             let (Some(directive), Some(end)) = (directive, after.find("}}")) else {
                 out.push_str(&rest[..start + 3]);
                 rest = after;
@@ -529,12 +538,11 @@ impl Preprocessor for ValuePreprocessor {
     }
 
     fn run(&self, _ctx: &PreprocessorContext, mut book: Book) -> BookResult<Book> {
-        let values =
-            Values {
-                chapters: &self.chapters,
-                output_dir: &self.output_dir,
-                benchmarks_dir: &self.benchmarks_dir,
-            };
+        let values = Values {
+            chapters: &self.chapters,
+            output_dir: &self.output_dir,
+            benchmarks_dir: &self.benchmarks_dir,
+        };
         let mut failures: BTreeMap<String, String> = BTreeMap::new();
         book.for_each_mut(|item| {
             if let BookItem::Chapter(page) = item {
@@ -709,7 +717,8 @@ mod tests {
         )
         .unwrap_or_else(|e| panic!("{e}"));
         let chapters = [Chapter { tables: TABLES, ..chapter }];
-        let values = Values { chapters: &chapters, output_dir: &dir, benchmarks_dir: &dir };
+        let values =
+            Values { chapters: &chapters, output_dir: &dir, benchmarks_dir: &dir };
         let timing = values.expand("{{#timing t/ours}}, {{#timing t/ours over=t/theirs sig=2 unit=×}} slower\n");
         assert_eq!(timing.ok().as_deref(), Some("15.4\u{a0}ms, 10× slower\n"));
         assert!(values.timing("t/nothing").unwrap_err().contains("no timing table"));

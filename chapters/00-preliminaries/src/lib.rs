@@ -29,7 +29,9 @@ pub mod testing;
 pub mod validate;
 
 pub use error::{Fault, PbmError};
-pub use params::{Choice, ParamError, ParamKind, ParamSpec, ParamValue, Params};
+pub use params::{
+    Choice, FromParam, ParamError, ParamKind, ParamSet, ParamSpec, ParamValue, Params,
+};
 #[cfg(feature = "book")]
 pub use registry::{Chapter, Exercise, Figure, Optional, Shown};
 #[cfg(feature = "book")]

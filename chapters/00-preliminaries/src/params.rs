@@ -265,6 +265,43 @@ impl ParamSpec {
         }
     }
 
+    /// The default as `pbm list` prints it (`h=0.15`'s `0.15`).
+    pub fn default_text(&self) -> String {
+        self.default_value().to_string()
+    }
+
+    /// The parameter as `pbm list --json` prints it: name, help, type, default and
+    /// range.
+    #[cfg(feature = "book")]
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let mut v = match &self.kind {
+            ParamKind::Float { default, min, max, min_exclusive } => json!({
+                "type": "float", "default": default, "min": min, "max": max,
+                "min_exclusive": min_exclusive,
+            }),
+            ParamKind::Int { default, min, max } => {
+                json!({"type": "int", "default": default, "min": min, "max": max})
+            }
+            ParamKind::Bool { default } => {
+                json!({"type": "bool", "default": default})
+            }
+            ParamKind::Choice { default, options } => {
+                json!({"type": "choice", "default": default, "options": options})
+            }
+        };
+        v["name"] = json!(self.name);
+        v["help"] = json!(self.help);
+        v
+    }
+
+    /// The parameter as `pbm list` prints it: `--set h=0.15  time step h (s) (a
+    /// finite number in (0, 100])`, the assignment padded to `width`.
+    pub fn list_line(&self, width: usize) -> String {
+        let assignment = format!("{}={}", self.name, self.default_text());
+        format!("--set {assignment:<width$}  {} ({})", self.help, self.allowed())
+    }
+
     /// The allowed values, as a reader would write them: `(0, 10]`, `1..=1000`,
     /// `true|false`.
     pub fn allowed(&self) -> String {
@@ -505,6 +542,132 @@ impl Params {
         self.values.iter().map(|(k, v)| (*k, v))
     }
 }
+
+// ANCHOR: param_set
+/// A struct of an exercise's parameters, read once from the validated [`Params`]:
+/// the exercise's function takes the struct, so every parameter is named where it is
+/// declared and a typo is a compile error. Write it with [`params!`](crate::params!).
+pub trait ParamSet: Sized {
+    /// The declared parameters, in the struct's order.
+    fn specs() -> Vec<ParamSpec>;
+    /// Every field, read from `params` (each is declared, so this fails only on a
+    /// chapter's bug).
+    fn read(params: &Params) -> Result<Self, ParamError>;
+}
+// ANCHOR_END: param_set
+
+/// A type a parameter's value is read as: a real number, a count, a flag or an enum
+/// a choice selects.
+pub trait FromParam: Sized {
+    /// Reads parameter `name`.
+    fn from_param(params: &Params, name: &str) -> Result<Self, ParamError>;
+}
+
+impl FromParam for f64 {
+    fn from_param(params: &Params, name: &str) -> Result<Self, ParamError> {
+        params.f64(name)
+    }
+}
+
+impl FromParam for usize {
+    fn from_param(params: &Params, name: &str) -> Result<Self, ParamError> {
+        params.usize(name)
+    }
+}
+
+impl FromParam for bool {
+    fn from_param(params: &Params, name: &str) -> Result<Self, ParamError> {
+        params.bool(name)
+    }
+}
+
+impl<T: Choice> FromParam for T {
+    fn from_param(params: &Params, name: &str) -> Result<Self, ParamError> {
+        params.choice(name)
+    }
+}
+
+/// The parameters with no parameters.
+impl ParamSet for () {
+    fn specs() -> Vec<ParamSpec> {
+        Vec::new()
+    }
+
+    fn read(_: &Params) -> Result<Self, ParamError> {
+        Ok(())
+    }
+}
+
+// ANCHOR: params_macro
+/// Declares an exercise's parameters as a struct: each field with its type, the
+/// [`ParamSpec`] constructor that declares it (name left out: it is the field's),
+/// its help line, default and range.
+///
+/// ```
+/// pbm_prelim::params! {
+///     /// The parameters of `ode/stability`.
+///     pub struct Stability {
+///         k: f64 = float("decay rate (1/s)", 10.0, 1e-6, 1e6),
+///         h: f64 = step(0.15, 100.0),
+///         steps: usize = int("number of steps", 20, 1, 100_000),
+///     }
+/// }
+/// use pbm_prelim::params::ParamSet;
+/// let p = Stability::read(&pbm_prelim::Params::defaults(&Stability::specs()));
+/// assert_eq!(p.map(|p| (p.k, p.h, p.steps)), Ok((10.0, 0.15, 20)));
+/// ```
+#[macro_export]
+macro_rules! params {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident {
+            $($field:ident : $ty:ty = $kind:ident ( $($arg:expr),* $(,)? )),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq)]
+        $vis struct $name {
+            $(
+                #[doc = concat!("`", stringify!($field), "`: see `pbm list`.")]
+                pub $field: $ty,
+            )*
+        }
+
+        impl $crate::params::ParamSet for $name {
+            fn specs() -> ::std::vec::Vec<$crate::ParamSpec> {
+                ::std::vec![$($crate::ParamSpec::$kind(stringify!($field), $($arg),*)),*]
+            }
+
+            fn read(params: &$crate::Params) -> ::std::result::Result<Self, $crate::ParamError> {
+                ::std::result::Result::Ok($name {
+                    $($field: $crate::params::FromParam::from_param(params, stringify!($field))?,)*
+                })
+            }
+        }
+    };
+}
+// ANCHOR_END: params_macro
+
+// ANCHOR: shared_specs
+/// The words every chapter uses, declared once: a step size, a simulated duration, a
+/// friction coefficient. The help line is the same wherever they appear.
+impl ParamSpec {
+    /// The time step `h`, in seconds: strictly positive, at most `max`.
+    pub fn step(name: &'static str, default: f64, max: f64) -> Self {
+        ParamSpec::positive(name, "time step h (s)", default, max)
+    }
+
+    /// How long to simulate, in seconds (`t_end`): strictly positive, at most `max`.
+    pub fn duration(name: &'static str, default: f64, max: f64) -> Self {
+        ParamSpec::positive(name, "simulated time (s)", default, max)
+    }
+
+    /// A Coulomb friction coefficient μ in `[0, max]`.
+    pub fn friction(name: &'static str, default: f64, max: f64) -> Self {
+        ParamSpec::float(name, "Coulomb friction coefficient μ", default, 0.0, max)
+    }
+}
+// ANCHOR_END: shared_specs
 
 #[cfg(test)]
 mod tests {

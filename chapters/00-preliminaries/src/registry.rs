@@ -7,13 +7,17 @@
 
 use crate::demo::{Agreement, DemoSpec};
 use crate::error::PbmError;
-use crate::params::{ParamSpec, Params};
+use crate::params::{ParamSet, ParamSpec, Params};
 use serde_json::Value;
+use std::sync::Arc;
+
+/// How an exercise runs: from the validated parameters to one JSON object.
+pub type Runner = Arc<dyn Fn(&Params) -> Result<Value, PbmError> + Send + Sync>;
 
 // ANCHOR: exercise
 /// A named, parameterised experiment, run with `pbm run CHAPTER/EXERCISE --set
 /// key=value`.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Exercise {
     /// The id after the slash, e.g. `stability` in `ode/stability`.
     pub id: &'static str,
@@ -22,7 +26,7 @@ pub struct Exercise {
     /// Declared parameters with the defaults the book discusses.
     pub params: Vec<ParamSpec>,
     /// Runs the experiment. The result is one JSON object of finite numbers.
-    pub run: fn(&Params) -> Result<Value, PbmError>,
+    pub run: Runner,
     /// Result fields that may be `null`, each with when it is (`pbm list` shows
     /// them). A `null` anywhere else is a number that was not finite, and the run
     /// fails naming it.
@@ -38,6 +42,41 @@ pub struct Optional {
     /// When it is `null`, e.g. "if |x| never overflowed".
     pub null_when: &'static str,
 }
+
+impl std::fmt::Debug for Exercise {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Exercise")
+            .field("id", &self.id)
+            .field("params", &self.params)
+            .field("optional", &self.optional)
+            .finish()
+    }
+}
+
+// ANCHOR: exercise_new
+impl Exercise {
+    /// The exercise `id` that runs `run` on its parameters `P`, read once into the
+    /// struct ([`crate::params!`] declares it beside the function).
+    pub fn new<P: ParamSet + 'static>(
+        id: &'static str,
+        summary: &'static str,
+        run: fn(P) -> Result<Value, PbmError>,
+    ) -> Exercise {
+        Exercise {
+            id,
+            summary,
+            params: P::specs(),
+            run: Arc::new(move |params| run(P::read(params)?)),
+            optional: &[],
+        }
+    }
+
+    /// The same exercise with result fields that may be `null`.
+    pub fn optional(self, optional: &'static [Optional]) -> Exercise {
+        Exercise { optional, ..self }
+    }
+}
+// ANCHOR_END: exercise_new
 
 impl Exercise {
     /// Validates `assignments` (`key=value` strings) against the declared parameters
@@ -264,19 +303,21 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn exercise(run: fn(&Params) -> Result<Value, PbmError>) -> Exercise {
-        Exercise {
-            id: "x",
-            summary: "a test",
-            params: vec![ParamSpec::positive("k", "rate", 1.0, 1e6)],
-            run,
-            optional: &[Optional { field: "maybe", null_when: "if never" }],
+    crate::params! {
+        /// A test's parameters.
+        struct Rate {
+            k: f64 = positive("rate", 1.0, 1e6),
         }
+    }
+
+    fn exercise(run: fn(Rate) -> Result<Value, PbmError>) -> Exercise {
+        Exercise::new("x", "a test", run)
+            .optional(&[Optional { field: "maybe", null_when: "if never" }])
     }
 
     #[test]
     fn a_non_finite_result_is_an_error_naming_the_field_and_the_readers_values() {
-        let e = exercise(|p| Ok(json!({"inverse": 1.0 / (p.f64("k")? - 1.0)})));
+        let e = exercise(|p| Ok(json!({"inverse": 1.0 / (p.k - 1.0)})));
         let err = e.run_with("test", &["k=1"]).unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -290,10 +331,7 @@ mod tests {
 
     #[test]
     fn declared_optional_fields_may_be_null() {
-        let e = exercise(|p| {
-            let k = p.f64("k")?;
-            Ok(json!({"maybe": (k > 2.0).then_some(k)}))
-        });
+        let e = exercise(|p| Ok(json!({"maybe": (p.k > 2.0).then_some(p.k)})));
         assert!(e.run_default().is_ok());
         let inner = exercise(|_| Ok(json!({"maybe": [f64::INFINITY]})));
         assert!(inner.run_default().is_err(), "only the field itself may be null");

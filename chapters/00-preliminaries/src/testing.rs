@@ -116,14 +116,16 @@ mod tests {
                 ParamSpec::positive("h", "step", 0.5, 1.0),
                 ParamSpec::positive("k", "stiffness", 2.0, 10.0),
             ],
+            // Written by hand rather than with `Exercise::new` (which reads every
+            // field), to show that a parameter nobody reads is caught.
             run: if read_k {
-                |p| {
+                std::sync::Arc::new(|p: &crate::Params| {
                     Ok(
                         json!({"hk": p.f64("h")? * p.f64("k")?, "noise": 1.23456789e-17}),
                     )
-                }
+                })
             } else {
-                |p| Ok(json!({"h": p.f64("h")?}))
+                std::sync::Arc::new(|p: &crate::Params| Ok(json!({"h": p.f64("h")?})))
             },
             optional: &[],
         };
@@ -134,6 +136,10 @@ mod tests {
             pages: "00-test",
             exercises: vec![exercise],
             figures: vec![],
+            shown: vec![],
+            tables: &[],
+            demos: &[],
+            agreements: &[],
         }
     }
 

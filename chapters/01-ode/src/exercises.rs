@@ -11,7 +11,7 @@ use crate::stability::{
     euler_decay, euler_decay_factor, observed_regime, predicted_regime,
 };
 use crate::tableau::{ButcherTableau, EULER, MIDPOINT, RK4};
-use pbm_prelim::{Choice, Exercise, Optional, ParamSpec, Params, PbmError};
+use pbm_prelim::{Choice, Exercise, Optional, PbmError, params};
 use serde_json::{Value, json};
 
 impl Choice for AdaptiveMethod {
@@ -24,76 +24,30 @@ impl Choice for AdaptiveMethod {
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
     vec![
-        Exercise {
-            id: "euler-spiral",
-            summary: "Euler on the circular field: each step multiplies the radius by sqrt(1+h^2)",
-            params: vec![
-                ParamSpec::positive("h", "step size (s)", 0.1, 2.0),
-                ParamSpec::int(
-                    "steps",
-                    "number of steps (63 x 0.1 s is about one turn)",
-                    63,
-                    1,
-                    1_000_000,
-                ),
-            ],
-            run: euler_spiral,
-            optional: &[],
-        },
-        Exercise {
-            id: "stability",
-            summary: "Euler on x' = -kx: monotone for h < 1/k, oscillating up to 2/k, divergent beyond",
-            params: vec![
-                ParamSpec::float("k", "decay rate (1/s)", 10.0, 1e-6, 1e6),
-                ParamSpec::positive("h", "step size (s)", 0.15, 100.0),
-                ParamSpec::int("steps", "number of steps", 20, 1, 100_000),
-            ],
-            run: stability,
-            optional: &[Optional {
-                field: "overflowed_at_step",
-                null_when: "if |x| never overflowed",
-            }],
-        },
-        Exercise {
-            id: "convergence",
-            summary: "global error against step size on a Kepler orbit; the slopes are the orders",
-            params: vec![ParamSpec::float(
-                "eccentricity",
-                "eccentricity of the test orbit",
-                CONVERGENCE_ECCENTRICITY,
-                0.0,
-                0.8,
-            )],
-            run: convergence,
-            optional: &[],
-        },
-        Exercise {
-            id: "adaptive",
-            summary: "adaptive steps on an eccentric orbit against the fixed steps that match their error",
-            params: vec![
-                ParamSpec::float(
-                    "tol",
-                    "largest local error per step",
-                    1e-6,
-                    1e-10,
-                    0.1,
-                ),
-                ParamSpec::choice(
-                    "method",
-                    "adaptive method",
-                    AdaptiveMethod::DormandPrince,
-                ),
-                ParamSpec::float(
-                    "eccentricity",
-                    "eccentricity of the orbit",
-                    ADAPTIVE_ECCENTRICITY,
-                    0.0,
-                    0.95,
-                ),
-            ],
-            run: adaptive,
-            optional: &[],
-        },
+        Exercise::new(
+            "euler-spiral",
+            "Euler on the circular field: each step multiplies the radius by sqrt(1+h^2)",
+            euler_spiral,
+        ),
+        Exercise::new(
+            "stability",
+            "Euler on x' = -kx: monotone for h < 1/k, oscillating up to 2/k, divergent beyond",
+            stability,
+        )
+        .optional(&[Optional {
+            field: "overflowed_at_step",
+            null_when: "if |x| never overflowed",
+        }]),
+        Exercise::new(
+            "convergence",
+            "global error against step size on a Kepler orbit; the slopes are the orders",
+            convergence,
+        ),
+        Exercise::new(
+            "adaptive",
+            "adaptive steps on an eccentric orbit against the fixed steps that match their error",
+            adaptive,
+        ),
     ]
 }
 
@@ -102,8 +56,17 @@ fn radius(p: &[f64]) -> f64 {
 }
 
 // ANCHOR: euler_spiral_exercise
-fn euler_spiral(p: &Params) -> Result<Value, PbmError> {
-    let (h, steps) = (p.f64("h")?, p.usize("steps")?);
+params! {
+    /// `ode/euler-spiral`.
+    pub struct EulerSpiralParams {
+        h: f64 = step(0.1, 2.0),
+        steps: usize = int("number of steps (63 x 0.1 s is about one turn)", 63, 1, 1_000_000),
+    }
+}
+
+fn euler_spiral(
+    EulerSpiralParams { h, steps }: EulerSpiralParams,
+) -> Result<Value, PbmError> {
     let final_radius = |tableau: ButcherTableau| -> Result<f64, PbmError> {
         let states = integrate(&mut circle_field(1.0, 0.0)?, tableau, h, steps)?;
         Ok(radius(&states[steps]))
@@ -122,14 +85,25 @@ fn euler_spiral(p: &Params) -> Result<Value, PbmError> {
         "expected_ratio": expected,
         "max_ratio_deviation": max_deviation,
         "euler_final_radius": euler_final,
+        "euler_log_final_radius": euler_final.ln(),
         "midpoint_final_radius": final_radius(MIDPOINT)?,
         "rk4_final_radius": final_radius(RK4)?,
     }))
 }
 // ANCHOR_END: euler_spiral_exercise
 
-fn stability(p: &Params) -> Result<Value, PbmError> {
-    let (k, h, steps) = (p.f64("k")?, p.f64("h")?, p.usize("steps")?);
+params! {
+    /// `ode/stability`.
+    pub struct StabilityParams {
+        k: f64 = float("decay rate (1/s)", 10.0, 1e-6, 1e6),
+        h: f64 = step(0.15, 100.0),
+        steps: usize = int("number of steps", 20, 1, 100_000),
+    }
+}
+
+fn stability(
+    StabilityParams { k, h, steps }: StabilityParams,
+) -> Result<Value, PbmError> {
     let (xs, overflow) = euler_decay(k, h, steps)?;
     let regime = if overflow.is_some() {
         predicted_regime(k, h)
@@ -150,8 +124,17 @@ fn stability(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
-fn convergence(p: &Params) -> Result<Value, PbmError> {
-    let e = p.f64("eccentricity")?;
+params! {
+    /// `ode/convergence`.
+    pub struct ConvergenceParams {
+        eccentricity: f64 =
+            float("eccentricity of the test orbit", CONVERGENCE_ECCENTRICITY, 0.0, 0.8),
+    }
+}
+
+fn convergence(
+    ConvergenceParams { eccentricity: e }: ConvergenceParams,
+) -> Result<Value, PbmError> {
     let mut orders = serde_json::Map::new();
     let mut curves = serde_json::Map::new();
     for tableau in [EULER, MIDPOINT, RK4] {
@@ -166,9 +149,18 @@ fn convergence(p: &Params) -> Result<Value, PbmError> {
 }
 
 // ANCHOR: adaptive_exercise
-fn adaptive(p: &Params) -> Result<Value, PbmError> {
-    let (tol, e) = (p.f64("tol")?, p.f64("eccentricity")?);
-    let method: AdaptiveMethod = p.choice("method")?;
+params! {
+    /// `ode/adaptive`.
+    pub struct AdaptiveParams {
+        tol: f64 = float("largest local error per step", 1e-6, 1e-10, 0.1),
+        method: AdaptiveMethod = choice("adaptive method", AdaptiveMethod::DormandPrince),
+        eccentricity: f64 =
+            float("eccentricity of the orbit", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
+    }
+}
+
+fn adaptive(p: AdaptiveParams) -> Result<Value, PbmError> {
+    let AdaptiveParams { tol, method, eccentricity: e } = p;
     if method == AdaptiveMethod::EulerDoubling {
         // The cost is the fixed-step Euler run that matches the adaptive error. This
         // estimate grows as tol^-1/2 and (1 - e)^-1/2; it reads about 1e6 at the

@@ -17,7 +17,7 @@ use pbm_ode::tableau::RK4;
 use pbm_prelim::budget;
 use pbm_prelim::parallel::threads;
 use pbm_prelim::sampling::{sample, sample_vector};
-use pbm_prelim::{Choice, Exercise, Optional, ParamSpec, Params, PbmError};
+use pbm_prelim::{Choice, Exercise, Optional, PbmError, params};
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -29,95 +29,51 @@ impl Choice for Strategy {
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
     vec![
-        Exercise {
-            id: "spring-from-behavior",
-            summary: "the force derived from the condition C = |x1 - x2| - r equals the damped spring of equation 1",
-            params: vec![ParamSpec::int(
-                "samples",
-                "random spring states compared",
-                1000,
-                1,
-                1_000_000,
-            )],
-            run: spring_from_behavior,
-            optional: &[],
-        },
-        Exercise {
-            id: "bouncing-ball",
-            summary: "successive bounce heights of a ball dropped on the ground: the ratio is r^2",
-            params: vec![
-                ParamSpec::float(
-                    "restitution",
-                    "coefficient of restitution r",
-                    0.8,
-                    0.0,
-                    1.0,
-                ),
-                ParamSpec::choice("strategy", "collision repair", Strategy::Rollback),
-                ParamSpec::positive("h", "step size (s)", 0.01, 0.1),
-                ParamSpec::int("bounces", "bounces to measure", 6, 1, 20),
-            ],
-            run: bouncing,
-            optional: &[Optional {
+        Exercise::new(
+            "spring-from-behavior",
+            "the force derived from the condition C = |x1 - x2| - r equals the damped spring of equation 1",
+            spring_from_behavior,
+        ),
+        Exercise::new(
+            "bouncing-ball",
+            "successive bounce heights of a ball dropped on the ground: the ratio is r^2",
+            bouncing,
+        )
+        .optional(&[Optional {
                 field: "max_ratio_deviation",
                 null_when: "if no bounce could be measured (the first flight is shorter than a step, or the ball came to rest)",
-            }],
-        },
-        Exercise {
-            id: "momentum",
-            summary: "a free spring network conserves linear momentum: internal forces cancel in pairs",
-            params: vec![
-                ParamSpec::int("particles", "particles in the network", 40, 2, 2000),
-                ParamSpec::float("t_end", "simulated time (s)", 5.0, 0.0, 100.0),
-                ParamSpec::positive("h", "step size (s)", 0.005, 0.05),
-            ],
-            run: momentum,
-            optional: &[],
-        },
-        Exercise {
-            id: "interaction-scaling",
-            summary: "pair forces by brute force O(n^2) and by a uniform grid: same forces, far less work",
-            params: vec![
-                ParamSpec::int(
-                    "n_max",
-                    "largest particle count timed both ways",
-                    20_000,
-                    16,
-                    25_000,
-                ),
-                ParamSpec::int(
-                    "n_grid",
-                    "particle count for the grid's throughput (median of 5 evaluations)",
-                    100_000,
-                    1_000,
-                    400_000,
-                ),
-            ],
-            run: interaction_scaling,
-            optional: &[],
-        },
-        Exercise {
-            id: "hanging-structure",
-            summary: "a cantilever beam of masses and springs sags, is dragged by a scripted mouse, and settles",
-            params: vec![
-                ParamSpec::boolean(
-                    "mouse",
-                    "drag the free end with the scripted mouse",
-                    true,
-                ),
-                ParamSpec::float("t_end", "simulated time (s)", 12.0, 0.0, 60.0),
-            ],
-            run: hanging_structure,
-            optional: &[Optional {
+            }]),
+        Exercise::new(
+            "momentum",
+            "a free spring network conserves linear momentum: internal forces cancel in pairs",
+            momentum,
+        ),
+        Exercise::new(
+            "interaction-scaling",
+            "pair forces by brute force O(n^2) and by a uniform grid: same forces, far less work",
+            interaction_scaling,
+        ),
+        Exercise::new(
+            "hanging-structure",
+            "a cantilever beam of masses and springs sags, is dragged by a scripted mouse, and settles",
+            hanging_structure,
+        )
+        .optional(&[Optional {
                 field: "tip_height_at_release",
                 null_when: "if t_end ends before the release at 1.5 s",
-            }],
-        },
+            }]),
     ]
 }
 
-fn spring_from_behavior(p: &Params) -> Result<Value, PbmError> {
-    let samples = p.usize("samples")?;
+params! {
+    /// `particles/spring-from-behavior`.
+    pub struct SpringFromBehaviorParams {
+        samples: usize = int("random spring states compared", 1000, 1, 1_000_000),
+    }
+}
+
+fn spring_from_behavior(p: SpringFromBehaviorParams) -> Result<Value, PbmError> {
+    let samples = p.samples;
     let mut max_difference: f64 = 0.0;
     let mut max_force: f64 = 0.0;
     let (mut eval, mut derived) = (Evaluation::default(), [Vector3::zeros(); 2]);
@@ -144,10 +100,20 @@ fn spring_from_behavior(p: &Params) -> Result<Value, PbmError> {
     )
 }
 
-fn bouncing(p: &Params) -> Result<Value, PbmError> {
-    let r = p.f64("restitution")?;
-    let strategy: Strategy = p.choice("strategy")?;
-    let (h, bounces) = (p.f64("h")?, p.usize("bounces")?);
+params! {
+    /// `particles/bouncing-ball`.
+    pub struct BouncingBallParams {
+        restitution: f64 = float("coefficient of restitution r", 0.8, 0.0, 1.0),
+        strategy: Strategy = choice("collision repair", Strategy::Rollback),
+        h: f64 = positive("step size (s)", 0.01, 0.1),
+        bounces: usize = int("bounces to measure", 6, 1, 20),
+    }
+}
+
+fn bouncing(p: BouncingBallParams) -> Result<Value, PbmError> {
+    let r = p.restitution;
+    let strategy: Strategy = p.strategy;
+    let (h, bounces) = (p.h, p.bounces);
     // Dropped from 1 m, the ball falls for 0.45 s and its k-th flight lasts 0.9 rᵏ s.
     let flights: f64 = (1..=bounces).map(|k| 0.9 * r.powi(k as i32)).sum();
     let change = "raise h or lower bounces";
@@ -168,8 +134,17 @@ fn bouncing(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
-fn momentum(p: &Params) -> Result<Value, PbmError> {
-    let (n, t_end, h) = (p.usize("particles")?, p.f64("t_end")?, p.f64("h")?);
+params! {
+    /// `particles/momentum`.
+    pub struct MomentumParams {
+        particles: usize = int("particles in the network", 40, 2, 2000),
+        t_end: f64 = float("simulated time (s)", 5.0, 0.0, 100.0),
+        h: f64 = positive("step size (s)", 0.005, 0.05),
+    }
+}
+
+fn momentum(p: MomentumParams) -> Result<Value, PbmError> {
+    let (n, t_end, h) = (p.particles, p.t_end, p.h);
     // The network joins each particle to the neighbours within a fixed reach of a unit
     // square, so its springs grow as n²; 1e8 pair-steps run in about 2 s.
     let pair_steps = (n * n) as f64 * budget::steps(t_end, h);
@@ -235,8 +210,16 @@ pub fn grid_throughput(
     Ok((n, times[2], pairs))
 }
 
-fn interaction_scaling(p: &Params) -> Result<Value, PbmError> {
-    let n_max = p.usize("n_max")?;
+params! {
+    /// `particles/interaction-scaling`.
+    pub struct InteractionScalingParams {
+        n_max: usize = int("largest particle count timed both ways", 20_000, 16, 25_000),
+        n_grid: usize = int("particle count for the grid's throughput (median of 5 evaluations)", 100_000, 1_000, 400_000),
+    }
+}
+
+fn interaction_scaling(p: InteractionScalingParams) -> Result<Value, PbmError> {
+    let n_max = p.n_max;
     let law = scaling_law()?;
     let mut rows = Vec::new();
     for shift in (0..5).rev() {
@@ -247,7 +230,7 @@ fn interaction_scaling(p: &Params) -> Result<Value, PbmError> {
         let (brute_ms, grid_ms, difference) = scaling_row(&law, n)?;
         rows.push(json!({"n": n, "brute_ms": brute_ms, "grid_ms": grid_ms, "max_force_difference": difference}));
     }
-    let (n_grid, grid_ms, pairs) = grid_throughput(&law, p.usize("n_grid")?)?;
+    let (n_grid, grid_ms, pairs) = grid_throughput(&law, p.n_grid)?;
     Ok(json!({
         "threads": threads(),
         "rows": rows,
@@ -258,8 +241,16 @@ fn interaction_scaling(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
-fn hanging_structure(p: &Params) -> Result<Value, PbmError> {
-    let (with_mouse, t_end) = (p.bool("mouse")?, p.f64("t_end")?);
+params! {
+    /// `particles/hanging-structure`.
+    pub struct HangingStructureParams {
+        mouse: bool = boolean("drag the free end with the scripted mouse", true),
+        t_end: f64 = float("simulated time (s)", 12.0, 0.0, 60.0),
+    }
+}
+
+fn hanging_structure(p: HangingStructureParams) -> Result<Value, PbmError> {
+    let (with_mouse, t_end) = (p.mouse, p.t_end);
     let mut system = beam(with_mouse)?;
     let tip = crate::scenes::beam_index(crate::scenes::BEAM.0 - 1, 1);
     let snaps = run_with_snapshots(&mut system, 1e-3, t_end, &[1.5])?;

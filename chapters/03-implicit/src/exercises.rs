@@ -13,8 +13,8 @@ use pbm_particles::spring::{spring_force, spring_jacobians};
 use pbm_prelim::finite_difference::{EPSILON, central_jacobian};
 use pbm_prelim::parallel::map_range;
 use pbm_prelim::sampling::{sample, sample_vector};
-use pbm_prelim::{Choice, PbmError};
-use pbm_prelim::{Exercise, Optional, ParamSpec, Params, budget};
+use pbm_prelim::{Choice, PbmError, params};
+use pbm_prelim::{Exercise, Optional, budget};
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -28,142 +28,62 @@ impl Choice for Preconditioner {
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
     vec![
-        Exercise {
-            id: "stiff-blowup",
-            summary: "largest stable explicit steps on x' = -x, y' = -ky, against backward Euler",
-            params: vec![ParamSpec::float("k", "stiffness (1/s)", 1000.0, 1e-3, 1e7)],
-            run: stiff_blowup,
-            optional: &[],
-        },
-        Exercise {
-            id: "particle-on-line",
-            summary: "a penalty spring holding a dragged particle within ε of a line: the k it needs and the step it allows",
-            params: vec![
-                ParamSpec::float(
-                    "epsilon",
-                    "allowed distance from the line (m)",
-                    1e-3,
-                    1e-9,
-                    1.0,
-                ),
-                // At least 1 N, so that k = f_max/ε ≥ 1 and the penalty direction, not
-                // the x' = -x drag of the test system, limits the step.
-                ParamSpec::float("f_max", "largest pull (N)", 100.0, 1.0, 1e6),
-            ],
-            run: particle_on_line,
-            optional: &[],
-        },
-        Exercise {
-            id: "stable-step-sweep",
-            summary: "largest stable Euler and RK4 steps for k from 10 to 1e6, swept in parallel",
-            params: vec![ParamSpec::int(
-                "points",
-                "values of k, evenly spaced in log k",
-                11,
-                2,
-                21,
-            )],
-            run: stable_step_sweep,
-            optional: &[],
-        },
-        Exercise {
-            id: "one-big-step",
-            summary: "one backward Euler step with h = 1e9 lands on the origin, as the notes claim",
-            params: vec![
-                ParamSpec::positive("k", "stiffness (1/s)", 1000.0, 1e7),
-                ParamSpec::positive("h", "step size (s)", 1e9, 1e12),
-            ],
-            run: one_big_step,
-            optional: &[],
-        },
-        Exercise {
-            id: "newton",
-            summary: "one backward Euler step of a bob on a spring, by Newton's method on Φ: ‖∇Φ‖ per iteration, against the linearized step",
-            params: vec![
-                ParamSpec::float(
-                    "below",
-                    "bob's start below the nail (m)",
-                    1.2,
-                    0.1,
-                    3.0,
-                ),
-                ParamSpec::float(
-                    "vy",
-                    "bob's start speed upward (m/s)",
-                    0.0,
-                    -20.0,
-                    20.0,
-                ),
-                ParamSpec::float("h", "step size (s)", 0.05, 1e-4, 10.0),
-                ParamSpec::float("k", "spring stiffness (N/m)", 100.0, 1.0, 1e5),
-            ],
-            run: newton,
-            optional: &[Optional {
+        Exercise::new(
+            "stiff-blowup",
+            "largest stable explicit steps on x' = -x, y' = -ky, against backward Euler",
+            stiff_blowup,
+        ),
+        Exercise::new(
+            "particle-on-line",
+            "a penalty spring holding a dragged particle within ε of a line: the k it needs and the step it allows",
+            particle_on_line,
+        ),
+        Exercise::new(
+            "stable-step-sweep",
+            "largest stable Euler and RK4 steps for k from 10 to 1e6, swept in parallel",
+            stable_step_sweep,
+        ),
+        Exercise::new(
+            "one-big-step",
+            "one backward Euler step with h = 1e9 lands on the origin, as the notes claim",
+            one_big_step,
+        ),
+        Exercise::new(
+            "newton",
+            "one backward Euler step of a bob on a spring, by Newton's method on Φ: ‖∇Φ‖ per iteration, against the linearized step",
+            newton,
+        )
+        .optional(&[Optional {
                 field: "predicted_rate",
                 null_when: "if the spring ends stretched (the clamp leaves nothing out)",
-            }],
-        },
-        Exercise {
-            id: "jacobian-check",
-            summary: "analytic spring Jacobians against central finite differences",
-            params: vec![ParamSpec::int(
-                "samples",
-                "random spring states",
-                200,
-                1,
-                100_000,
-            )],
-            run: jacobian_check,
-            optional: &[],
-        },
-        Exercise {
-            id: "sheet",
-            summary: "a pinned n x n stiff sheet at frame-size steps: RK4 explodes, backward Euler does not",
-            params: vec![
-                ParamSpec::int("n", "particles along a side", 32, 2, 256),
-                ParamSpec::positive("k", "spring stiffness (N/m)", 1000.0, 1e7),
-                ParamSpec::positive("h", "step size (s)", 1.0 / 30.0, 1.0),
-                ParamSpec::float("t_end", "simulated time (s)", 2.0, 0.0, 10.0),
-                ParamSpec::float(
-                    "tolerance",
-                    "CG's relative residual per step",
-                    Solve::FRAME.tolerance,
-                    1e-12,
-                    0.1,
-                ),
-                ParamSpec::boolean(
-                    "warm",
-                    "start CG from the last step's Δv (false: from zero)",
-                    Solve::FRAME.warm_start,
-                ),
-                ParamSpec::choice(
-                    "preconditioner",
-                    "CG's preconditioner",
-                    Solve::FRAME.preconditioner,
-                ),
-            ],
-            run: sheet,
-            optional: &[],
-        },
-        Exercise {
-            id: "sheet-sizes",
-            summary: "the implicit sheet at n = 32, 64 and 128: CG iterations and time per step",
-            params: vec![
-                ParamSpec::float("t_end", "simulated time (s)", 0.25, 0.0, 1.0),
-                ParamSpec::choice(
-                    "preconditioner",
-                    "CG's preconditioner",
-                    Solve::FRAME.preconditioner,
-                ),
-            ],
-            run: sheet_sizes,
-            optional: &[],
-        },
+            }]),
+        Exercise::new(
+            "jacobian-check",
+            "analytic spring Jacobians against central finite differences",
+            jacobian_check,
+        ),
+        Exercise::new(
+            "sheet",
+            "a pinned n x n stiff sheet at frame-size steps: RK4 explodes, backward Euler does not",
+            sheet,
+        ),
+        Exercise::new(
+            "sheet-sizes",
+            "the implicit sheet at n = 32, 64 and 128: CG iterations and time per step",
+            sheet_sizes,
+        ),
     ]
 }
 
-fn stiff_blowup(p: &Params) -> Result<Value, PbmError> {
-    let k = p.f64("k")?;
+params! {
+    /// `implicit/stiff-blowup`.
+    pub struct StiffBlowupParams {
+        k: f64 = float("stiffness (1/s)", 1000.0, 1e-3, 1e7),
+    }
+}
+
+fn stiff_blowup(p: StiffBlowupParams) -> Result<Value, PbmError> {
+    let k = p.k;
     let euler = max_stable_step(EULER, k)?;
     let rk4 = max_stable_step(RK4, k)?;
     // Backward Euler at steps from 1e-3 to 1e3: every step must shrink both
@@ -191,8 +111,18 @@ fn stiff_blowup(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
-fn particle_on_line(p: &Params) -> Result<Value, PbmError> {
-    let (epsilon, f_max) = (p.f64("epsilon")?, p.f64("f_max")?);
+params! {
+    /// `implicit/particle-on-line`.
+    pub struct ParticleOnLineParams {
+        epsilon: f64 = float("allowed distance from the line (m)", 1e-3, 1e-9, 1.0),
+        // At least 1 N, so that k = f_max/ε ≥ 1 and the penalty direction, not the
+        // x' = -x drag of the test system, limits the step.
+        f_max: f64 = float("largest pull (N)", 100.0, 1.0, 1e6),
+    }
+}
+
+fn particle_on_line(p: ParticleOnLineParams) -> Result<Value, PbmError> {
+    let (epsilon, f_max) = (p.epsilon, p.f_max);
     let (k, h_theory) = penalty_needed(epsilon, f_max)?;
     let h_measured = max_stable_step(EULER, k)?;
     // Dragging along x at 1 m/s: how many steps does one metre take at the largest
@@ -207,8 +137,15 @@ fn particle_on_line(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
-fn stable_step_sweep(p: &Params) -> Result<Value, PbmError> {
-    let points = p.usize("points")?;
+params! {
+    /// `implicit/stable-step-sweep`.
+    pub struct StableStepSweepParams {
+        points: usize = int("values of k, evenly spaced in log k", 11, 2, 21),
+    }
+}
+
+fn stable_step_sweep(p: StableStepSweepParams) -> Result<Value, PbmError> {
+    let points = p.points;
     let ks: Vec<f64> = (0..points)
         .map(|i| 10f64.powf(1.0 + 5.0 * i as f64 / (points - 1) as f64))
         .collect();
@@ -223,8 +160,16 @@ fn stable_step_sweep(p: &Params) -> Result<Value, PbmError> {
     Ok(json!({ "rows": rows }))
 }
 
-fn one_big_step(p: &Params) -> Result<Value, PbmError> {
-    let (k, h) = (p.f64("k")?, p.f64("h")?);
+params! {
+    /// `implicit/one-big-step`.
+    pub struct OneBigStepParams {
+        k: f64 = positive("stiffness (1/s)", 1000.0, 1e7),
+        h: f64 = positive("step size (s)", 1e9, 1e12),
+    }
+}
+
+fn one_big_step(p: OneBigStepParams) -> Result<Value, PbmError> {
+    let (k, h) = (p.k, p.h);
     let mut system = StiffExample::new(k, 1.0, 1.0)?;
     backward_euler_step(&mut system, h)?;
     let x = state_of(&system);
@@ -234,8 +179,18 @@ fn one_big_step(p: &Params) -> Result<Value, PbmError> {
 }
 
 // ANCHOR: newton_exercise
-fn newton(p: &Params) -> Result<Value, PbmError> {
-    let (below, vy, h, k) = (p.f64("below")?, p.f64("vy")?, p.f64("h")?, p.f64("k")?);
+params! {
+    /// `implicit/newton`.
+    pub struct NewtonParams {
+        below: f64 = float("bob's start below the nail (m)", 1.2, 0.1, 3.0),
+        vy: f64 = float("bob's start speed upward (m/s)", 0.0, -20.0, 20.0),
+        h: f64 = float("step size (s)", 0.05, 1e-4, 10.0),
+        k: f64 = float("spring stiffness (N/m)", 100.0, 1.0, 1e5),
+    }
+}
+
+fn newton(p: NewtonParams) -> Result<Value, PbmError> {
+    let (below, vy, h, k) = (p.below, p.vy, p.h, p.k);
     let bob = || nailed_bob(below, vy, k, 0.0);
     let (x0, v0) = {
         let m = bob()?;
@@ -327,8 +282,15 @@ pub fn jacobian_fd_error(seed: u64) -> Result<f64, PbmError> {
     Ok(worst)
 }
 
-fn jacobian_check(p: &Params) -> Result<Value, PbmError> {
-    let samples = p.usize("samples")?;
+params! {
+    /// `implicit/jacobian-check`.
+    pub struct JacobianCheckParams {
+        samples: usize = int("random spring states", 200, 1, 100_000),
+    }
+}
+
+fn jacobian_check(p: JacobianCheckParams) -> Result<Value, PbmError> {
+    let samples = p.samples;
     let mut worst: f64 = 0.0;
     for s in 0..samples as u64 {
         worst = worst.max(jacobian_fd_error(s)?);
@@ -339,9 +301,17 @@ fn jacobian_check(p: &Params) -> Result<Value, PbmError> {
 /// The sizes `sheet-sizes` runs.
 const SHEET_SIZES: [usize; 3] = [32, 64, 128];
 
-fn sheet_sizes(p: &Params) -> Result<Value, PbmError> {
-    let t_end = p.f64("t_end")?;
-    let preconditioner = p.choice("preconditioner")?;
+params! {
+    /// `implicit/sheet-sizes`.
+    pub struct SheetSizesParams {
+        t_end: f64 = float("simulated time (s)", 0.25, 0.0, 1.0),
+        preconditioner: Preconditioner = choice("CG's preconditioner", Solve::FRAME.preconditioner),
+    }
+}
+
+fn sheet_sizes(p: SheetSizesParams) -> Result<Value, PbmError> {
+    let t_end = p.t_end;
+    let preconditioner = p.preconditioner;
     let h = 1.0 / 30.0;
     // Measured per step at n = 128: 0.6 s with block Jacobi, 0.3 s with multigrid;
     // the smaller sheets add about a tenth.
@@ -367,11 +337,24 @@ fn sheet_sizes(p: &Params) -> Result<Value, PbmError> {
     Ok(json!({ "preconditioner": preconditioner.word(), "rows": rows }))
 }
 
-fn sheet(p: &Params) -> Result<Value, PbmError> {
-    let (n, k, h) = (p.usize("n")?, p.f64("k")?, p.f64("h")?);
-    let t_end = p.f64("t_end")?;
-    let tolerance = p.f64("tolerance")?;
-    let preconditioner = p.choice("preconditioner")?;
+params! {
+    /// `implicit/sheet`.
+    pub struct SheetParams {
+        n: usize = int("particles along a side", 32, 2, 256),
+        k: f64 = positive("spring stiffness (N/m)", 1000.0, 1e7),
+        h: f64 = positive("step size (s)", 1.0 / 30.0, 1.0),
+        t_end: f64 = float("simulated time (s)", 2.0, 0.0, 10.0),
+        tolerance: f64 = float("CG's relative residual per step", Solve::FRAME.tolerance, 1e-12, 0.1),
+        warm: bool = boolean("start CG from the last step's Δv (false: from zero)", Solve::FRAME.warm_start),
+        preconditioner: Preconditioner = choice("CG's preconditioner", Solve::FRAME.preconditioner),
+    }
+}
+
+fn sheet(p: SheetParams) -> Result<Value, PbmError> {
+    let (n, k, h) = (p.n, p.k, p.h);
+    let t_end = p.t_end;
+    let tolerance = p.tolerance;
+    let preconditioner = p.preconditioner;
     let digits = (-tolerance.log10()).clamp(1.0, 12.0);
     let stiffness = ((k / 1000.0).log10() / 4.0).clamp(0.0, 1.0);
     let steps = budget::steps(t_end, h).max(1.0);
@@ -403,7 +386,7 @@ fn sheet(p: &Params) -> Result<Value, PbmError> {
     }
     let explicit_stable = explicit_sheet_stays_bounded(n, k, h, t_end)?;
     let start = Instant::now();
-    let solve = Solve { tolerance, warm_start: p.bool("warm")?, preconditioner };
+    let solve = Solve { tolerance, warm_start: p.warm, preconditioner };
     let implicit = implicit_sheet_run(n, k, h, t_end, solve)?;
     let ms_per_step = start.elapsed().as_secs_f64() * 1e3 / implicit.steps as f64;
     Ok(json!({

@@ -8,82 +8,39 @@ use nalgebra::Vector2;
 use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::{ButcherTableau, EULER, MIDPOINT, RK4};
 use pbm_particles::forces::G;
-use pbm_prelim::{Choice, Exercise, Optional, ParamSpec, Params, PbmError, budget};
+use pbm_prelim::{Choice, Exercise, Optional, PbmError, budget, params};
 use serde_json::{Value, json};
 
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
     vec![
-        Exercise {
-            id: "drift",
-            summary: "the bead on a wire drifts off the circle without feedback and stays on with it",
-            params: vec![
-                ParamSpec::boolean(
-                    "feedback",
-                    "apply the k_s, k_d feedback in the second run (false: both runs without)",
-                    true,
-                ),
-                ParamSpec::choice("solver", "integrator", Integrator::Rk4),
-                ParamSpec::positive("h", "step size (s)", 0.01, 0.5),
-                ParamSpec::positive("t_end", "simulated time (s)", 100.0, 10_000.0),
-                ParamSpec::float(
-                    "k_s",
-                    "feedback spring gain (1/s²)",
-                    100.0,
-                    0.0,
-                    1e6,
-                ),
-                ParamSpec::float(
-                    "k_d",
-                    "feedback damping gain (1/s)",
-                    20.0,
-                    0.0,
-                    1e4,
-                ),
-            ],
-            run: drift,
-            optional: &[],
-        },
-        Exercise {
-            id: "double-pendulum",
-            summary: "a double pendulum from a circle constraint and a rod: constraint error and energy drift under RK4",
-            params: vec![
-                ParamSpec::positive("t_end", "simulated time (s)", 10.0, 1000.0),
-                ParamSpec::positive("h", "step size (s)", 1e-3, 0.1),
-            ],
-            run: double_pendulum_run,
-            optional: &[],
-        },
-        Exercise {
-            id: "redundant",
-            summary: "a double pendulum with every constraint given twice: CG still finds the constraint forces",
-            params: vec![ParamSpec::positive(
-                "t_end",
-                "simulated time (s)",
-                2.0,
-                100.0,
-            )],
-            run: redundant,
-            optional: &[
+        Exercise::new(
+            "drift",
+            "the bead on a wire drifts off the circle without feedback and stays on with it",
+            drift,
+        ),
+        Exercise::new(
+            "double-pendulum",
+            "a double pendulum from a circle constraint and a rod: constraint error and energy drift under RK4",
+            double_pendulum_run,
+        ),
+        Exercise::new(
+            "redundant",
+            "a double pendulum with every constraint given twice: CG still finds the constraint forces",
+            redundant,
+        )
+        .optional(&[
                 Optional {
                     field: "max_constraint_error",
                     null_when: "if the solve failed (see error)",
                 },
                 Optional { field: "error", null_when: "if the solve succeeded" },
-            ],
-        },
-        Exercise {
-            id: "rods-vs-springs",
-            summary: "a falling chain held by rods or by stiff springs: largest stable RK4 step and length error",
-            params: vec![
-                // Below 1e4 N/m the chain stretches by more than half a link and the
-                // search for its stable step crawls: a minute at 1e3.
-                ParamSpec::float("k", "spring stiffness (N/m)", 1e5, 1e4, 1e8),
-                ParamSpec::positive("t_end", "simulated time (s)", 2.0, 5.0),
-            ],
-            run: rods_vs_springs,
-            optional: &[],
-        },
+            ]),
+        Exercise::new(
+            "rods-vs-springs",
+            "a falling chain held by rods or by stiff springs: largest stable RK4 step and length error",
+            rods_vs_springs,
+        ),
     ]
 }
 
@@ -117,13 +74,25 @@ fn max_of(track: &[(f64, f64)]) -> f64 {
     track.iter().fold(0.0, |m, p| m.max(p.1))
 }
 
-fn drift(p: &Params) -> Result<Value, PbmError> {
-    let solver: Integrator = p.choice("solver")?;
-    let (h, t_end) = (p.f64("h")?, p.f64("t_end")?);
+params! {
+    /// `constraints/drift`.
+    pub struct DriftParams {
+        feedback: bool = boolean("apply the k_s, k_d feedback in the second run (false: both runs without)", true),
+        solver: Integrator = choice("integrator", Integrator::Rk4),
+        h: f64 = positive("step size (s)", 0.01, 0.5),
+        t_end: f64 = positive("simulated time (s)", 100.0, 10_000.0),
+        k_s: f64 = float("feedback spring gain (1/s²)", 100.0, 0.0, 1e6),
+        k_d: f64 = float("feedback damping gain (1/s)", 20.0, 0.0, 1e4),
+    }
+}
+
+fn drift(p: DriftParams) -> Result<Value, PbmError> {
+    let solver: Integrator = p.solver;
+    let (h, t_end) = (p.h, p.t_end);
     // Two runs at about 2 µs per RK4 step each in release.
     pbm_prelim::budget::steps_within(t_end, h, 6e5)?;
-    let gains = Feedback::new(p.f64("k_s")?, p.f64("k_d")?)?;
-    let with = if p.bool("feedback")? { gains } else { Feedback::OFF };
+    let gains = Feedback::new(p.k_s, p.k_d)?;
+    let with = if p.feedback { gains } else { Feedback::OFF };
     let without = bead_drift(solver.tableau(), Feedback::OFF, h, t_end)?;
     let with_feedback = bead_drift(solver.tableau(), with, h, t_end)?;
     Ok(json!({
@@ -157,8 +126,16 @@ fn run_and_measure(
 /// (l₁ + l₂) for 1 kg bobs on 1 m links.
 const PENDULUM_ENERGY_SCALE: f64 = (1.0 + 1.0) * G * 2.0;
 
-fn double_pendulum_run(p: &Params) -> Result<Value, PbmError> {
-    let (t_end, h) = (p.f64("t_end")?, p.f64("h")?);
+params! {
+    /// `constraints/double-pendulum`.
+    pub struct DoublePendulumParams {
+        t_end: f64 = positive("simulated time (s)", 10.0, 1000.0),
+        h: f64 = positive("step size (s)", 1e-3, 0.1),
+    }
+}
+
+fn double_pendulum_run(p: DoublePendulumParams) -> Result<Value, PbmError> {
+    let (t_end, h) = (p.t_end, p.h);
     // About 5 µs per step in release.
     pbm_prelim::budget::steps_within(t_end, h, 6e5)?;
     let mut system = double_pendulum()?;
@@ -187,8 +164,15 @@ pub fn redundant_pendulum() -> Result<ConstrainedSystem<2>, PbmError> {
 }
 // ANCHOR_END: redundant
 
-fn redundant(p: &Params) -> Result<Value, PbmError> {
-    let t_end = p.f64("t_end")?;
+params! {
+    /// `constraints/redundant`.
+    pub struct RedundantParams {
+        t_end: f64 = positive("simulated time (s)", 2.0, 100.0),
+    }
+}
+
+fn redundant(p: RedundantParams) -> Result<Value, PbmError> {
+    let t_end = p.t_end;
     let mut system = redundant_pendulum()?;
     let outcome = run_and_measure(&mut system, 1e-3, t_end, PENDULUM_ENERGY_SCALE);
     let rank = system.jacobian().to_dense().rank(1e-9);
@@ -205,8 +189,18 @@ fn redundant(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
-fn rods_vs_springs(p: &Params) -> Result<Value, PbmError> {
-    let (k, t_end) = (p.f64("k")?, p.f64("t_end")?);
+params! {
+    /// `constraints/rods-vs-springs`.
+    pub struct RodsVsSpringsParams {
+        // Below 1e4 N/m the chain stretches by more than half a link and the search
+        // for its stable step crawls: a minute at 1e3.
+        k: f64 = float("spring stiffness (N/m)", 1e5, 1e4, 1e8),
+        t_end: f64 = positive("simulated time (s)", 2.0, 5.0),
+    }
+}
+
+fn rods_vs_springs(p: RodsVsSpringsParams) -> Result<Value, PbmError> {
+    let (k, t_end) = (p.k, p.t_end);
     // The runs' step shrinks as 1/sqrt(k) above 1e5 N/m; t_end = 2 s at k = 1e8 takes
     // about 3 s in release, and counts 63 here.
     let work = t_end * (k.max(1e5) / 1e5).sqrt();

@@ -29,6 +29,11 @@ pub fn shown() -> Vec<Shown> {
             "spring_length_error",
             "rod_length_error",
         ]),
+        Shown::run("constraints/drift").set(&["solver=rk4", "t_end=20"]),
+        Shown::run("constraints/drift").set(&["solver=midpoint", "t_end=20"]),
+        Shown::run("constraints/rods-vs-springs").set(&["k=1e4"]),
+        Shown::run("constraints/rods-vs-springs").set(&["k=1e6"]),
+        Shown::run("constraints/rods-vs-springs").set(&["k=1e7"]),
         Shown::run("constraints/redundant").keys(&[
             "solved",
             "max_constraint_error",

@@ -6,40 +6,39 @@ use crate::parametric::LagrangianSystem;
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::tableau::RK4;
 use pbm_particles::forces::G;
-use pbm_prelim::{Exercise, Optional, ParamSpec, Params, PbmError};
+use pbm_prelim::{Exercise, Optional, PbmError, params};
 use serde_json::{Value, json};
 
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
     vec![
-        Exercise {
-            id: "bead",
-            summary: "the bead on a circle with θ as its only coordinate: it cannot leave the circle",
-            params: vec![
-                ParamSpec::positive("t_end", "simulated time (s)", 100.0, 10_000.0),
-                ParamSpec::positive("h", "step size (s)", 0.01, 0.5),
-            ],
-            run: bead,
-            optional: &[],
-        },
-        Exercise {
-            id: "compare",
-            summary: "the double pendulum in angles against chapter 4's constrained particles: agreement, then chaos",
-            params: vec![
-                ParamSpec::positive("t_end", "simulated time (s)", 20.0, 200.0),
-                ParamSpec::positive("h", "step size (s)", 1e-3, 0.01),
-            ],
-            run: compare_run,
-            optional: &[Optional {
+        Exercise::new(
+            "bead",
+            "the bead on a circle with θ as its only coordinate: it cannot leave the circle",
+            bead,
+        ),
+        Exercise::new(
+            "compare",
+            "the double pendulum in angles against chapter 4's constrained particles: agreement, then chaos",
+            compare_run,
+        )
+        .optional(&[Optional {
                 field: "separation_time",
                 null_when: "if the bobs never get 1 cm apart",
-            }],
-        },
+            }]),
     ]
 }
 
-fn bead(p: &Params) -> Result<Value, PbmError> {
-    let (t_end, h) = (p.f64("t_end")?, p.f64("h")?);
+params! {
+    /// `lagrangian/bead`.
+    pub struct BeadParams {
+        t_end: f64 = positive("simulated time (s)", 100.0, 10_000.0),
+        h: f64 = positive("step size (s)", 0.01, 0.5),
+    }
+}
+
+fn bead(p: BeadParams) -> Result<Value, PbmError> {
+    let (t_end, h) = (p.t_end, p.h);
     // About 4 µs per step in release.
     pbm_prelim::budget::steps_within(t_end, h, 6e5)?;
     let model = Bead::new(1.0, 1.0, G)?;
@@ -59,8 +58,16 @@ fn bead(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
-fn compare_run(p: &Params) -> Result<Value, PbmError> {
-    let (t_end, h) = (p.f64("t_end")?, p.f64("h")?);
+params! {
+    /// `lagrangian/compare`.
+    pub struct CompareParams {
+        t_end: f64 = positive("simulated time (s)", 20.0, 200.0),
+        h: f64 = positive("step size (s)", 1e-3, 0.01),
+    }
+}
+
+fn compare_run(p: CompareParams) -> Result<Value, PbmError> {
+    let (t_end, h) = (p.t_end, p.h);
     // Both models at about 8 µs per step in release: t_end = 200 s at h = 1e-3 takes
     // 1.6 s.
     pbm_prelim::budget::steps_within(t_end, h, 4e5)?;

@@ -7,81 +7,37 @@ use crate::motion::{
     DZHANIBEKOV_OMEGA, push, sign_changes, torque_free, translation_free,
 };
 use nalgebra::Vector3;
-use pbm_prelim::{Exercise, ParamSpec, Params, PbmError};
+use pbm_prelim::{Exercise, PbmError, params};
 use serde_json::{Value, json};
 
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
     vec![
-        Exercise {
-            id: "inertia-table",
-            summary: "inertia tensors of a block, a tetrahedron and an L-shaped solid by three methods, against exact values",
-            params: vec![ParamSpec::int(
-                "n",
-                "point sampling: grid cells along each side of the bounding box",
-                32,
-                2,
-                100,
-            )],
-            run: inertia_table,
-            optional: &[],
-        },
-        Exercise {
-            id: "quat-vs-matrix",
-            summary: "a tumbling block integrated with a rotation matrix and with a quaternion: how far each drifts",
-            params: vec![
-                ParamSpec::positive("t_end", "simulated time (s)", 100.0, 10_000.0),
-                ParamSpec::positive("h", "RK4 step size (s)", 0.02, 0.5),
-            ],
-            run: quat_vs_matrix,
-            optional: &[],
-        },
-        Exercise {
-            id: "translation-free",
-            summary: "section 5.4: two opposite forces f at two points give a torque (0, 6f, 0) and no net force",
-            params: vec![ParamSpec::float(
-                "f",
-                "force magnitude (N)",
-                1.0,
-                -1e6,
-                1e6,
-            )],
-            run: translation_free_run,
-            optional: &[],
-        },
-        Exercise {
-            id: "force-torque-puzzle",
-            summary: "section 5.5: the same push off centre gives more kinetic energy, exactly the extra work done",
-            params: vec![
-                ParamSpec::positive(
-                    "duration",
-                    "how long the force pushes (s)",
-                    2.0,
-                    100.0,
-                ),
-                ParamSpec::float(
-                    "offset",
-                    "point of application along the block (m)",
-                    1.5,
-                    -2.0,
-                    2.0,
-                ),
-            ],
-            run: puzzle,
-            optional: &[],
-        },
-        Exercise {
-            id: "dzhanibekov",
-            summary: "spin about the intermediate axis flips over and over; L and energy stay put",
-            params: vec![ParamSpec::positive(
-                "t_end",
-                "simulated time (s)",
-                30.0,
-                1000.0,
-            )],
-            run: dzhanibekov,
-            optional: &[],
-        },
+        Exercise::new(
+            "inertia-table",
+            "inertia tensors of a block, a tetrahedron and an L-shaped solid by three methods, against exact values",
+            inertia_table,
+        ),
+        Exercise::new(
+            "quat-vs-matrix",
+            "a tumbling block integrated with a rotation matrix and with a quaternion: how far each drifts",
+            quat_vs_matrix,
+        ),
+        Exercise::new(
+            "translation-free",
+            "section 5.4: two opposite forces f at two points give a torque (0, 6f, 0) and no net force",
+            translation_free_run,
+        ),
+        Exercise::new(
+            "force-torque-puzzle",
+            "section 5.5: the same push off centre gives more kinetic energy, exactly the extra work done",
+            puzzle,
+        ),
+        Exercise::new(
+            "dzhanibekov",
+            "spin about the intermediate axis flips over and over; L and energy stay put",
+            dzhanibekov,
+        ),
     ]
 }
 
@@ -107,8 +63,15 @@ pub fn test_solids() -> Result<Vec<(&'static str, TriMesh, MassProperties)>, Pbm
     ])
 }
 
-fn inertia_table(p: &Params) -> Result<Value, PbmError> {
-    let n = p.usize("n")?;
+params! {
+    /// `rigid/inertia-table`.
+    pub struct InertiaTableParams {
+        n: usize = int("point sampling: grid cells along each side of the bounding box", 32, 2, 100),
+    }
+}
+
+fn inertia_table(p: InertiaTableParams) -> Result<Value, PbmError> {
+    let n = p.n;
     let mut rows = Vec::new();
     for (shape, mesh, exact) in test_solids()? {
         let methods = [
@@ -128,8 +91,16 @@ fn inertia_table(p: &Params) -> Result<Value, PbmError> {
     Ok(json!({ "rows": rows }))
 }
 
-fn quat_vs_matrix(p: &Params) -> Result<Value, PbmError> {
-    let (t_end, h) = (p.f64("t_end")?, p.f64("h")?);
+params! {
+    /// `rigid/quat-vs-matrix`.
+    pub struct QuatVsMatrixParams {
+        t_end: f64 = positive("simulated time (s)", 100.0, 10_000.0),
+        h: f64 = positive("RK4 step size (s)", 0.02, 0.5),
+    }
+}
+
+fn quat_vs_matrix(p: QuatVsMatrixParams) -> Result<Value, PbmError> {
+    let (t_end, h) = (p.t_end, p.h);
     // Two runs at under 1 µs per step each in release.
     pbm_prelim::budget::steps_within(t_end, h, 1.5e6)?;
     let omega = Vector3::new(1.0, 2.0, 3.0);
@@ -144,16 +115,31 @@ fn quat_vs_matrix(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
-fn translation_free_run(p: &Params) -> Result<Value, PbmError> {
-    let (force, torque) = translation_free(p.f64("f")?)?;
+params! {
+    /// `rigid/translation-free`.
+    pub struct TranslationFreeParams {
+        f: f64 = float("force magnitude (N)", 1.0, -1e6, 1e6),
+    }
+}
+
+fn translation_free_run(p: TranslationFreeParams) -> Result<Value, PbmError> {
+    let (force, torque) = translation_free(p.f)?;
     Ok(json!({
         "torque": [torque.x, torque.y, torque.z],
         "net_force": [force.x, force.y, force.z],
     }))
 }
 
-fn puzzle(p: &Params) -> Result<Value, PbmError> {
-    let (duration, offset) = (p.f64("duration")?, p.f64("offset")?);
+params! {
+    /// `rigid/force-torque-puzzle`.
+    pub struct ForceTorquePuzzleParams {
+        duration: f64 = positive("how long the force pushes (s)", 2.0, 100.0),
+        offset: f64 = float("point of application along the block (m)", 1.5, -2.0, 2.0),
+    }
+}
+
+fn puzzle(p: ForceTorquePuzzleParams) -> Result<Value, PbmError> {
+    let (duration, offset) = (p.duration, p.offset);
     let h = 1e-3;
     let centred = push(Vector3::zeros(), duration, h)?;
     let off = push(Vector3::new(offset, 0.0, 0.0), duration, h)?;
@@ -167,8 +153,15 @@ fn puzzle(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
-fn dzhanibekov(p: &Params) -> Result<Value, PbmError> {
-    let t_end = p.f64("t_end")?;
+params! {
+    /// `rigid/dzhanibekov`.
+    pub struct DzhanibekovParams {
+        t_end: f64 = positive("simulated time (s)", 30.0, 1000.0),
+    }
+}
+
+fn dzhanibekov(p: DzhanibekovParams) -> Result<Value, PbmError> {
+    let t_end = p.t_end;
     let samples = torque_free(
         DZHANIBEKOV_OMEGA,
         Representation::Quaternion,

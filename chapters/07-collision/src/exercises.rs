@@ -8,7 +8,7 @@ use crate::toi::{FallingBox, Refinement, Search, exact_impact, find_impact};
 use crate::tunnel::{Shot, first_tunnelling_speed};
 use nalgebra::{UnitQuaternion, Vector3};
 use pbm_ode::convergence::log_log_slope;
-use pbm_prelim::{Choice, Exercise, Optional, ParamSpec, Params, PbmError};
+use pbm_prelim::{Choice, Exercise, Optional, PbmError, params};
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -44,34 +44,12 @@ impl Choice for Method {
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
     vec![
-        Exercise {
-            id: "sweep-table",
-            summary: "Baraff's Table 1 again: the coherent sweep, a full re-sort and brute force on 100 to 3,200 moving boxes",
-            params: vec![
-                ParamSpec::int(
-                    "n_max",
-                    "largest number of boxes (doubling from 100)",
-                    3200,
-                    200,
-                    3200,
-                ),
-                ParamSpec::float(
-                    "speed",
-                    "largest box speed (units per step)",
-                    0.05,
-                    0.0,
-                    0.4,
-                ),
-                ParamSpec::int("seed", "which random scene", 1, 0, 1_000_000),
-                ParamSpec::int("steps", "steps timed at each n", 50, 5, 100),
-                ParamSpec::choice(
-                    "method",
-                    "whose time per step fitted_slope is fitted to",
-                    Method::Coherent,
-                ),
-            ],
-            run: sweep_table,
-            optional: &[
+        Exercise::new(
+            "sweep-table",
+            "Baraff's Table 1 again: the coherent sweep, a full re-sort and brute force on 100 to 3,200 moving boxes",
+            sweep_table,
+        )
+        .optional(&[
                 Optional {
                     field: "exchange_slope",
                     null_when: "fewer than two box counts made an exchange (speed 0)",
@@ -80,76 +58,23 @@ pub fn all() -> Vec<Exercise> {
                     field: "change_slope",
                     null_when: "fewer than two box counts saw a change in overlap (speed 0)",
                 },
-            ],
-        },
-        Exercise {
-            id: "separating-plane",
-            summary: "a tumbling cube passing a fixed one: how often last step's separating plane still separates",
-            params: vec![
-                ParamSpec::int("steps", "steps over the pass", 2000, 10, 100_000),
-                ParamSpec::float(
-                    "spin",
-                    "how far the cube turns over the pass (rad)",
-                    4.0,
-                    -1000.0,
-                    1000.0,
-                ),
-                ParamSpec::float(
-                    "height",
-                    "height of the moving cube's path above the fixed cube's centre (m)",
-                    1.45,
-                    0.0,
-                    5.0,
-                ),
-                ParamSpec::positive("epsilon", "contact tolerance ε (m)", 1e-3, 0.1),
-            ],
-            run: separating_plane,
-            optional: &[],
-        },
-        Exercise {
-            id: "toi",
-            summary: "a spinning box falls onto a floor: its collision time by re-taking the step and by interpolating it",
-            params: vec![
-                ParamSpec::float("h", "RK4 step (s)", 0.05, 1e-3, 0.2),
-                ParamSpec::float(
-                    "epsilon",
-                    "contact tolerance ε (m)",
-                    1e-4,
-                    1e-8,
-                    1e-2,
-                ),
-                ParamSpec::float("spin", "initial spin (rad/s)", 3.0, -20.0, 20.0),
-                ParamSpec::float("drag", "air drag rate c (1/s)", 0.5, 0.0, 5.0),
-            ],
-            run: toi,
-            optional: &[],
-        },
-        Exercise {
-            id: "tunnel",
-            summary: "a thin fast plate at a wall: tested at the ends of steps it passes through; two cures",
-            params: vec![
-                ParamSpec::float("speed", "plate speed (m/s)", 45.0, 0.5, 1000.0),
-                ParamSpec::float("spin", "plate spin (rad/s)", 0.0, -100.0, 100.0),
-                ParamSpec::float("plate", "plate thickness (m)", 0.02, 0.001, 0.5),
-                ParamSpec::float("wall", "wall thickness (m)", 0.1, 0.001, 1.0),
-                ParamSpec::float("h", "step (s)", 1.0 / 60.0, 1e-3, 0.1),
-                ParamSpec::int(
-                    "substeps",
-                    "tests per step for the sub-stepping cure",
-                    4,
-                    1,
-                    64,
-                ),
-                ParamSpec::float(
-                    "epsilon",
-                    "contact tolerance ε (m)",
-                    1e-3,
-                    1e-6,
-                    1e-2,
-                ),
-            ],
-            run: tunnel,
-            optional: &[
+            ]),
+        Exercise::new(
+            "separating-plane",
+            "a tumbling cube passing a fixed one: how often last step's separating plane still separates",
+            separating_plane,
+        ),
+        Exercise::new(
+            "toi",
+            "a spinning box falls onto a floor: its collision time by re-taking the step and by interpolating it",
+            toi,
+        ),
+        Exercise::new(
+            "tunnel",
+            "a thin fast plate at a wall: tested at the ends of steps it passes through; two cures",
+            tunnel,
+        )
+        .optional(&[
                 Optional {
                     field: "hit_time_with_cure",
                     null_when: "the plate never reaches the wall",
@@ -162,25 +87,12 @@ pub fn all() -> Vec<Exercise> {
                     field: "substeps_tunnel_from_speed",
                     null_when: "no speed up to twice the sub-stepped limit tunnels",
                 },
-            ],
-        },
-        Exercise {
-            id: "bvh-fold",
-            summary: "a sheet folding onto itself: a box hierarchy refitted each step against a rebuild and brute force",
-            params: vec![
-                ParamSpec::int("n", "cells along each side of the sheet", 32, 2, 64),
-                ParamSpec::float(
-                    "margin",
-                    "how far each triangle's box is grown (m)",
-                    0.01,
-                    1e-6,
-                    0.05,
-                ),
-                ParamSpec::int("frames", "frames from flat to folded", 12, 1, 60),
-            ],
-            run: bvh_fold,
-            optional: &[],
-        },
+            ]),
+        Exercise::new(
+            "bvh-fold",
+            "a sheet folding onto itself: a box hierarchy refitted each step against a rebuild and brute force",
+            bvh_fold,
+        ),
     ]
 }
 
@@ -190,10 +102,21 @@ fn median_ms(samples: &mut [f64]) -> f64 {
     samples[samples.len() / 2]
 }
 
-fn sweep_table(p: &Params) -> Result<Value, PbmError> {
-    let (n_max, speed) = (p.usize("n_max")?, p.f64("speed")?);
-    let (seed, steps) = (p.usize("seed")? as u64, p.usize("steps")?);
-    let method: Method = p.choice("method")?;
+params! {
+    /// `collision/sweep-table`.
+    pub struct SweepTableParams {
+        n_max: usize = int("largest number of boxes (doubling from 100)", 3200, 200, 3200),
+        speed: f64 = float("largest box speed (units per step)", 0.05, 0.0, 0.4),
+        seed: usize = int("which random scene", 1, 0, 1_000_000),
+        steps: usize = int("steps timed at each n", 50, 5, 100),
+        method: Method = choice("whose time per step fitted_slope is fitted to", Method::Coherent),
+    }
+}
+
+fn sweep_table(p: SweepTableParams) -> Result<Value, PbmError> {
+    let (n_max, speed) = (p.n_max, p.speed);
+    let (seed, steps) = (p.seed as u64, p.steps);
+    let method: Method = p.method;
     let (mut rows, mut coherence) = (Vec::new(), Vec::new());
     let (mut fit, mut exchange_fit, mut change_fit) = (vec![], vec![], vec![]);
     for &(n, paper_ms) in PAPER_TABLE_1.iter().filter(|(n, _)| *n <= n_max) {
@@ -262,9 +185,19 @@ fn sweep_table(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
-fn separating_plane(p: &Params) -> Result<Value, PbmError> {
-    let (steps, spin) = (p.usize("steps")?, p.f64("spin")?);
-    let (height, epsilon) = (p.f64("height")?, p.f64("epsilon")?);
+params! {
+    /// `collision/separating-plane`.
+    pub struct SeparatingPlaneParams {
+        steps: usize = int("steps over the pass", 2000, 10, 100_000),
+        spin: f64 = float("how far the cube turns over the pass (rad)", 4.0, -1000.0, 1000.0),
+        height: f64 = float("height of the moving cube's path above the fixed cube's centre (m)", 1.45, 0.0, 5.0),
+        epsilon: f64 = positive("contact tolerance ε (m)", 1e-3, 0.1),
+    }
+}
+
+fn separating_plane(p: SeparatingPlaneParams) -> Result<Value, PbmError> {
+    let (steps, spin) = (p.steps, p.spin);
+    let (height, epsilon) = (p.height, p.epsilon);
     let half = Vector3::new(0.5, 0.5, 0.5);
     let fixed = ConvexPolyhedron::cuboid(Vector3::zeros(), half)?;
     let moving = ConvexPolyhedron::cuboid(Vector3::zeros(), half)?;
@@ -302,9 +235,19 @@ fn separating_plane(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
-fn toi(p: &Params) -> Result<Value, PbmError> {
-    let (h, epsilon) = (p.f64("h")?, p.f64("epsilon")?);
-    let body = FallingBox::new(p.f64("spin")?, p.f64("drag")?)?;
+params! {
+    /// `collision/toi`.
+    pub struct ToiParams {
+        h: f64 = float("RK4 step (s)", 0.05, 1e-3, 0.2),
+        epsilon: f64 = float("contact tolerance ε (m)", 1e-4, 1e-8, 1e-2),
+        spin: f64 = float("initial spin (rad/s)", 3.0, -20.0, 20.0),
+        drag: f64 = float("air drag rate c (1/s)", 0.5, 0.0, 5.0),
+    }
+}
+
+fn toi(p: ToiParams) -> Result<Value, PbmError> {
+    let (h, epsilon) = (p.h, p.epsilon);
+    let body = FallingBox::new(p.spin, p.drag)?;
     let exact = exact_impact(&body, 10.0)?;
     let methods = [
         ("retake, bisection", Refinement::Retake(Search::Bisection)),
@@ -328,15 +271,22 @@ fn toi(p: &Params) -> Result<Value, PbmError> {
     Ok(json!({ "exact_t": exact, "rows": rows }))
 }
 
-fn tunnel(p: &Params) -> Result<Value, PbmError> {
-    let shot = Shot::new(
-        p.f64("speed")?,
-        p.f64("spin")?,
-        p.f64("plate")?,
-        p.f64("wall")?,
-        p.f64("h")?,
-    )?;
-    let (substeps, epsilon) = (p.usize("substeps")?, p.f64("epsilon")?);
+params! {
+    /// `collision/tunnel`.
+    pub struct TunnelParams {
+        speed: f64 = float("plate speed (m/s)", 45.0, 0.5, 1000.0),
+        spin: f64 = float("plate spin (rad/s)", 0.0, -100.0, 100.0),
+        plate: f64 = float("plate thickness (m)", 0.02, 0.001, 0.5),
+        wall: f64 = float("wall thickness (m)", 0.1, 0.001, 1.0),
+        h: f64 = float("step (s)", 1.0 / 60.0, 1e-3, 0.1),
+        substeps: usize = int("tests per step for the sub-stepping cure", 4, 1, 64),
+        epsilon: f64 = float("contact tolerance ε (m)", 1e-3, 1e-6, 1e-2),
+    }
+}
+
+fn tunnel(p: TunnelParams) -> Result<Value, PbmError> {
+    let shot = Shot::new(p.speed, p.spin, p.plate, p.wall, p.h)?;
+    let (substeps, epsilon) = (p.substeps, p.epsilon);
     let plain = shot.discrete(1, epsilon)?;
     let sub = shot.discrete(substeps, epsilon)?;
     let cured = shot.advancing(epsilon)?;
@@ -361,8 +311,17 @@ fn tunnel(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
-fn bvh_fold(p: &Params) -> Result<Value, PbmError> {
-    let (n, margin, frames) = (p.usize("n")?, p.f64("margin")?, p.usize("frames")?);
+params! {
+    /// `collision/bvh-fold`.
+    pub struct BvhFoldParams {
+        n: usize = int("cells along each side of the sheet", 32, 2, 64),
+        margin: f64 = float("how far each triangle's box is grown (m)", 0.01, 1e-6, 0.05),
+        frames: usize = int("frames from flat to folded", 12, 1, 60),
+    }
+}
+
+fn bvh_fold(p: BvhFoldParams) -> Result<Value, PbmError> {
+    let (n, margin, frames) = (p.n, p.margin, p.frames);
     // Brute force tests every pair of the 2n² triangles at every frame.
     let t = (2 * n * n) as f64;
     pbm_prelim::budget::within(

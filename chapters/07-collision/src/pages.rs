@@ -14,11 +14,10 @@ pub fn shown() -> Vec<Shown> {
             "brute_ms",
             "fitted_slope",
         ]),
-        Shown::run("collision/sweep-table").set(&["steps=20"]).keys(&[
-            "coherence",
-            "exchange_slope",
-            "change_slope",
-        ]),
+        Shown::run("collision/sweep-table")
+            .set(&["steps=20"])
+            .keys(&["coherence", "exchange_slope", "change_slope"])
+            .timed(&["sweep_ms", "resort_ms", "brute_ms", "fitted_slope"]),
         Shown::run("collision/separating-plane"),
         Shown::run("collision/toi"),
         Shown::run("collision/tunnel"),

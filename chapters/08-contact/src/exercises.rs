@@ -6,7 +6,7 @@ use crate::singular::{largest_jump, sweep};
 use crate::world::{Order, Settings, World};
 use nalgebra::Vector3;
 use pbm_prelim::budget::within;
-use pbm_prelim::{Choice, Exercise, Optional, ParamSpec, Params, PbmError};
+use pbm_prelim::{Choice, Exercise, Optional, PbmError, params};
 use serde_json::{Value, json};
 
 impl Choice for Order {
@@ -22,185 +22,67 @@ impl Choice for Kind {
     ];
 }
 
-/// The coefficient of friction, as the stack and the turntable take it (0 allowed).
-fn friction() -> ParamSpec {
-    ParamSpec::float("friction", "coefficient of friction μ", 0.5, 0.0, 1.5)
-}
-
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
     vec![
-        Exercise {
-            id: "drop",
-            summary: "a box dropped corner-first on the ground: impulses at every impact, then resting contact",
-            params: vec![
-                ParamSpec::float(
-                    "height",
-                    "drop height of the lowest corner (m)",
-                    0.5,
-                    0.05,
-                    2.0,
-                ),
-                ParamSpec::float(
-                    "restitution",
-                    "coefficient of restitution ε",
-                    0.5,
-                    0.0,
-                    1.0,
-                ),
-                ParamSpec::float("seconds", "simulated time (s)", 3.0, 0.5, 5.0),
-            ],
-            run: drop,
-            optional: &[],
-        },
-        Exercise {
-            id: "stack",
-            summary: "a stack of boxes resting on the ground: drift and contact forces over time",
-            params: vec![
-                ParamSpec::int("boxes", "boxes in the stack", 10, 1, 10),
-                ParamSpec::float("seconds", "simulated time (s)", 10.0, 0.5, 10.0),
-                friction(),
-                ParamSpec::float("h", "time step (s)", 0.01, 0.005, 0.02),
-            ],
-            run: stack,
-            optional: &[],
-        },
-        Exercise {
-            id: "incline",
-            summary: "a block on a slope: the steepest slope it stays on, against tan θ = μ",
-            params: vec![
-                ParamSpec::float(
-                    "friction",
-                    "coefficient of friction μ",
-                    0.5,
-                    0.05,
-                    1.5,
-                ),
-                ParamSpec::float(
-                    "seconds",
-                    "time each slope is watched (s)",
-                    1.0,
-                    0.25,
-                    2.0,
-                ),
-                ParamSpec::choice(
-                    "world",
-                    "second order (F = M v̇) or first order (F = M v)",
-                    Order::Second,
-                ),
-            ],
-            run: incline,
-            optional: &[],
-        },
-        Exercise {
-            id: "seesaw",
-            summary: "two cubes on a see-saw: the lever law, and how an unbalanced plank tips",
-            params: vec![
-                ParamSpec::float(
-                    "left_mass",
-                    "mass of the left cube (kg)",
-                    1.05,
-                    0.2,
-                    5.0,
-                ),
-                ParamSpec::float(
-                    "left_distance",
-                    "its distance from the ridge (m)",
-                    1.2,
-                    0.2,
-                    1.4,
-                ),
-                ParamSpec::float(
-                    "right_mass",
-                    "mass of the right cube (kg)",
-                    2.0,
-                    0.2,
-                    5.0,
-                ),
-                ParamSpec::float(
-                    "right_distance",
-                    "its distance from the ridge (m)",
-                    0.6,
-                    0.2,
-                    1.4,
-                ),
-                ParamSpec::float("seconds", "simulated time (s)", 2.0, 0.5, 2.0),
-            ],
-            run: seesaw,
-            optional: &[Optional {
+        Exercise::new(
+            "drop",
+            "a box dropped corner-first on the ground: impulses at every impact, then resting contact",
+            drop,
+        ),
+        Exercise::new(
+            "stack",
+            "a stack of boxes resting on the ground: drift and contact forces over time",
+            stack,
+        ),
+        Exercise::new(
+            "incline",
+            "a block on a slope: the steepest slope it stays on, against tan θ = μ",
+            incline,
+        ),
+        Exercise::new(
+            "seesaw",
+            "two cubes on a see-saw: the lever law, and how an unbalanced plank tips",
+            seesaw,
+        )
+        .optional(&[Optional {
                 field: "theory_at_half_second_deg",
                 null_when: "the formula's plank would have reached the ground by then",
-            }],
-        },
-        Exercise {
-            id: "turntable",
-            summary: "a ball rolling on a turntable: friction steers it round a circle at 2/7 of the table's rate",
-            params: vec![
-                ParamSpec::float("spin", "the table's rate (turns/s)", 1.0, 0.1, 3.0),
-                ParamSpec::float(
-                    "speed",
-                    "the ball's starting speed (m/s)",
-                    0.2,
-                    0.02,
-                    0.5,
-                ),
-                friction(),
-                ParamSpec::float("seconds", "simulated time (s)", 3.5, 0.5, 7.0),
-            ],
-            run: turntable,
-            optional: &[Optional {
+            }]),
+        Exercise::new(
+            "turntable",
+            "a ball rolling on a turntable: friction steers it round a circle at 2/7 of the table's rate",
+            turntable,
+        )
+        .optional(&[Optional {
                 field: "orbit_period_s",
                 null_when: "the ball's velocity does not turn (no friction)",
-            }],
-        },
-        Exercise {
-            id: "lcp-random",
-            summary: "the pivoting LCP solver on random problems, checked against enumerating every complementary basis",
-            params: vec![
-                ParamSpec::int("problems", "random problems of each size", 20, 1, 50),
-                ParamSpec::int(
-                    "n_max",
-                    "largest problem (sizes 1 … n_max)",
-                    12,
-                    1,
-                    40,
-                ),
-                ParamSpec::choice("kind", "which kind of matrix A", Kind::Definite),
-                ParamSpec::int("seed", "first random seed", 0, 0, 1_000_000),
-            ],
-            run: lcp_random,
-            optional: &[],
-        },
-        Exercise {
-            id: "singular",
-            summary: "a table on four legs with a load going round: leg forces by pivoting afresh and by the warm start that keeps them near the last",
-            params: vec![
-                ParamSpec::float("load", "the moving load (N)", 50.0, 0.0, 1000.0),
-                ParamSpec::float(
-                    "radius",
-                    "radius of the load's circle (m)",
-                    0.3,
-                    0.0,
-                    0.49,
-                ),
-                ParamSpec::int(
-                    "samples",
-                    "load positions round the circle",
-                    200,
-                    8,
-                    2000,
-                ),
-            ],
-            run: singular,
-            optional: &[],
-        },
+            }]),
+        Exercise::new(
+            "lcp-random",
+            "the pivoting LCP solver on random problems, checked against enumerating every complementary basis",
+            lcp_random,
+        ),
+        Exercise::new(
+            "singular",
+            "a table on four legs with a load going round: leg forces by pivoting afresh and by the warm start that keeps them near the last",
+            singular,
+        ),
     ]
 }
 
-fn drop(p: &Params) -> Result<Value, PbmError> {
-    let (height, seconds) = (p.f64("height")?, p.f64("seconds")?);
-    let settings =
-        Settings { restitution: p.f64("restitution")?, ..Settings::default() };
+params! {
+    /// `contact/drop`.
+    pub struct DropParams {
+        height: f64 = float("drop height of the lowest corner (m)", 0.5, 0.05, 2.0),
+        restitution: f64 = float("coefficient of restitution ε", 0.5, 0.0, 1.0),
+        seconds: f64 = float("simulated time (s)", 3.0, 0.5, 5.0),
+    }
+}
+
+fn drop(p: DropParams) -> Result<Value, PbmError> {
+    let (height, seconds) = (p.height, p.seconds);
+    let settings = Settings { restitution: p.restitution, ..Settings::default() };
     let mut world = scenes::drop(height, settings)?;
     let start = world.energy();
     let mut peak = start;
@@ -245,14 +127,23 @@ pub fn run_stack(
 }
 // ANCHOR_END: stack_run
 
-fn stack(p: &Params) -> Result<Value, PbmError> {
-    let (boxes, seconds, h) = (p.usize("boxes")?, p.f64("seconds")?, p.f64("h")?);
+params! {
+    /// `contact/stack`.
+    pub struct StackParams {
+        boxes: usize = int("boxes in the stack", 10, 1, 10),
+        seconds: f64 = float("simulated time (s)", 10.0, 0.5, 10.0),
+        friction: f64 = friction(0.5, 1.5),
+        h: f64 = float("time step (s)", 0.01, 0.005, 0.02),
+    }
+}
+
+fn stack(p: StackParams) -> Result<Value, PbmError> {
+    let (boxes, seconds, h) = (p.boxes, p.seconds, p.h);
     // The solve grows with the square of the contacts; 10 boxes for 2,000 steps is
     // about 4 s.
     let work = (boxes * boxes) as f64 * pbm_prelim::budget::steps(seconds, h);
     within(work, 1.2e5, "box²-steps", "lower boxes or seconds, or raise h")?;
-    let settings =
-        Settings { friction: p.f64("friction")?, h, ..Settings::default() };
+    let settings = Settings { friction: p.friction, h, ..Settings::default() };
     let (world, drift, _) = run_stack(boxes, seconds, settings)?;
     let stats = world.stats();
     Ok(json!({
@@ -301,9 +192,18 @@ pub fn slip_threshold(
 }
 // ANCHOR_END: slip
 
-fn incline(p: &Params) -> Result<Value, PbmError> {
-    let (friction, seconds) = (p.f64("friction")?, p.f64("seconds")?);
-    let order: Order = p.choice("world")?;
+params! {
+    /// `contact/incline`.
+    pub struct InclineParams {
+        friction: f64 = float("coefficient of friction μ", 0.5, 0.05, 1.5),
+        seconds: f64 = float("time each slope is watched (s)", 1.0, 0.25, 2.0),
+        world: Order = choice("second order (F = M v̇) or first order (F = M v)", Order::Second),
+    }
+}
+
+fn incline(p: InclineParams) -> Result<Value, PbmError> {
+    let (friction, seconds) = (p.friction, p.seconds);
+    let order: Order = p.world;
     let settings = Settings { friction, order, ..Settings::default() };
     let theory = friction.atan();
     let measured = slip_threshold(settings, seconds, 1e-4)?;
@@ -318,9 +218,17 @@ fn incline(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
-fn singular(p: &Params) -> Result<Value, PbmError> {
-    let (load, radius, samples) =
-        (p.f64("load")?, p.f64("radius")?, p.usize("samples")?);
+params! {
+    /// `contact/singular`.
+    pub struct SingularParams {
+        load: f64 = float("the moving load (N)", 50.0, 0.0, 1000.0),
+        radius: f64 = float("radius of the load's circle (m)", 0.3, 0.0, 0.49),
+        samples: usize = int("load positions round the circle", 200, 8, 2000),
+    }
+}
+
+fn singular(p: SingularParams) -> Result<Value, PbmError> {
+    let (load, radius, samples) = (p.load, p.radius, p.samples);
     let s = sweep(load, radius, samples)?;
     Ok(json!({
         "samples": samples,
@@ -334,9 +242,19 @@ fn singular(p: &Params) -> Result<Value, PbmError> {
 /// Enumeration checks sizes up to this (2ⁿ subsets each).
 const ENUMERATE_UP_TO: usize = 12;
 
-fn lcp_random(p: &Params) -> Result<Value, PbmError> {
-    let (problems, n_max) = (p.usize("problems")?, p.usize("n_max")?);
-    let (kind, seed): (Kind, u64) = (p.choice("kind")?, p.usize("seed")? as u64);
+params! {
+    /// `contact/lcp-random`.
+    pub struct LcpRandomParams {
+        problems: usize = int("random problems of each size", 20, 1, 50),
+        n_max: usize = int("largest problem (sizes 1 … n_max)", 12, 1, 40),
+        kind: Kind = choice("which kind of matrix A", Kind::Definite),
+        seed: usize = int("first random seed", 0, 0, 1_000_000),
+    }
+}
+
+fn lcp_random(p: LcpRandomParams) -> Result<Value, PbmError> {
+    let (problems, n_max) = (p.problems, p.n_max);
+    let (kind, seed): (Kind, u64) = (p.kind, p.seed as u64);
     let (mut worst, mut agrees, mut pivots, mut total) = (0.0_f64, true, 0, 0);
     let mut enumerated = 0;
     for n in 1..=n_max {
@@ -369,10 +287,21 @@ fn lcp_random(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
-fn seesaw(p: &Params) -> Result<Value, PbmError> {
-    let left = (p.f64("left_mass")?, p.f64("left_distance")?);
-    let right = (p.f64("right_mass")?, p.f64("right_distance")?);
-    let seconds = p.f64("seconds")?;
+params! {
+    /// `contact/seesaw`.
+    pub struct SeesawParams {
+        left_mass: f64 = float("mass of the left cube (kg)", 1.05, 0.2, 5.0),
+        left_distance: f64 = float("its distance from the ridge (m)", 1.2, 0.2, 1.4),
+        right_mass: f64 = float("mass of the right cube (kg)", 2.0, 0.2, 5.0),
+        right_distance: f64 = float("its distance from the ridge (m)", 0.6, 0.2, 1.4),
+        seconds: f64 = float("simulated time (s)", 2.0, 0.5, 2.0),
+    }
+}
+
+fn seesaw(p: SeesawParams) -> Result<Value, PbmError> {
+    let left = (p.left_mass, p.left_distance);
+    let right = (p.right_mass, p.right_distance);
+    let seconds = p.seconds;
     let settings =
         Settings { friction: 0.5, restitution: 0.0, ..Settings::default() };
     let g = -settings.gravity.y;
@@ -464,10 +393,19 @@ fn slope(points: &[(f64, f64)]) -> f64 {
     sxy / sxx
 }
 
-fn turntable(p: &Params) -> Result<Value, PbmError> {
-    let omega = p.f64("spin")? * std::f64::consts::TAU;
-    let (speed, friction, seconds) =
-        (p.f64("speed")?, p.f64("friction")?, p.f64("seconds")?);
+params! {
+    /// `contact/turntable`.
+    pub struct TurntableParams {
+        spin: f64 = float("the table's rate (turns/s)", 1.0, 0.1, 3.0),
+        speed: f64 = float("the ball's starting speed (m/s)", 0.2, 0.02, 0.5),
+        friction: f64 = friction(0.5, 1.5),
+        seconds: f64 = float("simulated time (s)", 3.5, 0.5, 7.0),
+    }
+}
+
+fn turntable(p: TurntableParams) -> Result<Value, PbmError> {
+    let omega = p.spin * std::f64::consts::TAU;
+    let (speed, friction, seconds) = (p.speed, p.friction, p.seconds);
     let orbit = orbit(omega, speed, friction, seconds)?;
     let table_period = std::f64::consts::TAU / omega;
     let g = -Settings::default().gravity.y;

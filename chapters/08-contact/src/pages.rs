@@ -17,6 +17,8 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("contact/seesaw"),
         Shown::run("contact/incline").set(&["world=first"]),
         Shown::run("contact/seesaw").set(&["left_mass=3"]),
+        Shown::run("contact/drop").set(&["restitution=0"]),
+        Shown::run("contact/stack").set(&["friction=0"]),
     ]
 }
 
@@ -54,5 +56,17 @@ pub const TABLES: &[TimingTable] = &[
             row("this chapter, pivoting every solve", "contact-stack/cold/10"),
         ],
         compare: Compare::TimesReference(0),
+    },
+    TimingTable {
+        file: "production-stack.md",
+        column: "10 boxes, μ = 0.5",
+        package: "pbm-bench",
+        what: "one 10 ms step of the resting stack of ten cubes",
+        per_second: "",
+        rows: &[
+            row("rapier 0.36 (bodies kept awake)", "stack-vs-rapier/rapier"),
+            row("chapter 8, warm start", "stack-vs-rapier/ours"),
+        ],
+        compare: Compare::Against(&[0, 0]),
     },
 ];

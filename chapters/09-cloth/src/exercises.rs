@@ -7,79 +7,28 @@ use crate::scenes::{SPHERE, Scene, cloth, fan, run};
 use crate::strand::{Material, Scaling, cantilever, settle, small_sag};
 use pbm_particles::forces::G;
 use pbm_prelim::parallel::map_range;
-use pbm_prelim::{Exercise, Optional, ParamSpec, Params, PbmError, budget};
+use pbm_prelim::{Exercise, Optional, PbmError, budget, params};
 use serde_json::{Value, json};
 
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
     vec![
-        Exercise {
-            id: "hair-discretization",
-            summary: "a clamped strand's sag at 10 to 80 segments, with spring constants per unit length and without",
-            params: vec![
-                ParamSpec::float(
-                    "bend",
-                    "bending stiffness B (N m²)",
-                    1e-3,
-                    2e-4,
-                    1e-1,
-                ),
-                ParamSpec::int(
-                    "fixed_at",
-                    "segments whose spring constants the unscaled strand keeps",
-                    10,
-                    2,
-                    80,
-                ),
-            ],
-            run: hair_discretization,
-            optional: &[],
-        },
-        Exercise {
-            id: "gradient-check",
-            summary: "every cloth energy's gradient and Hessian against central differences",
-            params: vec![ParamSpec::int(
-                "samples",
-                "random shapes (each a stretch, a shear and a bend)",
-                200,
-                1,
-                5000,
-            )],
-            run: gradient_check,
-            optional: &[],
-        },
-        Exercise {
-            id: "drape",
-            summary: "a square cloth over a sphere, or a curtain, at frame-size implicit steps; explicit at the same h",
-            params: vec![
-                ParamSpec::choice("scene", "which cloth", Scene::Drape),
-                ParamSpec::int("n", "particles along a side", 16, 3, 64),
-                ParamSpec::float(
-                    "stretch",
-                    "stretch stiffness (N/m)",
-                    1000.0,
-                    1.0,
-                    1e5,
-                ),
-                ParamSpec::float("shear", "shear stiffness (N/m)", 100.0, 0.0, 1e5),
-                ParamSpec::float("bend", "bending stiffness (N m)", 1e-4, 0.0, 1.0),
-                ParamSpec::float("h", "step size (s)", 1.0 / 30.0, 1e-3, 0.1),
-                ParamSpec::float("t_end", "simulated time (s)", 10.0, 0.0, 20.0),
-                ParamSpec::choice(
-                    "curvature",
-                    "Hessian given to the solve",
-                    Curvature::Projected,
-                ),
-                ParamSpec::float(
-                    "tolerance",
-                    "CG relative residual",
-                    1e-6,
-                    1e-10,
-                    1e-2,
-                ),
-            ],
-            run: drape,
-            optional: &[
+        Exercise::new(
+            "hair-discretization",
+            "a clamped strand's sag at 10 to 80 segments, with spring constants per unit length and without",
+            hair_discretization,
+        ),
+        Exercise::new(
+            "gradient-check",
+            "every cloth energy's gradient and Hessian against central differences",
+            gradient_check,
+        ),
+        Exercise::new(
+            "drape",
+            "a square cloth over a sphere, or a curtain, at frame-size implicit steps; explicit at the same h",
+            drape,
+        )
+        .optional(&[
                 Optional {
                     field: "failure",
                     null_when: "every implicit step succeeded",
@@ -96,25 +45,12 @@ pub fn all() -> Vec<Exercise> {
                     field: "explicit_diverged_at_step",
                     null_when: "symplectic Euler at the same h stayed finite",
                 },
-            ],
-        },
-        Exercise {
-            id: "over-constraint",
-            summary: "a fan of triangles whose rest shapes cannot all hold at once: the stress left at rest",
-            params: vec![
-                ParamSpec::int("triangles", "triangles around the centre", 4, 3, 24),
-                ParamSpec::float(
-                    "deficit_deg",
-                    "angle missing from the pattern around the centre (degrees)",
-                    30.0,
-                    0.0,
-                    120.0,
-                ),
-                ParamSpec::float("bend", "bending stiffness (N m)", 1e-4, 0.0, 1.0),
-            ],
-            run: over_constraint,
-            optional: &[],
-        },
+            ]),
+        Exercise::new(
+            "over-constraint",
+            "a fan of triangles whose rest shapes cannot all hold at once: the stress left at rest",
+            over_constraint,
+        ),
     ]
 }
 
@@ -136,9 +72,17 @@ pub fn sag(
     Ok(-settle(&mut model)?.y)
 }
 
-fn hair_discretization(p: &Params) -> Result<Value, PbmError> {
-    let material = strand(p.f64("bend")?);
-    let fixed = p.usize("fixed_at")?;
+params! {
+    /// `cloth/hair-discretization`.
+    pub struct HairDiscretizationParams {
+        bend: f64 = float("bending stiffness B (N m²)", 1e-3, 2e-4, 1e-1),
+        fixed_at: usize = int("segments whose spring constants the unscaled strand keeps", 10, 2, 80),
+    }
+}
+
+fn hair_discretization(p: HairDiscretizationParams) -> Result<Value, PbmError> {
+    let material = strand(p.bend);
+    let fixed = p.fixed_at;
     let cases: Vec<(usize, Scaling)> = SEGMENTS
         .iter()
         .flat_map(|&s| [(s, Scaling::PerLength), (s, Scaling::FixedAt(fixed))])
@@ -160,17 +104,28 @@ fn hair_discretization(p: &Params) -> Result<Value, PbmError> {
     // The per-length sags at 40 and 80 segments (entries 4 and 6): Richardson's
     // limit of a first-order sequence.
     let limit = 2.0 * sags[6] - sags[4];
+    // How much the per-length sag grows at each doubling (10 → 20, 20 → 40,
+    // 40 → 80 segments): each about half the last for a first-order error.
+    let rises: Vec<f64> = [0, 2, 4].iter().map(|&i| sags[i + 2] - sags[i]).collect();
     Ok(json!({
         "bend": material.bend,
         "fixed_at": fixed,
         "rows": rows,
         "richardson_limit_m": limit,
         "beam_formula_m": small_sag(&material, G),
+        "per_length_rises_m": rises,
     }))
 }
 
-fn gradient_check(p: &Params) -> Result<Value, PbmError> {
-    let samples = p.usize("samples")?;
+params! {
+    /// `cloth/gradient-check`.
+    pub struct GradientCheckParams {
+        samples: usize = int("random shapes (each a stretch, a shear and a bend)", 200, 1, 5000),
+    }
+}
+
+fn gradient_check(p: GradientCheckParams) -> Result<Value, PbmError> {
+    let samples = p.samples;
     let errors = derivative_errors(samples)?;
     Ok(json!({
         "samples": samples,
@@ -180,17 +135,32 @@ fn gradient_check(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
-fn drape(p: &Params) -> Result<Value, PbmError> {
-    let scene: Scene = p.choice("scene")?;
-    let n = p.usize("n")?;
-    let (h, t_end) = (p.f64("h")?, p.f64("t_end")?);
+params! {
+    /// `cloth/drape`.
+    pub struct DrapeParams {
+        scene: Scene = choice("which cloth", Scene::Drape),
+        n: usize = int("particles along a side", 16, 3, 64),
+        stretch: f64 = float("stretch stiffness (N/m)", 1000.0, 1.0, 1e5),
+        shear: f64 = float("shear stiffness (N/m)", 100.0, 0.0, 1e5),
+        bend: f64 = float("bending stiffness (N m)", 1e-4, 0.0, 1.0),
+        h: f64 = float("step size (s)", 1.0 / 30.0, 1e-3, 0.1),
+        t_end: f64 = float("simulated time (s)", 10.0, 0.0, 20.0),
+        curvature: Curvature = choice("Hessian given to the solve", Curvature::Projected),
+        tolerance: f64 = float("CG relative residual", 1e-6, 1e-10, 1e-2),
+    }
+}
+
+fn drape(p: DrapeParams) -> Result<Value, PbmError> {
+    let scene: Scene = p.scene;
+    let n = p.n;
+    let (h, t_end) = (p.h, p.t_end);
     let material = ClothMaterial {
-        stretch: p.f64("stretch")?,
-        shear: p.f64("shear")?,
-        bend: p.f64("bend")?,
+        stretch: p.stretch,
+        shear: p.shear,
+        bend: p.bend,
         ..ClothMaterial::COTTON
     };
-    let curvature: Curvature = p.choice("curvature")?;
+    let curvature: Curvature = p.curvature;
     // Measured at n = 16: a step costs its assembly (about 260 CG iterations' worth
     // per particle, mostly the projected Hessians) plus the CG iterations, about
     // 15 n at h = 1/30 s and the default stiffness, fewer at smaller steps
@@ -205,7 +175,8 @@ fn drape(p: &Params) -> Result<Value, PbmError> {
     model.curvature = curvature;
     let (stretch, shear, bend) = model.condition_counts();
     let model_conditions = stretch + shear + bend;
-    model.cg_tolerance = p.f64("tolerance")?;
+    model.cg_tolerance = p.tolerance;
+    let h2k_over_m = stiffness_over_mass(model.clone(), h)?;
     let explicit = run(model.clone(), h, steps as usize, true, usize::MAX, |_| {})?;
     let implicit = run(model, h, steps as usize, false, usize::MAX, |_| {})?;
     let iterations = &implicit.cg_iterations;
@@ -232,7 +203,39 @@ fn drape(p: &Params) -> Result<Value, PbmError> {
             "kinetic": end.kinetic,
         },
         "explicit_diverged_at_step": (!explicit.stable).then_some(explicit.steps),
+        "h2k_over_m": h2k_over_m,
     }))
+}
+
+/// h²k/m of `model` as it starts: the largest eigenvalue of M⁻¹(A − M), with A the
+/// matrix of its first backward Euler step (M, plus h times the damping, plus h²
+/// times the stiffness), by power iteration over the free particles. For one
+/// particle of mass m on a spring of stiffness k it is h²k/m (and h k_d/m); the
+/// matrix CG solves has a condition number of about one more.
+pub fn stiffness_over_mass(mut model: Cloth, h: f64) -> Result<f64, PbmError> {
+    model.assemble(h)?;
+    let free: Vec<bool> = model.pinned.iter().map(|&pinned| !pinned).collect();
+    let len = 3 * model.len();
+    // Every free coordinate at once, unevenly, so that no mode starts at zero.
+    let mut x: Vec<f64> = (0..len)
+        .map(|k| if free[k / 3] { 1.0 + (k % 7) as f64 } else { 0.0 })
+        .collect();
+    let mut y = vec![0.0; len];
+    let mut lambda = 0.0;
+    for _ in 0..300 {
+        let norm = x.iter().map(|v| v * v).sum::<f64>().sqrt();
+        if norm == 0.0 {
+            return Ok(0.0);
+        }
+        x.iter_mut().for_each(|v| *v /= norm);
+        model.system_matrix().mul_vec(&x, &mut y);
+        for (k, (yk, xk)) in y.iter_mut().zip(&x).enumerate() {
+            *yk = if free[k / 3] { *yk / model.mass[k / 3] - xk } else { 0.0 };
+        }
+        lambda = y.iter().map(|v| v * v).sum::<f64>().sqrt();
+        std::mem::swap(&mut x, &mut y);
+    }
+    Ok(lambda)
 }
 
 /// How deep the deepest particle is inside the sphere (m), for the drape.
@@ -246,10 +249,19 @@ pub fn penetration(cloth: &Cloth, scene: Scene) -> Option<f64> {
     })
 }
 
-fn over_constraint(p: &Params) -> Result<Value, PbmError> {
-    let m = p.usize("triangles")?;
-    let deficit = p.f64("deficit_deg")?;
-    let material = ClothMaterial { bend: p.f64("bend")?, ..ClothMaterial::COTTON };
+params! {
+    /// `cloth/over-constraint`.
+    pub struct OverConstraintParams {
+        triangles: usize = int("triangles around the centre", 4, 3, 24),
+        deficit_deg: f64 = float("angle missing from the pattern around the centre (degrees)", 30.0, 0.0, 120.0),
+        bend: f64 = float("bending stiffness (N m)", 1e-4, 0.0, 1.0),
+    }
+}
+
+fn over_constraint(p: OverConstraintParams) -> Result<Value, PbmError> {
+    let m = p.triangles;
+    let deficit = p.deficit_deg;
+    let material = ClothMaterial { bend: p.bend, ..ClothMaterial::COTTON };
     let model = fan(m, deficit.to_radians(), material)?;
     let (stretch, shear, bend) = model.condition_counts();
     // Rest conditions as the slides count them: a length for every edge, an angle

@@ -11,7 +11,7 @@ use crate::studies::{
 use pbm_constraints::models::Chain;
 use pbm_particles::forces::G;
 use pbm_prelim::parallel::map_range;
-use pbm_prelim::{Exercise, ParamSpec, Params, PbmError, budget};
+use pbm_prelim::{Exercise, PbmError, budget, params};
 use serde_json::{Value, json};
 
 /// Substeps per 60 Hz frame swept by the stiffness study.
@@ -23,106 +23,31 @@ pub const ITERATIONS: [usize; 3] = [1, 4, 16];
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
     vec![
-        Exercise {
-            id: "stiffness-vs-steps",
-            summary: "a mass hanging from a soft constraint: where XPBD and PBD let it rest, over substeps and iterations",
-            params: vec![
-                ParamSpec::float(
-                    "compliance",
-                    "XPBD compliance α (m/N)",
-                    1e-3,
-                    1e-6,
-                    1e-3,
-                ),
-                ParamSpec::float("mass", "hanging mass (kg)", 1.0, 0.1, 10.0),
-            ],
-            run: stiffness_vs_steps,
-            optional: &[],
-        },
-        Exercise {
-            id: "chain",
-            summary: "the slides' chain of boxes released from the horizontal: joint gaps and energy by XPBD",
-            params: vec![
-                ParamSpec::int("links", "boxes in the chain", 10, 1, 100),
-                ParamSpec::int("substeps", "steps per 60 Hz frame", 20, 1, 200),
-                ParamSpec::int(
-                    "iterations",
-                    "passes over the joints per step",
-                    1,
-                    1,
-                    50,
-                ),
-                ParamSpec::float("t_end", "simulated time (s)", 3.0, 0.0, 10.0),
-            ],
-            run: chain,
-            optional: &[],
-        },
-        Exercise {
-            id: "compare-lagrange",
-            summary: "chapter 4's chain by XPBD and by Lagrange multipliers over the first second",
-            params: vec![
-                ParamSpec::int("substeps", "XPBD steps per 60 Hz frame", 20, 1, 400),
-                ParamSpec::int(
-                    "iterations",
-                    "passes over the constraints per step",
-                    1,
-                    1,
-                    50,
-                ),
-            ],
-            run: compare_lagrange,
-            optional: &[],
-        },
-        Exercise {
-            id: "drag",
-            summary: "grab the end of a hanging chain of boxes and drag it along the scripted mouse path",
-            params: vec![
-                ParamSpec::int("links", "boxes in the chain", 5, 1, 30),
-                ParamSpec::float(
-                    "compliance",
-                    "compliance of the mouse's constraint (m/N)",
-                    1e-3,
-                    0.0,
-                    1.0,
-                ),
-                ParamSpec::float(
-                    "loop_time",
-                    "time for the circle after the first second (s)",
-                    2.0,
-                    0.2,
-                    10.0,
-                ),
-                ParamSpec::int("substeps", "steps per 60 Hz frame", 20, 1, 200),
-                ParamSpec::float("t_end", "simulated time (s)", 4.0, 0.0, 10.0),
-            ],
-            run: drag,
-            optional: &[],
-        },
-        Exercise {
-            id: "sheet-sag",
-            summary: "chapter 9's cloth by XPBD, hung straight down: how far it stretches against the compliance's closed form",
-            params: vec![
-                ParamSpec::int("n", "particles along each side", 20, 2, 100),
-                ParamSpec::float(
-                    "compliance",
-                    "stretch compliance α = 1/k (m/N)",
-                    1e-3,
-                    1e-5,
-                    1e-1,
-                ),
-                ParamSpec::int("substeps", "steps per 60 Hz frame", 20, 1, 200),
-                ParamSpec::int(
-                    "iterations",
-                    "passes over the constraints per step",
-                    1,
-                    1,
-                    20,
-                ),
-                ParamSpec::float("t_end", "simulated time (s)", 1.0, 0.1, 3.0),
-            ],
-            run: sheet_sag,
-            optional: &[],
-        },
+        Exercise::new(
+            "stiffness-vs-steps",
+            "a mass hanging from a soft constraint: where XPBD and PBD let it rest, over substeps and iterations",
+            stiffness_vs_steps,
+        ),
+        Exercise::new(
+            "chain",
+            "the slides' chain of boxes released from the horizontal: joint gaps and energy by XPBD",
+            chain,
+        ),
+        Exercise::new(
+            "compare-lagrange",
+            "chapter 4's chain by XPBD and by Lagrange multipliers over the first second",
+            compare_lagrange,
+        ),
+        Exercise::new(
+            "drag",
+            "grab the end of a hanging chain of boxes and drag it along the scripted mouse path",
+            drag,
+        ),
+        Exercise::new(
+            "sheet-sag",
+            "chapter 9's cloth by XPBD, hung straight down: how far it stretches against the compliance's closed form",
+            sheet_sag,
+        ),
     ]
 }
 
@@ -195,8 +120,16 @@ fn measurable(extension: f64) -> f64 {
     extension.max(f64::EPSILON * crate::studies::HANGING_REST)
 }
 
-fn stiffness_vs_steps(p: &Params) -> Result<Value, PbmError> {
-    let (compliance, mass) = (p.f64("compliance")?, p.f64("mass")?);
+params! {
+    /// `pbd/stiffness-vs-steps`.
+    pub struct StiffnessVsStepsParams {
+        compliance: f64 = float("XPBD compliance α (m/N)", 1e-3, 1e-6, 1e-3),
+        mass: f64 = float("hanging mass (kg)", 1.0, 0.1, 10.0),
+    }
+}
+
+fn stiffness_vs_steps(p: StiffnessVsStepsParams) -> Result<Value, PbmError> {
+    let (compliance, mass) = (p.compliance, p.mass);
     let (s, cells) = stiffness_grid(compliance, mass)?;
     let rows: Vec<Value> = cells
         .iter()
@@ -231,10 +164,19 @@ fn step_count(t_end: f64, substeps: usize) -> usize {
     (t_end / FRAME).round() as usize * substeps
 }
 
-fn chain(p: &Params) -> Result<Value, PbmError> {
-    let (links, substeps, iterations) =
-        (p.usize("links")?, p.usize("substeps")?, p.usize("iterations")?);
-    let t_end = p.f64("t_end")?;
+params! {
+    /// `pbd/chain`.
+    pub struct ChainParams {
+        links: usize = int("boxes in the chain", 10, 1, 100),
+        substeps: usize = int("steps per 60 Hz frame", 20, 1, 200),
+        iterations: usize = int("passes over the joints per step", 1, 1, 50),
+        t_end: f64 = float("simulated time (s)", 3.0, 0.0, 10.0),
+    }
+}
+
+fn chain(p: ChainParams) -> Result<Value, PbmError> {
+    let (links, substeps, iterations) = (p.links, p.substeps, p.iterations);
+    let t_end = p.t_end;
     let steps = step_count(t_end, substeps);
     let work = (steps * links * iterations) as f64;
     budget::within(
@@ -289,8 +231,16 @@ pub fn compare_runs(
 }
 // ANCHOR_END: compare_lagrange
 
-fn compare_lagrange(p: &Params) -> Result<Value, PbmError> {
-    let (substeps, iterations) = (p.usize("substeps")?, p.usize("iterations")?);
+params! {
+    /// `pbd/compare-lagrange`.
+    pub struct CompareLagrangeParams {
+        substeps: usize = int("XPBD steps per 60 Hz frame", 20, 1, 400),
+        iterations: usize = int("passes over the constraints per step", 1, 1, 50),
+    }
+}
+
+fn compare_lagrange(p: CompareLagrangeParams) -> Result<Value, PbmError> {
+    let (substeps, iterations) = (p.substeps, p.iterations);
     // Projections of 11 conditions: about 50 ns each.
     budget::within(
         (60 * substeps * iterations * 11) as f64,
@@ -304,12 +254,22 @@ fn compare_lagrange(p: &Params) -> Result<Value, PbmError> {
     };
     let (first, last) = (&xpbd[0], &xpbd[xpbd.len() - 1]);
     let (l_first, l_last) = (&lagrange[0], &lagrange[lagrange.len() - 1]);
+    // The same projection run on over the chain figure's three seconds.
+    let (three, _) = projected_chain_run(
+        Chain::BOOK,
+        Stiffness::RIGID,
+        3 * 60,
+        substeps,
+        iterations,
+    )?;
+    let three_end = three[three.len() - 1].energy - three[0].energy;
     Ok(json!({
         "max_position_difference_first_second": difference,
         "xpbd_max_length_error": worst(&xpbd),
         "lagrange_max_length_error": worst(&lagrange),
         "xpbd_energy_change_j": last.energy - first.energy,
         "lagrange_energy_change_j": l_last.energy - l_first.energy,
+        "xpbd_energy_change_3_s_j": three_end,
         "xpbd_projections": 60 * substeps * iterations * (Chain::BOOK.links + 1),
         "lagrange_derivative_evaluations": 4 * 60 * REFERENCE_STEPS_PER_FRAME,
     }))
@@ -353,10 +313,20 @@ pub fn drag_run(
 }
 // ANCHOR_END: drag_run
 
-fn drag(p: &Params) -> Result<Value, PbmError> {
-    let (links, substeps) = (p.usize("links")?, p.usize("substeps")?);
-    let (compliance, loop_time, t_end) =
-        (p.f64("compliance")?, p.f64("loop_time")?, p.f64("t_end")?);
+params! {
+    /// `pbd/drag`.
+    pub struct DragParams {
+        links: usize = int("boxes in the chain", 5, 1, 30),
+        compliance: f64 = float("compliance of the mouse's constraint (m/N)", 1e-3, 0.0, 1.0),
+        loop_time: f64 = float("time for the circle after the first second (s)", 2.0, 0.2, 10.0),
+        substeps: usize = int("steps per 60 Hz frame", 20, 1, 200),
+        t_end: f64 = float("simulated time (s)", 4.0, 0.0, 10.0),
+    }
+}
+
+fn drag(p: DragParams) -> Result<Value, PbmError> {
+    let (links, substeps) = (p.links, p.substeps);
+    let (compliance, loop_time, t_end) = (p.compliance, p.loop_time, p.t_end);
     let frames = (t_end / FRAME).round() as usize;
     budget::within(
         (frames * substeps * (links + 1)) as f64,
@@ -386,10 +356,20 @@ fn drag(p: &Params) -> Result<Value, PbmError> {
 /// about 45 ns each, so under 8 s on one core.
 const SHEET_PROJECTIONS: f64 = 1.8e8;
 
-fn sheet_sag(p: &Params) -> Result<Value, PbmError> {
-    let (n, substeps, iterations) =
-        (p.usize("n")?, p.usize("substeps")?, p.usize("iterations")?);
-    let (compliance, t_end) = (p.f64("compliance")?, p.f64("t_end")?);
+params! {
+    /// `pbd/sheet-sag`.
+    pub struct SheetSagParams {
+        n: usize = int("particles along each side", 20, 2, 100),
+        compliance: f64 = float("stretch compliance α = 1/k (m/N)", 1e-3, 1e-5, 1e-1),
+        substeps: usize = int("steps per 60 Hz frame", 20, 1, 200),
+        iterations: usize = int("passes over the constraints per step", 1, 1, 20),
+        t_end: f64 = float("simulated time (s)", 1.0, 0.1, 3.0),
+    }
+}
+
+fn sheet_sag(p: SheetSagParams) -> Result<Value, PbmError> {
+    let (n, substeps, iterations) = (p.n, p.substeps, p.iterations);
+    let (compliance, t_end) = (p.compliance, p.t_end);
     // (n − 1)(3n − 1) edges, and at most one bending pair across each.
     let constraints = 2 * (n - 1) * (3 * n - 1);
     let frames = (t_end / FRAME).round() as usize;

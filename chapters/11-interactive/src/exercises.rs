@@ -3,141 +3,44 @@
 
 use crate::scenes::{Feeder, Jack, Pendulum, Pile};
 use crate::world::{Order, Settings, World};
-use pbm_prelim::{Choice, Exercise, Optional, ParamSpec, Params, PbmError, budget};
+use pbm_prelim::{Choice, Exercise, Optional, PbmError, budget, params};
 use serde_json::{Value, json};
 use std::time::Instant;
 
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
     vec![
-        Exercise {
-            id: "feeder",
-            summary: "the block feeder turned by a scripted mouse: blocks fed, depth, corrections, speed",
-            params: vec![
-                ParamSpec::float("seconds", "simulated time (s)", 12.0, 0.5, 24.0),
-                // The feeder's clearances (5 cm of play in the magazine, 4.5 cm over
-                // the pusher) must stay wider than ε.
-                ParamSpec::float(
-                    "epsilon",
-                    "contact tolerance ε (m)",
-                    0.02,
-                    0.005,
-                    0.02,
-                ),
-                ParamSpec::float(
-                    "friction",
-                    "coefficient of friction μ",
-                    0.3,
-                    0.0,
-                    0.5,
-                ),
-                ParamSpec::float(
-                    "period",
-                    "seconds per turn of the crank",
-                    4.0,
-                    2.0,
-                    8.0,
-                ),
-            ],
-            run: feeder,
-            optional: NULLS,
-        },
-        Exercise {
-            id: "jam",
-            summary: "the feeder made badly: a pusher taller than a block, blocks loaded on end, or blocks turned in the magazine",
-            params: vec![
-                ParamSpec::choice(
-                    "fault",
-                    "what is wrong with the feeder",
-                    Fault::TallPusher,
-                ),
-                ParamSpec::float("seconds", "simulated time (s)", 12.0, 0.5, 24.0),
-            ],
-            run: jam,
-            optional: NULLS,
-        },
-        Exercise {
-            id: "jack",
-            summary: "the double-action jack pumped by a scripted mouse: how far the load climbs, and whether the pawls hold it",
-            params: vec![
-                // The rack has twelve teeth below the pawls. A stroke carries the
-                // idle pawl 2 · 1.1 sin(swing) down the rack, under two pitches (0.8
-                // m) up to a swing of 0.37: one tooth a stroke at most, two a pump,
-                // nine in 9 s pumped every 2 s.
-                ParamSpec::float("seconds", "simulated time (s)", 9.0, 0.5, 9.0),
-                ParamSpec::float(
-                    "swing",
-                    "half the lever's swing (rad)",
-                    Jack::BOOK.swing,
-                    0.1,
-                    0.35,
-                ),
-                ParamSpec::float("load", "mass on the platform (kg)", 3.0, 0.5, 30.0),
-                ParamSpec::float(
-                    "period",
-                    "seconds per pump, down and up",
-                    3.0,
-                    2.0,
-                    8.0,
-                ),
-                ParamSpec::float(
-                    "friction",
-                    "coefficient of friction μ",
-                    0.3,
-                    0.0,
-                    0.8,
-                ),
-            ],
-            run: jack,
-            optional: &[],
-        },
-        Exercise {
-            id: "pendulum",
-            summary: "a pendulum of pinned bars let go from the horizontal: pin error and energy, second or first order",
-            params: vec![
-                ParamSpec::int("bars", "bars in the chain", 3, 1, 12),
-                ParamSpec::float("seconds", "simulated time (s)", 4.0, 0.1, 20.0),
-                ParamSpec::float("h", "time step (s)", 0.01, 0.001, 0.02),
-                ParamSpec::choice(
-                    "order",
-                    "second- or first-order world",
-                    Order::Second,
-                ),
-            ],
-            run: pendulum,
-            optional: &[],
-        },
-        Exercise {
-            id: "pile",
-            summary: "mixed convex polygons dropped into a box: when they settle, how deep, how fast",
-            params: vec![
-                ParamSpec::int("count", "polygons dropped", 20, 1, 24),
-                ParamSpec::float("seconds", "simulated time (s)", 3.0, 0.1, 4.0),
-                // Not below 0.01: with μ a hair above zero (1e-10, say) the friction
-                // rows' bounds are so tight that the pivoting's clamped sets turn
-                // singular, and chapter 8's solve spends two thirds of its time in the
-                // SVD it falls back on: a pile of twenty runs 50 steps a second, not 700.
-                ParamSpec::float(
-                    "friction",
-                    "coefficient of friction μ",
-                    0.3,
-                    0.01,
-                    1.0,
-                ),
-                ParamSpec::int(
-                    "seed",
-                    "seed of the shapes",
-                    1995,
-                    0,
-                    u32::MAX as u64,
-                ),
-            ],
-            run: pile,
-            optional: &[Optional {
+        Exercise::new(
+            "feeder",
+            "the block feeder turned by a scripted mouse: blocks fed, depth, corrections, speed",
+            feeder,
+        )
+        .optional(NULLS),
+        Exercise::new(
+            "jam",
+            "the feeder made badly: a pusher taller than a block, blocks loaded on end, or blocks turned in the magazine",
+            jam,
+        )
+        .optional(NULLS),
+        Exercise::new(
+            "jack",
+            "the double-action jack pumped by a scripted mouse: how far the load climbs, and whether the pawls hold it",
+            jack,
+        ),
+        Exercise::new(
+            "pendulum",
+            "a pendulum of pinned bars let go from the horizontal: pin error and energy, second or first order",
+            pendulum,
+        ),
+        Exercise::new(
+            "pile",
+            "mixed convex polygons dropped into a box: when they settle, how deep, how fast",
+            pile,
+        )
+        .optional(&[Optional {
                 field: "settled_at",
                 null_when: "if the pile is still moving at the end",
-            }],
-        },
+            }]),
     ]
 }
 
@@ -297,24 +200,44 @@ fn report(feeder: &Feeder, run: &Drive) -> Value {
     })
 }
 
-fn feeder(p: &Params) -> Result<Value, PbmError> {
-    let feeder = Feeder { period: p.f64("period")?, ..Feeder::BOOK };
+params! {
+    /// `interactive/feeder`.
+    pub struct FeederParams {
+        seconds: f64 = float("simulated time (s)", 12.0, 0.5, 24.0),
+        // The feeder's clearances (5 cm of play in the magazine, 4.5 cm over the
+        // pusher) must stay wider than ε.
+        epsilon: f64 = float("contact tolerance ε (m)", 0.02, 0.005, 0.02),
+        friction: f64 = float("coefficient of friction μ", 0.3, 0.0, 0.5),
+        period: f64 = float("seconds per turn of the crank", 4.0, 2.0, 8.0),
+    }
+}
+
+fn feeder(p: FeederParams) -> Result<Value, PbmError> {
+    let feeder = Feeder { period: p.period, ..Feeder::BOOK };
     let settings = Settings {
-        epsilon: p.f64("epsilon")?,
-        friction: p.f64("friction")?,
+        epsilon: p.epsilon,
+        friction: p.friction,
         restitution: 0.1,
         h: H,
         ..Settings::default()
     };
-    let run = drive(&feeder, settings, p.f64("seconds")?)?;
+    let run = drive(&feeder, settings, p.seconds)?;
     Ok(report(&feeder, &run))
 }
 
-fn jam(p: &Params) -> Result<Value, PbmError> {
-    let feeder = faulty(p.choice("fault")?);
+params! {
+    /// `interactive/jam`.
+    pub struct JamParams {
+        fault: Fault = choice("what is wrong with the feeder", Fault::TallPusher),
+        seconds: f64 = float("simulated time (s)", 12.0, 0.5, 24.0),
+    }
+}
+
+fn jam(p: JamParams) -> Result<Value, PbmError> {
+    let feeder = faulty(p.fault);
     let settings =
         Settings { friction: 0.3, restitution: 0.1, h: H, ..Settings::default() };
-    let run = drive(&feeder, settings, p.f64("seconds")?)?;
+    let run = drive(&feeder, settings, p.seconds)?;
     let mut out = report(&feeder, &run);
     out["jammed"] = json!(jammed(&feeder, &run));
     Ok(out)
@@ -333,6 +256,8 @@ pub struct Pumped {
     pub max_fall: f64,
     /// The largest distance of the handle behind the mouse (m).
     pub lag: f64,
+    /// The rack's rise (m) at every quarter pump: handle down, level, up, level, …
+    pub quarters: Vec<f64>,
 }
 
 /// A scripted run of `jack` for `seconds`: the mouse pumps the handle, the world
@@ -347,12 +272,17 @@ pub fn pump(
     let height = |w: &World| w.bodies()[Jack::RACK].position().y;
     let start = height(&world);
     let (mut highest, mut max_fall, mut lag) = (start, 0.0_f64, 0.0_f64);
+    let mut quarters = Vec::new();
     let clock = Instant::now();
     while world.time() < seconds - 1e-12 {
         jack.step(&mut world)?;
         let y = height(&world);
         highest = highest.max(y);
         max_fall = max_fall.max(highest - y);
+        // The first instant at or past the next quarter pump, as the figures sample.
+        if world.time() >= 0.25 * jack.period * (quarters.len() + 1) as f64 - 1e-9 {
+            quarters.push(y - start);
+        }
         if let Some(m) = world.mouse {
             let end = world.bodies()[m.body].world_point(&m.local);
             lag = lag.max((end - jack.mouse_at(world.time())).norm());
@@ -360,22 +290,33 @@ pub fn pump(
     }
     let wall = clock.elapsed().as_secs_f64();
     let lift = height(&world) - start;
-    Ok(Pumped { world, wall, lift, max_fall, lag })
+    Ok(Pumped { world, wall, lift, max_fall, lag, quarters })
 }
 
-fn jack(p: &Params) -> Result<Value, PbmError> {
-    let jack = Jack {
-        load: p.f64("load")?,
-        swing: p.f64("swing")?,
-        period: p.f64("period")?,
-    };
+params! {
+    /// `interactive/jack`.
+    pub struct JackParams {
+        // The rack has twelve teeth below the pawls. A stroke carries the idle pawl
+        // 2 · 1.1 sin(swing) down the rack, under two pitches (0.8 m) up to a swing
+        // of 0.37: one tooth a stroke at most, two a pump; nine in 9 s pumped every
+        // 2 s.
+        seconds: f64 = float("simulated time (s)", 9.0, 0.5, 9.0),
+        swing: f64 = float("half the lever's swing (rad)", Jack::BOOK.swing, 0.1, 0.35),
+        load: f64 = float("mass on the platform (kg)", 3.0, 0.5, 30.0),
+        period: f64 = float("seconds per pump, down and up", 3.0, 2.0, 8.0),
+        friction: f64 = float("coefficient of friction μ", 0.3, 0.0, 0.8),
+    }
+}
+
+fn jack(p: JackParams) -> Result<Value, PbmError> {
+    let jack = Jack { load: p.load, swing: p.swing, period: p.period };
     let settings = Settings {
-        friction: p.f64("friction")?,
+        friction: p.friction,
         restitution: 0.1,
         h: H,
         ..Settings::default()
     };
-    let run = pump(&jack, settings, p.f64("seconds")?)?;
+    let run = pump(&jack, settings, p.seconds)?;
     let (world, s) = (&run.world, run.world.stats());
     let pumps = world.time() / jack.period;
     Ok(json!({
@@ -386,6 +327,7 @@ fn jack(p: &Params) -> Result<Value, PbmError> {
         "pitch_m": Jack::PITCH,
         "pin_stroke_m": jack.stroke(),
         "max_fall_m": run.max_fall,
+        "rise_each_quarter_pump_m": run.quarters,
         "max_depth": s.max_depth,
         "epsilon": world.settings().epsilon,
         "max_pin_error": s.max_pin_error,
@@ -399,11 +341,20 @@ fn jack(p: &Params) -> Result<Value, PbmError> {
     }))
 }
 
-fn pendulum(p: &Params) -> Result<Value, PbmError> {
-    let pendulum = Pendulum { bars: p.usize("bars")?, ..Pendulum::BOOK };
-    let settings =
-        Settings { h: p.f64("h")?, order: p.choice("order")?, ..Settings::default() };
-    let seconds = p.f64("seconds")?;
+params! {
+    /// `interactive/pendulum`.
+    pub struct PendulumParams {
+        bars: usize = int("bars in the chain", 3, 1, 12),
+        seconds: f64 = float("simulated time (s)", 4.0, 0.1, 20.0),
+        h: f64 = float("time step (s)", 0.01, 0.001, 0.02),
+        order: Order = choice("second- or first-order world", Order::Second),
+    }
+}
+
+fn pendulum(p: PendulumParams) -> Result<Value, PbmError> {
+    let pendulum = Pendulum { bars: p.bars, ..Pendulum::BOOK };
+    let settings = Settings { h: p.h, order: p.order, ..Settings::default() };
+    let seconds = p.seconds;
     budget::within(seconds / settings.h, 2.0e4, "steps", "raise h or lower seconds")?;
     let mut world = pendulum.build(settings)?;
     let e0 = world.energy();
@@ -444,19 +395,29 @@ fn kinetic_energy(world: &World) -> f64 {
         .sum()
 }
 
-fn pile(p: &Params) -> Result<Value, PbmError> {
-    let pile = Pile {
-        count: p.usize("count")?,
-        seed: p.usize("seed")? as u64,
-        ..Pile::BOOK
-    };
+params! {
+    /// `interactive/pile`.
+    pub struct PileParams {
+        count: usize = int("polygons dropped", 20, 1, 24),
+        seconds: f64 = float("simulated time (s)", 3.0, 0.1, 4.0),
+        // Not below 0.01: with μ a hair above zero (1e-10, say) the friction rows'
+        // bounds are so tight that the pivoting's clamped sets turn singular, and
+        // chapter 8's solve spends two thirds of its time in the SVD it falls back
+        // on: a pile of twenty runs 50 steps a second, not 700.
+        friction: f64 = float("coefficient of friction μ", 0.3, 0.01, 1.0),
+        seed: usize = int("seed of the shapes", 1995, 0, u32::MAX as u64),
+    }
+}
+
+fn pile(p: PileParams) -> Result<Value, PbmError> {
+    let pile = Pile { count: p.count, seed: p.seed as u64, ..Pile::BOOK };
     let settings = Settings {
-        friction: p.f64("friction")?,
+        friction: p.friction,
         restitution: 0.1,
         h: H,
         ..Settings::default()
     };
-    let seconds = p.f64("seconds")?;
+    let seconds = p.seconds;
     let mut world = pile.build(settings)?;
     // Settled: under a millijoule of motion per polygon, for good.
     let rest = 1e-3 * pile.count as f64;

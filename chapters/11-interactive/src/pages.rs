@@ -12,16 +12,26 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("interactive/feeder")
             .set(&["seconds=24"])
             .timed(&["steps_per_second"]),
+        Shown::run("interactive/feeder")
+            .set(&["seconds=24", "friction=0.5"])
+            .timed(&["steps_per_second"]),
         Shown::run("interactive/jam").timed(&["steps_per_second"]),
         Shown::run("interactive/jam")
             .set(&["fault=misaligned"])
             .timed(&["steps_per_second"]),
         Shown::run("interactive/jam")
+            .set(&["fault=misaligned", "seconds=24"])
+            .timed(&["steps_per_second"]),
+        Shown::run("interactive/jam")
             .set(&["fault=turned"])
             .timed(&["steps_per_second"]),
-        Shown::run("interactive/jack").timed(&["steps_per_second"]),
+        Shown::run("interactive/jack").keys(JACK_KEYS).timed(&["steps_per_second"]),
         Shown::run("interactive/jack")
             .set(&["swing=0.2"])
+            .keys(JACK_KEYS)
+            .timed(&["steps_per_second"]),
+        Shown::run("interactive/jack")
+            .set(&["swing=0.25"])
             .timed(&["steps_per_second"]),
         Shown::run("interactive/pendulum").timed(&["steps_per_second"]),
         Shown::run("interactive/pendulum")
@@ -30,6 +40,28 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("interactive/pile").timed(&["steps_per_second"]),
     ]
 }
+
+/// The keys of the jack's console blocks: all but the quarter-pump samples, which
+/// only the figures' descriptions quote.
+const JACK_KEYS: &[&str] = &[
+    "seconds",
+    "lift_m",
+    "pumps",
+    "lift_per_pump_m",
+    "pitch_m",
+    "pin_stroke_m",
+    "max_fall_m",
+    "max_depth",
+    "epsilon",
+    "max_pin_error",
+    "mouse_lag_max",
+    "tolerance_corrections",
+    "impacts",
+    "shortened_steps",
+    "friction_dropped",
+    "steps",
+    "steps_per_second",
+];
 
 /// The timing tables the pages include (`pbm bench-tables` writes them).
 pub const TABLES: &[TimingTable] = &[TimingTable {
