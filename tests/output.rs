@@ -44,6 +44,9 @@ fn pages_use_exactly_the_registered_runs() {
     let shown = all_shown(&chapters);
     let known: BTreeSet<String> = shown.iter().map(|(_, s)| s.stem()).collect();
     assert_eq!(known.len(), shown.len(), "two registered runs write the same files");
+    let console: BTreeSet<String> =
+        shown.iter().filter(|(_, s)| s.console).map(|(_, s)| s.stem()).collect();
+    let mut included = BTreeSet::new();
     for (chapter, s) in &shown {
         assert!(
             pbm::find_exercise(&chapters, s.id).is_ok(),
@@ -60,10 +63,12 @@ fn pages_use_exactly_the_registered_runs() {
             let name = &rest[..rest.find("}}").unwrap()];
             let stem = name.strip_suffix(".txt").unwrap_or(name).to_string();
             assert!(
-                known.contains(&stem),
-                "{} includes output {name} of no registered run",
+                console.contains(&stem),
+                "{} includes output {name} of no run registered as a console block \
+                 (`Shown::run`)",
                 page.display()
             );
+            included.insert(stem.clone());
             used.insert(stem);
         }
         for reference in references(&text) {
@@ -96,6 +101,12 @@ fn pages_use_exactly_the_registered_runs() {
     }
     let unused: Vec<_> = known.difference(&used).collect();
     assert!(unused.is_empty(), "runs registered but shown on no page: {unused:?}");
+    let not_included: Vec<_> = console.difference(&included).collect();
+    assert!(
+        not_included.is_empty(),
+        "console blocks no page includes (register them with `Shown::values` if only \
+         their numbers are quoted): {not_included:?}"
+    );
     // Every file in the output folder belongs to a registered run.
     for entry in fs::read_dir(output_dir()).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();

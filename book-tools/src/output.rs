@@ -2,8 +2,9 @@
 //! book's `output.txt` pattern). Each [`Shown`] run a chapter registers is run by
 //! `pbm book`, which writes
 //!
-//! - `book/src/output/<stem>.txt`: what `pbm run` prints, restricted to the keys the
-//!   page discusses, for a console block to include;
+//! - `book/src/output/<stem>.txt`, for a run registered as a console block
+//!   ([`Shown::run`]): what `pbm run` prints, restricted to the keys the page
+//!   discusses;
 //! - `book/src/output/<stem>.json`: the whole result, floats to
 //!   [`VALUE_DIGITS`] significant digits, which the `{{#value}}` directive
 //!   ([`crate::values`]) reads to put a number into a sentence.
@@ -204,7 +205,7 @@ pub fn stale(
     let mut out = Vec::new();
     let read =
         |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
-    if !matches(&text(shown, &outcome, true), &read(&text_name(shown))) {
+    if shown.console && !matches(&text(shown, &outcome, true), &read(&text_name(shown))) {
         out.push(text_name(shown));
     }
     if let Some(now) = json(shown, &outcome, true)
@@ -222,11 +223,14 @@ pub fn write_outputs(chapters: &[Chapter], dir: &Path) -> Result<usize, Error> {
     let mut written = 0;
     for (_, shown) in all_shown(chapters) {
         let outcome = run(shown, chapters)?;
-        let mut files = vec![(
-            text_name(shown),
-            text(shown, &outcome, true),
-            text(shown, &outcome, false),
-        )];
+        let mut files = Vec::new();
+        if shown.console {
+            files.push((
+                text_name(shown),
+                text(shown, &outcome, true),
+                text(shown, &outcome, false),
+            ));
+        }
         if let (Some(masked), Some(full)) =
             (json(shown, &outcome, true), json(shown, &outcome, false))
         {

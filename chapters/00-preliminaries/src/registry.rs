@@ -173,13 +173,22 @@ pub struct Shown {
     /// Keys whose values are wall-clock timings: written as measured when the book
     /// is built, left out when a test compares the page with the code.
     pub timed: &'static [&'static str],
+    /// Whether a page shows it as a console block (its `.txt`); otherwise only its
+    /// numbers are quoted, and only the `.json` is written.
+    pub console: bool,
 }
 // ANCHOR_END: shown
 
 impl Shown {
-    /// The run of `id` with its defaults, every key shown.
+    /// The run of `id` with its defaults, shown as a console block with every key.
     pub const fn run(id: &'static str) -> Shown {
-        Shown { id, set: &[], keys: &[], timed: &[] }
+        Shown { id, set: &[], keys: &[], timed: &[], console: true }
+    }
+
+    /// The run of `id` with its defaults, whose numbers sentences quote (no console
+    /// block).
+    pub const fn values(id: &'static str) -> Shown {
+        Shown { console: false, ..Shown::run(id) }
     }
 
     /// The same run with these `--set` assignments.

@@ -3,7 +3,7 @@
 //! velocity scaled by the coefficient of restitution, and, for a particle resting on
 //! the plane, cancel the part of the applied force that pushes into it.
 
-use crate::forces::Force;
+use crate::particle::Force;
 use crate::particle::{Motion, Particle, ParticleSystem, Vector};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{OdeSystem, state_of};

@@ -7,7 +7,7 @@
 //! written once, as a [`Condition`]: a position part (C and its Jacobian J = ∂C/∂x)
 //! and a velocity part (J̇), for C with one or several rows.
 
-use crate::forces::{Force, JacobianSink};
+use crate::particle::{Force, JacobianSink};
 use crate::particle::{Matrix, Particle, Vector};
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::non_negative;

@@ -1,12 +1,12 @@
-//! Force objects (course notes, "Particle System Dynamics", section 4): unary forces
+//! Force objects (course notes, "Particle System Dynamics", section 4), each an
+//! implementation of [`Force`] (declared beside the particle system that calls it): unary forces
 //! act on each particle alone (gravity, drag), n-ary forces on a fixed set (springs,
 //! see `spring`), and spatial interaction forces on whichever pairs are close (see
 //! `interaction`). Every force object adds into the particles' force accumulators;
 //! none of them knows about the solver. A force may also carry its Jacobians ∂f/∂x
 //! and ∂f/∂v, which implicit integration needs (chapter 3).
 
-use crate::particle::Vector;
-use crate::particle::{Matrix, Particle};
+use crate::particle::{Force, JacobianSink, Matrix, Particle, Vector};
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::non_negative;
 
@@ -14,53 +14,6 @@ use pbm_prelim::validate::non_negative;
 /// (m/s²).
 pub const G: f64 = 9.81;
 
-// ANCHOR: force
-/// Something that adds forces into particles' accumulators.
-pub trait Force<const D: usize>: Send + Sync {
-    /// What it is, for error messages.
-    fn name(&self) -> &'static str;
-    /// Adds this object's forces at time `t` into `particles[i].f`. Fails if the
-    /// force is not defined at this state (a degenerate geometry).
-    fn apply(&self, t: f64, particles: &mut [Particle<D>]) -> Result<(), PbmError>;
-    /// The particles this object names (checked when it is added to a system).
-    fn particles(&self) -> &[usize] {
-        &[]
-    }
-    /// Potential energy, for conservative forces; zero for dissipative ones.
-    fn potential_energy(&self, _particles: &[Particle<D>]) -> f64 {
-        0.0
-    }
-    /// Whether the force is exactly −∇ of [`Force::potential_energy`]: it depends on
-    /// positions alone, not on velocities or time. Only such forces can be folded
-    /// into an objective to minimize (chapter 3's implicit step as minimization).
-    fn is_conservative(&self) -> bool {
-        false
-    }
-    /// Adds this force's Jacobian blocks ∂f_i/∂x_j and ∂f_i/∂v_j into `out`, for
-    /// implicit integration. A force that does not know its Jacobians says so.
-    fn add_jacobians(
-        &self,
-        _t: f64,
-        _particles: &[Particle<D>],
-        _out: &mut dyn JacobianSink<D>,
-    ) -> Result<(), PbmError> {
-        Err(PbmError::invalid(
-            "implicit step",
-            format!("the force `{}` does not provide its Jacobians", self.name()),
-        ))
-    }
-}
-
-/// Receives Jacobian blocks from forces: for particles i and j, the D × D blocks
-/// ∂f_i/∂x_j and ∂f_i/∂v_j. A force adds the blocks an implicit step should use:
-/// where the exact Jacobian would make the step's matrix non-symmetric or indefinite,
-/// a force may leave a term out and must say which in its documentation (as the
-/// damped spring does).
-pub trait JacobianSink<const D: usize> {
-    /// Adds `dfdx` to ∂f_i/∂x_j and `dfdv` to ∂f_i/∂v_j.
-    fn add(&mut self, i: usize, j: usize, dfdx: &Matrix<D>, dfdv: &Matrix<D>);
-}
-// ANCHOR_END: force
 
 /// Uniform gravity: f = m g on every particle.
 pub struct Gravity<const D: usize> {

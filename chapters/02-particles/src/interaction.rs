@@ -5,7 +5,7 @@
 //! order, so the parallel loop over particles gives the same bits with any number of
 //! threads; the two methods sum in different orders and agree to rounding.
 
-use crate::forces::Force;
+use crate::particle::Force;
 use crate::particle::{Particle, Vector};
 use pbm_prelim::PbmError;
 use pbm_prelim::parallel::{for_each_indexed_with, map_range};

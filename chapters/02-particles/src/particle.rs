@@ -3,7 +3,6 @@
 //! system ẋ = v, v̇ = f/m. From outside, a particle system is one state vector for
 //! the solver; from inside, a list of particles and a list of force objects.
 
-use crate::forces::Force;
 use nalgebra::{SMatrix, SVector};
 use pbm_ode::system::OdeSystem;
 use pbm_prelim::PbmError;
@@ -14,6 +13,54 @@ pub type Vector<const D: usize> = SVector<f64, D>;
 
 /// A D × D matrix: one block of a force's Jacobian.
 pub type Matrix<const D: usize> = SMatrix<f64, D, D>;
+
+// ANCHOR: force
+/// Something that adds forces into particles' accumulators.
+pub trait Force<const D: usize>: Send + Sync {
+    /// What it is, for error messages.
+    fn name(&self) -> &'static str;
+    /// Adds this object's forces at time `t` into `particles[i].f`. Fails if the
+    /// force is not defined at this state (a degenerate geometry).
+    fn apply(&self, t: f64, particles: &mut [Particle<D>]) -> Result<(), PbmError>;
+    /// The particles this object names (checked when it is added to a system).
+    fn particles(&self) -> &[usize] {
+        &[]
+    }
+    /// Potential energy, for conservative forces; zero for dissipative ones.
+    fn potential_energy(&self, _particles: &[Particle<D>]) -> f64 {
+        0.0
+    }
+    /// Whether the force is exactly −∇ of [`Force::potential_energy`]: it depends on
+    /// positions alone, not on velocities or time. Only such forces can be folded
+    /// into an objective to minimize (chapter 3's implicit step as minimization).
+    fn is_conservative(&self) -> bool {
+        false
+    }
+    /// Adds this force's Jacobian blocks ∂f_i/∂x_j and ∂f_i/∂v_j into `out`, for
+    /// implicit integration. A force that does not know its Jacobians says so.
+    fn add_jacobians(
+        &self,
+        _t: f64,
+        _particles: &[Particle<D>],
+        _out: &mut dyn JacobianSink<D>,
+    ) -> Result<(), PbmError> {
+        Err(PbmError::invalid(
+            "implicit step",
+            format!("the force `{}` does not provide its Jacobians", self.name()),
+        ))
+    }
+}
+
+/// Receives Jacobian blocks from forces: for particles i and j, the D × D blocks
+/// ∂f_i/∂x_j and ∂f_i/∂v_j. A force adds the blocks an implicit step should use:
+/// where the exact Jacobian would make the step's matrix non-symmetric or indefinite,
+/// a force may leave a term out and must say which in its documentation (as the
+/// damped spring does).
+pub trait JacobianSink<const D: usize> {
+    /// Adds `dfdx` to ∂f_i/∂x_j and `dfdv` to ∂f_i/∂v_j.
+    fn add(&mut self, i: usize, j: usize, dfdx: &Matrix<D>, dfdv: &Matrix<D>);
+}
+// ANCHOR_END: force
 
 /// A scripted motion: position, velocity and acceleration as functions of time.
 pub type Script<const D: usize> = fn(f64) -> (Vector<D>, Vector<D>, Vector<D>);

@@ -3,7 +3,8 @@
 //! particles and force objects and stepped with chapter 1's solvers.
 
 use crate::collision::{Plane, PlaneContact, Strategy, step_with_collisions};
-use crate::forces::{Force, G, Gravity, JacobianSink, ViscousDrag};
+use crate::forces::{G, Gravity, ViscousDrag};
+use crate::particle::{Force, JacobianSink};
 use crate::interaction::{PairLaw, scattered_points};
 use crate::particle::{Matrix, Motion, Particle, ParticleSystem, Vector};
 use crate::spring::DampedSpring;

@@ -3,7 +3,7 @@
 //! steps need, and they live beside the force so that a spring is one object that the
 //! explicit and the implicit integrators both use.
 
-use crate::forces::{Force, JacobianSink};
+use crate::particle::{Force, JacobianSink};
 use crate::particle::{Matrix, Particle, Vector};
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::non_negative;

@@ -10,7 +10,8 @@ use pbm_ode::tableau::RK4;
 use pbm_particles::condition::{
     Coincide, Distance, SoftCondition, finite_difference_errors,
 };
-use pbm_particles::forces::{Force, G};
+use pbm_particles::forces::G;
+use pbm_particles::particle::Force;
 use pbm_particles::interaction::{
     PairLaw, brute_force_forces, grid_forces, pair_checks, scattered_points,
 };

@@ -7,7 +7,7 @@ use crate::block_matrix::{BlockMatrix, MatrixBlock};
 use pbm_implicit::cg::{CgReport, LinearOperator, conjugate_gradient};
 use pbm_ode::system::OdeSystem;
 use pbm_particles::condition::{Condition, Evaluation};
-use pbm_particles::forces::Force;
+use pbm_particles::particle::Force;
 use pbm_particles::particle::{Motion, Particle, ParticleSystem, Vector};
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::{indices, non_negative};

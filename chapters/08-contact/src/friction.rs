@@ -9,72 +9,12 @@
 //! point, and its condition watches their relative acceleration along the same
 //! direction.
 
-use crate::impulse::BodyState;
+use crate::rows::{BodyState, Role, Row, row_matrix};
 use crate::lcp::{
     Bounds, LcpSolution, scale, solve_bounded, solve_warm_pivoting_with,
 };
-use nalgebra::{DMatrix, DVector, Vector3};
+use nalgebra::DVector;
 use pbm_prelim::PbmError;
-
-type V3 = Vector3<f64>;
-
-/// One unknown of the contact solve.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Row {
-    /// The body pushed along +`push`.
-    pub a: usize,
-    /// The body pushed along −`push`.
-    pub b: usize,
-    /// Where (m).
-    pub p: V3,
-    /// The direction of the row's force on a (a unit force per unit unknown), and
-    /// of the relative acceleration it watches.
-    pub along: V3,
-    /// What the row is.
-    pub role: Role,
-}
-
-/// What a row is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    /// A normal contact force: f ≥ 0.
-    Normal,
-    /// A bilateral constraint force (a hinge, a pin): any sign.
-    Bilateral,
-    /// A tangential friction force bounded by μ times the normal force of row
-    /// `normal`.
-    Tangent {
-        /// The index of the row holding the contact's normal force.
-        normal: usize,
-    },
-}
-
-// ANCHOR: row_matrix
-/// A_ij: row i's relative acceleration per unit of row j's unknown, j pushing +u_j
-/// on a_j and −u_j on b_j at p_j. A body k that row j pushes with sign s changes
-/// the acceleration of its point p by s (u_j / M + (I⁻¹ (r_j × u_j)) × r), with
-/// r_j = p_j − x and r = p − x; row i reads u_i · (that on a_i − that on b_i).
-pub fn row_matrix(bodies: &[BodyState], rows: &[Row]) -> DMatrix<f64> {
-    let m = rows.len();
-    DMatrix::from_fn(m, m, |i, j| {
-        let (ri, rj) = (&rows[i], &rows[j]);
-        let response = |k: usize, p: &V3| {
-            let sign = if k == rj.a {
-                1.0
-            } else if k == rj.b {
-                -1.0
-            } else {
-                return V3::zeros();
-            };
-            let body = &bodies[k];
-            let dv = rj.along * (sign * body.inv_mass);
-            let dw = body.inv_inertia * (rj.p - body.x).cross(&rj.along) * sign;
-            dv + dw.cross(&(p - body.x))
-        };
-        ri.along.dot(&(response(ri.a, &ri.p) - response(ri.b, &ri.p)))
-    })
-}
-// ANCHOR_END: row_matrix
 
 /// The bounds of every row for normal forces `f` (only the normal rows' entries are
 /// read).
@@ -271,6 +211,8 @@ pub fn solve_friction(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    type V3 = nalgebra::Vector3<f64>;
     use nalgebra::Matrix3;
 
     /// A unit cube of 1 kg resting on the ground on its four bottom corners, pushed

@@ -2,61 +2,11 @@
 //! them into each other, stopped (and bounced) in an instant by an impulse along the
 //! contact normal (the course notes, rigid-body section 8).
 
-use crate::friction::{Role, Row, row_matrix};
-use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
+use crate::rows::{BodyState, Role, Row, row_matrix};
+use nalgebra::{DMatrix, DVector, Vector3};
 use pbm_prelim::PbmError;
 
 type V3 = Vector3<f64>;
-
-/// What a contact needs to know of a body: where it is, how it moves, and how hard it
-/// is to push. A fixed body (the ground) has zero inverse mass and inertia.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct BodyState {
-    /// Centre of mass (m).
-    pub x: V3,
-    /// Velocity of the centre of mass (m/s).
-    pub v: V3,
-    /// Angular velocity (rad/s).
-    pub omega: V3,
-    /// 1 / mass (1/kg); 0 for a fixed body.
-    pub inv_mass: f64,
-    /// Inverse inertia tensor in world space, I⁻¹ = R I_body⁻¹ Rᵀ; 0 for a fixed body.
-    pub inv_inertia: Matrix3<f64>,
-}
-
-impl BodyState {
-    /// A body that never moves.
-    pub fn fixed(x: V3) -> Self {
-        BodyState {
-            x,
-            v: V3::zeros(),
-            omega: V3::zeros(),
-            inv_mass: 0.0,
-            inv_inertia: Matrix3::zeros(),
-        }
-    }
-
-    /// The velocity of the body's point p: v + ω × (p − x).
-    pub fn point_velocity(&self, p: &V3) -> V3 {
-        self.v + self.omega.cross(&(p - self.x))
-    }
-
-    /// Kinetic energy ½ m |v|² + ½ ωᵀ I ω (0 for a fixed body).
-    pub fn kinetic_energy(&self) -> f64 {
-        if self.inv_mass == 0.0 {
-            return 0.0;
-        }
-        let inertia = self.inv_inertia.try_inverse().unwrap_or_else(Matrix3::zeros);
-        0.5 * self.v.norm_squared() / self.inv_mass
-            + 0.5 * self.omega.dot(&(inertia * self.omega))
-    }
-
-    /// Applies impulse j at point p: Δv = j / M, Δω = I⁻¹ ((p − x) × j).
-    pub fn apply_impulse(&mut self, p: &V3, j: &V3) {
-        self.v += j * self.inv_mass;
-        self.omega += self.inv_inertia * (p - self.x).cross(j);
-    }
-}
 
 /// A contact point between bodies `a` and `b`: the normal points out of b, towards a.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -130,7 +80,7 @@ pub fn collide(
 /// unit impulse along contact j's normal (+n_j on a_j, −n_j on b_j). The same matrix
 /// relates contact forces to relative normal accelerations in resting contact. It
 /// is the matrix of rows that push and measure along the normals, written once in
-/// [`crate::friction::row_matrix`] for rows along any direction.
+/// [`crate::rows::row_matrix`] for rows along any direction.
 pub fn contact_matrix(bodies: &[BodyState], contacts: &[Contact]) -> DMatrix<f64> {
     let rows: Vec<Row> = contacts
         .iter()

@@ -18,6 +18,7 @@ pub mod lcp;
 #[cfg(feature = "book")]
 pub mod pages;
 pub mod resting;
+pub mod rows;
 pub mod scenes;
 pub mod singular;
 pub mod world;

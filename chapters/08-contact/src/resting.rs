@@ -8,7 +8,8 @@
 //! computes b, the contacts' relative normal accelerations without contact forces
 //! (the course notes, section 9 and Appendix D).
 
-use crate::impulse::{BodyState, Contact, contact_matrix};
+use crate::impulse::{Contact, contact_matrix};
+use crate::rows::BodyState;
 use crate::lcp::{LcpSolution, solve};
 use nalgebra::{DVector, Matrix3, Vector3};
 use pbm_prelim::PbmError;

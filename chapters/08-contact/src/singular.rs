@@ -5,7 +5,8 @@
 //! another. Baraff's (1995) rule picks, among the right answers, the one nearest the
 //! last, and the forces stay continuous.
 
-use crate::impulse::{BodyState, Contact, contact_matrix};
+use crate::impulse::{Contact, contact_matrix};
+use crate::rows::BodyState;
 use crate::lcp::{Bounds, LcpSolution, solve, solve_warm};
 use crate::resting::{Kind, Load, RestingContact, b_vector};
 use nalgebra::{DVector, Matrix3, Vector3};

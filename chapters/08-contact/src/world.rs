@@ -14,8 +14,9 @@
 //! over mass, v = F/M and ω = I⁻¹ τ: nothing coasts, nothing collides, and the
 //! contact forces are those that keep the contacts from closing *velocities*.
 
-use crate::friction::{REGULARIZATION, Role, Row, SETTLED, solve_friction};
-use crate::impulse::{BodyState, Contact, relative_velocity, sequential};
+use crate::friction::{REGULARIZATION, SETTLED, solve_friction};
+use crate::impulse::{Contact, relative_velocity, sequential};
+use crate::rows::{BodyState, Role, Row};
 use crate::lcp::{LcpSolution, solve};
 use crate::resting::{Kind, Load, RestingContact, b_vector, sliding};
 use nalgebra::{DVector, Matrix3, Rotation3, UnitQuaternion, Vector3};

@@ -7,7 +7,7 @@
 
 use crate::projection::{Scratch, Stiffness, project};
 use pbm_particles::condition::Condition;
-use pbm_particles::forces::Force;
+use pbm_particles::particle::Force;
 use pbm_particles::particle::{Motion, Particle, ParticleSystem, Vector};
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::{indices, positive};

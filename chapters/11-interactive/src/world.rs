@@ -24,10 +24,10 @@ use pbm_collision::polygon::{
 };
 use pbm_collision::sweep::CoherentSweep;
 use pbm_contact::friction::{
-    FrictionSolution, Role, Row, SETTLED, frictionless_bounds, row_matrix,
-    solve_friction,
+    FrictionSolution, SETTLED, frictionless_bounds, solve_friction,
 };
-use pbm_contact::impulse::{BodyState, Contact};
+use pbm_contact::impulse::Contact;
+use pbm_contact::rows::{BodyState, Role, Row, row_matrix};
 use pbm_contact::lcp::LcpSolution;
 use pbm_contact::lcp::solve_bounded;
 use pbm_ode::runge_kutta::RungeKutta;
