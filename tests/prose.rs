@@ -51,7 +51,7 @@ fn chain_cg_iterations(links: usize) -> f64 {
     use pbm_ode::runge_kutta::RungeKutta;
     use pbm_ode::system::OdeSystem;
     use pbm_ode::tableau::RK4;
-    let chain = pbm_constraints::models::Chain { links, length: 0.1, mass: 0.1 };
+    let chain = pbm_constraints::scenes::Chain { links, length: 0.1, mass: 0.1 };
     let mut system = chain.with_rods().unwrap();
     let mut stepper = RungeKutta::new(RK4);
     for _ in 0..20 {
@@ -165,7 +165,8 @@ const CLAIMS: &[Claim] = &[
             ratio.ln() / 16f64.ln()
         },
         agree: Agree::Rounds,
-    },];
+    },
+];
 
 /// Half a unit in the last digit `number` shows: 0.05 for "3.2", 5e-7 for "1.7e-5".
 fn half_unit(number: &str) -> f64 {

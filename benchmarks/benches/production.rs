@@ -17,7 +17,7 @@ use pbm_bench::{
 };
 use pbm_cloth::cloth::Material;
 use pbm_cloth::scenes::{Scene, cloth};
-use pbm_constraints::models::Chain;
+use pbm_constraints::scenes::Chain;
 use pbm_constraints::system::{default_iterations, solve_multipliers};
 use pbm_implicit::cg::{conjugate_gradient, solve_pcg};
 use pbm_implicit::multigrid::{Multigrid, MultigridPreconditioned};

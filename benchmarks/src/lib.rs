@@ -16,7 +16,7 @@ use ode_solvers::dopri5::Dopri5;
 use ode_solvers::rk4::Rk4;
 use ode_solvers::{DVector, System, Vector4};
 use pbm_ode::convergence::{AdaptiveMethod, adaptive_orbit};
-use pbm_ode::problems::{KEPLER_PERIOD, kepler_derivative, kepler_initial_state};
+use pbm_ode::scenes::{KEPLER_PERIOD, kepler_derivative, kepler_initial_state};
 use pbm_prelim::PbmError;
 
 /// The adaptive runs' problems: one period of the Kepler orbit at these

@@ -205,7 +205,9 @@ pub fn stale(
     let mut out = Vec::new();
     let read =
         |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
-    if shown.console && !matches(&text(shown, &outcome, true), &read(&text_name(shown))) {
+    if shown.console
+        && !matches(&text(shown, &outcome, true), &read(&text_name(shown)))
+    {
         out.push(text_name(shown));
     }
     if let Some(now) = json(shown, &outcome, true)

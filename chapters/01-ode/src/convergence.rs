@@ -6,8 +6,8 @@ use crate::adaptive::{
     AdaptiveRun, Controller, EmbeddedPair, ErrorEstimatingStep, EulerDoubling,
     distance, integrate_adaptive,
 };
-use crate::problems::{KEPLER_PERIOD, kepler_initial_state, kepler_orbit};
 use crate::runge_kutta::RungeKutta;
+use crate::scenes::{KEPLER_PERIOD, kepler_initial_state, kepler_orbit};
 use crate::system::state_of;
 use crate::tableau::{ButcherTableau, DORMAND_PRINCE, EULER};
 use pbm_prelim::PbmError;

@@ -2,8 +2,8 @@
 //!
 //! Chapter 1: Euler spirals out of a circular field; midpoint and RK4 nearly do not.
 
-use crate::problems::{Field, circle_field};
 use crate::runge_kutta::RungeKutta;
+use crate::scenes::{Field, circle_field};
 use crate::system::state_of;
 use crate::tableau::{EULER, MIDPOINT, RK4};
 use pbm_prelim::PbmError;

@@ -5,8 +5,8 @@ use crate::convergence::{
     ADAPTIVE_ECCENTRICITY, AdaptiveMethod, CONVERGENCE_ECCENTRICITY, adaptive_orbit,
     error_curve, fit_step_counts, fixed_steps_for_error, log_log_slope,
 };
-use crate::problems::{circle_field, euler_radius_ratio};
 use crate::runge_kutta::integrate;
+use crate::scenes::{circle_field, euler_radius_ratio};
 use crate::stability::{
     euler_decay, euler_decay_factor, observed_regime, predicted_regime,
 };

@@ -7,10 +7,10 @@ use crate::convergence::{
     ADAPTIVE_ECCENTRICITY, AdaptiveMethod, CONVERGENCE_ECCENTRICITY, adaptive_orbit,
     error_curve, fit_step_counts, orbit_error,
 };
-use crate::problems::{
+use crate::runge_kutta::{integrate, step_count};
+use crate::scenes::{
     Decay, KEPLER_PERIOD, circle_field, kepler_orbit, pendulum, pendulum_derivative,
 };
-use crate::runge_kutta::{integrate, step_count};
 use crate::stability::{euler_decay, predicted_regime};
 use crate::tableau::{ButcherTableau, DORMAND_PRINCE, EULER, MIDPOINT, RK4};
 use pbm_prelim::plot::{
@@ -550,7 +550,7 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
     )
 }
 
-fn replay_pos(orbit: &crate::problems::Field) -> (f64, f64) {
+fn replay_pos(orbit: &crate::scenes::Field) -> (f64, f64) {
     let s = crate::system::state_of(orbit);
     (s[0], s[1])
 }

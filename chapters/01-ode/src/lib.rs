@@ -18,8 +18,8 @@ pub mod exercises;
 pub mod figures;
 #[cfg(feature = "book")]
 pub mod pages;
-pub mod problems;
 pub mod runge_kutta;
+pub mod scenes;
 pub mod stability;
 pub mod system;
 pub mod tableau;

@@ -3,8 +3,8 @@
 //! in (−1, 0) oscillates while decaying, and one below −1 oscillates with growing
 //! amplitude.
 
-use crate::problems::Decay;
 use crate::runge_kutta::RungeKutta;
+use crate::scenes::Decay;
 use crate::system::state_of;
 use crate::tableau::EULER;
 use pbm_prelim::PbmError;

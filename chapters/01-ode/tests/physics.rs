@@ -8,11 +8,11 @@ use pbm_ode::adaptive::{Controller, EmbeddedPair, distance, integrate_adaptive};
 use pbm_ode::convergence::{
     AdaptiveMethod, adaptive_orbit, error_curve, log_log_slope, orbit_error,
 };
-use pbm_ode::problems::{
+use pbm_ode::runge_kutta::{RungeKutta, integrate};
+use pbm_ode::scenes::{
     KEPLER_PERIOD, circle_derivative, circle_field, euler_radius_ratio,
     kepler_derivative, kepler_orbit,
 };
-use pbm_ode::runge_kutta::{RungeKutta, integrate};
 use pbm_ode::stability::{Regime, euler_decay, observed_regime, predicted_regime};
 use pbm_ode::system::{OdeSystem, VectorField, state_of};
 use pbm_ode::tableau::{DORMAND_PRINCE, EULER, MIDPOINT, RK4};

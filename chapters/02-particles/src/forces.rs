@@ -14,7 +14,6 @@ use pbm_prelim::validate::non_negative;
 /// (m/s²).
 pub const G: f64 = 9.81;
 
-
 /// Uniform gravity: f = m g on every particle.
 pub struct Gravity<const D: usize> {
     /// Acceleration of gravity (m/s²).

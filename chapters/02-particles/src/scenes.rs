@@ -4,8 +4,8 @@
 
 use crate::collision::{Plane, PlaneContact, Strategy, step_with_collisions};
 use crate::forces::{G, Gravity, ViscousDrag};
-use crate::particle::{Force, JacobianSink};
 use crate::interaction::{PairLaw, scattered_points};
+use crate::particle::{Force, JacobianSink};
 use crate::particle::{Matrix, Motion, Particle, ParticleSystem, Vector};
 use crate::spring::DampedSpring;
 use nalgebra::{Vector2, Vector3};

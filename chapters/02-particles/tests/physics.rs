@@ -11,10 +11,10 @@ use pbm_particles::condition::{
     Coincide, Distance, SoftCondition, finite_difference_errors,
 };
 use pbm_particles::forces::G;
-use pbm_particles::particle::Force;
 use pbm_particles::interaction::{
     PairLaw, brute_force_forces, grid_forces, pair_checks, scattered_points,
 };
+use pbm_particles::particle::Force;
 use pbm_particles::particle::{Motion, Particle, ParticleSystem};
 use pbm_particles::scenes::{
     motor_on_circle, pulled_off_the_floor, ramp_slide, spring_network,

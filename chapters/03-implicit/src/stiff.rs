@@ -3,8 +3,8 @@
 //! take steps small enough for the fast part, long after it has died out.
 
 use nalgebra::{DMatrix, DVector};
-use pbm_ode::problems::{Field, circle_field};
 use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::scenes::{Field, circle_field};
 use pbm_ode::system::{OdeSystem, VectorField, state_of};
 use pbm_ode::tableau::ButcherTableau;
 use pbm_prelim::PbmError;

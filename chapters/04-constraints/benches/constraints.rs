@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pbm_constraints::models::Chain;
+use pbm_constraints::scenes::Chain;
 use pbm_ode::system::OdeSystem;
 
 fn benches(c: &mut Criterion) {

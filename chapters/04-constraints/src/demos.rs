@@ -3,7 +3,7 @@
 //! Chapter 4: the bead on a circular wire, held by a constraint force. Without
 //! feedback it drifts off the wire; the feedback gains k_s and k_d pull it back.
 
-use crate::models::bead;
+use crate::scenes::bead;
 use crate::system::{ConstrainedSystem, Feedback};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::OdeSystem;

@@ -1,8 +1,8 @@
 //! The chapter's runnable experiments: `pbm run constraints/<id> --set key=value`.
 
 use crate::constraint::{OnCircle, Rod};
-use crate::models::{Chain, double_pendulum};
-use crate::studies::{Holder, bead_drift, max_stable_step, run_chain};
+use crate::scenes::{Chain, double_pendulum};
+use crate::scenes::{Holder, bead_drift, max_stable_step, run_chain};
 use crate::system::{ConstrainedSystem, Feedback};
 use nalgebra::Vector2;
 use pbm_ode::runge_kutta::{RungeKutta, step_count};

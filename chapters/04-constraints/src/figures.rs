@@ -1,8 +1,8 @@
 //! The chapter's figures, computed with the chapter's own code.
 
 use crate::bead::bead_lambda;
-use crate::models::{Chain, double_pendulum};
-use crate::studies::{Holder, bead_drift, max_stable_step, run_chain};
+use crate::scenes::{Chain, double_pendulum};
+use crate::scenes::{Holder, bead_drift, max_stable_step, run_chain};
 use crate::system::Feedback;
 use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::{MIDPOINT, RK4};

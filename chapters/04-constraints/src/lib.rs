@@ -14,10 +14,9 @@ pub mod demos;
 pub mod exercises;
 #[cfg(feature = "book")]
 pub mod figures;
-pub mod models;
 #[cfg(feature = "book")]
 pub mod pages;
-pub mod studies;
+pub mod scenes;
 pub mod system;
 
 /// The chapter's registry entry: everything its pages show (exercises, figures, the runs

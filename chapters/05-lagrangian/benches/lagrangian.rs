@@ -5,8 +5,8 @@
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pbm_constraints::models::double_pendulum;
-use pbm_lagrangian::compare::angular_double_pendulum;
+use pbm_constraints::scenes::double_pendulum;
+use pbm_lagrangian::scenes::angular_double_pendulum;
 use pbm_ode::system::OdeSystem;
 
 fn benches(c: &mut Criterion) {

@@ -1,8 +1,8 @@
 //! The chapter's runnable experiments: `pbm run lagrangian/<id> --set key=value`.
 
-use crate::compare::{compare, separation_time};
 use crate::models::Bead;
 use crate::parametric::LagrangianSystem;
+use crate::scenes::{compare, separation_time};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::tableau::RK4;
 use pbm_particles::forces::G;

@@ -1,6 +1,6 @@
 //! The chapter's figure, computed with the chapter's own code.
 
-use crate::compare::{Sample, compare, separation_time};
+use crate::scenes::{Sample, compare, separation_time};
 use pbm_prelim::plot::{
     Drawing, LINE_WIDTH, REFERENCE, Swatch, axes, chart_on, color, dashed_line,
     draw_figure, label_font, legends_below, line, panels, power_of_ten,

@@ -6,7 +6,6 @@
 //! unknowns, at the price of finding a parametrisation and losing easy, interactive
 //! combination of constraints.
 
-pub mod compare;
 #[cfg(feature = "book")]
 pub mod exercises;
 #[cfg(feature = "book")]
@@ -15,6 +14,7 @@ pub mod models;
 #[cfg(feature = "book")]
 pub mod pages;
 pub mod parametric;
+pub mod scenes;
 
 /// The chapter's registry entry: everything its pages show (exercises, figures, the runs
 /// and numbers quoted, timing tables, live demos).

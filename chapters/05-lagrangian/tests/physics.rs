@@ -4,11 +4,11 @@
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
 use nalgebra::{DMatrix, DVector};
-use pbm_lagrangian::compare::{angular_double_pendulum, compare};
 use pbm_lagrangian::models::{Bead, DoublePendulum, EllipseBead};
 use pbm_lagrangian::parametric::{
     LagrangianSystem, ParametricModel, generalized_acceleration,
 };
+use pbm_lagrangian::scenes::{angular_double_pendulum, compare};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::tableau::RK4;
 use pbm_particles::forces::G;

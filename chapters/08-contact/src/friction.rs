@@ -9,10 +9,10 @@
 //! point, and its condition watches their relative acceleration along the same
 //! direction.
 
-use crate::rows::{BodyState, Role, Row, row_matrix};
 use crate::lcp::{
     Bounds, LcpSolution, scale, solve_bounded, solve_warm_pivoting_with,
 };
+use crate::rows::{BodyState, Role, Row, row_matrix};
 use nalgebra::DVector;
 use pbm_prelim::PbmError;
 

@@ -9,8 +9,8 @@
 //! (the course notes, section 9 and Appendix D).
 
 use crate::impulse::{Contact, contact_matrix};
-use crate::rows::BodyState;
 use crate::lcp::{LcpSolution, solve};
+use crate::rows::BodyState;
 use nalgebra::{DVector, Matrix3, Vector3};
 use pbm_prelim::PbmError;
 

@@ -6,9 +6,9 @@
 //! last, and the forces stay continuous.
 
 use crate::impulse::{Contact, contact_matrix};
-use crate::rows::BodyState;
 use crate::lcp::{Bounds, LcpSolution, solve, solve_warm};
 use crate::resting::{Kind, Load, RestingContact, b_vector};
+use crate::rows::BodyState;
 use nalgebra::{DVector, Matrix3, Vector3};
 use pbm_prelim::PbmError;
 

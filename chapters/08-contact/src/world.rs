@@ -16,9 +16,9 @@
 
 use crate::friction::{REGULARIZATION, SETTLED, solve_friction};
 use crate::impulse::{Contact, relative_velocity, sequential};
-use crate::rows::{BodyState, Role, Row};
 use crate::lcp::{LcpSolution, solve};
 use crate::resting::{Kind, Load, RestingContact, b_vector, sliding};
+use crate::rows::{BodyState, Role, Row};
 use nalgebra::{DVector, Matrix3, Rotation3, UnitQuaternion, Vector3};
 use pbm_collision::polyhedron::{
     ConvexPolyhedron, Feature, closest_parameters, contacts, separation,

@@ -11,7 +11,7 @@
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use pbm_cloth::cloth::Material;
 use pbm_cloth::scenes::{Scene, cloth};
-use pbm_constraints::models::Chain;
+use pbm_constraints::scenes::Chain;
 use pbm_pbd::projection::Stiffness;
 use pbm_pbd::scenes::{BoxChain, projected_chain, xpbd_cloth};
 use pbm_pbd::studies::FRAME;

@@ -8,7 +8,7 @@ use crate::studies::{
     max_position_difference, predicted_extension, projected_chain_run,
     static_extension,
 };
-use pbm_constraints::models::Chain;
+use pbm_constraints::scenes::Chain;
 use pbm_particles::forces::G;
 use pbm_prelim::parallel::map_range;
 use pbm_prelim::{Exercise, PbmError, budget, params};

@@ -6,7 +6,7 @@ use crate::projection::Stiffness;
 use crate::scenes::BoxChain;
 use crate::studies::{ChainSample, FRAME, projected_chain_run};
 use nalgebra::Vector3;
-use pbm_constraints::models::Chain;
+use pbm_constraints::scenes::Chain;
 use pbm_particles::forces::G;
 use pbm_prelim::plot::{
     Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color,

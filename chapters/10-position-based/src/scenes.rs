@@ -8,7 +8,7 @@ use crate::projection::Stiffness;
 use crate::rigid::Body;
 use nalgebra::{Vector2, Vector3};
 use pbm_constraints::constraint::{Nail, Rod};
-use pbm_constraints::models::Chain;
+use pbm_constraints::scenes::Chain;
 use pbm_particles::condition::Distance;
 use pbm_particles::forces::{G, Gravity};
 use pbm_particles::particle::{Motion, Particle};

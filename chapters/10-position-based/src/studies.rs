@@ -6,7 +6,7 @@ use crate::particles::PbdSystem;
 use crate::projection::Stiffness;
 use crate::scenes::{hanging_mass, projected_chain};
 use nalgebra::Vector2;
-use pbm_constraints::models::Chain;
+use pbm_constraints::scenes::Chain;
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::RK4;

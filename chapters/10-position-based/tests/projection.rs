@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
-use pbm_constraints::models::Chain;
+use pbm_constraints::scenes::Chain;
 use pbm_particles::forces::G;
 use pbm_pbd::projection::Stiffness;
 use pbm_pbd::scenes::{hanging_mass, projected_chain};

@@ -27,9 +27,9 @@ use pbm_contact::friction::{
     FrictionSolution, SETTLED, frictionless_bounds, solve_friction,
 };
 use pbm_contact::impulse::Contact;
-use pbm_contact::rows::{BodyState, Role, Row, row_matrix};
 use pbm_contact::lcp::LcpSolution;
 use pbm_contact::lcp::solve_bounded;
+use pbm_contact::rows::{BodyState, Role, Row, row_matrix};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_ode::tableau::RK4;

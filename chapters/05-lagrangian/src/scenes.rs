@@ -6,7 +6,7 @@
 
 use crate::models::DoublePendulum;
 use crate::parametric::LagrangianSystem;
-use pbm_constraints::models::{DOUBLE_PENDULUM_ANGLES, double_pendulum};
+use pbm_constraints::scenes::{DOUBLE_PENDULUM_ANGLES, double_pendulum};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::tableau::RK4;
 use pbm_particles::forces::G;
