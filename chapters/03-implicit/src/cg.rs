@@ -19,7 +19,9 @@ pub struct CgReport {
     pub relative_residual: f64,
 }
 
-fn dot(a: &[f64], b: &[f64]) -> f64 {
+/// The dot product of two equally long slices, summed in index order (so a result
+/// does not depend on how the work was split).
+pub fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 

@@ -4,6 +4,7 @@
 //! constraint solve needs: J x and Jᵀ x.
 
 use nalgebra::DMatrix;
+use pbm_implicit::cg::dot;
 
 // ANCHOR: block
 /// One non-zero block of a block-sparse matrix: `rows × cols` numbers, row-major,
@@ -59,10 +60,6 @@ impl BlockMatrix {
     }
 }
 // ANCHOR_END: block
-
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
 
 impl MatrixBlock {
     /// A zero block of the given shape at (row, col).

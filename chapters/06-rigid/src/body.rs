@@ -348,10 +348,35 @@ pub trait Body: Clone + Send + Sync {
     fn clear_accumulators(&mut self);
     /// Kinetic energy (J).
     fn kinetic_energy(&self) -> f64;
+    /// A point or a force in the body's space: `Vector3` in 3-D, `Vector2` in the
+    /// plane.
+    type Vector: Copy + Send + Sync + std::ops::Mul<f64, Output = Self::Vector>;
+    /// Mass (kg).
+    fn mass(&self) -> f64;
+    /// Adds `f` to the force on the centre of mass (no torque).
+    fn add_force(&mut self, f: &Self::Vector);
+    /// Adds `f` acting at the world-space point `p`: to the force, and to the torque
+    /// as (p − x) × f.
+    fn apply_force_at(&mut self, p: &Self::Vector, f: &Self::Vector);
+    /// Where the body-space point `p0` is in world space.
+    fn world_point(&self, p0: &Self::Vector) -> Self::Vector;
 }
 // ANCHOR_END: body_trait
 
 impl Body for RigidBody {
+    type Vector = Vector3<f64>;
+    fn mass(&self) -> f64 {
+        self.mass
+    }
+    fn add_force(&mut self, f: &Vector3<f64>) {
+        self.force += f;
+    }
+    fn apply_force_at(&mut self, p: &Vector3<f64>, f: &Vector3<f64>) {
+        RigidBody::apply_force_at(self, p, f);
+    }
+    fn world_point(&self, p0: &Vector3<f64>) -> Vector3<f64> {
+        RigidBody::world_point(self, p0)
+    }
     fn state_size(&self) -> usize {
         self.representation().state_size()
     }
@@ -443,43 +468,47 @@ pub trait BodyForce<B = RigidBody>: Send + Sync {
     fn apply(&self, t: f64, bodies: &mut [B]) -> Result<(), PbmError>;
 }
 
-/// Uniform gravity: M g at every centre of mass (section 5.2: it exerts no torque).
-pub struct Gravity {
+/// Uniform gravity: M g at every centre of mass (section 5.2: it exerts no torque),
+/// on 3-D bodies or planar ones alike.
+pub struct Gravity<B: Body = RigidBody> {
     /// Acceleration of gravity (m/s²).
-    pub g: Vector3<f64>,
+    pub g: B::Vector,
 }
 
-impl BodyForce for Gravity {
+impl<B: Body> BodyForce<B> for Gravity<B> {
     fn name(&self) -> &'static str {
         "gravity"
     }
-    fn apply(&self, _t: f64, bodies: &mut [RigidBody]) -> Result<(), PbmError> {
-        for_each_mut(bodies, |b| b.force += self.g * b.mass);
+    fn apply(&self, _t: f64, bodies: &mut [B]) -> Result<(), PbmError> {
+        for_each_mut(bodies, |b| {
+            let weight = self.g * b.mass();
+            b.add_force(&weight);
+        });
         Ok(())
     }
 }
 
 /// A constant world-space force on one body, acting at a point fixed in the body, for
-/// a limited time.
-pub struct PointForce {
+/// a limited time (`until` = ∞ for all time).
+pub struct PointForce<B: Body = RigidBody> {
     /// Index of the body (one element, so it can be lent as a slice).
     pub body: [usize; 1],
     /// Where it acts, in body coordinates (relative to the centre of mass).
-    pub point: Vector3<f64>,
+    pub point: B::Vector,
     /// The force, in world coordinates (N).
-    pub force: Vector3<f64>,
+    pub force: B::Vector,
     /// It acts while t < until.
     pub until: f64,
 }
 
-impl BodyForce for PointForce {
+impl<B: Body> BodyForce<B> for PointForce<B> {
     fn name(&self) -> &'static str {
         "point force"
     }
     fn bodies(&self) -> &[usize] {
         &self.body
     }
-    fn apply(&self, t: f64, bodies: &mut [RigidBody]) -> Result<(), PbmError> {
+    fn apply(&self, t: f64, bodies: &mut [B]) -> Result<(), PbmError> {
         if t < self.until {
             let b = &mut bodies[self.body[0]];
             let p = b.world_point(&self.point);

@@ -5,10 +5,9 @@
 //! their 3-D selves. The state is (x, y, θ, P_x, P_y, L), six numbers, and its
 //! derivative is (v, ω, F, τ).
 
-use crate::body::{Body, BodyForce, RigidSystem};
+use crate::body::{Body, RigidSystem};
 use nalgebra::{Matrix2, Vector2};
 use pbm_prelim::PbmError;
-use pbm_prelim::parallel::for_each_mut;
 use pbm_prelim::validate::{all_finite, finite, positive};
 
 /// Numbers per body in the state vector.
@@ -198,6 +197,19 @@ impl RigidBody2 {
 }
 
 impl Body for RigidBody2 {
+    type Vector = Vector2<f64>;
+    fn mass(&self) -> f64 {
+        self.mass
+    }
+    fn add_force(&mut self, f: &Vector2<f64>) {
+        self.force += f;
+    }
+    fn apply_force_at(&mut self, p: &Vector2<f64>, f: &Vector2<f64>) {
+        RigidBody2::apply_force_at(self, p, f);
+    }
+    fn world_point(&self, p0: &Vector2<f64>) -> Vector2<f64> {
+        RigidBody2::world_point(self, p0)
+    }
     fn state_size(&self) -> usize {
         STATE_SIZE
     }
@@ -241,46 +253,12 @@ impl Body for RigidBody2 {
     // ANCHOR_END: state2
 }
 
-/// Uniform gravity on planar bodies: M g at every centre of mass.
-pub struct Gravity2 {
-    /// Acceleration of gravity (m/s²).
-    pub g: Vector2<f64>,
-}
+/// Uniform gravity on planar bodies: chapter 6's [`Gravity`](crate::body::Gravity).
+pub type Gravity2 = crate::body::Gravity<RigidBody2>;
 
-impl BodyForce<RigidBody2> for Gravity2 {
-    fn name(&self) -> &'static str {
-        "gravity"
-    }
-    fn apply(&self, _t: f64, bodies: &mut [RigidBody2]) -> Result<(), PbmError> {
-        for_each_mut(bodies, |b| b.force += self.g * b.mass);
-        Ok(())
-    }
-}
-
-/// A constant world-space force on one planar body at a point fixed in the body.
-pub struct PointForce2 {
-    /// Index of the body.
-    pub body: [usize; 1],
-    /// Where it acts, in body coordinates (relative to the centre of mass).
-    pub point: Vector2<f64>,
-    /// The force, in world coordinates (N).
-    pub force: Vector2<f64>,
-}
-
-impl BodyForce<RigidBody2> for PointForce2 {
-    fn name(&self) -> &'static str {
-        "point force"
-    }
-    fn bodies(&self) -> &[usize] {
-        &self.body
-    }
-    fn apply(&self, _t: f64, bodies: &mut [RigidBody2]) -> Result<(), PbmError> {
-        let b = &mut bodies[self.body[0]];
-        let p = b.world_point(&self.point);
-        b.apply_force_at(&p, &self.force);
-        Ok(())
-    }
-}
+/// A force on a planar body at a point fixed in it: chapter 6's
+/// [`PointForce`](crate::body::PointForce).
+pub type PointForce2 = crate::body::PointForce<RigidBody2>;
 
 /// Planar bodies and the forces on them, as one ODE system: chapter 6's system of
 /// bodies.

@@ -624,7 +624,8 @@ fn planar_pair(
     s3.add_force(f3).unwrap();
     let mut s2 = RigidSystem2::new(vec![body2]).unwrap();
     s2.add_force(Gravity2 { g: Vector2::new(0.0, -G) }).unwrap();
-    s2.add_force(PointForce2 { body: [0], point, force }).unwrap();
+    s2.add_force(PointForce2 { body: [0], point, force, until: f64::INFINITY })
+        .unwrap();
     (s3, s2)
 }
 

@@ -9,6 +9,7 @@ use nalgebra::Vector2;
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{OdeSystem, VectorField, state_of};
 use pbm_ode::tableau::RK4;
+use pbm_particles::forces::G;
 use pbm_prelim::PbmError;
 
 /// What a collision-time search found.
@@ -131,9 +132,6 @@ pub struct FallingBox {
     pub start: [f64; 6],
 }
 
-/// Gravity (m/s²).
-pub const GRAVITY: f64 = 9.81;
-
 impl FallingBox {
     /// The book's case: dropped from 2 m, thrown at 1 m/s sideways, spinning at
     /// `spin` rad/s, with drag rate `drag`.
@@ -161,7 +159,7 @@ impl FallingBox {
         let c = self.drag;
         xdot[..3].copy_from_slice(&x[3..]);
         xdot[3] = -c * x[3];
-        xdot[4] = -GRAVITY - c * x[4];
+        xdot[4] = -G - c * x[4];
         xdot[5] = -c * x[5];
     }
 
@@ -178,9 +176,9 @@ impl FallingBox {
         let s = &self.start;
         // Velocity relaxes towards the terminal −g/c; position integrates it.
         let (vy, y) = if c == 0.0 {
-            (s[4] - GRAVITY * t, s[1] + s[4] * t - 0.5 * GRAVITY * t * t)
+            (s[4] - G * t, s[1] + s[4] * t - 0.5 * G * t * t)
         } else {
-            let terminal = -GRAVITY / c;
+            let terminal = -G / c;
             (
                 terminal + (s[4] - terminal) * fade,
                 s[1] + terminal * t + (s[4] - terminal) * decay,

@@ -4,6 +4,7 @@ use crate::exercises::{orbit, run_stack, slip};
 use crate::scenes;
 use crate::singular::sweep;
 use crate::world::Settings;
+use pbm_particles::forces::G;
 use pbm_prelim::plot::{
     LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color, dashed_line,
     draw_figure, label_font, legend_below, line, panels, power_of_ten,
@@ -89,7 +90,7 @@ fn drop_energy() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
 }
 
 fn incline_slip() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
-    let (mu, seconds, g) = (0.5_f64, 1.0, 9.81);
+    let (mu, seconds, g) = (0.5_f64, 1.0, G);
     let threshold = mu.atan().to_degrees();
     let mut measured = Vec::new();
     let mut theory = Vec::new();
@@ -257,7 +258,7 @@ fn singular_forces() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
 }
 
 fn turntable_orbit() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
-    let (omega, speed, g) = (std::f64::consts::TAU, 0.2, 9.81);
+    let (omega, speed, g) = (std::f64::consts::TAU, 0.2, G);
     let needed = 2.0 / 7.0 * omega * speed / g;
     let cm = |path: Vec<(f64, f64)>| -> Vec<(f64, f64)> {
         path.into_iter().map(|(x, z)| (100.0 * x, 100.0 * z)).collect()

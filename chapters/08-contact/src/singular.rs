@@ -10,6 +10,7 @@ use crate::lcp::{Bounds, LcpSolution, solve, solve_warm};
 use crate::resting::{Kind, Load, RestingContact, b_vector};
 use crate::rows::BodyState;
 use nalgebra::{DVector, Matrix3, Vector3};
+use pbm_particles::forces::G;
 use pbm_prelim::PbmError;
 
 type V3 = Vector3<f64>;
@@ -44,10 +45,7 @@ fn problem(load: f64, x: f64, z: f64) -> (nalgebra::DMatrix<f64>, DVector<f64>) 
     let push = V3::new(0.0, -load, 0.0);
     let at = V3::new(x, 0.1, z) - top.x;
     let loads = [
-        Load {
-            force: V3::new(0.0, -9.81 * MASS, 0.0) + push,
-            torque: at.cross(&push),
-        },
+        Load { force: V3::new(0.0, -G * MASS, 0.0) + push, torque: at.cross(&push) },
         Load { force: V3::zeros(), torque: V3::zeros() },
     ];
     let plain: Vec<Contact> = contacts.iter().map(|c| c.contact).collect();

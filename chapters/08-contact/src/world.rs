@@ -26,6 +26,7 @@ use pbm_collision::polyhedron::{
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_ode::tableau::RK4;
+use pbm_particles::forces::G;
 use pbm_prelim::PbmError;
 use pbm_rigid::body::Orientation;
 use pbm_rigid::body::{
@@ -82,7 +83,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            gravity: V3::new(0.0, -9.81, 0.0),
+            gravity: V3::new(0.0, -G, 0.0),
             restitution: 0.5,
             friction: 0.0,
             tolerance: 1e-4,

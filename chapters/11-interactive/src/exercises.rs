@@ -3,6 +3,7 @@
 
 use crate::scenes::{Feeder, Jack, Pendulum, Pile};
 use crate::world::{Order, Settings, World};
+use pbm_particles::forces::G;
 use pbm_prelim::{Choice, Exercise, Optional, PbmError, budget, params};
 use serde_json::{Value, json};
 use std::time::Instant;
@@ -376,7 +377,7 @@ fn pendulum(p: PendulumParams) -> Result<Value, PbmError> {
         "max_energy_change_j": drift,
         // Against the energy the drop can release: the chain's weight falling its
         // whole length.
-        "max_energy_change_relative": drift / (mass * 9.81 * pendulum.bars as f64 * pendulum.length),
+        "max_energy_change_relative": drift / (mass * G * pendulum.bars as f64 * pendulum.length),
         "lowest_centre_m": lowest,
         "impacts": s.impacts,
         "steps": s.steps,

@@ -33,6 +33,7 @@ use pbm_contact::rows::{BodyState, Role, Row, row_matrix};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_ode::tableau::RK4;
+use pbm_particles::forces::G;
 use pbm_prelim::PbmError;
 use pbm_rigid::body::Body;
 use pbm_rigid::body2d::{
@@ -88,7 +89,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            gravity: V2::new(0.0, -9.81),
+            gravity: V2::new(0.0, -G),
             epsilon: 0.02,
             h: 0.01,
             friction: 0.0,
