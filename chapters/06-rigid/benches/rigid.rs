@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use nalgebra::Vector3;
+use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::RK4;
@@ -16,7 +16,6 @@ use pbm_rigid::body::{
 };
 use pbm_rigid::mass::MassProperties;
 use pbm_rigid::mesh::uv_sphere;
-use pbm_rigid::rotation::Quat;
 
 fn bodies(n: u64) -> RigidSystem {
     let props =
@@ -28,7 +27,12 @@ fn bodies(n: u64) -> RigidSystem {
                 mass: 1.0,
                 inertia: props.inertia,
                 position: Vector3::new(s(0), s(1), s(2)) * 100.0,
-                orientation: Quat::new(s(3), s(4), s(5), s(6)),
+                orientation: UnitQuaternion::from_quaternion(Quaternion::new(
+                    s(3),
+                    s(4),
+                    s(5),
+                    s(6),
+                )),
                 velocity: Vector3::new(s(7), s(8), s(9)),
                 angular_velocity: Vector3::new(s(2), s(5), s(8)) * 3.0,
                 representation: Representation::Quaternion,

@@ -7,7 +7,7 @@ use crate::mass::MassProperties;
 use crate::rotation::{
     Quat, orthogonality_error, quat_derivative, quat_to_matrix, star,
 };
-use nalgebra::{Matrix3, Vector3};
+use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use pbm_ode::system::OdeSystem;
 use pbm_prelim::PbmError;
 use pbm_prelim::parallel::{for_each_mut, zip_chunks, zip_chunks_mut};
@@ -54,9 +54,9 @@ pub struct RigidBodyDef {
     pub inertia: Matrix3<f64>,
     /// Position of the centre of mass (m). Default: the origin.
     pub position: Vector3<f64>,
-    /// Orientation, a quaternion (normalized when the body is made). Default:
-    /// unrotated.
-    pub orientation: Quat,
+    /// Orientation, a unit quaternion (nalgebra's, as at every boundary of the book's
+    /// crates). Default: unrotated.
+    pub orientation: UnitQuaternion<f64>,
     /// Velocity of the centre of mass (m/s). Default: at rest.
     pub velocity: Vector3<f64>,
     /// Angular velocity in world coordinates (rad/s). Default: not spinning.
@@ -72,7 +72,7 @@ impl Default for RigidBodyDef {
             mass: 1.0,
             inertia: Matrix3::identity(),
             position: Vector3::zeros(),
-            orientation: Quat::new(1.0, 0.0, 0.0, 0.0),
+            orientation: UnitQuaternion::identity(),
             velocity: Vector3::zeros(),
             angular_velocity: Vector3::zeros(),
             representation: Representation::Quaternion,
@@ -126,7 +126,7 @@ pub struct RigidBody {
 
 impl RigidBody {
     /// The body `def` describes. Fails unless the mass is positive, the inertia
-    /// tensor symmetric positive definite, the orientation a non-zero quaternion and
+    /// tensor symmetric positive definite, the orientation a unit quaternion and
     /// everything finite.
     pub fn new(def: RigidBodyDef) -> Result<Self, PbmError> {
         let RigidBodyDef {
@@ -143,20 +143,22 @@ impl RigidBody {
             ));
         };
         all_finite("rigid body", "position", x.iter().copied())?;
-        all_finite("rigid body", "orientation", q.iter().copied())?;
+        all_finite("rigid body", "orientation", q.coords.iter().copied())?;
         all_finite("rigid body", "velocity", def.velocity.iter().copied())?;
         all_finite(
             "rigid body",
             "angular velocity",
             def.angular_velocity.iter().copied(),
         )?;
-        if q.norm() == 0.0 {
+        // The state stores the quaternion as four numbers (w, x, y, z), the form the
+        // chapter's q̇ = ½ ω q multiplies out by hand.
+        let q = Quat::new(q.w, q.i, q.j, q.k);
+        if (q.norm() - 1.0).abs() > 1e-9 {
             return Err(PbmError::invalid(
                 "rigid body",
-                "the orientation quaternion is zero",
+                "the orientation is not a unit quaternion",
             ));
         }
-        let q = q.normalize();
         let r = quat_to_matrix(&q);
         let orientation = match def.representation {
             Representation::Matrix => Orientation::Matrix(r),

@@ -257,7 +257,7 @@ fn uniform_gravity_exerts_no_torque() {
         mass: 7.0,
         inertia: props.inertia,
         position: Vector3::zeros(),
-        orientation: Quat::new(1.0, 0.0, 0.0, 0.0),
+        orientation: UnitQuaternion::identity(),
         velocity: Vector3::zeros(),
         angular_velocity: Vector3::zeros(),
         representation: Representation::Quaternion,
@@ -417,7 +417,7 @@ fn notes_errata_the_frame_loop_braces() {
             mass: 1.0,
             inertia: Matrix3::identity(),
             position: Vector3::zeros(),
-            orientation: Quat::new(1.0, 0.0, 0.0, 0.0),
+            orientation: UnitQuaternion::identity(),
             velocity: Vector3::repeat(1.0),
             angular_velocity: Vector3::zeros(),
             representation: Representation::Quaternion,
@@ -453,7 +453,12 @@ fn derivative_is_identical_on_one_and_two_threads() {
                 mass: 1.0,
                 inertia: props.inertia,
                 position: Vector3::new(s(0), s(1), s(2)),
-                orientation: Quat::new(s(3), s(4), s(5), s(6)),
+                orientation: UnitQuaternion::from_quaternion(Quaternion::new(
+                    s(3),
+                    s(4),
+                    s(5),
+                    s(6),
+                )),
                 velocity: Vector3::new(s(7), s(8), s(9)),
                 angular_velocity: Vector3::new(s(2), s(5), s(8)) * 3.0,
                 representation: Representation::Quaternion,
@@ -489,7 +494,7 @@ fn bad_input_is_an_error() {
     assert!(TriMesh::new(vec![Vector3::new(f64::NAN, 0.0, 0.0)], vec![]).is_err());
     assert!(TriMesh::new(v, vec![[0, 0, 1]]).is_err());
     assert!(uv_sphere(1.0, 1, 8).is_err());
-    let ok = |m: f64, i: Matrix3<f64>, x: Vector3<f64>, q: Quat| {
+    let ok = |m: f64, i: Matrix3<f64>, x: Vector3<f64>, q: UnitQuaternion<f64>| {
         RigidBody::new(RigidBodyDef {
             mass: m,
             inertia: i,
@@ -500,7 +505,7 @@ fn bad_input_is_an_error() {
             representation: Representation::Matrix,
         })
     };
-    let (i, q) = (Matrix3::identity(), Quat::new(1.0, 0.0, 0.0, 0.0));
+    let (i, q) = (Matrix3::identity(), UnitQuaternion::identity());
     assert!(ok(0.0, i, Vector3::zeros(), q).is_err());
     assert!(ok(f64::NAN, i, Vector3::zeros(), q).is_err());
     assert!(ok(1.0, -i, Vector3::zeros(), q).is_err());
@@ -514,7 +519,9 @@ fn bad_input_is_an_error() {
         .is_err()
     );
     assert!(ok(1.0, i, Vector3::new(f64::INFINITY, 0.0, 0.0), q).is_err());
-    assert!(ok(1.0, i, Vector3::zeros(), Quat::zeros()).is_err());
+    // A zero quaternion cannot be normalized: its NaNs are refused.
+    let zero = UnitQuaternion::from_quaternion(Quaternion::new(0.0, 0.0, 0.0, 0.0));
+    assert!(ok(1.0, i, Vector3::zeros(), zero).is_err());
     assert!(MassProperties::block(Vector3::new(1.0, 0.0, 1.0), 1.0).is_err());
     assert!(MassProperties::point_masses(&[]).is_err());
     assert!(MassProperties::point_sampling(&box_, 1.0, 0).is_err());
@@ -597,7 +604,10 @@ fn planar_pair(
         mass,
         inertia: Matrix3::from_diagonal(&Vector3::new(1.3, 0.4, inertia)),
         position: Vector3::new(0.2, -0.1, 0.0),
-        orientation: quat_from_axis_angle(&axis, theta),
+        orientation: UnitQuaternion::from_axis_angle(
+            &nalgebra::Unit::new_normalize(axis),
+            theta,
+        ),
         velocity: Vector3::new(v.x, v.y, 0.0),
         angular_velocity: axis * omega,
         representation: Representation::Quaternion,

@@ -158,6 +158,8 @@ pub fn simultaneous(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rows::BodyState;
+    use nalgebra::Matrix3;
 
     /// A 2 × 1 × 0.5 m box of 3 kg, tumbling down onto the ground at one corner.
     fn falling_box() -> (Vec<BodyState>, Contact) {

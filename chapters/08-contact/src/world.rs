@@ -488,10 +488,9 @@ impl World {
         (velocity, spin): (V3, V3),
     ) -> Result<usize, PbmError> {
         let props = MassProperties::block(size, mass)?;
-        let q = orientation.into_inner();
         let def = RigidBodyDef {
             position,
-            orientation: Quat::new(q.w, q.i, q.j, q.k),
+            orientation,
             velocity,
             angular_velocity: spin,
             ..RigidBodyDef::of(&props)
