@@ -381,3 +381,47 @@ pub struct Agreement {
     /// (`tests/demos.rs`) must still agree exactly.
     pub tolerance: f64,
 }
+
+impl Agreement {
+    /// Demo `demo` with `params`, run for `frames` frames, shows at readout
+    /// `readout` what [`Agreement::matches`] names.
+    pub const fn new(
+        demo: &'static str,
+        params: &'static [f64],
+        frames: u32,
+        readout: usize,
+    ) -> Agreement {
+        Agreement {
+            demo,
+            params,
+            frames,
+            readout,
+            exercise: "",
+            set: &[],
+            key: "",
+            absolute: false,
+            tolerance: 0.0,
+        }
+    }
+
+    /// …the number at JSON Pointer `key` of `pbm run exercise --set … --json`.
+    pub const fn matches(
+        self,
+        exercise: &'static str,
+        set: &'static [&'static str],
+        key: &'static str,
+    ) -> Agreement {
+        Agreement { exercise, set, key, ..self }
+    }
+
+    /// The exercise prints the readout's absolute value.
+    pub const fn absolute(self) -> Agreement {
+        Agreement { absolute: true, ..self }
+    }
+
+    /// The page's number may be this far from the CLI's, relative (see
+    /// [`Agreement::tolerance`]).
+    pub const fn within(self, tolerance: f64) -> Agreement {
+        Agreement { tolerance, ..self }
+    }
+}

@@ -295,6 +295,17 @@ pub struct Chapter {
 }
 // ANCHOR_END: chapter
 
+impl Figure {
+    /// The figure `name` ("what it shows", one line), drawn by `draw`.
+    pub fn new(
+        name: &'static str,
+        title: &'static str,
+        draw: fn() -> Result<Vec<crate::plot::Drawing>, PbmError>,
+    ) -> Figure {
+        Figure { name, title, draw }
+    }
+}
+
 impl Chapter {
     /// The exercise with this id, if any.
     pub fn exercise(&self, id: &str) -> Option<&Exercise> {

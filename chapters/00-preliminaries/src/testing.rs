@@ -72,6 +72,29 @@ pub fn bound(object: &mut Value, key: &str, holds: impl Fn(f64) -> bool) {
     }
 }
 
+/// For each parameter, an assignment just outside what it allows: above a number's
+/// range (or below it, where the range reaches the largest float), a word for a flag,
+/// a word no choice offers.
+pub fn outside_ranges(params: &[crate::ParamSpec]) -> Vec<String> {
+    use crate::ParamKind;
+    params
+        .iter()
+        .map(|p| match &p.kind {
+            ParamKind::Float { min, max, .. } if *max < f64::MAX / 4.0 => {
+                format!("{}={}", p.name, max + max.abs().max(1.0))
+            }
+            ParamKind::Float { min, .. } => {
+                format!("{}={}", p.name, min - min.abs().max(1.0))
+            }
+            ParamKind::Int { max, .. } => {
+                format!("{}={}", p.name, max.saturating_add(1))
+            }
+            ParamKind::Bool { .. } => format!("{}=perhaps", p.name),
+            ParamKind::Choice { .. } => format!("{}=no-such-choice", p.name),
+        })
+        .collect()
+}
+
 // ANCHOR: exercise_tests
 /// Writes, in a chapter's `tests/exercises.rs`, what every chapter's exercise tests
 /// share: `run(id, set)`, which runs one of the chapter's exercises, and the test
@@ -87,6 +110,22 @@ macro_rules! exercise_tests {
             set: &[&str],
         ) -> ::std::result::Result<::serde_json::Value, $crate::PbmError> {
             $crate::testing::run(&$chapter(), id, set)
+        }
+
+        #[test]
+        fn every_parameter_just_outside_its_range_is_refused() {
+            let chapter = $chapter();
+            for exercise in &chapter.exercises {
+                for assignment in $crate::testing::outside_ranges(&exercise.params) {
+                    match run(exercise.id, &[&assignment]) {
+                        Err($crate::PbmError::Param(_)) => {}
+                        other => panic!(
+                            "{}/{} {assignment}: expected a parameter error, got {other:?}",
+                            chapter.id, exercise.id
+                        ),
+                    }
+                }
+            }
         }
 
         #[test]

@@ -16,39 +16,21 @@ pub const DEMOS: &[DemoSpec] = &[EULER_SPIRAL];
 /// The numbers the demos show that the chapter's exercises print too (checked
 /// natively by `tests/demos.rs` and in the browser).
 pub const AGREEMENTS: &[Agreement] = &[
-    Agreement {
-        demo: "ode/euler-spiral",
-        params: &[0.0, 0.1],
-        frames: 63,
-        readout: 3,
-        exercise: "ode/euler-spiral",
-        set: &["h=0.1", "steps=63"],
-        key: "/euler_final_radius",
-        absolute: false,
-        tolerance: 0.0,
-    },
-    Agreement {
-        demo: "ode/euler-spiral",
-        params: &[1.0, 0.25],
-        frames: 26,
-        readout: 3,
-        exercise: "ode/euler-spiral",
-        set: &["h=0.25", "steps=26"],
-        key: "/midpoint_final_radius",
-        absolute: false,
-        tolerance: 0.0,
-    },
-    Agreement {
-        demo: "ode/euler-spiral",
-        params: &[2.0, 0.5],
-        frames: 13,
-        readout: 3,
-        exercise: "ode/euler-spiral",
-        set: &["h=0.5", "steps=13"],
-        key: "/rk4_final_radius",
-        absolute: false,
-        tolerance: 0.0,
-    },
+    Agreement::new("ode/euler-spiral", &[0.0, 0.1], 63, 3).matches(
+        "ode/euler-spiral",
+        &["h=0.1", "steps=63"],
+        "/euler_final_radius",
+    ),
+    Agreement::new("ode/euler-spiral", &[1.0, 0.25], 26, 3).matches(
+        "ode/euler-spiral",
+        &["h=0.25", "steps=26"],
+        "/midpoint_final_radius",
+    ),
+    Agreement::new("ode/euler-spiral", &[2.0, 0.5], 13, 3).matches(
+        "ode/euler-spiral",
+        &["h=0.5", "steps=13"],
+        "/rk4_final_radius",
+    ),
 ];
 
 /// The most points of the path kept for drawing.

@@ -24,36 +24,28 @@ use plotters::prelude::*;
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
     vec![
-        Figure {
-            name: "vector-field",
-            title: "A vector field and some of its integral curves",
-            draw: vector_field,
-        },
-        Figure {
-            name: "euler-spiral",
-            title: "Euler spirals outward on a circular field",
-            draw: euler_spiral,
-        },
-        Figure {
-            name: "stability",
-            title: "Euler on x' = -kx: three regimes of h",
-            draw: stability,
-        },
-        Figure {
-            name: "convergence",
-            title: "Global error against step size",
-            draw: convergence,
-        },
-        Figure {
-            name: "work-precision",
-            title: "Accuracy bought per derivative evaluation",
-            draw: work_precision,
-        },
-        Figure {
-            name: "adaptive-steps",
-            title: "Where an adaptive method spends its steps",
-            draw: adaptive_steps,
-        },
+        Figure::new(
+            "vector-field",
+            "A vector field and some of its integral curves",
+            vector_field,
+        ),
+        Figure::new(
+            "euler-spiral",
+            "Euler spirals outward on a circular field",
+            euler_spiral,
+        ),
+        Figure::new("stability", "Euler on x' = -kx: three regimes of h", stability),
+        Figure::new("convergence", "Global error against step size", convergence),
+        Figure::new(
+            "work-precision",
+            "Accuracy bought per derivative evaluation",
+            work_precision,
+        ),
+        Figure::new(
+            "adaptive-steps",
+            "Where an adaptive method spends its steps",
+            adaptive_steps,
+        ),
     ]
 }
 

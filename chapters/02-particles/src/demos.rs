@@ -18,30 +18,18 @@ pub const DEMOS: &[DemoSpec] = &[BOUNCING];
 /// The numbers the demos show that the chapter's exercises print too (checked
 /// natively by `tests/demos.rs` and in the browser).
 pub const AGREEMENTS: &[Agreement] = &[
-    Agreement {
-        demo: "particles/bouncing-ball",
-        params: &[0.8, 0.01],
-        // Four bounces measured by rollback, the fifth flight under way.
-        frames: 130,
-        readout: 3,
-        exercise: "particles/bouncing-ball",
-        set: &["restitution=0.8", "h=0.01"],
-        key: "/apex_heights/4",
-        absolute: false,
-        tolerance: 0.0,
-    },
-    Agreement {
-        demo: "particles/bouncing-ball",
-        params: &[0.8, 0.01],
-        // Three bounces measured with displacement.
-        frames: 110,
-        readout: 6,
-        exercise: "particles/bouncing-ball",
-        set: &["restitution=0.8", "h=0.01", "strategy=displace"],
-        key: "/apex_heights/3",
-        absolute: false,
-        tolerance: 0.0,
-    },
+    // Four bounces measured by rollback, the fifth flight under way.
+    Agreement::new("particles/bouncing-ball", &[0.8, 0.01], 130, 3).matches(
+        "particles/bouncing-ball",
+        &["restitution=0.8", "h=0.01"],
+        "/apex_heights/4",
+    ),
+    // Three bounces measured with displacement.
+    Agreement::new("particles/bouncing-ball", &[0.8, 0.01], 110, 6).matches(
+        "particles/bouncing-ball",
+        &["restitution=0.8", "h=0.01", "strategy=displace"],
+        "/apex_heights/3",
+    ),
 ];
 
 /// The page's frame (s).

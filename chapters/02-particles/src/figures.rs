@@ -23,31 +23,27 @@ use plotters::prelude::*;
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
     vec![
-        Figure {
-            name: "phase-plane",
-            title: "A damped spring in its phase plane",
-            draw: phase_plane,
-        },
-        Figure {
-            name: "bouncing-ball",
-            title: "Rollback against displacement on a bouncing ball",
-            draw: bouncing,
-        },
-        Figure {
-            name: "resting-contact",
-            title: "Resting contact: sliding down a ramp, pulled off a floor",
-            draw: resting_contact,
-        },
-        Figure {
-            name: "interaction-scaling",
-            title: "Pair checks of brute force and a uniform grid",
-            draw: scaling,
-        },
-        Figure {
-            name: "hanging-structure",
-            title: "A cantilever lattice sagging, dragged and settling",
-            draw: hanging,
-        },
+        Figure::new("phase-plane", "A damped spring in its phase plane", phase_plane),
+        Figure::new(
+            "bouncing-ball",
+            "Rollback against displacement on a bouncing ball",
+            bouncing,
+        ),
+        Figure::new(
+            "resting-contact",
+            "Resting contact: sliding down a ramp, pulled off a floor",
+            resting_contact,
+        ),
+        Figure::new(
+            "interaction-scaling",
+            "Pair checks of brute force and a uniform grid",
+            scaling,
+        ),
+        Figure::new(
+            "hanging-structure",
+            "A cantilever lattice sagging, dragged and settling",
+            hanging,
+        ),
     ]
 }
 

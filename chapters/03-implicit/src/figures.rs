@@ -19,31 +19,31 @@ use plotters::prelude::*;
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
     vec![
-        Figure {
-            name: "stiffness-blowup",
-            title: "Explicit methods explode on a stiff problem",
-            draw: stiffness_blowup,
-        },
-        Figure {
-            name: "energy-landscape",
-            title: "The stiff example as a narrow valley, stepped three ways",
-            draw: energy_landscape,
-        },
-        Figure {
-            name: "stability-regions",
-            title: "Where explicit and implicit Euler, midpoint and RK4 are stable",
-            draw: stability_regions,
-        },
-        Figure {
-            name: "sheet-frames",
-            title: "The hanging sheet, solved to three digits and to ten",
-            draw: sheet_frames,
-        },
-        Figure {
-            name: "energy",
-            title: "Energy under explicit, implicit and symplectic Euler",
-            draw: energy,
-        },
+        Figure::new(
+            "stiffness-blowup",
+            "Explicit methods explode on a stiff problem",
+            stiffness_blowup,
+        ),
+        Figure::new(
+            "energy-landscape",
+            "The stiff example as a narrow valley, stepped three ways",
+            energy_landscape,
+        ),
+        Figure::new(
+            "stability-regions",
+            "Where explicit and implicit Euler, midpoint and RK4 are stable",
+            stability_regions,
+        ),
+        Figure::new(
+            "sheet-frames",
+            "The hanging sheet, solved to three digits and to ten",
+            sheet_frames,
+        ),
+        Figure::new(
+            "energy",
+            "Energy under explicit, implicit and symplectic Euler",
+            energy,
+        ),
     ]
 }
 

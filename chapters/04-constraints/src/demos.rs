@@ -18,29 +18,17 @@ pub const DEMOS: &[DemoSpec] = &[BEAD];
 /// The numbers the demos show that the chapter's exercises print too (checked
 /// natively by `tests/demos.rs` and in the browser).
 pub const AGREEMENTS: &[Agreement] = &[
-    Agreement {
-        demo: "constraints/bead",
-        params: &[2.0, 0.01, 100.0, 20.0],
-        frames: 250,
-        readout: 3,
-        exercise: "constraints/drift",
-        set: &["solver=rk4", "h=0.01", "t_end=5", "k_s=100", "k_d=20"],
-        key: "/max_abs_c_with_feedback",
-        absolute: false,
-        tolerance: 0.0,
-    },
-    Agreement {
-        demo: "constraints/bead",
-        params: &[1.0, 0.005, 0.0, 0.0],
-        // Three steps of 5 ms a frame: 600 steps, 3 s.
-        frames: 200,
-        readout: 3,
-        exercise: "constraints/drift",
-        set: &["solver=midpoint", "h=0.005", "t_end=3"],
-        key: "/max_abs_c_without_feedback",
-        absolute: false,
-        tolerance: 0.0,
-    },
+    Agreement::new("constraints/bead", &[2.0, 0.01, 100.0, 20.0], 250, 3).matches(
+        "constraints/drift",
+        &["solver=rk4", "h=0.01", "t_end=5", "k_s=100", "k_d=20"],
+        "/max_abs_c_with_feedback",
+    ),
+    // Three steps of 5 ms a frame: 600 steps, 3 s.
+    Agreement::new("constraints/bead", &[1.0, 0.005, 0.0, 0.0], 200, 3).matches(
+        "constraints/drift",
+        &["solver=midpoint", "h=0.005", "t_end=3"],
+        "/max_abs_c_without_feedback",
+    ),
 ];
 
 /// The page's frame (s).

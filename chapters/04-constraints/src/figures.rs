@@ -18,31 +18,31 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
     vec![
-        Figure {
-            name: "bead-forces",
-            title: "The bead's applied force, constraint force and their sum",
-            draw: bead_forces,
-        },
-        Figure {
-            name: "jacobian-blocks",
-            title: "The block-sparse Jacobian of a nailed chain of four rods",
-            draw: jacobian_blocks,
-        },
-        Figure {
-            name: "drift",
-            title: "The bead drifts off its circle without feedback",
-            draw: drift,
-        },
-        Figure {
-            name: "double-pendulum",
-            title: "Paths of a double pendulum built from constraints",
-            draw: pendulum_paths,
-        },
-        Figure {
-            name: "rods-vs-springs",
-            title: "A chain of rods against a chain of stiff springs",
-            draw: rods_vs_springs,
-        },
+        Figure::new(
+            "bead-forces",
+            "The bead's applied force, constraint force and their sum",
+            bead_forces,
+        ),
+        Figure::new(
+            "jacobian-blocks",
+            "The block-sparse Jacobian of a nailed chain of four rods",
+            jacobian_blocks,
+        ),
+        Figure::new(
+            "drift",
+            "The bead drifts off its circle without feedback",
+            drift,
+        ),
+        Figure::new(
+            "double-pendulum",
+            "Paths of a double pendulum built from constraints",
+            pendulum_paths,
+        ),
+        Figure::new(
+            "rods-vs-springs",
+            "A chain of rods against a chain of stiff springs",
+            rods_vs_springs,
+        ),
     ]
 }
 

@@ -11,11 +11,11 @@ use plotters::prelude::*;
 
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
-    vec![Figure {
-        name: "compare",
-        title: "The double pendulum with constraint forces and with angles",
-        draw: compare_figure,
-    }]
+    vec![Figure::new(
+        "compare",
+        "The double pendulum with constraint forces and with angles",
+        compare_figure,
+    )]
 }
 
 fn compare_figure() -> Result<Vec<Drawing>, PbmError> {

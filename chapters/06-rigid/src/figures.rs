@@ -16,31 +16,31 @@ use plotters::prelude::*;
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
     vec![
-        Figure {
-            name: "body-frame",
-            title: "Body and world coordinates of a point",
-            draw: body_frame,
-        },
-        Figure {
-            name: "orientation-drift",
-            title: "Drift of a rotation matrix against a quaternion",
-            draw: orientation_drift,
-        },
-        Figure {
-            name: "push-paths",
-            title: "The force versus torque puzzle, seen from above",
-            draw: push_paths,
-        },
-        Figure {
-            name: "dzhanibekov",
-            title: "Spin about the intermediate axis flips",
-            draw: dzhanibekov,
-        },
-        Figure {
-            name: "dzhanibekov-box",
-            title: "The flipping block, seen at eight instants",
-            draw: dzhanibekov_box,
-        },
+        Figure::new(
+            "body-frame",
+            "Body and world coordinates of a point",
+            body_frame,
+        ),
+        Figure::new(
+            "orientation-drift",
+            "Drift of a rotation matrix against a quaternion",
+            orientation_drift,
+        ),
+        Figure::new(
+            "push-paths",
+            "The force versus torque puzzle, seen from above",
+            push_paths,
+        ),
+        Figure::new(
+            "dzhanibekov",
+            "Spin about the intermediate axis flips",
+            dzhanibekov,
+        ),
+        Figure::new(
+            "dzhanibekov-box",
+            "The flipping block, seen at eight instants",
+            dzhanibekov_box,
+        ),
     ]
 }
 

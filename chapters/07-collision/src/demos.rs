@@ -16,28 +16,16 @@ pub const DEMOS: &[DemoSpec] = &[SWEEP];
 /// The numbers the demos show that the chapter's exercises print too (checked
 /// natively by `tests/demos.rs` and in the browser).
 pub const AGREEMENTS: &[Agreement] = &[
-    Agreement {
-        demo: "collision/sweep",
-        params: &[100.0, 0.05],
-        frames: 50,
-        readout: 1,
-        exercise: "collision/sweep-table",
-        set: &["n_max=200", "steps=50"],
-        key: "/coherence/0/overlapping_pairs",
-        absolute: false,
-        tolerance: 0.0,
-    },
-    Agreement {
-        demo: "collision/sweep",
-        params: &[100.0, 0.05],
-        frames: 50,
-        readout: 3,
-        exercise: "collision/sweep-table",
-        set: &["n_max=200", "steps=50"],
-        key: "/coherence/0/exchanges_per_step",
-        absolute: false,
-        tolerance: 0.0,
-    },
+    Agreement::new("collision/sweep", &[100.0, 0.05], 50, 1).matches(
+        "collision/sweep-table",
+        &["n_max=200", "steps=50"],
+        "/coherence/0/overlapping_pairs",
+    ),
+    Agreement::new("collision/sweep", &[100.0, 0.05], 50, 3).matches(
+        "collision/sweep-table",
+        &["n_max=200", "steps=50"],
+        "/coherence/0/exchanges_per_step",
+    ),
 ];
 
 /// The scene the exercise `collision/sweep-table` times (its default seed).

@@ -20,26 +20,22 @@ use serde_json::Value;
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
     vec![
-        Figure {
-            name: "box-scene",
-            title: "A hundred moving boxes, ten steps apart",
-            draw: box_scene,
-        },
-        Figure {
-            name: "sweep-timing",
-            title: "Time per step against the number of boxes",
-            draw: sweep_timing,
-        },
-        Figure {
-            name: "separating-plane",
-            title: "A separating plane kept as a witness",
-            draw: separating_plane,
-        },
-        Figure {
-            name: "tunnelling",
-            title: "A thin fast plate and a wall",
-            draw: tunnelling,
-        },
+        Figure::new(
+            "box-scene",
+            "A hundred moving boxes, ten steps apart",
+            box_scene,
+        ),
+        Figure::new(
+            "sweep-timing",
+            "Time per step against the number of boxes",
+            sweep_timing,
+        ),
+        Figure::new(
+            "separating-plane",
+            "A separating plane kept as a witness",
+            separating_plane,
+        ),
+        Figure::new("tunnelling", "A thin fast plate and a wall", tunnelling),
     ]
 }
 

@@ -17,28 +17,16 @@ pub const DEMOS: &[DemoSpec] = &[DROP];
 /// The numbers the demos show that the chapter's exercises print too (checked
 /// natively by `tests/demos.rs` and in the browser).
 pub const AGREEMENTS: &[Agreement] = &[
-    Agreement {
-        demo: "contact/drop",
-        params: &[0.5, 0.5, 0.0],
-        frames: 120,
-        readout: 1,
-        exercise: "contact/drop",
-        set: &["seconds=2"],
-        key: "/impacts",
-        absolute: false,
-        tolerance: 0.0,
-    },
-    Agreement {
-        demo: "contact/drop",
-        params: &[0.5, 0.5, 0.0],
-        frames: 120,
-        readout: 4,
-        exercise: "contact/drop",
-        set: &["seconds=2"],
-        key: "/end_energy_j",
-        absolute: false,
-        tolerance: 0.0,
-    },
+    Agreement::new("contact/drop", &[0.5, 0.5, 0.0], 120, 1).matches(
+        "contact/drop",
+        &["seconds=2"],
+        "/impacts",
+    ),
+    Agreement::new("contact/drop", &[0.5, 0.5, 0.0], 120, 4).matches(
+        "contact/drop",
+        &["seconds=2"],
+        "/end_energy_j",
+    ),
 ];
 
 /// The page's frame (s).

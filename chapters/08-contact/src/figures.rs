@@ -16,31 +16,19 @@ use plotters::prelude::*;
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
     vec![
-        Figure {
-            name: "drop-energy",
-            title: "A dropped box's energy",
-            draw: drop_energy,
-        },
-        Figure {
-            name: "incline-slip",
-            title: "Slip against slope",
-            draw: incline_slip,
-        },
-        Figure {
-            name: "stack-drift",
-            title: "Ten boxes resting for ten seconds",
-            draw: stack_drift,
-        },
-        Figure {
-            name: "turntable-orbit",
-            title: "A ball on a turntable, seen from above",
-            draw: turntable_orbit,
-        },
-        Figure {
-            name: "singular-forces",
-            title: "Leg forces of a table on four legs",
-            draw: singular_forces,
-        },
+        Figure::new("drop-energy", "A dropped box's energy", drop_energy),
+        Figure::new("incline-slip", "Slip against slope", incline_slip),
+        Figure::new("stack-drift", "Ten boxes resting for ten seconds", stack_drift),
+        Figure::new(
+            "turntable-orbit",
+            "A ball on a turntable, seen from above",
+            turntable_orbit,
+        ),
+        Figure::new(
+            "singular-forces",
+            "Leg forces of a table on four legs",
+            singular_forces,
+        ),
     ]
 }
 

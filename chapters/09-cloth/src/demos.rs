@@ -19,33 +19,25 @@ pub const DEMOS: &[DemoSpec] = &[DRAPE];
 /// The numbers the demos show that the chapter's exercises print too (checked
 /// natively by `tests/demos.rs` and in the browser).
 pub const AGREEMENTS: &[Agreement] = &[
-    Agreement {
-        demo: "cloth/drape",
-        params: &[0.0, 8.0, 1000.0],
-        frames: 60,
-        readout: 3,
-        exercise: "cloth/drape",
-        // One step of 1/60 s a frame, written to the last digit of the f64.
-        set: &["n=8", "h=0.016666666666666666", "t_end=1"],
-        key: "/lowest_z_m",
-        absolute: false,
-        // The shear angle's acos and the hinge's atan2 (see `tolerance`): measured
-        // 6e-11 relative after 60 steps.
-        tolerance: 1e-9,
-    },
-    Agreement {
-        demo: "cloth/drape",
-        params: &[0.0, 8.0, 1000.0],
-        frames: 60,
-        readout: 4,
-        exercise: "cloth/drape",
-        set: &["n=8", "h=0.016666666666666666", "t_end=1"],
-        key: "/max_penetration_mm",
-        absolute: false,
-        // The shear angle's acos and the hinge's atan2 (see `tolerance`): measured
-        // 6e-11 relative after 60 steps.
-        tolerance: 1e-9,
-    },
+    // One step of 1/60 s a frame, written to the last digit of the f64.
+    // The shear angle's acos and the hinge's atan2 (see `tolerance`): measured
+    // 6e-11 relative after 60 steps.
+    Agreement::new("cloth/drape", &[0.0, 8.0, 1000.0], 60, 3)
+        .matches(
+            "cloth/drape",
+            &["n=8", "h=0.016666666666666666", "t_end=1"],
+            "/lowest_z_m",
+        )
+        .within(1e-9),
+    // The shear angle's acos and the hinge's atan2 (see `tolerance`): measured
+    // 6e-11 relative after 60 steps.
+    Agreement::new("cloth/drape", &[0.0, 8.0, 1000.0], 60, 4)
+        .matches(
+            "cloth/drape",
+            &["n=8", "h=0.016666666666666666", "t_end=1"],
+            "/max_penetration_mm",
+        )
+        .within(1e-9),
 ];
 
 /// One step per 60 Hz frame (s).

@@ -19,26 +19,18 @@ use std::sync::OnceLock;
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
     vec![
-        Figure {
-            name: "strand-sampling",
-            title: "One strand sampled four ways",
-            draw: strand_sampling,
-        },
-        Figure {
-            name: "drape-frames",
-            title: "A cloth draped over a sphere",
-            draw: drape_frames,
-        },
-        Figure {
-            name: "drape-energy",
-            title: "The drape's energies",
-            draw: drape_energy,
-        },
-        Figure {
-            name: "cg-resolution",
-            title: "CG iterations against resolution",
-            draw: cg_resolution,
-        },
+        Figure::new(
+            "strand-sampling",
+            "One strand sampled four ways",
+            strand_sampling,
+        ),
+        Figure::new("drape-frames", "A cloth draped over a sphere", drape_frames),
+        Figure::new("drape-energy", "The drape's energies", drape_energy),
+        Figure::new(
+            "cg-resolution",
+            "CG iterations against resolution",
+            cg_resolution,
+        ),
     ]
 }
 

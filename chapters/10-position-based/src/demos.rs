@@ -15,28 +15,16 @@ pub const DEMOS: &[DemoSpec] = &[BOX_CHAIN];
 /// The numbers the demos show that the chapter's exercises print too (checked
 /// natively by `tests/demos.rs` and in the browser).
 pub const AGREEMENTS: &[Agreement] = &[
-    Agreement {
-        demo: "pbd/chain",
-        params: &[10.0, 20.0, 1.0],
-        frames: 60,
-        readout: 1,
-        exercise: "pbd/chain",
-        set: &["links=10", "substeps=20", "iterations=1", "t_end=1"],
-        key: "/max_joint_gap_mm",
-        absolute: false,
-        tolerance: 0.0,
-    },
-    Agreement {
-        demo: "pbd/chain",
-        params: &[5.0, 8.0, 2.0],
-        frames: 90,
-        readout: 2,
-        exercise: "pbd/chain",
-        set: &["links=5", "substeps=8", "iterations=2", "t_end=1.5"],
-        key: "/energy_end_j",
-        absolute: false,
-        tolerance: 0.0,
-    },
+    Agreement::new("pbd/chain", &[10.0, 20.0, 1.0], 60, 1).matches(
+        "pbd/chain",
+        &["links=10", "substeps=20", "iterations=1", "t_end=1"],
+        "/max_joint_gap_mm",
+    ),
+    Agreement::new("pbd/chain", &[5.0, 8.0, 2.0], 90, 2).matches(
+        "pbd/chain",
+        &["links=5", "substeps=8", "iterations=2", "t_end=1.5"],
+        "/energy_end_j",
+    ),
 ];
 
 /// The demo of chapter 10's chain (the exercise `pbd/chain`).

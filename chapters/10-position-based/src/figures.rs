@@ -19,21 +19,17 @@ use plotters::prelude::*;
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
     vec![
-        Figure {
-            name: "stiffness-vs-steps",
-            title: "Effective stiffness against substeps and iterations",
-            draw: stiffness_vs_steps,
-        },
-        Figure {
-            name: "chain-comparison",
-            title: "Chapter 4's chain by PBD, XPBD and Lagrange multipliers",
-            draw: chain_comparison,
-        },
-        Figure {
-            name: "drag-filmstrip",
-            title: "Dragging a chain of boxes",
-            draw: drag_filmstrip,
-        },
+        Figure::new(
+            "stiffness-vs-steps",
+            "Effective stiffness against substeps and iterations",
+            stiffness_vs_steps,
+        ),
+        Figure::new(
+            "chain-comparison",
+            "Chapter 4's chain by PBD, XPBD and Lagrange multipliers",
+            chain_comparison,
+        ),
+        Figure::new("drag-filmstrip", "Dragging a chain of boxes", drag_filmstrip),
     ]
 }
 

@@ -20,43 +20,18 @@ pub const DEMOS: &[DemoSpec] = &[FEEDER, JACK];
 /// The numbers the demos show that the chapter's exercises print too (checked
 /// natively by `tests/demos.rs` and in the browser).
 pub const AGREEMENTS: &[Agreement] = &[
-    Agreement {
-        demo: "interactive/feeder",
-        params: &[0.02, 0.3, 4.0, 0.0, 8.0],
-        // 2.5 s: the first block is out, in the first turn of the crank.
-        frames: 150,
-        readout: 1,
-        exercise: "interactive/feeder",
-        set: &["seconds=2.5"],
-        key: "/blocks_fed",
-        absolute: false,
-        tolerance: 0.0,
-    },
-    Agreement {
-        demo: "interactive/feeder",
-        params: &[0.02, 0.3, 4.0, 0.0, 8.0],
-        frames: 150,
-        readout: 3,
-        exercise: "interactive/feeder",
-        set: &["seconds=2.5"],
-        key: "/max_depth",
-        absolute: false,
-        // The crank's circle calls sin and cos (see above).
-        tolerance: 0.05,
-    },
-    Agreement {
-        demo: "interactive/jack",
-        params: &[0.3, 3.0, 3.0, 0.02, 0.0],
-        // One pump, 3 s: the rack a tooth up on each stroke.
-        frames: 180,
-        readout: 1,
-        exercise: "interactive/jack",
-        set: &["seconds=3"],
-        key: "/lift_m",
-        absolute: false,
-        // The handle's arc calls sin and cos (see above).
-        tolerance: 0.05,
-    },
+    // 2.5 s: the first block is out, in the first turn of the crank.
+    Agreement::new("interactive/feeder", &[0.02, 0.3, 4.0, 0.0, 8.0], 150, 1)
+        .matches("interactive/feeder", &["seconds=2.5"], "/blocks_fed"),
+    // The crank's circle calls sin and cos (see above).
+    Agreement::new("interactive/feeder", &[0.02, 0.3, 4.0, 0.0, 8.0], 150, 3)
+        .matches("interactive/feeder", &["seconds=2.5"], "/max_depth")
+        .within(0.05),
+    // One pump, 3 s: the rack a tooth up on each stroke.
+    // The handle's arc calls sin and cos (see above).
+    Agreement::new("interactive/jack", &[0.3, 3.0, 3.0, 0.02, 0.0], 180, 1)
+        .matches("interactive/jack", &["seconds=3"], "/lift_m")
+        .within(0.05),
 ];
 
 /// The page's frame (s).

@@ -22,36 +22,32 @@ type V2 = Vector2<f64>;
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
     vec![
-        Figure {
-            name: "feeder-turn",
-            title: "The block feeder through one turn of its crank",
-            draw: feeder_turn,
-        },
-        Figure {
-            name: "feeder-blocks",
-            title: "Where each block is over forty seconds of feeding",
-            draw: feeder_blocks,
-        },
-        Figure {
-            name: "feeder-jam",
-            title: "A pusher taller than a block jams the feeder",
-            draw: feeder_jam,
-        },
-        Figure {
-            name: "jack-pump",
-            title: "The double-action jack through one pump of its handle",
-            draw: jack_pump,
-        },
-        Figure {
-            name: "jack-climb",
-            title: "The jack's rack climbing on both strokes, and a swing too short to climb",
-            draw: jack_climb,
-        },
-        Figure {
-            name: "pile",
-            title: "Twenty polygons dropped into a box",
-            draw: pile,
-        },
+        Figure::new(
+            "feeder-turn",
+            "The block feeder through one turn of its crank",
+            feeder_turn,
+        ),
+        Figure::new(
+            "feeder-blocks",
+            "Where each block is over forty seconds of feeding",
+            feeder_blocks,
+        ),
+        Figure::new(
+            "feeder-jam",
+            "A pusher taller than a block jams the feeder",
+            feeder_jam,
+        ),
+        Figure::new(
+            "jack-pump",
+            "The double-action jack through one pump of its handle",
+            jack_pump,
+        ),
+        Figure::new(
+            "jack-climb",
+            "The jack's rack climbing on both strokes, and a swing too short to climb",
+            jack_climb,
+        ),
+        Figure::new("pile", "Twenty polygons dropped into a box", pile),
     ]
 }
 
