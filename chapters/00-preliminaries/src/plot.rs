@@ -852,3 +852,16 @@ mod tests {
         assert!(drawings[1].svg.contains("width=\"360\" height=\"400\""));
     }
 }
+
+/// What a chapter's `figures.rs` draws with, in one import: the book's figure style,
+/// the registry's [`Figure`](crate::Figure), and plotters' own prelude.
+pub mod prelude {
+    pub use super::{
+        Area, DrawResult, Drawing, LINE_WIDTH, Layout, Legend, REFERENCE, Swatch,
+        arrow, axes, chart_on, color, dashed_line, draw_figure, equal_scale,
+        equal_scale_in, label_font, legend_below, legends_below, line, panels,
+        power_of_ten, require_finite, tick_font, title_font, titled, wrap,
+    };
+    pub use crate::{Figure, PbmError};
+    pub use plotters::prelude::*;
+}

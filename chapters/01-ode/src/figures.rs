@@ -13,13 +13,7 @@ use crate::scenes::{
 };
 use crate::stability::{euler_decay, predicted_regime};
 use crate::tableau::{ButcherTableau, DORMAND_PRINCE, EULER, MIDPOINT, RK4};
-use pbm_prelim::plot::{
-    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color,
-    dashed_line, draw_figure, equal_scale, label_font, legend_below, line, panels,
-    power_of_ten, require_finite, title_font, titled,
-};
-use pbm_prelim::{Figure, PbmError};
-use plotters::prelude::*;
+use pbm_prelim::plot::prelude::*;
 
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {

@@ -12,13 +12,7 @@ use crate::spring::DampedSpring;
 use nalgebra::Vector1;
 use pbm_ode::runge_kutta::integrate;
 use pbm_ode::tableau::RK4;
-use pbm_prelim::plot::{
-    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color,
-    dashed_line, draw_figure, equal_scale, label_font, legend_below, legends_below,
-    line, panels, power_of_ten, require_finite, tick_font, title_font, titled,
-};
-use pbm_prelim::{Figure, PbmError};
-use plotters::prelude::*;
+use pbm_prelim::plot::prelude::*;
 
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {

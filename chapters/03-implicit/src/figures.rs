@@ -8,13 +8,7 @@ use crate::stiff::{StiffExample, stability_boundary};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::state_of;
 use pbm_ode::tableau::{ButcherTableau, EULER, MIDPOINT, RK4};
-use pbm_prelim::plot::{
-    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color,
-    dashed_line, draw_figure, label_font, legend_below, legends_below, line, panels,
-    power_of_ten, require_finite, title_font, titled,
-};
-use pbm_prelim::{Figure, PbmError};
-use plotters::prelude::*;
+use pbm_prelim::plot::prelude::*;
 
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {

@@ -6,13 +6,7 @@ use crate::scenes::{Holder, bead_drift, max_stable_step, run_chain};
 use crate::system::Feedback;
 use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::{MIDPOINT, RK4};
-use pbm_prelim::plot::{
-    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, arrow, axes, chart_on, color,
-    dashed_line, draw_figure, equal_scale, legend_below, line, power_of_ten,
-    require_finite, title_font, titled,
-};
-use pbm_prelim::{Figure, PbmError};
-use plotters::prelude::*;
+use pbm_prelim::plot::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Every figure of the chapter, in reading order.

@@ -1,13 +1,7 @@
 //! The chapter's figure, computed with the chapter's own code.
 
 use crate::scenes::{Sample, compare, separation_time};
-use pbm_prelim::plot::{
-    Drawing, LINE_WIDTH, REFERENCE, Swatch, axes, chart_on, color, dashed_line,
-    draw_figure, label_font, legends_below, line, panels, power_of_ten,
-    require_finite, title_font, titled,
-};
-use pbm_prelim::{Figure, PbmError};
-use plotters::prelude::*;
+use pbm_prelim::plot::prelude::*;
 
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {

@@ -5,13 +5,7 @@ use crate::motion::{
     DZHANIBEKOV_OMEGA, Sample, TUMBLING_BLOCK_SIZE, push, torque_free,
 };
 use nalgebra::{Matrix3, Vector3};
-use pbm_prelim::plot::{
-    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, arrow, axes, chart_on, color,
-    dashed_line, draw_figure, equal_scale, equal_scale_in, label_font, legend_below,
-    legends_below, line, panels, power_of_ten, require_finite, title_font, titled,
-};
-use pbm_prelim::{Figure, PbmError};
-use plotters::prelude::*;
+use pbm_prelim::plot::prelude::*;
 
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {

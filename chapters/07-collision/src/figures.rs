@@ -8,13 +8,7 @@ use crate::sweep::brute_force_pairs;
 use crate::tunnel::{Flight, Shot, WALL_X};
 use nalgebra::{UnitQuaternion, Vector3};
 use pbm_ode::convergence::log_log_slope;
-use pbm_prelim::plot::{
-    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color,
-    dashed_line, draw_figure, equal_scale_in, label_font, legend_below, line, panels,
-    power_of_ten, require_finite, title_font, titled,
-};
-use pbm_prelim::{Figure, PbmError};
-use plotters::prelude::*;
+use pbm_prelim::plot::prelude::*;
 use serde_json::Value;
 
 /// Every figure of the chapter, in reading order.

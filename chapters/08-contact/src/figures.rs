@@ -5,13 +5,7 @@ use crate::scenes;
 use crate::singular::sweep;
 use crate::world::Settings;
 use pbm_particles::forces::G;
-use pbm_prelim::plot::{
-    LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color, dashed_line,
-    draw_figure, label_font, legend_below, line, panels, power_of_ten,
-    require_finite, title_font, titled,
-};
-use pbm_prelim::{Figure, PbmError};
-use plotters::prelude::*;
+use pbm_prelim::plot::prelude::*;
 
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {

@@ -7,13 +7,7 @@ use crate::scenes::{SPHERE, Scene, cloth, run};
 use crate::strand::{Material, Scaling, cantilever, settle};
 use pbm_particles::forces::G;
 use pbm_prelim::parallel::map_range;
-use pbm_prelim::plot::{
-    Drawing, LINE_WIDTH, Legend, Swatch, axes, chart_on, color, draw_figure,
-    equal_scale_in, label_font, legend_below, line, panels, power_of_ten,
-    require_finite, title_font, titled,
-};
-use pbm_prelim::{Figure, PbmError};
-use plotters::prelude::*;
+use pbm_prelim::plot::prelude::*;
 use std::sync::OnceLock;
 
 /// Every figure of the chapter, in reading order.

@@ -8,13 +8,7 @@ use crate::studies::{ChainSample, FRAME, projected_chain_run};
 use nalgebra::Vector3;
 use pbm_constraints::scenes::Chain;
 use pbm_particles::forces::G;
-use pbm_prelim::plot::{
-    Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on, color,
-    dashed_line, draw_figure, equal_scale_in, label_font, legend_below, line, panels,
-    power_of_ten, require_finite, title_font, titled,
-};
-use pbm_prelim::{Figure, PbmError};
-use plotters::prelude::*;
+use pbm_prelim::plot::prelude::*;
 
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {

@@ -9,13 +9,7 @@ use crate::scenes::{Feeder, Jack, Pile};
 use crate::world::{Settings, World};
 use nalgebra::Vector2;
 use pbm_collision::polygon::ConvexPolygon;
-use pbm_prelim::plot::{
-    Area, DrawResult, Drawing, LINE_WIDTH, Legend, REFERENCE, Swatch, axes, chart_on,
-    color, dashed_line, draw_figure, equal_scale_in, label_font, legend_below, line,
-    panels, require_finite, title_font, titled,
-};
-use pbm_prelim::{Figure, PbmError};
-use plotters::prelude::*;
+use pbm_prelim::plot::prelude::*;
 
 type V2 = Vector2<f64>;
 
