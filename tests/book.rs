@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -550,4 +550,92 @@ fn the_built_book_renders_math_and_loads_nothing_remote() {
     for word in ["quaternion", "euler", "stiffness"] {
         assert!(index.contains(word), "the search index does not know `{word}`");
     }
+}
+
+/// A measured-looking number in a page's prose: a decimal or grouped number followed by
+/// a unit, or any number followed by ms, µs, steps/s or ×. Code, math and directives are
+/// left out (a directive's number comes from the code).
+fn typed_numbers(text: &str) -> Vec<String> {
+    let blank = |text: &str, pattern: &str| -> String {
+        regex::Regex::new(pattern)
+            .unwrap()
+            .replace_all(text, |c: &regex::Captures| {
+                c[0].chars().map(|ch| if ch == '\n' { '\n' } else { ' ' }).collect::<String>()
+            })
+            .into_owned()
+    };
+    let mut text = text.to_string();
+    for pattern in [r"(?s)```.*?```", r"(?s)\$\$.*?\$\$", r"\$[^$\n]*\$", r"`[^`\n]*`", r"\{\{#[^}]*\}\}"] {
+        text = blank(&text, pattern);
+    }
+    let unit = r"(?:m|s|ms|µs|us|ns|mm|cm|km|J|N|Nm|kg|g|Hz|kHz|rad|°|%|×|x|m/s|m/s²|steps/s|steps a second|M pairs/s)";
+    let number = format!(
+        r"(?:^|[^\w.])((?:(?:\d{{1,3}}(?:,\d{{3}})+|\d+)?\.\d+(?:e[-+]?\d+)?\s*{unit})|(?:\d{{1,3}}(?:,\d{{3}})+\s*{unit})|(?:\d+(?:\.\d+)?\s*(?:ms|µs|steps/s|×)))(?:[^\w]|$)"
+    );
+    let number = regex::Regex::new(&number).unwrap();
+    text.lines()
+        .flat_map(|line| {
+            number
+                .captures_iter(line)
+                .map(|c| c[1].split_whitespace().collect::<Vec<_>>().join(" "))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[test]
+fn typed_numbers_are_directives_or_allowed() {
+    // A number a run produces comes onto the page through `{{#value}}`, `{{#default}}`
+    // or `{{#timing}}`, and cannot drift. What stays typed is listed, with its reason,
+    // in tests/typed-numbers.allow: a problem's setup, a source's number, a count that
+    // is the argument.
+    let allow_file = pbm::repo_root().join("tests/typed-numbers.allow");
+    let allow_text = fs::read_to_string(&allow_file).unwrap();
+    let mut allowed: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for line in allow_text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+        let cells: Vec<&str> = line.split(" | ").map(str::trim).collect();
+        assert!(
+            cells.len() == 3 && !cells[2].is_empty(),
+            "tests/typed-numbers.allow: `{line}` is not `page | number | reason`"
+        );
+        *allowed.entry((cells[0].to_string(), cells[1].to_string())).or_default() += 1;
+    }
+    let mut found: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for page in pages() {
+        let relative = page.strip_prefix(book_src()).unwrap().to_string_lossy().into_owned();
+        if relative.starts_with("output/") || relative.starts_with("benchmarks/") {
+            continue;
+        }
+        for hit in typed_numbers(&fs::read_to_string(&page).unwrap()) {
+            *found.entry((relative.clone(), hit)).or_default() += 1;
+        }
+    }
+    let mut problems = Vec::new();
+    for (key, n) in &found {
+        let allowed_n = allowed.get(key).copied().unwrap_or(0);
+        if *n > allowed_n {
+            problems.push(format!(
+                "{}: `{}` typed by hand {n} time(s), allowed {allowed_n}: put it on the page \
+                 with a directive, or add it to tests/typed-numbers.allow with a reason",
+                key.0, key.1
+            ));
+        }
+    }
+    for (key, n) in &allowed {
+        if found.get(key).copied().unwrap_or(0) < *n {
+            problems.push(format!(
+                "tests/typed-numbers.allow lists `{}` on {} more often than the page has it: \
+                 remove the entry",
+                key.1, key.0
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let total: usize = allowed.values().sum();
+    assert!(total <= 75, "{total} numbers typed by hand: the book keeps at most 75");
+    // The scanner finds what it should and skips what it should.
+    assert_eq!(typed_numbers("fell 0.13 m in 2,112 steps/s and 4 ms, 2.5×"), [
+        "0.13 m", "2,112 steps/s", "4 ms", "2.5×"
+    ]);
+    assert!(typed_numbers("`0.1 m` $0.2\\,\\mathrm{m}$ {{#value a/b /c unit=m}} 3 m").is_empty());
 }
