@@ -1,4 +1,4 @@
-// The book's live demos (web/, src/demos.rs). Each `{{#demo id}}` of a page becomes a
+// The book's live demos (web/, book-tools/src/demos.rs). Each `{{#demo id}}` of a page becomes a
 // <div class="pbm-demo" data-demo="id"> holding one line on how to get the live
 // version; when the book was built with the WebAssembly module, this loader replaces
 // that line with the demo: a canvas, its sliders, play/pause/step/reset, and the

@@ -560,12 +560,20 @@ fn typed_numbers(text: &str) -> Vec<String> {
         regex::Regex::new(pattern)
             .unwrap()
             .replace_all(text, |c: &regex::Captures| {
-                c[0].chars().map(|ch| if ch == '\n' { '\n' } else { ' ' }).collect::<String>()
+                c[0].chars()
+                    .map(|ch| if ch == '\n' { '\n' } else { ' ' })
+                    .collect::<String>()
             })
             .into_owned()
     };
     let mut text = text.to_string();
-    for pattern in [r"(?s)```.*?```", r"(?s)\$\$.*?\$\$", r"\$[^$\n]*\$", r"`[^`\n]*`", r"\{\{#[^}]*\}\}"] {
+    for pattern in [
+        r"(?s)```.*?```",
+        r"(?s)\$\$.*?\$\$",
+        r"\$[^$\n]*\$",
+        r"`[^`\n]*`",
+        r"\{\{#[^}]*\}\}",
+    ] {
         text = blank(&text, pattern);
     }
     let unit = r"(?:m|s|ms|µs|us|ns|mm|cm|km|J|N|Nm|kg|g|Hz|kHz|rad|°|%|×|x|m/s|m/s²|steps/s|steps a second|M pairs/s)";
@@ -592,17 +600,21 @@ fn typed_numbers_are_directives_or_allowed() {
     let allow_file = pbm::repo_root().join("tests/typed-numbers.allow");
     let allow_text = fs::read_to_string(&allow_file).unwrap();
     let mut allowed: BTreeMap<(String, String), usize> = BTreeMap::new();
-    for line in allow_text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+    for line in
+        allow_text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
         let cells: Vec<&str> = line.split(" | ").map(str::trim).collect();
         assert!(
             cells.len() == 3 && !cells[2].is_empty(),
             "tests/typed-numbers.allow: `{line}` is not `page | number | reason`"
         );
-        *allowed.entry((cells[0].to_string(), cells[1].to_string())).or_default() += 1;
+        *allowed.entry((cells[0].to_string(), cells[1].to_string())).or_default() +=
+            1;
     }
     let mut found: BTreeMap<(String, String), usize> = BTreeMap::new();
     for page in pages() {
-        let relative = page.strip_prefix(book_src()).unwrap().to_string_lossy().into_owned();
+        let relative =
+            page.strip_prefix(book_src()).unwrap().to_string_lossy().into_owned();
         if relative.starts_with("output/") || relative.starts_with("benchmarks/") {
             continue;
         }
@@ -634,8 +646,12 @@ fn typed_numbers_are_directives_or_allowed() {
     let total: usize = allowed.values().sum();
     assert!(total <= 75, "{total} numbers typed by hand: the book keeps at most 75");
     // The scanner finds what it should and skips what it should.
-    assert_eq!(typed_numbers("fell 0.13 m in 2,112 steps/s and 4 ms, 2.5×"), [
-        "0.13 m", "2,112 steps/s", "4 ms", "2.5×"
-    ]);
-    assert!(typed_numbers("`0.1 m` $0.2\\,\\mathrm{m}$ {{#value a/b /c unit=m}} 3 m").is_empty());
+    assert_eq!(
+        typed_numbers("fell 0.13 m in 2,112 steps/s and 4 ms, 2.5×"),
+        ["0.13 m", "2,112 steps/s", "4 ms", "2.5×"]
+    );
+    assert!(
+        typed_numbers("`0.1 m` $0.2\\,\\mathrm{m}$ {{#value a/b /c unit=m}} 3 m")
+            .is_empty()
+    );
 }

@@ -10,7 +10,7 @@ use parry2d_f64::bounding_volume::Aabb as ParryAabb;
 use parry2d_f64::math::Vector;
 use parry2d_f64::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
 use pbm_collision::aabb::Aabb;
-use pbm_collision::scene::coherent_frames;
+use pbm_collision::scenes::coherent_frames;
 use pbm_collision::sweep::{CoherentSweep, brute_force_pairs};
 use std::hint::black_box;
 

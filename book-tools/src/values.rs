@@ -91,11 +91,11 @@ impl ValueRef {
     /// The registration line a chapter adds for this run.
     pub fn registration(&self) -> String {
         if self.set.is_empty() {
-            format!("Shown::run(\"{}\")", self.id)
+            format!("Shown::values(\"{}\")", self.id)
         } else {
             let set: Vec<String> =
                 self.set.iter().map(|s| format!("\"{s}\"")).collect();
-            format!("Shown::run(\"{}\").set(&[{}])", self.id, set.join(", "))
+            format!("Shown::values(\"{}\").set(&[{}])", self.id, set.join(", "))
         }
     }
 }
@@ -595,7 +595,7 @@ mod tests {
         assert_eq!(r.stem(), "interactive-feeder--seconds=24");
         assert_eq!(
             r.registration(),
-            "Shown::run(\"interactive/feeder\").set(&[\"seconds=24\"])"
+            "Shown::values(\"interactive/feeder\").set(&[\"seconds=24\"])"
         );
         let stem = Shown::run("interactive/feeder").set(&["seconds=24"]).stem();
         assert_eq!(r.stem(), stem, "the directive and the registry name one file");
@@ -733,7 +733,7 @@ mod tests {
         let unregistered = values.expand("{{#value t/e k=3 /x}}\n").unwrap_err();
         assert!(
             unregistered.contains("line 1")
-                && unregistered.contains("Shown::run(\"t/e\").set(&[\"k=3\"])"),
+                && unregistered.contains("Shown::values(\"t/e\").set(&[\"k=3\"])"),
             "{unregistered}"
         );
         assert_eq!(

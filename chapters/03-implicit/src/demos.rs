@@ -16,17 +16,10 @@ pub const DEMOS: &[DemoSpec] = &[STIFF];
 
 /// The numbers the demos show that the chapter's exercises print too (checked
 /// natively by `tests/demos.rs` and in the browser).
-pub const AGREEMENTS: &[Agreement] = &[Agreement {
-    demo: "implicit/stiff",
-    params: &[10.0, 0.15],
-    frames: 20,
-    readout: 1,
-    exercise: "ode/stability",
-    set: &["k=10", "h=0.15", "steps=20"],
-    key: "/final_abs_x",
-    absolute: true,
-    tolerance: 0.0,
-}];
+pub const AGREEMENTS: &[Agreement] =
+    &[Agreement::new("implicit/stiff", &[10.0, 0.15], 20, 1)
+        .matches("ode/stability", &["k=10", "h=0.15", "steps=20"], "/final_abs_x")
+        .absolute()];
 
 /// The demo of chapter 3's stiff example.
 pub const STIFF: DemoSpec = DemoSpec {

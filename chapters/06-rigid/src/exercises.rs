@@ -3,7 +3,7 @@
 use crate::body::Representation;
 use crate::mass::MassProperties;
 use crate::mesh::{TriMesh, box_mesh, l_shape, tetrahedron};
-use crate::motion::{
+use crate::scenes::{
     DZHANIBEKOV_OMEGA, push, sign_changes, torque_free, translation_free,
 };
 use nalgebra::Vector3;

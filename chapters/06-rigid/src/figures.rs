@@ -1,7 +1,7 @@
 //! The chapter's figures, computed with the chapter's own code.
 
 use crate::body::Representation;
-use crate::motion::{
+use crate::scenes::{
     DZHANIBEKOV_OMEGA, Sample, TUMBLING_BLOCK_SIZE, push, torque_free,
 };
 use nalgebra::{Matrix3, Vector3};

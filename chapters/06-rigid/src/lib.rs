@@ -15,10 +15,10 @@ pub mod exercises;
 pub mod figures;
 pub mod mass;
 pub mod mesh;
-pub mod motion;
 #[cfg(feature = "book")]
 pub mod pages;
 pub mod rotation;
+pub mod scenes;
 
 /// The chapter's registry entry: everything its pages show (exercises, figures, the runs
 /// and numbers quoted, timing tables, live demos).

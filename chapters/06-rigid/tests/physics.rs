@@ -19,12 +19,12 @@ use pbm_rigid::body2d::{
 use pbm_rigid::exercises::test_solids;
 use pbm_rigid::mass::MassProperties;
 use pbm_rigid::mesh::{TriMesh, box_mesh, tetrahedron, uv_sphere};
-use pbm_rigid::motion::{
-    DZHANIBEKOV_OMEGA, push, rotation_free, sign_changes, torque_free,
-    translation_free,
-};
 use pbm_rigid::rotation::{
     Quat, quat_from_axis_angle, quat_from_matrix, quat_mul, quat_to_matrix, star,
+};
+use pbm_rigid::scenes::{
+    DZHANIBEKOV_OMEGA, push, rotation_free, sign_changes, torque_free,
+    translation_free,
 };
 
 fn rel(a: &Matrix3<f64>, b: &Matrix3<f64>) -> f64 {
@@ -399,7 +399,7 @@ fn notes_errata_the_torque_is_a_cross_product() {
     // where the torque is (0, 3f, 0). Their cross operator `^` gives the torque.
     let (r, f) = (Vector3::new(-3.0, 0.0, -2.0), Vector3::new(0.0, 0.0, 1.0));
     let (_, torque) =
-        pbm_rigid::motion::net_force_and_torque(Vector3::zeros(), &[(r, f)]).unwrap();
+        pbm_rigid::scenes::net_force_and_torque(Vector3::zeros(), &[(r, f)]).unwrap();
     assert_eq!(torque, Vector3::new(0.0, 3.0, 0.0));
     assert_eq!(torque, r.cross(&f), "the notes' `^`");
     assert_eq!(r.dot(&f), -2.0, "the notes' `*`, as printed");

@@ -6,7 +6,7 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use pbm_collision::aabb::Aabb;
-use pbm_collision::scene::coherent_frames;
+use pbm_collision::scenes::coherent_frames;
 use pbm_collision::sweep::{CoherentSweep, brute_force_pairs, sort_and_sweep_pairs};
 use std::hint::black_box;
 

@@ -5,7 +5,7 @@
 //! sort, and only pairs whose ends were exchanged are tested.
 
 use crate::aabb::Aabb;
-use crate::scene::BoxScene;
+use crate::scenes::BoxScene;
 use crate::sweep::CoherentSweep;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{Agreement, Demo, DemoSpec, Drawing, Ink, Param, Readout};

@@ -2,7 +2,7 @@
 
 use crate::bvh::{Bvh, folded_sheet};
 use crate::polyhedron::{ConvexPolyhedron, PlaneCache, Status, contacts, separation};
-use crate::scene::BoxScene;
+use crate::scenes::BoxScene;
 use crate::sweep::{CoherentSweep, brute_force_pairs, sort_and_sweep_pairs};
 use crate::toi::{FallingBox, Refinement, Search, exact_impact, find_impact};
 use crate::tunnel::{Shot, first_tunnelling_speed};

@@ -3,7 +3,7 @@
 
 use crate::exercises::PAPER_TABLE_1;
 use crate::polyhedron::{Axis, ConvexPolyhedron, PlaneCache, plane};
-use crate::scene::BoxScene;
+use crate::scenes::BoxScene;
 use crate::sweep::brute_force_pairs;
 use crate::tunnel::{Flight, Shot, WALL_X};
 use nalgebra::{UnitQuaternion, Vector3};

@@ -17,7 +17,7 @@ pub mod figures;
 pub mod pages;
 pub mod polygon;
 pub mod polyhedron;
-pub mod scene;
+pub mod scenes;
 pub mod sweep;
 pub mod toi;
 pub mod tunnel;

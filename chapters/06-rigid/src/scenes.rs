@@ -1,5 +1,6 @@
-//! The notes' worked examples (section 5) and torque-free motion: forces that push
-//! without turning, forces that turn without pushing, the force-versus-torque puzzle,
+//! The chapter's scenes, shared by its exercises, figures and demos: the notes'
+//! worked examples (section 5) and torque-free motion: forces that push without
+//! turning, forces that turn without pushing, the force-versus-torque puzzle,
 //! orientation drift, and the instability of spin about the intermediate axis.
 
 use crate::body::{
