@@ -249,7 +249,31 @@ pub fn write_outputs(chapters: &[Chapter], dir: &Path) -> Result<usize, Error> {
             written += 1;
         }
     }
+    remove_unregistered(chapters, dir)?;
     Ok(written)
+}
+
+/// Removes the files in `dir` that no registered run writes (a run that was
+/// unregistered, or that became `Shown::values` and lost its console block), so that
+/// the folder holds exactly what the chapters register.
+fn remove_unregistered(chapters: &[Chapter], dir: &Path) -> Result<(), Error> {
+    let owned: std::collections::BTreeSet<String> = all_shown(chapters)
+        .iter()
+        .flat_map(|(_, s)| {
+            s.console.then(|| text_name(s)).into_iter().chain([json_name(s)])
+        })
+        .collect();
+    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(()) };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let generated = name.ends_with(".txt") || name.ends_with(".json");
+        if generated && !owned.contains(&name) {
+            let path = entry.path();
+            std::fs::remove_file(&path)
+                .map_err(|source| Error::Write { path, source })?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

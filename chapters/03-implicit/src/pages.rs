@@ -48,16 +48,16 @@ pub fn shown() -> Vec<Shown> {
                 "lowest_z_at_end",
             ])
             .timed(&["ms_per_step"]),
-        Shown::run("implicit/sheet")
+        Shown::values("implicit/sheet")
             .set(&["tolerance=1e-10", "warm=false", "preconditioner=jacobi"])
             .timed(&["ms_per_step"]),
-        Shown::run("implicit/sheet")
+        Shown::values("implicit/sheet")
             .set(&["warm=false", "preconditioner=jacobi"])
             .timed(&["ms_per_step"]),
-        Shown::run("implicit/sheet")
+        Shown::values("implicit/sheet")
             .set(&["tolerance=1e-10", "preconditioner=jacobi"])
             .timed(&["ms_per_step"]),
-        Shown::run("implicit/jacobian-check"),
+        Shown::values("implicit/jacobian-check"),
         Shown::run("implicit/sheet-sizes").timed(&["ms_per_step"]),
         Shown::run("implicit/sheet-sizes")
             .set(&["preconditioner=jacobi"])

@@ -18,7 +18,7 @@ pub fn shown() -> Vec<Shown> {
             "separation_time",
             "final_distance",
         ]),
-        Shown::run("lagrangian/compare").set(&["h=0.0005", "t_end=30"]),
+        Shown::values("lagrangian/compare").set(&["h=0.0005", "t_end=30"]),
     ]
 }
 

@@ -10,10 +10,10 @@ pub fn shown() -> Vec<Shown> {
     vec![
         Shown::run("rigid/quat-vs-matrix")
             .keys(&["matrix_orthogonality_error", "quaternion_norm_error"]),
-        Shown::run("rigid/quat-vs-matrix").set(&["h=0.01"]),
-        Shown::run("rigid/quat-vs-matrix").set(&["h=0.05"]),
+        Shown::values("rigid/quat-vs-matrix").set(&["h=0.01"]),
+        Shown::values("rigid/quat-vs-matrix").set(&["h=0.05"]),
         Shown::run("rigid/inertia-table").keys(&["rows"]),
-        Shown::run("rigid/inertia-table").set(&["n=64"]),
+        Shown::values("rigid/inertia-table").set(&["n=64"]),
         Shown::run("rigid/translation-free")
             .set(&["f=2"])
             .keys(&["torque", "net_force"]),

@@ -17,8 +17,8 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("contact/seesaw"),
         Shown::run("contact/incline").set(&["world=first"]),
         Shown::run("contact/seesaw").set(&["left_mass=3"]),
-        Shown::run("contact/drop").set(&["restitution=0"]),
-        Shown::run("contact/stack").set(&["friction=0"]),
+        Shown::values("contact/drop").set(&["restitution=0"]),
+        Shown::values("contact/stack").set(&["friction=0"]),
     ]
 }
 

@@ -16,12 +16,16 @@ pub fn shown() -> Vec<Shown> {
             .timed(&["ms_per_step"]),
         Shown::run("cloth/drape").set(&["curvature=full"]).timed(&["ms_per_step"]),
         Shown::run("cloth/over-constraint"),
-        Shown::run("cloth/drape").set(&["n=8", "t_end=0.5"]).timed(&["ms_per_step"]),
-        Shown::run("cloth/drape").set(&["n=32", "t_end=0.5"]).timed(&["ms_per_step"]),
-        Shown::run("cloth/drape")
+        Shown::values("cloth/drape")
+            .set(&["n=8", "t_end=0.5"])
+            .timed(&["ms_per_step"]),
+        Shown::values("cloth/drape")
+            .set(&["n=32", "t_end=0.5"])
+            .timed(&["ms_per_step"]),
+        Shown::values("cloth/drape")
             .set(&["n=8", "t_end=0.5", "curvature=gauss-newton"])
             .timed(&["ms_per_step"]),
-        Shown::run("cloth/drape")
+        Shown::values("cloth/drape")
             .set(&["n=32", "t_end=0.5", "curvature=gauss-newton"])
             .timed(&["ms_per_step"]),
     ]

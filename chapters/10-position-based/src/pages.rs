@@ -17,17 +17,17 @@ pub fn shown() -> Vec<Shown> {
         ]),
         Shown::run("pbd/compare-lagrange"),
         Shown::run("pbd/compare-lagrange").set(&["substeps=1", "iterations=20"]),
-        Shown::run("pbd/compare-lagrange").set(&["substeps=40"]),
-        Shown::run("pbd/compare-lagrange").set(&["substeps=80"]),
+        Shown::values("pbd/compare-lagrange").set(&["substeps=40"]),
+        Shown::values("pbd/compare-lagrange").set(&["substeps=80"]),
         Shown::run("pbd/chain"),
-        Shown::run("pbd/chain").set(&["substeps=40"]),
+        Shown::values("pbd/chain").set(&["substeps=40"]),
         Shown::run("pbd/chain").set(&["substeps=80"]),
         Shown::run("pbd/drag"),
         Shown::run("pbd/sheet-sag"),
         Shown::run("pbd/sheet-sag").set(&["n=40"]),
         Shown::run("pbd/sheet-sag").set(&["n=100"]),
-        Shown::run("pbd/sheet-sag").set(&["substeps=200"]),
-        Shown::run("pbd/sheet-sag").set(&["n=100", "substeps=200", "t_end=0.25"]),
+        Shown::values("pbd/sheet-sag").set(&["substeps=200"]),
+        Shown::values("pbd/sheet-sag").set(&["n=100", "substeps=200", "t_end=0.25"]),
     ]
 }
 

@@ -12,14 +12,14 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("interactive/feeder")
             .set(&["seconds=24"])
             .timed(&["steps_per_second"]),
-        Shown::run("interactive/feeder")
+        Shown::values("interactive/feeder")
             .set(&["seconds=24", "friction=0.5"])
             .timed(&["steps_per_second"]),
         Shown::run("interactive/jam").timed(&["steps_per_second"]),
         Shown::run("interactive/jam")
             .set(&["fault=misaligned"])
             .timed(&["steps_per_second"]),
-        Shown::run("interactive/jam")
+        Shown::values("interactive/jam")
             .set(&["fault=misaligned", "seconds=24"])
             .timed(&["steps_per_second"]),
         Shown::run("interactive/jam")
@@ -30,7 +30,7 @@ pub fn shown() -> Vec<Shown> {
             .set(&["swing=0.2"])
             .keys(JACK_KEYS)
             .timed(&["steps_per_second"]),
-        Shown::run("interactive/jack")
+        Shown::values("interactive/jack")
             .set(&["swing=0.25"])
             .timed(&["steps_per_second"]),
         Shown::run("interactive/pendulum").timed(&["steps_per_second"]),
