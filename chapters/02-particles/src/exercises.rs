@@ -253,7 +253,8 @@ fn hanging_structure(p: HangingStructureParams) -> Result<Value, PbmError> {
     let (with_mouse, t_end) = (p.mouse, p.t_end);
     let mut system = beam(with_mouse)?;
     let tip = crate::scenes::beam_index(crate::scenes::BEAM.0 - 1, 1);
-    let snaps = run_with_snapshots(&mut system, 1e-3, t_end, &[1.5])?;
+    let h = 1e-3;
+    let snaps = run_with_snapshots(&mut system, h, t_end, &[1.5])?;
     let lifted = snaps.first().map(|(_, xs)| xs[tip].y);
     let max_speed = system.max_speed();
     Ok(json!({
@@ -263,5 +264,6 @@ fn hanging_structure(p: HangingStructureParams) -> Result<Value, PbmError> {
         "tip_sag_at_end": system.particles[tip].x.y,
         "max_speed_at_end": max_speed,
         "settled": max_speed < 1e-3,
+        "h": h,
     }))
 }

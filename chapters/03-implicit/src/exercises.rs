@@ -234,6 +234,7 @@ fn newton(p: NewtonParams) -> Result<Value, PbmError> {
         "final_gradient_norm": norms.last().copied().unwrap_or(f64::NAN),
         "final_length": length,
         "predicted_rate": predicted,
+        "below": below,
     }))
 }
 // ANCHOR_END: newton_exercise

@@ -18,7 +18,11 @@ pub fn all() -> Vec<Exercise> {
             "drift",
             "the bead on a wire drifts off the circle without feedback and stays on with it",
             drift,
-        ),
+        )
+        .optional(&[Optional {
+            field: "feedback_time_constant_s",
+            null_when: "if k_s = 0 (no feedback spring)",
+        }]),
         Exercise::new(
             "double-pendulum",
             "a double pendulum from a circle constraint and a rod: constraint error and energy drift under RK4",
@@ -100,6 +104,9 @@ fn drift(p: DriftParams) -> Result<Value, PbmError> {
         "steps": without.len() - 1,
         "max_abs_c_without_feedback": max_of(&without),
         "max_abs_c_with_feedback": max_of(&with_feedback),
+        // The error equation C'' + k_d C' + k_s C = 0: τ = 1/√k_s (critically
+        // damped when k_d = 2/τ).
+        "feedback_time_constant_s": 1.0 / p.k_s.sqrt(),
     }))
 }
 
@@ -148,6 +155,7 @@ fn double_pendulum_run(p: DoublePendulumParams) -> Result<Value, PbmError> {
         "relative_energy_drift": drift,
         "mean_cg_iterations": stats.iterations as f64 / stats.solves.max(1) as f64,
         "max_cg_iterations": stats.max_iterations,
+        "energy_scale_j": PENDULUM_ENERGY_SCALE,
     }))
 }
 
@@ -222,5 +230,10 @@ fn rods_vs_springs(p: RodsVsSpringsParams) -> Result<Value, PbmError> {
         "length_error_h": h,
         "spring_length_error": springs.max_length_error,
         "rod_length_error": rods.max_length_error,
+        "chain": {
+            "links": chain.links,
+            "link_length_m": chain.length,
+            "bob_mass_kg": chain.mass,
+        },
     }))
 }

@@ -161,16 +161,17 @@ params! {
 }
 
 fn dzhanibekov(p: DzhanibekovParams) -> Result<Value, PbmError> {
-    let t_end = p.t_end;
+    let (t_end, h) = (p.t_end, 1e-3);
     let samples = torque_free(
         DZHANIBEKOV_OMEGA,
         Representation::Quaternion,
         true,
-        1e-3,
+        h,
         t_end,
         10,
     )?;
     let (first, last) = (samples[0], samples[samples.len() - 1]);
+    let start = DZHANIBEKOV_OMEGA;
     let energy_drift = samples
         .iter()
         .fold(0.0_f64, |m, s| m.max((s.energy - first.energy).abs() / first.energy));
@@ -182,5 +183,7 @@ fn dzhanibekov(p: DzhanibekovParams) -> Result<Value, PbmError> {
         "relative_energy_drift": energy_drift,
         "relative_angular_momentum_drift": l_drift,
         "final_body_omega": [last.body_omega.x, last.body_omega.y, last.body_omega.z],
+        "start_body_omega": [start.x, start.y, start.z],
+        "h": h,
     }))
 }

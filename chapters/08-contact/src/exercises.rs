@@ -99,6 +99,8 @@ fn drop(p: DropParams) -> Result<Value, PbmError> {
         "end_energy_j": world.energy(),
         "end_height_m": world.bodies()[0].position().y,
         "peak_rise_j": peak - start,
+        "tolerance_m": settings.tolerance,
+        "resting_speed_m_s": settings.resting_speed,
     }))
 }
 
@@ -155,6 +157,8 @@ fn stack(p: StackParams) -> Result<Value, PbmError> {
         "warm_held": stats.warm as f64 / stats.solves.max(1) as f64,
         "pivots": stats.pivots,
         "unsettled_friction_solves": stats.unsettled,
+        "cube_side_m": scenes::CUBE.0,
+        "cube_mass_kg": scenes::CUBE.1,
     }))
 }
 
@@ -307,11 +311,12 @@ fn seesaw(p: SeesawParams) -> Result<Value, PbmError> {
     let g = -settings.gravity.y;
     let mut world = scenes::seesaw(left, right, settings)?;
     let tilt = |w: &World| w.bodies()[0].rotation()[(1, 0)].asin().to_degrees();
-    world.run_until(0.5, |_| {})?;
+    let early_s = 0.5;
+    world.run_until(early_s, |_| {})?;
     let early = tilt(&world);
     // The small-angle formula holds only until the plank's end reaches the ground.
     let landed = (scenes::SEESAW.0 / (0.5 * scenes::SEESAW.1.x)).asin().to_degrees();
-    let theory = scenes::seesaw_tilt(left, right, g, 0.5).to_degrees();
+    let theory = scenes::seesaw_tilt(left, right, g, early_s).to_degrees();
     world.run_until(seconds, |_| {})?;
     let stats = world.stats();
     Ok(json!({
@@ -323,6 +328,7 @@ fn seesaw(p: SeesawParams) -> Result<Value, PbmError> {
         "impacts": stats.impacts,
         "min_contact_force": stats.min_normal_force,
         "unsettled_friction_solves": stats.unsettled,
+        "early_time_s": early_s,
     }))
 }
 
@@ -416,5 +422,6 @@ fn turntable(p: TurntableParams) -> Result<Value, PbmError> {
         "orbit_period_theory_s": 3.5 * table_period,
         "max_path_error_m": orbit.path_error,
         "friction_needed": 2.0 / 7.0 * omega * speed / g,
+        "h": Settings::default().h,
     }))
 }

@@ -45,6 +45,10 @@ pub fn all() -> Vec<Exercise> {
                     field: "explicit_diverged_at_step",
                     null_when: "symplectic Euler at the same h stayed finite",
                 },
+                Optional {
+                    field: "sphere_radius_m",
+                    null_when: "if the scene has no sphere (curtain)",
+                },
             ]),
         Exercise::new(
             "over-constraint",
@@ -173,6 +177,7 @@ fn drape(p: DrapeParams) -> Result<Value, PbmError> {
     budget::within(work, 5e7, "particle-iterations", "lower n or t_end, or raise h")?;
     let mut model = cloth(scene, n, material)?;
     model.curvature = curvature;
+    let mass_kg: f64 = model.mass.iter().sum();
     let (stretch, shear, bend) = model.condition_counts();
     let model_conditions = stretch + shear + bend;
     model.cg_tolerance = p.tolerance;
@@ -204,6 +209,9 @@ fn drape(p: DrapeParams) -> Result<Value, PbmError> {
         },
         "explicit_diverged_at_step": (!explicit.stable).then_some(explicit.steps),
         "h2k_over_m": h2k_over_m,
+        "mass_kg": mass_kg,
+        "sphere_radius_m": (scene == Scene::Drape).then_some(SPHERE.radius),
+        "condition_damping_s": material.damping,
     }))
 }
 

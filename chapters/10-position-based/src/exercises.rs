@@ -272,6 +272,9 @@ fn compare_lagrange(p: CompareLagrangeParams) -> Result<Value, PbmError> {
         "xpbd_energy_change_3_s_j": three_end,
         "xpbd_projections": 60 * substeps * iterations * (Chain::BOOK.links + 1),
         "lagrange_derivative_evaluations": 4 * 60 * REFERENCE_STEPS_PER_FRAME,
+        // The chain's bobs, and the reference's steps a second (RK4 at 1/12000 s).
+        "bob_mass_kg": Chain::BOOK.mass,
+        "reference_steps_per_second": 60 * REFERENCE_STEPS_PER_FRAME,
     }))
 }
 
@@ -343,12 +346,15 @@ fn drag(p: DragParams) -> Result<Value, PbmError> {
             gap = gap.max(s.max_rigid_violation());
         })?;
     let tip = system.bodies[links - 1].world_point(&model.handle());
+    let mouse_offset = drag_path(&nalgebra::Vector3::zeros(), 1.0, loop_time);
     Ok(json!({
         "frames": frames,
         "max_lag_behind_mouse_mm": 1e3 * lag,
         "max_joint_gap_mm": 1e3 * gap,
         "mouse_force_n": system.joints[links].lambda().abs() / (FRAME / substeps as f64).powi(2),
         "tip": [tip.x, tip.y, tip.z],
+        // Where the scripted mouse is after its first second, from the grabbed point.
+        "mouse_offset_at_1_s_m": [mouse_offset.x, mouse_offset.y],
     }))
 }
 
@@ -389,5 +395,7 @@ fn sheet_sag(p: SheetSagParams) -> Result<Value, PbmError> {
         "xpbd_extension_range_mm": [1e3 * sag.range.0, 1e3 * sag.range.1],
         "extension_over_expected": sag.extension / expected,
         "free_edge_height_spread_mm": 1e3 * sag.edge_spread,
+        // Chapter 9's cotton, which the sheet's particles share out.
+        "density_kg_per_m2": crate::studies::SHEET_DENSITY,
     }))
 }

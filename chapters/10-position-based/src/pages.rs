@@ -15,21 +15,57 @@ pub fn shown() -> Vec<Shown> {
             "pbd_extension_spread",
             "slides_update_extension_spread",
         ]),
-        Shown::run("pbd/compare-lagrange"),
-        Shown::run("pbd/compare-lagrange").set(&["substeps=1", "iterations=20"]),
+        Shown::run("pbd/compare-lagrange").keys(COMPARE_KEYS),
+        Shown::run("pbd/compare-lagrange")
+            .set(&["substeps=1", "iterations=20"])
+            .keys(COMPARE_KEYS),
         Shown::values("pbd/compare-lagrange").set(&["substeps=40"]),
         Shown::values("pbd/compare-lagrange").set(&["substeps=80"]),
         Shown::run("pbd/chain"),
         Shown::values("pbd/chain").set(&["substeps=40"]),
         Shown::run("pbd/chain").set(&["substeps=80"]),
-        Shown::run("pbd/drag"),
-        Shown::run("pbd/sheet-sag"),
-        Shown::run("pbd/sheet-sag").set(&["n=40"]),
-        Shown::run("pbd/sheet-sag").set(&["n=100"]),
+        Shown::run("pbd/drag").keys(DRAG_KEYS),
+        Shown::run("pbd/sheet-sag").keys(SHEET_KEYS),
+        Shown::run("pbd/sheet-sag").set(&["n=40"]).keys(SHEET_KEYS),
+        Shown::run("pbd/sheet-sag").set(&["n=100"]).keys(SHEET_KEYS),
         Shown::values("pbd/sheet-sag").set(&["substeps=200"]),
         Shown::values("pbd/sheet-sag").set(&["n=100", "substeps=200", "t_end=0.25"]),
     ]
 }
+
+/// The keys of the comparison's console blocks: all but the setup the prose quotes
+/// (`bob_mass_kg`, `reference_steps_per_second`).
+const COMPARE_KEYS: &[&str] = &[
+    "max_position_difference_first_second",
+    "xpbd_max_length_error",
+    "lagrange_max_length_error",
+    "xpbd_energy_change_j",
+    "lagrange_energy_change_j",
+    "xpbd_energy_change_3_s_j",
+    "xpbd_projections",
+    "lagrange_derivative_evaluations",
+];
+
+/// The keys of the drag's console block: all but the mouse's path, which the
+/// figure's description quotes (`mouse_offset_at_1_s_m`).
+const DRAG_KEYS: &[&str] = &[
+    "frames",
+    "max_lag_behind_mouse_mm",
+    "max_joint_gap_mm",
+    "mouse_force_n",
+    "tip",
+];
+
+/// The keys of the sheet's console blocks: all but the cloth's density, which the
+/// prose quotes (`density_kg_per_m2`).
+const SHEET_KEYS: &[&str] = &[
+    "constraints",
+    "expected_extension_mm",
+    "xpbd_extension_mm",
+    "xpbd_extension_range_mm",
+    "extension_over_expected",
+    "free_edge_height_spread_mm",
+];
 
 /// The timing tables the pages include (`pbm bench-tables` writes them).
 pub const TABLES: &[TimingTable] = &[TimingTable {

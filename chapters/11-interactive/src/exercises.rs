@@ -198,6 +198,20 @@ fn report(feeder: &Feeder, run: &Drive) -> Value {
             / (s.witness_reused + s.witness_searched).max(1) as f64,
         "friction_dropped": s.friction_dropped,
         "steps_per_second": s.steps as f64 / run.wall.max(1e-9),
+        // The feeder as built: the step; the opening under the magazine's wall (a
+        // block's height and a twentieth of its width); the pusher; a block as
+        // loaded, its height, its turn and how tall it then stands,
+        // h |cos θ| + w |sin θ|; the pusher's stroke, twice the crank; and the x past
+        // which a block counts as fed.
+        "step_s": world.settings().h,
+        "opening_m": feeder.block_height + 0.05 * feeder.block,
+        "pusher_height_m": feeder.pusher_height,
+        "block_height_m": feeder.block_height,
+        "misalignment_rad": feeder.misalignment,
+        "standing_height_m": feeder.block_height * feeder.misalignment.cos().abs()
+            + feeder.block * feeder.misalignment.sin().abs(),
+        "stroke_m": 2.0 * feeder.crank,
+        "output_x_m": feeder.output_x(),
     })
 }
 
@@ -320,6 +334,25 @@ fn jack(p: JackParams) -> Result<Value, PbmError> {
     let run = pump(&jack, settings, p.seconds)?;
     let (world, s) = (&run.world, run.world.stats());
     let pumps = world.time() / jack.period;
+    // The handle as the hand holds it: its distance from the pivot, its least
+    // effective mass (the mouse spring is scaled by it), the force the rack and the
+    // load put on it through a pawl's pin (the first pin after the lever's pivot),
+    // and how far a first-order world's pointer, pulling at the rate k/c, must lead
+    // it to hold that force.
+    let mouse = world
+        .mouse
+        .ok_or_else(|| PbmError::invalid("jack", "the scripted hand has let go"))?;
+    let lever = &world.bodies()[mouse.body];
+    let handle = lever.world_point(&mouse.local);
+    let handle_m = (handle - jack.pivot()).norm();
+    let r = handle - lever.position();
+    let handle_mass = 1.0 / (1.0 / lever.mass() + r.norm_squared() / lever.inertia());
+    let pawl_arm_m = (world.anchor_point(&world.pins()[1].b) - jack.pivot()).norm();
+    let weight = (world.bodies()[Jack::RACK].mass()
+        + world.bodies()[Jack::RACK + 1].mass())
+        * world.settings().gravity.norm();
+    let handle_load = weight * pawl_arm_m / handle_m;
+    let lead = handle_load / (handle_mass * mouse.stiffness / mouse.damping);
     Ok(json!({
         "seconds": world.time(),
         "lift_m": run.lift,
@@ -339,6 +372,15 @@ fn jack(p: JackParams) -> Result<Value, PbmError> {
         "friction_dropped": s.friction_dropped,
         "steps": s.steps,
         "steps_per_second": s.steps as f64 / run.wall.max(1e-9),
+        "step_s": world.settings().h,
+        "tooth_depth_m": Jack::DEPTH,
+        "handle_m": handle_m,
+        // How far the pawls' springs are relaxed beyond where the rack holds them.
+        "pawl_spring_rest_rad": world.springs()[0].rest.abs(),
+        "rack_and_load_weight_n": weight,
+        "handle_load_n": handle_load,
+        "handle_effective_mass_kg": handle_mass,
+        "lead_to_hold_load_m": lead,
     }))
 }
 
@@ -438,6 +480,21 @@ fn pile(p: PileParams) -> Result<Value, PbmError> {
         .flat_map(|k| world.placed(k))
         .flat_map(|part| part.vertices().iter().map(|v| v.y).collect::<Vec<_>>())
         .fold(0.0, f64::max);
+    // Each polygon's radius, centre to corner (they are regular, so the centre is
+    // the centre of mass), and the smallest and largest of them.
+    let radius = |k: usize| {
+        let centre = world.bodies()[k].position();
+        let mut r = 0.0_f64;
+        for part in world.placed(k) {
+            for v in part.vertices() {
+                r = r.max((*v - centre).norm());
+            }
+        }
+        r
+    };
+    let radii = (0..world.bodies().len())
+        .map(radius)
+        .fold((f64::INFINITY, 0.0_f64), |(lo, hi), r| (lo.min(r), hi.max(r)));
     Ok(json!({
         "seconds": world.time(),
         "count": pile.count,
@@ -455,5 +512,6 @@ fn pile(p: PileParams) -> Result<Value, PbmError> {
         "pivots_per_solve": s.pivots as f64 / s.solves.max(1) as f64,
         "friction_rounds_per_solve": s.rounds as f64 / s.solves.max(1) as f64,
         "steps_per_second": s.steps as f64 / wall.max(1e-9),
+        "radius_range_m": [radii.0, radii.1],
     }))
 }

@@ -8,22 +8,27 @@ use pbm_prelim::registry::{Compare, Shown, TimingRow, TimingTable};
 /// numbers sentences quote (`{{#value …}}`).
 pub fn shown() -> Vec<Shown> {
     vec![
-        Shown::run("interactive/feeder").timed(&["steps_per_second"]),
+        Shown::run("interactive/feeder")
+            .keys(FEEDER_KEYS)
+            .timed(&["steps_per_second"]),
         Shown::run("interactive/feeder")
             .set(&["seconds=24"])
+            .keys(FEEDER_KEYS)
             .timed(&["steps_per_second"]),
         Shown::values("interactive/feeder")
             .set(&["seconds=24", "friction=0.5"])
             .timed(&["steps_per_second"]),
-        Shown::run("interactive/jam").timed(&["steps_per_second"]),
+        Shown::run("interactive/jam").keys(FEEDER_KEYS).timed(&["steps_per_second"]),
         Shown::run("interactive/jam")
             .set(&["fault=misaligned"])
+            .keys(FEEDER_KEYS)
             .timed(&["steps_per_second"]),
         Shown::values("interactive/jam")
             .set(&["fault=misaligned", "seconds=24"])
             .timed(&["steps_per_second"]),
         Shown::run("interactive/jam")
             .set(&["fault=turned"])
+            .keys(FEEDER_KEYS)
             .timed(&["steps_per_second"]),
         Shown::run("interactive/jack").keys(JACK_KEYS).timed(&["steps_per_second"]),
         Shown::run("interactive/jack")
@@ -37,12 +42,61 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("interactive/pendulum")
             .set(&["order=first"])
             .timed(&["steps_per_second"]),
-        Shown::run("interactive/pile").timed(&["steps_per_second"]),
+        Shown::run("interactive/pile").keys(PILE_KEYS).timed(&["steps_per_second"]),
     ]
 }
 
+/// The keys of the feeder's and the jam's console blocks: all but the feeder's
+/// make (`step_s`, `opening_m`, `pusher_height_m`, `block_height_m`,
+/// `misalignment_rad`, `standing_height_m`, `stroke_m`, `output_x_m`), which the
+/// prose quotes.
+const FEEDER_KEYS: &[&str] = &[
+    "seconds",
+    "blocks",
+    "blocks_fed",
+    "max_depth",
+    "epsilon",
+    "max_pin_error",
+    "mouse_lag_max",
+    "last_turn_advance",
+    "tolerance_corrections",
+    "seconds_per_correction",
+    "steps",
+    "shortened_steps",
+    "impacts",
+    "force_solves",
+    "islands_per_solve",
+    "warm_started",
+    "narrow_phase_witness_reuse",
+    "friction_dropped",
+    "steps_per_second",
+    "jammed",
+];
+
+/// The keys of the pile's console block: all but the polygons' radii
+/// (`radius_range_m`), which the prose quotes.
+const PILE_KEYS: &[&str] = &[
+    "seconds",
+    "count",
+    "settled_at",
+    "kinetic_energy_end_j",
+    "pile_height_m",
+    "max_depth",
+    "epsilon",
+    "tolerance_corrections",
+    "impacts",
+    "shortened_steps",
+    "friction_dropped",
+    "steps",
+    "islands_per_solve",
+    "pivots_per_solve",
+    "friction_rounds_per_solve",
+    "steps_per_second",
+];
+
 /// The keys of the jack's console blocks: all but the quarter-pump samples, which
-/// only the figures' descriptions quote.
+/// only the figures' descriptions quote, and the jack's make and the handle's
+/// loads, which the prose quotes.
 const JACK_KEYS: &[&str] = &[
     "seconds",
     "lift_m",
