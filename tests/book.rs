@@ -592,6 +592,22 @@ fn typed_numbers(text: &str) -> Vec<String> {
 }
 
 #[test]
+fn pages_hold_no_control_characters() {
+    // A stray form feed (a `\\f` eaten by an editor) turns `\\frac` into broken math.
+    for page in pages() {
+        let text = fs::read_to_string(&page).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            assert!(
+                !line.chars().any(|c| c.is_control() && c != '\t'),
+                "{}:{}: a control character",
+                page.display(),
+                n + 1
+            );
+        }
+    }
+}
+
+#[test]
 fn typed_numbers_are_directives_or_allowed() {
     // A number a run produces comes onto the page through `{{#value}}`, `{{#default}}`
     // or `{{#timing}}`, and cannot drift. What stays typed is listed, with its reason,

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! {{#value contact/drop /rest_time_s sig=2 unit=s}}
-//! {{#value interactive/feeder seconds=24 /steps_per_second dp=0 unit=steps/s}}
+//! {{#value interactive/feeder t_end=24 /steps_per_second dp=0 unit=steps/s}}
 //! {{#value ode/adaptive /fixed_evals over=/adaptive_evals sig=2 unit=×}}
 //! ${{#value implicit/sheet /final_residual sci sig=2}}$
 //! {{#default ode/stability h unit=s}}
@@ -584,20 +584,20 @@ mod tests {
     #[test]
     fn a_directive_names_a_run_a_pointer_and_a_format() {
         let r = parse_value(
-            "interactive/feeder seconds=24 /steps_per_second dp=0 unit=steps/s",
+            "interactive/feeder t_end=24 /steps_per_second dp=0 unit=steps/s",
         )
         .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(r.id, "interactive/feeder");
-        assert_eq!(r.set, ["seconds=24"]);
+        assert_eq!(r.set, ["t_end=24"]);
         assert_eq!(r.pointer, "/steps_per_second");
         assert_eq!(r.format.dp, Some(0));
         assert_eq!(r.format.unit.as_deref(), Some("steps/s"));
-        assert_eq!(r.stem(), "interactive-feeder--seconds=24");
+        assert_eq!(r.stem(), "interactive-feeder--t_end=24");
         assert_eq!(
             r.registration(),
-            "Shown::values(\"interactive/feeder\").set(&[\"seconds=24\"])"
+            "Shown::values(\"interactive/feeder\").set(&[\"t_end=24\"])"
         );
-        let stem = Shown::run("interactive/feeder").set(&["seconds=24"]).stem();
+        let stem = Shown::run("interactive/feeder").set(&["t_end=24"]).stem();
         assert_eq!(r.stem(), stem, "the directive and the registry name one file");
     }
 
@@ -606,7 +606,7 @@ mod tests {
         let error = |args| parse_value(args).unwrap_err();
         assert!(error("").contains("wants an exercise"));
         assert!(error("drop /x").contains("not CHAPTER/EXERCISE"));
-        assert!(error("contact/drop seconds=2").contains("no JSON pointer"));
+        assert!(error("contact/drop t_end=2").contains("no JSON pointer"));
         assert!(error("contact/drop seconds /x").contains("not a key=value"));
         assert!(error("contact/drop /x sig=0").contains("`sig` is 1 to 15"));
         assert!(error("contact/drop /x bold").contains("unknown option `bold`"));

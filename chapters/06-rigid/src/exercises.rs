@@ -133,13 +133,13 @@ fn translation_free_run(p: TranslationFreeParams) -> Result<Value, PbmError> {
 params! {
     /// `rigid/force-torque-puzzle`.
     pub struct ForceTorquePuzzleParams {
-        duration: f64 = positive("how long the force pushes (s)", 2.0, 100.0),
+        t_end: f64 = positive("how long the force pushes (s)", 2.0, 100.0),
         offset: f64 = float("point of application along the block (m)", 1.5, -2.0, 2.0),
     }
 }
 
 fn puzzle(p: ForceTorquePuzzleParams) -> Result<Value, PbmError> {
-    let (duration, offset) = (p.duration, p.offset);
+    let (duration, offset) = (p.t_end, p.offset);
     let h = 1e-3;
     let centred = push(Vector3::zeros(), duration, h)?;
     let off = push(Vector3::new(offset, 0.0, 0.0), duration, h)?;

@@ -19,12 +19,12 @@ pub const DEMOS: &[DemoSpec] = &[DROP];
 pub const AGREEMENTS: &[Agreement] = &[
     Agreement::new("contact/drop", &[0.5, 0.5, 0.0], 120, 1).matches(
         "contact/drop",
-        &["seconds=2"],
+        &["t_end=2"],
         "/impacts",
     ),
     Agreement::new("contact/drop", &[0.5, 0.5, 0.0], 120, 4).matches(
         "contact/drop",
-        &["seconds=2"],
+        &["t_end=2"],
         "/end_energy_j",
     ),
 ];

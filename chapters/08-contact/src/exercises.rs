@@ -76,12 +76,12 @@ params! {
     pub struct DropParams {
         height: f64 = float("drop height of the lowest corner (m)", 0.5, 0.05, 2.0),
         restitution: f64 = float("coefficient of restitution ε", 0.5, 0.0, 1.0),
-        seconds: f64 = float("simulated time (s)", 3.0, 0.5, 5.0),
+        t_end: f64 = float("simulated time (s)", 3.0, 0.5, 5.0),
     }
 }
 
 fn drop(p: DropParams) -> Result<Value, PbmError> {
-    let (height, seconds) = (p.height, p.seconds);
+    let (height, seconds) = (p.height, p.t_end);
     let settings = Settings { restitution: p.restitution, ..Settings::default() };
     let mut world = scenes::drop(height, settings)?;
     let start = world.energy();
@@ -133,14 +133,14 @@ params! {
     /// `contact/stack`.
     pub struct StackParams {
         boxes: usize = int("boxes in the stack", 10, 1, 10),
-        seconds: f64 = float("simulated time (s)", 10.0, 0.5, 10.0),
+        t_end: f64 = float("simulated time (s)", 10.0, 0.5, 10.0),
         friction: f64 = friction(0.5, 1.5),
         h: f64 = float("time step (s)", 0.01, 0.005, 0.02),
     }
 }
 
 fn stack(p: StackParams) -> Result<Value, PbmError> {
-    let (boxes, seconds, h) = (p.boxes, p.seconds, p.h);
+    let (boxes, seconds, h) = (p.boxes, p.t_end, p.h);
     // The solve grows with the square of the contacts; 10 boxes for 2,000 steps is
     // about 4 s.
     let work = (boxes * boxes) as f64 * pbm_prelim::budget::steps(seconds, h);
@@ -200,13 +200,13 @@ params! {
     /// `contact/incline`.
     pub struct InclineParams {
         friction: f64 = float("coefficient of friction μ", 0.5, 0.05, 1.5),
-        seconds: f64 = float("time each slope is watched (s)", 1.0, 0.25, 2.0),
+        t_end: f64 = float("time each slope is watched (s)", 1.0, 0.25, 2.0),
         world: Order = choice("second order (F = M v̇) or first order (F = M v)", Order::Second),
     }
 }
 
 fn incline(p: InclineParams) -> Result<Value, PbmError> {
-    let (friction, seconds) = (p.friction, p.seconds);
+    let (friction, seconds) = (p.friction, p.t_end);
     let order: Order = p.world;
     let settings = Settings { friction, order, ..Settings::default() };
     let theory = friction.atan();
@@ -298,14 +298,14 @@ params! {
         left_distance: f64 = float("its distance from the ridge (m)", 1.2, 0.2, 1.4),
         right_mass: f64 = float("mass of the right cube (kg)", 2.0, 0.2, 5.0),
         right_distance: f64 = float("its distance from the ridge (m)", 0.6, 0.2, 1.4),
-        seconds: f64 = float("simulated time (s)", 2.0, 0.5, 2.0),
+        t_end: f64 = float("simulated time (s)", 2.0, 0.5, 2.0),
     }
 }
 
 fn seesaw(p: SeesawParams) -> Result<Value, PbmError> {
     let left = (p.left_mass, p.left_distance);
     let right = (p.right_mass, p.right_distance);
-    let seconds = p.seconds;
+    let seconds = p.t_end;
     let settings =
         Settings { friction: 0.5, restitution: 0.0, ..Settings::default() };
     let g = -settings.gravity.y;
@@ -405,13 +405,13 @@ params! {
         spin: f64 = float("the table's rate (turns/s)", 1.0, 0.1, 3.0),
         speed: f64 = float("the ball's starting speed (m/s)", 0.2, 0.02, 0.5),
         friction: f64 = friction(0.5, 1.5),
-        seconds: f64 = float("simulated time (s)", 3.5, 0.5, 7.0),
+        t_end: f64 = float("simulated time (s)", 3.5, 0.5, 7.0),
     }
 }
 
 fn turntable(p: TurntableParams) -> Result<Value, PbmError> {
     let omega = p.spin * std::f64::consts::TAU;
-    let (speed, friction, seconds) = (p.speed, p.friction, p.seconds);
+    let (speed, friction, seconds) = (p.speed, p.friction, p.t_end);
     let orbit = orbit(omega, speed, friction, seconds)?;
     let table_period = std::f64::consts::TAU / omega;
     let g = -Settings::default().gravity.y;

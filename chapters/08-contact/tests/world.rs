@@ -87,15 +87,15 @@ fn the_exercises_name_the_fields_the_checks_read() {
         let set: Vec<String> = set.iter().map(|s| s.to_string()).collect();
         e.run_with("contact", &set).unwrap()
     };
-    let drop = run("drop", &["seconds=1"]);
+    let drop = run("drop", &["t_end=1"]);
     assert_eq!(drop["energy_increased"], false);
     assert!(drop["max_energy_gain"].as_f64().unwrap() <= 1e-12);
-    let stack = run("stack", &["boxes=3", "seconds=1"]);
+    let stack = run("stack", &["boxes=3", "t_end=1"]);
     assert_eq!(stack["boxes"], 3);
     assert!(stack["max_drift_m"].as_f64().unwrap() < 1e-3);
     assert!(stack["min_contact_force"].as_f64().unwrap() >= 0.0);
     assert_eq!(stack["seconds"], 1.0);
-    let incline = run("incline", &["seconds=0.5"]);
+    let incline = run("incline", &["t_end=0.5"]);
     let (m, t) = (
         incline["slip_threshold_deg"].as_f64().unwrap(),
         incline["tan_theta_equals_mu_deg"].as_f64().unwrap(),

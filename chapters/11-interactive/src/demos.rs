@@ -22,15 +22,15 @@ pub const DEMOS: &[DemoSpec] = &[FEEDER, JACK];
 pub const AGREEMENTS: &[Agreement] = &[
     // 2.5 s: the first block is out, in the first turn of the crank.
     Agreement::new("interactive/feeder", &[0.02, 0.3, 4.0, 0.0, 8.0], 150, 1)
-        .matches("interactive/feeder", &["seconds=2.5"], "/blocks_fed"),
+        .matches("interactive/feeder", &["t_end=2.5"], "/blocks_fed"),
     // The crank's circle calls sin and cos (see above).
     Agreement::new("interactive/feeder", &[0.02, 0.3, 4.0, 0.0, 8.0], 150, 3)
-        .matches("interactive/feeder", &["seconds=2.5"], "/max_depth")
+        .matches("interactive/feeder", &["t_end=2.5"], "/max_depth")
         .within(0.05),
     // One pump, 3 s: the rack a tooth up on each stroke.
     // The handle's arc calls sin and cos (see above).
     Agreement::new("interactive/jack", &[0.3, 3.0, 3.0, 0.02, 0.0], 180, 1)
-        .matches("interactive/jack", &["seconds=3"], "/lift_m")
+        .matches("interactive/jack", &["t_end=3"], "/lift_m")
         .within(0.05),
 ];
 

@@ -218,7 +218,7 @@ fn report(feeder: &Feeder, run: &Drive) -> Value {
 params! {
     /// `interactive/feeder`.
     pub struct FeederParams {
-        seconds: f64 = float("simulated time (s)", 12.0, 0.5, 24.0),
+        t_end: f64 = float("simulated time (s)", 12.0, 0.5, 24.0),
         // The feeder's clearances (5 cm of play in the magazine, 4.5 cm over the
         // pusher) must stay wider than ε.
         epsilon: f64 = float("contact tolerance ε (m)", 0.02, 0.005, 0.02),
@@ -236,7 +236,7 @@ fn feeder(p: FeederParams) -> Result<Value, PbmError> {
         h: H,
         ..Settings::default()
     };
-    let run = drive(&feeder, settings, p.seconds)?;
+    let run = drive(&feeder, settings, p.t_end)?;
     Ok(report(&feeder, &run))
 }
 
@@ -244,7 +244,7 @@ params! {
     /// `interactive/jam`.
     pub struct JamParams {
         fault: Fault = choice("what is wrong with the feeder", Fault::TallPusher),
-        seconds: f64 = float("simulated time (s)", 12.0, 0.5, 24.0),
+        t_end: f64 = float("simulated time (s)", 12.0, 0.5, 24.0),
     }
 }
 
@@ -252,7 +252,7 @@ fn jam(p: JamParams) -> Result<Value, PbmError> {
     let feeder = faulty(p.fault);
     let settings =
         Settings { friction: 0.3, restitution: 0.1, h: H, ..Settings::default() };
-    let run = drive(&feeder, settings, p.seconds)?;
+    let run = drive(&feeder, settings, p.t_end)?;
     let mut out = report(&feeder, &run);
     out["jammed"] = json!(jammed(&feeder, &run));
     Ok(out)
@@ -315,7 +315,7 @@ params! {
         // 2 · 1.1 sin(swing) down the rack, under two pitches (0.8 m) up to a swing
         // of 0.37: one tooth a stroke at most, two a pump; nine in 9 s pumped every
         // 2 s.
-        seconds: f64 = float("simulated time (s)", 9.0, 0.5, 9.0),
+        t_end: f64 = float("simulated time (s)", 9.0, 0.5, 9.0),
         swing: f64 = float("half the lever's swing (rad)", Jack::BOOK.swing, 0.1, 0.35),
         load: f64 = float("mass on the platform (kg)", 3.0, 0.5, 30.0),
         period: f64 = float("seconds per pump, down and up", 3.0, 2.0, 8.0),
@@ -331,7 +331,7 @@ fn jack(p: JackParams) -> Result<Value, PbmError> {
         h: H,
         ..Settings::default()
     };
-    let run = pump(&jack, settings, p.seconds)?;
+    let run = pump(&jack, settings, p.t_end)?;
     let (world, s) = (&run.world, run.world.stats());
     let pumps = world.time() / jack.period;
     // The handle as the hand holds it: its distance from the pivot, its least
@@ -388,7 +388,7 @@ params! {
     /// `interactive/pendulum`.
     pub struct PendulumParams {
         bars: usize = int("bars in the chain", 3, 1, 12),
-        seconds: f64 = float("simulated time (s)", 4.0, 0.1, 20.0),
+        t_end: f64 = float("simulated time (s)", 4.0, 0.1, 20.0),
         h: f64 = float("time step (s)", 0.01, 0.001, 0.02),
         order: Order = choice("second- or first-order world", Order::Second),
     }
@@ -397,7 +397,7 @@ params! {
 fn pendulum(p: PendulumParams) -> Result<Value, PbmError> {
     let pendulum = Pendulum { bars: p.bars, ..Pendulum::BOOK };
     let settings = Settings { h: p.h, order: p.order, ..Settings::default() };
-    let seconds = p.seconds;
+    let seconds = p.t_end;
     budget::within(seconds / settings.h, 2.0e4, "steps", "raise h or lower seconds")?;
     let mut world = pendulum.build(settings)?;
     let e0 = world.energy();
@@ -442,7 +442,7 @@ params! {
     /// `interactive/pile`.
     pub struct PileParams {
         count: usize = int("polygons dropped", 20, 1, 24),
-        seconds: f64 = float("simulated time (s)", 3.0, 0.1, 4.0),
+        t_end: f64 = float("simulated time (s)", 3.0, 0.1, 4.0),
         // Not below 0.01: with μ a hair above zero (1e-10, say) the friction rows'
         // bounds are so tight that the pivoting's clamped sets turn singular, and
         // chapter 8's solve spends two thirds of its time in the SVD it falls back
@@ -460,7 +460,7 @@ fn pile(p: PileParams) -> Result<Value, PbmError> {
         h: H,
         ..Settings::default()
     };
-    let seconds = p.seconds;
+    let seconds = p.t_end;
     let mut world = pile.build(settings)?;
     // Settled: under a millijoule of motion per polygon, for good.
     let rest = 1e-3 * pile.count as f64;

@@ -12,11 +12,11 @@ pub fn shown() -> Vec<Shown> {
             .keys(FEEDER_KEYS)
             .timed(&["steps_per_second"]),
         Shown::run("interactive/feeder")
-            .set(&["seconds=24"])
+            .set(&["t_end=24"])
             .keys(FEEDER_KEYS)
             .timed(&["steps_per_second"]),
         Shown::values("interactive/feeder")
-            .set(&["seconds=24", "friction=0.5"])
+            .set(&["t_end=24", "friction=0.5"])
             .timed(&["steps_per_second"]),
         Shown::run("interactive/jam").keys(FEEDER_KEYS).timed(&["steps_per_second"]),
         Shown::run("interactive/jam")
@@ -24,7 +24,7 @@ pub fn shown() -> Vec<Shown> {
             .keys(FEEDER_KEYS)
             .timed(&["steps_per_second"]),
         Shown::values("interactive/jam")
-            .set(&["fault=misaligned", "seconds=24"])
+            .set(&["fault=misaligned", "t_end=24"])
             .timed(&["steps_per_second"]),
         Shown::run("interactive/jam")
             .set(&["fault=turned"])

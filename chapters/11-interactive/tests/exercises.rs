@@ -22,7 +22,7 @@ fn num(v: &Value, key: &str) -> f64 {
 
 #[test]
 fn the_feeder_feeds_within_epsilon_and_corrects_rarely() {
-    let v = run("feeder", &["seconds=12"]).unwrap();
+    let v = run("feeder", &["t_end=12"]).unwrap();
     assert!(num(&v, "blocks_fed") >= 2.0, "{v}");
     assert!(num(&v, "max_depth") <= num(&v, "epsilon"), "{v}");
     // The paper: fewer than one correction every 5–10 s of interaction.
