@@ -159,8 +159,8 @@ pub struct Figure {
 // ANCHOR: shown
 /// A run of an exercise whose result a page shows: as a console block (the file
 /// `book/src/output/<name>.txt` the page includes) or as numbers in sentences (the
-/// `{{#value}}` directive reads `book/src/output/<name>.json`). `pbm book` writes both;
-/// a test fails when either no longer matches what the code prints.
+/// value directive reads `book/src/output/<name>.json`). `pbm book` writes both; a
+/// test fails when either no longer matches what the code prints.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Shown {
     /// `chapter/exercise`, e.g. `ode/stability`.

@@ -153,7 +153,8 @@ params! {
     /// `ode/adaptive`.
     pub struct AdaptiveParams {
         tol: f64 = float("largest local error per step", 1e-6, 1e-10, 0.1),
-        method: AdaptiveMethod = choice("adaptive method", AdaptiveMethod::DormandPrince),
+        method: AdaptiveMethod =
+            choice("adaptive method", AdaptiveMethod::DormandPrince),
         eccentricity: f64 =
             float("eccentricity of the orbit", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
     }
