@@ -69,7 +69,7 @@ const CLAIMS: &[Claim] = &[
         says: "Baraff's own column grows with slope 1.16",
         number: "1.16",
         value: || {
-            let paper: Vec<(f64, f64)> = pbm_collision::exercises::PAPER_TABLE_1
+            let paper: Vec<(f64, f64)> = pbm_collision::scenes::PAPER_TABLE_1
                 .iter()
                 .map(|&(n, ms)| (n as f64, ms))
                 .collect();

@@ -2,7 +2,7 @@
 
 use crate::bvh::{Bvh, folded_sheet};
 use crate::polyhedron::{ConvexPolyhedron, PlaneCache, Status, contacts, separation};
-use crate::scenes::BoxScene;
+use crate::scenes::{BoxScene, PAPER_TABLE_1};
 use crate::sweep::{CoherentSweep, brute_force_pairs, sort_and_sweep_pairs};
 use crate::toi::{FallingBox, Refinement, Search, exact_impact, find_impact};
 use crate::tunnel::{Shot, first_tunnelling_speed};
@@ -11,16 +11,6 @@ use pbm_ode::convergence::log_log_slope;
 use pbm_prelim::{Choice, Exercise, Optional, PbmError, params};
 use serde_json::{Value, json};
 use std::time::Instant;
-
-/// Baraff 1995, Table 1: milliseconds per step on a Mips R4000 for 100 … 3,200 boxes.
-pub const PAPER_TABLE_1: [(usize, f64); 6] = [
-    (100, 0.96),
-    (200, 2.05),
-    (400, 4.41),
-    (800, 9.83),
-    (1600, 22.30),
-    (3200, 53.30),
-];
 
 /// Whose time per step `collision/sweep-table` fits a slope to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! The chapter's figures, computed with the chapter's own code (the timings from the
 //! criterion run committed beside it).
 
-use crate::exercises::PAPER_TABLE_1;
+use crate::scenes::PAPER_TABLE_1;
 use crate::polyhedron::{Axis, ConvexPolyhedron, PlaneCache, plane};
 use crate::scenes::BoxScene;
 use crate::sweep::brute_force_pairs;

@@ -3,7 +3,7 @@
 use crate::check::derivative_errors;
 use crate::cloth::{Cloth, Material as ClothMaterial};
 use crate::energy::Curvature;
-use crate::scenes::{SPHERE, Scene, cloth, fan, run};
+use crate::scenes::{SEGMENTS, SPHERE, Scene, cloth, fan, run};
 use crate::strand::{Material, Scaling, cantilever, settle, small_sag};
 use pbm_particles::forces::G;
 use pbm_prelim::parallel::map_range;
@@ -62,9 +62,6 @@ pub fn all() -> Vec<Exercise> {
 fn strand(bend: f64) -> Material {
     Material { length: 0.2, density: 0.005, stretch: 100.0, bend }
 }
-
-/// The resolutions the strand is sampled at.
-pub const SEGMENTS: [usize; 4] = [10, 20, 40, 80];
 
 /// The sag of the tip (m) of `material` at `segments` segments.
 pub fn sag(

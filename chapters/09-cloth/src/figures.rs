@@ -2,7 +2,7 @@
 
 use crate::cloth::{Cloth, Energies, Material as ClothMaterial};
 use crate::energy::Curvature;
-use crate::exercises::SEGMENTS;
+use crate::scenes::SEGMENTS;
 use crate::scenes::{SPHERE, Scene, cloth, run};
 use crate::strand::{Material, Scaling, cantilever, settle};
 use pbm_particles::forces::G;

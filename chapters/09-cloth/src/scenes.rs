@@ -203,3 +203,6 @@ pub fn fan(m: usize, deficit: f64, material: Material) -> Result<Cloth, PbmError
     Ok(cloth)
 }
 // ANCHOR_END: fan
+
+/// The resolutions the strand is sampled at.
+pub const SEGMENTS: [usize; 4] = [10, 20, 40, 80];
