@@ -1,9 +1,9 @@
 //! The chapter's figures, computed with the chapter's own code (the timings from the
 //! criterion run committed beside it).
 
-use crate::scenes::PAPER_TABLE_1;
 use crate::polyhedron::{Axis, ConvexPolyhedron, PlaneCache, plane};
 use crate::scenes::BoxScene;
+use crate::scenes::PAPER_TABLE_1;
 use crate::sweep::brute_force_pairs;
 use crate::tunnel::{Flight, Shot, WALL_X};
 use nalgebra::{UnitQuaternion, Vector3};

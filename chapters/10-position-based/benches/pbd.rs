@@ -13,8 +13,8 @@ use pbm_cloth::cloth::Material;
 use pbm_cloth::scenes::{Scene, cloth};
 use pbm_constraints::scenes::Chain;
 use pbm_pbd::projection::Stiffness;
+use pbm_pbd::scenes::FRAME;
 use pbm_pbd::scenes::{BoxChain, projected_chain, xpbd_cloth};
-use pbm_pbd::studies::FRAME;
 
 const SUBSTEPS: usize = 20;
 

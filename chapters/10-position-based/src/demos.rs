@@ -4,7 +4,7 @@
 
 use crate::joint::{Anchor, BodySystem};
 use crate::scenes::BoxChain;
-use crate::studies::FRAME;
+use crate::scenes::FRAME;
 use nalgebra::Vector3;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{Agreement, Demo, DemoSpec, Drawing, Ink, Param, Readout};

@@ -3,7 +3,7 @@
 use crate::joint::{Anchor, BodySystem, Joint};
 use crate::projection::Stiffness;
 use crate::scenes::{BoxChain, drag_path};
-use crate::studies::{
+use crate::scenes::{
     FRAME, REFERENCE_STEPS_PER_FRAME, lagrange_chain, matching_pbd_stiffness,
     max_position_difference, predicted_extension, projected_chain_run,
     static_extension,
@@ -117,7 +117,7 @@ fn spread(values: impl Iterator<Item = f64> + Clone) -> f64 {
 
 /// An extension, raised to the rounding of the 1 m rest length if below it.
 fn measurable(extension: f64) -> f64 {
-    extension.max(f64::EPSILON * crate::studies::HANGING_REST)
+    extension.max(f64::EPSILON * crate::scenes::HANGING_REST)
 }
 
 params! {
@@ -220,7 +220,7 @@ fn chain(p: ChainParams) -> Result<Value, PbmError> {
 pub fn compare_runs(
     substeps: usize,
     iterations: usize,
-) -> Result<(f64, [Vec<crate::studies::ChainSample>; 2]), PbmError> {
+) -> Result<(f64, [Vec<crate::scenes::ChainSample>; 2]), PbmError> {
     let (frames, chain) = (60, Chain::BOOK);
     let h = FRAME / REFERENCE_STEPS_PER_FRAME as f64;
     let (lagrange, reference) =
@@ -249,7 +249,7 @@ fn compare_lagrange(p: CompareLagrangeParams) -> Result<Value, PbmError> {
         "lower substeps or iterations",
     )?;
     let (difference, [lagrange, xpbd]) = compare_runs(substeps, iterations)?;
-    let worst = |run: &[crate::studies::ChainSample]| {
+    let worst = |run: &[crate::scenes::ChainSample]| {
         run.iter().map(|s| s.length_error).fold(0.0, f64::max)
     };
     let (first, last) = (&xpbd[0], &xpbd[xpbd.len() - 1]);
@@ -386,8 +386,8 @@ fn sheet_sag(p: SheetSagParams) -> Result<Value, PbmError> {
         "lower n, substeps, iterations or t_end",
     )?;
     let sag =
-        crate::studies::hanging_sheet(n, compliance, substeps, iterations, t_end)?;
-    let expected = crate::studies::sheet_sag_closed_form(compliance);
+        crate::scenes::hanging_sheet(n, compliance, substeps, iterations, t_end)?;
+    let expected = crate::scenes::sheet_sag_closed_form(compliance);
     Ok(json!({
         "constraints": sag.constraints,
         "expected_extension_mm": 1e3 * expected,
@@ -396,6 +396,6 @@ fn sheet_sag(p: SheetSagParams) -> Result<Value, PbmError> {
         "extension_over_expected": sag.extension / expected,
         "free_edge_height_spread_mm": 1e3 * sag.edge_spread,
         // Chapter 9's cotton, which the sheet's particles share out.
-        "density_kg_per_m2": crate::studies::SHEET_DENSITY,
+        "density_kg_per_m2": crate::scenes::SHEET_DENSITY,
     }))
 }

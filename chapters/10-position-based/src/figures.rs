@@ -4,7 +4,7 @@ use crate::exercises::{ITERATIONS, drag_run, stiffness_grid};
 use crate::joint::BodySystem;
 use crate::projection::Stiffness;
 use crate::scenes::BoxChain;
-use crate::studies::{ChainSample, FRAME, projected_chain_run};
+use crate::scenes::{ChainSample, FRAME, projected_chain_run};
 use nalgebra::Vector3;
 use pbm_constraints::scenes::Chain;
 use pbm_particles::forces::G;
@@ -112,7 +112,7 @@ fn chain_runs() -> Result<Vec<(String, Vec<ChainSample>)>, PbmError> {
     let (xpbd3, _) =
         projected_chain_run(Chain::BOOK, Stiffness::RIGID, 60 * 3, 20, 1)?;
     let (lagrange3, _) =
-        crate::studies::lagrange_chain(Chain::BOOK, FRAME / 20.0, 60 * 3, 20)?;
+        crate::scenes::lagrange_chain(Chain::BOOK, FRAME / 20.0, 60 * 3, 20)?;
     Ok(vec![
         ("PBD: 1 step of 20 passes per frame".into(), pbd),
         ("XPBD: 20 steps of 1 pass per frame".into(), xpbd3),

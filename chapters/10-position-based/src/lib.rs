@@ -22,7 +22,6 @@ pub mod particles;
 pub mod projection;
 pub mod rigid;
 pub mod scenes;
-pub mod studies;
 
 /// The chapter's registry entry: everything its pages show (exercises, figures, the runs
 /// and numbers quoted, timing tables, live demos).

@@ -9,9 +9,13 @@ use crate::rigid::Body;
 use nalgebra::{Vector2, Vector3};
 use pbm_constraints::constraint::{Nail, Rod};
 use pbm_constraints::scenes::Chain;
+use pbm_ode::runge_kutta::RungeKutta;
+use pbm_ode::system::OdeSystem;
+use pbm_ode::tableau::RK4;
 use pbm_particles::condition::Distance;
 use pbm_particles::forces::{G, Gravity};
 use pbm_particles::particle::{Motion, Particle};
+use pbm_particles::spring::DampedSpring;
 use pbm_prelim::PbmError;
 use pbm_rigid::mass::MassProperties;
 use pbm_rigid::rotation::{Quat, quat_from_axis_angle};
@@ -154,7 +158,7 @@ pub fn xpbd_cloth(
     bend: f64,
 ) -> Result<PbdSystem<3>, PbmError> {
     let (pattern, triangles) = pbm_cloth::scenes::grid(n, 1.0)?;
-    let mass = crate::studies::SHEET_DENSITY / (n * n) as f64;
+    let mass = crate::scenes::SHEET_DENSITY / (n * n) as f64;
     let particles = pattern
         .iter()
         .enumerate()
@@ -196,3 +200,323 @@ pub fn xpbd_cloth(
     Ok(system)
 }
 // ANCHOR_END: xpbd_cloth
+
+// ------------------------------------------------------------------------------
+// The chapter's studies: the experiments its exercises and figures share.
+
+/// The frame of the book's runs: 60 Hz (s).
+pub const FRAME: f64 = 1.0 / 60.0;
+
+/// Rest length of the hanging mass's constraint (m).
+pub const HANGING_REST: f64 = 1.0;
+
+/// Where a hanging mass came to rest.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settled {
+    /// Stretch of the constraint at rest (m).
+    pub extension: f64,
+    /// Steps it took to come to rest.
+    pub steps: usize,
+}
+
+/// The speed (m/s) and the acceleration (m/s²) below which the hanging mass counts
+/// as at rest. Both are needed: at the turning points of its oscillation the speed
+/// is zero, but the acceleration ω²A is not. With the book's ω ≈ 31 rad/s the
+/// amplitude left is then below 10⁻⁸ m, far inside what the extension is read to.
+pub const AT_REST: f64 = 1e-6;
+
+/// The most steps a hanging mass is given to come to rest.
+pub const MOST_STEPS: usize = 4_000_000;
+
+// ANCHOR: static_extension
+/// Hangs `mass` on a constraint of `stiffness` and steps at h with `iterations`
+/// passes until its speed and acceleration are below [`AT_REST`]; returns the
+/// stretch there.
+pub fn static_extension(
+    mass: f64,
+    stiffness: Stiffness,
+    h: f64,
+    iterations: usize,
+) -> Result<Settled, PbmError> {
+    let mut system = hanging_mass(mass, HANGING_REST, stiffness)?;
+    let mut v = system.particles.particles[1].v;
+    for steps in 1..=MOST_STEPS {
+        system.step(h, iterations)?;
+        let bob = &system.particles.particles[1];
+        let acceleration = (bob.v - v).norm() / h;
+        v = bob.v;
+        if v.norm() < AT_REST && acceleration < AT_REST {
+            return Ok(Settled { extension: bob.x.norm() - HANGING_REST, steps });
+        }
+    }
+    Err(PbmError::Solver {
+        solver: "hanging mass",
+        iterations: MOST_STEPS,
+        residual: system.particles.particles[1].v.norm(),
+        why: "did not come to rest".into(),
+    })
+}
+// ANCHOR_END: static_extension
+
+// ANCHOR: predicted_extension
+/// The extension at which one step maps the resting mass to itself. The
+/// prediction lowers it by h²g; each pass multiplies C by r = 1 − s (PBD) or by
+/// ρ = α̃/(w + α̃) (the slides' XPBD update); after n passes C = rⁿ(C + h²g), so
+/// C = rⁿh²g/(1 − rⁿ). XPBD's accumulated update lands on C = −α̃λ after the
+/// first pass whatever n is, and the fixed point is C = α m g.
+pub fn predicted_extension(
+    mass: f64,
+    stiffness: Stiffness,
+    h: f64,
+    iterations: usize,
+) -> f64 {
+    let fixed_point = |r: f64| {
+        let rn = r.powi(iterations as i32);
+        rn * h * h * G / (1.0 - rn)
+    };
+    match stiffness {
+        Stiffness::Pbd(s) => fixed_point(1.0 - s),
+        Stiffness::Xpbd(alpha) => alpha * mass * G,
+        Stiffness::XpbdFirstIterationOnly(alpha) => {
+            let alpha_tilde = alpha / (h * h);
+            fixed_point(alpha_tilde / (1.0 / mass + alpha_tilde))
+        }
+    }
+}
+// ANCHOR_END: predicted_extension
+
+/// The stiffness a reader would measure: m g over the static extension (N/m).
+pub fn effective_stiffness(mass: f64, extension: f64) -> f64 {
+    mass * G / extension
+}
+
+/// PBD's s that gives stiffness k (N/m) to a mass m at one step of h and one pass:
+/// from m g/C = k with C = (1 − s)h²g/s, s = k h²/(m + k h²).
+pub fn matching_pbd_stiffness(mass: f64, k: f64, h: f64) -> f64 {
+    k * h * h / (mass + k * h * h)
+}
+
+/// One state of a chain run: time, largest relative link error, energy.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChainSample {
+    /// Time (s).
+    pub t: f64,
+    /// max |ℓ − L|/L over the links.
+    pub length_error: f64,
+    /// Kinetic plus gravitational energy (J).
+    pub energy: f64,
+}
+
+/// A chain run: a sample per frame, and the particles' positions at each.
+pub type ChainRun = (Vec<ChainSample>, Vec<Vec<Vector2<f64>>>);
+
+/// Chapter 4's chain by RK4 and Lagrange multipliers at step `h`, sampled every
+/// `every` steps, with the particles at each sample.
+pub fn lagrange_chain(
+    chain: Chain,
+    h: f64,
+    samples: usize,
+    every: usize,
+) -> Result<ChainRun, PbmError> {
+    let mut system = chain.with_rods()?;
+    let mut stepper = RungeKutta::new(RK4);
+    let mut track = Vec::with_capacity(samples + 1);
+    let mut positions = Vec::with_capacity(samples + 1);
+    let mut record = |system: &pbm_constraints::system::ConstrainedSystem<2>| {
+        let particles = &system.particles.particles;
+        track.push(ChainSample {
+            t: system.time(),
+            length_error: chain.length_error(particles),
+            energy: system.particles.energy(),
+        });
+        positions.push(particles.iter().map(|p| p.x).collect());
+    };
+    record(&system);
+    for s in 0..samples * every {
+        stepper.step(&mut system, h).map_err(|e| e.at_step(s, system.time()))?;
+        if (s + 1) % every == 0 {
+            record(&system);
+        }
+    }
+    Ok((track, positions))
+}
+
+// ANCHOR: projected_chain_run
+/// The same chain held by projection with `stiffness`: `frames` frames of 1/60 s,
+/// each `substeps` steps of `iterations` passes, sampled once per frame.
+pub fn projected_chain_run(
+    chain: Chain,
+    stiffness: Stiffness,
+    frames: usize,
+    substeps: usize,
+    iterations: usize,
+) -> Result<ChainRun, PbmError> {
+    let mut system = projected_chain(chain, stiffness)?;
+    let mut track = Vec::with_capacity(frames + 1);
+    let mut positions = Vec::with_capacity(frames + 1);
+    let mut record = |system: &PbdSystem<2>| {
+        let particles = &system.particles.particles;
+        track.push(ChainSample {
+            t: system.particles.t,
+            length_error: chain.length_error(particles),
+            energy: system.particles.energy(),
+        });
+        positions.push(particles.iter().map(|p| p.x).collect());
+    };
+    record(&system);
+    for _ in 0..frames {
+        system.frame(FRAME, substeps, iterations)?;
+        record(&system);
+    }
+    Ok((track, positions))
+}
+// ANCHOR_END: projected_chain_run
+
+/// Steps of the reference solution per frame: RK4 at 1/12000 s.
+pub const REFERENCE_STEPS_PER_FRAME: usize = 200;
+
+/// The largest distance between matching particles of two runs sampled at the
+/// same times, over the samples up to and including `samples`.
+pub fn max_position_difference(
+    a: &[Vec<Vector2<f64>>],
+    b: &[Vec<Vector2<f64>>],
+    samples: usize,
+) -> f64 {
+    a.iter()
+        .zip(b)
+        .take(samples + 1)
+        .flat_map(|(pa, pb)| pa.iter().zip(pb).map(|(x, y)| (x - y).norm()))
+        .fold(0.0, f64::max)
+}
+
+/// How a spring run went: the largest |C| relative to the start, and the step at
+/// which the state stopped being finite, if it did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SpringRun {
+    /// max |C| / |C₀| over the run (up to the divergence).
+    pub growth: f64,
+    /// The step at which the run broke down: a state no longer finite, or the
+    /// particle thrown onto the anchor so that the spring has no direction.
+    pub diverged_at: Option<usize>,
+}
+
+// ANCHOR: spring_both_ways
+/// A 1 kg particle on a spring of stiffness k (N/m) from a fixed point, started
+/// 10 % stretched, stepped `steps` times at h with no gravity: the spring either
+/// as an applied force in the prediction (`in_prediction`) or as an XPBD
+/// constraint of compliance 1/k.
+pub fn spring_both_ways(
+    k: f64,
+    h: f64,
+    steps: usize,
+    in_prediction: bool,
+) -> Result<SpringRun, PbmError> {
+    let rest = 1.0;
+    let anchor = Particle::new(1.0, Vector2::zeros(), Vector2::zeros())?
+        .with_motion(Motion::Fixed);
+    let bob = Particle::new(1.0, Vector2::new(1.1 * rest, 0.0), Vector2::zeros())?;
+    let mut system = PbdSystem::new(vec![anchor, bob]);
+    if in_prediction {
+        system.add_force(DampedSpring::new(0, 1, k, 0.0, rest)?)?;
+    } else {
+        system
+            .add_constraint(Distance::new(0, 1, rest)?, Stiffness::xpbd(1.0 / k)?)?;
+    }
+    let c0 = 0.1 * rest;
+    let mut run = SpringRun { growth: 1.0, diverged_at: None };
+    for s in 0..steps {
+        if system.step(h, 1).is_err() {
+            run.diverged_at = Some(s);
+            break;
+        }
+        let c = system.particles.particles[1].x.norm() - rest;
+        run.growth = run.growth.max(c.abs() / c0);
+    }
+    Ok(run)
+}
+// ANCHOR_END: spring_both_ways
+
+/// Area density of chapter 9's cotton (kg/m²), which [`crate::scenes::xpbd_cloth`]
+/// uses too.
+pub const SHEET_DENSITY: f64 = 0.2;
+
+/// How a sheet hung straight down settled.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SheetSag {
+    /// The free edge's mean extension below the sheet's rest length (m), averaged
+    /// over the second half of the run.
+    pub extension: f64,
+    /// The smallest and largest of that mean over the second half (m).
+    pub range: (f64, f64),
+    /// Height difference between the highest and the lowest particle of the free
+    /// edge at the end (m): zero for a sheet that hangs flat, decimetres for one
+    /// that has crumpled.
+    pub edge_spread: f64,
+    /// Distance constraints of the sheet, stretch and bending.
+    pub constraints: usize,
+}
+
+/// The farthest an intact hanging sheet reaches from the middle of its rail (m).
+const APART: f64 = 1.118_033_988_749_895; // √(0.5² + 1²)
+
+// ANCHOR: sheet_sag
+/// A 1 m square sheet of k = 1/α (N/m) stretching stiffness hangs under its own
+/// weight from its top edge; the tension at depth y is ρ g (L − y) per metre of
+/// width, so the free edge sinks by ∫ ρ g (L − y)/k dy = ρ g L²/(2k).
+pub fn sheet_sag_closed_form(compliance: f64) -> f64 {
+    SHEET_DENSITY * G * compliance / 2.0
+}
+
+/// [`crate::scenes::xpbd_cloth`] with `n` × `n` particles, stretch compliance α and
+/// limp bending (α = 1 m/N), turned to hang straight down at rest from its held
+/// edge, run for `seconds` at `substeps` steps per 60 Hz frame of `iterations`
+/// passes.
+pub fn hanging_sheet(
+    n: usize,
+    compliance: f64,
+    substeps: usize,
+    iterations: usize,
+    seconds: f64,
+) -> Result<SheetSag, PbmError> {
+    let mut sheet = crate::scenes::xpbd_cloth(n, compliance, 1.0)?;
+    // The pattern lies in z = 0 with the held edge at y = 0: turn y into −z.
+    for p in &mut sheet.particles.particles {
+        p.x = nalgebra::Vector3::new(p.x.x, 0.0, -p.x.y);
+    }
+    let free_edge = n * (n - 1)..n * n;
+    let frames = (seconds / FRAME).round() as usize;
+    if frames < 2 {
+        return Err(PbmError::invalid("hanging sheet", "run at least two frames"));
+    }
+    let (mut sum, mut range) = (0.0, (f64::INFINITY, f64::NEG_INFINITY));
+    for frame in 1..=frames {
+        sheet.frame(FRAME, substeps, iterations)?;
+        // Held at the rail's midpoint ± 0.5 m, an intact 1 m sheet stays within
+        // √(0.5² + 1²) ≈ 1.12 m of it; twice that means its edges have torn apart.
+        let far =
+            sheet.particles.particles.iter().map(|p| p.x.norm()).fold(0.0, f64::max);
+        if far > 2.0 * APART {
+            let why =
+                format!("it came apart: a particle is {far:.3e} m from the rail");
+            return Err(PbmError::Degenerate { what: "hanging sheet", why }
+                .at_step(sheet.steps(), sheet.particles.t));
+        }
+        if 2 * frame > frames {
+            let p = &sheet.particles.particles[free_edge.clone()];
+            let depth = -p.iter().map(|p| p.x.z).sum::<f64>() / n as f64;
+            let extension = depth - 1.0;
+            sum += extension;
+            range = (range.0.min(extension), range.1.max(extension));
+        }
+    }
+    let z = sheet.particles.particles[free_edge].iter().map(|p| p.x.z);
+    let edge_spread =
+        z.clone().fold(f64::NEG_INFINITY, f64::max) - z.fold(f64::INFINITY, f64::min);
+    Ok(SheetSag {
+        extension: sum / (frames - frames / 2) as f64,
+        range,
+        edge_spread,
+        constraints: sheet.constraints.len(),
+    })
+}
+// ANCHOR_END: sheet_sag

@@ -7,12 +7,12 @@
 use pbm_constraints::scenes::Chain;
 use pbm_particles::forces::G;
 use pbm_pbd::projection::Stiffness;
-use pbm_pbd::scenes::{hanging_mass, projected_chain};
-use pbm_pbd::studies::{
+use pbm_pbd::scenes::{
     FRAME, REFERENCE_STEPS_PER_FRAME, lagrange_chain, matching_pbd_stiffness,
     max_position_difference, predicted_extension, projected_chain_run,
     spring_both_ways, static_extension,
 };
+use pbm_pbd::scenes::{hanging_mass, projected_chain};
 use pbm_prelim::PbmError;
 
 const MASS: f64 = 1.0;

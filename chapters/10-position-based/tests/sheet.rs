@@ -8,7 +8,7 @@
 use nalgebra::Vector3;
 use pbm_cloth::cloth::Material;
 use pbm_cloth::scenes::{Scene, cloth};
-use pbm_pbd::studies::{FRAME, hanging_sheet, sheet_sag_closed_form};
+use pbm_pbd::scenes::{FRAME, hanging_sheet, sheet_sag_closed_form};
 
 const ALPHA: f64 = 1.0 / 1000.0; // chapter 9's cotton: k = 1000 N/m
 
