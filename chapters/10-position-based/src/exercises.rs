@@ -1,24 +1,14 @@
 //! The chapter's runnable experiments: `pbm run pbd/<id> --set key=value`.
 
-use crate::joint::{Anchor, BodySystem, Joint};
 use crate::projection::Stiffness;
-use crate::scenes::{BoxChain, drag_path};
 use crate::scenes::{
-    FRAME, REFERENCE_STEPS_PER_FRAME, lagrange_chain, matching_pbd_stiffness,
-    max_position_difference, predicted_extension, projected_chain_run,
-    static_extension,
+    BoxChain, FRAME, REFERENCE_STEPS_PER_FRAME, drag_path, drag_run, lagrange_chain,
+    max_position_difference, projected_chain_run, stiffness_grid,
 };
 use pbm_constraints::scenes::Chain;
 use pbm_particles::forces::G;
-use pbm_prelim::parallel::map_range;
 use pbm_prelim::{Exercise, PbmError, budget, params};
 use serde_json::{Value, json};
-
-/// Substeps per 60 Hz frame swept by the stiffness study.
-pub const SUBSTEPS: [usize; 6] = [1, 2, 4, 8, 16, 32];
-
-/// Passes per step swept by the stiffness study.
-pub const ITERATIONS: [usize; 3] = [1, 4, 16];
 
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
@@ -50,61 +40,6 @@ pub fn all() -> Vec<Exercise> {
         ),
     ]
 }
-
-/// One cell of the stiffness study: static extensions (m) at a substep count and
-/// an iteration count.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Cell {
-    /// Steps per 60 Hz frame.
-    pub substeps: usize,
-    /// Passes per step.
-    pub iterations: usize,
-    /// XPBD's extension.
-    pub xpbd: f64,
-    /// PBD's extension (s matched at one step of one pass).
-    pub pbd: f64,
-    /// PBD's closed form.
-    pub pbd_predicted: f64,
-    /// The slides' XPBD update.
-    pub slides: f64,
-}
-
-// ANCHOR: stiffness_grid
-/// The stiffness study: every substep count of [`SUBSTEPS`] with every iteration
-/// count of [`ITERATIONS`], for XPBD with compliance α, for PBD with the s that
-/// matches 1/α at one step of one pass, and for the slides' update.
-pub fn stiffness_grid(
-    compliance: f64,
-    mass: f64,
-) -> Result<(f64, Vec<Cell>), PbmError> {
-    let s = matching_pbd_stiffness(mass, 1.0 / compliance, FRAME);
-    let cases: Vec<(usize, usize)> = SUBSTEPS
-        .iter()
-        .flat_map(|&n| ITERATIONS.iter().map(move |&i| (n, i)))
-        .collect();
-    let cells = map_range(cases.len(), |k| {
-        let (substeps, iterations) = cases[k];
-        let h = FRAME / substeps as f64;
-        let rest = |stiffness| static_extension(mass, stiffness, h, iterations);
-        Ok(Cell {
-            substeps,
-            iterations,
-            xpbd: rest(Stiffness::Xpbd(compliance))?.extension,
-            pbd: rest(Stiffness::Pbd(s))?.extension,
-            pbd_predicted: predicted_extension(
-                mass,
-                Stiffness::Pbd(s),
-                h,
-                iterations,
-            ),
-            slides: rest(Stiffness::XpbdFirstIterationOnly(compliance))?.extension,
-        })
-    })
-    .into_iter()
-    .collect::<Result<Vec<_>, PbmError>>()?;
-    Ok((s, cells))
-}
-// ANCHOR_END: stiffness_grid
 
 /// max/min − 1 of a list of extensions. An extension below the rounding of the
 /// 1 m rest length reads as zero or less (stiff PBD at many passes); it counts as
@@ -277,44 +212,6 @@ fn compare_lagrange(p: CompareLagrangeParams) -> Result<Value, PbmError> {
         "reference_steps_per_second": 60 * REFERENCE_STEPS_PER_FRAME,
     }))
 }
-
-// ANCHOR: drag_run
-/// The chain of `links` boxes hanging straight down, its last box grabbed at the
-/// bottom at t = 0 by a joint of `compliance` to the mouse, which follows
-/// [`drag_path`]. Calls `frame` with the system and the mouse after every 60 Hz
-/// frame (and at the start).
-pub fn drag_run(
-    links: usize,
-    compliance: f64,
-    loop_time: f64,
-    substeps: usize,
-    frames: usize,
-    mut frame: impl FnMut(&BodySystem, &nalgebra::Vector3<f64>),
-) -> Result<BodySystem, PbmError> {
-    let model = BoxChain {
-        links,
-        release_angle: std::f64::consts::FRAC_PI_2,
-        ..BoxChain::BOOK
-    };
-    let mut system = model.build()?;
-    let handle = model.handle();
-    let start = system.bodies[links - 1].world_point(&handle);
-    let grab = Anchor::Body { body: links - 1, local: handle };
-    let mouse =
-        system.add_joint(Joint::new(grab, Anchor::World(start), 0.0, compliance)?)?;
-    let h = FRAME / substeps as f64;
-    frame(&system, &start);
-    for _ in 0..frames {
-        for _ in 0..substeps {
-            let target = drag_path(&start, system.t + h, loop_time);
-            system.joints[mouse].b = Anchor::World(target);
-            system.step(h, 1)?;
-        }
-        frame(&system, &drag_path(&start, system.t, loop_time));
-    }
-    Ok(system)
-}
-// ANCHOR_END: drag_run
 
 params! {
     /// `pbd/drag`.

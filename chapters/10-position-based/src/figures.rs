@@ -1,10 +1,10 @@
 //! The chapter's figures, computed with the chapter's own code.
 
-use crate::exercises::{ITERATIONS, drag_run, stiffness_grid};
 use crate::joint::BodySystem;
 use crate::projection::Stiffness;
 use crate::scenes::BoxChain;
 use crate::scenes::{ChainSample, FRAME, projected_chain_run};
+use crate::scenes::{ITERATIONS, drag_run, stiffness_grid};
 use nalgebra::Vector3;
 use pbm_constraints::scenes::Chain;
 use pbm_particles::forces::G;
@@ -31,7 +31,7 @@ fn stiffness_vs_steps() -> Result<Vec<Drawing>, PbmError> {
     let (compliance, mass) = (1e-3, 1.0);
     let (s, cells) = stiffness_grid(compliance, mass)?;
     let k = |extension: f64| mass * G / extension;
-    let series = |pick: fn(&crate::exercises::Cell) -> f64, iterations: usize| {
+    let series = |pick: fn(&crate::scenes::Cell) -> f64, iterations: usize| {
         cells
             .iter()
             .filter(|c| c.iterations == iterations)

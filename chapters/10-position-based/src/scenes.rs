@@ -17,6 +17,7 @@ use pbm_particles::forces::{G, Gravity};
 use pbm_particles::particle::{Motion, Particle};
 use pbm_particles::spring::DampedSpring;
 use pbm_prelim::PbmError;
+use pbm_prelim::parallel::map_range;
 use pbm_rigid::mass::MassProperties;
 use pbm_rigid::rotation::{Quat, quat_from_axis_angle};
 use std::collections::BTreeSet;
@@ -520,3 +521,102 @@ pub fn hanging_sheet(
     })
 }
 // ANCHOR_END: sheet_sag
+
+/// Passes per step swept by the stiffness study.
+pub const ITERATIONS: [usize; 3] = [1, 4, 16];
+
+/// One cell of the stiffness study: static extensions (m) at a substep count and
+/// an iteration count.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cell {
+    /// Steps per 60 Hz frame.
+    pub substeps: usize,
+    /// Passes per step.
+    pub iterations: usize,
+    /// XPBD's extension.
+    pub xpbd: f64,
+    /// PBD's extension (s matched at one step of one pass).
+    pub pbd: f64,
+    /// PBD's closed form.
+    pub pbd_predicted: f64,
+    /// The slides' XPBD update.
+    pub slides: f64,
+}
+
+// ANCHOR: stiffness_grid
+/// The stiffness study: every substep count of [`SUBSTEPS`] with every iteration
+/// count of [`ITERATIONS`], for XPBD with compliance α, for PBD with the s that
+/// matches 1/α at one step of one pass, and for the slides' update.
+pub fn stiffness_grid(
+    compliance: f64,
+    mass: f64,
+) -> Result<(f64, Vec<Cell>), PbmError> {
+    let s = matching_pbd_stiffness(mass, 1.0 / compliance, FRAME);
+    let cases: Vec<(usize, usize)> = SUBSTEPS
+        .iter()
+        .flat_map(|&n| ITERATIONS.iter().map(move |&i| (n, i)))
+        .collect();
+    let cells = map_range(cases.len(), |k| {
+        let (substeps, iterations) = cases[k];
+        let h = FRAME / substeps as f64;
+        let rest = |stiffness| static_extension(mass, stiffness, h, iterations);
+        Ok(Cell {
+            substeps,
+            iterations,
+            xpbd: rest(Stiffness::Xpbd(compliance))?.extension,
+            pbd: rest(Stiffness::Pbd(s))?.extension,
+            pbd_predicted: predicted_extension(
+                mass,
+                Stiffness::Pbd(s),
+                h,
+                iterations,
+            ),
+            slides: rest(Stiffness::XpbdFirstIterationOnly(compliance))?.extension,
+        })
+    })
+    .into_iter()
+    .collect::<Result<Vec<_>, PbmError>>()?;
+    Ok((s, cells))
+}
+// ANCHOR_END: stiffness_grid
+
+// ANCHOR: drag_run
+/// The chain of `links` boxes hanging straight down, its last box grabbed at the
+/// bottom at t = 0 by a joint of `compliance` to the mouse, which follows
+/// [`drag_path`]. Calls `frame` with the system and the mouse after every 60 Hz
+/// frame (and at the start).
+pub fn drag_run(
+    links: usize,
+    compliance: f64,
+    loop_time: f64,
+    substeps: usize,
+    frames: usize,
+    mut frame: impl FnMut(&BodySystem, &nalgebra::Vector3<f64>),
+) -> Result<BodySystem, PbmError> {
+    let model = BoxChain {
+        links,
+        release_angle: std::f64::consts::FRAC_PI_2,
+        ..BoxChain::BOOK
+    };
+    let mut system = model.build()?;
+    let handle = model.handle();
+    let start = system.bodies[links - 1].world_point(&handle);
+    let grab = Anchor::Body { body: links - 1, local: handle };
+    let mouse =
+        system.add_joint(Joint::new(grab, Anchor::World(start), 0.0, compliance)?)?;
+    let h = FRAME / substeps as f64;
+    frame(&system, &start);
+    for _ in 0..frames {
+        for _ in 0..substeps {
+            let target = drag_path(&start, system.t + h, loop_time);
+            system.joints[mouse].b = Anchor::World(target);
+            system.step(h, 1)?;
+        }
+        frame(&system, &drag_path(&start, system.t, loop_time));
+    }
+    Ok(system)
+}
+// ANCHOR_END: drag_run
+
+/// Substeps per 60 Hz frame swept by the stiffness study.
+pub const SUBSTEPS: [usize; 6] = [1, 2, 4, 8, 16, 32];
