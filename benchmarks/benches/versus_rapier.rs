@@ -7,8 +7,8 @@
 #![allow(clippy::unwrap_used)] // a benchmark that unwraps fails with the error's message
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pbm_contact::exercises::run_stack;
 use pbm_contact::scenes::CUBE;
+use pbm_contact::scenes::run_stack;
 use pbm_contact::world::Settings;
 use rapier3d_f64::prelude::*;
 use std::hint::black_box;

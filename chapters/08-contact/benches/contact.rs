@@ -5,8 +5,8 @@
 #![allow(clippy::unwrap_used)] // a benchmark that unwraps fails with the error's message
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use pbm_contact::exercises::run_stack;
 use pbm_contact::lcp::{Bounds, Kind, random_problem, solve, solve_warm};
+use pbm_contact::scenes::run_stack;
 use pbm_contact::world::Settings;
 use std::hint::black_box;
 

@@ -1,7 +1,7 @@
 //! The chapter's figures, computed with the chapter's own code.
 
-use crate::exercises::{orbit, run_stack, slip};
 use crate::scenes;
+use crate::scenes::{orbit, run_stack, slip};
 use crate::singular::sweep;
 use crate::world::Settings;
 use pbm_particles::forces::G;

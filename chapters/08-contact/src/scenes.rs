@@ -186,3 +186,104 @@ pub fn seesaw_tilt(left: (f64, f64), right: (f64, f64), g: f64, t: f64) -> f64 {
     let torque = g * (left.0 * left.1 - right.0 * right.1);
     torque / k * (f64::cosh((k / inertia).sqrt() * t) - 1.0)
 }
+
+// ANCHOR: orbit
+/// Runs the turntable turning at `omega` (rad/s) with the ball starting 0.3 m out,
+/// moving across at `speed`. Rolling without slipping, the centre obeys
+/// ẍ = (2/7) Ω × ẋ: its velocity turns at 2Ω/7, and from x₀ with velocity u it is at
+/// x₀ + u sin(wt)/w + (ŷ × u)(1 − cos wt)/w, w = 2Ω/7.
+pub fn orbit(
+    omega: f64,
+    speed: f64,
+    friction: f64,
+    seconds: f64,
+) -> Result<Orbit, PbmError> {
+    let settings = Settings { friction, ..Settings::default() };
+    let (start, u) = (Vector3::new(0.3, 0.0, 0.0), Vector3::new(0.0, 0.0, speed));
+    let mut world = turntable(omega, start, u, settings)?;
+    let x0 = world.bodies()[0].position();
+    let w = 2.0 * omega / 7.0;
+    let (mut path, mut path_error) = (vec![(x0.x, x0.z)], 0.0_f64);
+    let (mut turned, mut heading) = (Vec::new(), f64::NAN);
+    world.run_until(seconds, |world| {
+        let (t, ball) = (world.time(), &world.bodies()[0]);
+        let x = ball.position();
+        let across = Vector3::y().cross(&u);
+        let expected =
+            x0 + u * ((w * t).sin() / w) + across * ((1.0 - (w * t).cos()) / w);
+        path_error = path_error.max((x - expected).norm());
+        path.push((x.x, x.z));
+        // The velocity's heading, unwrapped: it turns by less than π per step.
+        let v = ball.velocity();
+        let angle = f64::atan2(v.x, v.z);
+        let unwrapped = if heading.is_nan() {
+            angle
+        } else {
+            heading
+                + (angle - heading + std::f64::consts::PI)
+                    .rem_euclid(std::f64::consts::TAU)
+                - std::f64::consts::PI
+        };
+        heading = unwrapped;
+        turned.push((t, unwrapped));
+    })?;
+    Ok(Orbit { path, rate: fitted_rate(&turned), path_error })
+}
+// ANCHOR_END: orbit
+
+// ANCHOR: stack_run
+/// Runs a stack and measures how far any box drifts from where it started.
+pub fn run_stack(
+    boxes: usize,
+    seconds: f64,
+    settings: Settings,
+) -> Result<StackRun, PbmError> {
+    let mut world = stack(boxes, settings)?;
+    let start: Vec<_> = world.bodies().iter().map(|b| b.position()).collect();
+    let (mut drift, mut curve) = (0.0_f64, Vec::new());
+    world.run_until(seconds, |w| {
+        let now =
+            w.bodies().iter().zip(&start).map(|(b, x)| (b.position() - x).norm());
+        let worst = now.fold(0.0, f64::max);
+        drift = drift.max(worst);
+        curve.push((w.time(), worst));
+    })?;
+    Ok((world, drift, curve))
+}
+// ANCHOR_END: stack_run
+
+// ANCHOR: slip
+/// How far the block on a slope of `theta` (rad) slides in `seconds`.
+pub fn slip(theta: f64, settings: Settings, seconds: f64) -> Result<f64, PbmError> {
+    let mut world = incline(theta, settings)?;
+    let start = world.bodies()[0].position();
+    world.run_until(seconds, |_| {})?;
+    Ok((world.bodies()[0].position() - start).norm())
+}
+
+/// A finished stack run: the world, the largest drift of any box (m), and the
+/// largest drift at each step's end (time, m).
+pub type StackRun = (World, f64, Vec<(f64, f64)>);
+
+/// A finished turntable run: the ball's centre (x, z) at every step (m), the
+/// measured rate at which its velocity turns (rad/s), and the largest distance from
+/// the rolling ball's path in closed form (m).
+pub struct Orbit {
+    /// The centre's track, (x, z) in metres.
+    pub path: Vec<(f64, f64)>,
+    /// How fast the centre's velocity turns (rad/s), fitted over the run.
+    pub rate: f64,
+    /// Largest distance from the closed-form path (m).
+    pub path_error: f64,
+}
+
+/// The least-squares slope of y against x (a rate from samples of it).
+fn fitted_rate(points: &[(f64, f64)]) -> f64 {
+    let n = points.len() as f64;
+    let (mx, my) =
+        points.iter().fold((0.0, 0.0), |(a, b), (x, y)| (a + x / n, b + y / n));
+    let (sxy, sxx) = points.iter().fold((0.0, 0.0), |(a, b), (x, y)| {
+        (a + (x - mx) * (y - my), b + (x - mx) * (x - mx))
+    });
+    sxy / sxx
+}

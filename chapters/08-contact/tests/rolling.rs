@@ -3,8 +3,9 @@
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
 use nalgebra::Vector3;
-use pbm_contact::exercises::{SLIPPED, orbit, slip};
+use pbm_contact::exercises::SLIPPED;
 use pbm_contact::scenes::{self, SEESAW};
+use pbm_contact::scenes::{orbit, slip};
 use pbm_contact::world::{Order, Settings, World};
 use std::f64::consts::TAU;
 

@@ -4,8 +4,9 @@
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
 use nalgebra::{UnitQuaternion, Vector3};
-use pbm_contact::exercises::{SLIPPED, run_stack, slip};
+use pbm_contact::exercises::SLIPPED;
 use pbm_contact::scenes;
+use pbm_contact::scenes::{run_stack, slip};
 use pbm_contact::world::{Settings, World};
 
 #[test]

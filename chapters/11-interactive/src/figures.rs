@@ -4,7 +4,7 @@
 //! double-action jack through a pump of its handle (Figure 12) and over nine
 //! seconds, and a pile.
 
-use crate::exercises::{Fault, drive, faulty};
+use crate::scenes::{Fault, drive, faulty};
 use crate::scenes::{Feeder, Jack, Pile};
 use crate::world::{Settings, World};
 use nalgebra::Vector2;

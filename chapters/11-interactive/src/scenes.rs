@@ -7,8 +7,9 @@ use crate::shape::Shape;
 use crate::world::{Anchor, Fixture, Mouse, Pin, Settings, Torsion, World};
 use nalgebra::Vector2;
 use pbm_collision::polygon::ConvexPolygon;
-use pbm_prelim::PbmError;
+use pbm_prelim::{PbmError, budget};
 use std::f64::consts::TAU;
+use std::time::Instant;
 
 type V2 = Vector2<f64>;
 
@@ -558,3 +559,83 @@ impl Lcg {
         (self.0 >> 11) as f64 / (1u64 << 53) as f64
     }
 }
+
+/// What is wrong with a feeder (the paper's Figure 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// A pusher 1.6 blocks high pushes the lowest two blocks at once, and the upper
+    /// one meets the magazine's wall.
+    TallPusher,
+    /// Oblong blocks, 1 m wide and 0.9 m high, loaded on end: each stands 1 m tall,
+    /// taller than the 0.95 m opening under the magazine's wall.
+    Misaligned,
+    /// Square blocks turned by 0.08 rad: each stands 1.077 m tall, taller than the
+    /// 1.05 m opening, until the stack's weight squares it up (this one does not jam).
+    Turned,
+}
+
+/// The feeder with `fault`.
+pub fn faulty(fault: Fault) -> Feeder {
+    match fault {
+        Fault::TallPusher => Feeder { pusher_height: 1.6, ..Feeder::BOOK },
+        Fault::Misaligned => Feeder {
+            block_height: 0.9,
+            misalignment: std::f64::consts::FRAC_PI_2,
+            ..Feeder::BOOK
+        },
+        Fault::Turned => Feeder { misalignment: 0.08, ..Feeder::BOOK },
+    }
+}
+
+/// A scripted run of `feeder` for `seconds`: the mouse moves the crank's end round,
+/// the world steps.
+pub fn drive(
+    feeder: &Feeder,
+    settings: Settings,
+    seconds: f64,
+) -> Result<Drive, PbmError> {
+    budget::within(seconds / settings.h, STEPS, "steps", "lower seconds")?;
+    let mut world = feeder.build(settings)?;
+    let blocks = |w: &World| -> Vec<_> {
+        w.bodies()[..feeder.blocks].iter().map(|b| b.position()).collect()
+    };
+    let (mut turn_start, mut turns_done) = (blocks(&world), 0_usize);
+    let (mut last_turn_advance, mut lag) = (f64::NAN, 0.0_f64);
+    let start = Instant::now();
+    while world.time() < seconds - 1e-12 {
+        feeder.step(&mut world)?;
+        if let Some(m) = world.mouse {
+            let end = world.bodies()[m.body].world_point(&m.local);
+            lag = lag.max((end - feeder.mouse_at(world.time())).norm());
+        }
+        let turns = (world.time() / feeder.period + 1e-9).floor() as usize;
+        if turns > turns_done {
+            let now = blocks(&world);
+            last_turn_advance = now
+                .iter()
+                .zip(&turn_start)
+                .map(|(a, b)| (a - b).norm())
+                .fold(0.0, f64::max);
+            (turn_start, turns_done) = (now, turns);
+        }
+    }
+    let wall = start.elapsed().as_secs_f64();
+    Ok(Drive { world, wall, lag, last_turn_advance })
+}
+
+/// What a scripted run of the feeder saw.
+pub struct Drive {
+    /// The world at the end.
+    pub world: World,
+    /// Wall-clock seconds the steps took.
+    pub wall: f64,
+    /// The largest distance of the crank's end behind the mouse (m).
+    pub lag: f64,
+    /// How far the blocks moved in the last whole turn of the crank: the largest
+    /// distance any block's centre went (m).
+    pub last_turn_advance: f64,
+}
+
+/// Steps a run may take: about 3 ms each at worst on one core, with the tray full,
+/// so some seven seconds.
+pub const STEPS: f64 = 2.5e3;
