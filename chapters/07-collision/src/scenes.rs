@@ -109,6 +109,16 @@ pub fn coherent_frames(
     Ok(forward)
 }
 
+/// Baraff 1995, Table 1: milliseconds per step on a Mips R4000 for 100 … 3,200 boxes.
+pub const PAPER_TABLE_1: [(usize, f64); 6] = [
+    (100, 0.96),
+    (200, 2.05),
+    (400, 4.41),
+    (800, 9.83),
+    (1600, 22.30),
+    (3200, 53.30),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,13 +145,3 @@ mod tests {
         assert!(BoxScene::new(10, -1.0, 1).is_err());
     }
 }
-
-/// Baraff 1995, Table 1: milliseconds per step on a Mips R4000 for 100 … 3,200 boxes.
-pub const PAPER_TABLE_1: [(usize, f64); 6] = [
-    (100, 0.96),
-    (200, 2.05),
-    (400, 4.41),
-    (800, 9.83),
-    (1600, 22.30),
-    (3200, 53.30),
-];
