@@ -72,7 +72,8 @@ impl Choice for Fault {
     ];
 }
 
-/// The time step of every run (s), the paper's rate of 100 steps a second.
+/// The time step of every run (s): the book's choice of 100 steps a second (the paper
+/// leaves the step to the user).
 const H: f64 = 0.01;
 
 // ANCHOR: jammed

@@ -242,7 +242,7 @@ pub struct Jack {
 }
 
 impl Jack {
-    /// The book's jack: a 3 kg load, the lever swung 0.2 rad either way every 3 s.
+    /// The book's jack: a 3 kg load, the lever swung 0.3 rad either way every 3 s.
     pub const BOOK: Jack = Jack { load: 3.0, swing: 0.3, period: 3.0 };
 
     /// Distance between teeth (m).
