@@ -127,3 +127,52 @@ fn the_mechanisms_switch_order_as_they_run_and_start_over_for_anything_else() {
         assert!(!demo.retune(&spec.check(&other).unwrap()), "{id}");
     }
 }
+
+#[test]
+fn demo_sliders_carry_the_names_of_the_exercise_parameters_they_set() {
+    // A slider and the exercise parameter it stands for are declared in two places (the
+    // demo's `Param`, the exercise's `params!`); this holds their names together, and
+    // the agreements hold their numbers.
+    // Sliders the demo has and its exercise does not, each with why.
+    const DEMO_ONLY: &[(&str, &str, &str)] = &[
+        (
+            "collision/sweep",
+            "n",
+            "the box count; the exercise sweeps counts up to n_max",
+        ),
+        ("contact/drop", "friction", "the exercise drops the box without friction"),
+        (
+            "interactive/feeder",
+            "blocks",
+            "the demo's tray is smaller, to run at 60 Hz",
+        ),
+        ("interactive/feeder", "order", "switches the world's order as it runs"),
+        ("interactive/jack", "epsilon", "the exercise keeps the book's tolerance"),
+        ("interactive/jack", "order", "switches the world's order as it runs"),
+        ("ode/euler-spiral", "method", "the exercise runs all three methods at once"),
+        (
+            "rigid/dzhanibekov",
+            "axis",
+            "the exercise spins about the intermediate axis",
+        ),
+    ];
+    let chapters = pbm::chapters();
+    let mut mismatches = Vec::new();
+    for a in agreements() {
+        let spec = find(a.demo).unwrap();
+        let (_, exercise) = pbm::find_exercise(&chapters, a.exercise).unwrap();
+        for slider in spec.params {
+            let demo_only =
+                DEMO_ONLY.iter().any(|(d, s, _)| *d == a.demo && *s == slider.name);
+            if !demo_only && !exercise.params.iter().any(|p| p.name == slider.name) {
+                mismatches.push(format!(
+                    "{}: slider `{}` ({})",
+                    a.demo, slider.name, a.exercise
+                ));
+            }
+        }
+    }
+    mismatches.sort();
+    mismatches.dedup();
+    assert!(mismatches.is_empty(), "{mismatches:#?}");
+}
