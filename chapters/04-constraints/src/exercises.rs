@@ -1,7 +1,9 @@
 //! The chapter's runnable experiments: `pbm run constraints/<id> --set key=value`.
 
 use crate::constraint::{OnCircle, Rod};
-use crate::scenes::{Chain, double_pendulum};
+use crate::scenes::{
+    BEAD_FORCES_ANGLE_DEG, BEAD_FORCES_SPEED, Chain, bead_forces, double_pendulum,
+};
 use crate::scenes::{Holder, bead_drift, max_stable_step, run_chain};
 use crate::system::{ConstrainedSystem, Feedback};
 use nalgebra::Vector2;
@@ -14,6 +16,11 @@ use serde_json::{Value, json};
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
     vec![
+        Exercise::new(
+            "bead-forces",
+            "equation 7 at one point of the wire: the constraint force at rest and moving",
+            bead_forces_exercise,
+        ),
         Exercise::new(
             "drift",
             "the bead on a wire drifts off the circle without feedback and stays on with it",
@@ -76,6 +83,30 @@ impl Integrator {
 
 fn max_of(track: &[(f64, f64)]) -> f64 {
     track.iter().fold(0.0, |m, p| m.max(p.1))
+}
+
+params! {
+    /// `constraints/bead-forces`.
+    pub struct BeadForcesParams {
+        speed: f64 = float("the bead's speed along the wire (m/s)", BEAD_FORCES_SPEED, 0.0, 10.0),
+    }
+}
+
+/// The forces of the bead-forces figure at rest and at `speed`: what a point of the
+/// wire asks of the constraint, and how much more it asks of a moving bead (m v²/r).
+fn bead_forces_exercise(p: BeadForcesParams) -> Result<Value, PbmError> {
+    let [f, rest, total_at_rest] = bead_forces(BEAD_FORCES_ANGLE_DEG, 0.0);
+    let [_, moving, total_moving] = bead_forces(BEAD_FORCES_ANGLE_DEG, p.speed);
+    Ok(json!({
+        "angle_deg": BEAD_FORCES_ANGLE_DEG,
+        "speed_m_s": p.speed,
+        "gravity_n": f.norm(),
+        "constraint_force_at_rest_n": rest.norm(),
+        "tangential_force_at_rest_n": total_at_rest.norm(),
+        "constraint_force_moving_n": moving.norm(),
+        "centripetal_n": moving.norm() - rest.norm(),
+        "total_force_moving_n": total_moving.norm(),
+    }))
 }
 
 params! {

@@ -1,12 +1,15 @@
 //! The chapter's figures, computed with the chapter's own code.
 
-use crate::bead::bead_lambda;
+use crate::scenes::{
+    BEAD_FORCES_ANGLE_DEG, BEAD_FORCES_SPEED, bead_forces as forces_on_bead,
+};
 use crate::scenes::{Chain, double_pendulum};
 use crate::scenes::{Holder, bead_drift, max_stable_step, run_chain};
 use crate::system::Feedback;
 use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::{MIDPOINT, RK4};
 use pbm_prelim::plot::prelude::*;
+use pbm_prelim::short;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Every figure of the chapter, in reading order.
@@ -45,18 +48,15 @@ pub fn all() -> Vec<Figure> {
 /// at rest and moving at 2.5 m/s along the wire. Forces are drawn at 0.06 m per
 /// newton.
 fn bead_forces() -> Result<Vec<Drawing>, PbmError> {
-    let angle = (-40f64).to_radians();
+    let angle = BEAD_FORCES_ANGLE_DEG.to_radians();
     let x = nalgebra::Vector2::new(angle.cos(), angle.sin());
     let tangent = nalgebra::Vector2::new(-x.y, x.x);
-    let f = nalgebra::Vector2::new(0.0, -pbm_particles::forces::G);
     let scale = 0.06;
-    let cases = [("(a) at rest", 0.0), ("(b) moving at 2.5 m/s", 2.5)];
+    let moving = format!("(b) moving at {} m/s", short(BEAD_FORCES_SPEED));
+    let cases = [("(a) at rest", 0.0), (moving.as_str(), BEAD_FORCES_SPEED)];
     let forces: Vec<[nalgebra::Vector2<f64>; 3]> = cases
         .iter()
-        .map(|&(_, speed)| {
-            let f_hat = x * bead_lambda(1.0, x, tangent * speed, f);
-            [f, f_hat, f + f_hat]
-        })
+        .map(|&(_, speed)| forces_on_bead(BEAD_FORCES_ANGLE_DEG, speed))
         .collect();
     require_finite("bead-forces", forces.iter().flatten().flat_map(|v| [v.x, v.y]))?;
     let names = [

@@ -8,6 +8,7 @@ use pbm_prelim::registry::{Compare, Shown, TimingTable, row};
 /// numbers sentences quote (`{{#value …}}`).
 pub fn shown() -> Vec<Shown> {
     vec![
+        Shown::values("constraints/bead-forces"),
         Shown::run("constraints/drift").keys(&[
             "solver",
             "steps",

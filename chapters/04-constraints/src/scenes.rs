@@ -298,3 +298,21 @@ pub fn max_stable_step(
     Ok(stable)
 }
 // ANCHOR_END: max_stable
+
+/// Where the bead-forces figure looks at the wire: 40° below the horizontal (degrees).
+pub const BEAD_FORCES_ANGLE_DEG: f64 = -40.0;
+
+/// The moving bead's speed in the bead-forces figure (m/s).
+pub const BEAD_FORCES_SPEED: f64 = 2.5;
+
+/// The forces on a 1 kg bead on the unit circle at `angle_deg`, moving along the wire
+/// at `speed` (m/s): gravity f, the constraint force f̂ = λx of equation 7, and their
+/// sum (N).
+pub fn bead_forces(angle_deg: f64, speed: f64) -> [Vector2<f64>; 3] {
+    let angle = angle_deg.to_radians();
+    let x = Vector2::new(angle.cos(), angle.sin());
+    let tangent = Vector2::new(-x.y, x.x);
+    let f = Vector2::new(0.0, -G);
+    let f_hat = x * crate::bead::bead_lambda(1.0, x, tangent * speed, f);
+    [f, f_hat, f + f_hat]
+}

@@ -81,3 +81,19 @@ fn bad_parameters_are_errors() {
         assert!(matches!(run(id, &[set]), Err(PbmError::Param(_))), "{id} {set}");
     }
 }
+
+#[test]
+fn the_moving_bead_asks_m_v_squared_over_r_more_of_the_wire() {
+    // Unit mass on the unit circle: the constraint force grows by exactly v²; at rest
+    // what is left of gravity is its tangential part, m g cos 40°.
+    for speed in ["0.5", "2.5", "7"] {
+        let v = run("bead-forces", &[&format!("speed={speed}")]).unwrap();
+        let speed: f64 = speed.parse().unwrap();
+        let grown = v["centripetal_n"].as_f64().unwrap();
+        assert!((grown - speed * speed).abs() < 1e-12, "{speed}: {grown}");
+    }
+    let v = run("bead-forces", &[]).unwrap();
+    let tangential = v["tangential_force_at_rest_n"].as_f64().unwrap();
+    let expected = pbm_particles::forces::G * 40f64.to_radians().cos();
+    assert!((tangential - expected).abs() < 1e-12, "{tangential} vs {expected}");
+}
