@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
+use pbm_prelim::ParamKind;
 use pbm_web::demo::Drawing;
 use pbm_web::{agreements, demos, find};
 
@@ -25,7 +26,7 @@ fn every_demo_runs_from_its_defaults_and_its_picture_moves() {
         let readouts = demo.readouts();
         assert_eq!(readouts.len(), spec.readouts.len(), "{}", spec.id);
         assert!(readouts.iter().all(|r| r.is_finite()), "{}: {readouts:?}", spec.id);
-        let view = (spec.view)(&spec.defaults());
+        let view = spec.view_of(&spec.defaults()).unwrap();
         assert!(view[0] < view[1] && view[2] < view[3], "{}: {view:?}", spec.id);
     }
 }
@@ -164,10 +165,37 @@ fn demo_sliders_carry_the_names_of_the_exercise_parameters_they_set() {
         for slider in spec.params {
             let demo_only =
                 DEMO_ONLY.iter().any(|(d, s, _)| *d == a.demo && *s == slider.name);
-            if !demo_only && !exercise.params.iter().any(|p| p.name == slider.name) {
+            let Some(spec) = exercise.params.iter().find(|p| p.name == slider.name)
+            else {
+                if !demo_only {
+                    mismatches.push(format!(
+                        "{}: slider `{}` ({})",
+                        a.demo, slider.name, a.exercise
+                    ));
+                }
+                continue;
+            };
+            // The slider reaches only values the exercise accepts.
+            let within = match &spec.kind {
+                ParamKind::Float { min, max, min_exclusive, .. } => {
+                    (slider.min > *min || (!min_exclusive && slider.min == *min))
+                        && slider.max <= *max
+                }
+                ParamKind::Int { min, max, .. } => {
+                    slider.whole
+                        && slider.min >= *min as f64
+                        && slider.max <= *max as f64
+                }
+                ParamKind::Choice { options, .. } => {
+                    !slider.choices.is_empty()
+                        && slider.choices.len() <= options.len()
+                }
+                ParamKind::Bool { .. } => false,
+            };
+            if !within {
                 mismatches.push(format!(
-                    "{}: slider `{}` ({})",
-                    a.demo, slider.name, a.exercise
+                    "{}: slider `{}` reaches [{}, {}], outside {}'s range",
+                    a.demo, slider.name, slider.min, slider.max, a.exercise
                 ));
             }
         }

@@ -251,7 +251,7 @@ mod tests {
             title: "a test",
             params: &[Param::log("h", "step h", "s", [0.1, 0.01, 1.0])],
             readouts: &[],
-            view: |_| [-1.0, 1.0, -1.0, 1.0],
+            view: |_| Ok([-1.0, 1.0, -1.0, 1.0]),
             drag: None,
             build: |_| Err(pbm_prelim::PbmError::invalid("demo", "a test")),
         };

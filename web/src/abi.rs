@@ -145,8 +145,11 @@ pub extern "C" fn pbm_params() -> *mut f64 {
 #[unsafe(no_mangle)]
 pub extern "C" fn pbm_view(demo: u32) -> *const f64 {
     STATE.with_borrow_mut(|st| {
-        if let Some(d) = spec(demo) {
-            st.view = (d.view)(&st.params[..d.params.len()]);
+        // Out-of-range values keep the last view: the page checks them on create.
+        if let Some(view) = spec(demo).and_then(|d| {
+            d.view_of(&st.params[..d.params.len().min(MAX_PARAMS)]).ok()
+        }) {
+            st.view = view;
         }
         st.view.as_ptr()
     })

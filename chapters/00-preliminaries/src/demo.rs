@@ -233,7 +233,7 @@ pub trait Demo {
     /// The reader changed a parameter: apply the new (checked) `params` to the
     /// running demo if that can be done without starting over, and say whether it
     /// was. A demo that says no is built afresh from them (the default).
-    fn retune(&mut self, _params: &[f64]) -> bool {
+    fn retune(&mut self, _params: &Values) -> bool {
         false
     }
 }
@@ -263,7 +263,58 @@ impl Pointer {
 }
 
 /// How a demo is made from its checked parameter values.
-pub type Build = fn(&[f64]) -> Result<Box<dyn Demo>, PbmError>;
+pub type Build = fn(&Values) -> Result<Box<dyn Demo>, PbmError>;
+
+// ANCHOR: values
+/// A demo's parameter values, checked against its sliders' ranges and read by name:
+/// the names its sliders share with the exercise parameters they stand for (a test
+/// holds the two together), so a demo never reads "the second slider".
+#[derive(Debug, Clone, PartialEq)]
+pub struct Values {
+    params: &'static [Param],
+    values: Vec<f64>,
+}
+
+impl Values {
+    /// The value of the slider or menu called `name`; an error names a slider the
+    /// demo does not have.
+    pub fn get(&self, name: &str) -> Result<f64, PbmError> {
+        self.params
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| self.values[i])
+            .ok_or_else(|| {
+                PbmError::invalid(
+                    "demo parameter",
+                    format!("there is no slider `{name}`"),
+                )
+            })
+    }
+
+    /// A count or a menu's index: the value of `name` as a whole number.
+    pub fn whole(&self, name: &str) -> Result<usize, PbmError> {
+        let value = self.get(name)?;
+        if value >= 0.0 && value.fract() == 0.0 {
+            Ok(value as usize)
+        } else {
+            Err(PbmError::invalid(
+                "demo parameter",
+                format!("{name} = {value} is not a whole number"),
+            ))
+        }
+    }
+
+    /// Whether `other` holds the same values except, perhaps, `name`'s.
+    pub fn same_but(&self, other: &Values, name: &str) -> bool {
+        self.params == other.params
+            && self
+                .params
+                .iter()
+                .zip(self.values.iter().zip(&other.values))
+                .all(|(p, (a, b))| p.name == name || a == b)
+    }
+}
+// ANCHOR_END: values
 
 /// A demo as the pages and the loader know it.
 pub struct DemoSpec {
@@ -277,11 +328,11 @@ pub struct DemoSpec {
     pub readouts: &'static [Readout],
     /// The world rectangle the picture shows for given parameters: x_min, x_max,
     /// y_min, y_max.
-    pub view: fn(&[f64]) -> [f64; 4],
+    pub view: fn(&Values) -> Result<[f64; 4], PbmError>,
     /// What the reader can drag with the pointer, shown under the picture; `None`
     /// for a demo that takes no pointer.
     pub drag: Option<&'static str>,
-    /// Builds the demo from checked parameter values, in the order of `params`.
+    /// Builds the demo from checked parameter values.
     pub build: Build,
 }
 
@@ -300,8 +351,14 @@ impl DemoSpec {
         (self.build)(&self.check(values)?)
     }
 
-    /// `values` checked against the parameters' ranges, one per parameter.
-    pub fn check(&self, values: &[f64]) -> Result<Vec<f64>, PbmError> {
+    /// The world rectangle the picture shows for `values` (one per parameter).
+    pub fn view_of(&self, values: &[f64]) -> Result<[f64; 4], PbmError> {
+        (self.view)(&self.check(values)?)
+    }
+
+    /// `values` checked against the parameters' ranges, one per parameter, in the
+    /// order of [`DemoSpec::params`].
+    pub fn check(&self, values: &[f64]) -> Result<Values, PbmError> {
         if values.len() != self.params.len() {
             return Err(PbmError::invalid(
                 "demo",
@@ -313,7 +370,13 @@ impl DemoSpec {
                 ),
             ));
         }
-        self.params.iter().zip(values).map(|(p, &v)| p.check(v)).collect()
+        let values = self
+            .params
+            .iter()
+            .zip(values)
+            .map(|(p, &v)| p.check(v))
+            .collect::<Result<_, _>>()?;
+        Ok(Values { params: self.params, values })
     }
 
     /// The parameters' opening values.
@@ -423,5 +486,61 @@ impl Agreement {
     /// [`Agreement::tolerance`]).
     pub const fn within(self, tolerance: f64) -> Agreement {
         Agreement { tolerance, ..self }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
+    use super::*;
+
+    struct Still;
+
+    impl Demo for Still {
+        fn frame(&mut self) -> Result<(), PbmError> {
+            Ok(())
+        }
+        fn readouts(&self) -> Vec<f64> {
+            Vec::new()
+        }
+        fn draw(&self, _out: &mut Drawing) {}
+    }
+
+    const SPEC: DemoSpec = DemoSpec {
+        id: "test/values",
+        title: "values by name",
+        params: &[
+            Param::choice("method", "method", &["a", "b", "c"]),
+            Param::log("h", "step h", "s", [0.1, 0.01, 1.0]),
+        ],
+        readouts: &[],
+        view: |p| Ok([-p.get("h")?, p.get("h")?, -1.0, 1.0]),
+        drag: None,
+        build: |_| Ok(Box::new(Still)),
+    };
+
+    #[test]
+    fn values_are_read_by_name_and_checked_against_the_sliders() {
+        let values = SPEC.check(&[2.0, 0.5]).unwrap();
+        assert_eq!(values.whole("method").unwrap(), 2);
+        assert_eq!(values.get("h").unwrap(), 0.5);
+        let error = values.get("k").unwrap_err().to_string();
+        assert!(error.contains("no slider `k`"), "{error}");
+        assert!(values.whole("h").is_err(), "0.5 is not a whole number");
+        assert_eq!(SPEC.view_of(&[0.0, 0.25]).unwrap(), [-0.25, 0.25, -1.0, 1.0]);
+        let error = SPEC.check(&[0.0, 2.0]).unwrap_err().to_string();
+        assert!(error.contains("h = 2 is outside [0.01, 1]"), "{error}");
+        assert!(SPEC.check(&[0.5, 0.1]).is_err(), "a menu takes whole numbers");
+        assert!(SPEC.check(&[0.0]).is_err(), "one value per slider");
+    }
+
+    #[test]
+    fn same_but_compares_every_value_except_the_named_one() {
+        let a = SPEC.check(&[0.0, 0.5]).unwrap();
+        assert!(a.same_but(&SPEC.check(&[2.0, 0.5]).unwrap(), "method"));
+        assert!(!a.same_but(&SPEC.check(&[2.0, 0.5]).unwrap(), "h"));
+        assert!(!a.same_but(&SPEC.check(&[0.0, 0.25]).unwrap(), "method"));
+        assert!(a.same_but(&a, "h"));
     }
 }

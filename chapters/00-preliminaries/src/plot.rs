@@ -169,26 +169,41 @@ where
 }
 
 // ANCHOR: draw_figure
-/// Draws a figure in both layouts from data computed once: `height` gives each
-/// drawing's height, and `draw` draws on a canvas of [`Layout::width`] by that
-/// height.
-pub fn draw_figure<H, F>(
+/// Draws a figure in both layouts from data computed once: `heights` are the wide
+/// and the narrow drawing's heights in pixels, and `draw` draws on a canvas of
+/// [`Layout::width`] by that height.
+pub fn draw_figure<F>(
     name: &str,
-    height: H,
+    heights: [u32; 2],
     draw: F,
 ) -> Result<Vec<Drawing>, PbmError>
 where
-    H: Fn(Layout) -> u32,
     F: Fn(&Area<'_>, Layout) -> DrawResult,
 {
     Layout::ALL
         .iter()
         .map(|&layout| {
-            let size = (layout.width(), height(layout));
+            let size = (layout.width(), layout.pick(heights[0], heights[1]));
             let svg = draw_svg(name, size, |root| draw(root, layout))?;
             Ok(Drawing { layout, svg })
         })
         .collect()
+}
+
+/// [`draw_figure`] under a title: `draw` gets the area below `title`, which wraps to
+/// the drawing's width.
+pub fn titled_figure<F>(
+    name: &str,
+    heights: [u32; 2],
+    title: &str,
+    draw: F,
+) -> Result<Vec<Drawing>, PbmError>
+where
+    F: Fn(&Area<'_>, Layout) -> DrawResult,
+{
+    draw_figure(name, heights, |root, layout| {
+        draw(&titled(root, title, &title_font())?, layout)
+    })
 }
 // ANCHOR_END: draw_figure
 
@@ -516,6 +531,21 @@ fn legend_layout(
     placed
 }
 
+/// A legend of one entry a series, coloured in [`color`]'s order: `swatch` is the
+/// stroke (e.g. `Swatch::Line`) at `width`, and `label` names each item.
+pub fn series_legend<T>(
+    items: impl IntoIterator<Item = T>,
+    swatch: fn(RGBColor, u32) -> Swatch,
+    width: u32,
+    label: impl Fn(T) -> String,
+) -> Legend {
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| (label(item), swatch(color(i), width)))
+        .collect()
+}
+
 // ANCHOR: legend_below
 /// Draws `legend` in rows under the plot, never over data, and returns the area left
 /// above it for the plot. Entries flow left to right and wrap to the area's width.
@@ -835,17 +865,13 @@ mod tests {
 
     #[test]
     fn both_layouts_are_drawn_and_panels_stack_when_narrow() {
-        let drawings = draw_figure(
-            "panels",
-            |l| l.pick(200, 400),
-            |root, layout| {
-                let parts = panels(root, layout, 3, 3);
-                assert_eq!(parts.len(), 3);
-                let (w, _) = parts[0].dim_in_pixel();
-                assert_eq!(w, layout.pick(240, 360));
-                Ok(())
-            },
-        )
+        let drawings = draw_figure("panels", [200, 400], |root, layout| {
+            let parts = panels(root, layout, 3, 3);
+            assert_eq!(parts.len(), 3);
+            let (w, _) = parts[0].dim_in_pixel();
+            assert_eq!(w, layout.pick(240, 360));
+            Ok(())
+        })
         .unwrap();
         assert_eq!(drawings.len(), 2);
         assert!(drawings[0].svg.contains("width=\"720\""));
@@ -860,7 +886,8 @@ pub mod prelude {
         Area, DrawResult, Drawing, LINE_WIDTH, Layout, Legend, REFERENCE, Swatch,
         arrow, axes, chart_on, color, dashed_line, draw_figure, equal_scale,
         equal_scale_in, label_font, legend_below, legends_below, line, panels,
-        power_of_ten, require_finite, tick_font, title_font, titled, wrap,
+        power_of_ten, require_finite, series_legend, tick_font, title_font, titled,
+        titled_figure, wrap,
     };
     pub use crate::{Figure, PbmError};
     pub use plotters::prelude::*;

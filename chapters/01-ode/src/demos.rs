@@ -51,14 +51,14 @@ pub const EULER_SPIRAL: DemoSpec = DemoSpec {
         Readout::plain("radius after one turn", ""),
         Readout::plain("Euler's ratio per step √(1 + h²)", ""),
     ],
-    view: |_| [-2.0, 2.0, -2.0, 2.0],
+    view: |_| Ok([-2.0, 2.0, -2.0, 2.0]),
     drag: None,
     build: |p| {
-        let tableau = [EULER, MIDPOINT, RK4][p[0] as usize];
+        let tableau = [EULER, MIDPOINT, RK4][p.whole("method")?];
         Ok(Box::new(Spiral {
             field: circle_field(1.0, 0.0)?,
             stepper: RungeKutta::new(tableau),
-            h: p[1],
+            h: p.get("h")?,
             path: vec![[1.0, 0.0]],
             one_turn: f64::NAN,
         }))

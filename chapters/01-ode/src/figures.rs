@@ -76,15 +76,11 @@ fn vector_field() -> Result<Vec<Drawing>, PbmError> {
         .collect::<Result<_, _>>()?;
     require_finite("vector-field", curves.iter().flatten().flat_map(|p| [p.0, p.1]))?;
     let arrow_style = REFERENCE.mix(0.45).stroke_width(1);
-    draw_figure(
+    titled_figure(
         "vector-field",
-        |l| l.pick(520, 420),
+        [520, 420],
+        "Damped pendulum: θ′ = ω, ω′ = −sin θ − ω/4",
         |root, layout| {
-            let root = titled(
-                root,
-                "Damped pendulum: θ′ = ω, ω′ = −sin θ − ω/4",
-                &title_font(),
-            )?;
             let legend: Legend = vec![
                 (
                     "direction of f(x) at grid points".into(),
@@ -95,7 +91,7 @@ fn vector_field() -> Result<Vec<Drawing>, PbmError> {
                     Swatch::Line(color(0), LINE_WIDTH),
                 ),
             ];
-            let plot = legend_below(&root, &legend)?;
+            let plot = legend_below(root, &legend)?;
             let mut chart = chart_on(&plot)
                 .build_cartesian_2d(x_range.clone(), y_range.clone())?;
             axes(&mut chart, "angle θ (rad)", "angular velocity ω (rad/s)")
@@ -167,27 +163,20 @@ fn euler_spiral() -> Result<Vec<Drawing>, PbmError> {
         .map(|i| f64::from(i) * turn / 200.0)
         .map(|a| (a.cos(), a.sin()))
         .collect();
-    draw_figure(
+    titled_figure(
         "euler-spiral",
-        |l| l.pick(640, 600),
+        [640, 600],
+        "One turn of the circular field f(x, y) = (−y, x)",
         |root, _| {
-            let root = titled(
-                root,
-                "One turn of the circular field f(x, y) = (−y, x)",
-                &title_font(),
-            )?;
-            let mut legend: Legend = paths
-                .iter()
-                .enumerate()
-                .map(|(i, (label, _))| {
-                    (label.clone(), Swatch::LineDots(color(i), LINE_WIDTH))
-                })
-                .collect();
+            let mut legend: Legend =
+                series_legend(&paths, Swatch::LineDots, LINE_WIDTH, |(label, _)| {
+                    label.clone()
+                });
             legend.push((
                 "exact (unit circle), drawn on top".into(),
                 Swatch::Dashed(REFERENCE, LINE_WIDTH + 1),
             ));
-            let plot = legend_below(&root, &legend)?;
+            let plot = legend_below(root, &legend)?;
             let (xr, yr) = equal_scale(&plot, -3.5..3.5, -3.5..3.5);
             let mut chart = chart_on(&plot).build_cartesian_2d(xr, yr)?;
             axes(&mut chart, "x", "y").draw()?;
@@ -219,15 +208,11 @@ fn stability() -> Result<Vec<Drawing>, PbmError> {
         .map(|j| f64::from(j) * t_end / 200.0)
         .map(|t| (t, decay.exact(1.0, t)))
         .collect();
-    draw_figure(
+    titled_figure(
         "stability",
-        |l| l.pick(400, 900),
+        [400, 900],
+        "Euler on x′ = −10 x from x(0) = 1: off to Neptune",
         |root, layout| {
-            let root = titled(
-                root,
-                "Euler on x′ = −10 x from x(0) = 1: off to Neptune",
-                &title_font(),
-            )?;
             let legend: Legend = vec![
                 (
                     "Euler (dots: step ends)".into(),
@@ -235,7 +220,7 @@ fn stability() -> Result<Vec<Drawing>, PbmError> {
                 ),
                 ("exact e^(−kt)".into(), Swatch::Dashed(REFERENCE, LINE_WIDTH)),
             ];
-            let root = legend_below(&root, &legend)?;
+            let root = legend_below(root, &legend)?;
             for (panel, (i, (h, xs))) in
                 panels(&root, layout, 3, 3).iter().zip(data.iter().enumerate())
             {
@@ -287,26 +272,18 @@ fn convergence() -> Result<Vec<Drawing>, PbmError> {
             log_log_slope(&error_curve(tableau, e, &fit_step_counts(&tableau))?);
         series.push((tableau.name, curve, slope));
     }
-    draw_figure(
+    titled_figure(
         "convergence",
-        |l| l.pick(520, 520),
+        [520, 520],
+        &format!("Error after one orbit (eccentricity {e}), fixed steps"),
         |root, _| {
-            let root = titled(
-                root,
-                &format!("Error after one orbit (eccentricity {e}), fixed steps"),
-                &title_font(),
-            )?;
-            let legend: Legend = series
-                .iter()
-                .enumerate()
-                .map(|(i, (name, _, slope))| {
-                    (
-                        format!("{name}: measured slope {slope:.2}"),
-                        Swatch::LineDots(color(i), LINE_WIDTH),
-                    )
-                })
-                .collect();
-            let plot = legend_below(&root, &legend)?;
+            let legend: Legend = series_legend(
+                &series,
+                Swatch::LineDots,
+                LINE_WIDTH,
+                |(name, _, slope)| format!("{name}: measured slope {slope:.2}"),
+            );
+            let plot = legend_below(root, &legend)?;
             let mut chart = chart_on(&plot).build_cartesian_2d(
                 (3e-6..0.6).log_scale(),
                 (1e-14..10.0).log_scale(),
@@ -381,15 +358,11 @@ fn work_precision() -> Result<Vec<Drawing>, PbmError> {
         "work-precision",
         series.iter().flat_map(|s| s.points.iter().flat_map(|p| [p.0, p.1])),
     )?;
-    draw_figure(
+    titled_figure(
         "work-precision",
-        |l| l.pick(540, 560),
+        [540, 560],
+        &format!("One orbit of eccentricity {e}: cost against accuracy"),
         |root, _| {
-            let root = titled(
-                root,
-                &format!("One orbit of eccentricity {e}: cost against accuracy"),
-                &title_font(),
-            )?;
             let legend: Legend = series
                 .iter()
                 .enumerate()
@@ -402,7 +375,7 @@ fn work_precision() -> Result<Vec<Drawing>, PbmError> {
                     (s.name.clone(), swatch)
                 })
                 .collect();
-            let plot = legend_below(&root, &legend)?;
+            let plot = legend_below(root, &legend)?;
             let mut chart = chart_on(&plot).build_cartesian_2d(
                 (30.0..3e7).log_scale(),
                 (1e-12..10.0).log_scale(),
@@ -472,18 +445,14 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
     )?;
     let h_max = steps.iter().fold(0.0f64, |m, s| m.max(s.1)) * 1.5;
     let h_min = steps.iter().fold(f64::INFINITY, |m, s| m.min(s.1)) / 1.5;
-    draw_figure(
+    titled_figure(
         "adaptive-steps",
-        |l| l.pick(460, 820),
+        [460, 820],
+        &format!(
+            "Dormand-Prince at tol = {tol:e} on an orbit of eccentricity {e}: {} steps",
+            steps.len()
+        ),
         |root, layout| {
-            let root = titled(
-                root,
-                &format!(
-                    "Dormand-Prince at tol = {tol:e} on an orbit of eccentricity {e}: {} steps",
-                    steps.len()
-                ),
-                &title_font(),
-            )?;
             let legend: Legend = vec![
                 ("step ends".into(), Swatch::Dot(color(0), 3)),
                 ("sun".into(), Swatch::Dot(color(4), 6)),
@@ -493,7 +462,7 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
             // (Not `layout.pick(legend_below(..), ..)`: that would draw the legend in
             // both layouts, since both arguments are evaluated.)
             let wide = layout.pick(true, false);
-            let root = if wide { legend_below(&root, &legend)? } else { root };
+            let root = if wide { legend_below(root, &legend)? } else { root.clone() };
             let parts = panels(&root, layout, 2, 2);
             let left = titled(
                 &parts[0],

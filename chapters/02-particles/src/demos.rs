@@ -57,10 +57,10 @@ pub const BOUNCING: DemoSpec = DemoSpec {
         Readout::inked("displacement: last apex / the one before", "", Ink::Second),
         Readout::plain("r², what every ratio should be", ""),
     ],
-    view: |_| [-0.8, 0.8, -0.08, 1.08],
+    view: |_| Ok([-0.8, 0.8, -0.08, 1.08]),
     drag: None,
     build: |p| {
-        let (restitution, h) = (p[0], p[1]);
+        let (restitution, h) = (p.get("restitution")?, p.get("h")?);
         let ball = |strategy| -> Result<Ball, PbmError> {
             let (system, ground) = ball(1.0)?;
             Ok(Ball {

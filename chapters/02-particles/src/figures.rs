@@ -73,27 +73,17 @@ fn phase_plane() -> Result<Vec<Drawing>, PbmError> {
             "overdamped"
         }
     };
-    draw_figure(
+    titled_figure(
         "phase-plane",
-        |l| l.pick(560, 560),
+        [560, 560],
+        "1 kg on a 1 N/m spring from x = 1 m, at rest",
         |root, _| {
-            let root = titled(
-                root,
-                "1 kg on a 1 N/m spring from x = 1 m, at rest",
-                &title_font(),
-            )?;
-            let mut legend: Legend = curves
-                .iter()
-                .enumerate()
-                .map(|(i, (c, _))| {
-                    (
-                        format!("k_d = {c} N s/m ({})", regime(*c)),
-                        Swatch::Line(color(i), LINE_WIDTH),
-                    )
-                })
-                .collect();
+            let mut legend: Legend =
+                series_legend(&curves, Swatch::Line, LINE_WIDTH, |(c, _)| {
+                    format!("k_d = {c} N s/m ({})", regime(*c))
+                });
             legend.push(("start".into(), Swatch::Dot(REFERENCE, 5)));
-            let plot = legend_below(&root, &legend)?;
+            let plot = legend_below(root, &legend)?;
             let (xr, yr) = equal_scale(&plot, -1.1..1.3, -1.1..1.1);
             let mut chart = chart_on(&plot).build_cartesian_2d(xr, yr)?;
             axes(&mut chart, "position x (m)", "velocity v (m/s)").draw()?;
@@ -123,30 +113,21 @@ fn bouncing() -> Result<Vec<Drawing>, PbmError> {
             .chain(&displace.trajectory)
             .flat_map(|p| [p.0, p.1]),
     )?;
-    draw_figure(
+    titled_figure(
         "bouncing-ball",
-        |l| l.pick(480, 500),
+        [480, 500],
+        &format!("A ball dropped from 1 m, restitution r = {r}, RK4 with h = 0.01 s"),
         |root, _| {
-            let root = titled(
-                root,
-                &format!(
-                    "A ball dropped from 1 m, restitution r = {r}, RK4 with h = 0.01 s"
-                ),
-                &title_font(),
-            )?;
             let names = ["roll back to the contact time", "displace onto the plane"];
-            let mut legend: Legend = names
-                .iter()
-                .enumerate()
-                .map(|(i, name)| {
-                    (name.to_string(), Swatch::Line(color(i), LINE_WIDTH))
-                })
-                .collect();
+            let mut legend: Legend =
+                series_legend(&names, Swatch::Line, LINE_WIDTH, |name| {
+                    name.to_string()
+                });
             legend.push((
                 "exact apex heights r^(2k)".into(),
                 Swatch::Dashed(REFERENCE, 1),
             ));
-            let plot = legend_below(&root, &legend)?;
+            let plot = legend_below(root, &legend)?;
             let mut chart =
                 chart_on(&plot).build_cartesian_2d(0.0..t_end, 0.0..1.05)?;
             axes(&mut chart, "time t (s)", "height y (m)").draw()?;
@@ -206,54 +187,45 @@ fn resting_contact() -> Result<Vec<Drawing>, PbmError> {
         ("height of the 1 kg particle".into(), Swatch::Line(color(4), LINE_WIDTH)),
         (format!("pull = weight at t = {t_off:.2} s"), Swatch::Dashed(REFERENCE, 1)),
     ];
-    draw_figure(
-        "resting-contact",
-        |l| l.pick(480, 760),
-        |root, layout| {
-            let parts = panels(root, layout, 2, 2);
-            let titled_parts = [
-                titled(
-                    &parts[0],
-                    &format!("(a) let go on a {angle_deg}° ramp"),
-                    &label_font(),
-                )?,
-                titled(
-                    &parts[1],
-                    &format!("(b) on the floor, pulled up by ({rate} N/s) t"),
-                    &label_font(),
-                )?,
-            ];
-            let plots = legends_below(
-                &titled_parts,
-                &[slide_legend.clone(), lift_legend.clone()],
-            )?;
-            let mut chart =
-                chart_on(&plots[0]).build_cartesian_2d(0.0..t_slide, 0.0..v_top)?;
-            axes(&mut chart, "time t (s)", "speed down the ramp (m/s)").draw()?;
-            for &k in frictions.iter().filter(|&&k| k > 0.0) {
-                let level = angle.tan() / k;
-                dashed_line(
-                    &mut chart,
-                    &[(0.0, level), (t_slide, level)],
-                    REFERENCE,
-                    1,
-                )?;
-            }
-            for (i, run) in slides.iter().enumerate() {
-                // The frictionless line leaves the chart at the top: clip it there.
-                let shown: Vec<(f64, f64)> =
-                    run.iter().copied().take_while(|p| p.1 <= v_top).collect();
-                line(&mut chart, &shown, color(i), LINE_WIDTH)?;
-            }
-            let y_top = lift.last().map_or(1.0, |p| p.1) * 1.05;
-            let mut chart =
-                chart_on(&plots[1]).build_cartesian_2d(0.0..3.0, 0.0..y_top)?;
-            axes(&mut chart, "time t (s)", "height y (m)").draw()?;
-            dashed_line(&mut chart, &[(t_off, 0.0), (t_off, y_top)], REFERENCE, 1)?;
-            line(&mut chart, &lift, color(4), LINE_WIDTH)?;
-            Ok(())
-        },
-    )
+    draw_figure("resting-contact", [480, 760], |root, layout| {
+        let parts = panels(root, layout, 2, 2);
+        let titled_parts = [
+            titled(
+                &parts[0],
+                &format!("(a) let go on a {angle_deg}° ramp"),
+                &label_font(),
+            )?,
+            titled(
+                &parts[1],
+                &format!("(b) on the floor, pulled up by ({rate} N/s) t"),
+                &label_font(),
+            )?,
+        ];
+        let plots = legends_below(
+            &titled_parts,
+            &[slide_legend.clone(), lift_legend.clone()],
+        )?;
+        let mut chart =
+            chart_on(&plots[0]).build_cartesian_2d(0.0..t_slide, 0.0..v_top)?;
+        axes(&mut chart, "time t (s)", "speed down the ramp (m/s)").draw()?;
+        for &k in frictions.iter().filter(|&&k| k > 0.0) {
+            let level = angle.tan() / k;
+            dashed_line(&mut chart, &[(0.0, level), (t_slide, level)], REFERENCE, 1)?;
+        }
+        for (i, run) in slides.iter().enumerate() {
+            // The frictionless line leaves the chart at the top: clip it there.
+            let shown: Vec<(f64, f64)> =
+                run.iter().copied().take_while(|p| p.1 <= v_top).collect();
+            line(&mut chart, &shown, color(i), LINE_WIDTH)?;
+        }
+        let y_top = lift.last().map_or(1.0, |p| p.1) * 1.05;
+        let mut chart =
+            chart_on(&plots[1]).build_cartesian_2d(0.0..3.0, 0.0..y_top)?;
+        axes(&mut chart, "time t (s)", "height y (m)").draw()?;
+        dashed_line(&mut chart, &[(t_off, 0.0), (t_off, y_top)], REFERENCE, 1)?;
+        line(&mut chart, &lift, color(4), LINE_WIDTH)?;
+        Ok(())
+    })
 }
 
 fn scaling() -> Result<Vec<Drawing>, PbmError> {
@@ -268,23 +240,16 @@ fn scaling() -> Result<Vec<Drawing>, PbmError> {
         .collect();
     let names =
         ["brute force: n(n − 1), slope 2", "uniform grid: 3 × 3 cells, slope 1"];
-    draw_figure(
+    titled_figure(
         "interaction-scaling",
-        |l| l.pick(480, 480),
+        [480, 480],
+        "Distance checks per force evaluation, ~20 neighbours each",
         |root, _| {
-            let root = titled(
-                root,
-                "Distance checks per force evaluation, ~20 neighbours each",
-                &title_font(),
-            )?;
-            let legend: Legend = names
-                .iter()
-                .enumerate()
-                .map(|(i, name)| {
-                    (name.to_string(), Swatch::LineDots(color(i), LINE_WIDTH))
-                })
-                .collect();
-            let plot = legend_below(&root, &legend)?;
+            let legend: Legend =
+                series_legend(&names, Swatch::LineDots, LINE_WIDTH, |name| {
+                    name.to_string()
+                });
+            let plot = legend_below(root, &legend)?;
             let mut chart = chart_on(&plot).build_cartesian_2d(
                 (40.0..2e5).log_scale(),
                 (1e3..3e10).log_scale(),
@@ -325,21 +290,17 @@ fn hanging() -> Result<Vec<Drawing>, PbmError> {
         })
         .collect();
     let tip = beam_index(BEAM.0 - 1, 1);
-    draw_figure(
+    titled_figure(
         "hanging-structure",
-        |l| l.pick(560, 900),
+        [560, 900],
+        "A 16 × 3 lattice nailed at its left column; positions in metres",
         |root, layout| {
-            let root = titled(
-                root,
-                "A 16 × 3 lattice nailed at its left column; positions in metres",
-                &title_font(),
-            )?;
             let legend: Legend = vec![
                 ("springs".into(), Swatch::Line(color(0), 1)),
                 ("nailed particles".into(), Swatch::Square(REFERENCE)),
                 ("mouse spring and cursor".into(), Swatch::LineDots(color(1), 2)),
             ];
-            let root = legend_below(&root, &legend)?;
+            let root = legend_below(root, &legend)?;
             let columns = layout.pick(4, 2);
             let parts = root.split_evenly((snaps.len().div_ceil(columns), columns));
             for (panel, (t, xs)) in parts.iter().zip(&snaps) {

@@ -35,10 +35,10 @@ pub const STIFF: DemoSpec = DemoSpec {
         Readout::inked("backward Euler y", "", Ink::Second),
         Readout::plain("explicit stable below h = 2/k", "s"),
     ],
-    view: |_| [-0.1, 1.1, -1.5, 1.5],
+    view: |_| Ok([-0.1, 1.1, -1.5, 1.5]),
     drag: None,
     build: |p| {
-        let (k, h) = (p[0], p[1]);
+        let (k, h) = (p.get("k")?, p.get("h")?);
         Ok(Box::new(Stiff {
             explicit: StiffExample::new(k, 1.0, 1.0)?,
             implicit: StiffExample::new(k, 1.0, 1.0)?,

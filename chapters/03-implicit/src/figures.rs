@@ -151,29 +151,22 @@ fn energy_landscape() -> Result<Vec<Drawing>, PbmError> {
                     .collect()
             })
             .collect();
-    draw_figure(
+    titled_figure(
         "energy-landscape",
-        |l| l.pick(520, 640),
+        [520, 640],
+        "x′ = −x, y′ = −20 y: sliding down E = (x² + 20 y²)/2 from (1, 0.4)",
         |root, _| {
-            let root = titled(
-                root,
-                "x′ = −x, y′ = −20 y: sliding down E = (x² + 20 y²)/2 from (1, 0.4)",
-                &title_font(),
-            )?;
-            let mut legend: Legend = runs
-                .iter()
-                .enumerate()
-                .map(|(i, (name, _))| {
-                    (name.to_string(), Swatch::LineDots(color(i), LINE_WIDTH))
-                })
-                .collect();
+            let mut legend: Legend =
+                series_legend(&runs, Swatch::LineDots, LINE_WIDTH, |(name, _)| {
+                    name.to_string()
+                });
             legend
                 .push(("exact path, y = 0.4 x²⁰".into(), Swatch::Line(REFERENCE, 2)));
             legend.push((
                 "level sets of E".into(),
                 Swatch::Line(RGBColor(200, 200, 200), 1),
             ));
-            let plot = legend_below(&root, &legend)?;
+            let plot = legend_below(root, &legend)?;
             // Not to scale: y is stretched about 2.5 times, so the valley looks wider
             // than it is.
             let mut chart =
@@ -224,13 +217,12 @@ fn stiffness_blowup() -> Result<Vec<Drawing>, PbmError> {
     };
     let (crawl_explicit, crawl_implicit) =
         (positive(&crawl_explicit), positive(&crawl_implicit));
-    draw_figure(
+    titled_figure(
         "stiffness-blowup",
-        |l| l.pick(480, 900),
+        [480, 900],
+        "x′ = −x, y′ = −1000 y from (1, 1)",
         |root, layout| {
-            let root =
-                titled(root, "x′ = −x, y′ = −1000 y from (1, 1)", &title_font())?;
-            let parts = panels(&root, layout, 2, 2);
+            let parts = panels(root, layout, 2, 2);
             let left = titled(
                 &parts[0],
                 "(a) |y| at a step 5% above each explicit limit",
@@ -316,15 +308,11 @@ fn energy() -> Result<Vec<Drawing>, PbmError> {
         .flat_map(|r| r.1.iter().map(|p| p.1))
         .fold((rest, e0), |(a, b), e| (a.min(e), b.max(e)));
     let pad = 0.05 * (hi - lo);
-    draw_figure(
+    titled_figure(
         "energy",
-        |l| l.pick(480, 500),
+        [480, 500],
+        "A swinging 1 kg mass on an undamped spring",
         |root, _| {
-            let root = titled(
-                root,
-                "A swinging 1 kg mass on an undamped spring",
-                &title_font(),
-            )?;
             let mut legend: Legend = vec![
                 ("exact: constant".into(), Swatch::Dashed(REFERENCE, LINE_WIDTH)),
                 ("at rest, hanging still".into(), Swatch::Dashed(color(1), 1)),
@@ -332,7 +320,7 @@ fn energy() -> Result<Vec<Drawing>, PbmError> {
             legend.extend(runs.iter().enumerate().map(|(i, (name, _))| {
                 (name.to_string(), Swatch::Line(color(i), LINE_WIDTH))
             }));
-            let plot = legend_below(&root, &legend)?;
+            let plot = legend_below(root, &legend)?;
             let mut chart = chart_on(&plot)
                 .build_cartesian_2d(0.0..t_end, (lo - pad)..(hi + pad))?;
             axes(&mut chart, "time t (s)", "total energy (J)").draw()?;
@@ -411,39 +399,35 @@ fn sheet_frames() -> Result<Vec<Drawing>, PbmError> {
             .flat_map(|f| f.1.iter().flatten().flatten().flat_map(|p| [p.0, p.1])),
     )?;
     let mean = |k: usize| iterations[k] as f64 / steps as f64;
-    draw_figure(
-        "sheet-frames",
-        |l| l.pick(420, 1500),
-        |root, layout| {
-            let title = format!(
-                "A 32 × 32 sheet pinned at two corners, seen from the front, backward Euler at h = 1/30 s, multigrid-preconditioned CG to 10 digits from zero ({:.0} iterations a step) and to 3 digits from the last step's Δv ({:.0})",
-                mean(0),
-                mean(1)
-            );
-            let root = titled(root, &title, &title_font())?;
-            let legend: Legend = vec![
-                ("10 digits, from zero".into(), Swatch::Line(REFERENCE, 5)),
-                ("3 digits, warm start".into(), Swatch::Line(color(0), 1)),
-            ];
-            let root = legend_below(&root, &legend)?;
-            for (panel, (t, lines, apart)) in
-                panels(&root, layout, frames.len(), 4).iter().zip(&frames)
-            {
-                let label = format!("t = {t} s: {:.1} mm apart at most", 1e3 * apart);
-                let panel = titled(panel, &label, &label_font())?;
-                let mut chart =
-                    chart_on(&panel).build_cartesian_2d(-0.1..1.1, -1.1..0.1)?;
-                axes(&mut chart, "x (m)", "z (m)").draw()?;
-                for (k, width) in [(0, 5), (1, 1)] {
-                    let c = if k == 0 { REFERENCE } else { color(0) };
-                    for polyline in &lines[k] {
-                        line(&mut chart, polyline, c, width)?;
-                    }
+    draw_figure("sheet-frames", [420, 1500], |root, layout| {
+        let title = format!(
+            "A 32 × 32 sheet pinned at two corners, seen from the front, backward Euler at h = 1/30 s, multigrid-preconditioned CG to 10 digits from zero ({:.0} iterations a step) and to 3 digits from the last step's Δv ({:.0})",
+            mean(0),
+            mean(1)
+        );
+        let root = titled(root, &title, &title_font())?;
+        let legend: Legend = vec![
+            ("10 digits, from zero".into(), Swatch::Line(REFERENCE, 5)),
+            ("3 digits, warm start".into(), Swatch::Line(color(0), 1)),
+        ];
+        let root = legend_below(&root, &legend)?;
+        for (panel, (t, lines, apart)) in
+            panels(&root, layout, frames.len(), 4).iter().zip(&frames)
+        {
+            let label = format!("t = {t} s: {:.1} mm apart at most", 1e3 * apart);
+            let panel = titled(panel, &label, &label_font())?;
+            let mut chart =
+                chart_on(&panel).build_cartesian_2d(-0.1..1.1, -1.1..0.1)?;
+            axes(&mut chart, "x (m)", "z (m)").draw()?;
+            for (k, width) in [(0, 5), (1, 1)] {
+                let c = if k == 0 { REFERENCE } else { color(0) };
+                for polyline in &lines[k] {
+                    line(&mut chart, polyline, c, width)?;
                 }
             }
-            Ok(())
-        },
-    )
+        }
+        Ok(())
+    })
 }
 
 fn stability_regions() -> Result<Vec<Drawing>, PbmError> {
@@ -464,30 +448,20 @@ fn stability_regions() -> Result<Vec<Drawing>, PbmError> {
             (1.0 + a.cos(), a.sin())
         })
         .collect();
-    draw_figure(
+    titled_figure(
         "stability-regions",
-        |l| l.pick(780, 560),
+        [780, 560],
+        "Stable steps in the plane of z = hλ: a decay ẏ = −k y is z = −hk on the real axis, a vibration at ω is z = ±i hω",
         |root, _| {
-            let root = titled(
-                root,
-                "Stable steps in the plane of z = hλ: a decay ẏ = −k y is z = −hk on the real axis, a vibration at ω is z = ±i hω",
-                &title_font(),
-            )?;
-            let mut legend: Legend = methods
-                .iter()
-                .enumerate()
-                .map(|(i, (_, name))| {
-                    (
-                        format!("{name}: stable inside"),
-                        Swatch::Line(color(i), LINE_WIDTH),
-                    )
-                })
-                .collect();
+            let mut legend: Legend =
+                series_legend(&methods, Swatch::Line, LINE_WIDTH, |(_, name)| {
+                    format!("{name}: stable inside")
+                });
             legend.push((
                 "backward Euler: stable outside".into(),
                 Swatch::Dashed(REFERENCE, LINE_WIDTH),
             ));
-            let plot = legend_below(&root, &legend)?;
+            let plot = legend_below(root, &legend)?;
             let mut chart =
                 chart_on(&plot).build_cartesian_2d(-3.5..2.5, -3.2..3.2)?;
             axes(&mut chart, "Re z = h Re λ", "Im z = h Im λ").draw()?;

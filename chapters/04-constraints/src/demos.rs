@@ -54,12 +54,12 @@ pub const BEAD: DemoSpec = DemoSpec {
         Readout::plain("largest |C| so far", "m²"),
         Readout::plain("energy", "J"),
     ],
-    view: |_| [-1.6, 1.6, -1.6, 1.6],
+    view: |_| Ok([-1.6, 1.6, -1.6, 1.6]),
     drag: None,
     build: |p| {
-        let tableau = [EULER, MIDPOINT, RK4][p[0] as usize];
-        let h = p[1];
-        let mut system = bead(Feedback::new(p[2], p[3])?)?;
+        let tableau = [EULER, MIDPOINT, RK4][p.whole("solver")?];
+        let h = p.get("h")?;
+        let mut system = bead(Feedback::new(p.get("k_s")?, p.get("k_d")?)?)?;
         let worst = system.max_abs_c()?;
         Ok(Box::new(Bead {
             system,

@@ -73,16 +73,12 @@ fn bead_forces() -> Result<Vec<Drawing>, PbmError> {
             Swatch::Dashed(REFERENCE, 1),
         )))
         .collect();
-    draw_figure(
+    titled_figure(
         "bead-forces",
-        |l| l.pick(460, 820),
+        [460, 820],
+        "A 1 kg bead on the unit circle, forces drawn at 0.06 m per newton",
         |root, layout| {
-            let root = titled(
-                root,
-                "A 1 kg bead on the unit circle, forces drawn at 0.06 m per newton",
-                &title_font(),
-            )?;
-            let root = legend_below(&root, &legend)?;
+            let root = legend_below(root, &legend)?;
             let parts = pbm_prelim::plot::panels(&root, layout, 2, 2);
             for ((part, (title, _)), [f, f_hat, total]) in
                 parts.iter().zip(&cases).zip(&forces)
@@ -123,23 +119,19 @@ fn jacobian_blocks() -> Result<Vec<Drawing>, PbmError> {
     let (rows, cols) = (j.n_rows as f64, j.n_cols as f64);
     let row_names =
         ["nail, x", "nail, y", "rod 0–1", "rod 1–2", "rod 2–3", "rod 3–4"];
-    draw_figure(
+    titled_figure(
         "jacobian-blocks",
-        |l| l.pick(360, 420),
+        [360, 420],
+        &format!(
+            "J of a nailed chain of 4 rods: {} × {}, {} blocks, {} of {} entries kept",
+            j.n_rows,
+            j.n_cols,
+            j.blocks.len(),
+            j.blocks.iter().map(|b| b.rows * b.cols).sum::<usize>(),
+            j.n_rows * j.n_cols
+        ),
         |root, layout| {
-            let root = titled(
-                root,
-                &format!(
-                    "J of a nailed chain of 4 rods: {} × {}, {} blocks, {} of {} entries kept",
-                    j.n_rows,
-                    j.n_cols,
-                    j.blocks.len(),
-                    j.blocks.iter().map(|b| b.rows * b.cols).sum::<usize>(),
-                    j.n_rows * j.n_cols
-                ),
-                &title_font(),
-            )?;
-            let mut chart = ChartBuilder::on(&root)
+            let mut chart = ChartBuilder::on(root)
                 .margin(8)
                 .build_cartesian_2d(-2.6..cols + 0.2, -1.4..rows + 0.2)?;
             let cell = |r: usize, c: usize| {
@@ -230,15 +222,11 @@ fn drift() -> Result<Vec<Drawing>, PbmError> {
     )?;
     let width =
         |i: usize| if i.is_multiple_of(2) { LINE_WIDTH } else { LINE_WIDTH + 1 };
-    draw_figure(
+    titled_figure(
         "drift",
-        |l| l.pick(500, 520),
+        [500, 520],
+        "Bead on the unit circle under gravity, h = 10 ms",
         |root, _| {
-            let root = titled(
-                root,
-                "Bead on the unit circle under gravity, h = 10 ms",
-                &title_font(),
-            )?;
             let legend: Legend = runs
                 .iter()
                 .enumerate()
@@ -246,7 +234,7 @@ fn drift() -> Result<Vec<Drawing>, PbmError> {
                     (name.to_string(), Swatch::Line(color(i), width(i)))
                 })
                 .collect();
-            let plot = legend_below(&root, &legend)?;
+            let plot = legend_below(root, &legend)?;
             let mut chart = chart_on(&plot)
                 .build_cartesian_2d(0.0..t_end, (1e-12..1e1).log_scale())?;
             axes(&mut chart, "time t (s)", "|C| = |x·x − 1|/2 (m²)")
@@ -284,15 +272,11 @@ fn pendulum_paths() -> Result<Vec<Drawing>, PbmError> {
         "double-pendulum",
         upper.iter().chain(&lower).flat_map(|p| [p.0, p.1]),
     )?;
-    draw_figure(
+    titled_figure(
         "double-pendulum",
-        |l| l.pick(640, 560),
+        [640, 560],
+        "Double pendulum, first 10 s (RK4, h = 1 ms)",
         |root, _| {
-            let root = titled(
-                root,
-                "Double pendulum, first 10 s (RK4, h = 1 ms)",
-                &title_font(),
-            )?;
             let legend: Legend = vec![
                 ("lower bob".into(), Swatch::Line(color(1), 1)),
                 (
@@ -301,7 +285,7 @@ fn pendulum_paths() -> Result<Vec<Drawing>, PbmError> {
                 ),
                 ("links at release".into(), Swatch::LineDots(REFERENCE, 3)),
             ];
-            let plot = legend_below(&root, &legend)?;
+            let plot = legend_below(root, &legend)?;
             let (xr, yr) = equal_scale(&plot, -2.2..2.2, -2.2..2.2);
             let mut chart = chart_on(&plot).build_cartesian_2d(xr, yr)?;
             axes(&mut chart, "x (m)", "y (m)").draw()?;
@@ -342,28 +326,21 @@ fn rods_vs_springs() -> Result<Vec<Drawing>, PbmError> {
             .flat_map(|p| [p.0, p.1])
             .chain(limits.iter().copied()),
     )?;
-    draw_figure(
+    titled_figure(
         "rods-vs-springs",
-        |l| l.pick(520, 540),
+        [520, 540],
+        "A falling chain of 10 links, 2 s of RK4",
         |root, _| {
-            let root = titled(
-                root,
-                "A falling chain of 10 links, 2 s of RK4",
-                &title_font(),
-            )?;
-            let mut legend: Legend = names
-                .iter()
-                .enumerate()
-                .map(|(i, name)| {
-                    (name.to_string(), Swatch::LineDots(color(i), LINE_WIDTH + 1))
-                })
-                .collect();
+            let mut legend: Legend =
+                series_legend(&names, Swatch::LineDots, LINE_WIDTH + 1, |name| {
+                    name.to_string()
+                });
             legend.push((
                 "dashed, each colour: largest stable step; runs to its right blow up"
                     .into(),
                 Swatch::Dashed(REFERENCE, LINE_WIDTH),
             ));
-            let plot = legend_below(&root, &legend)?;
+            let plot = legend_below(root, &legend)?;
             let mut chart = chart_on(&plot).build_cartesian_2d(
                 (8e-6..0.1).log_scale(),
                 (1e-14..1.0).log_scale(),

@@ -32,16 +32,12 @@ fn compare_figure() -> Result<Vec<Drawing>, PbmError> {
             .chain(&distance)
             .flat_map(|p| [p.0, p.1]),
     )?;
-    draw_figure(
+    titled_figure(
         "compare",
-        |l| l.pick(500, 900),
+        [500, 900],
+        "Double pendulum, RK4 at h = 1 ms, two formulations",
         |root, layout| {
-            let root = titled(
-                root,
-                "Double pendulum, RK4 at h = 1 ms, two formulations",
-                &title_font(),
-            )?;
-            let parts = panels(&root, layout, 2, 2);
+            let parts = panels(root, layout, 2, 2);
             let left = titled(
                 &parts[0],
                 "(a) horizontal position of the lower bob",

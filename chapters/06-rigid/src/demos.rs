@@ -49,13 +49,13 @@ pub const DZHANIBEKOV: DemoSpec = DemoSpec {
         Readout::plain("flips of ω_y", ""),
         Readout::plain("energy drift (relative)", ""),
     ],
-    view: |_| [-2.2, 2.2, -2.2, 2.2],
+    view: |_| Ok([-2.2, 2.2, -2.2, 2.2]),
     drag: None,
     build: |p| {
         // The exercise's spin about y; about x or z the same 5 rad/s, the same nudge.
         let [a, b, c] =
             [DZHANIBEKOV_OMEGA.x, DZHANIBEKOV_OMEGA.y, DZHANIBEKOV_OMEGA.z];
-        let omega = match p[0] as usize {
+        let omega = match p.whole("axis")? {
             0 => Vector3::new(a, b, c),
             1 => Vector3::new(b, a, c),
             _ => Vector3::new(a, c, b),

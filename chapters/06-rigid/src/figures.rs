@@ -71,15 +71,11 @@ fn body_frame() -> Result<Vec<Drawing>, PbmError> {
     let r0 = Vector3::new(0.8, 0.3, 0.0);
     let rr0 = r * r0;
     let p = (x.0 + rr0.x, x.1 + rr0.y);
-    draw_figure(
+    titled_figure(
         "body-frame",
-        |l| l.pick(420, 460),
+        [420, 460],
+        "p = x + R r₀: a body point in world coordinates",
         |root, _| {
-            let root = titled(
-                root,
-                "p = x + R r₀: a body point in world coordinates",
-                &title_font(),
-            )?;
             let legend: Legend = vec![
                 ("world axes".into(), Swatch::Line(REFERENCE, 2)),
                 ("body axes: the columns of R".into(), Swatch::Line(color(1), 2)),
@@ -87,7 +83,7 @@ fn body_frame() -> Result<Vec<Drawing>, PbmError> {
                 ("R r₀, the point's offset".into(), Swatch::Line(color(2), 2)),
                 ("p, the point".into(), Swatch::Dashed(color(4), 2)),
             ];
-            let plot = legend_below(&root, &legend)?;
+            let plot = legend_below(root, &legend)?;
             let (xr, yr) = equal_scale(&plot, -0.4..4.0, -0.4..2.9);
             let mut chart = chart_on(&plot).build_cartesian_2d(xr, yr)?;
             axes(&mut chart, "world x (m)", "world y (m)").draw()?;
@@ -175,16 +171,12 @@ fn push_paths() -> Result<Vec<Drawing>, PbmError> {
             ]
         })
         .collect();
-    draw_figure(
+    titled_figure(
         "push-paths",
-        |l| l.pick(520, 960),
+        [520, 960],
+        "A 4 × 0.5 m, 1 kg block pushed by 1 N along y for 2 s (arrows every 0.5 s)",
         |root, layout| {
-            let root = titled(
-                root,
-                "A 4 × 0.5 m, 1 kg block pushed by 1 N along y for 2 s (arrows every 0.5 s)",
-                &title_font(),
-            )?;
-            let parts = panels(&root, layout, 2, 2);
+            let parts = panels(root, layout, 2, 2);
             let titled_parts = [
                 titled(&parts[0], "(a) through the centre", &label_font())?,
                 titled(&parts[1], "(b) 1.5 m from the centre", &label_font())?,
@@ -245,23 +237,16 @@ fn orientation_drift() -> Result<Vec<Drawing>, PbmError> {
         "orientation-drift",
         runs.iter().flat_map(|r| r.1.iter().flat_map(|p| [p.0, p.1])),
     )?;
-    draw_figure(
+    titled_figure(
         "orientation-drift",
-        |l| l.pick(500, 520),
+        [500, 520],
+        "Tumbling 1 × 2 × 3 m block, RK4 at h = 20 ms",
         |root, _| {
-            let root = titled(
-                root,
-                "Tumbling 1 × 2 × 3 m block, RK4 at h = 20 ms",
-                &title_font(),
-            )?;
-            let legend: Legend = runs
-                .iter()
-                .enumerate()
-                .map(|(i, (name, _))| {
-                    (name.to_string(), Swatch::Line(color(i), LINE_WIDTH + 1))
-                })
-                .collect();
-            let plot = legend_below(&root, &legend)?;
+            let legend: Legend =
+                series_legend(&runs, Swatch::Line, LINE_WIDTH + 1, |(name, _)| {
+                    name.to_string()
+                });
+            let plot = legend_below(root, &legend)?;
             let mut chart = chart_on(&plot)
                 .build_cartesian_2d(0.0..t_end, (FLOOR..1e-2).log_scale())?;
             axes(&mut chart, "time t (s)", "distance from a rotation")
@@ -291,21 +276,17 @@ fn dzhanibekov() -> Result<Vec<Drawing>, PbmError> {
         .collect();
     require_finite("dzhanibekov", curves.iter().flatten().flat_map(|p| [p.0, p.1]))?;
     let width = |k: usize| if k == 1 { LINE_WIDTH + 1 } else { LINE_WIDTH };
-    draw_figure(
+    titled_figure(
         "dzhanibekov",
-        |l| l.pick(480, 500),
+        [480, 500],
+        "Block spun at 5 rad/s about its intermediate axis",
         |root, _| {
-            let root = titled(
-                root,
-                "Block spun at 5 rad/s about its intermediate axis",
-                &title_font(),
-            )?;
             let legend: Legend = names
                 .iter()
                 .enumerate()
                 .map(|(k, name)| (name.to_string(), Swatch::Line(color(k), width(k))))
                 .collect();
-            let plot = legend_below(&root, &legend)?;
+            let plot = legend_below(root, &legend)?;
             let mut chart = chart_on(&plot)
                 .y_label_area_size(56)
                 .build_cartesian_2d(0.0..30.0, -6.0..6.0)?;
@@ -357,21 +338,17 @@ fn dzhanibekov_box() -> Result<Vec<Drawing>, PbmError> {
             [1, 2, 4].into_iter().filter(move |b| i & b == 0).map(move |b| (i, i | b))
         })
         .collect();
-    draw_figure(
+    titled_figure(
         "dzhanibekov-box",
-        |l| l.pick(480, 860),
+        [480, 860],
+        "1 × 2 × 3 m block, seen from one fixed direction; world y points up",
         |root, layout| {
-            let root = titled(
-                root,
-                "1 × 2 × 3 m block, seen from one fixed direction; world y points up",
-                &title_font(),
-            )?;
             let legend: Legend = vec![
                 ("body x (largest moment)".into(), Swatch::Line(color(0), 2)),
                 ("body y: the spin axis at t = 0".into(), Swatch::Line(color(1), 5)),
                 ("body z (smallest moment)".into(), Swatch::Line(color(2), 2)),
             ];
-            let root = legend_below(&root, &legend)?;
+            let root = legend_below(root, &legend)?;
             let columns = layout.pick(4, 2);
             let parts = root.split_evenly((frames.len().div_ceil(columns), columns));
             for (panel, (t, r)) in parts.iter().zip(&frames) {

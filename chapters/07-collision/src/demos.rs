@@ -48,13 +48,12 @@ pub const SWEEP: DemoSpec = DemoSpec {
         Readout::plain("pairs brute force would test every step", ""),
     ],
     view: |p| {
-        let region = BoxScene::new(p[0] as usize, 0.0, SEED)
-            .map_or([20.0, 16.0], |s| s.region());
-        [0.0, region[0], 0.0, region[1]]
+        let region = BoxScene::new(p.whole("n")?, 0.0, SEED)?.region();
+        Ok([0.0, region[0], 0.0, region[1]])
     },
     drag: None,
     build: |p| {
-        let scene = BoxScene::new(p[0] as usize, p[1], SEED)?;
+        let scene = BoxScene::new(p.whole("n")?, p.get("speed")?, SEED)?;
         let boxes = scene.bounds()?;
         let sweep = CoherentSweep::new(&boxes)?;
         Ok(Box::new(Sweep {

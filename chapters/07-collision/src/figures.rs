@@ -57,20 +57,16 @@ fn box_scene() -> Result<Vec<Drawing>, PbmError> {
         }
         scene.step();
     }
-    draw_figure(
+    titled_figure(
         "box-scene",
-        |l| l.pick(600, 1180),
+        [600, 1180],
+        "Table 1's scene: 100 boxes in a 20 × 16 region, speeds up to 0.05 per step",
         |root, layout| {
-            let root = titled(
-                root,
-                "Table 1's scene: 100 boxes in a 20 × 16 region, speeds up to 0.05 per step",
-                &title_font(),
-            )?;
             let legend: Legend = vec![
                 ("overlaps another box".into(), Swatch::Square(OVERLAPPING)),
                 ("overlaps none".into(), Swatch::Square(CLEAR)),
             ];
-            let root = legend_below(&root, &legend)?;
+            let root = legend_below(root, &legend)?;
             let letters = ["a", "b", "c", "d"];
             for (k, (panel, (step, boxes, hit, pairs))) in
                 panels(&root, layout, frames.len(), 2).iter().zip(&frames).enumerate()
@@ -161,22 +157,16 @@ fn sweep_timing() -> Result<Vec<Drawing>, PbmError> {
         .flat_map(|c| c.1.iter().map(|p| p.1))
         .fold((f64::INFINITY, 0.0_f64), |(lo, hi), y| (lo.min(y), hi.max(y)));
     let y_range = 10f64.powf(lo.log10().floor())..10f64.powf(hi.log10().ceil());
-    draw_figure(
+    titled_figure(
         "sweep-timing",
-        |l| l.pick(540, 600),
+        [540, 600],
+        &format!("Finding every change in overlap, one step; {machine}, one thread"),
         |root, _| {
-            let root = titled(
-                root,
-                &format!(
-                    "Finding every change in overlap, one step; {machine}, one thread"
-                ),
-                &title_font(),
-            )?;
             let legend: Legend = curves
                 .iter()
                 .map(|(name, _, swatch, _)| (name.clone(), *swatch))
                 .collect();
-            let plot = legend_below(&root, &legend)?;
+            let plot = legend_below(root, &legend)?;
             let mut chart = chart_on(&plot).build_cartesian_2d(
                 (70.0..4500.0).log_scale(),
                 y_range.clone().log_scale(),
@@ -242,24 +232,20 @@ fn separating_plane() -> Result<Vec<Drawing>, PbmError> {
             None => "none".into(),
         };
     let reuse = cache.reused as f64 / steps as f64;
-    draw_figure(
+    titled_figure(
         "separating-plane",
-        |l| l.pick(600, 1240),
+        [600, 1240],
+        &format!(
+            "A unit cube tumbling past a fixed one: the plane found is reused at {:.1} % of {steps} steps",
+            100.0 * reuse
+        ),
         |root, layout| {
-            let root = titled(
-                root,
-                &format!(
-                    "A unit cube tumbling past a fixed one: the plane found is reused at {:.1} % of {steps} steps",
-                    100.0 * reuse
-                ),
-                &title_font(),
-            )?;
             let legend: Legend = vec![
                 ("fixed cube".into(), Swatch::Line(REFERENCE, 2)),
                 ("moving cube".into(), Swatch::Line(color(0), 2)),
                 ("separating plane (the witness)".into(), Swatch::Square(color(4))),
             ];
-            let root = legend_below(&root, &legend)?;
+            let root = legend_below(root, &legend)?;
             let letters = ["a", "b", "c", "d"];
             for (i, (panel, &k)) in
                 panels(&root, layout, 4, 2).iter().zip(&picks).enumerate()
@@ -330,21 +316,17 @@ fn tunnelling() -> Result<Vec<Drawing>, PbmError> {
         ("conservative advancement".into(), shot.advancing(eps)?),
     ];
     let ms = |x: f64| (x - (WALL_X - 1.0)) / shot.speed * 1e3;
-    draw_figure(
+    titled_figure(
         "tunnelling",
-        |l| l.pick(500, 1080),
+        [500, 1080],
+        "A 2 cm plate at 45 m/s towards a 10 cm wall, steps of 1/60 s",
         |root, layout| {
-            let root = titled(
-                root,
-                "A 2 cm plate at 45 m/s towards a 10 cm wall, steps of 1/60 s",
-                &title_font(),
-            )?;
             let legend: Legend = vec![
                 ("plate where tested".into(), Swatch::Dot(color(0), 5)),
                 ("collision found".into(), Swatch::Dot(color(1), 8)),
                 ("wall".into(), Swatch::Square(RGBColor(150, 150, 150))),
             ];
-            let root = legend_below(&root, &legend)?;
+            let root = legend_below(root, &legend)?;
             let letters = ["a", "b", "c"];
             for (i, (panel, (name, flight))) in
                 panels(&root, layout, 3, 3).iter().zip(&runs).enumerate()

@@ -48,12 +48,18 @@ pub const DROP: DemoSpec = DemoSpec {
         Readout::plain("height of its centre", "m"),
         Readout::plain("energy, kinetic + potential", "J"),
     ],
-    view: |p| [-0.6, 0.6, -0.15, p[0] + 0.3],
+    view: |p| Ok([-0.6, 0.6, -0.15, p.get("height")? + 0.3]),
     drag: None,
     build: |p| {
-        let settings =
-            Settings { restitution: p[1], friction: p[2], ..Settings::default() };
-        Ok(Box::new(Dropped { world: scenes::drop(p[0], settings)?, frames: 0 }))
+        let settings = Settings {
+            restitution: p.get("restitution")?,
+            friction: p.get("friction")?,
+            ..Settings::default()
+        };
+        Ok(Box::new(Dropped {
+            world: scenes::drop(p.get("height")?, settings)?,
+            frames: 0,
+        }))
     },
 };
 

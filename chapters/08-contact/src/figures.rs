@@ -37,26 +37,16 @@ fn drop_energy() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
         runs.push((e, curve, world.stats().impacts));
     }
     let top = runs[0].1[0].1;
-    draw_figure(
+    titled_figure(
         "drop-energy",
-        |l| l.pick(460, 560),
+        [460, 560],
+        "A 0.4 × 0.2 × 0.3 m box of 1 kg dropped corner-first from 0.5 m",
         |root, _| {
-            let root = titled(
-                root,
-                "A 0.4 × 0.2 × 0.3 m box of 1 kg dropped corner-first from 0.5 m",
-                &title_font(),
-            )?;
-            let legend: Legend = runs
-                .iter()
-                .enumerate()
-                .map(|(i, (e, _, n))| {
-                    (
-                        format!("ε = {e}: {n} impacts"),
-                        Swatch::Line(color(i), LINE_WIDTH),
-                    )
-                })
-                .collect();
-            let root = legend_below(&root, &legend)?;
+            let legend: Legend =
+                series_legend(&runs, Swatch::Line, LINE_WIDTH, |(e, _, n)| {
+                    format!("ε = {e}: {n} impacts")
+                });
+            let root = legend_below(root, &legend)?;
             let mut chart =
                 chart_on(&root).build_cartesian_2d(0.0..2.0, 0.0..top * 1.1)?;
             axes(&mut chart, "time (s)", "kinetic + potential energy (J)")
@@ -86,15 +76,11 @@ fn incline_slip() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
     }
     require_finite("incline-slip", measured.iter().map(|p| p.1))?;
     let top = measured.iter().map(|p| p.1).fold(0.0, f64::max) * 1.1;
-    draw_figure(
+    titled_figure(
         "incline-slip",
-        |l| l.pick(460, 560),
+        [460, 560],
+        "A block at rest on a slope, μ = 0.5: how far it slides in 1 s",
         |root, _| {
-            let root = titled(
-                root,
-                "A block at rest on a slope, μ = 0.5: how far it slides in 1 s",
-                &title_font(),
-            )?;
             let legend: Legend = vec![
                 ("simulated".into(), Swatch::Dot(color(0), 5)),
                 (
@@ -106,7 +92,7 @@ fn incline_slip() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
                     Swatch::Line(color(1), LINE_WIDTH),
                 ),
             ];
-            let root = legend_below(&root, &legend)?;
+            let root = legend_below(root, &legend)?;
             let mut chart =
                 chart_on(&root).build_cartesian_2d(24.0..30.0, 0.0..top)?;
             axes(&mut chart, "slope θ (degrees)", "distance slid in 1 s (cm)")
@@ -138,15 +124,11 @@ fn stack_drift() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
         require_finite("stack-drift", curve.iter().map(|p| p.1))?;
         runs.push((name, curve, drift, world.stats().min_normal_force));
     }
-    draw_figure(
+    titled_figure(
         "stack-drift",
-        |l| l.pick(460, 560),
+        [460, 560],
+        "Ten 0.5 m cubes of 1 kg stacked on the ground, h = 0.01 s: the farthest any has moved",
         |root, _| {
-            let root = titled(
-                root,
-                "Ten 0.5 m cubes of 1 kg stacked on the ground, h = 0.01 s: the farthest any has moved",
-                &title_font(),
-            )?;
             let mut legend: Legend = runs
                 .iter()
                 .enumerate()
@@ -161,7 +143,7 @@ fn stack_drift() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
                 "the test's limit, 1 mm".into(),
                 Swatch::Dashed(REFERENCE, LINE_WIDTH),
             ));
-            let root = legend_below(&root, &legend)?;
+            let root = legend_below(root, &legend)?;
             let mut chart = chart_on(&root)
                 .build_cartesian_2d(0.0..10.0, (1e-13..1e-2).log_scale())?;
             axes(&mut chart, "time (s)", "largest displacement (m)")
@@ -193,15 +175,11 @@ fn singular_forces() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
         s.scratch.iter().chain(&s.warm).flatten().fold(0.0_f64, |m, &f| m.max(f))
             * 1.05;
     let held = 100.0 * s.held as f64 / (s.angle.len() - 1) as f64;
-    draw_figure(
+    titled_figure(
         "singular-forces",
-        |l| l.pick(460, 860),
+        [460, 860],
+        "A 10 kg table on four legs, a 50 N load going round a 0.3 m circle",
         |root, layout| {
-            let root = titled(
-                root,
-                "A 10 kg table on four legs, a 50 N load going round a 0.3 m circle",
-                &title_font(),
-            )?;
             let legend: Legend = [
                 "leg at (−½, −½)",
                 "leg at (½, −½)",
@@ -212,7 +190,7 @@ fn singular_forces() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
             .enumerate()
             .map(|(i, name)| (name.to_string(), Swatch::Line(color(i), LINE_WIDTH)))
             .collect();
-            let root = legend_below(&root, &legend)?;
+            let root = legend_below(root, &legend)?;
             let titles = [
                 "(a) pivoting afresh at every position".to_string(),
                 format!(
@@ -260,15 +238,11 @@ fn turntable_orbit() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
             (100.0 * x, 100.0 * speed * (w * t).sin() / w)
         })
         .collect();
-    draw_figure(
+    titled_figure(
         "turntable-orbit",
-        |l| l.pick(620, 470),
+        [620, 470],
+        "Table turning at 1 turn/s; ball starts 30 cm out at 20 cm/s",
         |root, _| {
-            let root = titled(
-                root,
-                "Table turning at 1 turn/s; ball starts 30 cm out at 20 cm/s",
-                &title_font(),
-            )?;
             let legend: Legend = vec![
                 (
                     format!(
@@ -286,7 +260,7 @@ fn turntable_orbit() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
                 ),
                 ("start".into(), Swatch::Dot(REFERENCE, 5)),
             ];
-            let root = legend_below(&root, &legend)?;
+            let root = legend_below(root, &legend)?;
             let mut chart =
                 chart_on(&root).build_cartesian_2d(20.0..100.0, -20.0..40.0)?;
             axes(&mut chart, "x (cm)", "z (cm)")

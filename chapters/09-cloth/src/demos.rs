@@ -60,17 +60,18 @@ pub const DRAPE: DemoSpec = DemoSpec {
         Readout::plain("deepest particle inside the sphere", "mm"),
         Readout::plain("kinetic energy", "J"),
     ],
-    view: |p| match p[0] as usize {
-        0 => [-0.85, 0.85, -0.75, 0.55],
-        _ => [-0.85, 0.85, -1.15, 0.25],
+    view: |p| match p.whole("scene")? {
+        0 => Ok([-0.85, 0.85, -0.75, 0.55]),
+        _ => Ok([-0.85, 0.85, -1.15, 0.25]),
     },
     drag: None,
     build: |p| {
-        let scene = [Scene::Drape, Scene::Curtain][p[0] as usize];
-        let material = Material { stretch: p[2], ..Material::COTTON };
+        let scene = [Scene::Drape, Scene::Curtain][p.whole("scene")?];
+        let material = Material { stretch: p.get("stretch")?, ..Material::COTTON };
+        let n = p.whole("n")?;
         Ok(Box::new(Drape {
-            cloth: cloth(scene, p[1] as usize, material)?,
-            n: p[1] as usize,
+            cloth: cloth(scene, n, material)?,
+            n,
             scene,
             last: 0,
             total: 0,

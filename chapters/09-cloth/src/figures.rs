@@ -59,23 +59,16 @@ fn strand_sampling() -> Result<Vec<Drawing>, PbmError> {
         shapes.iter().flatten().flat_map(|p| [p.0, p.1]),
     )?;
     let lowest = shapes.iter().flatten().map(|p| p.1).fold(0.0, f64::min);
-    draw_figure(
+    titled_figure(
         "strand-sampling",
-        |l| l.pick(480, 760),
+        [480, 760],
+        "A 20 cm strand clamped at its root, sagging under its own weight",
         |root, layout| {
-            let root = titled(
-                root,
-                "A 20 cm strand clamped at its root, sagging under its own weight",
-                &title_font(),
-            )?;
-            let legend: Legend = SEGMENTS
-                .iter()
-                .enumerate()
-                .map(|(i, n)| {
-                    (format!("{n} segments"), Swatch::Line(color(i), LINE_WIDTH))
-                })
-                .collect();
-            let root = legend_below(&root, &legend)?;
+            let legend: Legend =
+                series_legend(&SEGMENTS, Swatch::Line, LINE_WIDTH, |n| {
+                    format!("{n} segments")
+                });
+            let root = legend_below(root, &legend)?;
             let titles = [
                 "(a) springs per unit length: k = K/l, B/l",
                 "(b) the 10-segment springs kept at every resolution",
@@ -200,16 +193,12 @@ fn drape_frames() -> Result<Vec<Drawing>, PbmError> {
             f.1.iter().flat_map(|t| t.0.iter().flat_map(|p| [p.0, p.1]))
         }),
     )?;
-    draw_figure(
+    titled_figure(
         "drape-frames",
-        |l| l.pick(560, 1300),
-        |root, layout| {
-            let root = titled(
-                root,
-                "A 1 m cloth of 16 × 16 particles dropped on a sphere (0.3 m), h = 1/30 s; \
+        [560, 1300],
+        "A 1 m cloth of 16 × 16 particles dropped on a sphere (0.3 m), h = 1/30 s; \
                  triangles shaded by their larger thread strain",
-                &title_font(),
-            )?;
+        |root, layout| {
             let legend: Legend = vec![
                 ("strain < 0.05 %".into(), Swatch::Square(BANDS[0].1)),
                 ("0.05–0.1 %".into(), Swatch::Square(BANDS[1].1)),
@@ -217,7 +206,7 @@ fn drape_frames() -> Result<Vec<Drawing>, PbmError> {
                 ("> 0.2 %".into(), Swatch::Square(BANDS[3].1)),
                 ("sphere".into(), Swatch::Square(SPHERE_GREY)),
             ];
-            let root = legend_below(&root, &legend)?;
+            let root = legend_below(root, &legend)?;
             let letters = ["a", "b", "c", "d"];
             for (k, (panel, (t, tris))) in
                 panels(&root, layout, frames.len(), 2).iter().zip(frames).enumerate()
@@ -282,23 +271,16 @@ fn drape_energy() -> Result<Vec<Drawing>, PbmError> {
         })
         .collect();
     require_finite("drape-energy", curves.iter().flatten().map(|p| p.1))?;
-    draw_figure(
+    titled_figure(
         "drape-energy",
-        |l| l.pick(460, 560),
+        [460, 560],
+        "The energy in each term as the cloth of the frames above settles",
         |root, _| {
-            let root = titled(
-                root,
-                "The energy in each term as the cloth of the frames above settles",
-                &title_font(),
-            )?;
-            let legend: Legend = terms
-                .iter()
-                .enumerate()
-                .map(|(i, (name, _))| {
-                    ((*name).into(), Swatch::Line(color(i), LINE_WIDTH))
-                })
-                .collect();
-            let root = legend_below(&root, &legend)?;
+            let legend: Legend =
+                series_legend(&terms, Swatch::Line, LINE_WIDTH, |(name, _)| {
+                    (*name).into()
+                });
+            let root = legend_below(root, &legend)?;
             let mut chart = chart_on(&root)
                 .build_cartesian_2d(0.0..10.0, (1e-8..10.0).log_scale())?;
             axes(&mut chart, "time (s)", "energy (J)")
@@ -333,21 +315,17 @@ fn cg_resolution() -> Result<Vec<Drawing>, PbmError> {
     .collect::<Result<Vec<_>, PbmError>>()?;
     require_finite("cg-resolution", means.iter().map(|p| p.1))?;
     let top = means.iter().map(|p| p.1).fold(0.0, f64::max) * 1.1;
-    draw_figure(
+    titled_figure(
         "cg-resolution",
-        |l| l.pick(460, 560),
-        |root, _| {
-            let root = titled(
-                root,
-                "Mean CG iterations per step over the drape's first half second, \
+        [460, 560],
+        "Mean CG iterations per step over the drape's first half second, \
                  h = 1/30 s, residual 1e-6",
-                &title_font(),
-            )?;
+        |root, _| {
             let legend: Legend = vec![
                 ("projected Hessian".into(), Swatch::Line(color(0), LINE_WIDTH)),
                 ("Gauss–Newton".into(), Swatch::Line(color(1), LINE_WIDTH)),
             ];
-            let root = legend_below(&root, &legend)?;
+            let root = legend_below(root, &legend)?;
             let mut chart =
                 chart_on(&root).build_cartesian_2d(0.0..34.0, 0.0..top)?;
             axes(&mut chart, "particles along a side, n", "CG iterations per step")

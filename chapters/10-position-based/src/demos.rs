@@ -42,17 +42,17 @@ pub const BOX_CHAIN: DemoSpec = DemoSpec {
         Readout::plain("energy", "J"),
     ],
     view: |p| {
-        let reach = p[0] * BoxChain::BOOK.size[1] * 1.1;
-        [-reach, reach, -1.05 * reach, 0.15 * reach]
+        let reach = p.get("links")? * BoxChain::BOOK.size[1] * 1.1;
+        Ok([-reach, reach, -1.05 * reach, 0.15 * reach])
     },
     drag: None,
     build: |p| {
-        let model = BoxChain { links: p[0] as usize, ..BoxChain::BOOK };
+        let model = BoxChain { links: p.whole("links")?, ..BoxChain::BOOK };
         Ok(Box::new(Chain {
             system: model.build()?,
             model,
-            substeps: p[1] as usize,
-            iterations: p[2] as usize,
+            substeps: p.whole("substeps")?,
+            iterations: p.whole("iterations")?,
             worst_gap: 0.0,
         }))
     },

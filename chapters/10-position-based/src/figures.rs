@@ -45,18 +45,14 @@ fn stiffness_vs_steps() -> Result<Vec<Drawing>, PbmError> {
         "stiffness-vs-steps",
         pbd.iter().chain(&xpbd).flatten().chain(&slides).map(|p| p.1),
     )?;
-    draw_figure(
+    titled_figure(
         "stiffness-vs-steps",
-        |l| l.pick(500, 620),
-        |root, _| {
-            let root = titled(
-                root,
-                &format!(
-                    "Stiffness m g / extension of a 1 kg mass resting on a soft constraint, \
+        [500, 620],
+        &format!(
+            "Stiffness m g / extension of a 1 kg mass resting on a soft constraint, \
                      60 Hz frames; XPBD α = 1 mm/N, PBD s = {s:.3} (equal at 1 step of 1 pass)"
-                ),
-                &title_font(),
-            )?;
+        ),
+        |root, _| {
             let mut legend: Legend = ITERATIONS
                 .iter()
                 .enumerate()
@@ -76,7 +72,7 @@ fn stiffness_vs_steps() -> Result<Vec<Drawing>, PbmError> {
                 "the slides' λ update, 16 passes".into(),
                 Swatch::Dashed(color(4), LINE_WIDTH),
             ));
-            let root = legend_below(&root, &legend)?;
+            let root = legend_below(root, &legend)?;
             let mut chart = chart_on(&root)
                 .build_cartesian_2d(-0.3..5.3, (1e2..1e9).log_scale())?;
             // Steps per frame double from tick to tick: the axis is log₂ of them.
@@ -137,24 +133,17 @@ fn chain_comparison() -> Result<Vec<Drawing>, PbmError> {
         errors.iter().chain(&energies).flatten().map(|p| p.1),
     )?;
     let lowest = energies.iter().flatten().map(|p| p.1).fold(0.0, f64::min);
-    draw_figure(
+    titled_figure(
         "chain-comparison",
-        |l| l.pick(480, 820),
-        |root, layout| {
-            let root = titled(
-                root,
-                "Chapter 4's chain (10 links of 10 cm, 0.1 kg bobs) released from the \
+        [480, 820],
+        "Chapter 4's chain (10 links of 10 cm, 0.1 kg bobs) released from the \
                  horizontal; the same 20 projections per frame spent two ways",
-                &title_font(),
-            )?;
-            let legend: Legend = runs
-                .iter()
-                .enumerate()
-                .map(|(i, (label, _))| {
-                    (label.clone(), Swatch::Line(color(i), LINE_WIDTH))
-                })
-                .collect();
-            let root = legend_below(&root, &legend)?;
+        |root, layout| {
+            let legend: Legend =
+                series_legend(&runs, Swatch::Line, LINE_WIDTH, |(label, _)| {
+                    label.clone()
+                });
+            let root = legend_below(root, &legend)?;
             let panes = panels(&root, layout, 2, 2);
             let panel =
                 titled(&panes[0], "(a) worst link length error", &label_font())?;
@@ -226,23 +215,19 @@ fn drag_filmstrip() -> Result<Vec<Drawing>, PbmError> {
         "drag-filmstrip",
         shots.iter().flat_map(|s| s.1.iter().flatten().flat_map(|p| [p.0, p.1])),
     )?;
-    draw_figure(
+    titled_figure(
         "drag-filmstrip",
-        |l| l.pick(520, 1500),
-        |root, layout| {
-            let root = titled(
-                root,
-                "Five 1 kg boxes (5 × 20 cm) hanging from a pin; the mouse grabs the bottom \
+        [520, 1500],
+        "Five 1 kg boxes (5 × 20 cm) hanging from a pin; the mouse grabs the bottom \
                  of the last one and drags it (α = 1 mm/N, 20 steps per 60 Hz frame)",
-                &title_font(),
-            )?;
+        |root, layout| {
             let legend: Legend = vec![
                 ("boxes".into(), Swatch::Square(color(0))),
                 ("mouse path so far".into(), Swatch::Dashed(REFERENCE, LINE_WIDTH)),
                 ("mouse".into(), Swatch::Dot(color(1), 5)),
                 ("pin".into(), Swatch::Dot(REFERENCE, 5)),
             ];
-            let root = legend_below(&root, &legend)?;
+            let root = legend_below(root, &legend)?;
             for (k, (panel, (t, boxes, mouse))) in
                 panels(&root, layout, shots.len(), 3).iter().zip(&shots).enumerate()
             {

@@ -11,7 +11,7 @@ use nalgebra::Vector2;
 use pbm_collision::polygon::ConvexPolygon;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
-    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Pointer, Readout,
+    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Pointer, Readout, Values,
 };
 
 /// The chapter's demos, in the book's order.
@@ -59,21 +59,25 @@ pub const FEEDER: DemoSpec = DemoSpec {
         Readout::plain("deepest contact so far", "m"),
         Readout::inked("grabbed point behind the pointer", "m", Ink::Foreground),
     ],
-    view: |_| [-8.2, 13.4, -2.2, 9.3],
+    view: |_| Ok([-8.2, 13.4, -2.2, 9.3]),
     drag: Some(
         "Press on a block, the pusher, the rod or the crank and drag it; let go, and the \
          scripted hand takes the crank again.",
     ),
     build: |p| {
-        let feeder = Feeder { period: p[2], blocks: p[4] as usize, ..Feeder::BOOK };
+        let feeder = Feeder {
+            period: p.get("period")?,
+            blocks: p.whole("blocks")?,
+            ..Feeder::BOOK
+        };
         let settings = Settings {
-            epsilon: p[0],
-            friction: p[1],
+            epsilon: p.get("epsilon")?,
+            friction: p.get("friction")?,
             restitution: 0.1,
-            order: order(p[3]),
+            order: order(p)?,
             ..Settings::default()
         };
-        let hand = Hand::new(feeder.build(settings)?, p, 3)?;
+        let hand = Hand::new(feeder.build(settings)?, p)?;
         Ok(Box::new(Feeding { feeder, hand }))
     },
 };
@@ -100,29 +104,33 @@ pub const JACK: DemoSpec = DemoSpec {
         Readout::plain("deepest contact so far", "m"),
         Readout::inked("grabbed point behind the pointer", "m", Ink::Foreground),
     ],
-    view: |_| [-2.0, 4.2, -1.4, 10.6],
+    view: |_| Ok([-2.0, 4.2, -1.4, 10.6]),
     drag: Some(
         "Press on the lever, a pawl, the rack or the load and drag it; let go, and the \
          scripted hand takes the handle again.",
     ),
     build: |p| {
-        let jack = Jack { swing: p[0], load: p[1], period: p[2] };
+        let jack = Jack {
+            swing: p.get("swing")?,
+            load: p.get("load")?,
+            period: p.get("period")?,
+        };
         let settings = Settings {
-            epsilon: p[3],
+            epsilon: p.get("epsilon")?,
             friction: 0.3,
             restitution: 0.1,
-            order: order(p[4]),
+            order: order(p)?,
             ..Settings::default()
         };
         let world = jack.build(settings)?;
         let start = world.bodies()[Jack::RACK].position().y;
-        Ok(Box::new(Jacking { jack, start, hand: Hand::new(world, p, 4)? }))
+        Ok(Box::new(Jacking { jack, start, hand: Hand::new(world, p)? }))
     },
 };
 
-/// The world's order from the choice's index.
-fn order(choice: f64) -> Order {
-    if choice == 0.0 { Order::Second } else { Order::First }
+/// The world's order from its menu: second order (Newton) first.
+fn order(p: &Values) -> Result<Order, PbmError> {
+    Ok(if p.whole("order")? == 0 { Order::Second } else { Order::First })
 }
 
 /// A world with a scripted hand on it that the reader can take over with the
@@ -130,9 +138,7 @@ fn order(choice: f64) -> Order {
 struct Hand {
     world: World,
     /// The parameters it was built with, as retuned since.
-    params: Vec<f64>,
-    /// Which of them is the world's order.
-    order_at: usize,
+    params: Values,
     /// The scripted hand's hold, as the mechanism was built.
     hold: Mouse,
     /// Whether the reader holds something.
@@ -141,25 +147,23 @@ struct Hand {
 }
 
 impl Hand {
-    fn new(world: World, params: &[f64], order_at: usize) -> Result<Self, PbmError> {
+    fn new(world: World, params: &Values) -> Result<Self, PbmError> {
         let hold = world.mouse.ok_or_else(|| {
             PbmError::invalid("mechanism demo", "it was built without its hand")
         })?;
-        let params = params.to_vec();
-        Ok(Hand { world, params, order_at, hold, dragging: false, frames: 0 })
+        let params = params.clone();
+        Ok(Hand { world, params, hold, dragging: false, frames: 0 })
     }
 
     /// A change of the world's order alone is made to the running world, as the
     /// paper's simulator makes it: switching to first order stops every body where it
     /// is, and switching back lets them move from rest. Any other change starts over.
-    fn retune(&mut self, params: &[f64]) -> bool {
-        let others_same = params.len() == self.params.len()
-            && (0..params.len())
-                .filter(|&i| i != self.order_at)
-                .all(|i| params[i] == self.params[i]);
+    fn retune(&mut self, params: &Values) -> bool {
+        let Ok(order) = order(params) else { return false };
+        let others_same = params.same_but(&self.params, "order");
         if others_same {
-            self.world.set_order(order(params[self.order_at]));
-            self.params = params.to_vec();
+            self.world.set_order(order);
+            self.params = params.clone();
         }
         others_same
     }
@@ -290,7 +294,7 @@ impl Demo for Feeding {
         self.hand.pointer(event, at, home)
     }
 
-    fn retune(&mut self, params: &[f64]) -> bool {
+    fn retune(&mut self, params: &Values) -> bool {
         self.hand.retune(params)
     }
 }
@@ -333,7 +337,7 @@ impl Demo for Jacking {
         self.hand.pointer(event, at, home)
     }
 
-    fn retune(&mut self, params: &[f64]) -> bool {
+    fn retune(&mut self, params: &Values) -> bool {
         self.hand.retune(params)
     }
 }

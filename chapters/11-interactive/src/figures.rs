@@ -235,16 +235,12 @@ fn feeder_turn() -> Result<Vec<Drawing>, PbmError> {
         "crank at the right: the pusher fully in",
         "crank at the top: pulling back",
     ];
-    draw_figure(
+    titled_figure(
         "feeder-turn",
-        |l| l.pick(1250, 900),
+        [1250, 900],
+        "The feeder's second turn, a quarter turn apart (the magazine cut off at 4.5 m): the pusher carries the lowest block out under the magazine's wall, and it slides down the ramp",
         |root, layout| {
-            let root = titled(
-                root,
-                "The feeder's second turn, a quarter turn apart (the magazine cut off at 4.5 m): the pusher carries the lowest block out under the magazine's wall, and it slides down the ramp",
-                &title_font(),
-            )?;
-            let root = legend_below(&root, &feeder_legend())?;
+            let root = legend_below(root, &feeder_legend())?;
             let letters = ["a", "b", "c", "d"];
             for (i, (panel, frame)) in
                 panels(&root, layout, frames.len(), 1).iter().zip(&frames).enumerate()
@@ -283,18 +279,14 @@ fn feeder_blocks() -> Result<Vec<Drawing>, PbmError> {
     require_finite("feeder-blocks", tracks.iter().flatten().map(|p| p.1))?;
     let out = feeder.output_x();
     let stats = world.stats();
-    draw_figure(
+    titled_figure(
         "feeder-blocks",
-        |l| l.pick(480, 560),
+        [480, 560],
+        &format!(
+            "Each block's centre over 40 s: about one block out per 4-s turn of the crank; {} tolerance corrections in all",
+            stats.corrections
+        ),
         |root, _| {
-            let root = titled(
-                root,
-                &format!(
-                    "Each block's centre over 40 s: about one block out per 4-s turn of the crank; {} tolerance corrections in all",
-                    stats.corrections
-                ),
-                &title_font(),
-            )?;
             let mut legend: Legend = vec![
                 ("block 1 (the lowest)".into(), Swatch::Line(color(0), LINE_WIDTH)),
                 ("blocks 2 to 8".into(), Swatch::Line(color(1), LINE_WIDTH)),
@@ -303,7 +295,7 @@ fn feeder_blocks() -> Result<Vec<Drawing>, PbmError> {
                 "fed: out of the magazine".into(),
                 Swatch::Dashed(REFERENCE, 1),
             ));
-            let root = legend_below(&root, &legend)?;
+            let root = legend_below(root, &legend)?;
             let mut chart =
                 chart_on(&root).build_cartesian_2d(0.0..seconds, -1.0..13.5)?;
             axes(&mut chart, "time (s)", "block centre x (m)").draw()?;
@@ -333,16 +325,12 @@ fn feeder_jam() -> Result<Vec<Drawing>, PbmError> {
         let fed = feeder.fed(&run.world);
         frames.push((frame_of_feeder(&feeder, &run.world), what, fed));
     }
-    draw_figure(
+    titled_figure(
         "feeder-jam",
-        |l| l.pick(1000, 1000),
+        [1000, 1000],
+        "At 9.6 s, the mouse (×) going anticlockwise past the bottom of its circle: the good feeder pushes its next block out; the tall pusher, and a block on end, are held against the magazine's wall, and the crank trails the mouse (the magazine cut off at 4.5 m)",
         |root, layout| {
-            let root = titled(
-                root,
-                "At 9.6 s, the mouse (×) going anticlockwise past the bottom of its circle: the good feeder pushes its next block out; the tall pusher, and a block on end, are held against the magazine's wall, and the crank trails the mouse (the magazine cut off at 4.5 m)",
-                &title_font(),
-            )?;
-            let root = legend_below(&root, &feeder_legend())?;
+            let root = legend_below(root, &feeder_legend())?;
             let letters = ["a", "b", "c"];
             for (i, (panel, (frame, what, fed))) in
                 panels(&root, layout, frames.len(), 1).iter().zip(&frames).enumerate()
@@ -400,16 +388,12 @@ fn jack_pump() -> Result<Vec<Drawing>, PbmError> {
         ("contacts held".into(), Swatch::Dot(contact_colour(), 3)),
         ("mouse and its spring".into(), Swatch::Dashed(mouse_colour(), LINE_WIDTH)),
     ];
-    draw_figure(
+    titled_figure(
         "jack-pump",
-        |l| l.pick(1080, 1900),
+        [1080, 1900],
+        "The jack's first pump, a quarter pump apart (the rack cut off below −0.6 m): each stroke lifts the rack on one pawl while the other slides down over a tooth and springs back in under the next",
         |root, layout| {
-            let root = titled(
-                root,
-                "The jack's first pump, a quarter pump apart (the rack cut off below −0.6 m): each stroke lifts the rack on one pawl while the other slides down over a tooth and springs back in under the next",
-                &title_font(),
-            )?;
-            let root = legend_below(&root, &legend)?;
+            let root = legend_below(root, &legend)?;
             let letters = ["a", "b", "c", "d"];
             for (i, (panel, (frame, lift))) in
                 panels(&root, layout, frames.len(), 2).iter().zip(&frames).enumerate()
@@ -455,18 +439,14 @@ fn jack_climb() -> Result<Vec<Drawing>, PbmError> {
         })
         .collect();
     let pitch = Jack::PITCH;
-    draw_figure(
+    titled_figure(
         "jack-climb",
-        |l| l.pick(760, 620),
+        [760, 620],
+        &format!(
+            "The rack's climb over 9 s of pumping every {} s: swung 0.3 rad either way, it gains a tooth on every stroke, up and down; swung 0.2 rad, the idle pawl never gets past a tooth and the rack falls back each time",
+            Jack::BOOK.period
+        ),
         |root, _| {
-            let root = titled(
-                root,
-                &format!(
-                    "The rack's climb over 9 s of pumping every {} s: swung 0.3 rad either way, it gains a tooth on every stroke, up and down; swung 0.2 rad, the idle pawl never gets past a tooth and the rack falls back each time",
-                    Jack::BOOK.period
-                ),
-                &title_font(),
-            )?;
             let legend: Legend = vec![
                 (
                     "rack, lever swung 0.3 rad".into(),
@@ -482,7 +462,7 @@ fn jack_climb() -> Result<Vec<Drawing>, PbmError> {
                     Swatch::Line(color(3), LINE_WIDTH),
                 ),
             ];
-            let root = legend_below(&root, &legend)?;
+            let root = legend_below(root, &legend)?;
             let (upper, lower) = root.split_vertically(root.dim_in_pixel().1 * 3 / 5);
             let mut chart =
                 chart_on(&upper).build_cartesian_2d(0.0..seconds, -0.2..2.8)?;
@@ -510,23 +490,19 @@ fn pile() -> Result<Vec<Drawing>, PbmError> {
     world.run_until(3.0, |_| {})?;
     let end = frame_of(&world, |_| Kind::Block);
     let frames = [(start, "as dropped"), (end, "settled")];
-    draw_figure(
+    titled_figure(
         "pile",
-        |l| l.pick(420, 860),
+        [420, 860],
+        &format!(
+            "{} convex polygons of 3 to 6 sides, friction 0.3, dropped into a box 8 m wide and left for 3 s",
+            pile.count
+        ),
         |root, layout| {
-            let root = titled(
-                root,
-                &format!(
-                    "{} convex polygons of 3 to 6 sides, friction 0.3, dropped into a box 8 m wide and left for 3 s",
-                    pile.count
-                ),
-                &title_font(),
-            )?;
             let legend: Legend = vec![
                 ("box (fixed)".into(), Swatch::Square(REFERENCE)),
                 ("polygons".into(), Swatch::Square(color(0))),
             ];
-            let root = legend_below(&root, &legend)?;
+            let root = legend_below(root, &legend)?;
             let letters = ["a", "b", "c"];
             for (i, (panel, (frame, what))) in
                 panels(&root, layout, frames.len(), 2).iter().zip(&frames).enumerate()
