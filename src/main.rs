@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 use pbm::{Error, chapters, find_exercise, repo_root};
 use std::io::{self, IsTerminal, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -18,8 +19,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Draw every figure and render the book into book/build (the default).
-    Book,
+    /// Draw every figure and render the book into book/build (the default). Figures
+    /// and program outputs are redrawn only when the code changed since the last book
+    /// build (a new build of pbm), or with --redraw.
+    Book {
+        /// Redraw the figures and rerun the program outputs even if this build of pbm
+        /// drew them.
+        #[arg(long)]
+        redraw: bool,
+    },
     /// Draw the figures into book/src/figures.
     Figures {
         /// Only this chapter's figures (e.g. `ode`).
@@ -59,8 +67,8 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let outcome = match cli.command.unwrap_or(Command::Book) {
-        Command::Book => book(),
+    let outcome = match cli.command.unwrap_or(Command::Book { redraw: false }) {
+        Command::Book { redraw } => book(redraw),
         Command::Figures { chapter } => figures(chapter.as_deref())
             .map(|n| eprintln!("drew {n} figures, wide and narrow")),
         Command::List { json: false } => print(&list()),
@@ -105,19 +113,70 @@ fn demos() -> Result<pbm::demos::Module, Error> {
     Ok(module)
 }
 
-fn book() -> Result<(), Error> {
-    let n = figures(None)?;
+fn book(redraw: bool) -> Result<(), Error> {
     let book_dir = repo_root().join("book");
     let chapters = chapters();
-    let outputs =
-        pbm::output::write_outputs(&chapters, &book_dir.join("src/output"))?;
+    // The figures and outputs depend on the code alone: if this very build of pbm
+    // wrote them, and they are all there, they are what it would write again.
+    let record = repo_root().join("target/pbm-book.stamp");
+    let stamp = pbm::files::code_stamp();
+    let current = !redraw
+        && stamp.as_ref().is_some_and(|s| pbm::files::stamp_matches(&record, s))
+        && generated_files_exist(&chapters, &book_dir);
+    let drawn = if current {
+        None
+    } else {
+        let n = figures(None)?;
+        Some((
+            n,
+            pbm::output::write_outputs(&chapters, &book_dir.join("src/output"))?,
+        ))
+    };
     demos()?;
     pbm::book::build_book(&chapters, &book_dir, None)?;
-    eprintln!(
-        "drew {n} figures (wide and narrow), {outputs} changed program outputs and the book: {}",
-        book_dir.join("build/index.html").display()
-    );
+    if let Some(stamp) = &stamp {
+        // Without the record the next build only redraws, so a failure to write it
+        // is not worth stopping for.
+        if let Err(e) = pbm::files::write_atomically(&record, stamp) {
+            eprintln!(
+                "note: could not record the build in {}: {e}",
+                record.display()
+            );
+        }
+    }
+    let index = book_dir.join("build/index.html");
+    match drawn {
+        Some((n, outputs)) => eprintln!(
+            "drew {n} figures (wide and narrow), {outputs} changed program outputs and the book: {}",
+            index.display()
+        ),
+        None => eprintln!(
+            "rendered the book: {} (figures and program outputs are this build's; --redraw draws them again)",
+            index.display()
+        ),
+    }
     Ok(())
+}
+
+/// Whether every figure and every registered run's files are in the book's sources.
+fn generated_files_exist(chapters: &[pbm_prelim::Chapter], book_dir: &Path) -> bool {
+    use pbm_prelim::plot::Layout;
+    let figures = &book_dir.join("src/figures");
+    let output = book_dir.join("src/output");
+    let figure_files = chapters.iter().flat_map(|c| {
+        c.figures.iter().flat_map(move |f| {
+            Layout::ALL.map(|l| pbm::figures::figure_path(figures, c.id, f.name, l))
+        })
+    });
+    let output_files = pbm::output::all_shown(chapters).into_iter().map(|(_, s)| {
+        let name = if s.console {
+            pbm::output::text_name(s)
+        } else {
+            pbm::output::json_name(s)
+        };
+        output.join(name)
+    });
+    figure_files.chain(output_files).all(|path| path.exists())
 }
 
 fn bench_tables(package: Option<&str>) -> Result<(), Error> {

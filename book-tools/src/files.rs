@@ -1,4 +1,5 @@
-//! The one file helper: a file the book reads is never seen half written.
+//! The file helpers: a file the book reads is never seen half written, and the stamp
+//! that says which build of the code wrote the generated files.
 
 use std::fs;
 use std::io;
@@ -22,6 +23,26 @@ pub fn write_atomically_bytes(path: &Path, contents: &[u8]) -> io::Result<()> {
     })
 }
 
+// ANCHOR: code_stamp
+/// Which build of the code is running: the executable's path, size and modification
+/// time. The book build records it beside the figures and program outputs it wrote;
+/// while the same build runs again, those files are what it would write, so a change
+/// to a page alone re-renders the pages without redrawing anything.
+pub fn code_stamp() -> Option<String> {
+    let exe = std::env::current_exe().ok()?;
+    let meta = fs::metadata(&exe).ok()?;
+    let modified =
+        meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
+    Some(format!("{}\n{}\n{}\n", exe.display(), meta.len(), modified.as_nanos()))
+}
+
+/// Whether the stamp recorded at `path` is `stamp` (a missing or unreadable record is
+/// not).
+pub fn stamp_matches(path: &Path, stamp: &str) -> bool {
+    fs::read_to_string(path).is_ok_and(|recorded| recorded == stamp)
+}
+// ANCHOR_END: code_stamp
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -38,6 +59,20 @@ mod tests {
             .map(|d| d.filter_map(Result::ok).map(|e| e.file_name()).collect())
             .unwrap_or_default();
         assert_eq!(left.len(), 1, "{left:?}");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_stamp_matches_only_what_was_recorded() {
+        let dir =
+            std::env::temp_dir().join(format!("pbm-stamp-{}", std::process::id()));
+        let path = dir.join("stamp");
+        let stamp = code_stamp().unwrap_or_default();
+        assert_eq!(stamp.lines().count(), 3, "{stamp}");
+        assert!(!stamp_matches(&path, &stamp), "nothing recorded yet");
+        write_atomically(&path, &stamp).unwrap_or_else(|e| panic!("{e}"));
+        assert!(stamp_matches(&path, &stamp));
+        assert!(!stamp_matches(&path, &stamp.replace('\n', " ")));
         let _ = fs::remove_dir_all(&dir);
     }
 }
