@@ -28,7 +28,15 @@ pub fn all() -> Vec<Exercise> {
             "drop",
             "a box dropped corner-first on the ground: impulses at every impact, then resting contact",
             drop,
-        ),
+        )
+        .optional(&[Optional {
+            field: "rest_time_s",
+            null_when: "the box is still moving (or has just been hit) at t_end",
+        },
+        Optional {
+            field: "series_rest_time_s",
+            null_when: "restitution = 1: the bounces never end",
+        }]),
         Exercise::new(
             "stack",
             "a stack of boxes resting on the ground: drift and contact forces over time",
@@ -79,19 +87,48 @@ params! {
     }
 }
 
+// ANCHOR: bounce_series
+/// When a ball dropped from `height` with restitution `e` stops bouncing, in closed
+/// form: it falls for √(2H/g) and lands at v₀ = √(2 g H); each bounce leaves at e
+/// times the speed it landed with and flies 2 v/g, so the flights sum to
+/// (2 v₀/g)(e + e² + …) = (2 v₀/g) e/(1 − e). Infinite (None) for e = 1.
+pub fn bounce_series(height: f64, e: f64, g: f64) -> Option<f64> {
+    let (fall, v0) = ((2.0 * height / g).sqrt(), (2.0 * g * height).sqrt());
+    (e < 1.0).then(|| fall + 2.0 * v0 / g * e / (1.0 - e))
+}
+// ANCHOR_END: bounce_series
+
+/// The speed (m/s) below which `contact/drop` calls the box at rest.
+pub const REST_SPEED: f64 = 1e-3;
+
 fn drop(p: DropParams) -> Result<Value, PbmError> {
     let (height, seconds) = (p.height, p.t_end);
     let settings = Settings { restitution: p.restitution, ..Settings::default() };
     let mut world = scenes::drop(height, settings)?;
     let start = world.energy();
     let mut peak = start;
-    world.run_until(seconds, |w| peak = peak.max(w.energy()))?;
+    // At rest: no point of the box faster than 1 mm/s (|v| + |ω| r bounds every
+    // point's speed, r the half-diagonal) and no impact since.
+    let reach = 0.5 * scenes::DROP_SIZE.norm();
+    let (mut moving_until, mut impacts) = (0.0, 0);
+    world.run_until(seconds, |w| {
+        peak = peak.max(w.energy());
+        let body = &w.bodies()[0];
+        let speed = body.velocity().norm() + body.angular_velocity().norm() * reach;
+        if speed > REST_SPEED || w.stats().impacts > impacts {
+            moving_until = w.time();
+            impacts = w.stats().impacts;
+        }
+    })?;
     let stats = world.stats();
+    let at_rest = moving_until < world.time();
     // Kinetic energy across each impact: never more after than before for ε ≤ 1
     // (to roundoff).
     let gain = if stats.impacts > 0 { stats.max_impact_energy_gain } else { 0.0 };
     Ok(json!({
         "impacts": stats.impacts,
+        "rest_time_s": at_rest.then_some(moving_until),
+        "series_rest_time_s": bounce_series(height, p.restitution, -settings.gravity.y),
         "energy_increased": gain > 1e-12 * start.abs().max(1.0),
         "max_energy_gain": gain,
         "start_energy_j": start,
@@ -100,6 +137,7 @@ fn drop(p: DropParams) -> Result<Value, PbmError> {
         "peak_rise_j": peak - start,
         "tolerance_m": settings.tolerance,
         "resting_speed_m_s": settings.resting_speed,
+        "bounce_speed_m_s": settings.bounce_steps * settings.gravity.norm() * settings.h,
     }))
 }
 
@@ -124,6 +162,7 @@ fn stack(p: StackParams) -> Result<Value, PbmError> {
     let stats = world.stats();
     Ok(json!({
         "boxes": boxes,
+        "step_budget": crate::world::STEP_BUDGET,
         "seconds": seconds,
         "max_drift_m": drift,
         "min_contact_force": stats.min_normal_force,

@@ -446,9 +446,16 @@ fn drive(
         None if is_symmetric(a) => ClampedFactor::new(a, &sets),
         None => None,
     };
-    let clamp = |i: usize, factor: &mut Option<ClampedFactor>| {
-        if factor.as_mut().is_some_and(|fa| !fa.push(a, i)) {
-            *factor = None;
+    // Clamps i (a_i = 0 held from now on), unless its row depends on the clamped
+    // ones: then a_i is theirs, zero already, and i stays out of the clamped set
+    // with its force where it is. Clamped, it would make A_CC singular, and the next
+    // directions solved with that matrix would be roundoff blown up to forces of
+    // 10⁷ that cancel out.
+    let clamp = |i: usize, sets: &mut [Set], factor: &mut Option<ClampedFactor>| {
+        if factor.as_mut().is_none_or(|fa| fa.push(a, i)) {
+            sets[i] = Set::Clamped;
+        } else {
+            sets[i] = Set::Pending;
         }
     };
     while let Some(d) = (0..n).find(|&i| needs_drive(i, &sets, &acc)) {
@@ -465,8 +472,7 @@ fn drive(
                 // (A problem with no solution has a direction that moves a_d the
                 // wrong way, not one that leaves it still.)
                 acc[d] = 0.0;
-                sets[d] = Set::Clamped;
-                clamp(d, &mut factor);
+                clamp(d, &mut sets, &mut factor);
                 break;
             }
             if !s.is_finite() {
@@ -486,8 +492,7 @@ fn drive(
             let j = match limit {
                 Limit::Acceleration(j) => {
                     acc[j] = 0.0;
-                    sets[j] = Set::Clamped;
-                    clamp(j, &mut factor);
+                    clamp(j, &mut sets, &mut factor);
                     j
                 }
                 Limit::Lower(j) | Limit::Upper(j) => {
@@ -510,8 +515,7 @@ fn drive(
             }
             if acc[d].abs() <= tol {
                 acc[d] = 0.0;
-                sets[d] = Set::Clamped;
-                clamp(d, &mut factor);
+                clamp(d, &mut sets, &mut factor);
                 break;
             }
         }

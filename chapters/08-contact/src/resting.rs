@@ -94,9 +94,11 @@ pub fn normal_derivative(bodies: &[BodyState], rc: &RestingContact) -> V3 {
             let (dea, deb) =
                 (bodies[c.a].omega.cross(&ea), bodies[c.b].omega.cross(&eb));
             let dz = dea.cross(&eb) + ea.cross(&deb);
-            // n = ±z/|z|, the sign fixed by the contact's normal.
+            // n = s z/|z| with s = ±1 fixed by the contact's normal. Differentiating,
+            // ṅ = s (ż − ẑ (ẑ·ż))/|z| with ẑ = z/|z| = s n, and s² = 1 leaves
+            // ṅ = s (ż − n (n·ż))/|z|: the part of ż across n, whichever the sign.
             let sign = if z.dot(&c.n) >= 0.0 { 1.0 } else { -1.0 };
-            sign * (dz - c.n * c.n.dot(&(dz * sign))) / z.norm()
+            sign * (dz - c.n * c.n.dot(&dz)) / z.norm()
         }
     }
 }
@@ -304,6 +306,55 @@ mod tests {
         );
         let b = b_vector(&bodies, &loads, &[rc])[0];
         assert!((b - numeric).abs() < 1e-5 * b.abs().max(1.0), "{b} vs {numeric}");
+    }
+
+    #[test]
+    fn n_dot_of_two_edges_matches_finite_differences_for_either_normal_sign() {
+        // A free body at the origin spinning about z and moving along z, its edge
+        // along x across a fixed edge along (1, 1, 0): e_a × e_b = (0, 0, 1), which
+        // shrinks as e_a turns but keeps its direction, so ṅ = 0 for both signs of n.
+        // Then the general bodies of the tests above. Each against n(t) differenced.
+        let spinning = vec![
+            BodyState {
+                x: V3::zeros(),
+                v: V3::z(),
+                omega: V3::z(),
+                inv_mass: 1.0,
+                inv_inertia: Matrix3::identity(),
+            },
+            BodyState::fixed(V3::zeros()),
+        ];
+        let (general, _) = bodies();
+        let cases = [
+            (spinning, V3::x(), V3::new(1.0, 1.0, 0.0).normalize()),
+            (
+                general,
+                V3::new(1.0, 0.2, -0.1).normalize(),
+                V3::new(-0.1, 1.0, 0.3).normalize(),
+            ),
+        ];
+        for (bodies, ea, eb) in cases {
+            for sign in [1.0, -1.0] {
+                let n = ea.cross(&eb).normalize() * sign;
+                let rc = RestingContact {
+                    contact: Contact { a: 0, b: 1, p: V3::zeros(), n },
+                    kind: Kind::EdgeEdge { ea, eb },
+                };
+                let n_at = |t: f64| {
+                    let turn =
+                        |k: usize| Rotation3::from_scaled_axis(bodies[k].omega * t);
+                    (turn(0) * ea).cross(&(turn(1) * eb)).normalize() * sign
+                };
+                let h = 1e-6;
+                let numeric = (n_at(h) - n_at(-h)) / (2.0 * h);
+                let n_dot = normal_derivative(&bodies, &rc);
+                assert!(
+                    (n_dot - numeric).norm() < 1e-7 * numeric.norm().max(1.0),
+                    "sign {sign}: ṅ = {n_dot}, differences give {numeric}"
+                );
+                assert!(n_dot.dot(&n).abs() < 1e-12, "ṅ not across n: {n_dot}");
+            }
+        }
     }
 
     /// A 2 kg unit cube standing on four corners on the ground, under gravity and an

@@ -47,11 +47,14 @@ pub fn stack(boxes: usize, settings: Settings) -> Result<World, PbmError> {
 }
 // ANCHOR_END: stack
 
+/// The dropped box's size (m).
+pub const DROP_SIZE: V3 = V3::new(0.4, 0.2, 0.3);
+
 /// The dropped box: 0.4 × 0.2 × 0.3 m, 1 kg, turned so that one edge is lowest,
 /// released at rest with that edge `height` (m) above the ground.
 pub fn drop(height: f64, settings: Settings) -> Result<World, PbmError> {
     let mut world = World::new(settings, vec![ground()?])?;
-    let size = V3::new(0.4, 0.2, 0.3);
+    let size = DROP_SIZE;
     // Turned 30° about z and 10° about x: its lowest feature is a corner, near an
     // edge, so both vertex and edge contacts occur as it tumbles.
     let turn = UnitQuaternion::from_axis_angle(&V3::x_axis(), 0.17)

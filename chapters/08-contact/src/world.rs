@@ -15,7 +15,7 @@
 //! contact forces are those that keep the contacts from closing *velocities*.
 
 use crate::friction::{REGULARIZATION, SETTLED, solve_friction};
-use crate::impulse::{Contact, relative_velocity, sequential};
+use crate::impulse::{Contact, relative_velocity, sequential, simultaneous};
 use crate::lcp::{LcpSolution, solve};
 use crate::resting::{Kind, Load, RestingContact, b_vector, sliding};
 use crate::rows::{BodyState, Role, Row};
@@ -60,6 +60,11 @@ pub enum Order {
     First,
 }
 
+/// How many times its planned number of steps (duration / h) a run may take before
+/// [`World::run_until`] calls it stalled: collision times shorten a step, but a run
+/// whose steps stop advancing time must say so, not run forever.
+pub const STEP_BUDGET: usize = 20;
+
 /// The world's constants.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Settings {
@@ -74,6 +79,11 @@ pub struct Settings {
     pub tolerance: f64,
     /// Closing speeds below this (m/s) are resting, not colliding.
     pub resting_speed: f64,
+    /// Impacts closing slower than this many steps of gravity, `bounce_steps` · |g| h
+    /// (m/s), do not bounce: they get ε = 0. A rebound slower than that is caught
+    /// again within a step or two, so with ε > 0 a body would hop on the spot for
+    /// ever instead of coming to rest. The default is 2.
+    pub bounce_steps: f64,
     /// Time step (s).
     pub h: f64,
     /// Second-order (Newton) or first-order world.
@@ -88,6 +98,7 @@ impl Default for Settings {
             friction: 0.0,
             tolerance: 1e-4,
             resting_speed: 1e-3,
+            bounce_steps: 2.0,
             h: 0.01,
             order: Order::Second,
         }
@@ -439,6 +450,15 @@ fn check_settings(s: &Settings) -> Result<(), PbmError> {
         if !(x > 0.0 && x.is_finite()) {
             return bad(what, format!("{x}: it must be positive and finite"));
         }
+    }
+    if !(s.bounce_steps >= 0.0 && s.bounce_steps.is_finite()) {
+        return bad(
+            "bounce threshold",
+            format!(
+                "{} steps of gravity: it must be finite and not negative",
+                s.bounce_steps
+            ),
+        );
     }
     if s.gravity.iter().any(|g| !g.is_finite()) {
         return bad("gravity", "it must be finite".to_string());
@@ -857,22 +877,49 @@ impl World {
     /// One step of the loop (see the module's documentation). Returns the time
     /// advanced (s): h, or less when the step stopped at a collision.
     pub fn step(&mut self) -> Result<f64, PbmError> {
-        let Settings { restitution, resting_speed, tolerance, h, .. } = self.settings;
+        let Settings {
+            restitution, resting_speed, bounce_steps, tolerance, h, ..
+        } = self.settings;
+        let bounce_speed = bounce_steps * self.settings.gravity.norm() * h;
         let found = self.detect();
         // Colliding contacts: impulses, pass after pass, until none is colliding.
         let contacts: Vec<Contact> = found.iter().map(|f| f.contact).collect();
         let mut states = states_of(&self.system.bodies, &self.lock().fixtures);
-        if contacts.iter().any(|c| relative_velocity(&states, c) < -resting_speed) {
+        let closing = contacts
+            .iter()
+            .map(|c| -relative_velocity(&states, c))
+            .fold(f64::NEG_INFINITY, f64::max);
+        if closing > resting_speed {
             let before = self.kinetic_energy();
             let order: Vec<usize> = (0..contacts.len()).collect();
-            let resolved = sequential(
-                &mut states,
-                &contacts,
-                &order,
-                restitution,
-                resting_speed,
-            )
-            .map_err(|e| e.at_step(self.steps, self.time()))?;
+            // A slow impact is an inelastic one: the body settles, not hops.
+            let restitution = if closing < bounce_speed { 0.0 } else { restitution };
+            // All contacts at once when that makes no energy (always for ε = 0):
+            // symmetric contacts get symmetric impulses, so a box landing flat does
+            // not come away spinning. Otherwise one at a time, which never does.
+            let before_impact: f64 =
+                states.iter().map(BodyState::kinetic_energy).sum();
+            let mut together = states.clone();
+            let resolved = match simultaneous(&mut together, &contacts, restitution) {
+                Ok(resolved)
+                    if together
+                        .iter()
+                        .map(BodyState::kinetic_energy)
+                        .sum::<f64>()
+                        <= before_impact * (1.0 + 1e-12) =>
+                {
+                    drop(together);
+                    resolved
+                }
+                _ => sequential(
+                    &mut states,
+                    &contacts,
+                    &order,
+                    restitution,
+                    resting_speed,
+                )
+                .map_err(|e| e.at_step(self.steps, self.time()))?,
+            };
             self.apply_impulses(&contacts, &resolved.impulses);
             let gain = self.kinetic_energy() - before;
             let mut active = self.lock();
@@ -909,12 +956,16 @@ impl World {
         }
         let y0 = state_of(&self.system);
         let t0 = self.time();
+        // A pair already deeper than ε (the correction has not yet pushed it out) is
+        // no collision a shorter step could catch: the step is shortened only for
+        // a pair that goes deeper than both ε and where the deepest pair starts.
+        let limit = found.iter().map(|f| -f.gap).fold(tolerance, f64::max);
         self.advance(h)?;
         let mut taken = h;
-        if self.deepest() > tolerance {
+        if self.deepest() > limit {
             // Find the collision time by bisection: a step after which the deepest
-            // pair is between ¼ε and ε deep (touching, within the tolerance), or
-            // the longest step found that goes no deeper than ε.
+            // pair is between ¼ε and the limit deep (touching, within the
+            // tolerance), or the longest step found that goes no deeper.
             let (mut lo, mut hi) = (0.0, h);
             let mut at_lo = false;
             for _ in 0..30 {
@@ -922,7 +973,7 @@ impl World {
                 self.system.scatter_state(&y0, t0);
                 self.advance(mid)?;
                 let depth = self.deepest();
-                if depth > tolerance {
+                if depth > limit {
                     hi = mid;
                     at_lo = false;
                 } else {
@@ -940,6 +991,12 @@ impl World {
                 }
                 taken = lo;
                 self.lock().stats.shortened += 1;
+            } else {
+                // Every shorter step goes as deep: the pair is closing from the
+                // start. Take the whole step and let the correction separate it,
+                // rather than a sliver of a step that leaves time standing still.
+                self.system.scatter_state(&y0, t0);
+                self.advance(h)?;
             }
         }
         let after = self.detect();
@@ -952,16 +1009,46 @@ impl World {
     }
     // ANCHOR_END: step
 
-    /// Runs until time `t_end`.
+    /// Runs until time `t_end`. A run that needs more than [`STEP_BUDGET`] times the
+    /// steps of size h it should take (collision times shorten some) is an error
+    /// naming the step, the time and the deepest pair, never a run that stalls.
     pub fn run_until(
         &mut self,
         t_end: f64,
         mut each: impl FnMut(&World),
     ) -> Result<(), PbmError> {
+        let planned = ((t_end - self.time()) / self.settings.h).ceil().max(0.0);
+        let budget = STEP_BUDGET * planned as usize + 100;
+        let mut taken = 0;
         while self.time() < t_end - 1e-12 {
+            if taken == budget {
+                return Err(self.stalled(t_end));
+            }
             self.step()?;
+            taken += 1;
             each(self);
         }
         Ok(())
+    }
+
+    /// The error of a run that has spent its step budget.
+    fn stalled(&self, t_end: f64) -> PbmError {
+        let deepest = self
+            .pairs()
+            .into_iter()
+            .map(|(i, j)| (i, j, self.depth(i, j)))
+            .max_by(|x, y| x.2.total_cmp(&y.2));
+        let pair = deepest.map_or("no pair in contact".to_string(), |(i, j, d)| {
+            format!("deepest pair: bodies {i} and {j}, {d:.3e} m deep")
+        });
+        PbmError::Degenerate {
+            what: "contact world",
+            why: format!(
+                "{STEP_BUDGET} times the steps of h = {} s did not reach t = {t_end} s \
+                 ({pair})",
+                self.settings.h
+            ),
+        }
+        .at_step(self.steps, self.time())
     }
 }

@@ -212,3 +212,38 @@ fn a_redundant_contact_left_at_roundoff_is_not_called_unsolvable() {
         }
     }
 }
+
+#[test]
+fn dependent_rows_get_forces_of_the_size_of_the_least_norm_solution() {
+    // Bilateral rows (joints) that are linearly dependent: A = J Jᵀ of rank < m, so
+    // many forces give the same accelerations. Targets a = 0 reachable by
+    // construction (b = −A f₀). Any solution is right, but one of 10⁷ N where 0.1 N
+    // would do is noise a reader cannot use: the solver's forces must be within 10×
+    // the least-norm solution's largest. Two cases: a row the sum of two others, and
+    // two pins at one point (each row twice), the way chapter 11's mechanisms can be.
+    use nalgebra::{DMatrix, DVector};
+    let sum = DMatrix::from_row_slice(
+        4,
+        3,
+        &[1.0, 0.2, -0.3, 0.1, 1.0, 0.4, 1.1, 1.2, 0.1, -0.2, 0.3, 1.0],
+    );
+    let pin = [1.0, 0.0, -0.35, 0.0, 1.0, 0.8];
+    let twice = DMatrix::from_row_slice(4, 3, &[pin, pin].concat());
+    for (name, j) in [("a sum", sum), ("a pin twice", twice)] {
+        let a = &j * j.transpose();
+        let f0 = DVector::from_vec(vec![0.1, -0.05, 0.08, 0.02]);
+        let b = -(&a * &f0);
+        let free =
+            Bounds { lo: vec![f64::NEG_INFINITY; 4], hi: vec![f64::INFINITY; 4] };
+        let sol = solve_bounded(&a, &b, &free).unwrap();
+        let residual = (&a * &sol.f + &b).amax();
+        assert!(residual < 1e-9, "{name}: accelerations off by {residual}");
+        let least_norm = a.clone().pseudo_inverse(1e-9).unwrap() * (-&b);
+        assert!(
+            sol.f.amax() <= 10.0 * least_norm.amax(),
+            "{name}: forces {} against the least-norm {}",
+            sol.f,
+            least_norm
+        );
+    }
+}

@@ -98,6 +98,34 @@ fn the_seesaw_balances_by_the_lever_law_and_tips_as_predicted() {
 }
 
 #[test]
+fn the_seesaws_that_once_stalled_finish_and_come_to_rest_on_the_heavy_end() {
+    // Value sets a fuzz campaign found stepping forever (a pair already deeper than ε
+    // made every collision-time search end at a sliver of a step). Each must now finish
+    // within the step budget, tipped onto its heavy (right) end, sin θ = height / half.
+    let sets = [
+        ((0.2, 1.0), (5.0, 0.5), 2.0),
+        ((0.2, 1.08), (5.0, 0.5), 2.0),
+        ((0.2, 0.8), (5.0, 0.5), 2.0),
+        ((0.2, 1.4), (5.0, 0.5), 2.0),
+        (
+            (0.2, 1.083_912_210_696_295_5),
+            (5.0, 0.504_526_098_985_565),
+            1.931_335_485_749_739,
+        ),
+    ];
+    let settings =
+        Settings { friction: 0.5, restitution: 0.0, ..Settings::default() };
+    let (height, plank, ..) = SEESAW;
+    let resting = (height / (0.5 * plank.x)).asin();
+    for (left, right, seconds) in sets {
+        let mut world = scenes::seesaw(left, right, settings).unwrap();
+        world.run_until(seconds, |_| {}).unwrap_or_else(|e| panic!("{left:?}: {e}"));
+        let tilt = world.bodies()[0].rotation()[(1, 0)].asin();
+        assert!((tilt + resting).abs() < 1e-3, "{left:?}: {tilt} vs −{resting}");
+    }
+}
+
+#[test]
 fn a_first_order_world_moves_at_force_over_mass() {
     // Pushed by gravity alone a box moves at g, not g t: after 0.15 s it has gone
     // 0.15 g, short of the ground 2 m below.

@@ -151,3 +151,35 @@ fn a_hard_landing_on_a_seesaw_finishes_and_reports_what_friction_left_unsettled(
     let tilt = world.bodies()[0].rotation()[(1, 0)].asin().to_degrees();
     assert!((tilt - 11.537).abs() < 0.5, "tilt {tilt}°");
 }
+
+#[test]
+fn a_box_dropped_flat_bounces_a_few_times_and_comes_to_rest() {
+    // A 0.4 × 0.2 × 0.3 m box of 1 kg released flat 2 cm above the ground, ε = 0.5:
+    // it lands at √(2 g h) = 0.63 m/s and each bounce is half as fast, so the series
+    // of flights sums to about 0.19 s. Impacts too slow to outlast a step of gravity
+    // do not bounce, so it stops instead of hopping on the spot.
+    let mut world =
+        World::new(Settings::default(), vec![scenes::ground().unwrap()]).unwrap();
+    let size = Vector3::new(0.4, 0.2, 0.3);
+    let centre = Vector3::new(0.0, 0.1 + 0.02, 0.0);
+    let still = (Vector3::zeros(), Vector3::zeros());
+    world.add_box(size, 1.0, centre, UnitQuaternion::identity(), still).unwrap();
+    world.run_until(0.5, |_| {}).unwrap();
+    let impacts = world.stats().impacts;
+    world.run_until(3.0, |_| {}).unwrap();
+    let body = &world.bodies()[0];
+    let (v, w) = (body.velocity().norm(), body.angular_velocity().norm());
+    assert!(v <= 1e-6 && w <= 1e-6, "still moving: |v| = {v} m/s, |ω| = {w} rad/s");
+    assert_eq!(world.stats().impacts, impacts, "impacts after 0.5 s");
+}
+
+#[test]
+fn the_corner_first_drop_comes_to_rest_near_the_sum_of_its_bounces() {
+    // contact/drop at its defaults: dropped from 0.5 m with ε = 0.5, the flights after
+    // the first landing sum to about 0.96 s; the box must be at rest by 1.2 s.
+    let chapter = pbm_contact::chapter();
+    let v = pbm_prelim::testing::run(&chapter, "drop", &[]).unwrap();
+    let rest = v["rest_time_s"].as_f64().unwrap_or(f64::INFINITY);
+    assert!(rest <= 1.2, "{v}");
+    assert!(v["impacts"].as_u64().unwrap() > 1, "{v}");
+}

@@ -30,6 +30,7 @@ use pbm_contact::impulse::Contact;
 use pbm_contact::lcp::LcpSolution;
 use pbm_contact::lcp::solve_bounded;
 use pbm_contact::rows::{BodyState, Role, Row, row_matrix};
+use pbm_contact::world::STEP_BUDGET;
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_ode::tableau::RK4;
@@ -269,6 +270,12 @@ pub struct World {
     stats: Stats,
     /// Steps in a row that the collision search cut to almost nothing.
     stalled: usize,
+    /// The narrowest width of any part of any fixture (m).
+    thinnest_fixture: f64,
+    /// Each body's narrowest part's width (m).
+    widths: Vec<f64>,
+    /// Each body's farthest point from its centre of mass (m).
+    reach: Vec<f64>,
 }
 
 /// Steps in a row cut to under 1e-9 h after which the world gives up.
@@ -306,6 +313,18 @@ fn check_settings(s: &Settings) -> Result<(), PbmError> {
     Ok(())
 }
 
+/// A convex polygon's narrowest width: over its edges, the largest distance of a
+/// vertex behind the edge's line, the least of those.
+fn width(part: &ConvexPolygon) -> f64 {
+    let v = part.vertices();
+    (0..v.len())
+        .map(|i| {
+            let n = part.normal(i);
+            v.iter().map(|p| n.dot(&(v[i] - p))).fold(0.0, f64::max)
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
 impl World {
     /// An empty world with `settings` (checked).
     pub fn new(settings: Settings) -> Result<Self, PbmError> {
@@ -327,6 +346,9 @@ impl World {
             t: 0.0,
             stats: Stats::default(),
             stalled: 0,
+            thinnest_fixture: f64::INFINITY,
+            widths: Vec::new(),
+            reach: Vec::new(),
         })
     }
 
@@ -368,6 +390,10 @@ impl World {
             let why = format!("it would overlap {} by {d:.3e} m", self.name(j));
             return Err(PbmError::invalid("new body", why));
         }
+        let parts = &self.shapes[k].parts;
+        self.widths.push(parts.iter().map(width).fold(f64::INFINITY, f64::min));
+        let reach = parts.iter().flat_map(|p| p.vertices().iter().map(|v| v.norm()));
+        self.reach.push(reach.fold(0.0, f64::max));
         Ok(k)
     }
 
@@ -379,6 +405,8 @@ impl World {
                 "it needs at least one polygon",
             ));
         }
+        self.thinnest_fixture =
+            fixture.parts.iter().map(width).fold(self.thinnest_fixture, f64::min);
         self.fixtures.push(fixture);
         self.contacts_changed();
         Ok(self.fixtures.len() - 1)
@@ -456,6 +484,8 @@ impl World {
         self.bodies.remove(k);
         self.shapes.remove(k);
         self.layers.remove(k);
+        self.reach.remove(k);
+        self.widths.remove(k);
         let renumber = |anchor: Anchor| match anchor {
             Anchor::Body { body, local } if body > k => {
                 Some(Anchor::Body { body: body - 1, local })
@@ -1230,7 +1260,7 @@ impl World {
         }
         self.hold(&found);
         let y0 = state_of(self);
-        let h = self.settings.h;
+        let h = self.step_size();
         let mut stepper = std::mem::replace(&mut self.stepper, RungeKutta::new(RK4));
         let stepped = stepper.step(self, h);
         self.stepper = stepper;
@@ -1242,7 +1272,7 @@ impl World {
         let mut taken = h;
         let (depth, pair) = self.deepest().map_err(fail)?;
         if let (true, Some(pair)) = (depth > self.settings.epsilon, pair) {
-            taken = self.collision_time(&y0, t0, pair).map_err(fail)?;
+            taken = self.collision_time(&y0, t0, h, pair).map_err(fail)?;
             self.stats.shortened += 1;
             // Steps cut to nothing, one after another, would freeze the clock: a
             // simulator that cannot advance says so.
@@ -1267,14 +1297,86 @@ impl World {
     }
     // ANCHOR_END: step
 
-    /// Runs until time `t_end`, calling `each` after every step.
+    // ANCHOR: step_size
+    /// The step: h, or shorter when a body could otherwise pass through another
+    /// solid unseen. The loop looks for contact only at the ends of a step, so a
+    /// body must not close on any other solid by more than that solid's narrowest
+    /// width in one step (chapter 7's tunnelling): to pass through unseen it must go
+    /// farther, by its own width too. A body's points move
+    /// at most |v| + |ω| r (r its farthest point from its centre of mass), and it
+    /// closes on another body at most that plus the fastest other body's speed.
+    fn step_size(&self) -> f64 {
+        let speeds: Vec<f64> = self
+            .bodies
+            .iter()
+            .zip(&self.reach)
+            .map(|(b, r)| b.velocity().norm() + b.angular_velocity().abs() * r)
+            .collect();
+        // The two fastest and the two thinnest bodies: "the others" of any body.
+        let top_two = |values: &[f64], better: fn(f64, f64) -> bool| {
+            let mut best: [Option<usize>; 2] = [None, None];
+            for (i, &v) in values.iter().enumerate() {
+                if best[0].is_none_or(|b| better(v, values[b])) {
+                    best = [Some(i), best[0]];
+                } else if best[1].is_none_or(|b| better(v, values[b])) {
+                    best[1] = Some(i);
+                }
+            }
+            best
+        };
+        let fastest = top_two(&speeds, |a, b| a > b);
+        let thinnest = top_two(&self.widths, |a, b| a < b);
+        let other = |best: [Option<usize>; 2], i: usize| {
+            if best[0] == Some(i) { best[1] } else { best[0] }
+        };
+        let mut h = self.settings.h;
+        for (i, &speed) in speeds.iter().enumerate() {
+            let closing = speed + other(fastest, i).map_or(0.0, |j| speeds[j]);
+            let width = other(thinnest, i).map_or(self.thinnest_fixture, |j| {
+                self.widths[j].min(self.thinnest_fixture)
+            });
+            if closing * h > width {
+                h = width / closing;
+            }
+        }
+        h
+    }
+    // ANCHOR_END: step_size
+
+    /// Runs until time `t_end`, calling `each` after every step. Like chapter 8's
+    /// world, a run that needs more than [`STEP_BUDGET`] times its planned steps of
+    /// size h is an error naming the step, the time and the deepest pair.
     pub fn run_until(
         &mut self,
         t_end: f64,
         mut each: impl FnMut(&World),
     ) -> Result<(), PbmError> {
+        let planned = ((t_end - self.t) / self.settings.h).ceil().max(0.0);
+        let budget = STEP_BUDGET * planned as usize + 100;
+        let mut taken = 0;
         while self.t < t_end - 1e-12 {
+            if taken == budget {
+                let (steps, t) = (self.stats.steps, self.t);
+                let (depth, pair) =
+                    self.deepest().map_err(|e| e.at_step(steps, t))?;
+                let pair = pair.map_or("no pair in contact".to_string(), |(i, j)| {
+                    format!(
+                        "deepest pair: {} and {}, {depth:.3e} m deep",
+                        self.name(i),
+                        self.name(j)
+                    )
+                });
+                let why = format!(
+                    "{STEP_BUDGET} times the steps of h = {} s did not reach t = {t_end} s \
+                     ({pair})",
+                    self.settings.h
+                );
+                return Err(
+                    PbmError::degenerate("interactive world", why).at_step(steps, t)
+                );
+            }
             self.step()?;
+            taken += 1;
             each(self);
         }
         Ok(())
@@ -1394,9 +1496,9 @@ impl World {
         &mut self,
         y0: &[f64],
         t0: f64,
+        h: f64,
         mut pair: (usize, usize),
     ) -> Result<f64, PbmError> {
-        let h = self.settings.h;
         let eps = self.settings.epsilon;
         let y1 = state_of(self);
         self.scatter_state(y0, t0);

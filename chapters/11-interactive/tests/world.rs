@@ -463,3 +463,31 @@ fn switching_a_running_world_to_first_order_stops_it_and_back_lets_it_fall() {
     assert!(worst < 0.05, "{worst} J");
     assert!(world.stats().max_pin_error < 1e-3);
 }
+
+#[test]
+fn a_fast_box_does_not_pass_through_a_resting_one_at_a_large_step() {
+    // No gravity, ε = 1, h = 0.1 s: a 1 × 1 m box at 100 m/s moves 10 m a step, ten
+    // times its width, and a loop that looks only at the ends of its steps would
+    // never see the resting box 5 m ahead. The step is cut to keep every move under
+    // half the thinnest width, so they meet once and, equal masses and ε = 1,
+    // exchange their velocities.
+    let settings = Settings {
+        gravity: V2::zeros(),
+        restitution: 1.0,
+        h: 0.1,
+        ..Settings::default()
+    };
+    let mut world = World::new(settings).unwrap();
+    let square = || Shape::rectangle(1.0, 1.0, 1.0).unwrap();
+    world
+        .add_body(square(), 0, (V2::zeros(), 0.0), (V2::new(100.0, 0.0), 0.0))
+        .unwrap();
+    world
+        .add_body(square(), 0, (V2::new(5.0, 0.0), 0.0), (V2::zeros(), 0.0))
+        .unwrap();
+    world.run_until(0.1, |_| {}).unwrap();
+    let (moving, resting) = (&world.bodies()[0], &world.bodies()[1]);
+    assert_eq!(world.stats().impacts, 1, "{:?}", world.stats());
+    assert!(moving.velocity().norm() < 1e-9, "{:?}", moving.velocity());
+    assert!((resting.velocity().x - 100.0).abs() < 1e-9, "{:?}", resting.velocity());
+}
