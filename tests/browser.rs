@@ -1,5 +1,6 @@
 //! The browser test of the built book (`browser/check-book.mjs`, headless Chromium) from
-//! `cargo test`. It runs where Chromium, Node.js, the test's npm package and a current build
+//! `cargo test --test browser -- --ignored` (it takes a minute and more, so plain `cargo test`
+//! leaves it out). It runs where Chromium, Node.js, the test's npm package and a current build
 //! of the book are all present; elsewhere it prints one line saying what is missing and how to
 //! run it, and passes. CI builds the book and runs the browser test itself (`.ci/run`).
 
@@ -71,6 +72,7 @@ fn missing(root: &Path) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "a minute and more in Chromium: `cargo test --test browser -- --ignored`; CI runs it"]
 fn the_built_book_passes_the_browser_test_where_a_browser_exists() {
     let root = pbm::repo_root();
     let missing = missing(&root);
