@@ -292,8 +292,8 @@ impl PlaneCache {
     }
 }
 
-/// Why two polyhedra interpenetrate: a vertex of one inside the other, or an edge of
-/// one passing through a face of the other.
+/// Why two polyhedra interpenetrate: a vertex of one inside the other, an edge of one
+/// passing through a face of the other, or (in a degenerate overlap) an axis.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Penetration {
     /// A vertex of one solid lies inside the other.
@@ -314,6 +314,15 @@ pub enum Penetration {
         /// Where the edge crosses the face.
         point: V3,
     },
+    /// Neither, yet no axis separates them: an overlap in which every vertex lies on
+    /// the other's boundary and every edge along a face (two coincident cubes). The
+    /// separating-axis test's least overlapping axis is the witness.
+    Degenerate {
+        /// The axis along which the solids overlap least.
+        witness: PlaneWitness,
+        /// How far they overlap along it (m).
+        depth: f64,
+    },
 }
 
 fn inside(p: &ConvexPolyhedron, v: &V3) -> bool {
@@ -333,9 +342,11 @@ fn within_face(p: &ConvexPolyhedron, f: usize, x: &V3, slack: f64) -> bool {
 
 // ANCHOR: penetration
 /// An interpenetration witness, or `None` when the solids do not overlap. Two convex
-/// solids overlap exactly when a vertex of one is inside the other or an edge of one
-/// crosses a face of the other, so trying those is a complete test; the witness found
-/// is what the next step tries first.
+/// solids in general position overlap exactly when a vertex of one is inside the
+/// other or an edge of one crosses a face of the other; features that only touch
+/// (a vertex on a face, an edge lying in one) can hide an overlap, and then the
+/// separating-axis test decides. The witness found is what the next step tries
+/// first.
 pub fn penetration(
     a: &ConvexPolyhedron,
     b: &ConvexPolyhedron,
@@ -365,7 +376,8 @@ pub fn penetration(
             }
         }
     }
-    None
+    let (gap, witness) = separation(a, b);
+    (gap < 0.0).then_some(Penetration::Degenerate { witness, depth: -gap })
 }
 // ANCHOR_END: penetration
 
@@ -550,5 +562,24 @@ mod tests {
             Some(Penetration::EdgeThroughFace { .. })
         ));
         assert!(penetration(&a, &cube(1.01, 0.0, 0.0)).is_none());
+    }
+
+    #[test]
+    fn coincident_cubes_overlap_without_a_vertex_inside() {
+        // No vertex strictly inside, no edge strictly crossing a face: the degenerate
+        // overlaps the vertex and edge tests miss, found by the separating axes.
+        let a = cube(0.0, 0.0, 0.0);
+        match penetration(&a, &cube(0.0, 0.0, 0.0)) {
+            Some(Penetration::Degenerate { depth, .. }) => {
+                assert!((depth - 1.0).abs() < 1e-12, "{depth}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // Slid half a side: B's edges cross A's faces exactly at A's corners.
+        let slid = cube(0.5, 0.0, 0.0);
+        assert!(penetration(&a, &slid).is_some());
+        assert!((separation(&a, &slid).0 + 0.5).abs() < 1e-12);
+        // Touching face to face is not an overlap.
+        assert!(penetration(&a, &cube(1.0, 0.0, 0.0)).is_none());
     }
 }

@@ -182,6 +182,27 @@ mod tests {
     }
 
     #[test]
+    fn an_impact_loses_half_one_minus_epsilon_squared_m_eff_v_squared() {
+        // ΔE = −½ (1 − ε²) m_eff v⁻², with 1/m_eff = 1/M + (r × n)ᵀ I⁻¹ (r × n)
+        // against the ground, from the energies of v and ω before and after.
+        let (bodies, c) = falling_box();
+        let body = &bodies[0];
+        let rn = (c.p - body.x).cross(&c.n);
+        let m_eff = 1.0 / (body.inv_mass + rn.dot(&(body.inv_inertia * rn)));
+        let v = relative_velocity(&bodies, &c);
+        for eps in [0.0, 0.3, 0.7, 1.0] {
+            let mut after = bodies.clone();
+            collide(&mut after, &c, eps, 0.0).unwrap();
+            let lost = body.kinetic_energy() - after[0].kinetic_energy();
+            let predicted = 0.5 * (1.0 - eps * eps) * m_eff * v * v;
+            assert!(
+                (lost - predicted).abs() < 1e-12 * body.kinetic_energy(),
+                "ε = {eps}: lost {lost} J, predicted {predicted} J"
+            );
+        }
+    }
+
+    #[test]
     fn restitution_sets_the_velocity_after_and_energy_never_grows() {
         let (bodies, c) = falling_box();
         let before = relative_velocity(&bodies, &c);

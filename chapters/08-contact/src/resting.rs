@@ -205,7 +205,7 @@ pub fn apply_contact_forces(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nalgebra::Rotation3;
+    use nalgebra::{DMatrix, Rotation3};
 
     /// Where a body's point, at p when t = 0, is at time t, moving with constant
     /// acceleration and angular acceleration (exact to second order in t).
@@ -354,6 +354,93 @@ mod tests {
                 );
                 assert!(n_dot.dot(&n).abs() < 1e-12, "ṅ not across n: {n_dot}");
             }
+        }
+    }
+
+    /// The notes' `compute_aij` (course notes, Appendix D), its torque sign as
+    /// printed: when body A (or B) is contact j's face body, the force on it is −n_j
+    /// but the torque is left (p_j − x) × n_j, not negated.
+    fn notes_a(bodies: &[BodyState], contacts: &[RestingContact]) -> DMatrix<f64> {
+        let n = contacts.len();
+        DMatrix::from_fn(n, n, |i, j| {
+            let (ci, cj) = (&contacts[i].contact, &contacts[j].contact);
+            let response = |k: usize| {
+                let body = &bodies[k];
+                let (force, torque) = if cj.a == k {
+                    (cj.n, (cj.p - body.x).cross(&cj.n))
+                } else if cj.b == k {
+                    (-cj.n, (cj.p - body.x).cross(&cj.n))
+                } else {
+                    (V3::zeros(), V3::zeros())
+                };
+                force * body.inv_mass
+                    + (body.inv_inertia * torque).cross(&(ci.p - body.x))
+            };
+            ci.n.dot(&(response(ci.a) - response(ci.b)))
+        })
+    }
+
+    #[test]
+    fn notes_errata_compute_aij_negates_the_face_bodys_torque() {
+        // A 2 kg unit cube offset (0.3, 0.2) on a 1 kg unit cube on the ground, at rest.
+        // Four ground contacts (lower cube on the ground) and the four corners of the
+        // faces' overlap (upper cube on the lower one): the lower cube is the face
+        // body of those, so the notes' sign slip shows. Ours is J M⁻¹ Jᵀ, symmetric,
+        // and its forces carry the weights: 3 g under the lower cube, 2 g under the
+        // upper. The notes' A is not symmetric, and its forces launch the top box.
+        let cube = |m: f64, x: V3| BodyState {
+            x,
+            v: V3::zeros(),
+            omega: V3::zeros(),
+            inv_mass: 1.0 / m,
+            inv_inertia: Matrix3::identity() * (6.0 / m),
+        };
+        let bodies = vec![
+            cube(1.0, V3::new(0.0, 0.0, 0.5)),
+            cube(2.0, V3::new(0.3, 0.2, 1.5)),
+            { BodyState::fixed(V3::zeros()) },
+        ];
+        let g = 9.81;
+        let loads = vec![
+            Load { force: V3::new(0.0, 0.0, -g), torque: V3::zeros() },
+            Load { force: V3::new(0.0, 0.0, -2.0 * g), torque: V3::zeros() },
+            Load { force: V3::zeros(), torque: V3::zeros() },
+        ];
+        let at = |a: usize, b: usize, x: f64, y: f64, z: f64| RestingContact {
+            contact: Contact { a, b, p: V3::new(x, y, z), n: V3::z() },
+            kind: Kind::VertexFace,
+        };
+        let mut contacts: Vec<RestingContact> =
+            [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
+                .iter()
+                .map(|&(x, y)| at(0, 2, x, y, 0.0))
+                .collect();
+        contacts.extend(
+            [(-0.2, -0.3), (0.5, -0.3), (0.5, 0.5), (-0.2, 0.5)]
+                .iter()
+                .map(|&(x, y)| at(1, 0, x, y, 1.0)),
+        );
+        let ours = contact_forces(&bodies, &loads, &contacts).unwrap();
+        let (ground, between) = (ours.f.rows(0, 4).sum(), ours.f.rows(4, 4).sum());
+        assert!((ground - 3.0 * g).abs() < 1e-9 && (between - 2.0 * g).abs() < 1e-9);
+        let a = notes_a(&bodies, &contacts);
+        assert!((&a - a.transpose()).amax() > 1.0, "the notes' A came out symmetric");
+        // The notes' A is not positive semidefinite, and the pivoting cycles on it.
+        // Every answer brute force finds (every complementary basis tried) carries the
+        // right total weights, but the wrong torques: applied to the bodies, its forces
+        // drive some contact into its partner at tens of m/s².
+        let b = b_vector(&bodies, &loads, &contacts);
+        let theirs = crate::lcp::enumerate(&a, &b, 1e-9).unwrap();
+        assert!(!theirs.is_empty());
+        let rows: Vec<Contact> = contacts.iter().map(|c| c.contact).collect();
+        let a_true = contact_matrix(&bodies, &rows);
+        assert!((&a_true * &ours.f + &b).min() > -1e-9, "ours hold every contact");
+        for f in theirs {
+            let sinking = (&a_true * &f + &b).min();
+            assert!(
+                sinking < -10.0,
+                "the notes' forces sink a contact at {sinking} m/s²"
+            );
         }
     }
 

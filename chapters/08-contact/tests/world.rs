@@ -183,3 +183,53 @@ fn the_corner_first_drop_comes_to_rest_near_the_sum_of_its_bounces() {
     assert!(rest <= 1.2, "{v}");
     assert!(v["impacts"].as_u64().unwrap() > 1, "{v}");
 }
+
+#[test]
+fn a_slowly_sliding_box_loses_five_eighths_of_its_speed_each_step() {
+    // The friction rows ask for the tangential acceleration −s/h that would remove the
+    // sliding speed s within the step. RK4 re-evaluates it at every stage, so over a
+    // step s follows ṡ = −s/h, which one RK4 step multiplies by R(−1) = 1 − 1 + 1/2 −
+    // 1/6 + 1/24 = 3/8 (chapter 1's stability function): a geometric decay, not a stop.
+    let settings =
+        Settings { friction: 0.5, restitution: 0.0, ..Settings::default() };
+    let mut world = World::new(settings, vec![scenes::ground().unwrap()]).unwrap();
+    let size = Vector3::new(0.4, 0.2, 0.4);
+    let slide = (Vector3::new(0.01, 0.0, 0.0), Vector3::zeros());
+    let centre = Vector3::new(0.0, 0.1, 0.0);
+    world.add_box(size, 1.0, centre, UnitQuaternion::identity(), slide).unwrap();
+    let mut speeds = Vec::new();
+    for _ in 0..6 {
+        world.step().unwrap();
+        speeds.push(world.bodies()[0].velocity().x);
+    }
+    for pair in speeds.windows(2) {
+        let ratio = pair[1] / pair[0];
+        assert!((ratio - 0.375).abs() < 1e-6, "speeds {speeds:?}");
+    }
+}
+
+#[test]
+fn a_fast_cube_does_not_pass_through_a_resting_one_at_a_large_step() {
+    // No gravity, ε = 1, h = 0.1 s: a unit cube at 100 m/s moves 10 m a step, and a
+    // world that looked only at the ends of full steps would never see the resting
+    // cube 5 m ahead. Cut to the cubes' width, the steps find the impact: equal
+    // masses and ε = 1 exchange the velocities.
+    let settings = Settings {
+        gravity: Vector3::zeros(),
+        restitution: 1.0,
+        h: 0.1,
+        ..Settings::default()
+    };
+    let mut world = World::new(settings, Vec::new()).unwrap();
+    let unit = Vector3::new(1.0, 1.0, 1.0);
+    let turn = UnitQuaternion::identity();
+    let fast = (Vector3::new(100.0, 0.0, 0.0), Vector3::zeros());
+    let still = (Vector3::zeros(), Vector3::zeros());
+    world.add_box(unit, 1.0, Vector3::zeros(), turn, fast).unwrap();
+    world.add_box(unit, 1.0, Vector3::new(5.0, 0.0, 0.0), turn, still).unwrap();
+    world.run_until(0.1, |_| {}).unwrap();
+    let (moving, resting) = (&world.bodies()[0], &world.bodies()[1]);
+    assert_eq!(world.stats().impacts, 1, "{:?}", world.stats());
+    assert!(moving.velocity().norm() < 1e-9, "{:?}", moving.velocity());
+    assert!((resting.velocity().x - 100.0).abs() < 1e-9, "{:?}", resting.velocity());
+}

@@ -30,7 +30,7 @@ use pbm_contact::impulse::Contact;
 use pbm_contact::lcp::LcpSolution;
 use pbm_contact::lcp::solve_bounded;
 use pbm_contact::rows::{BodyState, Role, Row, row_matrix};
-use pbm_contact::world::STEP_BUDGET;
+use pbm_contact::world::{STEP_BUDGET, step_limit};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_ode::tableau::RK4;
@@ -1298,13 +1298,8 @@ impl World {
     // ANCHOR_END: step
 
     // ANCHOR: step_size
-    /// The step: h, or shorter when a body could otherwise pass through another
-    /// solid unseen. The loop looks for contact only at the ends of a step, so a
-    /// body must not close on any other solid by more than that solid's narrowest
-    /// width in one step (chapter 7's tunnelling): to pass through unseen it must go
-    /// farther, by its own width too. A body's points move
-    /// at most |v| + |ω| r (r its farthest point from its centre of mass), and it
-    /// closes on another body at most that plus the fastest other body's speed.
+    /// The step: h, or shorter where a body could pass through another solid within
+    /// it (chapter 8's [`step_limit`], with each polygon's narrowest width).
     fn step_size(&self) -> f64 {
         let speeds: Vec<f64> = self
             .bodies
@@ -1312,34 +1307,7 @@ impl World {
             .zip(&self.reach)
             .map(|(b, r)| b.velocity().norm() + b.angular_velocity().abs() * r)
             .collect();
-        // The two fastest and the two thinnest bodies: "the others" of any body.
-        let top_two = |values: &[f64], better: fn(f64, f64) -> bool| {
-            let mut best: [Option<usize>; 2] = [None, None];
-            for (i, &v) in values.iter().enumerate() {
-                if best[0].is_none_or(|b| better(v, values[b])) {
-                    best = [Some(i), best[0]];
-                } else if best[1].is_none_or(|b| better(v, values[b])) {
-                    best[1] = Some(i);
-                }
-            }
-            best
-        };
-        let fastest = top_two(&speeds, |a, b| a > b);
-        let thinnest = top_two(&self.widths, |a, b| a < b);
-        let other = |best: [Option<usize>; 2], i: usize| {
-            if best[0] == Some(i) { best[1] } else { best[0] }
-        };
-        let mut h = self.settings.h;
-        for (i, &speed) in speeds.iter().enumerate() {
-            let closing = speed + other(fastest, i).map_or(0.0, |j| speeds[j]);
-            let width = other(thinnest, i).map_or(self.thinnest_fixture, |j| {
-                self.widths[j].min(self.thinnest_fixture)
-            });
-            if closing * h > width {
-                h = width / closing;
-            }
-        }
-        h
+        step_limit(self.settings.h, &speeds, &self.widths, self.thinnest_fixture)
     }
     // ANCHOR_END: step_size
 
