@@ -87,17 +87,6 @@ params! {
     }
 }
 
-// ANCHOR: bounce_series
-/// When a ball dropped from `height` with restitution `e` stops bouncing, in closed
-/// form: it falls for √(2H/g) and lands at v₀ = √(2 g H); each bounce leaves at e
-/// times the speed it landed with and flies 2 v/g, so the flights sum to
-/// (2 v₀/g)(e + e² + …) = (2 v₀/g) e/(1 − e). Infinite (None) for e = 1.
-pub fn bounce_series(height: f64, e: f64, g: f64) -> Option<f64> {
-    let (fall, v0) = ((2.0 * height / g).sqrt(), (2.0 * g * height).sqrt());
-    (e < 1.0).then(|| fall + 2.0 * v0 / g * e / (1.0 - e))
-}
-// ANCHOR_END: bounce_series
-
 /// The speed (m/s) below which `contact/drop` calls the box at rest.
 pub const REST_SPEED: f64 = 1e-3;
 
@@ -128,7 +117,7 @@ fn drop(p: DropParams) -> Result<Value, PbmError> {
     Ok(json!({
         "impacts": stats.impacts,
         "rest_time_s": at_rest.then_some(moving_until),
-        "series_rest_time_s": bounce_series(height, p.restitution, -settings.gravity.y),
+        "series_rest_time_s": scenes::bounce_series(height, p.restitution, -settings.gravity.y),
         "energy_increased": gain > 1e-12 * start.abs().max(1.0),
         "max_energy_gain": gain,
         "start_energy_j": start,

@@ -11,6 +11,7 @@ use pbm_prelim::plot::prelude::*;
 pub fn all() -> Vec<Figure> {
     vec![
         Figure::new("drop-energy", "A dropped box's energy", drop_energy),
+        Figure::new("bounce-series", "Bounces against their series", bounce_series),
         Figure::new("incline-slip", "Slip against slope", incline_slip),
         Figure::new("stack-drift", "Ten boxes resting for ten seconds", stack_drift),
         Figure::new(
@@ -56,6 +57,61 @@ fn drop_energy() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
             for (i, (_, curve, _)) in runs.iter().enumerate() {
                 line(&mut chart, curve, color(i), LINE_WIDTH)?;
             }
+            Ok(())
+        },
+    )
+}
+
+fn bounce_series() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
+    let (height, e) = (0.5, 0.5);
+    let settings = Settings { restitution: e, ..Settings::default() };
+    let slowest = settings.bounce_steps * G * settings.h;
+    let mut world = scenes::flat_drop(height, settings)?;
+    let bottom = |w: &crate::world::World| {
+        w.bodies()[0].position().y - 0.5 * scenes::DROP_SIZE.y
+    };
+    let mut curve = vec![(0.0, bottom(&world))];
+    let mut impacts = Vec::new();
+    world.run_until(1.2, |w| {
+        curve.push((w.time(), bottom(w)));
+        if w.stats().impacts > impacts.len() {
+            impacts.push(w.time());
+        }
+    })?;
+    require_finite("bounce-series", curve.iter().map(|p| p.1))?;
+    let predicted = scenes::landings(height, e, G, slowest);
+    let rest = scenes::bounce_series(height, e, G).unwrap_or(f64::NAN);
+    titled_figure(
+        "bounce-series",
+        [480, 600],
+        "A 0.4 × 0.2 × 0.3 m box of 1 kg dropped flat from 0.5 m, ε = 0.5",
+        |root, _| {
+            let legend: Legend = vec![
+                (
+                    "height of its lower face, simulated".into(),
+                    Swatch::Line(color(0), LINE_WIDTH),
+                ),
+                (
+                    format!(
+                        "landings the series predicts, down to {slowest:.2} m/s (below it ε = 0)"
+                    ),
+                    Swatch::Dashed(REFERENCE, 1),
+                ),
+                (format!("the series' sum, {rest:.3} s"), Swatch::Line(color(1), 2)),
+                ("impacts in the simulation".into(), Swatch::Dot(color(2), 4)),
+            ];
+            let root = legend_below(root, &legend)?;
+            let mut chart =
+                chart_on(&root).build_cartesian_2d(0.0..1.2, 0.0..0.55)?;
+            axes(&mut chart, "time (s)", "height above the ground (m)").draw()?;
+            for &(t, _) in &predicted {
+                dashed_line(&mut chart, &[(t, 0.0), (t, 0.55)], REFERENCE, 1)?;
+            }
+            line(&mut chart, &[(rest, 0.0), (rest, 0.55)], color(1), 2)?;
+            line(&mut chart, &curve, color(0), LINE_WIDTH)?;
+            chart.draw_series(
+                impacts.iter().map(|&t| Circle::new((t, 0.0), 4, color(2).filled())),
+            )?;
             Ok(())
         },
     )

@@ -47,6 +47,42 @@ pub fn stack(boxes: usize, settings: Settings) -> Result<World, PbmError> {
 }
 // ANCHOR_END: stack
 
+// ANCHOR: bounce_series
+/// When a ball dropped from `height` with restitution `e` stops bouncing, in closed
+/// form: it falls for √(2H/g) and lands at v₀ = √(2 g H); each bounce leaves at e
+/// times the speed it landed with and flies 2 v/g, so the flights sum to
+/// (2 v₀/g)(e + e² + …) = (2 v₀/g) e/(1 − e). Infinite (None) for e = 1.
+pub fn bounce_series(height: f64, e: f64, g: f64) -> Option<f64> {
+    let (fall, v0) = ((2.0 * height / g).sqrt(), (2.0 * g * height).sqrt());
+    (e < 1.0).then(|| fall + 2.0 * v0 / g * e / (1.0 - e))
+}
+// ANCHOR_END: bounce_series
+
+/// The same ball's landings, each with the speed it lands at: the first after
+/// √(2H/g) at v₀, then every 2 eᵏ v₀/g at eᵏ v₀; the landings faster than `slowest`.
+pub fn landings(height: f64, e: f64, g: f64, slowest: f64) -> Vec<(f64, f64)> {
+    let v0 = (2.0 * g * height).sqrt();
+    let mut t = (2.0 * height / g).sqrt();
+    let mut v = v0;
+    let mut out = Vec::new();
+    while v > slowest && out.len() < 1000 {
+        out.push((t, v));
+        v *= e;
+        t += 2.0 * v / g;
+    }
+    out
+}
+
+/// The dropped box released flat, its bottom face `height` (m) above the ground:
+/// all four lower corners land at once, and it bounces like a ball.
+pub fn flat_drop(height: f64, settings: Settings) -> Result<World, PbmError> {
+    let mut world = World::new(settings, vec![ground()?])?;
+    let centre = V3::new(0.0, 0.5 * DROP_SIZE.y + height, 0.0);
+    let still = (V3::zeros(), V3::zeros());
+    world.add_box(DROP_SIZE, 1.0, centre, UnitQuaternion::identity(), still)?;
+    Ok(world)
+}
+
 /// The dropped box's size (m).
 pub const DROP_SIZE: V3 = V3::new(0.4, 0.2, 0.3);
 

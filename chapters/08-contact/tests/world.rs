@@ -158,12 +158,7 @@ fn a_box_dropped_flat_bounces_a_few_times_and_comes_to_rest() {
     // it lands at √(2 g h) = 0.63 m/s and each bounce is half as fast, so the series
     // of flights sums to about 0.19 s. Impacts too slow to outlast a step of gravity
     // do not bounce, so it stops instead of hopping on the spot.
-    let mut world =
-        World::new(Settings::default(), vec![scenes::ground().unwrap()]).unwrap();
-    let size = Vector3::new(0.4, 0.2, 0.3);
-    let centre = Vector3::new(0.0, 0.1 + 0.02, 0.0);
-    let still = (Vector3::zeros(), Vector3::zeros());
-    world.add_box(size, 1.0, centre, UnitQuaternion::identity(), still).unwrap();
+    let mut world = scenes::flat_drop(0.02, Settings::default()).unwrap();
     world.run_until(0.5, |_| {}).unwrap();
     let impacts = world.stats().impacts;
     world.run_until(3.0, |_| {}).unwrap();
