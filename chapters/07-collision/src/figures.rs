@@ -190,12 +190,25 @@ fn sweep_timing() -> Result<Vec<Drawing>, PbmError> {
     )
 }
 
-/// Looking from azimuth 35°, elevation 20°: the screen's right and up directions.
-fn project(p: &Vector3<f64>) -> (f64, f64) {
-    let view = Vector3::new(0.55, -0.8, 0.35).normalize();
+/// Looking along `view` (not vertical), with world z up on the screen: where `p`
+/// lands.
+fn project(view: &Vector3<f64>, p: &Vector3<f64>) -> (f64, f64) {
+    let view = view.normalize();
     let right = Vector3::z().cross(&view).normalize();
     let up = view.cross(&right);
     (p.dot(&right), p.dot(&up))
+}
+
+/// A horizontal direction lying in the plane of normal `n`, roughly from azimuth
+/// 35°: looking along it, the plane is seen edge-on, as a line between the solids.
+fn edge_on(n: &Vector3<f64>) -> Vector3<f64> {
+    let usual = Vector3::new(0.55, -0.8, 0.0).normalize();
+    let along = n.cross(&Vector3::z());
+    if along.norm() < 1e-9 {
+        return usual;
+    }
+    let along = along.normalize();
+    if along.dot(&usual) < 0.0 { -along } else { along }
 }
 
 fn separating_plane() -> Result<Vec<Drawing>, PbmError> {
@@ -226,10 +239,10 @@ fn separating_plane() -> Result<Vec<Drawing>, PbmError> {
     let picks: Vec<usize> = (0..4).map(|i| 700 + 200 * i).collect();
     let describe =
         |w: Option<crate::polyhedron::PlaneWitness>| match w.map(|w| w.axis) {
-            Some(Axis::FaceOfA(f)) => format!("face {f} of the fixed cube"),
-            Some(Axis::FaceOfB(f)) => format!("face {f} of the moving cube"),
-            Some(Axis::Edges(i, j)) => format!("edge {i} × edge {j}"),
-            None => "none".into(),
+            Some(Axis::FaceOfA(_)) => "a face of the fixed cube",
+            Some(Axis::FaceOfB(_)) => "a face of the moving cube",
+            Some(Axis::Edges(..)) => "an edge of each cube",
+            None => "none",
         };
     let reuse = cache.reused as f64 / steps as f64;
     titled_figure(
@@ -243,7 +256,10 @@ fn separating_plane() -> Result<Vec<Drawing>, PbmError> {
             let legend: Legend = vec![
                 ("fixed cube".into(), Swatch::Line(REFERENCE, 2)),
                 ("moving cube".into(), Swatch::Line(color(0), 2)),
-                ("separating plane (the witness)".into(), Swatch::Square(color(4))),
+                (
+                    "separating plane (the witness), seen edge-on".into(),
+                    Swatch::Line(color(4), 4),
+                ),
             ];
             let root = legend_below(root, &legend)?;
             let letters = ["a", "b", "c", "d"];
@@ -254,7 +270,7 @@ fn separating_plane() -> Result<Vec<Drawing>, PbmError> {
                 let panel = titled(
                     panel,
                     &format!(
-                        "({}) step {k}: {}, unchanged for {lasted} steps",
+                        "({}) step {k}: plane of {}, unchanged for {lasted} steps",
                         letters[i],
                         describe(*witness)
                     ),
@@ -264,8 +280,10 @@ fn separating_plane() -> Result<Vec<Drawing>, PbmError> {
                 let (xr, yr) = equal_scale_in((pw - 8, ph - 8), -2.4..2.4, -1.3..2.3);
                 let mut chart =
                     ChartBuilder::on(&panel).margin(4).build_cartesian_2d(xr, yr)?;
-                if let Some((n, level)) = witness.and_then(|w| plane(&fixed, body, w))
-                {
+                let found = witness.and_then(|w| plane(&fixed, body, w));
+                let view = found
+                    .map_or(Vector3::new(0.55, -0.8, 0.35), |(n, _)| edge_on(&n));
+                if let Some((n, level)) = found {
                     // A 2.6-wide square of the plane, centred on the line between
                     // the cubes' centres.
                     let (ca, cb) = (fixed.centre(), body.centre());
@@ -282,21 +300,20 @@ fn separating_plane() -> Result<Vec<Drawing>, PbmError> {
                     let square: Vec<(f64, f64)> =
                         [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
                             .iter()
-                            .map(|&(a, b)| project(&(centre + (u * a + v * b) * 1.3)))
+                            .map(|&(a, b)| {
+                                project(&view, &(centre + (u * a + v * b) * 1.3))
+                            })
                             .collect();
-                    chart.draw_series(std::iter::once(Polygon::new(
-                        square.clone(),
-                        color(4).mix(0.35).filled(),
-                    )))?;
+                    // Seen edge-on, the square is a segment: the plane's trace.
                     let mut outline = square.clone();
                     outline.push(square[0]);
-                    line(&mut chart, &outline, color(4), 1)?;
+                    line(&mut chart, &outline, color(4), 4)?;
                 }
                 for (solid, c) in [(&fixed, REFERENCE), (body, color(0))] {
                     for &[a, b] in solid.edges() {
                         let (pa, pb) = (
-                            project(&solid.vertices()[a]),
-                            project(&solid.vertices()[b]),
+                            project(&view, &solid.vertices()[a]),
+                            project(&view, &solid.vertices()[b]),
                         );
                         line(&mut chart, &[pa, pb], c, 2)?;
                     }
