@@ -1,6 +1,6 @@
 //! The chapter's exercises.
 
-use crate::lcp::{Kind, enumerate, random_problem, scale, solve};
+use crate::lcp::{Kind, enumerate, random_problem, scale, solve, warm_start_study};
 use crate::scenes::{self, orbit, run_stack, slip};
 use crate::singular::{largest_jump, sweep};
 use crate::world::{Order, Settings, World};
@@ -274,6 +274,8 @@ fn lcp_random(p: LcpRandomParams) -> Result<Value, PbmError> {
             }
         }
     }
+    // The warm start's saving, on the same kind of problem chapter 11's loop meets.
+    let warm = warm_start_study(2 * problems as u64, seed)?;
     Ok(json!({
         "kind": kind.word(),
         "problems": total,
@@ -281,6 +283,10 @@ fn lcp_random(p: LcpRandomParams) -> Result<Value, PbmError> {
         "max_complementarity_residual": worst,
         "agrees_with_enumeration": agrees,
         "mean_pivots": pivots as f64 / total as f64,
+        "warm_start_problems": 2 * problems,
+        "warm_start_pivots": warm.warm_pivots,
+        "cold_start_pivots": warm.cold_pivots,
+        "warm_start_same_answers": warm.same_answers,
     }))
 }
 
