@@ -1,0 +1,139 @@
+//! Stage 5: the step's length. No step may be so long that a body passes through
+//! another solid within it unseen ([`step_limit`]), and a step that drives some pair
+//! deeper than the tolerance is cut back to the collision time.
+
+use super::World;
+use super::detect::{Found, Shape};
+use pbm_collision::polyhedron::ConvexPolyhedron;
+use pbm_ode::system::{OdeSystem, state_of};
+use pbm_prelim::PbmError;
+
+// ANCHOR: step_limit
+/// The longest step, at most `h`, over which no body can pass through another solid
+/// unseen. A world that looks for contact only at the ends of its steps misses a
+/// solid that a body crosses within one (chapter 7's tunnelling). To pass through a
+/// solid unseen a body must close on it by more than that solid's narrowest width
+/// (and its own): so no body may close on any other by more than the narrowest
+/// width among the others, `widths` for the bodies and `fixture_width` for the
+/// fixed solids. A body's points move at most `speeds[i]` (|v| + |ω| r), and it
+/// closes on another body at most that plus the fastest other one's speed.
+pub fn step_limit(h: f64, speeds: &[f64], widths: &[f64], fixture_width: f64) -> f64 {
+    // The two largest (or smallest) of `values`: "the others" of any body.
+    let best_two = |values: &[f64], better: fn(f64, f64) -> bool| {
+        let mut best: [Option<usize>; 2] = [None, None];
+        for (i, &v) in values.iter().enumerate() {
+            if best[0].is_none_or(|b| better(v, values[b])) {
+                best = [Some(i), best[0]];
+            } else if best[1].is_none_or(|b| better(v, values[b])) {
+                best[1] = Some(i);
+            }
+        }
+        best
+    };
+    let other = |best: [Option<usize>; 2], i: usize| {
+        if best[0] == Some(i) { best[1] } else { best[0] }
+    };
+    let (fastest, thinnest) =
+        (best_two(speeds, |a, b| a > b), best_two(widths, |a, b| a < b));
+    let mut limit = h;
+    for (i, &speed) in speeds.iter().enumerate() {
+        let closing = speed + other(fastest, i).map_or(0.0, |j| speeds[j]);
+        let width = other(thinnest, i)
+            .map_or(fixture_width, |j| widths[j].min(fixture_width));
+        if closing * limit > width {
+            limit = width / closing;
+        }
+    }
+    limit
+}
+// ANCHOR_END: step_limit
+
+/// A convex polyhedron's narrowest width: over its faces, the largest distance of a
+/// vertex behind the face's plane, the least of those.
+pub fn width(solid: &ConvexPolyhedron) -> f64 {
+    let v = solid.vertices();
+    (0..solid.faces().len())
+        .map(|f| {
+            let (n, o) = (solid.normal(f), v[solid.faces()[f][0]]);
+            v.iter().map(|p| n.dot(&(o - p))).fold(0.0, f64::max)
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+impl World {
+    /// The step: h, or shorter where a body could pass through another solid within
+    /// it ([`step_limit`]).
+    fn step_size(&self) -> f64 {
+        let bodies = &self.system.bodies;
+        let speeds: Vec<f64> = (0..bodies.len())
+            .map(|k| {
+                let b = &bodies[k];
+                b.velocity().norm() + b.angular_velocity().norm() * self.radius(k)
+            })
+            .collect();
+        let widths: Vec<f64> = self
+            .shapes
+            .iter()
+            .map(|shape| match shape {
+                Shape::Polyhedron(solid) => width(solid),
+                Shape::Ball(r) => 2.0 * r,
+            })
+            .collect();
+        let fixed = self
+            .fixtures
+            .iter()
+            .map(|f| width(&f.solid))
+            .fold(f64::INFINITY, f64::min);
+        step_limit(self.settings.h, &speeds, &widths, fixed)
+    }
+
+    // ANCHOR: collision_time
+    /// Integrates one step, h or shorter by [`step_limit`], and returns its length.
+    /// If it drove a pair deeper than both ε and where the deepest pair of `found`
+    /// started (a pair already deeper than ε, which the correction has not yet
+    /// pushed out, is no collision a shorter step could catch), the step is re-taken
+    /// shorter, by bisection, until the deepest pair is between ¼ε and that limit
+    /// deep: the collision time.
+    pub(super) fn integrate_to_collision(
+        &mut self,
+        found: &[Found],
+    ) -> Result<f64, PbmError> {
+        let tolerance = self.settings.tolerance;
+        let h = self.step_size();
+        let (y0, t0) = (state_of(&*self), self.time());
+        let limit = found.iter().map(|f| -f.gap).fold(tolerance, f64::max);
+        self.advance(h)?;
+        if self.deepest()? <= limit {
+            return Ok(h);
+        }
+        let (mut lo, mut hi, mut at_lo) = (0.0, h, false);
+        for _ in 0..30 {
+            let mid = 0.5 * (lo + hi);
+            self.scatter_state(&y0, t0);
+            self.advance(mid)?;
+            let depth = self.deepest()?;
+            at_lo = depth <= limit;
+            if !at_lo {
+                hi = mid;
+            } else {
+                lo = mid;
+                if depth >= 0.25 * tolerance {
+                    break;
+                }
+            }
+        }
+        // Every shorter step goes as deep: the pair is closing from the start. Take
+        // the whole step and let the correction separate it, rather than a sliver
+        // of a step that leaves time standing still.
+        let taken = if lo > 0.0 { lo } else { h };
+        if !at_lo || lo == 0.0 {
+            self.scatter_state(&y0, t0);
+            self.advance(taken)?;
+        }
+        if lo > 0.0 {
+            self.stats.shortened += 1;
+        }
+        Ok(taken)
+    }
+    // ANCHOR_END: collision_time
+}

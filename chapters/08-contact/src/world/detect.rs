@@ -1,0 +1,317 @@
+//! Stage 1: which pairs touch, and where. Chapter 7's coherent sweep keeps the
+//! boxes' bounds sorted from step to step and names the pairs whose bounds overlap;
+//! chapter 7's contact finding turns each such pair into vertex/face and edge/edge
+//! contacts, which are held in the bodies' own frames so that they move with them
+//! through the step's stages.
+
+use super::{V3, World};
+use crate::impulse::Contact;
+use crate::resting::{Kind, RestingContact};
+use crate::rows::BodyState;
+use nalgebra::{Matrix3, Rotation3, UnitQuaternion};
+use pbm_collision::aabb::Aabb;
+use pbm_collision::polyhedron::{
+    ConvexPolyhedron, Feature, closest_parameters, contacts, separation,
+};
+use pbm_collision::sweep::CoherentSweep;
+use pbm_prelim::PbmError;
+use pbm_rigid::body::RigidBody;
+
+/// The shape of a moving body, about its centre of mass in its own frame.
+#[derive(Debug, Clone)]
+pub(super) enum Shape {
+    Polyhedron(ConvexPolyhedron),
+    /// A ball of this radius (m).
+    Ball(f64),
+}
+
+/// How a held contact's normal is attached.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Attached {
+    /// Vertex of a on a face of b: the normal, in b's frame.
+    Face(V3),
+    /// Edge of a across an edge of b: the edges in their bodies' frames, and the
+    /// sign that makes ±(e_a × e_b) point out of b.
+    Edges(V3, V3, f64),
+    /// A ball of this radius on a face of b: the normal, in b's frame.
+    Ball(V3, f64),
+}
+
+/// A contact held fixed over a step, in the bodies' own frames so that it moves with
+/// them through the step's stages.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Held {
+    pub(super) a: usize,
+    pub(super) b: usize,
+    /// The contact point in a's frame (for a ball: unused, the point rolls).
+    point: V3,
+    attached: Attached,
+    /// Two tangents in b's frame, for the friction rows.
+    pub(super) tangents: (V3, V3),
+}
+
+/// Position and rotation of body or fixture k.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Frame {
+    pub(super) x: V3,
+    pub(super) r: Matrix3<f64>,
+}
+
+/// A contact found at the start of a step, with its gap (m, negative when
+/// interpenetrating).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Found {
+    pub(super) held: Held,
+    pub(super) contact: Contact,
+    pub(super) gap: f64,
+}
+
+/// The velocities and inverse masses of the bodies, then of the fixtures.
+pub(super) fn states_of(
+    bodies: &[RigidBody],
+    fixtures: &[(V3, V3)],
+) -> Vec<BodyState> {
+    let moving = bodies.iter().map(|b| BodyState {
+        x: b.position(),
+        v: b.velocity(),
+        omega: b.angular_velocity(),
+        inv_mass: 1.0 / b.mass(),
+        inv_inertia: b.inverse_inertia(),
+    });
+    let fixed = fixtures
+        .iter()
+        .map(|&(centre, spin)| BodyState { omega: spin, ..BodyState::fixed(centre) });
+    moving.chain(fixed).collect()
+}
+
+/// The frames of the bodies, then of the fixtures.
+pub(super) fn frames_of(bodies: &[RigidBody], fixtures: &[(V3, V3)]) -> Vec<Frame> {
+    let moving = bodies.iter().map(|b| Frame { x: b.position(), r: b.rotation() });
+    let fixed = fixtures.iter().map(|&(x, _)| Frame { x, r: Matrix3::identity() });
+    moving.chain(fixed).collect()
+}
+
+impl Held {
+    /// Where the contact is now: the resting contact of chapter 8's formulas.
+    pub(super) fn resting(&self, frames: &[Frame]) -> RestingContact {
+        let (fa, fb) = (&frames[self.a], &frames[self.b]);
+        let p = fa.x + fa.r * self.point;
+        let (n, kind) = match self.attached {
+            Attached::Face(n) => (fb.r * n, Kind::VertexFace),
+            Attached::Ball(n, radius) => {
+                let n = fb.r * n;
+                let p = fa.x - n * radius;
+                let contact = Contact { a: self.a, b: self.b, p, n };
+                return RestingContact { contact, kind: Kind::Ball { radius } };
+            }
+            Attached::Edges(ea, eb, sign) => {
+                let (ea, eb) = (fa.r * ea, fb.r * eb);
+                (ea.cross(&eb).normalize() * sign, Kind::EdgeEdge { ea, eb })
+            }
+        };
+        RestingContact { contact: Contact { a: self.a, b: self.b, p, n }, kind }
+    }
+}
+
+/// Two tangents across the normal n, in the frame of b (which carries them).
+fn tangents(n: V3, fb: &Frame) -> (V3, V3) {
+    let t1 = n.cross(&if n.x.abs() < 0.9 { V3::x() } else { V3::y() }).normalize();
+    (fb.r.transpose() * t1, fb.r.transpose() * n.cross(&t1))
+}
+
+impl World {
+    /// Body or fixture k (bodies first, then fixtures) as a polyhedron in world
+    /// coordinates (`None` for a ball, or past the last fixture).
+    pub fn placed(&self, k: usize) -> Option<ConvexPolyhedron> {
+        let n = self.shapes.len();
+        if k >= n {
+            return self.fixtures.get(k - n).map(|f| f.solid.clone());
+        }
+        let Shape::Polyhedron(solid) = &self.shapes[k] else { return None };
+        let body = &self.system.bodies[k];
+        let rotation = Rotation3::from_matrix_unchecked(body.rotation());
+        Some(
+            solid.placed(
+                body.position(),
+                UnitQuaternion::from_rotation_matrix(&rotation),
+            ),
+        )
+    }
+
+    /// The distance (m) from body k's centre of mass to its farthest point.
+    pub(super) fn radius(&self, k: usize) -> f64 {
+        match &self.shapes[k] {
+            Shape::Polyhedron(s) => {
+                s.vertices().iter().map(|v| v.norm()).fold(0.0, f64::max)
+            }
+            Shape::Ball(r) => *r,
+        }
+    }
+
+    /// The bounds of every body and then every fixture, grown by the tolerance so
+    /// that two solids within it of touching have overlapping bounds.
+    fn bounds(&self) -> Result<Vec<Aabb<3>>, PbmError> {
+        let grow = |lo: V3, hi: V3| {
+            let eps = V3::repeat(0.5 * self.settings.tolerance);
+            Aabb::new((lo - eps).into(), (hi + eps).into())
+        };
+        let of_solid = |s: &ConvexPolyhedron| {
+            let v = s.vertices();
+            let lo = v.iter().fold(V3::repeat(f64::INFINITY), |m, p| m.inf(p));
+            let hi = v.iter().fold(V3::repeat(f64::NEG_INFINITY), |m, p| m.sup(p));
+            grow(lo, hi)
+        };
+        let bodies = (0..self.shapes.len()).map(|k| match self.placed(k) {
+            Some(solid) => of_solid(&solid),
+            None => {
+                let (c, r) = (self.system.bodies[k].position(), self.radius(k));
+                grow(c - V3::repeat(r), c + V3::repeat(r))
+            }
+        });
+        bodies.chain(self.fixtures.iter().map(|f| of_solid(&f.solid))).collect()
+    }
+
+    // ANCHOR: pairs
+    /// The pairs worth testing, (body, body) or (body, fixture), in order: those
+    /// whose bounds overlap, by chapter 7's coherent sweep, which re-sorts last
+    /// step's lists (a few exchanges when little moved). A ball touches only the
+    /// fixtures.
+    pub(super) fn pairs(&mut self) -> Result<Vec<(usize, usize)>, PbmError> {
+        let bounds = self.bounds()?;
+        let sweep = match self.sweep.take() {
+            Some(mut sweep) => {
+                sweep.update(&bounds)?;
+                sweep
+            }
+            None => CoherentSweep::new(&bounds)?,
+        };
+        let (n, ball) = (self.shapes.len(), |k: usize| {
+            matches!(self.shapes.get(k), Some(Shape::Ball(_)))
+        });
+        let pairs = sweep
+            .pairs()
+            .into_iter()
+            .map(|(i, j)| (i as usize, j as usize))
+            .filter(|&(i, j)| i < n && (j >= n || !(ball(i) || ball(j))))
+            .collect();
+        self.sweep = Some(sweep);
+        Ok(pairs)
+    }
+    // ANCHOR_END: pairs
+
+    /// Ball k over `solid`: the gap (m) to the face the centre is farthest outside
+    /// of, and that face's outward normal.
+    fn ball_gap(&self, k: usize, solid: &ConvexPolyhedron) -> (f64, V3) {
+        let c = self.system.bodies[k].position();
+        let (mut gap, mut normal) = (f64::NEG_INFINITY, V3::y());
+        for (f, face) in solid.faces().iter().enumerate() {
+            let n = solid.normal(f);
+            let d = n.dot(&(c - solid.vertices()[face[0]]));
+            if d > gap {
+                (gap, normal) = (d, n);
+            }
+        }
+        (gap - self.radius(k), normal)
+    }
+
+    /// How far pair (i, j) interpenetrates (m; negative when apart).
+    pub(super) fn depth(&self, i: usize, j: usize) -> f64 {
+        match (self.placed(i), self.placed(j)) {
+            (Some(pi), Some(pj)) => -separation(&pi, &pj).0,
+            (None, Some(pj)) => -self.ball_gap(i, &pj).0,
+            _ => f64::NEG_INFINITY,
+        }
+    }
+
+    /// The deepest interpenetration of any pair (m, 0 if none).
+    pub(super) fn deepest(&mut self) -> Result<f64, PbmError> {
+        let pairs = self.pairs()?;
+        Ok(pairs.into_iter().map(|(i, j)| self.depth(i, j)).fold(0.0, f64::max))
+    }
+
+    // ANCHOR: detect
+    /// The contacts within the tolerance, each with its gap, in the convention of
+    /// this chapter (normal out of b, towards a) and held in the bodies' frames.
+    pub(super) fn detect(&mut self) -> Result<Vec<Found>, PbmError> {
+        let eps = self.settings.tolerance;
+        let frames = frames_of(&self.system.bodies, &self.spins);
+        let mut found = Vec::new();
+        for (i, j) in self.pairs()? {
+            if self.depth(i, j) < -eps {
+                continue;
+            }
+            let (Some(pi), Some(pj)) = (self.placed(i), self.placed(j)) else {
+                found.extend(self.ball_contact(i, j, &frames));
+                continue;
+            };
+            for c in contacts(&pi, &pj, eps) {
+                found.push(held_contact(&pi, &pj, (i, j), &c, &frames));
+            }
+        }
+        Ok(found)
+    }
+    // ANCHOR_END: detect
+
+    /// Ball i's contact with fixture j, if it is within the tolerance.
+    fn ball_contact(&self, i: usize, j: usize, frames: &[Frame]) -> Option<Found> {
+        let solid = self.placed(j)?;
+        let (gap, n) = self.ball_gap(i, &solid);
+        let radius = self.radius(i);
+        let fb = &frames[j];
+        let attached = Attached::Ball(fb.r.transpose() * n, radius);
+        let p = frames[i].x - n * radius;
+        let held = Held {
+            a: i,
+            b: j,
+            point: V3::zeros(),
+            attached,
+            tangents: tangents(n, fb),
+        };
+        let contact = Contact { a: i, b: j, p, n };
+        (gap <= self.settings.tolerance).then_some(Found { held, contact, gap })
+    }
+}
+
+// ANCHOR: held_contact
+/// Chapter 7's contact `c` between solids `pi` and `pj` (bodies i and j), whose
+/// normal points from i to j, in this chapter's convention (normal out of b,
+/// towards a), with its gap, and held in the bodies' frames.
+fn held_contact(
+    pi: &ConvexPolyhedron,
+    pj: &ConvexPolyhedron,
+    (i, j): (usize, usize),
+    c: &pbm_collision::polyhedron::Contact,
+    frames: &[Frame],
+) -> Found {
+    let (a, b, n, gap, edges) = match c.feature {
+        Feature::VertexFace { vertex_of_b: true, face, .. } => {
+            let o = pi.vertices()[pi.faces()[face][0]];
+            (j, i, c.normal, c.normal.dot(&(c.point - o)), None)
+        }
+        Feature::VertexFace { face, .. } => {
+            let o = pj.vertices()[pj.faces()[face][0]];
+            (i, j, -c.normal, c.normal.dot(&(o - c.point)), None)
+        }
+        Feature::EdgeEdge { edge_a, edge_b, dir_a, dir_b } => {
+            let ([u0, u1], [w0, w1]) = (pi.edges()[edge_a], pj.edges()[edge_b]);
+            let (u0, u1) = (pi.vertices()[u0], pi.vertices()[u1]);
+            let (w0, w1) = (pj.vertices()[w0], pj.vertices()[w1]);
+            let (s, t) = closest_parameters(u0, u1, w0, w1);
+            let gap = c.normal.dot(&(w0 + (w1 - w0) * t - u0 - (u1 - u0) * s));
+            // a = j (its edge dir_b), b = i (dir_a).
+            let sign = dir_b.cross(&dir_a).dot(&c.normal).signum();
+            (j, i, c.normal, gap, Some((dir_b, dir_a, sign)))
+        }
+    };
+    let (fa, fb) = (&frames[a], &frames[b]);
+    let attached = match edges {
+        None => Attached::Face(fb.r.transpose() * n),
+        Some((ea, eb, sign)) => {
+            Attached::Edges(fa.r.transpose() * ea, fb.r.transpose() * eb, sign)
+        }
+    };
+    let point = fa.r.transpose() * (c.point - fa.x);
+    let held = Held { a, b, point, attached, tangents: tangents(n, fb) };
+    Found { held, contact: Contact { a, b, p: c.point, n }, gap }
+}
+// ANCHOR_END: held_contact

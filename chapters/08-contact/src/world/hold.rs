@@ -1,0 +1,177 @@
+//! Stage 3: the contacts that are not parting are held for the step, and at every
+//! derivative evaluation the world solves for the forces that keep them from
+//! interpenetrating (and, with friction, from sliding while they can stick).
+
+use super::detect::{Found, Frame, Held, frames_of};
+use super::{Order, SLOWEST_CLOSING, V3, World};
+use crate::friction::{REGULARIZATION, SETTLED, solve_friction};
+use crate::impulse::{Contact, relative_velocity};
+use crate::lcp::solve;
+use crate::resting::{Load, b_vector, sliding};
+use crate::rows::{BodyState, Role, Row};
+use nalgebra::DVector;
+use pbm_prelim::PbmError;
+
+// ANCHOR: rows
+/// The rows of the held contacts and their b entries: a normal row per contact,
+/// and when μ > 0 two tangent rows, whose b is the rate of change of the sliding
+/// velocity s along t without contact forces, t · ṡ + ṫ · s with ṫ = ω_b × t,
+/// plus the sliding speed along t over the step, (t · s) / h: a sticking contact
+/// then also stops sliding within the step, and one that cannot stick slides with
+/// the friction force at its bound, opposing the motion.
+fn rows(
+    held: &[Held],
+    frames: &[Frame],
+    (states, loads): (&[BodyState], &[Load]),
+    mu: f64,
+    h: f64,
+) -> (Vec<Row>, DVector<f64>) {
+    let (mut rows, mut bias) = (Vec::new(), Vec::new());
+    for held in held {
+        let rc = held.resting(frames);
+        let Contact { a, b, p, n } = rc.contact;
+        let normal = rows.len();
+        rows.push(Row { a, b, p, along: n, role: Role::Normal });
+        bias.push(b_vector(states, loads, &[rc])[0]);
+        if mu > 0.0 {
+            let (vel, accel) = sliding(states, loads, &rc);
+            let (t1, t2) = held.tangents;
+            for t in [frames[b].r * t1, frames[b].r * t2] {
+                let t_dot = states[b].omega.cross(&t);
+                let role = Role::Tangent { normal };
+                rows.push(Row { a, b, p, along: t, role });
+                bias.push(t.dot(&accel) + t_dot.dot(&vel) + t.dot(&vel) / h);
+            }
+        }
+    }
+    (rows, DVector::from_vec(bias))
+}
+// ANCHOR_END: rows
+
+// ANCHOR: first_order_rows
+/// The same rows in a first-order world, where the loads set velocities, v = F/M
+/// and ω = I⁻¹ τ. Each row's b is the relative velocity along it that the loads
+/// alone would give; the forces f then keep every contact from closing (normal
+/// rows: v_n = A f + b ≥ 0, f ≥ 0, complementary) and every sticking contact from
+/// sliding.
+fn first_order_rows(
+    held: &[Held],
+    frames: &[Frame],
+    (states, loads): (&[BodyState], &[Load]),
+    mu: f64,
+) -> (Vec<Row>, DVector<f64>) {
+    let pushed: Vec<BodyState> = states
+        .iter()
+        .zip(loads)
+        .map(|(s, load)| match s.inv_mass {
+            0.0 => *s,
+            m => BodyState {
+                v: load.force * m,
+                omega: s.inv_inertia * load.torque,
+                ..*s
+            },
+        })
+        .collect();
+    let (rows, _) = rows(held, frames, (&pushed, loads), mu, 1.0);
+    let b: Vec<f64> = rows
+        .iter()
+        .map(|r| {
+            let (a, b) = (&pushed[r.a], &pushed[r.b]);
+            r.along.dot(&(a.point_velocity(&r.p) - b.point_velocity(&r.p)))
+        })
+        .collect();
+    (rows, DVector::from_vec(b))
+}
+// ANCHOR_END: first_order_rows
+
+impl World {
+    // ANCHOR: hold
+    /// Holds the contacts of `found` that are not parting for the step. Some may
+    /// still be closing, slower than the resting speed: the force solve keeps
+    /// d̈ ≥ 0, so a closing speed it is handed persists, and the bodies would sink
+    /// at it until the tolerance correction pushed them back, step after step. An
+    /// inelastic impulse (ε = 0) solved for all of them together stops that first:
+    /// j ≥ 0, v⁺ = A j + v⁻ ≥ 0, complementary. Speeds below [`SLOWEST_CLOSING`]
+    /// are left to the tolerance correction.
+    pub(super) fn hold(&mut self, found: &[Found]) -> Result<(), PbmError> {
+        let states = self.states();
+        let resting: Vec<&Found> = found
+            .iter()
+            .filter(|f| {
+                relative_velocity(&states, &f.contact) <= self.settings.resting_speed
+            })
+            .collect();
+        let contacts: Vec<Contact> = resting.iter().map(|f| f.contact).collect();
+        let v = DVector::from_iterator(
+            contacts.len(),
+            contacts.iter().map(|c| relative_velocity(&states, c)),
+        );
+        if v.iter().any(|&v| v < -SLOWEST_CLOSING) {
+            // Four corners on a face make A singular: the same small diagonal as
+            // the force solve picks the smallest of the equal answers.
+            let mut a = crate::impulse::contact_matrix(&states, &contacts);
+            let delta = REGULARIZATION * a.diagonal().amax();
+            for i in 0..contacts.len() {
+                a[(i, i)] += delta;
+            }
+            let j = solve(&a, &v)?.f;
+            self.apply_impulses(&contacts, j.as_slice());
+        }
+        let held: Vec<Held> = resting.iter().map(|f| f.held).collect();
+        let same_pairs = |x: &Held, y: &Held| (x.a, x.b) == (y.a, y.b);
+        if !(self.held.len() == held.len()
+            && self.held.iter().zip(&held).all(|(x, y)| same_pairs(x, y)))
+        {
+            // A new contact set: last step's answer is no guess for it.
+            self.previous = None;
+        }
+        self.held = held;
+        Ok(())
+    }
+    // ANCHOR_END: hold
+
+    // ANCHOR: contact_forces
+    /// Adds the held contacts' forces to the bodies' accumulators, which hold the
+    /// other loads (gravity) already: the rows of chapter 8, solved as an LCP with
+    /// friction bounds, warm-started from the last solve.
+    pub(super) fn contact_forces(&mut self) -> Result<(), PbmError> {
+        if self.held.is_empty() {
+            return Ok(());
+        }
+        let bodies = &self.system.bodies;
+        let (states, frames) = (self.states(), frames_of(bodies, &self.spins));
+        let mut loads: Vec<Load> = bodies
+            .iter()
+            .map(|b| Load { force: b.force(), torque: b.torque() })
+            .collect();
+        loads.resize(states.len(), Load { force: V3::zeros(), torque: V3::zeros() });
+        let (held, mu) = (&self.held, self.mu);
+        let (rows, bias) = match self.settings.order {
+            Order::Second => {
+                rows(held, &frames, (&states, &loads), mu, self.settings.h)
+            }
+            Order::First => first_order_rows(held, &frames, (&states, &loads), mu),
+        };
+        let previous = if self.warm_start { self.previous.as_ref() } else { None };
+        let solved = solve_friction(&states, &rows, &bias, mu, previous)?;
+        let stats = &mut self.stats;
+        stats.solves += 1;
+        stats.warm += usize::from(solved.warm);
+        stats.pivots += solved.solution.pivots;
+        stats.unsettled += usize::from(solved.mismatch > SETTLED);
+        stats.max_mismatch = stats.max_mismatch.max(solved.mismatch);
+        for (row, &f) in rows.iter().zip(solved.solution.f.iter()) {
+            if row.role == Role::Normal {
+                stats.min_normal_force = stats.min_normal_force.min(f);
+            }
+            for (k, sign) in [(row.a, 1.0), (row.b, -1.0)] {
+                if let Some(body) = self.system.bodies.get_mut(k) {
+                    body.apply_force_at(&row.p, &(row.along * (f * sign)));
+                }
+            }
+        }
+        self.previous = Some(solved.solution);
+        Ok(())
+    }
+    // ANCHOR_END: contact_forces
+}
