@@ -225,6 +225,37 @@ fn every_listing_fits_the_column_without_scrolling_sideways() {
     );
 }
 
+/// The chapters whose pages show no listing longer than [`LISTING_LINES`]: a longer
+/// function is cut into functions the page shows one at a time, with the argument
+/// between them (chapters join the list as their listings are cut).
+const SHORT_LISTING_CHAPTERS: &[&str] = &["08-contact"];
+
+/// The most lines a listing may have on those chapters' pages.
+const LISTING_LINES: usize = 40;
+
+#[test]
+fn listings_of_the_revised_chapters_are_short() {
+    // The lines shown: a region ends with the `    // ` before its end marker.
+    let shown = |region: &[String]| {
+        region.iter().rev().skip_while(|l| matches!(l.trim(), "" | "//")).count()
+    };
+    let long: Vec<String> = rust_listings()
+        .into_iter()
+        .filter(|(path, _, region)| {
+            SHORT_LISTING_CHAPTERS.iter().any(|c| path.contains(&format!("/{c}/")))
+                && shown(region) > LISTING_LINES
+        })
+        .map(|(path, anchor, region)| {
+            format!("{path}:{anchor}: {} lines", shown(&region))
+        })
+        .collect();
+    assert!(
+        long.is_empty(),
+        "listings over {LISTING_LINES} lines:\n{}",
+        long.join("\n")
+    );
+}
+
 /// Braces opened minus braces closed in Rust source, outside comments, strings and
 /// character literals.
 fn brace_balance(code: &str) -> i64 {

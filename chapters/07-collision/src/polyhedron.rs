@@ -202,8 +202,10 @@ fn direction(a: &ConvexPolyhedron, b: &ConvexPolyhedron, axis: Axis) -> Option<V
     }
 }
 
-/// The witness's separation now: its gap along its direction.
-fn witness_gap(
+/// The witness's separation now: its gap along its direction (`None` for an edge
+/// pair that has turned parallel). A lower bound on the pair's separation, since the
+/// separation is the largest gap over all directions.
+pub fn witness_gap(
     a: &ConvexPolyhedron,
     b: &ConvexPolyhedron,
     w: PlaneWitness,
@@ -440,7 +442,17 @@ pub fn contacts(
     b: &ConvexPolyhedron,
     epsilon: f64,
 ) -> Vec<Contact> {
-    let (_, w) = separation(a, b);
+    contacts_on(a, b, separation(a, b).1, epsilon)
+}
+
+/// [`contacts`] read off the plane of `w`, which must be the pair's separating
+/// witness now (what [`separation`] returns): for a caller that has it already.
+pub fn contacts_on(
+    a: &ConvexPolyhedron,
+    b: &ConvexPolyhedron,
+    w: PlaneWitness,
+    epsilon: f64,
+) -> Vec<Contact> {
     let Some((n, _)) = plane(a, b, w) else { return Vec::new() };
     let mut found: Vec<Contact> = Vec::new();
     let mut add = |c: Contact| {

@@ -3,7 +3,7 @@
 use crate::lcp::{Kind, enumerate, random_problem, scale, solve, warm_start_study};
 use crate::scenes::{self, orbit, run_stack, slip};
 use crate::singular::{largest_jump, sweep};
-use crate::world::{Order, Settings, World};
+use crate::world::{CollisionSearch, Order, Settings, World};
 use pbm_prelim::budget::within;
 use pbm_prelim::{Choice, Exercise, Optional, PbmError, params};
 use serde_json::{Value, json};
@@ -11,6 +11,13 @@ use serde_json::{Value, json};
 impl Choice for Order {
     const OPTIONS: &'static [(&'static str, Self)] =
         &[("second", Order::Second), ("first", Order::First)];
+}
+
+impl Choice for CollisionSearch {
+    const OPTIONS: &'static [(&'static str, Self)] = &[
+        ("interpolated", CollisionSearch::Interpolated),
+        ("bisection", CollisionSearch::Bisection),
+    ];
 }
 
 impl Choice for Kind {
@@ -84,6 +91,11 @@ params! {
         height: f64 = float("drop height of the lowest corner (m)", 0.5, 0.05, 2.0),
         restitution: f64 = float("coefficient of restitution ε", 0.5, 0.0, 1.0),
         t_end: f64 = float("simulated time (s)", 3.0, 0.5, 5.0),
+        search: CollisionSearch = choice(
+            "how a step that went too deep finds the collision time: on the step's \
+             interpolation, or by re-taking it shorter",
+            CollisionSearch::Interpolated
+        ),
     }
 }
 
@@ -92,7 +104,11 @@ pub const REST_SPEED: f64 = 1e-3;
 
 fn drop(p: DropParams) -> Result<Value, PbmError> {
     let (height, seconds) = (p.height, p.t_end);
-    let settings = Settings { restitution: p.restitution, ..Settings::default() };
+    let settings = Settings {
+        restitution: p.restitution,
+        search: p.search,
+        ..Settings::default()
+    };
     let mut world = scenes::drop(height, settings)?;
     let start = world.energy();
     let mut peak = start;
@@ -127,6 +143,10 @@ fn drop(p: DropParams) -> Result<Value, PbmError> {
         "tolerance_m": settings.tolerance,
         "resting_speed_m_s": settings.resting_speed,
         "bounce_speed_m_s": settings.bounce_steps * settings.gravity.norm() * settings.h,
+        "rk4_steps": stats.rk4_steps,
+        "collision_time_rk4_steps": stats.retaken,
+        "separation_searches": stats.separations,
+        "witness_reused": stats.witness_reused,
     }))
 }
 

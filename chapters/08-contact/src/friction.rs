@@ -10,10 +10,11 @@
 //! direction.
 
 use crate::lcp::{
-    Bounds, LcpSolution, scale, solve_bounded, solve_warm_pivoting_with,
+    Bounds, ClampedFactor, LcpSolution, scale, solve_bounded,
+    solve_warm_pivoting_with,
 };
 use crate::rows::{BodyState, Role, Row, row_matrix};
-use nalgebra::DVector;
+use nalgebra::{DMatrix, DVector};
 use pbm_prelim::PbmError;
 
 /// The bounds of every row for normal forces `f` (only the normal rows' entries are
@@ -114,70 +115,125 @@ pub fn solve_friction(
         let why = format!("{mu}: it must be finite and not negative");
         return Err(PbmError::invalid("coefficient of friction", why));
     }
-    // Redundant contacts (four corners on a face) make A singular, and the pivoting
-    // then leans on roundoff to break exact ties, which can cycle. A diagonal this
-    // small makes A definite, picks among the equal answers the one with the
-    // smallest forces, and changes every acceleration by less than 1e-9 of A's
-    // scale times the force.
-    let mut a = row_matrix(bodies, rows);
-    let delta = REGULARIZATION * a.diagonal().amax();
-    for i in 0..rows.len() {
-        a[(i, i)] += delta;
-    }
-    let tol = 1e-10 * scale(&a, b);
-    let mut sol = match previous {
+    let a = regularised(bodies, rows);
+    let sol = match previous {
         Some(p) if p.f.len() == rows.len() => p.clone(),
         _ => {
             solve_bounded(&a, b, &bounds_for(rows, 0.0, &DVector::zeros(rows.len())))?
         }
     };
-    let mut warm = false;
-    let mut pivots = sol.pivots * usize::from(previous.is_none());
-    // The bounds are read from `guide`, a guess at the normal forces; each round
-    // measures how far the solve's normal forces land from it, d = f(guide) − guide.
-    // Taking guide + d is the plain iteration, which creeps when the answer
-    // responds to the bounds in the same direction (d shrinks by a ratio λ near 1)
-    // and flips for ever when it responds against them (λ = −1, which redundant
-    // contacts sharing a load do). Estimating λ from the last two rounds and
-    // stepping guide + d / (1 − λ) lands on the fixed point of that straight-line
-    // model; a fixed point of either iteration is the same answer.
-    let normal: Vec<usize> =
-        (0..rows.len()).filter(|&i| rows[i].role == Role::Normal).collect();
-    let mut guide = sol.f.clone();
-    let mut last: Option<(DVector<f64>, f64)> = None;
-    let mut best: Option<FrictionSolution> = None;
-    // The factor of the clamped set each round ends with: the next round has the
-    // same A and a nearly equal set, and brings it up to date a row at a time.
-    let mut kept = None;
+    let pivots = sol.pivots * usize::from(previous.is_none());
+    let mut rounds =
+        Rounds::new((&a, b, rows, mu, 1e-10 * scale(&a, b)), sol, pivots);
     for round in 1..=ROUNDS {
-        let bounds = bounds_for(rows, mu, &guide);
+        if let Some(settled) = rounds.round(round, previous.is_some())? {
+            return Ok(settled);
+        }
+    }
+    rounds.unsettled()
+}
+// ANCHOR_END: solve_friction
+
+/// A diagonal of [`REGULARIZATION`] times A's largest: redundant contacts (four
+/// corners on a face) make A singular, and the pivoting then leans on roundoff to
+/// break exact ties, which can cycle. A diagonal this small makes A definite, picks
+/// among the equal answers the one with the smallest forces, and changes every
+/// acceleration by less than 1e-9 of A's scale times the force.
+fn regularised(bodies: &[BodyState], rows: &[Row]) -> DMatrix<f64> {
+    let mut a = row_matrix(bodies, rows);
+    let delta = REGULARIZATION * a.diagonal().amax();
+    for i in 0..rows.len() {
+        a[(i, i)] += delta;
+    }
+    a
+}
+
+/// The state of the rounds. The bounds are read from `guide`, a guess at the normal
+/// forces; each round measures how far the solve's normal forces land from it,
+/// d = f(guide) − guide. Taking guide + d is the plain iteration, which creeps when
+/// the answer responds to the bounds in the same direction (d shrinks by a ratio λ
+/// near 1) and flips for ever when it responds against them (λ = −1, which
+/// redundant contacts sharing a load do). Estimating λ from the last two rounds and
+/// stepping guide + d / (1 − λ) lands on the fixed point of that straight-line
+/// model; a fixed point of either iteration is the same answer.
+struct Rounds<'a> {
+    /// A, b, the rows, μ and the tolerance of the mismatch.
+    problem: (&'a DMatrix<f64>, &'a DVector<f64>, &'a [Row], f64, f64),
+    /// The normal rows' indices.
+    normal: Vec<usize>,
+    guide: DVector<f64>,
+    /// The last round's answer, which warm-starts the next.
+    sol: LcpSolution,
+    /// The last round's d and the step factor it was taken with.
+    last: Option<(DVector<f64>, f64)>,
+    /// The round closest to Coulomb's law so far.
+    best: Option<FrictionSolution>,
+    /// The factor of the clamped set the last round ended with: the next round has
+    /// the same A and a nearly equal set, and brings it up to date a row at a time.
+    kept: Option<ClampedFactor>,
+    pivots: usize,
+    warm: bool,
+}
+
+impl<'a> Rounds<'a> {
+    /// Rounds from `sol`, with the guide at its normal forces.
+    fn new(
+        problem: (&'a DMatrix<f64>, &'a DVector<f64>, &'a [Row], f64, f64),
+        sol: LcpSolution,
+        pivots: usize,
+    ) -> Self {
+        let rows = problem.2;
+        let normal =
+            (0..rows.len()).filter(|&i| rows[i].role == Role::Normal).collect();
+        let guide = sol.f.clone();
+        let (last, best, kept, warm) = (None, None, None, false);
+        Rounds { problem, normal, guide, sol, last, best, kept, pivots, warm }
+    }
+
+    // ANCHOR: friction_round
+    /// One round: the bounds from the guide, a solve warm-started from the last
+    /// round, and the answer if it obeys Coulomb's law with its own normal forces
+    /// (the regularised A is still ill-conditioned, so "obeys" means to 1e-6);
+    /// otherwise the guide moves on and `None`.
+    fn round(
+        &mut self,
+        round: usize,
+        had_previous: bool,
+    ) -> Result<Option<FrictionSolution>, PbmError> {
+        let (a, b, rows, mu, tol) = self.problem;
+        let bounds = bounds_for(rows, mu, &self.guide);
         let (mut next, held, factor) =
-            solve_warm_pivoting_with(&a, b, &bounds, &sol, kept.take())?;
-        kept = factor;
-        pivots += next.pivots;
-        next.pivots = pivots;
-        warm |= round == 1 && held && previous.is_some();
+            solve_warm_pivoting_with(a, b, &bounds, &self.sol, self.kept.take())?;
+        self.kept = factor;
+        self.pivots += next.pivots;
+        next.pivots = self.pivots;
+        self.warm |= round == 1 && held && had_previous;
+        let guide = &self.guide;
         let d = DVector::from_iterator(
-            normal.len(),
-            normal.iter().map(|&i| next.f[i] - guide[i]),
+            self.normal.len(),
+            self.normal.iter().map(|&i| next.f[i] - guide[i]),
         );
-        sol = next;
-        let mismatch = coulomb_mismatch(rows, mu, &bounds, &sol.f, tol);
-        if best.as_ref().is_none_or(|b| mismatch < b.mismatch) {
-            let solution = sol.clone();
-            best = Some(FrictionSolution { solution, rounds: round, warm, mismatch });
-        }
-        // Settled when the answer obeys Coulomb's law with its own normal forces
-        // (the regularised A is still ill-conditioned, so "obeys" means to 1e-6).
+        self.sol = next;
+        let mismatch = coulomb_mismatch(rows, mu, &bounds, &self.sol.f, tol);
+        let (warm, solution) = (self.warm, self.sol.clone());
+        let answer = FrictionSolution { solution, rounds: round, warm, mismatch };
         if mismatch <= SETTLED {
-            return Ok(FrictionSolution {
-                solution: sol,
-                rounds: round,
-                warm,
-                mismatch,
-            });
+            return Ok(Some(answer));
         }
-        let omega = match &last {
+        if self.best.as_ref().is_none_or(|b| mismatch < b.mismatch) {
+            self.best = Some(answer);
+        }
+        self.extrapolate(d);
+        Ok(None)
+    }
+    // ANCHOR_END: friction_round
+
+    // ANCHOR: friction_extrapolate
+    /// Moves the guide by d / (1 − λ), with λ, the ratio by which d changes per unit
+    /// step, estimated from the last two rounds (and clamped, so that one odd round
+    /// cannot throw the guide far).
+    fn extrapolate(&mut self, d: DVector<f64>) {
+        let omega = match &self.last {
             Some((before, omega)) if before.norm_squared() > 0.0 => {
                 let ratio = d.dot(before) / before.norm_squared();
                 let lambda = (1.0 + (ratio - 1.0) / omega).clamp(-1e3, 0.9);
@@ -185,28 +241,34 @@ pub fn solve_friction(
             }
             _ => 1.0,
         };
-        for (k, &i) in normal.iter().enumerate() {
-            guide[i] += omega * d[k];
+        for (k, &i) in self.normal.iter().enumerate() {
+            self.guide[i] += omega * d[k];
         }
-        last = Some((d, omega));
+        self.last = Some((d, omega));
     }
-    // Unsettled: the best round is kept if it is within 5 % of Coulomb's law.
-    match best {
-        Some(best) if best.mismatch <= UNSETTLED => {
-            Ok(FrictionSolution { rounds: ROUNDS, warm, ..best })
-        }
-        best => {
-            let worst = best.map_or(f64::INFINITY, |b| b.mismatch);
-            let why = format!(
-                "the friction bounds did not settle in {ROUNDS} rounds (the best \
-                 is {:.1} % of the largest force from Coulomb's law)",
-                100.0 * worst
-            );
-            Err(PbmError::degenerate("friction forces", why))
+    // ANCHOR_END: friction_extrapolate
+
+    // ANCHOR: friction_unsettled
+    /// After the last round without settling: the best round, if it is within
+    /// [`UNSETTLED`] (5 %) of Coulomb's law, else an error saying how far it is.
+    fn unsettled(self) -> Result<FrictionSolution, PbmError> {
+        match self.best {
+            Some(best) if best.mismatch <= UNSETTLED => {
+                Ok(FrictionSolution { rounds: ROUNDS, warm: self.warm, ..best })
+            }
+            best => {
+                let worst = best.map_or(f64::INFINITY, |b| b.mismatch);
+                let why = format!(
+                    "the friction bounds did not settle in {ROUNDS} rounds (the best \
+                     is {:.1} % of the largest force from Coulomb's law)",
+                    100.0 * worst
+                );
+                Err(PbmError::degenerate("friction forces", why))
+            }
         }
     }
+    // ANCHOR_END: friction_unsettled
 }
-// ANCHOR_END: solve_friction
 
 #[cfg(test)]
 mod tests {

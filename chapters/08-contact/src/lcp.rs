@@ -195,7 +195,10 @@ pub(crate) struct ClampedFactor {
     l: Vec<Vec<f64>>,
 }
 
+// ANCHOR_END: factor
+
 impl ClampedFactor {
+    // ANCHOR: factor_push
     /// Factors A_CC for the clamped indices of `sets`; None if it is not definite.
     fn new(a: &DMatrix<f64>, sets: &[Set]) -> Option<Self> {
         let mut factor = ClampedFactor { order: Vec::new(), l: Vec::new() };
@@ -226,6 +229,8 @@ impl ClampedFactor {
         true
     }
 
+    // ANCHOR_END: factor_push
+    // ANCHOR: factor_remove
     /// Removes index i: its row goes, and the rows below lose their entry x in its
     /// column, which the rank-one update L̃ L̃ᵀ = L Lᵀ + x xᵀ of the block below
     /// puts back.
@@ -249,6 +254,8 @@ impl ClampedFactor {
         }
     }
 
+    // ANCHOR_END: factor_remove
+    // ANCHOR: factor_solve
     /// Solves A_CC x = rhs by two triangular solves, L y = rhs and Lᵀ x = y, with
     /// rhs and x in the order of the factor's rows.
     fn solve(&self, mut x: Vec<f64>) -> Vec<f64> {
@@ -283,8 +290,8 @@ impl ClampedFactor {
         }
         (df, da)
     }
+    // ANCHOR_END: factor_solve
 }
-// ANCHOR_END: factor
 
 /// What stops a step.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -296,53 +303,6 @@ enum Limit {
     /// Index i's force reaches its upper bound.
     Upper(usize),
 }
-
-// ANCHOR: max_step
-/// The largest step s along (Δf, Δa) before something would break: a_d reaching
-/// zero (d is done) or f_d a bound (done too), a clamped force reaching a bound (it
-/// is held there), or a held index's acceleration reaching zero (it must become
-/// clamped). Returns s and what limits it.
-fn max_step(
-    f: &DVector<f64>,
-    acc: &DVector<f64>,
-    (df, da): (&DVector<f64>, &DVector<f64>),
-    sets: &[Set],
-    bounds: &Bounds,
-    d: usize,
-) -> (f64, Limit) {
-    let mut best = (f64::INFINITY, Limit::Acceleration(d));
-    // A held row whose acceleration does not really move (a redundant contact,
-    // dependent on the clamped ones: its Δa is zero but for roundoff) never limits.
-    let moves = 1e-10 * da.amax().max(df.amax());
-    let mut consider = |s: f64, limit: Limit| {
-        if s < best.0 {
-            best = (s.max(0.0), limit);
-        }
-    };
-    if acc[d] * da[d] < 0.0 {
-        consider(-acc[d] / da[d], Limit::Acceleration(d));
-    }
-    for i in 0..sets.len() {
-        let moving = sets[i] == Set::Clamped || i == d;
-        if moving && df[i] < 0.0 {
-            consider((bounds.lo[i] - f[i]) / df[i], Limit::Lower(i));
-        }
-        if moving && df[i] > 0.0 {
-            consider((bounds.hi[i] - f[i]) / df[i], Limit::Upper(i));
-        }
-        match sets[i] {
-            Set::Lower if da[i] < -moves => {
-                consider(-acc[i] / da[i], Limit::Acceleration(i))
-            }
-            Set::Upper if da[i] > moves => {
-                consider(-acc[i] / da[i], Limit::Acceleration(i))
-            }
-            _ => {}
-        }
-    }
-    best
-}
-// ANCHOR_END: max_step
 
 // ANCHOR: solve
 /// Solves the LCP by principal pivoting. Starting from f = 0 (a = b), every contact
@@ -383,6 +343,7 @@ pub fn solve_bounded(
         other => other,
     }
 }
+// ANCHOR_END: solve_bounded
 
 /// The pivoting itself, on checked input, from f = 0.
 fn pivot(
@@ -418,6 +379,24 @@ fn is_symmetric(a: &DMatrix<f64>) -> bool {
     (0..a.nrows()).all(|i| (0..i).all(|j| (a[(i, j)] - a[(j, i)]).abs() <= tol))
 }
 
+/// The state of the pivoting: forces, accelerations, which set each index is in,
+/// the factor of the clamped rows' A_CC (kept up to date while it can be) and the
+/// pivots made.
+struct Pivoting<'a> {
+    a: &'a DMatrix<f64>,
+    bounds: &'a Bounds,
+    f: DVector<f64>,
+    acc: DVector<f64>,
+    sets: Vec<Set>,
+    factor: Option<ClampedFactor>,
+    pivots: usize,
+    /// Roundoff: an acceleration this close to zero counts as zero.
+    tol: f64,
+    /// The size of the problem's numbers, [`scale`].
+    scale: f64,
+}
+
+// ANCHOR: drive
 /// Drives every pending index into complementarity, one at a time, keeping the
 /// others complementary: from f = 0 in [`pivot`], from a guessed partition in
 /// [`solve_warm_pivoting`], which hands over its factor of that partition's A_CC
@@ -427,105 +406,189 @@ fn drive(
     a: &DMatrix<f64>,
     b: &DVector<f64>,
     bounds: &Bounds,
-    (mut f, mut acc): (DVector<f64>, DVector<f64>),
-    mut sets: Vec<Set>,
+    (f, acc): (DVector<f64>, DVector<f64>),
+    sets: Vec<Set>,
     factor: Option<ClampedFactor>,
 ) -> Result<(LcpSolution, Option<ClampedFactor>), PbmError> {
-    let n = b.len();
-    let mut pivots = 0;
-    let tol = 1e-12 * scale(a, b);
-    // Unknowns still pending with |a| ≤ tol between their bounds are satisfied as
-    // they are; the rest must be driven.
-    let needs_drive = |i: usize, sets: &[Set], acc: &DVector<f64>| {
-        sets[i] == Set::Pending && acc[i].abs() > tol
-    };
-    // The clamped set's factor (the caller's, when it has one for these clamped
-    // indices), kept up to date below; None once it cannot be.
-    let mut factor = match factor {
+    let factor = match factor {
         Some(factor) => Some(factor),
         None if is_symmetric(a) => ClampedFactor::new(a, &sets),
         None => None,
     };
-    // Clamps i (a_i = 0 held from now on), unless its row depends on the clamped
-    // ones: then a_i is theirs, zero already, and i stays out of the clamped set
-    // with its force where it is. Clamped, it would make A_CC singular, and the next
-    // directions solved with that matrix would be roundoff blown up to forces of
-    // 10⁷ that cancel out.
-    let clamp = |i: usize, sets: &mut [Set], factor: &mut Option<ClampedFactor>| {
-        if factor.as_mut().is_none_or(|fa| fa.push(a, i)) {
-            sets[i] = Set::Clamped;
-        } else {
-            sets[i] = Set::Pending;
-        }
-    };
-    while let Some(d) = (0..n).find(|&i| needs_drive(i, &sets, &acc)) {
-        let sigma = if acc[d] < 0.0 { 1.0 } else { -1.0 };
-        loop {
-            let (df, da) = match &factor {
-                Some(fa) => fa.direction(a, d, sigma),
-                None => direction(a, &sets, d, sigma)?,
-            };
-            let (s, limit) = max_step(&f, &acc, (&df, &da), &sets, bounds, d);
-            if !s.is_finite() && da[d].abs() <= 1e-8 * scale(a, b) * df.amax() {
-                // d depends on the clamped contacts (a redundant one): no force
-                // moves its acceleration, which is theirs, zero but for roundoff.
-                // (A problem with no solution has a direction that moves a_d the
-                // wrong way, not one that leaves it still.)
-                acc[d] = 0.0;
-                clamp(d, &mut sets, &mut factor);
-                break;
-            }
-            if !s.is_finite() {
-                let why = format!(
-                    "contact {d}'s acceleration cannot be brought to zero by any \
-                     force: the problem has no solution"
-                );
-                return Err(PbmError::degenerate("contact forces", why));
-            }
-            f += s * &df;
-            acc += s * &da;
-            pivots += 1;
-            if pivots > 50 * (n + 1) * (n + 1) {
-                let why = format!("no solution after {pivots} pivots (cycling?)");
-                return Err(PbmError::degenerate("contact forces", why));
-            }
-            let j = match limit {
-                Limit::Acceleration(j) => {
-                    acc[j] = 0.0;
-                    clamp(j, &mut sets, &mut factor);
-                    j
-                }
-                Limit::Lower(j) | Limit::Upper(j) => {
-                    let lower = matches!(limit, Limit::Lower(_));
-                    f[j] = if lower { bounds.lo[j] } else { bounds.hi[j] };
-                    if sets[j] == Set::Clamped
-                        && let Some(fa) = &mut factor
-                    {
-                        fa.remove(j);
-                    }
-                    sets[j] = if lower { Set::Lower } else { Set::Upper };
-                    j
-                }
-            };
-            // d is done when its acceleration reaches zero or its force a bound: as
-            // the limiting index, or at the same step as another (redundant contacts
-            // tie exactly, and roundoff may name the other one).
-            if j == d {
-                break;
-            }
-            if acc[d].abs() <= tol {
-                acc[d] = 0.0;
-                clamp(d, &mut sets, &mut factor);
-                break;
-            }
-        }
+    let scale = scale(a, b);
+    let tol = 1e-12 * scale;
+    let mut p = Pivoting { a, bounds, f, acc, sets, factor, pivots: 0, tol, scale };
+    // Pending unknowns with |a| ≤ tol between their bounds are satisfied as they
+    // are; the rest must be driven.
+    let needs_drive =
+        |i: usize, p: &Pivoting| p.sets[i] == Set::Pending && p.acc[i].abs() > tol;
+    while let Some(d) = (0..b.len()).find(|&i| needs_drive(i, &p)) {
+        p.drive_index(d)?;
     }
     // Every index is now clamped (a = 0, f within bounds), held at a bound with a of
     // the right sign, or untouched between its bounds with a = 0.
-    let clamped = sets.iter().map(|&s| s == Set::Clamped).collect();
+    let clamped = p.sets.iter().map(|&s| s == Set::Clamped).collect();
+    let Pivoting { f, acc, pivots, factor, .. } = p;
     Ok((LcpSolution { f, a: acc, pivots, clamped }, factor))
 }
-// ANCHOR_END: solve_bounded
+// ANCHOR_END: drive
+
+impl Pivoting<'_> {
+    // ANCHOR: drive_clamp
+    /// Clamps i (a_i = 0 held from now on), unless its row depends on the clamped
+    /// ones: then a_i is theirs, zero already, and i stays out of the clamped set
+    /// with its force where it is. Clamped, it would make A_CC singular, and the
+    /// next directions solved with that matrix would be roundoff blown up to forces
+    /// of 10⁷ that cancel out.
+    fn clamp(&mut self, i: usize) {
+        if self.factor.as_mut().is_none_or(|fa| fa.push(self.a, i)) {
+            self.sets[i] = Set::Clamped;
+        } else {
+            self.sets[i] = Set::Pending;
+        }
+    }
+    // ANCHOR_END: drive_clamp
+
+    // ANCHOR: drive_index
+    /// Drives index d until its acceleration reaches zero or its force a bound,
+    /// pivoting whatever index stops each step into its new set.
+    fn drive_index(&mut self, d: usize) -> Result<(), PbmError> {
+        let sigma = if self.acc[d] < 0.0 { 1.0 } else { -1.0 };
+        loop {
+            let (df, da) = match &self.factor {
+                Some(fa) => fa.direction(self.a, d, sigma),
+                None => direction(self.a, &self.sets, d, sigma)?,
+            };
+            let (s, limit) = self.max_step((&df, &da), d);
+            if !s.is_finite() {
+                return self.unmoved(d, &df, &da);
+            }
+            self.f += s * &df;
+            self.acc += s * &da;
+            self.pivots += 1;
+            let n = self.sets.len();
+            if self.pivots > 50 * (n + 1) * (n + 1) {
+                let why =
+                    format!("no solution after {} pivots (cycling?)", self.pivots);
+                return Err(PbmError::degenerate("contact forces", why));
+            }
+            // d is done when its acceleration reaches zero or its force a bound: as
+            // the limiting index, or at the same step as another (redundant contacts
+            // tie exactly, and roundoff may name the other one).
+            if self.pivot(limit) == d {
+                return Ok(());
+            }
+            if self.acc[d].abs() <= self.tol {
+                self.acc[d] = 0.0;
+                self.clamp(d);
+                return Ok(());
+            }
+        }
+    }
+    // ANCHOR_END: drive_index
+
+    // ANCHOR: drive_unmoved
+    /// A direction along which nothing stops the step. If it leaves a_d still, d
+    /// depends on the clamped contacts (a redundant one): no force moves its
+    /// acceleration, which is theirs, zero but for roundoff, and d is clamped. A
+    /// problem with no solution has a direction that moves a_d the wrong way.
+    fn unmoved(
+        &mut self,
+        d: usize,
+        df: &DVector<f64>,
+        da: &DVector<f64>,
+    ) -> Result<(), PbmError> {
+        if da[d].abs() <= 1e-8 * self.scale * df.amax() {
+            self.acc[d] = 0.0;
+            self.clamp(d);
+            return Ok(());
+        }
+        let why = format!(
+            "contact {d}'s acceleration cannot be brought to zero by any force: the \
+             problem has no solution"
+        );
+        Err(PbmError::degenerate("contact forces", why))
+    }
+    // ANCHOR_END: drive_unmoved
+
+    // ANCHOR: max_step
+    /// The largest step s along (Δf, Δa) before something breaks: a_d reaching zero
+    /// or f_d a bound (d is done), a clamped force reaching a bound (it is held
+    /// there), or a held index's acceleration reaching zero (it must be clamped).
+    fn max_step(
+        &self,
+        (df, da): (&DVector<f64>, &DVector<f64>),
+        d: usize,
+    ) -> (f64, Limit) {
+        let (f, acc, sets, bounds) = (&self.f, &self.acc, &self.sets, self.bounds);
+        let mut best = (f64::INFINITY, Limit::Acceleration(d));
+        // A held row whose Δa is zero but for roundoff (a redundant one) never limits.
+        let moves = 1e-10 * da.amax().max(df.amax());
+        let mut consider = |s: f64, limit: Limit| {
+            if s < best.0 {
+                best = (s.max(0.0), limit);
+            }
+        };
+        if acc[d] * da[d] < 0.0 {
+            consider(-acc[d] / da[d], Limit::Acceleration(d));
+        }
+        for i in 0..sets.len() {
+            if sets[i] == Set::Clamped || i == d {
+                match df[i] {
+                    x if x < 0.0 => {
+                        consider((bounds.lo[i] - f[i]) / x, Limit::Lower(i))
+                    }
+                    x if x > 0.0 => {
+                        consider((bounds.hi[i] - f[i]) / x, Limit::Upper(i))
+                    }
+                    _ => {}
+                }
+            }
+            if self.turns_to_zero(i, da[i], moves) {
+                consider(-acc[i] / da[i], Limit::Acceleration(i));
+            }
+        }
+        best
+    }
+    // ANCHOR_END: max_step
+
+    /// Whether index i, held at a bound, has its acceleration driven towards zero
+    /// (by more than `moves`, roundoff) by a change Δaᵢ = `da`.
+    fn turns_to_zero(&self, i: usize, da: f64, moves: f64) -> bool {
+        match self.sets[i] {
+            Set::Lower => da < -moves,
+            Set::Upper => da > moves,
+            _ => false,
+        }
+    }
+
+    // ANCHOR: drive_pivot
+    /// Moves the index that stopped a step to its new set: clamped when its
+    /// acceleration reached zero, held at the bound its force reached otherwise (out
+    /// of the factor, if it was clamped). Returns the index.
+    fn pivot(&mut self, limit: Limit) -> usize {
+        match limit {
+            Limit::Acceleration(j) => {
+                self.acc[j] = 0.0;
+                self.clamp(j);
+                j
+            }
+            Limit::Lower(j) | Limit::Upper(j) => {
+                let lower = matches!(limit, Limit::Lower(_));
+                let bounds = self.bounds;
+                self.f[j] = if lower { bounds.lo[j] } else { bounds.hi[j] };
+                if self.sets[j] == Set::Clamped
+                    && let Some(fa) = &mut self.factor
+                {
+                    fa.remove(j);
+                }
+                self.sets[j] = if lower { Set::Lower } else { Set::Upper };
+                j
+            }
+        }
+    }
+    // ANCHOR_END: drive_pivot
+}
 
 /// Checks a warm start's problem; false if the previous solution has another size
 /// (the contacts changed), and there is nothing to start from.
@@ -546,12 +609,6 @@ fn warm_input(
 /// them, and accept if the result is complementary. In a scene at rest the guess is
 /// almost always right and costs one linear solve; otherwise fall back to pivoting
 /// from scratch. Returns the solution and whether the guess held.
-///
-/// Redundant contacts make A_CC singular, and then f_C is not unique. Baraff keeps
-/// it continuous in time by fixing the undetermined components at their previous
-/// values; here f_C is the solution nearest the previous f_C, found with the
-/// pseudo-inverse: f_C = f_C' + A_CC⁺ (r − A_CC f_C'). With A_CC invertible that is
-/// simply the solution.
 pub fn solve_warm(
     a: &DMatrix<f64>,
     b: &DVector<f64>,
@@ -573,41 +630,85 @@ pub fn solve_warm(
         })
         .collect();
     let clamped: Vec<usize> = (0..n).filter(|&i| guess[i]).collect();
-    // The held unknowns sit at the bound they sat at last time.
-    let mut f = DVector::from_fn(n, |i, _| {
+    let mut f = held_at_bounds(previous, bounds, &previous.clamped);
+    let mut acc = match solve_guess(a, b, previous, &clamped, &mut f, tol) {
+        Some(()) => a * &f + b,
+        None => return Ok((solve_bounded(a, b, bounds)?, false)),
+    };
+    if !guess_holds(bounds, &guess, (&f, &acc), tol) {
+        return Ok((solve_bounded(a, b, bounds)?, false));
+    }
+    for &i in &clamped {
+        acc[i] = 0.0;
+        f[i] = f[i].clamp(bounds.lo[i], bounds.hi[i]);
+    }
+    Ok((LcpSolution { f, a: acc, pivots: 0, clamped: guess }, true))
+}
+// ANCHOR_END: warm
+
+/// The forces of a guess's held unknowns: each at the bound it sat at last time
+/// (`previous`), or at zero if it carried none, the bound is infinite, or it is
+/// `clamped` (its force is solved for).
+fn held_at_bounds(
+    previous: &LcpSolution,
+    bounds: &Bounds,
+    clamped: &[bool],
+) -> DVector<f64> {
+    DVector::from_fn(previous.f.len(), |i, _| {
         let last = previous.f[i];
         let bound = if last > 0.0 { bounds.hi[i] } else { bounds.lo[i] };
-        if previous.clamped[i] || last == 0.0 || !bound.is_finite() {
-            0.0
-        } else {
-            bound
-        }
-    });
-    if !clamped.is_empty() {
-        let k = clamped.len();
-        let acc = DMatrix::from_fn(k, k, |r, c| a[(clamped[r], clamped[c])]);
-        let rest = a * &f + b;
-        let rhs = DVector::from_fn(k, |r, _| -rest[clamped[r]]);
-        let last = DVector::from_fn(k, |r, _| previous.f[clamped[r]]);
-        // An invertible A_CC has one answer; a singular (or nearly singular) one,
-        // many, and we want the nearest.
-        let lu = acc.clone().lu();
-        let pivots = lu.u().diagonal().map(f64::abs);
-        let x = if pivots.min() > 1e-10 * pivots.max() {
-            lu.solve(&rhs)
-        } else {
-            let svd = acc.clone().svd(true, true);
-            svd.solve(&(&rhs - &acc * &last), tol).ok().map(|change| &last + change)
-        };
-        let Some(x) = x else {
-            return Ok((solve_bounded(a, b, bounds)?, false));
-        };
-        for (r, &i) in clamped.iter().enumerate() {
-            f[i] = x[r];
-        }
+        if clamped[i] || last == 0.0 || !bound.is_finite() { 0.0 } else { bound }
+    })
+}
+
+// ANCHOR: warm_solve
+/// Solves A_CC f_C = −(A f + b)_C for the guessed clamped forces, the held ones in
+/// `f` already. Redundant contacts make A_CC singular, and then f_C is not unique.
+/// Baraff keeps it continuous in time by fixing the undetermined components at
+/// their previous values; here f_C is the solution nearest the previous f_C', by
+/// the pseudo-inverse: f_C = f_C' + A_CC⁺ (r − A_CC f_C'). `None` if that fails.
+fn solve_guess(
+    a: &DMatrix<f64>,
+    b: &DVector<f64>,
+    previous: &LcpSolution,
+    clamped: &[usize],
+    f: &mut DVector<f64>,
+    tol: f64,
+) -> Option<()> {
+    if clamped.is_empty() {
+        return Some(());
     }
-    let mut acc = a * &f + b;
-    let ok = (0..n).all(|i| {
+    let k = clamped.len();
+    let acc = DMatrix::from_fn(k, k, |r, c| a[(clamped[r], clamped[c])]);
+    let rest = a * &*f + b;
+    let rhs = DVector::from_fn(k, |r, _| -rest[clamped[r]]);
+    let last = DVector::from_fn(k, |r, _| previous.f[clamped[r]]);
+    let lu = acc.clone().lu();
+    let pivots = lu.u().diagonal().map(f64::abs);
+    let x = if pivots.min() > 1e-10 * pivots.max() {
+        lu.solve(&rhs)?
+    } else {
+        let svd = acc.clone().svd(true, true);
+        &last + svd.solve(&(&rhs - &acc * &last), tol).ok()?
+    };
+    for (r, &i) in clamped.iter().enumerate() {
+        f[i] = x[r];
+    }
+    Some(())
+}
+// ANCHOR_END: warm_solve
+
+// ANCHOR: warm_check
+/// Whether a guess's answer satisfies every condition: the guessed clamped
+/// accelerations zero with their forces inside the bounds, every held force at a
+/// bound with its acceleration of the right sign.
+fn guess_holds(
+    bounds: &Bounds,
+    guess: &[bool],
+    (f, acc): (&DVector<f64>, &DVector<f64>),
+    tol: f64,
+) -> bool {
+    (0..f.len()).all(|i| {
         let (lo, hi) = (bounds.lo[i], bounds.hi[i]);
         if guess[i] {
             acc[i].abs() <= tol && f[i] >= lo - tol && f[i] <= hi + tol
@@ -620,17 +721,9 @@ pub fn solve_warm(
         } else {
             acc[i].abs() <= tol
         }
-    });
-    if !ok {
-        return Ok((solve_bounded(a, b, bounds)?, false));
-    }
-    for &i in &clamped {
-        acc[i] = 0.0;
-        f[i] = f[i].clamp(bounds.lo[i], bounds.hi[i]);
-    }
-    Ok((LcpSolution { f, a: acc, pivots: 0, clamped: guess }, true))
+    })
 }
-// ANCHOR_END: warm
+// ANCHOR_END: warm_check
 
 // ANCHOR: warm_pivoting
 /// The warm start that does not give up: when last step's partition is not quite
@@ -652,10 +745,11 @@ pub fn solve_warm_pivoting(
     solve_warm_pivoting_with(a, b, bounds, previous, None)
         .map(|(solution, held, _)| (solution, held))
 }
+// ANCHOR_END: warm_pivoting
 
-/// [`solve_warm_pivoting`] given `kept`, the factor of A_CC for `previous`'s clamped
-/// set *of this same A* (the friction rounds' case: the matrix stays, the bounds
-/// move), and returning the factor it ends with for the next call.
+// ANCHOR: warm_drive
+/// [`solve_warm_pivoting`] from `kept`, the last call's factor of A_CC *for this A*
+/// (the friction rounds keep A and move bounds), returning the factor it ends with.
 pub(crate) fn solve_warm_pivoting_with(
     a: &DMatrix<f64>,
     b: &DVector<f64>,
@@ -676,16 +770,35 @@ pub(crate) fn solve_warm_pivoting_with(
                 && bounds.lo[i] < bounds.hi[i]
         })
         .collect();
-    // The held unknowns sit at the bound they sat at last time (or at 0).
-    let mut f = DVector::from_fn(n, |i, _| {
-        let last = previous.f[i];
-        let bound = if last > 0.0 { bounds.hi[i] } else { bounds.lo[i] };
-        if clamped[i] || last == 0.0 || !bound.is_finite() { 0.0 } else { bound }
-    });
-    // A_CC, factored once and updated as forces leave C (O(k²) each) where it is
-    // symmetric and definite; factored afresh each time otherwise. A factor kept
-    // from the last call is brought to this guess a row at a time instead.
-    let mut factor = kept.and_then(|mut fa| {
+    let mut f = held_at_bounds(previous, bounds, &clamped);
+    let mut factor = guess_factor(a, kept, &clamped);
+    if !repair(a, b, bounds, (&mut clamped, &mut f), &mut factor, tol) {
+        return Ok((solve_bounded(a, b, bounds)?, false, None));
+    }
+    let (sets, acc) = sets_of(a, b, bounds, (&clamped, &mut f), tol);
+    match drive(a, b, bounds, (f, acc), sets, factor) {
+        Ok((sol, factor)) => {
+            let held = sol.pivots == 0;
+            Ok((sol, held, factor))
+        }
+        // Pivoting on from the guess can meet the same exact ties as from zero.
+        Err(PbmError::Degenerate { .. }) => {
+            Ok((solve_bounded(a, b, bounds)?, false, None))
+        }
+        Err(other) => Err(other),
+    }
+}
+// ANCHOR_END: warm_drive
+
+/// A_CC of the guess, factored where A is symmetric and A_CC definite: the factor
+/// `kept` from the last call brought to this guess a row at a time, or a new one.
+fn guess_factor(
+    a: &DMatrix<f64>,
+    kept: Option<ClampedFactor>,
+    clamped: &[bool],
+) -> Option<ClampedFactor> {
+    let n = clamped.len();
+    let factor = kept.and_then(|mut fa| {
         let stale: Vec<usize> =
             fa.order.iter().copied().filter(|&i| !clamped[i]).collect();
         for i in stale {
@@ -699,54 +812,106 @@ pub(crate) fn solve_warm_pivoting_with(
         let sets: Vec<Set> = (0..n)
             .map(|i| if clamped[i] { Set::Clamped } else { Set::Pending })
             .collect();
-        factor = ClampedFactor::new(a, &sets);
+        return ClampedFactor::new(a, &sets);
     }
+    factor
+}
+
+// ANCHOR: warm_repair
+/// Solves the guessed clamped set with the held unknowns at their bounds, and moves
+/// the clamped force furthest outside its bounds to that bound and out of the set
+/// (and the factor), until none is outside. False if a solve fails.
+fn repair(
+    a: &DMatrix<f64>,
+    b: &DVector<f64>,
+    bounds: &Bounds,
+    (clamped, f): (&mut [bool], &mut DVector<f64>),
+    factor: &mut Option<ClampedFactor>,
+    tol: f64,
+) -> bool {
     loop {
-        let set: Vec<usize> = (0..n).filter(|&i| clamped[i]).collect();
+        let set: Vec<usize> = (0..f.len()).filter(|&i| clamped[i]).collect();
         if set.is_empty() {
-            break;
+            return true;
         }
         for &i in &set {
             f[i] = 0.0;
         }
-        let rest = a * &f + b;
-        // Each clamped index with its force, in the order of the factor's rows (C
-        // in whatever order it was built) or of `set`.
-        let solved: Option<Vec<(usize, f64)>> = match &factor {
-            Some(fa) => {
-                let x = fa.solve(fa.order.iter().map(|&i| -rest[i]).collect());
-                Some(fa.order.iter().copied().zip(x).collect())
-            }
-            None => {
-                let k = set.len();
-                let acc = DMatrix::from_fn(k, k, |r, c| a[(set[r], set[c])]);
-                let rhs = DVector::from_fn(k, |r, _| -rest[set[r]]);
-                let x = acc.lu().solve(&rhs);
-                x.map(|x| set.iter().copied().zip(x.iter().copied()).collect())
-            }
+        let rest = a * &*f + b;
+        let Some(x) = solve_clamped(a, &rest, &set, factor.as_ref()) else {
+            return false;
         };
-        let Some(x) = solved.filter(|x| x.iter().all(|(_, v)| v.is_finite())) else {
-            return Ok((solve_bounded(a, b, bounds)?, false, None));
+        let Some((i, bound)) = furthest_outside(bounds, &x, f, tol) else {
+            return true;
         };
-        // The clamped force furthest outside its bounds leaves C, held at the bound.
-        let mut worst: Option<(usize, f64, f64)> = None;
-        for &(i, xi) in &x {
-            f[i] = xi;
-            let (lo, hi) = (bounds.lo[i], bounds.hi[i]);
-            let (out, bound) = if xi < lo { (lo - xi, lo) } else { (xi - hi, hi) };
-            if out > tol && worst.is_none_or(|w| out > w.1) {
-                worst = Some((i, out, bound));
-            }
-        }
-        let Some((i, _, bound)) = worst else { break };
         clamped[i] = false;
         f[i] = bound;
-        if let Some(fa) = &mut factor {
+        if let Some(fa) = factor {
             fa.remove(i);
         }
     }
-    let acc = a * &f + b;
-    let sets: Vec<Set> = (0..n)
+}
+// ANCHOR_END: warm_repair
+
+/// The clamped forces for the residual `rest` = A f + b of the held ones: each
+/// clamped index with its force, in the order of the factor's rows (C in whatever
+/// order it was built) or of `set`. `None` if the solve fails or is not finite.
+fn solve_clamped(
+    a: &DMatrix<f64>,
+    rest: &DVector<f64>,
+    set: &[usize],
+    factor: Option<&ClampedFactor>,
+) -> Option<Vec<(usize, f64)>> {
+    let solved: Vec<(usize, f64)> = match factor {
+        Some(fa) => {
+            let x = fa.solve(fa.order.iter().map(|&i| -rest[i]).collect());
+            fa.order.iter().copied().zip(x).collect()
+        }
+        None => {
+            let k = set.len();
+            let acc = DMatrix::from_fn(k, k, |r, c| a[(set[r], set[c])]);
+            let rhs = DVector::from_fn(k, |r, _| -rest[set[r]]);
+            let x = acc.lu().solve(&rhs)?;
+            set.iter().copied().zip(x.iter().copied()).collect()
+        }
+    };
+    solved.iter().all(|(_, v)| v.is_finite()).then_some(solved)
+}
+
+// ANCHOR: warm_leave
+/// Writes the clamped forces `x` into `f`, and returns the one furthest outside its
+/// bounds (by more than `tol`) with the bound it crossed, if any is.
+fn furthest_outside(
+    bounds: &Bounds,
+    x: &[(usize, f64)],
+    f: &mut DVector<f64>,
+    tol: f64,
+) -> Option<(usize, f64)> {
+    let mut worst: Option<(usize, f64, f64)> = None;
+    for &(i, xi) in x {
+        f[i] = xi;
+        let (lo, hi) = (bounds.lo[i], bounds.hi[i]);
+        let (out, bound) = if xi < lo { (lo - xi, lo) } else { (xi - hi, hi) };
+        if out > tol && worst.is_none_or(|w| out > w.1) {
+            worst = Some((i, out, bound));
+        }
+    }
+    worst.map(|(i, _, bound)| (i, bound))
+}
+// ANCHOR_END: warm_leave
+
+/// The sets a repaired guess starts the pivoting from, and its accelerations: the
+/// clamped ones (a set to zero, f clamped into its bounds), each held force on its
+/// bound with a of the right sign, and the rest pending.
+fn sets_of(
+    a: &DMatrix<f64>,
+    b: &DVector<f64>,
+    bounds: &Bounds,
+    (clamped, f): (&[bool], &mut DVector<f64>),
+    tol: f64,
+) -> (Vec<Set>, DVector<f64>) {
+    let mut acc = a * &*f + b;
+    let sets: Vec<Set> = (0..f.len())
         .map(|i| {
             let (lo, hi) = (bounds.lo[i], bounds.hi[i]);
             if clamped[i] {
@@ -760,24 +925,12 @@ pub(crate) fn solve_warm_pivoting_with(
             }
         })
         .collect();
-    let mut acc = acc;
-    for i in (0..n).filter(|&i| clamped[i]) {
+    for i in (0..f.len()).filter(|&i| clamped[i]) {
         acc[i] = 0.0;
         f[i] = f[i].clamp(bounds.lo[i], bounds.hi[i]);
     }
-    match drive(a, b, bounds, (f, acc), sets, factor) {
-        Ok((sol, factor)) => {
-            let held = sol.pivots == 0;
-            Ok((sol, held, factor))
-        }
-        // Pivoting on from the guess can meet the same exact ties as from zero.
-        Err(PbmError::Degenerate { .. }) => {
-            Ok((solve_bounded(a, b, bounds)?, false, None))
-        }
-        Err(other) => Err(other),
-    }
+    (sets, acc)
 }
-// ANCHOR_END: warm_pivoting
 
 /// Every solution by enumeration: for each subset S of indices, solve A_SS f_S = −b_S
 /// and keep it if f_S ≥ 0 and a ≥ 0 elsewhere. 2ⁿ subsets: a check for small n only.

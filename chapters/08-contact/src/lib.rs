@@ -7,6 +7,7 @@
 //! the chapter solves with Dantzig's principal pivoting method as Baraff (1994)
 //! adapted it.
 
+pub mod dantzig;
 pub mod demos;
 #[cfg(feature = "book")]
 pub mod exercises;

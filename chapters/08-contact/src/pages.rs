@@ -18,6 +18,7 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("contact/incline").set(&["world=first"]),
         Shown::run("contact/seesaw").set(&["left_mass=3"]),
         Shown::values("contact/drop").set(&["restitution=0"]),
+        Shown::values("contact/drop").set(&["search=bisection"]),
         Shown::values("contact/stack").set(&["friction=0"]),
     ]
 }

@@ -71,21 +71,23 @@ fn legs(sol: &LcpSolution) -> [f64; 4] {
     [sol.f[0], sol.f[1], sol.f[2], sol.f[3]]
 }
 
-// ANCHOR: sweep
-/// A load of `load` N moving once round a circle of `radius` m about the table's
-/// centre, in `samples` steps.
-pub fn sweep(load: f64, radius: f64, samples: usize) -> Result<Sweep, PbmError> {
-    if load.is_nan()
-        || load < 0.0
-        || !load.is_finite()
-        || !(0.0..0.5).contains(&radius)
-    {
+/// Refuses a load that is negative or not finite, or a radius off the table.
+fn check_load(load: f64, radius: f64) -> Result<(), PbmError> {
+    if !(load >= 0.0 && load.is_finite() && (0.0..0.5).contains(&radius)) {
         let why = format!(
             "load {load} N at radius {radius} m: the load must be ≥ 0 \
              and the radius in [0, 0.5)"
         );
         return Err(PbmError::invalid("table load", why));
     }
+    Ok(())
+}
+
+// ANCHOR: sweep
+/// A load of `load` N moving once round a circle of `radius` m about the table's
+/// centre, in `samples` steps.
+pub fn sweep(load: f64, radius: f64, samples: usize) -> Result<Sweep, PbmError> {
+    check_load(load, radius)?;
     let mut out = Sweep {
         angle: Vec::new(),
         scratch: Vec::new(),

@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
+use pbm_contact::dantzig::dantzig;
 use pbm_contact::lcp::{
     Bounds, Kind, enumerate, random_problem, scale, solve, solve_bounded,
 };
@@ -26,6 +27,25 @@ fn definite_problems_match_enumeration_exactly() {
                 assert!(err < 1e-9, "{kind:?} n = {n} seed {seed}: off by {err}");
                 assert!(sol.residual(scale(&a, &b)) < 1e-10);
             }
+        }
+    }
+}
+
+#[test]
+fn the_short_dantzig_matches_enumeration_and_the_production_solver() {
+    for n in 1..=12 {
+        for seed in 0..20 {
+            let (a, b) = random_problem(Kind::Definite, n, seed);
+            let short = dantzig(&a, &b).unwrap();
+            let all = enumerate(&a, &b, 1e-10).unwrap();
+            let err = (&short - &all[0]).amax() / all[0].amax().max(1.0);
+            assert!(err < 1e-9, "n = {n} seed {seed}: off by {err}");
+            let err =
+                (&short - &solve(&a, &b).unwrap().f).amax() / short.amax().max(1.0);
+            assert!(
+                err < 1e-9,
+                "n = {n} seed {seed}: {err} from the production solver"
+            );
         }
     }
 }

@@ -7,7 +7,7 @@ use nalgebra::{UnitQuaternion, Vector3};
 use pbm_contact::exercises::SLIPPED;
 use pbm_contact::scenes;
 use pbm_contact::scenes::{run_stack, slip};
-use pbm_contact::world::{Settings, World};
+use pbm_contact::world::{CollisionSearch, Settings, World};
 
 #[test]
 fn ten_boxes_rest_for_ten_seconds_within_a_millimetre() {
@@ -227,4 +227,26 @@ fn a_fast_cube_does_not_pass_through_a_resting_one_at_a_large_step() {
     assert_eq!(world.stats().impacts, 1, "{:?}", world.stats());
     assert!(moving.velocity().norm() < 1e-9, "{:?}", moving.velocity());
     assert!((resting.velocity().x - 100.0).abs() < 1e-9, "{:?}", resting.velocity());
+}
+
+#[test]
+fn interpolated_collision_times_match_bisection_with_fewer_rk4_steps() {
+    // A box dropped corner first bounces and tumbles: the interpolation is exact for
+    // the free fall between contacts, so it lands on the very times bisection finds.
+    let run = |search| {
+        let settings = Settings { search, ..Settings::default() };
+        let mut world = scenes::drop(0.5, settings).unwrap();
+        world.run_until(1.5, |_| ()).unwrap();
+        let body = &world.bodies()[0];
+        (body.position(), body.velocity(), world.stats())
+    };
+    let (x_i, v_i, interpolated) = run(CollisionSearch::Interpolated);
+    let (x_b, v_b, bisection) = run(CollisionSearch::Bisection);
+    assert!((x_i - x_b).norm() < 1e-9 && (v_i - v_b).norm() < 1e-9, "{x_i} vs {x_b}");
+    assert_eq!(interpolated.impacts, bisection.impacts);
+    assert_eq!(interpolated.shortened, bisection.shortened);
+    assert!(interpolated.shortened > 5, "{interpolated:?}");
+    // Each shortened step costs one checking step instead of a handful of halvings.
+    assert!(interpolated.retaken <= interpolated.shortened + 2, "{interpolated:?}");
+    assert!(bisection.retaken >= 3 * bisection.shortened, "{bisection:?}");
 }

@@ -48,8 +48,7 @@ impl World {
                 y[3..7].copy_from_slice(turned.normalize().as_slice());
             }
         }
-        let t = self.time();
-        self.scatter_state(&y, t);
+        self.scatter_state(&y, self.time());
         self.stats.corrections += 1;
         Ok(())
     }

@@ -11,7 +11,8 @@ use crate::rows::BodyState;
 use nalgebra::{Matrix3, Rotation3, UnitQuaternion};
 use pbm_collision::aabb::Aabb;
 use pbm_collision::polyhedron::{
-    ConvexPolyhedron, Feature, closest_parameters, contacts, separation,
+    ConvexPolyhedron, Feature, PlaneWitness, closest_parameters, contacts_on,
+    separation, witness_gap,
 };
 use pbm_collision::sweep::CoherentSweep;
 use pbm_prelim::PbmError;
@@ -214,19 +215,40 @@ impl World {
         (gap - self.radius(k), normal)
     }
 
-    /// How far pair (i, j) interpenetrates (m; negative when apart).
-    pub(super) fn depth(&self, i: usize, j: usize) -> f64 {
-        match (self.placed(i), self.placed(j)) {
-            (Some(pi), Some(pj)) => -separation(&pi, &pj).0,
-            (None, Some(pj)) => -self.ball_gap(i, &pj).0,
-            _ => f64::NEG_INFINITY,
+    // ANCHOR: depth
+    /// How far pair (i, j) interpenetrates (m; negative when apart), and for two
+    /// polyhedra the witness of chapter 7's search when it ran. A pair that the
+    /// witness kept from its last search still shows apart by more than ε needs no
+    /// search: its separation is at least that gap, and it touches nothing.
+    pub(super) fn depth(
+        &mut self,
+        i: usize,
+        j: usize,
+    ) -> (f64, Option<PlaneWitness>) {
+        let (Some(pi), Some(pj)) = (self.placed(i), self.placed(j)) else {
+            return match self.placed(j) {
+                Some(pj) => (-self.ball_gap(i, &pj).0, None),
+                _ => (f64::NEG_INFINITY, None),
+            };
+        };
+        if let Some(&w) = self.witnesses.get(&(i, j))
+            && let Some(gap) = witness_gap(&pi, &pj, w)
+            && gap > self.settings.tolerance
+        {
+            self.stats.witness_reused += 1;
+            return (-gap, None);
         }
+        self.stats.separations += 1;
+        let (gap, w) = separation(&pi, &pj);
+        self.witnesses.insert((i, j), w);
+        (-gap, Some(w))
     }
+    // ANCHOR_END: depth
 
     /// The deepest interpenetration of any pair (m, 0 if none).
     pub(super) fn deepest(&mut self) -> Result<f64, PbmError> {
         let pairs = self.pairs()?;
-        Ok(pairs.into_iter().map(|(i, j)| self.depth(i, j)).fold(0.0, f64::max))
+        Ok(pairs.into_iter().map(|(i, j)| self.depth(i, j).0).fold(0.0, f64::max))
     }
 
     // ANCHOR: detect
@@ -237,14 +259,17 @@ impl World {
         let frames = frames_of(&self.system.bodies, &self.spins);
         let mut found = Vec::new();
         for (i, j) in self.pairs()? {
-            if self.depth(i, j) < -eps {
+            let (depth, witness) = self.depth(i, j);
+            if depth < -eps {
                 continue;
             }
             let (Some(pi), Some(pj)) = (self.placed(i), self.placed(j)) else {
                 found.extend(self.ball_contact(i, j, &frames));
                 continue;
             };
-            for c in contacts(&pi, &pj, eps) {
+            // The search that measured the depth found the plane to read them off.
+            let w = witness.unwrap_or_else(|| separation(&pi, &pj).1);
+            for c in contacts_on(&pi, &pj, w, eps) {
                 found.push(held_contact(&pi, &pj, (i, j), &c, &frames));
             }
         }

@@ -118,10 +118,8 @@ impl World {
             self.apply_impulses(&contacts, j.as_slice());
         }
         let held: Vec<Held> = resting.iter().map(|f| f.held).collect();
-        let same_pairs = |x: &Held, y: &Held| (x.a, x.b) == (y.a, y.b);
-        if !(self.held.len() == held.len()
-            && self.held.iter().zip(&held).all(|(x, y)| same_pairs(x, y)))
-        {
+        let pairs = |h: &[Held]| h.iter().map(|h| (h.a, h.b)).collect::<Vec<_>>();
+        if pairs(&self.held) != pairs(&held) {
             // A new contact set: last step's answer is no guess for it.
             self.previous = None;
         }

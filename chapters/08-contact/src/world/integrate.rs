@@ -79,6 +79,15 @@ impl OdeSystem for FirstOrder<'_> {
 }
 
 impl World {
+    /// The state's rate of change in the world's order (what RK4's first stage
+    /// evaluates).
+    pub(super) fn rate(&mut self, ydot: &mut [f64]) -> Result<(), PbmError> {
+        match self.settings.order {
+            Order::Second => self.derivative(ydot),
+            Order::First => FirstOrder(self).derivative(ydot),
+        }
+    }
+
     /// Integrates the bodies over `dt` with RK4, in the world's order.
     pub(super) fn advance(&mut self, dt: f64) -> Result<(), PbmError> {
         // The stepper is the world's own; it steps the world, so it is lent out.
@@ -88,6 +97,7 @@ impl World {
             Order::First => stepper.step(&mut FirstOrder(self), dt),
         };
         self.stepper = stepper;
+        self.stats.rk4_steps += 1;
         stepped.map(|_| ())
     }
 }
