@@ -6,14 +6,22 @@
 use nalgebra::{DMatrix, DVector};
 use pbm_prelim::PbmError;
 
-// ANCHOR: dantzig
-/// f ≥ 0 with a = A f + b ≥ 0 and fᵢ aᵢ = 0, for A symmetric positive definite. A
-/// contact is clamped (aᵢ = 0), free (fᵢ = 0), or not yet driven: neither.
+/// f ≥ 0 with a = A f + b ≥ 0 and fᵢ aᵢ = 0, for A symmetric positive definite.
 pub fn dantzig(a: &DMatrix<f64>, b: &DVector<f64>) -> Result<DVector<f64>, PbmError> {
-    let n = b.len();
+    dantzig_traced(a, b, |_, _| ())
+}
+
+// ANCHOR: dantzig
+/// [`dantzig`], showing `each` the forces f and accelerations a after every step. A
+/// contact is clamped (aᵢ = 0), free (fᵢ = 0), or not yet driven: neither.
+pub fn dantzig_traced(
+    a: &DMatrix<f64>,
+    b: &DVector<f64>,
+    mut each: impl FnMut(&DVector<f64>, &DVector<f64>),
+) -> Result<DVector<f64>, PbmError> {
+    let (n, tol) = (b.len(), 1e-12 * b.amax().max(a.amax()));
     let (mut f, mut acc): (DVector<f64>, _) = (DVector::zeros(n), b.clone());
     let (mut clamped, mut free) = (vec![false; n], vec![false; n]);
-    let tol = 1e-12 * b.amax().max(a.amax());
     while let Some(d) = (0..n).find(|&i| !clamped[i] && !free[i] && acc[i] < -tol) {
         loop {
             // Direction: Δf_d = 1 and A_CC Δf_C = −A_Cd keep the clamped a at zero.
@@ -31,10 +39,10 @@ pub fn dantzig(a: &DMatrix<f64>, b: &DVector<f64>) -> Result<DVector<f64>, PbmEr
                 _ if free[i] && da[i] < 0.0 => Some((-acc[i] / da[i], i)),
                 _ => None,
             });
-            let first =
-                |x: (f64, usize), y: (f64, usize)| if y.0 < x.0 { y } else { x };
+            let first = |x: (f64, _), y: (f64, _)| if y.0 < x.0 { y } else { x };
             let (s, j) = stops.fold((-acc[d] / da[d], d), first);
             (f, acc) = (f + s * df, acc + s * da);
+            each(&f, &acc);
             // j changes sides; d is done when it is the one that stopped the step.
             (clamped[j], free[j]) = (!clamped[j] || j == d, clamped[j] && j != d);
             if j == d {

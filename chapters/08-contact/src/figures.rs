@@ -1,5 +1,7 @@
 //! The chapter's figures, computed with the chapter's own code.
 
+use crate::dantzig::dantzig_traced;
+use crate::lcp::{Bounds, Kind, random_problem, solve_bounded};
 use crate::scenes;
 use crate::scenes::{orbit, run_stack, slip};
 use crate::singular::sweep;
@@ -10,9 +12,24 @@ use pbm_prelim::plot::prelude::*;
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
     vec![
+        Figure::new(
+            "complementarity",
+            "The conditions of a contact and of a friction row",
+            complementarity,
+        ),
+        Figure::new(
+            "pivoting-trace",
+            "Dantzig's pivoting, step by step",
+            pivoting_trace,
+        ),
         Figure::new("drop-energy", "A dropped box's energy", drop_energy),
         Figure::new("bounce-series", "Bounces against their series", bounce_series),
         Figure::new("incline-slip", "Slip against slope", incline_slip),
+        Figure::new(
+            "friction-pyramid",
+            "Friction under the pyramid of bounds",
+            friction_pyramid,
+        ),
         Figure::new("stack-drift", "Ten boxes resting for ten seconds", stack_drift),
         Figure::new(
             "turntable-orbit",
@@ -377,6 +394,270 @@ fn turntable_orbit() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
             line(&mut chart, &rolls, color(0), LINE_WIDTH + 2)?;
             dashed_line(&mut chart, &circle, REFERENCE, LINE_WIDTH)?;
             chart.draw_series([Circle::new((30.0, 0.0), 5, REFERENCE.filled())])?;
+            Ok(())
+        },
+    )
+}
+
+/// The sliding block of [`scenes::slide`] at each angle: its friction over the first
+/// step (x, z, in units of μ m g), its path (x, z) and where it stops.
+type Slide = ((f64, f64), Vec<(f64, f64)>);
+
+fn slides(angles: &[f64], speed: f64, mu: f64) -> Result<Vec<Slide>, PbmError> {
+    let settings = Settings { friction: mu, ..Settings::default() };
+    let mut out = Vec::new();
+    for &degrees in angles {
+        let mut world = scenes::slide(degrees.to_radians(), speed, settings)?;
+        let v0 = world.bodies()[0].velocity();
+        let h = world.step()?;
+        let a = (world.bodies()[0].velocity() - v0) / (h * mu * G);
+        let mut path = vec![(0.0, 0.0)];
+        let at = |w: &crate::world::World| {
+            let x = w.bodies()[0].position();
+            (x.x, x.z)
+        };
+        path.push(at(&world));
+        world.run_until(1.0, |w| path.push(at(w)))?;
+        require_finite("friction-pyramid", path.iter().flat_map(|p| [p.0, p.1]))?;
+        out.push(((a.x, a.z), path));
+    }
+    Ok(out)
+}
+
+fn friction_pyramid() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
+    let (angles, speed, mu) = ([10.0, 30.0, 60.0], 2.0, 0.5);
+    let runs = slides(&angles, speed, mu)?;
+    titled_figure(
+        "friction-pyramid",
+        [520, 1000],
+        "A 1 kg block sliding at 2 m/s on the ground, μ = 0.5, at three angles to x",
+        |root, layout| {
+            let mut legend: Legend = angles
+                .iter()
+                .enumerate()
+                .map(|(i, a)| {
+                    (format!("sliding at {a}° to x"), Swatch::LineDots(color(i), 2))
+                })
+                .collect();
+            legend.extend([
+                (
+                    "the pyramid's bounds (a)".into(),
+                    Swatch::Line(REFERENCE, LINE_WIDTH),
+                ),
+                (
+                    "the cone: its bounds (a), its straight path (b)".into(),
+                    Swatch::Dashed(REFERENCE, LINE_WIDTH),
+                ),
+                (
+                    "the cone's friction, against the sliding (a)".into(),
+                    Swatch::Ring(REFERENCE, 6),
+                ),
+                (
+                    "simulated friction (a); the pyramid's stop in closed form (b)"
+                        .into(),
+                    Swatch::Dot(REFERENCE, 6),
+                ),
+            ]);
+            let root = legend_below(root, &legend)?;
+            let panels = panels(&root, layout, 2, 2);
+            let area = titled(
+                &panels[0],
+                "(a) friction force / μ m g, first step",
+                &label_font(),
+            )?;
+            let (xr, yr) = equal_scale(&area, -1.6..1.6, -1.6..1.6);
+            let mut chart = chart_on(&area).build_cartesian_2d(xr, yr)?;
+            axes(&mut chart, "along x", "along z").draw()?;
+            let circle: Vec<(f64, f64)> = (0..=120)
+                .map(|k| f64::from(k) * std::f64::consts::TAU / 120.0)
+                .map(|t| (t.cos(), t.sin()))
+                .collect();
+            dashed_line(&mut chart, &circle, REFERENCE, LINE_WIDTH)?;
+            let square =
+                [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0)];
+            line(&mut chart, &square, REFERENCE, LINE_WIDTH)?;
+            for (i, (&degrees, (force, _))) in angles.iter().zip(&runs).enumerate() {
+                let t = f64::to_radians(degrees);
+                let cone = (-t.cos(), -t.sin());
+                arrow(
+                    &mut chart,
+                    (0.0, 0.0),
+                    (0.9 * t.cos(), 0.9 * t.sin()),
+                    0.15,
+                    color(i),
+                    1,
+                )?;
+                chart.draw_series([
+                    Circle::new(cone, 6, color(i).stroke_width(2)),
+                    // The dots may fall on one another: each a size smaller.
+                    Circle::new(*force, 11 - 3 * i as i32, color(i).filled()),
+                ])?;
+            }
+            let area =
+                titled(&panels[1], "(b) paths seen from above", &label_font())?;
+            let far = scenes::slide_stop(0.0, speed, mu, G, true).0 * 1.1;
+            let (xr, yr) = equal_scale(&area, -0.05..far, -0.05..far);
+            let mut chart = chart_on(&area).build_cartesian_2d(xr, yr)?;
+            axes(&mut chart, "x (m)", "z (m)")
+                .x_label_formatter(&|v| format!("{v:.1}"))
+                .y_label_formatter(&|v| format!("{v:.1}"))
+                .draw()?;
+            for (i, (&degrees, (_, path))) in angles.iter().zip(&runs).enumerate() {
+                let t = f64::to_radians(degrees);
+                dashed_line(
+                    &mut chart,
+                    &[(0.0, 0.0), scenes::slide_stop(t, speed, mu, G, true)],
+                    color(i),
+                    1,
+                )?;
+                line(&mut chart, path, color(i), LINE_WIDTH)?;
+                let stop = scenes::slide_stop(t, speed, mu, G, false);
+                chart.draw_series([Circle::new(stop, 6, color(i).filled())])?;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// One row's answers (a, f) from the solver, for A = 1 kg⁻¹ and each b of `bs`, with
+/// the bounds `lo` ≤ f ≤ `hi`.
+fn one_row(bs: &[f64], lo: f64, hi: f64) -> Result<Vec<(f64, f64)>, PbmError> {
+    let a = nalgebra::DMatrix::from_element(1, 1, 1.0);
+    let bounds = Bounds { lo: vec![lo], hi: vec![hi] };
+    bs.iter()
+        .map(|&b| {
+            let sol =
+                solve_bounded(&a, &nalgebra::DVector::from_element(1, b), &bounds)?;
+            Ok((sol.a[0], sol.f[0]))
+        })
+        .collect()
+}
+
+fn complementarity() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
+    let bs: Vec<f64> = (0..=16).map(|k| -2.0 + 0.25 * f64::from(k)).collect();
+    let contact = one_row(&bs, 0.0, f64::INFINITY)?;
+    let friction = one_row(&bs, -1.0, 1.0)?;
+    titled_figure(
+        "complementarity",
+        [440, 820],
+        "One row, A = 1 kg⁻¹, solved for b from −2 to 2 m/s²",
+        |root, layout| {
+            let legend: Legend = vec![
+                (
+                    "the conditions: every allowed (a, f)".into(),
+                    Swatch::Line(REFERENCE, 4),
+                ),
+                ("the solver's answer for one b".into(), Swatch::Dot(color(0), 5)),
+            ];
+            let root = legend_below(root, &legend)?;
+            let panels = panels(&root, layout, 2, 2);
+            let sets: [(&str, Vec<(f64, f64)>, &[(f64, f64)]); 2] = [
+                (
+                    "(a) contact: f ≥ 0, a ≥ 0, f a = 0",
+                    vec![(0.0, 2.2), (0.0, 0.0), (2.2, 0.0)],
+                    &contact,
+                ),
+                (
+                    "(b) friction row: |f| ≤ μfₙ = 1 N",
+                    vec![(-2.2, 1.0), (0.0, 1.0), (0.0, -1.0), (2.2, -1.0)],
+                    &friction,
+                ),
+            ];
+            for (panel, (title, set, answers)) in panels.iter().zip(&sets) {
+                let area = titled(panel, title, &label_font())?;
+                let mut chart =
+                    chart_on(&area).build_cartesian_2d(-2.3..2.3, -1.4..2.3)?;
+                axes(&mut chart, "acceleration a (m/s²)", "force f (N)")
+                    .x_label_formatter(&|v| format!("{v:.0}"))
+                    .y_label_formatter(&|v| format!("{v:.0}"))
+                    .draw()?;
+                line(&mut chart, set, REFERENCE, 4)?;
+                chart.draw_series(
+                    answers.iter().map(|&p| Circle::new(p, 5, color(0).filled())),
+                )?;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// The first of the random four-contact problems whose pivoting lets a clamped
+/// contact go again, with its trace: (f, a) after every step.
+fn released_trace() -> Result<Vec<(Vec<f64>, Vec<f64>)>, PbmError> {
+    for seed in 0..500 {
+        let (a, b) = random_problem(Kind::Definite, 4, seed);
+        let mut trace = vec![(vec![0.0; 4], b.iter().copied().collect::<Vec<f64>>())];
+        dantzig_traced(&a, &b, |f, acc| {
+            trace.push((f.iter().copied().collect(), acc.iter().copied().collect()));
+        })?;
+        let released = (0..4).any(|i| {
+            let f: Vec<f64> = trace.iter().map(|(f, _)| f[i]).collect();
+            f.windows(2).any(|w| w[0] > 1e-9 && w[1] <= 1e-12)
+        });
+        if released {
+            return Ok(trace);
+        }
+    }
+    Err(PbmError::degenerate("pivoting-trace", "no problem lets a contact go"))
+}
+
+fn pivoting_trace() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
+    let trace = released_trace()?;
+    let steps = trace.len() - 1;
+    let top = |k: usize| {
+        trace
+            .iter()
+            .flat_map(|t| if k == 0 { &t.0 } else { &t.1 })
+            .fold(0.0f64, |m, v| m.max(v.abs()))
+    };
+    titled_figure(
+        "pivoting-trace",
+        [460, 900],
+        "Dantzig's pivoting on a random four-contact problem, after each step",
+        |root, layout| {
+            let legend: Legend = (0..4)
+                .map(|i| {
+                    (
+                        format!("contact {}", i + 1),
+                        Swatch::LineDots(color(i), LINE_WIDTH),
+                    )
+                })
+                .collect();
+            let root = legend_below(root, &legend)?;
+            let panels = panels(&root, layout, 2, 2);
+            let names = ["(a) forces f", "(b) accelerations a"];
+            let units = ["force f", "acceleration a"];
+            for (k, panel) in panels.iter().enumerate() {
+                let area = titled(panel, names[k], &label_font())?;
+                let m = top(k) * 1.1;
+                let low = if k == 0 { -0.05 * m } else { -m };
+                let mut chart = chart_on(&area)
+                    .build_cartesian_2d(-0.2..steps as f64 + 0.2, low..m)?;
+                axes(&mut chart, "step", units[k])
+                    .x_labels(steps + 1)
+                    .x_label_formatter(&|v| format!("{v:.0}"))
+                    .y_label_formatter(&|v| format!("{v:.1}"))
+                    .draw()?;
+                line(
+                    &mut chart,
+                    &[(-0.2, 0.0), (steps as f64 + 0.2, 0.0)],
+                    REFERENCE,
+                    1,
+                )?;
+                for i in 0..4 {
+                    let points: Vec<(f64, f64)> = trace
+                        .iter()
+                        .enumerate()
+                        .map(|(s, t)| {
+                            (s as f64, if k == 0 { t.0[i] } else { t.1[i] })
+                        })
+                        .collect();
+                    line(&mut chart, &points, color(i), LINE_WIDTH)?;
+                    chart.draw_series(
+                        points.iter().map(|&p| Circle::new(p, 4, color(i).filled())),
+                    )?;
+                }
+            }
             Ok(())
         },
     )

@@ -116,6 +116,42 @@ pub fn incline(theta: f64, settings: Settings) -> Result<World, PbmError> {
     Ok(world)
 }
 
+// ANCHOR: slide
+/// A 0.4 × 0.2 × 0.4 m block of 1 kg resting flat on the ground, sliding at `speed`
+/// (m/s) in the direction `angle` (rad) from the x axis towards z. The ground's
+/// friction pyramid has its edges along x and z (the world's tangents for the
+/// normal ŷ).
+pub fn slide(angle: f64, speed: f64, settings: Settings) -> Result<World, PbmError> {
+    let mut world = World::new(settings, vec![ground()?])?;
+    let velocity = V3::new(angle.cos(), 0.0, angle.sin()) * speed;
+    let centre = V3::new(0.0, 0.1, 0.0);
+    let block = V3::new(0.4, 0.2, 0.4);
+    world.add_box(
+        block,
+        1.0,
+        centre,
+        UnitQuaternion::identity(),
+        (velocity, V3::zeros()),
+    )?;
+    Ok(world)
+}
+
+/// Where that block stops, in closed form (x, z, m). Under the pyramid each tangent
+/// row saturates while its component slides, so each component of the velocity falls
+/// at μ g on its own and covers (v cos φ)²/(2 μ g) and (v sin φ)²/(2 μ g): the path
+/// bends towards the nearer edge of the pyramid. Under the cone the friction opposes
+/// the sliding, and the block stops v²/(2 μ g) out along a straight line.
+pub fn slide_stop(angle: f64, speed: f64, mu: f64, g: f64, cone: bool) -> (f64, f64) {
+    let (vx, vz) = (speed * angle.cos(), speed * angle.sin());
+    if cone {
+        let d = speed * speed / (2.0 * mu * g);
+        (d * angle.cos(), d * angle.sin())
+    } else {
+        (vx * vx / (2.0 * mu * g), vz * vz / (2.0 * mu * g))
+    }
+}
+// ANCHOR_END: slide
+
 /// The turntable's ball: radius (m) and mass (kg).
 pub const BALL: (f64, f64) = (0.05, 0.2);
 

@@ -250,3 +250,27 @@ fn interpolated_collision_times_match_bisection_with_fewer_rk4_steps() {
     assert!(interpolated.retaken <= interpolated.shortened + 2, "{interpolated:?}");
     assert!(bisection.retaken >= 3 * bisection.shortened, "{bisection:?}");
 }
+
+#[test]
+fn a_block_sliding_across_the_friction_pyramid_stops_where_the_pyramid_says() {
+    // Each tangent row saturates on its own, so each velocity component falls at
+    // μ g: the block stops at the pyramid's closed form, off the cone's straight line.
+    let (mu, speed) = (0.5, 2.0);
+    for degrees in [10.0f64, 30.0, 60.0] {
+        let angle = degrees.to_radians();
+        let settings = Settings { friction: mu, ..Settings::default() };
+        let mut world = scenes::slide(angle, speed, settings).unwrap();
+        world.run_until(1.0, |_| ()).unwrap();
+        let x = world.bodies()[0].position();
+        let g = -settings.gravity.y;
+        let pyramid = scenes::slide_stop(angle, speed, mu, g, false);
+        let cone = scenes::slide_stop(angle, speed, mu, g, true);
+        let off = |p: (f64, f64)| (x.x - p.0).hypot(x.z - p.1);
+        assert!(off(pyramid) < 0.01, "{degrees}°: {x} vs pyramid {pyramid:?}");
+        assert!(off(cone) > 0.02, "{degrees}°: {x} is on the cone's line {cone:?}");
+        assert!(
+            world.bodies()[0].velocity().norm() < 1e-3,
+            "{degrees}°: still moving"
+        );
+    }
+}
