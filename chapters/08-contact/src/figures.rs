@@ -519,6 +519,12 @@ fn friction_pyramid() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
     )
 }
 
+/// A point of a chart.
+type Point = (f64, f64);
+
+/// The forces and accelerations after one step of the pivoting.
+type Step = (Vec<f64>, Vec<f64>);
+
 /// One row's answers (a, f) from the solver, for A = 1 kg⁻¹ and each b of `bs`, with
 /// the bounds `lo` ≤ f ≤ `hi`.
 fn one_row(bs: &[f64], lo: f64, hi: f64) -> Result<Vec<(f64, f64)>, PbmError> {
@@ -551,7 +557,7 @@ fn complementarity() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
             ];
             let root = legend_below(root, &legend)?;
             let panels = panels(&root, layout, 2, 2);
-            let sets: [(&str, Vec<(f64, f64)>, &[(f64, f64)]); 2] = [
+            let sets: [(&str, Vec<Point>, &[Point]); 2] = [
                 (
                     "(a) contact: f ≥ 0, a ≥ 0, f a = 0",
                     vec![(0.0, 2.2), (0.0, 0.0), (2.2, 0.0)],
@@ -583,7 +589,7 @@ fn complementarity() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
 
 /// The first of the random four-contact problems whose pivoting lets a clamped
 /// contact go again, with its trace: (f, a) after every step.
-fn released_trace() -> Result<Vec<(Vec<f64>, Vec<f64>)>, PbmError> {
+fn released_trace() -> Result<Vec<Step>, PbmError> {
     for seed in 0..500 {
         let (a, b) = random_problem(Kind::Definite, 4, seed);
         let mut trace = vec![(vec![0.0; 4], b.iter().copied().collect::<Vec<f64>>())];
