@@ -1,14 +1,21 @@
 //! The chapter's figures, computed with the chapter's own code (the timings from the
 //! criterion run committed beside it).
 
+use crate::aabb::Aabb;
+use crate::exercises::ToiParams;
+use crate::polygon::{ConvexPolygon, Witness, separation};
 use crate::polyhedron::{Axis, ConvexPolyhedron, PlaneCache, plane};
 use crate::scenes::BoxScene;
 use crate::scenes::PAPER_TABLE_1;
-use crate::sweep::brute_force_pairs;
+use crate::sweep::{CoherentSweep, brute_force_pairs};
+use crate::toi::{FallingBox, LastStep, Search, collision_time, last_step};
 use crate::tunnel::{Flight, Shot, WALL_X};
-use nalgebra::{UnitQuaternion, Vector3};
+use nalgebra::{UnitQuaternion, Vector2, Vector3};
 use pbm_ode::convergence::log_log_slope;
+use pbm_prelim::Params;
+use pbm_prelim::params::ParamSet;
 use pbm_prelim::plot::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde_json::Value;
 
 /// Every figure of the chapter, in reading order.
@@ -20,14 +27,29 @@ pub fn all() -> Vec<Figure> {
             box_scene,
         ),
         Figure::new(
+            "sweep-exchange",
+            "One exchange of the coherent sort begins an overlap",
+            sweep_exchange,
+        ),
+        Figure::new(
             "sweep-timing",
             "Time per step against the number of boxes",
             sweep_timing,
         ),
         Figure::new(
+            "separating-axis",
+            "Candidate axes, the shapes' shadows on them, and the gap",
+            separating_axis,
+        ),
+        Figure::new(
             "separating-plane",
             "A separating plane kept as a witness",
             separating_plane,
+        ),
+        Figure::new(
+            "collision-time-trials",
+            "The separation over the overshooting step and the search's trials",
+            collision_time_trials,
         ),
         Figure::new("tunnelling", "A thin fast plate and a wall", tunnelling),
     ]
@@ -39,6 +61,8 @@ pub const BROAD_PHASE_TIMINGS: &str =
 
 const OVERLAPPING: RGBColor = RGBColor(213, 94, 0);
 const CLEAR: RGBColor = RGBColor(0, 158, 115);
+/// The tolerance band of the collision-time search.
+const BAND: RGBColor = RGBColor(210, 210, 210);
 
 fn box_scene() -> Result<Vec<Drawing>, PbmError> {
     let mut scene = BoxScene::new(100, 0.05, 1)?;
@@ -333,20 +357,141 @@ fn tunnelling() -> Result<Vec<Drawing>, PbmError> {
         ("conservative advancement".into(), shot.advancing(eps)?),
     ];
     let ms = |x: f64| (x - (WALL_X - 1.0)) / shot.speed * 1e3;
+    // The close-up: the last instant (a) tests in front of the wall and the first
+    // behind it, with the plate drawn at its real thickness.
+    let track = &runs[0].1.track;
+    let dt = shot.h;
+    let skip = (1..track.len())
+        .find(|&k| {
+            track[k - 1].0 + 0.5 * shot.plate < WALL_X
+                && track[k].0 - 0.5 * shot.plate > WALL_X + shot.wall
+        })
+        .ok_or_else(|| {
+            figure_error("tunnelling", "the plain test does not skip the wall")
+        })?;
+    let instants = [skip - 1, skip];
+    let plates: Vec<ConvexPolygon> = instants
+        .iter()
+        .map(|&k| shot.shapes(k as f64 * dt).map(|(_, plate)| plate))
+        .collect::<Result<_, PbmError>>()?;
+    let (wall_poly, _) = shot.shapes(0.0)?;
+    let stride = track[skip].0 - track[skip - 1].0;
+    let cm = |m: f64| format!("{:.0} cm", m * 100.0);
     titled_figure(
         "tunnelling",
-        [500, 1080],
-        "A 2 cm plate at 45 m/s towards a 10 cm wall, steps of 1/60 s",
+        [860, 1450],
+        &format!(
+            "A {} plate at {} m/s towards a {} wall, steps of 1/{:.0} s",
+            cm(shot.plate),
+            shot.speed,
+            cm(shot.wall),
+            1.0 / shot.h
+        ),
         |root, layout| {
             let legend: Legend = vec![
                 ("plate where tested".into(), Swatch::Dot(color(0), 5)),
                 ("collision found".into(), Swatch::Dot(color(1), 8)),
                 ("wall".into(), Swatch::Square(RGBColor(150, 150, 150))),
+                ("plate at its thickness, in (d)".into(), Swatch::Square(color(0))),
             ];
             let root = legend_below(root, &legend)?;
+            let (_, h) = root.dim_in_pixel();
+            let (top, close_up) = root.split_vertically(h - layout.pick(330, 340));
+            let close_up = close_up.margin(layout.pick(10, 24), 0, 0, 0);
+            let panel = titled(
+                &close_up,
+                &format!(
+                    "(d) close-up of (a): between two tests the plate moves v h = {}, more than plate and wall together, b + w = {}",
+                    cm(stride),
+                    cm(shot.plate + shot.wall)
+                ),
+                &label_font(),
+            )?;
+            let (pw, ph) = panel.dim_in_pixel();
+            let mid = 0.5 * (track[skip - 1].0 + track[skip].0);
+            let (xr, yr) = equal_scale_in(
+                (pw - 8, ph - 8),
+                mid - 0.5 * stride - 0.25..mid + 0.5 * stride + 0.25,
+                -0.5..0.55,
+            );
+            let mut chart =
+                ChartBuilder::on(&panel).margin(4).build_cartesian_2d(xr, yr)?;
+            let outline = |p: &ConvexPolygon| {
+                let mut o: Vec<(f64, f64)> =
+                    p.vertices().iter().map(|v| (v.x, v.y)).collect();
+                o.push(o[0]);
+                o
+            };
+            let grey = RGBColor(150, 150, 150);
+            chart.draw_series(std::iter::once(Polygon::new(
+                outline(&wall_poly),
+                grey.mix(0.7).filled(),
+            )))?;
+            let above = 0.38;
+            let centre_bottom = tick_font().pos(Pos::new(HPos::Center, VPos::Bottom));
+            let left = tick_font().pos(Pos::new(HPos::Left, VPos::Center));
+            let right = tick_font().pos(Pos::new(HPos::Right, VPos::Center));
+            for (k, text) in ["wall".to_string(), format!("w = {}", cm(shot.wall))]
+                .iter()
+                .enumerate()
+            {
+                chart.draw_series(std::iter::once(
+                    EmptyElement::at((WALL_X + shot.wall, 0.0))
+                        + Text::new(
+                            text.clone(),
+                            (8, 20 * k as i32 - 10),
+                            left.clone(),
+                        ),
+                ))?;
+            }
+            for (plate, &k) in plates.iter().zip(&instants) {
+                chart.draw_series([Polygon::new(
+                    outline(plate),
+                    color(0).mix(0.8).filled(),
+                )])?;
+                line(&mut chart, &outline(plate), color(0), 1)?;
+                let x = track[k].0;
+                chart.draw_series(std::iter::once(Text::new(
+                    format!("step {k}"),
+                    (x, above + 0.06),
+                    centre_bottom.clone(),
+                )))?;
+            }
+            let x = track[skip - 1].0;
+            for (k, text) in ["plate".to_string(), format!("b = {}", cm(shot.plate))]
+                .iter()
+                .enumerate()
+            {
+                chart.draw_series(std::iter::once(
+                    EmptyElement::at((x - 0.5 * shot.plate, 0.0))
+                        + Text::new(
+                            text.clone(),
+                            (-8, 20 * k as i32 - 10),
+                            right.clone(),
+                        ),
+                ))?;
+            }
+            // The step, from one tested centre to the next, below the plates.
+            let y = -0.42;
+            let (a, b) = ((track[skip - 1].0, y), (track[skip].0, y));
+            line(&mut chart, &[a, b], REFERENCE, 2)?;
+            for (end, side) in [(a, 9), (b, -9)] {
+                chart.draw_series(std::iter::once(
+                    EmptyElement::at(end)
+                        + PathElement::new(
+                            vec![(side, -5), (0, 0), (side, 5)],
+                            REFERENCE.stroke_width(2),
+                        ),
+                ))?;
+            }
+            chart.draw_series(std::iter::once(Text::new(
+                format!("one step, v h = {}", cm(stride)),
+                (0.5 * (a.0 + b.0), y + 0.04),
+                centre_bottom.clone(),
+            )))?;
             let letters = ["a", "b", "c"];
             for (i, (panel, (name, flight))) in
-                panels(&root, layout, 3, 3).iter().zip(&runs).enumerate()
+                panels(&top, layout, 3, 3).iter().zip(&runs).enumerate()
             {
                 let verdict = match flight.hit {
                     Some(t) => format!("hit at {:.1} ms", t * 1e3),
@@ -387,6 +532,792 @@ fn tunnelling() -> Result<Vec<Drawing>, PbmError> {
                         color(1).filled(),
                     )))?;
                 }
+            }
+            Ok(())
+        },
+    )
+}
+
+/// A figure error saying what went wrong with its data.
+fn figure_error(name: &str, why: impl Into<String>) -> PbmError {
+    PbmError::Figure { name: name.into(), why: why.into() }
+}
+
+/// "b₃" or "e₃": the begin or the end of box `id` (counted from 1 on the page).
+fn end_name(id: u32, begin: bool) -> String {
+    let digits = ['₀', '₁', '₂', '₃', '₄', '₅', '₆', '₇', '₈', '₉'];
+    let sub: String = (id + 1)
+        .to_string()
+        .chars()
+        .map(|c| digits[c.to_digit(10).unwrap_or(0) as usize])
+        .collect();
+    format!("{}{sub}", if begin { 'b' } else { 'e' })
+}
+
+fn sweep_exchange() -> Result<Vec<Drawing>, PbmError> {
+    let name = "sweep-exchange";
+    // Four boxes' intervals on the x axis (m); in one step the third moves left.
+    let start = [(0.5, 2.0), (1.5, 3.2), (3.6, 5.0), (5.6, 6.8)];
+    let moved = 2;
+    let shift = -0.6;
+    let intervals = |k: f64| -> Result<Vec<Aabb<1>>, PbmError> {
+        start
+            .iter()
+            .enumerate()
+            .map(|(i, &(b, e))| {
+                let s = if i == moved { k * shift } else { 0.0 };
+                Aabb::new([b + s], [e + s])
+            })
+            .collect()
+    };
+    let (before, after) = (intervals(0.0)?, intervals(1.0)?);
+    let mut sweep = CoherentSweep::new(&before)?;
+    let order_before = sweep.order(0);
+    let changes = sweep.update(&after)?;
+    let order_after = sweep.order(0);
+    // The figure is about one exchange: find it by comparing the two orders, and
+    // check it against the sweep's own count.
+    let differ: Vec<usize> = (0..order_before.len())
+        .filter(|&k| {
+            (order_before[k].0, order_before[k].1)
+                != (order_after[k].0, order_after[k].1)
+        })
+        .collect();
+    if changes.exchanges != 1 || differ.len() != 2 || differ[1] != differ[0] + 1 {
+        return Err(figure_error(
+            name,
+            format!("{} exchanges, orders differ at {differ:?}", changes.exchanges),
+        ));
+    }
+    let Some(&(i, j)) = changes.began.first() else {
+        return Err(figure_error(name, "the exchange began no overlap"));
+    };
+    let slot = differ[0];
+    let token = |o: &(u32, bool, f64)| end_name(o.0, o.1);
+    let (first, second) =
+        (token(&order_before[slot]), token(&order_before[slot + 1]));
+    let moments = [
+        (
+            &before,
+            &order_before,
+            format!(
+                "(a) before: {first} before {second} in the list; boxes {} and {} apart",
+                i + 1,
+                j + 1
+            ),
+        ),
+        (
+            &after,
+            &order_after,
+            format!(
+                "(b) box {} moved {} m left: {} exchange, {second} past {first}; boxes {} and {} overlap",
+                moved + 1,
+                -shift,
+                changes.exchanges,
+                i + 1,
+                j + 1
+            ),
+        ),
+    ];
+    require_finite(
+        name,
+        before.iter().chain(&after).flat_map(|b| [b.min[0], b.max[0]]),
+    )?;
+    let ghost = before[moved];
+    titled_figure(
+        name,
+        [760, 900],
+        "Sort and sweep kept sorted by insertion sort: one exchange of two ends, one new overlapping pair",
+        |root, _| {
+            let legend: Legend = vec![
+                ("a box's interval on the x axis".into(), Swatch::Square(color(0))),
+                (
+                    "the pair whose overlap the exchange begins".into(),
+                    Swatch::Square(OVERLAPPING),
+                ),
+                (
+                    format!("box {} before it moved", moved + 1),
+                    Swatch::Dashed(REFERENCE, 2),
+                ),
+                ("the two ends exchanged".into(), Swatch::Line(OVERLAPPING, 2)),
+            ];
+            let root = legend_below(root, &legend)?;
+            let (w, h) = root.dim_in_pixel();
+            // Split so that both panels' plots get the same height whatever their
+            // captions' lengths.
+            let title_height = |text: &str| -> u32 {
+                let lines =
+                    wrap(&root, text, &label_font(), w.saturating_sub(16)).len();
+                let line =
+                    root.estimate_text_size("Ag", &label_font()).map_or(20, |s| s.1);
+                8 + (f64::from(line) * 1.25).ceil() as u32 * lines as u32
+            };
+            let gap = 14;
+            let body =
+                (h - gap - title_height(&moments[0].2) - title_height(&moments[1].2))
+                    / 2;
+            let halves = root.split_vertically(title_height(&moments[0].2) + body);
+            let halves = [halves.0, halves.1];
+            for (k, (half, (boxes, order, caption))) in
+                halves.iter().zip(&moments).enumerate()
+            {
+                let half =
+                    if k > 0 { half.margin(gap, 0, 0, 0) } else { half.clone() };
+                let panel = titled(&half, caption, &label_font())?;
+                let (_, ph) = panel.dim_in_pixel();
+                let strip_height = 70;
+                let (plot, strip) =
+                    panel.split_vertically(ph.saturating_sub(strip_height));
+                let rows = boxes.len() as f64;
+                let mut chart = ChartBuilder::on(&plot)
+                    .margin(6)
+                    .margin_left(16)
+                    .margin_right(16)
+                    .x_label_area_size(44)
+                    .build_cartesian_2d(0.0..7.4, 0.45..rows + 0.75)?;
+                chart
+                    .configure_mesh()
+                    .disable_y_axis()
+                    .disable_y_mesh()
+                    .x_desc("x (m)")
+                    .axis_desc_style(label_font())
+                    .label_style(tick_font())
+                    .x_labels(8)
+                    .light_line_style(TRANSPARENT)
+                    .bold_line_style(BLACK.mix(0.1))
+                    .draw()?;
+                let level = |id: usize| rows - id as f64;
+                let began = k == 1;
+                if began {
+                    // Where the two intervals now overlap.
+                    let (lo, hi) = (
+                        boxes[i as usize].min[0].max(boxes[j as usize].min[0]),
+                        boxes[i as usize].max[0].min(boxes[j as usize].max[0]),
+                    );
+                    chart.draw_series(std::iter::once(Rectangle::new(
+                        [
+                            (lo, level(j as usize) - 0.35),
+                            (hi, level(i as usize) + 0.3),
+                        ],
+                        OVERLAPPING.mix(0.3).filled(),
+                    )))?;
+                    let y = level(moved);
+                    let outline = [
+                        (ghost.min[0], y - 0.16),
+                        (ghost.max[0], y - 0.16),
+                        (ghost.max[0], y + 0.16),
+                        (ghost.min[0], y + 0.16),
+                        (ghost.min[0], y - 0.16),
+                    ];
+                    dashed_line(&mut chart, &outline, REFERENCE, 2)?;
+                }
+                let left = tick_font().pos(Pos::new(HPos::Left, VPos::Bottom));
+                let right = tick_font().pos(Pos::new(HPos::Right, VPos::Bottom));
+                for (id, b) in boxes.iter().enumerate() {
+                    let y = level(id);
+                    let hot = began && (id == i as usize || id == j as usize);
+                    let c = if hot { OVERLAPPING } else { color(0) };
+                    let corners = [(b.min[0], y - 0.16), (b.max[0], y + 0.16)];
+                    chart.draw_series([
+                        Rectangle::new(corners, c.mix(0.55).filled()),
+                        Rectangle::new(corners, c.stroke_width(1)),
+                    ])?;
+                    let id = id as u32;
+                    chart.draw_series([
+                        Text::new(
+                            end_name(id, true),
+                            (b.min[0], y + 0.2),
+                            left.clone(),
+                        ),
+                        Text::new(
+                            end_name(id, false),
+                            (b.max[0], y + 0.2),
+                            right.clone(),
+                        ),
+                    ])?;
+                }
+                if began {
+                    let y = level(moved) - 0.34;
+                    let tip = (boxes[moved].min[0], y);
+                    line(&mut chart, &[(ghost.min[0], y), tip], REFERENCE, 2)?;
+                    // The head in pixels: the chart's two scales differ.
+                    let side = if ghost.min[0] > tip.0 { 9 } else { -9 };
+                    chart.draw_series(std::iter::once(
+                        EmptyElement::at(tip)
+                            + PathElement::new(
+                                vec![(side, -5), (0, 0), (side, 5)],
+                                REFERENCE.stroke_width(2),
+                            ),
+                    ))?;
+                }
+                // The sorted list of ends, one slot each.
+                let n = order.len() as i32;
+                let pad = 16;
+                let slot = (w as i32 - 2 * pad) / n;
+                let centre = |s: usize| pad + slot * s as i32 + slot / 2;
+                strip.draw(&Text::new(
+                    "the sorted list of ends, as the sweep keeps it:",
+                    (pad, 4),
+                    tick_font().pos(Pos::new(HPos::Left, VPos::Top)),
+                ))?;
+                let y = 34;
+                for (s, o) in order.iter().enumerate() {
+                    let hot = s == differ[0] || s == differ[1];
+                    let c = if hot { OVERLAPPING } else { REFERENCE };
+                    strip.draw(&Text::new(
+                        token(o),
+                        (centre(s), y),
+                        tick_font()
+                            .color(&c)
+                            .pos(Pos::new(HPos::Center, VPos::Center)),
+                    ))?;
+                }
+                if began {
+                    // A two-headed bracket under the exchanged ends.
+                    let (a, b) = (centre(differ[0]), centre(differ[1]));
+                    let (top, bottom) = (y + 12, y + 22);
+                    strip.draw(&PathElement::new(
+                        vec![(a, top), (a, bottom), (b, bottom), (b, top)],
+                        OVERLAPPING.stroke_width(2),
+                    ))?;
+                    for x in [a, b] {
+                        strip.draw(&PathElement::new(
+                            vec![(x - 4, top + 6), (x, top), (x + 4, top + 6)],
+                            OVERLAPPING.stroke_width(2),
+                        ))?;
+                    }
+                }
+            }
+            Ok(())
+        },
+    )
+}
+
+/// The two polygons of the separating-axis figure.
+fn axis_polygons() -> Result<(ConvexPolygon, ConvexPolygon), PbmError> {
+    let v = Vector2::new;
+    let a = ConvexPolygon::new(vec![
+        v(0.0, 0.0),
+        v(1.4, -0.2),
+        v(1.9, 0.8),
+        v(1.0, 1.6),
+        v(-0.2, 1.0),
+    ])?;
+    let b = ConvexPolygon::rectangle(Vector2::zeros(), v(0.75, 0.35))?
+        .placed(v(3.1, 1.7), 0.6);
+    Ok((a, b))
+}
+
+/// The interval a polygon's vertices cover along the unit direction `n`.
+fn projection(p: &ConvexPolygon, n: &Vector2<f64>) -> (f64, f64) {
+    p.vertices()
+        .iter()
+        .map(|v| n.dot(v))
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), s| {
+            (lo.min(s), hi.max(s))
+        })
+}
+
+fn separating_axis() -> Result<Vec<Drawing>, PbmError> {
+    let name = "separating-axis";
+    let (a, b) = axis_polygons()?;
+    // The chapter's answer: the best gap and the edge whose normal attains it.
+    let (best, witness) = separation(&a, &b);
+    let towards_b =
+        |w: Witness| if w.of_b { -b.normal(w.edge) } else { a.normal(w.edge) };
+    // Every candidate the search tries, as a direction from A towards B, and its gap
+    // g(n) = min over B − max over A.
+    let gap = |n: &Vector2<f64>| projection(&b, n).0 - projection(&a, n).1;
+    let candidates: Vec<Witness> = (0..a.vertices().len())
+        .map(|edge| Witness { of_b: false, edge })
+        .chain((0..b.vertices().len()).map(|edge| Witness { of_b: true, edge }))
+        .collect();
+    let n_best = towards_b(witness);
+    if (gap(&n_best) - best).abs() > 1e-12 {
+        return Err(figure_error(
+            name,
+            format!(
+                "projections give {} where separation gives {best}",
+                gap(&n_best)
+            ),
+        ));
+    }
+    // Beside the best, the candidate whose shadows overlap most: an axis that does
+    // not separate. Its direction is turned to run from A towards B.
+    let overlap = |n: &Vector2<f64>| {
+        let ((lo_a, hi_a), (lo_b, hi_b)) = (projection(&a, n), projection(&b, n));
+        hi_a.min(hi_b) - lo_a.max(lo_b)
+    };
+    let centre = |p: &ConvexPolygon| {
+        p.vertices().iter().sum::<Vector2<f64>>() / p.vertices().len() as f64
+    };
+    let (worst_witness, worst) = candidates
+        .iter()
+        .map(|&w| {
+            let n = towards_b(w);
+            (w, if n.dot(&(centre(&b) - centre(&a))) < 0.0 { -n } else { n })
+        })
+        .max_by(|p, q| overlap(&p.1).total_cmp(&overlap(&q.1)))
+        .ok_or_else(|| figure_error(name, "no candidates"))?;
+    if overlap(&worst) <= 0.0 {
+        return Err(figure_error(name, "every candidate separates the polygons"));
+    }
+    let whose = |w: Witness| if w.of_b { "B" } else { "A" };
+    let views = [
+        (
+            worst,
+            format!(
+                "(a) the normal of an edge of {}: the shadows overlap by {:.2} m, so it does not separate",
+                whose(worst_witness),
+                overlap(&worst)
+            ),
+        ),
+        (
+            n_best,
+            format!(
+                "(b) the best candidate, the normal of an edge of {}: the gap is {:.2} m",
+                whose(witness),
+                best
+            ),
+        ),
+    ];
+    require_finite(
+        name,
+        a.vertices().iter().chain(b.vertices()).flat_map(|v| [v.x, v.y]),
+    )?;
+    let shade_a = REFERENCE;
+    let shade_b = color(0);
+    titled_figure(
+        name,
+        [520, 960],
+        &format!(
+            "Two convex polygons A and B, {} candidate axes (the edge normals): each shape's shadow on an axis, and the gap between the shadows",
+            candidates.len()
+        ),
+        |root, layout| {
+            let legend: Legend = vec![
+                ("A, and its shadow on the axis".into(), Swatch::Line(shade_a, 6)),
+                ("B, and its shadow".into(), Swatch::Line(shade_b, 6)),
+                (
+                    "the gap (or overlap) between the shadows".into(),
+                    Swatch::Line(OVERLAPPING, 3),
+                ),
+                (
+                    "from the extreme vertices to the axis".into(),
+                    Swatch::Dashed(REFERENCE, 1),
+                ),
+            ];
+            let root = legend_below(root, &legend)?;
+            for (panel, (n, caption)) in
+                panels(&root, layout, 2, 2).iter().zip(&views)
+            {
+                let panel = titled(panel, caption, &label_font())?;
+                // The axis: a line along n, to the right of both shapes seen along n.
+                let side = Vector2::new(n.y, -n.x);
+                let all = a.vertices().iter().chain(b.vertices());
+                let beside = all
+                    .clone()
+                    .map(|v| side.dot(v))
+                    .fold(f64::NEG_INFINITY, f64::max)
+                    + 0.7;
+                let on_axis = |s: f64| side * beside + n * s;
+                let (lo_a, hi_a) = projection(&a, n);
+                let (lo_b, hi_b) = projection(&b, n);
+                let (s0, s1) = (lo_a.min(lo_b) - 0.4, hi_a.max(hi_b) + 0.6);
+                // The gap from A's far end to B's near end or, where the shadows
+                // overlap, the stretch they share.
+                let g = lo_b - hi_a;
+                let mark = side * 0.3;
+                let (p, q) = if g > 0.0 {
+                    (on_axis(hi_a) + mark, on_axis(lo_b) + mark)
+                } else {
+                    (on_axis(lo_a.max(lo_b)) + mark, on_axis(hi_a.min(hi_b)) + mark)
+                };
+                // The label beside the bracket, reading away from the shapes.
+                let label_at = (p + q) / 2.0 + side * 0.3;
+                let label_pos = if side.x < 0.0 { HPos::Right } else { HPos::Left };
+                let label_reach = Vector2::new(2.3 * side.x.signum(), 0.0);
+                let points: Vec<Vector2<f64>> = all
+                    .copied()
+                    .chain([on_axis(s0), on_axis(s1)])
+                    .chain([on_axis(s0) + side * 0.9, on_axis(s1) + side * 0.9])
+                    .chain(
+                        [on_axis(s1 + 0.1) + Vector2::new(0.8 * n.x.signum(), 0.0)],
+                    )
+                    .chain([label_at + label_reach])
+                    .collect();
+                let (x0, x1) = points
+                    .iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| {
+                        (l.min(p.x), h.max(p.x))
+                    });
+                let (y0, y1) = points
+                    .iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| {
+                        (l.min(p.y), h.max(p.y))
+                    });
+                let (pw, ph) = panel.dim_in_pixel();
+                let (xr, yr) = equal_scale_in(
+                    (pw - 12, ph - 12),
+                    x0 - 0.2..x1 + 0.2,
+                    y0 - 0.2..y1 + 0.2,
+                );
+                let mut chart =
+                    ChartBuilder::on(&panel).margin(6).build_cartesian_2d(xr, yr)?;
+                let xy = |v: Vector2<f64>| (v.x, v.y);
+                for (p, c, label) in [(&a, shade_a, "A"), (&b, shade_b, "B")] {
+                    let mut outline: Vec<(f64, f64)> =
+                        p.vertices().iter().map(|v| xy(*v)).collect();
+                    outline.push(outline[0]);
+                    chart.draw_series(std::iter::once(Polygon::new(
+                        outline.clone(),
+                        c.mix(0.25).filled(),
+                    )))?;
+                    line(&mut chart, &outline, c, 2)?;
+                    let centre = p.vertices().iter().sum::<Vector2<f64>>()
+                        / p.vertices().len() as f64;
+                    chart.draw_series(std::iter::once(Text::new(
+                        label,
+                        xy(centre),
+                        label_font().pos(Pos::new(HPos::Center, VPos::Center)),
+                    )))?;
+                    // Dashed lines from the vertices that give the shadow's ends.
+                    let (lo, hi) = projection(p, n);
+                    for v in p.vertices().iter().filter(|v| {
+                        let s = n.dot(v);
+                        (s - lo).abs() < 1e-12 || (s - hi).abs() < 1e-12
+                    }) {
+                        dashed_line(
+                            &mut chart,
+                            &[xy(*v), xy(on_axis(n.dot(v)))],
+                            c,
+                            1,
+                        )?;
+                    }
+                }
+                // The axis, its direction, and the two shadows a little to either side.
+                arrow(
+                    &mut chart,
+                    xy(on_axis(s0)),
+                    xy(on_axis(s1)),
+                    0.25,
+                    REFERENCE,
+                    1,
+                )?;
+                let h_pos = if n.x >= 0.0 { HPos::Left } else { HPos::Right };
+                chart.draw_series(std::iter::once(Text::new(
+                    "axis n",
+                    xy(on_axis(s1 + 0.1) + side * 0.15),
+                    tick_font().pos(Pos::new(h_pos, VPos::Center)),
+                )))?;
+                let offset = 0.07;
+                line(
+                    &mut chart,
+                    &[
+                        xy(on_axis(lo_a) - side * offset),
+                        xy(on_axis(hi_a) - side * offset),
+                    ],
+                    shade_a,
+                    6,
+                )?;
+                line(
+                    &mut chart,
+                    &[
+                        xy(on_axis(lo_b) + side * offset),
+                        xy(on_axis(hi_b) + side * offset),
+                    ],
+                    shade_b,
+                    6,
+                )?;
+                line(&mut chart, &[xy(p), xy(q)], OVERLAPPING, 3)?;
+                for e in [p, q] {
+                    line(
+                        &mut chart,
+                        &[xy(e - side * 0.1), xy(e + side * 0.1)],
+                        OVERLAPPING,
+                        3,
+                    )?;
+                }
+                let text = if g > 0.0 {
+                    format!("gap {g:.2} m")
+                } else {
+                    format!("overlap {:.2} m", overlap(n))
+                };
+                chart.draw_series(std::iter::once(Text::new(
+                    text,
+                    xy(label_at),
+                    tick_font()
+                        .color(&OVERLAPPING)
+                        .pos(Pos::new(label_pos, VPos::Center)),
+                )))?;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// How the search chose a trial time.
+#[derive(Clone, Copy, PartialEq)]
+enum Trial {
+    /// One of the bracket's two ends, placed before the search starts.
+    End,
+    /// The bracket's midpoint.
+    Midpoint,
+    /// The secant estimate from the separations at the bracket's ends.
+    Secant,
+}
+
+/// One placement of the search: time, separation there, and how the time was chosen.
+type TrialPoint = (f64, f64, Trial);
+
+/// Every time `collision_time` placed the shapes, in order, with the separation there
+/// and how the time was chosen (found by replaying the bracket the search kept).
+fn search_trials(
+    step: &LastStep,
+    epsilon: f64,
+    search: Search,
+) -> Result<(Vec<TrialPoint>, f64), PbmError> {
+    let name = "collision-time-trials";
+    let gap = |t: f64| -> Result<f64, PbmError> {
+        let (a, b) = FallingBox::shapes(&step.on_curve(true, t))?;
+        Ok(separation(&a, &b).0)
+    };
+    let mut times = Vec::new();
+    let found = collision_time(
+        |t| {
+            times.push(t);
+            FallingBox::shapes(&step.on_curve(true, t))
+        },
+        (step.t0, step.t0 + step.h),
+        epsilon,
+        search,
+    )?;
+    let mut trials = Vec::new();
+    let (mut lo, mut hi) = ((f64::NAN, 0.0), (f64::NAN, 0.0));
+    for (k, &t) in times.iter().enumerate() {
+        let d = gap(t)?;
+        let kind = if k < 2 {
+            Trial::End
+        } else {
+            let (l, h): ((f64, f64), (f64, f64)) = (lo, hi);
+            let secant = l.0 + (h.0 - l.0) * l.1 / (l.1 - h.1);
+            if t == 0.5 * (l.0 + h.0) {
+                Trial::Midpoint
+            } else if t == secant {
+                Trial::Secant
+            } else {
+                return Err(figure_error(name, format!("trial {t} is neither rule")));
+            }
+        };
+        if k == 0 || (k >= 2 && d > 0.0) {
+            lo = (t, d);
+        } else {
+            hi = (t, d);
+        }
+        trials.push((t, d, kind));
+    }
+    if times.last() != Some(&found.t) {
+        return Err(figure_error(name, "the last trial is not the time found"));
+    }
+    Ok((trials, found.t))
+}
+
+/// The vertical coordinate of the collision-time figure for a separation `d`: linear
+/// inside the tolerance band (±1 at ±ε), and one unit per factor of ten beyond it, so
+/// that the band and trials a thousand times farther out fit one plot.
+fn stretched(d: f64, epsilon: f64) -> f64 {
+    let r = d / epsilon;
+    if r.abs() <= 1.0 { r } else { r.signum() * (1.0 + r.abs().log10()) }
+}
+
+fn collision_time_trials() -> Result<Vec<Drawing>, PbmError> {
+    let name = "collision-time-trials";
+    let bad = |e: pbm_prelim::ParamError| figure_error(name, e.to_string());
+    let p = ToiParams::read(&Params::defaults(&ToiParams::specs())).map_err(bad)?;
+    let body = FallingBox::new(p.spin, p.drag)?;
+    let step = last_step(&body, p.h, p.epsilon)?;
+    let (t0, h, eps) = (step.t0, step.h, p.epsilon);
+    // Time in the step (ms) against the stretched separation.
+    let ms = |t: f64| (t - t0) * 1e3;
+    let y = |d: f64| stretched(d, eps);
+    // The curve, finely sampled where it crosses the band.
+    let searches = [
+        ("bisection", search_trials(&step, eps, Search::Bisection)?),
+        ("Baraff's secant hybrid", search_trials(&step, eps, Search::Secant)?),
+    ];
+    let found = searches[1].1.1;
+    let mut times: Vec<f64> = (0..=400).map(|k| t0 + h * k as f64 / 400.0).collect();
+    times.extend((0..=400).map(|k| found + 2e-3 * (k as f64 / 200.0 - 1.0)));
+    times.retain(|t| (t0..=t0 + h).contains(t));
+    times.sort_by(f64::total_cmp);
+    let curve: Vec<(f64, f64)> = times
+        .iter()
+        .map(|&t| {
+            let (a, b) = FallingBox::shapes(&step.on_curve(true, t))?;
+            Ok((ms(t), y(separation(&a, &b).0)))
+        })
+        .collect::<Result<_, PbmError>>()?;
+    require_finite(
+        name,
+        curve.iter().flat_map(|p| [p.0, p.1]).chain(
+            searches
+                .iter()
+                .flat_map(|(_, (tr, _))| tr.iter().flat_map(|x| [x.0, x.1])),
+        ),
+    )?;
+    let top = curve.iter().map(|p| p.1.abs()).fold(1.0, f64::max) + 0.35;
+    let eps_mm = eps * 1e3;
+    // Tick k stands for ±ε·10^(|k|−1); 0 for zero.
+    let tick = move |v: &f64| -> String {
+        let k = v.round();
+        if (v - k).abs() > 1e-9 {
+            return String::new();
+        }
+        if k == 0.0 {
+            return "0".into();
+        }
+        let d = k.signum() * eps_mm * 10f64.powf(k.abs() - 1.0);
+        let digits = (-d.abs().log10().floor()).max(0.0) as usize;
+        format!("{d:.digits$}")
+    };
+    let marker = |kind: Trial| match kind {
+        Trial::End => (REFERENCE, "the bracket's two ends, tested first"),
+        Trial::Midpoint => (color(0), "a midpoint (bisection)"),
+        Trial::Secant => (color(2), "a secant estimate"),
+    };
+    titled_figure(
+        name,
+        [600, 1120],
+        &format!(
+            "Finding the collision time inside the RK4 step that overshot: the box's separation d(t) from the floor on the cubic through the step's ends, and the times each search tries, in order (h = {} s, ε = {eps_mm} mm)",
+            h
+        ),
+        |root, layout| {
+            let legend: Legend = vec![
+                ("d(t) on the cubic".into(), Swatch::Line(REFERENCE, 2)),
+                ("tolerance band |d| ≤ ε".into(), Swatch::Square(BAND)),
+                (marker(Trial::End).1.into(), Swatch::Ring(marker(Trial::End).0, 5)),
+                (
+                    marker(Trial::Midpoint).1.into(),
+                    Swatch::Dot(marker(Trial::Midpoint).0, 5),
+                ),
+                (
+                    marker(Trial::Secant).1.into(),
+                    Swatch::Square(marker(Trial::Secant).0),
+                ),
+                ("the time accepted: |d| ≤ ε".into(), Swatch::Ring(OVERLAPPING, 8)),
+            ];
+            let root = legend_below(root, &legend)?;
+            for (area, (method, (trials, found))) in
+                panels(&root, layout, 2, 2).iter().zip(&searches)
+            {
+                let letter = if method.starts_with("bisection") { "a" } else { "b" };
+                let title =
+                    format!("({letter}) {method}: {} placements", trials.len());
+                let panel = titled(area, &title, &label_font())?;
+                let (xr, yr) = (-2.0..h * 1e3 + 2.0, -top..top);
+                let mut chart =
+                    chart_on(&panel).build_cartesian_2d(xr.clone(), yr.clone())?;
+                axes(
+                    &mut chart,
+                    &format!("time into the step, t − {t0:.2} s (ms)"),
+                    "separation d (mm), log beyond ±ε",
+                )
+                .y_labels(2 * top as usize + 1)
+                .x_label_formatter(&|x| format!("{x:.0}"))
+                .y_label_formatter(&tick)
+                .draw()?;
+                chart.draw_series(std::iter::once(Rectangle::new(
+                    [(xr.start, -1.0), (xr.end, 1.0)],
+                    BAND.filled(),
+                )))?;
+                line(&mut chart, &[(xr.start, 0.0), (xr.end, 0.0)], REFERENCE, 1)?;
+                line(&mut chart, &curve, REFERENCE, 2)?;
+                // Numbered points, each number placed beside its point where it
+                // covers no other number and no point.
+                let centres: Vec<(i32, i32)> = trials
+                    .iter()
+                    .map(|&(t, d, _)| chart.backend_coord(&(ms(t), y(d))))
+                    .collect();
+                let mut taken: Vec<[i32; 4]> = Vec::new();
+                for (k, &(t, d, kind)) in trials.iter().enumerate() {
+                    let at = (ms(t), y(d));
+                    let c = marker(kind).0;
+                    match kind {
+                        Trial::Secant => {
+                            chart.draw_series(std::iter::once(
+                                EmptyElement::at(at)
+                                    + Rectangle::new([(-5, -5), (5, 5)], c.filled()),
+                            ))?;
+                        }
+                        Trial::End => {
+                            chart.draw_series([
+                                Circle::new(at, 5, WHITE.filled()),
+                                Circle::new(at, 5, c.stroke_width(2)),
+                            ])?;
+                        }
+                        Trial::Midpoint => {
+                            chart.draw_series(std::iter::once(Circle::new(
+                                at,
+                                5,
+                                c.filled(),
+                            )))?;
+                        }
+                    }
+                    if k + 1 == trials.len() {
+                        chart.draw_series(std::iter::once(Circle::new(
+                            at,
+                            9,
+                            OVERLAPPING.stroke_width(3),
+                        )))?;
+                    }
+                    // The label's box for each corner it may take: [x0, y0, x1, y1].
+                    let px = centres[k];
+                    let width = if k + 1 >= 10 { 20 } else { 11 };
+                    let boxes =
+                        [(1, -1), (1, 1), (-1, -1), (-1, 1)].map(|(sx, sy)| {
+                            let (x, y) = (px.0 + sx * 9, px.1 + sy * 9);
+                            let (x0, x1) =
+                                if sx > 0 { (x, x + width) } else { (x - width, x) };
+                            let (y0, y1) =
+                                if sy < 0 { (y - 16, y) } else { (y, y + 16) };
+                            ([x0, y0, x1, y1], (sx, sy))
+                        });
+                    let clear = |r: &[i32; 4]| {
+                        taken.iter().all(|q| {
+                            r[2] <= q[0]
+                                || q[2] <= r[0]
+                                || r[3] <= q[1]
+                                || q[3] <= r[1]
+                        }) && centres.iter().all(|c| {
+                            c.0 + 5 <= r[0]
+                                || r[2] <= c.0 - 5
+                                || c.1 + 5 <= r[1]
+                                || r[3] <= c.1 - 5
+                        })
+                    };
+                    if let Some((r, (sx, sy))) = boxes.iter().find(|(r, _)| clear(r))
+                    {
+                        taken.push(*r);
+                        let h_pos = if *sx > 0 { HPos::Left } else { HPos::Right };
+                        let v_pos = if *sy < 0 { VPos::Bottom } else { VPos::Top };
+                        chart.draw_series(std::iter::once(
+                            EmptyElement::at(at)
+                                + Text::new(
+                                    format!("{}", k + 1),
+                                    (sx * 9, sy * 9),
+                                    tick_font().pos(Pos::new(h_pos, v_pos)),
+                                ),
+                        ))?;
+                    }
+                }
+                chart.draw_series(std::iter::once(Text::new(
+                    format!("t = {found:.4} s"),
+                    (xr.end - 1.0, -0.5),
+                    tick_font()
+                        .color(&OVERLAPPING)
+                        .pos(Pos::new(HPos::Right, VPos::Center)),
+                )))?;
             }
             Ok(())
         },

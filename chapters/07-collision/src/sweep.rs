@@ -163,6 +163,18 @@ impl<const D: usize> CoherentSweep<D> {
         pairs
     }
 
+    /// The interval ends on `axis` in the list's current order, as (box, whether it
+    /// is the begin, coordinate): what the insertion sort of [`Self::update`] keeps
+    /// sorted.
+    pub fn order(&self, axis: usize) -> Vec<(u32, bool, f64)> {
+        self.lists
+            .get(axis)
+            .map(|list| {
+                list.iter().map(|e| (e.id, e.end == End::Begin, e.value)).collect()
+            })
+            .unwrap_or_default()
+    }
+
     // ANCHOR: update
     /// Moves the ends to the boxes' new positions, re-sorts every axis by insertion
     /// sort and returns the pairs whose status changed. Two boxes' intervals on an

@@ -241,6 +241,69 @@ pub enum Refinement {
     Cubic(Search),
 }
 
+/// The step in which the falling box first ends within ε of the floor or deeper:
+/// its start time, length, and the states and derivatives at its two ends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LastStep {
+    /// The step's start time (s).
+    pub t0: f64,
+    /// Its length (s).
+    pub h: f64,
+    /// The state at t0, and its derivative (the step's first stage).
+    pub x0: Vec<f64>,
+    /// The derivative at t0.
+    pub f0: Vec<f64>,
+    /// The state at t0 + h.
+    pub x1: Vec<f64>,
+    /// The derivative at t0 + h (the next step's first stage).
+    pub f1: Vec<f64>,
+    /// The box's separation from the floor at t0 + h (negative: a depth).
+    pub depth: f64,
+}
+
+impl LastStep {
+    /// The state at time t in the step, on the cubic Hermite curve (`cubic`) or on
+    /// Baraff's quadratic.
+    pub fn on_curve(&self, cubic: bool, t: f64) -> Vec<f64> {
+        let s = (t - self.t0) / self.h;
+        if cubic {
+            hermite(&self.x0, &self.f0, &self.x1, &self.f1, self.h, s)
+        } else {
+            quadratic(&self.x0, &self.f0, &self.x1, self.h, s)
+        }
+    }
+}
+
+/// Integrates the falling box with RK4 at step h until a step ends with the box
+/// within ε of the floor or deeper, and returns that step.
+pub fn last_step(
+    body: &FallingBox,
+    h: f64,
+    epsilon: f64,
+) -> Result<LastStep, PbmError> {
+    let f = move |_: f64, x: &[f64], d: &mut [f64]| body.derivative(x, d);
+    let mut system = VectorField::new(&body.start, 0.0, f)?;
+    let mut rk = RungeKutta::new(RK4);
+    let max_steps = (10.0 / h).ceil() as usize;
+    for _ in 0..max_steps {
+        let (t0, x0) = (system.time(), state_of(&system));
+        rk.step(&mut system, h)?;
+        let x1 = state_of(&system);
+        let (a, b) = FallingBox::shapes(&x1)?;
+        let depth = separation(&a, &b).0;
+        if depth <= epsilon {
+            let (mut f0, mut f1) = (vec![0.0; 6], vec![0.0; 6]);
+            body.derivative(&x0, &mut f0);
+            body.derivative(&x1, &mut f1);
+            return Ok(LastStep { t0, h, x0, f0, x1, f1, depth });
+        }
+    }
+    Err(PbmError::degenerate(
+        "falling box",
+        format!("no impact within {max_steps} steps"),
+    ))
+}
+
 // ANCHOR: find_impact
 /// Integrates the falling box with RK4 at step h until a step ends with the box more
 /// than ε into the floor, then finds the collision time inside that step.
@@ -250,42 +313,22 @@ pub fn find_impact(
     epsilon: f64,
     refinement: Refinement,
 ) -> Result<Impact, PbmError> {
-    let f = move |_: f64, x: &[f64], d: &mut [f64]| body.derivative(x, d);
-    let mut system = VectorField::new(&body.start, 0.0, f)?;
-    let mut rk = RungeKutta::new(RK4);
-    let depth = |x: &[f64]| -> Result<f64, PbmError> {
-        let (a, b) = FallingBox::shapes(x)?;
-        Ok(separation(&a, &b).0)
-    };
-    let max_steps = (10.0 / h).ceil() as usize;
-    for _ in 0..max_steps {
-        let (t0, x0) = (system.time(), state_of(&system));
-        rk.step(&mut system, h)?;
-        let x1 = state_of(&system);
-        let d1 = depth(&x1)?;
-        if d1 > epsilon {
-            continue;
-        }
-        if d1 >= -epsilon {
-            // The step happened to end within ε of touching: that is the time.
-            let (a, b) = FallingBox::shapes(&body.exact(t0 + h))?;
-            let true_separation = separation(&a, &b).0;
-            let t = t0 + h;
-            return Ok(Impact {
-                t,
-                derivative_evaluations: 0,
-                tests: 1,
-                true_separation,
-            });
-        }
-        let before = rk.evaluations();
-        let (found, evaluations) = match refinement {
+    let step = last_step(body, h, epsilon)?;
+    let (t0, x0) = (step.t0, &step.x0);
+    let (found, evaluations) = if step.depth >= -epsilon {
+        // The step happened to end within ε of touching: that is the time.
+        let found =
+            CollisionTime { t: t0 + h, separation: step.depth, evaluations: 1 };
+        (found, 0)
+    } else {
+        match refinement {
             Refinement::Retake(search) => {
-                let mut trial = VectorField::new(&x0, t0, f)?;
+                let f = move |_: f64, x: &[f64], d: &mut [f64]| body.derivative(x, d);
+                let mut trial = VectorField::new(x0, t0, f)?;
                 let mut retake = RungeKutta::new(RK4);
                 let found = collision_time(
                     |t| {
-                        trial.scatter_state(&x0, t0);
+                        trial.scatter_state(x0, t0);
                         if t > t0 {
                             retake.step(&mut trial, t - t0)?;
                         }
@@ -297,46 +340,28 @@ pub fn find_impact(
                 )?;
                 // The two ends are already known: the search's first two placements
                 // cost nothing.
-                (
-                    found,
-                    retake.evaluations().saturating_sub(4) + rk.evaluations()
-                        - before,
-                )
+                (found, retake.evaluations().saturating_sub(4))
             }
             Refinement::Quadratic(search) | Refinement::Cubic(search) => {
-                let (mut f0, mut f1) = ([0.0; 6], [0.0; 6]);
-                body.derivative(&x0, &mut f0);
-                body.derivative(&x1, &mut f1);
+                // f0 is the step's first stage and f1 the next step's: both reused.
                 let cubic = matches!(refinement, Refinement::Cubic(_));
                 let found = collision_time(
-                    |t| {
-                        let s = (t - t0) / h;
-                        FallingBox::shapes(&if cubic {
-                            hermite(&x0, &f0, &x1, &f1, h, s)
-                        } else {
-                            quadratic(&x0, &f0, &x1, h, s)
-                        })
-                    },
+                    |t| FallingBox::shapes(&step.on_curve(cubic, t)),
                     (t0, t0 + h),
                     epsilon,
                     search,
                 )?;
-                // f0 is the step's first stage and f1 the next step's: both reused.
                 (found, 0)
             }
-        };
-        let (a, b) = FallingBox::shapes(&body.exact(found.t))?;
-        return Ok(Impact {
-            t: found.t,
-            derivative_evaluations: evaluations,
-            tests: found.evaluations,
-            true_separation: separation(&a, &b).0,
-        });
-    }
-    Err(PbmError::degenerate(
-        "falling box",
-        format!("no impact within {max_steps} steps"),
-    ))
+        }
+    };
+    let (a, b) = FallingBox::shapes(&body.exact(found.t))?;
+    Ok(Impact {
+        t: found.t,
+        derivative_evaluations: evaluations,
+        tests: found.evaluations,
+        true_separation: separation(&a, &b).0,
+    })
 }
 // ANCHOR_END: find_impact
 
