@@ -187,7 +187,7 @@ impl Bvh {
                         pairs.push((s.min(t), s.max(t)));
                     }
                 }
-                // Open the inner node (both: the larger box first, as a rule).
+                // Open the inner node (both inner: the first one's children).
                 (Kind::Inner(l, r), Kind::Leaf(_)) => stack.extend([(l, j), (r, j)]),
                 (Kind::Leaf(_), Kind::Inner(l, r)) => stack.extend([(i, l), (i, r)]),
                 (Kind::Inner(l, r), Kind::Inner(..)) => {

@@ -2,7 +2,7 @@
 
 use crate::bvh::{Bvh, folded_sheet};
 use crate::polyhedron::{ConvexPolyhedron, PlaneCache, Status, contacts, separation};
-use crate::scenes::{BoxScene, PAPER_TABLE_1};
+use crate::scenes::{BoxScene, PAPER_TABLE_1, predicted_exchanges};
 use crate::sweep::{CoherentSweep, brute_force_pairs, sort_and_sweep_pairs};
 use crate::toi::{FallingBox, Refinement, Search, exact_impact, find_impact};
 use crate::tunnel::{Shot, first_tunnelling_speed};
@@ -154,6 +154,7 @@ fn sweep_table(p: SweepTableParams) -> Result<Value, PbmError> {
             "n": n,
             "overlapping_pairs": sweep.pairs().len(),
             "exchanges_per_step": c,
+            "predicted_exchanges_per_step": predicted_exchanges(n, speed, scene.region()),
             "changes_per_step": k,
         }));
     }
@@ -211,7 +212,10 @@ fn separating_plane(p: SeparatingPlaneParams) -> Result<Value, PbmError> {
     }
     // A full search tries 6 + 6 face normals and 12 × 12 edge pairs, both ways.
     let axes_per_search = 2 * (6 + 6 + 12 * 12);
-    let axes_tested = cache.reused + cache.searched * axes_per_search;
+    // Every test but the first tries the witness first (one axis), whether or not it
+    // answers; a search then tries them all.
+    let witness_tests = cache.reused + cache.searched.saturating_sub(1);
+    let axes_tested = witness_tests + cache.searched * axes_per_search;
     Ok(json!({
         "witness_reuse_rate": cache.reused as f64 / steps as f64,
         "reused": cache.reused,

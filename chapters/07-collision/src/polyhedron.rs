@@ -347,8 +347,7 @@ fn within_face(p: &ConvexPolyhedron, f: usize, x: &V3, slack: f64) -> bool {
 /// solids in general position overlap exactly when a vertex of one is inside the
 /// other or an edge of one crosses a face of the other; features that only touch
 /// (a vertex on a face, an edge lying in one) can hide an overlap, and then the
-/// separating-axis test decides. The witness found is what the next step tries
-/// first.
+/// separating-axis test decides.
 pub fn penetration(
     a: &ConvexPolyhedron,
     b: &ConvexPolyhedron,

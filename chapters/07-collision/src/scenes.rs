@@ -91,6 +91,37 @@ impl BoxScene {
     }
 }
 
+// ANCHOR: predicted_exchanges
+/// The exchanges per step the coherent sweep should make among `n` boxes moving at
+/// speeds up to `max_speed` in a region of sides `region`, counted: on each axis an
+/// end of one box and an end of another (2n(n − 1) such pairs) swap when their order
+/// changes, and for ends spread evenly over a side L that happens with probability
+/// E|Δᵢ − Δⱼ| / L per step, Δ a box's displacement along the axis.
+pub fn predicted_exchanges(n: usize, max_speed: f64, region: [f64; 2]) -> f64 {
+    let pairs = 2.0 * n as f64 * (n as f64 - 1.0);
+    pairs * mean_gap(max_speed) * (1.0 / region[0] + 1.0 / region[1])
+}
+// ANCHOR_END: predicted_exchanges
+
+/// E|X − Y| for two boxes' displacements along an axis, X = s cos θ with s uniform in
+/// [0, max_speed) and θ uniform (along y, s sin θ has the same law): from a fine grid
+/// of the law, sorted, E|X − Y| = (2/N²) Σₖ (2k − N + 1) x₍ₖ₎.
+fn mean_gap(max_speed: f64) -> f64 {
+    let grid = 200;
+    let mut x: Vec<f64> = (0..grid * grid)
+        .map(|k| {
+            let (i, m) = ((k / grid) as f64, (k % grid) as f64);
+            let s = max_speed * (i + 0.5) / grid as f64;
+            s * (2.0 * PI * (m + 0.5) / grid as f64).cos()
+        })
+        .collect();
+    x.sort_by(f64::total_cmp);
+    let big = x.len() as f64;
+    let sum: f64 =
+        x.iter().enumerate().map(|(k, v)| (2.0 * k as f64 - big + 1.0) * v).sum();
+    2.0 * sum / (big * big)
+}
+
 /// Frames for timing a coherent broad phase: `steps` consecutive steps of the scene,
 /// then the same steps backwards, so that cycling through them never jumps.
 pub fn coherent_frames(

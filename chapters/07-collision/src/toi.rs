@@ -508,15 +508,18 @@ mod tests {
         let (mut f0, mut f1) = ([0.0; 6], [0.0; 6]);
         body.derivative(&x0, &mut f0);
         body.derivative(&x1, &mut f1);
-        let mid = hermite(&x0, &f0, &x1, &f1, h, 0.5);
         let truth = body.exact(0.25);
-        for i in 0..6 {
-            assert!(
-                (mid[i] - truth[i]).abs() < 1e-13,
-                "{i}: {} {}",
-                mid[i],
-                truth[i]
-            );
+        for mid in
+            [hermite(&x0, &f0, &x1, &f1, h, 0.5), quadratic(&x0, &f0, &x1, h, 0.5)]
+        {
+            for i in 0..6 {
+                assert!(
+                    (mid[i] - truth[i]).abs() < 1e-13,
+                    "{i}: {} {}",
+                    mid[i],
+                    truth[i]
+                );
+            }
         }
     }
 }

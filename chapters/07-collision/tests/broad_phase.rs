@@ -124,6 +124,12 @@ fn exchanges_outgrow_changes_in_overlap_status() {
     let ratio = last["exchanges_per_step"].as_f64().unwrap()
         / last["changes_per_step"].as_f64().unwrap();
     assert!(ratio > 100.0, "at 3,200 boxes only {ratio} exchanges per change");
+    // The count of swapping end pairs predicts the exchanges at every size.
+    for row in v["coherence"].as_array().unwrap() {
+        let counted = row["exchanges_per_step"].as_f64().unwrap();
+        let predicted = row["predicted_exchanges_per_step"].as_f64().unwrap();
+        assert!((predicted / counted - 1.0).abs() < 0.1, "{row}");
+    }
 }
 
 #[test]

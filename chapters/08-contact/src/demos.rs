@@ -38,7 +38,7 @@ pub const DROP: DemoSpec = DemoSpec {
     title: "A 0.4 × 0.2 × 0.3 m box dropped corner first",
     params: &[
         Param::linear("height", "drop height", "m", [0.5, 0.05, 1.0]),
-        Param::linear("restitution", "restitution ε", "", [0.5, 0.0, 1.0]),
+        Param::linear("restitution", "restitution e", "", [0.5, 0.0, 1.0]),
         Param::linear("friction", "friction μ", "", [0.0, 0.0, 1.0]),
     ],
     readouts: &[

@@ -89,7 +89,7 @@ params! {
     /// `contact/drop`.
     pub struct DropParams {
         height: f64 = float("drop height of the lowest corner (m)", 0.5, 0.05, 2.0),
-        restitution: f64 = float("coefficient of restitution ε", 0.5, 0.0, 1.0),
+        restitution: f64 = float("coefficient of restitution e", 0.5, 0.0, 1.0),
         t_end: f64 = float("simulated time (s)", 3.0, 0.5, 5.0),
         search: CollisionSearch = choice(
             "how a step that went too deep finds the collision time: on the step's \
@@ -127,7 +127,7 @@ fn drop(p: DropParams) -> Result<Value, PbmError> {
     })?;
     let stats = world.stats();
     let at_rest = moving_until < world.time();
-    // Kinetic energy across each impact: never more after than before for ε ≤ 1
+    // Kinetic energy across each impact: never more after than before for e ≤ 1
     // (to roundoff).
     let gain = if stats.impacts > 0 { stats.max_impact_energy_gain } else { 0.0 };
     Ok(json!({

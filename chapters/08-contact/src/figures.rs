@@ -63,7 +63,7 @@ fn drop_energy() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
         |root, _| {
             let legend: Legend =
                 series_legend(&runs, Swatch::Line, LINE_WIDTH, |(e, _, n)| {
-                    format!("ε = {e}: {n} impacts")
+                    format!("e = {e}: {n} impacts")
                 });
             let root = legend_below(root, &legend)?;
             let mut chart =
@@ -102,7 +102,7 @@ fn bounce_series() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
     titled_figure(
         "bounce-series",
         [480, 600],
-        "A 0.4 × 0.2 × 0.3 m box of 1 kg dropped flat from 0.5 m, ε = 0.5",
+        "A 0.4 × 0.2 × 0.3 m box of 1 kg dropped flat from 0.5 m, e = 0.5",
         |root, _| {
             let legend: Legend = vec![
                 (
@@ -111,7 +111,7 @@ fn bounce_series() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
                 ),
                 (
                     format!(
-                        "landings the series predicts, down to {slowest:.2} m/s (below it ε = 0)"
+                        "landings the series predicts, down to {slowest:.2} m/s (below it e = 0)"
                     ),
                     Swatch::Dashed(REFERENCE, 1),
                 ),

@@ -29,9 +29,9 @@ pub fn relative_velocity(bodies: &[BodyState], c: &Contact) -> f64 {
 
 // ANCHOR: impulse
 /// The magnitude of the impulse j n that makes the relative normal velocity
-/// v⁺ = −ε v⁻ (ε the coefficient of restitution):
+/// v⁺ = −e v⁻ (e the coefficient of restitution):
 ///
-/// j = −(1 + ε) v⁻ / (1/M_a + 1/M_b + k_a + k_b),
+/// j = −(1 + e) v⁻ / (1/M_a + 1/M_b + k_a + k_b),
 ///
 /// with k = n · ((I⁻¹ (r × n)) × r) and r = p − x for each body.
 pub fn impulse_magnitude(
@@ -129,7 +129,7 @@ pub fn sequential(
 
 // ANCHOR: simultaneous
 /// Resolves the colliding contacts together: impulses j ≥ 0 with
-/// v⁺ + ε v⁻ = A j + (1 + ε) v⁻ ≥ 0 and complementary to j, an LCP (for contacts
+/// v⁺ + e v⁻ = A j + (1 + e) v⁻ ≥ 0 and complementary to j, an LCP (for contacts
 /// already parting, v⁻ ≥ 0, the target is only v⁺ ≥ 0). Symmetric contacts get
 /// symmetric impulses, whatever their order.
 pub fn simultaneous(
@@ -183,7 +183,7 @@ mod tests {
 
     #[test]
     fn an_impact_loses_half_one_minus_epsilon_squared_m_eff_v_squared() {
-        // ΔE = −½ (1 − ε²) m_eff v⁻², with 1/m_eff = 1/M + (r × n)ᵀ I⁻¹ (r × n)
+        // ΔE = −½ (1 − e²) m_eff v⁻², with 1/m_eff = 1/M + (r × n)ᵀ I⁻¹ (r × n)
         // against the ground, from the energies of v and ω before and after.
         let (bodies, c) = falling_box();
         let body = &bodies[0];
@@ -197,7 +197,7 @@ mod tests {
             let predicted = 0.5 * (1.0 - eps * eps) * m_eff * v * v;
             assert!(
                 (lost - predicted).abs() < 1e-12 * body.kinetic_energy(),
-                "ε = {eps}: lost {lost} J, predicted {predicted} J"
+                "e = {eps}: lost {lost} J, predicted {predicted} J"
             );
         }
     }
@@ -215,14 +215,14 @@ mod tests {
             let v = relative_velocity(&after, &c);
             assert!(
                 (v + eps * before).abs() < 1e-12,
-                "ε = {eps}: {v} vs {}",
+                "e = {eps}: {v} vs {}",
                 -eps * before
             );
             let e = after[0].kinetic_energy();
             if eps == 1.0 {
                 assert!((e - energy).abs() < 1e-12 * energy, "{e} vs {energy}");
             } else {
-                assert!(e < energy, "ε = {eps}: {e} ≥ {energy}");
+                assert!(e < energy, "e = {eps}: {e} ≥ {energy}");
             }
         }
     }
@@ -269,6 +269,34 @@ mod tests {
             }
         }
         assert!((a.clone() - a.transpose()).amax() < 1e-12);
+    }
+
+    #[test]
+    fn notes_errata_8_14_crosses_only_the_turning_part_with_r() {
+        // A 2 kg body with an anisotropic inertia, hit with j n at a point off its centre.
+        let body = BodyState {
+            x: V3::new(0.1, 0.2, -0.3),
+            v: V3::new(0.5, -1.0, 0.25),
+            omega: V3::new(0.3, 0.1, -0.2),
+            inv_mass: 0.5,
+            inv_inertia: Matrix3::from_diagonal(&V3::new(2.0, 5.0, 3.0)),
+        };
+        let (p, n, j) = (V3::new(0.6, -0.1, 0.2), V3::new(0.0, 0.6, 0.8), 1.7);
+        let r = p - body.x;
+        let mut hit = body;
+        hit.apply_impulse(&p, &(n * j));
+        let change = hit.point_velocity(&p) - body.point_velocity(&p);
+        // j n / M + (j I⁻¹ (r × n)) × r, as 8-13 has it for a.
+        let right =
+            n * (j * body.inv_mass) + (body.inv_inertia * r.cross(&n) * j).cross(&r);
+        // 8-14's form, the linear part crossed with r as well.
+        let printed =
+            (n * body.inv_mass + body.inv_inertia * r.cross(&n)).cross(&r) * j;
+        assert!((change - right).norm() < 1e-12, "{change} vs {right}");
+        assert!((change - printed).norm() > 0.1, "{change} vs {printed}");
+        // Even along n they differ, by j/M: (n/M) × r is perpendicular to n, so the
+        // printed form loses the linear part's push along n, which 8-15 then has again.
+        assert!((change - printed).dot(&n).abs() > 0.1 * j * body.inv_mass);
     }
 
     #[test]

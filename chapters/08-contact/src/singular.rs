@@ -1,9 +1,11 @@
 //! Redundant contacts: a table resting on four legs has four contact forces but only
 //! three equations (vertical force and two torques), so A is singular and the forces
-//! are not unique. Pivoting from scratch picks some answer each time; as a load
-//! moves slowly across the table the answer it picks can jump from one leg to
-//! another. Baraff's (1995) rule picks, among the right answers, the one nearest the
-//! last, and the forces stay continuous.
+//! are not unique. Pivoting from scratch picks some answer each time, and nothing in
+//! it promises that the answer for a slightly moved load is near the last one.
+//! Baraff's (1995) rule picks, among the right answers, the one nearest the last, so
+//! the forces stay continuous by construction. (In this experiment pivoting in a
+//! fixed order happens to be continuous too; what the rule buys is a warm start that
+//! can accept a singular partition.)
 
 use crate::impulse::{Contact, contact_matrix};
 use crate::lcp::{Bounds, LcpSolution, solve, solve_warm};

@@ -98,10 +98,10 @@ fn the_seesaw_balances_by_the_lever_law_and_tips_as_predicted() {
 }
 
 #[test]
-fn the_seesaws_that_once_stalled_finish_and_come_to_rest_on_the_heavy_end() {
-    // Value sets a fuzz campaign found stepping forever (a pair already deeper than ε
-    // made every collision-time search end at a sliver of a step). Each must now finish
-    // within the step budget, tipped onto its heavy (right) end, sin θ = height / half.
+fn lopsided_seesaws_finish_and_come_to_rest_on_the_heavy_end() {
+    // Value sets where a pair already deeper than ε would make every collision-time
+    // search end at a sliver of a step. Each must finish within the step budget,
+    // tipped onto its heavy (right) end, sin θ = height / half.
     let sets = [
         ((0.2, 1.0), (5.0, 0.5), 2.0),
         ((0.2, 1.08), (5.0, 0.5), 2.0),

@@ -45,8 +45,8 @@ fn impacts_never_make_energy() {
         let mut world = scenes::drop(0.5, settings).unwrap();
         world.run_until(1.5, |_| {}).unwrap();
         let stats = world.stats();
-        assert!(stats.impacts > 0, "ε = {e}");
-        assert!(stats.max_impact_energy_gain <= 1e-12, "ε = {e}: {stats:?}");
+        assert!(stats.impacts > 0, "e = {e}");
+        assert!(stats.max_impact_energy_gain <= 1e-12, "e = {e}: {stats:?}");
     }
 }
 
@@ -154,7 +154,7 @@ fn a_hard_landing_on_a_seesaw_finishes_and_reports_what_friction_left_unsettled(
 
 #[test]
 fn a_box_dropped_flat_bounces_a_few_times_and_comes_to_rest() {
-    // A 0.4 × 0.2 × 0.3 m box of 1 kg released flat 2 cm above the ground, ε = 0.5:
+    // A 0.4 × 0.2 × 0.3 m box of 1 kg released flat 2 cm above the ground, e = 0.5:
     // it lands at √(2 g h) = 0.63 m/s and each bounce is half as fast, so the series
     // of flights sums to about 0.19 s. Impacts too slow to outlast a step of gravity
     // do not bounce, so it stops instead of hopping on the spot.
@@ -170,7 +170,7 @@ fn a_box_dropped_flat_bounces_a_few_times_and_comes_to_rest() {
 
 #[test]
 fn the_corner_first_drop_comes_to_rest_near_the_sum_of_its_bounces() {
-    // contact/drop at its defaults: dropped from 0.5 m with ε = 0.5, the flights after
+    // contact/drop at its defaults: dropped from 0.5 m with e = 0.5, the flights after
     // the first landing sum to about 0.96 s; the box must be at rest by 1.2 s.
     let chapter = pbm_contact::chapter();
     let v = pbm_prelim::testing::run(&chapter, "drop", &[]).unwrap();
@@ -205,10 +205,10 @@ fn a_slowly_sliding_box_loses_five_eighths_of_its_speed_each_step() {
 
 #[test]
 fn a_fast_cube_does_not_pass_through_a_resting_one_at_a_large_step() {
-    // No gravity, ε = 1, h = 0.1 s: a unit cube at 100 m/s moves 10 m a step, and a
+    // No gravity, e = 1, h = 0.1 s: a unit cube at 100 m/s moves 10 m a step, and a
     // world that looked only at the ends of full steps would never see the resting
     // cube 5 m ahead. Cut to the cubes' width, the steps find the impact: equal
-    // masses and ε = 1 exchange the velocities.
+    // masses and e = 1 exchange the velocities.
     let settings = Settings {
         gravity: Vector3::zeros(),
         restitution: 1.0,

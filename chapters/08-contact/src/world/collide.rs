@@ -17,7 +17,7 @@ impl World {
     /// Impulses for the colliding contacts among `found`. Impacts slower than
     /// `bounce_steps` steps of gravity are inelastic, so a body settles rather than
     /// hops. All contacts are solved at once when that makes no energy (always for
-    /// ε = 0): symmetric contacts get symmetric impulses, so a box landing flat does
+    /// e = 0): symmetric contacts get symmetric impulses, so a box landing flat does
     /// not come away spinning. Otherwise one at a time, which never makes energy.
     pub(super) fn collide(&mut self, found: &[Found]) -> Result<(), PbmError> {
         let s = self.settings;

@@ -90,7 +90,7 @@ impl World {
     /// still be closing, slower than the resting speed: the force solve keeps
     /// d̈ ≥ 0, so a closing speed it is handed persists, and the bodies would sink
     /// at it until the tolerance correction pushed them back, step after step. An
-    /// inelastic impulse (ε = 0) solved for all of them together stops that first:
+    /// inelastic impulse (e = 0) solved for all of them together stops that first:
     /// j ≥ 0, v⁺ = A j + v⁻ ≥ 0, complementary. Speeds below [`SLOWEST_CLOSING`]
     /// are left to the tolerance correction.
     pub(super) fn hold(&mut self, found: &[Found]) -> Result<(), PbmError> {

@@ -87,7 +87,7 @@ pub enum CollisionSearch {
 pub struct Settings {
     /// Gravity (m/s²).
     pub gravity: V3,
-    /// Coefficient of restitution ε of every impact, in [0, 1].
+    /// Coefficient of restitution e of every impact, in [0, 1].
     pub restitution: f64,
     /// Coefficient of friction μ of every contact, ≥ 0. Below [`MIN_FRICTION`] it
     /// counts as zero.
@@ -97,7 +97,7 @@ pub struct Settings {
     /// Closing speeds below this (m/s) are resting, not colliding.
     pub resting_speed: f64,
     /// Impacts closing slower than this many steps of gravity, `bounce_steps` · |g| h
-    /// (m/s), do not bounce: they get ε = 0. A rebound slower than that is caught
+    /// (m/s), do not bounce: they get e = 0. A rebound slower than that is caught
     /// again within a step or two, so with ε > 0 a body would hop on the spot for
     /// ever instead of coming to rest. The default is 2.
     pub bounce_steps: f64,
@@ -151,7 +151,7 @@ pub struct Stats {
     pub min_normal_force: f64,
     /// Impacts resolved (steps with at least one impulse).
     pub impacts: usize,
-    /// The largest kinetic-energy change across an impact (J; ≤ 0 for ε ≤ 1).
+    /// The largest kinetic-energy change across an impact (J; ≤ 0 for e ≤ 1).
     pub max_impact_energy_gain: f64,
     /// Steps shortened to stop at a collision.
     pub shortened: usize,
