@@ -228,7 +228,7 @@ fn every_listing_fits_the_column_without_scrolling_sideways() {
 /// The chapters whose pages show no listing longer than [`LISTING_LINES`]: a longer
 /// function is cut into functions the page shows one at a time, with the argument
 /// between them (chapters join the list as their listings are cut).
-const SHORT_LISTING_CHAPTERS: &[&str] = &["08-contact"];
+const SHORT_LISTING_CHAPTERS: &[&str] = &["07-collision", "08-contact"];
 
 /// The most lines a listing may have on those chapters' pages.
 const LISTING_LINES: usize = 40;

@@ -202,6 +202,8 @@ fn direction(a: &ConvexPolyhedron, b: &ConvexPolyhedron, axis: Axis) -> Option<V
     }
 }
 
+// ANCHOR_END: gap
+
 /// The witness's separation now: its gap along its direction (`None` for an edge
 /// pair that has turned parallel). A lower bound on the pair's separation, since the
 /// separation is the largest gap over all directions.
@@ -214,6 +216,7 @@ pub fn witness_gap(
     Some(gap(a, b, &if w.flipped { -n } else { n }))
 }
 
+// ANCHOR: separation
 /// The separation of two convex polyhedra: the largest gap over every face normal of
 /// either and every edge × edge direction, both ways along each. Two convex solids
 /// are disjoint exactly when one of these directions separates them; when none does,
@@ -237,7 +240,7 @@ pub fn separation(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> (f64, PlaneWitn
     }
     best
 }
-// ANCHOR_END: gap
+// ANCHOR_END: separation
 
 /// The separating plane a witness stands for: unit normal (from A towards B) and
 /// the point midway between the two bodies along it.
@@ -459,23 +462,54 @@ pub fn contacts_on(
             found.push(c);
         }
     };
-    let aligned = 1.0 - 1e-6;
+    vertex_face(a, b, n, epsilon, &mut add);
+    edge_edge(a, b, n, epsilon, &mut add);
+    found
+}
+// ANCHOR_END: contacts
+
+/// How nearly parallel a face's normal (or an edge pair's cross product) must be to the
+/// plane's normal for its feature to lie across the plane.
+const ALIGNED: f64 = 1.0 - 1e-6;
+
+// ANCHOR: vertex_face
+/// The vertex/face contacts across the plane with normal `n` (from A to B): each
+/// vertex of B within ε of a face of A whose normal is n, its foot inside that face,
+/// and the same with A and B swapped.
+fn vertex_face(
+    a: &ConvexPolyhedron,
+    b: &ConvexPolyhedron,
+    n: V3,
+    epsilon: f64,
+    add: &mut impl FnMut(Contact),
+) {
     for (vertex_of_b, p, q, np) in [(true, a, b, n), (false, b, a, -n)] {
-        for face in (0..p.faces.len()).filter(|&f| p.normal(f).dot(&np) > aligned) {
+        for face in (0..p.faces.len()).filter(|&f| p.normal(f).dot(&np) > ALIGNED) {
             let o = p.vertices[p.faces[face][0]];
             for (vertex, v) in q.vertices.iter().enumerate() {
                 let height = np.dot(&(v - o));
                 let foot = v - np * height;
                 if height.abs() <= epsilon && within_face(p, face, &foot, epsilon) {
-                    add(Contact {
-                        point: *v,
-                        normal: n,
-                        feature: Feature::VertexFace { vertex_of_b, vertex, face },
-                    });
+                    let feature = Feature::VertexFace { vertex_of_b, vertex, face };
+                    add(Contact { point: *v, normal: n, feature });
                 }
             }
         }
     }
+}
+// ANCHOR_END: vertex_face
+
+// ANCHOR: edge_edge
+/// The edge/edge contacts across the plane with normal `n`: an edge of A and an edge
+/// of B lying across n, whose closest points are within ε of each other and strictly
+/// inside both edges (an end of an edge is a vertex, found as vertex/face).
+fn edge_edge(
+    a: &ConvexPolyhedron,
+    b: &ConvexPolyhedron,
+    n: V3,
+    epsilon: f64,
+    add: &mut impl FnMut(Contact),
+) {
     for (edge_a, &[i, j]) in a.edges.iter().enumerate() {
         let (u0, u1) = (a.vertices[i], a.vertices[j]);
         for (edge_b, &[k, l]) in b.edges.iter().enumerate() {
@@ -484,30 +518,25 @@ pub fn contacts_on(
             let cross = dir_a.cross(&dir_b);
             // Parallel edges touch along a segment whose ends are vertex contacts;
             // edges not lying across the plane's normal do not touch across it.
-            if cross.norm() < 1e-6 || cross.normalize().dot(&n).abs() < aligned {
+            if cross.norm() < 1e-6 || cross.normalize().dot(&n).abs() < ALIGNED {
                 continue;
             }
             let (s, t) = closest_parameters(u0, u1, w0, w1);
-            let margin_a = epsilon / (u1 - u0).norm();
-            let margin_b = epsilon / (w1 - w0).norm();
-            if !(margin_a..1.0 - margin_a).contains(&s)
-                || !(margin_b..1.0 - margin_b).contains(&t)
-            {
-                continue;
-            }
+            let (margin_a, margin_b) =
+                (epsilon / (u1 - u0).norm(), epsilon / (w1 - w0).norm());
+            let inside = |x: f64, m: f64| (m..1.0 - m).contains(&x);
             let (pa, pb) = (u0 + (u1 - u0) * s, w0 + (w1 - w0) * t);
-            if (pb - pa).norm() <= epsilon {
-                add(Contact {
-                    point: pa,
-                    normal: n,
-                    feature: Feature::EdgeEdge { edge_a, edge_b, dir_a, dir_b },
-                });
+            if inside(s, margin_a)
+                && inside(t, margin_b)
+                && (pb - pa).norm() <= epsilon
+            {
+                let feature = Feature::EdgeEdge { edge_a, edge_b, dir_a, dir_b };
+                add(Contact { point: pa, normal: n, feature });
             }
         }
     }
-    found
 }
-// ANCHOR_END: contacts
+// ANCHOR_END: edge_edge
 
 #[cfg(test)]
 mod tests {

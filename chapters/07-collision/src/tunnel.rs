@@ -42,6 +42,13 @@ pub struct Flight {
     pub tests: usize,
 }
 
+impl Flight {
+    /// A flight that has been tested only at its start, where the plate is at `start`.
+    fn from_start(start: (f64, f64)) -> Self {
+        Flight { track: vec![start], hit: None, tunnelled: false, tests: 0 }
+    }
+}
+
 impl Shot {
     /// Checks the numbers: all finite, sizes and the step positive.
     pub fn new(
@@ -106,12 +113,7 @@ impl Shot {
         epsilon: f64,
     ) -> Result<Flight, PbmError> {
         let dt = self.h / substeps.max(1) as f64;
-        let mut flight = Flight {
-            track: vec![self.at(0.0)],
-            hit: None,
-            tunnelled: false,
-            tests: 0,
-        };
+        let mut flight = Flight::from_start(self.at(0.0));
         for k in 1..=self.steps() * substeps.max(1) {
             let t = k as f64 * dt;
             let (wall, plate) = self.shapes(t)?;
@@ -135,12 +137,7 @@ impl Shot {
     /// the step is used up.
     pub fn advancing(&self, epsilon: f64) -> Result<Flight, PbmError> {
         let bound = self.speed + self.spin.abs() * self.radius();
-        let mut flight = Flight {
-            track: vec![self.at(0.0)],
-            hit: None,
-            tunnelled: false,
-            tests: 0,
-        };
+        let mut flight = Flight::from_start(self.at(0.0));
         let mut t = 0.0;
         for step in 1..=self.steps() {
             let end = step as f64 * self.h;
