@@ -4,7 +4,9 @@
 use crate::aabb::Aabb;
 use crate::exercises::ToiParams;
 use crate::polygon::{ConvexPolygon, Witness, separation};
-use crate::polyhedron::{Axis, ConvexPolyhedron, PlaneCache, plane};
+use crate::polyhedron::{
+    Axis, ConvexPolyhedron, Feature, PlaneCache, contacts, plane,
+};
 use crate::scenes::BoxScene;
 use crate::scenes::PAPER_TABLE_1;
 use crate::sweep::{CoherentSweep, brute_force_pairs};
@@ -45,6 +47,11 @@ pub fn all() -> Vec<Figure> {
             "separating-plane",
             "A separating plane kept as a witness",
             separating_plane,
+        ),
+        Figure::new(
+            "table-edge",
+            "The contacts of a box over a table's edge",
+            table_edge,
         ),
         Figure::new(
             "collision-time-trials",
@@ -1319,6 +1326,81 @@ fn collision_time_trials() -> Result<Vec<Drawing>, PbmError> {
                         .pos(Pos::new(HPos::Right, VPos::Center)),
                 )))?;
             }
+            Ok(())
+        },
+    )
+}
+
+fn table_edge() -> Result<Vec<Drawing>, PbmError> {
+    let (table, block) = crate::scenes::table_edge()?;
+    let found = contacts(&table, &block, 1e-4);
+    let top = |s: &ConvexPolyhedron| {
+        // The face whose normal is +y (or −y for the block's bottom), as (x, z) points.
+        let want = if s.centre().y < 0.0 { 1.0 } else { -1.0 };
+        let f = (0..s.faces().len())
+            .find(|&f| s.normal(f).y * want > 0.99)
+            .map_or(Vec::new(), |f| {
+                s.faces()[f].iter().map(|&v| s.vertices()[v]).collect()
+            });
+        let mut ring: Vec<(f64, f64)> =
+            f.iter().map(|p: &Vector3<f64>| (p.x, p.z)).collect();
+        ring.extend(ring.first().copied());
+        ring
+    };
+    let (table_top, block_bottom) = (top(&table), top(&block));
+    let vertex_face: Vec<(f64, f64)> = found
+        .iter()
+        .filter(|c| matches!(c.feature, Feature::VertexFace { .. }))
+        .map(|c| (c.point.x, c.point.z))
+        .collect();
+    let edge_edge: Vec<(f64, f64)> = found
+        .iter()
+        .filter(|c| matches!(c.feature, Feature::EdgeEdge { .. }))
+        .map(|c| (c.point.x, c.point.z))
+        .collect();
+    titled_figure(
+        "table-edge",
+        [470, 560],
+        "A block resting flat over a table's edge, seen from above",
+        |root, _| {
+            let legend: Legend = vec![
+                (
+                    "the table's top (its edge at x = 0)".into(),
+                    Swatch::Square(RGBColor(170, 170, 170)),
+                ),
+                (
+                    "the block's bottom face".into(),
+                    Swatch::Line(color(0), LINE_WIDTH),
+                ),
+                (
+                    format!("vertex/face contacts: {}", vertex_face.len()),
+                    Swatch::Dot(color(1), 6),
+                ),
+                (
+                    format!("edge/edge contacts: {}", edge_edge.len()),
+                    Swatch::Square(color(2)),
+                ),
+            ];
+            let root = legend_below(root, &legend)?;
+            let (xr, yr) = equal_scale(&root, -0.5..0.45, -0.35..0.35);
+            let mut chart = chart_on(&root).build_cartesian_2d(xr, yr)?;
+            axes(&mut chart, "x (m)", "z (m)")
+                .x_label_formatter(&|v| format!("{v:.1}"))
+                .y_label_formatter(&|v| format!("{v:.1}"))
+                .draw()?;
+            chart.draw_series(std::iter::once(Polygon::new(
+                table_top.clone(),
+                RGBColor(170, 170, 170).mix(0.8).filled(),
+            )))?;
+            line(&mut chart, &block_bottom, color(0), LINE_WIDTH)?;
+            chart.draw_series(
+                vertex_face.iter().map(|&p| Circle::new(p, 6, color(1).filled())),
+            )?;
+            // Squares of a fixed size in pixels, whatever the scale.
+            chart.draw_series(edge_edge.iter().map(|&p| {
+                EmptyElement::at(p)
+                    + Rectangle::new([(-6, -6), (6, 6)], color(2).filled())
+            }))?;
             Ok(())
         },
     )

@@ -121,3 +121,21 @@ fn a_tumbling_cube_passing_another_reuses_its_witness_almost_always() {
     let rate = cache.reused as f64 / steps as f64;
     assert!(rate > 0.95, "reused {} of {steps}", cache.reused);
 }
+
+#[test]
+fn a_turned_block_over_a_table_edge_touches_at_two_corners_and_two_edge_crossings() {
+    // The scene of the narrow-phase page's figure: the block's edges cross the table's
+    // at a slant, not square as in the test above.
+    let (table, block) = pbm_collision::scenes::table_edge().unwrap();
+    let found = contacts(&table, &block, 1e-4);
+    assert_eq!(count(&found), (2, 2), "{found:?}");
+    for c in &found {
+        assert!(c.point.y.abs() < 1e-9, "{:?}", c.point);
+        match c.feature {
+            Feature::VertexFace { .. } => assert!(c.point.x < 0.0, "{:?}", c.point),
+            Feature::EdgeEdge { .. } => {
+                assert!(c.point.x.abs() < 1e-9, "{:?}", c.point)
+            }
+        }
+    }
+}
