@@ -22,6 +22,11 @@ pub fn all() -> Vec<Figure> {
             "Dantzig's pivoting, step by step",
             pivoting_trace,
         ),
+        Figure::new(
+            "impulse-geometry",
+            "An impulse at a box's corner",
+            impulse_geometry,
+        ),
         Figure::new("drop-energy", "A dropped box's energy", drop_energy),
         Figure::new("bounce-series", "Bounces against their series", bounce_series),
         Figure::new("incline-slip", "Slip against slope", incline_slip),
@@ -667,4 +672,132 @@ fn pivoting_trace() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
             Ok(())
         },
     )
+}
+
+/// A 0.4 × 0.2 × 0.3 m box of 1 kg, turned 0.5 rad about z, its lowest corner on the
+/// ground (y = 0), moving at (0.5, −2, 0) m/s and spinning at 2 rad/s: the corner's
+/// velocity before and after the impulse of the colliding-contact page (e = 1/2), the
+/// impulse, and the arm r. Returns the box's corners (x, y) and those vectors.
+fn corner_hit() -> Result<(Vec<Point>, [nalgebra::Vector3<f64>; 6]), PbmError> {
+    use crate::impulse::{Contact, impulse_magnitude};
+    use crate::rows::BodyState;
+    use nalgebra::{Rotation3, Vector3};
+    let (size, mass, turn) = (Vector3::new(0.4, 0.2, 0.3), 1.0, 0.5);
+    let r = Rotation3::from_axis_angle(&Vector3::z_axis(), turn);
+    let corners: Vec<Vector3<f64>> =
+        [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+            .iter()
+            .map(|&(sx, sy)| {
+                r * Vector3::new(sx * size.x / 2.0, sy * size.y / 2.0, 0.0)
+            })
+            .collect();
+    let lowest = corners
+        .iter()
+        .copied()
+        .fold(corners[0], |m, c| if c.y < m.y { c } else { m });
+    let x = -lowest;
+    let props = pbm_rigid::mass::MassProperties::block(size, mass)?;
+    let inv_inertia = r.matrix()
+        * props.inertia.try_inverse().unwrap_or_default()
+        * r.matrix().transpose();
+    let box_state = BodyState {
+        x,
+        v: Vector3::new(0.5, -2.0, 0.0),
+        omega: Vector3::new(0.0, 0.0, 2.0),
+        inv_mass: 1.0 / mass,
+        inv_inertia,
+    };
+    let bodies = [box_state, BodyState::fixed(Vector3::zeros())];
+    let contact = Contact { a: 0, b: 1, p: Vector3::zeros(), n: Vector3::y() };
+    let j = impulse_magnitude(&bodies, &contact, 0.5)?;
+    let before = bodies[0].point_velocity(&contact.p);
+    let mut after_state = bodies[0];
+    after_state.apply_impulse(&contact.p, &(contact.n * j));
+    let after = after_state.point_velocity(&contact.p);
+    let outline = corners.iter().map(|c| (c.x + x.x, c.y + x.y)).collect();
+    Ok((outline, [x, contact.n, before, after, contact.n * j, contact.p - x]))
+}
+
+fn impulse_geometry() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
+    let (outline, [x, n, before, after, jn, _]) = corner_hit()?;
+    require_finite("impulse-geometry", [before.norm(), after.norm(), jn.norm()])?;
+    // Velocities drawn at 0.1 m per m/s, the impulse at 0.1 m per N s.
+    let scale = 0.1;
+    let tip = |v: nalgebra::Vector3<f64>| (scale * v.x, scale * v.y);
+    let ((bx, by), (ax, ay), (jx, jy)) = (tip(before), tip(after), tip(jn));
+    titled_figure(
+        "impulse-geometry",
+        [470, 540],
+        "A box's corner hits the ground: e = 1/2, seen along z",
+        |root, _| {
+            let legend: Legend = vec![
+                (
+                    "arm r, centre of mass to contact".into(),
+                    Swatch::Line(REFERENCE, 2),
+                ),
+                ("normal n".into(), Swatch::Line(color(2), 2)),
+                (
+                    "corner's velocity before, v⁻ (0.1 m per m/s)".into(),
+                    Swatch::Line(color(0), 2),
+                ),
+                ("corner's velocity after, v⁺".into(), Swatch::Dashed(color(0), 2)),
+                ("impulse j n (0.1 m per N s)".into(), Swatch::Line(color(1), 3)),
+            ];
+            let root = legend_below(root, &legend)?;
+            let (xr, yr) = equal_scale(&root, -0.35..0.35, -0.25..0.4);
+            let (left, right) = (xr.start, xr.end);
+            let mut chart = chart_on(&root).build_cartesian_2d(xr, yr)?;
+            axes(&mut chart, "x (m)", "y (m)")
+                .x_label_formatter(&|v| format!("{v:.1}"))
+                .y_label_formatter(&|v| format!("{v:.1}"))
+                .draw()?;
+            let ground = RGBColor(170, 170, 170).mix(0.6).filled();
+            chart.draw_series([Rectangle::new(
+                [(left, -0.25), (right, 0.0)],
+                ground,
+            )])?;
+            let mut closed = outline.clone();
+            closed.extend(outline.first().copied());
+            chart.draw_series([Polygon::new(
+                outline.clone(),
+                color(0).mix(0.15).filled(),
+            )])?;
+            line(&mut chart, &closed, color(0), 2)?;
+            chart.draw_series([Circle::new((x.x, x.y), 5, REFERENCE.filled())])?;
+            let origin = (0.0, 0.0);
+            arrow(&mut chart, (x.x, x.y), origin, 0.04, REFERENCE, 2)?;
+            arrow(&mut chart, origin, (0.0, 0.3 * n.y), 0.04, color(2), 2)?;
+            arrow(&mut chart, origin, (bx, by), 0.04, color(0), 2)?;
+            dashed_line(&mut chart, &[origin, (ax, ay)], color(0), 2)?;
+            arrow(&mut chart, origin, (jx, jy), 0.04, color(1), 3)?;
+            let label = |text: &str, at: (f64, f64)| {
+                Text::new(text.to_string(), at, label_font())
+            };
+            chart.draw_series([
+                label("n", (0.015, 0.3 * n.y)),
+                label("j n", (0.015, 0.5 * jy)),
+                label("v⁻", (bx + 0.015, by)),
+                label("v⁺", (ax - 0.06, ay + 0.03)),
+                label("r", (0.5 * x.x + 0.015, 0.5 * x.y - 0.02)),
+                label("x", (x.x + 0.015, x.y + 0.03)),
+                label("p", (-0.04, -0.035)),
+            ])?;
+            Ok(())
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_corner_of_the_impulse_figure_obeys_restitution_and_changes_sideways_too() {
+        let (_, [_, n, before, after, jn, arm]) = corner_hit().unwrap();
+        // e = 1/2 along the normal.
+        assert!((after.dot(&n) + 0.5 * before.dot(&n)).abs() < 1e-12);
+        assert!(jn.dot(&n) > 0.0 && arm.cross(&n).norm() > 0.1);
+        // Off the centre of mass, the hit also changes the corner's sideways velocity.
+        assert!(((after - before) - n * (after - before).dot(&n)).norm() > 0.5);
+    }
 }
