@@ -154,6 +154,19 @@ pub const PAPER_TABLE_1: [(usize, f64); 6] = [
     (3200, 53.30),
 ];
 
+/// A table top (x ≤ 0, its top face y = 0, its edge along z at x = 0) and a
+/// 0.6 × 0.2 × 0.3 m block lying flat on it, turned 0.5 rad about the vertical and
+/// overhanging the edge: two of the block's bottom corners are over the table, and two
+/// of its bottom edges cross the table's edge.
+pub fn table_edge() -> Result<(ConvexPolyhedron, ConvexPolyhedron), PbmError> {
+    let table =
+        ConvexPolyhedron::cuboid(V3::new(-0.5, -0.05, 0.0), V3::new(0.5, 0.05, 0.3))?;
+    let turn = UnitQuaternion::from_axis_angle(&V3::y_axis(), 0.5);
+    let block = ConvexPolyhedron::cuboid(V3::zeros(), V3::new(0.3, 0.1, 0.15))?
+        .placed(V3::new(-0.05, 0.1, -0.04), turn);
+    Ok((table, block))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,17 +192,4 @@ mod tests {
         assert!(BoxScene::new(10, f64::NAN, 1).is_err());
         assert!(BoxScene::new(10, -1.0, 1).is_err());
     }
-}
-
-/// A table top (x ≤ 0, its top face y = 0, its edge along z at x = 0) and a
-/// 0.6 × 0.2 × 0.3 m block lying flat on it, turned 0.5 rad about the vertical and
-/// overhanging the edge: two of the block's bottom corners are over the table, and two
-/// of its bottom edges cross the table's edge.
-pub fn table_edge() -> Result<(ConvexPolyhedron, ConvexPolyhedron), PbmError> {
-    let table =
-        ConvexPolyhedron::cuboid(V3::new(-0.5, -0.05, 0.0), V3::new(0.5, 0.05, 0.3))?;
-    let turn = UnitQuaternion::from_axis_angle(&V3::y_axis(), 0.5);
-    let block = ConvexPolyhedron::cuboid(V3::zeros(), V3::new(0.3, 0.1, 0.15))?
-        .placed(V3::new(-0.05, 0.1, -0.04), turn);
-    Ok((table, block))
 }
