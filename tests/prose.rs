@@ -155,17 +155,6 @@ const CLAIMS: &[Claim] = &[
         },
         agree: Agree::About(0.1),
     },
-    Claim {
-        page: "08-contact/simulation.md",
-        says: "about as $n^{2.2}$",
-        number: "2.2",
-        value: || {
-            let ratio = bench("contact-lcp.md", "80, pivoting")
-                / bench("contact-lcp.md", "5, pivoting");
-            ratio.ln() / 16f64.ln()
-        },
-        agree: Agree::Rounds,
-    },
 ];
 
 /// Half a unit in the last digit `number` shows: 0.05 for "3.2", 5e-7 for "1.7e-5".

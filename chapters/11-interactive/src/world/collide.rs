@@ -1,0 +1,79 @@
+//! Stage 2: the contacts closing faster than the resting speed collide, and one
+//! simultaneous impulse LCP stops them.
+
+use super::*;
+
+impl World {
+    // ANCHOR: collide
+    /// Stops every closing contact with one simultaneous impulse LCP (chapter 8):
+    /// for each contact of the bodies involved, j ≥ 0, v⁺ = A j + b ≥ 0,
+    /// complementary, with b = (1 + e) v⁻ where it closes; every pin joins in with
+    /// an impulse of any sign that leaves its two ends moving together. Contacts
+    /// closing faster than the resting speed bounce with the world's restitution
+    /// e; slower ones are stopped dead (e = 0), or they would bounce for ever in
+    /// steps of the speed gravity gives back in one step.
+    pub(super) fn collide(&mut self, found: &[Found]) -> Result<(), PbmError> {
+        let mut states = self.states();
+        let all: Vec<Contact> =
+            found.iter().map(|f| self.contact_of(&f.held)).collect();
+        let speed = |c: &Contact, states: &[BodyState]| relative_velocity(states, c);
+        let closing: Vec<&Contact> =
+            all.iter().filter(|c| speed(c, &states) < 0.0).collect();
+        if closing.is_empty() {
+            return Ok(());
+        }
+        // Every contact of the bodies involved takes part, so that an impulse at one
+        // corner cannot drive another into the ground.
+        let involved = |k: usize| closing.iter().any(|c| c.a == k || c.b == k);
+        let contacts: Vec<Contact> =
+            all.iter().copied().filter(|c| involved(c.a) || involved(c.b)).collect();
+        let (e, slow) = (self.settings.restitution, self.settings.resting_speed);
+        let impact = contacts.iter().any(|c| speed(c, &states) < -slow);
+        let mut rows: Vec<Row> = contacts
+            .iter()
+            .map(|c| Row { a: c.a, b: c.b, p: c.p, along: c.n, role: Role::Normal })
+            .collect();
+        let mut b: Vec<f64> = contacts
+            .iter()
+            .map(|c| {
+                let v = speed(c, &states);
+                if v < -slow { (1.0 + e) * v } else { v }
+            })
+            .collect();
+        // The pins take their share of every impulse, or an impact on one part of
+        // a linkage would tear it apart: their ends must move together after it.
+        for pin in &self.pins {
+            let [(a, pa), (b_end, pb)] = self.pin_ends(pin);
+            let c_dot = flat(states[a].point_velocity(&lift(pa)))
+                - flat(states[b_end].point_velocity(&lift(pb)));
+            for axis in [V2::x(), V2::y()] {
+                rows.push(Row {
+                    a,
+                    b: b_end,
+                    p: lift(pa),
+                    along: lift(axis),
+                    role: Role::Bilateral,
+                });
+                b.push(axis.dot(&c_dot));
+            }
+        }
+        let a = row_matrix(&states, &rows);
+        let bounds = frictionless_bounds(&rows);
+        let j = solve_bounded(&a, &DVector::from_vec(b), &bounds)?.f;
+        for (r, &j) in rows.iter().zip(j.iter()) {
+            states[r.a].apply_impulse(&r.p, &(r.along * j));
+            states[r.b].apply_impulse(&r.p, &(r.along * -j));
+        }
+        for (body, s) in self.bodies.iter_mut().zip(&states) {
+            let mut y = [0.0; STATE_SIZE];
+            body.write_state(&mut y);
+            y[3] = s.v.x * body.mass();
+            y[4] = s.v.y * body.mass();
+            y[5] = s.omega.z * body.inertia();
+            body.read_state(&y);
+        }
+        self.stats.impacts += usize::from(impact);
+        Ok(())
+    }
+    // ANCHOR_END: collide
+}

@@ -1,0 +1,393 @@
+//! Stages 2 and 3: the contacts held for the step, the rows of the pins, held
+//! contacts and friction, and the forces that solve them, island by island.
+
+use super::*;
+
+impl World {
+    // ANCHOR: states
+    /// Chapter 8's view of every object: moving bodies, fixtures, the world.
+    pub(super) fn states(&self) -> Vec<BodyState> {
+        let moving = self.bodies.iter().map(|b| BodyState {
+            x: lift(b.position()),
+            v: lift(b.velocity()),
+            omega: V3::new(0.0, 0.0, b.angular_velocity()),
+            inv_mass: 1.0 / b.mass(),
+            inv_inertia: Matrix3::from_diagonal(&V3::new(
+                0.0,
+                0.0,
+                1.0 / b.inertia(),
+            )),
+        });
+        let fixed = (0..=self.fixtures.len()).map(|_| BodyState::fixed(V3::zeros()));
+        moving.chain(fixed).collect()
+    }
+    // ANCHOR_END: states
+
+    /// The acceleration of the point p of body k under the loads alone (forces and
+    /// torques accumulated so far): F/m + α × r − ω² r. Zero for fixed objects.
+    pub(super) fn load_acceleration(&self, k: usize, p: &V2) -> V2 {
+        let Some(b) = self.bodies.get(k) else { return V2::zeros() };
+        let r = p - b.position();
+        let w = b.angular_velocity();
+        b.force() / b.mass() + spin2(b.torque() / b.inertia(), &r) - r * (w * w)
+    }
+
+    /// The velocity of the point p of object k (zero for fixed objects).
+    pub(super) fn velocity_at(&self, k: usize, p: &V2) -> V2 {
+        self.bodies.get(k).map_or(V2::zeros(), |b| b.point_velocity(p))
+    }
+
+    pub(super) fn omega(&self, k: usize) -> f64 {
+        self.bodies.get(k).map_or(0.0, |b| b.angular_velocity())
+    }
+
+    pub(super) fn pin_ends(&self, pin: &Pin) -> [(usize, V2); 2] {
+        let world = self.world_index();
+        [pin.a, pin.b].map(|a| match a {
+            Anchor::Body { body, .. } => (body, self.anchor_point(&a)),
+            Anchor::World(p) => (world, p),
+        })
+    }
+
+    // ANCHOR: rows
+    /// The rows of the pins and held contacts at the current state and their b:
+    /// relative accelerations under the loads alone (second order) or relative
+    /// velocities (first order, where the loads are velocities).
+    ///
+    /// A contact's normal row: d̈ = n·(p̈_a − p̈_b) + 2 ṅ·(ṗ_a − ṗ_b), ṅ = ω_b × n.
+    /// Its friction row along t = n⊥: t·(p̈_a − p̈_b) + ṫ·s + (t·s)/h with s the
+    /// sliding velocity, so that sticking also stops sliding within the step.
+    /// A pin's two rows: e·(C̈ + k_d Ċ + k_s C) with C = P_a − P_b.
+    pub(super) fn rows(&self) -> (Vec<Row>, Vec<f64>) {
+        let (mut rows, mut bias) = (Vec::new(), Vec::new());
+        let first = self.settings.order == Order::First;
+        let (ks, kd) = self.settings.feedback;
+        // In a first-order world the loads are the velocities.
+        let velocity = |k: usize, p: &V2| -> V2 {
+            if first {
+                self.bodies.get(k).map_or(V2::zeros(), |b| {
+                    b.force() / b.mass()
+                        + spin2(b.torque() / b.inertia(), &(p - b.position()))
+                })
+            } else {
+                self.velocity_at(k, p)
+            }
+        };
+        for pin in &self.pins {
+            let [(a, pa), (b, pb)] = self.pin_ends(pin);
+            let c = pa - pb;
+            let c_dot = velocity(a, &pa) - velocity(b, &pb);
+            // First order: Ċ + k_d C = 0 (a rate, 1/s). Second: C̈ + k_d Ċ + k_s C = 0.
+            let push = if first {
+                c_dot + c * kd
+            } else {
+                self.load_acceleration(a, &pa) - self.load_acceleration(b, &pb)
+                    + c_dot * kd
+                    + c * ks
+            };
+            for e in [V2::x(), V2::y()] {
+                rows.push(Row {
+                    a,
+                    b,
+                    p: lift(pa),
+                    along: lift(e),
+                    role: Role::Bilateral,
+                });
+                bias.push(e.dot(&push));
+            }
+        }
+        let mu = self.settings.friction;
+        for held in &self.held {
+            let (fa, fb) = (self.frame(held.a), self.frame(held.b));
+            let p = fa.point(&held.point);
+            let n = fb.vector(&held.normal);
+            let t = V2::new(-n.y, n.x);
+            let s = velocity(held.a, &p) - velocity(held.b, &p);
+            let normal = rows.len();
+            rows.push(Row {
+                a: held.a,
+                b: held.b,
+                p: lift(p),
+                along: lift(n),
+                role: Role::Normal,
+            });
+            if first {
+                bias.push(n.dot(&s));
+            } else {
+                let acc = self.load_acceleration(held.a, &p)
+                    - self.load_acceleration(held.b, &p);
+                let n_dot = spin2(self.omega(held.b), &n);
+                bias.push(n.dot(&acc) + 2.0 * n_dot.dot(&s));
+            }
+            if mu > 0.0 {
+                rows.push(Row {
+                    a: held.a,
+                    b: held.b,
+                    p: lift(p),
+                    along: lift(t),
+                    role: Role::Tangent { normal },
+                });
+                if first {
+                    bias.push(t.dot(&s));
+                } else {
+                    let acc = self.load_acceleration(held.a, &p)
+                        - self.load_acceleration(held.b, &p);
+                    let t_dot = spin2(self.omega(held.b), &t);
+                    bias.push(
+                        t.dot(&acc) + t_dot.dot(&s) + t.dot(&s) / self.settings.h,
+                    );
+                }
+            }
+        }
+        (rows, bias)
+    }
+    // ANCHOR_END: rows
+
+    // ANCHOR: loads
+    /// The loads: gravity, the torsion springs and the mouse spring.
+    pub(super) fn apply_loads(&mut self) -> Result<(), PbmError> {
+        let g = self.settings.gravity;
+        let first = self.settings.order == Order::First;
+        for body in &mut self.bodies {
+            body.clear_accumulators();
+            let weight = g * body.mass();
+            let x = body.position();
+            body.apply_force_at(&x, &weight);
+        }
+        // ANCHOR: torsion
+        for k in 0..self.springs.len() {
+            let s = self.springs[k];
+            let (twist, rate, inertia) = self.twist(&s);
+            let torque = -inertia
+                * if first {
+                    // As the mouse: the massless limit turns at the rate k/c.
+                    if s.damping <= 0.0 {
+                        let why = "its damping is 0; a first-order world turns it \
+                                   at the rate stiffness/damping";
+                        return Err(PbmError::invalid("torsion spring", why));
+                    }
+                    s.stiffness / s.damping * twist
+                } else {
+                    s.stiffness * twist + s.damping * rate
+                };
+            self.bodies[s.a].apply_torque(torque);
+            if let Some(b) = s.b {
+                self.bodies[b].apply_torque(-torque);
+            }
+        }
+        // ANCHOR_END: torsion
+        if let Some(m) = self.mouse {
+            check_mouse(&m, self.bodies.len())?;
+            let body = &mut self.bodies[m.body];
+            // The spring is scaled by the least mass the grabbed point can have, that
+            // of the free body pushed at p: constraints only add to it, so k/m and
+            // c/m bound the spring's rates wherever the body is grabbed and however
+            // it is held, and RK4 stays stable at the step.
+            let p = body.world_point(&m.local);
+            let r = p - body.position();
+            let mass = 1.0 / (1.0 / body.mass() + r.norm_squared() / body.inertia());
+            let f = if first {
+                // The spring with no mass to carry, m ẍ + c ẋ + k x = 0 as m → 0:
+                // ẋ = (k/c)(target − x), a rate of k/c. (k itself as a rate would
+                // be 4000/s, and RK4 at 10 ms blows up at 280/s.)
+                if m.damping.is_nan() || m.damping <= 0.0 {
+                    let why = format!(
+                        "its damping is {}; a first-order world moves the point at \
+                         the rate stiffness/damping",
+                        m.damping
+                    );
+                    return Err(PbmError::invalid("mouse", why));
+                }
+                (m.target - p) * (m.stiffness / m.damping * mass)
+            } else {
+                (m.target - p) * (m.stiffness * mass)
+                    - body.point_velocity(&p) * (m.damping * mass)
+            };
+            body.apply_force_at(&p, &f);
+        }
+        Ok(())
+    }
+
+    // ANCHOR_END: loads
+
+    // ANCHOR: islands
+    /// Solves for the constraint forces and adds them to the bodies, one island at a
+    /// time: bodies joined by contacts and pins, through moving bodies only (a
+    /// fixture or the world joins nothing, since nothing moves it). Forces in one
+    /// island cannot change accelerations in another, so the islands' LCPs are
+    /// independent, and solving them apart costs the sum of their sizes cubed, not
+    /// the cube of their sum.
+    pub(super) fn apply_constraint_forces(&mut self) -> Result<(), PbmError> {
+        let (rows, bias) = self.rows();
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let states = self.states();
+        let islands = islands(self.bodies.len(), &rows);
+        let last = std::mem::take(&mut self.previous);
+        let warm_ok = last.len() == islands.len();
+        let mut answers = Vec::with_capacity(islands.len());
+        let (mut warm, mut unsettled) = (true, false);
+        for (k, members) in islands.iter().enumerate() {
+            // The island's rows, each friction row pointing at its normal's new
+            // index.
+            // (A friction row joins the same two bodies as its normal, so the two
+            // are always in one island.)
+            let local: Vec<Row> = members
+                .iter()
+                .map(|&i| {
+                    let mut row = rows[i];
+                    if let Role::Tangent { normal } = row.role {
+                        let at = members.iter().position(|&m| m == normal);
+                        let at = at.ok_or_else(|| {
+                            let why =
+                                format!("friction row {i} left its normal {normal}");
+                            PbmError::degenerate("contact islands", why)
+                        })?;
+                        row.role = Role::Tangent { normal: at };
+                    }
+                    Ok(row)
+                })
+                .collect::<Result<_, PbmError>>()?;
+            let b = DVector::from_iterator(
+                members.len(),
+                members.iter().map(|&i| bias[i]),
+            );
+            let previous = if warm_ok { last.get(k) } else { None };
+            let solved = self.solve_island(&states, &local, &b, previous)?;
+            self.stats.rounds += solved.rounds;
+            self.stats.pivots += solved.solution.pivots;
+            warm &= solved.warm;
+            unsettled |= solved.mismatch > SETTLED;
+            for (row, &f) in local.iter().zip(solved.solution.f.iter()) {
+                let push = flat(row.along) * f;
+                let p = flat(row.p);
+                for (k, sign) in [(row.a, 1.0), (row.b, -1.0)] {
+                    if let Some(body) = self.bodies.get_mut(k) {
+                        body.apply_force_at(&p, &(push * sign));
+                    }
+                }
+            }
+            answers.push(solved.solution);
+        }
+        self.stats.solves += 1;
+        self.stats.islands += islands.len();
+        self.stats.warm += usize::from(warm);
+        self.stats.unsettled += usize::from(unsettled);
+        self.previous = answers;
+        Ok(())
+    }
+    // ANCHOR_END: islands
+
+    /// One island's force solve, warm-started from `previous`.
+    pub(super) fn solve_island(
+        &mut self,
+        states: &[BodyState],
+        rows: &[Row],
+        b: &DVector<f64>,
+        previous: Option<&LcpSolution>,
+    ) -> Result<FrictionSolution, PbmError> {
+        let mu = self.settings.friction;
+        match solve_friction(states, rows, b, mu, previous) {
+            Ok(solved) => Ok(solved),
+            // A simulator that must keep its frame rate cannot stop because the
+            // friction rounds did not settle (a slide coming to rest can make them
+            // swing): this one evaluation goes without friction, and says so.
+            Err(PbmError::Degenerate { why, .. })
+                if mu > 0.0 && why.contains("settle") =>
+            {
+                self.stats.friction_dropped += 1;
+                solve_friction(states, rows, b, 0.0, None)
+            }
+            Err(other) => Err(other),
+        }
+    }
+    /// Keeps the contacts that are not separating faster than the resting speed
+    /// for this step's force solves. A different set than last step's makes the
+    /// last answer no guess for this one.
+    pub(super) fn hold(&mut self, found: &[Found]) {
+        let states = self.states();
+        let resting_speed = self.settings.resting_speed;
+        let held: Vec<Held> = found
+            .iter()
+            .filter(|f| {
+                relative_velocity(&states, &self.contact_of(&f.held)) <= resting_speed
+            })
+            .map(|f| f.held)
+            .collect();
+        let same = held.len() == self.held.len()
+            && held.iter().zip(&self.held).all(|(x, y)| (x.a, x.b) == (y.a, y.b));
+        if !same {
+            self.previous.clear();
+        }
+        self.held = held;
+    }
+
+    /// A held contact as chapter 8's contact, at the current state.
+    pub(super) fn contact_of(&self, held: &Held) -> Contact {
+        let p = self.frame(held.a).point(&held.point);
+        let n = self.frame(held.b).vector(&held.normal);
+        Contact { a: held.a, b: held.b, p: lift(p), n: lift(n) }
+    }
+}
+
+/// The islands of `rows` among `n` moving bodies: the rows of each group of bodies
+/// joined through rows between moving bodies, in the order of their first rows, each
+/// list of rows in order.
+pub(super) fn islands(n: usize, rows: &[Row]) -> Vec<Vec<usize>> {
+    // Union–find over the moving bodies (indices from n on are fixtures and the
+    // world, which join nothing).
+    let mut parent: Vec<usize> = (0..n).collect();
+    pub(super) fn root(parent: &mut [usize], mut k: usize) -> usize {
+        while parent[k] != k {
+            parent[k] = parent[parent[k]];
+            k = parent[k];
+        }
+        k
+    }
+    for row in rows {
+        if row.a < n && row.b < n {
+            let (ra, rb) = (root(&mut parent, row.a), root(&mut parent, row.b));
+            if ra != rb {
+                parent[ra.max(rb)] = ra.min(rb);
+            }
+        }
+    }
+    let mut order: Vec<usize> = Vec::new();
+    let mut members: Vec<Vec<usize>> = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let body = if row.a < n { row.a } else { row.b };
+        let r = root(&mut parent, body);
+        match order.iter().position(|&o| o == r) {
+            Some(k) => members[k].push(i),
+            None => {
+                order.push(r);
+                members.push(vec![i]);
+            }
+        }
+    }
+    members
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn islands_join_through_moving_bodies_only() {
+        // Five moving bodies (0–4); 5 is a fixture and 6 the world. Rows 0–1, 1–3
+        // and 3–5 join 0, 1 and 3; 2 touches only the fixture, and 4 is pinned to
+        // the world: three islands, in the order of their first rows, even though
+        // 2 and 3 both touch fixture 5.
+        let row = |a: usize, b: usize| Row {
+            a,
+            b,
+            p: V3::zeros(),
+            along: V3::x(),
+            role: Role::Normal,
+        };
+        let rows = [row(2, 5), row(0, 1), row(4, 6), row(1, 3), row(3, 5), row(5, 2)];
+        assert_eq!(islands(5, &rows), vec![vec![0, 5], vec![1, 3, 4], vec![2]]);
+        assert!(islands(5, &[]).is_empty());
+    }
+}
