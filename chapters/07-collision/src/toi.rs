@@ -94,9 +94,9 @@ pub fn collision_time(
 // ANCHOR: hermite
 /// The cubic through the step's two end states x0, x1 with the step's two end
 /// derivatives f0, f1 (cubic Hermite interpolation), at the fraction s ∈ [0, 1] of a
-/// step of length h. The derivatives are ones the integrator evaluates anyway (f1 is
-/// the next step's first stage), so the curve costs no new evaluations; it is exact
-/// for motion quadratic in time and off by O(h⁴) otherwise.
+/// step of length h. f0 is the step's first stage; f1 costs one evaluation at the end
+/// state, which the step overshot to (it would be the next step's first stage only if
+/// the step were kept). Exact for motion quadratic in time, off by O(h⁴) otherwise.
 pub fn hermite(
     x0: &[f64],
     f0: &[f64],
@@ -242,8 +242,8 @@ pub enum Refinement {
     Retake(Search),
     /// Search on Baraff's quadratic through the step's ends: no evaluations.
     Quadratic(Search),
-    /// Search on the cubic Hermite curve through the step's ends and slopes: no
-    /// evaluations either.
+    /// Search on the cubic Hermite curve through the step's ends and slopes: one
+    /// evaluation, of the slope at the end.
     Cubic(Search),
 }
 
@@ -311,8 +311,9 @@ pub fn last_step(
 }
 
 // ANCHOR: find_impact
-/// Integrates the falling box with RK4 at step h until a step ends with the box more
-/// than ε into the floor, then finds the collision time inside that step.
+/// Integrates the falling box with RK4 at step h until a step ends with the box
+/// within ε of the floor or deeper; if deeper than ε, finds the collision time inside
+/// that step.
 pub fn find_impact(
     body: &FallingBox,
     h: f64,

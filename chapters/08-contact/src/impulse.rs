@@ -286,10 +286,10 @@ mod tests {
         let mut hit = body;
         hit.apply_impulse(&p, &(n * j));
         let change = hit.point_velocity(&p) - body.point_velocity(&p);
-        // j n / M + (j I⁻¹ (r × n)) × r, as 8-13 has it for a.
+        // j n / M + (j I⁻¹ (r × n)) × r, as the middle line of 8-13 has it.
         let right =
             n * (j * body.inv_mass) + (body.inv_inertia * r.cross(&n) * j).cross(&r);
-        // 8-14's form, the linear part crossed with r as well.
+        // The form of 8-13's last line and 8-14, the linear part crossed with r too.
         let printed =
             (n * body.inv_mass + body.inv_inertia * r.cross(&n)).cross(&r) * j;
         assert!((change - right).norm() < 1e-12, "{change} vs {right}");

@@ -231,8 +231,9 @@ fn a_fast_cube_does_not_pass_through_a_resting_one_at_a_large_step() {
 
 #[test]
 fn interpolated_collision_times_match_bisection_with_fewer_rk4_steps() {
-    // A box dropped corner first bounces and tumbles: the interpolation is exact for
-    // the free fall between contacts, so it lands on the very times bisection finds.
+    // A box dropped corner first bounces and tumbles. The interpolation follows its
+    // centre's free fall exactly, and its turning to far inside the window of depths
+    // the search accepts, so it stops at the very times bisection finds.
     let run = |search| {
         let settings = Settings { search, ..Settings::default() };
         let mut world = scenes::drop(0.5, settings).unwrap();
