@@ -9,12 +9,13 @@
 //! refills the blocks (the conditions evaluated in parallel, their blocks added in
 //! a fixed order so that any number of threads gives the same bits).
 
+use crate::contact::{Filter, Solid, filtered_cg};
 use crate::energy::{Curvature, LocalTerms, MAX_PARTICLES, local_terms};
 use crate::hinge::{Bend, RestHinge};
 use crate::triangle::{RestTriangle, Shear, Stretch};
 use nalgebra::Matrix3;
 use pbm_implicit::block_sparse::BlockSparse;
-use pbm_implicit::cg::{BlockJacobi, CgReport, conjugate_gradient};
+use pbm_implicit::cg::{BlockJacobi, CgReport, LinearOperator};
 use pbm_ode::runge_kutta::check_step_size;
 use pbm_particles::condition::Condition;
 use pbm_particles::particle::Vector;
@@ -118,6 +119,8 @@ pub struct ClothStep {
     /// Conditions whose exact Hessian was indefinite (counted only with
     /// [`Curvature::Projected`]).
     pub indefinite: usize,
+    /// Particles held on the solid's surface during the step.
+    pub held: usize,
 }
 
 /// A cloth, ready to step.
@@ -137,11 +140,21 @@ pub struct Cloth {
     pub gravity: V3,
     /// Air drag as a damping rate of every particle's velocity (1/s).
     pub drag: f64,
-    /// A sphere to drape over, if any.
+    /// A sphere to drape over, if any, pushing back as a penalty force.
     pub sphere: Option<Sphere>,
+    /// A solid to rest on, if any, held by constraints inside the solve
+    /// (implicit steps only).
+    pub solid: Option<Solid>,
+    /// Which particles are held on the solid's surface.
+    pub held: Vec<bool>,
+    /// Friction on the solid as the notes' linear model: a tangential drag
+    /// −k_f N v_t on a held particle pressed on with normal force N (s/m).
+    pub solid_friction: f64,
+    /// Each held particle's normal force N in the last step (N).
+    normal_force: Vec<f64>,
     /// Which Hessian the implicit step uses.
     pub curvature: Curvature,
-    /// CG stops at ‖b − A Δv‖ ≤ this × ‖b‖.
+    /// CG stops at ‖b − A Δv‖ ≤ this × ‖b‖, or this × h‖M g‖ if larger.
     pub cg_tolerance: f64,
     /// Time (s).
     pub t: f64,
@@ -272,6 +285,10 @@ impl Cloth {
             gravity: V3::new(0.0, 0.0, -pbm_particles::forces::G),
             drag: 0.0,
             sphere: None,
+            solid: None,
+            held: vec![false; n],
+            solid_friction: 0.0,
+            normal_force: vec![0.0; n],
             curvature: Curvature::Projected,
             cg_tolerance: 1e-6,
             t: 0.0,
@@ -432,28 +449,50 @@ impl Cloth {
             if let Some((push, _, _)) = self.contact(i) {
                 *fi += push;
             }
+            if let Some(drag) = self.friction(i) {
+                *fi -= drag * self.v[i];
+            }
         }
         f
     }
 
+    /// The friction drag k_f N (I − n nᵀ) on held particle i, if it is pressed on:
+    /// the force is −this × v, and ∂f/∂v is −this.
+    fn friction(&self, i: usize) -> Option<Matrix3<f64>> {
+        let solid = self.solid?;
+        let pressed = self.held[i] && self.normal_force[i] > 0.0;
+        pressed.then(|| {
+            let n = solid.gap(&self.x[i]).1;
+            (Matrix3::identity() - n * n.transpose())
+                * (self.solid_friction * self.normal_force[i])
+        })
+    }
+
     // ANCHOR: implicit_step
     /// One backward Euler step of size h: chapter 3's linear system, assembled from
-    /// the conditions' local Hessians, solved by CG from the last step's Δv.
+    /// the conditions' local Hessians, solved by CG from the last step's Δv with the
+    /// pinned particles and those held on the solid filtered out.
     pub fn backward_euler_step(&mut self, h: f64) -> Result<ClothStep, PbmError> {
         check_step_size(h)?;
         let (step, t0) = (self.steps, self.t);
         let (b, indefinite) = self.assemble(h).map_err(|e| e.at_step(step, t0))?;
+        let (filter, z) = self.constraints(h);
+        let floor = self.cg_tolerance * h * self.weight();
         let preconditioner =
             BlockJacobi::new(&self.matrix).map_err(|e| e.at_step(step, t0))?;
         let n = self.len();
-        let cg = conjugate_gradient(
+        let cg = filtered_cg(
             &preconditioner,
             &b,
             &mut self.dv,
-            self.cg_tolerance,
+            (&filter, &z),
+            (self.cg_tolerance, floor),
             10 * 3 * n + 100,
         )
         .map_err(|e| e.at_step(step, t0))?;
+        let mut a_dv = vec![0.0; b.len()];
+        preconditioner.apply(&self.dv, &mut a_dv);
+        let held = self.release(&a_dv, &b, &filter, h);
         for i in 0..n {
             if !self.pinned[i] {
                 self.v[i] += V3::from_column_slice(&self.dv[3 * i..3 * i + 3]);
@@ -461,9 +500,81 @@ impl Cloth {
             }
         }
         self.finish_step(h, step, t0)?;
-        Ok(ClothStep { cg, indefinite })
+        Ok(ClothStep { cg, indefinite, held })
     }
     // ANCHOR_END: implicit_step
+
+    /// ‖M g‖ over the free particles (N): the size of b while the cloth falls, and
+    /// the scale of CG's absolute floor.
+    fn weight(&self) -> f64 {
+        let g = self.gravity.norm();
+        let free = (0..self.len()).filter(|&i| !self.pinned[i]);
+        free.map(|i| (self.mass[i] * g).powi(2)).sum::<f64>().sqrt()
+    }
+
+    // ANCHOR: constraints
+    /// Each particle's filter and prescribed Δv for this step of size h. A pinned
+    /// particle is fixed. A particle held on the solid, or free but about to pass
+    /// its surface within the step (gap + h v·n < 0), has its velocity along the
+    /// normal set to −gap/h: it ends the step on the surface.
+    fn constraints(&mut self, h: f64) -> (Vec<Filter>, Vec<f64>) {
+        let n = self.len();
+        let (mut filter, mut z) = (vec![Filter::Free; n], vec![0.0; 3 * n]);
+        for i in 0..n {
+            if self.pinned[i] {
+                filter[i] = Filter::Fixed;
+                continue;
+            }
+            let Some(solid) = self.solid else { continue };
+            let (gap, normal) = solid.gap(&self.x[i]);
+            let v_n = normal.dot(&self.v[i]);
+            self.held[i] |= gap + h * v_n < 0.0;
+            if self.held[i] {
+                filter[i] = Filter::Across(normal);
+                let change = normal * (-gap / h - v_n);
+                z[3 * i..3 * i + 3].copy_from_slice(change.as_slice());
+            }
+        }
+        (filter, z)
+    }
+
+    /// Lets go of every held particle whose constraint impulse, c = A Δv − b along
+    /// the normal, pulled it toward the solid (a solid pushes, never pulls), and
+    /// returns how many stay held.
+    fn release(
+        &mut self,
+        a_dv: &[f64],
+        b: &[f64],
+        filter: &[Filter],
+        h: f64,
+    ) -> usize {
+        for (i, s) in filter.iter().enumerate() {
+            if let (Filter::Across(normal), true) = (s, self.held[i]) {
+                let c = (0..3).map(|k| (a_dv[3 * i + k] - b[3 * i + k]) * normal[k]);
+                let c = c.sum::<f64>();
+                self.held[i] = c >= 0.0;
+                self.normal_force[i] = c.max(0.0) / h;
+            } else {
+                self.normal_force[i] = 0.0;
+            }
+        }
+        self.held.iter().filter(|&&held| held).count()
+    }
+    // ANCHOR_END: constraints
+
+    /// The total force the solid exerted on the cloth over the last step (N): each
+    /// held particle's normal force N n and its friction drag.
+    pub fn contact_force(&self) -> V3 {
+        let Some(solid) = self.solid else { return V3::zeros() };
+        let mut total = V3::zeros();
+        for i in (0..self.len()).filter(|&i| self.held[i]) {
+            total += solid.gap(&self.x[i]).1 * self.normal_force[i];
+            if let Some(drag) = self.friction(i) {
+                total -= drag * self.v[i];
+            }
+        }
+        total
+    }
 
     /// The matrix A of the last assembled step.
     pub fn system_matrix(&self) -> &BlockSparse<3> {
@@ -528,6 +639,9 @@ impl Cloth {
                     b[3 * i + r] += pull[r];
                 }
             }
+            if let Some(drag) = self.friction(i) {
+                diagonal += drag * h;
+            }
             *self.matrix.block_mut(i, position) += diagonal;
         }
         self.locals = locals;
@@ -549,6 +663,10 @@ impl Cloth {
     pub fn symplectic_euler_step(&mut self, h: f64) -> Result<(), PbmError> {
         check_step_size(h)?;
         let (step, t0) = (self.steps, self.t);
+        if self.solid.is_some() {
+            let why = "a solid held by constraints is held only by the implicit step";
+            return Err(PbmError::invalid("cloth", why));
+        }
         // Only the forces are needed: the cheapest Hessian.
         self.evaluate(Curvature::GaussNewton).map_err(|e| e.at_step(step, t0))?;
         let f = self.forces(&self.locals);

@@ -3,7 +3,7 @@
 use crate::check::derivative_errors;
 use crate::cloth::{Cloth, Material as ClothMaterial};
 use crate::energy::Curvature;
-use crate::scenes::{SEGMENTS, SPHERE, Scene, cloth, fan, run};
+use crate::scenes::{SEGMENTS, SPHERE, Scene, SolidKind, cloth, fan, on_solid, run};
 use crate::strand::{Material, Scaling, cantilever, settle, small_sag};
 use pbm_particles::forces::G;
 use pbm_prelim::parallel::map_range;
@@ -50,6 +50,15 @@ pub fn all() -> Vec<Exercise> {
                     null_when: "if the scene has no sphere (curtain)",
                 },
             ]),
+        Exercise::new(
+            "contact",
+            "the drape's square dropped on a sphere or a box, held on its surface by constraints inside CG (Baraff and Witkin's filter)",
+            contact,
+        )
+        .optional(&[Optional {
+            field: "failure",
+            null_when: "every step succeeded",
+        }]),
         Exercise::new(
             "over-constraint",
             "a fan of triangles whose rest shapes cannot all hold at once: the stress left at rest",
@@ -182,8 +191,6 @@ fn drape(p: DrapeParams) -> Result<Value, PbmError> {
     let explicit = run(model.clone(), h, steps as usize, true, usize::MAX, |_| {})?;
     let implicit = run(model, h, steps as usize, false, usize::MAX, |_| {})?;
     let iterations = &implicit.cg_iterations;
-    let mean =
-        iterations.iter().sum::<usize>() as f64 / iterations.len().max(1) as f64;
     let end = implicit.cloth.energies()?;
     Ok(json!({
         "scene": pbm_prelim::Choice::word(scene),
@@ -193,7 +200,8 @@ fn drape(p: DrapeParams) -> Result<Value, PbmError> {
         "stable": implicit.stable,
         "failure": implicit.failure,
         "ms_per_step": implicit.ms_per_step,
-        "mean_cg_iterations": mean,
+        "mean_cg_iterations": mean(iterations),
+        "cg_iterations_at_rest": mean(last_second(iterations, h)),
         "max_cg_iterations": iterations.iter().max(),
         "indefinite_fraction": (curvature == Curvature::Projected).then(|| {
             implicit.indefinite as f64 / (steps * model_conditions as f64).max(1.0)
@@ -241,6 +249,57 @@ pub fn stiffness_over_mass(mut model: Cloth, h: f64) -> Result<f64, PbmError> {
         std::mem::swap(&mut x, &mut y);
     }
     Ok(lambda)
+}
+
+/// The mean of a run's per-step counts (0 for none).
+fn mean(counts: &[usize]) -> f64 {
+    counts.iter().sum::<usize>() as f64 / counts.len().max(1) as f64
+}
+
+/// The steps of the last simulated second (all of them in a shorter run).
+fn last_second(counts: &[usize], h: f64) -> &[usize] {
+    let steps = ((1.0 / h).round() as usize).clamp(1, counts.len().max(1));
+    &counts[counts.len().saturating_sub(steps)..]
+}
+
+params! {
+    /// `cloth/contact`.
+    pub struct ContactParams {
+        solid: SolidKind = choice("what the cloth falls on", SolidKind::Sphere),
+        n: usize = int("particles along a side", 16, 3, 40),
+        friction: f64 = float("friction k_f: tangential drag per newton pressing (s/m)", 1000.0, 0.0, 1e5),
+        h: f64 = float("step size (s)", 1.0 / 30.0, 1e-3, 0.1),
+        t_end: f64 = float("simulated time (s)", 4.0, 0.0, 10.0),
+    }
+}
+
+fn contact(p: ContactParams) -> Result<Value, PbmError> {
+    // The drape's cost, without its explicit run: see `drape`.
+    let steps = budget::steps(p.t_end, p.h).max(1.0);
+    let iterations = 15.0 * p.n as f64 * (30.0 * p.h).powf(0.75);
+    let work = steps * (p.n * p.n) as f64 * (260.0 + iterations);
+    budget::within(work, 5e7, "particle-iterations", "lower n or t_end, or raise h")?;
+    let model = on_solid(p.solid, p.n, ClothMaterial::COTTON, p.friction)?;
+    let r = run(model, p.h, steps as usize, false, usize::MAX, |_| {})?;
+    let end = r.cloth.energies()?;
+    Ok(json!({
+        "solid": pbm_prelim::Choice::word(p.solid),
+        "n": p.n,
+        "friction_s_per_m": p.friction,
+        "h": p.h,
+        "steps": r.steps,
+        "stable": r.stable,
+        "failure": r.failure,
+        "ms_per_step": r.ms_per_step,
+        "mean_cg_iterations": mean(&r.cg_iterations),
+        "cg_iterations_at_rest": mean(last_second(&r.cg_iterations, p.h)),
+        "held_at_end": r.held.last().copied().unwrap_or(0),
+        "most_held": r.held.iter().max().copied().unwrap_or(0),
+        "particles": r.cloth.len(),
+        "deepest_inside_mm": 1e3 * r.deepest,
+        "lowest_z_m": r.cloth.x.iter().map(|x| x.z).fold(f64::INFINITY, f64::min),
+        "kinetic_energy_at_end_j": end.kinetic,
+    }))
 }
 
 /// How deep the deepest particle is inside the sphere (m), for the drape.

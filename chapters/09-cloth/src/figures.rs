@@ -1,9 +1,10 @@
 //! The chapter's figures, computed with the chapter's own code.
 
 use crate::cloth::{Cloth, Energies, Material as ClothMaterial};
+use crate::contact::Solid;
 use crate::energy::Curvature;
 use crate::scenes::SEGMENTS;
-use crate::scenes::{SPHERE, Scene, cloth, run};
+use crate::scenes::{SPHERE, Scene, SolidKind, cloth, on_solid, run};
 use crate::strand::{Material, Scaling, cantilever, settle};
 use pbm_particles::forces::G;
 use pbm_prelim::parallel::map_range;
@@ -20,6 +21,11 @@ pub fn all() -> Vec<Figure> {
         ),
         Figure::new("drape-frames", "A cloth draped over a sphere", drape_frames),
         Figure::new("drape-energy", "The drape's energies", drape_energy),
+        Figure::new(
+            "contact-solids",
+            "A cloth held on a sphere and on a box by constraints inside CG",
+            contact_solids,
+        ),
         Figure::new(
             "cg-resolution",
             "CG iterations against resolution",
@@ -337,6 +343,161 @@ fn cg_resolution() -> Result<Vec<Drawing>, PbmError> {
                 chart.draw_series(
                     chunk.iter().map(|&p| Circle::new(p, 4, color(m).filled())),
                 )?;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// The cloth of `cloth/contact` at its defaults, 4 s after it was let go on `kind`.
+fn settled_on(kind: SolidKind) -> Result<Cloth, PbmError> {
+    let model = on_solid(kind, 16, ClothMaterial::COTTON, 1000.0)?;
+    let r = run(model, 1.0 / 30.0, 120, false, usize::MAX, |_| {})?;
+    match r.failure {
+        Some(why) => Err(PbmError::Figure { name: "contact-solids".into(), why }),
+        None => Ok(r.cloth),
+    }
+}
+
+/// Each triangle of `cloth` as seen (corners on the page, facing the light) and
+/// whether `near` holds at its centre, far to near.
+fn seen_sides(
+    cloth: &Cloth,
+    near: impl Fn(&nalgebra::Vector3<f64>) -> bool,
+) -> Vec<([(f64, f64); 3], f64, bool)> {
+    let light = nalgebra::Vector3::new(-0.3, -0.8, 0.6).normalize();
+    let mut seen: Vec<_> = cloth
+        .triangles
+        .iter()
+        .map(|t| {
+            let x = t.corners.map(|i| cloth.x[i]);
+            let centre = (x[0] + x[1] + x[2]) / 3.0;
+            let normal = (x[1] - x[0]).cross(&(x[2] - x[0])).normalize();
+            let depth = view(&centre).2;
+            let corners = x.map(|p| view(&p)).map(|p| (p.0, p.1));
+            (corners, depth, normal.dot(&light).abs(), near(&centre))
+        })
+        .collect();
+    seen.sort_by(|a, b| b.1.total_cmp(&a.1));
+    seen.into_iter().map(|(c, _, f, n)| (c, f, n)).collect()
+}
+
+/// The direction toward the viewer of [`view`].
+fn toward_viewer() -> nalgebra::Vector3<f64> {
+    let (s, c) = 20f64.to_radians().sin_cos();
+    nalgebra::Vector3::new(0.0, -c, s)
+}
+
+/// The faces of `solid` that face the viewer, each as its corners on the page
+/// and how squarely it faces the light; a sphere is its outline.
+fn solid_faces(solid: &Solid) -> Vec<(Vec<(f64, f64)>, f64)> {
+    match *solid {
+        Solid::Sphere { center, radius } => {
+            let (x, up, _) = view(&center);
+            let outline = (0..=72)
+                .map(|i| {
+                    let a = std::f64::consts::TAU * f64::from(i) / 72.0;
+                    (x + radius * a.cos(), up + radius * a.sin())
+                })
+                .collect();
+            vec![(outline, 1.0)]
+        }
+        Solid::Box { center, half } => {
+            let light = nalgebra::Vector3::new(-0.3, -0.8, 0.6).normalize();
+            let mut faces = Vec::new();
+            for axis in 0..3 {
+                for sign in [-1.0, 1.0] {
+                    let mut n = nalgebra::Vector3::zeros();
+                    n[axis] = sign;
+                    if n.dot(&toward_viewer()) <= 1e-9 {
+                        continue;
+                    }
+                    // The face's four corners, in order around it.
+                    let (u, w) = ((axis + 1) % 3, (axis + 2) % 3);
+                    let corners =
+                        [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+                            .iter()
+                            .map(|&(a, b)| {
+                                let mut p = center + n.component_mul(&half);
+                                p[u] += a * half[u];
+                                p[w] += b * half[w];
+                                let (x, up, _) = view(&p);
+                                (x, up)
+                            })
+                            .collect();
+                    faces.push((corners, n.dot(&light).abs()));
+                }
+            }
+            faces
+        }
+    }
+}
+
+fn contact_solids() -> Result<Vec<Drawing>, PbmError> {
+    let kinds = [SolidKind::Sphere, SolidKind::Box];
+    let cloths = map_range(kinds.len(), |i| settled_on(kinds[i]))
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()?;
+    require_finite(
+        "contact-solids",
+        cloths.iter().flat_map(|c| c.x.iter().flatten().copied()),
+    )?;
+    titled_figure(
+        "contact-solids",
+        [440, 720],
+        "The drape's cloth 4 s after it was let go on a sphere and on a box, held on their \
+         surfaces by constraints inside CG; friction k_f = 1000 s/m",
+        |root, layout| {
+            let legend: Legend = vec![
+                ("cloth".into(), Swatch::Square(BANDS[0].1)),
+                ("particle held on the surface".into(), Swatch::Dot(color(0), 3)),
+                ("solid".into(), Swatch::Square(SPHERE_GREY)),
+            ];
+            let root = legend_below(root, &legend)?;
+            let titles = ["(a) on the sphere", "(b) on the box"];
+            for ((panel, title), cloth) in
+                panels(&root, layout, 2, 2).iter().zip(titles).zip(&cloths)
+            {
+                let panel = titled(panel, title, &label_font())?;
+                let (pw, ph) = panel.dim_in_pixel();
+                let (xr, yr) =
+                    equal_scale_in((pw - 8, ph - 8), -0.62..0.62, -0.42..0.42);
+                let mut chart =
+                    ChartBuilder::on(&panel).margin(4).build_cartesian_2d(xr, yr)?;
+                let solid = cloth.solid.ok_or_else(|| PbmError::Figure {
+                    name: "contact-solids".into(),
+                    why: "the cloth has no solid".into(),
+                })?;
+                // Painter's order: cloth on the solid's far side, the solid, then
+                // the cloth on its near side, each far to near.
+                let near = |p: &nalgebra::Vector3<f64>| {
+                    solid.gap(p).1.dot(&toward_viewer()) >= 0.0
+                };
+                let tris = seen_sides(cloth, near);
+                for pass in [false, true] {
+                    if pass {
+                        for (corners, facing) in solid_faces(&solid) {
+                            chart.draw_series(std::iter::once(Polygon::new(
+                                corners,
+                                lit(SPHERE_GREY, facing).filled(),
+                            )))?;
+                        }
+                    }
+                    for (corners, facing, on_near_side) in &tris {
+                        if *on_near_side == pass {
+                            chart.draw_series(std::iter::once(Polygon::new(
+                                corners.to_vec(),
+                                lit(BANDS[0].1, *facing).filled(),
+                            )))?;
+                        }
+                    }
+                }
+                let held =
+                    (0..cloth.len()).filter(|&i| cloth.held[i] && near(&cloth.x[i]));
+                chart.draw_series(held.map(|i| {
+                    let (x, up, _) = view(&cloth.x[i]);
+                    Circle::new((x, up), 3, color(0).filled())
+                }))?;
             }
             Ok(())
         },

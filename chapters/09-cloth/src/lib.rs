@@ -10,6 +10,7 @@
 
 pub mod check;
 pub mod cloth;
+pub mod contact;
 pub mod demos;
 pub mod energy;
 #[cfg(feature = "book")]

@@ -3,6 +3,7 @@
 //! of them.
 
 use crate::cloth::{Cloth, ClothStep, Energies, Material, Sphere};
+use crate::contact::Solid;
 use crate::triangle::RestTriangle;
 use nalgebra::Vector3;
 use pbm_prelim::PbmError;
@@ -90,6 +91,53 @@ pub fn cloth(scene: Scene, n: usize, material: Material) -> Result<Cloth, PbmErr
 }
 // ANCHOR_END: scene
 
+/// The solid of `cloth/contact`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolidKind {
+    /// A ball of radius 0.3 m, the drape's sphere held by constraints.
+    Sphere,
+    /// A box 0.5 m wide and 0.6 m tall, its top where the ball's top is: a table.
+    Box,
+}
+
+impl pbm_prelim::Choice for SolidKind {
+    const OPTIONS: &'static [(&'static str, Self)] =
+        &[("sphere", SolidKind::Sphere), ("box", SolidKind::Box)];
+}
+
+impl SolidKind {
+    /// The solid, its top at z = 0.3 m like the drape's sphere.
+    pub fn solid(self) -> Solid {
+        match self {
+            SolidKind::Sphere => {
+                Solid::Sphere { center: SPHERE.center, radius: SPHERE.radius }
+            }
+            SolidKind::Box => Solid::Box {
+                center: Vector3::zeros(),
+                half: Vector3::new(0.25, 0.25, SPHERE.radius),
+            },
+        }
+    }
+}
+
+// ANCHOR: on_solid
+/// The drape's square, n × n particles held flat 5 cm above `kind`'s top and let
+/// go, the solid held by constraints inside the solve instead of by a penalty.
+pub fn on_solid(
+    kind: SolidKind,
+    n: usize,
+    material: Material,
+    friction: f64,
+) -> Result<Cloth, PbmError> {
+    let mut cloth = cloth(Scene::Drape, n, material)?;
+    cloth.sphere = None;
+    cloth.solid = Some(kind.solid());
+    cloth.solid_friction =
+        pbm_prelim::validate::non_negative("cloth", "friction", friction)?;
+    Ok(cloth)
+}
+// ANCHOR_END: on_solid
+
 /// How a run went.
 pub struct Run {
     /// Whether every step succeeded.
@@ -100,6 +148,11 @@ pub struct Run {
     pub steps: usize,
     /// CG iterations of each implicit step.
     pub cg_iterations: Vec<usize>,
+    /// Particles held on the solid in each implicit step.
+    pub held: Vec<usize>,
+    /// The deepest any particle was inside the solid at the end of a step (m; 0
+    /// for a cloth with no solid or never inside it).
+    pub deepest: f64,
     /// Conditions with an indefinite Hessian, summed over the steps.
     pub indefinite: usize,
     /// Wall time per step (ms).
@@ -124,6 +177,7 @@ pub fn run(
 ) -> Result<Run, PbmError> {
     let mut energies = vec![(0.0, cloth.energies()?)];
     let (mut cg_iterations, mut indefinite) = (Vec::with_capacity(steps), 0);
+    let (mut held, mut deepest) = (Vec::with_capacity(steps), 0.0_f64);
     let (mut taken, mut failure) = (0, None);
     let mut stepping = Duration::ZERO;
     frame(&cloth);
@@ -136,9 +190,10 @@ pub fn run(
         };
         stepping += begin.elapsed();
         match result {
-            Ok(Some(ClothStep { cg, indefinite: count })) => {
+            Ok(Some(ClothStep { cg, indefinite: count, held: touching })) => {
                 cg_iterations.push(cg.iterations);
                 indefinite += count;
+                held.push(touching);
             }
             Ok(None) => {}
             Err(e) => {
@@ -147,6 +202,10 @@ pub fn run(
             }
         }
         taken = s + 1;
+        if let Some(solid) = cloth.solid {
+            let inside = cloth.x.iter().map(|x| -solid.gap(x).0);
+            deepest = inside.fold(deepest, f64::max);
+        }
         if taken % record_every.max(1) == 0 {
             energies.push((cloth.t, cloth.energies()?));
             frame(&cloth);
@@ -157,6 +216,8 @@ pub fn run(
         failure,
         steps: taken,
         cg_iterations,
+        held,
+        deepest,
         indefinite,
         ms_per_step: stepping.as_secs_f64() * 1e3 / taken.max(1) as f64,
         energies,

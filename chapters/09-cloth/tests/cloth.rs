@@ -8,7 +8,7 @@ use nalgebra::Vector3;
 use pbm_cloth::cloth::{Cloth, Material};
 use pbm_cloth::energy::Curvature;
 use pbm_cloth::hinge::{Bend, RestHinge};
-use pbm_cloth::scenes::{Scene, cloth, fan, grid, run};
+use pbm_cloth::scenes::{Scene, SolidKind, cloth, fan, grid, on_solid, run};
 use pbm_cloth::triangle::{Shear, Stretch};
 use pbm_implicit::mass_spring::MassSpring;
 use pbm_particles::condition::SoftCondition;
@@ -183,4 +183,62 @@ fn bad_cloths_are_clear_errors() {
     assert!(fan(4, 4.0, Material::COTTON).is_err());
     let mut model = cloth(Scene::Curtain, 4, Material::COTTON).unwrap();
     assert!(model.backward_euler_step(-1.0).is_err());
+}
+
+#[test]
+fn a_cloth_at_rest_costs_cg_few_iterations_once_the_stopping_rule_has_a_floor() {
+    // At rest b → 0, and a test relative to ‖b‖ alone asks for ever more digits;
+    // the floor tied to h‖Mg‖ asks for the same absolute accuracy as in flight.
+    let r = run(
+        cloth(Scene::Drape, 8, Material::COTTON).unwrap(),
+        1.0 / 30.0,
+        300,
+        false,
+        usize::MAX,
+        |_| {},
+    )
+    .unwrap();
+    let mean = |s: &[usize]| s.iter().sum::<usize>() as f64 / s.len() as f64;
+    let (landing, rest) =
+        (mean(&r.cg_iterations[..30]), mean(&r.cg_iterations[270..]));
+    assert!(rest < landing / 3.0, "landing {landing}, at rest {rest}");
+}
+
+#[test]
+fn a_cloth_held_on_a_box_stays_on_its_surface_and_the_box_carries_its_weight() {
+    for friction in [0.0, 1000.0] {
+        let model = on_solid(SolidKind::Box, 12, Material::COTTON, friction).unwrap();
+        let weight: f64 = model.mass.iter().sum::<f64>() * pbm_particles::forces::G;
+        let r = run(model, 1.0 / 30.0, 150, false, usize::MAX, |_| {}).unwrap();
+        assert!(r.stable, "{:?}", r.failure);
+        let c = &r.cloth;
+        // Never more than a millimetre inside, and the top's particles on the top.
+        assert!(r.deepest < 1e-3, "{friction}: {} m inside", r.deepest);
+        for x in c.x.iter().filter(|x| x.x.abs() < 0.2 && x.y.abs() < 0.2) {
+            assert!((x.z - 0.3).abs() < 1e-3, "{friction}: a particle at {x}");
+        }
+        // At rest the solid's force (normal and friction) balances the weight.
+        let kinetic = c.energies().unwrap().kinetic;
+        let force = c.contact_force();
+        assert!(kinetic < 1e-4, "{friction}: still moving, {kinetic} J");
+        assert!(
+            (force.z - weight).abs() < 0.02 * weight,
+            "{friction}: {force} against {weight} N"
+        );
+        assert!(force.xy().norm() < 0.01 * weight, "{friction}: {force}");
+    }
+}
+
+#[test]
+fn friction_on_the_sphere_keeps_the_cloth_from_sliding_off() {
+    // Frictionless, the drape slides off the ball; with the notes' linear
+    // friction it hangs on it like the penalty drape.
+    let lowest = |friction| {
+        let model =
+            on_solid(SolidKind::Sphere, 12, Material::COTTON, friction).unwrap();
+        let r = run(model, 1.0 / 30.0, 120, false, usize::MAX, |_| {}).unwrap();
+        r.cloth.x.iter().map(|x| x.z).fold(f64::INFINITY, f64::min)
+    };
+    let (slipping, holding) = (lowest(0.0), lowest(1000.0));
+    assert!(holding > -0.3 && slipping < holding - 0.05, "{slipping} vs {holding}");
 }
