@@ -20,7 +20,7 @@ pub const DEMOS: &[DemoSpec] = &[DRAPE];
 /// natively by `tests/demos.rs` and in the browser).
 pub const AGREEMENTS: &[Agreement] = &[
     // One step of 1/60 s a frame, written to the last digit of the f64.
-    // The shear angle's acos and the hinge's atan2 (see `tolerance`): measured
+    // The shear angle's and the hinge's atan2 (see `tolerance`): measured
     // 6e-11 relative after 60 steps.
     Agreement::new("cloth/drape", &[0.0, 8.0, 1000.0], 60, 3)
         .matches(
@@ -29,7 +29,7 @@ pub const AGREEMENTS: &[Agreement] = &[
             "/lowest_z_m",
         )
         .within(1e-9),
-    // The shear angle's acos and the hinge's atan2 (see `tolerance`): measured
+    // The shear angle's and the hinge's atan2 (see `tolerance`): measured
     // 6e-11 relative after 60 steps.
     Agreement::new("cloth/drape", &[0.0, 8.0, 1000.0], 60, 4)
         .matches(

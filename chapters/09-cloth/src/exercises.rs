@@ -269,7 +269,7 @@ params! {
         n: usize = int("particles along a side", 16, 3, 40),
         friction: f64 = float("friction k_f: tangential drag per newton pressing (s/m)", 1000.0, 0.0, 1e5),
         h: f64 = float("step size (s)", 1.0 / 30.0, 1e-3, 0.1),
-        t_end: f64 = float("simulated time (s)", 4.0, 0.0, 10.0),
+        t_end: f64 = float("simulated time (s)", 10.0, 0.0, 20.0),
     }
 }
 

@@ -349,10 +349,10 @@ fn cg_resolution() -> Result<Vec<Drawing>, PbmError> {
     )
 }
 
-/// The cloth of `cloth/contact` at its defaults, 4 s after it was let go on `kind`.
+/// The cloth of `cloth/contact` at its defaults, 10 s after it was let go on `kind`.
 fn settled_on(kind: SolidKind) -> Result<Cloth, PbmError> {
     let model = on_solid(kind, 16, ClothMaterial::COTTON, 1000.0)?;
-    let r = run(model, 1.0 / 30.0, 120, false, usize::MAX, |_| {})?;
+    let r = run(model, 1.0 / 30.0, 300, false, usize::MAX, |_| {})?;
     match r.failure {
         Some(why) => Err(PbmError::Figure { name: "contact-solids".into(), why }),
         None => Ok(r.cloth),
@@ -445,7 +445,7 @@ fn contact_solids() -> Result<Vec<Drawing>, PbmError> {
     titled_figure(
         "contact-solids",
         [440, 720],
-        "The drape's cloth 4 s after it was let go on a sphere and on a box, held on their \
+        "The drape's cloth 10 s after it was let go on a sphere and on a box, held on their \
          surfaces by constraints inside CG; friction k_f = 1000 s/m",
         |root, layout| {
             let legend: Legend = vec![

@@ -16,6 +16,8 @@ pub fn shown() -> Vec<Shown> {
             .timed(&["ms_per_step"]),
         Shown::run("cloth/drape").set(&["curvature=full"]).timed(&["ms_per_step"]),
         Shown::run("cloth/over-constraint"),
+        Shown::run("cloth/contact").timed(&["ms_per_step"]),
+        Shown::run("cloth/contact").set(&["solid=box"]).timed(&["ms_per_step"]),
         Shown::values("cloth/drape")
             .set(&["n=8", "t_end=0.5"])
             .timed(&["ms_per_step"]),
