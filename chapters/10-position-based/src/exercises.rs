@@ -3,11 +3,11 @@
 use crate::projection::Stiffness;
 use crate::scenes::{
     BoxChain, FRAME, REFERENCE_STEPS_PER_FRAME, drag_path, drag_run, lagrange_chain,
-    max_position_difference, projected_chain_run, stiffness_grid,
+    max_position_difference, projected_chain_run, slide_and_bounce, stiffness_grid,
 };
 use pbm_constraints::scenes::Chain;
 use pbm_particles::forces::G;
-use pbm_prelim::{Exercise, PbmError, budget, params};
+use pbm_prelim::{Exercise, Optional, PbmError, budget, params};
 use serde_json::{Value, json};
 
 /// Every exercise of the chapter, in reading order.
@@ -23,6 +23,16 @@ pub fn all() -> Vec<Exercise> {
             "the slides' chain of boxes released from the horizontal: joint gaps and energy by XPBD",
             chain,
         ),
+        Exercise::new(
+            "contact",
+            "a particle sliding to a stop on the ground and one bouncing on it: friction and restitution in the velocity pass",
+            contact,
+        )
+        .optional(&[
+            Optional { field: "slide_closed_form_m", null_when: "there is no friction" },
+            Optional { field: "stopped_at_s", null_when: "the slider did not stop within t_end" },
+            Optional { field: "stop_time_closed_form_s", null_when: "there is no friction" },
+        ]),
         Exercise::new(
             "compare-lagrange",
             "chapter 4's chain by XPBD and by Lagrange multipliers over the first second",
@@ -146,6 +156,43 @@ fn chain(p: ChainParams) -> Result<Value, PbmError> {
         "energy_end_j": system.energy(),
         "energy_lost_per_hanging_drop": (e0 - system.energy()) / drop,
         "tip": [tip.x, tip.y, tip.z],
+    }))
+}
+
+params! {
+    /// `pbd/contact`.
+    pub struct ContactParams {
+        friction: f64 = float("friction μ, static and dynamic", 0.5, 0.0, 2.0),
+        restitution: f64 = float("restitution e", 0.5, 0.0, 1.0),
+        speed: f64 = float("the slider's starting speed (m/s)", 2.0, 0.0, 20.0),
+        height: f64 = float("the drop's height (m)", 1.0, 0.01, 10.0),
+        substeps: usize = int("steps per 60 Hz frame", 10, 1, 200),
+        t_end: f64 = float("simulated time (s)", 3.0, 0.0, 10.0),
+    }
+}
+
+fn contact(p: ContactParams) -> Result<Value, PbmError> {
+    let steps = step_count(p.t_end, p.substeps);
+    budget::within(steps as f64, 1e6, "steps", "lower substeps or t_end")?;
+    let run = slide_and_bounce(
+        (p.friction, p.restitution),
+        (p.speed, p.height),
+        p.substeps,
+        p.t_end,
+    )?;
+    // Sliding at constant deceleration μg: v² = 2 μ g s, stopping at v/(μg).
+    let decelerating = p.friction * G;
+    let closed_slide =
+        (decelerating > 0.0).then(|| p.speed * p.speed / (2.0 * decelerating));
+    Ok(json!({
+        "steps": steps,
+        "slide_m": run.slide,
+        "slide_closed_form_m": closed_slide,
+        "stopped_at_s": run.stopped_at,
+        "stop_time_closed_form_s": (decelerating > 0.0).then(|| p.speed / decelerating),
+        "rebound_ratio": run.rebound / p.height,
+        "rebound_ratio_closed_form": p.restitution * p.restitution,
+        "deepest_below_ground_mm": 1e3 * run.deepest,
     }))
 }
 

@@ -10,6 +10,7 @@
 //! the step and of the iteration count. The same projection moves rigid bodies,
 //! through their generalized inverse masses.
 
+pub mod contact;
 pub mod demos;
 #[cfg(feature = "book")]
 pub mod exercises;

@@ -26,6 +26,7 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("pbd/chain").set(&["substeps=80"]),
         Shown::run("pbd/drag").keys(DRAG_KEYS),
         Shown::run("pbd/sheet-sag").keys(SHEET_KEYS),
+        Shown::run("pbd/contact"),
         Shown::run("pbd/sheet-sag").set(&["n=40"]).keys(SHEET_KEYS),
         Shown::run("pbd/sheet-sag").set(&["n=100"]).keys(SHEET_KEYS),
         Shown::values("pbd/sheet-sag").set(&["substeps=200"]),

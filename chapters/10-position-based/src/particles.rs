@@ -5,6 +5,7 @@
 //! gravity, springs, nails (fixed particles) and scripted particles mean what they
 //! meant there.
 
+use crate::contact::{Ground, Touch, ground_velocity, project_ground};
 use crate::projection::{Scratch, Stiffness, project};
 use pbm_particles::condition::Condition;
 use pbm_particles::particle::Force;
@@ -36,6 +37,12 @@ pub struct PbdSystem<const D: usize> {
     pub particles: ParticleSystem<D>,
     /// The constraints, projected in this order.
     pub constraints: Vec<Projected<D>>,
+    /// A ground the particles rest, slide and bounce on, if any.
+    ground: Option<Ground<D>>,
+    /// What the last position pass found at each particle.
+    touches: Vec<Touch>,
+    /// Each particle's velocity after the prediction.
+    predicted: Vec<Vector<D>>,
     /// Positions at the start of the current step.
     previous: Vec<Vector<D>>,
     /// All positions during the projection.
@@ -62,6 +69,9 @@ impl<const D: usize> PbdSystem<D> {
         PbdSystem {
             particles,
             constraints: Vec::new(),
+            ground: None,
+            touches: vec![Touch::default(); x.len()],
+            predicted: vec![Vector::zeros(); x.len()],
             previous: x.clone(),
             x,
             w,
@@ -99,6 +109,17 @@ impl<const D: usize> PbdSystem<D> {
         Ok(())
     }
 
+    /// Puts a ground under the particles (after checking it).
+    pub fn set_ground(&mut self, ground: Ground<D>) -> Result<(), PbmError> {
+        self.ground = Some(ground.checked()?);
+        Ok(())
+    }
+
+    /// What the last step's position pass found at each particle.
+    pub fn touches(&self) -> &[Touch] {
+        &self.touches
+    }
+
     /// The inverse masses the projection uses.
     pub fn inverse_masses(&self) -> &[f64] {
         &self.w
@@ -127,11 +148,13 @@ impl<const D: usize> PbdSystem<D> {
                 Motion::Scripted(script) => (p.x, p.v, _) = script(t),
             }
             self.x[k] = p.x;
+            self.predicted[k] = p.v;
         }
         // Project: Gauss–Seidel over the constraints, multipliers from zero.
         for c in &mut self.constraints {
             c.lambda.fill(0.0);
         }
+        self.touches.fill(Touch::default());
         for _ in 0..iterations {
             for c in &mut self.constraints {
                 let (condition, stiffness) = (c.condition.as_ref(), c.stiffness);
@@ -146,12 +169,17 @@ impl<const D: usize> PbdSystem<D> {
                 )
                 .map_err(|e| e.at_step(step, t0))?;
             }
+            self.project_contacts();
         }
-        // Velocities from the motion over the step.
+        // Velocities from the motion over the step, then the contacts' velocity pass.
         for (k, p) in self.particles.particles.iter_mut().enumerate() {
             if let Motion::Free = p.motion {
                 p.x = self.x[k];
                 p.v = (p.x - self.previous[k]) / h;
+                if let Some(ground) = &self.ground {
+                    let resting = 2.0 * h * (p.f.dot(&ground.normal) / p.mass).abs();
+                    ground_velocity(ground, &mut p.v, self.touches[k], h, resting);
+                }
             }
         }
         self.particles.t = t;
@@ -164,6 +192,25 @@ impl<const D: usize> PbdSystem<D> {
         Ok(())
     }
     // ANCHOR_END: step
+
+    /// The ground's position pass over every free particle (after the
+    /// constraints, in each iteration), keeping the deepest push of the step.
+    fn project_contacts(&mut self) {
+        let Some(ground) = &self.ground else { return };
+        for k in 0..self.x.len() {
+            if self.w[k] > 0.0 {
+                let touch = project_ground(
+                    ground,
+                    &mut self.x[k],
+                    &self.previous[k],
+                    &self.predicted[k],
+                );
+                let kept = &mut self.touches[k];
+                kept.push = kept.push.max(touch.push);
+                kept.approach = self.predicted[k].dot(&ground.normal);
+            }
+        }
+    }
 
     // ANCHOR: frame
     /// One frame of length `frame`, as `substeps` steps of `iterations` passes each.

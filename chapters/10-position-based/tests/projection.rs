@@ -188,3 +188,62 @@ fn bad_input_is_refused_in_one_clear_line() {
     assert!(message(system.frame(FRAME, 1, 0).unwrap_err()).contains("iterations"));
     assert!(message(system.frame(-FRAME, 1, 1).unwrap_err()).contains("length"));
 }
+
+#[test]
+fn a_slider_stops_where_constant_deceleration_says_and_a_drop_rebounds_to_e_squared()
+{
+    use pbm_pbd::scenes::slide_and_bounce;
+    // v₀ = 2 m/s, μ = 0.5: the slide v₀²/(2μg) and the rebound e²H, the error
+    // falling with the step (first order).
+    let closed = 4.0 / (2.0 * 0.5 * G);
+    let errors: Vec<f64> = [5, 10, 20]
+        .iter()
+        .map(|&substeps| {
+            let run =
+                slide_and_bounce((0.5, 0.5), (2.0, 1.0), substeps, 2.0).unwrap();
+            assert!((run.rebound - 0.25).abs() < 0.01, "{substeps}: {}", run.rebound);
+            assert_eq!(run.deepest, 0.0);
+            (run.slide - closed).abs() / closed
+        })
+        .collect();
+    assert!(errors[0] < 0.02, "{errors:?}");
+    for pair in errors.windows(2) {
+        let ratio = pair[0] / pair[1];
+        assert!((1.7..2.3).contains(&ratio), "{errors:?}");
+    }
+}
+
+#[test]
+fn static_friction_holds_a_particle_on_a_slope_until_tan_theta_exceeds_mu() {
+    use nalgebra::Vector2;
+    use pbm_particles::forces::Gravity;
+    use pbm_particles::particle::Particle;
+    use pbm_pbd::contact::Ground;
+    use pbm_pbd::particles::PbdSystem;
+    // A ground tilted by θ = 20°: tan θ = 0.36. With μ = 0.5 the particle stays;
+    // with μ = 0.2 it slides at g (sin θ − μ cos θ).
+    let theta = 20f64.to_radians();
+    let normal = Vector2::new(-theta.sin(), theta.cos());
+    let distance = |mu: f64| {
+        let mut system = PbdSystem::new(vec![
+            Particle::new(1.0, Vector2::zeros(), Vector2::zeros()).unwrap(),
+        ]);
+        system.add_force(Gravity { g: Vector2::new(0.0, -G) }).unwrap();
+        let ground = Ground {
+            normal,
+            height: 0.0,
+            static_friction: mu,
+            dynamic_friction: mu,
+            restitution: 0.0,
+        };
+        system.set_ground(ground).unwrap();
+        for _ in 0..60 {
+            system.frame(1.0 / 60.0, 20, 1).unwrap();
+        }
+        system.particles.particles[0].x.norm()
+    };
+    assert!(distance(0.5) < 1e-12, "{}", distance(0.5));
+    let expected = 0.5 * G * (theta.sin() - 0.2 * theta.cos());
+    let slid = distance(0.2);
+    assert!((slid - expected).abs() < 0.02 * expected, "{slid} vs {expected}");
+}
