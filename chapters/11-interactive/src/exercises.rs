@@ -2,7 +2,7 @@
 //! Each drives a mechanism with the scripted mouse, as a reader would with a real one.
 
 use crate::scenes::{
-    Drive, Fault, Feeder, Jack, Pendulum, Pile, STEPS, drive, faulty,
+    Drive, Fault, Feeder, Jack, Pendulum, Pile, STEPS, drive, faulty, pin_and_free,
 };
 use crate::world::{Order, Settings, World};
 use pbm_particles::forces::G;
@@ -34,6 +34,11 @@ pub fn all() -> Vec<Exercise> {
             "pendulum",
             "a pendulum of pinned bars let go from the horizontal: pin error and energy, second or first order",
             pendulum,
+        ),
+        Exercise::new(
+            "pin-free",
+            "a thrown bar pinned by its end while it flies, then let go: the catch's energy against its closed form, the pin's error, nothing lost at release",
+            pin_free,
         ),
         Exercise::new(
             "pile",
@@ -347,6 +352,33 @@ fn pendulum(p: PendulumParams) -> Result<Value, PbmError> {
         "impacts": s.impacts,
         "steps": s.steps,
         "steps_per_second": s.steps as f64 / wall.max(1e-9),
+    }))
+}
+
+params! {
+    /// `interactive/pin-free`.
+    pub struct PinFreeParams {
+        speed: f64 = float("the bar's sideways speed when thrown (m/s)", 2.0, 0.0, 10.0),
+        pin_at: f64 = float("when the user pins its end (s)", 0.5, 0.0, 5.0),
+        free_at: f64 = float("when the user lets go (s)", 2.0, 0.01, 8.0),
+        t_end: f64 = float("simulated time (s)", 3.0, 0.02, 10.0),
+        h: f64 = float("step size (s)", 0.01, 1e-3, 0.05),
+    }
+}
+
+fn pin_free(p: PinFreeParams) -> Result<Value, PbmError> {
+    let settings = Settings { h: p.h, ..Settings::default() };
+    let run = pin_and_free(p.speed, (p.pin_at, p.free_at), p.t_end, settings)?;
+    let (before, after) = run.pinned_energy;
+    let (held, freed) = run.freed_energy;
+    Ok(json!({
+        "energy_before_pin_j": before,
+        "energy_taken_by_catch_j": before - after,
+        "catch_closed_form_j": run.catch_loss_closed_form,
+        "max_pin_error_m": run.max_pin_error,
+        "max_energy_change_pinned_j": run.drift_pinned,
+        "energy_change_at_release_j": freed - held,
+        "max_energy_change_free_j": run.drift_free,
     }))
 }
 

@@ -31,6 +31,7 @@ pub fn shown() -> Vec<Shown> {
             .keys(FEEDER_KEYS)
             .timed(&["steps_per_second"]),
         Shown::run("interactive/jack").keys(JACK_KEYS).timed(&["steps_per_second"]),
+        Shown::run("interactive/pin-free"),
         Shown::run("interactive/jack")
             .set(&["swing=0.2"])
             .keys(JACK_KEYS)

@@ -491,3 +491,32 @@ fn a_fast_box_does_not_pass_through_a_resting_one_at_a_large_step() {
     assert!(moving.velocity().norm() < 1e-9, "{:?}", moving.velocity());
     assert!((resting.velocity().x - 100.0).abs() < 1e-9, "{:?}", resting.velocity());
 }
+
+#[test]
+fn a_pin_added_while_running_catches_with_the_closed_form_loss_and_letting_go_does_no_work()
+ {
+    use pbm_interactive::scenes::pin_and_free;
+    // Thrown at several speeds and pinned at several moments (so at several
+    // angles of the spinning bar): the LCP's catch takes ½ vᵀK⁻¹v, computed here
+    // from the 2 × 2 effective mass, and the pin then holds.
+    for (speed, pin_at) in [(0.0, 0.3), (2.0, 0.5), (5.0, 1.1)] {
+        let run = pin_and_free(
+            speed,
+            (pin_at, pin_at + 1.0),
+            pin_at + 1.5,
+            Settings::default(),
+        )
+        .unwrap();
+        let (before, after) = run.pinned_energy;
+        let taken = before - after;
+        assert!(
+            (taken - run.catch_loss_closed_form).abs() < 1e-9 * taken.abs().max(1e-3),
+            "{speed}: {taken} vs {}",
+            run.catch_loss_closed_form
+        );
+        assert!(run.max_pin_error < 1e-3, "{speed}: {}", run.max_pin_error);
+        assert!(run.drift_pinned < 1e-3, "{speed}: {} J", run.drift_pinned);
+        assert_eq!(run.freed_energy.0, run.freed_energy.1);
+        assert!(run.drift_free < 1e-9, "{speed}: {} J", run.drift_free);
+    }
+}

@@ -42,6 +42,23 @@ impl World {
             .collect();
         // The pins take their share of every impulse, or an impact on one part of
         // a linkage would tear it apart: their ends must move together after it.
+        self.pin_rows(&states, &mut rows, &mut b);
+        let a = row_matrix(&states, &rows);
+        let bounds = frictionless_bounds(&rows);
+        let j = solve_bounded(&a, &DVector::from_vec(b), &bounds)?.f;
+        for (r, &j) in rows.iter().zip(j.iter()) {
+            states[r.a].apply_impulse(&r.p, &(r.along * j));
+            states[r.b].apply_impulse(&r.p, &(r.along * -j));
+        }
+        self.write_states(&states);
+        self.stats.impacts += usize::from(impact);
+        Ok(())
+    }
+    // ANCHOR_END: collide
+
+    /// Every pin's two rows (x and y), bilateral, with its ends' relative velocity
+    /// as b.
+    fn pin_rows(&self, states: &[BodyState], rows: &mut Vec<Row>, b: &mut Vec<f64>) {
         for pin in &self.pins {
             let [(a, pa), (b_end, pb)] = self.pin_ends(pin);
             let c_dot = flat(states[a].point_velocity(&lift(pa)))
@@ -57,14 +74,11 @@ impl World {
                 b.push(axis.dot(&c_dot));
             }
         }
-        let a = row_matrix(&states, &rows);
-        let bounds = frictionless_bounds(&rows);
-        let j = solve_bounded(&a, &DVector::from_vec(b), &bounds)?.f;
-        for (r, &j) in rows.iter().zip(j.iter()) {
-            states[r.a].apply_impulse(&r.p, &(r.along * j));
-            states[r.b].apply_impulse(&r.p, &(r.along * -j));
-        }
-        for (body, s) in self.bodies.iter_mut().zip(&states) {
+    }
+
+    /// The bodies' momenta from `states`.
+    fn write_states(&mut self, states: &[BodyState]) {
+        for (body, s) in self.bodies.iter_mut().zip(states) {
             let mut y = [0.0; STATE_SIZE];
             body.write_state(&mut y);
             y[3] = s.v.x * body.mass();
@@ -72,8 +86,29 @@ impl World {
             y[5] = s.omega.z * body.inertia();
             body.read_state(&y);
         }
-        self.stats.impacts += usize::from(impact);
+    }
+
+    // ANCHOR: catch
+    /// One impulse that makes every pin's two ends move together: what a pin added
+    /// to a moving body needs at once, since the step's pin forces hold only
+    /// accelerations. A perfectly inelastic catch: the energy the impulse takes is
+    /// gone.
+    pub(super) fn catch_pins(&mut self) -> Result<(), PbmError> {
+        let mut states = self.states();
+        let (mut rows, mut b) = (Vec::new(), Vec::new());
+        self.pin_rows(&states, &mut rows, &mut b);
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let a = row_matrix(&states, &rows);
+        let bounds = frictionless_bounds(&rows);
+        let j = solve_bounded(&a, &DVector::from_vec(b), &bounds)?.f;
+        for (r, &j) in rows.iter().zip(j.iter()) {
+            states[r.a].apply_impulse(&r.p, &(r.along * j));
+            states[r.b].apply_impulse(&r.p, &(r.along * -j));
+        }
+        self.write_states(&states);
         Ok(())
     }
-    // ANCHOR_END: collide
+    // ANCHOR_END: catch
 }

@@ -460,6 +460,32 @@ impl World {
         }
     }
 
+    // ANCHOR: pin_while_running
+    /// Pins `a` to `b` while the world runs, as a user who pins a body does: the
+    /// pin joins (checked as by [`World::add_pin`]) and one impulse makes its two
+    /// ends move together at once. Returns the pin's index.
+    pub fn pin_now(&mut self, pin: Pin) -> Result<usize, PbmError> {
+        let index = self.add_pin(pin)?;
+        if let Err(e) = self.catch_pins() {
+            self.pins.pop();
+            return Err(e.at_step(self.stats.steps, self.t));
+        }
+        Ok(index)
+    }
+
+    /// Takes pin `index` away while the world runs (a user letting go): the pins
+    /// after it move down one. Letting go does no work: the bodies keep the
+    /// velocities they have.
+    pub fn unpin(&mut self, index: usize) -> Result<Pin, PbmError> {
+        if index >= self.pins.len() {
+            let why =
+                format!("there is no pin {index}; the world has {}", self.pins.len());
+            return Err(PbmError::invalid("unpin", why));
+        }
+        Ok(self.pins.remove(index))
+    }
+    // ANCHOR_END: pin_while_running
+
     /// Adds a torsion spring. A body that does not exist, a spring from a body to
     /// itself, or a rest angle, stiffness or damping that is not finite (or is
     /// negative) is an error.
