@@ -359,12 +359,16 @@ fn settled_on(kind: SolidKind) -> Result<Cloth, PbmError> {
     }
 }
 
-/// Each triangle of `cloth` as seen (corners on the page, facing the light) and
-/// whether `near` holds at its centre, far to near.
+/// A triangle as seen (corners on the page, facing the light) and which side of
+/// the solid it is on (true: the viewer's).
+type Sided = ([(f64, f64); 3], f64, bool);
+
+/// Each triangle of `cloth` as seen and whether `near` holds at its centre, far to
+/// near.
 fn seen_sides(
     cloth: &Cloth,
     near: impl Fn(&nalgebra::Vector3<f64>) -> bool,
-) -> Vec<([(f64, f64); 3], f64, bool)> {
+) -> Vec<Sided> {
     let light = nalgebra::Vector3::new(-0.3, -0.8, 0.6).normalize();
     let mut seen: Vec<_> = cloth
         .triangles

@@ -360,15 +360,17 @@ params! {
     pub struct PinFreeParams {
         speed: f64 = float("the bar's sideways speed when thrown (m/s)", 2.0, 0.0, 10.0),
         pin_at: f64 = float("when the user pins its end (s)", 0.5, 0.0, 5.0),
-        free_at: f64 = float("when the user lets go (s)", 2.0, 0.01, 8.0),
-        t_end: f64 = float("simulated time (s)", 3.0, 0.02, 10.0),
+        hold: f64 = float("how long the pin holds (s)", 1.5, 0.01, 5.0),
+        flight: f64 = float("how long the run goes on after the user lets go (s)", 1.0, 0.0, 5.0),
         h: f64 = float("step size (s)", 0.01, 1e-3, 0.05),
     }
 }
 
 fn pin_free(p: PinFreeParams) -> Result<Value, PbmError> {
     let settings = Settings { h: p.h, ..Settings::default() };
-    let run = pin_and_free(p.speed, (p.pin_at, p.free_at), p.t_end, settings)?;
+    let free_at = p.pin_at + p.hold;
+    let run =
+        pin_and_free(p.speed, (p.pin_at, free_at), free_at + p.flight, settings)?;
     let (before, after) = run.pinned_energy;
     let (held, freed) = run.freed_energy;
     Ok(json!({

@@ -670,7 +670,8 @@ pub fn pin_and_free(
 ) -> Result<PinRun, PbmError> {
     if !(pin_at < free_at && free_at <= t_end) {
         let why = format!(
-            "pin_at = {pin_at} s, free_at = {free_at} s and t_end = {t_end} s must come in that order"
+            "pin_at = {pin_at} s, free_at = {free_at} s and t_end = {t_end} s \
+             must come in that order"
         );
         return Err(PbmError::invalid("pin-free", why));
     }
