@@ -3,18 +3,34 @@
 //! Chapter 10: the slides' chain of boxes, released from the horizontal, by XPBD.
 
 use crate::joint::{Anchor, BodySystem};
+use crate::net::{Net, largest_stretch, lowest};
+use crate::particles::PbdSystem;
+use crate::projection::Stiffness;
 use crate::scenes::BoxChain;
 use crate::scenes::FRAME;
+use nalgebra::Vector2;
 use nalgebra::Vector3;
 use pbm_prelim::PbmError;
-use pbm_prelim::demo::{Agreement, Demo, DemoSpec, Drawing, Ink, Param, Readout};
+use pbm_prelim::demo::{
+    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Pointer, Readout, Values,
+};
 
 /// The chapter's demos, in the book's order.
-pub const DEMOS: &[DemoSpec] = &[BOX_CHAIN];
+pub const DEMOS: &[DemoSpec] = &[NET, BOX_CHAIN];
 
 /// The numbers the demos show that the chapter's exercises print too (checked
 /// natively by `tests/demos.rs` and in the browser).
 pub const AGREEMENTS: &[Agreement] = &[
+    Agreement::new("pbd/net", &[10.0, 1e-4, 10.0], 60, 1).matches(
+        "pbd/net",
+        &["n=10", "compliance=0.0001", "substeps=10", "t_end=1"],
+        "/largest_stretch_percent",
+    ),
+    Agreement::new("pbd/net", &[8.0, 1e-3, 4.0], 90, 2).matches(
+        "pbd/net",
+        &["n=8", "compliance=0.001", "substeps=4", "t_end=1.5"],
+        "/lowest_y_m",
+    ),
     Agreement::new("pbd/chain", &[10.0, 20.0, 1.0], 60, 1).matches(
         "pbd/chain",
         &["links=10", "substeps=20", "iterations=1", "t_end=1"],
@@ -108,5 +124,174 @@ impl Demo for Chain {
             };
             out.disc(Ink::Foreground, [p.x, p.y], size);
         }
+    }
+}
+
+/// The demo of chapter 10's net (the exercise `pbd/net`), which the pointer drags.
+pub const NET: DemoSpec = DemoSpec {
+    id: "pbd/net",
+    title: "A net of particles by XPBD: grab it",
+    params: &[
+        Param::count("n", "particles along a side", [10.0, 3.0, 20.0]),
+        Param::log(
+            "compliance",
+            "compliance α of every edge",
+            "m/N",
+            [1e-4, 1e-7, 1e-1],
+        ),
+        Param::count("substeps", "substeps per frame", [10.0, 1.0, 40.0]),
+    ],
+    readouts: &[
+        Readout::plain("t", "s"),
+        Readout::inked("largest stretch", "% of spacing", Ink::First),
+        Readout::plain("lowest point", "m"),
+    ],
+    view: |_| Ok([-0.6, 1.6, -1.9, 0.25]),
+    drag: Some(
+        "Press on any particle of the net and drag it; let go, and it flies at the hand's speed.",
+    ),
+    build: |p| {
+        let net = Net { n: p.whole("n")?, compliance: p.get("compliance")? };
+        Ok(Box::new(Netting {
+            system: net.build()?,
+            net,
+            substeps: p.whole("substeps")?,
+            params: p.clone(),
+            grabbed: None,
+            hand: Vector2::zeros(),
+            hand_at_frame: Vector2::zeros(),
+        }))
+    },
+};
+
+struct Netting {
+    system: PbdSystem<2>,
+    net: Net,
+    substeps: usize,
+    params: Values,
+    /// The particle the reader holds, if any.
+    grabbed: Option<usize>,
+    /// Where the pointer is, and where it was at the end of the last frame (m).
+    hand: Vector2<f64>,
+    hand_at_frame: Vector2<f64>,
+}
+
+impl Netting {
+    /// The free particle nearest `at`, within 8 cm.
+    fn nearest(&self, at: Vector2<f64>) -> Option<usize> {
+        let w = self.system.inverse_masses();
+        self.system
+            .particles
+            .particles
+            .iter()
+            .enumerate()
+            .filter(|&(k, p)| w[k] > 0.0 && (p.x - at).norm() < 0.08)
+            .min_by(|a, b| (a.1.x - at).norm().total_cmp(&(b.1.x - at).norm()))
+            .map(|(k, _)| k)
+    }
+}
+
+impl Demo for Netting {
+    fn frame(&mut self) -> Result<(), PbmError> {
+        self.system.frame(FRAME, self.substeps, 1)?;
+        self.hand_at_frame = self.hand;
+        Ok(())
+    }
+
+    fn readouts(&self) -> Vec<f64> {
+        let stretch = largest_stretch(&self.system, &self.net).unwrap_or(f64::NAN);
+        vec![self.system.particles.t, 100.0 * stretch, lowest(&self.system)]
+    }
+
+    fn draw(&self, out: &mut Drawing) {
+        let n = self.net.n;
+        let x = |i: usize, j: usize| {
+            let p = self.system.particles.particles[self.net.id(i, j)].x;
+            [p.x, p.y]
+        };
+        for i in 0..n {
+            out.polyline(Ink::First, (0..n).map(|j| x(i, j)));
+            out.polyline(Ink::First, (0..n).map(|j| x(j, i)));
+        }
+        for j in [0, n - 1] {
+            out.disc(Ink::Foreground, x(0, j), 5.0);
+        }
+        if let Some(k) = self.grabbed {
+            let p = self.system.particles.particles[k].x;
+            out.disc(Ink::Foreground, [p.x, p.y], 4.0);
+        }
+    }
+
+    fn pointer(&mut self, event: Pointer, [x, y]: [f64; 2]) -> bool {
+        let at = Vector2::new(x, y);
+        let taken = match (event, self.grabbed) {
+            (Pointer::Down, _) => {
+                self.grabbed = self.nearest(at);
+                self.hand_at_frame = at;
+                self.grabbed
+            }
+            (Pointer::Move, Some(k)) => Some(k),
+            (Pointer::Up, Some(k)) => {
+                let throw = (at - self.hand_at_frame) / FRAME;
+                self.grabbed = None;
+                return self.system.hold(k, None, throw).is_ok();
+            }
+            (_, None) => None,
+        };
+        self.hand = at;
+        taken.is_some_and(|k| self.system.hold(k, Some(at), Vector2::zeros()).is_ok())
+    }
+
+    fn retune(&mut self, params: &Values) -> bool {
+        // A new compliance or substep count applies to the running net; a new n
+        // starts over.
+        if params.get("n").ok() != self.params.get("n").ok() {
+            return false;
+        }
+        let (Ok(compliance), Ok(substeps)) =
+            (params.get("compliance"), params.whole("substeps"))
+        else {
+            return false;
+        };
+        let Ok(stiffness) = Stiffness::xpbd(compliance) else { return false };
+        for c in &mut self.system.constraints {
+            c.stiffness = stiffness;
+        }
+        self.net.compliance = compliance;
+        self.substeps = substeps;
+        self.params = params.clone();
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_net_follows_the_hand_and_flies_off_at_its_speed() {
+        let spec = &NET;
+        let mut demo = spec.create(&spec.defaults()).unwrap();
+        for _ in 0..60 {
+            demo.frame().unwrap();
+        }
+        let stretch_hanging = demo.readouts()[1];
+        // Nothing to grab far from the net.
+        assert!(!demo.pointer(Pointer::Down, [1.5, 0.2]));
+        // The bottom-left corner hangs near (0, −1): grab it and pull it down.
+        assert!(demo.pointer(Pointer::Down, [0.0, -1.0]));
+        for k in 1..=30 {
+            let y = -1.0 - 0.01 * f64::from(k);
+            assert!(demo.pointer(Pointer::Move, [0.0, y]));
+            demo.frame().unwrap();
+        }
+        let stretched = demo.readouts();
+        assert!((stretched[2] + 1.3).abs() < 1e-12, "{stretched:?}");
+        assert!(stretched[1] > stretch_hanging, "{stretched:?} vs {stretch_hanging}");
+        // Let go 1 cm lower than at the last frame: it leaves at 1 cm a frame.
+        assert!(demo.pointer(Pointer::Up, [0.0, -1.31]));
+        assert!(!demo.pointer(Pointer::Move, [0.0, -1.0]));
+        demo.frame().unwrap();
+        assert!(demo.readouts().iter().all(|v| v.is_finite()));
     }
 }

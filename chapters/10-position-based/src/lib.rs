@@ -17,6 +17,7 @@ pub mod exercises;
 #[cfg(feature = "book")]
 pub mod figures;
 pub mod joint;
+pub mod net;
 #[cfg(feature = "book")]
 pub mod pages;
 pub mod particles;

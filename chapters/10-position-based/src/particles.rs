@@ -115,6 +115,37 @@ impl<const D: usize> PbdSystem<D> {
         Ok(())
     }
 
+    /// A hand on particle `k`: `Some(at)` puts it at `at` and keeps it there, taking
+    /// no corrections, as a nail does (the constraints pull its neighbours after
+    /// it); `None` lets it go, free again, moving at `velocity` (a nailed particle
+    /// let go is free too).
+    pub fn hold(
+        &mut self,
+        k: usize,
+        at: Option<Vector<D>>,
+        velocity: Vector<D>,
+    ) -> Result<(), PbmError> {
+        indices("hand", "particle", &[k], self.x.len())?;
+        let p = &mut self.particles.particles[k];
+        match at {
+            Some(at) => {
+                if !at.iter().all(|c| c.is_finite()) {
+                    return Err(PbmError::invalid(
+                        "hand",
+                        "it is not at a finite point",
+                    ));
+                }
+                (p.x, p.v, p.motion, self.w[k]) =
+                    (at, Vector::zeros(), Motion::Fixed, 0.0);
+                self.x[k] = at;
+            }
+            None => {
+                (p.v, p.motion, self.w[k]) = (velocity, Motion::Free, 1.0 / p.mass);
+            }
+        }
+        Ok(())
+    }
+
     /// What the last step's position pass found at each particle.
     pub fn touches(&self) -> &[Touch] {
         &self.touches
