@@ -634,19 +634,53 @@ fn typed_numbers(text: &str) -> Vec<String> {
 }
 
 #[test]
-fn pages_hold_no_control_characters() {
-    // A stray form feed (a `\\f` eaten by an editor) turns `\\frac` into broken math.
+fn pages_hold_no_control_characters_or_eaten_tex_escapes() {
+    // A backslash read as a C escape by some tool on the way to the file leaves a control
+    // byte where a TeX command began: `\frac` becomes a form feed and `rac`, which the
+    // math renderer takes for three letters, so the page shows garbage and no other
+    // check notices. Any control character but a newline and a tab fails (a carriage
+    // return too); so does the tail of a command an escape can eat (`\t` of `\theta`,
+    // `\n` of `\nabla`, `\b` of `\beta`...) standing alone inside math.
+    let math = regex::Regex::new(r"(?s)\$\$.*?\$\$|\$[^$\n]*\$").unwrap();
+    let eaten = regex::Regex::new(
+        r"(?:^|[^A-Za-z\\])(rac|heta|imes|abla|lpha|ight|ilde|eta|ewline)(?:[^A-Za-z]|$)",
+    )
+    .unwrap();
+    let mut problems = Vec::new();
     for page in pages() {
         let text = fs::read_to_string(&page).unwrap();
-        for (n, line) in text.lines().enumerate() {
-            assert!(
-                !line.chars().any(|c| c.is_control() && c != '\t'),
-                "{}:{}: a control character",
-                page.display(),
-                n + 1
-            );
+        let line_of = |at: usize| text[..at].matches('\n').count() + 1;
+        for (at, c) in text.char_indices() {
+            if c.is_control() && c != '\n' && c != '\t' {
+                problems.push(format!(
+                    "{}:{}: control character U+{:04X}",
+                    page.display(),
+                    line_of(at),
+                    u32::from(c)
+                ));
+            }
+        }
+        for span in math.find_iter(&text) {
+            let body = span.as_str();
+            if body.contains('\t') {
+                problems.push(format!(
+                    "{}:{}: a tab inside math (a `\\t` eaten?)",
+                    page.display(),
+                    line_of(span.start())
+                ));
+            }
+            for hit in eaten.captures_iter(body) {
+                problems.push(format!(
+                    "{}:{}: `{}` inside math, the tail of a TeX command whose backslash \
+                     and first letter were read as an escape",
+                    page.display(),
+                    line_of(span.start()),
+                    &hit[1]
+                ));
+            }
         }
     }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
