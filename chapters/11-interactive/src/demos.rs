@@ -168,6 +168,7 @@ impl Hand {
         others_same
     }
 
+    // ANCHOR: frame
     /// Steps to the end of the next frame: `scripted` (the mechanism's own step,
     /// which moves the hand and then steps, as its exercise does) while no one holds
     /// anything, the bare step while the reader drags.
@@ -186,6 +187,7 @@ impl Hand {
         }
         Ok(())
     }
+    // ANCHOR_END: frame
 
     /// How far the held point is behind the mouse (m).
     fn lag(&self) -> f64 {

@@ -37,6 +37,9 @@ pub fn shown() -> Vec<Shown> {
             .keys(JACK_KEYS)
             .timed(&["steps_per_second"]),
         Shown::values("interactive/jack")
+            .set(&["swing=0.24"])
+            .timed(&["steps_per_second"]),
+        Shown::values("interactive/jack")
             .set(&["swing=0.25"])
             .timed(&["steps_per_second"]),
         Shown::run("interactive/pendulum").timed(&["steps_per_second"]),

@@ -1,6 +1,8 @@
 //! The interactive world against closed forms: first-order motion, a block coming to
-//! rest, a block on a slope sticking or sliding as Coulomb says, a pinned chain
-//! holding together, the tolerance correction, and bad input refused.
+//! rest, a block on a slope sticking or sliding as Coulomb says (and sliding at
+//! g sin θ without friction, as Gauss's principle says), the paper's singular
+//! subsystem, a pinned chain holding together, the tolerance correction, two
+//! collisions in one step, a graze between two checks, and bad input refused.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
@@ -86,6 +88,136 @@ fn on_a_slope_a_block_sticks_or_slides_as_coulomb_says() {
         (moved - expected).abs() < 0.01 * expected.abs(),
         "{moved} vs {expected}"
     );
+}
+
+#[test]
+fn without_friction_a_block_on_a_slope_slides_at_g_sin_theta_not_the_least_acceleration()
+ {
+    // Baraff 1995, "Physical justification": the actual acceleration is said to be
+    // "the acceleration of smallest magnitude" that the constraints allow. Gauss's
+    // principle says instead: the one closest, in the kinetic-energy norm, to the
+    // acceleration the applied forces alone would give. On a frictionless slope,
+    // standing still satisfies the contact and is the smallest of all; the block
+    // slides at g's component along the slope, g sin θ, the allowed acceleration
+    // closest to g. (The two readings agree only with no applied force, the case of
+    // the tolerance correction.)
+    let theta: f64 = 0.3;
+    let t = 1.0;
+    let moved = slide(theta, 0.0, t);
+    let expected = -0.5 * 9.81 * theta.sin() * t * t;
+    assert!(
+        (moved - expected).abs() < 0.01 * expected.abs(),
+        "{moved} vs {expected}"
+    );
+}
+
+#[test]
+fn the_papers_singular_subsystem_is_solved_with_the_smallest_forces() {
+    // Baraff 1995, "Singular linear subsystems": three clamped contacts whose A₁₁ is
+    // singular. f = (1/3, 1/3, 1/3, 0) and f = (1/2, 0, 1/2, 0) both give
+    // a = (0, 0, 0, 1), as does every f = (1/3, 1/3, 1/3, 0) + t (1, −2, 1, 0) with
+    // f ≥ 0. The paper keeps the undetermined part from the last step's answer. The
+    // world's force solve (chapter 8's `solve_friction`) adds a diagonal of
+    // REGULARIZATION times A's largest diagonal entry instead, which makes A
+    // definite and picks the answer of least |f|: along that line |f|² is least at
+    // t = 0. The diagonal moves the answer by about its own size relative to A.
+    use nalgebra::{DMatrix, DVector};
+    use pbm_contact::friction::REGULARIZATION;
+    use pbm_contact::lcp::{Bounds, solve_bounded};
+    #[rustfmt::skip]
+    let a = DMatrix::from_row_slice(4, 4, &[
+        2.0, 1.0, 0.0, 0.0,
+        1.0, 1.0, 1.0, 0.0,
+        0.0, 1.0, 2.0, 0.0,
+        0.0, 0.0, 0.0, 1.0,
+    ]);
+    let b = DVector::from_vec(vec![-1.0, -1.0, -1.0, 1.0]);
+    let third = DVector::from_vec(vec![1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0, 0.0]);
+    let half = DVector::from_vec(vec![0.5, 0.0, 0.5, 0.0]);
+    let expected_a = DVector::from_vec(vec![0.0, 0.0, 0.0, 1.0]);
+    for f in [&third, &half] {
+        assert!((&a * f + &b - &expected_a).amax() < 1e-15, "{f}");
+    }
+    let mut definite = a.clone();
+    let delta = REGULARIZATION * a.diagonal().amax();
+    for i in 0..4 {
+        definite[(i, i)] += delta;
+    }
+    let solved = solve_bounded(&definite, &b, &Bounds::contacts(4)).unwrap();
+    assert!((&solved.f - &third).amax() < 1e-6, "{}", solved.f);
+}
+
+#[test]
+fn of_two_collisions_in_one_step_the_search_stops_at_the_earlier_though_the_later_is_deeper()
+ {
+    // No gravity, h = 10 ms, ε = 2 cm. Block A, 3 cm above the floor and falling
+    // at 10 m/s, strikes 3 ms into the step; block B, 26 cm up at 40 m/s, strikes
+    // at 6.5 ms. At the step's end B is the deeper (14 cm against A's 7), so the
+    // search starts with B and finds it touching at 6.5 ms; there A is already
+    // 3.5 cm deep, more than ε: A struck first, and the search starts again with A
+    // on the shorter interval. The motion is straight, the interpolation exact.
+    let settings =
+        Settings { gravity: V2::zeros(), restitution: 0.0, ..Settings::default() };
+    let eps = settings.epsilon;
+    let world_with = |blocks: &[(f64, f64, f64)]| {
+        let mut world = World::new(settings).unwrap();
+        world.add_fixture(ground(0.0)).unwrap();
+        for &(x, gap, speed) in blocks {
+            let block = Shape::rectangle(1.0, 1.0, 1.0).unwrap();
+            let at = (V2::new(x, 0.5 + gap), 0.0);
+            world.add_body(block, 0, at, (V2::new(0.0, -speed), 0.0)).unwrap();
+        }
+        world
+    };
+    let (a, b) = ((-3.0, 0.03, 10.0), (3.0, 0.26, 40.0));
+    // B alone: the step stops where B touches, to within ε/2 of depth (0.5 ms).
+    let taken = world_with(&[b]).step().unwrap();
+    assert!((taken - 0.0065).abs() < 0.5e-3, "{taken}");
+    // Both: the step stops where A touches, to within ε/2 (1 ms at 10 m/s).
+    let mut world = world_with(&[a, b]);
+    let taken = world.step().unwrap();
+    assert!((taken - 0.003).abs() < 1e-3, "{taken}");
+    // Then each is stopped by its impact, and neither went deeper than ε.
+    world.run_until(0.05, |_| {}).unwrap();
+    let stats = world.stats();
+    assert_eq!(stats.impacts, 2, "{stats:?}");
+    assert!(stats.max_depth <= eps, "{stats:?}");
+    for body in world.bodies() {
+        assert!(body.velocity().norm() < 1e-6, "{:?}", body.velocity());
+    }
+}
+
+#[test]
+fn a_corner_that_grazes_another_between_two_checks_goes_unseen() {
+    // The loop looks for contact at the ends of its steps only. A unit square moving
+    // diagonally at (14, 14) m/s cuts across the top-left corner of a fixed unit
+    // square: 3 cm apart at the start of a 10-ms step, 3 cm apart at its end, and
+    // 4 cm (2ε) deep half-way. The step limit does not cut the step (the square
+    // moves 20 cm of the 1 m it allows), and nothing in the loop sees the overlap:
+    // no impact, no shortened step, the velocity unchanged.
+    use pbm_collision::polygon::separation;
+    let settings = Settings { gravity: V2::zeros(), ..Settings::default() };
+    let eps = settings.epsilon;
+    let mut world = World::new(settings).unwrap();
+    let fixed =
+        ConvexPolygon::rectangle(V2::new(0.5, 0.5), V2::new(0.5, 0.5)).unwrap();
+    world.add_fixture(Fixture { parts: vec![fixed.clone()], layer: 0 }).unwrap();
+    // The moving square's bottom-right corner starts at (−0.03, 0.89).
+    let centre = V2::new(-0.03 - 0.5, 0.89 + 0.5);
+    let velocity = V2::new(14.0, 14.0);
+    let square = Shape::rectangle(1.0, 1.0, 1.0).unwrap();
+    world.add_body(square, 0, (centre, 0.0), (velocity, 0.0)).unwrap();
+    // Half-way through the step the two overlap by 2ε.
+    let halfway = centre + velocity * 0.005;
+    let moving = world.shape(0).parts[0].placed(halfway, 0.0);
+    let depth = -separation(&moving, &fixed).0;
+    assert!((depth - 2.0 * eps).abs() < 1e-12, "{depth}");
+    let taken = world.step().unwrap();
+    let stats = world.stats();
+    assert_eq!(taken, settings.h);
+    assert_eq!((stats.impacts, stats.shortened), (0, 0), "{stats:?}");
+    assert_eq!(stats.max_depth, 0.0, "{stats:?}");
+    assert!((world.bodies()[0].velocity() - velocity).norm() < 1e-12);
 }
 
 #[test]
@@ -468,9 +600,9 @@ fn switching_a_running_world_to_first_order_stops_it_and_back_lets_it_fall() {
 fn a_fast_box_does_not_pass_through_a_resting_one_at_a_large_step() {
     // No gravity, ε = 1, h = 0.1 s: a 1 × 1 m box at 100 m/s moves 10 m a step, ten
     // times its width, and a loop that looks only at the ends of its steps would
-    // never see the resting box 5 m ahead. The step is cut to keep every move under
-    // half the thinnest width, so they meet once and, equal masses and ε = 1,
-    // exchange their velocities.
+    // never see the resting box 5 m ahead. The step is cut so that no body closes on
+    // another by more than the thinnest width, so they meet once and, equal masses
+    // and e = 1, exchange their velocities.
     let settings = Settings {
         gravity: V2::zeros(),
         restitution: 1.0,

@@ -68,6 +68,7 @@ impl World {
             .collect())
     }
 
+    // ANCHOR: depth
     /// How far pair (i, j) interpenetrates: the largest depth over their parts'
     /// pairs (m; negative when apart).
     pub(super) fn depth(&self, i: usize, j: usize) -> f64 {
@@ -80,7 +81,9 @@ impl World {
         }
         depth
     }
+    // ANCHOR_END: depth
 
+    // ANCHOR: deepest
     /// The deepest pair and its depth (0 and None if nothing interpenetrates).
     pub(super) fn deepest(
         &mut self,
@@ -105,6 +108,7 @@ impl World {
         }
         Ok(worst)
     }
+    // ANCHOR_END: deepest
 
     /// Whether parts `pi` (part ki of object i) and `pj` (part kj of j) are farther
     /// apart than `eps`, by chapter 7's cached witness when it still separates them,
