@@ -250,3 +250,15 @@ impl Condition<3> for Shear {
     }
 }
 // ANCHOR_END: shear
+
+// ANCHOR: bw98_shear
+/// Baraff and Witkin's shear condition, for comparison: C = a w_u·w_v, with a the
+/// pattern area. No angle, so no arccosine or arctangent and no singularity when
+/// the threads fold onto each other; for unit threads w_u·w_v = cos θ, which is
+/// π/2 − θ to first order. Its energy ½k C² grows as a², where ours, with √A,
+/// grows as A: the same k means different cloths at different mesh sizes.
+pub fn bw98_shear(triangle: &RestTriangle, x: &[V3]) -> f64 {
+    let (w_u, w_v) = triangle.map(x);
+    triangle.area * w_u.dot(&w_v)
+}
+// ANCHOR_END: bw98_shear

@@ -242,3 +242,72 @@ fn friction_on_the_sphere_keeps_the_cloth_from_sliding_off() {
     let (slipping, holding) = (lowest(0.0), lowest(1000.0));
     assert!(holding > -0.3 && slipping < holding - 0.05, "{slipping} vs {holding}");
 }
+
+#[test]
+fn notes_errata_the_continuum_bend_energy_does_not_see_a_twist_and_the_hinges_do() {
+    // z = c x y: every thread stays straight (∂²z/∂x² = ∂²z/∂y² = 0), so the notes'
+    // ½k∫(κ_u² + κ_v²) is zero; the surface is twisted all the same, and the
+    // hinges across the cells' diagonals fold. Their energy converges as the grid
+    // is refined: a charge for twist, not an artefact of the mesh.
+    let c = 0.2;
+    let bend = |n: usize| {
+        let (pattern, triangles) = grid(n, 1.0).unwrap();
+        let x = pattern
+            .iter()
+            .map(|p| {
+                Vector3::new(p[0] - 0.5, p[1] - 0.5, c * (p[0] - 0.5) * (p[1] - 0.5))
+            })
+            .collect();
+        let cloth = Cloth::new(&pattern, x, &triangles, Material::COTTON).unwrap();
+        cloth.energies().unwrap().bend
+    };
+    let (coarse, fine) = (bend(9), bend(33));
+    assert!(coarse > 0.0 && fine > 0.0);
+    assert!((coarse / fine - 1.0).abs() < 0.2, "{coarse} vs {fine}");
+    // The flat sheet stores nothing.
+    assert_eq!(
+        {
+            let (pattern, triangles) = grid(9, 1.0).unwrap();
+            let x = pattern.iter().map(|p| Vector3::new(p[0], p[1], 0.0)).collect();
+            Cloth::new(&pattern, x, &triangles, Material::COTTON)
+                .unwrap()
+                .energies()
+                .unwrap()
+                .bend
+        },
+        0.0
+    );
+}
+
+#[test]
+fn baraff_and_witkins_shear_agrees_with_the_angle_to_first_order_and_scales_as_area_squared()
+ {
+    use pbm_cloth::triangle::{RestTriangle, bw98_shear};
+    use pbm_particles::condition::Condition;
+    // A right triangle of pattern legs s, its v leg turned towards u by γ.
+    for s in [0.01, 0.1] {
+        let t =
+            RestTriangle::new([0, 1, 2], [[0.0, 0.0], [s, 0.0], [0.0, s]]).unwrap();
+        let shear = Shear(t.clone());
+        for gamma in [1e-4, 1e-2, 0.3] {
+            let x = [
+                Vector3::zeros(),
+                Vector3::new(s, 0.0, 0.0),
+                Vector3::new(s * f64::sin(gamma), s * f64::cos(gamma), 0.0),
+            ];
+            let mut ours = [0.0];
+            let mut j = [Vector3::zeros(); 3];
+            shear.position(&x, &mut ours, &mut j).unwrap();
+            // Ours: √A (θ − π/2) = −√A γ. Theirs: A sin γ.
+            let theirs = bw98_shear(&t, &x);
+            assert!((ours[0] + t.area.sqrt() * gamma).abs() < 1e-12, "{ours:?}");
+            assert!((theirs - t.area * gamma.sin()).abs() < 1e-15, "{theirs}");
+            // Energies with one k: theirs / ours = A (1 + O(γ²)).
+            let ratio = theirs * theirs / (ours[0] * ours[0]);
+            assert!(
+                (ratio / t.area - 1.0).abs() < gamma * gamma,
+                "{s} {gamma}: {ratio}"
+            );
+        }
+    }
+}
