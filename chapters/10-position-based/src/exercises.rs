@@ -1,5 +1,6 @@
 //! The chapter's runnable experiments: `pbm run pbd/<id> --set key=value`.
 
+use crate::net::{Net, hang, largest_stretch, lowest};
 use crate::projection::Stiffness;
 use crate::scenes::{
     BoxChain, FRAME, REFERENCE_STEPS_PER_FRAME, drag_path, drag_run, lagrange_chain,
@@ -33,6 +34,11 @@ pub fn all() -> Vec<Exercise> {
             Optional { field: "stopped_at_s", null_when: "the slider did not stop within t_end" },
             Optional { field: "stop_time_closed_form_s", null_when: "there is no friction" },
         ]),
+        Exercise::new(
+            "net",
+            "a net of particles hanging from two corners by XPBD, as the live demo runs it: its largest stretch and lowest point",
+            net,
+        ),
         Exercise::new(
             "compare-lagrange",
             "chapter 4's chain by XPBD and by Lagrange multipliers over the first second",
@@ -86,15 +92,27 @@ fn stiffness_vs_steps(p: StiffnessVsStepsParams) -> Result<Value, PbmError> {
                 "pbd_extension_mm": 1e3 * c.pbd,
                 "pbd_closed_form_mm": 1e3 * c.pbd_predicted,
                 "pbd_stiffness_n_per_m": mass * G / measurable(c.pbd),
+                "pbd_per_pass_extension_mm": 1e3 * c.pbd_per_pass,
                 "slides_update_extension_mm": 1e3 * c.slides,
             })
         })
         .collect();
+    // PBD with s′ at n passes against PBD with s at one pass, at the same step.
+    let one_pass = |substeps: usize| {
+        cells.iter().find(|c| c.substeps == substeps && c.iterations == 1)
+    };
+    let per_pass_off = cells
+        .iter()
+        .filter_map(|c| {
+            one_pass(c.substeps).map(|one| c.pbd_per_pass / one.pbd - 1.0)
+        })
+        .fold(0.0, |worst: f64, off| worst.max(off.abs()));
     Ok(json!({
         "expected_extension": compliance * mass * G,
         "pbd_s": s,
         "xpbd_extension_spread": spread(cells.iter().map(|c| c.xpbd)),
         "pbd_extension_spread": spread(cells.iter().map(|c| c.pbd)),
+        "pbd_per_pass_off_one_pass": per_pass_off,
         "slides_update_extension_spread": spread(cells.iter().map(|c| c.slides)),
         "grid": rows,
     }))
@@ -196,6 +214,28 @@ fn contact(p: ContactParams) -> Result<Value, PbmError> {
     }))
 }
 
+params! {
+    /// `pbd/net`.
+    pub struct NetParams {
+        n: usize = int("particles along a side", 10, 3, 20),
+        compliance: f64 = float("compliance α of every edge (m/N)", 1e-4, 1e-7, 1e-1),
+        substeps: usize = int("steps per 60 Hz frame", 10, 1, 40),
+        t_end: f64 = float("simulated time (s)", 2.0, 0.0, 10.0),
+    }
+}
+
+fn net(p: NetParams) -> Result<Value, PbmError> {
+    let model = Net { n: p.n, compliance: p.compliance };
+    let frames = (p.t_end / FRAME).round() as usize;
+    let system = hang(&model, p.substeps, frames)?;
+    Ok(json!({
+        "frames": frames,
+        "largest_stretch_percent": 100.0 * largest_stretch(&system, &model)?,
+        "lowest_y_m": lowest(&system),
+        "energy_j": system.energy()?,
+    }))
+}
+
 // ANCHOR: compare_lagrange
 /// The comparison the page shows: chapter 4's chain by RK4 at 1/12000 s (the
 /// reference) and by XPBD at the given substeps, both sampled every frame.
@@ -245,6 +285,15 @@ fn compare_lagrange(p: CompareLagrangeParams) -> Result<Value, PbmError> {
         iterations,
     )?;
     let three_end = three[three.len() - 1].energy - three[0].energy;
+    // The chain figure's panel (a): the link error over its three seconds, the
+    // middle 80 % of the frames and the worst one.
+    let mut errors: Vec<f64> = three[1..].iter().map(|s| s.length_error).collect();
+    errors.sort_by(f64::total_cmp);
+    let decile = |p: f64| errors[((errors.len() - 1) as f64 * p).round() as usize];
+    let worst_frame = three
+        .iter()
+        .max_by(|a, b| a.length_error.total_cmp(&b.length_error))
+        .map_or(0.0, |s| s.t);
     Ok(json!({
         "max_position_difference_first_second": difference,
         "xpbd_max_length_error": worst(&xpbd),
@@ -252,6 +301,9 @@ fn compare_lagrange(p: CompareLagrangeParams) -> Result<Value, PbmError> {
         "xpbd_energy_change_j": last.energy - first.energy,
         "lagrange_energy_change_j": l_last.energy - l_first.energy,
         "xpbd_energy_change_3_s_j": three_end,
+        "xpbd_length_error_3_s_deciles": [decile(0.1), decile(0.9)],
+        "xpbd_max_length_error_3_s": errors[errors.len() - 1],
+        "xpbd_max_length_error_3_s_at_s": worst_frame,
         "xpbd_projections": 60 * substeps * iterations * (Chain::BOOK.links + 1),
         "lagrange_derivative_evaluations": 4 * 60 * REFERENCE_STEPS_PER_FRAME,
         // The chain's bobs, and the reference's steps a second (RK4 at 1/12000 s).
@@ -282,12 +334,17 @@ fn drag(p: DragParams) -> Result<Value, PbmError> {
         "lower links, substeps or t_end",
     )?;
     let model = BoxChain { links, ..BoxChain::BOOK };
-    let (mut lag, mut gap) = (0.0_f64, 0.0_f64);
+    let (mut lag, mut gap, mut force) = (0.0_f64, 0.0_f64, 0.0_f64);
+    // The mouse joint's force, λ/h² from the last step's multiplier.
+    let h = FRAME / substeps as f64;
+    let mouse_force =
+        |s: &crate::joint::BodySystem| s.joints[links].lambda().abs() / (h * h);
     let system =
         drag_run(links, compliance, loop_time, substeps, frames, |s, mouse| {
             let grabbed = s.bodies[links - 1].world_point(&model.handle());
             lag = lag.max((grabbed - mouse).norm());
             gap = gap.max(s.max_rigid_violation());
+            force = force.max(mouse_force(s));
         })?;
     let tip = system.bodies[links - 1].world_point(&model.handle());
     let mouse_offset = drag_path(&nalgebra::Vector3::zeros(), 1.0, loop_time);
@@ -295,7 +352,8 @@ fn drag(p: DragParams) -> Result<Value, PbmError> {
         "frames": frames,
         "max_lag_behind_mouse_mm": 1e3 * lag,
         "max_joint_gap_mm": 1e3 * gap,
-        "mouse_force_n": system.joints[links].lambda().abs() / (FRAME / substeps as f64).powi(2),
+        "mouse_force_n": mouse_force(&system),
+        "peak_mouse_force_n": force,
         "tip": [tip.x, tip.y, tip.z],
         // Where the scripted mouse is after its first second, from the grabbed point.
         "mouse_offset_at_1_s_m": [mouse_offset.x, mouse_offset.y],

@@ -24,9 +24,11 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("pbd/chain"),
         Shown::values("pbd/chain").set(&["substeps=40"]),
         Shown::run("pbd/chain").set(&["substeps=80"]),
+        Shown::values("pbd/chain").set(&["substeps=160"]),
         Shown::run("pbd/drag").keys(DRAG_KEYS),
         Shown::run("pbd/sheet-sag").keys(SHEET_KEYS),
         Shown::run("pbd/contact"),
+        Shown::values("pbd/net"),
         Shown::run("pbd/sheet-sag").set(&["n=40"]).keys(SHEET_KEYS),
         Shown::run("pbd/sheet-sag").set(&["n=100"]).keys(SHEET_KEYS),
         Shown::values("pbd/sheet-sag").set(&["substeps=200"]),
@@ -54,6 +56,7 @@ const DRAG_KEYS: &[&str] = &[
     "max_lag_behind_mouse_mm",
     "max_joint_gap_mm",
     "mouse_force_n",
+    "peak_mouse_force_n",
     "tip",
 ];
 

@@ -298,6 +298,14 @@ pub fn matching_pbd_stiffness(mass: f64, k: f64, h: f64) -> f64 {
     k * h * h / (mass + k * h * h)
 }
 
+// ANCHOR: stiffness_per_pass
+/// Müller et al. (2007)'s correction: the factor s′ whose `passes` passes leave
+/// the error one pass of `s` leaves, (1 − s′)ⁿ = 1 − s.
+pub fn stiffness_per_pass(s: f64, passes: usize) -> f64 {
+    1.0 - (1.0 - s).powf(1.0 / passes as f64)
+}
+// ANCHOR_END: stiffness_per_pass
+
 /// One state of a chain run: time, largest relative link error, energy.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ChainSample {
@@ -540,6 +548,8 @@ pub struct Cell {
     pub pbd: f64,
     /// PBD's closed form.
     pub pbd_predicted: f64,
+    /// PBD with s′ = [`stiffness_per_pass`]`(s, iterations)` in place of s.
+    pub pbd_per_pass: f64,
     /// The slides' XPBD update.
     pub slides: f64,
 }
@@ -547,7 +557,8 @@ pub struct Cell {
 // ANCHOR: stiffness_grid
 /// The stiffness study: every substep count of [`SUBSTEPS`] with every iteration
 /// count of [`ITERATIONS`], for XPBD with compliance α, for PBD with the s that
-/// matches 1/α at one step of one pass, and for the slides' update.
+/// matches 1/α at one step of one pass (and with that s corrected for the pass
+/// count), and for the slides' update.
 pub fn stiffness_grid(
     compliance: f64,
     mass: f64,
@@ -572,6 +583,8 @@ pub fn stiffness_grid(
                 h,
                 iterations,
             ),
+            pbd_per_pass: rest(Stiffness::Pbd(stiffness_per_pass(s, iterations)))?
+                .extension,
             slides: rest(Stiffness::XpbdFirstIterationOnly(compliance))?.extension,
         })
     })

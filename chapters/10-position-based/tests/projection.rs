@@ -10,7 +10,7 @@ use pbm_pbd::projection::Stiffness;
 use pbm_pbd::scenes::{
     FRAME, REFERENCE_STEPS_PER_FRAME, lagrange_chain, matching_pbd_stiffness,
     max_position_difference, predicted_extension, projected_chain_run,
-    spring_both_ways, static_extension,
+    spring_both_ways, static_extension, stiffness_per_pass,
 };
 use pbm_pbd::scenes::{hanging_mass, projected_chain};
 use pbm_prelim::PbmError;
@@ -71,6 +71,42 @@ fn pbd_extension_depends_on_the_step_and_the_iterations_as_its_closed_form_says(
     let spread = extensions.iter().fold(0.0_f64, |m, &e| m.max(e))
         / extensions.iter().fold(f64::INFINITY, |m, &e| m.min(e));
     assert!(spread > 1e4, "{spread}");
+}
+
+#[test]
+fn pbd_with_the_per_pass_factor_rests_where_one_pass_of_s_does() {
+    // Müller et al. 2007: s′ = 1 − (1 − s)^{1/n}, so n passes of s′ leave (1 − s′)ⁿ
+    // = 1 − s of the error, as one pass of s does. The closed form then agrees to
+    // rounding; the measured rest agrees to the measurement (the mass counts as
+    // still below 1 µm/s, which moves the extension by far less than 1e-6 of it).
+    let s = matching_pbd_stiffness(MASS, 1.0 / COMPLIANCE, FRAME);
+    for substeps in [1, 8] {
+        let h = FRAME / substeps as f64;
+        let one = static_extension(MASS, Stiffness::Pbd(s), h, 1).unwrap().extension;
+        let closed_one = predicted_extension(MASS, Stiffness::Pbd(s), h, 1);
+        for n in [4, 16] {
+            let corrected = Stiffness::Pbd(stiffness_per_pass(s, n));
+            let rest = static_extension(MASS, corrected, h, n).unwrap().extension;
+            assert!(
+                (rest / one - 1.0).abs() < 1e-6,
+                "{substeps} {n}: {rest} vs {one}"
+            );
+            let closed = predicted_extension(MASS, corrected, h, n);
+            assert!(
+                (closed / closed_one - 1.0).abs() < 1e-12,
+                "{closed} {closed_one}"
+            );
+            // Uncorrected, the same s at n passes is far stiffer.
+            let stiff = static_extension(MASS, Stiffness::Pbd(s), h, n).unwrap();
+            assert!(stiff.extension < 0.2 * one, "{n}: {stiff:?}");
+        }
+    }
+    // It repairs n, not h: the same s′ at half the step rests a quarter as far.
+    let (h, n) = (FRAME / 2.0, 4);
+    let corrected = Stiffness::Pbd(stiffness_per_pass(s, n));
+    let half = static_extension(MASS, corrected, h, n).unwrap().extension;
+    let full = static_extension(MASS, corrected, FRAME, n).unwrap().extension;
+    assert!((full / half - 4.0).abs() < 0.3, "{full} / {half}");
 }
 
 #[test]

@@ -8,7 +8,7 @@
 use nalgebra::Vector3;
 use pbm_cloth::cloth::Material;
 use pbm_cloth::scenes::{Scene, cloth};
-use pbm_pbd::scenes::{FRAME, hanging_sheet, sheet_sag_closed_form};
+use pbm_pbd::scenes::{FRAME, hanging_sheet, sheet_sag_closed_form, xpbd_cloth};
 
 const ALPHA: f64 = 1.0 / 1000.0; // chapter 9's cotton: k = 1000 N/m
 
@@ -63,4 +63,43 @@ fn a_sheet_that_comes_apart_says_so_with_the_step() {
     let sag = hanging_sheet(100, 0.1, 20, 1, 0.2).unwrap();
     let ratio = sag.extension / sheet_sag_closed_form(0.1);
     assert!((ratio - 1.0).abs() < 0.2 && sag.edge_spread < 0.02, "{sag:?}");
+}
+
+#[test]
+fn both_mass_splits_sum_to_the_closed_form_row_by_row() {
+    // projection.md: the XPBD sheet gives every particle ρ/n²; chapter 9 puts a third
+    // of each triangle's mass on each corner, so its border rows carry half. Hung in
+    // rows of links of length ℓ = 1/(n − 1) on a 1 m wide sheet, the links below row
+    // r carry the weight W_r of the rows beneath them and stretch by W_r g ℓ/k. Either
+    // split sums to ρ g L²/(2k), to rounding: the difference between the sheets is
+    // not their masses.
+    let stretch = |rows: &[f64], n: usize| {
+        let spacing = 1.0 / (n - 1) as f64;
+        (0..n - 1)
+            .map(|r| {
+                rows[r + 1..].iter().sum::<f64>()
+                    * pbm_particles::forces::G
+                    * spacing
+                    * ALPHA
+            })
+            .sum::<f64>()
+    };
+    for n in [10, 20, 40] {
+        let xpbd = xpbd_cloth(n, ALPHA, 1.0).unwrap();
+        let particles = &xpbd.particles.particles;
+        let xpbd_rows: Vec<f64> = (0..n)
+            .map(|r| particles[r * n..(r + 1) * n].iter().map(|p| p.mass).sum())
+            .collect();
+        let implicit = cloth(Scene::Curtain, n, Material::COTTON).unwrap();
+        let implicit_rows: Vec<f64> =
+            (0..n).map(|r| implicit.mass[r * n..(r + 1) * n].iter().sum()).collect();
+        // Not the same split: chapter 9's free edge carries about half of the XPBD one.
+        let edge = implicit_rows[n - 1] / xpbd_rows[n - 1];
+        assert!(edge < 0.6, "{n}: {edge}");
+        let expected = sheet_sag_closed_form(ALPHA);
+        for rows in [&xpbd_rows, &implicit_rows] {
+            let sag = stretch(rows, n);
+            assert!((sag / expected - 1.0).abs() < 1e-12, "{n}: {sag} vs {expected}");
+        }
+    }
 }
