@@ -157,6 +157,40 @@ pub fn adaptive_orbit(
 /// of it.
 pub const ADAPTIVE_ECCENTRICITY: f64 = 0.9;
 
+/// Tolerances of the work-precision comparison for Euler with step doubling: below
+/// 1e-9 its runs pass half a million evaluations.
+pub const DOUBLING_TOLERANCES: [f64; 7] = [1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9];
+
+/// Tolerances of the work-precision comparison for adaptive Dormand–Prince, from one
+/// that loses the orbit to one near the fixed-step methods' rounding floor.
+pub const DOPRI_TOLERANCES: [f64; 9] =
+    [1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10];
+
+/// One adaptive run of the work-precision comparison.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AdaptivePoint {
+    /// The tolerance per step.
+    pub tol: f64,
+    /// Derivative evaluations the run cost, rejected attempts included.
+    pub evaluations: usize,
+    /// Distance from the exact state after one period.
+    pub final_error: f64,
+}
+
+/// One period of the orbit of eccentricity `e` with `method` at each of `tols`.
+pub fn adaptive_sweep(
+    method: AdaptiveMethod,
+    e: f64,
+    tols: &[f64],
+) -> Result<Vec<AdaptivePoint>, PbmError> {
+    tols.iter()
+        .map(|&tol| {
+            let (run, final_error) = adaptive_orbit(method, e, tol)?;
+            Ok(AdaptivePoint { tol, evaluations: run.evaluations, final_error })
+        })
+        .collect()
+}
+
 /// Step counts over which each method's order is fitted: small enough steps that the
 /// leading error term dominates, large enough that rounding does not.
 pub fn fit_step_counts(tableau: &ButcherTableau) -> Vec<usize> {

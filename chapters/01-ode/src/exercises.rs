@@ -2,7 +2,8 @@
 //! returns one JSON object whose keys are a contract with the tests and the book.
 
 use crate::convergence::{
-    ADAPTIVE_ECCENTRICITY, AdaptiveMethod, CONVERGENCE_ECCENTRICITY, adaptive_orbit,
+    ADAPTIVE_ECCENTRICITY, AdaptiveMethod, CONVERGENCE_ECCENTRICITY,
+    DOPRI_TOLERANCES, DOUBLING_TOLERANCES, adaptive_orbit, adaptive_sweep,
     error_curve, fit_step_counts, fixed_steps_for_error, log_log_slope,
 };
 use crate::runge_kutta::integrate;
@@ -47,6 +48,11 @@ pub fn all() -> Vec<Exercise> {
             "adaptive",
             "adaptive steps on an eccentric orbit against the fixed steps that match their error",
             adaptive,
+        ),
+        Exercise::new(
+            "work-precision",
+            "the adaptive runs of the work-precision diagram, and each Dormand-Prince run's saving",
+            work_precision,
         ),
     ]
 }
@@ -193,3 +199,50 @@ fn adaptive(p: AdaptiveParams) -> Result<Value, PbmError> {
     }))
 }
 // ANCHOR_END: adaptive_exercise
+
+params! {
+    /// `ode/work-precision`.
+    pub struct WorkPrecisionParams {
+        eccentricity: f64 =
+            float("eccentricity of the orbit", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
+    }
+}
+
+/// The adaptive runs the work-precision figure draws: Euler with step doubling and
+/// Dormand–Prince over their tolerances, each Dormand–Prince run with the fixed-step
+/// evaluations that match its error. Every run is one `ode/adaptive` allows, and all
+/// of them together take under a second in release at e = 0.95, so no budget check.
+fn work_precision(p: WorkPrecisionParams) -> Result<Value, PbmError> {
+    let e = p.eccentricity;
+    let doubling =
+        adaptive_sweep(AdaptiveMethod::EulerDoubling, e, &DOUBLING_TOLERANCES)?;
+    let mut dopri = Vec::new();
+    let mut factors = Vec::new();
+    for point in adaptive_sweep(AdaptiveMethod::DormandPrince, e, &DOPRI_TOLERANCES)?
+    {
+        let fixed = AdaptiveMethod::DormandPrince.fixed_step_tableau();
+        let (steps, _) = fixed_steps_for_error(fixed, e, point.final_error)?;
+        let fixed_evals = fixed.evaluations_for(steps);
+        let factor = fixed_evals as f64 / point.evaluations as f64;
+        factors.push(factor);
+        dopri.push(json!({
+            "tol": point.tol,
+            "evaluations": point.evaluations,
+            "final_error": point.final_error,
+            "fixed_evals": fixed_evals,
+            "evals_saved_factor": factor,
+        }));
+    }
+    let doubling: Vec<Value> = doubling
+        .iter()
+        .map(|p| json!({"tol": p.tol, "evaluations": p.evaluations, "final_error": p.final_error}))
+        .collect();
+    Ok(json!({
+        "eccentricity": e,
+        "euler_doubling": doubling,
+        "dopri5": dopri,
+        "saved_factor_min": factors.iter().copied().fold(f64::INFINITY, f64::min),
+        "saved_factor_max": factors.iter().copied().fold(0.0, f64::max),
+        "saving_grows_with_every_tightening": factors.windows(2).all(|w| w[1] >= w[0]),
+    }))
+}

@@ -4,8 +4,9 @@
 use crate::adaptive::integrate_adaptive;
 use crate::convergence::log_log_slope;
 use crate::convergence::{
-    ADAPTIVE_ECCENTRICITY, AdaptiveMethod, CONVERGENCE_ECCENTRICITY, adaptive_orbit,
-    error_curve, fit_step_counts, orbit_error,
+    ADAPTIVE_ECCENTRICITY, AdaptiveMethod, CONVERGENCE_ECCENTRICITY,
+    DOPRI_TOLERANCES, DOUBLING_TOLERANCES, adaptive_sweep, error_curve,
+    fit_step_counts, orbit_error,
 };
 use crate::runge_kutta::{integrate, step_count};
 use crate::scenes::{
@@ -334,22 +335,18 @@ fn work_precision() -> Result<Vec<Drawing>, PbmError> {
         (
             AdaptiveMethod::EulerDoubling,
             "Euler + step doubling",
-            &[1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9][..],
+            &DOUBLING_TOLERANCES[..],
         ),
         (
             AdaptiveMethod::DormandPrince,
             "Dormand-Prince, adaptive",
-            &[1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10][..],
+            &DOPRI_TOLERANCES[..],
         ),
     ] {
-        let pts = tols
-            .iter()
-            .map(|&tol| {
-                adaptive_orbit(method, e, tol)
-                    .map(|(run, err)| (run.evaluations as f64, err))
-            })
-            .collect::<Result<Vec<_>, _>>()?
+        // The same runs as the `ode/work-precision` exercise the caption quotes.
+        let pts = adaptive_sweep(method, e, tols)?
             .into_iter()
+            .map(|p| (p.evaluations as f64, p.final_error))
             .filter(|(_, err)| (1e-12..10.0).contains(err))
             .collect();
         series.push(Series { name: name.to_string(), points: pts, adaptive: true });

@@ -34,9 +34,8 @@ pub fn shown() -> Vec<Shown> {
         Shown::values("ode/euler-spiral").set(&["h=0.4", "steps=16"]),
         Shown::values("ode/euler-spiral").set(&["h=0.2", "steps=31"]),
         Shown::values("ode/euler-spiral").set(&["h=0.01", "steps=628"]),
-        Shown::values("ode/adaptive").set(&["tol=1e-5"]),
-        Shown::values("ode/adaptive").set(&["tol=1e-10"]),
         Shown::values("ode/adaptive").set(&["eccentricity=0"]),
+        Shown::values("ode/work-precision"),
         Shown::values("ode/adaptive").set(&["method=euler-doubling"]),
         Shown::values("ode/adaptive").set(&["method=euler-doubling", "tol=1e-7"]),
         Shown::run("ode/stability").set(&["h=0.25"]).keys(&[

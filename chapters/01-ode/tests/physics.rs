@@ -98,6 +98,47 @@ fn midpoint_slide_erratum() {
 }
 
 #[test]
+fn notes_errata_the_taylor_term_is_f_prime_times_delta_x() {
+    // The notes' equation 2 and the line after it (000:174, 000:182) and the summary
+    // (003:37) write Δx f′(x₀). For a state vector f′ is the Jacobian matrix and only
+    // f′(x₀) Δx is a product; Δx read as a row times f′ is the transpose's product,
+    // f′ᵀΔx. On the circle f′ is the quarter turn and f′ᵀ the opposite one, so the
+    // expansion with f′Δx is exact (f is linear) and the other is off by 2 f′Δx, of
+    // length h; a midpoint step built on it has a local error of order h², not h³.
+    let jacobian = [[0.0, -1.0], [1.0, 0.0]];
+    let transposed = [[0.0, 1.0], [-1.0, 0.0]];
+    let times = |m: [[f64; 2]; 2], v: [f64; 2]| {
+        [m[0][0] * v[0] + m[0][1] * v[1], m[1][0] * v[0] + m[1][1] * v[1]]
+    };
+    let f = |x: [f64; 2]| {
+        let mut d = [0.0; 2];
+        circle_derivative(0.0, &x, &mut d);
+        d
+    };
+    let x0 = [1.0, 0.0];
+    let (mut right, mut wrong) = (Vec::new(), Vec::new());
+    for h in [0.1, 0.05, 0.025, 0.0125] {
+        let f0 = f(x0);
+        let dx = [h / 2.0 * f0[0], h / 2.0 * f0[1]];
+        let at_midpoint = f([x0[0] + dx[0], x0[1] + dx[1]]);
+        let (column, row) = (times(jacobian, dx), times(transposed, dx));
+        assert!(
+            distance(&at_midpoint, &[f0[0] + column[0], f0[1] + column[1]]) < 1e-15
+        );
+        let off = distance(&at_midpoint, &[f0[0] + row[0], f0[1] + row[1]]);
+        assert!((off - h).abs() < 1e-15, "{off} vs {h}");
+        // One step x₀ + h (f₀ + term) against the exact point on the circle.
+        let exact = [h.cos(), h.sin()];
+        let step =
+            |t: [f64; 2]| [x0[0] + h * (f0[0] + t[0]), x0[1] + h * (f0[1] + t[1])];
+        right.push((h, distance(&step(column), &exact)));
+        wrong.push((h, distance(&step(row), &exact)));
+    }
+    assert!((log_log_slope(&right) - 3.0).abs() < 0.05, "{right:?}");
+    assert!((log_log_slope(&wrong) - 2.0).abs() < 0.05, "{wrong:?}");
+}
+
+#[test]
 fn euler_is_first_order_globally() {
     // Errata, reader's summary: "Euler's method achieves O(h^2) accuracy" is the
     // local error. Local error: one step from the same state, against RK4 with tiny

@@ -208,11 +208,12 @@ fn newton(p: NewtonParams) -> Result<Value, PbmError> {
     // each run's last iterate is the long run's.
     const MAX: usize = 40;
     let mut norms = Vec::new();
-    let mut newton_x = x0[1];
+    let (mut newton_x, mut shortened) = (x0[1], 0);
     for k_max in 0..=MAX {
         let mut model = bob()?;
         let report = minimization_step(&mut model, h, 0.0, k_max)?;
         norms.push(report.gradient_norm);
+        shortened = report.shortened;
         newton_x = model.system.particles[1].x;
         if report.gradient_norm <= 1e-12 || report.iterations < k_max {
             break;
@@ -235,6 +236,8 @@ fn newton(p: NewtonParams) -> Result<Value, PbmError> {
         "final_length": length,
         "predicted_rate": predicted,
         "below": below,
+        "side": x0[1].x,
+        "line_search_shortened": shortened,
     }))
 }
 // ANCHOR_END: newton_exercise

@@ -18,6 +18,8 @@ pub struct NewtonReport {
     pub iterations: usize,
     /// ‖∇Φ‖ at the end (N).
     pub gradient_norm: f64,
+    /// Iterations whose Newton step the line search shortened (α < 1).
+    pub shortened: usize,
 }
 
 fn positions<const D: usize>(model: &MassSpring<D>) -> Vec<Vector<D>> {
@@ -102,7 +104,8 @@ pub fn minimization_step<const D: usize>(
     let s: Vec<Vector<D>> =
         model.system.particles.iter().map(|p| p.x + p.v * h).collect();
     let mut g = gradient(model, &s, h)?;
-    let mut report = NewtonReport { iterations: 0, gradient_norm: norm(&g) };
+    let mut report =
+        NewtonReport { iterations: 0, gradient_norm: norm(&g), shortened: 0 };
     while report.gradient_norm > tol && report.iterations < max_iterations {
         // The Hessian times h²: M + h² K, the same matrix as the linearized step's.
         let (hessian_h2, _) = model.system_matrices(h, None)?;
@@ -150,6 +153,7 @@ pub fn minimization_step<const D: usize>(
         report = NewtonReport {
             iterations: report.iterations + 1,
             gradient_norm: norm(&g),
+            shortened: report.shortened + usize::from(alpha < 1.0),
         };
     }
     for (p, x_start) in model.system.particles.iter_mut().zip(&x0) {

@@ -30,6 +30,7 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("implicit/newton"),
         Shown::run("implicit/newton").set(&["h=0.5"]),
         Shown::run("implicit/newton").set(&["below=0.3"]),
+        Shown::values("implicit/newton").set(&["h=2", "below=0.3"]),
         Shown::run("implicit/sheet")
             .set(&["preconditioner=jacobi"])
             .keys(&[

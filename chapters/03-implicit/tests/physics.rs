@@ -194,6 +194,21 @@ fn gradient_history(y: f64, vy: f64, h: f64, n: usize) -> Vec<f64> {
 }
 
 #[test]
+fn the_line_search_leaves_the_stretched_bob_alone_and_shortens_the_compressed_one() {
+    // The page credits Newton, not the line search, for the h = 0.5 s step: every full
+    // Newton step is accepted (as far as h = 10 s), so plain Newton gives the same
+    // digits. From a compressed start at h = 2 s the search does shorten steps.
+    for h in [0.5, 10.0] {
+        let mut model = nailed_bob(-1.2, 0.0, 0.0);
+        let report = minimization_step(&mut model, h, 1e-12, 50).unwrap();
+        assert_eq!(report.shortened, 0, "h = {h}: {report:?}");
+    }
+    let mut model = nailed_bob(-0.3, 0.0, 0.0);
+    let report = minimization_step(&mut model, 2.0, 1e-12, 50).unwrap();
+    assert!(report.shortened > 0, "{report:?}");
+}
+
+#[test]
 fn newton_converges_quadratically_to_1e_12_where_phi_can_no_longer_tell() {
     // Near the minimum, Φ's changes fall below its own rounding: a Newton step from
     // ‖∇Φ‖ = 2e-8 N promises a decrease of about h² ‖∇Φ‖² / m ≈ 1e-18 J, while Φ's

@@ -137,6 +137,38 @@ fn the_slides_f_dot_is_a_typo() {
     assert!((f + with_f).dot(&x).abs() < 1e-14, "with f the motion stays tangent");
 }
 
+#[test]
+fn slides_errata_n_dot_is_the_total_derivative_not_a_partial() {
+    // The constrained-dynamics slides (000:3891, 000:3899, 000:3959) define
+    // Ṅ = ∂²C/∂x∂t and J̇ = ∂²C/∂q∂t. The circle's C = |x| − r has no t in it, so that
+    // mixed partial is zero. What their own example computes, and the multiplier
+    // needs, is the total derivative along the motion, (∂N/∂x) ẋ = d/dt N(x(t)).
+    let circle = OnCircle::new(0, Vector2::zeros(), 1.0).unwrap();
+    let (x, v) = (Vector2::new(0.6, 0.8), Vector2::new(-1.6, 1.2)); // tangent, speed 2
+    let normal_at = |s: f64| {
+        let (mut c, mut j) = ([0.0], [Vector2::zeros()]);
+        circle.position(&[x + v * s], &mut c, &mut j).unwrap();
+        j[0]
+    };
+    let mut n_dot = [Vector2::zeros()];
+    circle.jacobian_dot(&[x], &[v], &mut n_dot);
+    // Central difference along the motion: truncation ~1e-12.
+    let eps = 1e-6;
+    let total = (normal_at(eps) - normal_at(-eps)) / (2.0 * eps);
+    assert!((n_dot[0] - total).norm() < 1e-8, "{} vs {total}", n_dot[0]);
+    // |Ṅ| = |ẋ|/|x| = 2 for a tangent velocity: far from zero.
+    assert!((n_dot[0].norm() - 2.0).abs() < 1e-12);
+    // With the literal partial, Ṅ = 0, the multiplier loses its velocity term and the
+    // bead gets no centripetal pull: C̈ = N·ẍ + Ṅ·ẋ = |ẋ|²/|x| = 4 m/s², off the wire.
+    let f = Vector2::new(0.0, -G);
+    let accel = f + force_at_rest(x, f);
+    let c_ddot = normal_at(0.0).dot(&accel) + n_dot[0].dot(&v);
+    assert!((c_ddot - 4.0).abs() < 1e-12, "{c_ddot}");
+    // With the total derivative the slides' template keeps the bead on it.
+    let accel = f + slides_constraint_force(1.0, x, v, f);
+    assert!((normal_at(0.0).dot(&accel) + n_dot[0].dot(&v)).abs() < 1e-12);
+}
+
 /// A chain in motion, forces accumulated and equation 11 assembled.
 fn moving_system(mut system: ConstrainedSystem<2>) -> ConstrainedSystem<2> {
     let mut rk4 = RungeKutta::new(RK4);

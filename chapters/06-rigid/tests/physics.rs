@@ -406,6 +406,39 @@ fn notes_errata_the_torque_is_a_cross_product() {
 }
 
 #[test]
+fn notes_errata_c2_a_steady_spin_needs_a_principal_axis_not_a_symmetry_axis() {
+    // Appendix C.2 (000:2631): ω̇ ≠ 0 without torque "when the body has a rotational
+    // velocity axis that is not an axis of symmetry". The term is ω × Iω, zero exactly
+    // when Iω ∥ ω, that is about a principal axis (an eigenvector of I).
+    let gyroscopic = |inertia: &Matrix3<f64>, w: Vector3<f64>| {
+        w.cross(&(inertia * w)).norm() / (inertia * w).norm()
+    };
+    // A tetrahedron with no symmetry at all still has three axes of steady spin...
+    let corners = [
+        Vector3::new(0.0, 0.0, 0.0),
+        Vector3::new(1.0, 0.0, 0.0),
+        Vector3::new(0.3, 2.0, 0.0),
+        Vector3::new(0.2, 0.5, 3.0),
+    ];
+    let inertia = MassProperties::tetrahedron(&corners, 1.0).unwrap().inertia;
+    let eigen = inertia.symmetric_eigen();
+    for k in 0..3 {
+        let axis = eigen.eigenvectors.column(k).into_owned();
+        assert!(gyroscopic(&inertia, axis) < 1e-12, "principal axis {k}");
+    }
+    // ...and between two of them it wanders.
+    let between =
+        (eigen.eigenvectors.column(0) + eigen.eigenvectors.column(1)).normalize();
+    assert!(gyroscopic(&inertia, between) > 0.01);
+    // A cube's I is a multiple of 1: every axis is principal, almost none a symmetry
+    // axis (face, edge and corner directions are the only ones).
+    let cube = box_mesh(Vector3::new(1.0, 1.0, 1.0)).unwrap();
+    let inertia = MassProperties::polyhedron(&cube, 1.0).unwrap().inertia;
+    let generic = Vector3::new(0.36, 0.48, 0.8);
+    assert!(gyroscopic(&inertia, generic) < 1e-12);
+}
+
+#[test]
 fn notes_errata_the_frame_loop_braces() {
     // As printed, the solver call sits inside the loop that copies the state, so one
     // frame calls the solver once per state entry, each time from a half-copied
