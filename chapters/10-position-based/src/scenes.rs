@@ -594,13 +594,20 @@ pub fn hanging_sheet(
         }
         // Held at the rail's midpoint ± 0.5 m, an intact 1 m sheet stays within
         // √(0.5² + 1²) ≈ 1.12 m of it; twice that means its edges have torn apart.
-        let far =
-            sheet.particles.particles.iter().map(|p| p.x.norm()).fold(0.0, f64::max);
+        // A position that is no longer finite counts as infinitely far.
+        let distance = |p: &Particle<3>| p.x.norm();
+        let far = sheet
+            .particles
+            .particles
+            .iter()
+            .map(distance)
+            .fold(0.0, |a, d| if d.is_nan() { f64::INFINITY } else { a.max(d) });
         if far > 2.0 * APART {
             let why =
                 format!("it came apart: a particle is {far:.3e} m from the rail");
+            let steps = frame * substeps; // the Jacobi steps count too
             return Err(PbmError::Degenerate { what: "hanging sheet", why }
-                .at_step(sheet.steps(), sheet.particles.t));
+                .at_step(steps, sheet.particles.t));
         }
         if 2 * frame > frames {
             let p = &sheet.particles.particles[free_edge.clone()];
