@@ -101,8 +101,11 @@ fn print(text: &str) -> Result<(), Error> {
 fn figures(only: Option<&str>) -> Result<usize, Error> {
     let dir = repo_root().join("book/src/figures");
     let progress = io::stderr().is_terminal();
-    let drawings =
+    let mut drawings =
         pbm::figures::render_figures(&chapters(), &dir, only, progress)?.len();
+    if only.is_none() {
+        drawings += pbm::readers_path::render(&chapters(), &repo_root(), &dir)?.len();
+    }
     Ok(drawings / pbm_prelim::plot::Layout::ALL.len())
 }
 
@@ -163,11 +166,18 @@ fn generated_files_exist(chapters: &[pbm_prelim::Chapter], book_dir: &Path) -> b
     use pbm_prelim::plot::Layout;
     let figures = &book_dir.join("src/figures");
     let output = book_dir.join("src/output");
-    let figure_files = chapters.iter().flat_map(|c| {
-        c.figures.iter().flat_map(move |f| {
-            Layout::ALL.map(|l| pbm::figures::figure_path(figures, c.id, f.name, l))
+    let figure_files = chapters
+        .iter()
+        .flat_map(|c| {
+            c.figures.iter().flat_map(move |f| {
+                Layout::ALL
+                    .map(|l| pbm::figures::figure_path(figures, c.id, f.name, l))
+            })
         })
-    });
+        .chain(Layout::ALL.map(|l| {
+            let name = pbm::readers_path::NAME;
+            figures.join(format!("{name}{}.svg", l.file_suffix()))
+        }));
     let output_files = pbm::output::all_shown(chapters).into_iter().map(|(_, s)| {
         let name = if s.console {
             pbm::output::text_name(s)

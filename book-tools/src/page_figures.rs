@@ -22,14 +22,17 @@ pub fn chapter_number(path: &Path) -> Option<u32> {
     digits.parse().ok().filter(|n| *n > 0)
 }
 
-/// The `<picture>` for a figure line `![alt](../figures/ch/name.svg)`, or None for
-/// any other line.
+/// The `<picture>` for a figure line `![alt](../figures/ch/name.svg)` (or, on a page
+/// at the top of the book, `figures/name.svg`), or None for any other line.
 pub fn picture(line: &str) -> Option<String> {
     let rest = line.trim_end().strip_prefix("![")?;
     let (alt, rest) = rest.split_once("](")?;
     let src = rest.strip_suffix(')')?;
-    let stem = src.strip_prefix("../figures/")?.strip_suffix(".svg")?;
-    let narrow = format!("../figures/{stem}{}.svg", Layout::Narrow.file_suffix());
+    // Chapter pages sit one folder down; the introduction's figure at the top.
+    let folder =
+        if src.starts_with("../figures/") { "../figures/" } else { "figures/" };
+    let stem = src.strip_prefix(folder)?.strip_suffix(".svg")?;
+    let narrow = format!("{folder}{stem}{}.svg", Layout::Narrow.file_suffix());
     let escape = |s: &str| {
         s.replace('&', "&amp;")
             .replace('"', "&quot;")
