@@ -13,6 +13,7 @@ pub fn shown() -> Vec<Shown> {
             "pbd_s",
             "xpbd_extension_spread",
             "pbd_extension_spread",
+            "pbd_per_pass_off_one_pass",
             "slides_update_extension_spread",
         ]),
         Shown::run("pbd/compare-lagrange").keys(COMPARE_KEYS),
