@@ -2,7 +2,10 @@
 
 use crate::backward_euler::backward_euler_step;
 use crate::mass_spring::MassSpring;
-use crate::scenes::{EulerVariant, energy_track, spring_pendulum_rest_energy};
+use crate::minimization::{minimization_step, phi};
+use crate::scenes::{
+    EulerVariant, energy_track, nailed_bob, spring_pendulum_rest_energy,
+};
 use crate::sheet::{Solve, sheet};
 use crate::stiff::{StiffExample, stability_boundary};
 use pbm_ode::runge_kutta::RungeKutta;
@@ -22,6 +25,11 @@ pub fn all() -> Vec<Figure> {
             "energy-landscape",
             "The stiff example as a narrow valley, stepped three ways",
             energy_landscape,
+        ),
+        Figure::new(
+            "newton-landscape",
+            "One backward Euler step as the minimum of Φ, found by Newton",
+            newton_landscape,
         ),
         Figure::new(
             "stability-regions",
@@ -182,6 +190,136 @@ fn energy_landscape() -> Result<Vec<Drawing>, PbmError> {
                 chart.draw_series(
                     path.iter().map(|p| Circle::new(*p, 3, color(i).filled())),
                 )?;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// The pieces of the level set {f = level} of a function sampled on a grid
+/// (`values[i][j]` at `(xs[i], ys[j])`), cell by cell (marching squares): where the
+/// level crosses a cell's edge, by linear interpolation, joined in pairs.
+fn level_segments(
+    values: &[Vec<f64>],
+    xs: &[f64],
+    ys: &[f64],
+    level: f64,
+) -> Vec<[(f64, f64); 2]> {
+    let mut out = Vec::new();
+    for i in 0..xs.len() - 1 {
+        for j in 0..ys.len() - 1 {
+            let corners = [(i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1)];
+            let mut crossings = Vec::new();
+            for e in 0..4 {
+                let (a, b) = (corners[e], corners[(e + 1) % 4]);
+                let (fa, fb) = (values[a.0][a.1] - level, values[b.0][b.1] - level);
+                if (fa < 0.0) != (fb < 0.0) {
+                    let t = fa / (fa - fb);
+                    crossings.push((
+                        xs[a.0] + t * (xs[b.0] - xs[a.0]),
+                        ys[a.1] + t * (ys[b.1] - ys[a.1]),
+                    ));
+                }
+            }
+            for pair in crossings.chunks_exact(2) {
+                out.push([pair[0], pair[1]]);
+            }
+        }
+    }
+    out
+}
+
+fn newton_landscape() -> Result<Vec<Drawing>, PbmError> {
+    // The page's bob (implicit/newton's defaults) at its long step, h = 0.5 s.
+    let (below, k, h) = (1.2, 100.0, 0.5);
+    let bob = || nailed_bob(below, 0.0, k, 0.0);
+    let start = bob()?;
+    let s: Vec<_> = start.system.particles.iter().map(|p| p.x + p.v * h).collect();
+    // Newton stopped after 0, 1, 2, ... iterations: the method is deterministic, so
+    // these are one run's iterates (the first is the linearized step).
+    let iterates: Vec<(f64, f64)> = (0..=5)
+        .map(|n| {
+            let mut model = bob()?;
+            minimization_step(&mut model, h, 0.0, n)?;
+            let x = model.system.particles[1].x;
+            Ok((x.x, x.y))
+        })
+        .collect::<Result<_, PbmError>>()?;
+    // Equal scales on both axes (with the figure's height), so the level sets keep
+    // their shape.
+    let (x_range, y_range) = (-0.1..0.7, -1.45..-0.75);
+    let n = 96;
+    let along = |r: &std::ops::Range<f64>| -> Vec<f64> {
+        (0..=n).map(|i| r.start + (r.end - r.start) * i as f64 / n as f64).collect()
+    };
+    let (xs, ys) = (along(&x_range), along(&y_range));
+    let mut probe = bob()?;
+    let mut values = vec![vec![0.0; ys.len()]; xs.len()];
+    for (i, &x) in xs.iter().enumerate() {
+        for (j, &y) in ys.iter().enumerate() {
+            probe.system.particles[1].x = nalgebra::Vector2::new(x, y);
+            values[i][j] = phi(&probe, &s, h);
+        }
+    }
+    let mut lowest = bob()?;
+    lowest.system.particles[1].x = {
+        let last = iterates[iterates.len() - 1];
+        nalgebra::Vector2::new(last.0, last.1)
+    };
+    let phi_min = phi(&lowest, &s, h);
+    require_finite(
+        "newton-landscape",
+        iterates
+            .iter()
+            .flat_map(|p| [p.0, p.1])
+            .chain(values.iter().flatten().copied()),
+    )?;
+    // Levels above the minimum, doubling: the valley's shape at every scale.
+    let levels: Vec<Vec<[(f64, f64); 2]>> = (0..9)
+        .map(|i| phi_min + 0.01 * 2f64.powi(i))
+        .map(|level| level_segments(&values, &xs, &ys, level))
+        .collect();
+    titled_figure(
+        "newton-landscape",
+        [720, 760],
+        "One step of h = 0.5 s: the minimum of Φ, reached by Newton",
+        |root, _| {
+            let legend: Legend = vec![
+                (
+                    "Newton iterates from the start x₀ (= s, the bob is at rest)"
+                        .into(),
+                    Swatch::LineDots(color(0), LINE_WIDTH),
+                ),
+                (
+                    "the step backward Euler defines: Φ's minimum".into(),
+                    Swatch::Line(color(1), 3),
+                ),
+                (
+                    "level sets of Φ, each twice the last above the minimum".into(),
+                    Swatch::Line(RGBColor(200, 200, 200), 1),
+                ),
+            ];
+            let plot = legend_below(root, &legend)?;
+            let mut chart = chart_on(&plot)
+                .build_cartesian_2d(x_range.clone(), y_range.clone())?;
+            axes(&mut chart, "bob's x (m)", "bob's y (m)").draw()?;
+            for level in &levels {
+                chart.draw_series(level.iter().map(|seg| {
+                    PathElement::new(seg.to_vec(), RGBColor(200, 200, 200))
+                }))?;
+            }
+            line(&mut chart, &iterates, color(0), LINE_WIDTH)?;
+            chart.draw_series(
+                iterates.iter().map(|p| Circle::new(*p, 3, color(0).filled())),
+            )?;
+            let last = iterates[iterates.len() - 1];
+            chart.draw_series([Circle::new(last, 7, color(1).stroke_width(3))])?;
+            for (i, p) in iterates.iter().enumerate().take(3) {
+                chart.draw_series([Text::new(
+                    format!("{i}"),
+                    (p.0 + 0.015, p.1 + 0.01),
+                    label_font(),
+                )])?;
             }
             Ok(())
         },

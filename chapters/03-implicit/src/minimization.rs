@@ -57,6 +57,12 @@ fn objective<const D: usize>(
     (value, size)
 }
 
+/// Φ at the model's current positions, for inertial guesses `s` (each particle's
+/// x₀ + h v₀): the function [`minimization_step`] minimizes, here for figures.
+pub fn phi<const D: usize>(model: &MassSpring<D>, s: &[Vector<D>], h: f64) -> f64 {
+    objective(model, s, h).0
+}
+
 fn norm(v: &[f64]) -> f64 {
     v.iter().map(|x| x * x).sum::<f64>().sqrt()
 }
