@@ -15,6 +15,12 @@ use std::sync::OnceLock;
 pub fn all() -> Vec<Figure> {
     vec![
         Figure::new(
+            "pattern-map",
+            "One triangle's map from pattern to world",
+            pattern_map,
+        ),
+        Figure::new("hinge", "A hinge: two triangles across an edge", hinge),
+        Figure::new(
             "strand-sampling",
             "One strand sampled four ways",
             strand_sampling,
@@ -506,4 +512,323 @@ fn contact_solids() -> Result<Vec<Drawing>, PbmError> {
             Ok(())
         },
     )
+}
+
+/// The pattern triangle of the map figure (m) and where its corners are in the
+/// world (a plane, seen from above).
+const PATTERN: [[f64; 2]; 3] = [[0.0, 0.0], [0.3, 0.04], [0.06, 0.26]];
+const WORLD: [[f64; 2]; 3] = [[0.0, 0.0], [0.34, 0.13], [0.0, 0.28]];
+
+fn pattern_map() -> Result<Vec<Drawing>, PbmError> {
+    use crate::triangle::RestTriangle;
+    let triangle = RestTriangle::new([0, 1, 2], PATTERN)?;
+    let x = WORLD.map(|p| nalgebra::Vector3::new(p[0], p[1], 0.0));
+    let (w_u, w_v) = triangle.map(&x);
+    require_finite("pattern-map", w_u.iter().chain(w_v.iter()).copied())?;
+    let angle = w_u.angle(&w_v).to_degrees();
+    titled_figure(
+        "pattern-map",
+        [380, 700],
+        "One triangle: its threads in the pattern, and where the map T takes them",
+        |root, layout| {
+            let legend: Legend = vec![
+                (
+                    "warp (u) threads, and one metre of warp: û, w_u".into(),
+                    Swatch::Line(color(0), 2),
+                ),
+                (
+                    "weft (v) threads, and one metre of weft: v̂, w_v".into(),
+                    Swatch::Line(color(1), 2),
+                ),
+            ];
+            let root = legend_below(root, &legend)?;
+            let titles = [
+                "(a) the pattern: (u, v) in metres of cloth".to_string(),
+                format!(
+                    "(b) the world: |w_u| {:.2}, |w_v| {:.2}, {angle:.0}°",
+                    w_u.norm(),
+                    w_v.norm()
+                ),
+            ];
+            for (k, panel) in panels(&root, layout, 2, 2).iter().enumerate() {
+                let panel = titled(panel, &titles[k], &label_font())?;
+                let (pw, ph) = panel.dim_in_pixel();
+                let (xr, yr) =
+                    equal_scale_in((pw - 8, ph - 8), -0.08..0.42, -0.06..0.33);
+                let mut chart =
+                    ChartBuilder::on(&panel).margin(4).build_cartesian_2d(xr, yr)?;
+                // A point of the pattern, where the panel draws it.
+                let place = |u: f64, v: f64| -> (f64, f64) {
+                    if k == 0 {
+                        (u, v)
+                    } else {
+                        (u * w_u.x + v * w_v.x, u * w_u.y + v * w_v.y)
+                    }
+                };
+                // The threads through the triangle: lines of constant v (warp) and
+                // constant u (weft), every 4 cm of pattern, clipped to the triangle.
+                for step in 1..8 {
+                    let c = 0.04 * f64::from(step);
+                    for (warp, ink) in [(true, color(0)), (false, color(1))] {
+                        if let Some((p, q)) = chord(&PATTERN, warp, c) {
+                            let ends = [place(p[0], p[1]), place(q[0], q[1])];
+                            line(&mut chart, &ends, pale(ink), 1)?;
+                        }
+                    }
+                }
+                let corners: Vec<(f64, f64)> =
+                    PATTERN.iter().map(|p| place(p[0], p[1])).collect();
+                let mut closed = corners.clone();
+                closed.push(corners[0]);
+                line(&mut chart, &closed, REFERENCE, 2)?;
+                let tenth = 0.1;
+                let (u_tip, v_tip) = (place(tenth, 0.0), place(0.0, tenth));
+                arrow(&mut chart, (0.0, 0.0), u_tip, 0.025, color(0), 3)?;
+                arrow(&mut chart, (0.0, 0.0), v_tip, 0.025, color(1), 3)?;
+                let names =
+                    if k == 0 { ["û/10", "v̂/10"] } else { ["w_u/10", "w_v/10"] };
+                chart.draw_series([
+                    Text::new(
+                        names[0].to_string(),
+                        (u_tip.0 + 0.005, u_tip.1 - 0.03),
+                        label_font(),
+                    ),
+                    Text::new(
+                        names[1].to_string(),
+                        (v_tip.0 - 0.075, v_tip.1 + 0.02),
+                        label_font(),
+                    ),
+                ])?;
+                let letters = if k == 0 {
+                    ["p_i", "p_j", "p_k"]
+                } else {
+                    ["x_i", "x_j", "x_k"]
+                };
+                for (name, &(x, y)) in letters.iter().zip(&corners) {
+                    chart.draw_series([Circle::new(
+                        (x, y),
+                        4,
+                        REFERENCE.filled(),
+                    )])?;
+                    chart.draw_series([Text::new(
+                        name.to_string(),
+                        (x + 0.01, y + 0.02),
+                        label_font(),
+                    )])?;
+                }
+            }
+            Ok(())
+        },
+    )
+}
+
+/// The chord of `triangle` along a thread: the line v = c (warp) or u = c (weft)
+/// where it crosses the triangle, if it does.
+fn chord(
+    triangle: &[[f64; 2]; 3],
+    warp: bool,
+    c: f64,
+) -> Option<([f64; 2], [f64; 2])> {
+    let (fixed, free) = if warp { (1, 0) } else { (0, 1) };
+    let mut hits = Vec::new();
+    for e in 0..3 {
+        let (p, q) = (triangle[e], triangle[(e + 1) % 3]);
+        let (a, b) = (p[fixed] - c, q[fixed] - c);
+        if a * b < 0.0 {
+            let t = a / (a - b);
+            let mut hit = [0.0; 2];
+            hit[fixed] = c;
+            hit[free] = p[free] + t * (q[free] - p[free]);
+            hits.push(hit);
+        }
+    }
+    (hits.len() == 2).then(|| (hits[0], hits[1]))
+}
+
+fn hinge() -> Result<Vec<Drawing>, PbmError> {
+    use crate::hinge::{Bend, RestHinge};
+    use crate::triangle::RestTriangle;
+    use pbm_particles::condition::Condition;
+    // The pattern: edge a–b along x, c above, d below (m).
+    let flat = [[0.0, 0.0], [0.4, 0.0], [0.14, 0.2], [0.26, -0.15]];
+    let t1 = RestTriangle::new([0, 1, 2], [flat[0], flat[1], flat[2]])?;
+    let t2 = RestTriangle::new([1, 0, 3], [flat[1], flat[0], flat[3]])?;
+    let rest = RestHinge::between(&t1, &t2)?;
+    // Folded: d's triangle turned 40° about the edge; its fold angle, from the
+    // bend condition itself.
+    let fold = 40f64.to_radians();
+    let x: Vec<nalgebra::Vector3<f64>> = vec![
+        nalgebra::Vector3::new(0.0, 0.0, 0.0),
+        nalgebra::Vector3::new(0.4, 0.0, 0.0),
+        nalgebra::Vector3::new(0.14, 0.2, 0.0),
+        nalgebra::Vector3::new(0.26, -0.15 * fold.cos(), 0.15 * fold.sin()),
+    ];
+    let bend = Bend(rest.clone());
+    let mut c = [0.0];
+    let mut j = [nalgebra::Vector3::zeros(); 4];
+    bend.position(&x, &mut c, &mut j)?;
+    let theta = c[0] * rest.l_perp / rest.area.sqrt();
+    require_finite("hinge", [theta, rest.l_perp])?;
+    let (h_c, h_d) = (0.2, 0.15);
+    titled_figure(
+        "hinge",
+        [400, 700],
+        "A hinge: the triangles a b c and b a d share the edge a b",
+        |root, layout| {
+            let titles = [
+                format!("(a) flat: l⊥ = (h_c + h_d)/3 = {:.3} m", rest.l_perp),
+                format!(
+                    "(b) along the edge: folded by θ = {:.0}°",
+                    theta.to_degrees().abs()
+                ),
+            ];
+            for (k, panel) in panels(root, layout, 2, 2).iter().enumerate() {
+                let panel = titled(panel, &titles[k], &label_font())?;
+                let (pw, ph) = panel.dim_in_pixel();
+                let label = |text: &str, at: (f64, f64)| {
+                    Text::new(text.to_string(), at, label_font())
+                };
+                if k == 0 {
+                    let (xr, yr) =
+                        equal_scale_in((pw - 8, ph - 8), -0.06..0.52, -0.2..0.25);
+                    let mut chart = ChartBuilder::on(&panel)
+                        .margin(4)
+                        .build_cartesian_2d(xr, yr)?;
+                    let pt = |i: usize| (flat[i][0], flat[i][1]);
+                    for tri in [[0, 1, 2, 0], [0, 1, 3, 0]] {
+                        let path: Vec<(f64, f64)> =
+                            tri.iter().map(|&i| pt(i)).collect();
+                        chart.draw_series([Polygon::new(
+                            path.clone(),
+                            color(0).mix(0.12).filled(),
+                        )])?;
+                        line(&mut chart, &path, REFERENCE, 2)?;
+                    }
+                    line(&mut chart, &[pt(0), pt(1)], color(1), 4)?;
+                    // Heights, and the centres a third of the way up them.
+                    dashed_line(
+                        &mut chart,
+                        &[pt(2), (flat[2][0], 0.0)],
+                        REFERENCE,
+                        1,
+                    )?;
+                    dashed_line(
+                        &mut chart,
+                        &[pt(3), (flat[3][0], 0.0)],
+                        REFERENCE,
+                        1,
+                    )?;
+                    let centre = |i: usize| {
+                        (
+                            (flat[0][0] + flat[1][0] + flat[i][0]) / 3.0,
+                            flat[i][1] / 3.0,
+                        )
+                    };
+                    for i in [2, 3] {
+                        chart.draw_series([Circle::new(
+                            centre(i),
+                            5,
+                            color(2).filled(),
+                        )])?;
+                    }
+                    let at = flat[1][0] + 0.05;
+                    for i in [2, 3] {
+                        dashed_line(
+                            &mut chart,
+                            &[centre(i), (at, centre(i).1)],
+                            color(2),
+                            1,
+                        )?;
+                    }
+                    arrow(
+                        &mut chart,
+                        (at, centre(3).1),
+                        (at, centre(2).1),
+                        0.02,
+                        color(2),
+                        2,
+                    )?;
+                    arrow(
+                        &mut chart,
+                        (at, centre(2).1),
+                        (at, centre(3).1),
+                        0.02,
+                        color(2),
+                        2,
+                    )?;
+                    chart.draw_series([
+                        label("a", (-0.04, 0.01)),
+                        label("b", (0.405, -0.035)),
+                        label("c", (flat[2][0], flat[2][1] + 0.03)),
+                        label("d", (flat[3][0] + 0.01, flat[3][1] - 0.005)),
+                        label("h_c", (flat[2][0] + 0.01, 0.12)),
+                        label("h_d", (flat[3][0] + 0.01, -0.07)),
+                        label("l⊥", (at + 0.012, 0.05)),
+                    ])?;
+                } else {
+                    let (xr, yr) =
+                        equal_scale_in((pw - 8, ph - 8), -0.2..0.28, -0.2..0.25);
+                    let mut chart = ChartBuilder::on(&panel)
+                        .margin(4)
+                        .build_cartesian_2d(xr, yr)?;
+                    // Across the edge (a point here): face c to the left and up the
+                    // page, face d turned by the fold.
+                    let face_c = (-h_c, 0.0);
+                    let face_d = (h_d * fold.cos(), h_d * fold.sin());
+                    line(&mut chart, &[face_c, (0.0, 0.0), face_d], REFERENCE, 3)?;
+                    dashed_line(&mut chart, &[(0.0, 0.0), (h_d, 0.0)], REFERENCE, 1)?;
+                    chart.draw_series([Circle::new(
+                        (0.0, 0.0),
+                        6,
+                        color(1).filled(),
+                    )])?;
+                    let n_c = (0.0, 0.12);
+                    let n_d = (-0.12 * fold.sin(), 0.12 * fold.cos());
+                    let base_c = (-0.6 * h_c, 0.0);
+                    let base_d = (0.6 * face_d.0, 0.6 * face_d.1);
+                    arrow(
+                        &mut chart,
+                        base_c,
+                        (base_c.0 + n_c.0, base_c.1 + n_c.1),
+                        0.025,
+                        color(0),
+                        2,
+                    )?;
+                    arrow(
+                        &mut chart,
+                        base_d,
+                        (base_d.0 + n_d.0, base_d.1 + n_d.1),
+                        0.025,
+                        color(0),
+                        2,
+                    )?;
+                    let arc: Vec<(f64, f64)> = (0..=20)
+                        .map(|i| {
+                            let a = fold * f64::from(i) / 20.0;
+                            (0.09 * a.cos(), 0.09 * a.sin())
+                        })
+                        .collect();
+                    line(&mut chart, &arc, color(2), 2)?;
+                    chart.draw_series([
+                        label("edge a b", (-0.07, -0.04)),
+                        label("c's face", (face_c.0, -0.03)),
+                        label("d's face", (face_d.0 - 0.02, face_d.1 + 0.03)),
+                        label("n_c", (base_c.0 + 0.01, base_c.1 + 0.13)),
+                        label(
+                            "n_d",
+                            (base_d.0 + n_d.0 - 0.05, base_d.1 + n_d.1 + 0.03),
+                        ),
+                        label("θ", (0.1, 0.02)),
+                    ])?;
+                }
+            }
+            Ok(())
+        },
+    )
+}
+
+/// `c` mixed halfway to white: a thread drawn behind the figure's arrows.
+fn pale(c: RGBColor) -> RGBColor {
+    let half = |v: u8| ((u16::from(v) + 255) / 2) as u8;
+    RGBColor(half(c.0), half(c.1), half(c.2))
 }
