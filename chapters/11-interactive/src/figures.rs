@@ -10,12 +10,14 @@ use crate::world::{Settings, World};
 use nalgebra::Vector2;
 use pbm_collision::polygon::ConvexPolygon;
 use pbm_prelim::plot::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 type V2 = Vector2<f64>;
 
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
     vec![
+        Figure::new("loop", "One step of the world, stage by stage", step_loop),
         Figure::new(
             "feeder-turn",
             "The block feeder through one turn of its crank",
@@ -136,7 +138,11 @@ fn draw_frame(
     let (xr, yr) =
         equal_scale_in((pw.saturating_sub(70), ph.saturating_sub(50)), x, y);
     let mut chart = chart_on(area).build_cartesian_2d(xr, yr)?;
-    axes(&mut chart, "x (m)", "y (m)").draw()?;
+    // Whole metres along x: narrow panels otherwise get a single tick.
+    axes(&mut chart, "x (m)", "y (m)")
+        .x_labels(8)
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .draw()?;
     // Fixed parts first, then the mechanism's, then what it carries on top.
     let passes = [
         Kind::Frame,
@@ -517,4 +523,145 @@ fn pile() -> Result<Vec<Drawing>, PbmError> {
             Ok(())
         },
     )
+}
+
+/// The stages of [`World::step`], in order, each with the file that does it:
+/// what the loop figure draws.
+const STAGES: [(&str, &str); 6] = [
+    ("Check", "refuse a pair deeper than ε (world/mod.rs)"),
+    ("Detect", "contacts: vertices within ε of an edge (world/detect.rs)"),
+    (
+        "Collide",
+        "one impulse LCP stops closing contacts and keeps pins together (world/collide.rs)",
+    ),
+    (
+        "Hold",
+        "one force LCP for contacts, pins and friction; these contacts last the whole step (world/hold.rs)",
+    ),
+    (
+        "Integrate",
+        "one RK4 step of h, shorter if a body could pass through a thin solid (world/integrate.rs)",
+    ),
+    (
+        "Correct",
+        "pairs deeper than ε_w moved apart, in the kinetic-energy norm (world/correct.rs)",
+    ),
+];
+
+fn step_loop() -> Result<Vec<Drawing>, PbmError> {
+    titled_figure(
+        "loop",
+        [620, 900],
+        "One step of the interactive world; between frames the mouse moves, and pins come and go",
+        |area, layout| {
+            let (w, h) = area.dim_in_pixel();
+            let (w, h) = (f64::from(w), f64::from(h));
+            let pixel =
+                |(x, y): (f64, f64)| ((x * w).round() as i32, (y * h).round() as i32);
+            let font = layout.pick(label_font(), tick_font());
+            let centred = font.pos(Pos::new(HPos::Center, VPos::Center));
+            let line_step = layout.pick(19.0, 17.0) / h;
+            // Each box's lines and half height (fractions of the area).
+            let boxed = |text: &str, wrap_at: usize| {
+                let lines = wrap_words(text, wrap_at);
+                let half_h = 0.5 * line_step * lines.len() as f64 + 7.0 / h;
+                (lines, half_h)
+            };
+            let draw_box = |(x, y): (f64, f64),
+                            half_w: f64,
+                            (lines, half_h): &(Vec<String>, f64),
+                            ink: RGBColor|
+             -> DrawResult {
+                let corners = [
+                    pixel((x - half_w, y - half_h)),
+                    pixel((x + half_w, y + half_h)),
+                ];
+                area.draw(&Rectangle::new(corners, WHITE.filled()))?;
+                area.draw(&Rectangle::new(corners, ink.stroke_width(2)))?;
+                let top = y - line_step * (lines.len() as f64 - 1.0) / 2.0;
+                for (k, line) in lines.iter().enumerate() {
+                    let at = pixel((x, top + line_step * k as f64));
+                    area.draw(&Text::new(line.clone(), at, centred.clone()))?;
+                }
+                Ok(())
+            };
+            let arrow_between = |from: (f64, f64), to: (f64, f64)| -> DrawResult {
+                let (a, b) = (pixel(from), pixel(to));
+                area.draw(&PathElement::new(vec![a, b], REFERENCE.stroke_width(2)))?;
+                let (dx, dy) = (f64::from(b.0 - a.0), f64::from(b.1 - a.1));
+                let len = dx.hypot(dy).max(1e-9);
+                let (ux, uy) = (dx / len, dy / len);
+                let back = (f64::from(b.0) - 9.0 * ux, f64::from(b.1) - 9.0 * uy);
+                let side = (-uy * 5.0, ux * 5.0);
+                let round = |(x, y): (f64, f64)| (x.round() as i32, y.round() as i32);
+                let head = vec![
+                    b,
+                    round((back.0 + side.0, back.1 + side.1)),
+                    round((back.0 - side.0, back.1 - side.1)),
+                ];
+                area.draw(&Polygon::new(head, REFERENCE.filled()))?;
+                Ok(())
+            };
+            // The main column, top to bottom; the collision-time branch beside
+            // Integrate; the loop back up on the left.
+            let (column, half) = (layout.pick(0.37, 0.355), layout.pick(0.29, 0.3));
+            let wrap_at = layout.pick(40, 22);
+            let boxes: Vec<_> = STAGES
+                .iter()
+                .map(|(name, what)| boxed(&format!("{name}: {what}"), wrap_at))
+                .collect();
+            let ys: Vec<f64> = (0..STAGES.len())
+                .map(|k| 0.07 + 0.86 * k as f64 / (STAGES.len() - 1) as f64)
+                .collect();
+            for k in 0..STAGES.len() - 1 {
+                let from = (column, ys[k] + boxes[k].1);
+                arrow_between(from, (column, ys[k + 1] - boxes[k + 1].1))?;
+            }
+            let left = column - half - 0.035;
+            let (last, first) = (STAGES.len() - 1, 0);
+            let back =
+                [(column - half, ys[last]), (left, ys[last]), (left, ys[first])];
+            let back: Vec<_> = back.iter().map(|&p| pixel(p)).collect();
+            area.draw(&PathElement::new(back, REFERENCE.stroke_width(2)))?;
+            arrow_between((left, ys[first]), (column - half, ys[first]))?;
+            let (side_x, side_half) =
+                (layout.pick(0.84, 0.845), layout.pick(0.145, 0.15));
+            let side = boxed(
+                "deeper than ε after the step? collision time: interpolate, check, cut the step",
+                layout.pick(18, 11),
+            );
+            let branch_y = 0.5 * (ys[4] + ys[5]);
+            arrow_between(
+                (column + half, ys[4]),
+                (side_x - side_half, branch_y - 0.02),
+            )?;
+            arrow_between(
+                (side_x - side_half, branch_y + 0.02),
+                (column + half, ys[5]),
+            )?;
+            for (k, b) in boxes.iter().enumerate() {
+                let ink = if k == 3 { color(1) } else { color(0) };
+                draw_box((column, ys[k]), half, b, ink)?;
+            }
+            draw_box((side_x, branch_y), side_half, &side, color(2))?;
+            Ok(())
+        },
+    )
+}
+
+/// `text` in lines of at most `width` characters, broken between words.
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line)
+                if line.chars().count() + 1 + word.chars().count() <= width =>
+            {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
 }
