@@ -14,6 +14,11 @@ use pbm_prelim::plot::prelude::*;
 pub fn all() -> Vec<Figure> {
     vec![
         Figure::new(
+            "projection-picture",
+            "A correction shared by inverse mass, between particles and on a body",
+            projection_picture,
+        ),
+        Figure::new(
             "stiffness-vs-steps",
             "Effective stiffness against substeps and iterations",
             stiffness_vs_steps,
@@ -260,6 +265,171 @@ fn drag_filmstrip() -> Result<Vec<Drawing>, PbmError> {
                     5,
                     color(1).filled(),
                 )))?;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// Two particles on a stretched link (the heavy one first), corrected by one PBD
+/// pass with s = 1: their positions before and after.
+fn link_correction() -> Result<[[(f64, f64); 2]; 2], PbmError> {
+    use crate::projection::{Scratch, project};
+    use pbm_particles::condition::Distance;
+    let before = [nalgebra::Vector2::new(0.0, 0.0), nalgebra::Vector2::new(1.2, 0.5)];
+    let mut x = before.to_vec();
+    let w = [1.0 / 3.0, 1.0];
+    let link = Distance::new(0, 1, 1.0)?;
+    project(
+        &link,
+        Stiffness::pbd(1.0)?,
+        &mut [0.0],
+        &w,
+        &mut x,
+        1.0,
+        &mut Scratch::default(),
+    )?;
+    let pair = |p: &[nalgebra::Vector2<f64>]| [(p[0].x, p[0].y), (p[1].x, p[1].y)];
+    Ok([pair(&before), pair(&x)])
+}
+
+fn projection_picture() -> Result<Vec<Drawing>, PbmError> {
+    use crate::rigid::Body;
+    use pbm_rigid::mass::MassProperties;
+    let [before, after] = link_correction()?;
+    // A 2 kg plate 1.2 m × 0.6 m, pushed at a corner straight up by a positional
+    // impulse of 0.04 kg m: how far the corner moves is w times the impulse.
+    let props = MassProperties::block(Vector3::new(1.2, 0.6, 0.1), 2.0)?;
+    let mut body = Body::new(&props, Vector3::zeros(), crate::scenes::UNROTATED)?;
+    let corner = Vector3::new(0.6, -0.3, 0.0);
+    let n = Vector3::new(0.0, 1.0, 0.0);
+    let w = body.generalized_inverse_mass(&corner, &n);
+    let outline = |b: &Body| -> Vec<(f64, f64)> {
+        [[-0.6, -0.3], [0.6, -0.3], [0.6, 0.3], [-0.6, 0.3]]
+            .iter()
+            .map(|&[x, y]| {
+                let p = b.world_point(&Vector3::new(x, y, 0.0));
+                (p.x, p.y)
+            })
+            .collect()
+    };
+    let start = outline(&body);
+    body.apply_correction(&corner, &(n * 0.04));
+    let moved = outline(&body);
+    let corner_after = body.world_point(&corner);
+    require_finite("projection-picture", [w, corner_after.x, corner_after.y])?;
+    titled_figure(
+        "projection-picture",
+        [420, 760],
+        "One projection moves each part by its inverse mass times the same impulse",
+        |root, layout| {
+            let legend: Legend = vec![
+                ("before".into(), Swatch::Dashed(REFERENCE, 2)),
+                ("after the projection".into(), Swatch::Line(color(0), 2)),
+                ("moves".into(), Swatch::Line(color(1), 2)),
+            ];
+            let root = legend_below(root, &legend)?;
+            let titles = [
+                "(a) a stretched link: 3 kg and 1 kg".to_string(),
+                format!("(b) a plate: w = {w:.2} kg⁻¹ at the corner"),
+            ];
+            for (k, panel) in panels(&root, layout, 2, 2).iter().enumerate() {
+                let panel = titled(panel, &titles[k], &label_font())?;
+                let (pw, ph) = panel.dim_in_pixel();
+                let label = |text: &str, at: (f64, f64)| {
+                    Text::new(text.to_string(), at, label_font())
+                };
+                if k == 0 {
+                    let (xr, yr) =
+                        equal_scale_in((pw - 8, ph - 8), -0.25..1.45, -0.3..0.8);
+                    let mut chart = ChartBuilder::on(&panel)
+                        .margin(4)
+                        .build_cartesian_2d(xr, yr)?;
+                    dashed_line(&mut chart, &before, REFERENCE, 2)?;
+                    line(&mut chart, &after, color(0), 2)?;
+                    for (i, radius) in [(0, 9), (1, 5)] {
+                        chart.draw_series([Circle::new(
+                            before[i],
+                            radius,
+                            REFERENCE.stroke_width(2),
+                        )])?;
+                        chart.draw_series([Circle::new(
+                            after[i],
+                            radius,
+                            color(0).filled(),
+                        )])?;
+                        arrow(&mut chart, before[i], after[i], 0.05, color(1), 2)?;
+                    }
+                    chart.draw_series([
+                        label(
+                            "3 kg moves ¼",
+                            (before[0].0 - 0.2, before[0].1 - 0.12),
+                        ),
+                        label(
+                            "1 kg moves ¾",
+                            (before[1].0 - 0.35, before[1].1 + 0.12),
+                        ),
+                    ])?;
+                } else {
+                    let (xr, yr) =
+                        equal_scale_in((pw - 8, ph - 8), -0.9..0.9, -0.55..0.6);
+                    let mut chart = ChartBuilder::on(&panel)
+                        .margin(4)
+                        .build_cartesian_2d(xr, yr)?;
+                    let close = |p: &[(f64, f64)]| {
+                        let mut c = p.to_vec();
+                        c.push(p[0]);
+                        c
+                    };
+                    dashed_line(&mut chart, &close(&start), REFERENCE, 2)?;
+                    chart.draw_series([Polygon::new(
+                        moved.clone(),
+                        color(0).mix(0.15).filled(),
+                    )])?;
+                    line(&mut chart, &close(&moved), color(0), 2)?;
+                    // The arm r from the centre and its lever: the distance from the
+                    // centre to the impulse's line of action.
+                    arrow(
+                        &mut chart,
+                        (0.0, 0.0),
+                        (corner.x, corner.y),
+                        0.05,
+                        REFERENCE,
+                        1,
+                    )?;
+                    dashed_line(
+                        &mut chart,
+                        &[(0.0, 0.0), (corner.x, 0.0)],
+                        color(2),
+                        2,
+                    )?;
+                    arrow(
+                        &mut chart,
+                        (corner.x, corner.y - 0.2),
+                        (corner.x, corner.y),
+                        0.05,
+                        color(2),
+                        2,
+                    )?;
+                    arrow(
+                        &mut chart,
+                        (corner.x, corner.y),
+                        (corner_after.x, corner_after.y),
+                        0.04,
+                        color(1),
+                        2,
+                    )?;
+                    chart.draw_series([Circle::new(
+                        (0.0, 0.0),
+                        4,
+                        REFERENCE.filled(),
+                    )])?;
+                    chart.draw_series([
+                        label("r", (0.26, -0.06)),
+                        label("lever |r × n|", (0.04, 0.13)),
+                        label("n", (corner.x + 0.03, corner.y - 0.2)),
+                    ])?;
+                }
             }
             Ok(())
         },
