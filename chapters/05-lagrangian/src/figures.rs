@@ -1,15 +1,141 @@
-//! The chapter's figure, computed with the chapter's own code.
+//! The chapter's figures, computed with the chapter's own code.
 
-use crate::scenes::{Sample, compare, separation_time};
+use crate::parametric::{
+    ParametricModel, constraint_force, generalized_acceleration,
+};
+use crate::scenes::{ELLIPSE_BEAD, Sample, compare, ellipse_bead, separation_time};
 use pbm_prelim::plot::prelude::*;
 
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
-    vec![Figure::new(
-        "compare",
-        "The double pendulum with constraint forces and with angles",
-        compare_figure,
-    )]
+    vec![
+        Figure::new(
+            "bead-on-a-wire",
+            "A bead on an ellipse: the coordinate, the tangent, the forces",
+            bead_on_a_wire,
+        ),
+        Figure::new(
+            "compare",
+            "The double pendulum with constraint forces and with angles",
+            compare_figure,
+        ),
+    ]
+}
+
+/// The page's bead on an ellipse at its (θ, θ̇): the wire q(θ) with ticks at equal
+/// steps of θ, the tangent J = ∂q/∂θ, gravity f, the constraint force f̂ recovered
+/// from equation 13's answer, and m q̈ = f + f̂.
+fn bead_on_a_wire() -> Result<Vec<Drawing>, PbmError> {
+    let model = ellipse_bead()?;
+    let ([a, b], [theta, theta_dot]) = ELLIPSE_BEAD;
+    let at = |u: f64| {
+        let q = model.positions(&[u]);
+        (q[0], q[1])
+    };
+    let wire: Vec<(f64, f64)> =
+        (0..=360).map(|k| at(f64::from(k).to_radians())).collect();
+    let tangent_at = |u: f64| {
+        let j = model.jacobian(&[u]);
+        (j[(0, 0)], j[(1, 0)])
+    };
+    let u = [theta];
+    let u_dot = [theta_dot];
+    let theta_ddot = generalized_acceleration(&model, &u, &u_dot)?[0];
+    let reaction = constraint_force(&model, &u, &u_dot)?;
+    let q_dot = model.jacobian(&u) * nalgebra::DVector::from_column_slice(&u_dot);
+    let gravity = model.applied_force(&model.positions(&u), &q_dot);
+    let bead = at(theta);
+    let tangent = tangent_at(theta);
+    let (f, f_hat) = ((gravity[0], gravity[1]), (reaction[0], reaction[1]));
+    let total = (f.0 + f_hat.0, f.1 + f_hat.1);
+    let work = tangent.0 * f_hat.0 + tangent.1 * f_hat.1;
+    require_finite(
+        "bead-on-a-wire",
+        [theta_ddot, f_hat.0, f_hat.1, tangent.0, tangent.1, work],
+    )?;
+    // Forces at 0.1 m per N; the tangent at 1 m per (m/rad).
+    let scale = 0.1;
+    let tip = |v: (f64, f64), s: f64| (bead.0 + s * v.0, bead.1 + s * v.1);
+    let mass = model.masses()[0];
+    let title = format!(
+        "A {mass:.0} kg bead on the ellipse a = {a} m, b = {b} m, at θ = {theta}, \
+         θ̇ = {theta_dot} rad/s"
+    );
+    titled_figure("bead-on-a-wire", [470, 480], &title, |root, layout| {
+        let legend: Legend = vec![
+            (
+                "the wire q(θ) = (a cos θ, b sin θ), a tick every 15° of θ".into(),
+                Swatch::Line(REFERENCE, 2),
+            ),
+            ("tangent T = ∂q/∂θ (m per rad)".into(), Swatch::Line(color(0), 3)),
+            ("gravity f (0.1 m per N)".into(), Swatch::Line(color(1), 2)),
+            (
+                format!(
+                    "constraint force f̂, normal to the wire: T·f̂ = {:.0}",
+                    work.abs()
+                ),
+                Swatch::Line(color(2), 3),
+            ),
+            (
+                format!("m q̈ = f + f̂: θ̈ = {theta_ddot:.2} rad/s²").replace('-', "−"),
+                Swatch::Dashed(color(4), 2),
+            ),
+        ];
+        let plot = legend_below(root, &legend)?;
+        let (xr, yr) = equal_scale(&plot, -2.0..2.1, -1.0..0.8);
+        let mut chart = chart_on(&plot).build_cartesian_2d(xr, yr)?;
+        axes(&mut chart, "x (m)", "y (m)")
+            .x_label_formatter(&|v| format!("{v:.1}"))
+            .y_label_formatter(&|v| format!("{v:.1}"))
+            .draw()?;
+        line(&mut chart, &wire, REFERENCE, 2)?;
+        // Ticks across the wire at every 15° of θ: close together where a radian
+        // covers few metres (|T| = b at the ends), far apart where it covers many.
+        for k in 0..24 {
+            let u = f64::from(k) * 15f64.to_radians();
+            let (p, t) = (at(u), tangent_at(u));
+            let length = t.0.hypot(t.1);
+            let normal = (t.1 / length * 0.05, -t.0 / length * 0.05);
+            line(
+                &mut chart,
+                &[(p.0 - normal.0, p.1 - normal.1), (p.0 + normal.0, p.1 + normal.1)],
+                REFERENCE,
+                2,
+            )?;
+        }
+        arrow(&mut chart, bead, tip(tangent, 1.0), 0.08, color(0), 3)?;
+        arrow(&mut chart, bead, tip(f, scale), 0.08, color(1), 2)?;
+        arrow(&mut chart, bead, tip(f_hat, scale), 0.06, color(2), 3)?;
+        let end = tip(total, scale);
+        dashed_line(&mut chart, &[bead, end], color(4), 2)?;
+        let head = (end.0 - 0.1 * (end.0 - bead.0), end.1 - 0.1 * (end.1 - bead.1));
+        arrow(&mut chart, head, end, 0.08, color(4), 2)?;
+        chart.draw_series([Circle::new(bead, 6, REFERENCE.filled())])?;
+        // Labels placed in pixels from their points, so that they sit the same in
+        // the wide and the narrow drawing.
+        let label = |text: &str, p: (f64, f64), offset: (i32, i32)| {
+            EmptyElement::at(p) + Text::new(text.to_string(), offset, label_font())
+        };
+        let (t_tip, f_tip, r_tip) =
+            (tip(tangent, 1.0), tip(f, scale), tip(f_hat, scale));
+        chart.draw_series([
+            label("T", t_tip, (-14, -24)),
+            label("f", f_tip, (6, -8)),
+            label("f̂", r_tip, (4, -22)),
+            label("m q̈", end, (8, -10)),
+            label("θ = 0", at(0.0), (10, -10)),
+            label("θ = π/2", at(std::f64::consts::FRAC_PI_2), (-26, -26)),
+        ])?;
+        // The narrow drawing has no room left of the wire.
+        if layout == Layout::Wide {
+            chart.draw_series([label(
+                "θ = π",
+                at(std::f64::consts::PI),
+                (-52, -10),
+            )])?;
+        }
+        Ok(())
+    })
 }
 
 fn compare_figure() -> Result<Vec<Drawing>, PbmError> {

@@ -56,6 +56,25 @@ pub fn generalized_acceleration<M: ParametricModel + ?Sized>(
 }
 // ANCHOR_END: acceleration
 
+// ANCHOR: constraint_force
+/// The constraint force equation 13 never computes, recovered afterwards from
+/// Newton's law: Q̂ = M q̈ − Q with q̈ = J ü + J̇ u̇. It does no work on any legal
+/// motion, Jᵀ Q̂ = 0.
+pub fn constraint_force<M: ParametricModel + ?Sized>(
+    model: &M,
+    u: &[f64],
+    u_dot: &[f64],
+) -> Result<DVector<f64>, PbmError> {
+    let u_ddot = generalized_acceleration(model, u, u_dot)?;
+    let u_dot_v = DVector::from_column_slice(u_dot);
+    let q_ddot = model.jacobian(u) * u_ddot + model.jacobian_dot(u, u_dot) * &u_dot_v;
+    let q_dot = model.jacobian(u) * &u_dot_v;
+    let force = model.applied_force(&model.positions(u), &q_dot);
+    let mass = DVector::from_column_slice(model.masses());
+    Ok(q_ddot.component_mul(&mass) - force)
+}
+// ANCHOR_END: constraint_force
+
 /// A parametric model in motion: state (u, u̇) for the ODE solver.
 pub struct LagrangianSystem<M> {
     /// The model.

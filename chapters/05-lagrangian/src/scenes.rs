@@ -4,7 +4,7 @@
 //! because the motion is chaotic and amplifies the tiny differences between the two
 //! discretisations.
 
-use crate::models::DoublePendulum;
+use crate::models::{DoublePendulum, EllipseBead};
 use crate::parametric::LagrangianSystem;
 use pbm_constraints::scenes::{DOUBLE_PENDULUM_ANGLES, double_pendulum};
 use pbm_ode::runge_kutta::RungeKutta;
@@ -18,6 +18,16 @@ pub fn angular_double_pendulum() -> Result<LagrangianSystem<DoublePendulum>, Pbm
 {
     let model = DoublePendulum::new([1.0, 1.0], [1.0, 1.0], G)?;
     LagrangianSystem::new(model, DOUBLE_PENDULUM_ANGLES.to_vec(), vec![0.0, 0.0])
+}
+
+/// The page's bead on an ellipse: half-axes a and b (m) of the wire, and the state
+/// (θ, θ̇) it is looked at in, in rad and rad/s.
+pub const ELLIPSE_BEAD: ([f64; 2], [f64; 2]) = ([1.5, 0.5], [0.3, 2.0]);
+
+/// A 1 kg bead on the page's ellipse, under gravity.
+pub fn ellipse_bead() -> Result<EllipseBead, PbmError> {
+    let [a, b] = ELLIPSE_BEAD.0;
+    EllipseBead::new(1.0, a, b, G)
 }
 
 /// One sample of the comparison.

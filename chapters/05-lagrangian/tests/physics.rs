@@ -323,3 +323,34 @@ fn a_hybrid_bead_and_particle_match_the_all_constraint_model() {
     assert!(worst < 1e-8, "the formulations part by {worst:e} m");
     assert!((hybrid.time() - 3.0).abs() < 1e-9);
 }
+
+#[test]
+fn the_recovered_constraint_force_does_no_work_and_holds_a_bead_at_rest() {
+    use pbm_lagrangian::parametric::constraint_force;
+    // Jᵀ Q̂ = 0 for random states of the ellipse bead and the double pendulum.
+    let ellipse = pbm_lagrangian::scenes::ellipse_bead().unwrap();
+    let pendulum = DoublePendulum::new([1.0, 0.5], [1.0, 0.7], G).unwrap();
+    for i in 0..50u64 {
+        let s = |k| 3.0 * sample(4 * i + k);
+        let (u, u_dot) = ([s(0)], [s(1)]);
+        let q_hat = constraint_force(&ellipse, &u, &u_dot).unwrap();
+        let work = ellipse.jacobian(&u).transpose() * &q_hat;
+        // Rounding of forces of order m g + m a θ̇² ≈ 30 N.
+        assert!(work.norm() < 1e-12, "{work}");
+        let (u, u_dot) = ([s(0), s(1)], [s(2), s(3)]);
+        let q_hat = constraint_force(&pendulum, &u, &u_dot).unwrap();
+        assert!((pendulum.jacobian(&u).transpose() * &q_hat).norm() < 1e-11);
+    }
+    // At rest at the bottom of a circle, the wire carries the bead's weight.
+    let bead = Bead::new(2.0, 0.7, G).unwrap();
+    let q_hat =
+        constraint_force(&bead, &[-std::f64::consts::FRAC_PI_2], &[0.0]).unwrap();
+    assert!(q_hat[0].abs() < 1e-12 && (q_hat[1] - 2.0 * G).abs() < 1e-12);
+    // The page's bead: part of gravity's pull across the wire bends the moving bead's
+    // path, so the wire pushes less than it does on the bead at rest there.
+    let ([a, b], [theta, theta_dot]) = pbm_lagrangian::scenes::ELLIPSE_BEAD;
+    assert_eq!((a, b, theta, theta_dot), (1.5, 0.5, 0.3, 2.0));
+    let q_hat = constraint_force(&ellipse, &[theta], &[theta_dot]).unwrap();
+    let at_rest = constraint_force(&ellipse, &[theta], &[0.0]).unwrap();
+    assert!(q_hat.norm() < at_rest.norm() - 1.0 && q_hat.dot(&at_rest) > 0.0);
+}
