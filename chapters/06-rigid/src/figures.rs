@@ -1,6 +1,8 @@
 //! The chapter's figures, computed with the chapter's own code.
 
 use crate::body::Representation;
+use crate::mass::MassProperties;
+use crate::mesh::l_shape;
 use crate::scenes::{
     DZHANIBEKOV_OMEGA, Sample, TUMBLING_BLOCK_SIZE, push, torque_free,
 };
@@ -14,6 +16,11 @@ pub fn all() -> Vec<Figure> {
             "body-frame",
             "Body and world coordinates of a point",
             body_frame,
+        ),
+        Figure::new(
+            "l-mass",
+            "The L-shaped prism: sampled points and its exact mass properties",
+            l_mass,
         ),
         Figure::new(
             "orientation-drift",
@@ -135,6 +142,191 @@ fn body_frame() -> Result<Vec<Drawing>, PbmError> {
             Ok(())
         },
     )
+}
+
+/// The L-shaped prism seen along z: (a) point sampling's cell centres in the middle
+/// layer of an odd grid, each weighted by the mesh's winding number; (b) the exact
+/// mass properties, with the principal axes and a body point's offset r₀.
+fn l_mass() -> Result<Vec<Drawing>, PbmError> {
+    let mesh = l_shape()?;
+    let props = MassProperties::polyhedron(&mesh, 1.0)?;
+    let (moments, principal) = props.principal_axes();
+    // The side faces, seen along z, are the outline.
+    let sides: Vec<[(f64, f64); 2]> = mesh
+        .corners()
+        .filter(|[a, b, c]| (b - a).cross(&(c - a)).z.abs() < 1e-12)
+        .flat_map(|[a, b, c]| [[a, b], [b, c], [c, a]])
+        .filter(|[p, q]| (p.xy() - q.xy()).norm() > 1e-12)
+        .map(|[p, q]| [(p.x, p.y), (q.x, q.y)])
+        .collect();
+    // The sampling grid of `MassProperties::point_sampling`, its middle layer.
+    let n = 7;
+    let (lo, hi) = mesh.bounds();
+    let cell = (hi - lo) / n as f64;
+    let mut samples = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            let centre = |k: usize| lo[k] + cell[k] * ([i, j, n / 2][k] as f64 + 0.5);
+            let p = Vector3::new(centre(0), centre(1), centre(2));
+            samples.push(((p.x, p.y), mesh.winding_number(&p)));
+        }
+    }
+    // The weights that occur, largest first, each drawn in its own style.
+    let mut weights: Vec<f64> = Vec::new();
+    for &(_, w) in &samples {
+        let w = (w * 1e6).round() / 1e6;
+        if !weights.contains(&w) {
+            weights.push(w);
+        }
+    }
+    weights.sort_by(|a, b| b.total_cmp(a));
+    let in_plane: Vec<usize> =
+        (0..3).filter(|&k| principal[(2, k)].abs() < 1e-9).collect();
+    let corner = Vector3::new(hi.x, lo.y, lo.z);
+    let r0 = corner - props.centre;
+    require_finite(
+        "l-mass",
+        samples
+            .iter()
+            .map(|s| s.1)
+            .chain(moments.iter().copied())
+            .chain(props.centre.iter().copied()),
+    )?;
+    let style = |k: usize| match k {
+        0 => Swatch::Dot(color(0), 6),
+        1 => Swatch::Dot(color(1), 6),
+        2 => Swatch::Dot(color(2), 6),
+        _ => Swatch::Ring(REFERENCE, 5),
+    };
+    let describe = |w: f64| match w {
+        w if w >= 1.0 - 1e-9 => "1: inside, the whole cell".to_string(),
+        w if w <= 1e-9 => "0: outside, nothing".to_string(),
+        w if (w - 0.5).abs() < 1e-9 => "½: on a face, half the cell".to_string(),
+        w => format!("{w:.2}: on the inner edge"),
+    };
+    let centre = (props.centre.x, props.centre.y);
+    let axis = |k: usize| (principal[(0, k)], principal[(1, k)]);
+    let legends = [
+        weights
+            .iter()
+            .enumerate()
+            .map(|(k, &w)| (format!("winding number {}", describe(w)), style(k)))
+            .collect::<Legend>(),
+        vec![
+            (
+                format!(
+                    "centre of mass c = ({:.3}, {:.3}, {:.1}) m",
+                    props.centre.x, props.centre.y, props.centre.z
+                ),
+                Swatch::Dot(color(0), 5),
+            ),
+            (
+                format!(
+                    "principal axes e₁, e₂: I₁ = {:.3}, I₂ = {:.3} kg m² (I₃ = {:.3} about z)",
+                    moments[in_plane[0]],
+                    moments[in_plane[1]],
+                    moments[3 - in_plane[0] - in_plane[1]]
+                ),
+                Swatch::Line(color(1), 2),
+            ),
+            (
+                format!(
+                    "r₀ = ({:.3}, {:.3}, {:.1}) m: a corner seen from c",
+                    r0.x, r0.y, r0.z
+                )
+                .replace('-', "−"),
+                Swatch::Line(color(2), 2),
+            ),
+            ("centre of the bounding box".into(), Swatch::Ring(REFERENCE, 5)),
+        ],
+    ];
+    let title = format!(
+        "An L-shaped prism, 1 deep, density 1 (M = {:.0} kg), seen along z",
+        props.mass
+    );
+    titled_figure("l-mass", [520, 960], &title, |root, layout| {
+        let parts = panels(root, layout, 2, 2);
+        let titled_parts = [
+            titled(
+                &parts[0],
+                &format!("(a) sampling, n = {n}: middle layer"),
+                &label_font(),
+            )?,
+            titled(&parts[1], "(b) exact, by Mirtich's integrals", &label_font())?,
+        ];
+        let plots = legends_below(&titled_parts, &legends)?;
+        for (k, plot) in plots.iter().enumerate() {
+            let (xr, yr) = equal_scale(plot, -0.35..2.35, -0.35..2.35);
+            let mut chart = chart_on(plot).build_cartesian_2d(xr, yr)?;
+            axes(&mut chart, "x (m)", "y (m)")
+                .x_label_formatter(&|v| format!("{v:.1}"))
+                .y_label_formatter(&|v| format!("{v:.1}"))
+                .draw()?;
+            for side in &sides {
+                line(&mut chart, side, REFERENCE, 2)?;
+            }
+            let label = |text: &str, at: (f64, f64)| {
+                Text::new(text.to_string(), at, label_font())
+            };
+            if k == 0 {
+                for i in 0..=n {
+                    let x = lo.x + cell.x * i as f64;
+                    let y = lo.y + cell.y * i as f64;
+                    dashed_line(&mut chart, &[(x, lo.y), (x, hi.y)], REFERENCE, 1)?;
+                    dashed_line(&mut chart, &[(lo.x, y), (hi.x, y)], REFERENCE, 1)?;
+                }
+                for &(at, w) in &samples {
+                    let w = (w * 1e6).round() / 1e6;
+                    let kind = weights.iter().position(|&v| v == w).unwrap_or(3);
+                    match style(kind) {
+                        Swatch::Dot(c, r) => {
+                            chart.draw_series([Circle::new(at, r, c.filled())])?;
+                        }
+                        _ => {
+                            chart.draw_series([Circle::new(
+                                at,
+                                5,
+                                WHITE.filled(),
+                            )])?;
+                            chart.draw_series([Circle::new(
+                                at,
+                                5,
+                                REFERENCE.stroke_width(2),
+                            )])?;
+                        }
+                    }
+                }
+            } else {
+                let bounding = ((lo.x + hi.x) / 2.0, (lo.y + hi.y) / 2.0);
+                for (m, &k) in in_plane.iter().enumerate() {
+                    let (ax, ay) = axis(k);
+                    let tip = (centre.0 + 0.8 * ax, centre.1 + 0.8 * ay);
+                    arrow(&mut chart, centre, tip, 0.12, color(1), 2)?;
+                    let name = ["e₁", "e₂"][m];
+                    chart.draw_series([label(name, (tip.0 + 0.04, tip.1 + 0.12))])?;
+                }
+                arrow(&mut chart, centre, (corner.x, corner.y), 0.12, color(2), 2)?;
+                chart.draw_series([
+                    label(
+                        "r₀",
+                        (
+                            0.5 * (centre.0 + corner.x) + 0.05,
+                            0.5 * (centre.1 + corner.y) + 0.12,
+                        ),
+                    ),
+                    label("c", (centre.0 - 0.17, centre.1 + 0.05)),
+                ])?;
+                chart.draw_series([Circle::new(bounding, 5, WHITE.filled())])?;
+                chart.draw_series([Circle::new(
+                    bounding,
+                    5,
+                    REFERENCE.stroke_width(2),
+                )])?;
+                chart.draw_series([Circle::new(centre, 5, color(0).filled())])?;
+            }
+        }
+        Ok(())
+    })
 }
 
 /// The page's 4 × 0.5 m block pushed by 1 N along y for 2 s, through its centre and

@@ -145,9 +145,20 @@ impl MassProperties {
 
     /// Principal moments (eigenvalues of I), in increasing order.
     pub fn principal_moments(&self) -> Vector3<f64> {
-        let mut e = SymmetricEigen::new(self.inertia).eigenvalues;
-        e.as_mut_slice().sort_by(f64::total_cmp);
-        e
+        self.principal_axes().0
+    }
+
+    /// Principal moments in increasing order, and the principal axes: column k of
+    /// the matrix is the unit axis about which the moment is the k-th. In the frame of
+    /// these axes, with its origin at the centre of mass, the inertia tensor is
+    /// diagonal.
+    pub fn principal_axes(&self) -> (Vector3<f64>, Matrix3<f64>) {
+        let eigen = SymmetricEigen::new(self.inertia);
+        let mut order = [0, 1, 2];
+        order.sort_by(|&i, &j| eigen.eigenvalues[i].total_cmp(&eigen.eigenvalues[j]));
+        let moments = Vector3::from_fn(|k, _| eigen.eigenvalues[order[k]]);
+        let axes = Matrix3::from_fn(|r, k| eigen.eigenvectors[(r, order[k])]);
+        (moments, axes)
     }
 
     /// ‖I − I_exact‖ / ‖I_exact‖ (Frobenius norms).

@@ -474,6 +474,13 @@ fn notes_errata_the_frame_loop_braces() {
     let mut fixed = RigidSystem::new(vec![body()]).unwrap();
     RungeKutta::new(RK4).step(&mut fixed, frame).unwrap();
     assert!((fixed.bodies[0].position() - Vector3::repeat(frame)).norm() < 1e-15);
+    // The loop's comment says the array then holds d/dt X(t + 1/24). It holds
+    // X(t + 1/24) itself: its position entries are x + v/24 = 1/24 m, where the
+    // derivative's would be the velocity, 1 m/s.
+    let after = state_of(&fixed);
+    let mut derivative = vec![0.0; after.len()];
+    fixed.derivative(&mut derivative).unwrap();
+    assert!((after[0] - frame).abs() < 1e-15 && derivative[0] == 1.0);
 }
 
 #[test]
@@ -900,4 +907,69 @@ fn a_rotation_matrix_converts_back_to_its_quaternion_at_every_angle() {
         assert!(error < 1e-14, "{q:?} came back as {back:?}");
         assert!((back.norm() - 1.0).abs() < 1e-15);
     }
+}
+
+#[test]
+fn principal_axes_diagonalise_the_inertia_and_lie_along_the_l_s_diagonals() {
+    let mesh = pbm_rigid::mesh::l_shape().unwrap();
+    let props = MassProperties::polyhedron(&mesh, 1.0).unwrap();
+    let (moments, axes) = props.principal_axes();
+    assert_eq!(moments, props.principal_moments());
+    // Aᵀ I A is diag(moments) to rounding, and A is a rotation or a reflection.
+    let diagonal = axes.transpose() * props.inertia * axes;
+    assert!((diagonal - Matrix3::from_diagonal(&moments)).norm() < 1e-14);
+    assert!((axes.transpose() * axes - Matrix3::identity()).norm() < 1e-14);
+    // The L is symmetric about x = y: one in-plane axis along (1, 1), one across it,
+    // the third along z (the figure l-mass draws the first two).
+    let s = std::f64::consts::FRAC_1_SQRT_2;
+    let along =
+        |k: usize, d: Vector3<f64>| axes.column(k).dot(&d).abs() > 1.0 - 1e-12;
+    assert!((0..3).any(|k| along(k, Vector3::new(s, s, 0.0))));
+    assert!((0..3).any(|k| along(k, Vector3::new(-s, s, 0.0))));
+    assert!((0..3).any(|k| along(k, Vector3::z())));
+    // The inner edge of the L, where the faces x = 1 and y = 1 meet, is three
+    // quarters inside.
+    let w = mesh.winding_number(&Vector3::new(1.0, 1.0, 0.5));
+    assert!((w - 0.75).abs() < 1e-12, "{w}");
+}
+
+#[test]
+fn notes_errata_appendix_a_with_its_stars_and_dots_restored() {
+    // Appendix A as transcribed drops stars and dots. Restored, A-19
+    // is −(Σ m r′* ṙ′*) ω − (Σ m r′* r′*) ω̇ = τ, A-22 is Σ m ṙ′* r′* ω = 0, and
+    // A-24 is İ = −Σ m (ṙ′* r′* + r′* ṙ′*), with ṙ′ = ω × r′. Checked on ten
+    // random point masses about their centre of mass, spinning at a random ω.
+    let raw: Vec<(f64, Vector3<f64>)> = (0..10u64)
+        .map(|i| {
+            let s = |k| sample(10 * i + k);
+            (1.5 + s(0), Vector3::new(s(1), s(2), s(3)))
+        })
+        .collect();
+    let props = MassProperties::point_masses(&raw).unwrap();
+    let arms: Vec<(f64, Vector3<f64>)> =
+        raw.iter().map(|(m, r)| (*m, r - props.centre)).collect();
+    let (omega, omega_dot) =
+        (Vector3::new(0.7, -1.3, 0.4), Vector3::new(0.2, 0.5, -0.9));
+    let sum = |f: &dyn Fn(&Vector3<f64>) -> Matrix3<f64>| -> Matrix3<f64> {
+        arms.iter().map(|(m, r)| f(r) * *m).sum()
+    };
+    let r_star_r_dot_star = sum(&|r| star(r) * star(&omega.cross(r)));
+    let r_dot_star_r_star = sum(&|r| star(&omega.cross(r)) * star(r));
+    let i_now = -sum(&|r| star(r) * star(r));
+    assert!((i_now - props.inertia).norm() < 1e-13, "A-20: I = −Σ m r′* r′*");
+    // the term added to A-21 is zero.
+    assert!((r_dot_star_r_star * omega).norm() < 1e-13);
+    // A-24 against a central difference of I(t) = R(t) I Rᵀ(t), R(t) turning at ω.
+    let i_dot = -(r_dot_star_r_star + r_star_r_dot_star);
+    let h = 1e-5;
+    let turned = |t: f64| {
+        let r = nalgebra::Rotation3::new(omega * t);
+        r.matrix() * props.inertia * r.matrix().transpose()
+    };
+    let difference = (turned(h) - turned(-h)) / (2.0 * h);
+    // Central differences err by h² times the third derivative, |ω|³ |I| ≈ 10.
+    assert!((difference - i_dot).norm() < 1e-8, "{}", (difference - i_dot).norm());
+    // A-19 is then d(Iω)/dt = İω + Iω̇, the torque, for any ω̇.
+    let a19 = -(r_star_r_dot_star * omega) - sum(&|r| star(r) * star(r)) * omega_dot;
+    assert!((a19 - (i_dot * omega + props.inertia * omega_dot)).norm() < 1e-13);
 }
