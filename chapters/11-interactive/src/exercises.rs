@@ -3,6 +3,7 @@
 
 use crate::scenes::{
     Drive, Fault, Feeder, Jack, Pendulum, Pile, STEPS, drive, faulty, pin_and_free,
+    xpbd_pendulum,
 };
 use crate::world::{Order, Settings, World};
 use pbm_particles::forces::G;
@@ -39,6 +40,11 @@ pub fn all() -> Vec<Exercise> {
             "pin-free",
             "a thrown bar pinned by its end while it flies, then let go: the catch's energy against its closed form, the pin's error, nothing lost at release",
             pin_free,
+        ),
+        Exercise::new(
+            "versus-xpbd",
+            "the pendulum of pinned bars by this chapter's world and by chapter 10's XPBD: pin error, energy, time",
+            versus_xpbd,
         ),
         Exercise::new(
             "pile",
@@ -381,6 +387,54 @@ fn pin_free(p: PinFreeParams) -> Result<Value, PbmError> {
         "max_energy_change_pinned_j": run.drift_pinned,
         "energy_change_at_release_j": freed - held,
         "max_energy_change_free_j": run.drift_free,
+    }))
+}
+
+params! {
+    /// `interactive/versus-xpbd`.
+    pub struct VersusXpbdParams {
+        bars: usize = int("bars in the chain", 3, 1, 12),
+        t_end: f64 = float("simulated time (s)", 4.0, 0.1, 20.0),
+        h: f64 = float("this chapter's time step (s)", 0.01, 0.001, 0.02),
+        substeps: usize = int("XPBD steps per 60 Hz frame", 20, 1, 200),
+    }
+}
+
+fn versus_xpbd(p: VersusXpbdParams) -> Result<Value, PbmError> {
+    let pendulum = Pendulum { bars: p.bars, ..Pendulum::BOOK };
+    let settings = Settings { h: p.h, ..Settings::default() };
+    budget::within(p.t_end / settings.h, 2.0e4, "steps", "raise h or lower t_end")?;
+    let xpbd_steps = p.t_end * 60.0 * p.substeps as f64;
+    budget::within(
+        xpbd_steps * p.bars as f64,
+        2.0e6,
+        "joint solves",
+        "lower substeps or t_end",
+    )?;
+    let mut world = pendulum.build(settings)?;
+    let e0 = world.energy();
+    let mut drift = 0.0_f64;
+    let start = Instant::now();
+    world.run_until(p.t_end, |w| drift = drift.max((w.energy() - e0).abs()))?;
+    let wall = start.elapsed().as_secs_f64();
+    let xpbd = xpbd_pendulum(&pendulum, p.substeps, p.t_end)?;
+    // The energy the drop can release: the chain's weight falling its length.
+    let mass: f64 = world.bodies().iter().map(|b| b.mass()).sum();
+    let scale = mass * G * pendulum.bars as f64 * pendulum.length;
+    Ok(json!({
+        "bars": p.bars,
+        "baraff": {
+            "steps": world.stats().steps,
+            "max_pin_error_m": world.stats().max_pin_error,
+            "max_energy_change_relative": drift / scale,
+            "wall_ms_per_simulated_second": 1e3 * wall / p.t_end,
+        },
+        "xpbd": {
+            "steps": xpbd.steps,
+            "max_pin_error_m": xpbd.max_pin_error,
+            "max_energy_change_relative": xpbd.max_energy_change / scale,
+            "wall_ms_per_simulated_second": 1e3 * xpbd.seconds / p.t_end,
+        },
     }))
 }
 

@@ -32,6 +32,11 @@ pub fn shown() -> Vec<Shown> {
             .timed(&["steps_per_second"]),
         Shown::run("interactive/jack").keys(JACK_KEYS).timed(&["steps_per_second"]),
         Shown::run("interactive/pin-free"),
+        Shown::run("interactive/versus-xpbd")
+            .timed(&["wall_ms_per_simulated_second"]),
+        Shown::values("interactive/versus-xpbd")
+            .set(&["substeps=80"])
+            .timed(&["wall_ms_per_simulated_second"]),
         Shown::run("interactive/jack")
             .set(&["swing=0.2"])
             .keys(JACK_KEYS)

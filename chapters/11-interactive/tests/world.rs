@@ -652,3 +652,22 @@ fn a_pin_added_while_running_catches_with_the_closed_form_loss_and_letting_go_do
         assert!(run.drift_free < 1e-9, "{speed}: {} J", run.drift_free);
     }
 }
+
+#[test]
+fn the_exact_world_holds_the_pendulums_pins_closer_than_xpbd_and_xpbd_converges_with_substeps()
+ {
+    use pbm_interactive::scenes::xpbd_pendulum;
+    // XPBD's joint gap and energy loss fall as the substeps grow (first order or
+    // better); the exact world's pin error stays far below both.
+    let pendulum = Pendulum::BOOK;
+    let coarse = xpbd_pendulum(&pendulum, 20, 2.0).unwrap();
+    let fine = xpbd_pendulum(&pendulum, 80, 2.0).unwrap();
+    assert!(fine.max_pin_error < coarse.max_pin_error / 4.0, "{coarse:?} {fine:?}");
+    assert!(
+        fine.max_energy_change < coarse.max_energy_change / 2.0,
+        "{coarse:?} {fine:?}"
+    );
+    let mut world = pendulum.build(Settings::default()).unwrap();
+    world.run_until(2.0, |_| {}).unwrap();
+    assert!(world.stats().max_pin_error < fine.max_pin_error / 10.0);
+}
