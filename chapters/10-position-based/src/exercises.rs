@@ -4,8 +4,9 @@ use crate::net::{Net, hang, largest_stretch, lowest};
 use crate::projection::Stiffness;
 use crate::scenes::Sweep;
 use crate::scenes::{
-    BoxChain, FRAME, REFERENCE_STEPS_PER_FRAME, drag_path, drag_run, lagrange_chain,
-    max_position_difference, projected_chain_run, slide_and_bounce, stiffness_grid,
+    BoxChain, FRAME, REFERENCE_STEPS_PER_FRAME, drag_path, drag_run, hinged_bar,
+    lagrange_chain, max_position_difference, projected_chain_run, slide_and_bounce,
+    stiffness_grid,
 };
 use pbm_constraints::scenes::Chain;
 use pbm_particles::forces::G;
@@ -44,6 +45,11 @@ pub fn all() -> Vec<Exercise> {
             "net",
             "a net of particles hanging from two corners by XPBD, as the live demo runs it: its largest stretch and lowest point",
             net,
+        ),
+        Exercise::new(
+            "hinge",
+            "a bar on a hinge with angle limits, twisted out of its plane: how well the axes stay aligned and where the limit stops it",
+            hinge,
         ),
         Exercise::new(
             "compare-lagrange",
@@ -239,6 +245,35 @@ fn net(p: NetParams) -> Result<Value, PbmError> {
         "largest_stretch_percent": 100.0 * largest_stretch(&system, &model)?,
         "lowest_y_m": lowest(&system),
         "energy_j": system.energy()?,
+    }))
+}
+
+params! {
+    /// `pbd/hinge`.
+    pub struct HingeParams {
+        limit_deg: f64 = float("the hinge's limit either side of level (degrees; 180 for none)", 30.0, 0.0, 180.0),
+        twist: f64 = float("the bar's spin about its length at release (rad/s)", 3.0, 0.0, 20.0),
+        substeps: usize = int("steps per 60 Hz frame", 20, 1, 200),
+        t_end: f64 = float("simulated time (s)", 3.0, 0.0, 10.0),
+    }
+}
+
+fn hinge(p: HingeParams) -> Result<Value, PbmError> {
+    let steps = step_count(p.t_end, p.substeps);
+    budget::within(
+        steps as f64,
+        JOINT_SOLVES,
+        "joint solves",
+        "lower substeps or t_end",
+    )?;
+    let limit = (p.limit_deg < 180.0).then(|| p.limit_deg.to_radians());
+    let run = hinged_bar(limit, p.twist, p.substeps, p.t_end)?;
+    Ok(json!({
+        "steps": steps,
+        "max_misalignment_deg": run.max_misalignment.to_degrees(),
+        "lowest_angle_deg": run.lowest_angle.to_degrees(),
+        "final_angle_deg": run.final_angle.to_degrees(),
+        "max_joint_gap_mm": 1e3 * run.max_gap,
     }))
 }
 

@@ -124,6 +124,94 @@ impl Joint {
     // ANCHOR_END: solve
 }
 
+/// The rotational half of a hinge between body `a` and body `b` (or the world):
+/// the hinge axis of each, kept aligned, and, if limits are given, the angle about
+/// it between a reference direction of each kept within them (Müller et al. 2020,
+/// §3.3.2). The hinge's point is a separate ball [`Joint`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hinge {
+    /// First body.
+    pub a: usize,
+    /// Second body, or None for the world.
+    pub b: Option<usize>,
+    /// The hinge axis and a reference direction across it, in a's coordinates
+    /// (unit, perpendicular).
+    pub axis_a: (Vector3<f64>, Vector3<f64>),
+    /// The same in b's coordinates (or the world's).
+    pub axis_b: (Vector3<f64>, Vector3<f64>),
+    /// The allowed angle of a's reference about the axis, measured from b's
+    /// (rad): lowest and highest.
+    pub limits: Option<(f64, f64)>,
+}
+
+impl Hinge {
+    /// The two axes and the two reference directions in the world, now.
+    fn directions(&self, bodies: &[Body]) -> [Vector3<f64>; 4] {
+        let turn = |k: Option<usize>, v: &Vector3<f64>| match k {
+            Some(k) => bodies[k].rotation() * v,
+            None => *v,
+        };
+        [
+            turn(Some(self.a), &self.axis_a.0),
+            turn(self.b, &self.axis_b.0),
+            turn(Some(self.a), &self.axis_a.1),
+            turn(self.b, &self.axis_b.1),
+        ]
+    }
+
+    /// The angle between the two hinge axes (rad).
+    pub fn misalignment(&self, bodies: &[Body]) -> f64 {
+        let [a, b, _, _] = self.directions(bodies);
+        a.cross(&b).norm().atan2(a.dot(&b))
+    }
+
+    /// The angle of a's reference direction about b's axis, from b's reference
+    /// (rad, in (−π, π]).
+    pub fn angle(&self, bodies: &[Body]) -> f64 {
+        let [_, axis, ra, rb] = self.directions(bodies);
+        rb.cross(&ra).dot(&axis).atan2(rb.dot(&ra))
+    }
+
+    // ANCHOR: hinge
+    /// One projection: turn the bodies so that the axes line up (the rotation
+    /// vector a × b, of length sin θ), then, if the angle about the axis is
+    /// outside the limits, turn them back to the nearer limit. Each turn is an
+    /// angular correction with w = nᵀI_a⁻¹n + nᵀI_b⁻¹n, rigid (α = 0).
+    pub fn solve(&self, bodies: &mut [Body]) {
+        let [a, b, _, _] = self.directions(bodies);
+        self.turn(bodies, &a.cross(&b));
+        if let Some((low, high)) = self.limits {
+            let angle = self.angle(bodies);
+            let target = angle.clamp(low, high);
+            if target != angle {
+                let [_, axis, _, _] = self.directions(bodies);
+                self.turn(bodies, &(axis * (target - angle)));
+            }
+        }
+    }
+
+    /// Turns a by the rotation vector `theta` relative to b, the two sharing it by
+    /// their angular inverse masses about its axis.
+    fn turn(&self, bodies: &mut [Body], theta: &Vector3<f64>) {
+        let size = theta.norm();
+        if size < 1e-15 {
+            return;
+        }
+        let n = theta / size;
+        let w_b = self.b.map_or(0.0, |b| bodies[b].angular_inverse_mass(&n));
+        let w = bodies[self.a].angular_inverse_mass(&n) + w_b;
+        if w == 0.0 {
+            return;
+        }
+        let p = n * (size / w);
+        bodies[self.a].apply_turn(&p);
+        if let Some(b) = self.b {
+            bodies[b].apply_turn(&-p);
+        }
+    }
+    // ANCHOR_END: hinge
+}
+
 /// Bodies, joints and gravity, stepped by XPBD.
 #[derive(Debug, Clone)]
 pub struct BodySystem {
@@ -131,6 +219,8 @@ pub struct BodySystem {
     pub bodies: Vec<Body>,
     /// The joints, solved in this order.
     pub joints: Vec<Joint>,
+    /// The hinges' rotational parts, solved after the joints.
+    pub hinges: Vec<Hinge>,
     /// Acceleration of gravity (m/s²).
     pub gravity: Vector3<f64>,
     /// Whether the prediction includes the gyroscopic torque −ω × (I ω). Always on
@@ -147,6 +237,7 @@ impl BodySystem {
         BodySystem {
             bodies,
             joints: Vec::new(),
+            hinges: Vec::new(),
             gravity,
             gyroscopic: true,
             t: 0.0,
@@ -173,6 +264,36 @@ impl BodySystem {
         Ok(self.joints.len() - 1)
     }
 
+    /// Adds a hinge's rotational part, after checking its bodies exist and each
+    /// side's axis and reference are perpendicular unit vectors.
+    pub fn add_hinge(&mut self, hinge: Hinge) -> Result<usize, PbmError> {
+        let n = self.bodies.len();
+        if hinge.a >= n || hinge.b.is_some_and(|b| b >= n) || Some(hinge.a) == hinge.b
+        {
+            let why = format!("bodies {} and {:?} of {n}", hinge.a, hinge.b);
+            return Err(PbmError::invalid("hinge", why));
+        }
+        for (axis, reference) in [hinge.axis_a, hinge.axis_b] {
+            let unit = |v: &Vector3<f64>| (v.norm() - 1.0).abs() < 1e-9;
+            if !(unit(&axis) && unit(&reference) && axis.dot(&reference).abs() < 1e-9)
+            {
+                let why =
+                    "each side needs a unit axis and a unit reference across it";
+                return Err(PbmError::invalid("hinge", why));
+            }
+        }
+        if let Some((low, high)) = hinge.limits
+            && !(low <= high && low.is_finite() && high.is_finite())
+        {
+            return Err(PbmError::invalid(
+                "hinge",
+                format!("limits {low} to {high}"),
+            ));
+        }
+        self.hinges.push(hinge);
+        Ok(self.hinges.len() - 1)
+    }
+
     // ANCHOR: body_step
     /// One step of size `h` with `iterations` passes over the joints.
     pub fn step(&mut self, h: f64, iterations: usize) -> Result<(), PbmError> {
@@ -186,6 +307,9 @@ impl BodySystem {
         for _ in 0..iterations {
             for joint in &mut self.joints {
                 joint.solve(&mut self.bodies, h);
+            }
+            for hinge in &self.hinges {
+                hinge.solve(&mut self.bodies);
             }
         }
         for body in &mut self.bodies {

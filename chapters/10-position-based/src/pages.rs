@@ -30,6 +30,8 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("pbd/sheet-sag").keys(SHEET_KEYS),
         Shown::run("pbd/contact"),
         Shown::values("pbd/net"),
+        Shown::run("pbd/hinge"),
+        Shown::values("pbd/hinge").set(&["limit_deg=180"]),
         Shown::run("pbd/sheet-sag").set(&["n=40"]).keys(SHEET_KEYS),
         Shown::run("pbd/sheet-sag").set(&["n=100"]).keys(SHEET_KEYS),
         Shown::values("pbd/sheet-sag").set(&["substeps=200"]),

@@ -218,6 +218,27 @@ impl Body {
     }
     // ANCHOR_END: generalized_inverse_mass
 
+    // ANCHOR: angular
+    /// The generalized inverse mass for turning about the unit axis n: nᵀ I⁻¹ n, how
+    /// far the body turns about n per unit of angular positional impulse about it.
+    pub fn angular_inverse_mass(&self, n: &Vector3<f64>) -> f64 {
+        if self.inverse_mass == 0.0 {
+            return 0.0;
+        }
+        n.dot(&(self.inverse_inertia() * n))
+    }
+
+    /// Applies the angular positional impulse `p` (N m s²): a turn by I⁻¹ p, the
+    /// centre left where it is.
+    pub fn apply_turn(&mut self, p: &Vector3<f64>) {
+        if self.inverse_mass == 0.0 {
+            return;
+        }
+        let turn = self.inverse_inertia() * p;
+        self.rotate(&turn);
+    }
+    // ANCHOR_END: angular
+
     // ANCHOR: apply_correction
     /// Applies the positional impulse `impulse` at the world point `p`: x += P/m and
     /// a turn by I⁻¹ (r × P). The translation divides by the mass alone; the
