@@ -123,10 +123,11 @@ fn pages_use_exactly_the_registered_runs() {
             );
             used.insert(reference.stem());
         }
-        // No console block shows output typed by hand: commands (`$ ...`) and
-        // included output only. A block inside a list item is indented with it.
+        // No console block shows output typed by hand: commands (`$ ...`, going on
+        // over lines that end in a backslash) and included output only. A block
+        // inside a list item is indented with it.
         for block in text.split("```console\n").skip(1) {
-            let body = &block[..block.find("```").unwrap()];
+            let body = block[..block.find("```").unwrap()].replace(" \\\n", " ");
             for line in body.lines().map(str::trim_start).filter(|l| !l.is_empty()) {
                 assert!(
                     line.starts_with("{{#include ../output/")
