@@ -87,7 +87,12 @@ pub fn build_module(root: &Path) -> Module {
         .args(["--config", "profile.release.codegen-units=1"])
         .args(["--config", "profile.release.strip=true"])
         .status();
-    let wasm = root.join("target").join(&target).join("release/pbm_web.wasm");
+    // Cargo's own rule for where it builds: CARGO_TARGET_DIR if set (relative to the
+    // directory cargo runs in), else `target/` under the workspace.
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .map_or_else(|| root.join("target"), |dir| root.join(dir));
+    let wasm = target_dir.join(&target).join("release/pbm_web.wasm");
     match built {
         Ok(status) if status.success() && wasm.is_file() => Module::Built(wasm),
         Ok(_) => Module::Missing(format!(

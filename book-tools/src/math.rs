@@ -76,11 +76,54 @@ pub fn render_math(markdown: &str) -> std::result::Result<String, MathError> {
             })?
             .mathml;
         out.push_str(&markdown[copied_to..range.start]);
-        out.push_str(&protect_from_markdown(&mathml));
+        out.push_str(&protect_from_markdown(&dots_clear_their_letters(&mathml)));
         copied_to = range.end;
     }
     out.push_str(&markdown[copied_to..]);
     Ok(out)
+}
+
+/// Dot accents (ẋ, ẍ) as over-scripts, not accents: Chromium sets a MathML accent
+/// on the letter's own height, and with this font a dot over l, d, θ or a bold 𝐥
+/// touches the letter or vanishes into it (𝐥̇·𝐥 reads 𝐥·𝐥). Without `accent="true"`
+/// the dot sits above the letter's ink. Other accents (hats, bars, arrows) keep it.
+pub fn dots_clear_their_letters(mathml: &str) -> String {
+    const OPEN: &str = "<mover accent=\"true\">";
+    let mut out = String::with_capacity(mathml.len());
+    let mut rest = mathml;
+    while let Some(at) = rest.find(OPEN) {
+        out.push_str(&rest[..at]);
+        let body = &rest[at + OPEN.len()..];
+        let is_dot = closing(body).is_some_and(|end| {
+            let inner = body[..end].trim_end();
+            ["˙</mo>", "¨</mo>", "\u{307}</mo>", "\u{308}</mo>"]
+                .iter()
+                .any(|dot| inner.ends_with(dot))
+        });
+        out.push_str(if is_dot { "<mover>" } else { OPEN });
+        rest = body;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Where the `</mover>` that closes an element whose content starts `body` is.
+fn closing(body: &str) -> Option<usize> {
+    let mut depth = 1;
+    let mut i = 0;
+    while i < body.len() {
+        let rest = &body[i..];
+        if rest.starts_with("<mover") {
+            depth += 1;
+        } else if rest.starts_with("</mover>") {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i);
+            }
+        }
+        i += rest.chars().next().map_or(1, char::len_utf8);
+    }
+    None
 }
 
 /// The MathML goes back into Markdown as inline HTML, whose text Markdown would still
@@ -193,6 +236,19 @@ mod tests {
             "the hat is an accent over the letter: {out}"
         );
         assert!(!out.contains("mathvariant=\"bold\""), "{out}");
+    }
+
+    #[test]
+    fn dot_accents_become_over_scripts_and_other_accents_stay_accents() {
+        let out =
+            render_math("$\\dot{\\mathbf{l}} + \\ddot\\theta + \\hat{\\mathbf{u}}$")
+                .unwrap();
+        assert_eq!(out.matches("<mover accent=\"true\">").count(), 1, "{out}");
+        assert_eq!(out.matches("<mover>").count(), 2, "{out}");
+        // A dot over something that itself has an accent: only the dot's changes.
+        let nested = render_math("$\\dot{\\hat{x}}$").unwrap();
+        assert_eq!(nested.matches("<mover accent=\"true\">").count(), 1, "{nested}");
+        assert!(nested.contains("<mover><mover accent"), "{nested}");
     }
 
     #[test]

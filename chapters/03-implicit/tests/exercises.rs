@@ -2,6 +2,9 @@
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
+// The chapter's other tests, in one binary with the snapshots (one link, not one per file).
+mod physics;
+
 use pbm_implicit::chapter;
 use pbm_prelim::PbmError;
 use pbm_prelim::testing::bound;

@@ -3,6 +3,11 @@
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
+// The chapter's other tests, in one binary with the snapshots (one link, not one per file).
+mod broad_phase;
+mod narrow_phase;
+mod polyhedra;
+
 use pbm_collision::chapter;
 use pbm_prelim::testing::bound;
 use serde_json::Value;

@@ -3,6 +3,11 @@
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
+// The chapter's other tests, in one binary with the snapshots (one link, not one per file).
+mod projection;
+mod rigid;
+mod sheet;
+
 use pbm_pbd::chapter;
 use pbm_prelim::testing::bound;
 use serde_json::Value;

@@ -3,6 +3,10 @@
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
+// The chapter's other tests, in one binary with the snapshots (one link, not one per file).
+mod jack;
+mod world;
+
 use pbm_interactive::chapter;
 use pbm_prelim::testing::bound;
 use serde_json::Value;
