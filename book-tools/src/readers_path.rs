@@ -182,9 +182,10 @@ pub fn render(
                     [corner(-1.0, -1.0), corner(1.0, 1.0)],
                     BLACK.stroke_width(1),
                 ))?;
-                let lines =
-                    wrap(&format!("{c}. {}", titles[&c]), layout.pick(18, 11));
                 let font = layout.pick(label_font(), tick_font());
+                let inside = (bw - 10.0).max(1.0) as u32;
+                let lines =
+                    wrap(area, &format!("{c}. {}", titles[&c]), &font, inside);
                 let style = font.pos(Pos::new(HPos::Center, VPos::Center));
                 let step = layout.pick(19.0, 17.0);
                 let top = y - step * (lines.len() as f64 - 1.0) / 2.0;
@@ -350,23 +351,6 @@ fn segments_cross(
     side(a, b, c) * side(a, b, d) < 0.0 && side(c, d, a) * side(c, d, b) < 0.0
 }
 
-/// `text` in lines of at most `width` characters, broken between words.
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for word in text.split_whitespace() {
-        match lines.last_mut() {
-            Some(line)
-                if line.chars().count() + 1 + word.chars().count() <= width =>
-            {
-                line.push(' ');
-                line.push_str(word);
-            }
-            _ => lines.push(word.to_string()),
-        }
-    }
-    lines
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -378,10 +362,6 @@ mod tests {
         let direct = direct(&deps);
         assert_eq!(direct[&3], vec![2]);
         assert_eq!(levels(&deps), BTreeMap::from([(1, 0), (2, 1), (3, 2)]));
-        assert_eq!(
-            wrap("8. Collision and Contact", 12),
-            ["8. Collision", "and Contact"]
-        );
         assert!(crosses_box((0.0, 0.0), (2.0, 2.0), (0.5, 0.5), (1.5, 1.5)));
         assert!(!crosses_box((0.0, 0.0), (2.0, 0.1), (0.5, 0.5), (1.5, 1.5)));
         assert_eq!(arrangements(2, 3).len(), 6);

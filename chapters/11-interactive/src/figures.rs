@@ -562,8 +562,9 @@ fn step_loop() -> Result<Vec<Drawing>, PbmError> {
             let centred = font.pos(Pos::new(HPos::Center, VPos::Center));
             let line_step = layout.pick(19.0, 17.0) / h;
             // Each box's lines and half height (fractions of the area).
-            let boxed = |text: &str, wrap_at: usize| {
-                let lines = wrap_words(text, wrap_at);
+            let boxed = |text: &str, half_w: f64| {
+                let inside = (2.0 * half_w * w - 14.0).max(1.0) as u32;
+                let lines = wrap(area, text, &font, inside);
                 let half_h = 0.5 * line_step * lines.len() as f64 + 7.0 / h;
                 (lines, half_h)
             };
@@ -605,10 +606,9 @@ fn step_loop() -> Result<Vec<Drawing>, PbmError> {
             // The main column, top to bottom; the collision-time branch beside
             // Integrate; the loop back up on the left.
             let (column, half) = (layout.pick(0.37, 0.355), layout.pick(0.29, 0.3));
-            let wrap_at = layout.pick(40, 22);
             let boxes: Vec<_> = STAGES
                 .iter()
-                .map(|(name, what)| boxed(&format!("{name}: {what}"), wrap_at))
+                .map(|(name, what)| boxed(&format!("{name}: {what}"), half))
                 .collect();
             let ys: Vec<f64> = (0..STAGES.len())
                 .map(|k| 0.07 + 0.86 * k as f64 / (STAGES.len() - 1) as f64)
@@ -628,7 +628,7 @@ fn step_loop() -> Result<Vec<Drawing>, PbmError> {
                 (layout.pick(0.84, 0.845), layout.pick(0.145, 0.15));
             let side = boxed(
                 "deeper than ε after the step? collision time: interpolate, check, cut the step",
-                layout.pick(18, 11),
+                side_half,
             );
             let branch_y = 0.5 * (ys[4] + ys[5]);
             arrow_between(
@@ -647,21 +647,4 @@ fn step_loop() -> Result<Vec<Drawing>, PbmError> {
             Ok(())
         },
     )
-}
-
-/// `text` in lines of at most `width` characters, broken between words.
-fn wrap_words(text: &str, width: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for word in text.split_whitespace() {
-        match lines.last_mut() {
-            Some(line)
-                if line.chars().count() + 1 + word.chars().count() <= width =>
-            {
-                line.push(' ');
-                line.push_str(word);
-            }
-            _ => lines.push(word.to_string()),
-        }
-    }
-    lines
 }
