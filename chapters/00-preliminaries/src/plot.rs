@@ -663,6 +663,28 @@ pub fn equal_scale_in(
     if sx > sy { (x, widen(y, 0.5 * sx * ph)) } else { (widen(x, 0.5 * sy * pw), y) }
 }
 
+/// A chart for a drawn scene or diagram: all of `area` but a 4-pixel margin, with no
+/// axes and the same scale on both, covering at least `x` by `y` (in world units).
+pub fn scene_chart<'a, 'b>(
+    area: &'a Area<'b>,
+    x: std::ops::Range<f64>,
+    y: std::ops::Range<f64>,
+) -> Result<
+    ChartContext<
+        'a,
+        SVGBackend<'b>,
+        Cartesian2d<
+            plotters::coord::types::RangedCoordf64,
+            plotters::coord::types::RangedCoordf64,
+        >,
+    >,
+    Box<dyn std::error::Error>,
+> {
+    let (w, h) = area.dim_in_pixel();
+    let (xr, yr) = equal_scale_in((w.saturating_sub(8), h.saturating_sub(8)), x, y);
+    Ok(ChartBuilder::on(area).margin(4).build_cartesian_2d(xr, yr)?)
+}
+
 /// Starts the axes of a chart in the shared style, with axis descriptions (say the
 /// units); add formatters if needed, then call `.draw()`.
 pub fn axes<'a, 'b, DB, XT, YT, X, Y>(
@@ -886,8 +908,8 @@ pub mod prelude {
         Area, DrawResult, Drawing, LINE_WIDTH, Layout, Legend, REFERENCE, Swatch,
         arrow, axes, chart_on, color, dashed_line, draw_figure, equal_scale,
         equal_scale_in, label_font, legend_below, legends_below, line, panels,
-        power_of_ten, require_finite, series_legend, tick_font, title_font, titled,
-        titled_figure, wrap,
+        power_of_ten, require_finite, scene_chart, series_legend, tick_font,
+        title_font, titled, titled_figure, wrap,
     };
     pub use crate::{Figure, PbmError};
     pub use plotters::prelude::*;

@@ -228,11 +228,7 @@ fn drape_frames() -> Result<Vec<Drawing>, PbmError> {
                     &format!("({}) t = {t:.1} s", letters[k]),
                     &label_font(),
                 )?;
-                let (pw, ph) = panel.dim_in_pixel();
-                let (xr, yr) =
-                    equal_scale_in((pw - 8, ph - 8), -0.6..0.6, -0.45..0.45);
-                let mut chart =
-                    ChartBuilder::on(&panel).margin(4).build_cartesian_2d(xr, yr)?;
+                let mut chart = scene_chart(&panel, -0.6..0.6, -0.45..0.45)?;
                 let (_, centre_up, centre_depth) = view(&SPHERE.center);
                 let sphere: Vec<(f64, f64)> = (0..=72)
                     .map(|i| {
@@ -469,11 +465,7 @@ fn contact_solids() -> Result<Vec<Drawing>, PbmError> {
                 panels(&root, layout, 2, 2).iter().zip(titles).zip(&cloths)
             {
                 let panel = titled(panel, title, &label_font())?;
-                let (pw, ph) = panel.dim_in_pixel();
-                let (xr, yr) =
-                    equal_scale_in((pw - 8, ph - 8), -0.62..0.62, -0.42..0.42);
-                let mut chart =
-                    ChartBuilder::on(&panel).margin(4).build_cartesian_2d(xr, yr)?;
+                let mut chart = scene_chart(&panel, -0.62..0.62, -0.42..0.42)?;
                 let solid = cloth.solid.ok_or_else(|| PbmError::Figure {
                     name: "contact-solids".into(),
                     why: "the cloth has no solid".into(),
@@ -552,11 +544,7 @@ fn pattern_map() -> Result<Vec<Drawing>, PbmError> {
             ];
             for (k, panel) in panels(&root, layout, 2, 2).iter().enumerate() {
                 let panel = titled(panel, &titles[k], &label_font())?;
-                let (pw, ph) = panel.dim_in_pixel();
-                let (xr, yr) =
-                    equal_scale_in((pw - 8, ph - 8), -0.08..0.42, -0.06..0.33);
-                let mut chart =
-                    ChartBuilder::on(&panel).margin(4).build_cartesian_2d(xr, yr)?;
+                let mut chart = scene_chart(&panel, -0.08..0.42, -0.06..0.33)?;
                 // A point of the pattern, where the panel draws it.
                 let place = |u: f64, v: f64| -> (f64, f64) {
                     if k == 0 {
@@ -684,16 +672,11 @@ fn hinge() -> Result<Vec<Drawing>, PbmError> {
             ];
             for (k, panel) in panels(root, layout, 2, 2).iter().enumerate() {
                 let panel = titled(panel, &titles[k], &label_font())?;
-                let (pw, ph) = panel.dim_in_pixel();
                 let label = |text: &str, at: (f64, f64)| {
                     Text::new(text.to_string(), at, label_font())
                 };
                 if k == 0 {
-                    let (xr, yr) =
-                        equal_scale_in((pw - 8, ph - 8), -0.06..0.52, -0.2..0.25);
-                    let mut chart = ChartBuilder::on(&panel)
-                        .margin(4)
-                        .build_cartesian_2d(xr, yr)?;
+                    let mut chart = scene_chart(&panel, -0.06..0.52, -0.2..0.25)?;
                     let pt = |i: usize| (flat[i][0], flat[i][1]);
                     for tri in [[0, 1, 2, 0], [0, 1, 3, 0]] {
                         let path: Vec<(f64, f64)> =
@@ -766,11 +749,7 @@ fn hinge() -> Result<Vec<Drawing>, PbmError> {
                         label("l⊥", (at + 0.012, 0.05)),
                     ])?;
                 } else {
-                    let (xr, yr) =
-                        equal_scale_in((pw - 8, ph - 8), -0.2..0.28, -0.2..0.25);
-                    let mut chart = ChartBuilder::on(&panel)
-                        .margin(4)
-                        .build_cartesian_2d(xr, yr)?;
+                    let mut chart = scene_chart(&panel, -0.2..0.28, -0.2..0.25)?;
                     // Across the edge (a point here): face c to the left and up the
                     // page, face d turned by the fold.
                     let face_c = (-h_c, 0.0);

@@ -242,11 +242,7 @@ fn drag_filmstrip() -> Result<Vec<Drawing>, PbmError> {
                     &format!("({letter}) t = {t:.2} s"),
                     &label_font(),
                 )?;
-                let (pw, ph) = panel.dim_in_pixel();
-                let (xr, yr) =
-                    equal_scale_in((pw - 8, ph - 8), -0.45..1.0, -1.15..0.1);
-                let mut chart =
-                    ChartBuilder::on(&panel).margin(4).build_cartesian_2d(xr, yr)?;
+                let mut chart = scene_chart(&panel, -0.45..1.0, -1.15..0.1)?;
                 let seen = ((t / FRAME).round() as usize + 1).min(path.len());
                 dashed_line(&mut chart, &path[..seen], REFERENCE, LINE_WIDTH)?;
                 for face in boxes {
@@ -335,16 +331,11 @@ fn projection_picture() -> Result<Vec<Drawing>, PbmError> {
             ];
             for (k, panel) in panels(&root, layout, 2, 2).iter().enumerate() {
                 let panel = titled(panel, &titles[k], &label_font())?;
-                let (pw, ph) = panel.dim_in_pixel();
                 let label = |text: &str, at: (f64, f64)| {
                     Text::new(text.to_string(), at, label_font())
                 };
                 if k == 0 {
-                    let (xr, yr) =
-                        equal_scale_in((pw - 8, ph - 8), -0.25..1.45, -0.3..0.8);
-                    let mut chart = ChartBuilder::on(&panel)
-                        .margin(4)
-                        .build_cartesian_2d(xr, yr)?;
+                    let mut chart = scene_chart(&panel, -0.25..1.45, -0.3..0.8)?;
                     dashed_line(&mut chart, &before, REFERENCE, 2)?;
                     line(&mut chart, &after, color(0), 2)?;
                     for (i, radius) in [(0, 9), (1, 5)] {
@@ -371,11 +362,7 @@ fn projection_picture() -> Result<Vec<Drawing>, PbmError> {
                         ),
                     ])?;
                 } else {
-                    let (xr, yr) =
-                        equal_scale_in((pw - 8, ph - 8), -0.9..0.9, -0.55..0.6);
-                    let mut chart = ChartBuilder::on(&panel)
-                        .margin(4)
-                        .build_cartesian_2d(xr, yr)?;
+                    let mut chart = scene_chart(&panel, -0.9..0.9, -0.55..0.6)?;
                     let close = |p: &[(f64, f64)]| {
                         let mut c = p.to_vec();
                         c.push(p[0]);
