@@ -92,7 +92,9 @@
         });
       }
       const drag = this.text(m.pbm_demo_drag(d));
-      return { title: this.text(m.pbm_demo_title(d)), params, readouts, drag };
+      const plot = { x: m.pbm_plot(d, 0), log: m.pbm_plot(d, 1) === 1, ys: [] };
+      for (let i = 0; i < m.pbm_plot(d, 2); i++) plot.ys.push(m.pbm_plot(d, 3 + i));
+      return { title: this.text(m.pbm_demo_title(d)), params, readouts, drag, plot };
     }
     writeParams(values) {
       const view = new Float64Array(this.m.memory.buffer, this.m.pbm_params(), values.length);
@@ -128,11 +130,43 @@
     const f = p.log ? Math.log(v / p.min) / Math.log(p.max / p.min) : (v - p.min) / (p.max - p.min);
     return Math.round(f * STEPS);
   }
+  // A number as a reader reads it: four significant digits, and rounding noise (a
+  // difference of two nearly equal numbers, 8.9e-16) shown as what it means.
   function show(v) {
     if (Number.isNaN(v)) return "–";
     if (!Number.isFinite(v)) return String(v);
     if (Number.isInteger(v) && Math.abs(v) < 1e9) return String(v);
-    return Number(v.toPrecision(6)).toString();
+    if (Math.abs(v) < 1e-12) return "< 1e-12";
+    return Number(v.toPrecision(4)).toString();
+  }
+
+  // The simulation's clock: a demo frame is 1/60 s of the page, whatever the display's
+  // refresh rate; each display frame runs the whole demo frames that have come due.
+  const FRAME_MS = 1000 / 60;
+  // A longer pause (a hidden tab, a debugger) is not caught up.
+  const MAX_CATCH_UP_MS = 100;
+  // The most points a plot keeps: beyond it every other point is dropped.
+  const PLOT_POINTS = 2000;
+  const reducedMotion = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+
+  // A demo's parameters in the page's address: `?ode/euler-spiral.h=0.25`.
+  const urlKey = (id, p) => `${id}.${p.name}`;
+  function fromUrl(id, params) {
+    const query = new URLSearchParams(location.search);
+    return params.map((p) => {
+      const text = query.get(urlKey(id, p));
+      const v = text === null ? NaN : Number(text);
+      const whole = !(p.whole || p.choices.length > 0) || Number.isInteger(v);
+      return Number.isFinite(v) && v >= p.min && v <= p.max && whole ? v : p.value;
+    });
+  }
+  function toUrl(id, params, values) {
+    const url = new URL(location.href);
+    params.forEach((p, i) => {
+      if (values[i] === p.value) url.searchParams.delete(urlKey(id, p));
+      else url.searchParams.set(urlKey(id, p), String(values[i]));
+    });
+    history.replaceState(history.state, "", url);
   }
 
   function themeForeground() {
@@ -153,8 +187,11 @@
       this.api = api;
       this.index = index;
       this.spec = api.spec(index);
-      this.values = this.spec.params.map((p) => p.value);
+      this.id = box.dataset.demo;
+      this.values = fromUrl(this.id, this.spec.params);
       this.playing = false;
+      this.pausedByReader = false;
+      this.framesRun = 0;
       this.handle = -1;
       this.frameTimes = [];
       box.replaceChildren();
@@ -166,16 +203,26 @@
         element("p", "pbm-demo-hint", box, this.spec.drag);
         this.listen();
       }
+      this.plotCanvas = element("canvas", "pbm-demo-plot", box);
+      this.plotCanvas.setAttribute("role", "img");
+      const plotted = this.spec.plot.ys.map((y) => this.spec.readouts[y].label).join(", ");
+      this.plotCanvas.setAttribute("aria-label", `${plotted} over time`);
+      element("p", "pbm-demo-print", box, `This demo runs live, with its sliders, in the online book: ${location.href.split("?")[0]}`);
       const controls = element("div", "pbm-demo-controls", box);
       this.inputs = this.spec.params.map((p, i) => this.control(controls, p, i));
       const buttons = element("div", "pbm-demo-buttons", box);
       this.playButton = element("button", null, buttons, "Play");
-      this.playButton.onclick = () => this.setPlaying(!this.playing);
+      this.playButton.onclick = () => {
+        this.pausedByReader = this.playing;
+        this.setPlaying(!this.playing);
+      };
       element("button", null, buttons, "Step").onclick = () => {
+        this.pausedByReader = true;
         this.setPlaying(false);
         this.advance(1);
       };
       element("button", null, buttons, "Reset").onclick = () => this.reset();
+      this.status = element("span", "pbm-demo-status", buttons);
       const table = element("table", "pbm-demo-readouts", box);
       this.cells = this.spec.readouts.map((r) => {
         const row = element("tr", null, table);
@@ -192,14 +239,25 @@
       this.width = this.canvas.clientWidth;
       this.foreground = themeForeground();
       this.reset();
+      // Play while on screen (unless the reader paused it or asks for less motion).
+      new IntersectionObserver(
+        (entries) => {
+          const visible = entries[entries.length - 1].isIntersecting;
+          if (!visible) this.setPlaying(false);
+          else if (!this.pausedByReader && !reducedMotion) this.setPlaying(true);
+        },
+        { threshold: 0.35 }
+      ).observe(this.canvas);
       new ResizeObserver((entries) => {
         this.width = entries[entries.length - 1].contentRect.width;
         this.draw();
+        this.drawPlot();
       }).observe(this.canvas);
       // Redraw when the reader changes the theme.
       new MutationObserver(() => {
         this.foreground = themeForeground();
         this.draw();
+        this.drawPlot();
       }).observe(document.documentElement, {
         attributes: true,
         attributeFilter: ["class"],
@@ -251,14 +309,14 @@
           const option = element("option", null, input, c);
           option.value = String(k);
         });
-        input.value = String(p.value);
+        input.value = String(this.values[i]);
         input.oninput = () => this.set(i, Number(input.value));
       } else {
         input = element("input", null, label);
         input.type = "range";
         input.min = "0";
         input.max = String(STEPS);
-        input.value = String(toPosition(p, p.value));
+        input.value = String(toPosition(p, this.values[i]));
         input.setAttribute("aria-label", p.label);
         const shown = element("output", null, label);
         const update = () => (shown.textContent = ` ${show(this.values[i])} ${p.unit}`);
@@ -277,6 +335,7 @@
     // from where it is; any other starts it afresh.
     set(i, value) {
       this.values[i] = value;
+      toUrl(this.id, this.spec.params, this.values);
       if (this.handle >= 0 && !this.error) {
         try {
           if (this.api.retune(this.index, this.handle, this.values)) {
@@ -305,6 +364,8 @@
 
     reset() {
       this.dragging = false;
+      this.series = { x: [], ys: this.spec.plot.ys.map(() => []) };
+      this.framesRun = 0;
       if (this.handle >= 0) this.api.m.pbm_drop(this.handle);
       this.handle = -1;
       this.error = "";
@@ -319,15 +380,39 @@
     }
 
     setPlaying(playing) {
+      const was = this.playing;
       this.playing = playing && this.handle >= 0 && !this.error;
       this.playButton.textContent = this.playing ? "Pause" : "Play";
-      if (this.playing) requestAnimationFrame(() => this.tick());
+      if (this.playing && !was) {
+        this.clock = undefined;
+        requestAnimationFrame((t) => this.tick(t));
+      }
     }
 
-    tick() {
+    tick(now) {
       if (!this.playing) return;
-      this.advance(1);
-      if (this.playing) requestAnimationFrame(() => this.tick());
+      this.pace(now);
+      if (this.playing) requestAnimationFrame((t) => this.tick(t));
+    }
+
+    // Runs the demo frames due at display time `now` (ms): as many 1/60 s frames as
+    // have passed since the last display frame, so that a 120 Hz screen runs at real
+    // time too, every other display frame running none. Returns how many ran.
+    pace(now) {
+      if (this.clock === undefined) {
+        this.clock = { last: now, owed: 0, hz: 60 };
+      }
+      const c = this.clock;
+      const dt = now - c.last;
+      c.last = now;
+      if (dt > 0) c.hz += 0.1 * (1000 / dt - c.hz);
+      c.owed += Math.min(Math.max(dt, 0), MAX_CATCH_UP_MS);
+      const due = Math.floor(c.owed / FRAME_MS + 1e-9);
+      c.owed -= due * FRAME_MS;
+      if (due > 0) this.advance(due);
+      const text = `display ${Math.round(c.hz)} Hz · ${due} frame${due === 1 ? "" : "s"} of 1/60 s this one`;
+      if (this.status.textContent !== text) this.status.textContent = text;
+      return due;
     }
 
     // Runs `frames` frames of the simulation; returns the time they took (ms).
@@ -336,6 +421,7 @@
       const t0 = performance.now();
       const status = this.api.m.pbm_frame(this.handle, frames);
       const ms = performance.now() - t0;
+      this.framesRun += frames;
       this.frameTimes.push(ms / frames);
       if (this.frameTimes.length > 600) this.frameTimes.shift();
       if (status < 0) {
@@ -351,8 +437,22 @@
       return this.api.numbers(this.api.m.pbm_readouts(this.handle), this.spec.readouts.length);
     }
 
+    // The plotted readouts after a frame.
+    record(values) {
+      const { x, ys } = this.series;
+      const plot = this.spec.plot;
+      if (values.length === 0 || (x.length > 0 && values[plot.x] === x[x.length - 1])) return;
+      x.push(values[plot.x]);
+      plot.ys.forEach((y, k) => ys[k].push(values[y]));
+      if (x.length > PLOT_POINTS) {
+        const half = (a) => a.filter((_, i) => i % 2 === 0);
+        this.series = { x: half(x), ys: ys.map(half) };
+      }
+    }
+
     refresh() {
       const values = this.readouts();
+      this.record(values);
       this.cells.forEach((cell, r) => {
         const v = r < values.length ? values[r] : NaN;
         const text = show(v);
@@ -364,6 +464,110 @@
       this.note.textContent = note;
       this.note.classList.toggle("pbm-demo-error", this.error !== "");
       this.draw();
+      this.drawPlot();
+    }
+
+    // The plotted readouts against time (or steps), each in its readout's ink, with
+    // the axes' ranges written at their ends.
+    drawPlot() {
+      const canvas = this.plotCanvas;
+      const width = this.width;
+      if (!width) return;
+      const height = 150 + 15 * Math.max(0, this.spec.plot.ys.length - 1);
+      const dpr = window.devicePixelRatio || 1;
+      if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(height * dpr)) {
+        canvas.width = Math.round(width * dpr);
+        canvas.height = Math.round(height * dpr);
+        canvas.style.height = height + "px";
+      }
+      const g = canvas.getContext("2d");
+      g.setTransform(dpr, 0, 0, dpr, 0, 0);
+      g.clearRect(0, 0, width, height);
+      const fg = this.foreground;
+      const spec = this.spec;
+      const plot = spec.plot;
+      const palette = ["#2f7fc1", "#e07b24", "#3a9a4a"];
+      const inkOf = (k) => {
+        const ink = spec.readouts[plot.ys[k]].ink;
+        return ink >= 2 ? palette[ink - 2] : ink >= 0 && plot.ys.length === 1 ? palette[0] : palette[k % 3];
+      };
+      const { x, ys } = this.series;
+      const scale = plot.log ? (v) => (v > 0 ? Math.log10(v) : NaN) : (v) => v;
+      let lo = Infinity, hi = -Infinity;
+      for (const s of ys) for (const v of s) {
+        const u = scale(v);
+        if (Number.isFinite(u)) { lo = Math.min(lo, u); hi = Math.max(hi, u); }
+      }
+      if (!(hi >= lo)) { lo = 0; hi = 1; }
+      if (hi - lo < 1e-12 * Math.max(1, Math.abs(hi))) { lo -= 0.5; hi += 0.5; }
+      // A margin, so that no curve runs along an axis or the frame's top.
+      const pad = 0.06 * (hi - lo);
+      lo -= pad;
+      hi += pad;
+      const x0 = x.length ? x[0] : 0, x1 = x.length > 1 ? x[x.length - 1] : x0 + 1;
+      const left = 62, right = 10, bottom = 26;
+      // The legend, laid out first: its lines decide where the axes begin.
+      g.font = "12px sans-serif";
+      const legend = [];
+      let at = left, line = 0;
+      ys.forEach((_, k) => {
+        const r = spec.readouts[plot.ys[k]];
+        const label = `${r.label}${r.unit ? ` (${r.unit})` : ""}${plot.log ? ", log scale" : ""}`;
+        const w = g.measureText(label).width;
+        if (at > left && at + w > width - right) { at = left; line += 1; }
+        legend.push({ label, x: at, y: 3 + 15 * line, ink: inkOf(k) });
+        at += w + 14;
+      });
+      const top = 22 + 15 * line;
+      // Where the curves are drawn, for the browser test.
+      this.plotArea = { left, top, right: width - right, bottom: height - bottom };
+      const px = (v) => left + ((v - x0) / (x1 - x0 || 1)) * (width - left - right);
+      const py = (u) => top + (1 - (u - lo) / (hi - lo)) * (height - top - bottom);
+      g.font = "12px sans-serif";
+      g.fillStyle = fg;
+      g.strokeStyle = fg;
+      g.globalAlpha = 0.5;
+      g.lineWidth = 1;
+      g.beginPath();
+      g.moveTo(left, top);
+      g.lineTo(left, height - bottom);
+      g.lineTo(width - right, height - bottom);
+      g.stroke();
+      g.globalAlpha = 1;
+      const tick = (u) => (plot.log ? show(Math.pow(10, u)) : show(u));
+      g.textAlign = "right";
+      g.textBaseline = "top";
+      g.fillText(tick(hi), left - 4, top - 2);
+      g.textBaseline = "bottom";
+      g.fillText(tick(lo), left - 4, height - bottom + 2);
+      const xr = spec.readouts[plot.x];
+      g.textBaseline = "top";
+      g.textAlign = "left";
+      g.fillText(show(x0), left, height - bottom + 4);
+      g.textAlign = "right";
+      g.fillText(`${show(x1)} ${xr.unit ? xr.unit : xr.label}`.trim(), width - right, height - bottom + 4);
+      g.textAlign = "center";
+      g.fillText(xr.unit ? "time" : "steps", (left + width - right) / 2, height - bottom + 4);
+      // The legend: each plotted readout's label in its ink, with its unit.
+      g.textAlign = "left";
+      for (const item of legend) {
+        g.fillStyle = item.ink;
+        g.fillText(item.label, item.x, item.y);
+      }
+      g.lineWidth = 1.5;
+      ys.forEach((s, k) => {
+        g.strokeStyle = inkOf(k);
+        g.beginPath();
+        let pen = false;
+        s.forEach((v, i) => {
+          const u = scale(v);
+          if (!Number.isFinite(u)) { pen = false; return; }
+          if (pen) g.lineTo(px(x[i]), py(u));
+          else g.moveTo(px(x[i]), py(u));
+          pen = true;
+        });
+        g.stroke();
+      });
     }
 
     draw() {

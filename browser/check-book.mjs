@@ -65,7 +65,7 @@ const browser = await chromium.launch({
 const problems = [];
 const fail = (page, what) => problems.push(`${page}: ${what}`);
 const pages = await htmlPages(build);
-let links = 0, maths = 0, boldMaths = 0, images = 0;
+let links = 0, maths = 0, boldMaths = 0, images = 0, accents = 0, eqLinks = 0;
 const figurePages = [];
 const demoPages = {}; // demo id -> the page it is on
 let listings = 0;
@@ -105,7 +105,24 @@ for (const rel of pages) {
       .filter((c) => c.scrollWidth > c.clientWidth + 1)
       .map((c) => c.innerText.split("\n").reduce((a, l) => (l.length > a.length ? l : a), ""));
     const demos = [...document.querySelectorAll("div.pbm-demo")].map((d) => d.dataset.demo);
-    return { imgs, hrefs, maths: math.length, bold, rawTex, ids, figures, listings: codes.length, wide, demos };
+    // A dot accent's ink clears its letter: Chromium's boxes of a MathML letter and of
+    // an operator are their glyphs' ink, rounded out to whole pixels, so a dot set on
+    // the letter's own height touches it (a gap of 0) or sinks into it.
+    const dots = [...document.querySelectorAll("mover")].filter((m) =>
+      /^[\u02D9\u00A8\u0307\u0308]$/.test(m.lastElementChild?.textContent.trim() ?? "")
+    );
+    const touching = dots
+      .map((m) => ({
+        gap: m.firstElementChild.getBoundingClientRect().top - m.lastElementChild.getBoundingClientRect().bottom,
+        base: m.firstElementChild.textContent,
+      }))
+      .filter((d) => !(d.gap >= 0.5));
+    // Displays wider than the column (they would be cut off or scroll).
+    const wideMath = [...document.querySelectorAll('main math[display="block"]')]
+      .filter((m) => m.scrollWidth > m.clientWidth + 1)
+      .map((m) => `${m.scrollWidth} px in ${m.clientWidth} px: ${m.textContent.slice(0, 40)}`);
+    const eqLinks = [...document.querySelectorAll("main a[href]")].filter((a) => /#eq-\d+-\d+$/.test(a.getAttribute("href"))).length;
+    return { imgs, hrefs, maths: math.length, bold, rawTex, ids, figures, listings: codes.length, wide, demos, dots: dots.length, touching, wideMath, eqLinks };
   });
   for (const img of seen.imgs) {
     images += 1;
@@ -116,6 +133,10 @@ for (const rel of pages) {
   for (const id of seen.demos) demoPages[id] = rel;
   listings += seen.listings;
   for (const line of seen.wide) fail(rel, `listing scrolls sideways at 1280 px: ${line.trim()}`);
+  accents += seen.dots;
+  for (const d of seen.touching) fail(rel, `a dot accent touches its letter ${d.base} (gap ${d.gap.toFixed(2)} px)`);
+  for (const m of seen.wideMath) fail(rel, `display wider than the column at 1280 px: ${m}`);
+  eqLinks += seen.eqLinks;
   boldMaths += seen.bold;
   if (seen.rawTex) fail(rel, "raw LaTeX in the text");
   for (const href of seen.hrefs) {
@@ -179,6 +200,9 @@ console.log(`figures at 1280 px: ${smallest[1280]}; at 390 px: ${smallest[390]}`
 
 // Bold math is bold: at least one formula on chapter 1's first page has bold letters.
 if (boldMaths === 0) problems.push("no formula anywhere has a bold vector");
+// The book's key equations are numbered and cited.
+const MIN_EQUATION_LINKS = 50;
+if (eqLinks < MIN_EQUATION_LINKS) problems.push(`only ${eqLinks} links to numbered equations (#eq-…), fewer than ${MIN_EQUATION_LINKS}`);
 
 // Search answers, offline.
 {
@@ -202,6 +226,7 @@ if (boldMaths === 0) problems.push("no formula anywhere has a bold vector");
 const FRAME_BUDGET_MS = 4;
 {
   const timings = [];
+  let pointerDemos = 0;
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const open = async (rel) => {
     await page.goto(`${origin}/${rel}`, { waitUntil: "load" });
@@ -249,6 +274,95 @@ const FRAME_BUDGET_MS = 4;
       fail(rel, `demo ${id}: ${result.median.toFixed(2)} ms per frame, over ${FRAME_BUDGET_MS} ms`);
     }
     timings.push(`${id} ${result.median.toFixed(2)} ms (worst ${result.worst.toFixed(1)})`);
+    // The plot beside the picture draws its curve: ink inside the axes.
+    const plotted = await page.evaluate((id) => {
+      const box = [...document.querySelectorAll("div.pbm-demo")].find((d) => d.dataset.demo === id);
+      const demo = box.pbmDemo;
+      demo.setPlaying(false);
+      demo.reset();
+      for (let k = 0; k < 40; k++) demo.advance(1);
+      const c = demo.plotCanvas;
+      const dpr = window.devicePixelRatio || 1;
+      const g = c.getContext("2d");
+      // Inside the axes, clear of the axis lines and of the legend above.
+      const a = demo.plotArea;
+      const [x0, y0] = [Math.round((a.left + 3) * dpr), Math.round(a.top * dpr)];
+      const data = g.getImageData(x0, y0, Math.round((a.right - a.left - 3) * dpr), Math.round((a.bottom - a.top - 3) * dpr)).data;
+      let inked = 0;
+      for (let k = 3; k < data.length; k += 4) if (data[k] > 0) inked += 1;
+      return { inked, points: demo.series.x.length };
+    }, id);
+    if (!(plotted.inked > 20 && plotted.points >= 2)) {
+      fail(rel, `demo ${id}: its plot drew ${plotted.inked} pixels from ${plotted.points} points`);
+    }
+    // The simulation keeps time with the page, not with the display: a second of
+    // display frames at 60 Hz and at 120 Hz runs the same sixty 1/60 s frames.
+    const paced = await page.evaluate((id) => {
+      const demo = [...document.querySelectorAll("div.pbm-demo")].find((d) => d.dataset.demo === id).pbmDemo;
+      const run = (hz) => {
+        demo.reset();
+        demo.clock = undefined;
+        for (let k = 0; k <= hz; k++) demo.pace((1000 * k) / hz);
+        return demo.framesRun;
+      };
+      return [run(60), run(120), run(144)];
+    }, id);
+    if (!paced.every((n) => Math.abs(n - 60) <= 1)) {
+      fail(rel, `demo ${id}: one second at 60, 120 and 144 Hz ran ${paced.join(", ")} frames, not 60`);
+    }
+    // A demo that offers the pointer takes a real drag (mouse events on its canvas), and
+    // the drag changes it: its picture differs from the same frames run untouched.
+    const hint = await page.evaluate((id) => {
+      const box = [...document.querySelectorAll("div.pbm-demo")].find((d) => d.dataset.demo === id);
+      const demo = box.pbmDemo;
+      if (!demo.spec.drag) return null;
+      demo.pausedByReader = true;
+      demo.setPlaying(false);
+      demo.reset();
+      demo.draw();
+      const m = demo.api.m;
+      const w = demo.canvas.clientWidth, h = demo.canvas.clientHeight;
+      for (let j = 0; j < 48; j++) for (let i = 0; i < 48; i++) {
+        const [cx, cy] = [((i + 0.5) * w) / 48, ((j + 0.5) * h) / 48];
+        const [x, y] = demo.toWorld(cx, cy);
+        if (m.pbm_pointer(demo.handle, 0, x, y) === 1) {
+          m.pbm_pointer(demo.handle, 2, x, y);
+          demo.reset();
+          demo.draw();
+          return { cx, cy, w, h };
+        }
+      }
+      return { none: true };
+    }, id);
+    if (hint?.none) fail(rel, `demo ${id} offers the pointer but took no press anywhere on its canvas`);
+    if (hint && !hint.none) {
+      pointerDemos += 1;
+      const canvas = page.locator(`div.pbm-demo[data-demo="${id}"] canvas`).first();
+      await canvas.scrollIntoViewIfNeeded();
+      const at = await canvas.boundingBox();
+      const [sx, sy] = [at.x + hint.cx, at.y + hint.cy];
+      await page.mouse.move(sx, sy);
+      await page.mouse.down();
+      for (let k = 1; k <= 10; k++) {
+        await page.mouse.move(sx + (k * 0.2 * hint.w) / 10, sy - (k * 0.2 * hint.h) / 10);
+        await page.waitForTimeout(16);
+      }
+      await page.mouse.up();
+      const changed = await page.evaluate((id) => {
+        const demo = [...document.querySelectorAll("div.pbm-demo")].find((d) => d.dataset.demo === id).pbmDemo;
+        demo.setPlaying(false);
+        demo.advance(10);
+        const m = demo.api.m;
+        const picture = (h) => Array.from(new Float64Array(m.memory.buffer, m.pbm_draw(h), m.pbm_draw_len(h)));
+        const ours = picture(demo.handle);
+        const { handle } = demo.api.create(demo.index, demo.values);
+        m.pbm_frame(handle, demo.framesRun);
+        const theirs = picture(handle);
+        m.pbm_drop(handle);
+        return { frames: demo.framesRun, same: ours.length === theirs.length && ours.every((v, k) => v === theirs[k]) };
+      }, id);
+      if (changed.same) fail(rel, `demo ${id}: a drag on its canvas changed nothing (${changed.frames} frames)`);
+    }
     await page.locator(`div.pbm-demo[data-demo="${id}"]`).screenshot({
       path: join(shots, `demo-${id.replace("/", "-")}-light-1280.png`),
     });
@@ -282,7 +396,9 @@ const FRAME_BUDGET_MS = 4;
       agreed += 1;
     }
   }
-  console.log(`demos: ${timings.join("; ")}; ${agreed} of ${agreements.length} numbers equal the CLI's`);
+  console.log(`demos: ${timings.join("; ")}; ${agreed} of ${agreements.length} numbers equal the CLI's; ${pointerDemos} take a drag`);
+  const MIN_POINTER_DEMOS = 8;
+  if (pointerDemos < MIN_POINTER_DEMOS) problems.push(`only ${pointerDemos} demos take the pointer, fewer than ${MIN_POINTER_DEMOS}`);
   await page.close();
   // Each demo as a phone in a dark theme shows it, after two seconds of play.
   const phone = await browser.newPage({ viewport: { width: 390, height: 1600 } });
@@ -327,7 +443,7 @@ server.close();
 for (const p of problems) console.log(`problem: ${p}`);
 console.log(
   `browser test: ${pages.length} pages, ${links} internal links, ${images} images, ` +
-    `${maths} math elements (${boldMaths} with bold vectors), ` +
+    `${maths} math elements (${boldMaths} with bold vectors, ${accents} dot accents), ${eqLinks} links to numbered equations, ` +
     `${listings} listings, ${figurePages.length} pages with figures, ${problems.length} problems`
 );
 process.exit(problems.length === 0 ? 0 : 1);

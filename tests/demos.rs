@@ -50,6 +50,104 @@ fn every_number_a_demo_shares_with_an_exercise_is_the_same() {
 }
 
 #[test]
+fn every_demo_plots_readouts_against_one_that_grows_with_time() {
+    for spec in demos() {
+        let plot = spec.plot;
+        let x = &spec.readouts[plot.x];
+        assert!(
+            (x.label, x.unit) == ("t", "s") || (x.label, x.unit) == ("steps", ""),
+            "{}: the plot's horizontal axis is `{}`, not time or steps",
+            spec.id,
+            x.label
+        );
+        assert!(!plot.ys.is_empty(), "{} plots nothing", spec.id);
+        assert!(plot.ys.iter().all(|&y| y < spec.readouts.len() && y != plot.x));
+        let mut demo = spec.create(&spec.defaults()).unwrap();
+        let mut last = demo.readouts()[plot.x];
+        for _ in 0..30 {
+            demo.frame().unwrap();
+            let now = demo.readouts()[plot.x];
+            assert!(now > last, "{}: the time axis stood still at {now}", spec.id);
+            last = now;
+        }
+    }
+}
+
+#[test]
+fn every_demo_that_offers_the_pointer_takes_a_drag_and_the_drag_changes_it() {
+    use pbm_web::demo::Pointer;
+    let mut taking = 0;
+    for spec in demos() {
+        let mut demo = spec.create(&spec.defaults()).unwrap();
+        let mut untouched = spec.create(&spec.defaults()).unwrap();
+        for _ in 0..30 {
+            demo.frame().unwrap();
+            untouched.frame().unwrap();
+        }
+        // The first point of a 24 × 24 grid over the view that the demo takes.
+        let [x0, x1, y0, y1] = spec.view_of(&spec.defaults()).unwrap();
+        let grid = (0..24 * 24).map(|k| {
+            let (i, j) = ((k % 24) as f64 + 0.5, (k / 24) as f64 + 0.5);
+            [x0 + (x1 - x0) * i / 24.0, y0 + (y1 - y0) * j / 24.0]
+        });
+        let pressed = grid.into_iter().find(|&at| demo.pointer(Pointer::Down, at));
+        let Some(at) = pressed else {
+            assert!(
+                spec.drag.is_none(),
+                "{} offers the pointer but takes no press",
+                spec.id
+            );
+            continue;
+        };
+        assert!(spec.drag.is_some(), "{} takes a press it does not offer", spec.id);
+        taking += 1;
+        // Drag a fifth of the view up and to the right over ten frames, let go.
+        let to = [at[0] + 0.2 * (x1 - x0), at[1] + 0.2 * (y1 - y0)];
+        for k in 1..=10 {
+            let f = k as f64 / 10.0;
+            let here = [at[0] + f * (to[0] - at[0]), at[1] + f * (to[1] - at[1])];
+            assert!(
+                demo.pointer(Pointer::Move, here),
+                "{}: a drag was refused",
+                spec.id
+            );
+            demo.frame().unwrap();
+            untouched.frame().unwrap();
+        }
+        assert!(demo.pointer(Pointer::Up, to), "{}: letting go was refused", spec.id);
+        for _ in 0..10 {
+            demo.frame().unwrap();
+            untouched.frame().unwrap();
+        }
+        let (mut a, mut b) = (Drawing::default(), Drawing::default());
+        demo.draw(&mut a);
+        untouched.draw(&mut b);
+        assert_ne!(a, b, "{}: the drag changed nothing", spec.id);
+        assert!(demo.readouts().iter().all(|r| r.is_finite() || r.is_nan()));
+    }
+    assert!(taking >= 8, "only {taking} demos take the pointer");
+}
+
+#[test]
+fn demo_labels_are_words_and_symbols_not_tex() {
+    for spec in demos() {
+        let labels = spec
+            .params
+            .iter()
+            .flat_map(|p| [p.label, p.unit])
+            .chain(spec.readouts.iter().flat_map(|r| [r.label, r.unit]))
+            .chain([spec.title]);
+        for label in labels {
+            assert!(
+                !label.contains(['_', '\\', '^', '$', '{']),
+                "{}: `{label}` is TeX, not what a reader reads",
+                spec.id
+            );
+        }
+    }
+}
+
+#[test]
 fn demo_ids_are_unique_and_parameters_are_checked() {
     let all: Vec<_> = demos().collect();
     for (i, spec) in all.iter().enumerate() {

@@ -209,8 +209,12 @@ pub fn render(table: &Table, timings: &[Timing], measured: &str) -> String {
         Compare::Against(_) => header.push("relative (spread)".into()),
         Compare::Nothing => {}
     }
-    let mut out =
-        format!("| {} |\n|{}\n", header.join(" | "), "---|".repeat(header.len()));
+    // The label column reads left to right; every other column is a number, right-aligned.
+    let mut out = format!(
+        "| {} |\n|---|{}\n",
+        header.join(" | "),
+        "---:|".repeat(header.len() - 1)
+    );
     for (i, (row, t)) in table.rows.iter().zip(timings).enumerate() {
         let mut cells =
             vec![row.label.to_string(), duration(t.median), interval(t.low, t.high)];
@@ -310,7 +314,7 @@ pub fn render_ode_work(work: &Value, measured: &str) -> Result<String, Error> {
     let bad = |what: &str| Error::Book(format!("{ODE_WORK}: no {what}"));
     let mut out = String::from(
         "| orbit | solver | tolerance | global error | derivative evaluations | relative |\n\
-         |---|---|---|---|---|---|\n",
+         |---|---|---:|---:|---:|---:|\n",
     );
     let mut target = f64::NAN;
     for orbit in work.as_array().ok_or_else(|| bad("list of orbits"))? {
@@ -359,9 +363,30 @@ fn thousands(n: u64) -> String {
     out
 }
 
-/// 1.78e-9 style, three digits.
+/// Three digits in the prose's style, 1.78 × 10⁻⁹ (a real minus sign, the power as
+/// superscripts).
 fn scientific(value: f64) -> String {
-    format!("{value:.2e}")
+    let text = format!("{value:.2e}");
+    let Some((mantissa, exponent)) = text.split_once('e') else {
+        return text;
+    };
+    let power: String = exponent
+        .chars()
+        .map(|c| match c {
+            '-' => '⁻',
+            '0' => '⁰',
+            '1' => '¹',
+            '2' => '²',
+            '3' => '³',
+            '4' => '⁴',
+            '5' => '⁵',
+            '6' => '⁶',
+            '7' => '⁷',
+            '8' => '⁸',
+            _ => '⁹',
+        })
+        .collect();
+    format!("{mantissa} × 10{power}")
 }
 
 /// The median (seconds) a committed table gives for the row labelled `label`; for tests that
@@ -442,8 +467,11 @@ mod tests {
             "ode_solvers": { "tolerance": 3.16e-9, "error": 7.5e-9, "evaluations": 1000 },
         }]);
         let text = render_ode_work(&work, "a test machine").unwrap();
-        assert!(text.contains("| e = 0.5 | chapter 1's Dormand–Prince | 1.00e-9 | 8.10e-9 | 1,234 | 1.23× |"), "{text}");
-        assert!(text.contains("under 1.00e-8"), "{text}");
+        assert!(text.contains("| e = 0.5 | chapter 1's Dormand–Prince | 1.00 × 10⁻⁹ | 8.10 × 10⁻⁹ | 1,234 | 1.23× |"), "{text}");
+        assert!(text.contains("under 1.00 × 10⁻⁸"), "{text}");
+        assert!(text.contains("|---|---|---:|---:|---:|---:|"), "{text}");
+        assert_eq!(scientific(5.62e-11), "5.62 × 10⁻¹¹");
+        assert_eq!(scientific(1.5e3), "1.50 × 10³");
         assert!(render_ode_work(&serde_json::json!({}), "m").is_err());
         assert_eq!(thousands(1_234_567), "1,234,567");
     }

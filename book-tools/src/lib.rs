@@ -6,7 +6,8 @@
 //! - The mdBook preprocessors, one module each, each with its own tests: [`values`]
 //!   (`{{#value}}` and `{{#default}}`: numbers in sentences from the code), [`demos`]
 //!   (`{{#demo}}`), [`listing`] (captions on included listings), [`page_figures`]
-//!   (numbered, responsive figures) and [`math`] (LaTeX to MathML at build time).
+//!   (numbered, responsive figures) and [`math`] (LaTeX to MathML at build time, with
+//!   [`equations`] numbered and cited).
 //! - The pipelines that write what the pages include: [`figures`] (SVG), [`output`]
 //!   (program output and the JSON the values read), [`benchmarks`] (timing tables
 //!   from criterion) and the demos' WebAssembly module ([`demos::build_module`]).
@@ -16,6 +17,7 @@
 pub mod benchmarks;
 pub mod book;
 pub mod demos;
+pub mod equations;
 pub mod error;
 pub mod figures;
 pub mod files;

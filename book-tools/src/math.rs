@@ -6,11 +6,13 @@
 //! stretchy fences and accents. The book ships an OpenType math font (New Computer
 //! Modern Math) for it, see [`MATH_FONT`].
 
+use crate::equations::{Equations, split_label};
 use math_core::{LatexToMathML, MathCoreConfig, MathDisplay};
 use mdbook_preprocessor::book::{Book, BookItem};
 use mdbook_preprocessor::errors::{Error, Result};
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 use pulldown_cmark::{Event, Options, Parser};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 /// The file name the book's CSS loads the math font from, under `book/src/fonts/`.
@@ -49,8 +51,17 @@ fn converter() -> &'static std::result::Result<LatexToMathML, String> {
 }
 
 /// Replaces the math of one Markdown page with MathML. The error names the offending
-/// formula.
+/// formula. A display's `\label{…}` is dropped (see [`render_numbered`]).
 pub fn render_math(markdown: &str) -> std::result::Result<String, MathError> {
+    render_numbered(markdown, &Equations::default())
+}
+
+/// [`render_math`], with the displays `equations` numbers set beside their number
+/// and given their anchor: `<span class="pbm-eq" id="eq-3-2">…(3.2)</span>`.
+pub fn render_numbered(
+    markdown: &str,
+    equations: &Equations,
+) -> std::result::Result<String, MathError> {
     let converter = converter().as_ref().map_err(|why| MathError {
         formula: String::new(),
         why: format!("the converter could not be set up: {why}"),
@@ -68,15 +79,28 @@ pub fn render_math(markdown: &str) -> std::result::Result<String, MathError> {
             Event::DisplayMath(tex) => (tex, MathDisplay::Block),
             _ => continue,
         };
+        let (label, tex) = match split_label(tex) {
+            Ok(Some((label, tex))) => (Some(label), tex),
+            Ok(None) => (None, tex.to_string()),
+            Err(why) => return Err(MathError { formula: tex.to_string(), why }),
+        };
         let mathml = converter
-            .convert_with_local_state(tex, style)
+            .convert_with_local_state(&tex, style)
             .map_err(|e| MathError {
                 formula: tex.to_string(),
                 why: format!("{e:?}"),
             })?
             .mathml;
         out.push_str(&markdown[copied_to..range.start]);
-        out.push_str(&protect_from_markdown(&dots_clear_their_letters(&mathml)));
+        let html = protect_from_markdown(&dots_clear_their_letters(&mathml));
+        match label.as_deref().and_then(|l| equations.get(l)) {
+            Some(eq) => out.push_str(&format!(
+                "<span class=\"pbm-eq\" id=\"{}\">{html}<span class=\"pbm-eq-number\">{}</span></span>",
+                eq.id(),
+                eq.number()
+            )),
+            None => out.push_str(&html),
+        }
         copied_to = range.end;
     }
     out.push_str(&markdown[copied_to..]);
@@ -162,10 +186,25 @@ impl Preprocessor for MathPreprocessor {
     }
 
     fn run(&self, _ctx: &PreprocessorContext, mut book: Book) -> Result<Book> {
+        let pages: Vec<(PathBuf, String)> = book
+            .iter()
+            .filter_map(|item| match item {
+                BookItem::Chapter(c) => Some((c.path.clone()?, c.content.clone())),
+                _ => None,
+            })
+            .collect();
+        let equations =
+            Equations::number(pages.iter().map(|(p, s)| (p.as_path(), s.as_str())))
+                .map_err(Error::msg)?;
         let mut failure = None;
         book.for_each_mut(|item| {
             if let BookItem::Chapter(chapter) = item {
-                match render_math(&chapter.content) {
+                let path = chapter.path.clone().unwrap_or_default();
+                let page =
+                    equations.cite(&chapter.content, &path).and_then(|cited| {
+                        render_numbered(&cited, &equations).map_err(|e| e.to_string())
+                    });
+                match page {
                     Ok(content) => chapter.content = content,
                     Err(e) => {
                         failure.get_or_insert_with(|| {
@@ -249,6 +288,26 @@ mod tests {
         let nested = render_math("$\\dot{\\hat{x}}$").unwrap();
         assert_eq!(nested.matches("<mover accent=\"true\">").count(), 1, "{nested}");
         assert!(nested.contains("<mover><mover accent"), "{nested}");
+    }
+
+    #[test]
+    fn a_labelled_display_carries_its_number_and_anchor_and_loses_the_label() {
+        let page = "$$\\dot x = v \\label{velocity}$$\n";
+        let path = std::path::Path::new("01-ode/index.md");
+        let eqs = Equations::number([(path, page)]).unwrap();
+        let out = render_numbered(page, &eqs).unwrap();
+        assert!(
+            out.starts_with("<span class=\"pbm-eq\" id=\"eq-1-1\"><math"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<span class=\"pbm-eq-number\">(1.1)</span></span>"),
+            "{out}"
+        );
+        assert!(!out.contains("label") && !out.contains("velocity"), "{out}");
+        // Without a table of numbers the label is only dropped.
+        let plain = render_math(page).unwrap();
+        assert!(plain.starts_with("<math") && !plain.contains("velocity"), "{plain}");
     }
 
     #[test]

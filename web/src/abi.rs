@@ -133,6 +133,22 @@ pub extern "C" fn pbm_readout_ink(demo: u32, readout: u32) -> i32 {
     r.and_then(|r| r.ink).map_or(-1, |ink| ink as i32)
 }
 
+/// What a demo plots over time: `field` 0 the readout along the horizontal axis, 1
+/// whether the vertical axis is logarithmic (1) or not (0), 2 how many readouts are
+/// plotted, 3 + i the i-th of them; −1 for a field or demo that does not exist.
+#[unsafe(no_mangle)]
+pub extern "C" fn pbm_plot(demo: u32, field: u32) -> i32 {
+    let Some(plot) = spec(demo).map(|d| d.plot) else {
+        return -1;
+    };
+    match field {
+        0 => plot.x as i32,
+        1 => plot.log as i32,
+        2 => plot.ys.len() as i32,
+        n => plot.ys.get(n as usize - 3).map_or(-1, |&y| y as i32),
+    }
+}
+
 /// Where the page writes parameter values before [`pbm_create`] or [`pbm_view`]:
 /// [`MAX_PARAMS`] f64s.
 #[unsafe(no_mangle)]

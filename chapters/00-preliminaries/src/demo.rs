@@ -147,6 +147,30 @@ impl Readout {
     }
 }
 
+/// What a demo plots beside its picture, as the run goes on: readouts against a
+/// readout that grows with time (the simulated time, or the step count).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plot {
+    /// The readout along the horizontal axis.
+    pub x: usize,
+    /// The readouts plotted against it, each in its readout's ink.
+    pub ys: &'static [usize],
+    /// Whether the vertical axis is logarithmic (for errors that span decades).
+    pub log: bool,
+}
+
+impl Plot {
+    /// Readouts `ys` against readout `x`, on a linear scale.
+    pub const fn over(x: usize, ys: &'static [usize]) -> Plot {
+        Plot { x, ys, log: false }
+    }
+
+    /// The same on a logarithmic vertical axis.
+    pub const fn log(self) -> Plot {
+        Plot { log: true, ..self }
+    }
+}
+
 /// The colours a drawing may use; the page maps them to its theme's colours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
@@ -326,6 +350,8 @@ pub struct DemoSpec {
     pub params: &'static [Param],
     /// The live numbers.
     pub readouts: &'static [Readout],
+    /// The quantity the page argues about, plotted over time beside the picture.
+    pub plot: Plot,
     /// The world rectangle the picture shows for given parameters: x_min, x_max,
     /// y_min, y_max.
     pub view: fn(&Values) -> Result<[f64; 4], PbmError>,
@@ -406,6 +432,12 @@ impl Camera {
     /// Where point `p` lands on the screen (world units).
     pub fn project(&self, p: &nalgebra::Vector3<f64>) -> [f64; 2] {
         [p.dot(&self.right), p.dot(&self.up)]
+    }
+
+    /// The point of the plane through the origin facing the eye that lands on screen
+    /// point `[x, y]`: the inverse of [`Camera::project`] on that plane.
+    pub fn lift(&self, [x, y]: [f64; 2]) -> nalgebra::Vector3<f64> {
+        self.right * x + self.up * y
     }
 
     /// Whether a face with outward normal `n` faces the eye.
@@ -515,6 +547,7 @@ mod tests {
             Param::log("h", "step h", "s", [0.1, 0.01, 1.0]),
         ],
         readouts: &[],
+        plot: Plot::over(0, &[]),
         view: |p| Ok([-p.get("h")?, p.get("h")?, -1.0, 1.0]),
         drag: None,
         build: |_| Ok(Box::new(Still)),

@@ -7,7 +7,9 @@ use crate::scenes::{Field, circle_field};
 use crate::system::state_of;
 use crate::tableau::{EULER, MIDPOINT, RK4};
 use pbm_prelim::PbmError;
-use pbm_prelim::demo::{Agreement, Demo, DemoSpec, Drawing, Ink, Param, Readout};
+use pbm_prelim::demo::{
+    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Plot, Readout,
+};
 use std::f64::consts::TAU;
 
 /// The chapter's demos, in the book's order.
@@ -51,6 +53,7 @@ pub const EULER_SPIRAL: DemoSpec = DemoSpec {
         Readout::plain("radius after one turn", ""),
         Readout::plain("Euler's ratio per step √(1 + h²)", ""),
     ],
+    plot: Plot::over(1, &[2]),
     view: |_| Ok([-2.0, 2.0, -2.0, 2.0]),
     drag: None,
     build: |p| {

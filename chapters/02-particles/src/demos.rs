@@ -10,7 +10,9 @@ use crate::scenes::{BALL_CONTACT_TOLERANCE, apexes_passed, ball};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::tableau::RK4;
 use pbm_prelim::PbmError;
-use pbm_prelim::demo::{Agreement, Demo, DemoSpec, Drawing, Ink, Param, Readout};
+use pbm_prelim::demo::{
+    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Plot, Pointer, Readout,
+};
 
 /// The chapter's demos, in the book's order.
 pub const DEMOS: &[DemoSpec] = &[BOUNCING];
@@ -57,8 +59,12 @@ pub const BOUNCING: DemoSpec = DemoSpec {
         Readout::inked("displacement: last apex / the one before", "", Ink::Second),
         Readout::plain("r², what every ratio should be", ""),
     ],
+    plot: Plot::over(0, &[3, 6]),
     view: |_| Ok([-0.8, 0.8, -0.08, 1.08]),
-    drag: None,
+    drag: Some(
+        "Lift either ball with the pointer and let go: it drops from rest at that \
+         height, and its apexes are measured again from there.",
+    ),
     build: |p| {
         let (restitution, h) = (p.get("restitution")?, p.get("h")?);
         let ball = |strategy| -> Result<Ball, PbmError> {
@@ -77,6 +83,7 @@ pub const BOUNCING: DemoSpec = DemoSpec {
             restitution,
             h,
             steps_per_frame: (FRAME / h).round().max(1.0) as usize,
+            held: None,
         }))
     },
 };
@@ -136,13 +143,23 @@ struct Bouncing {
     restitution: f64,
     h: f64,
     steps_per_frame: usize,
+    /// The ball the reader holds, if any.
+    held: Option<usize>,
 }
+
+/// The highest a ball can be lifted (m), inside the picture.
+const HIGHEST: f64 = 1.05;
 
 impl Demo for Bouncing {
     fn frame(&mut self) -> Result<(), PbmError> {
         for _ in 0..self.steps_per_frame {
-            for ball in &mut self.balls {
-                ball.step(self.restitution, self.h)?;
+            for (i, ball) in self.balls.iter_mut().enumerate() {
+                if self.held == Some(i) {
+                    // Held still; its clock runs on with the other's.
+                    ball.system.t += self.h;
+                } else {
+                    ball.step(self.restitution, self.h)?;
+                }
             }
         }
         Ok(())
@@ -155,6 +172,35 @@ impl Demo for Bouncing {
         out.extend(b);
         out.push(self.restitution * self.restitution);
         out
+    }
+
+    fn pointer(&mut self, event: Pointer, [x, y]: [f64; 2]) -> bool {
+        let height = y.clamp(2.0 * BALL_CONTACT_TOLERANCE, HIGHEST);
+        match (event, self.held) {
+            (Pointer::Down, None) => {
+                let Some(i) = PLACES.iter().position(|&px| (x - px).abs() < 0.2)
+                else {
+                    return false;
+                };
+                self.held = Some(i);
+            }
+            (Pointer::Up, Some(_)) => {
+                self.held = None;
+                return true;
+            }
+            (_, None) => return false,
+            (Pointer::Down | Pointer::Move, Some(_)) => {}
+        }
+        if let Some(i) = self.held {
+            // At rest where the hand is: the measurement starts again from here.
+            let ball = &mut self.balls[i];
+            let p = &mut ball.system.particles[0];
+            p.x.y = height;
+            p.v = p.v * 0.0;
+            ball.apexes = vec![height];
+            ball.measuring = true;
+        }
+        true
     }
 
     fn draw(&self, out: &mut Drawing) {

@@ -9,7 +9,9 @@ use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::state_of;
 use pbm_ode::tableau::EULER;
 use pbm_prelim::PbmError;
-use pbm_prelim::demo::{Agreement, Demo, DemoSpec, Drawing, Ink, Param, Readout};
+use pbm_prelim::demo::{
+    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Plot, Readout,
+};
 
 /// The chapter's demos, in the book's order.
 pub const DEMOS: &[DemoSpec] = &[STIFF];
@@ -35,6 +37,7 @@ pub const STIFF: DemoSpec = DemoSpec {
         Readout::inked("backward Euler y", "", Ink::Second),
         Readout::plain("explicit stable below h = 2/k", "s"),
     ],
+    plot: Plot::over(0, &[1, 2]),
     view: |_| Ok([-0.1, 1.1, -1.5, 1.5]),
     drag: None,
     build: |p| {

@@ -5,11 +5,15 @@
 
 use crate::scenes::bead;
 use crate::system::{ConstrainedSystem, Feedback};
+use nalgebra::Vector2;
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::{EULER, MIDPOINT, RK4};
+use pbm_particles::particle::{Force, Particle};
 use pbm_prelim::PbmError;
-use pbm_prelim::demo::{Agreement, Demo, DemoSpec, Drawing, Ink, Param, Readout};
+use pbm_prelim::demo::{
+    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Plot, Pointer, Readout,
+};
 use std::f64::consts::TAU;
 
 /// The chapter's demos, in the book's order.
@@ -44,8 +48,8 @@ pub const BEAD: DemoSpec = DemoSpec {
     params: &[
         Param::choice("solver", "integrator", &["Euler", "midpoint", "RK4"]),
         Param::log("h", "step h", "s", [0.01, 0.001, 0.1]),
-        Param::linear("k_s", "feedback k_s", "1/s²", [0.0, 0.0, 400.0]),
-        Param::linear("k_d", "feedback k_d", "1/s", [0.0, 0.0, 40.0]),
+        Param::linear("k_s", "feedback stiffness", "1/s²", [0.0, 0.0, 400.0]),
+        Param::linear("k_d", "feedback damping", "1/s", [0.0, 0.0, 40.0]),
     ],
     readouts: &[
         Readout::plain("t", "s"),
@@ -54,8 +58,12 @@ pub const BEAD: DemoSpec = DemoSpec {
         Readout::plain("largest |C| so far", "m²"),
         Readout::plain("energy", "J"),
     ],
+    plot: Plot::over(0, &[2]).log(),
     view: |_| Ok([-1.6, 1.6, -1.6, 1.6]),
-    drag: None,
+    drag: Some(
+        "Pull the bead with the pointer: a spring from the bead to your hand, which the \
+         constraint force lets move the bead only along the wire.",
+    ),
     build: |p| {
         let tableau = [EULER, MIDPOINT, RK4][p.whole("solver")?];
         let h = p.get("h")?;
@@ -70,6 +78,7 @@ pub const BEAD: DemoSpec = DemoSpec {
             worst,
             now: worst,
             path: Vec::new(),
+            hand: None,
         }))
     },
 };
@@ -82,6 +91,39 @@ struct Bead {
     worst: f64,
     now: f64,
     path: Vec<[f64; 2]>,
+    /// Where the reader's hand is while the bead is held.
+    hand: Option<Vector2<f64>>,
+}
+
+/// The reader's hand in the bead demo: a damped zero-length spring from the bead to
+/// the pointer (stiffness N/m and damping N s/m for the 1 kg bead). The constraint
+/// force removes the part of its pull across the wire.
+struct Hand {
+    at: Vector2<f64>,
+}
+
+impl Hand {
+    const STIFFNESS: f64 = 40.0;
+    const DAMPING: f64 = 8.0;
+    /// How close to the bead a press must be to take it (m).
+    const REACH: f64 = 0.35;
+}
+
+impl Force<2> for Hand {
+    fn name(&self) -> &'static str {
+        "hand"
+    }
+    fn apply(&self, _t: f64, particles: &mut [Particle<2>]) -> Result<(), PbmError> {
+        let p = &mut particles[0];
+        p.f += -(p.x - self.at) * Hand::STIFFNESS - p.v * Hand::DAMPING;
+        Ok(())
+    }
+    fn particles(&self) -> &[usize] {
+        &[0]
+    }
+    fn is_conservative(&self) -> bool {
+        false
+    }
 }
 
 impl Demo for Bead {
@@ -110,6 +152,33 @@ impl Demo for Bead {
         ]
     }
 
+    fn pointer(&mut self, event: Pointer, [x, y]: [f64; 2]) -> bool {
+        let at = Vector2::new(x, y);
+        let forces = &mut self.system.particles.forces;
+        match (event, self.hand) {
+            (Pointer::Down, None) => {
+                let bead = self.system.particles.particles[0].x;
+                if (bead - at).norm() > Hand::REACH {
+                    return false;
+                }
+                forces.push(Box::new(Hand { at }));
+            }
+            (Pointer::Down | Pointer::Move, Some(_)) => {
+                if let Some(last) = forces.last_mut() {
+                    *last = Box::new(Hand { at });
+                }
+            }
+            (Pointer::Up, Some(_)) => {
+                forces.pop();
+                self.hand = None;
+                return true;
+            }
+            (_, None) => return false,
+        }
+        self.hand = Some(at);
+        true
+    }
+
     fn draw(&self, out: &mut Drawing) {
         let wire = (0..129).map(|i| {
             let a = TAU * i as f64 / 128.0;
@@ -118,6 +187,9 @@ impl Demo for Bead {
         out.polyline(Ink::Muted, wire);
         out.polyline(Ink::First, self.path.iter().copied());
         let x = self.system.particles.particles[0].x;
+        if let Some(hand) = self.hand {
+            out.polyline(Ink::Second, [[x.x, x.y], [hand.x, hand.y]].into_iter());
+        }
         out.disc(Ink::Foreground, [x.x, x.y], 6.0);
     }
 }

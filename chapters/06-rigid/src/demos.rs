@@ -11,7 +11,7 @@ use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::tableau::RK4;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
-    Agreement, Camera, Demo, DemoSpec, Drawing, Ink, Param, Readout,
+    Agreement, Camera, Demo, DemoSpec, Drawing, Ink, Param, Plot, Pointer, Readout,
 };
 
 /// The chapter's demos, in the book's order.
@@ -43,14 +43,19 @@ pub const DZHANIBEKOV: DemoSpec = DemoSpec {
     )],
     readouts: &[
         Readout::plain("t", "s"),
-        Readout::plain("ω_x in the body", "rad/s"),
-        Readout::plain("ω_y in the body", "rad/s"),
-        Readout::plain("ω_z in the body", "rad/s"),
-        Readout::plain("flips of ω_y", ""),
+        Readout::plain("spin about the body's x axis", "rad/s"),
+        Readout::plain("spin about the body's y axis", "rad/s"),
+        Readout::plain("spin about the body's z axis", "rad/s"),
+        Readout::plain("flips of the y spin", ""),
         Readout::plain("energy drift (relative)", ""),
     ],
+    plot: Plot::over(0, &[1, 2, 3]),
     view: |_| Ok([-2.2, 2.2, -2.2, 2.2]),
-    drag: None,
+    drag: Some(
+        "Flick the block: press on it, drag and let go. The drag is a spin impulse, a \
+         couple applied where you pressed, so the block turns without flying off; spun \
+         about its intermediate axis it still flips.",
+    ),
     build: |p| {
         // The exercise's spin about y; about x or z the same 5 rad/s, the same nudge.
         let [a, b, c] =
@@ -67,7 +72,13 @@ pub const DZHANIBEKOV: DemoSpec = DemoSpec {
         })?;
         let system = RigidSystem::new(vec![body])?;
         let energy = system.kinetic_energy();
-        Ok(Box::new(Spin { system, rk4: RungeKutta::new(RK4), energy, flips: 0 }))
+        Ok(Box::new(Spin {
+            system,
+            rk4: RungeKutta::new(RK4),
+            energy,
+            flips: 0,
+            pressed: None,
+        }))
     },
 };
 
@@ -76,7 +87,17 @@ struct Spin {
     rk4: RungeKutta,
     energy: f64,
     flips: usize,
+    /// Where the reader pressed, and where the pointer is now (screen plane, m).
+    pressed: Option<([f64; 2], [f64; 2])>,
 }
+
+/// The demo's view of the block: orthographic, from a fixed direction.
+fn camera() -> Camera {
+    Camera::looking_from(Vector3::new(0.45, 0.35, 1.0))
+}
+
+/// The spin impulse per metre of drag, per kilogram of the block (N s/(m kg)).
+const FLICK: f64 = 0.5;
 
 impl Demo for Spin {
     fn frame(&mut self) -> Result<(), PbmError> {
@@ -98,10 +119,40 @@ impl Demo for Spin {
         vec![self.rk4.steps() as f64 * H, w.x, w.y, w.z, self.flips as f64, drift]
     }
 
+    fn pointer(&mut self, event: Pointer, at: [f64; 2]) -> bool {
+        match (event, self.pressed) {
+            (Pointer::Down, _) => {
+                // On the block's outline, near enough: its longest half-diagonal.
+                if at[0].hypot(at[1]) > TUMBLING_BLOCK_SIZE.norm() / 2.0 {
+                    return false;
+                }
+                self.pressed = Some((at, at));
+            }
+            (Pointer::Move, Some((from, _))) => self.pressed = Some((from, at)),
+            (Pointer::Up, Some((from, _))) => {
+                // Equal and opposite impulses at the press and at the centre: a
+                // couple, ΔL = p × j and no change of momentum.
+                let camera = camera();
+                let body = &mut self.system.bodies[0];
+                let centre = body.position();
+                let p = centre + camera.lift(from);
+                let drag = camera.lift([at[0] - from[0], at[1] - from[1]]);
+                let j = drag * (FLICK * body.mass());
+                body.apply_impulse_at(&p, &j);
+                body.apply_impulse_at(&centre, &-j);
+                // The drift is measured from the energy the flick gave it.
+                self.energy = self.system.kinetic_energy();
+                self.pressed = None;
+            }
+            (_, None) => return false,
+        }
+        true
+    }
+
     fn draw(&self, out: &mut Drawing) {
         let r: Matrix3<f64> = self.system.bodies[0].rotation();
         // Seen from a fixed direction, orthographically; only faces towards the eye.
-        let camera = Camera::looking_from(Vector3::new(0.45, 0.35, 1.0));
+        let camera = camera();
         let half = TUMBLING_BLOCK_SIZE / 2.0;
         let inks = [Ink::First, Ink::Second, Ink::Third];
         for axis in 0..3 {
@@ -123,6 +174,10 @@ impl Demo for Spin {
                     }),
                 );
             }
+        }
+        if let Some((from, to)) = self.pressed {
+            out.polyline(Ink::Foreground, [from, to].into_iter());
+            out.disc(Ink::Foreground, from, 4.0);
         }
     }
 }

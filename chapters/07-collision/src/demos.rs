@@ -8,7 +8,9 @@ use crate::aabb::Aabb;
 use crate::scenes::BoxScene;
 use crate::sweep::CoherentSweep;
 use pbm_prelim::PbmError;
-use pbm_prelim::demo::{Agreement, Demo, DemoSpec, Drawing, Ink, Param, Readout};
+use pbm_prelim::demo::{
+    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Plot, Readout,
+};
 
 /// The chapter's demos, in the book's order.
 pub const DEMOS: &[DemoSpec] = &[SWEEP];
@@ -47,6 +49,7 @@ pub const SWEEP: DemoSpec = DemoSpec {
         Readout::plain("overlaps begun or ended per step, mean", ""),
         Readout::plain("pairs brute force would test every step", ""),
     ],
+    plot: Plot::over(0, &[2]),
     view: |p| {
         let region = BoxScene::new(p.whole("n")?, 0.0, SEED)?.region();
         Ok([0.0, region[0], 0.0, region[1]])

@@ -8,7 +8,7 @@ use crate::world::{Settings, World};
 use nalgebra::Vector3;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
-    Agreement, Camera, Demo, DemoSpec, Drawing, Ink, Param, Readout,
+    Agreement, Camera, Demo, DemoSpec, Drawing, Ink, Param, Plot, Pointer, Readout,
 };
 
 /// The chapter's demos, in the book's order.
@@ -48,8 +48,12 @@ pub const DROP: DemoSpec = DemoSpec {
         Readout::plain("height of its centre", "m"),
         Readout::plain("energy, kinetic + potential", "J"),
     ],
+    plot: Plot::over(0, &[4]),
     view: |p| Ok([-0.6, 0.6, -0.15, p.get("height")? + 0.3]),
-    drag: None,
+    drag: Some(
+        "Flick the box: press on it, drag and let go. The drag is an impulse at the \
+         point you pressed, and the box flies, tumbles and lands again.",
+    ),
     build: |p| {
         let settings = Settings {
             restitution: p.get("restitution")?,
@@ -59,6 +63,7 @@ pub const DROP: DemoSpec = DemoSpec {
         Ok(Box::new(Dropped {
             world: scenes::drop(p.get("height")?, settings)?,
             frames: 0,
+            pressed: None,
         }))
     },
 };
@@ -66,7 +71,17 @@ pub const DROP: DemoSpec = DemoSpec {
 struct Dropped {
     world: World,
     frames: u32,
+    /// Where the reader pressed, and where the pointer is now (screen, m).
+    pressed: Option<([f64; 2], [f64; 2])>,
 }
+
+/// The demo's view: orthographic, from a fixed direction.
+fn camera() -> Camera {
+    Camera::looking_from(Vector3::new(0.5, 0.45, 1.0))
+}
+
+/// The impulse per metre of drag, per kilogram of the box (N s/(m kg)).
+const FLICK: f64 = 4.0;
 
 impl Demo for Dropped {
     fn frame(&mut self) -> Result<(), PbmError> {
@@ -91,8 +106,36 @@ impl Demo for Dropped {
         ]
     }
 
+    fn pointer(&mut self, event: Pointer, at: [f64; 2]) -> bool {
+        let camera = camera();
+        let centre = self.world.bodies()[0].position();
+        let [cx, cy] = camera.project(&centre);
+        match (event, self.pressed) {
+            (Pointer::Down, _) => {
+                // On the box, near enough: within its longest half-diagonal.
+                if (at[0] - cx).hypot(at[1] - cy) > 0.27 {
+                    return false;
+                }
+                self.pressed = Some((at, at));
+                true
+            }
+            (Pointer::Move, Some((from, _))) => {
+                self.pressed = Some((from, at));
+                true
+            }
+            (Pointer::Up, Some((from, _))) => {
+                self.pressed = None;
+                let point = centre + camera.lift([from[0] - cx, from[1] - cy]);
+                let drag = camera.lift([at[0] - from[0], at[1] - from[1]]);
+                let mass = self.world.bodies()[0].mass();
+                self.world.strike(0, &point, &(drag * (FLICK * mass))).is_ok()
+            }
+            (_, None) => false,
+        }
+    }
+
     fn draw(&self, out: &mut Drawing) {
-        let camera = Camera::looking_from(Vector3::new(0.5, 0.45, 1.0));
+        let camera = camera();
         let floor = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]];
         out.polygon(
             Ink::Muted,
@@ -113,6 +156,10 @@ impl Demo for Dropped {
                 inks[axis],
                 face.iter().map(|&v| camera.project(&solid.vertices()[v])),
             );
+        }
+        if let Some((from, to)) = self.pressed {
+            out.polyline(Ink::Foreground, [from, to].into_iter());
+            out.disc(Ink::Foreground, from, 4.0);
         }
     }
 }

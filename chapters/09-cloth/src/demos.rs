@@ -9,7 +9,7 @@ use crate::scenes::{SPHERE, Scene, cloth};
 use nalgebra::Vector3;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
-    Agreement, Camera, Demo, DemoSpec, Drawing, Ink, Param, Readout,
+    Agreement, Camera, Demo, DemoSpec, Drawing, Ink, Param, Plot, Pointer, Readout,
 };
 use std::f64::consts::TAU;
 
@@ -60,11 +60,16 @@ pub const DRAPE: DemoSpec = DemoSpec {
         Readout::plain("deepest particle inside the sphere", "mm"),
         Readout::plain("kinetic energy", "J"),
     ],
+    plot: Plot::over(0, &[1]),
     view: |p| match p.whole("scene")? {
         0 => Ok([-0.85, 0.85, -0.75, 0.55]),
         _ => Ok([-0.85, 0.85, -1.15, 0.25]),
     },
-    drag: None,
+    drag: Some(
+        "Grab the cloth anywhere and pull: the particle you hold is a pin that moves \
+         with the pointer, held by the solve's filter; let go, and it leaves at the \
+         hand's speed.",
+    ),
     build: |p| {
         let scene = [Scene::Drape, Scene::Curtain][p.whole("scene")?];
         let material = Material { stretch: p.get("stretch")?, ..Material::COTTON };
@@ -76,6 +81,7 @@ pub const DRAPE: DemoSpec = DemoSpec {
             last: 0,
             total: 0,
             steps: 0,
+            hand: None,
         }))
     },
 };
@@ -87,6 +93,29 @@ struct Drape {
     last: usize,
     total: usize,
     steps: usize,
+    /// The particle the reader holds, where the pointer is, and whether the
+    /// particle was pinned before.
+    hand: Option<(usize, [f64; 2], bool)>,
+}
+
+/// The demo's view: orthographic, from a fixed direction.
+fn camera() -> Camera {
+    Camera::looking_from(Vector3::new(0.35, 0.5, 1.0))
+}
+
+/// How close to a particle a press must be to take it (m).
+const REACH: f64 = 0.12;
+
+impl Drape {
+    /// Where the held particle goes: the pointer, at the particle's own depth.
+    fn target(&self, i: usize, at: [f64; 2]) -> Vector3<f64> {
+        let camera = camera();
+        let x = upright(&self.cloth.x[i]);
+        let [px, py] = camera.project(&x);
+        let u = x + camera.lift([at[0] - px, at[1] - py]);
+        // Back from the screen's z-up to the cloth's world.
+        Vector3::new(u.x, -u.z, u.y)
+    }
 }
 
 /// The screen sees the cloth's world with z up.
@@ -96,6 +125,12 @@ fn upright(x: &Vector3<f64>) -> Vector3<f64> {
 
 impl Demo for Drape {
     fn frame(&mut self) -> Result<(), PbmError> {
+        if let Some((i, at, _)) = self.hand {
+            // A pin moving to the pointer within the step: Δv = 0 keeps this v.
+            let target = self.target(i, at);
+            self.cloth.pinned[i] = true;
+            self.cloth.v[i] = (target - self.cloth.x[i]) / H;
+        }
         let step = self.cloth.backward_euler_step(H)?;
         self.last = step.cg.iterations;
         self.total += step.cg.iterations;
@@ -124,8 +159,43 @@ impl Demo for Drape {
         vec![self.cloth.t, self.last as f64, mean, lowest, inside, kinetic]
     }
 
+    fn pointer(&mut self, event: Pointer, at: [f64; 2]) -> bool {
+        match (event, self.hand) {
+            (Pointer::Down, None) => {
+                let camera = camera();
+                let distance = |x: &Vector3<f64>| {
+                    let [px, py] = camera.project(&upright(x));
+                    (px - at[0]).hypot(py - at[1])
+                };
+                let nearest = (0..self.cloth.x.len())
+                    .map(|i| (distance(&self.cloth.x[i]), i))
+                    .min_by(|a, b| a.0.total_cmp(&b.0));
+                match nearest {
+                    Some((d, i)) if d <= REACH => {
+                        self.hand = Some((i, at, self.cloth.pinned[i]));
+                        true
+                    }
+                    _ => false,
+                }
+            }
+            (Pointer::Down | Pointer::Move, Some((i, _, was))) => {
+                self.hand = Some((i, at, was));
+                true
+            }
+            (Pointer::Up, Some((i, _, was))) => {
+                self.cloth.pinned[i] = was;
+                if was {
+                    self.cloth.v[i] = Vector3::zeros();
+                }
+                self.hand = None;
+                true
+            }
+            (_, None) => false,
+        }
+    }
+
     fn draw(&self, out: &mut Drawing) {
-        let camera = Camera::looking_from(Vector3::new(0.35, 0.5, 1.0));
+        let camera = camera();
         if self.scene == Scene::Drape {
             // An orthographic view of a sphere is a circle of its radius.
             let c = camera.project(&upright(&SPHERE.center));

@@ -2,7 +2,7 @@
 //!
 //! Chapter 10: the slides' chain of boxes, released from the horizontal, by XPBD.
 
-use crate::joint::{Anchor, BodySystem};
+use crate::joint::{Anchor, BodySystem, Joint};
 use crate::net::{Net, largest_stretch, lowest};
 use crate::particles::PbdSystem;
 use crate::projection::Stiffness;
@@ -12,7 +12,7 @@ use nalgebra::Vector2;
 use nalgebra::Vector3;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
-    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Pointer, Readout, Values,
+    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Plot, Pointer, Readout, Values,
 };
 
 /// The chapter's demos, in the book's order.
@@ -57,11 +57,15 @@ pub const BOX_CHAIN: DemoSpec = DemoSpec {
         Readout::plain("worst joint gap so far", "mm"),
         Readout::plain("energy", "J"),
     ],
+    plot: Plot::over(0, &[2]),
     view: |p| {
         let reach = p.get("links")? * BoxChain::BOOK.size[1] * 1.1;
         Ok([-reach, reach, -1.05 * reach, 0.15 * reach])
     },
-    drag: None,
+    drag: Some(
+        "Grab a box and swing the chain: the hand is one more joint, of compliance \
+         1 mm/N, from the point you hold to the pointer.",
+    ),
     build: |p| {
         let model = BoxChain { links: p.whole("links")?, ..BoxChain::BOOK };
         Ok(Box::new(Chain {
@@ -70,9 +74,14 @@ pub const BOX_CHAIN: DemoSpec = DemoSpec {
             substeps: p.whole("substeps")?,
             iterations: p.whole("iterations")?,
             worst_gap: 0.0,
+            mouse: None,
         }))
     },
 };
+
+/// The compliance of the hand's joint in the chain demo (m/N): the `pbd/drag`
+/// exercise's default.
+const HAND_COMPLIANCE: f64 = 1e-3;
 
 struct Chain {
     system: BodySystem,
@@ -80,6 +89,22 @@ struct Chain {
     substeps: usize,
     iterations: usize,
     worst_gap: f64,
+    /// The index of the hand's joint while a box is held.
+    mouse: Option<usize>,
+}
+
+impl Chain {
+    /// The box under world point `at`, and `at` in its own frame.
+    fn grab(&self, at: &Vector3<f64>) -> Option<(usize, Vector3<f64>)> {
+        let [w, l, _] = self.model.size;
+        self.system.bodies.iter().enumerate().find_map(|(i, body)| {
+            let local = body.rotation().transpose() * (at - body.x);
+            // A finger's margin around the box: half its length.
+            let margin = 0.5 * l;
+            (local.x.abs() <= 0.5 * w + margin && local.y.abs() <= 0.5 * l + margin)
+                .then_some((i, Vector3::new(local.x, local.y, 0.0)))
+        })
+    }
 }
 
 impl Demo for Chain {
@@ -98,6 +123,29 @@ impl Demo for Chain {
         vec![self.system.t, 1e3 * self.worst_gap, self.system.energy()]
     }
 
+    fn pointer(&mut self, event: Pointer, [x, y]: [f64; 2]) -> bool {
+        let at = Vector3::new(x, y, 0.0);
+        match (event, self.mouse) {
+            (Pointer::Down, None) => {
+                let Some((body, local)) = self.grab(&at) else { return false };
+                let hand = Anchor::Body { body, local };
+                let joint = Joint::new(hand, Anchor::World(at), 0.0, HAND_COMPLIANCE);
+                self.mouse = joint.and_then(|j| self.system.add_joint(j)).ok();
+                self.mouse.is_some()
+            }
+            (Pointer::Move | Pointer::Down, Some(k)) => {
+                self.system.joints[k].b = Anchor::World(at);
+                true
+            }
+            (Pointer::Up, Some(k)) => {
+                self.system.joints.remove(k);
+                self.mouse = None;
+                true
+            }
+            (_, None) => false,
+        }
+    }
+
     fn draw(&self, out: &mut Drawing) {
         let [w, l, _] = self.model.size;
         for body in &self.system.bodies {
@@ -113,6 +161,14 @@ impl Demo for Chain {
                     [p.x, p.y]
                 }),
             );
+        }
+        if let Some(k) = self.mouse {
+            let joint = &self.system.joints[k];
+            let ends = [&joint.a, &joint.b].map(|a| {
+                let p = a.position(&self.system.bodies);
+                [p.x, p.y]
+            });
+            out.polyline(Ink::Second, ends.into_iter());
         }
         for joint in &self.system.joints {
             // The pin larger than the joints between boxes.
@@ -146,6 +202,7 @@ pub const NET: DemoSpec = DemoSpec {
         Readout::inked("largest stretch", "% of spacing", Ink::First),
         Readout::plain("lowest point", "m"),
     ],
+    plot: Plot::over(0, &[1]),
     view: |_| Ok([-0.6, 1.6, -1.9, 0.25]),
     drag: Some(
         "Press on any particle of the net and drag it; let go, and it flies at the hand's speed.",

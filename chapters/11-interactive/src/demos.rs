@@ -11,7 +11,7 @@ use nalgebra::Vector2;
 use pbm_collision::polygon::ConvexPolygon;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
-    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Pointer, Readout, Values,
+    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Plot, Pointer, Readout, Values,
 };
 
 /// The chapter's demos, in the book's order.
@@ -59,6 +59,7 @@ pub const FEEDER: DemoSpec = DemoSpec {
         Readout::plain("deepest contact so far", "m"),
         Readout::inked("grabbed point behind the pointer", "m", Ink::Foreground),
     ],
+    plot: Plot::over(0, &[1]),
     view: |_| Ok([-8.2, 13.4, -2.2, 9.3]),
     drag: Some(
         "Press on a block, the pusher, the rod or the crank and drag it; let go, and the \
@@ -104,6 +105,7 @@ pub const JACK: DemoSpec = DemoSpec {
         Readout::plain("deepest contact so far", "m"),
         Readout::inked("grabbed point behind the pointer", "m", Ink::Foreground),
     ],
+    plot: Plot::over(0, &[1]),
     view: |_| Ok([-2.0, 4.2, -1.4, 10.6]),
     drag: Some(
         "Press on the lever, a pawl, the rack or the load and drag it; let go, and the \

@@ -339,6 +339,29 @@ impl World {
         self.warm_start = on;
     }
 
+    /// Strikes body `body` with impulse `j` (N s) at world point `at`, between steps
+    /// (the reader's hand in the page): its momenta jump as in a collision, and the
+    /// next step finds its contacts afresh.
+    pub fn strike(&mut self, body: usize, at: &V3, j: &V3) -> Result<(), PbmError> {
+        let count = self.system.bodies.len();
+        let target = self.system.bodies.get_mut(body).ok_or_else(|| {
+            PbmError::invalid(
+                "strike",
+                format!("body {body} does not exist ({count})"),
+            )
+        })?;
+        if !(at.iter().chain(j.iter()).all(|x| x.is_finite())) {
+            return Err(PbmError::invalid(
+                "strike",
+                "a point or impulse is not finite",
+            ));
+        }
+        target.apply_impulse_at(at, j);
+        self.held.clear();
+        self.previous = None;
+        Ok(())
+    }
+
     /// The bodies.
     pub fn bodies(&self) -> &[RigidBody] {
         &self.system.bodies
