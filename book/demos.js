@@ -534,7 +534,9 @@
       g.lineTo(width - right, height - bottom);
       g.stroke();
       g.globalAlpha = 1;
-      const tick = (u) => (plot.log ? show(Math.pow(10, u)) : show(u));
+      // An axis's ends to three digits: they say where the scale is, not a reading.
+      const short = (v) => (Math.abs(v) < 1e-12 ? "0" : String(Number(v.toPrecision(3))));
+      const tick = (u) => short(plot.log ? Math.pow(10, u) : u);
       g.textAlign = "right";
       g.textBaseline = "top";
       g.fillText(tick(hi), left - 4, top - 2);
@@ -543,9 +545,9 @@
       const xr = spec.readouts[plot.x];
       g.textBaseline = "top";
       g.textAlign = "left";
-      g.fillText(show(x0), left, height - bottom + 4);
+      g.fillText(short(x0), left, height - bottom + 4);
       g.textAlign = "right";
-      g.fillText(`${show(x1)} ${xr.unit ? xr.unit : xr.label}`.trim(), width - right, height - bottom + 4);
+      g.fillText(`${short(x1)} ${xr.unit}`.trim(), width - right, height - bottom + 4);
       g.textAlign = "center";
       g.fillText(xr.unit ? "time" : "steps", (left + width - right) / 2, height - bottom + 4);
       // The legend: each plotted readout's label in its ink, with its unit.
@@ -632,6 +634,14 @@
           g.fillStyle = ink;
           g.fill();
           k += 5;
+        } else if (op === 4) {
+          const count = d[k + 4];
+          let text = "";
+          for (let j = 0; j < count; j++) text += String.fromCodePoint(d[k + 5 + j]);
+          g.font = "italic 15px serif";
+          g.fillStyle = ink;
+          g.fillText(text, px(d[k + 2]), py(d[k + 3]));
+          k += 5 + count;
         } else {
           break; // an opcode this loader does not know: draw nothing more
         }

@@ -203,6 +203,26 @@ fn no_line_of_display_math_reads_as_markdown() {
 }
 
 #[test]
+fn every_rust_block_is_a_listing_not_a_playground() {
+    // A plain ```rust block gets mdBook's Run button, which asks play.rust-lang.org
+    // for its crate list on load: a request to another host from a book read offline,
+    // for code that uses the chapters' crates and cannot run there anyway.
+    let plain: Vec<String> = pages()
+        .into_iter()
+        .flat_map(|page| {
+            let text = fs::read_to_string(&page).unwrap();
+            let name = page.strip_prefix(book_src()).unwrap().display().to_string();
+            text.lines()
+                .enumerate()
+                .filter(|(_, l)| l.trim() == "```rust")
+                .map(|(n, _)| format!("{name}:{}", n + 1))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(plain.is_empty(), "```rust without ,ignore: {plain:?}");
+}
+
+#[test]
 fn every_listing_fits_the_column_without_scrolling_sideways() {
     let mut too_wide = Vec::new();
     for (path, anchor, region) in rust_listings() {
@@ -227,26 +247,19 @@ fn every_listing_fits_the_column_without_scrolling_sideways() {
     );
 }
 
-/// The chapters whose pages show no listing longer than [`LISTING_LINES`]: a longer
-/// function is cut into functions the page shows one at a time, with the argument
-/// between them (chapters join the list as their listings are cut).
-const SHORT_LISTING_CHAPTERS: &[&str] = &["07-collision", "08-contact"];
-
-/// The most lines a listing may have on those chapters' pages.
+/// The most lines a listing may have on any page: a longer function is cut into
+/// functions the page shows one at a time, with the argument between them.
 const LISTING_LINES: usize = 40;
 
 #[test]
-fn listings_of_the_revised_chapters_are_short() {
+fn every_listing_is_short() {
     // The lines shown: a region ends with the `    // ` before its end marker.
     let shown = |region: &[String]| {
         region.iter().rev().skip_while(|l| matches!(l.trim(), "" | "//")).count()
     };
     let long: Vec<String> = rust_listings()
         .into_iter()
-        .filter(|(path, _, region)| {
-            SHORT_LISTING_CHAPTERS.iter().any(|c| path.contains(&format!("/{c}/")))
-                && shown(region) > LISTING_LINES
-        })
+        .filter(|(_, _, region)| shown(region) > LISTING_LINES)
         .map(|(path, anchor, region)| {
             format!("{path}:{anchor}: {} lines", shown(&region))
         })

@@ -250,12 +250,13 @@ mod tests {
 
     #[test]
     fn a_demo_line_becomes_its_element_and_other_lines_stay() {
-        use pbm_prelim::demo::Param;
+        use pbm_prelim::demo::{Param, Plot};
         const SPIRAL: DemoSpec = DemoSpec {
             id: "ode/euler-spiral",
             title: "a test",
             params: &[Param::log("h", "step h", "s", [0.1, 0.01, 1.0])],
             readouts: &[],
+            plot: Plot::over(0, &[]),
             view: |_| Ok([-1.0, 1.0, -1.0, 1.0]),
             drag: None,
             build: |_| Err(pbm_prelim::PbmError::invalid("demo", "a test")),

@@ -202,6 +202,9 @@ impl Drawing {
     pub const DISC: f64 = 2.0;
     /// Opcode of a closed, filled polygon: count, then x, y pairs.
     pub const POLYGON: f64 = 3.0;
+    /// Opcode of a label: x, y (its left end, on its baseline), count, then the
+    /// text's Unicode code points.
+    pub const TEXT: f64 = 4.0;
 
     /// Starts a new picture.
     pub fn clear(&mut self) {
@@ -226,6 +229,19 @@ impl Drawing {
     ) {
         self.data.extend([Self::POLYGON, ink as u8 as f64, points.len() as f64]);
         self.data.extend(points.flatten());
+    }
+
+    /// A label with its left end at `at`, in the page's text size: an axis's name,
+    /// say.
+    pub fn text(&mut self, ink: Ink, [x, y]: [f64; 2], text: &str) {
+        self.data.extend([
+            Self::TEXT,
+            ink as u8 as f64,
+            x,
+            y,
+            text.chars().count() as f64,
+        ]);
+        self.data.extend(text.chars().map(|c| f64::from(u32::from(c))));
     }
 
     /// A disc of `radius` CSS pixels (a marker: it keeps its size when zoomed).

@@ -7,10 +7,10 @@
 use crate::params::ParamError;
 use crate::snapshot::{round_sig, short};
 
-// ANCHOR: error
 /// Everything that can go wrong when a chapter runs an exercise or draws a figure.
 #[derive(Debug, thiserror::Error)]
 pub enum PbmError {
+    // ANCHOR: error_input
     /// An exercise parameter was unknown, unparsable or out of range.
     #[error(transparent)]
     Param(#[from] ParamError),
@@ -22,6 +22,26 @@ pub enum PbmError {
         /// Why it was rejected, naming what is allowed.
         why: String,
     },
+    /// A run that would take far longer than the few seconds an exercise promises;
+    /// it is refused before it starts (see [`crate::budget`]).
+    #[error(
+        "this run needs about {} {unit}, more than the {} that finish in a few \
+         seconds; {change}",
+        short(round_sig(*work, 2)),
+        short(*limit)
+    )]
+    TooMuchWork {
+        /// The estimated work, in `unit`s.
+        work: f64,
+        /// What is counted, e.g. "particle-steps".
+        unit: &'static str,
+        /// The most the exercise accepts.
+        limit: f64,
+        /// Which parameters to change, and which way.
+        change: &'static str,
+    },
+    // ANCHOR_END: error_input
+    // ANCHOR: error_computation
     /// An iterative solver gave up: it names itself, how far it got and why it
     /// stopped.
     #[error(
@@ -59,6 +79,7 @@ pub enum PbmError {
         /// Simulation time at the start of that step.
         time: f64,
     },
+    // ANCHOR_END: error_computation
     /// Something failed inside a step of a simulation: the step and time say where.
     #[error("at step {step} (t = {} s): {source}", short(*time))]
     AtStep {
@@ -68,24 +89,6 @@ pub enum PbmError {
         time: f64,
         /// What failed.
         source: Box<PbmError>,
-    },
-    /// A run that would take far longer than the few seconds an exercise promises;
-    /// it is refused before it starts (see [`crate::budget`]).
-    #[error(
-        "this run needs about {} {unit}, more than the {} that finish in a few \
-         seconds; {change}",
-        short(round_sig(*work, 2)),
-        short(*limit)
-    )]
-    TooMuchWork {
-        /// The estimated work, in `unit`s.
-        work: f64,
-        /// What is counted, e.g. "particle-steps".
-        unit: &'static str,
-        /// The most the exercise accepts.
-        limit: f64,
-        /// Which parameters to change, and which way.
-        change: &'static str,
     },
     /// A result that should be a number is not finite (JSON has no infinity; writing
     /// `null` would hide it).
@@ -113,7 +116,6 @@ pub enum PbmError {
         why: String,
     },
 }
-// ANCHOR_END: error
 
 /// Whose fault an error is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,6 +137,7 @@ impl PbmError {
         PbmError::Degenerate { what, why: why.into() }
     }
 
+    // ANCHOR: fault
     /// Whose fault it is. An error inside a step is the fault of what failed there.
     pub fn fault(&self) -> Fault {
         match self {
@@ -151,6 +154,7 @@ impl PbmError {
             | PbmError::Figure { .. } => Fault::Computation,
         }
     }
+    // ANCHOR_END: fault
 
     /// The same error, saying that it happened in step `step`, which started at
     /// `time`. An error that already names its step is returned as it is: the

@@ -45,7 +45,9 @@ pub struct EulerDoubling {
     evaluations: usize,
     attempts: usize,
 }
+// ANCHOR_END: step_doubling
 
+// ANCHOR: step_doubling_attempt
 impl ErrorEstimatingStep for EulerDoubling {
     fn attempt(
         &mut self,
@@ -85,7 +87,7 @@ impl ErrorEstimatingStep for EulerDoubling {
         self.evaluations
     }
 }
-// ANCHOR_END: step_doubling
+// ANCHOR_END: step_doubling_attempt
 
 impl EulerDoubling {
     /// A new step-doubling Euler stepper.
@@ -203,6 +205,20 @@ impl Controller {
             max_attempts: 10_000_000,
         })
     }
+
+    // ANCHOR: step_factor
+    /// What to multiply h by after an attempt with this error estimate: the rule of
+    /// [`rescaled_step`] for the method's `exponent`, aimed a little low, and
+    /// clamped; as much as allowed after an attempt with no error at all.
+    fn factor(&self, error: f64, exponent: f64) -> f64 {
+        if error == 0.0 {
+            self.max_factor
+        } else {
+            let ideal = rescaled_step(1.0, error, self.tol, exponent);
+            (self.safety * ideal).clamp(self.min_factor, self.max_factor)
+        }
+    }
+    // ANCHOR_END: step_factor
 }
 
 /// What an adaptive run did.
@@ -233,21 +249,14 @@ pub fn integrate_adaptive(
     let mut h = h0;
     while system.time() < t_end {
         if run.accepted.len() + run.rejected >= control.max_attempts {
-            return Err(PbmError::invalid(
-                "adaptive run",
-                "too many attempts; is tol too small?",
-            ));
+            let why = "too many attempts; is tol too small?";
+            return Err(PbmError::invalid("adaptive run", why));
         }
         let t0 = system.time();
         h = h.min(t_end - t0); // land exactly on t_end
         system.gather_state(&mut x0);
         let error = method.attempt(system, h)?;
-        let factor = if error == 0.0 {
-            control.max_factor
-        } else {
-            let ideal = rescaled_step(1.0, error, control.tol, method.exponent());
-            (control.safety * ideal).clamp(control.min_factor, control.max_factor)
-        };
+        let factor = control.factor(error, method.exponent());
         if error <= control.tol {
             run.accepted.push((t0, h, error));
         } else {
@@ -256,10 +265,8 @@ pub fn integrate_adaptive(
         }
         h *= factor;
         if h <= f64::EPSILON * t0.abs().max(1.0) {
-            return Err(PbmError::invalid(
-                "adaptive run",
-                format!("step size underflow at t = {t0}"),
-            ));
+            let why = format!("step size underflow at t = {t0}");
+            return Err(PbmError::invalid("adaptive run", why));
         }
     }
     run.evaluations = method.evaluations();

@@ -169,13 +169,7 @@ params! {
 fn adaptive(p: AdaptiveParams) -> Result<Value, PbmError> {
     let AdaptiveParams { tol, method, eccentricity: e } = p;
     if method == AdaptiveMethod::EulerDoubling {
-        // The cost is the fixed-step Euler run that matches the adaptive error. This
-        // estimate grows as tol^-1/2 and (1 - e)^-1/2; it reads about 1e6 at the
-        // defaults (0.5 s in release), 3.1e6 at tol = 1e-7 (2.3 s) and 1e7 at
-        // tol = 1e-8 (10 s), which is refused.
-        let steps = 4.4e5 * (1e-6 / tol).sqrt() * (0.5 / (1.0 - e)).sqrt();
-        let change = "raise tol or lower eccentricity, or use method=dopri5";
-        pbm_prelim::budget::within(steps, 3.5e6, "Euler steps", change)?;
+        check_euler_budget(tol, e)?;
     }
     let (run, final_error) = adaptive_orbit(method, e, tol)?;
     let fixed = method.fixed_step_tableau();
@@ -199,6 +193,18 @@ fn adaptive(p: AdaptiveParams) -> Result<Value, PbmError> {
     }))
 }
 // ANCHOR_END: adaptive_exercise
+
+/// Refuses an Euler run at `tol` and eccentricity `e` that would take more than a few
+/// seconds. The cost is the fixed-step Euler run that matches the adaptive error. This
+/// estimate grows as tol^-1/2 and (1 - e)^-1/2; it reads about 1e6 at the defaults
+/// (0.5 s in release), 3.1e6 at tol = 1e-7 (2.3 s) and 1e7 at tol = 1e-8 (10 s),
+/// which is refused.
+fn check_euler_budget(tol: f64, e: f64) -> Result<(), PbmError> {
+    let steps = 4.4e5 * (1e-6 / tol).sqrt() * (0.5 / (1.0 - e)).sqrt();
+    let change = "raise tol or lower eccentricity, or use method=dopri5";
+    pbm_prelim::budget::within(steps, 3.5e6, "Euler steps", change)?;
+    Ok(())
+}
 
 params! {
     /// `ode/work-precision`.

@@ -55,7 +55,9 @@ impl RungeKutta {
     pub fn reusing(tableau: ButcherTableau) -> Self {
         RungeKutta { reuse: true, ..RungeKutta::new(tableau) }
     }
+    // ANCHOR_END: reusing
 
+    // ANCHOR: first_stage_known
     /// Gathers the state the step starts from into `x0` and says whether the first
     /// stage, f(x0, t0), is already in `k[0]`.
     fn first_stage_known<S: OdeSystem + ?Sized>(
@@ -84,7 +86,7 @@ impl RungeKutta {
         std::mem::swap(&mut self.x0, &mut self.incoming);
         known
     }
-    // ANCHOR_END: reusing
+    // ANCHOR_END: first_stage_known
 
     /// The method.
     pub fn tableau(&self) -> &ButcherTableau {
@@ -115,9 +117,35 @@ impl RungeKutta {
         self.prepare(system.dimension());
         let t0 = system.time();
         let known = self.first_stage_known(system, t0);
+        self.evaluate_stages(system, h, t0, usize::from(known))?;
+        // x1 = x0 + h Σ b_i k_i
+        self.stage.copy_from_slice(&self.x0);
+        let b = self.tableau.b;
+        for (k_i, &b_i) in self.k.iter().zip(b).filter(|(_, b_i)| **b_i != 0.0) {
+            axpy(&mut self.stage, h * b_i, k_i);
+        }
+        system.scatter_state(&self.stage, t0 + h);
+        self.steps += 1;
+        if self.stage.iter().any(|v| !v.is_finite()) {
+            return Err(PbmError::Diverged { step: self.steps - 1, time: t0 });
+        }
+        self.last = Some((t0, system.time()));
+        Ok(self.error_estimate(h))
+    }
+    // ANCHOR_END: rk_step
+
+    // ANCHOR: rk_stages
+    /// The stages k_i = f(x0 + h Σ_{j<i} a_ij k_j, t0 + c_i h) from stage `first` on.
+    /// If an evaluation fails, puts the system back at (x0, t0) and names the step.
+    fn evaluate_stages<S: OdeSystem + ?Sized>(
+        &mut self,
+        system: &mut S,
+        h: f64,
+        t0: f64,
+        first: usize,
+    ) -> Result<(), PbmError> {
         let ButcherTableau { a, b, c, .. } = self.tableau;
-        for i in usize::from(known)..b.len() {
-            // Stage i: x0 + h Σ_{j<i} a_ij k_j, evaluated at time t0 + c_i h.
+        for i in first..b.len() {
             self.stage.copy_from_slice(&self.x0);
             for (j, &a_ij) in
                 a[i].iter().enumerate().filter(|(_, a_ij)| **a_ij != 0.0)
@@ -131,20 +159,9 @@ impl RungeKutta {
                 return Err(e.at_step(self.steps, t0));
             }
         }
-        // x1 = x0 + h Σ b_i k_i
-        self.stage.copy_from_slice(&self.x0);
-        for (k_i, &b_i) in self.k.iter().zip(b).filter(|(_, b_i)| **b_i != 0.0) {
-            axpy(&mut self.stage, h * b_i, k_i);
-        }
-        system.scatter_state(&self.stage, t0 + h);
-        self.steps += 1;
-        if self.stage.iter().any(|v| !v.is_finite()) {
-            return Err(PbmError::Diverged { step: self.steps - 1, time: t0 });
-        }
-        self.last = Some((t0, system.time()));
-        Ok(self.error_estimate(h))
+        Ok(())
     }
-    // ANCHOR_END: rk_step
+    // ANCHOR_END: rk_stages
 
     /// h ‖Σ (b_i − b̂_i) k_i‖ for an embedded pair, from the stages of the last step.
     fn error_estimate(&self, h: f64) -> Option<f64> {

@@ -61,7 +61,9 @@ impl<F: FnMut(f64, &[f64], &mut [f64])> VectorField<F> {
         Ok(VectorField { x: x0.to_vec(), t: t0, f })
     }
 }
+// ANCHOR_END: vector_field
 
+// ANCHOR: vector_field_ode
 impl<F: FnMut(f64, &[f64], &mut [f64])> OdeSystem for VectorField<F> {
     fn dimension(&self) -> usize {
         self.x.len()
@@ -81,7 +83,7 @@ impl<F: FnMut(f64, &[f64], &mut [f64])> OdeSystem for VectorField<F> {
         Ok(())
     }
 }
-// ANCHOR_END: vector_field
+// ANCHOR_END: vector_field_ode
 
 #[cfg(test)]
 mod tests {

@@ -212,11 +212,7 @@ fn displace_onto<const D: usize>(system: &mut ParticleSystem<D>, plane: &Plane<D
 /// particles `through` the plane at the step's end touched it, and leaves the whole
 /// system at that instant. The root is that of g(s) = min over those particles of
 /// their distance to the plane: positive before the earliest crossing, negative
-/// after it. The search keeps a bracket [s_lo, s_hi] with g(s_lo) > 0 > g(s_hi)
-/// and guesses where the chord between them crosses zero (regula falsi), halving
-/// the kept end's value when the same end is kept twice (the Illinois variant), so
-/// that a curved g cannot pin one end and slow it to a crawl. Each guess
-/// re-integrates from the start of the step.
+/// after it. Each guess of a [`Bracket`] re-integrates from the start of the step.
 fn roll_back_to_contact<const D: usize>(
     system: &mut ParticleSystem<D>,
     stepper: &mut RungeKutta,
@@ -231,40 +227,68 @@ fn roll_back_to_contact<const D: usize>(
             .map(|&i| plane.signed_distance(&x(i)))
             .fold(f64::INFINITY, f64::min)
     };
-    let (mut s_lo, mut g_lo) = (0.0, g(&|i| system_x(x0, i)));
-    let (mut s_hi, mut g_hi) = (1.0, g(&|i| system.particles[i].x));
-    let (mut s, mut moved) = (1.0, 0_i8);
+    let mut bracket = Bracket {
+        lo: (0.0, g(&|i| system_x(x0, i))),
+        hi: (1.0, g(&|i| system.particles[i].x)),
+        replaced: 0,
+    };
+    let mut s = 1.0;
     for _ in 0..12 {
-        // A particle that starts on the plane (it has just bounced) gives no chord:
-        // halve the interval until the low end is above the plane.
-        s = if g_lo > 0.0 {
-            s_lo + (s_hi - s_lo) * g_lo / (g_lo - g_hi)
-        } else {
-            0.5 * (s_lo + s_hi)
-        };
+        s = bracket.guess();
         system.scatter_state(x0, *t0);
         stepper.step(system, s * h)?;
         let d = g(&|i| system.particles[i].x);
         if d.abs() < 1e-12 {
             break;
         }
-        if d > 0.0 {
-            (s_lo, g_lo) = (s, d);
-            if moved == 1 {
-                g_hi *= 0.5;
-            }
-            moved = 1;
-        } else {
-            (s_hi, g_hi) = (s, d);
-            if moved == -1 {
-                g_lo *= 0.5;
-            }
-            moved = -1;
-        }
+        bracket.replace(s, d);
     }
     Ok(s)
 }
 // ANCHOR_END: roll_back
+
+// ANCHOR: bracket
+/// A bracket [s_lo, s_hi] around a root of g, g(s_lo) > 0 > g(s_hi), narrowed by
+/// regula falsi, with the Illinois variant: an end kept twice has its g halved, so
+/// that a curved g cannot pin one end and slow the search to a crawl.
+struct Bracket {
+    /// (s, g(s)) at each end (g of a kept end perhaps halved).
+    lo: (f64, f64),
+    hi: (f64, f64),
+    /// Which end the last guess replaced: 1 the low end, −1 the high end, 0 none.
+    replaced: i8,
+}
+
+impl Bracket {
+    /// Where the chord crosses zero; the middle while g(s_lo) ≤ 0 (a bounce).
+    fn guess(&self) -> f64 {
+        let ((s_lo, g_lo), (s_hi, g_hi)) = (self.lo, self.hi);
+        if g_lo > 0.0 {
+            s_lo + (s_hi - s_lo) * g_lo / (g_lo - g_hi)
+        } else {
+            0.5 * (s_lo + s_hi)
+        }
+    }
+
+    /// Replaces the end on the side of g(s) = `g` by (s, g), halving the other
+    /// end's g if this side was also the one replaced last time.
+    fn replace(&mut self, s: f64, g: f64) {
+        if g > 0.0 {
+            self.lo = (s, g);
+            if self.replaced == 1 {
+                self.hi.1 *= 0.5;
+            }
+            self.replaced = 1;
+        } else {
+            self.hi = (s, g);
+            if self.replaced == -1 {
+                self.lo.1 *= 0.5;
+            }
+            self.replaced = -1;
+        }
+    }
+}
+// ANCHOR_END: bracket
 
 /// Position of particle `i` in a gathered state vector.
 fn system_x<const D: usize>(state: &[f64], i: usize) -> Vector<D> {

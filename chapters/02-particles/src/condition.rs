@@ -10,6 +10,9 @@
 use crate::particle::{Force, JacobianSink};
 use crate::particle::{Matrix, Particle, Vector};
 use pbm_prelim::PbmError;
+use pbm_prelim::finite_difference::{
+    EPSILON, central_derivative, central_jacobian, max_relative_error,
+};
 use pbm_prelim::validate::non_negative;
 
 // ANCHOR: condition
@@ -109,8 +112,10 @@ pub struct Distance {
     ends: [usize; 2],
     rest: f64,
 }
+// ANCHOR_END: distance
 
 impl<const D: usize> Condition<D> for Distance {
+    // ANCHOR: distance_impl
     fn position(
         &self,
         x: &[Vector<D>],
@@ -140,6 +145,13 @@ impl<const D: usize> Condition<D> for Distance {
         };
         j_dot[1] = -j_dot[0];
     }
+    fn check(&self, x: &[Vector<D>]) -> Result<(), PbmError> {
+        if x[0] == x[1] {
+            return Err(PbmError::invalid("distance", "the two particles coincide"));
+        }
+        Ok(())
+    }
+    // ANCHOR_END: distance_impl
     fn name(&self) -> &'static str {
         "distance"
     }
@@ -149,14 +161,7 @@ impl<const D: usize> Condition<D> for Distance {
     fn rows(&self) -> usize {
         1
     }
-    fn check(&self, x: &[Vector<D>]) -> Result<(), PbmError> {
-        if x[0] == x[1] {
-            return Err(PbmError::invalid("distance", "the two particles coincide"));
-        }
-        Ok(())
-    }
 }
-// ANCHOR_END: distance
 
 impl Distance {
     /// Particles `a` and `b` should be `rest` (≥ 0) apart.
@@ -183,8 +188,10 @@ impl Distance {
 pub struct Coincide {
     ends: [usize; 2],
 }
+// ANCHOR_END: coincide
 
 impl<const D: usize> Condition<D> for Coincide {
+    // ANCHOR: coincide_impl
     fn position(
         &self,
         x: &[Vector<D>],
@@ -209,6 +216,7 @@ impl<const D: usize> Condition<D> for Coincide {
     ) {
         j_dot.fill(Vector::zeros());
     }
+    // ANCHOR_END: coincide_impl
     fn name(&self) -> &'static str {
         "coincide"
     }
@@ -219,7 +227,6 @@ impl<const D: usize> Condition<D> for Coincide {
         D
     }
 }
-// ANCHOR_END: coincide
 
 impl Coincide {
     /// Particles `a` and `b` should be at the same place.
@@ -347,14 +354,7 @@ pub fn finite_difference_errors<const D: usize, C: Condition<D> + ?Sized>(
     x: &[Vector<D>],
     v: &[Vector<D>],
 ) -> Result<(f64, f64), PbmError> {
-    use pbm_prelim::finite_difference::{
-        EPSILON, central_derivative, central_jacobian, max_relative_error,
-    };
     let (rows, n) = (condition.rows(), x.len());
-    let unflatten = |flat: &[f64]| -> Vec<Vector<D>> {
-        flat.chunks_exact(D).map(Vector::from_column_slice).collect()
-    };
-    let flat_x: Vec<f64> = x.iter().flat_map(|p| p.iter().copied()).collect();
     // The analytic J as a rows × (n D) matrix, row by row.
     let (mut c, mut j, mut j_dot) = (
         vec![0.0; rows],
@@ -363,33 +363,52 @@ pub fn finite_difference_errors<const D: usize, C: Condition<D> + ?Sized>(
     );
     condition.position(x, &mut c, &mut j)?;
     condition.jacobian_dot(x, v, &mut j_dot);
-    let flat = |blocks: &[Vector<D>]| -> Vec<f64> {
-        blocks.iter().flat_map(|b| b.iter().copied()).collect()
-    };
-    let numeric_j = central_jacobian(
-        |probe, out| {
-            let mut scratch = vec![Vector::zeros(); rows * n];
-            condition.position(&unflatten(probe), out, &mut scratch)
-        },
-        &flat_x,
-        rows,
-        EPSILON,
-    )?;
-    let numeric_j_dot = central_derivative(
-        |s, out| {
-            let moved: Vec<Vector<D>> =
-                x.iter().zip(v).map(|(p, q)| p + q * s).collect();
-            let mut jj = vec![Vector::zeros(); rows * n];
-            condition.position(&moved, &mut vec![0.0; rows], &mut jj)?;
-            out.copy_from_slice(&flat(&jj));
-            Ok::<(), PbmError>(())
-        },
-        rows * n * D,
-        EPSILON,
-    )?;
+    let numeric_j = numeric_jacobian(condition, x)?;
+    let numeric_j_dot = numeric_jacobian_dot(condition, x, v)?;
     Ok((
-        max_relative_error(&flat(&j), &numeric_j),
-        max_relative_error(&flat(&j_dot), &numeric_j_dot),
+        max_relative_error(&flatten(&j), &numeric_j),
+        max_relative_error(&flatten(&j_dot), &numeric_j_dot),
     ))
 }
 // ANCHOR_END: fd_check
+
+// ANCHOR: fd_numeric
+/// ∂C/∂x by central differences, one column per coordinate of `x`.
+fn numeric_jacobian<const D: usize, C: Condition<D> + ?Sized>(
+    condition: &C,
+    x: &[Vector<D>],
+) -> Result<Vec<f64>, PbmError> {
+    let (rows, n) = (condition.rows(), x.len());
+    let probe_c = |probe: &[f64], out: &mut [f64]| {
+        let mut scratch = vec![Vector::zeros(); rows * n];
+        condition.position(&unflatten(probe), out, &mut scratch)
+    };
+    central_jacobian(probe_c, &flatten(x), rows, EPSILON)
+}
+
+/// dJ/ds at s = 0 along the motion x + s v, by central differences.
+fn numeric_jacobian_dot<const D: usize, C: Condition<D> + ?Sized>(
+    condition: &C,
+    x: &[Vector<D>],
+    v: &[Vector<D>],
+) -> Result<Vec<f64>, PbmError> {
+    let (rows, n) = (condition.rows(), x.len());
+    let j_along_motion = |s: f64, out: &mut [f64]| {
+        let moved: Vec<Vector<D>> = x.iter().zip(v).map(|(p, q)| p + q * s).collect();
+        let mut jj = vec![Vector::zeros(); rows * n];
+        condition.position(&moved, &mut vec![0.0; rows], &mut jj)?;
+        out.copy_from_slice(&flatten(&jj));
+        Ok::<(), PbmError>(())
+    };
+    central_derivative(j_along_motion, rows * n * D, EPSILON)
+}
+// ANCHOR_END: fd_numeric
+
+/// D-vectors as one flat array of their coordinates, and back.
+fn flatten<const D: usize>(blocks: &[Vector<D>]) -> Vec<f64> {
+    blocks.iter().flat_map(|b| b.iter().copied()).collect()
+}
+
+fn unflatten<const D: usize>(flat: &[f64]) -> Vec<Vector<D>> {
+    flat.chunks_exact(D).map(Vector::from_column_slice).collect()
+}

@@ -196,7 +196,7 @@ impl Demo for Bouncing {
             let ball = &mut self.balls[i];
             let p = &mut ball.system.particles[0];
             p.x.y = height;
-            p.v = p.v * 0.0;
+            p.v.fill(0.0);
             ball.apexes = vec![height];
             ball.measuring = true;
         }

@@ -25,7 +25,9 @@ pub struct PairLaw {
     /// Cutoff r_c (m), larger than r_0.
     pub cutoff: f64,
 }
+// ANCHOR_END: pair_law
 
+// ANCHOR: pair_law_impl
 impl PairLaw {
     /// Validates 0 < r_0 < r_c and k ≥ 0, all finite.
     pub fn new(k: f64, r0: f64, cutoff: f64) -> Result<Self, PbmError> {
@@ -59,7 +61,7 @@ impl PairLaw {
         d * (self.k * fade * fade * (self.r0 - r) / r)
     }
 }
-// ANCHOR_END: pair_law
+// ANCHOR_END: pair_law_impl
 
 /// Forces on every particle from every other, checking all pairs: O(n²).
 pub fn brute_force_forces<const D: usize>(
@@ -125,12 +127,27 @@ enum Buckets<const D: usize> {
     /// Hashed, with `mask + 1` buckets.
     Hashed { mask: usize },
 }
+// ANCHOR_END: grid
 
 impl<const D: usize> Buckets<D> {
-    fn count(&self) -> usize {
-        match self {
-            Buckets::Dense { dims, .. } => dims.iter().product(),
-            Buckets::Hashed { mask } => mask + 1,
+    // ANCHOR: buckets
+    /// Dense buckets for the box of cells the particles at `x` occupy, if it has at
+    /// most about 4n cells; hashed buckets, about 2n of them, otherwise.
+    fn covering(x: &[Vector<D>], size: f64) -> Self {
+        let (mut lo, mut hi) = ([i64::MAX; D], [i64::MIN; D]);
+        for xi in x {
+            let c = cell_of(xi, size);
+            for k in 0..D {
+                lo[k] = lo[k].min(c[k]);
+                hi[k] = hi[k].max(c[k]);
+            }
+        }
+        let dims: [usize; D] =
+            std::array::from_fn(|k| hi[k].abs_diff(lo[k]) as usize + 1);
+        let box_cells = dims.iter().try_fold(1usize, |p, &d| p.checked_mul(d));
+        match box_cells {
+            Some(n) if n <= 4 * x.len() + 64 => Buckets::Dense { lo, dims },
+            _ => Buckets::Hashed { mask: (2 * x.len()).next_power_of_two() - 1 },
         }
     }
 
@@ -149,6 +166,14 @@ impl<const D: usize> Buckets<D> {
                 Some(index)
             }
             Buckets::Hashed { mask } => Some(bucket_of(cell, *mask)),
+        }
+    }
+    // ANCHOR_END: buckets
+
+    fn count(&self) -> usize {
+        match self {
+            Buckets::Dense { dims, .. } => dims.iter().product(),
+            Buckets::Hashed { mask } => mask + 1,
         }
     }
 }
@@ -172,32 +197,27 @@ impl<const D: usize> UniformGrid<D> {
         grid
     }
 
+    // ANCHOR: rebuild
     /// [`Self::build`] again for new positions, reusing the arrays: a simulation
     /// rebuilds its grid at every force evaluation, and fresh arrays would cost more
     /// in page faults than the sort itself.
     pub fn rebuild(&mut self, x: &[Vector<D>], size: f64) {
         self.size = size;
-        let (mut lo, mut hi) = ([i64::MAX; D], [i64::MIN; D]);
-        for xi in x {
-            let c = cell_of(xi, size);
-            for k in 0..D {
-                lo[k] = lo[k].min(c[k]);
-                hi[k] = hi[k].max(c[k]);
-            }
-        }
-        let dims: [usize; D] =
-            std::array::from_fn(|k| hi[k].abs_diff(lo[k]) as usize + 1);
-        let box_cells = dims.iter().try_fold(1usize, |p, &d| p.checked_mul(d));
-        self.buckets = match box_cells {
-            Some(n) if n <= 4 * x.len() + 64 => Buckets::Dense { lo, dims },
-            _ => Buckets::Hashed { mask: (2 * x.len()).next_power_of_two() - 1 },
-        };
-        let count = self.buckets.count();
+        self.buckets = Buckets::covering(x, size);
+        self.count_per_bucket(x);
+        self.place_by_bucket(x);
+    }
+
+    /// Each particle's bucket into `of`, and the running sum of the counts per
+    /// bucket into `start`, so that bucket b's particles get `start[b]..start[b + 1]`.
+    fn count_per_bucket(&mut self, x: &[Vector<D>]) {
+        let size = self.size;
         self.of.clear();
         self.of.extend(
             x.iter()
                 .map(|xi| self.buckets.of(&cell_of(xi, size)).unwrap_or(0) as u32),
         );
+        let count = self.buckets.count();
         self.start.clear();
         self.start.resize(count + 1, 0);
         for &b in &self.of {
@@ -206,7 +226,12 @@ impl<const D: usize> UniformGrid<D> {
         for b in 0..count {
             self.start[b + 1] += self.start[b];
         }
-        // Place each particle, and its position, in its bucket's next free slot.
+    }
+    // ANCHOR_END: rebuild
+
+    // ANCHOR: place
+    /// Each particle, and its position, into its bucket's next free slot.
+    fn place_by_bucket(&mut self, x: &[Vector<D>]) {
         self.next.clear();
         self.next.extend_from_slice(&self.start);
         self.order.resize(x.len(), 0);
@@ -217,7 +242,9 @@ impl<const D: usize> UniformGrid<D> {
             self.next[b as usize] += 1;
         }
     }
+    // ANCHOR_END: place
 
+    // ANCHOR: neighbours
     /// The distinct buckets of the 3^D cells around `x`, into `out`: two neighbour
     /// cells hashed to one bucket must not count its particles twice.
     fn buckets_around(&self, x: &Vector<D>, out: &mut Vec<usize>) {
@@ -242,6 +269,7 @@ impl<const D: usize> UniformGrid<D> {
     fn range(&self, b: usize) -> std::ops::Range<usize> {
         self.start[b] as usize..self.start[b + 1] as usize
     }
+    // ANCHOR_END: neighbours
 
     /// Indices of the particles in the 3^D cells around `x` (and only those: the
     /// bucket's other cells are filtered out), in increasing order.
@@ -262,6 +290,7 @@ impl<const D: usize> UniformGrid<D> {
     }
 }
 
+// ANCHOR: grid_forces
 /// The same forces as [`brute_force_forces`], checking only the particles of
 /// neighbouring cells. Each particle's force is summed cell by cell in a fixed order,
 /// so the result does not depend on the number of threads; it differs from brute
@@ -272,7 +301,9 @@ pub fn grid_forces<const D: usize>(law: &PairLaw, x: &[Vector<D>]) -> Vec<Vector
     grid.forces(law, x, &mut forces);
     forces
 }
+// ANCHOR_END: grid_forces
 
+// ANCHOR: grid_forces_loop
 impl<const D: usize> UniformGrid<D> {
     /// Rebuilds the grid for `x` and writes every particle's force into `forces`.
     pub fn forces(
@@ -309,7 +340,7 @@ impl<const D: usize> UniformGrid<D> {
         self.in_order = in_order;
     }
 }
-// ANCHOR_END: grid
+// ANCHOR_END: grid_forces_loop
 
 /// How many ordered pairs of particles at `x` lie within the law's cutoff: the
 /// interactions one force evaluation computes.

@@ -50,7 +50,9 @@ pub trait Force<const D: usize>: Send + Sync {
         ))
     }
 }
+// ANCHOR_END: force
 
+// ANCHOR: jacobian_sink
 /// Receives Jacobian blocks from forces: for particles i and j, the D × D blocks
 /// ∂f_i/∂x_j and ∂f_i/∂v_j. A force adds the blocks an implicit step should use:
 /// where the exact Jacobian would make the step's matrix non-symmetric or indefinite,
@@ -60,7 +62,7 @@ pub trait JacobianSink<const D: usize> {
     /// Adds `dfdx` to ∂f_i/∂x_j and `dfdv` to ∂f_i/∂v_j.
     fn add(&mut self, i: usize, j: usize, dfdx: &Matrix<D>, dfdv: &Matrix<D>);
 }
-// ANCHOR_END: force
+// ANCHOR_END: jacobian_sink
 
 /// A scripted motion: position, velocity and acceleration as functions of time.
 pub type Script<const D: usize> = fn(f64) -> (Vector<D>, Vector<D>, Vector<D>);
@@ -222,7 +224,9 @@ impl<const D: usize> OdeSystem for ParticleSystem<D> {
         Ok(())
     }
 }
+// ANCHOR_END: ode_system
 
+// ANCHOR: write_derivative
 impl<const D: usize> ParticleSystem<D> {
     /// Writes (v, f/m) for every particle from the accumulated forces: the last step
     /// of the derivative evaluation (chapter 4 inserts constraint forces just before
@@ -242,4 +246,4 @@ impl<const D: usize> ParticleSystem<D> {
         }
     }
 }
-// ANCHOR_END: ode_system
+// ANCHOR_END: write_derivative

@@ -225,7 +225,9 @@ impl MouseSpring {
         t >= self.active.0 && t <= self.active.1
     }
 }
+// ANCHOR_END: mouse
 
+// ANCHOR: mouse_force
 impl Force<2> for MouseSpring {
     fn name(&self) -> &'static str {
         "mouse spring"
@@ -257,7 +259,7 @@ impl Force<2> for MouseSpring {
         Ok(())
     }
 }
-// ANCHOR_END: mouse
+// ANCHOR_END: mouse_force
 
 /// A cantilever beam: a lattice of 0.02 kg particles joined by structural and shear
 /// springs, its left column nailed to the wall, sagging under gravity with a little

@@ -107,7 +107,100 @@ pub fn conjugate_gradient<A: LinearOperator + ?Sized>(
     tol: f64,
     max_iterations: usize,
 ) -> Result<CgReport, PbmError> {
-    let n = a.dimension();
+    check_lengths(a.dimension(), b, x)?;
+    let mut search = Search::start(a, b, x);
+    let b_norm = dot(b, b).sqrt().max(f64::MIN_POSITIVE);
+    let mut iterations = 0;
+    loop {
+        let residual = dot(&search.r, &search.r).sqrt() / b_norm;
+        if residual <= tol {
+            return Ok(CgReport { iterations, relative_residual: residual });
+        }
+        let fail = |why| PbmError::Solver { solver: CG, iterations, residual, why };
+        if iterations == max_iterations || !residual.is_finite() {
+            return Err(fail(no_convergence(tol, residual)));
+        }
+        search.step(a, x).map_err(|p_ap| fail(not_positive_definite(p_ap)))?;
+        iterations += 1;
+    }
+}
+// ANCHOR_END: pcg
+
+// ANCHOR: pcg_start
+/// What CG carries from one iteration to the next: the residual r = b − A x, the
+/// preconditioned residual z = P⁻¹ r, the search direction p, A p, and rᵀz.
+struct Search {
+    r: Vec<f64>,
+    z: Vec<f64>,
+    p: Vec<f64>,
+    ap: Vec<f64>,
+    rz: f64,
+}
+
+impl Search {
+    /// The first search direction is the preconditioned residual of the given x.
+    fn start<A: LinearOperator + ?Sized>(a: &A, b: &[f64], x: &[f64]) -> Self {
+        let n = b.len();
+        let (mut r, mut z, mut ap) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+        a.apply(x, &mut ap);
+        for i in 0..n {
+            r[i] = b[i] - ap[i];
+        }
+        a.precondition(&r, &mut z);
+        let (p, rz) = (z.clone(), dot(&r, &z));
+        Search { r, z, p, ap, rz }
+    }
+}
+// ANCHOR_END: pcg_start
+
+// ANCHOR: pcg_step
+impl Search {
+    /// Moves x to the minimum along p, and turns p into the next direction,
+    /// A-conjugate to the previous ones. Fails, returning pᵀAp, if A is not
+    /// positive definite.
+    fn step<A: LinearOperator + ?Sized>(
+        &mut self,
+        a: &A,
+        x: &mut [f64],
+    ) -> Result<(), f64> {
+        let Search { r, z, p, ap, rz } = self;
+        a.apply(p, ap);
+        let p_ap = dot(p, ap);
+        if p_ap <= 0.0 || !p_ap.is_finite() {
+            return Err(p_ap);
+        }
+        let alpha = *rz / p_ap;
+        for i in 0..x.len() {
+            x[i] += alpha * p[i];
+            r[i] -= alpha * ap[i];
+        }
+        a.precondition(r, z);
+        let rz_next = dot(r, z);
+        for i in 0..x.len() {
+            p[i] = z[i] + (rz_next / *rz) * p[i];
+        }
+        *rz = rz_next;
+        Ok(())
+    }
+}
+// ANCHOR_END: pcg_step
+
+/// Why CG stopped without converging.
+fn no_convergence(tol: f64, residual: f64) -> String {
+    if residual.is_finite() {
+        format!("no convergence to {tol:e}")
+    } else {
+        "the residual is no longer finite".to_string()
+    }
+}
+
+/// Why CG stopped at a direction p with pᵀAp ≤ 0.
+fn not_positive_definite(p_ap: f64) -> String {
+    format!("pᵀAp = {}: the matrix is not positive definite", short(p_ap))
+}
+
+/// Fails unless b and x have as many entries as A has rows.
+fn check_lengths(n: usize, b: &[f64], x: &[f64]) -> Result<(), PbmError> {
     if b.len() != n || x.len() != n {
         return Err(PbmError::invalid(
             CG,
@@ -118,61 +211,5 @@ pub fn conjugate_gradient<A: LinearOperator + ?Sized>(
             ),
         ));
     }
-    let (mut r, mut z, mut ap) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-    a.apply(x, &mut ap);
-    for i in 0..n {
-        r[i] = b[i] - ap[i];
-    }
-    a.precondition(&r, &mut z);
-    let mut p = z.clone();
-    let mut rz = dot(&r, &z);
-    let b_norm = dot(b, b).sqrt().max(f64::MIN_POSITIVE);
-    let mut iteration = 0;
-    loop {
-        let residual = dot(&r, &r).sqrt() / b_norm;
-        if residual <= tol {
-            return Ok(CgReport {
-                iterations: iteration,
-                relative_residual: residual,
-            });
-        }
-        if iteration == max_iterations || !residual.is_finite() {
-            return Err(PbmError::Solver {
-                solver: CG,
-                iterations: iteration,
-                residual,
-                why: if residual.is_finite() {
-                    format!("no convergence to {tol:e}")
-                } else {
-                    "the residual is no longer finite".to_string()
-                },
-            });
-        }
-        a.apply(&p, &mut ap);
-        let p_ap = dot(&p, &ap);
-        if p_ap <= 0.0 || !p_ap.is_finite() {
-            return Err(PbmError::Solver {
-                solver: CG,
-                iterations: iteration,
-                residual,
-                why: format!(
-                    "pᵀAp = {}: the matrix is not positive definite",
-                    short(p_ap)
-                ),
-            });
-        }
-        let alpha = rz / p_ap;
-        for i in 0..n {
-            x[i] += alpha * p[i];
-            r[i] -= alpha * ap[i];
-        }
-        a.precondition(&r, &mut z);
-        let rz_next = dot(&r, &z);
-        for i in 0..n {
-            p[i] = z[i] + (rz_next / rz) * p[i];
-        }
-        rz = rz_next;
-        iteration += 1;
-    }
+    Ok(())
 }
-// ANCHOR_END: pcg

@@ -104,6 +104,8 @@ impl Demo for Stiff {
     fn draw(&self, out: &mut Drawing) {
         out.polyline(Ink::Muted, [[0.0, -1.5], [0.0, 1.5]].into_iter());
         out.polyline(Ink::Muted, [[-0.1, 0.0], [1.1, 0.0]].into_iter());
+        out.text(Ink::Foreground, [1.04, 0.06], "x");
+        out.text(Ink::Foreground, [0.03, 1.38], "y");
         for (path, ink) in self.paths.iter().zip([Ink::First, Ink::Second]) {
             out.polyline(ink, path.iter().copied());
             if let Some(&last) = path.last() {

@@ -146,40 +146,13 @@ impl<const D: usize> MassSpring<D> {
         let reuse = self.matrix.take();
         let (a, dfdx_v0) =
             self.system_matrices(h, reuse).map_err(|e| e.at_step(step, t0))?;
-        // b = h (f₀ + h ∂f/∂x v₀), zero for nailed particles.
-        let mut b = vec![0.0; D * n];
-        for (i, p) in self.system.particles.iter().enumerate() {
-            if self.is_free(i) {
-                for k in 0..D {
-                    b[D * i + k] = h * (p.f[k] + h * dfdx_v0[D * i + k]);
-                }
-            }
-        }
+        let b = self.right_hand_side(h, &dfdx_v0);
         // Start from the last step's Δv: the motion changes little in one frame.
         let mut dv = std::mem::take(&mut self.warm);
         if !self.warm_start || dv.len() != D * n {
             dv = vec![0.0; D * n];
         }
-        let limit = 10 * D * n + 100;
-        let cg = match self.preconditioner {
-            Preconditioner::BlockJacobi => {
-                solve_pcg(&a, &b, &mut dv, self.cg_tolerance, limit)
-            }
-            Preconditioner::Multigrid => {
-                let multigrid = match self.multigrid.take() {
-                    Some(mut mg) if mg.fits(&a) => mg.refill(&a).map(|()| mg),
-                    _ => Multigrid::new(&a),
-                }
-                .map_err(|e| e.at_step(step, t0))?;
-                let op =
-                    MultigridPreconditioned { matrix: &a, multigrid: &multigrid };
-                let report =
-                    conjugate_gradient(&op, &b, &mut dv, self.cg_tolerance, limit);
-                self.multigrid = Some(multigrid);
-                report
-            }
-        }
-        .map_err(|e| e.at_step(step, t0))?;
+        let cg = self.solve(&a, &b, &mut dv).map_err(|e| e.at_step(step, t0))?;
         for (i, p) in self.system.particles.iter_mut().enumerate() {
             if matches!(p.motion, Motion::Free) {
                 p.v += SVector::<f64, D>::from_column_slice(&dv[D * i..D * i + D]);
@@ -196,6 +169,46 @@ impl<const D: usize> MassSpring<D> {
         Ok(StepReport { cg })
     }
     // ANCHOR_END: implicit_step
+
+    // ANCHOR: implicit_solve
+    /// b = h (f₀ + h ∂f/∂x v₀), zero for nailed particles.
+    fn right_hand_side(&self, h: f64, dfdx_v0: &[f64]) -> Vec<f64> {
+        let mut b = vec![0.0; D * self.system.particles.len()];
+        for (i, p) in self.system.particles.iter().enumerate() {
+            if self.is_free(i) {
+                for k in 0..D {
+                    b[D * i + k] = h * (p.f[k] + h * dfdx_v0[D * i + k]);
+                }
+            }
+        }
+        b
+    }
+
+    /// Solves A Δv = b by CG from the Δv given, with the chosen preconditioner.
+    fn solve(
+        &mut self,
+        a: &BlockSparse<D>,
+        b: &[f64],
+        dv: &mut [f64],
+    ) -> Result<CgReport, PbmError> {
+        let limit = 10 * dv.len() + 100;
+        match self.preconditioner {
+            Preconditioner::BlockJacobi => {
+                solve_pcg(a, b, dv, self.cg_tolerance, limit)
+            }
+            Preconditioner::Multigrid => {
+                let multigrid = match self.multigrid.take() {
+                    Some(mut mg) if mg.fits(a) => mg.refill(a).map(|()| mg),
+                    _ => Multigrid::new(a),
+                }?;
+                let op = MultigridPreconditioned { matrix: a, multigrid: &multigrid };
+                let report = conjugate_gradient(&op, b, dv, self.cg_tolerance, limit);
+                self.multigrid = Some(multigrid);
+                report
+            }
+        }
+    }
+    // ANCHOR_END: implicit_solve
 
     // ANCHOR: symplectic_euler
     /// One step of symplectic (semi-implicit) Euler: new velocity from the old

@@ -97,15 +97,7 @@ pub fn minimization_step<const D: usize>(
     max_iterations: usize,
 ) -> Result<NewtonReport, PbmError> {
     check_step_size(h)?;
-    if let Some(f) = model.system.forces.iter().find(|f| !f.is_conservative()) {
-        let why = format!(
-            "the {} is not −∇ of a potential (it is damped, or depends \
-             on velocity), so Φ has no term for it: set its damping to 0, \
-             or use backward_euler_step",
-            f.name()
-        );
-        return Err(PbmError::invalid("minimization step", why));
-    }
+    require_potentials(model)?;
     let x0 = positions(model);
     let s: Vec<Vector<D>> =
         model.system.particles.iter().map(|p| p.x + p.v * h).collect();
@@ -113,49 +105,9 @@ pub fn minimization_step<const D: usize>(
     let mut report =
         NewtonReport { iterations: 0, gradient_norm: norm(&g), shortened: 0 };
     while report.gradient_norm > tol && report.iterations < max_iterations {
-        // The Hessian times h²: M + h² K, the same matrix as the linearized step's.
-        let (hessian_h2, _) = model.system_matrices(h, None)?;
-        let rhs: Vec<f64> = g.iter().map(|gi| -h * h * gi).collect();
-        let mut direction = vec![0.0; rhs.len()];
-        solve_pcg(&hessian_h2, &rhs, &mut direction, 1e-12, 10 * rhs.len() + 100)?;
-        let slope: f64 = g.iter().zip(&direction).map(|(a, b)| a * b).sum();
-        let start = positions(model);
-        let (phi, size) = objective(model, &s, h);
-        let mut alpha = 1.0;
-        g = loop {
-            let trial: Vec<Vector<D>> = start
-                .iter()
-                .enumerate()
-                .map(|(i, x)| {
-                    x + SVector::<f64, D>::from_column_slice(
-                        &direction[D * i..D * i + D],
-                    ) * alpha
-                })
-                .collect();
-            set_positions(model, &trial);
-            let g_trial = gradient(model, &s, h)?;
-            // Armijo: accept a step that lowers Φ by a fraction of what the slope
-            // promises. Near the minimum that promise falls below the rounding of
-            // Φ itself (ε times the size of its terms), and comparing values of Φ
-            // decides nothing; there the gradient, which is still accurate, must
-            // shrink instead.
-            let promised = -alpha * slope;
-            let lower = objective(model, &s, h).0 <= phi - 1e-4 * promised;
-            let unreadable = promised <= 16.0 * f64::EPSILON * size;
-            if lower || (unreadable && norm(&g_trial) < report.gradient_norm) {
-                break g_trial;
-            }
-            alpha *= 0.5;
-            if alpha < 1e-10 {
-                set_positions(model, &x0);
-                let why = format!(
-                    "no step along the Newton direction lowers Φ (iteration {}, \
-                     ‖∇Φ‖ = {:.3e} N)",
-                    report.iterations, report.gradient_norm
-                );
-                return Err(PbmError::degenerate("minimization step", why));
-            }
-        };
+        let direction = newton_direction(model, &g, h)?;
+        let alpha;
+        (g, alpha) = line_search(model, &s, h, &g, &direction, &x0, &report)?;
         report = NewtonReport {
             iterations: report.iterations + 1,
             gradient_norm: norm(&g),
@@ -171,6 +123,95 @@ pub fn minimization_step<const D: usize>(
     Ok(report)
 }
 // ANCHOR_END: newton_step
+
+/// Fails unless every force is −∇ of a potential, the only forces Φ can hold.
+fn require_potentials<const D: usize>(model: &MassSpring<D>) -> Result<(), PbmError> {
+    if let Some(f) = model.system.forces.iter().find(|f| !f.is_conservative()) {
+        let why = format!(
+            "the {} is not −∇ of a potential (it is damped, or depends \
+             on velocity), so Φ has no term for it: set its damping to 0, \
+             or use backward_euler_step",
+            f.name()
+        );
+        return Err(PbmError::invalid("minimization step", why));
+    }
+    Ok(())
+}
+
+// ANCHOR: newton_direction
+/// The Newton direction Δ, from ∇²Φ Δ = −∇Φ multiplied through by h².
+fn newton_direction<const D: usize>(
+    model: &MassSpring<D>,
+    g: &[f64],
+    h: f64,
+) -> Result<Vec<f64>, PbmError> {
+    // The Hessian times h²: M + h² K, the same matrix as the linearized step's.
+    let (hessian_h2, _) = model.system_matrices(h, None)?;
+    let rhs: Vec<f64> = g.iter().map(|gi| -h * h * gi).collect();
+    let mut direction = vec![0.0; rhs.len()];
+    solve_pcg(&hessian_h2, &rhs, &mut direction, 1e-12, 10 * rhs.len() + 100)?;
+    Ok(direction)
+}
+// ANCHOR_END: newton_direction
+
+// ANCHOR: line_search
+/// Moves the model from its positions along `direction` by α = 1, 1/2, 1/4, … until
+/// Φ falls enough, and returns ∇Φ there and α. Fails, with the model back at `x0`,
+/// when α falls below 10⁻¹⁰.
+fn line_search<const D: usize>(
+    model: &mut MassSpring<D>,
+    s: &[Vector<D>],
+    h: f64,
+    g: &[f64],
+    direction: &[f64],
+    x0: &[Vector<D>],
+    report: &NewtonReport,
+) -> Result<(Vec<f64>, f64), PbmError> {
+    let slope: f64 = g.iter().zip(direction).map(|(a, b)| a * b).sum();
+    let start = positions(model);
+    let (phi, size) = objective(model, s, h);
+    let mut alpha = 1.0;
+    loop {
+        set_positions(model, &moved_along(&start, direction, alpha));
+        let g_trial = gradient(model, s, h)?;
+        // Armijo: Φ must fall by a fraction of what the slope promises. Near the
+        // minimum that promise is below Φ's rounding (ε times its terms' size) and
+        // values of Φ decide nothing; there the accurate gradient must shrink.
+        let promised = -alpha * slope;
+        let lower = objective(model, s, h).0 <= phi - 1e-4 * promised;
+        let unreadable = promised <= 16.0 * f64::EPSILON * size;
+        if lower || (unreadable && norm(&g_trial) < report.gradient_norm) {
+            return Ok((g_trial, alpha));
+        }
+        alpha *= 0.5;
+        if alpha < 1e-10 {
+            set_positions(model, x0);
+            let why = format!(
+                "no step along the Newton direction lowers Φ (iteration {}, \
+                 ‖∇Φ‖ = {:.3e} N)",
+                report.iterations, report.gradient_norm
+            );
+            return Err(PbmError::degenerate("minimization step", why));
+        }
+    }
+}
+// ANCHOR_END: line_search
+
+/// The positions `start` + α Δ, with Δ = `direction` flat, D numbers per particle.
+fn moved_along<const D: usize>(
+    start: &[Vector<D>],
+    direction: &[f64],
+    alpha: f64,
+) -> Vec<Vector<D>> {
+    start
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            x + SVector::<f64, D>::from_column_slice(&direction[D * i..D * i + D])
+                * alpha
+        })
+        .collect()
+}
 
 /// How far the positions of `model` are from satisfying the backward Euler equations
 /// of a step of `h` from positions `x0` and velocities `v0`: ‖M (x − x₀ − h v₀)/h² −

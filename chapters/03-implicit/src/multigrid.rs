@@ -249,10 +249,28 @@ impl<const D: usize> Multigrid<D> {
         };
         let (work, below) = scratch.split_at_mut(1);
         let Scratch { residual, coarse_r, coarse_z } = &mut work[0];
-        let n = here.aggregate.len();
-        // Gauss–Seidel forward from z = 0 (only the blocks left of the diagonal
-        // meet values already set), then the residual r − A z, which after the
-        // sweep is − Σ A_ij z_j over the blocks right of the diagonal alone.
+        here.smooth_forward(a, r, z, residual);
+        here.restrict(residual, coarse_r);
+        self.cycle_at(level + 1, &here.coarse, coarse_r, coarse_z, below);
+        here.prolong_add(coarse_z, z);
+        here.smooth_backward(a, r, z);
+    }
+    // ANCHOR_END: cycle
+}
+
+impl<const D: usize> Level<D> {
+    // ANCHOR: smooth_forward
+    /// Gauss–Seidel forward from z = 0 (only the blocks left of the diagonal meet
+    /// values already set), then the residual r − A z, which after the sweep is
+    /// − Σ A_ij z_j over the blocks right of the diagonal alone.
+    fn smooth_forward(
+        &self,
+        a: &BlockSparse<D>,
+        r: &[f64],
+        z: &mut [f64],
+        residual: &mut [f64],
+    ) {
+        let n = self.aggregate.len();
         for i in 0..n {
             let (columns, blocks) = a.row(i);
             let split = columns.partition_point(|&j| j < i);
@@ -260,7 +278,7 @@ impl<const D: usize> Multigrid<D> {
             for (&j, block) in columns[..split].iter().zip(&blocks[..split]) {
                 acc -= *block * vector(z, j);
             }
-            let zi = here.inverses[i] * acc;
+            let zi = self.inverses[i] * acc;
             z[D * i..D * i + D].copy_from_slice(zi.as_slice());
         }
         for i in 0..n {
@@ -272,33 +290,47 @@ impl<const D: usize> Multigrid<D> {
             }
             residual[D * i..D * i + D].copy_from_slice(acc.as_slice());
         }
-        // Restrict (sum over each group), solve coarse, prolong (copy back).
+    }
+    // ANCHOR_END: smooth_forward
+
+    // ANCHOR: transfer
+    /// Restriction Pᵀ: the coarse right-hand side, each group's residuals summed.
+    fn restrict(&self, residual: &[f64], coarse_r: &mut [f64]) {
         coarse_r.fill(0.0);
-        for (i, &c) in here.aggregate.iter().enumerate() {
+        for (i, &c) in self.aggregate.iter().enumerate() {
             for k in 0..D {
                 coarse_r[D * c + k] += residual[D * i + k];
             }
         }
-        self.cycle_at(level + 1, &here.coarse, coarse_r, coarse_z, below);
-        for (i, &c) in here.aggregate.iter().enumerate() {
+    }
+
+    /// Prolongation P, added: each group's coarse correction onto its members.
+    fn prolong_add(&self, coarse_z: &[f64], z: &mut [f64]) {
+        for (i, &c) in self.aggregate.iter().enumerate() {
             for k in 0..D {
                 z[D * i + k] += coarse_z[D * c + k];
             }
         }
-        // Gauss–Seidel backward: the mirror image keeps the cycle symmetric.
-        for i in (0..n).rev() {
+    }
+
+    // ANCHOR_END: transfer
+
+    // ANCHOR: smooth_backward
+    /// Gauss–Seidel backward: the mirror image keeps the cycle symmetric.
+    fn smooth_backward(&self, a: &BlockSparse<D>, r: &[f64], z: &mut [f64]) {
+        for i in (0..self.aggregate.len()).rev() {
             let (columns, blocks) = a.row(i);
             let mut acc = vector(r, i);
             for (&j, block) in columns.iter().zip(blocks) {
                 acc -= *block * vector(z, j);
             }
-            let update = here.inverses[i] * acc;
+            let update = self.inverses[i] * acc;
             for k in 0..D {
                 z[D * i + k] += update[k];
             }
         }
     }
-    // ANCHOR_END: cycle
+    // ANCHOR_END: smooth_backward
 }
 
 fn vector<const D: usize>(x: &[f64], i: usize) -> SVector<f64, D> {

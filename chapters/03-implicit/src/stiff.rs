@@ -166,7 +166,9 @@ pub fn amplification(
     let y = state_of(&system);
     Ok(y[0].hypot(y[1]))
 }
+// ANCHOR_END: amplification
 
+// ANCHOR: stability_boundary
 /// The boundary of the stability region {z : |R(z)| ≤ 1} of `tableau`, as points
 /// found along `rays` rays from z = −1 (inside the regions of Euler, midpoint and
 /// RK4, each of which every ray from there leaves once): march out in steps of
@@ -195,7 +197,7 @@ pub fn stability_boundary(
     }
     Ok(points)
 }
-// ANCHOR_END: amplification
+// ANCHOR_END: stability_boundary
 
 // ANCHOR: particle_on_line
 /// The slides' particle-on-line, in a first-order world (velocity = force, as in the

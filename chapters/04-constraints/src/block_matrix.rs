@@ -33,7 +33,9 @@ pub struct BlockMatrix {
     /// The blocks, in the order the constraints created them.
     pub blocks: Vec<MatrixBlock>,
 }
+// ANCHOR_END: block
 
+// ANCHOR: block_products
 impl BlockMatrix {
     /// y = A x: every block multiplies its slice of x into its slice of y.
     pub fn mul_vec(&self, x: &[f64], y: &mut [f64]) {
@@ -59,7 +61,7 @@ impl BlockMatrix {
         }
     }
 }
-// ANCHOR_END: block
+// ANCHOR_END: block_products
 
 impl MatrixBlock {
     /// A zero block of the given shape at (row, col).

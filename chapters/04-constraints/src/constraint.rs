@@ -65,8 +65,10 @@ pub struct Rod {
     ends: [usize; 2],
     length: f64,
 }
+// ANCHOR_END: rod
 
 impl<const D: usize> Condition<D> for Rod {
+    // ANCHOR: rod_impl
     fn position(
         &self,
         x: &[Vector<D>],
@@ -87,15 +89,6 @@ impl<const D: usize> Condition<D> for Rod {
         let d_dot = v[0] - v[1];
         (j_dot[0], j_dot[1]) = (d_dot, -d_dot);
     }
-    fn name(&self) -> &'static str {
-        "rod"
-    }
-    fn rows(&self) -> usize {
-        1
-    }
-    fn particles(&self) -> &[usize] {
-        &self.ends
-    }
     fn check(&self, x: &[Vector<D>]) -> Result<(), PbmError> {
         if (x[0] - x[1]).norm() <= 1e-12 * self.length {
             return Err(PbmError::invalid(
@@ -108,8 +101,17 @@ impl<const D: usize> Condition<D> for Rod {
         }
         Ok(())
     }
+    // ANCHOR_END: rod_impl
+    fn name(&self) -> &'static str {
+        "rod"
+    }
+    fn rows(&self) -> usize {
+        1
+    }
+    fn particles(&self) -> &[usize] {
+        &self.ends
+    }
 }
-// ANCHOR_END: rod
 
 impl Rod {
     /// A rod of `length` between two different particles.
@@ -143,8 +145,10 @@ pub struct OnCircle<const D: usize> {
     centre: Vector<D>,
     radius: f64,
 }
+// ANCHOR_END: on_circle
 
 impl<const D: usize> Condition<D> for OnCircle<D> {
+    // ANCHOR: on_circle_impl
     fn position(
         &self,
         x: &[Vector<D>],
@@ -164,15 +168,6 @@ impl<const D: usize> Condition<D> for OnCircle<D> {
     ) {
         j_dot[0] = v[0];
     }
-    fn name(&self) -> &'static str {
-        "point on circle"
-    }
-    fn rows(&self) -> usize {
-        1
-    }
-    fn particles(&self) -> &[usize] {
-        &self.particle
-    }
     fn check(&self, x: &[Vector<D>]) -> Result<(), PbmError> {
         if (x[0] - self.centre).norm() <= 1e-12 * self.radius {
             return Err(PbmError::invalid(
@@ -182,8 +177,17 @@ impl<const D: usize> Condition<D> for OnCircle<D> {
         }
         Ok(())
     }
+    // ANCHOR_END: on_circle_impl
+    fn name(&self) -> &'static str {
+        "point on circle"
+    }
+    fn rows(&self) -> usize {
+        1
+    }
+    fn particles(&self) -> &[usize] {
+        &self.particle
+    }
 }
-// ANCHOR_END: on_circle
 
 impl<const D: usize> OnCircle<D> {
     /// Keeps `particle` on the circle of `radius` about `centre`.

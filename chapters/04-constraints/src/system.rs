@@ -250,7 +250,7 @@ impl<const D: usize> ConstrainedSystem<D> {
         (w, a0)
     }
 
-    // ANCHOR: solve
+    // ANCHOR: assemble
     /// Equation 11 of the notes: J W Jᵀ λ = −J̇ q̇ − J W Q − k_s C − k_d Ċ. Here W Q
     /// is generalised to the unconstrained acceleration a₀ (W Q for free particles,
     /// the script's acceleration for scripted ones, zero for fixed ones). Returns W
@@ -275,7 +275,9 @@ impl<const D: usize> ConstrainedSystem<D> {
         }
         Ok((w, rhs))
     }
+    // ANCHOR_END: assemble
 
+    // ANCHOR: solve
     /// Assembles and solves equation 11 for λ, and returns the constraint force Jᵀλ.
     pub fn solve_constraint_forces(&mut self) -> Result<&[f64], PbmError> {
         let (w, rhs) = self.assemble()?;

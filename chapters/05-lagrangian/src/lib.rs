@@ -6,6 +6,7 @@
 //! unknowns, at the price of finding a parametrisation and losing easy, interactive
 //! combination of constraints.
 
+pub mod demos;
 #[cfg(feature = "book")]
 pub mod exercises;
 #[cfg(feature = "book")]
@@ -15,6 +16,7 @@ pub mod models;
 pub mod pages;
 pub mod parametric;
 pub mod scenes;
+pub mod wire;
 
 /// The chapter's registry entry: everything its pages show (exercises, figures, the runs
 /// and numbers quoted, timing tables, live demos).
@@ -30,7 +32,7 @@ pub fn chapter() -> pbm_prelim::Chapter {
         figures: figures::all(),
         shown: pages::shown(),
         tables: pages::TABLES,
-        demos: &[],
-        agreements: &[],
+        demos: demos::DEMOS,
+        agreements: demos::AGREEMENTS,
     }
 }

@@ -38,11 +38,8 @@ impl ParametricModel for Bead {
         DVector::from_vec(vec![self.radius * u[0].cos(), self.radius * u[0].sin()])
     }
     fn jacobian(&self, u: &[f64]) -> DMatrix<f64> {
-        DMatrix::from_column_slice(
-            2,
-            1,
-            &[-self.radius * u[0].sin(), self.radius * u[0].cos()],
-        )
+        let r = self.radius;
+        DMatrix::from_column_slice(2, 1, &[-r * u[0].sin(), r * u[0].cos()])
     }
     fn jacobian_dot(&self, u: &[f64], u_dot: &[f64]) -> DMatrix<f64> {
         let w = u_dot[0] * self.radius;
@@ -98,14 +95,10 @@ pub struct EllipseBead {
     axes: [f64; 2],
     g: f64,
 }
+// ANCHOR_END: ellipse_bead
 
 impl ParametricModel for EllipseBead {
-    fn dof(&self) -> usize {
-        1
-    }
-    fn masses(&self) -> &[f64] {
-        &self.masses
-    }
+    // ANCHOR: ellipse_bead_kinematics
     fn positions(&self, u: &[f64]) -> DVector<f64> {
         let [a, b] = self.axes;
         DVector::from_vec(vec![a * u[0].cos(), b * u[0].sin()])
@@ -119,6 +112,13 @@ impl ParametricModel for EllipseBead {
         let w = u_dot[0];
         DMatrix::from_column_slice(2, 1, &[-a * w * u[0].cos(), -b * w * u[0].sin()])
     }
+    // ANCHOR_END: ellipse_bead_kinematics
+    fn dof(&self) -> usize {
+        1
+    }
+    fn masses(&self) -> &[f64] {
+        &self.masses
+    }
     fn applied_force(
         &self,
         _q: &DVector<f64>,
@@ -130,7 +130,6 @@ impl ParametricModel for EllipseBead {
         gravity_potential(&self.masses, self.g, q)
     }
 }
-// ANCHOR_END: ellipse_bead
 
 impl EllipseBead {
     /// A bead of `mass` on the ellipse with half-axes `a` (x) and `b` (y) about the
@@ -157,14 +156,10 @@ pub struct DoublePendulum {
     lengths: [f64; 2],
     g: f64,
 }
+// ANCHOR_END: double_pendulum
 
 impl ParametricModel for DoublePendulum {
-    fn dof(&self) -> usize {
-        2
-    }
-    fn masses(&self) -> &[f64] {
-        &self.masses
-    }
+    // ANCHOR: double_pendulum_kinematics
     fn positions(&self, u: &[f64]) -> DVector<f64> {
         let [l1, l2] = self.lengths;
         let p1 = [l1 * u[0].sin(), -l1 * u[0].cos()];
@@ -203,6 +198,13 @@ impl ParametricModel for DoublePendulum {
             ],
         )
     }
+    // ANCHOR_END: double_pendulum_kinematics
+    fn dof(&self) -> usize {
+        2
+    }
+    fn masses(&self) -> &[f64] {
+        &self.masses
+    }
     fn applied_force(
         &self,
         _q: &DVector<f64>,
@@ -214,7 +216,6 @@ impl ParametricModel for DoublePendulum {
         gravity_potential(&self.masses, self.g, q)
     }
 }
-// ANCHOR_END: double_pendulum
 
 impl DoublePendulum {
     /// Bobs of mass m₁, m₂ on links l₁, l₂ under gravity g.

@@ -431,7 +431,9 @@ impl Body for RigidBody {
         self.l = Vector3::from_column_slice(&y[n + 3..n + 6]);
         self.update_auxiliaries();
     }
+    // ANCHOR_END: state
 
+    // ANCHOR: state_derivative
     /// Writes d/dt (x, R or q, P, L) = (v, ω* R or ½ ω q, F, τ) into `ydot`.
     fn write_derivative(&self, ydot: &mut [f64]) {
         ydot[0..3].copy_from_slice(self.v.as_slice());
@@ -454,7 +456,7 @@ impl Body for RigidBody {
         ydot[n..n + 3].copy_from_slice(self.force.as_slice());
         ydot[n + 3..n + 6].copy_from_slice(self.torque.as_slice());
     }
-    // ANCHOR_END: state
+    // ANCHOR_END: state_derivative
 }
 
 /// Something that adds forces and torques to bodies (3-D ones unless said otherwise).

@@ -221,6 +221,27 @@ fn projection_integrals(
     for e in 0..3 {
         let (a0, b0) = (tri[e][a], tri[e][b]);
         let (a1, b1) = (tri[(e + 1) % 3][a], tri[(e + 1) % 3][b]);
+        p.add_edge((a0, b0), (a1, b1));
+    }
+    p.p1 /= 2.0;
+    p.pa /= 6.0;
+    p.paa /= 12.0;
+    p.paaa /= 20.0;
+    p.pb /= -6.0;
+    p.pbb /= -12.0;
+    p.pbbb /= -20.0;
+    p.pab /= 24.0;
+    p.paab /= 60.0;
+    p.pabb /= -60.0;
+    p
+}
+// ANCHOR_END: projection
+
+impl ProjectionIntegrals {
+    // ANCHOR: projection_edge
+    /// Adds one edge's line integrals, each still to be divided by its constant
+    /// factor once all three edges are in.
+    fn add_edge(&mut self, (a0, b0): (f64, f64), (a1, b1): (f64, f64)) {
         let (da, db) = (a1 - a0, b1 - b0);
         let (a0_2, b0_2, a1_2, b1_2) = (a0 * a0, b0 * b0, a1 * a1, b1 * b1);
         let (a0_3, b0_3, a1_3, b1_3) = (a0_2 * a0, b0_2 * b0, a1_2 * a1, b1_2 * b1);
@@ -238,30 +259,19 @@ fn projection_integrals(
         let kaab = a1 * kab + 4.0 * a0_3;
         let cabb = 4.0 * b1_3 + 3.0 * b1_2 * b0 + 2.0 * b1 * b0_2 + b0_3;
         let kabb = b1_3 + 2.0 * b1_2 * b0 + 3.0 * b1 * b0_2 + 4.0 * b0_3;
-        p.p1 += db * c1;
-        p.pa += db * ca;
-        p.paa += db * caa;
-        p.paaa += db * caaa;
-        p.pb += da * cb;
-        p.pbb += da * cbb;
-        p.pbbb += da * cbbb;
-        p.pab += db * (b1 * cab + b0 * kab);
-        p.paab += db * (b1 * caab + b0 * kaab);
-        p.pabb += da * (a1 * cabb + a0 * kabb);
+        self.p1 += db * c1;
+        self.pa += db * ca;
+        self.paa += db * caa;
+        self.paaa += db * caaa;
+        self.pb += da * cb;
+        self.pbb += da * cbb;
+        self.pbbb += da * cbbb;
+        self.pab += db * (b1 * cab + b0 * kab);
+        self.paab += db * (b1 * caab + b0 * kaab);
+        self.pabb += da * (a1 * cabb + a0 * kabb);
     }
-    p.p1 /= 2.0;
-    p.pa /= 6.0;
-    p.paa /= 12.0;
-    p.paaa /= 20.0;
-    p.pb /= -6.0;
-    p.pbb /= -12.0;
-    p.pbbb /= -20.0;
-    p.pab /= 24.0;
-    p.paab /= 60.0;
-    p.pabb /= -60.0;
-    p
+    // ANCHOR_END: projection_edge
 }
-// ANCHOR_END: projection
 
 // ANCHOR: polyhedral
 /// Mirtich's three reductions for one triangle with unit outward normal n. Volume
@@ -276,9 +286,35 @@ fn add_triangle(tri: &[Vector3<f64>; 3], v: &mut VolumeIntegrals) {
     let w = -n.dot(&tri[0]); // the plane is n·x + w = 0
     let p = projection_integrals(tri, a, b);
     let (na, nb, nc) = (n[a], n[b], n[c]);
+    let [[fa, fb, fc], [faa, fbb, fcc], [faaa, fbbb, fccc], [faab, fbbc, fcca]] =
+        surface_integrals(&p, (na, nb, nc), w);
+    // Divergence theorem: each volume integral is a sum of n-weighted surface
+    // integrals.
+    v.t0 += n.x * [fa, fb, fc][index_of(0, a, b)]; // ∫1 = ∫∫ x n_x
+    v.t1[a] += na * faa;
+    v.t1[b] += nb * fbb;
+    v.t1[c] += nc * fcc;
+    v.t2[a] += na * faaa;
+    v.t2[b] += nb * fbbb;
+    v.t2[c] += nc * fccc;
+    v.tp[a] += na * faab;
+    v.tp[b] += nb * fbbc;
+    v.tp[c] += nc * fcca;
+}
+// ANCHOR_END: polyhedral
+
+// ANCHOR: surface_integrals
+/// Surface integrals over the triangle of a, b, c and their products, from those
+/// over its projection: on the plane n·x + w = 0, c = −(n_a a + n_b b + w)/n_c, and
+/// a factor 1/n_c undoes the projection's shrinking of area. Returned as [[a, b, c],
+/// [a², b², c²], [a³, b³, c³], [a²b, b²c, c²a]].
+fn surface_integrals(
+    p: &ProjectionIntegrals,
+    (na, nb, nc): (f64, f64, f64),
+    w: f64,
+) -> [[f64; 3]; 4] {
     let k1 = 1.0 / nc;
     let (k2, k3, k4) = (k1 * k1, k1 * k1 * k1, k1 * k1 * k1 * k1);
-    // Surface integrals over the triangle of a, b, c and their products.
     let fa = k1 * p.pa;
     let fb = k1 * p.pb;
     let fc = -k2 * (na * p.pa + nb * p.pb + w * p.p1);
@@ -305,20 +341,9 @@ fn add_triangle(tri: &[Vector3<f64>; 3], v: &mut VolumeIntegrals) {
             + 2.0 * na * nb * p.paab
             + nb * nb * p.pabb
             + w * (2.0 * (na * p.paa + nb * p.pab) + w * p.pa));
-    // Divergence theorem: each volume integral is a sum of n-weighted surface
-    // integrals.
-    v.t0 += n.x * [fa, fb, fc][index_of(0, a, b)]; // ∫1 = ∫∫ x n_x
-    v.t1[a] += na * faa;
-    v.t1[b] += nb * fbb;
-    v.t1[c] += nc * fcc;
-    v.t2[a] += na * faaa;
-    v.t2[b] += nb * fbbb;
-    v.t2[c] += nc * fccc;
-    v.tp[a] += na * faab;
-    v.tp[b] += nb * fbbc;
-    v.tp[c] += nc * fcca;
+    [[fa, fb, fc], [faa, fbb, fcc], [faaa, fbbb, fccc], [faab, fbbc, fcca]]
 }
-// ANCHOR_END: polyhedral
+// ANCHOR_END: surface_integrals
 
 /// Which of (a, b, c) the axis x is: 0 if x = a, 1 if x = b, 2 otherwise.
 fn index_of(x: usize, a: usize, b: usize) -> usize {

@@ -134,6 +134,20 @@ pub struct Sample {
     pub l: Vector3<f64>,
 }
 
+impl Sample {
+    /// What a torque-free run records of `body` at time `t`.
+    fn of(body: &RigidBody, t: f64) -> Self {
+        Sample {
+            t,
+            body_omega: body.body_omega(),
+            r: body.rotation(),
+            orientation_error: body.orientation_error(),
+            energy: body.kinetic_energy(),
+            l: body.angular_momentum(),
+        }
+    }
+}
+
 // ANCHOR: torque_free
 /// Torque-free motion of the tumbling block from angular velocity `omega` (body =
 /// world at t = 0), RK4 at step h, renormalizing the orientation after every step if
@@ -163,15 +177,7 @@ pub fn torque_free(
             }
         }
         if n % every.max(1) == 0 {
-            let b = &system.bodies[0];
-            out.push(Sample {
-                t: n as f64 * h,
-                body_omega: b.body_omega(),
-                r: b.rotation(),
-                orientation_error: b.orientation_error(),
-                energy: b.kinetic_energy(),
-                l: b.angular_momentum(),
-            });
+            out.push(Sample::of(&system.bodies[0], n as f64 * h));
         }
     }
     Ok(out)

@@ -3,7 +3,7 @@
 //! against central differences of the gradient, over random deformed triangles
 //! and hinges, a quarter of them slivers.
 
-use crate::energy::{Curvature, LocalTerms, local_terms};
+use crate::energy::{Curvature, LocalTerms, MAX_PARTICLES, local_terms};
 use crate::hinge::{Bend, RestHinge};
 use crate::triangle::{RestTriangle, Shear, Stretch};
 use nalgebra::{Rotation3, Vector3};
@@ -123,60 +123,76 @@ pub fn derivative_errors(count: usize) -> Result<DerivativeErrors, PbmError> {
         // Central differences need a step small beside the shape: a sliver's corner
         // stands 1/100 as far off its edge, so it gets a step 1/100 as long.
         let eps = if thin { EPSILON / 100.0 } else { EPSILON };
-        {
-            let n = x.len();
-            let still = vec![V3::zeros(); n];
-            let terms = |x: &[V3]| -> Result<LocalTerms, PbmError> {
-                let mut out = LocalTerms::default();
-                local_terms(
-                    condition.as_ref(),
-                    (x, &still),
-                    (1.0, 0.0),
-                    Curvature::Full,
-                    &mut out,
-                )?;
-                Ok(out)
-            };
-            let at = terms(&x)?;
-            // The gradient is minus the (undamped) force.
-            let gradient: Vec<f64> = at.force[..n]
-                .iter()
-                .flat_map(|f| (-f).iter().copied().collect::<Vec<_>>())
-                .collect();
-            let flat_x: Vec<f64> = x.iter().flat_map(|p| p.iter().copied()).collect();
-            let numeric_gradient = central_jacobian(
-                |probe, out| {
-                    out[0] = terms(&flat(probe))?.energy;
-                    Ok::<(), PbmError>(())
-                },
-                &flat_x,
-                1,
-                eps,
-            )?;
-            let numeric_hessian = central_jacobian(
-                |probe, out| {
-                    let t = terms(&flat(probe))?;
-                    for (k, f) in t.force[..n].iter().enumerate() {
-                        for a in 0..3 {
-                            out[3 * k + a] = -f[a];
-                        }
-                    }
-                    Ok::<(), PbmError>(())
-                },
-                &flat_x,
-                3 * n,
-                eps,
-            )?;
-            let hessian: Vec<f64> = (0..3 * n)
-                .flat_map(|r| (0..3 * n).map(move |c| (r, c)))
-                .map(|(r, c)| at.hessian[(r, c)])
-                .collect();
-            worst.gradient =
-                worst.gradient.max(max_relative_error(&gradient, &numeric_gradient));
-            worst.hessian =
-                worst.hessian.max(max_relative_error(&hessian, &numeric_hessian));
-        }
+        let at = unit_terms(condition.as_ref(), &x)?;
+        let n = x.len();
+        // The gradient is minus the (undamped) force.
+        let gradient: Vec<f64> = at.force[..n]
+            .iter()
+            .flat_map(|f| (-f).iter().copied().collect::<Vec<_>>())
+            .collect();
+        let hessian: Vec<f64> = (0..3 * n)
+            .flat_map(|r| (0..3 * n).map(move |c| (r, c)))
+            .map(|(r, c)| at.hessian[(r, c)])
+            .collect();
+        let (numeric_gradient, numeric_hessian) =
+            numeric_derivatives(condition.as_ref(), &x, eps)?;
+        worst.gradient =
+            worst.gradient.max(max_relative_error(&gradient, &numeric_gradient));
+        worst.hessian =
+            worst.hessian.max(max_relative_error(&hessian, &numeric_hessian));
     }
     Ok(worst)
 }
 // ANCHOR_END: check
+
+// ANCHOR: numeric_derivatives
+/// The gradient and the Hessian (row by row) of E = ½ |C|² for `condition` at `x`
+/// by central differences of step `eps`: of the energy, and of the gradient.
+fn numeric_derivatives(
+    condition: &dyn Condition<3>,
+    x: &[V3],
+    eps: f64,
+) -> Result<(Vec<f64>, Vec<f64>), PbmError> {
+    let n = x.len();
+    let flat_x: Vec<f64> = x.iter().flat_map(|p| p.iter().copied()).collect();
+    let gradient = central_jacobian(
+        |probe, out| {
+            out[0] = unit_terms(condition, &flat(probe))?.energy;
+            Ok::<(), PbmError>(())
+        },
+        &flat_x,
+        1,
+        eps,
+    )?;
+    let hessian = central_jacobian(
+        |probe, out| {
+            let t = unit_terms(condition, &flat(probe))?;
+            for (k, f) in t.force[..n].iter().enumerate() {
+                for a in 0..3 {
+                    out[3 * k + a] = -f[a];
+                }
+            }
+            Ok::<(), PbmError>(())
+        },
+        &flat_x,
+        3 * n,
+        eps,
+    )?;
+    Ok((gradient, hessian))
+}
+// ANCHOR_END: numeric_derivatives
+
+// ANCHOR: unit_terms
+/// The local terms of `condition` with k = 1, no damping and the full Hessian, at
+/// positions `x` and at rest.
+fn unit_terms(
+    condition: &dyn Condition<3>,
+    x: &[V3],
+) -> Result<LocalTerms, PbmError> {
+    let still = [V3::zeros(); MAX_PARTICLES];
+    let mut out = LocalTerms::default();
+    let rest = (x, &still[..x.len()]);
+    local_terms(condition, rest, (1.0, 0.0), Curvature::Full, &mut out)?;
+    Ok(out)
+}
+// ANCHOR_END: unit_terms

@@ -537,7 +537,9 @@ impl Cloth {
         }
         (filter, z)
     }
+    // ANCHOR_END: constraints
 
+    // ANCHOR: release
     /// Lets go of every held particle whose constraint impulse, c = A Δv − b along
     /// the normal, pulled it toward the solid (a solid pushes, never pulls), and
     /// returns how many stay held.
@@ -560,7 +562,7 @@ impl Cloth {
         }
         self.held.iter().filter(|&&held| held).count()
     }
-    // ANCHOR_END: constraints
+    // ANCHOR_END: release
 
     /// The total force the solid exerted on the cloth over the last step (N): each
     /// held particle's normal force N n and its friction drag.
@@ -593,9 +595,24 @@ impl Cloth {
         // A = M − h ∂f/∂v − h² ∂f/∂x and b = h (f₀ + h ∂f/∂x v₀), block by block.
         self.matrix.clear();
         let mut b: Vec<f64> = (0..n).flat_map(|i| (f[i] * h).data.0[0]).collect();
+        let indefinite = self.add_conditions(&locals, h, &mut b);
+        self.add_diagonal(h, &mut b)?;
+        self.locals = locals;
+        Ok((b, indefinite))
+    }
+    // ANCHOR_END: assemble
+
+    // ANCHOR: add_conditions
+    /// Adds each condition's blocks h² H + h k_d JᵀJ to A and −h² H v₀ to `b`;
+    /// returns how many had an indefinite Hessian.
+    fn add_conditions(
+        &mut self,
+        locals: &[LocalTerms],
+        h: f64,
+        b: &mut [f64],
+    ) -> usize {
         let mut indefinite = 0;
-        for ((piece, local), slots) in
-            self.pieces.iter().zip(&locals).zip(&self.slots)
+        for ((piece, local), slots) in self.pieces.iter().zip(locals).zip(&self.slots)
         {
             indefinite += usize::from(local.indefinite);
             let ids = piece.condition().particles();
@@ -619,7 +636,16 @@ impl Cloth {
                 }
             }
         }
-        for i in 0..n {
+        indefinite
+    }
+    // ANCHOR_END: add_conditions
+
+    // ANCHOR: add_diagonal
+    /// Adds each particle's diagonal block to A: its mass with the air's drag, and
+    /// the penalty contact's and the friction's terms; a pinned particle's block is
+    /// I, its b and Δv zero.
+    fn add_diagonal(&mut self, h: f64, b: &mut [f64]) -> Result<(), PbmError> {
+        for i in 0..self.len() {
             // `with_pattern` stores every diagonal block.
             let position = self.matrix.position(i, i).ok_or_else(|| {
                 PbmError::degenerate("cloth matrix", format!("no diagonal block {i}"))
@@ -644,10 +670,9 @@ impl Cloth {
             }
             *self.matrix.block_mut(i, position) += diagonal;
         }
-        self.locals = locals;
-        Ok((b, indefinite))
+        Ok(())
     }
-    // ANCHOR_END: assemble
+    // ANCHOR_END: add_diagonal
 
     fn finish_step(&mut self, h: f64, step: usize, t0: f64) -> Result<(), PbmError> {
         self.t += h;

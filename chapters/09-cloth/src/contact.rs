@@ -122,9 +122,54 @@ pub fn filtered_cg<A: LinearOperator + ?Sized>(
     (tol, floor): (f64, f64),
     max_iterations: usize,
 ) -> Result<CgReport, PbmError> {
+    check_sizes(a.dimension(), [b.len(), dv.len(), z.len(), 3 * filter.len()])?;
+    let mut search = start_search(a, b, dv, (filter, z));
+    let mut free_b = b.to_vec();
+    filter_all(filter, &mut free_b);
+    let b_norm = dot(&free_b, &free_b).sqrt();
+    let target = (tol * b_norm).max(floor);
+    for iteration in 0.. {
+        let residual = dot(&search.r, &search.r).sqrt();
+        if residual <= target {
+            let relative_residual = residual / b_norm.max(floor);
+            return Ok(CgReport { iterations: iteration, relative_residual });
+        }
+        let stalled = iteration == max_iterations || !residual.is_finite();
+        let c_q = search.curvature(a, filter);
+        if stalled || c_q <= 0.0 || !c_q.is_finite() {
+            let why = if stalled {
+                format!("no convergence to {target:e} in {max_iterations} iterations")
+            } else {
+                "cᵀSASc ≤ 0: the matrix is not positive definite".to_string()
+            };
+            return Err(breakdown(iteration, residual, why));
+        }
+        search.advance(a, filter, dv, c_q);
+    }
+    unreachable!("the loop returns")
+}
+// ANCHOR_END: filtered_cg
+
+// ANCHOR: filtered_search
+/// Filtered CG's state: the filtered residual r = S(b − A Δv), the filtered
+/// preconditioned residual s, the search direction c, q = S A c, and δ = r·s.
+struct FilteredSearch {
+    r: Vec<f64>,
+    s: Vec<f64>,
+    q: Vec<f64>,
+    c: Vec<f64>,
+    delta: f64,
+}
+
+/// Puts `dv` in the filter's set, its free part from the caller's guess and its
+/// prescribed part from z, and starts the search at its residual.
+fn start_search<A: LinearOperator + ?Sized>(
+    a: &A,
+    b: &[f64],
+    dv: &mut [f64],
+    (filter, z): (&[Filter], &[f64]),
+) -> FilteredSearch {
     let n = a.dimension();
-    check_sizes(n, [b.len(), dv.len(), z.len(), 3 * filter.len()])?;
-    // Start: the free part from the caller's guess, the prescribed part from z.
     let mut fixed = z.to_vec();
     for k in 0..n {
         fixed[k] -= dv[k];
@@ -139,55 +184,56 @@ pub fn filtered_cg<A: LinearOperator + ?Sized>(
         r[k] = b[k] - q[k];
     }
     filter_all(filter, &mut r);
-    let mut free_b = b.to_vec();
-    filter_all(filter, &mut free_b);
-    let target = (tol * dot(&free_b, &free_b).sqrt()).max(floor);
     a.precondition(&r, &mut s);
     filter_all(filter, &mut s);
-    let mut c = s.clone();
-    let mut delta = dot(&r, &s);
-    for iteration in 0.. {
-        let residual = dot(&r, &r).sqrt();
-        if residual <= target {
-            return Ok(CgReport {
-                iterations: iteration,
-                relative_residual: residual / dot(&free_b, &free_b).sqrt().max(floor),
-            });
-        }
-        let stalled = iteration == max_iterations || !residual.is_finite();
-        a.apply(&c, &mut q);
-        filter_all(filter, &mut q);
-        let c_q = dot(&c, &q);
-        if stalled || c_q <= 0.0 || !c_q.is_finite() {
-            return Err(PbmError::Solver {
-                solver: "filtered conjugate gradient",
-                iterations: iteration,
-                residual,
-                why: if stalled {
-                    format!(
-                        "no convergence to {target:e} in {max_iterations} iterations"
-                    )
-                } else {
-                    "cᵀSASc ≤ 0: the matrix is not positive definite".to_string()
-                },
-            });
-        }
-        let alpha = delta / c_q;
-        for k in 0..n {
-            dv[k] += alpha * c[k];
-            r[k] -= alpha * q[k];
-        }
-        a.precondition(&r, &mut s);
-        filter_all(filter, &mut s);
-        let next = dot(&r, &s);
-        for k in 0..n {
-            c[k] = s[k] + (next / delta) * c[k];
-        }
-        delta = next;
-    }
-    unreachable!("the loop returns")
+    let (c, delta) = (s.clone(), dot(&r, &s));
+    FilteredSearch { r, s, q, c, delta }
 }
-// ANCHOR_END: filtered_cg
+// ANCHOR_END: filtered_search
+// ANCHOR: filtered_advance
+impl FilteredSearch {
+    /// Sets q = S A c and returns cᵀSASc, positive while S A S is positive
+    /// definite on the free directions.
+    fn curvature<A: LinearOperator + ?Sized>(
+        &mut self,
+        a: &A,
+        filter: &[Filter],
+    ) -> f64 {
+        a.apply(&self.c, &mut self.q);
+        filter_all(filter, &mut self.q);
+        dot(&self.c, &self.q)
+    }
+
+    /// One step of CG given `c_q` = cᵀSASc: Δv to the minimum along c, then the
+    /// next direction, conjugate to the last; every vector filtered.
+    fn advance<A: LinearOperator + ?Sized>(
+        &mut self,
+        a: &A,
+        filter: &[Filter],
+        dv: &mut [f64],
+        c_q: f64,
+    ) {
+        let alpha = self.delta / c_q;
+        for (k, dv) in dv.iter_mut().enumerate() {
+            *dv += alpha * self.c[k];
+            self.r[k] -= alpha * self.q[k];
+        }
+        a.precondition(&self.r, &mut self.s);
+        filter_all(filter, &mut self.s);
+        let next = dot(&self.r, &self.s);
+        for (c, s) in self.c.iter_mut().zip(&self.s) {
+            *c = s + (next / self.delta) * *c;
+        }
+        self.delta = next;
+    }
+}
+// ANCHOR_END: filtered_advance
+
+/// The error filtered CG stops with after `iterations`, at `residual`.
+fn breakdown(iterations: usize, residual: f64, why: String) -> PbmError {
+    let solver = "filtered conjugate gradient";
+    PbmError::Solver { solver, iterations, residual, why }
+}
 
 fn check_sizes(n: usize, lengths: [usize; 4]) -> Result<(), PbmError> {
     if lengths.iter().all(|&l| l == n) {

@@ -113,24 +113,7 @@ pub fn local_terms(
     let mut c = [0.0; 2];
     let mut j = [V3::zeros(); 2 * MAX_PARTICLES];
     condition.position(x, &mut c[..rows], &mut j[..rows * n])?;
-    out.energy = 0.0;
-    out.force = [V3::zeros(); MAX_PARTICLES];
-    out.jtj.fill(0.0);
-    for r in 0..rows {
-        let row = &j[r * n..(r + 1) * n];
-        let c_dot: f64 = row.iter().zip(v).map(|(jk, vk)| jk.dot(vk)).sum();
-        out.energy += 0.5 * k * c[r] * c[r];
-        for (f, jk) in out.force.iter_mut().zip(row) {
-            *f -= jk * (k * c[r] + k_d * c_dot);
-        }
-        for (a, ja) in row.iter().enumerate() {
-            for (b, jb) in row.iter().enumerate() {
-                let block = ja * jb.transpose();
-                let mut view = out.jtj.fixed_view_mut::<3, 3>(3 * a, 3 * b);
-                view += block;
-            }
-        }
-    }
+    first_order_terms((&c[..rows], &j[..rows * n]), (v, n), (k, k_d), out);
     out.hessian = out.jtj * k;
     out.indefinite = false;
     if curvature != Curvature::GaussNewton {
@@ -146,6 +129,36 @@ pub fn local_terms(
     Ok(())
 }
 // ANCHOR_END: local_terms
+
+// ANCHOR: first_order_terms
+/// The terms that need only C and J (given row by row for `n` particles moving at
+/// `v`): the energy, the force with its damping along Ċ = J v, and JᵀJ.
+fn first_order_terms(
+    (c, j): (&[f64], &[V3]),
+    (v, n): (&[V3], usize),
+    (k, k_d): (f64, f64),
+    out: &mut LocalTerms,
+) {
+    out.energy = 0.0;
+    out.force = [V3::zeros(); MAX_PARTICLES];
+    out.jtj.fill(0.0);
+    for (r, &c) in c.iter().enumerate() {
+        let row = &j[r * n..(r + 1) * n];
+        let c_dot: f64 = row.iter().zip(v).map(|(jk, vk)| jk.dot(vk)).sum();
+        out.energy += 0.5 * k * c * c;
+        for (f, jk) in out.force.iter_mut().zip(row) {
+            *f -= jk * (k * c + k_d * c_dot);
+        }
+        for (a, ja) in row.iter().enumerate() {
+            for (b, jb) in row.iter().enumerate() {
+                let block = ja * jb.transpose();
+                let mut view = out.jtj.fixed_view_mut::<3, 3>(3 * a, 3 * b);
+                view += block;
+            }
+        }
+    }
+}
+// ANCHOR_END: first_order_terms
 
 /// The projection for one fixed size (the eigensolver wants it known when compiling).
 macro_rules! project_block {

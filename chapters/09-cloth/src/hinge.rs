@@ -30,8 +30,10 @@ pub struct RestHinge {
     /// The fold angle at rest (rad); zero for a flat pattern.
     pub rest_angle: f64,
 }
+// ANCHOR_END: rest
 
 impl RestHinge {
+    // ANCHOR: rest_between
     /// The hinge between two rest triangles that share exactly one edge. Both have
     /// already been checked to have area.
     pub fn between(t1: &RestTriangle, t2: &RestTriangle) -> Result<Self, PbmError> {
@@ -65,7 +67,9 @@ impl RestHinge {
             rest_angle: 0.0,
         })
     }
+    // ANCHOR_END: rest_between
 
+    // ANCHOR: rest_folded
     /// The same hinge resting folded as it is at the 3-D positions `x` of its
     /// corners (a, b, c, d): a rest mesh that is not flat, such as a sleeve
     /// modelled in its worn shape.
@@ -78,8 +82,8 @@ impl RestHinge {
         self.rest_angle = theta;
         Ok(self)
     }
+    // ANCHOR_END: rest_folded
 }
-// ANCHOR_END: rest
 
 /// A vector and its rate of change.
 #[derive(Debug, Clone, Copy)]
@@ -121,25 +125,39 @@ impl Moving {
 /// ∂θ/∂a = s_cb n_c/|n_c|² + s_db n_d/|n_d|²,
 /// ∂θ/∂b = −s_ca n_c/|n_c|² − s_da n_d/|n_d|²,
 ///
-/// with s_pq = (p − q) · e/|e|. Each term is a scalar times n/|n|², whose rate is
-/// ṅ/|n|² − 2 n (n · ṅ)/|n|⁴.
+/// with s_pq = (p − q) · e/|e| ([`fold_gradient`]).
 fn dihedral(x: &[V3], v: &[V3]) -> Option<(f64, [V3; 4], [V3; 4])> {
     let p = |i: usize| Moving { x: x[i], dx: v[i] };
-    let (a, b, c, d) = (p(0), p(1), p(2), p(3));
+    let corners = [p(0), p(1), p(2), p(3)];
+    let [a, b, c, d] = corners;
     let e = b.sub(a);
     let n_c = c.sub(a).cross(c.sub(b));
     let n_d = d.sub(b).cross(d.sub(a));
-    let (ee, ee_dot) = e.dot(e);
-    let (cc, cc_dot) = n_c.dot(n_c);
-    let (dd, dd_dot) = n_d.dot(n_d);
-    if !(ee > 0.0 && cc > 0.0 && dd > 0.0) {
+    let (ee, cc, dd) = (e.dot(e), n_c.dot(n_c), n_d.dot(n_d));
+    if !(ee.0 > 0.0 && cc.0 > 0.0 && dd.0 > 0.0) {
         return None;
     }
-    let len = ee.sqrt();
-    let len_dot = 0.5 * ee_dot / len;
-    let (unit_c, unit_d) = (n_c.x / cc.sqrt(), n_d.x / dd.sqrt());
+    let len = ee.0.sqrt();
+    let (unit_c, unit_d) = (n_c.x / cc.0.sqrt(), n_d.x / dd.0.sqrt());
     let theta =
         f64::atan2(unit_d.cross(&unit_c).dot(&(e.x / len)), unit_c.dot(&unit_d));
+    let (grad, rate) = fold_gradient(corners, (e, ee), (n_c, cc), (n_d, dd));
+    Some((theta, grad, rate))
+}
+// ANCHOR_END: dihedral
+
+// ANCHOR: fold_gradient
+/// ∂θ/∂x for the corners a, b, c, d of [`dihedral`] and its rate, given the edge
+/// e, the normals n_c and n_d, and the (value, rate) of each one's squared length.
+/// Each term is a scalar times n/|n|², whose rate is ṅ/|n|² − 2 n (n · ṅ)/|n|⁴.
+fn fold_gradient(
+    [a, b, c, d]: [Moving; 4],
+    (e, (ee, ee_dot)): (Moving, (f64, f64)),
+    (n_c, (cc, cc_dot)): (Moving, (f64, f64)),
+    (n_d, (dd, dd_dot)): (Moving, (f64, f64)),
+) -> ([V3; 4], [V3; 4]) {
+    let len = ee.sqrt();
+    let len_dot = 0.5 * ee_dot / len;
     // n/|n|² and its rate.
     let over = |n: Moving, nn: f64, nn_dot: f64| {
         (n.x / nn, n.dx / nn - n.x * (nn_dot / (nn * nn)))
@@ -162,17 +180,19 @@ fn dihedral(x: &[V3], v: &[V3]) -> Option<(f64, [V3; 4], [V3; 4])> {
         gc_dot * len + gc * len_dot,
         gd_dot * len + gd * len_dot,
     ];
-    Some((theta, grad, rate))
+    (grad, rate)
 }
-// ANCHOR_END: dihedral
+// ANCHOR_END: fold_gradient
 
 // ANCHOR: bend
 /// Bend: C = √A (θ − θ₀) / l_perp, so that E = ½ k C² = ½ k κ² A with the curvature
 /// κ = (θ − θ₀)/l_perp. J and J̇ are ∂θ/∂x and its rate, scaled by √A / l_perp.
 #[derive(Debug, Clone)]
 pub struct Bend(pub RestHinge);
+// ANCHOR_END: bend
 
 impl Condition<3> for Bend {
+    // ANCHOR: bend_condition
     fn position(
         &self,
         x: &[V3],
@@ -202,6 +222,7 @@ impl Condition<3> for Bend {
             *jk = r * scale;
         }
     }
+    // ANCHOR_END: bend_condition
     fn name(&self) -> &'static str {
         "cloth bend"
     }
@@ -215,4 +236,3 @@ impl Condition<3> for Bend {
         self.position(x, &mut [0.0], &mut [V3::zeros(); 4])
     }
 }
-// ANCHOR_END: bend

@@ -33,8 +33,10 @@ pub struct JointAngle {
     joint: [usize; 3],
     rest: f64,
 }
+// ANCHOR_END: joint_angle
 
 impl Condition<2> for JointAngle {
+    // ANCHOR: joint_angle_condition
     fn position(
         &self,
         x: &[V2],
@@ -64,6 +66,7 @@ impl Condition<2> for JointAngle {
         j_dot[2] = rate(x[2] - x[1], v[2] - v[1]);
         j_dot[1] = -(j_dot[0] + j_dot[2]);
     }
+    // ANCHOR_END: joint_angle_condition
     fn name(&self) -> &'static str {
         "joint angle"
     }
@@ -77,7 +80,6 @@ impl Condition<2> for JointAngle {
         self.position(x, &mut [0.0], &mut [V2::zeros(); 3])
     }
 }
-// ANCHOR_END: joint_angle
 
 impl JointAngle {
     /// The joint at `b` between particles `a`, `b`, `c` (all different), wanting the
@@ -159,29 +161,8 @@ pub fn cantilever(
         return Err(PbmError::invalid("strand", why));
     }
     let l = material.length / segments as f64;
-    let (k_stretch, k_bend) = match scaling {
-        Scaling::PerLength => stiffness(&material, l),
-        Scaling::FixedAt(n) if n > 0 => {
-            stiffness(&material, material.length / n as f64)
-        }
-        Scaling::FixedAt(_) => {
-            return Err(PbmError::invalid(
-                "strand",
-                "stiffness fixed at zero segments",
-            ));
-        }
-    };
-    let mut particles = Vec::with_capacity(segments + 1);
-    for i in 0..=segments {
-        let share = if i == segments { 0.5 } else { 1.0 };
-        let p = Particle::new(
-            material.density * l * share,
-            V2::new(l * i as f64, 0.0),
-            V2::zeros(),
-        )?;
-        particles.push(if i < 2 { p.with_motion(Motion::Fixed) } else { p });
-    }
-    let mut system = ParticleSystem::new(particles);
+    let (k_stretch, k_bend) = scaled_stiffness(&material, l, scaling)?;
+    let mut system = ParticleSystem::new(clamped_particles(&material, segments)?);
     for i in 0..segments {
         system.add_force(SoftCondition::new(
             Distance::new(i, i + 1, l)?,
@@ -200,6 +181,46 @@ pub fn cantilever(
     Ok(MassSpring::from_system(system))
 }
 // ANCHOR_END: cantilever
+
+// ANCHOR: clamped_particles
+/// The stretch and bend stiffness of segments of length `l`, or, with the
+/// scaling switched off, of the segments of a strand cut into `n` pieces.
+fn scaled_stiffness(
+    material: &Material,
+    l: f64,
+    scaling: Scaling,
+) -> Result<(f64, f64), PbmError> {
+    match scaling {
+        Scaling::PerLength => Ok(stiffness(material, l)),
+        Scaling::FixedAt(n) if n > 0 => {
+            Ok(stiffness(material, material.length / n as f64))
+        }
+        Scaling::FixedAt(_) => {
+            Err(PbmError::invalid("strand", "stiffness fixed at zero segments"))
+        }
+    }
+}
+
+/// The particles of a straight strand of `segments` segments along +x from the
+/// origin, each of the mass within half a segment of it, the first two fixed.
+fn clamped_particles(
+    material: &Material,
+    segments: usize,
+) -> Result<Vec<Particle<2>>, PbmError> {
+    let l = material.length / segments as f64;
+    let mut particles = Vec::with_capacity(segments + 1);
+    for i in 0..=segments {
+        let share = if i == segments { 0.5 } else { 1.0 };
+        let p = Particle::new(
+            material.density * l * share,
+            V2::new(l * i as f64, 0.0),
+            V2::zeros(),
+        )?;
+        particles.push(if i < 2 { p.with_motion(Motion::Fixed) } else { p });
+    }
+    Ok(particles)
+}
+// ANCHOR_END: clamped_particles
 
 // ANCHOR: settle
 /// The strand at rest: the minimum of its potential energy, found as one backward

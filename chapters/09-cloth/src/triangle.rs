@@ -35,8 +35,10 @@ pub struct RestTriangle {
     /// The corners' places in the pattern (m).
     pub pattern: [[f64; 2]; 3],
 }
+// ANCHOR_END: rest
 
 impl RestTriangle {
+    // ANCHOR: rest_new
     /// The triangle of particles `corners` whose pattern positions are `pattern`
     /// (m). A triangle of (nearly) zero pattern area has no map and is an error.
     pub fn new(
@@ -72,7 +74,9 @@ impl RestTriangle {
             pattern,
         })
     }
+    // ANCHOR_END: rest_new
 
+    // ANCHOR: rest_map
     /// The pattern length of the edge between particles `a` and `b`, two of the
     /// corners (NaN if either is not a corner).
     pub fn edge_length(&self, a: usize, b: usize) -> f64 {
@@ -91,8 +95,8 @@ impl RestTriangle {
         let combine = |a: &[f64; 3]| x[0] * a[0] + x[1] * a[1] + x[2] * a[2];
         (combine(&self.a_u), combine(&self.a_v))
     }
+    // ANCHOR_END: rest_map
 }
-// ANCHOR_END: rest
 
 /// d/dt of v/|v| for v moving at v̇: (v̇ − v̂ (v̂ · v̇)) / |v|.
 fn unit_rate(v: &V3, v_dot: &V3) -> V3 {
@@ -108,8 +112,10 @@ fn unit_rate(v: &V3, v_dot: &V3) -> V3 {
 /// the same for the weft row.
 #[derive(Debug, Clone)]
 pub struct Stretch(pub RestTriangle);
+// ANCHOR_END: stretch
 
 impl Condition<3> for Stretch {
+    // ANCHOR: stretch_condition
     fn position(
         &self,
         x: &[V3],
@@ -146,6 +152,7 @@ impl Condition<3> for Stretch {
             j_dot[3 + k] = rv * (root * t.a_v[k]);
         }
     }
+    // ANCHOR_END: stretch_condition
     fn name(&self) -> &'static str {
         "cloth stretch"
     }
@@ -159,7 +166,6 @@ impl Condition<3> for Stretch {
         self.position(x, &mut [0.0; 2], &mut [V3::zeros(); 6])
     }
 }
-// ANCHOR_END: stretch
 
 /// The angle θ between a and b, its gradients with respect to a and b, and (given
 /// their rates) the gradients' rates. ∂θ/∂a = −e_a/|a|, where e_a is the unit vector
@@ -199,8 +205,10 @@ fn angle_between(a: &V3, b: &V3, a_dot: &V3, b_dot: &V3) -> Option<(f64, [V3; 4]
 /// ∂C/∂x_c = √A (a_u[c] ∂θ/∂w_u + a_v[c] ∂θ/∂w_v).
 #[derive(Debug, Clone)]
 pub struct Shear(pub RestTriangle);
+// ANCHOR_END: shear
 
 impl Condition<3> for Shear {
+    // ANCHOR: shear_condition
     fn position(
         &self,
         x: &[V3],
@@ -236,6 +244,7 @@ impl Condition<3> for Shear {
             *jk = (gu_dot * *au + gv_dot * *av) * root;
         }
     }
+    // ANCHOR_END: shear_condition
     fn name(&self) -> &'static str {
         "cloth shear"
     }
@@ -249,7 +258,6 @@ impl Condition<3> for Shear {
         self.position(x, &mut [0.0], &mut [V3::zeros(); 3])
     }
 }
-// ANCHOR_END: shear
 
 // ANCHOR: bw98_shear
 /// Baraff and Witkin's shear condition, for comparison: C = a w_u·w_v, with a the

@@ -45,17 +45,7 @@ impl Net {
             return Err(PbmError::invalid("net", why));
         }
         let (n, s) = (self.n, self.spacing());
-        let mass = 1.0 / (n * n) as f64;
-        let mut particles = Vec::with_capacity(n * n);
-        for i in 0..n {
-            for j in 0..n {
-                let at = Vector2::new(j as f64 * s, -(i as f64) * s);
-                let p = Particle::new(mass, at, Vector2::zeros())?;
-                let nailed = i == 0 && (j == 0 || j == n - 1);
-                particles.push(if nailed { p.with_motion(Motion::Fixed) } else { p });
-            }
-        }
-        let mut system = PbdSystem::new(particles);
+        let mut system = PbdSystem::new(self.particles()?);
         system.add_force(Gravity { g: Vector2::new(0.0, -G) })?;
         let stiffness = Stiffness::xpbd(self.compliance)?;
         let mut edge = |a: usize, b: usize, rest: f64| {
@@ -82,6 +72,25 @@ impl Net {
         Ok(system)
     }
     // ANCHOR_END: net
+
+    // ANCHOR: net_particles
+    /// The net's particles, row by row from the top, 1 kg shared equally, the top
+    /// row's two corners nailed.
+    fn particles(&self) -> Result<Vec<Particle<2>>, PbmError> {
+        let (n, s) = (self.n, self.spacing());
+        let mass = 1.0 / (n * n) as f64;
+        let mut particles = Vec::with_capacity(n * n);
+        for i in 0..n {
+            for j in 0..n {
+                let at = Vector2::new(j as f64 * s, -(i as f64) * s);
+                let p = Particle::new(mass, at, Vector2::zeros())?;
+                let nailed = i == 0 && (j == 0 || j == n - 1);
+                particles.push(if nailed { p.with_motion(Motion::Fixed) } else { p });
+            }
+        }
+        Ok(particles)
+    }
+    // ANCHOR_END: net_particles
 }
 
 /// The largest stretch of any edge, as a fraction of the spacing.

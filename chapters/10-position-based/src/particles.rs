@@ -167,7 +167,24 @@ impl<const D: usize> PbdSystem<D> {
         let (step, t0) = (self.steps, self.particles.t);
         self.particles.accumulate_forces().map_err(|e| e.at_step(step, t0))?;
         let t = t0 + h;
-        // Predict: symplectic Euler with the applied forces alone.
+        self.predict(h, t);
+        self.project_all(h, iterations).map_err(|e| e.at_step(step, t0))?;
+        self.update_velocities(h);
+        self.particles.t = t;
+        self.steps += 1;
+        let finite =
+            |p: &Particle<D>| p.x.iter().chain(p.v.iter()).all(|v| v.is_finite());
+        if !self.particles.particles.iter().all(finite) {
+            return Err(PbmError::Diverged { step, time: t0 });
+        }
+        Ok(())
+    }
+    // ANCHOR_END: step
+
+    // ANCHOR: step_stages
+    /// Predict: symplectic Euler over `h` with the applied forces alone, scripted
+    /// particles put where their scripts say at time `t`.
+    fn predict(&mut self, h: f64, t: f64) {
         for (k, p) in self.particles.particles.iter_mut().enumerate() {
             self.previous[k] = p.x;
             match p.motion {
@@ -181,7 +198,13 @@ impl<const D: usize> PbdSystem<D> {
             self.x[k] = p.x;
             self.predicted[k] = p.v;
         }
-        // Project: Gauss–Seidel over the constraints, multipliers from zero.
+    }
+    // ANCHOR_END: step_stages
+
+    // ANCHOR: project_all
+    /// Project: `iterations` Gauss–Seidel passes over the constraints, each
+    /// followed by the contacts, multipliers from zero.
+    fn project_all(&mut self, h: f64, iterations: usize) -> Result<(), PbmError> {
         for c in &mut self.constraints {
             c.lambda.fill(0.0);
         }
@@ -189,20 +212,26 @@ impl<const D: usize> PbdSystem<D> {
         for _ in 0..iterations {
             for c in &mut self.constraints {
                 let (condition, stiffness) = (c.condition.as_ref(), c.stiffness);
+                let (w, x) = (&self.w, &mut self.x);
                 project(
                     condition,
                     stiffness,
                     &mut c.lambda,
-                    &self.w,
-                    &mut self.x,
+                    w,
+                    x,
                     h,
                     &mut self.scratch,
-                )
-                .map_err(|e| e.at_step(step, t0))?;
+                )?;
             }
             self.project_contacts();
         }
-        // Velocities from the motion over the step, then the contacts' velocity pass.
+        Ok(())
+    }
+    // ANCHOR_END: project_all
+
+    // ANCHOR: update_velocities
+    /// Velocities from the motion over the step, then the contacts' velocity pass.
+    fn update_velocities(&mut self, h: f64) {
         for (k, p) in self.particles.particles.iter_mut().enumerate() {
             if let Motion::Free = p.motion {
                 p.x = self.x[k];
@@ -213,16 +242,8 @@ impl<const D: usize> PbdSystem<D> {
                 }
             }
         }
-        self.particles.t = t;
-        self.steps += 1;
-        let finite =
-            |p: &Particle<D>| p.x.iter().chain(p.v.iter()).all(|v| v.is_finite());
-        if !self.particles.particles.iter().all(finite) {
-            return Err(PbmError::Diverged { step, time: t0 });
-        }
-        Ok(())
     }
-    // ANCHOR_END: step
+    // ANCHOR_END: update_velocities
 
     /// The ground's position pass over every free particle (after the
     /// constraints, in each iteration), keeping the deepest push of the step.

@@ -21,7 +21,7 @@ use pbm_prelim::PbmError;
 use pbm_prelim::parallel::map_range;
 use pbm_rigid::mass::MassProperties;
 use pbm_rigid::rotation::{Quat, quat_from_axis_angle};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 // ANCHOR: hanging_mass
 /// A particle of `mass` hanging under gravity from a fixed point by a distance
@@ -160,37 +160,15 @@ pub fn xpbd_cloth(
     bend: f64,
 ) -> Result<PbdSystem<3>, PbmError> {
     let (pattern, triangles) = pbm_cloth::scenes::grid(n, 1.0)?;
-    let mass = crate::scenes::SHEET_DENSITY / (n * n) as f64;
-    let particles = pattern
-        .iter()
-        .enumerate()
-        .map(|(k, p)| {
-            let particle = Particle::new(
-                mass,
-                Vector3::new(p[0] - 0.5, p[1], 0.0),
-                Vector3::zeros(),
-            )?;
-            Ok(if k < n { particle.with_motion(Motion::Fixed) } else { particle })
-        })
-        .collect::<Result<Vec<_>, PbmError>>()?;
-    let mut system = PbdSystem::new(particles);
+    let mut system = PbdSystem::new(sheet_particles(n, &pattern)?);
     system.add_force(Gravity { g: Vector3::new(0.0, 0.0, -G) })?;
     let rest = |a: usize, b: usize| {
         let (p, q) = (pattern[a], pattern[b]);
         (p[0] - q[0]).hypot(p[1] - q[1])
     };
     let (stretch, bend) = (Stiffness::xpbd(stretch)?, Stiffness::xpbd(bend)?);
-    // Each edge once, with the corners facing it (one on the border, two inside).
-    let mut facing: std::collections::BTreeMap<(usize, usize), Vec<usize>> =
-        Default::default();
-    for t in &triangles {
-        for k in 0..3 {
-            let (a, b, c) = (t[k], t[(k + 1) % 3], t[(k + 2) % 3]);
-            facing.entry((a.min(b), a.max(b))).or_default().push(c);
-        }
-    }
     let mut across = BTreeSet::new();
-    for (&(a, b), corners) in &facing {
+    for (&(a, b), corners) in &facing_corners(&triangles) {
         system.add_constraint(Distance::new(a, b, rest(a, b))?, stretch)?;
         if let [c, d] = corners[..] {
             across.insert((c.min(d), c.max(d)));
@@ -202,6 +180,42 @@ pub fn xpbd_cloth(
     Ok(system)
 }
 // ANCHOR_END: xpbd_cloth
+
+// ANCHOR: xpbd_cloth_parts
+/// The sheet's particles at their pattern places in z = 0, each of an equal share
+/// of its mass, the first row (y = 0) fixed.
+fn sheet_particles(
+    n: usize,
+    pattern: &[[f64; 2]],
+) -> Result<Vec<Particle<3>>, PbmError> {
+    let mass = crate::scenes::SHEET_DENSITY / (n * n) as f64;
+    pattern
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let particle = Particle::new(
+                mass,
+                Vector3::new(p[0] - 0.5, p[1], 0.0),
+                Vector3::zeros(),
+            )?;
+            Ok(if k < n { particle.with_motion(Motion::Fixed) } else { particle })
+        })
+        .collect()
+}
+
+/// Each edge of the triangles once, (low, high), with the corners facing it (one
+/// on the border, two inside).
+fn facing_corners(triangles: &[[usize; 3]]) -> BTreeMap<(usize, usize), Vec<usize>> {
+    let mut facing: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
+    for t in triangles {
+        for k in 0..3 {
+            let (a, b, c) = (t[k], t[(k + 1) % 3], t[(k + 2) % 3]);
+            facing.entry((a.min(b), a.max(b))).or_default().push(c);
+        }
+    }
+    facing
+}
+// ANCHOR_END: xpbd_cloth_parts
 
 // ------------------------------------------------------------------------------
 // The chapter's studies: the experiments its exercises and figures share.
@@ -561,7 +575,9 @@ const APART: f64 = 1.118_033_988_749_895; // √(0.5² + 1²)
 pub fn sheet_sag_closed_form(compliance: f64) -> f64 {
     SHEET_DENSITY * G * compliance / 2.0
 }
+// ANCHOR_END: sheet_sag
 
+// ANCHOR: hanging_sheet
 /// [`crate::scenes::xpbd_cloth`] with `n` × `n` particles, stretch compliance α and
 /// limp bending (α = 1 m/N), turned to hang straight down at rest from its held
 /// edge, run for `seconds` at `substeps` steps per 60 Hz frame of `iterations`
@@ -584,31 +600,8 @@ pub fn hanging_sheet(
     }
     let (mut sum, mut range) = (0.0, (f64::INFINITY, f64::NEG_INFINITY));
     for frame in 1..=frames {
-        match sweep {
-            Sweep::GaussSeidel => sheet.frame(FRAME, substeps, iterations)?,
-            Sweep::Jacobi => {
-                for _ in 0..substeps {
-                    jacobi_step(&mut sheet, FRAME / substeps as f64, iterations)?;
-                }
-            }
-        }
-        // Held at the rail's midpoint ± 0.5 m, an intact 1 m sheet stays within
-        // √(0.5² + 1²) ≈ 1.12 m of it; twice that means its edges have torn apart.
-        // A position that is no longer finite counts as infinitely far.
-        let distance = |p: &Particle<3>| p.x.norm();
-        let far = sheet
-            .particles
-            .particles
-            .iter()
-            .map(distance)
-            .fold(0.0, |a, d| if d.is_nan() { f64::INFINITY } else { a.max(d) });
-        if far > 2.0 * APART {
-            let why =
-                format!("it came apart: a particle is {far:.3e} m from the rail");
-            let steps = frame * substeps; // the Jacobi steps count too
-            return Err(PbmError::Degenerate { what: "hanging sheet", why }
-                .at_step(steps, sheet.particles.t));
-        }
+        sheet_frame(&mut sheet, (substeps, iterations, sweep))?;
+        check_intact(&sheet, frame * substeps)?; // the Jacobi steps count too
         if 2 * frame > frames {
             let p = &sheet.particles.particles[free_edge.clone()];
             let depth = -p.iter().map(|p| p.x.z).sum::<f64>() / n as f64;
@@ -620,14 +613,50 @@ pub fn hanging_sheet(
     let z = sheet.particles.particles[free_edge].iter().map(|p| p.x.z);
     let edge_spread =
         z.clone().fold(f64::NEG_INFINITY, f64::max) - z.fold(f64::INFINITY, f64::min);
-    Ok(SheetSag {
-        extension: sum / (frames - frames / 2) as f64,
-        range,
-        edge_spread,
-        constraints: sheet.constraints.len(),
-    })
+    let extension = sum / (frames - frames / 2) as f64;
+    let constraints = sheet.constraints.len();
+    Ok(SheetSag { extension, range, edge_spread, constraints })
 }
-// ANCHOR_END: sheet_sag
+// ANCHOR_END: hanging_sheet
+
+// ANCHOR: sheet_frame
+/// One 60 Hz frame of the sheet: `substeps` steps of `iterations` passes, each a
+/// `sweep`.
+fn sheet_frame(
+    sheet: &mut PbdSystem<3>,
+    (substeps, iterations, sweep): (usize, usize, Sweep),
+) -> Result<(), PbmError> {
+    match sweep {
+        Sweep::GaussSeidel => sheet.frame(FRAME, substeps, iterations)?,
+        Sweep::Jacobi => {
+            for _ in 0..substeps {
+                jacobi_step(sheet, FRAME / substeps as f64, iterations)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An error if the sheet, after `steps` steps, has come apart. Held at the rail's
+/// midpoint ± 0.5 m, an intact 1 m sheet stays within √(0.5² + 1²) ≈ 1.12 m of
+/// it; twice that means its edges have torn apart. A position that is no longer
+/// finite counts as infinitely far.
+fn check_intact(sheet: &PbdSystem<3>, steps: usize) -> Result<(), PbmError> {
+    let distance = |p: &Particle<3>| p.x.norm();
+    let far = sheet
+        .particles
+        .particles
+        .iter()
+        .map(distance)
+        .fold(0.0, |a, d| if d.is_nan() { f64::INFINITY } else { a.max(d) });
+    if far > 2.0 * APART {
+        let why = format!("it came apart: a particle is {far:.3e} m from the rail");
+        return Err(PbmError::Degenerate { what: "hanging sheet", why }
+            .at_step(steps, sheet.particles.t));
+    }
+    Ok(())
+}
+// ANCHOR_END: sheet_frame
 
 /// Passes per step swept by the stiffness study.
 pub const ITERATIONS: [usize; 3] = [1, 4, 16];
@@ -758,19 +787,7 @@ pub fn slide_and_bounce(
     substeps: usize,
     t_end: f64,
 ) -> Result<GroundRun, PbmError> {
-    let particles = vec![
-        Particle::new(1.0, Vector2::zeros(), Vector2::new(speed, 0.0))?,
-        Particle::new(1.0, Vector2::new(-1.0, height), Vector2::zeros())?,
-    ];
-    let mut system = PbdSystem::new(particles);
-    system.add_force(Gravity { g: Vector2::new(0.0, -G) })?;
-    system.set_ground(Ground {
-        normal: Vector2::new(0.0, 1.0),
-        height: 0.0,
-        static_friction: mu,
-        dynamic_friction: mu,
-        restitution: e,
-    })?;
+    let mut system = slider_and_drop((mu, e), (speed, height))?;
     let (mut stopped_at, mut rebound, mut deepest) = (None, 0.0_f64, 0.0_f64);
     let mut bounced = false;
     let frames = (t_end / FRAME).round() as usize;
@@ -794,6 +811,29 @@ pub fn slide_and_bounce(
     Ok(GroundRun { slide, stopped_at, rebound, deepest })
 }
 // ANCHOR_END: slide_and_bounce
+
+// ANCHOR: slider_and_drop
+/// The two particles of [`slide_and_bounce`] over their ground.
+fn slider_and_drop(
+    (mu, e): (f64, f64),
+    (speed, height): (f64, f64),
+) -> Result<PbdSystem<2>, PbmError> {
+    let particles = vec![
+        Particle::new(1.0, Vector2::zeros(), Vector2::new(speed, 0.0))?,
+        Particle::new(1.0, Vector2::new(-1.0, height), Vector2::zeros())?,
+    ];
+    let mut system = PbdSystem::new(particles);
+    system.add_force(Gravity { g: Vector2::new(0.0, -G) })?;
+    system.set_ground(Ground {
+        normal: Vector2::new(0.0, 1.0),
+        height: 0.0,
+        static_friction: mu,
+        dynamic_friction: mu,
+        restitution: e,
+    })?;
+    Ok(system)
+}
+// ANCHOR_END: slider_and_drop
 
 /// What `pbd/hinge` measures.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -819,23 +859,7 @@ pub fn hinged_bar(
     substeps: usize,
     t_end: f64,
 ) -> Result<HingeRun, PbmError> {
-    use crate::joint::Hinge;
-    let props = MassProperties::block(Vector3::new(1.0, 0.1, 0.1), 1.0)?;
-    let mut bar = Body::new(&props, Vector3::new(0.5, 0.0, 0.0), UNROTATED)?;
-    bar.omega = Vector3::new(twist, 0.0, 0.0);
-    let mut system = BodySystem::new(vec![bar], Vector3::new(0.0, -G, 0.0));
-    let end = Vector3::new(-0.5, 0.0, 0.0);
-    let point = Anchor::World(Vector3::zeros());
-    system.add_joint(Joint::new(
-        point,
-        Anchor::Body { body: 0, local: end },
-        0.0,
-        0.0,
-    )?)?;
-    let (z, x) = (Vector3::z(), Vector3::x());
-    let limits = limit.map(|l| (-l, l));
-    let hinge = Hinge { a: 0, b: None, axis_a: (z, x), axis_b: (z, x), limits };
-    system.add_hinge(hinge)?;
+    let mut system = hinged_bar_system(limit, twist)?;
     let h = FRAME / substeps.max(1) as f64;
     let mut run = HingeRun {
         max_misalignment: 0.0,
@@ -855,3 +879,28 @@ pub fn hinged_bar(
     Ok(run)
 }
 // ANCHOR_END: hinged_bar
+
+// ANCHOR: hinged_bar_system
+/// The bar of [`hinged_bar`], its end joined to the world's origin and hinged
+/// about the world's z.
+fn hinged_bar_system(limit: Option<f64>, twist: f64) -> Result<BodySystem, PbmError> {
+    use crate::joint::Hinge;
+    let props = MassProperties::block(Vector3::new(1.0, 0.1, 0.1), 1.0)?;
+    let mut bar = Body::new(&props, Vector3::new(0.5, 0.0, 0.0), UNROTATED)?;
+    bar.omega = Vector3::new(twist, 0.0, 0.0);
+    let mut system = BodySystem::new(vec![bar], Vector3::new(0.0, -G, 0.0));
+    let end = Vector3::new(-0.5, 0.0, 0.0);
+    let point = Anchor::World(Vector3::zeros());
+    system.add_joint(Joint::new(
+        point,
+        Anchor::Body { body: 0, local: end },
+        0.0,
+        0.0,
+    )?)?;
+    let (z, x) = (Vector3::z(), Vector3::x());
+    let limits = limit.map(|l| (-l, l));
+    let hinge = Hinge { a: 0, b: None, axis_a: (z, x), axis_b: (z, x), limits };
+    system.add_hinge(hinge)?;
+    Ok(system)
+}
+// ANCHOR_END: hinged_bar_system

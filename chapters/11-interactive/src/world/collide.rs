@@ -14,32 +14,9 @@ impl World {
     /// steps of the speed gravity gives back in one step.
     pub(super) fn collide(&mut self, found: &[Found]) -> Result<(), PbmError> {
         let mut states = self.states();
-        let all: Vec<Contact> =
-            found.iter().map(|f| self.contact_of(&f.held)).collect();
-        let speed = |c: &Contact, states: &[BodyState]| relative_velocity(states, c);
-        let closing: Vec<&Contact> =
-            all.iter().filter(|c| speed(c, &states) < 0.0).collect();
-        if closing.is_empty() {
+        let Some((mut rows, mut b, impact)) = self.impact_rows(found, &states) else {
             return Ok(());
-        }
-        // Every contact of the bodies involved takes part, so that an impulse at one
-        // corner cannot drive another into the ground.
-        let involved = |k: usize| closing.iter().any(|c| c.a == k || c.b == k);
-        let contacts: Vec<Contact> =
-            all.iter().copied().filter(|c| involved(c.a) || involved(c.b)).collect();
-        let (e, slow) = (self.settings.restitution, self.settings.resting_speed);
-        let impact = contacts.iter().any(|c| speed(c, &states) < -slow);
-        let mut rows: Vec<Row> = contacts
-            .iter()
-            .map(|c| Row { a: c.a, b: c.b, p: c.p, along: c.n, role: Role::Normal })
-            .collect();
-        let mut b: Vec<f64> = contacts
-            .iter()
-            .map(|c| {
-                let v = speed(c, &states);
-                if v < -slow { (1.0 + e) * v } else { v }
-            })
-            .collect();
+        };
         // The pins take their share of every impulse, or an impact on one part of
         // a linkage would tear it apart: their ends must move together after it.
         self.pin_rows(&states, &mut rows, &mut b);
@@ -55,6 +32,43 @@ impl World {
         Ok(())
     }
     // ANCHOR_END: collide
+
+    // ANCHOR: impact_rows
+    /// The normal rows of the collision and their b, and whether any contact
+    /// closes faster than the resting speed; None if no contact in `found` closes.
+    /// Every contact of the bodies involved takes part, so that an impulse at one
+    /// corner cannot drive another into the ground.
+    fn impact_rows(
+        &self,
+        found: &[Found],
+        states: &[BodyState],
+    ) -> Option<(Vec<Row>, Vec<f64>, bool)> {
+        let all: Vec<Contact> =
+            found.iter().map(|f| self.contact_of(&f.held)).collect();
+        let speed = |c: &Contact| relative_velocity(states, c);
+        let closing: Vec<&Contact> = all.iter().filter(|c| speed(c) < 0.0).collect();
+        if closing.is_empty() {
+            return None;
+        }
+        let involved = |k: usize| closing.iter().any(|c| c.a == k || c.b == k);
+        let contacts: Vec<Contact> =
+            all.iter().copied().filter(|c| involved(c.a) || involved(c.b)).collect();
+        let (e, slow) = (self.settings.restitution, self.settings.resting_speed);
+        let impact = contacts.iter().any(|c| speed(c) < -slow);
+        let rows: Vec<Row> = contacts
+            .iter()
+            .map(|c| Row { a: c.a, b: c.b, p: c.p, along: c.n, role: Role::Normal })
+            .collect();
+        let b: Vec<f64> = contacts
+            .iter()
+            .map(|c| {
+                let v = speed(c);
+                if v < -slow { (1.0 + e) * v } else { v }
+            })
+            .collect();
+        Some((rows, b, impact))
+    }
+    // ANCHOR_END: impact_rows
 
     /// Every pin's two rows (x and y), bilateral, with its ends' relative velocity
     /// as b.

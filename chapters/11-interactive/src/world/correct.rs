@@ -22,7 +22,20 @@ impl World {
         if found.iter().all(|f| f.gap >= -warn) {
             return Ok(());
         }
-        // The bodies joined to a deep contact.
+        let joined = self.joined_to_deep(&found, warn);
+        let (rows, error) = self.correction_rows(&found, &joined);
+        let f = self.least_displacement(&rows, error)?;
+        self.displace(&rows, &f);
+        self.stats.corrections += 1;
+        Ok(())
+    }
+    // ANCHOR_END: correct
+
+    // ANCHOR: joined_to_deep
+    /// Which moving bodies are joined, through contacts in `found` and pins, to a
+    /// contact deeper than `warn`: the deep contacts' bodies, grown along the links
+    /// until no link adds one.
+    fn joined_to_deep(&self, found: &[Found], warn: f64) -> Vec<bool> {
         let n = self.bodies.len();
         let mut joined = vec![false; n];
         let mut links: Vec<(usize, usize)> =
@@ -52,9 +65,22 @@ impl World {
                 }
             }
             if !grew {
-                break;
+                return joined;
             }
         }
+    }
+    // ANCHOR_END: joined_to_deep
+
+    // ANCHOR: correction_rows
+    /// The rows of the correction and their errors e: a normal row for each
+    /// contact in `found` touching a `joined` body, its gap its error, and two
+    /// bilateral rows (x and y) for each pin touching one, the pin's error on each.
+    fn correction_rows(
+        &self,
+        found: &[Found],
+        joined: &[bool],
+    ) -> (Vec<Row>, Vec<f64>) {
+        let n = self.bodies.len();
         let touches =
             |a: usize, b: usize| (a < n && joined[a]) || (b < n && joined[b]);
         let (mut rows, mut error) = (Vec::new(), Vec::new());
@@ -78,21 +104,39 @@ impl World {
                 }
             }
         }
-        // Redundant rows (a face resting on two corners and a pin) make A singular;
-        // a diagonal of a millionth of its scale makes it definite and picks, among
-        // equal answers, the one with the smallest f. Where the rows conflict (a
-        // block wedged between a pinned pusher and a wall) it also bounds what they
-        // ask: directions A barely moves along are left nearly alone rather than
-        // pushed a metre.
-        let mut a: DMatrix<f64> = row_matrix(&self.states(), &rows);
+        (rows, error)
+    }
+    // ANCHOR_END: correction_rows
+
+    // ANCHOR: least_displacement
+    /// The row strengths f of the least displacement: the bounded LCP
+    /// a = A f + e, with A regularised. Redundant rows (a face resting on two
+    /// corners and a pin) make A singular; a diagonal of a millionth of its scale
+    /// makes it definite and picks, among equal answers, the one with the smallest
+    /// f. Where the rows conflict (a block wedged between a pinned pusher and a
+    /// wall) it also bounds what they ask: directions A barely moves along are left
+    /// nearly alone rather than pushed a metre.
+    fn least_displacement(
+        &self,
+        rows: &[Row],
+        error: Vec<f64>,
+    ) -> Result<DVector<f64>, PbmError> {
+        let mut a: DMatrix<f64> = row_matrix(&self.states(), rows);
         let delta = 1e-6 * a.diagonal().amax();
         for i in 0..rows.len() {
             a[(i, i)] += delta;
         }
-        let bounds = frictionless_bounds(&rows);
-        let f = solve_bounded(&a, &DVector::from_vec(error), &bounds)
+        let bounds = frictionless_bounds(rows);
+        Ok(solve_bounded(&a, &DVector::from_vec(error), &bounds)
             .map_err(|e| PbmError::degenerate("tolerance correction", e.to_string()))?
-            .f;
+            .f)
+    }
+    // ANCHOR_END: least_displacement
+
+    // ANCHOR: displace
+    /// Moves each body by Δx = f/m along each row and turns it by Δθ = (r × f)/I,
+    /// its velocities kept.
+    fn displace(&mut self, rows: &[Row], f: &DVector<f64>) {
         let mut y = state_of(self);
         for (row, &f) in rows.iter().zip(f.iter()) {
             let push = flat(row.along) * f;
@@ -108,8 +152,6 @@ impl World {
         }
         let t = self.t;
         self.scatter_state(&y, t);
-        self.stats.corrections += 1;
-        Ok(())
     }
-    // ANCHOR_END: correct
+    // ANCHOR_END: displace
 }

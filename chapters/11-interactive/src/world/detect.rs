@@ -146,42 +146,11 @@ impl World {
     pub(super) fn detect_within(&mut self, eps: f64) -> Result<Vec<Found>, PbmError> {
         let mut found = Vec::new();
         for (i, j) in self.pairs()? {
-            let (fi, fj) = (self.frame(i), self.frame(j));
-            let held = |a: usize, point: V2, normal: V2| {
-                let (fa, fb) = if a == i { (fi, fj) } else { (fj, fi) };
-                let b = if a == i { j } else { i };
-                Held {
-                    a,
-                    b,
-                    point: rotation2(-fa.theta) * (point - fa.x),
-                    normal: rotation2(-fb.theta) * normal,
-                }
-            };
             let (parts_i, parts_j) = (self.parts(i), self.parts(j));
             for (ki, pa) in parts_i.iter().enumerate() {
                 for (kj, pb) in parts_j.iter().enumerate() {
-                    if self.apart(i, ki, j, kj, pa, pb, eps) {
-                        continue;
-                    }
-                    let mut points = Vec::new();
-                    for c in contacts(pa, pb, eps) {
-                        // Chapter 7's normal points from the first polygon (i) to
-                        // the second (j).
-                        let (a, n, edge_poly) = if c.vertex_of_b {
-                            (j, c.normal, pa)
-                        } else {
-                            (i, -c.normal, pb)
-                        };
-                        let gap = n.dot(&(c.point - edge_poly.vertices()[c.edge]));
-                        found.push(Found { held: held(a, c.point, n), gap });
-                        points.push(c.point);
-                    }
-                    for (a, corners, edges) in [(i, pa, pb), (j, pb, pa)] {
-                        for (point, n, gap) in
-                            other_corners(corners, edges, eps, &points)
-                        {
-                            found.push(Found { held: held(a, point, n), gap });
-                        }
+                    if !self.apart(i, ki, j, kj, pa, pb, eps) {
+                        self.detect_parts((i, pa), (j, pb), eps, &mut found);
                     }
                 }
             }
@@ -189,6 +158,48 @@ impl World {
         Ok(found)
     }
     // ANCHOR_END: detect
+
+    // ANCHOR: detect_parts
+    /// The contacts of part `pa` of object i and part `pb` of object j, added to
+    /// `found`: chapter 7's, then the corners it left out.
+    fn detect_parts(
+        &self,
+        (i, pa): (usize, &ConvexPolygon),
+        (j, pb): (usize, &ConvexPolygon),
+        eps: f64,
+        found: &mut Vec<Found>,
+    ) {
+        let mut points = Vec::new();
+        for c in contacts(pa, pb, eps) {
+            // Chapter 7's normal points from the first polygon (i) to the second (j).
+            let (a, b, n, edge_poly) = if c.vertex_of_b {
+                (j, i, c.normal, pa)
+            } else {
+                (i, j, -c.normal, pb)
+            };
+            let gap = n.dot(&(c.point - edge_poly.vertices()[c.edge]));
+            found.push(Found { held: self.held_at(a, b, c.point, n), gap });
+            points.push(c.point);
+        }
+        for (a, b, corners, edges) in [(i, j, pa, pb), (j, i, pb, pa)] {
+            for (point, n, gap) in other_corners(corners, edges, eps, &points) {
+                found.push(Found { held: self.held_at(a, b, point, n), gap });
+            }
+        }
+    }
+
+    /// A vertex of `a` at world `point` on an edge of `b` with world `normal`, in
+    /// the frames of the two.
+    fn held_at(&self, a: usize, b: usize, point: V2, normal: V2) -> Held {
+        let (fa, fb) = (self.frame(a), self.frame(b));
+        Held {
+            a,
+            b,
+            point: rotation2(-fa.theta) * (point - fa.x),
+            normal: rotation2(-fb.theta) * normal,
+        }
+    }
+    // ANCHOR_END: detect_parts
 
     /// Object k as the errors name it: "body 3", "fixture 0".
     pub(super) fn name(&self, k: usize) -> String {

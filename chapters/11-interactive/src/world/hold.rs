@@ -53,108 +53,121 @@ impl World {
     /// The rows of the pins and held contacts at the current state and their b:
     /// relative accelerations under the loads alone (second order) or relative
     /// velocities (first order, where the loads are velocities).
-    ///
-    /// A contact's normal row: d̈ = n·(p̈_a − p̈_b) + 2 ṅ·(ṗ_a − ṗ_b), ṅ = ω_b × n.
-    /// Its friction row along t = n⊥: t·(p̈_a − p̈_b) + ṫ·s + (t·s)/h with s the
-    /// sliding velocity, so that sticking also stops sliding within the step.
-    /// A pin's two rows: e·(C̈ + k_d Ċ + k_s C) with C = P_a − P_b.
     pub(super) fn rows(&self) -> (Vec<Row>, Vec<f64>) {
         let (mut rows, mut bias) = (Vec::new(), Vec::new());
-        let first = self.settings.order == Order::First;
-        let (ks, kd) = self.settings.feedback;
-        // In a first-order world the loads are the velocities.
-        let velocity = |k: usize, p: &V2| -> V2 {
-            if first {
-                self.bodies.get(k).map_or(V2::zeros(), |b| {
-                    b.force() / b.mass()
-                        + spin2(b.torque() / b.inertia(), &(p - b.position()))
-                })
-            } else {
-                self.velocity_at(k, p)
-            }
-        };
         for pin in &self.pins {
-            let [(a, pa), (b, pb)] = self.pin_ends(pin);
-            let c = pa - pb;
-            let c_dot = velocity(a, &pa) - velocity(b, &pb);
-            // First order: Ċ + k_d C = 0 (a rate, 1/s). Second: C̈ + k_d Ċ + k_s C = 0.
-            let push = if first {
-                c_dot + c * kd
-            } else {
-                self.load_acceleration(a, &pa) - self.load_acceleration(b, &pb)
-                    + c_dot * kd
-                    + c * ks
-            };
-            for e in [V2::x(), V2::y()] {
-                rows.push(Row {
-                    a,
-                    b,
-                    p: lift(pa),
-                    along: lift(e),
-                    role: Role::Bilateral,
-                });
-                bias.push(e.dot(&push));
-            }
+            self.pin_force_rows(pin, &mut rows, &mut bias);
         }
-        let mu = self.settings.friction;
         for held in &self.held {
-            let (fa, fb) = (self.frame(held.a), self.frame(held.b));
-            let p = fa.point(&held.point);
-            let n = fb.vector(&held.normal);
-            let t = V2::new(-n.y, n.x);
-            let s = velocity(held.a, &p) - velocity(held.b, &p);
-            let normal = rows.len();
-            rows.push(Row {
-                a: held.a,
-                b: held.b,
-                p: lift(p),
-                along: lift(n),
-                role: Role::Normal,
-            });
-            if first {
-                bias.push(n.dot(&s));
-            } else {
-                let acc = self.load_acceleration(held.a, &p)
-                    - self.load_acceleration(held.b, &p);
-                let n_dot = spin2(self.omega(held.b), &n);
-                bias.push(n.dot(&acc) + 2.0 * n_dot.dot(&s));
-            }
-            if mu > 0.0 {
-                rows.push(Row {
-                    a: held.a,
-                    b: held.b,
-                    p: lift(p),
-                    along: lift(t),
-                    role: Role::Tangent { normal },
-                });
-                if first {
-                    bias.push(t.dot(&s));
-                } else {
-                    let acc = self.load_acceleration(held.a, &p)
-                        - self.load_acceleration(held.b, &p);
-                    let t_dot = spin2(self.omega(held.b), &t);
-                    bias.push(
-                        t.dot(&acc) + t_dot.dot(&s) + t.dot(&s) / self.settings.h,
-                    );
-                }
-            }
+            self.contact_force_rows(held, &mut rows, &mut bias);
         }
         (rows, bias)
     }
+
+    /// The velocity of the point `p` of body `k` as the rows see it: in a
+    /// first-order world the loads are the velocities.
+    fn row_velocity(&self, k: usize, p: &V2) -> V2 {
+        if self.settings.order == Order::First {
+            self.bodies.get(k).map_or(V2::zeros(), |b| {
+                b.force() / b.mass()
+                    + spin2(b.torque() / b.inertia(), &(p - b.position()))
+            })
+        } else {
+            self.velocity_at(k, p)
+        }
+    }
     // ANCHOR_END: rows
+
+    // ANCHOR: pin_rows
+    /// A pin's two rows, along x and y: e·(C̈ + k_d Ċ + k_s C) with C = P_a − P_b.
+    fn pin_force_rows(&self, pin: &Pin, rows: &mut Vec<Row>, bias: &mut Vec<f64>) {
+        let first = self.settings.order == Order::First;
+        let (ks, kd) = self.settings.feedback;
+        let [(a, pa), (b, pb)] = self.pin_ends(pin);
+        let c = pa - pb;
+        let c_dot = self.row_velocity(a, &pa) - self.row_velocity(b, &pb);
+        // First order: Ċ + k_d C = 0 (a rate, 1/s). Second: C̈ + k_d Ċ + k_s C = 0.
+        let push = if first {
+            c_dot + c * kd
+        } else {
+            self.load_acceleration(a, &pa) - self.load_acceleration(b, &pb)
+                + c_dot * kd
+                + c * ks
+        };
+        for e in [V2::x(), V2::y()] {
+            let role = Role::Bilateral;
+            rows.push(Row { a, b, p: lift(pa), along: lift(e), role });
+            bias.push(e.dot(&push));
+        }
+    }
+    // ANCHOR_END: pin_rows
+
+    // ANCHOR: contact_rows
+    /// A held contact's normal row, d̈ = n·(p̈_a − p̈_b) + 2 ṅ·(ṗ_a − ṗ_b) with
+    /// ṅ = ω_b × n, and with friction its row along t = n⊥:
+    /// t·(p̈_a − p̈_b) + ṫ·s + (t·s)/h with s the sliding velocity, so that sticking
+    /// also stops sliding within the step.
+    fn contact_force_rows(
+        &self,
+        held: &Held,
+        rows: &mut Vec<Row>,
+        bias: &mut Vec<f64>,
+    ) {
+        let first = self.settings.order == Order::First;
+        let (fa, fb) = (self.frame(held.a), self.frame(held.b));
+        let p = fa.point(&held.point);
+        let n = fb.vector(&held.normal);
+        let t = V2::new(-n.y, n.x);
+        let s = self.row_velocity(held.a, &p) - self.row_velocity(held.b, &p);
+        let (a, b) = (held.a, held.b);
+        let normal = rows.len();
+        rows.push(Row { a, b, p: lift(p), along: lift(n), role: Role::Normal });
+        if first {
+            bias.push(n.dot(&s));
+        } else {
+            let acc = self.load_acceleration(a, &p) - self.load_acceleration(b, &p);
+            let n_dot = spin2(self.omega(b), &n);
+            bias.push(n.dot(&acc) + 2.0 * n_dot.dot(&s));
+        }
+        if self.settings.friction > 0.0 {
+            let role = Role::Tangent { normal };
+            rows.push(Row { a, b, p: lift(p), along: lift(t), role });
+            if first {
+                bias.push(t.dot(&s));
+            } else {
+                let acc =
+                    self.load_acceleration(a, &p) - self.load_acceleration(b, &p);
+                let t_dot = spin2(self.omega(b), &t);
+                let h = self.settings.h;
+                bias.push(t.dot(&acc) + t_dot.dot(&s) + t.dot(&s) / h);
+            }
+        }
+    }
+    // ANCHOR_END: contact_rows
 
     // ANCHOR: loads
     /// The loads: gravity, the torsion springs and the mouse spring.
     pub(super) fn apply_loads(&mut self) -> Result<(), PbmError> {
         let g = self.settings.gravity;
-        let first = self.settings.order == Order::First;
         for body in &mut self.bodies {
             body.clear_accumulators();
             let weight = g * body.mass();
             let x = body.position();
             body.apply_force_at(&x, &weight);
         }
-        // ANCHOR: torsion
+        self.apply_torsion()?;
+        if let Some(m) = self.mouse {
+            check_mouse(&m, self.bodies.len())?;
+            self.apply_mouse(&m)?;
+        }
+        Ok(())
+    }
+    // ANCHOR_END: loads
+
+    // ANCHOR: torsion
+    /// The torsion springs' torques, equal and opposite on their two bodies.
+    fn apply_torsion(&mut self) -> Result<(), PbmError> {
+        let first = self.settings.order == Order::First;
         for k in 0..self.springs.len() {
             let s = self.springs[k];
             let (twist, rate, inertia) = self.twist(&s);
@@ -175,40 +188,42 @@ impl World {
                 self.bodies[b].apply_torque(-torque);
             }
         }
-        // ANCHOR_END: torsion
-        if let Some(m) = self.mouse {
-            check_mouse(&m, self.bodies.len())?;
-            let body = &mut self.bodies[m.body];
-            // The spring is scaled by the least mass the grabbed point can have, that
-            // of the free body pushed at p: constraints only add to it, so k/m and
-            // c/m bound the spring's rates wherever the body is grabbed and however
-            // it is held, and RK4 stays stable at the step.
-            let p = body.world_point(&m.local);
-            let r = p - body.position();
-            let mass = 1.0 / (1.0 / body.mass() + r.norm_squared() / body.inertia());
-            let f = if first {
-                // The spring with no mass to carry, m ẍ + c ẋ + k x = 0 as m → 0:
-                // ẋ = (k/c)(target − x), a rate of k/c. (k itself as a rate would
-                // be 4000/s, and RK4 at 10 ms blows up at 280/s.)
-                if m.damping.is_nan() || m.damping <= 0.0 {
-                    let why = format!(
-                        "its damping is {}; a first-order world moves the point at \
-                         the rate stiffness/damping",
-                        m.damping
-                    );
-                    return Err(PbmError::invalid("mouse", why));
-                }
-                (m.target - p) * (m.stiffness / m.damping * mass)
-            } else {
-                (m.target - p) * (m.stiffness * mass)
-                    - body.point_velocity(&p) * (m.damping * mass)
-            };
-            body.apply_force_at(&p, &f);
-        }
         Ok(())
     }
+    // ANCHOR_END: torsion
 
-    // ANCHOR_END: loads
+    // ANCHOR: mouse
+    /// The mouse spring on the grabbed point. The spring is scaled by the least
+    /// mass the grabbed point can have, that of the free body pushed at p:
+    /// constraints only add to it, so k/m and c/m bound the spring's rates wherever
+    /// the body is grabbed and however it is held, and RK4 stays stable at the step.
+    fn apply_mouse(&mut self, m: &Mouse) -> Result<(), PbmError> {
+        let first = self.settings.order == Order::First;
+        let body = &mut self.bodies[m.body];
+        let p = body.world_point(&m.local);
+        let r = p - body.position();
+        let mass = 1.0 / (1.0 / body.mass() + r.norm_squared() / body.inertia());
+        let f = if first {
+            // The spring with no mass to carry, m ẍ + c ẋ + k x = 0 as m → 0:
+            // ẋ = (k/c)(target − x), a rate of k/c. (k itself as a rate would
+            // be 4000/s, and RK4 at 10 ms blows up at 280/s.)
+            if m.damping.is_nan() || m.damping <= 0.0 {
+                let why = format!(
+                    "its damping is {}; a first-order world moves the point at \
+                     the rate stiffness/damping",
+                    m.damping
+                );
+                return Err(PbmError::invalid("mouse", why));
+            }
+            (m.target - p) * (m.stiffness / m.damping * mass)
+        } else {
+            (m.target - p) * (m.stiffness * mass)
+                - body.point_velocity(&p) * (m.damping * mass)
+        };
+        body.apply_force_at(&p, &f);
+        Ok(())
+    }
+    // ANCHOR_END: mouse
 
     // ANCHOR: islands
     /// Solves for the constraint forces and adds them to the bodies, one island at a
@@ -229,26 +244,7 @@ impl World {
         let mut answers = Vec::with_capacity(islands.len());
         let (mut warm, mut unsettled) = (true, false);
         for (k, members) in islands.iter().enumerate() {
-            // The island's rows, each friction row pointing at its normal's new
-            // index.
-            // (A friction row joins the same two bodies as its normal, so the two
-            // are always in one island.)
-            let local: Vec<Row> = members
-                .iter()
-                .map(|&i| {
-                    let mut row = rows[i];
-                    if let Role::Tangent { normal } = row.role {
-                        let at = members.iter().position(|&m| m == normal);
-                        let at = at.ok_or_else(|| {
-                            let why =
-                                format!("friction row {i} left its normal {normal}");
-                            PbmError::degenerate("contact islands", why)
-                        })?;
-                        row.role = Role::Tangent { normal: at };
-                    }
-                    Ok(row)
-                })
-                .collect::<Result<_, PbmError>>()?;
+            let local = island_rows(&rows, members)?;
             let b = DVector::from_iterator(
                 members.len(),
                 members.iter().map(|&i| bias[i]),
@@ -259,15 +255,7 @@ impl World {
             self.stats.pivots += solved.solution.pivots;
             warm &= solved.warm;
             unsettled |= solved.mismatch > SETTLED;
-            for (row, &f) in local.iter().zip(solved.solution.f.iter()) {
-                let push = flat(row.along) * f;
-                let p = flat(row.p);
-                for (k, sign) in [(row.a, 1.0), (row.b, -1.0)] {
-                    if let Some(body) = self.bodies.get_mut(k) {
-                        body.apply_force_at(&p, &(push * sign));
-                    }
-                }
-            }
+            self.apply_row_forces(&local, &solved.solution.f);
             answers.push(solved.solution);
         }
         self.stats.solves += 1;
@@ -278,6 +266,22 @@ impl World {
         Ok(())
     }
     // ANCHOR_END: islands
+
+    // ANCHOR: apply_row_forces
+    /// Adds each row's force f along its direction to body a at its point, and
+    /// the opposite force to body b.
+    fn apply_row_forces(&mut self, rows: &[Row], f: &DVector<f64>) {
+        for (row, &f) in rows.iter().zip(f.iter()) {
+            let push = flat(row.along) * f;
+            let p = flat(row.p);
+            for (k, sign) in [(row.a, 1.0), (row.b, -1.0)] {
+                if let Some(body) = self.bodies.get_mut(k) {
+                    body.apply_force_at(&p, &(push * sign));
+                }
+            }
+        }
+    }
+    // ANCHOR_END: apply_row_forces
 
     /// One island's force solve, warm-started from `previous`.
     pub(super) fn solve_island(
@@ -368,6 +372,29 @@ pub(super) fn islands(n: usize, rows: &[Row]) -> Vec<Vec<usize>> {
     }
     members
 }
+
+// ANCHOR: island_rows
+/// The rows of the island `members`, each friction row pointing at its normal's
+/// new index. (A friction row joins the same two bodies as its normal, so the two
+/// are always in one island.)
+fn island_rows(rows: &[Row], members: &[usize]) -> Result<Vec<Row>, PbmError> {
+    members
+        .iter()
+        .map(|&i| {
+            let mut row = rows[i];
+            if let Role::Tangent { normal } = row.role {
+                let at = members.iter().position(|&m| m == normal);
+                let at = at.ok_or_else(|| {
+                    let why = format!("friction row {i} left its normal {normal}");
+                    PbmError::degenerate("contact islands", why)
+                })?;
+                row.role = Role::Tangent { normal: at };
+            }
+            Ok(row)
+        })
+        .collect()
+}
+// ANCHOR_END: island_rows
 
 #[cfg(test)]
 mod tests {

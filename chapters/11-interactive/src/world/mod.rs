@@ -714,16 +714,7 @@ impl World {
         // A correction may leave a little of a deep contact (it is exact only to
         // first order); another pass before the step takes the rest.
         self.correct().map_err(fail)?;
-        let (depth, pair) = self.deepest().map_err(fail)?;
-        if let (true, Some((i, j))) = (depth > self.settings.epsilon, pair) {
-            let why = format!(
-                "{} and {} interpenetrate by {depth:.3e} m, more than ε = {}",
-                self.name(i),
-                self.name(j),
-                self.settings.epsilon
-            );
-            return Err(fail(PbmError::degenerate("interactive world", why)));
-        }
+        self.check_tolerance().map_err(fail)?;
         let found = self.detect().map_err(fail)?;
         if self.settings.order == Order::Second {
             self.collide(&found).map_err(fail)?;
@@ -731,33 +722,8 @@ impl World {
         self.hold(&found);
         let y0 = state_of(self);
         let h = self.step_size();
-        let mut stepper = std::mem::replace(&mut self.stepper, RungeKutta::new(RK4));
-        let stepped = stepper.step(self, h);
-        self.stepper = stepper;
-        stepped.map_err(fail)?;
-        // A state of 10⁶ (metres, or momenta) has blown up.
-        if !state_of(self).iter().all(|v| v.is_finite() && v.abs() < 1e6) {
-            return Err(PbmError::Diverged { step: steps, time: t0 });
-        }
-        let mut taken = h;
-        let (depth, pair) = self.deepest().map_err(fail)?;
-        if let (true, Some(pair)) = (depth > self.settings.epsilon, pair) {
-            taken = self.collision_time(&y0, t0, h, pair).map_err(fail)?;
-            self.stats.shortened += 1;
-            // Steps cut to nothing, one after another, would freeze the clock: a
-            // simulator that cannot advance says so.
-            self.stalled = if taken < 1e-9 * h { self.stalled + 1 } else { 0 };
-            if self.stalled >= STALLED_STEPS {
-                let (a, b) = (self.name(pair.0), self.name(pair.1));
-                let why = format!(
-                    "{STALLED_STEPS} steps in a row shorter than 1e-9 h: {a} and {b} \
-                     interpenetrate more than ε within any step the search tries"
-                );
-                return Err(fail(PbmError::degenerate("collision time", why)));
-            }
-        } else {
-            self.stalled = 0;
-        }
+        self.integrate(h, (steps, t0))?;
+        let taken = self.cut_at_collision(&y0, t0, h).map_err(fail)?;
         self.correct().map_err(fail)?;
         let (depth, _) = self.deepest().map_err(fail)?;
         self.stats.max_depth = self.stats.max_depth.max(depth);
@@ -766,6 +732,72 @@ impl World {
         Ok(taken)
     }
     // ANCHOR_END: step
+
+    // ANCHOR: step_stages
+    /// An error naming the deepest pair if it is deeper than ε.
+    fn check_tolerance(&mut self) -> Result<(), PbmError> {
+        let (depth, pair) = self.deepest()?;
+        if let (true, Some((i, j))) = (depth > self.settings.epsilon, pair) {
+            let why = format!(
+                "{} and {} interpenetrate by {depth:.3e} m, more than ε = {}",
+                self.name(i),
+                self.name(j),
+                self.settings.epsilon
+            );
+            return Err(PbmError::degenerate("interactive world", why));
+        }
+        Ok(())
+    }
+
+    /// RK4 over `h` from the current state, in step `steps` at `t0`; an error if
+    /// the state has blown up.
+    fn integrate(
+        &mut self,
+        h: f64,
+        (steps, t0): (usize, f64),
+    ) -> Result<(), PbmError> {
+        let mut stepper = std::mem::replace(&mut self.stepper, RungeKutta::new(RK4));
+        let stepped = stepper.step(self, h);
+        self.stepper = stepper;
+        stepped.map_err(|e| e.at_step(steps, t0))?;
+        // A state of 10⁶ (metres, or momenta) has blown up.
+        if !state_of(self).iter().all(|v| v.is_finite() && v.abs() < 1e6) {
+            return Err(PbmError::Diverged { step: steps, time: t0 });
+        }
+        Ok(())
+    }
+    // ANCHOR_END: step_stages
+
+    // ANCHOR: cut_at_collision
+    /// The time the step from `y0` at `t0` takes: `h`, or, if a pair ended it
+    /// deeper than ε, the time that pair first touched, the world moved back to it.
+    fn cut_at_collision(
+        &mut self,
+        y0: &[f64],
+        t0: f64,
+        h: f64,
+    ) -> Result<f64, PbmError> {
+        let (depth, pair) = self.deepest()?;
+        let Some(pair) = pair.filter(|_| depth > self.settings.epsilon) else {
+            self.stalled = 0;
+            return Ok(h);
+        };
+        let taken = self.collision_time(y0, t0, h, pair)?;
+        self.stats.shortened += 1;
+        // Steps cut to nothing, one after another, would freeze the clock: a
+        // simulator that cannot advance says so.
+        self.stalled = if taken < 1e-9 * h { self.stalled + 1 } else { 0 };
+        if self.stalled >= STALLED_STEPS {
+            let (a, b) = (self.name(pair.0), self.name(pair.1));
+            let why = format!(
+                "{STALLED_STEPS} steps in a row shorter than 1e-9 h: {a} and {b} \
+                 interpenetrate more than ε within any step the search tries"
+            );
+            return Err(PbmError::degenerate("collision time", why));
+        }
+        Ok(taken)
+    }
+    // ANCHOR_END: cut_at_collision
 
     // ANCHOR: step_size
     /// The step: h, or shorter where a body could pass through another solid within
