@@ -410,7 +410,8 @@
       const due = Math.floor(c.owed / FRAME_MS + 1e-9);
       c.owed -= due * FRAME_MS;
       if (due > 0) this.advance(due);
-      const text = `display ${Math.round(c.hz)} Hz · ${due} frame${due === 1 ? "" : "s"} of 1/60 s this one`;
+      // The display's rate, and the 1/60 s simulation frames this display frame ran.
+      const text = `display ${Math.round(c.hz)} Hz · ran ${due} × 1/60 s`;
       if (this.status.textContent !== text) this.status.textContent = text;
       return due;
     }

@@ -367,6 +367,39 @@ const FRAME_BUDGET_MS = 4;
       path: join(shots, `demo-${id.replace("/", "-")}-light-1280.png`),
     });
   }
+  // A demo's parameters travel in the page's address: moving a slider writes them, and
+  // opening the address restores them.
+  {
+    const [id, rel] = Object.entries(demoPages)[0];
+    await open(rel);
+    const url = await page.evaluate((id) => {
+      const box = [...document.querySelectorAll("div.pbm-demo")].find((d) => d.dataset.demo === id);
+      const input = box.querySelector("div.pbm-demo-controls input[type=range]");
+      input.value = "900";
+      input.dispatchEvent(new Event("input"));
+      return { href: location.href, values: box.pbmDemo.values.slice() };
+    }, id);
+    await page.goto(url.href, { waitUntil: "load" });
+    await page.waitForFunction(() => window.pbmDemosReady === true, null, { timeout: 10000 }).catch(() => {});
+    const restored = await page.evaluate((id) => {
+      const box = [...document.querySelectorAll("div.pbm-demo")].find((d) => d.dataset.demo === id);
+      return box?.pbmDemo?.values ?? [];
+    }, id);
+    if (!url.href.includes("?") || JSON.stringify(restored) !== JSON.stringify(url.values)) {
+      fail(rel, `demo ${id}: the address ${url.href} gave ${JSON.stringify(restored)}, not ${JSON.stringify(url.values)}`);
+    }
+    // On paper: the picture and plot, no controls, and the line saying where it runs.
+    await page.emulateMedia({ media: "print" });
+    const printed = await page.evaluate((id) => {
+      const box = [...document.querySelectorAll("div.pbm-demo")].find((d) => d.dataset.demo === id);
+      const shown = (sel) => getComputedStyle(box.querySelector(sel)).display !== "none";
+      return { controls: shown("div.pbm-demo-controls"), line: shown("p.pbm-demo-print"), canvas: shown("canvas") };
+    }, id);
+    await page.emulateMedia({ media: "screen" });
+    if (printed.controls || !printed.line || !printed.canvas) {
+      fail(rel, `demo ${id} in print: ${JSON.stringify(printed)}`);
+    }
+  }
   // The same parameters and frames in the page and on the command line.
   const pbm = process.env.PBM ?? join(root, "target", "release", "pbm");
   const agreements = JSON.parse(await readFile(join(build, "demos", "agreements.json"), "utf8"));
