@@ -5,7 +5,7 @@
 
 pub use pbm_book::{
     Error, benchmarks, book, demos, figures, files, find_chapter, find_exercise,
-    math, output, readers_path, report, values,
+    math, output, practice, readers_path, report, values,
 };
 use std::path::PathBuf;
 

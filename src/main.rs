@@ -52,6 +52,15 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Implement the book's methods yourself and have the book check them: `pbm
+    /// practice` lists the tasks; `start`, `check`, `hint` and `solution` take one.
+    Practice {
+        #[command(subcommand)]
+        action: Option<PracticeAction>,
+        /// Print the tasks as one JSON object (for scripts) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Build the live demos (the chapters' code for WebAssembly) into the book's
     /// module script; `pbm book` does this first.
     Demos,
@@ -62,6 +71,31 @@ enum Command {
         /// it; the others keep their measurements and dates.
         #[arg(long)]
         package: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum PracticeAction {
+    /// Write practice/<chapter>-<task>/ with the function to fill in (never over
+    /// your own file).
+    Start {
+        /// CHAPTER/TASK, as `pbm practice` lists them.
+        id: String,
+    },
+    /// Compile your function and run the book's checks on it.
+    Check {
+        /// CHAPTER/TASK.
+        id: String,
+    },
+    /// One more hint.
+    Hint {
+        /// CHAPTER/TASK.
+        id: String,
+    },
+    /// The book's own code for it (after a check).
+    Solution {
+        /// CHAPTER/TASK.
+        id: String,
     },
 }
 
@@ -76,6 +110,12 @@ fn main() -> ExitCode {
         Command::Run { id, set, json } => {
             run(&id, &set, json).and_then(|text| print(&text))
         }
+        Command::Practice { action, json } => match practice(action, json) {
+            // A check that found your code wrong is not an error of pbm's: its report
+            // is printed, and the exit code says it failed.
+            Ok(false) => return ExitCode::FAILURE,
+            other => other.map(|_| ()),
+        },
         Command::Demos => demos().map(|_| ()),
         Command::BenchTables { package } => bench_tables(package.as_deref()),
     };
@@ -86,6 +126,39 @@ fn main() -> ExitCode {
             ExitCode::from(e.exit_code())
         }
     }
+}
+
+/// Runs a practice command; false when a check found the reader's code wrong.
+fn practice(action: Option<PracticeAction>, json: bool) -> Result<bool, Error> {
+    use pbm::practice as p;
+    let (chapters, root) = (chapters(), repo_root());
+    let task = |id: &str| p::find_task(&chapters, id);
+    match action {
+        None if json => print(&(p::list_json(&chapters, &root).to_string() + "\n"))?,
+        None => print(&p::list_text(&chapters, &root))?,
+        Some(PracticeAction::Start { id }) => {
+            print(&(p::start(&root, task(&id)?)? + "\n"))?;
+        }
+        Some(PracticeAction::Hint { id }) => {
+            print(&(p::hint(&root, task(&id)?)? + "\n"))?
+        }
+        Some(PracticeAction::Solution { id }) => {
+            print(&p::solution(&root, task(&id)?)?)?
+        }
+        Some(PracticeAction::Check { id }) => {
+            let task = task(&id)?;
+            eprintln!("checking {id}: building your code with the book's checks");
+            let checked = p::check(&root, task)?;
+            let mark = if checked.passed { "✓" } else { "✗" };
+            let mut text = format!("{mark} {id}\n");
+            for line in &checked.lines {
+                text.push_str(&format!("  {line}\n"));
+            }
+            print(&text)?;
+            return Ok(checked.passed);
+        }
+    }
+    Ok(true)
 }
 
 /// Writes `text` to standard output. A reader who pipes it into `head` closes the

@@ -112,6 +112,26 @@ impl Equations {
         Ok(Equations { labels })
     }
 
+    /// The book's numbered displays, read from its sources: the pages `SUMMARY.md`
+    /// under `src` lists, in its order (for `pbm practice`, which names the equation a
+    /// task implements without building the book).
+    pub fn of_book(src: &Path) -> Result<Equations, String> {
+        let summary = std::fs::read_to_string(src.join("SUMMARY.md"))
+            .map_err(|e| format!("{}: {e}", src.join("SUMMARY.md").display()))?;
+        let mut pages = Vec::new();
+        for line in summary.lines() {
+            let Some(link) =
+                line.split("](").nth(1).and_then(|r| r.split(')').next())
+            else {
+                continue;
+            };
+            let text = std::fs::read_to_string(src.join(link))
+                .map_err(|e| format!("{link}: {e}"))?;
+            pages.push((PathBuf::from(link), text));
+        }
+        Equations::number(pages.iter().map(|(p, s)| (p.as_path(), s.as_str())))
+    }
+
     /// The display labelled `name`.
     pub fn get(&self, name: &str) -> Option<&Numbered> {
         self.labels.get(name)

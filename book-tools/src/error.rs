@@ -28,6 +28,18 @@ pub enum Error {
         /// The chapter's exercise ids, comma separated.
         known: String,
     },
+    /// A practice task id that does not exist.
+    #[error("unknown practice task `{name}`; tasks: {known}")]
+    UnknownTask {
+        /// The id given.
+        name: String,
+        /// The task ids, comma separated.
+        known: String,
+    },
+    /// A practice command that cannot go on (a task not started, a solution asked
+    /// for before a try, a check that could not run).
+    #[error("{0}")]
+    Practice(String),
     /// A chapter's exercise failed: bad parameters, a solver, a model.
     #[error(transparent)]
     Chapter(#[from] PbmError),
@@ -64,7 +76,9 @@ impl Error {
         match self {
             Error::MalformedId(_)
             | Error::UnknownChapter { .. }
-            | Error::UnknownExercise { .. } => 2,
+            | Error::UnknownExercise { .. }
+            | Error::UnknownTask { .. }
+            | Error::Practice(_) => 2,
             Error::Chapter(e) => match e.fault() {
                 Fault::Input => 2,
                 Fault::Computation => 1,

@@ -25,6 +25,7 @@ pub mod listing;
 pub mod math;
 pub mod output;
 pub mod page_figures;
+pub mod practice;
 pub mod readers_path;
 pub mod report;
 pub mod values;

@@ -697,6 +697,7 @@ mod tests {
             tables: &[],
             demos: &[],
             agreements: &[],
+            practice: &[],
         };
         const TABLES: &[pbm_prelim::registry::TimingTable] =
             &[pbm_prelim::registry::TimingTable {

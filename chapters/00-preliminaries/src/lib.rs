@@ -20,6 +20,7 @@ pub mod parallel;
 pub mod params;
 #[cfg(feature = "book")]
 pub mod plot;
+pub mod practice;
 #[cfg(feature = "book")]
 pub mod registry;
 pub mod sampling;

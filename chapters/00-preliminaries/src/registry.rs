@@ -292,6 +292,9 @@ pub struct Chapter {
     pub demos: &'static [DemoSpec],
     /// The numbers the demos show that the exercises print too.
     pub agreements: &'static [Agreement],
+    /// The methods a reader implements and the book checks (the crate's `practice`
+    /// module).
+    pub practice: &'static [crate::practice::Task],
 }
 // ANCHOR_END: chapter
 

@@ -179,6 +179,7 @@ mod tests {
             tables: &[],
             demos: &[],
             agreements: &[],
+            practice: &[],
         }
     }
 

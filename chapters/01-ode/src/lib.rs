@@ -9,6 +9,9 @@
 //! error, and how [`adaptive`] step sizes buy accuracy with fewer derivative
 //! evaluations.
 
+// The practice files name the crate as a reader's code does (`pbm_ode::…`).
+extern crate self as pbm_ode;
+
 pub mod adaptive;
 pub mod convergence;
 pub mod demos;
@@ -18,6 +21,8 @@ pub mod exercises;
 pub mod figures;
 #[cfg(feature = "book")]
 pub mod pages;
+#[cfg(feature = "book")]
+pub mod practice;
 pub mod runge_kutta;
 pub mod scenes;
 pub mod stability;
@@ -40,5 +45,6 @@ pub fn chapter() -> pbm_prelim::Chapter {
         tables: pages::TABLES,
         demos: demos::DEMOS,
         agreements: demos::AGREEMENTS,
+        practice: practice::TASKS,
     }
 }

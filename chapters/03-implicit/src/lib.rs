@@ -40,5 +40,6 @@ pub fn chapter() -> pbm_prelim::Chapter {
         tables: pages::TABLES,
         demos: demos::DEMOS,
         agreements: demos::AGREEMENTS,
+        practice: &[],
     }
 }

@@ -35,5 +35,6 @@ pub fn chapter() -> pbm_prelim::Chapter {
         tables: pages::TABLES,
         demos: demos::DEMOS,
         agreements: demos::AGREEMENTS,
+        practice: &[],
     }
 }

@@ -36,5 +36,6 @@ pub fn chapter() -> pbm_prelim::Chapter {
         tables: pages::TABLES,
         demos: demos::DEMOS,
         agreements: demos::AGREEMENTS,
+        practice: &[],
     }
 }

@@ -1,0 +1,119 @@
+//! Practice: methods the reader writes, checked by the book's own tests. A chapter
+//! registers each [`Task`]: the file the reader starts from (the signature, a doc
+//! comment naming the section, a `todo!()` body), hints, the book's answer, and a
+//! check that runs the reader's function inside the chapter's code and says, in a
+//! teacher's words, what its behaviour shows: an observed order of convergence, a
+//! force against the derivative of its energy, an answer on a case with a closed
+//! form. A check never compares the reader's code with the book's.
+
+/// One thing to implement.
+#[derive(Debug, Clone, Copy)]
+pub struct Task {
+    /// `chapter/task`, e.g. `ode/rk4`.
+    pub id: &'static str,
+    /// What the reader writes, in a few words.
+    pub title: &'static str,
+    /// The section it belongs to, as the book names it.
+    pub section: &'static str,
+    /// The page to read first, under `book/src`, e.g. `01-ode/runge-kutta.md`.
+    pub page: &'static str,
+    /// The label of the display it implements on that page (its number is the
+    /// book's: `\label{rk4-step}` is shown as (1.9)).
+    pub equation: &'static str,
+    /// ① ② ③: 1 a few lines from an equation, 2 a method, 3 a method with care.
+    pub difficulty: u8,
+    /// The file's name in the reader's folder, e.g. `rk4.rs`.
+    pub file: &'static str,
+    /// The file the reader starts from.
+    pub stub: &'static str,
+    /// The Rust expression that checks the reader's module `reader` and gives a
+    /// [`Report`], e.g. `pbm_ode::practice::check_rk4(reader::rk4_step)`.
+    pub check: &'static str,
+    /// Hints, one at a time, the gentlest first.
+    pub hints: &'static [&'static str],
+    /// The book's answer: the same function, as the book writes it.
+    pub solution: Listing,
+}
+
+/// An anchored region of a source file (`// ANCHOR: name` … `// ANCHOR_END: name`),
+/// as the pages include listings.
+#[derive(Debug, Clone, Copy)]
+pub struct Listing {
+    /// The file's text (`include_str!`).
+    pub source: &'static str,
+    /// The anchor.
+    pub anchor: &'static str,
+}
+
+impl Listing {
+    /// The region's lines, without the marker lines of any anchor; None if the
+    /// anchor is not in the file.
+    pub fn text(&self) -> Option<String> {
+        let start = format!("ANCHOR: {}\n", self.anchor);
+        let end = format!("ANCHOR_END: {}", self.anchor);
+        let body = &self.source[self.source.find(&start)? + start.len()..];
+        let region = &body[..body.find(&end)?];
+        let mut lines: Vec<&str> =
+            region.lines().filter(|l| !l.contains("ANCHOR")).collect();
+        // The end marker's own `// ` stays behind the region.
+        while lines.last().is_some_and(|l| matches!(l.trim(), "" | "//")) {
+            lines.pop();
+        }
+        Some(lines.join("\n").trim_end().to_string() + "\n")
+    }
+}
+
+/// What a check found: a verdict and what a teacher would say, line by line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// Whether every check passed.
+    pub passed: bool,
+    /// What was measured and, for a failure, what to look at.
+    pub lines: Vec<String>,
+}
+
+impl Report {
+    /// A pass, with the measured figures.
+    pub fn pass(lines: Vec<String>) -> Report {
+        Report { passed: true, lines }
+    }
+
+    /// A failure, with the diagnosis.
+    pub fn fail(line: impl Into<String>) -> Report {
+        Report { passed: false, lines: vec![line.into()] }
+    }
+}
+
+/// The order p a method's error e(h) ∝ hᵖ shows between two step sizes.
+pub fn observed_order(error_h: f64, error_half: f64) -> f64 {
+    (error_h / error_half).log2()
+}
+
+/// The mark a task's difficulty gets on the page and in the list: ①, ② or ③.
+pub fn difficulty_mark(difficulty: u8) -> &'static str {
+    match difficulty {
+        1 => "①",
+        2 => "②",
+        _ => "③",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
+
+    use super::*;
+
+    #[test]
+    fn a_listing_is_its_anchored_region_without_markers() {
+        const SOURCE: &str = "a\n// ANCHOR: f\nfn f() {\n    // ANCHOR: g\n}\n// ANCHOR_END: g\n// ANCHOR_END: f\n";
+        let f = Listing { source: SOURCE, anchor: "f" };
+        assert_eq!(f.text().unwrap(), "fn f() {\n}\n");
+        assert!(Listing { source: SOURCE, anchor: "h" }.text().is_none());
+    }
+
+    #[test]
+    fn the_observed_order_of_a_fourth_order_error_is_four() {
+        assert!((observed_order(1.6e-5, 1e-6) - 4.0).abs() < 1e-12);
+    }
+}
