@@ -760,3 +760,45 @@ fn typed_numbers_are_directives_or_allowed() {
             .is_empty()
     );
 }
+
+#[test]
+fn every_practice_task_is_on_its_exercises_page_and_names_a_real_equation() {
+    let chapters = pbm::chapters();
+    let equations = pbm::equations::Equations::of_book(&book_src()).unwrap();
+    let mut tasks = 0;
+    for chapter in &chapters {
+        for task in chapter.practice {
+            tasks += 1;
+            let page = fs::read_to_string(book_src().join(task.page)).unwrap();
+            assert!(!page.is_empty(), "{}: {}", task.id, task.page);
+            let eq = equations.get(task.equation).unwrap_or_else(|| {
+                panic!("{}: no display labelled {}", task.id, task.equation)
+            });
+            assert!(
+                eq.page.to_str() == Some(task.page),
+                "{}: {} is on {}, not {}",
+                task.id,
+                task.equation,
+                eq.page.display(),
+                task.page
+            );
+            let exercises = fs::read_to_string(
+                book_src().join(chapter.pages).join("exercises.md"),
+            )
+            .unwrap();
+            assert!(
+                exercises.contains(&format!("practice start {}`", task.id)),
+                "{}: not under \"Implement it\" on {}/exercises.md",
+                task.id,
+                chapter.pages
+            );
+            assert!(task.solution.text().is_some(), "{}: no solution", task.id);
+            assert!(
+                task.stub.contains("todo!("),
+                "{}: the stub is not a stub",
+                task.id
+            );
+        }
+    }
+    assert!(tasks > 0);
+}

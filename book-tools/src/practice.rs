@@ -5,7 +5,8 @@
 //! module and the chapter's check on it), builds `pbm-practice-runner` with it in the
 //! release profile the book is built with, and runs it under a time limit.
 //!
-//! The reader's folder is `practice/<chapter>-<task>/` and theirs alone: `start`
+//! The reader's folder is `practice/<chapter>-<task>/` (or under `PBM_PRACTICE_DIR`)
+//! and theirs alone: `start`
 //! never overwrites it, and git ignores it. Beside their file it keeps `.hints` (how
 //! many hints were shown), `.tried` and `.passed`.
 
@@ -36,9 +37,15 @@ pub fn find_task(chapters: &[Chapter], id: &str) -> Result<&'static Task, Error>
     })
 }
 
+/// The environment variable that moves the reader's folders elsewhere (the tests
+/// use it); by default they are under `practice/` at the repository's root.
+pub const PRACTICE_DIR: &str = "PBM_PRACTICE_DIR";
+
 /// The reader's folder for `task` under the repository `root`.
 pub fn folder(root: &Path, task: &Task) -> PathBuf {
-    root.join("practice").join(task.id.replace('/', "-"))
+    let base = std::env::var_os(PRACTICE_DIR)
+        .map_or_else(|| root.join("practice"), PathBuf::from);
+    base.join(task.id.replace('/', "-"))
 }
 
 /// Where a task's equation is in the built book: `01-ode/euler.html#eq-1-1` and

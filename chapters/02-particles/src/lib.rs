@@ -21,6 +21,8 @@ pub mod interaction;
 #[cfg(feature = "book")]
 pub mod pages;
 pub mod particle;
+#[cfg(feature = "book")]
+pub mod practice;
 pub mod scenes;
 pub mod spring;
 
@@ -40,6 +42,6 @@ pub fn chapter() -> pbm_prelim::Chapter {
         tables: pages::TABLES,
         demos: demos::DEMOS,
         agreements: demos::AGREEMENTS,
-        practice: &[],
+        practice: practice::TASKS,
     }
 }

@@ -20,6 +20,8 @@ pub mod minimization;
 pub mod multigrid;
 #[cfg(feature = "book")]
 pub mod pages;
+#[cfg(feature = "book")]
+pub mod practice;
 pub mod scenes;
 pub mod sheet;
 pub mod stiff;
@@ -40,6 +42,6 @@ pub fn chapter() -> pbm_prelim::Chapter {
         tables: pages::TABLES,
         demos: demos::DEMOS,
         agreements: demos::AGREEMENTS,
-        practice: &[],
+        practice: practice::TASKS,
     }
 }
