@@ -169,6 +169,24 @@
     history.replaceState(history.state, "", url);
   }
 
+  // The series' colours, in the order of the drawing's inks First, Second, Third.
+  const PALETTE = ["#2f7fc1", "#e07b24", "#3a9a4a"];
+
+  // `canvas` sized to width × height CSS pixels at the screen's pixel density, cleared,
+  // its 2-D context drawing in CSS pixels.
+  function surface(canvas, width, height) {
+    const dpr = window.devicePixelRatio || 1;
+    if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(height * dpr)) {
+      canvas.width = Math.round(width * dpr);
+      canvas.height = Math.round(height * dpr);
+      canvas.style.height = height + "px";
+    }
+    const g = canvas.getContext("2d");
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.clearRect(0, 0, width, height);
+    return g;
+  }
+
   function themeForeground() {
     const style = getComputedStyle(document.documentElement);
     return style.getPropertyValue("--fg").trim() || "#333";
@@ -475,22 +493,13 @@
       const width = this.width;
       if (!width) return;
       const height = 150 + 15 * Math.max(0, this.spec.plot.ys.length - 1);
-      const dpr = window.devicePixelRatio || 1;
-      if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(height * dpr)) {
-        canvas.width = Math.round(width * dpr);
-        canvas.height = Math.round(height * dpr);
-        canvas.style.height = height + "px";
-      }
-      const g = canvas.getContext("2d");
-      g.setTransform(dpr, 0, 0, dpr, 0, 0);
-      g.clearRect(0, 0, width, height);
+      const g = surface(canvas, width, height);
       const fg = this.foreground;
       const spec = this.spec;
       const plot = spec.plot;
-      const palette = ["#2f7fc1", "#e07b24", "#3a9a4a"];
       const inkOf = (k) => {
         const ink = spec.readouts[plot.ys[k]].ink;
-        return ink >= 2 ? palette[ink - 2] : ink >= 0 && plot.ys.length === 1 ? palette[0] : palette[k % 3];
+        return ink >= 2 ? PALETTE[ink - 2] : ink >= 0 && plot.ys.length === 1 ? PALETTE[0] : PALETTE[k % 3];
       };
       const { x, ys } = this.series;
       const scale = plot.log ? (v) => (v > 0 ? Math.log10(v) : NaN) : (v) => v;
@@ -579,15 +588,7 @@
       if (width === 0 || !this.view) return;
       const [x0, x1, y0, y1] = this.view;
       const height = Math.round(Math.min(width * ((y1 - y0) / (x1 - x0)), 480));
-      const dpr = window.devicePixelRatio || 1;
-      if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(height * dpr)) {
-        canvas.width = Math.round(width * dpr);
-        canvas.height = Math.round(height * dpr);
-        canvas.style.height = height + "px";
-      }
-      const g = canvas.getContext("2d");
-      g.setTransform(dpr, 0, 0, dpr, 0, 0);
-      g.clearRect(0, 0, width, height);
+      const g = surface(canvas, width, height);
       // Equal scales on both axes, centred.
       const scale = Math.min(width / (x1 - x0), height / (y1 - y0));
       const ox = width / 2 - (scale * (x0 + x1)) / 2;
@@ -597,7 +598,7 @@
       this.toWorld = (cx, cy) => [(cx - ox) / scale, (oy - cy) / scale];
       const fg = this.foreground;
       // Muted is the foreground, faint (drawn at reduced opacity below).
-      const inks = [fg, fg, "#2f7fc1", "#e07b24", "#3a9a4a"];
+      const inks = [fg, fg, ...PALETTE];
       const alpha = [1, 0.35, 1, 1, 1];
       if (this.handle < 0) return;
       const n = this.api.m.pbm_draw_len(this.handle);
