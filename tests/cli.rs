@@ -221,4 +221,16 @@ fn practice_check_says_not_implemented_passes_the_solution_and_diagnoses_a_mutan
     let said = String::from_utf8_lossy(&wrong.stdout).to_string();
     assert_eq!(wrong.status.code(), Some(1), "{said}");
     assert!(said.contains("k₂ and k₃ are weighted"), "{said}");
+    // Every task's stub compiles with its check, which says it is not implemented yet.
+    let dir = tempfile::tempdir().unwrap();
+    let list = practice(dir.path(), &["--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    for task in json["tasks"].as_array().unwrap() {
+        let id = task["id"].as_str().unwrap();
+        assert!(practice(dir.path(), &["start", id]).status.success(), "{id}");
+        let out = practice(dir.path(), &["check", id]);
+        let said = String::from_utf8_lossy(&out.stdout).to_string();
+        assert_eq!(out.status.code(), Some(1), "{id}: {said}{}", stderr(&out));
+        assert!(said.contains("not yet implemented"), "{id}: {said}");
+    }
 }

@@ -86,6 +86,8 @@ pub fn list_json(chapters: &[Chapter], root: &Path) -> Value {
 /// The tasks as text, chapter by chapter, with ✓ for those passed.
 pub fn list_text(chapters: &[Chapter], root: &Path) -> String {
     let mut out = String::new();
+    let width =
+        tasks(chapters).iter().map(|t| t.id.chars().count()).max().unwrap_or(0);
     for chapter in chapters.iter().filter(|c| !c.practice.is_empty()) {
         out.push_str(&format!("{} {}\n", chapter.number, chapter.title));
         for task in chapter.practice {
@@ -98,7 +100,7 @@ pub fn list_text(chapters: &[Chapter], root: &Path) -> String {
                 " "
             };
             out.push_str(&format!(
-                "  {state} {} {:<20} {}\n",
+                "  {state} {} {:<width$}  {}\n",
                 difficulty_mark(task.difficulty),
                 task.id,
                 task.title
@@ -239,12 +241,14 @@ pub fn check(root: &Path, task: &Task) -> Result<Checked, Error> {
         .map_err(|source| Error::Write { path: tried, source })?;
     let passed_file = dir.join(".passed");
     let _ = std::fs::remove_file(&passed_file);
-    // The release profile, as `cargo run --release` builds the book: a check after it
-    // compiles the runner and the reader's file, nothing else.
+    // The release profile, as `cargo run --release` builds the book, and `pbm` in the
+    // same build: Cargo then settles every shared dependency's features as it did for
+    // `pbm` alone (the runner asks for none of its own), so the chapters' compiled code
+    // is reused and a check compiles the runner and the reader's file, nothing else.
     let build = cargo()
         .current_dir(root)
         .args(["build", "--release", "--quiet", "--message-format=short"])
-        .args(["-p", "pbm-practice-runner"])
+        .args(["-p", "pbm", "-p", "pbm-practice-runner"])
         .output()
         .map_err(|e| Error::Practice(format!("cannot run cargo: {e}")))?;
     if !build.status.success() {

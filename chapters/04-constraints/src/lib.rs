@@ -6,6 +6,9 @@
 //! − J W Q − k_s C − k_d Ċ, a sparse symmetric system solved by conjugate gradients
 //! without ever forming its matrix.
 
+// The practice files name the crate as a reader's code does (`pbm_constraints::…`).
+extern crate self as pbm_constraints;
+
 pub mod bead;
 pub mod block_matrix;
 pub mod constraint;
@@ -16,6 +19,8 @@ pub mod exercises;
 pub mod figures;
 #[cfg(feature = "book")]
 pub mod pages;
+#[cfg(feature = "book")]
+pub mod practice;
 pub mod scenes;
 pub mod system;
 
@@ -35,6 +40,6 @@ pub fn chapter() -> pbm_prelim::Chapter {
         tables: pages::TABLES,
         demos: demos::DEMOS,
         agreements: demos::AGREEMENTS,
-        practice: &[],
+        practice: practice::TASKS,
     }
 }

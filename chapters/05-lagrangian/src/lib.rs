@@ -6,6 +6,9 @@
 //! unknowns, at the price of finding a parametrisation and losing easy, interactive
 //! combination of constraints.
 
+// The practice files name the crate as a reader's code does (`pbm_lagrangian::…`).
+extern crate self as pbm_lagrangian;
+
 pub mod demos;
 #[cfg(feature = "book")]
 pub mod exercises;
@@ -15,6 +18,8 @@ pub mod models;
 #[cfg(feature = "book")]
 pub mod pages;
 pub mod parametric;
+#[cfg(feature = "book")]
+pub mod practice;
 pub mod scenes;
 pub mod wire;
 
@@ -34,6 +39,6 @@ pub fn chapter() -> pbm_prelim::Chapter {
         tables: pages::TABLES,
         demos: demos::DEMOS,
         agreements: demos::AGREEMENTS,
-        practice: &[],
+        practice: practice::TASKS,
     }
 }

@@ -6,6 +6,9 @@
 //! L̇ = τ. The same body in the plane (an angle, a scalar inertia) is what chapter
 //! 11's interactive simulator moves.
 
+// The practice files name the crate as a reader's code does (`pbm_rigid::…`).
+extern crate self as pbm_rigid;
+
 pub mod body;
 pub mod body2d;
 pub mod demos;
@@ -17,6 +20,8 @@ pub mod mass;
 pub mod mesh;
 #[cfg(feature = "book")]
 pub mod pages;
+#[cfg(feature = "book")]
+pub mod practice;
 pub mod rotation;
 pub mod scenes;
 
@@ -36,6 +41,6 @@ pub fn chapter() -> pbm_prelim::Chapter {
         tables: pages::TABLES,
         demos: demos::DEMOS,
         agreements: demos::AGREEMENTS,
-        practice: &[],
+        practice: practice::TASKS,
     }
 }

@@ -6,6 +6,9 @@
 //! interpenetrating, and where (the narrow phase: separating planes between convex
 //! shapes, cached as witnesses).
 
+// The practice files name the crate as a reader's code does (`pbm_collision::…`).
+extern crate self as pbm_collision;
+
 pub mod aabb;
 pub mod bvh;
 pub mod demos;
@@ -17,6 +20,8 @@ pub mod figures;
 pub mod pages;
 pub mod polygon;
 pub mod polyhedron;
+#[cfg(feature = "book")]
+pub mod practice;
 pub mod scenes;
 pub mod sweep;
 pub mod toi;
@@ -37,6 +42,6 @@ pub fn chapter() -> pbm_prelim::Chapter {
         tables: pages::TABLES,
         demos: demos::DEMOS,
         agreements: demos::AGREEMENTS,
-        practice: &[],
+        practice: practice::TASKS,
     }
 }

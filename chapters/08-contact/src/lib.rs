@@ -18,6 +18,8 @@ pub mod impulse;
 pub mod lcp;
 #[cfg(feature = "book")]
 pub mod pages;
+#[cfg(feature = "book")]
+pub mod practice;
 pub mod resting;
 pub mod rows;
 pub mod scenes;
@@ -39,6 +41,6 @@ pub fn chapter() -> pbm_prelim::Chapter {
         tables: pages::TABLES,
         demos: demos::DEMOS,
         agreements: demos::AGREEMENTS,
-        practice: &[],
+        practice: practice::TASKS,
     }
 }

@@ -8,6 +8,9 @@
 //! one unchanged. A hair is a chain of particles with stretch and joint-angle
 //! conditions; a cloth is a triangle mesh with stretch, shear and bend conditions.
 
+// The practice files name the crate as a reader's code does (`pbm_cloth::…`).
+extern crate self as pbm_cloth;
+
 pub mod check;
 pub mod cloth;
 pub mod contact;
@@ -20,6 +23,8 @@ pub mod figures;
 pub mod hinge;
 #[cfg(feature = "book")]
 pub mod pages;
+#[cfg(feature = "book")]
+pub mod practice;
 pub mod scenes;
 pub mod strand;
 pub mod triangle;
@@ -40,6 +45,6 @@ pub fn chapter() -> pbm_prelim::Chapter {
         tables: pages::TABLES,
         demos: demos::DEMOS,
         agreements: demos::AGREEMENTS,
-        practice: &[],
+        practice: practice::TASKS,
     }
 }

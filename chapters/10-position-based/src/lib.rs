@@ -10,6 +10,9 @@
 //! the step and of the iteration count. The same projection moves rigid bodies,
 //! through their generalized inverse masses.
 
+// The practice files name the crate as a reader's code does (`pbm_pbd::…`).
+extern crate self as pbm_pbd;
+
 pub mod contact;
 pub mod demos;
 #[cfg(feature = "book")]
@@ -21,6 +24,8 @@ pub mod net;
 #[cfg(feature = "book")]
 pub mod pages;
 pub mod particles;
+#[cfg(feature = "book")]
+pub mod practice;
 pub mod projection;
 pub mod rigid;
 pub mod scenes;
@@ -41,6 +46,6 @@ pub fn chapter() -> pbm_prelim::Chapter {
         tables: pages::TABLES,
         demos: demos::DEMOS,
         agreements: demos::AGREEMENTS,
-        practice: &[],
+        practice: practice::TASKS,
     }
 }
