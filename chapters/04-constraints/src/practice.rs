@@ -604,8 +604,8 @@ pub fn check_multipliers(f: MultipliersFn) -> Report {
         ),
         format!(
             "and to {worst:.0e} on a double pendulum hanging from a nail, at 8 states; \
-             the constraint force Jᵀλ does no work on the legal velocities (|Jᵀλ·q̇| ≤ \
-             {power:.0e})"
+             the constraint force Jᵀλ does no work on these legal velocities (|Jᵀλ·q̇| ≤ \
+             {power:.0e}, as J q̇ = 0 makes it for any λ)"
         ),
         "a bead at its circle's centre (J = 0) is an error".to_string(),
     ])

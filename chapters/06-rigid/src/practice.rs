@@ -157,8 +157,8 @@ pub fn check_quaternion_rate(f: QuatRateFn) -> Report {
             return Report::fail(format!(
                 "at ω = {} and the unit q = {} your rate has q·q̇ = {along:.3e}, not \
                  0: it changes the length of q, which a pure rotation never does \
-                 (|q| = 1 must stay 1). Look at the scalar part of the product, −ω·v \
-                 (the −v₁·v₂ of [s₁, v₁][s₂, v₂] with s₁ = 0), then halved.",
+                 (|q| = 1 must stay 1). The scalar part −ω·v and the s ω in the \
+                 vector part belong together: ½ [0, ω][s, v] = ½ [−ω·v, s ω + ω × v].",
                 numbers(omega.as_slice()),
                 numbers(q.as_slice())
             ));

@@ -125,11 +125,16 @@ impl Step {
         Ok(x)
     }
 
-    /// dx/ds at s by central differences (exact to rounding for a cubic).
+    /// dx/ds at an end, s = 0 or 1, by a one-sided difference that stays inside
+    /// [0, 1] (a reader's curve may refuse s outside it): (−3x(s) + 4x(s ± d) −
+    /// x(s ± 2d))/(±2d), off by d²/3 times x‴ for a cubic.
     fn slope(&self, f: HermiteFn, s: f64) -> Result<Vec<f64>, String> {
-        let d = 1e-4;
-        let (ahead, behind) = (self.at(f, s + d)?, self.at(f, s - d)?);
-        Ok(ahead.iter().zip(&behind).map(|(a, b)| (a - b) / (2.0 * d)).collect())
+        let d = if s < 0.5 { 1e-4 } else { -1e-4 };
+        let (here, one, two) =
+            (self.at(f, s)?, self.at(f, s + d)?, self.at(f, s + 2.0 * d)?);
+        Ok((0..here.len())
+            .map(|i| (-3.0 * here[i] + 4.0 * one[i] - two[i]) / (2.0 * d))
+            .collect())
     }
 }
 

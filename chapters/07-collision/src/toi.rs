@@ -96,7 +96,7 @@ pub fn collision_time(
 /// derivatives f0, f1 (cubic Hermite interpolation), at the fraction s ∈ [0, 1] of a
 /// step of length h. f0 is the step's first stage; f1 costs one evaluation at the end
 /// state, which the step overshot to (it would be the next step's first stage only if
-/// the step were kept). Exact for motion quadratic in time, off by O(h⁴) otherwise.
+/// the step were kept). Exact for motion cubic in time, off by O(h⁴) otherwise.
 pub fn hermite(
     x0: &[f64],
     f0: &[f64],

@@ -214,6 +214,15 @@ pub fn check_impulse(f: ImpulseFn) -> Report {
         for e in [0.4, 1.0, 0.0] {
             let j = match f(&bodies, &c, e) {
                 Ok(j) => j,
+                Err(err) if e == 0.0 || e == 1.0 => {
+                    return Report::fail(format!(
+                        "for {scene} with e = {e} your function returned an error: \
+                         {err}. Restitution lies in the closed interval [0, 1]: a \
+                         perfectly plastic (0) and a perfectly elastic (1) impact are \
+                         both allowed. If the error is your denominator instead, it \
+                         is positive for bodies that can move: {TURNING_SIGN}"
+                    ));
+                }
                 Err(err) => {
                     return Report::fail(format!(
                         "for {scene} with e = {e} your function returned an error: \
@@ -286,7 +295,7 @@ pub fn check_impulse(f: ImpulseFn) -> Report {
         format!("at e = 1 the kinetic energy is kept to {worst_energy:.0e}"),
         format!(
             "between the two boxes, momentum and angular momentum about the origin are \
-             kept to {worst_momentum:.0e}"
+             kept to {worst_momentum:.0e} (equal and opposite impulses keep them for any j)"
         ),
         "a restitution outside [0, 1] and two fixed bodies are errors".to_string(),
     ])

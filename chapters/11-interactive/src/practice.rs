@@ -61,9 +61,8 @@ pub const TASKS: &[Task] = &[
              F/m + α × r − ω² r, with r = p − x and α = τ/I.",
             "s = ṗ_a − ṗ_b is the sliding velocity at p; t = (−n_y, n_x).",
             "The edge belongs to b, so t turns with b: ṫ = ω_b × t = `spin2(ω_b, &t)`. \
-             It enters once, ṫ·s (the normal row's factor 2 comes from differentiating \
-             a distance twice), and the last term (t·s)/h takes the sliding away within \
-             the step.",
+             Following the two material points that touch at p, it enters once, ṫ·s, \
+             and the last term (t·s)/h takes the sliding away within the step.",
         ],
         solution: Listing {
             source: include_str!("practice/friction_row_solution.rs"),
@@ -206,7 +205,7 @@ pub fn check_mouse(f: MouseFn) -> Report {
             format!(
                 "it is scaled by the body's mass m = {m} kg, but the point yields like \
                  m_p = {m_p:.3} kg (the body turns as well as moves). With the body's mass \
-                 the spring is {:.1} times too fast there, and RK4 at the world's step \
+                 the spring is {:.1} times too stiff there, and RK4 at the world's step \
                  blows up",
                 m / m_p
             )
@@ -375,9 +374,10 @@ pub fn check_friction_row(f: FrictionRowFn) -> Report {
              ṫ = ω_b × t"
                 .to_string()
         } else if close(load + 2.0 * turn + now) {
-            "ṫ·s is counted twice. The normal row has 2 ṅ·(ṗ_a − ṗ_b) because it \
-             differentiates a distance twice; the friction row differentiates the sliding \
-             velocity t·s once"
+            "ṫ·s is counted twice. This row follows the two material points that touch \
+             at p, b's as well as a's; following a's vertex along b's edge instead adds \
+             another ṫ·s = −ω_b (n·s), which vanishes for a held contact (n·s = 0) but \
+             not for the sliding states this check samples"
                 .to_string()
         } else if close(load - turn + now) {
             "ṫ·s has the wrong sign: ṫ = ω_b × t = (−ω_b t_y, ω_b t_x)".to_string()

@@ -9,7 +9,7 @@ use pbm_rigid::body2d::RigidBody2;
 
 /// The mouse spring's force on the point of `body` grabbed at `local` (body
 /// coordinates), with the mouse at `target` (world coordinates):
-/// F = m_p (k (m − p) − c ṗ), where p is the grabbed point in the world, ṗ its
+/// F = m_p (k (target − p) − c ṗ), where p is the grabbed point in the world, ṗ its
 /// velocity, and m_p the least effective mass of the free body at p,
 /// 1/m_p = 1/m + |r|²/I with r = p − x. k (1/s²) and c (1/s) are per unit of that
 /// mass. `body.world_point`, `body.point_velocity`, `body.position`, `body.mass`
