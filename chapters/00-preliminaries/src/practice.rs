@@ -89,6 +89,32 @@ pub fn observed_order(error_h: f64, error_half: f64) -> f64 {
     (error_h / error_half).log2()
 }
 
+/// Pseudo-random numbers in [−1, 1) for a check's test states, the same on every
+/// run: `sampling::sample(seed)`, `sample(seed + 1)`, … in turn.
+pub fn sequence(seed: u64) -> impl FnMut() -> f64 {
+    let mut i = seed;
+    move || {
+        let x = crate::sampling::sample(i);
+        i = i.wrapping_add(1);
+        x
+    }
+}
+
+/// Numbers for a message: (a, b, c) to four decimals, without trailing zeros.
+pub fn numbers(values: &[f64]) -> String {
+    let shown: Vec<String> = values
+        .iter()
+        .map(|v| {
+            let fixed = format!("{v:.4}");
+            match fixed.trim_end_matches('0').trim_end_matches('.') {
+                "" | "-" | "-0" => "0".to_string(),
+                short => short.to_string(),
+            }
+        })
+        .collect();
+    format!("({})", shown.join(", "))
+}
+
 /// The mark a task's difficulty gets on the page and in the list: ①, ② or ③.
 pub fn difficulty_mark(difficulty: u8) -> &'static str {
     match difficulty {
@@ -110,6 +136,16 @@ mod tests {
         let f = Listing { source: SOURCE, anchor: "f" };
         assert_eq!(f.text().unwrap(), "fn f() {\n}\n");
         assert!(Listing { source: SOURCE, anchor: "h" }.text().is_none());
+    }
+
+    #[test]
+    fn messages_show_numbers_short_and_sequences_repeat() {
+        assert_eq!(numbers(&[1.0, -0.000_01, 0.125_04, -2.5]), "(1, 0, 0.125, -2.5)");
+        let (mut a, mut b) = (sequence(7), sequence(7));
+        let xs: Vec<f64> = (0..5).map(|_| a()).collect();
+        assert!(xs.iter().all(|x| (-1.0..1.0).contains(x)));
+        assert_eq!(xs, (0..5).map(|_| b()).collect::<Vec<_>>());
+        assert_ne!(xs[0], xs[1]);
     }
 
     #[test]

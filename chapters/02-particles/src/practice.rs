@@ -9,7 +9,7 @@ use nalgebra::Vector2;
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::tableau::RK4;
 use pbm_prelim::PbmError;
-use pbm_prelim::practice::{Listing, Report, Task};
+use pbm_prelim::practice::{Listing, Report, Task, sequence};
 
 /// A spring force the reader writes (the signature of [`crate::spring::spring_force`]
 /// in the plane).
@@ -71,11 +71,7 @@ pub const TASKS: &[Task] = &[
 
 /// A few states a spring can be in: (x_a, v_a, x_b, v_b), from a fixed sequence.
 fn states() -> Vec<[Vector2<f64>; 4]> {
-    let mut seed = 0x2545_f491_u64;
-    let mut next = || {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    };
+    let mut next = sequence(0x2545_f491_u64);
     (0..12)
         .map(|_| {
             let v = |next: &mut dyn FnMut() -> f64| Vector2::new(next(), next());

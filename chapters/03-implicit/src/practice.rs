@@ -6,7 +6,7 @@
 
 use nalgebra::{DMatrix, DVector};
 use pbm_prelim::PbmError;
-use pbm_prelim::practice::{Listing, Report, Task};
+use pbm_prelim::practice::{Listing, Report, Task, sequence};
 
 /// A backward Euler step the reader writes.
 pub type StepFn =
@@ -125,11 +125,8 @@ pub fn check_backward_euler(step: StepFn) -> Report {
 /// A symmetric positive definite n × n matrix with eigenvalues spread evenly in
 /// log from 1 to `condition`, rotated by a fixed orthogonal matrix.
 fn spd(n: usize, condition: f64) -> DMatrix<f64> {
-    let mut seed = 0x9e37_79b9_u64;
-    let mut next = || {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-    };
+    let mut unit = sequence(0x9e37_79b9_u64);
+    let mut next = move || 0.5 * unit();
     let random = DMatrix::from_fn(n, n, |_, _| next());
     let q = random.qr().q();
     let d = DMatrix::from_diagonal(&DVector::from_fn(n, |i, _| {

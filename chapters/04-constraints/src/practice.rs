@@ -16,7 +16,7 @@ use pbm_particles::condition::Condition;
 use pbm_particles::forces::{G, Gravity};
 use pbm_particles::particle::{Particle, Vector};
 use pbm_prelim::PbmError;
-use pbm_prelim::practice::{Listing, Report, Task};
+use pbm_prelim::practice::{Listing, Report, Task, sequence};
 
 /// A rod the reader writes: (C, J's two blocks, J̇'s two blocks).
 pub type RodFn = fn(
@@ -83,14 +83,6 @@ pub const TASKS: &[Task] = &[
         },
     },
 ];
-
-/// A pseudo-random sequence in [−1, 1), the same on every run.
-fn sequence(mut seed: u64) -> impl FnMut() -> f64 {
-    move || {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    }
-}
 
 /// A plane vector as a reader writes it: (0.503, -1.25).
 fn show(v: &Vector2<f64>) -> String {

@@ -15,7 +15,7 @@ use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::RK4;
 use pbm_particles::forces::G;
 use pbm_prelim::PbmError;
-use pbm_prelim::practice::{Listing, Report, Task};
+use pbm_prelim::practice::{Listing, Report, Task, sequence};
 
 /// A solve for ü the reader writes (the signature of
 /// [`crate::parametric::generalized_acceleration`] on a model object).
@@ -77,14 +77,6 @@ pub const TASKS: &[Task] = &[
         },
     },
 ];
-
-/// A pseudo-random sequence in [−1, 1), the same on every run.
-fn sequence(mut seed: u64) -> impl FnMut() -> f64 {
-    move || {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    }
-}
 
 /// The reader's ü, or the failure to report: an error, a wrong length, NaN.
 fn accelerations(

@@ -12,7 +12,7 @@ use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{VectorField, state_of};
 use pbm_ode::tableau::RK4;
 use pbm_prelim::PbmError;
-use pbm_prelim::practice::{Listing, Report, Task};
+use pbm_prelim::practice::{Listing, Report, Task, numbers, sequence};
 
 /// A quaternion rate the reader writes (the signature of
 /// [`crate::rotation::quat_derivative`]).
@@ -69,14 +69,6 @@ pub const TASKS: &[Task] = &[
     },
 ];
 
-/// Numbers in [−1, 1) from a fixed sequence.
-fn sequence(mut seed: u64) -> impl FnMut() -> f64 {
-    move || {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    }
-}
-
 /// Twelve angular velocities and unit quaternions, from a fixed sequence.
 fn spins() -> Vec<(Vector3<f64>, Quat)> {
     let mut next = sequence(0x5eed_0006);
@@ -87,21 +79,6 @@ fn spins() -> Vec<(Vector3<f64>, Quat)> {
             (omega, q)
         })
         .collect()
-}
-
-/// Numbers for a message: (a, b, c) to four decimals, without trailing zeros.
-fn numbers(values: &[f64]) -> String {
-    let shown: Vec<String> = values
-        .iter()
-        .map(|v| {
-            let fixed = format!("{v:.4}");
-            match fixed.trim_end_matches('0').trim_end_matches('.') {
-                "" | "-" | "-0" => "0".to_string(),
-                short => short.to_string(),
-            }
-        })
-        .collect();
-    format!("({})", shown.join(", "))
 }
 
 /// A matrix for a message, row by row.

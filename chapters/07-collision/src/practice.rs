@@ -9,7 +9,9 @@
 use crate::polygon::ConvexPolygon;
 use crate::toi::FallingBox;
 use nalgebra::Vector2;
-use pbm_prelim::practice::{Listing, Report, Task, observed_order};
+use pbm_prelim::practice::{
+    Listing, Report, Task, numbers, observed_order, sequence,
+};
 
 /// A cubic Hermite curve the reader writes (the signature of
 /// [`crate::toi::hermite`]).
@@ -65,21 +67,6 @@ pub const TASKS: &[Task] = &[
         },
     },
 ];
-
-/// Numbers for a message: (a, b, c) to four decimals, without trailing zeros.
-fn numbers(values: &[f64]) -> String {
-    let shown: Vec<String> = values
-        .iter()
-        .map(|v| {
-            let fixed = format!("{v:.4}");
-            match fixed.trim_end_matches('0').trim_end_matches('.') {
-                "" | "-" | "-0" => "0".to_string(),
-                short => short.to_string(),
-            }
-        })
-        .collect();
-    format!("({})", shown.join(", "))
-}
 
 /// A polygon for a message: its vertices, counter-clockwise.
 fn polygon(p: &ConvexPolygon) -> String {
@@ -502,11 +489,7 @@ pub fn check_separation(f: SeparationFn) -> Report {
     if let Err(why) = check_rectangles(f) {
         return Report::fail(why);
     }
-    let mut seed = 0x5a7_0007_u64;
-    let mut next = move || {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    };
+    let mut next = sequence(0x5a7_0007_u64);
     let (mut apart, mut overlapping, mut worst_depth) = (0, 0, 0.0_f64);
     for _ in 0..400 {
         if apart + overlapping >= 200 {

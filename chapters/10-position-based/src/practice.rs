@@ -7,7 +7,7 @@
 
 use crate::rigid::Body;
 use nalgebra::{Matrix3, Vector3};
-use pbm_prelim::practice::{Listing, Report, Task};
+use pbm_prelim::practice::{Listing, Report, Task, sequence};
 use pbm_rigid::mass::MassProperties;
 use pbm_rigid::rotation::quat_from_axis_angle;
 
@@ -74,11 +74,7 @@ pub const TASKS: &[Task] = &[
 
 /// Pairs of positions (x₁, x₂), from a fixed sequence, none closer than 0.2 m.
 fn pairs() -> Vec<(Vector3<f64>, Vector3<f64>)> {
-    let mut seed = 0x5851_f42d_u64;
-    let mut next = || {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    };
+    let mut next = sequence(0x5851_f42d_u64);
     let mut out = Vec::new();
     while out.len() < 8 {
         let a = Vector3::new(next(), next(), next());

@@ -9,7 +9,7 @@ use nalgebra::Vector2;
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::tableau::RK4;
 use pbm_prelim::PbmError;
-use pbm_prelim::practice::{Listing, Report, Task};
+use pbm_prelim::practice::{Listing, Report, Task, sequence};
 use pbm_rigid::body::{BodyForce, RigidSystem};
 use pbm_rigid::body2d::{RigidBody2, RigidBody2Def, rotation2, spin2};
 
@@ -280,11 +280,7 @@ type Meeting = (RigidBody2, RigidBody2, Vector2<f64>, Vector2<f64>);
 
 /// Pairs of loaded bodies meeting at p with b's normal n, from a fixed sequence.
 fn contacts() -> Result<Vec<Meeting>, PbmError> {
-    let mut seed = 0x1405_7b7e_u64;
-    let mut next = || {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    };
+    let mut next = sequence(0x1405_7b7e_u64);
     let mut out = Vec::new();
     for _ in 0..6 {
         let mut v2 = || Vector2::new(next(), next());
