@@ -87,6 +87,31 @@ pub struct LagrangianSystem<M> {
     pub t: f64,
 }
 
+/// A borrowed model is the model: a system can run on a model it does not own.
+impl<M: ParametricModel + ?Sized> ParametricModel for &M {
+    fn dof(&self) -> usize {
+        (**self).dof()
+    }
+    fn masses(&self) -> &[f64] {
+        (**self).masses()
+    }
+    fn positions(&self, u: &[f64]) -> DVector<f64> {
+        (**self).positions(u)
+    }
+    fn jacobian(&self, u: &[f64]) -> DMatrix<f64> {
+        (**self).jacobian(u)
+    }
+    fn jacobian_dot(&self, u: &[f64], u_dot: &[f64]) -> DMatrix<f64> {
+        (**self).jacobian_dot(u, u_dot)
+    }
+    fn applied_force(&self, q: &DVector<f64>, q_dot: &DVector<f64>) -> DVector<f64> {
+        (**self).applied_force(q, q_dot)
+    }
+    fn potential_energy(&self, q: &DVector<f64>) -> f64 {
+        (**self).potential_energy(q)
+    }
+}
+
 impl<M: ParametricModel> LagrangianSystem<M> {
     /// The model at u with velocities u̇ (both finite, of length dof).
     pub fn new(model: M, u: Vec<f64>, u_dot: Vec<f64>) -> Result<Self, PbmError> {

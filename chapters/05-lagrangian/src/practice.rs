@@ -126,52 +126,35 @@ fn constraint_work(
     (j.transpose() * (inertia - force), scale * j.norm())
 }
 
-/// A model moved by the reader's accelerations.
+/// A model moved by the reader's accelerations: the chapter's system for its state,
+/// clock and energy, the reader's function for ü.
 struct ReaderMotion<'a> {
-    model: &'a (dyn ParametricModel + 'static),
+    system: LagrangianSystem<&'a (dyn ParametricModel + 'static)>,
     f: AccelerationFn,
-    u: Vec<f64>,
-    u_dot: Vec<f64>,
-    t: f64,
-}
-
-impl ReaderMotion<'_> {
-    /// ½ q̇ᵀ M q̇ + V.
-    fn energy(&self) -> f64 {
-        let q_dot =
-            self.model.jacobian(&self.u) * DVector::from_column_slice(&self.u_dot);
-        let kinetic: f64 =
-            q_dot.iter().zip(self.model.masses()).map(|(v, m)| 0.5 * m * v * v).sum();
-        kinetic + self.model.potential_energy(&self.model.positions(&self.u))
-    }
 }
 
 impl OdeSystem for ReaderMotion<'_> {
     fn dimension(&self) -> usize {
-        2 * self.u.len()
+        self.system.dimension()
     }
     fn time(&self) -> f64 {
-        self.t
+        self.system.time()
     }
     fn gather_state(&self, x: &mut [f64]) {
-        let n = self.u.len();
-        x[..n].copy_from_slice(&self.u);
-        x[n..].copy_from_slice(&self.u_dot);
+        self.system.gather_state(x);
     }
     fn scatter_state(&mut self, x: &[f64], t: f64) {
-        let n = self.u.len();
-        self.u.copy_from_slice(&x[..n]);
-        self.u_dot.copy_from_slice(&x[n..]);
-        self.t = t;
+        self.system.scatter_state(x, t);
     }
     fn derivative(&mut self, xdot: &mut [f64]) -> Result<(), PbmError> {
-        let n = self.u.len();
-        xdot[..n].copy_from_slice(&self.u_dot);
-        let a = (self.f)(self.model, &self.u, &self.u_dot)?;
+        let s = &self.system;
+        let n = s.u.len();
+        xdot[..n].copy_from_slice(&s.u_dot);
+        let a = (self.f)(s.model, &s.u, &s.u_dot)?;
         if a.len() != n || !a.iter().all(|x| x.is_finite()) {
             return Err(PbmError::degenerate(
                 "your accelerations",
-                format!("ü = {:?} at u = {:?}", a.as_slice(), self.u),
+                format!("ü = {:?} at u = {:?}", a.as_slice(), s.u),
             ));
         }
         xdot[n..].copy_from_slice(a.as_slice());
@@ -186,14 +169,16 @@ fn energy_drift(
     u: &[f64],
     (steps, h, scale): (usize, f64, f64),
 ) -> Result<f64, PbmError> {
-    let mut system =
-        ReaderMotion { model, f, u: u.to_vec(), u_dot: vec![0.0; u.len()], t: 0.0 };
-    let e0 = system.energy();
+    let mut system = ReaderMotion {
+        system: LagrangianSystem::new(model, u.to_vec(), vec![0.0; u.len()])?,
+        f,
+    };
+    let e0 = system.system.energy();
     let mut rk4 = RungeKutta::new(RK4);
     let mut worst = 0.0_f64;
     for _ in 0..steps {
         rk4.step(&mut system, h)?;
-        worst = worst.max((system.energy() - e0).abs() / scale);
+        worst = worst.max((system.system.energy() - e0).abs() / scale);
     }
     Ok(worst)
 }
