@@ -10,10 +10,10 @@
 //! direction.
 
 use crate::lcp::{
-    Bounds, ClampedFactor, LcpSolution, scale, solve_bounded,
+    Bounds, Checked, ClampedFactor, LcpSolution, solve_bounded,
     solve_warm_pivoting_with,
 };
-use crate::rows::{BodyState, Role, Row, row_matrix};
+use crate::rows::{BodyState, Role, Row, row_matrix, row_spans};
 use nalgebra::{DMatrix, DVector};
 use pbm_prelim::PbmError;
 
@@ -83,6 +83,9 @@ pub struct FrictionSolution {
     /// [`SETTLED`] when the rounds settled, at most [`UNSETTLED`] when they did not
     /// (see [`solve_friction`]).
     pub mismatch: f64,
+    /// Whether the solve was answered through the factor kept from the last one,
+    /// with no factoring ([`solve_friction_kept`]).
+    pub reused: bool,
 }
 
 /// The rounds stop when no normal force changes by more than this, relative to
@@ -111,6 +114,23 @@ pub fn solve_friction(
     mu: f64,
     previous: Option<&LcpSolution>,
 ) -> Result<FrictionSolution, PbmError> {
+    solve_friction_kept(bodies, rows, b, mu, (previous, None)).map(|(sol, _)| sol)
+}
+// ANCHOR_END: solve_friction
+
+// ANCHOR: solve_friction_kept
+/// [`solve_friction`] with the factor of A_CC the last solve ended with, `kept`
+/// (aged: built for that solve's A). While the bodies move little, the new A_CC is
+/// solved through it by iterative refinement, and nothing is factored; the answer
+/// is checked against every condition as a fresh one would be. Returns the factor
+/// this solve ended with, for the next.
+pub(crate) fn solve_friction_kept(
+    bodies: &[BodyState],
+    rows: &[Row],
+    b: &DVector<f64>,
+    mu: f64,
+    (previous, kept): (Option<&LcpSolution>, Option<ClampedFactor>),
+) -> Result<(FrictionSolution, Option<ClampedFactor>), PbmError> {
     if !(mu >= 0.0 && mu.is_finite()) {
         let why = format!("{mu}: it must be finite and not negative");
         return Err(PbmError::invalid("coefficient of friction", why));
@@ -123,16 +143,18 @@ pub fn solve_friction(
         }
     };
     let pivots = sol.pivots * usize::from(previous.is_none());
-    let mut rounds =
-        Rounds::new((&a, b, rows, mu, 1e-10 * scale(&a, b)), sol, pivots);
+    let known = Checked::contact_matrix(&a, b, row_spans(bodies, rows))?;
+    let problem = (&a, b, rows, mu, 1e-10 * known.scale);
+    let mut rounds = Rounds::new(problem, sol, (pivots, known));
+    rounds.kept = kept.filter(|_| previous.is_some());
     for round in 1..=ROUNDS {
         if let Some(settled) = rounds.round(round, previous.is_some())? {
-            return Ok(settled);
+            return Ok((settled, rounds.kept));
         }
     }
-    rounds.unsettled()
+    rounds.unsettled().map(|sol| (sol, None))
 }
-// ANCHOR_END: solve_friction
+// ANCHOR_END: solve_friction_kept
 
 /// A diagonal of [`REGULARIZATION`] times A's largest: redundant contacts (four
 /// corners on a face) make A singular, and the pivoting then leans on roundoff to
@@ -173,6 +195,10 @@ struct Rounds<'a> {
     kept: Option<ClampedFactor>,
     pivots: usize,
     warm: bool,
+    /// Whether the first round went through the kept factor.
+    reused: bool,
+    /// A, checked once for all the rounds.
+    known: Checked,
 }
 
 impl<'a> Rounds<'a> {
@@ -180,14 +206,27 @@ impl<'a> Rounds<'a> {
     fn new(
         problem: (&'a DMatrix<f64>, &'a DVector<f64>, &'a [Row], f64, f64),
         sol: LcpSolution,
-        pivots: usize,
+        (pivots, known): (usize, Checked),
     ) -> Self {
         let rows = problem.2;
         let normal =
             (0..rows.len()).filter(|&i| rows[i].role == Role::Normal).collect();
         let guide = sol.f.clone();
         let (last, best, kept, warm) = (None, None, None, false);
-        Rounds { problem, normal, guide, sol, last, best, kept, pivots, warm }
+        let reused = false;
+        Rounds {
+            problem,
+            normal,
+            guide,
+            sol,
+            last,
+            best,
+            kept,
+            pivots,
+            warm,
+            reused,
+            known,
+        }
     }
 
     // ANCHOR: friction_round
@@ -202,8 +241,15 @@ impl<'a> Rounds<'a> {
     ) -> Result<Option<FrictionSolution>, PbmError> {
         let (a, b, rows, mu, tol) = self.problem;
         let bounds = bounds_for(rows, mu, &self.guide);
-        let (mut next, held, factor) =
-            solve_warm_pivoting_with(a, b, &bounds, &self.sol, self.kept.take())?;
+        let known = Some(&self.known);
+        let (mut next, held, factor) = solve_warm_pivoting_with(
+            a,
+            b,
+            &bounds,
+            &self.sol,
+            (self.kept.take(), known),
+        )?;
+        self.reused |= round == 1 && factor.as_ref().is_some_and(|f| f.is_aged());
         self.kept = factor;
         self.pivots += next.pivots;
         next.pivots = self.pivots;
@@ -216,7 +262,9 @@ impl<'a> Rounds<'a> {
         self.sol = next;
         let mismatch = coulomb_mismatch(rows, mu, &bounds, &self.sol.f, tol);
         let (warm, solution) = (self.warm, self.sol.clone());
-        let answer = FrictionSolution { solution, rounds: round, warm, mismatch };
+        let reused = self.reused;
+        let answer =
+            FrictionSolution { solution, rounds: round, warm, mismatch, reused };
         if mismatch <= SETTLED {
             return Ok(Some(answer));
         }

@@ -193,6 +193,15 @@ pub(crate) struct ClampedFactor {
     order: Vec<usize>,
     /// L's rows: row r has r + 1 entries.
     l: Vec<Vec<f64>>,
+    /// Where each row of L starts: its entries before this column are zero. A row
+    /// of A_CC that is zero up to some column stays zero there in L (the envelope
+    /// of a Cholesky factor is the matrix's), so a banded A_CC costs its band, not
+    /// its size.
+    start: Vec<usize>,
+    /// Built for an earlier A (an earlier solve's, whose bodies have since moved a
+    /// little): no longer A_CC's factor, only a preconditioner for it, used by
+    /// [`ClampedFactor::refine`] and nowhere else.
+    stale: bool,
 }
 
 // ANCHOR_END: factor
@@ -201,7 +210,12 @@ impl ClampedFactor {
     // ANCHOR: factor_push
     /// Factors A_CC for the clamped indices of `sets`; None if it is not definite.
     fn new(a: &DMatrix<f64>, sets: &[Set]) -> Option<Self> {
-        let mut factor = ClampedFactor { order: Vec::new(), l: Vec::new() };
+        let mut factor = ClampedFactor {
+            order: Vec::new(),
+            l: Vec::new(),
+            start: Vec::new(),
+            stale: false,
+        };
         for i in (0..sets.len()).filter(|&i| sets[i] == Set::Clamped) {
             if !factor.push(a, i) {
                 return None;
@@ -214,18 +228,26 @@ impl ClampedFactor {
     /// diagonal is √(A_ii − l·l). False (and nothing added) if that is not
     /// clearly positive: A_CC would be singular, a redundant contact.
     fn push(&mut self, a: &DMatrix<f64>, i: usize) -> bool {
-        let mut row: Vec<f64> = Vec::with_capacity(self.order.len() + 1);
-        for (r, &j) in self.order.iter().enumerate() {
-            let dot: f64 = row.iter().zip(&self.l[r]).map(|(x, y)| x * y).sum();
-            row.push((a[(i, j)] - dot) / self.l[r][r]);
+        let k = self.order.len();
+        let start = self.order.iter().position(|&j| a[(i, j)] != 0.0).unwrap_or(k);
+        let mut row: Vec<f64> = vec![0.0; k];
+        for r in start..k {
+            let from = start.max(self.start[r]);
+            let dot: f64 = row[from..r]
+                .iter()
+                .zip(&self.l[r][from..r])
+                .map(|(x, y)| x * y)
+                .sum();
+            row[r] = (a[(i, self.order[r])] - dot) / self.l[r][r];
         }
-        let pivot = a[(i, i)] - row.iter().map(|x| x * x).sum::<f64>();
+        let pivot = a[(i, i)] - row[start..].iter().map(|x| x * x).sum::<f64>();
         if !(pivot > 1e-13 * a[(i, i)].abs() && pivot.is_finite()) {
             return false;
         }
         row.push(pivot.sqrt());
         self.l.push(row);
         self.order.push(i);
+        self.start.push(start);
         true
     }
 
@@ -238,6 +260,12 @@ impl ClampedFactor {
         let Some(p) = self.order.iter().position(|&j| j == i) else { return };
         self.order.remove(p);
         self.l.remove(p);
+        self.start.remove(p);
+        // Rows below that started after column p start one column earlier now; the
+        // update below fills no column before a row's start.
+        for start in self.start[p..].iter_mut().filter(|s| **s > p) {
+            *start -= 1;
+        }
         let m = self.l.len();
         let mut x: Vec<f64> = (p..m).map(|r| self.l[r].remove(p)).collect();
         for j in 0..m - p {
@@ -261,14 +289,69 @@ impl ClampedFactor {
     fn solve(&self, mut x: Vec<f64>) -> Vec<f64> {
         let k = self.order.len();
         for r in 0..k {
-            let dot: f64 = (0..r).map(|c| self.l[r][c] * x[c]).sum();
-            x[r] = (x[r] - dot) / self.l[r][r];
+            let (from, row) = (self.start[r], &self.l[r]);
+            let dot: f64 =
+                row[from..r].iter().zip(&x[from..r]).map(|(l, x)| l * x).sum();
+            x[r] = (x[r] - dot) / row[r];
         }
-        for r in (0..k).rev() {
-            let dot: f64 = (r + 1..k).map(|c| self.l[c][r] * x[c]).sum();
-            x[r] = (x[r] - dot) / self.l[r][r];
+        // Lᵀ x = y a row of L at a time: x_c is final once the rows below are done.
+        for c in (0..k).rev() {
+            let row = &self.l[c];
+            x[c] /= row[c];
+            let xc = x[c];
+            for (x, l) in x[self.start[c]..c].iter_mut().zip(&row[self.start[c]..c]) {
+                *x -= l * xc;
+            }
         }
         x
+    }
+
+    // ANCHOR: factor_refine
+    /// Solves A_CC x = rhs (in the factor's row order) for an A close to the one the
+    /// factor was built from, by iterative refinement: x ← x + (L Lᵀ)⁻¹ (rhs − A_CC x).
+    /// Each round costs a product with A_CC and two triangular solves, O(k²), where a
+    /// new factor costs O(k³); the error shrinks each round by the factor
+    /// ‖I − (L Lᵀ)⁻¹ A_CC‖, small while the bodies have moved little since the
+    /// factor was built. `None` if the residual is not below `goal` after
+    /// [`REFINEMENTS`] rounds: the matrix changed too much, and the caller refactors.
+    fn refine(
+        &self,
+        (a, known): (&DMatrix<f64>, Option<&Checked>),
+        rhs: &[f64],
+        goal: f64,
+    ) -> Option<Vec<f64>> {
+        let mut x = vec![0.0; self.order.len()];
+        let mut full = DVector::zeros(a.nrows());
+        let mut residual = rhs.to_vec();
+        for _ in 0..REFINEMENTS {
+            let dx = self.solve(residual);
+            x.iter_mut().zip(&dx).for_each(|(x, d)| *x += d);
+            for (&i, &x) in self.order.iter().zip(&x) {
+                full[i] = x;
+            }
+            let ax = product(a, &full, known);
+            residual = self.order.iter().zip(rhs).map(|(&i, r)| r - ax[i]).collect();
+            let worst = residual.iter().fold(0.0_f64, |m, r| m.max(r.abs()));
+            if worst <= goal {
+                return Some(x);
+            }
+            if !worst.is_finite() {
+                return None;
+            }
+        }
+        None
+    }
+    // ANCHOR_END: factor_refine
+
+    /// Marks the factor as built for an earlier A: from now on only
+    /// [`ClampedFactor::refine`] may use it.
+    pub(crate) fn age(&mut self) {
+        self.stale = true;
+    }
+
+    /// Whether the factor was built for an earlier A.
+    pub(crate) fn is_aged(&self) -> bool {
+        self.stale
     }
 
     /// [`direction`] through the factor: A_CC Δf_C = −σ A_Cd by two triangular
@@ -292,6 +375,9 @@ impl ClampedFactor {
     }
     // ANCHOR_END: factor_solve
 }
+
+/// Rounds of iterative refinement through a kept factor before it is rebuilt.
+pub const REFINEMENTS: usize = 4;
 
 /// What stops a step.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -370,7 +456,7 @@ fn pivot(
             *set = Set::Upper;
         }
     }
-    drive(a, b, bounds, (f, acc), sets, None).map(|(solution, _)| solution)
+    drive(a, b, bounds, (f, acc), sets, (None, None)).map(|(solution, _)| solution)
 }
 
 /// Whether A equals its transpose to roundoff.
@@ -400,22 +486,23 @@ struct Pivoting<'a> {
 /// Drives every pending index into complementarity, one at a time, keeping the
 /// others complementary: from f = 0 in [`pivot`], from a guessed partition in
 /// [`solve_warm_pivoting`], which hands over its factor of that partition's A_CC
-/// (`factor`) rather than have it built again. Returns the factor of the clamped
-/// set it ends with, if it kept one.
+/// (`factor`) rather than have it built again, and the scale of an A it built and
+/// checked itself (`known`). Returns the factor of the clamped set it ends with, if
+/// it kept one.
 fn drive(
     a: &DMatrix<f64>,
     b: &DVector<f64>,
     bounds: &Bounds,
     (f, acc): (DVector<f64>, DVector<f64>),
     sets: Vec<Set>,
-    factor: Option<ClampedFactor>,
+    (factor, known): (Option<ClampedFactor>, Option<&Checked>),
 ) -> Result<(LcpSolution, Option<ClampedFactor>), PbmError> {
     let factor = match factor {
         Some(factor) => Some(factor),
-        None if is_symmetric(a) => ClampedFactor::new(a, &sets),
+        None if known.is_some() || is_symmetric(a) => ClampedFactor::new(a, &sets),
         None => None,
     };
-    let scale = scale(a, b);
+    let scale = known.map_or_else(|| scale(a, b), |k| k.scale);
     let tol = 1e-12 * scale;
     let mut p = Pivoting { a, bounds, f, acc, sets, factor, pivots: 0, tol, scale };
     // Pending unknowns with |a| ≤ tol between their bounds are satisfied as they
@@ -590,6 +677,72 @@ impl Pivoting<'_> {
     // ANCHOR_END: drive_pivot
 }
 
+/// What a caller that built A itself knows of it, so that the solves it makes (the
+/// friction rounds make several per A) need not check it again: A is square, finite
+/// and symmetric, and `scale` is [`scale`] of A and b.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Checked {
+    /// [`scale`] of A and b.
+    pub(crate) scale: f64,
+    /// For each column j of A, the first and last row of its nonzero entries (and by
+    /// symmetry row j's columns). Rows of contacts that share no body do not
+    /// interact, so with contacts listed body pair by body pair (a stack from the
+    /// bottom up) A is banded, and products with it need only these spans.
+    spans: Vec<(usize, usize)>,
+}
+
+impl Checked {
+    /// Checks a contact matrix A (J M⁻¹ Jᵀ plus a diagonal, assembled symmetric:
+    /// [`crate::rows::row_matrix`] writes each entry and its mirror from one number)
+    /// and b once, given the `spans` of A's columns that the rows' bodies give
+    /// ([`crate::rows::row_spans`]). An entry of J or M⁻¹ that is not finite makes
+    /// the diagonal entry of its row not finite, so the diagonal and b are what is
+    /// checked. A's largest entry is on its diagonal, as in every positive
+    /// semidefinite matrix (|Aᵢⱼ| ≤ √(Aᵢᵢ Aⱼⱼ)), so the scale reads the diagonal.
+    pub(crate) fn contact_matrix(
+        a: &DMatrix<f64>,
+        b: &DVector<f64>,
+        spans: Vec<(usize, usize)>,
+    ) -> Result<Self, PbmError> {
+        let n = b.len();
+        let diagonal = a.diagonal();
+        let sized = a.nrows() == n && a.ncols() == n && spans.len() == n;
+        if !sized || diagonal.iter().chain(b.iter()).any(|x| !x.is_finite()) {
+            check(a, b)?; // says what is wrong
+            let why = format!("{} column spans for {n} unknowns", spans.len());
+            return Err(PbmError::invalid("contact problem", why));
+        }
+        let scale = b.amax().max(diagonal.amax()).max(1e-300);
+        Ok(Checked { scale, spans })
+    }
+
+    /// A x, reading each column only over its span and skipping zero entries of x.
+    fn product(&self, a: &DMatrix<f64>, x: &DVector<f64>) -> DVector<f64> {
+        let n = x.len();
+        let mut y = DVector::zeros(n);
+        for (j, &xj) in x.iter().enumerate().filter(|(_, x)| **x != 0.0) {
+            let (first, last) = self.spans[j];
+            let column = &a.as_slice()[j * n + first..=j * n + last];
+            for (y, a) in y.as_mut_slice()[first..=last].iter_mut().zip(column) {
+                *y += a * xj;
+            }
+        }
+        y
+    }
+}
+
+/// A x, through the spans of a checked A when there are some.
+fn product(
+    a: &DMatrix<f64>,
+    x: &DVector<f64>,
+    known: Option<&Checked>,
+) -> DVector<f64> {
+    match known {
+        Some(k) => k.product(a, x),
+        None => a * x,
+    }
+}
+
 /// Checks a warm start's problem; false if the previous solution has another size
 /// (the contacts changed), and there is nothing to start from.
 fn warm_input(
@@ -599,6 +752,15 @@ fn warm_input(
     previous: &LcpSolution,
 ) -> Result<bool, PbmError> {
     check(a, b)?;
+    warm_sizes(b, bounds, previous)
+}
+
+/// The bounds checked, and whether the previous solution has b's size.
+fn warm_sizes(
+    b: &DVector<f64>,
+    bounds: &Bounds,
+    previous: &LcpSolution,
+) -> Result<bool, PbmError> {
     check_bounds(bounds, b.len())?;
     Ok(previous.f.len() == b.len())
 }
@@ -742,41 +904,56 @@ pub fn solve_warm_pivoting(
     bounds: &Bounds,
     previous: &LcpSolution,
 ) -> Result<(LcpSolution, bool), PbmError> {
-    solve_warm_pivoting_with(a, b, bounds, previous, None)
+    solve_warm_pivoting_with(a, b, bounds, previous, (None, None))
         .map(|(solution, held, _)| (solution, held))
 }
 // ANCHOR_END: warm_pivoting
 
 // ANCHOR: warm_drive
-/// [`solve_warm_pivoting`] from `kept`, the last call's factor of A_CC *for this A*
-/// (the friction rounds keep A and move bounds), returning the factor it ends with.
+/// [`solve_warm_pivoting`] from `kept`, the last call's factor of A_CC (for this A,
+/// as when the friction rounds keep A and move bounds, or aged, for an earlier A),
+/// and for an A the caller has `known` (checked), returning the factor it ends with.
 pub(crate) fn solve_warm_pivoting_with(
     a: &DMatrix<f64>,
     b: &DVector<f64>,
     bounds: &Bounds,
     previous: &LcpSolution,
-    kept: Option<ClampedFactor>,
+    (kept, known): (Option<ClampedFactor>, Option<&Checked>),
 ) -> Result<(LcpSolution, bool, Option<ClampedFactor>), PbmError> {
     let n = b.len();
-    if !warm_input(a, b, bounds, previous)? {
+    let sized = match known {
+        Some(_) => warm_sizes(b, bounds, previous)?,
+        None => warm_input(a, b, bounds, previous)?,
+    };
+    if !sized {
         return Ok((solve_bounded(a, b, bounds)?, false, None));
     }
     // The same guess and the same tolerance as [`solve_warm`]: where the guess
     // holds, the two give the same answer.
-    let tol = 1e-9 * scale(a, b);
+    let tol = 1e-9 * known.map_or_else(|| scale(a, b), |k| k.scale);
     let mut clamped: Vec<bool> = (0..n)
         .map(|i| {
             (previous.clamped[i] || previous.a[i].abs() <= tol)
                 && bounds.lo[i] < bounds.hi[i]
         })
         .collect();
+    let kept = match kept {
+        Some(fa) if fa.stale => {
+            let guess = (previous, clamped.as_slice());
+            if let Some(sol) = through_kept((a, b, known), bounds, guess, &fa, tol) {
+                return Ok((sol, true, Some(fa)));
+            }
+            None
+        }
+        fresh => fresh,
+    };
     let mut f = held_at_bounds(previous, bounds, &clamped);
-    let mut factor = guess_factor(a, kept, &clamped);
+    let mut factor = guess_factor(a, kept, &clamped, known.is_some());
     if !repair(a, b, bounds, (&mut clamped, &mut f), &mut factor, tol) {
         return Ok((solve_bounded(a, b, bounds)?, false, None));
     }
     let (sets, acc) = sets_of(a, b, bounds, (&clamped, &mut f), tol);
-    match drive(a, b, bounds, (f, acc), sets, factor) {
+    match drive(a, b, bounds, (f, acc), sets, (factor, known)) {
         Ok((sol, factor)) => {
             let held = sol.pivots == 0;
             Ok((sol, held, factor))
@@ -790,12 +967,50 @@ pub(crate) fn solve_warm_pivoting_with(
 }
 // ANCHOR_END: warm_drive
 
+// ANCHOR: through_kept
+/// The warm start through a factor kept from an earlier solve (an earlier A, its
+/// bodies moved a little since): if the guessed clamped set is the factor's, solve
+/// it by [`ClampedFactor::refine`] to well within the tolerance, and accept the
+/// answer only if it satisfies every condition, exactly as a fresh factor's answer
+/// must. `None` sends the caller to the fresh factor.
+fn through_kept(
+    (a, b, known): (&DMatrix<f64>, &DVector<f64>, Option<&Checked>),
+    bounds: &Bounds,
+    (previous, clamped): (&LcpSolution, &[bool]),
+    kept: &ClampedFactor,
+    tol: f64,
+) -> Option<LcpSolution> {
+    let count = clamped.iter().filter(|&&c| c).count();
+    if count != kept.order.len() || !kept.order.iter().all(|&i| clamped[i]) {
+        return None;
+    }
+    let mut f = held_at_bounds(previous, bounds, clamped);
+    let rest = product(a, &f, known) + b;
+    let rhs: Vec<f64> = kept.order.iter().map(|&i| -rest[i]).collect();
+    let x = kept.refine((a, known), &rhs, 1e-3 * tol)?;
+    for (&i, x) in kept.order.iter().zip(x) {
+        f[i] = x;
+    }
+    let mut acc = product(a, &f, known) + b;
+    if !guess_holds(bounds, clamped, (&f, &acc), tol) {
+        return None;
+    }
+    for &i in &kept.order {
+        acc[i] = 0.0;
+        f[i] = f[i].clamp(bounds.lo[i], bounds.hi[i]);
+    }
+    let clamped = clamped.to_vec();
+    Some(LcpSolution { f, a: acc, pivots: 0, clamped })
+}
+// ANCHOR_END: through_kept
+
 /// A_CC of the guess, factored where A is symmetric and A_CC definite: the factor
 /// `kept` from the last call brought to this guess a row at a time, or a new one.
 fn guess_factor(
     a: &DMatrix<f64>,
     kept: Option<ClampedFactor>,
     clamped: &[bool],
+    symmetric: bool,
 ) -> Option<ClampedFactor> {
     let n = clamped.len();
     let factor = kept.and_then(|mut fa| {
@@ -808,7 +1023,7 @@ fn guess_factor(
             (0..n).filter(|&i| clamped[i] && !fa.order.contains(&i)).collect();
         fresh.into_iter().all(|i| fa.push(a, i)).then_some(fa)
     });
-    if factor.is_none() && is_symmetric(a) {
+    if factor.is_none() && (symmetric || is_symmetric(a)) {
         let sets: Vec<Set> = (0..n)
             .map(|i| if clamped[i] { Set::Clamped } else { Set::Pending })
             .collect();
@@ -1172,6 +1387,85 @@ mod tests {
         let mut factor = ClampedFactor::new(&singular, &vec![Set::Lower; n]).unwrap();
         let accepted = (0..n).filter(|&i| factor.push(&singular, i)).count();
         assert_eq!(accepted, 3, "rank 3");
+    }
+
+    /// A banded definite matrix: J Jᵀ + I with J's rows touching three neighbouring
+    /// columns, as contact rows touch their bodies.
+    fn banded(n: usize, seed: u64) -> DMatrix<f64> {
+        let mut x = seed;
+        let mut next = || {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        let j =
+            DMatrix::from_fn(
+                n,
+                n,
+                |r, c| if c >= r && c < r + 3 { next() } else { 0.0 },
+            );
+        &j * j.transpose() + DMatrix::identity(n, n)
+    }
+
+    #[test]
+    fn the_envelope_factor_of_a_banded_matrix_solves_as_a_dense_solve_does() {
+        let n = 16;
+        let a = banded(n, 3);
+        let mut sets = vec![Set::Lower; n];
+        let mut factor = ClampedFactor::new(&a, &sets).unwrap();
+        let moves = [0, 1, 2, 5, 6, 7, 9, 15, 1, 14, 8, 6, 3, 4, 12, 0, 11];
+        for (step, &i) in moves.iter().enumerate() {
+            if sets[i] == Set::Clamped {
+                sets[i] = Set::Lower;
+                factor.remove(i);
+            } else {
+                sets[i] = Set::Clamped;
+                assert!(factor.push(&a, i));
+            }
+            // L's entries before each row's start are zero, and L Lᵀ is A_CC.
+            let k = factor.order.len();
+            for r in 0..k {
+                assert!(factor.l[r][..factor.start[r]].iter().all(|&x| x == 0.0));
+                for c in 0..=r {
+                    let llt: f64 =
+                        (0..=c).map(|m| factor.l[r][m] * factor.l[c][m]).sum();
+                    let (i, j) = (factor.order[r], factor.order[c]);
+                    assert!(
+                        (llt - a[(i, j)]).abs() < 1e-12,
+                        "step {step}: ({r}, {c})"
+                    );
+                }
+            }
+            let d = (0..n).find(|&j| sets[j] != Set::Clamped).unwrap();
+            let (df, _) = factor.direction(&a, d, 1.0);
+            let (df_dense, _) = direction(&a, &sets, d, 1.0).unwrap();
+            assert!((&df - &df_dense).amax() < 1e-12, "step {step}");
+        }
+        // Rows after a banded row's band start late: the factor skips their zeros.
+        let all = ClampedFactor::new(&a, &vec![Set::Clamped; n]).unwrap();
+        assert!(all.start.iter().enumerate().all(|(r, &s)| s + 2 >= r && s <= r));
+    }
+
+    #[test]
+    fn an_aged_factor_refines_a_nearby_matrix_and_refuses_a_far_one() {
+        let n = 12;
+        let a = banded(n, 5);
+        let factor = ClampedFactor::new(&a, &vec![Set::Clamped; n]).unwrap();
+        let rhs: Vec<f64> = (0..n).map(|i| (i as f64).sin()).collect();
+        let nudged = |by: f64| {
+            let mut moved = a.clone();
+            for i in 0..n - 1 {
+                moved[(i, i + 1)] += by;
+                moved[(i + 1, i)] += by;
+            }
+            moved
+        };
+        // Bodies that moved a little: the answer is the new matrix's, to the goal.
+        let near = nudged(1e-6);
+        let x = factor.refine((&near, None), &rhs, 1e-12).unwrap();
+        let exact = near.clone().lu().solve(&DVector::from_vec(rhs.clone())).unwrap();
+        assert!((DVector::from_vec(x) - exact).amax() < 1e-11);
+        // Moved too far: no answer, and the caller refactors.
+        assert!(factor.refine((&nudged(0.8), None), &rhs, 1e-12).is_none());
     }
 
     #[test]

@@ -95,24 +95,146 @@ pub enum Role {
 /// on a_j and −u_j on b_j at p_j. A body k that row j pushes with sign s changes
 /// the acceleration of its point p by s (u_j / M + (I⁻¹ (r_j × u_j)) × r), with
 /// r_j = p_j − x and r = p − x; row i reads u_i · (that on a_i − that on b_i).
+///
+/// Rows that share no body do not interact, so A is assembled body by body: with
+/// J_ik = (s u_i, s r_i × u_i), row i's reading of body k's motion, each moving body
+/// adds J_ik · M_k⁻¹ J_jk to A_ij for every pair of rows that push it. The cost is
+/// the sum over bodies of the square of their rows, not the square of all rows.
 pub fn row_matrix(bodies: &[BodyState], rows: &[Row]) -> DMatrix<f64> {
-    let m = rows.len();
-    DMatrix::from_fn(m, m, |i, j| {
-        let (ri, rj) = (&rows[i], &rows[j]);
-        let response = |k: usize, p: &V3| {
-            let sign = if k == rj.a {
-                1.0
-            } else if k == rj.b {
-                -1.0
-            } else {
-                return V3::zeros();
-            };
+    let mut on_body: Vec<Vec<Jacobian>> = vec![Vec::new(); bodies.len()];
+    for (i, row) in rows.iter().enumerate() {
+        for (k, sign) in [(row.a, 1.0), (row.b, -1.0)] {
             let body = &bodies[k];
-            let dv = rj.along * (sign * body.inv_mass);
-            let dw = body.inv_inertia * (rj.p - body.x).cross(&rj.along) * sign;
-            dv + dw.cross(&(p - body.x))
-        };
-        ri.along.dot(&(response(ri.a, &ri.p) - response(ri.b, &ri.p)))
-    })
+            if body.inv_mass == 0.0 && body.inv_inertia == Matrix3::zeros() {
+                continue; // a fixture: nothing moves it
+            }
+            let (u, w) =
+                (row.along * sign, (row.p - body.x).cross(&row.along) * sign);
+            let (mu, iw) = (u * body.inv_mass, body.inv_inertia * w);
+            on_body[k].push(Jacobian { row: i, u, w, mu, iw });
+        }
+    }
+    let m = rows.len();
+    let mut a = DMatrix::zeros(m, m);
+    for list in &on_body {
+        for (x, ji) in list.iter().enumerate() {
+            for jj in &list[x..] {
+                let entry = ji.u.dot(&jj.mu) + ji.w.dot(&jj.iw);
+                a[(ji.row, jj.row)] += entry;
+                if ji.row != jj.row {
+                    a[(jj.row, ji.row)] += entry;
+                }
+            }
+        }
+    }
+    a
+}
+
+/// For each row, the first and last row it shares a moving body with (itself
+/// included): outside that span its column of [`row_matrix`] is zero. With the rows
+/// listed body pair by body pair, as contacts are found, a stack's spans are a few
+/// contacts wide however tall it is.
+pub fn row_spans(bodies: &[BodyState], rows: &[Row]) -> Vec<(usize, usize)> {
+    let moving = |k: usize| {
+        let body = &bodies[k];
+        !(body.inv_mass == 0.0 && body.inv_inertia == Matrix3::zeros())
+    };
+    let mut on_body = vec![(usize::MAX, 0); bodies.len()];
+    for (i, row) in rows.iter().enumerate() {
+        for k in [row.a, row.b].into_iter().filter(|&k| moving(k)) {
+            on_body[k] = (on_body[k].0.min(i), on_body[k].1.max(i));
+        }
+    }
+    rows.iter()
+        .enumerate()
+        .map(|(i, row)| {
+            [row.a, row.b]
+                .into_iter()
+                .filter(|&k| moving(k))
+                .fold((i, i), |(lo, hi), k| {
+                    (lo.min(on_body[k].0), hi.max(on_body[k].1))
+                })
+        })
+        .collect()
+}
+
+/// Row `row`'s reading of one body's motion, (u, w) = (s u_i, s r × u_i), and the
+/// body's response to a unit of its force, (M⁻¹ u, I⁻¹ w).
+#[derive(Debug, Clone, Copy)]
+struct Jacobian {
+    row: usize,
+    u: V3,
+    w: V3,
+    mu: V3,
+    iw: V3,
 }
 // ANCHOR_END: row_matrix
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three moving bodies and a fixture, and rows between them in every direction,
+    /// listed pair by pair.
+    fn scene() -> (Vec<BodyState>, Vec<Row>) {
+        let body = |x: V3, m: f64, spin: f64| BodyState {
+            x,
+            v: V3::zeros(),
+            omega: V3::new(0.0, spin, 0.0),
+            inv_mass: 1.0 / m,
+            inv_inertia: Matrix3::new(2.0, 0.1, 0.0, 0.1, 3.0, 0.2, 0.0, 0.2, 1.5)
+                / m,
+        };
+        let bodies = vec![
+            body(V3::new(0.0, 0.5, 0.0), 1.0, 0.3),
+            body(V3::new(0.1, 1.5, 0.0), 2.0, -0.2),
+            body(V3::new(0.0, 2.5, 0.2), 0.5, 0.0),
+            BodyState::fixed(V3::zeros()),
+        ];
+        let dirs = [V3::y(), V3::x(), V3::new(0.3, 0.9, -0.2).normalize()];
+        let mut rows = Vec::new();
+        for (a, b, y) in [(0, 3, 0.0), (1, 0, 1.0), (2, 1, 2.0)] {
+            for (k, along) in dirs.iter().enumerate() {
+                let p = V3::new(0.2 * k as f64 - 0.2, y, 0.1 * k as f64);
+                rows.push(Row { a, b, p, along: *along, role: Role::Normal });
+            }
+        }
+        (bodies, rows)
+    }
+
+    #[test]
+    fn each_column_is_the_change_of_velocity_per_unit_impulse_and_zero_off_its_span()
+    {
+        let (bodies, rows) = scene();
+        let a = row_matrix(&bodies, &rows);
+        let spans = row_spans(&bodies, &rows);
+        let read = |bodies: &[BodyState], r: &Row| {
+            r.along.dot(
+                &(bodies[r.a].point_velocity(&r.p)
+                    - bodies[r.b].point_velocity(&r.p)),
+            )
+        };
+        for (j, rj) in rows.iter().enumerate() {
+            // Independently: apply row j's unit impulse and read every row's velocity.
+            let mut pushed = bodies.clone();
+            pushed[rj.a].apply_impulse(&rj.p, &rj.along);
+            pushed[rj.b].apply_impulse(&rj.p, &(-rj.along));
+            for (i, ri) in rows.iter().enumerate() {
+                let expected = read(&pushed, ri) - read(&bodies, ri);
+                assert!((a[(i, j)] - expected).abs() < 1e-12, "A[{i}, {j}]");
+                assert_eq!(a[(i, j)], a[(j, i)], "symmetric by construction");
+                let (first, last) = spans[j];
+                if i < first || i > last {
+                    assert_eq!(
+                        a[(i, j)],
+                        0.0,
+                        "A[{i}, {j}] outside span {first}..={last}"
+                    );
+                }
+            }
+        }
+        // The ground contact's rows share nothing with the top pair's.
+        assert_eq!(spans[0], (0, 5));
+        assert_eq!(spans[8], (3, 8));
+    }
+}

@@ -20,5 +20,6 @@ pbm_prelim::exercise_tests!(
     mask = |value: &mut Value| {
         bound(value, "max_complementarity_residual", |r| r < 1e-9);
         bound(value, "residual", |r| r < 1e-9);
+        bound(value, "ms_per_step", |ms| ms > 0.0);
     },
 );

@@ -275,3 +275,52 @@ fn a_block_sliding_across_the_friction_pyramid_stops_where_the_pyramid_says() {
         );
     }
 }
+
+#[test]
+fn a_contact_closing_too_slowly_for_an_impulse_stops_within_a_few_steps() {
+    // A cube sinking at 0.5 µm/s, below the slowest speed the impulse before the step
+    // stops. Holding d̈ = 0 alone would carry that speed for ever, a steady sink that
+    // the tolerance correction pushes back step after step; the closing speed in b
+    // (v_n / h) makes it decay as v̇ = −v/h, of which an RK4 step leaves
+    // 1 − 1 + 1/2 − 1/6 + 1/24 = 3/8.
+    let mut world =
+        World::new(Settings::default(), vec![scenes::ground().unwrap()]).unwrap();
+    let sinking = (Vector3::new(0.0, -5e-7, 0.0), Vector3::zeros());
+    let (side, mass) = scenes::CUBE;
+    let centre = Vector3::new(0.0, 0.5 * side, 0.0);
+    let cube = Vector3::repeat(side);
+    world.add_box(cube, mass, centre, UnitQuaternion::identity(), sinking).unwrap();
+    world.step().unwrap();
+    let v = world.bodies()[0].velocity().y;
+    assert!((v / -5e-7 - 0.375).abs() < 1e-3, "closing at {v} m/s after one step");
+    for _ in 0..9 {
+        world.step().unwrap();
+    }
+    let v = world.bodies()[0].velocity().y;
+    assert!(v.abs() < 1e-9, "still closing at {v} m/s after ten steps");
+    world.run_until(1.0, |_| {}).unwrap();
+    let sunk = 0.5 * side - world.bodies()[0].position().y;
+    assert!(sunk.abs() < 1e-8, "sank {sunk} m");
+    assert_eq!(world.stats().corrections, 0, "{:?}", world.stats());
+}
+
+#[test]
+fn the_kept_factor_gives_the_forces_a_fresh_solve_gives() {
+    // The same stack solved through the factor kept from solve to solve, and with
+    // every solve pivoted from scratch: the same contact forces.
+    let settings = Settings { friction: 0.5, ..Settings::default() };
+    let mut kept = scenes::stack(5, settings).unwrap();
+    kept.run_until(0.5, |_| {}).unwrap();
+    let mut fresh = scenes::stack(5, settings).unwrap();
+    fresh.set_warm_start(false);
+    fresh.run_until(0.5, |_| {}).unwrap();
+    let (a, b) = (kept.last_normal_forces(), fresh.last_normal_forces());
+    assert_eq!(a.len(), b.len());
+    let largest = b.iter().fold(0.0_f64, |m, f| m.max(f.abs()));
+    for (x, y) in a.iter().zip(&b) {
+        assert!((x - y).abs() < 1e-6 * largest, "{a:?} vs {b:?}");
+    }
+    let stats = kept.stats();
+    assert!(stats.reused + 1 >= stats.solves, "{stats:?}");
+    assert_eq!(fresh.stats().reused, 0);
+}

@@ -10,14 +10,25 @@ use pbm_ode::system::{OdeSystem, state_of};
 use pbm_prelim::PbmError;
 use pbm_rigid::rotation::{Quat, quat_from_axis_angle, quat_mul};
 
+/// Interpenetration shallower than this fraction of the contact tolerance ε is not
+/// corrected. Bodies resting on each other end each step interpenetrating by
+/// roundoff (10⁻¹² m); correcting that would solve an LCP at every step of a stack
+/// at rest, move the bodies by nothing, and make the next step find its contacts
+/// afresh. A body that really sinks (closing below the slowest speed an impulse
+/// stops, [`super::SLOWEST_CLOSING`]) is corrected once it is this deep.
+pub const CORRECTION_SLOP: f64 = 1e-3;
+
 impl World {
     // ANCHOR: correct
     /// Tolerance correction: the smallest displacement, in the kinetic-energy norm
     /// ½ Σ (M |Δx|² + Δθᵀ I Δθ), that opens every gap to at least zero. Moving body
     /// k by Δx = M⁻¹ Σ λ n and Δθ = I⁻¹ Σ (r × λ n) changes gap i by (A λ)ᵢ with the
     /// impulse matrix A, so λ solves the LCP A λ + gap ≥ 0, λ ≥ 0, complementary.
+    /// Gaps shallower than [`CORRECTION_SLOP`] ε are roundoff of bodies at rest,
+    /// which the contact forces hold where they are: they are left alone.
     pub(super) fn correct(&mut self, found: &[Found]) -> Result<(), PbmError> {
-        if found.iter().all(|f| f.gap >= 0.0) {
+        let slop = CORRECTION_SLOP * self.settings.tolerance;
+        if found.iter().all(|f| f.gap >= -slop) {
             return Ok(());
         }
         let contacts: Vec<Contact> = found.iter().map(|f| f.contact).collect();

@@ -225,6 +225,9 @@ impl World {
         i: usize,
         j: usize,
     ) -> (f64, Option<PlaneWitness>) {
+        if let Some(&known) = self.depths.get(&(i, j)) {
+            return known; // measured already, and nothing has moved since
+        }
         let (Some(pi), Some(pj)) = (self.placed(i), self.placed(j)) else {
             return match self.placed(j) {
                 Some(pj) => (-self.ball_gap(i, &pj).0, None),
@@ -241,6 +244,7 @@ impl World {
         self.stats.separations += 1;
         let (gap, w) = separation(&pi, &pj);
         self.witnesses.insert((i, j), w);
+        self.depths.insert((i, j), (-gap, Some(w)));
         (-gap, Some(w))
     }
     // ANCHOR_END: depth

@@ -24,6 +24,9 @@ impl OdeSystem for World {
     }
     fn scatter_state(&mut self, y: &[f64], t: f64) {
         self.system.scatter_state(y, t);
+        // The bodies moved: the contacts and depths found before are not theirs.
+        self.found = None;
+        self.depths.clear();
     }
     fn derivative(&mut self, ydot: &mut [f64]) -> Result<(), PbmError> {
         let bodies = &mut self.system.bodies;

@@ -26,10 +26,11 @@ mod hold;
 mod integrate;
 
 pub use collision_time::{step_limit, width};
+pub use correct::CORRECTION_SLOP;
 
-use crate::lcp::LcpSolution;
+use crate::lcp::{ClampedFactor, LcpSolution};
 use crate::rows::BodyState;
-use detect::{Held, Shape};
+use detect::{Found, Held, Shape};
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use pbm_collision::polyhedron::{ConvexPolyhedron, PlaneWitness};
 use pbm_collision::sweep::CoherentSweep;
@@ -145,6 +146,9 @@ pub struct Stats {
     pub solves: usize,
     /// Solves answered by the warm start.
     pub warm: usize,
+    /// Solves answered through the factor kept from the solve before, by iterative
+    /// refinement, with nothing factored.
+    pub reused: usize,
     /// Pivots made in all.
     pub pivots: usize,
     /// The smallest normal contact force found (N); +∞ before any.
@@ -188,10 +192,20 @@ pub struct World {
     sweep: Option<CoherentSweep<3>>,
     /// Each polyhedron pair's separating witness from its last search.
     witnesses: HashMap<(usize, usize), PlaneWitness>,
+    /// Each polyhedron pair's depth and witness measured since the bodies last
+    /// moved (the check for a collision and the contact finding after a step ask
+    /// for the same pairs).
+    depths: HashMap<(usize, usize), (f64, Option<PlaneWitness>)>,
     /// The contacts held over the current step.
     held: Vec<Held>,
+    /// The contacts found at the end of the last step, if nothing has moved the
+    /// bodies since: the next step starts from them instead of finding them again.
+    found: Option<Vec<Found>>,
     /// The last force solve's answer, which warm-starts the next.
     previous: Option<LcpSolution>,
+    /// The factor of the clamped rows' matrix the last solve ended with, which the
+    /// next solve refines through while the bodies have moved little.
+    factor: Option<ClampedFactor>,
     warm_start: bool,
     stats: Stats,
     stepper: RungeKutta,
@@ -253,8 +267,11 @@ impl World {
             mu,
             sweep: None,
             witnesses: HashMap::new(),
+            depths: HashMap::new(),
             held: Vec::new(),
+            found: None,
             previous: None,
+            factor: None,
             warm_start: true,
             stats: Stats { min_normal_force: f64::INFINITY, ..Stats::default() },
             stepper: RungeKutta::new(RK4),
@@ -326,10 +343,12 @@ impl World {
         self.system = RigidSystem::new(bodies)?;
         self.system.t = t;
         self.shapes.push(shape);
+        self.found = None;
         // A new body (and the fixtures' indices move up): the broad phase sorts its
         // lists afresh at the next step, and the narrow phase searches afresh.
         self.sweep = None;
         self.witnesses.clear();
+        self.depths.clear();
         Ok(self.shapes.len() - 1)
     }
 
@@ -358,7 +377,9 @@ impl World {
         }
         target.apply_impulse_at(at, j);
         self.held.clear();
+        self.found = None;
         self.previous = None;
+        self.factor = None;
         Ok(())
     }
 
@@ -370,6 +391,11 @@ impl World {
     /// The clock (s).
     pub fn time(&self) -> f64 {
         self.system.t
+    }
+
+    /// Steps taken so far.
+    pub fn steps(&self) -> usize {
+        self.steps
     }
 
     /// What the solves cost so far.
@@ -410,12 +436,20 @@ impl World {
     pub fn step(&mut self) -> Result<f64, PbmError> {
         let (step, t0) = (self.steps, self.time());
         let at = |e: PbmError| e.at_step(step, t0);
-        let found = self.detect()?;
+        let found = match self.found.take() {
+            Some(found) => found,
+            None => self.detect()?,
+        };
         self.collide(&found).map_err(at)?;
         self.hold(&found).map_err(at)?;
         let taken = self.integrate_to_collision(&found)?;
         let after = self.detect()?;
+        let corrections = self.stats.corrections;
         self.correct(&after).map_err(at)?;
+        if self.stats.corrections == corrections {
+            // Nothing moved since: the next step's contacts are these.
+            self.found = Some(after);
+        }
         if !state_of(&*self).iter().all(|v| v.is_finite()) {
             return Err(PbmError::Diverged { step, time: t0 });
         }
