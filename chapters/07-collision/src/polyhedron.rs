@@ -144,6 +144,23 @@ impl ConvexPolyhedron {
         }
     }
 
+    /// One edge for each direction the edges run in (the first of those parallel
+    /// to it, either way).
+    fn edge_directions(&self) -> Vec<usize> {
+        let mut kept: Vec<usize> = Vec::new();
+        for e in 0..self.edges.len() {
+            let d = self.edge_direction(e);
+            let parallel = |k: &usize| {
+                let other = self.edge_direction(*k);
+                d.cross(&other).norm() <= 1e-12 * d.norm() * other.norm()
+            };
+            if !kept.iter().any(parallel) {
+                kept.push(e);
+            }
+        }
+        kept
+    }
+
     fn edge_direction(&self, e: usize) -> V3 {
         let [i, j] = self.edges[e];
         self.vertices[j] - self.vertices[i]
@@ -223,10 +240,36 @@ pub fn witness_gap(
 /// the largest (negative) gap is how deep they interpenetrate, and the direction to
 /// push them apart.
 pub fn separation(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> (f64, PlaneWitness) {
+    separation_over(a, b, 0.0)
+}
+// ANCHOR_END: separation
+
+// ANCHOR: separation_over
+/// [`separation`] without the edge pairs that cross at an angle whose sine is below
+/// `min_sine`. Two solids that interpenetrate deeply (as bodies do under a solver
+/// that lets them, like sequential impulses) may be pushed apart best along a face
+/// normal, yet a pair of nearly parallel edges, one on each face, gives a direction
+/// that face normal turned a little, along which the depth is a little less: the
+/// search then picks it, and the normal and the contacts read off it are
+/// centimetres wrong. Leaving such pairs out keeps the faces' answer.
+pub fn separation_over(
+    a: &ConvexPolyhedron,
+    b: &ConvexPolyhedron,
+    min_sine: f64,
+) -> (f64, PlaneWitness) {
     let faces_a = (0..a.faces.len()).map(Axis::FaceOfA);
     let faces_b = (0..b.faces.len()).map(Axis::FaceOfB);
-    let edges = (0..a.edges.len())
-        .flat_map(|i| (0..b.edges.len()).map(move |j| Axis::Edges(i, j)));
+    // Parallel edges give the same axis: a box's twelve edges have three directions,
+    // so nine pairs stand for its 144.
+    let (dirs_a, dirs_b) = (a.edge_directions(), b.edge_directions());
+    let edges = dirs_a
+        .iter()
+        .flat_map(|&i| dirs_b.iter().map(move |&j| Axis::Edges(i, j)))
+        .filter(|&axis| {
+            let Axis::Edges(i, j) = axis else { return true };
+            let (ea, eb) = (a.edge_direction(i), b.edge_direction(j));
+            ea.cross(&eb).norm() >= min_sine * ea.norm() * eb.norm()
+        });
     let mut best =
         (f64::NEG_INFINITY, PlaneWitness { axis: Axis::FaceOfA(0), flipped: false });
     for axis in faces_a.chain(faces_b).chain(edges) {
@@ -240,7 +283,7 @@ pub fn separation(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> (f64, PlaneWitn
     }
     best
 }
-// ANCHOR_END: separation
+// ANCHOR_END: separation_over
 
 /// The separating plane a witness stands for: unit normal (from A towards B) and
 /// the point midway between the two bodies along it.
@@ -397,6 +440,15 @@ pub enum Feature {
         /// The face's index.
         face: usize,
     },
+    /// A point of one body's face clipped to a face of the other
+    /// ([`clipped_contacts`]): a vertex of the first face, or where its outline
+    /// crosses the second face's side.
+    FacePoint {
+        /// The point is on B's face, clipped to A's (else the reverse).
+        of_b: bool,
+        /// The reference face's index (the face the point is measured from).
+        face: usize,
+    },
     /// An edge of A crossing an edge of B.
     EdgeEdge {
         /// A's edge.
@@ -467,6 +519,85 @@ pub fn contacts_on(
     found
 }
 // ANCHOR_END: contacts
+
+/// How much better (in the cosine between its normal and the plane's) B's face must
+/// face A than A's faces B to be [`clipped_contacts`]' reference face.
+pub const FACING_PREFERENCE: f64 = 1e-3;
+
+// ANCHOR: clipped_contacts
+/// The contacts of two polyhedra that may interpenetrate (the way production engines
+/// find them): across the plane of witness `w`, the *reference* face is the face of
+/// either body most nearly facing the other along the plane's normal, the *incident*
+/// face the other body's face most nearly facing back; the incident face's outline,
+/// clipped to the reference face's sides (Sutherland–Hodgman), gives the points, and
+/// those less than `reach` above the reference face's plane are the contacts. Unlike
+/// [`contacts_on`], which finds features within ε of each other, a tilted face or a
+/// deep overlap still gives its corners.
+pub fn clipped_contacts(
+    a: &ConvexPolyhedron,
+    b: &ConvexPolyhedron,
+    w: PlaneWitness,
+    reach: f64,
+) -> Vec<Contact> {
+    let Some((n, _)) = plane(a, b, w) else { return Vec::new() };
+    let facing = |p: &ConvexPolyhedron, np: V3| {
+        (0..p.faces.len()).map(|f| (f, p.normal(f).dot(&np))).fold(
+            (0, f64::NEG_INFINITY),
+            |best, x| if x.1 > best.1 { x } else { best },
+        )
+    };
+    let (fa, fb) = (facing(a, n), facing(b, -n));
+    // The reference face's body P and the incident body Q; of_b: the points are B's.
+    // Two faces flat on each other face each other equally: A's is taken unless
+    // B's faces clearly better, so that roundoff does not swap them from one step
+    // to the next (and with them which body the contacts are measured on).
+    let (of_b, p, q, reference) = if fa.1 >= fb.1 - FACING_PREFERENCE {
+        (true, a, b, fa.0)
+    } else {
+        (false, b, a, fb.0)
+    };
+    let normal = p.normal(reference);
+    let incident = facing(q, -normal).0;
+    let mut points: Vec<V3> =
+        q.faces[incident].iter().map(|&v| q.vertices[v]).collect();
+    let face = &p.faces[reference];
+    for k in 0..face.len() {
+        let (u, e) = (
+            p.vertices[face[k]],
+            p.vertices[face[(k + 1) % face.len()]] - p.vertices[face[k]],
+        );
+        let inside = |x: &V3| e.cross(&(x - u)).dot(&normal);
+        points = clip(&points, inside);
+    }
+    let o = p.vertices[face[0]];
+    points
+        .into_iter()
+        .filter(|x| normal.dot(&(x - o)) <= reach)
+        .map(|point| Contact {
+            point,
+            normal: n,
+            feature: Feature::FacePoint { of_b, face: reference },
+        })
+        .collect()
+}
+// ANCHOR_END: clipped_contacts
+
+/// One Sutherland–Hodgman pass: the part of the closed polygon `points` where
+/// `inside` is not negative (an affine function of the point).
+fn clip(points: &[V3], inside: impl Fn(&V3) -> f64) -> Vec<V3> {
+    let mut kept = Vec::with_capacity(points.len() + 1);
+    for (k, p) in points.iter().enumerate() {
+        let q = &points[(k + 1) % points.len()];
+        let (dp, dq) = (inside(p), inside(q));
+        if dp >= 0.0 {
+            kept.push(*p);
+        }
+        if (dp >= 0.0) != (dq >= 0.0) {
+            kept.push(p + (q - p) * (dp / (dp - dq)));
+        }
+    }
+    kept
+}
 
 /// How nearly parallel a face's normal (or an edge pair's cross product) must be to the
 /// plane's normal for its feature to lie across the plane.

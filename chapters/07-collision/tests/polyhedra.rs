@@ -55,6 +55,7 @@ fn a_cube_over_a_table_edge_touches_at_two_vertices_and_two_edge_crossings() {
             Feature::VertexFace { vertex_of_b, .. } => {
                 assert!(vertex_of_b && (c.point.y + 0.3).abs() < 1e-12, "{c:?}");
             }
+            Feature::FacePoint { .. } => panic!("contacts() never clips: {c:?}"),
             Feature::EdgeEdge { dir_a, dir_b, .. } => {
                 // The table's edge (along x) crosses the cube's bottom edges (along y)
                 // at y = 0, x = ±0.5.
@@ -133,9 +134,37 @@ fn a_turned_block_over_a_table_edge_touches_at_two_corners_and_two_edge_crossing
         assert!(c.point.y.abs() < 1e-9, "{:?}", c.point);
         match c.feature {
             Feature::VertexFace { .. } => assert!(c.point.x < 0.0, "{:?}", c.point),
+            Feature::FacePoint { .. } => panic!("contacts() never clips: {c:?}"),
             Feature::EdgeEdge { .. } => {
                 assert!(c.point.x.abs() < 1e-9, "{:?}", c.point)
             }
         }
+    }
+}
+
+#[test]
+fn clipping_finds_the_corners_of_a_tilted_sunken_cube_and_the_table_edge() {
+    use pbm_collision::polyhedron::{clipped_contacts, contacts_on};
+    // A cube half over the table's edge (y > 0 is off the table), sunk 2 cm into it
+    // and turned 1° about y: contacts_on's features within ε find nothing so deep.
+    let table = cuboid(v(0.0, -5.0, -0.5), v(10.0, 5.0, 0.5));
+    let turn = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), 1f64.to_radians());
+    let cube =
+        cuboid(v(0.0, 0.0, 0.0), v(0.5, 0.5, 0.5)).placed(v(0.0, 0.2, 0.48), turn);
+    let (depth, w) = separation(&table, &cube);
+    assert!(depth < -0.01, "{depth}");
+    assert!(contacts_on(&table, &cube, w, EPS).is_empty());
+    let found = clipped_contacts(&table, &cube, w, EPS);
+    // The cube's bottom face clipped to the table's top: two corners on the table
+    // (y = −0.3) and two points where its sides cross the table's edge (y = 0).
+    assert_eq!(found.len(), 4, "{found:?}");
+    let on_edge = found.iter().filter(|c| c.point.y.abs() < 1e-9).count();
+    let corners = found.iter().filter(|c| (c.point.y + 0.3).abs() < 1e-9).count();
+    assert_eq!((on_edge, corners), (2, 2), "{found:?}");
+    for c in &found {
+        assert!(matches!(c.feature, Feature::FacePoint { of_b: true, .. }), "{c:?}");
+        // Every point is below the table's top (z = 0), by the sinking and the tilt.
+        assert!(c.point.z < -0.01 && c.point.z > -0.03, "{c:?}");
+        assert!((c.normal - Vector3::z()).norm() < 1e-12, "{c:?}");
     }
 }

@@ -3,8 +3,7 @@
 use crate::lcp::{Kind, enumerate, random_problem, scale, solve, warm_start_study};
 use crate::scenes::{self, orbit, run_stack, slip};
 use crate::singular::{largest_jump, sweep};
-use crate::world::{CollisionSearch, Order, Settings, World};
-use pbm_prelim::budget::within;
+use crate::world::{CollisionSearch, Order, Settings, Solver, World};
 use pbm_prelim::{Choice, Exercise, Optional, PbmError, params};
 use serde_json::{Value, json};
 
@@ -18,6 +17,31 @@ impl Choice for CollisionSearch {
         ("interpolated", CollisionSearch::Interpolated),
         ("bisection", CollisionSearch::Bisection),
     ];
+}
+
+/// Which contact solver an exercise's world uses (the sweeps of sequential
+/// impulses are a parameter of their own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolverKind {
+    /// [`Solver::Exact`].
+    Exact,
+    /// [`Solver::SequentialImpulses`].
+    Sequential,
+}
+
+impl Choice for SolverKind {
+    const OPTIONS: &'static [(&'static str, Self)] =
+        &[("exact", SolverKind::Exact), ("sequential", SolverKind::Sequential)];
+}
+
+impl SolverKind {
+    /// The world's solver, with `sweeps` for sequential impulses.
+    pub fn with(self, sweeps: usize) -> Solver {
+        match self {
+            SolverKind::Exact => Solver::Exact,
+            SolverKind::Sequential => Solver::SequentialImpulses { sweeps },
+        }
+    }
 }
 
 impl Choice for Kind {
@@ -157,19 +181,30 @@ params! {
         t_end: f64 = float("simulated time (s)", 10.0, 0.5, 10.0),
         friction: f64 = friction(0.5, 1.5),
         h: f64 = float("time step (s)", 0.01, 0.005, 0.02),
+        solver: SolverKind = choice("contact solver", SolverKind::Exact),
+        sweeps: usize = int("sweeps of sequential impulses per substep", 10, 1, 16),
     }
 }
 
 fn stack(p: StackParams) -> Result<Value, PbmError> {
     let (boxes, seconds, h) = (p.boxes, p.t_end, p.h);
-    // The solve grows with the square of the contacts; 10 boxes for 2,000 steps is
-    // about 4 s.
-    let work = (boxes * boxes) as f64 * pbm_prelim::budget::steps(seconds, h);
-    within(work, 1.2e7, "box²-steps", "lower boxes or seconds, or raise h")?;
-    let settings = Settings { friction: p.friction, h, ..Settings::default() };
+    let solver = p.solver.with(p.sweeps);
+    if p.solver == SolverKind::Sequential {
+        // Sequential impulses cost about 12 µs per box and sweep in a step: forty
+        // boxes at ten sweeps for a thousand steps is about 5 s.
+        let work = (boxes * p.sweeps) as f64 * pbm_prelim::budget::steps(seconds, h);
+        let advice = "lower boxes, sweeps or t_end, or raise h";
+        pbm_prelim::budget::within(work, 4e5, "box-sweep-steps", advice)?;
+    }
+    let settings =
+        Settings { friction: p.friction, h, solver, ..Settings::default() };
     let start = std::time::Instant::now();
     let (world, drift, _) = run_stack(boxes, seconds, settings)?;
     let ms_per_step = start.elapsed().as_secs_f64() * 1e3 / world.steps() as f64;
+    let side = scenes::CUBE.0;
+    let top = world.bodies().last().map(|b| b.position()).unwrap_or_default();
+    let put = nalgebra::Vector3::new(0.0, side * (boxes as f64 - 0.5), 0.0);
+    let top_drift = (top - put).norm();
     let stats = world.stats();
     Ok(json!({
         "boxes": boxes,
@@ -181,6 +216,12 @@ fn stack(p: StackParams) -> Result<Value, PbmError> {
         "warm_held": stats.warm as f64 / stats.solves.max(1) as f64,
         "factor_reused": stats.reused as f64 / stats.solves.max(1) as f64,
         "pivots": stats.pivots,
+        "sweeps": stats.sweeps,
+        "substeps": crate::world::SUBSTEPS,
+        "baumgarte": crate::world::BAUMGARTE,
+        "max_velocity_error_m_s": stats.max_velocity_error,
+        "deepest_m": stats.deepest,
+        "top_drift_m": top_drift,
         "ms_per_step": ms_per_step,
         "separation_searches": stats.separations,
         "tolerance_corrections": stats.corrections,

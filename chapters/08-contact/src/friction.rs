@@ -241,14 +241,9 @@ impl<'a> Rounds<'a> {
     ) -> Result<Option<FrictionSolution>, PbmError> {
         let (a, b, rows, mu, tol) = self.problem;
         let bounds = bounds_for(rows, mu, &self.guide);
-        let known = Some(&self.known);
-        let (mut next, held, factor) = solve_warm_pivoting_with(
-            a,
-            b,
-            &bounds,
-            &self.sol,
-            (self.kept.take(), known),
-        )?;
+        let kept = (self.kept.take(), Some(&self.known));
+        let (mut next, held, factor) =
+            solve_warm_pivoting_with(a, b, &bounds, &self.sol, kept)?;
         self.reused |= round == 1 && factor.as_ref().is_some_and(|f| f.is_aged());
         self.kept = factor;
         self.pivots += next.pivots;
@@ -261,8 +256,7 @@ impl<'a> Rounds<'a> {
         );
         self.sol = next;
         let mismatch = coulomb_mismatch(rows, mu, &bounds, &self.sol.f, tol);
-        let (warm, solution) = (self.warm, self.sol.clone());
-        let reused = self.reused;
+        let (warm, reused, solution) = (self.warm, self.reused, self.sol.clone());
         let answer =
             FrictionSolution { solution, rounds: round, warm, mismatch, reused };
         if mismatch <= SETTLED {

@@ -207,15 +207,10 @@ pub(crate) struct ClampedFactor {
 // ANCHOR_END: factor
 
 impl ClampedFactor {
-    // ANCHOR: factor_push
     /// Factors A_CC for the clamped indices of `sets`; None if it is not definite.
     fn new(a: &DMatrix<f64>, sets: &[Set]) -> Option<Self> {
-        let mut factor = ClampedFactor {
-            order: Vec::new(),
-            l: Vec::new(),
-            start: Vec::new(),
-            stale: false,
-        };
+        let (order, l, start) = (Vec::new(), Vec::new(), Vec::new());
+        let mut factor = ClampedFactor { order, l, start, stale: false };
         for i in (0..sets.len()).filter(|&i| sets[i] == Set::Clamped) {
             if !factor.push(a, i) {
                 return None;
@@ -224,6 +219,7 @@ impl ClampedFactor {
         Some(factor)
     }
 
+    // ANCHOR: factor_push
     /// Adds index i as the last row: L's new row l solves L l = A_Ci, and its
     /// diagonal is √(A_ii − l·l). False (and nothing added) if that is not
     /// clearly positive: A_CC would be singular, a redundant contact.
@@ -284,8 +280,8 @@ impl ClampedFactor {
 
     // ANCHOR_END: factor_remove
     // ANCHOR: factor_solve
-    /// Solves A_CC x = rhs by two triangular solves, L y = rhs and Lᵀ x = y, with
-    /// rhs and x in the order of the factor's rows.
+    /// Solves A_CC x = rhs by L y = rhs, then Lᵀ x = y a row of L at a time (x_c is
+    /// final once the rows below are done); rhs and x in the factor's row order.
     fn solve(&self, mut x: Vec<f64>) -> Vec<f64> {
         let k = self.order.len();
         for r in 0..k {
@@ -294,17 +290,37 @@ impl ClampedFactor {
                 row[from..r].iter().zip(&x[from..r]).map(|(l, x)| l * x).sum();
             x[r] = (x[r] - dot) / row[r];
         }
-        // Lᵀ x = y a row of L at a time: x_c is final once the rows below are done.
         for c in (0..k).rev() {
-            let row = &self.l[c];
+            let (from, row) = (self.start[c], &self.l[c]);
             x[c] /= row[c];
             let xc = x[c];
-            for (x, l) in x[self.start[c]..c].iter_mut().zip(&row[self.start[c]..c]) {
+            for (x, l) in x[from..c].iter_mut().zip(&row[from..c]) {
                 *x -= l * xc;
             }
         }
         x
     }
+
+    /// [`direction`] through the factor: A_CC Δf_C = −σ A_Cd by two triangular
+    /// solves, and Δa = A Δf from the columns that move.
+    fn direction(
+        &self,
+        a: &DMatrix<f64>,
+        d: usize,
+        sigma: f64,
+    ) -> (DVector<f64>, DVector<f64>) {
+        let x = self.solve(self.order.iter().map(|&i| -sigma * a[(i, d)]).collect());
+        let n = a.nrows();
+        let mut df = DVector::zeros(n);
+        df[d] = sigma;
+        let mut da = a.column(d) * sigma;
+        for (r, &i) in self.order.iter().enumerate() {
+            df[i] = x[r];
+            da.axpy(x[r], &a.column(i), 1.0);
+        }
+        (df, da)
+    }
+    // ANCHOR_END: factor_solve
 
     // ANCHOR: factor_refine
     /// Solves A_CC x = rhs (in the factor's row order) for an A close to the one the
@@ -353,27 +369,6 @@ impl ClampedFactor {
     pub(crate) fn is_aged(&self) -> bool {
         self.stale
     }
-
-    /// [`direction`] through the factor: A_CC Δf_C = −σ A_Cd by two triangular
-    /// solves, and Δa = A Δf from the columns that move.
-    fn direction(
-        &self,
-        a: &DMatrix<f64>,
-        d: usize,
-        sigma: f64,
-    ) -> (DVector<f64>, DVector<f64>) {
-        let x = self.solve(self.order.iter().map(|&i| -sigma * a[(i, d)]).collect());
-        let n = a.nrows();
-        let mut df = DVector::zeros(n);
-        df[d] = sigma;
-        let mut da = a.column(d) * sigma;
-        for (r, &i) in self.order.iter().enumerate() {
-            df[i] = x[r];
-            da.axpy(x[r], &a.column(i), 1.0);
-        }
-        (df, da)
-    }
-    // ANCHOR_END: factor_solve
 }
 
 /// Rounds of iterative refinement through a kept factor before it is rebuilt.
@@ -920,7 +915,6 @@ pub(crate) fn solve_warm_pivoting_with(
     previous: &LcpSolution,
     (kept, known): (Option<ClampedFactor>, Option<&Checked>),
 ) -> Result<(LcpSolution, bool, Option<ClampedFactor>), PbmError> {
-    let n = b.len();
     let sized = match known {
         Some(_) => warm_sizes(b, bounds, previous)?,
         None => warm_input(a, b, bounds, previous)?,
@@ -931,7 +925,7 @@ pub(crate) fn solve_warm_pivoting_with(
     // The same guess and the same tolerance as [`solve_warm`]: where the guess
     // holds, the two give the same answer.
     let tol = 1e-9 * known.map_or_else(|| scale(a, b), |k| k.scale);
-    let mut clamped: Vec<bool> = (0..n)
+    let clamped: Vec<bool> = (0..b.len())
         .map(|i| {
             (previous.clamped[i] || previous.a[i].abs() <= tol)
                 && bounds.lo[i] < bounds.hi[i]
@@ -943,10 +937,23 @@ pub(crate) fn solve_warm_pivoting_with(
             if let Some(sol) = through_kept((a, b, known), bounds, guess, &fa, tol) {
                 return Ok((sol, true, Some(fa)));
             }
-            None
+            None // an older matrix's factor: pivoting needs this one's
         }
         fresh => fresh,
     };
+    pivot_on((a, b, bounds, known), (previous, clamped), kept, tol)
+}
+// ANCHOR_END: warm_drive
+
+// ANCHOR: pivot_on
+/// Pivots on from the guessed clamped set: repaired until its forces are within
+/// their bounds, then every index that is not yet complementary driven.
+fn pivot_on(
+    (a, b, bounds, known): (&DMatrix<f64>, &DVector<f64>, &Bounds, Option<&Checked>),
+    (previous, mut clamped): (&LcpSolution, Vec<bool>),
+    kept: Option<ClampedFactor>,
+    tol: f64,
+) -> Result<(LcpSolution, bool, Option<ClampedFactor>), PbmError> {
     let mut f = held_at_bounds(previous, bounds, &clamped);
     let mut factor = guess_factor(a, kept, &clamped, known.is_some());
     if !repair(a, b, bounds, (&mut clamped, &mut f), &mut factor, tol) {
@@ -965,7 +972,7 @@ pub(crate) fn solve_warm_pivoting_with(
         Err(other) => Err(other),
     }
 }
-// ANCHOR_END: warm_drive
+// ANCHOR_END: pivot_on
 
 // ANCHOR: through_kept
 /// The warm start through a factor kept from an earlier solve (an earlier A, its

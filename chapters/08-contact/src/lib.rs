@@ -23,6 +23,7 @@ pub mod practice;
 pub mod resting;
 pub mod rows;
 pub mod scenes;
+pub mod sequential;
 pub mod singular;
 pub mod world;
 

@@ -129,6 +129,7 @@ pub fn row_matrix(bodies: &[BodyState], rows: &[Row]) -> DMatrix<f64> {
     }
     a
 }
+// ANCHOR_END: row_matrix
 
 /// For each row, the first and last row it shares a moving body with (itself
 /// included): outside that span its column of [`row_matrix`] is zero. With the rows
@@ -168,7 +169,6 @@ struct Jacobian {
     mu: V3,
     iw: V3,
 }
-// ANCHOR_END: row_matrix
 
 #[cfg(test)]
 mod tests {

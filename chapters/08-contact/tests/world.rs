@@ -7,7 +7,7 @@ use nalgebra::{UnitQuaternion, Vector3};
 use pbm_contact::exercises::SLIPPED;
 use pbm_contact::scenes;
 use pbm_contact::scenes::{run_stack, slip};
-use pbm_contact::world::{CollisionSearch, Settings, World};
+use pbm_contact::world::{CollisionSearch, Settings, Solver, World};
 
 #[test]
 fn ten_boxes_rest_for_ten_seconds_within_a_millimetre() {
@@ -323,4 +323,60 @@ fn the_kept_factor_gives_the_forces_a_fresh_solve_gives() {
     let stats = kept.stats();
     assert!(stats.reused + 1 >= stats.solves, "{stats:?}");
     assert_eq!(fresh.stats().reused, 0);
+}
+
+#[test]
+fn ten_boxes_by_sequential_impulses_stay_up_but_less_still_than_the_exact_stack() {
+    let exact = Settings { friction: 0.5, ..Settings::default() };
+    let swept =
+        Settings { solver: Solver::SequentialImpulses { sweeps: 10 }, ..exact };
+    let (world, drift, _) = run_stack(10, 10.0, swept).unwrap();
+    assert!(drift < 1e-2, "drift {drift} m");
+    let stats = world.stats();
+    assert!(stats.deepest < 1e-2, "{stats:?}");
+    assert_eq!(stats.sweeps, stats.solves * 10 * pbm_contact::world::SUBSTEPS);
+    let (_, exact_drift, _) = run_stack(10, 10.0, exact).unwrap();
+    assert!(exact_drift * 100.0 < drift, "exact {exact_drift} m, swept {drift} m");
+}
+
+#[test]
+fn sequential_impulses_refuse_a_first_order_world_and_zero_sweeps() {
+    use pbm_contact::world::Order;
+    let ground = || vec![scenes::ground().unwrap()];
+    let first = Settings {
+        order: Order::First,
+        solver: Solver::SequentialImpulses { sweeps: 10 },
+        ..Settings::default()
+    };
+    let e = World::new(first, ground()).err().unwrap();
+    assert!(e.to_string().contains("first-order"), "{e}");
+    let none = Settings {
+        solver: Solver::SequentialImpulses { sweeps: 0 },
+        ..Settings::default()
+    };
+    let e = World::new(none, ground()).err().unwrap();
+    assert!(e.to_string().contains("sweeps"), "{e}");
+}
+
+#[test]
+fn a_box_dropped_by_sequential_impulses_lands_bounces_less_and_rests() {
+    // Speculative contacts: no step is cut back, yet the box never passes the ground.
+    let settings = Settings {
+        solver: Solver::SequentialImpulses { sweeps: 10 },
+        ..Settings::default()
+    };
+    let mut world = World::new(settings, vec![scenes::ground().unwrap()]).unwrap();
+    let (side, mass) = scenes::CUBE;
+    let start = Vector3::new(0.0, 2.0, 0.0);
+    let cube = Vector3::repeat(side);
+    let still = (Vector3::zeros(), Vector3::zeros());
+    world.add_box(cube, mass, start, UnitQuaternion::identity(), still).unwrap();
+    let mut lowest = f64::INFINITY;
+    world
+        .run_until(4.0, |w| lowest = lowest.min(w.bodies()[0].position().y))
+        .unwrap();
+    assert!(lowest > 0.5 * side - 0.01, "sank to {lowest} m");
+    let end = &world.bodies()[0];
+    assert!((end.position().y - 0.5 * side).abs() < 0.01, "{}", end.position());
+    assert!(end.velocity().norm() < 1e-3, "{}", end.velocity());
 }

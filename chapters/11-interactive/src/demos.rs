@@ -21,10 +21,10 @@ pub const DEMOS: &[DemoSpec] = &[FEEDER, JACK];
 /// natively by `tests/demos.rs` and in the browser).
 pub const AGREEMENTS: &[Agreement] = &[
     // 2.5 s: the first block is out, in the first turn of the crank.
-    Agreement::new("interactive/feeder", &[0.02, 0.3, 4.0, 0.0, 8.0], 150, 1)
+    Agreement::new("interactive/feeder", &[4.0, 0.02, 0.3, 0.0, 8.0], 150, 1)
         .matches("interactive/feeder", &["t_end=2.5"], "/blocks_fed"),
     // The crank's circle calls sin and cos (see above).
-    Agreement::new("interactive/feeder", &[0.02, 0.3, 4.0, 0.0, 8.0], 150, 3)
+    Agreement::new("interactive/feeder", &[4.0, 0.02, 0.3, 0.0, 8.0], 150, 3)
         .matches("interactive/feeder", &["t_end=2.5"], "/max_depth")
         .within(0.05),
     // One pump, 3 s: the rack a tooth up on each stroke.
@@ -42,9 +42,10 @@ pub const FEEDER: DemoSpec = DemoSpec {
     id: "interactive/feeder",
     title: "Baraff's block feeder, its crank turned by a scripted hand",
     params: &[
+        // The crank's speed first: the control whose effect the eye sees at once.
+        Param::linear("period", "one turn of the crank every", "s", [4.0, 2.0, 8.0]),
         Param::linear("epsilon", "contact tolerance ε", "m", [0.02, 0.005, 0.02]),
         Param::linear("friction", "friction μ", "", [0.3, 0.0, 0.5]),
-        Param::linear("period", "one turn of the crank every", "s", [4.0, 2.0, 8.0]),
         Param::choice(
             "order",
             "world",

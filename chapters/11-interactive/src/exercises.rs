@@ -452,7 +452,7 @@ fn kinetic_energy(world: &World) -> f64 {
 params! {
     /// `interactive/pile`.
     pub struct PileParams {
-        count: usize = int("polygons dropped", 20, 1, 24),
+        count: usize = int("polygons dropped", 20, 1, 50),
         t_end: f64 = float("simulated time (s)", 3.0, 0.1, 4.0),
         // Not below 0.01: with μ a hair above zero (1e-10, say) the friction rows'
         // bounds are so tight that the pivoting's clamped sets turn singular, and

@@ -52,6 +52,12 @@ pub fn shown() -> Vec<Shown> {
             .set(&["order=first"])
             .timed(&["steps_per_second"]),
         Shown::run("interactive/pile").keys(PILE_KEYS).timed(&["steps_per_second"]),
+        Shown::values("interactive/pile")
+            .set(&["count=50", "t_end=1"])
+            .timed(&["steps_per_second"]),
+        Shown::values("interactive/pile")
+            .set(&["count=50", "t_end=4"])
+            .timed(&["steps_per_second"]),
     ]
 }
 

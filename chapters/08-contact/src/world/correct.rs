@@ -20,15 +20,12 @@ pub const CORRECTION_SLOP: f64 = 1e-3;
 
 impl World {
     // ANCHOR: correct
-    /// Tolerance correction: the smallest displacement, in the kinetic-energy norm
-    /// ½ Σ (M |Δx|² + Δθᵀ I Δθ), that opens every gap to at least zero. Moving body
-    /// k by Δx = M⁻¹ Σ λ n and Δθ = I⁻¹ Σ (r × λ n) changes gap i by (A λ)ᵢ with the
-    /// impulse matrix A, so λ solves the LCP A λ + gap ≥ 0, λ ≥ 0, complementary.
-    /// Gaps shallower than [`CORRECTION_SLOP`] ε are roundoff of bodies at rest,
-    /// which the contact forces hold where they are: they are left alone.
+    /// Tolerance correction: the smallest displacement, in the kinetic-energy norm,
+    /// that opens every gap deeper than [`CORRECTION_SLOP`] ε. Moving body k by
+    /// Δx = M⁻¹ Σ λ n and Δθ = I⁻¹ Σ (r × λ n) changes gap i by (A λ)ᵢ, so λ
+    /// solves the LCP A λ + gap ≥ 0, λ ≥ 0, complementary.
     pub(super) fn correct(&mut self, found: &[Found]) -> Result<(), PbmError> {
-        let slop = CORRECTION_SLOP * self.settings.tolerance;
-        if found.iter().all(|f| f.gap >= -slop) {
+        if found.iter().all(|f| f.gap >= -CORRECTION_SLOP * self.settings.tolerance) {
             return Ok(());
         }
         let contacts: Vec<Contact> = found.iter().map(|f| f.contact).collect();

@@ -4,15 +4,16 @@
 //! contacts, which are held in the bodies' own frames so that they move with them
 //! through the step's stages.
 
-use super::{V3, World};
+use super::sequential::PARALLEL;
+use super::{Solver, V3, World};
 use crate::impulse::Contact;
 use crate::resting::{Kind, RestingContact};
 use crate::rows::BodyState;
 use nalgebra::{Matrix3, Rotation3, UnitQuaternion};
 use pbm_collision::aabb::Aabb;
 use pbm_collision::polyhedron::{
-    ConvexPolyhedron, Feature, PlaneWitness, closest_parameters, contacts_on,
-    separation, witness_gap,
+    ConvexPolyhedron, Feature, PlaneWitness, clipped_contacts, closest_parameters,
+    contacts_on, separation, separation_over, witness_gap,
 };
 use pbm_collision::sweep::CoherentSweep;
 use pbm_prelim::PbmError;
@@ -93,6 +94,12 @@ pub(super) fn frames_of(bodies: &[RigidBody], fixtures: &[(V3, V3)]) -> Vec<Fram
 }
 
 impl Held {
+    /// Where the contact sits on body a, in a's frame: with the pair, what
+    /// recognises the same contact from one step to the next.
+    pub(super) fn anchor(&self) -> V3 {
+        self.point
+    }
+
     /// Where the contact is now: the resting contact of chapter 8's formulas.
     pub(super) fn resting(&self, frames: &[Frame]) -> RestingContact {
         let (fa, fb) = (&frames[self.a], &frames[self.b]);
@@ -153,7 +160,7 @@ impl World {
     /// that two solids within it of touching have overlapping bounds.
     fn bounds(&self) -> Result<Vec<Aabb<3>>, PbmError> {
         let grow = |lo: V3, hi: V3| {
-            let eps = V3::repeat(0.5 * self.settings.tolerance);
+            let eps = V3::repeat(0.5 * self.reach);
             Aabb::new((lo - eps).into(), (hi + eps).into())
         };
         let of_solid = |s: &ConvexPolyhedron| {
@@ -236,13 +243,17 @@ impl World {
         };
         if let Some(&w) = self.witnesses.get(&(i, j))
             && let Some(gap) = witness_gap(&pi, &pj, w)
-            && gap > self.settings.tolerance
+            && gap > self.reach
         {
             self.stats.witness_reused += 1;
             return (-gap, None);
         }
         self.stats.separations += 1;
-        let (gap, w) = separation(&pi, &pj);
+        let (gap, w) = match self.settings.solver {
+            Solver::Exact => separation(&pi, &pj),
+            // Bodies may interpenetrate deeply; nearly parallel edges mislead.
+            Solver::SequentialImpulses { .. } => separation_over(&pi, &pj, PARALLEL),
+        };
         self.witnesses.insert((i, j), w);
         self.depths.insert((i, j), (-gap, Some(w)));
         (-gap, Some(w))
@@ -259,7 +270,7 @@ impl World {
     /// The contacts within the tolerance, each with its gap, in the convention of
     /// this chapter (normal out of b, towards a) and held in the bodies' frames.
     pub(super) fn detect(&mut self) -> Result<Vec<Found>, PbmError> {
-        let eps = self.settings.tolerance;
+        let eps = self.reach;
         let frames = frames_of(&self.system.bodies, &self.spins);
         let mut found = Vec::new();
         for (i, j) in self.pairs()? {
@@ -271,9 +282,19 @@ impl World {
                 found.extend(self.ball_contact(i, j, &frames));
                 continue;
             };
-            // The search that measured the depth found the plane to read them off.
+            // The search that measured the depth found the plane to read them off;
+            // a pair interpenetrating by d has features down to d below it.
             let w = witness.unwrap_or_else(|| separation(&pi, &pj).1);
-            for c in contacts_on(&pi, &pj, w, eps) {
+            let mut contacts = match self.settings.solver {
+                Solver::SequentialImpulses { .. } => {
+                    clipped_contacts(&pi, &pj, w, eps)
+                }
+                Solver::Exact => Vec::new(),
+            };
+            if contacts.is_empty() {
+                contacts = contacts_on(&pi, &pj, w, eps + depth.max(0.0));
+            }
+            for c in contacts {
                 found.push(held_contact(&pi, &pj, (i, j), &c, &frames));
             }
         }
@@ -297,7 +318,7 @@ impl World {
             tangents: tangents(n, fb),
         };
         let contact = Contact { a: i, b: j, p, n };
-        (gap <= self.settings.tolerance).then_some(Found { held, contact, gap })
+        (gap <= self.reach).then_some(Found { held, contact, gap })
     }
 }
 
@@ -313,11 +334,12 @@ fn held_contact(
     frames: &[Frame],
 ) -> Found {
     let (a, b, n, gap, edges) = match c.feature {
-        Feature::VertexFace { vertex_of_b: true, face, .. } => {
+        Feature::VertexFace { vertex_of_b: true, face, .. }
+        | Feature::FacePoint { of_b: true, face } => {
             let o = pi.vertices()[pi.faces()[face][0]];
             (j, i, c.normal, c.normal.dot(&(c.point - o)), None)
         }
-        Feature::VertexFace { face, .. } => {
+        Feature::VertexFace { face, .. } | Feature::FacePoint { face, .. } => {
             let o = pj.vertices()[pj.faces()[face][0]];
             (i, j, -c.normal, c.normal.dot(&(o - c.point)), None)
         }

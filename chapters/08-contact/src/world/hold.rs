@@ -91,13 +91,10 @@ fn first_order_rows(
 
 impl World {
     // ANCHOR: hold
-    /// Holds the contacts of `found` that are not parting for the step. Some may
-    /// still be closing, slower than the resting speed: the force solve keeps
-    /// d̈ ≥ 0, so a closing speed it is handed persists, and the bodies would sink
-    /// at it until the tolerance correction pushed them back, step after step. An
-    /// inelastic impulse (e = 0) solved for all of them together stops that first:
-    /// j ≥ 0, v⁺ = A j + v⁻ ≥ 0, complementary. Speeds below [`SLOWEST_CLOSING`]
-    /// are left to the tolerance correction.
+    /// Holds the contacts of `found` that are not parting for the step. Those still
+    /// closing (slower than the resting speed) faster than [`SLOWEST_CLOSING`] are
+    /// first stopped by one inelastic impulse solved for all of them together,
+    /// j ≥ 0, v⁺ = A j + v⁻ ≥ 0, complementary; slower ones by the force rows.
     pub(super) fn hold(&mut self, found: &[Found]) -> Result<(), PbmError> {
         let states = self.states();
         let resting: Vec<&Found> = found
@@ -125,9 +122,8 @@ impl World {
         let held: Vec<Held> = resting.iter().map(|f| f.held).collect();
         let pairs = |h: &[Held]| h.iter().map(|h| (h.a, h.b)).collect::<Vec<_>>();
         if pairs(&self.held) != pairs(&held) {
-            // A new contact set: last step's answer is no guess for it.
-            self.previous = None;
-            self.factor = None;
+            // A new contact set: last step's answer and factor are no guide to it.
+            (self.previous, self.factor) = (None, None);
         }
         self.held = held;
         Ok(())

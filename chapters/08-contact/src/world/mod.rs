@@ -24,9 +24,11 @@ mod correct;
 mod detect;
 mod hold;
 mod integrate;
+mod sequential;
 
 pub use collision_time::{step_limit, width};
 pub use correct::CORRECTION_SLOP;
+pub use sequential::{BAUMGARTE, PARALLEL, Remembered, SUBSTEPS};
 
 use crate::lcp::{ClampedFactor, LcpSolution};
 use crate::rows::BodyState;
@@ -83,6 +85,28 @@ pub enum CollisionSearch {
     Bisection,
 }
 
+/// How the contacts are solved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Solver {
+    /// This chapter's: the complementarity problem on accelerations, solved exactly
+    /// (pivoting, warm-started) at every RK4 stage, collisions by impulses, steps
+    /// cut back to collision times, and interpenetration corrected.
+    #[default]
+    Exact,
+    /// Production engines': one velocity solve per step by this many sweeps of
+    /// sequential impulses ([`crate::sequential`]), warm-started from the last
+    /// step's impulses, with speculative contacts for what may touch within the step
+    /// and Baumgarte's feedback for what interpenetrates; then the positions move
+    /// with the new velocities (symplectic Euler).
+    SequentialImpulses {
+        /// Sweeps over the rows per step.
+        sweeps: usize,
+    },
+}
+
+/// The most sweeps a step may ask for.
+pub const MAX_SWEEPS: usize = 10_000;
+
 /// The world's constants.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Settings {
@@ -108,6 +132,8 @@ pub struct Settings {
     pub order: Order,
     /// How the collision time is found.
     pub search: CollisionSearch,
+    /// How the contacts are solved.
+    pub solver: Solver,
 }
 
 impl Default for Settings {
@@ -122,6 +148,7 @@ impl Default for Settings {
             h: 0.01,
             order: Order::Second,
             search: CollisionSearch::Interpolated,
+            solver: Solver::Exact,
         }
     }
 }
@@ -151,6 +178,14 @@ pub struct Stats {
     pub reused: usize,
     /// Pivots made in all.
     pub pivots: usize,
+    /// Sweeps of sequential impulses made in all.
+    pub sweeps: usize,
+    /// The largest velocity error a sequential-impulse solve left (m/s): how far
+    /// from the complementarity conditions on velocities its sweeps stopped
+    /// ([`crate::sequential::velocity_error`]).
+    pub max_velocity_error: f64,
+    /// The deepest interpenetration at any step's end (m).
+    pub deepest: f64,
     /// The smallest normal contact force found (N); +∞ before any.
     pub min_normal_force: f64,
     /// Impacts resolved (steps with at least one impulse).
@@ -198,6 +233,12 @@ pub struct World {
     depths: HashMap<(usize, usize), (f64, Option<PlaneWitness>)>,
     /// The contacts held over the current step.
     held: Vec<Held>,
+    /// How close two solids must be to be found in contact (m): the tolerance, and
+    /// for sequential impulses also the distance they may close within the step.
+    reach: f64,
+    /// Sequential impulses: each contact's impulses of the last step, the next
+    /// step's warm start.
+    remembered: Vec<Remembered>,
     /// The contacts found at the end of the last step, if nothing has moved the
     /// bodies since: the next step starts from them instead of finding them again.
     found: Option<Vec<Found>>,
@@ -247,6 +288,19 @@ fn check_settings(s: &Settings) -> Result<(), PbmError> {
     if s.gravity.iter().any(|g| !g.is_finite()) {
         return bad("gravity", "it must be finite".to_string());
     }
+    if let Solver::SequentialImpulses { sweeps } = s.solver {
+        if !(1..=MAX_SWEEPS).contains(&sweeps) {
+            let why = format!("{sweeps}: it must be 1 to {MAX_SWEEPS}");
+            return bad("sweeps of sequential impulses", why);
+        }
+        if s.order == Order::First {
+            let why =
+                "they solve the velocities of Newton's world, and a first-order \
+                       world has none to solve: use the exact solver"
+                    .to_string();
+            return bad("sequential impulses", why);
+        }
+    }
     Ok(())
 }
 
@@ -270,6 +324,8 @@ impl World {
             depths: HashMap::new(),
             held: Vec::new(),
             found: None,
+            reach: settings.tolerance,
+            remembered: Vec::new(),
             previous: None,
             factor: None,
             warm_start: true,
@@ -380,6 +436,7 @@ impl World {
         self.found = None;
         self.previous = None;
         self.factor = None;
+        self.remembered.retain(|r| r.a != body && r.b != body);
         Ok(())
     }
 
@@ -403,8 +460,13 @@ impl World {
         self.stats
     }
 
-    /// The normal forces of the last solve (N), in contact order.
+    /// The normal forces of the last solve (N), in contact order (for sequential
+    /// impulses, the step's normal impulses over h).
     pub fn last_normal_forces(&self) -> Vec<f64> {
+        if let Solver::SequentialImpulses { .. } = self.settings.solver {
+            let h = self.settings.h;
+            return self.remembered.iter().map(|r| r.impulses[0] / h).collect();
+        }
         let Some(sol) = &self.previous else { return Vec::new() };
         let rows_per_contact = if self.mu > 0.0 { 3 } else { 1 };
         (0..self.held.len()).map(|k| sol.f[k * rows_per_contact]).collect()
@@ -436,6 +498,9 @@ impl World {
     pub fn step(&mut self) -> Result<f64, PbmError> {
         let (step, t0) = (self.steps, self.time());
         let at = |e: PbmError| e.at_step(step, t0);
+        if let Solver::SequentialImpulses { sweeps } = self.settings.solver {
+            return self.step_sequential(sweeps).map_err(at);
+        }
         let found = match self.found.take() {
             Some(found) => found,
             None => self.detect()?,
@@ -444,6 +509,8 @@ impl World {
         self.hold(&found).map_err(at)?;
         let taken = self.integrate_to_collision(&found)?;
         let after = self.detect()?;
+        let deepest = after.iter().map(|f| -f.gap).fold(0.0, f64::max);
+        self.stats.deepest = self.stats.deepest.max(deepest);
         let corrections = self.stats.corrections;
         self.correct(&after).map_err(at)?;
         if self.stats.corrections == corrections {

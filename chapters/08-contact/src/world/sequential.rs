@@ -1,0 +1,394 @@
+//! The step of production engines, on the same world: sequential impulses
+//! ([`crate::sequential`]) once per step on velocities, then the positions move with
+//! the new velocities. Four things replace the exact loop's stages:
+//!
+//! - **Speculative contacts** instead of collision times: a pair is a contact if it
+//!   is within the distance its bodies can close during the step, and such a
+//!   contact may close what gap it has left, but no more (its target velocity is
+//!   −gap / h). Nothing tunnels, and no step is cut short.
+//! - **Restitution** as a target: a contact closing faster than the bounce speed
+//!   must leave at e times its closing speed.
+//! - **Baumgarte's feedback** instead of the tolerance correction: a contact
+//!   interpenetrating deeper than the tolerance ε is given a separating target
+//!   velocity that removes [`BAUMGARTE`] of the excess depth per step.
+//! - **The warm start** is last step's impulses, contact by contact.
+
+use super::detect::{Found, frames_of};
+use super::{V3, World};
+use crate::impulse::relative_velocity;
+use crate::resting::Kind;
+use crate::rows::{BodyState, Role, Row};
+use crate::sequential::{row_velocity, solve_sequential, velocity_error};
+use pbm_ode::system::{OdeSystem, state_of};
+use pbm_prelim::PbmError;
+use pbm_rigid::rotation::{Quat, quat_from_axis_angle, quat_mul};
+
+/// The share of a contact's interpenetration beyond the tolerance that its target
+/// velocity removes per step (Baumgarte's β). Catto's Box2D uses 0.2: larger pushes
+/// bodies apart visibly fast, adding energy; smaller lets a stack sink further
+/// before it is pushed back.
+pub const BAUMGARTE: f64 = 0.2;
+
+/// Edge/edge contacts whose edges cross at less than this sine of an angle (about
+/// 6°) are left out: nearly parallel edges cross nowhere in particular, so the
+/// normal across them and the gap along it are ill-defined (for two stacked boxes
+/// turned a little, centimetres off), and where such edges lie along faces, as they
+/// do whenever bodies rest on each other, the faces' vertices hold the contact.
+/// The exact loop never meets them: its contacts are within ε, where such edges
+/// lie on the faces' planes.
+pub const PARALLEL: f64 = 0.1;
+
+/// Substeps per step of sequential impulses. Each solves the same contacts with the
+/// bodies moved by the substeps before, so that a stack's weight reaches its bottom
+/// in a step even though each sweep passes it down only a box or so (Box2D and
+/// rapier take four too).
+pub const SUBSTEPS: usize = 4;
+
+/// Each row's gap (m): the contact's gap on its normal row, zero on the others.
+fn normal_gaps(rows: &[Row], found: &[Found]) -> Vec<f64> {
+    let mut contacts = found.iter();
+    rows.iter()
+        .map(|row| match row.role {
+            Role::Normal => contacts.next().map_or(0.0, |f| f.gap),
+            _ => 0.0,
+        })
+        .collect()
+}
+
+/// Whether a contact is across two nearly parallel edges ([`PARALLEL`]).
+fn parallel_edges(kind: &Kind) -> bool {
+    match *kind {
+        Kind::EdgeEdge { ea, eb } => {
+            ea.cross(&eb).norm() < PARALLEL * ea.norm() * eb.norm()
+        }
+        _ => false,
+    }
+}
+
+/// The contacts of one step of sequential impulses, which its substeps share: their
+/// rows, each row's bounce speed, gap (m) and accumulated impulse (N s).
+struct Step {
+    rows: Vec<Row>,
+    bounce: Vec<f64>,
+    gaps: Vec<f64>,
+    lambda: Vec<f64>,
+}
+
+/// A contact's impulses of one step (normal, then the two tangents; N s), kept as
+/// the next step's warm start, with what recognises the contact again: the pair
+/// and where it sits on body a, in a's frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Remembered {
+    /// The body the normal points towards.
+    pub a: usize,
+    /// The other body (or fixture).
+    pub b: usize,
+    /// The contact point in a's frame (m).
+    pub anchor: V3,
+    /// The impulses (N s).
+    pub impulses: [f64; 3],
+}
+
+impl World {
+    // ANCHOR: step_sequential
+    /// One step by sequential impulses: the contacts within reach found once, their
+    /// rows and last step's impulses, then [`SUBSTEPS`] substeps of h / k over them.
+    pub(super) fn step_sequential(&mut self, sweeps: usize) -> Result<f64, PbmError> {
+        let h = self.settings.h;
+        self.reach = self.settings.tolerance + h * self.closing_bound();
+        let frames = frames_of(&self.system.bodies, &self.spins);
+        let found: Vec<Found> = self
+            .detect()?
+            .into_iter()
+            .filter(|f| !parallel_edges(&f.held.resting(&frames).kind))
+            .collect();
+        let (rows, bounce) = self.speculative_rows(&found, &self.states());
+        let (gaps, lambda) =
+            (normal_gaps(&rows, &found), self.recall(&found, rows.len()));
+        let mut step = Step { rows, bounce, gaps, lambda };
+        let (mut swept, mut error) = (0, 0.0_f64);
+        for k in 0..SUBSTEPS {
+            let (done, e) =
+                self.substep(&mut step, (k == 0, h / SUBSTEPS as f64), sweeps);
+            (swept, error) = (swept + done, error.max(e));
+        }
+        self.remember(&found, &step.lambda);
+        let deepest = found.iter().map(|f| -f.gap).fold(0.0, f64::max);
+        self.note_sequential(&step.rows, &step.lambda, (swept, error), deepest)?;
+        self.steps += 1;
+        Ok(h)
+    }
+    // ANCHOR_END: step_sequential
+
+    // ANCHOR: substep
+    /// One substep of length `sub`: gravity changes the velocities, `sweeps` sweeps
+    /// solve for the impulses (warm-started from the substep before), a second solve
+    /// on the normal rows alone finds the pseudo-velocities that push
+    /// interpenetrating bodies apart; the positions move with both, the velocities
+    /// keep only the first, and each gap moves by its contact's relative motion.
+    /// Returns the sweeps made and the velocity error they left.
+    fn substep(
+        &mut self,
+        step: &mut Step,
+        (first, sub): (bool, f64),
+        sweeps: usize,
+    ) -> (usize, f64) {
+        for body in &mut self.system.bodies {
+            let (x, j) =
+                (body.position(), self.settings.gravity * (body.mass() * sub));
+            body.apply_impulse_at(&x, &j);
+        }
+        let (target, push_out) =
+            self.targets(&step.rows, &step.gaps, (&step.bounce, first), sub);
+        let mut states = self.states();
+        let Step { rows, lambda, gaps, .. } = step;
+        let done =
+            solve_sequential(&mut states, rows, &target, self.mu, (lambda, sweeps));
+        let error = velocity_error(&states, rows, &target, (lambda, self.mu));
+        let pseudo = self.split_impulses(rows, &push_out, sweeps);
+        self.apply_row_impulses(rows, lambda);
+        self.move_gaps(rows, gaps, &pseudo, sub);
+        self.drift_positions(sub, &pseudo);
+        (done.sweeps, error)
+    }
+    // ANCHOR_END: substep
+
+    /// The fastest two bodies' point speeds summed (m/s): no pair closes faster.
+    fn closing_bound(&self) -> f64 {
+        let mut speeds: Vec<f64> = (0..self.system.bodies.len())
+            .map(|k| {
+                let b = &self.system.bodies[k];
+                b.velocity().norm() + b.angular_velocity().norm() * self.radius(k)
+            })
+            .collect();
+        speeds.sort_by(|a, b| b.total_cmp(a));
+        speeds.iter().take(2).sum()
+    }
+
+    // ANCHOR: speculative_rows
+    /// Each contact's normal row, and with friction its two tangent rows; and for
+    /// each row the speed it must leave at if it bounces (−e v⁻ for a normal row
+    /// closing faster than the bounce speed, else zero).
+    fn speculative_rows(
+        &self,
+        found: &[Found],
+        states: &[BodyState],
+    ) -> (Vec<Row>, Vec<f64>) {
+        let s = &self.settings;
+        let bounce_speed = s.bounce_steps * s.gravity.norm() * s.h;
+        let frames = frames_of(&self.system.bodies, &self.spins);
+        let (mut rows, mut bounce) = (Vec::new(), Vec::new());
+        for f in found {
+            let c = f.held.resting(&frames).contact;
+            let normal = rows.len();
+            rows.push(Row { a: c.a, b: c.b, p: c.p, along: c.n, role: Role::Normal });
+            let closing = relative_velocity(states, &c);
+            bounce.push(if closing < -bounce_speed {
+                -s.restitution * closing
+            } else {
+                0.0
+            });
+            if self.mu > 0.0 {
+                let (t1, t2) = f.held.tangents;
+                for t in [frames[c.b].r * t1, frames[c.b].r * t2] {
+                    let role = Role::Tangent { normal };
+                    rows.push(Row { a: c.a, b: c.b, p: c.p, along: t, role });
+                    bounce.push(0.0);
+                }
+            }
+        }
+        (rows, bounce)
+    }
+    // ANCHOR_END: speculative_rows
+
+    // ANCHOR: targets
+    /// The rows' target velocities for a substep of length `sub`: a normal row
+    /// still apart may close its gap within the substep (−gap / sub) but no more,
+    /// and on the first substep one that bounces must leave at its bounce speed;
+    /// tangent rows aim at no sliding. Also each row's push-out velocity for the
+    /// split solve: β of a normal row's depth beyond ε, per substep.
+    fn targets(
+        &self,
+        rows: &[Row],
+        gaps: &[f64],
+        (bounce, first): (&[f64], bool),
+        sub: f64,
+    ) -> (Vec<f64>, Vec<f64>) {
+        let eps = self.settings.tolerance;
+        (0..rows.len())
+            .map(|i| match rows[i].role {
+                Role::Normal => {
+                    let close = (-gaps[i] / sub).min(0.0);
+                    let aim = if first { close.max(bounce[i]) } else { close };
+                    (aim, BAUMGARTE * (-gaps[i] - eps).max(0.0) / sub)
+                }
+                _ => (0.0, 0.0),
+            })
+            .unzip()
+    }
+    // ANCHOR_END: targets
+
+    /// Moves each normal row's gap by its relative normal motion over a substep,
+    /// velocity and pseudo-velocity both.
+    fn move_gaps(
+        &self,
+        rows: &[Row],
+        gaps: &mut [f64],
+        pseudo: &[(V3, V3)],
+        sub: f64,
+    ) {
+        let states = self.states();
+        let shifted: Vec<BodyState> = states
+            .iter()
+            .enumerate()
+            .map(|(k, b)| match pseudo.get(k) {
+                Some(&(v, omega)) => BodyState { v, omega, ..*b },
+                None => BodyState { v: V3::zeros(), omega: V3::zeros(), ..*b },
+            })
+            .collect();
+        for (i, row) in
+            rows.iter().enumerate().filter(|(_, r)| r.role == Role::Normal)
+        {
+            gaps[i] +=
+                sub * (row_velocity(&states, row) + row_velocity(&shifted, row));
+        }
+    }
+
+    // ANCHOR: split_impulses
+    /// Split impulses (as Bullet has them): the normal rows solved again, from
+    /// bodies at rest, for the pseudo-velocities that move interpenetrating bodies
+    /// apart at their push-out targets. They move the positions for this step only;
+    /// had they gone into the velocities (Baumgarte's way), every push out would
+    /// leave the bodies moving apart, energy that a stack turns into jitter. Returns
+    /// each body's pseudo (velocity, angular velocity).
+    fn split_impulses(
+        &self,
+        rows: &[Row],
+        push_out: &[f64],
+        sweeps: usize,
+    ) -> Vec<(V3, V3)> {
+        let mut still: Vec<BodyState> = self
+            .states()
+            .into_iter()
+            .map(|b| BodyState { v: V3::zeros(), omega: V3::zeros(), ..b })
+            .collect();
+        let pushing: Vec<usize> = (0..rows.len())
+            .filter(|&i| rows[i].role == Role::Normal && push_out[i] > 0.0)
+            .collect();
+        if !pushing.is_empty() {
+            let normal: Vec<Row> =
+                rows.iter().filter(|r| r.role == Role::Normal).copied().collect();
+            let aims: Vec<f64> = (0..rows.len())
+                .filter(|&i| rows[i].role == Role::Normal)
+                .map(|i| push_out[i])
+                .collect();
+            let mut lambda = vec![0.0; normal.len()];
+            solve_sequential(&mut still, &normal, &aims, 0.0, (&mut lambda, sweeps));
+        }
+        still.iter().map(|b| (b.v, b.omega)).collect()
+    }
+    // ANCHOR_END: split_impulses
+
+    /// Last step's impulses for the contacts found now (zero for a new contact),
+    /// one per row.
+    fn recall(&self, found: &[Found], rows: usize) -> Vec<f64> {
+        let per = if self.mu > 0.0 { 3 } else { 1 };
+        let near = 100.0 * self.settings.tolerance;
+        let mut lambda = vec![0.0; rows];
+        for (k, f) in found.iter().enumerate() {
+            let (a, b, anchor) = (f.held.a, f.held.b, f.held.anchor());
+            let same = |r: &&Remembered| {
+                r.a == a && r.b == b && (r.anchor - anchor).norm() < near
+            };
+            if let Some(r) = self.remembered.iter().find(same) {
+                lambda[k * per..(k + 1) * per].copy_from_slice(&r.impulses[..per]);
+            }
+        }
+        lambda
+    }
+
+    /// Keeps this step's impulses for the next.
+    fn remember(&mut self, found: &[Found], lambda: &[f64]) {
+        let per = if self.mu > 0.0 { 3 } else { 1 };
+        self.remembered = found
+            .iter()
+            .enumerate()
+            .map(|(k, f)| {
+                let mut impulses = [0.0; 3];
+                impulses[..per].copy_from_slice(&lambda[k * per..(k + 1) * per]);
+                Remembered {
+                    a: f.held.a,
+                    b: f.held.b,
+                    anchor: f.held.anchor(),
+                    impulses,
+                }
+            })
+            .collect();
+    }
+
+    /// Applies each row's impulse to the bodies (fixtures take nothing).
+    fn apply_row_impulses(&mut self, rows: &[Row], lambda: &[f64]) {
+        let bodies = &mut self.system.bodies;
+        for (row, &l) in rows.iter().zip(lambda) {
+            for (k, sign) in [(row.a, 1.0), (row.b, -1.0)] {
+                if let Some(body) = bodies.get_mut(k) {
+                    body.apply_impulse_at(&row.p, &(row.along * (l * sign)));
+                }
+            }
+        }
+    }
+
+    // ANCHOR: drift_positions
+    /// Moves every body with its new velocities for the step plus its
+    /// pseudo-velocities from the split solve: x += h (v + v_p), and the orientation
+    /// turned by the angle h |ω + ω_p| about ω + ω_p (symplectic Euler: the
+    /// positions use the velocities the step ends with).
+    fn drift_positions(&mut self, h: f64, pseudo: &[(V3, V3)]) {
+        let mut y = state_of(&*self);
+        for (k, body) in self.system.bodies.iter().enumerate() {
+            let (pv, pw) = pseudo[k];
+            let (v, turn) =
+                (body.velocity() + pv, (body.angular_velocity() + pw) * h);
+            let y = &mut y[k * 13..(k + 1) * 13];
+            for d in 0..3 {
+                y[d] += h * v[d];
+            }
+            if turn.norm() > 0.0 {
+                let q = Quat::from_column_slice(&y[3..7]);
+                let turned = quat_mul(&quat_from_axis_angle(&turn, turn.norm()), &q);
+                y[3..7].copy_from_slice(turned.normalize().as_slice());
+            }
+        }
+        let t = self.time() + h;
+        self.scatter_state(&y, t);
+    }
+    // ANCHOR_END: drift_positions
+
+    /// Adds a solve to the statistics, with the deepest interpenetration the step
+    /// started from; an error if it left a non-finite state.
+    fn note_sequential(
+        &mut self,
+        rows: &[Row],
+        lambda: &[f64],
+        (sweeps, error): (usize, f64),
+        deepest: f64,
+    ) -> Result<(), PbmError> {
+        let h = self.settings.h;
+        let stats = &mut self.stats;
+        stats.deepest = stats.deepest.max(deepest);
+        if !rows.is_empty() {
+            stats.solves += 1;
+            stats.sweeps += sweeps;
+            stats.max_velocity_error = stats.max_velocity_error.max(error);
+        }
+        for (row, l) in rows.iter().zip(lambda) {
+            if row.role == Role::Normal {
+                stats.min_normal_force = stats.min_normal_force.min(l / h);
+            }
+        }
+        if !state_of(&*self).iter().all(|v| v.is_finite()) {
+            return Err(PbmError::Diverged { step: self.steps, time: self.time() });
+        }
+        Ok(())
+    }
+}
