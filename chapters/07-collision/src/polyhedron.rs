@@ -526,11 +526,9 @@ pub const FACING_PREFERENCE: f64 = 1e-3;
 
 // ANCHOR: clipped_contacts
 /// The contacts of two polyhedra that may interpenetrate (the way production engines
-/// find them): across the plane of witness `w`, the *reference* face is the face of
-/// either body most nearly facing the other along the plane's normal, the *incident*
-/// face the other body's face most nearly facing back; the incident face's outline,
-/// clipped to the reference face's sides (Sutherland–Hodgman), gives the points, and
-/// those less than `reach` above the reference face's plane are the contacts. Unlike
+/// find them): across the plane of witness `w`, the incident face's outline clipped
+/// to the reference face's sides ([`reference_faces`], Sutherland–Hodgman), and of
+/// those points the ones less than `reach` above the reference face's plane. Unlike
 /// [`contacts_on`], which finds features within ε of each other, a tilted face or a
 /// deep overlap still gives its corners.
 pub fn clipped_contacts(
@@ -540,6 +538,40 @@ pub fn clipped_contacts(
     reach: f64,
 ) -> Vec<Contact> {
     let Some((n, _)) = plane(a, b, w) else { return Vec::new() };
+    let (of_b, reference, incident) = reference_faces(a, b, n);
+    let (p, q) = if of_b { (a, b) } else { (b, a) };
+    let normal = p.normal(reference);
+    let mut points: Vec<V3> =
+        q.faces[incident].iter().map(|&v| q.vertices[v]).collect();
+    let face = &p.faces[reference];
+    for k in 0..face.len() {
+        let u = p.vertices[face[k]];
+        let e = p.vertices[face[(k + 1) % face.len()]] - u;
+        points = clip(&points, |x: &V3| e.cross(&(x - u)).dot(&normal));
+    }
+    let o = p.vertices[face[0]];
+    let feature = Feature::FacePoint { of_b, face: reference };
+    points
+        .into_iter()
+        .filter(|x| normal.dot(&(x - o)) <= reach)
+        .map(|point| Contact { point, normal: n, feature })
+        .collect()
+}
+// ANCHOR_END: clipped_contacts
+
+// ANCHOR: reference_faces
+/// Across a plane with normal `n` (from A to B): the reference face, the face of
+/// either body most nearly facing the other, and the incident face, the other body's
+/// face most nearly facing it back. Returns whether the reference face is A's (the
+/// points are then B's), and the two faces' indices. Two faces flat on each other
+/// face each other equally: A's is taken unless B's faces clearly better
+/// ([`FACING_PREFERENCE`]), so that roundoff does not swap them from one step to
+/// the next, and with them which body the contacts are measured on.
+fn reference_faces(
+    a: &ConvexPolyhedron,
+    b: &ConvexPolyhedron,
+    n: V3,
+) -> (bool, usize, usize) {
     let facing = |p: &ConvexPolyhedron, np: V3| {
         (0..p.faces.len()).map(|f| (f, p.normal(f).dot(&np))).fold(
             (0, f64::NEG_INFINITY),
@@ -547,40 +579,13 @@ pub fn clipped_contacts(
         )
     };
     let (fa, fb) = (facing(a, n), facing(b, -n));
-    // The reference face's body P and the incident body Q; of_b: the points are B's.
-    // Two faces flat on each other face each other equally: A's is taken unless
-    // B's faces clearly better, so that roundoff does not swap them from one step
-    // to the next (and with them which body the contacts are measured on).
-    let (of_b, p, q, reference) = if fa.1 >= fb.1 - FACING_PREFERENCE {
-        (true, a, b, fa.0)
+    if fa.1 >= fb.1 - FACING_PREFERENCE {
+        (true, fa.0, facing(b, -a.normal(fa.0)).0)
     } else {
-        (false, b, a, fb.0)
-    };
-    let normal = p.normal(reference);
-    let incident = facing(q, -normal).0;
-    let mut points: Vec<V3> =
-        q.faces[incident].iter().map(|&v| q.vertices[v]).collect();
-    let face = &p.faces[reference];
-    for k in 0..face.len() {
-        let (u, e) = (
-            p.vertices[face[k]],
-            p.vertices[face[(k + 1) % face.len()]] - p.vertices[face[k]],
-        );
-        let inside = |x: &V3| e.cross(&(x - u)).dot(&normal);
-        points = clip(&points, inside);
+        (false, fb.0, facing(a, -b.normal(fb.0)).0)
     }
-    let o = p.vertices[face[0]];
-    points
-        .into_iter()
-        .filter(|x| normal.dot(&(x - o)) <= reach)
-        .map(|point| Contact {
-            point,
-            normal: n,
-            feature: Feature::FacePoint { of_b, face: reference },
-        })
-        .collect()
 }
-// ANCHOR_END: clipped_contacts
+// ANCHOR_END: reference_faces
 
 /// One Sutherland–Hodgman pass: the part of the closed polygon `points` where
 /// `inside` is not negative (an affine function of the point).
