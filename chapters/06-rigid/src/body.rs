@@ -259,6 +259,15 @@ impl RigidBody {
     }
     // ANCHOR_END: impulse_at
 
+    /// Changes the momenta by ΔP = `dp` (N s) and ΔL = `dl` (N m s) at once, and the
+    /// velocities follow: what many [`RigidBody::apply_impulse_at`] calls add up to
+    /// (ΔL = Σ (p − x) × j), with one update instead of one per impulse.
+    pub fn apply_momentum(&mut self, dp: &Vector3<f64>, dl: &Vector3<f64>) {
+        self.p += dp;
+        self.l += dl;
+        self.update_auxiliaries();
+    }
+
     /// How the orientation is stored.
     pub fn representation(&self) -> Representation {
         match self.orientation {

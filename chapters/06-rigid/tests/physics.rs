@@ -617,6 +617,36 @@ fn an_impulse_at_a_point_changes_both_momenta() {
 }
 
 #[test]
+fn summed_momenta_are_the_impulses_applied_one_by_one() {
+    // Three impulses at three points, one by one and as ΔP = Σ j, ΔL = Σ (p − x) × j
+    // in one call: the same momenta and velocities, on a turned, lopsided body.
+    let props = MassProperties::block(Vector3::new(1.0, 2.0, 0.5), 3.0).unwrap();
+    let def = RigidBodyDef {
+        position: Vector3::new(1.0, 2.0, -1.0),
+        orientation: nalgebra::UnitQuaternion::from_euler_angles(0.3, -0.2, 0.7),
+        ..RigidBodyDef::of(&props)
+    };
+    let (mut one_by_one, mut summed) =
+        (RigidBody::new(def).unwrap(), RigidBody::new(def).unwrap());
+    let hits = [
+        (Vector3::new(1.5, 2.0, -1.0), Vector3::new(0.0, 2.0, 0.0)),
+        (Vector3::new(1.0, 3.0, -0.8), Vector3::new(-1.0, 0.5, 0.3)),
+        (Vector3::new(0.6, 1.9, -1.2), Vector3::new(0.2, -0.7, 1.1)),
+    ];
+    let (mut dp, mut dl) = (Vector3::zeros(), Vector3::zeros());
+    for (p, j) in &hits {
+        one_by_one.apply_impulse_at(p, j);
+        dp += j;
+        dl += (p - def.position).cross(j);
+    }
+    summed.apply_momentum(&dp, &dl);
+    assert!((one_by_one.velocity() - summed.velocity()).norm() < 1e-12);
+    assert!(
+        (one_by_one.angular_velocity() - summed.angular_velocity()).norm() < 1e-12
+    );
+}
+
+#[test]
 fn a_force_on_a_body_that_does_not_exist_is_refused() {
     let mut system =
         RigidSystem::new(vec![RigidBody::new(RigidBodyDef::default()).unwrap()])

@@ -18,7 +18,7 @@
 use crate::friction::REGULARIZATION;
 use crate::lcp::solve;
 use crate::rows::{BodyState, Role, Row, row_matrix};
-use nalgebra::{DMatrix, DVector};
+use nalgebra::{Cholesky, DMatrix, DVector, Dyn};
 
 /// The velocity a row's relative motion must reach (m/s), for every row: a normal
 /// row's velocity must be at least it, a tangent or bilateral row's equal to it.
@@ -136,6 +136,8 @@ pub struct Manifold {
     rows: Vec<usize>,
     /// A_GG, regularised.
     a: DMatrix<f64>,
+    /// Its Cholesky factor, for the usual case in which every corner pushes.
+    factor: Option<Cholesky<f64, Dyn>>,
 }
 
 // ANCHOR_END: manifold
@@ -160,14 +162,17 @@ impl Manifold {
                 for k in 0..g.len() {
                     a[(k, k)] += delta;
                 }
-                Manifold { rows: g, a }
+                let factor = a.clone().cholesky();
+                Manifold { rows: g, a, factor }
             })
             .collect()
     }
 
     // ANCHOR: manifold_update
     /// Solves the block for its impulses with the others held, applies the
-    /// changes, and returns the largest.
+    /// changes, and returns the largest. First the usual case, every corner
+    /// pushing: λ_G = λ_G' − A_GG⁻¹ (v_G − target_G) by the kept factor, accepted if
+    /// no impulse comes out negative; otherwise the block's LCP by pivoting.
     fn update(
         &self,
         bodies: &mut [BodyState],
@@ -180,12 +185,19 @@ impl Manifold {
             g.len(),
             g.iter().map(|&i| row_velocity(bodies, &rows[i]) - target[i]),
         );
-        let Ok(solved) = solve(&self.a, &(v - &self.a * &now)) else { return 0.0 };
+        let all_push = self.factor.as_ref().map(|f| &now - f.solve(&v));
+        let next = match all_push {
+            Some(next) if next.iter().all(|&l| l >= 0.0) => next,
+            _ => match solve(&self.a, &(v - &self.a * &now)) {
+                Ok(solved) => solved.f,
+                Err(_) => return 0.0,
+            },
+        };
         let mut largest = 0.0_f64;
         for (k, &i) in g.iter().enumerate() {
-            let change = solved.f[k] - lambda[i];
+            let change = next[k] - lambda[i];
             push(bodies, &rows[i], change);
-            lambda[i] = solved.f[k];
+            lambda[i] = next[k];
             largest = largest.max(change.abs());
         }
         largest

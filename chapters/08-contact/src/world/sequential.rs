@@ -326,15 +326,24 @@ impl World {
             .collect();
     }
 
-    /// Applies each row's impulse to the bodies (fixtures take nothing).
+    /// Applies each row's impulse to the bodies (fixtures take nothing), summed per
+    /// body first: ΔP = Σ j and ΔL = Σ (p − x) × j.
     fn apply_row_impulses(&mut self, rows: &[Row], lambda: &[f64]) {
         let bodies = &mut self.system.bodies;
+        let mut change = vec![(V3::zeros(), V3::zeros()); bodies.len()];
         for (row, &l) in rows.iter().zip(lambda) {
             for (k, sign) in [(row.a, 1.0), (row.b, -1.0)] {
-                if let Some(body) = bodies.get_mut(k) {
-                    body.apply_impulse_at(&row.p, &(row.along * (l * sign)));
+                if let (Some(body), Some((dp, dl))) =
+                    (bodies.get(k), change.get_mut(k))
+                {
+                    let j = row.along * (l * sign);
+                    *dp += j;
+                    *dl += (row.p - body.position()).cross(&j);
                 }
             }
+        }
+        for (body, (dp, dl)) in bodies.iter_mut().zip(&change) {
+            body.apply_momentum(dp, dl);
         }
     }
 
