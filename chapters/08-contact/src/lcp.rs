@@ -1359,6 +1359,21 @@ mod tests {
         assert!(!held && (&fallback.f - &again.f).amax() < 1e-10);
     }
 
+    /// Moves index i into the clamped set and the factor, or out of both.
+    fn toggle(
+        (factor, sets): (&mut ClampedFactor, &mut [Set]),
+        a: &DMatrix<f64>,
+        i: usize,
+    ) {
+        if sets[i] == Set::Clamped {
+            sets[i] = Set::Lower;
+            factor.remove(i);
+        } else {
+            sets[i] = Set::Clamped;
+            assert!(factor.push(a, i));
+        }
+    }
+
     #[test]
     fn the_followed_factor_solves_as_a_fresh_dense_solve_does() {
         // Indices join and leave the clamped set in a scrambled order; after every
@@ -1369,13 +1384,7 @@ mod tests {
         let mut factor = ClampedFactor::new(&a, &sets).unwrap();
         let moves = [3, 8, 1, 12, 3, 5, 0, 8, 9, 13, 1, 2, 6, 12, 10, 0];
         for (step, &i) in moves.iter().enumerate() {
-            if sets[i] == Set::Clamped {
-                sets[i] = Set::Lower;
-                factor.remove(i);
-            } else {
-                sets[i] = Set::Clamped;
-                assert!(factor.push(&a, i));
-            }
+            toggle((&mut factor, &mut sets), &a, i);
             let d = (0..n).find(|&j| sets[j] != Set::Clamped).unwrap();
             let (df, da) = factor.direction(&a, d, -1.0);
             let (df_dense, da_dense) = direction(&a, &sets, d, -1.0).unwrap();
@@ -1399,17 +1408,13 @@ mod tests {
     /// A banded definite matrix: J Jᵀ + I with J's rows touching three neighbouring
     /// columns, as contact rows touch their bodies.
     fn banded(n: usize, seed: u64) -> DMatrix<f64> {
-        let mut x = seed;
-        let mut next = || {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (x >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
-        let j =
-            DMatrix::from_fn(
-                n,
-                n,
-                |r, c| if c >= r && c < r + 3 { next() } else { 0.0 },
-            );
+        let banded = |r: usize, c: usize| c >= r && c < r + 3;
+        let j = DMatrix::from_fn(n, n, |r, c| match banded(r, c) {
+            true => {
+                0.5 * pbm_prelim::sampling::sample(seed * 10_007 + (r * n + c) as u64)
+            }
+            false => 0.0,
+        });
         &j * j.transpose() + DMatrix::identity(n, n)
     }
 
@@ -1421,13 +1426,7 @@ mod tests {
         let mut factor = ClampedFactor::new(&a, &sets).unwrap();
         let moves = [0, 1, 2, 5, 6, 7, 9, 15, 1, 14, 8, 6, 3, 4, 12, 0, 11];
         for (step, &i) in moves.iter().enumerate() {
-            if sets[i] == Set::Clamped {
-                sets[i] = Set::Lower;
-                factor.remove(i);
-            } else {
-                sets[i] = Set::Clamped;
-                assert!(factor.push(&a, i));
-            }
+            toggle((&mut factor, &mut sets), &a, i);
             // L's entries before each row's start are zero, and L Lᵀ is A_CC.
             let k = factor.order.len();
             for r in 0..k {
