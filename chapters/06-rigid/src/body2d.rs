@@ -179,6 +179,14 @@ impl RigidBody2 {
         self.update_auxiliaries();
     }
     // ANCHOR_END: force_at2
+    /// Changes the momenta by ΔP = `dp` (N s) and ΔL = `dl` (N m s) at once: what
+    /// many [`RigidBody2::apply_impulse_at`] calls add up to, or a force and torque
+    /// acting for a time, with one update of the velocities.
+    pub fn apply_momentum(&mut self, dp: &Vector2<f64>, dl: f64) {
+        self.p += dp;
+        self.l += dl;
+        self.update_auxiliaries();
+    }
 
     /// Adds a pure torque `tau` (N m): a couple, which moves no centre of mass.
     pub fn apply_torque(&mut self, tau: f64) {
@@ -283,6 +291,15 @@ mod tests {
         assert_eq!(b.angular_velocity(), 1.0);
         // The point hit now moves at v + ω × r = (0, 0.5) + (0, 0.5).
         assert_eq!(b.point_velocity(&Vector2::new(0.5, 0.0)), Vector2::new(0.0, 1.0));
+        // The same change of momenta at once, from rest: the same velocities.
+        let mut c = RigidBody2::new(RigidBody2Def {
+            mass: 2.0,
+            inertia: 0.5,
+            ..Default::default()
+        })
+        .unwrap();
+        c.apply_momentum(&Vector2::new(0.0, 1.0), 0.5);
+        assert_eq!((c.velocity(), c.angular_velocity()), (b.velocity(), 1.0));
         assert!(
             RigidBody2::new(RigidBody2Def { inertia: 0.0, ..Default::default() })
                 .is_err()

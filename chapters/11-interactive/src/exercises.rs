@@ -6,6 +6,7 @@ use crate::scenes::{
     xpbd_pendulum,
 };
 use crate::world::{Order, Settings, World};
+use pbm_contact::exercises::SolverKind;
 use pbm_particles::forces::G;
 use pbm_prelim::{Choice, Exercise, Optional, PbmError, budget, params};
 use serde_json::{Value, json};
@@ -460,6 +461,8 @@ params! {
         // on: a pile of twenty runs 50 steps a second, not 700.
         friction: f64 = float("coefficient of friction μ", 0.3, 0.01, 1.0),
         seed: usize = int("seed of the shapes", 1995, 0, u32::MAX as u64),
+        solver: SolverKind = choice("contact solver", SolverKind::Exact),
+        sweeps: usize = int("sweeps of sequential impulses per substep", 10, 1, 16),
     }
 }
 
@@ -469,6 +472,7 @@ fn pile(p: PileParams) -> Result<Value, PbmError> {
         friction: p.friction,
         restitution: 0.1,
         h: H,
+        solver: p.solver.with(p.sweeps),
         ..Settings::default()
     };
     let seconds = p.t_end;

@@ -5,6 +5,7 @@
 
 // The chapter's other tests, in one binary with the snapshots (one link, not one per file).
 mod jack;
+mod sequential;
 mod world;
 
 use pbm_interactive::chapter;

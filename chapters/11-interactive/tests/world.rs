@@ -10,13 +10,15 @@ use nalgebra::Vector2;
 use pbm_collision::polygon::ConvexPolygon;
 use pbm_interactive::scenes::Pendulum;
 use pbm_interactive::shape::Shape;
-use pbm_interactive::world::{Anchor, Fixture, Mouse, Order, Pin, Settings, World};
+use pbm_interactive::world::{
+    Anchor, Fixture, Mouse, Order, Pin, Settings, Solver, World,
+};
 use pbm_ode::system::state_of;
 
 type V2 = Vector2<f64>;
 
 /// A 40 × 1 m slab whose top face is y = 0, turned by `theta` about the origin.
-fn ground(theta: f64) -> Fixture {
+pub(crate) fn ground(theta: f64) -> Fixture {
     let slab =
         ConvexPolygon::rectangle(V2::new(0.0, -0.5), V2::new(20.0, 0.5)).unwrap();
     Fixture { parts: vec![slab.placed(V2::zeros(), theta)], layer: 0 }
@@ -61,7 +63,12 @@ fn a_dropped_block_comes_to_rest_on_the_ground_within_the_tolerance() {
 /// A 0.4 × 0.2 block resting on a slope of `theta`, after `seconds`: how far it
 /// slid along the slope.
 fn slide(theta: f64, mu: f64, seconds: f64) -> f64 {
-    let settings = Settings { friction: mu, ..Settings::default() };
+    slide_by(Solver::Exact, theta, mu, seconds)
+}
+
+/// [`slide`] with the world's `solver`.
+pub(crate) fn slide_by(solver: Solver, theta: f64, mu: f64, seconds: f64) -> f64 {
+    let settings = Settings { friction: mu, solver, ..Settings::default() };
     let mut world = World::new(settings).unwrap();
     world.add_fixture(ground(theta)).unwrap();
     let block = Shape::rectangle(0.4, 0.2, 5.0).unwrap();

@@ -24,7 +24,7 @@ mod correct;
 mod detect;
 mod hold;
 mod integrate;
-mod sequential;
+pub mod sequential;
 
 pub use collision_time::{step_limit, width};
 pub use correct::CORRECTION_SLOP;

@@ -138,16 +138,18 @@ impl World {
                 (body.position(), self.settings.gravity * (body.mass() * sub));
             body.apply_impulse_at(&x, &j);
         }
+        let eps = self.settings.tolerance;
         let (target, push_out) =
-            self.targets(&step.rows, &step.gaps, (&step.bounce, first), sub);
-        let mut states = self.states();
+            targets(&step.rows, &step.gaps, (&step.bounce, first), (sub, eps));
+        let before = self.states();
+        let mut states = before.clone();
         let Step { rows, lambda, gaps, .. } = step;
         let done =
             solve_sequential(&mut states, rows, &target, self.mu, (lambda, sweeps));
         let error = velocity_error(&states, rows, &target, (lambda, self.mu));
-        let pseudo = self.split_impulses(rows, &push_out, sweeps);
+        let pseudo = split_impulses(&before, rows, &push_out, sweeps);
         self.apply_row_impulses(rows, lambda);
-        self.move_gaps(rows, gaps, &pseudo, sub);
+        move_gaps(&self.states(), rows, gaps, &pseudo, sub);
         self.drift_positions(sub, &pseudo);
         (done.sweeps, error)
     }
@@ -201,94 +203,6 @@ impl World {
     }
     // ANCHOR_END: speculative_rows
 
-    // ANCHOR: targets
-    /// The rows' target velocities for a substep of length `sub`: a normal row
-    /// still apart may close its gap within the substep (−gap / sub) but no more,
-    /// and on the first substep one that bounces must leave at its bounce speed;
-    /// tangent rows aim at no sliding. Also each row's push-out velocity for the
-    /// split solve: β of a normal row's depth beyond ε, per substep.
-    fn targets(
-        &self,
-        rows: &[Row],
-        gaps: &[f64],
-        (bounce, first): (&[f64], bool),
-        sub: f64,
-    ) -> (Vec<f64>, Vec<f64>) {
-        let eps = self.settings.tolerance;
-        (0..rows.len())
-            .map(|i| match rows[i].role {
-                Role::Normal => {
-                    let close = (-gaps[i] / sub).min(0.0);
-                    let aim = if first { close.max(bounce[i]) } else { close };
-                    (aim, BAUMGARTE * (-gaps[i] - eps).max(0.0) / sub)
-                }
-                _ => (0.0, 0.0),
-            })
-            .unzip()
-    }
-    // ANCHOR_END: targets
-
-    /// Moves each normal row's gap by its relative normal motion over a substep,
-    /// velocity and pseudo-velocity both.
-    fn move_gaps(
-        &self,
-        rows: &[Row],
-        gaps: &mut [f64],
-        pseudo: &[(V3, V3)],
-        sub: f64,
-    ) {
-        let states = self.states();
-        let shifted: Vec<BodyState> = states
-            .iter()
-            .enumerate()
-            .map(|(k, b)| match pseudo.get(k) {
-                Some(&(v, omega)) => BodyState { v, omega, ..*b },
-                None => BodyState { v: V3::zeros(), omega: V3::zeros(), ..*b },
-            })
-            .collect();
-        for (i, row) in
-            rows.iter().enumerate().filter(|(_, r)| r.role == Role::Normal)
-        {
-            gaps[i] +=
-                sub * (row_velocity(&states, row) + row_velocity(&shifted, row));
-        }
-    }
-
-    // ANCHOR: split_impulses
-    /// Split impulses (as Bullet has them): the normal rows solved again, from
-    /// bodies at rest, for the pseudo-velocities that move interpenetrating bodies
-    /// apart at their push-out targets. They move the positions for this step only;
-    /// had they gone into the velocities (Baumgarte's way), every push out would
-    /// leave the bodies moving apart, energy that a stack turns into jitter. Returns
-    /// each body's pseudo (velocity, angular velocity).
-    fn split_impulses(
-        &self,
-        rows: &[Row],
-        push_out: &[f64],
-        sweeps: usize,
-    ) -> Vec<(V3, V3)> {
-        let mut still: Vec<BodyState> = self
-            .states()
-            .into_iter()
-            .map(|b| BodyState { v: V3::zeros(), omega: V3::zeros(), ..b })
-            .collect();
-        let pushing: Vec<usize> = (0..rows.len())
-            .filter(|&i| rows[i].role == Role::Normal && push_out[i] > 0.0)
-            .collect();
-        if !pushing.is_empty() {
-            let normal: Vec<Row> =
-                rows.iter().filter(|r| r.role == Role::Normal).copied().collect();
-            let aims: Vec<f64> = (0..rows.len())
-                .filter(|&i| rows[i].role == Role::Normal)
-                .map(|i| push_out[i])
-                .collect();
-            let mut lambda = vec![0.0; normal.len()];
-            solve_sequential(&mut still, &normal, &aims, 0.0, (&mut lambda, sweeps));
-        }
-        still.iter().map(|b| (b.v, b.omega)).collect()
-    }
-    // ANCHOR_END: split_impulses
-
     /// Last step's impulses for the contacts found now (zero for a new contact),
     /// one per row.
     fn recall(&self, found: &[Found], rows: usize) -> Vec<f64> {
@@ -326,23 +240,11 @@ impl World {
             .collect();
     }
 
-    /// Applies each row's impulse to the bodies (fixtures take nothing), summed per
-    /// body first: ΔP = Σ j and ΔL = Σ (p − x) × j.
+    /// Applies each row's impulse to the bodies, summed per body first
+    /// ([`momentum_changes`]; fixtures take nothing).
     fn apply_row_impulses(&mut self, rows: &[Row], lambda: &[f64]) {
-        let bodies = &mut self.system.bodies;
-        let mut change = vec![(V3::zeros(), V3::zeros()); bodies.len()];
-        for (row, &l) in rows.iter().zip(lambda) {
-            for (k, sign) in [(row.a, 1.0), (row.b, -1.0)] {
-                if let (Some(body), Some((dp, dl))) =
-                    (bodies.get(k), change.get_mut(k))
-                {
-                    let j = row.along * (l * sign);
-                    *dp += j;
-                    *dl += (row.p - body.position()).cross(&j);
-                }
-            }
-        }
-        for (body, (dp, dl)) in bodies.iter_mut().zip(&change) {
+        let change = momentum_changes(&self.states(), rows, lambda);
+        for (body, (dp, dl)) in self.system.bodies.iter_mut().zip(&change) {
             body.apply_momentum(dp, dl);
         }
     }
@@ -400,4 +302,104 @@ impl World {
         }
         Ok(())
     }
+}
+
+// ANCHOR: targets
+/// The rows' target velocities for a substep of length `sub`: a normal row still
+/// apart may close its gap within the substep (−gap / sub) but no more, and on the
+/// first substep one that bounces must leave at its bounce speed; tangent and
+/// bilateral rows aim at no relative motion. Also each row's push-out velocity for
+/// the split solve: β of a normal row's depth beyond the tolerance `eps`, per
+/// substep.
+pub fn targets(
+    rows: &[Row],
+    gaps: &[f64],
+    (bounce, first): (&[f64], bool),
+    (sub, eps): (f64, f64),
+) -> (Vec<f64>, Vec<f64>) {
+    (0..rows.len())
+        .map(|i| match rows[i].role {
+            Role::Normal => {
+                let close = (-gaps[i] / sub).min(0.0);
+                let aim = if first { close.max(bounce[i]) } else { close };
+                (aim, BAUMGARTE * (-gaps[i] - eps).max(0.0) / sub)
+            }
+            _ => (0.0, 0.0),
+        })
+        .unzip()
+}
+// ANCHOR_END: targets
+
+// ANCHOR: split_impulses
+/// Split impulses (as Bullet has them): the normal rows solved again, from the
+/// bodies `states` brought to rest, for the pseudo-velocities that move
+/// interpenetrating bodies apart at their push-out targets. They move the positions
+/// for this step only; had they gone into the velocities (Baumgarte's way), every
+/// push out would leave the bodies moving apart, energy that a stack turns into
+/// jitter. Returns each body's pseudo (velocity, angular velocity).
+pub fn split_impulses(
+    states: &[BodyState],
+    rows: &[Row],
+    push_out: &[f64],
+    sweeps: usize,
+) -> Vec<(V3, V3)> {
+    let mut still: Vec<BodyState> = states
+        .iter()
+        .map(|b| BodyState { v: V3::zeros(), omega: V3::zeros(), ..*b })
+        .collect();
+    let normal = |i: &usize| rows[*i].role == Role::Normal;
+    if (0..rows.len()).filter(normal).any(|i| push_out[i] > 0.0) {
+        let pushed: Vec<Row> =
+            (0..rows.len()).filter(normal).map(|i| rows[i]).collect();
+        let aims: Vec<f64> =
+            (0..rows.len()).filter(normal).map(|i| push_out[i]).collect();
+        let mut lambda = vec![0.0; pushed.len()];
+        solve_sequential(&mut still, &pushed, &aims, 0.0, (&mut lambda, sweeps));
+    }
+    still.iter().map(|b| (b.v, b.omega)).collect()
+}
+// ANCHOR_END: split_impulses
+
+/// Moves each normal row's gap by its relative normal motion over a substep, the
+/// bodies' velocities (`states`, after the impulses) and pseudo-velocities both.
+pub fn move_gaps(
+    states: &[BodyState],
+    rows: &[Row],
+    gaps: &mut [f64],
+    pseudo: &[(V3, V3)],
+    sub: f64,
+) {
+    let shifted: Vec<BodyState> = states
+        .iter()
+        .enumerate()
+        .map(|(k, b)| match pseudo.get(k) {
+            Some(&(v, omega)) => BodyState { v, omega, ..*b },
+            None => BodyState { v: V3::zeros(), omega: V3::zeros(), ..*b },
+        })
+        .collect();
+    for (i, row) in rows.iter().enumerate().filter(|(_, r)| r.role == Role::Normal) {
+        gaps[i] += sub * (row_velocity(states, row) + row_velocity(&shifted, row));
+    }
+}
+
+/// Each body's change of momentum and of angular momentum (about its centre of
+/// mass, at `states`' positions) from the rows' impulses `lambda`: ΔP = Σ j and
+/// ΔL = Σ (p − x) × j, +j on a row's body a and −j on its body b. Applied once per
+/// body, not row by row.
+pub fn momentum_changes(
+    states: &[BodyState],
+    rows: &[Row],
+    lambda: &[f64],
+) -> Vec<(V3, V3)> {
+    let mut change = vec![(V3::zeros(), V3::zeros()); states.len()];
+    for (row, &l) in rows.iter().zip(lambda) {
+        for (k, sign) in [(row.a, 1.0), (row.b, -1.0)] {
+            if let (Some(body), Some((dp, dl))) = (states.get(k), change.get_mut(k)) {
+                let j = row.along * (l * sign);
+                *dp += j;
+                *dl += (row.p - body.x).cross(&j);
+            }
+        }
+    }
+    change
 }

@@ -30,9 +30,11 @@ impl World {
     }
 
     /// Every object's bounds, grown by 2ε so that touching pairs overlap, and pairs
-    /// the tolerance correction must watch (within 2ε) too.
+    /// the tolerance correction must watch (within 2ε) too; with sequential
+    /// impulses, by as much as a pair may close within the step if that is more.
     pub(super) fn bounds(&self) -> Result<Vec<Aabb<2>>, PbmError> {
-        let eps = 2.0 * self.settings.epsilon;
+        let eps =
+            (2.0 * self.settings.epsilon).max(self.settings.epsilon + self.margin);
         (0..self.objects())
             .map(|k| {
                 let parts = self.parts(k);

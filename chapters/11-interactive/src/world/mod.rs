@@ -26,6 +26,7 @@ mod correct;
 mod detect;
 mod hold;
 mod integrate;
+mod sequential;
 
 use crate::shape::Shape;
 use nalgebra::{DMatrix, DVector, Matrix3, Vector2, Vector3};
@@ -41,7 +42,9 @@ use pbm_contact::impulse::Contact;
 use pbm_contact::lcp::LcpSolution;
 use pbm_contact::lcp::solve_bounded;
 use pbm_contact::rows::{BodyState, Role, Row, row_matrix};
-use pbm_contact::world::{STEP_BUDGET, step_limit};
+pub use pbm_contact::world::Solver;
+use pbm_contact::world::sequential::Remembered;
+use pbm_contact::world::{MAX_SWEEPS, STEP_BUDGET, step_limit};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_ode::tableau::RK4;
@@ -96,6 +99,9 @@ pub struct Settings {
     pub feedback: (f64, f64),
     /// Second- or first-order world.
     pub order: Order,
+    /// The paper's loop (exact forces at every RK4 stage) or sequential impulses
+    /// (chapter 8's production step; second-order worlds only).
+    pub solver: Solver,
 }
 
 impl Default for Settings {
@@ -110,6 +116,7 @@ impl Default for Settings {
             resting_speed: 0.2,
             feedback: (400.0, 40.0),
             order: Order::Second,
+            solver: Solver::Exact,
         }
     }
 }
@@ -221,6 +228,11 @@ pub struct Stats {
     pub max_depth: f64,
     /// The largest pin error at any accepted state (m).
     pub max_pin_error: f64,
+    /// Sweeps of sequential impulses over all substeps.
+    pub sweeps: usize,
+    /// The largest velocity error sequential impulses left after a substep's
+    /// sweeps (m/s; chapter 8's `velocity_error`).
+    pub max_velocity_error: f64,
 }
 
 /// A contact held for a step: a vertex of `a` on an edge of `b`, fixed in their
@@ -287,6 +299,12 @@ pub struct World {
     widths: Vec<f64>,
     /// Each body's farthest point from its centre of mass (m).
     reach: Vec<f64>,
+    /// Sequential impulses: the contacts' impulses of the last step, the next
+    /// step's warm start.
+    remembered: Vec<Remembered>,
+    /// Sequential impulses: how far beyond ε a pair may close within this step (m),
+    /// which the broad phase's boxes grow by too.
+    margin: f64,
 }
 
 /// Steps in a row cut to under 1e-9 h after which the world gives up.
@@ -320,6 +338,15 @@ fn check_settings(s: &Settings) -> Result<(), PbmError> {
     }
     if !(s.gravity.x.is_finite() && s.gravity.y.is_finite()) {
         return bad("gravity", "it must be finite".to_string());
+    }
+    if let Solver::SequentialImpulses { sweeps } = s.solver {
+        if !(1..=MAX_SWEEPS).contains(&sweeps) {
+            return bad("sweeps", format!("{sweeps}: from 1 to {MAX_SWEEPS}"));
+        }
+        if s.order == Order::First {
+            let why = "a first-order world has no velocities for impulses to change";
+            return bad("sequential impulses", why.to_string());
+        }
     }
     Ok(())
 }
@@ -360,6 +387,8 @@ impl World {
             thinnest_fixture: f64::INFINITY,
             widths: Vec::new(),
             reach: Vec::new(),
+            remembered: Vec::new(),
+            margin: 0.0,
         })
     }
 
@@ -559,6 +588,7 @@ impl World {
         self.witnesses.clear();
         self.held.clear();
         self.previous.clear();
+        self.remembered.clear();
     }
 
     /// Switches between second- and first-order worlds while running. Going to a
@@ -711,6 +741,9 @@ impl World {
     pub fn step(&mut self) -> Result<f64, PbmError> {
         let (steps, t0) = (self.stats.steps, self.t);
         let fail = |e: PbmError| e.at_step(steps, t0);
+        if let Solver::SequentialImpulses { sweeps } = self.settings.solver {
+            return self.step_sequential(sweeps).map_err(fail);
+        }
         // A correction may leave a little of a deep contact (it is exact only to
         // first order); another pass before the step takes the rest.
         self.correct().map_err(fail)?;

@@ -1,0 +1,237 @@
+//! The production engines' step on this world: chapter 8's sequential impulses
+//! (its [`solve_sequential`] and the pieces of its box world's step, shared), with
+//! planar bodies. One detection per step finds every contact within reach of the
+//! step (speculative contacts); then [`SUBSTEPS`] substeps each change the
+//! velocities by the loads, solve the rows' impulses by a fixed number of sweeps,
+//! and move the positions with the new velocities and the split impulses'
+//! pseudo-velocities. Nothing is cut short, corrected after the fact or solved
+//! exactly, so the cost of a step is the same whether the pile is falling or
+//! settled: linear in its contacts.
+
+use super::*;
+use pbm_contact::sequential::{solve_sequential, velocity_error};
+use pbm_contact::world::sequential::{
+    BAUMGARTE, Remembered, SUBSTEPS, momentum_changes, move_gaps, split_impulses,
+    targets,
+};
+
+/// The rows of one step and what each substep needs besides: each row's bounce
+/// speed (m/s) and gap (m; a normal row's, zero on the others).
+struct Rows {
+    rows: Vec<Row>,
+    bounce: Vec<f64>,
+    gaps: Vec<f64>,
+}
+
+impl Rows {
+    /// Adds a row; returns its index.
+    fn push(&mut self, row: Row, bounce: f64, gap: f64) -> usize {
+        self.rows.push(row);
+        self.bounce.push(bounce);
+        self.gaps.push(gap);
+        self.rows.len() - 1
+    }
+}
+
+impl World {
+    // ANCHOR: step_sequential
+    /// One step by sequential impulses with `sweeps` sweeps per substep.
+    pub(super) fn step_sequential(&mut self, sweeps: usize) -> Result<f64, PbmError> {
+        if self.settings.order == Order::First {
+            let why = "a first-order world has no velocities for impulses to change";
+            return Err(PbmError::invalid("sequential impulses", why));
+        }
+        let (h, eps, mu) =
+            (self.settings.h, self.settings.epsilon, self.settings.friction);
+        self.margin = h * self.closing_bound();
+        let found = self.detect_within(eps + self.margin)?;
+        self.held = found.iter().map(|f| f.held).collect();
+        let Rows { rows, bounce, mut gaps } = self.speculative_rows(&found);
+        let mut lambda = self.recall(&rows);
+        let (sub, t0) = (h / SUBSTEPS as f64, self.t);
+        for k in 0..SUBSTEPS {
+            self.apply_loads()?;
+            self.kick(sub);
+            let (mut target, push_out) =
+                targets(&rows, &gaps, (&bounce, k == 0), (sub, eps));
+            self.pin_targets(&rows, &mut target, sub);
+            let before = self.states();
+            let mut after = before.clone();
+            let done = solve_sequential(
+                &mut after,
+                &rows,
+                &target,
+                mu,
+                (&mut lambda, sweeps),
+            );
+            let error = velocity_error(&after, &rows, &target, (&lambda, mu));
+            let pseudo = split_impulses(&before, &rows, &push_out, sweeps);
+            self.apply_changes(&momentum_changes(&before, &rows, &lambda));
+            move_gaps(&self.states(), &rows, &mut gaps, &pseudo, sub);
+            self.drift(sub, &pseudo);
+            self.stats.sweeps += done.sweeps;
+            self.stats.max_velocity_error = self.stats.max_velocity_error.max(error);
+        }
+        self.t = t0 + h;
+        self.remember(&rows, &lambda);
+        self.note_step(&found)?;
+        Ok(h)
+    }
+    // ANCHOR_END: step_sequential
+
+    /// The fastest two bodies' point speeds summed (m/s): no pair closes faster.
+    fn closing_bound(&self) -> f64 {
+        let mut speeds: Vec<f64> = self
+            .bodies
+            .iter()
+            .zip(&self.reach)
+            .map(|(b, r)| b.velocity().norm() + b.angular_velocity().abs() * r)
+            .collect();
+        speeds.sort_by(|a, b| b.total_cmp(a));
+        speeds.iter().take(2).sum()
+    }
+
+    // ANCHOR: speculative_rows
+    /// The pins' rows (two each), then each contact's normal row and, with friction,
+    /// its tangent row; a normal row closing faster than the resting speed bounces
+    /// at e times its closing speed.
+    fn speculative_rows(&self, found: &[Found]) -> Rows {
+        let states = self.states();
+        let s = &self.settings;
+        let mut out = Rows { rows: Vec::new(), bounce: Vec::new(), gaps: Vec::new() };
+        for pin in &self.pins {
+            let [(a, pa), (b, _)] = self.pin_ends(pin);
+            for e in [V2::x(), V2::y()] {
+                let role = Role::Bilateral;
+                out.push(Row { a, b, p: lift(pa), along: lift(e), role }, 0.0, 0.0);
+            }
+        }
+        for f in found {
+            let c = self.contact_of(&f.held);
+            let closing = relative_velocity(&states, &c);
+            let bounce = if closing < -s.resting_speed {
+                -s.restitution * closing
+            } else {
+                0.0
+            };
+            let normal =
+                Row { a: c.a, b: c.b, p: c.p, along: c.n, role: Role::Normal };
+            let normal = out.push(normal, bounce, f.gap);
+            if s.friction > 0.0 {
+                let t = V3::new(-c.n.y, c.n.x, 0.0);
+                let role = Role::Tangent { normal };
+                out.push(Row { a: c.a, b: c.b, p: c.p, along: t, role }, 0.0, 0.0);
+            }
+        }
+        out
+    }
+    // ANCHOR_END: speculative_rows
+
+    // ANCHOR: pin_targets
+    /// A pin's rows aim at closing β of its error per substep (Baumgarte's
+    /// feedback, on the velocities: a pin that has drifted is pulled back).
+    fn pin_targets(&self, rows: &[Row], target: &mut [f64], sub: f64) {
+        for (k, pin) in self.pins.iter().enumerate() {
+            let [(_, pa), (_, pb)] = self.pin_ends(pin);
+            let error = pa - pb;
+            for (d, row) in rows[2 * k..2 * k + 2].iter().enumerate() {
+                debug_assert_eq!(row.role, Role::Bilateral);
+                target[2 * k + d] = -BAUMGARTE * error[d] / sub;
+            }
+        }
+    }
+    // ANCHOR_END: pin_targets
+
+    /// The loads accumulated on each body, acting for `sub`: ΔP = F sub, ΔL = τ sub.
+    fn kick(&mut self, sub: f64) {
+        for body in &mut self.bodies {
+            let (f, tau) = (body.force(), body.torque());
+            body.apply_momentum(&(f * sub), tau * sub);
+        }
+    }
+
+    /// Each body's change of momenta from the rows' impulses (fixtures and the world
+    /// take nothing).
+    fn apply_changes(&mut self, change: &[(V3, V3)]) {
+        for (body, (dp, dl)) in self.bodies.iter_mut().zip(change) {
+            body.apply_momentum(&flat(*dp), dl.z);
+        }
+    }
+
+    /// Moves every body by its velocity plus its pseudo-velocity for `sub`
+    /// (symplectic Euler: the positions use the velocities the substep ends with).
+    fn drift(&mut self, sub: f64, pseudo: &[(V3, V3)]) {
+        let mut y = [0.0; STATE_SIZE];
+        for (body, (pv, pw)) in self.bodies.iter_mut().zip(pseudo) {
+            body.write_state(&mut y);
+            let v = body.velocity() + flat(*pv);
+            y[0] += sub * v.x;
+            y[1] += sub * v.y;
+            y[2] += sub * (body.angular_velocity() + pw.z);
+            body.read_state(&y);
+        }
+    }
+
+    /// Last step's impulses for the contacts found now (zero for a new contact):
+    /// the same pair, the same corner of a within 1 % of ε.
+    fn recall(&self, rows: &[Row]) -> Vec<f64> {
+        let mut lambda = vec![0.0; rows.len()];
+        let near = 0.01 * self.settings.epsilon;
+        let pins = 2 * self.pins.len();
+        for (i, row) in rows.iter().enumerate().filter(|(i, _)| *i >= pins) {
+            let anchor = self.anchor_in(row);
+            let same = |r: &&Remembered| {
+                r.a == row.a && r.b == row.b && (r.anchor - anchor).norm() < near
+            };
+            if let (Role::Normal, Some(r)) =
+                (row.role, self.remembered.iter().find(same))
+            {
+                lambda[i] = r.impulses[0];
+                if let Some(Role::Tangent { .. }) = rows.get(i + 1).map(|r| r.role) {
+                    lambda[i + 1] = r.impulses[1];
+                }
+            }
+        }
+        lambda
+    }
+
+    /// Keeps this step's contact impulses (normal, tangent) for the next step.
+    fn remember(&mut self, rows: &[Row], lambda: &[f64]) {
+        let pins = 2 * self.pins.len();
+        self.remembered = (pins..rows.len())
+            .filter(|&i| rows[i].role == Role::Normal)
+            .map(|i| {
+                let tangent = match rows.get(i + 1).map(|r| r.role) {
+                    Some(Role::Tangent { .. }) => lambda[i + 1],
+                    _ => 0.0,
+                };
+                Remembered {
+                    a: rows[i].a,
+                    b: rows[i].b,
+                    anchor: self.anchor_in(&rows[i]),
+                    impulses: [lambda[i], tangent, 0.0],
+                }
+            })
+            .collect();
+    }
+
+    /// A row's point in the frame of its body a.
+    fn anchor_in(&self, row: &Row) -> V3 {
+        let frame = self.frame(row.a);
+        lift(rotation2(-frame.theta) * (flat(row.p) - frame.x))
+    }
+
+    /// The step's statistics, and an error if the state has blown up.
+    fn note_step(&mut self, found: &[Found]) -> Result<(), PbmError> {
+        let deepest = found.iter().map(|f| -f.gap).fold(0.0, f64::max);
+        self.stats.max_depth = self.stats.max_depth.max(deepest);
+        self.stats.max_pin_error = self.stats.max_pin_error.max(self.max_pin_error());
+        self.stats.solves += SUBSTEPS;
+        let steps = self.stats.steps;
+        if !state_of(self).iter().all(|v| v.is_finite() && v.abs() < 1e6) {
+            return Err(PbmError::Diverged { step: steps, time: self.t });
+        }
+        self.stats.steps += 1;
+        Ok(())
+    }
+}
