@@ -1,12 +1,13 @@
 //! The chapter's live demos (WebAssembly in the pages).
 //!
-//! Chapter 11: Baraff's block feeder, its crank turned by a scripted hand, and the
-//! double-action jack, its handle pumped by one. In both, a press on any moving part
-//! grabs it with the world's mouse spring, and letting go gives the scripted hand
-//! back its hold.
+//! Chapter 11: Baraff's block feeder, its crank turned by a scripted hand, the
+//! double-action jack, its handle pumped by one, and a pile of polygons with no hand
+//! at all, stepped by either solver. In all three, a press on any moving part grabs
+//! it with the world's mouse spring; in the mechanisms, letting go gives the
+//! scripted hand back its hold.
 
-use crate::scenes::{Feeder, Jack};
-use crate::world::{Mouse, Order, Settings, World};
+use crate::scenes::{Feeder, Jack, Pile};
+use crate::world::{Mouse, Order, Settings, Solver, World};
 use nalgebra::Vector2;
 use pbm_collision::polygon::ConvexPolygon;
 use pbm_prelim::PbmError;
@@ -15,7 +16,7 @@ use pbm_prelim::demo::{
 };
 
 /// The chapter's demos, in the book's order.
-pub const DEMOS: &[DemoSpec] = &[FEEDER, JACK];
+pub const DEMOS: &[DemoSpec] = &[FEEDER, JACK, PILE];
 
 /// The numbers the demos show that the chapter's exercises print too (checked
 /// natively by `tests/demos.rs` and in the browser).
@@ -31,6 +32,15 @@ pub const AGREEMENTS: &[Agreement] = &[
     // The handle's arc calls sin and cos (see above).
     Agreement::new("interactive/jack", &[0.3, 3.0, 3.0, 0.02, 0.0], 180, 1)
         .matches("interactive/jack", &["t_end=3"], "/lift_m")
+        .within(0.05),
+    // Fifty polygons by sequential impulses, 0.75 s: the first rows have landed.
+    // The polygons' corners call sin and cos (see above).
+    Agreement::new("interactive/pile", &[50.0, 0.0, 0.3, 10.0], 45, 1)
+        .matches(
+            "interactive/pile",
+            &["count=50", "solver=sequential", "t_end=0.75"],
+            "/kinetic_energy_end_j",
+        )
         .within(0.05),
 ];
 
@@ -131,6 +141,63 @@ pub const JACK: DemoSpec = DemoSpec {
     },
 };
 
+/// The demo of chapter 11's pile (the exercise `interactive/pile`), by either solver.
+pub const PILE: DemoSpec = DemoSpec {
+    id: "interactive/pile",
+    title: "A pile of polygons dropped into a box, by either contact solver",
+    params: &[
+        Param::count("count", "polygons", [50.0, 10.0, 50.0]),
+        Param::choice(
+            "solver",
+            "contact solver",
+            &["sequential impulses", "exact (the paper's loop)"],
+        ),
+        Param::linear("friction", "friction μ", "", [0.3, 0.05, 1.0]),
+        Param::count(
+            "sweeps",
+            "sweeps per substep (sequential impulses)",
+            [10.0, 1.0, 16.0],
+        ),
+    ],
+    readouts: &[
+        Readout::plain("t", "s"),
+        Readout::inked("kinetic energy", "J", Ink::First),
+        Readout::plain("deepest contact so far", "m"),
+        Readout::inked("grabbed point behind the pointer", "m", Ink::Foreground),
+    ],
+    plot: Plot::over(0, &[1]),
+    view: |_| Ok([-5.6, 5.6, -0.8, 11.0]),
+    drag: Some(
+        "Press on a polygon and drag it through the pile; switch the solver and watch \
+         the same pile settle the other way.",
+    ),
+    build: |p| {
+        let solver = match p.whole("solver")? {
+            0 => Solver::SequentialImpulses { sweeps: p.whole("sweeps")? },
+            _ => Solver::Exact,
+        };
+        let settings = Settings {
+            friction: p.get("friction")?,
+            restitution: 0.1,
+            solver,
+            ..Settings::default()
+        };
+        let pile = Pile { count: p.whole("count")?, ..Pile::BOOK };
+        let grip = Mouse {
+            body: 0,
+            local: Vector2::zeros(),
+            target: Vector2::zeros(),
+            stiffness: GRIP.0,
+            damping: GRIP.1,
+        };
+        Ok(Box::new(Piling { hand: Hand::free(pile.build(settings)?, p, grip) }))
+    },
+};
+
+/// The pile's mouse spring (stiffness 1/s², damping 1/s per unit of the grabbed
+/// point's mass): the mechanisms' hand's.
+const GRIP: (f64, f64) = (4000.0, 120.0);
+
 /// The world's order from its menu: second order (Newton) first.
 fn order(p: &Values) -> Result<Order, PbmError> {
     Ok(if p.whole("order")? == 0 { Order::Second } else { Order::First })
@@ -142,8 +209,11 @@ struct Hand {
     world: World,
     /// The parameters it was built with, as retuned since.
     params: Values,
-    /// The scripted hand's hold, as the mechanism was built.
-    hold: Mouse,
+    /// The scripted hand's hold, as the mechanism was built (none in a scene
+    /// without one).
+    hold: Option<Mouse>,
+    /// The spring a press grabs with.
+    grip: Mouse,
     /// Whether the reader holds something.
     dragging: bool,
     frames: u32,
@@ -154,8 +224,14 @@ impl Hand {
         let hold = world.mouse.ok_or_else(|| {
             PbmError::invalid("mechanism demo", "it was built without its hand")
         })?;
+        Ok(Hand::free(world, params, hold))
+    }
+
+    /// A world with no scripted hand: a press grabs with `grip`'s spring.
+    fn free(world: World, params: &Values, grip: Mouse) -> Self {
+        let hold = world.mouse;
         let params = params.clone();
-        Ok(Hand { world, params, hold, dragging: false, frames: 0 })
+        Hand { world, params, hold, grip, dragging: false, frames: 0 }
     }
 
     /// A change of the world's order alone is made to the running world, as the
@@ -242,7 +318,7 @@ impl Hand {
                 let d = at - body.position();
                 let local = Vector2::new(c * d.x + s * d.y, -s * d.x + c * d.y);
                 self.world.mouse =
-                    Some(Mouse { body: k, local, target: at, ..self.hold });
+                    Some(Mouse { body: k, local, target: at, ..self.grip });
                 self.dragging = true;
                 true
             }
@@ -254,7 +330,7 @@ impl Hand {
             }
             Pointer::Up if self.dragging => {
                 self.dragging = false;
-                self.world.mouse = Some(Mouse { target: home, ..self.hold });
+                self.world.mouse = self.hold.map(|h| Mouse { target: home, ..h });
                 true
             }
             Pointer::Move | Pointer::Up => false,
@@ -344,5 +420,35 @@ impl Demo for Jacking {
 
     fn retune(&mut self, params: &Values) -> bool {
         self.hand.retune(params)
+    }
+}
+
+struct Piling {
+    hand: Hand,
+}
+
+impl Demo for Piling {
+    fn frame(&mut self) -> Result<(), PbmError> {
+        self.hand.frame(|world| world.step())
+    }
+
+    fn readouts(&self) -> Vec<f64> {
+        let world = &self.hand.world;
+        vec![
+            world.time(),
+            world.kinetic_energy(),
+            world.stats().max_depth,
+            self.hand.lag(),
+        ]
+    }
+
+    fn draw(&self, out: &mut Drawing) {
+        let grabbed = self.hand.world.mouse.map(|m| m.body);
+        self.hand
+            .draw(out, |k| if Some(k) == grabbed { Ink::Second } else { Ink::First });
+    }
+
+    fn pointer(&mut self, event: Pointer, at: [f64; 2]) -> bool {
+        self.hand.pointer(event, at, Vector2::new(at[0], at[1]))
     }
 }

@@ -439,17 +439,6 @@ fn versus_xpbd(p: VersusXpbdParams) -> Result<Value, PbmError> {
     }))
 }
 
-fn kinetic_energy(world: &World) -> f64 {
-    world
-        .bodies()
-        .iter()
-        .map(|b| {
-            0.5 * b.mass() * b.velocity().norm_squared()
-                + 0.5 * b.inertia() * b.angular_velocity().powi(2)
-        })
-        .sum()
-}
-
 params! {
     /// `interactive/pile`.
     pub struct PileParams {
@@ -482,7 +471,7 @@ fn pile(p: PileParams) -> Result<Value, PbmError> {
     let mut settled_at: Option<f64> = None;
     let start = Instant::now();
     world.run_until(seconds, |w| {
-        let moving = kinetic_energy(w) > rest;
+        let moving = w.kinetic_energy() > rest;
         match (moving, settled_at) {
             (true, _) => settled_at = None,
             (false, None) => settled_at = Some(w.time()),
@@ -514,7 +503,7 @@ fn pile(p: PileParams) -> Result<Value, PbmError> {
         "seconds": world.time(),
         "count": pile.count,
         "settled_at": settled_at,
-        "kinetic_energy_end_j": kinetic_energy(&world),
+        "kinetic_energy_end_j": world.kinetic_energy(),
         "pile_height_m": height,
         "max_depth": s.max_depth,
         "epsilon": world.settings().epsilon,
@@ -527,6 +516,8 @@ fn pile(p: PileParams) -> Result<Value, PbmError> {
         "pivots_per_solve": s.pivots as f64 / s.solves.max(1) as f64,
         "friction_rounds_per_solve": s.rounds as f64 / s.solves.max(1) as f64,
         "steps_per_second": s.steps as f64 / wall.max(1e-9),
+        "solver": p.solver.word(),
+        "sweeps_per_step": s.sweeps as f64 / s.steps.max(1) as f64,
         "radius_range_m": [radii.0, radii.1],
     }))
 }

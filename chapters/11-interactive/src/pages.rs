@@ -58,6 +58,10 @@ pub fn shown() -> Vec<Shown> {
         Shown::values("interactive/pile")
             .set(&["count=50", "t_end=4"])
             .timed(&["steps_per_second"]),
+        Shown::run("interactive/pile")
+            .set(&["count=50", "solver=sequential", "t_end=4"])
+            .keys(SEQUENTIAL_PILE_KEYS)
+            .timed(&["steps_per_second"]),
     ]
 }
 
@@ -86,6 +90,24 @@ const FEEDER_KEYS: &[&str] = &[
     "friction_dropped",
     "steps_per_second",
     "jammed",
+];
+
+/// The keys of the console block of the pile by sequential impulses: what they
+/// report, and the paper's loop's counts that they leave at zero.
+const SEQUENTIAL_PILE_KEYS: &[&str] = &[
+    "seconds",
+    "count",
+    "solver",
+    "settled_at",
+    "kinetic_energy_end_j",
+    "pile_height_m",
+    "max_depth",
+    "epsilon",
+    "tolerance_corrections",
+    "shortened_steps",
+    "steps",
+    "sweeps_per_step",
+    "steps_per_second",
 ];
 
 /// The keys of the pile's console block: all but the polygons' radii

@@ -13,17 +13,6 @@ type V2 = Vector2<f64>;
 
 const SEQUENTIAL: Solver = Solver::SequentialImpulses { sweeps: 10 };
 
-fn kinetic_energy(world: &World) -> f64 {
-    world
-        .bodies()
-        .iter()
-        .map(|b| {
-            0.5 * b.mass() * b.velocity().norm_squared()
-                + 0.5 * b.inertia() * b.angular_velocity().powi(2)
-        })
-        .sum()
-}
-
 #[test]
 fn by_sequential_impulses_a_block_on_a_slope_sticks_or_slides_as_coulomb_says() {
     let theta: f64 = 0.3;
@@ -73,7 +62,9 @@ fn by_sequential_impulses_a_pinned_pendulum_holds_together() {
     let start = world.energy();
     let mut worst_energy = 0.0_f64;
     world
-        .run_until(3.0, |w| worst_energy = worst_energy.max((w.energy() - start).abs()))
+        .run_until(3.0, |w| {
+            worst_energy = worst_energy.max((w.energy() - start).abs())
+        })
         .unwrap();
     let stats = world.stats();
     // Baumgarte's feedback on the pins' velocities keeps their ends within a
@@ -108,7 +99,7 @@ fn by_sequential_impulses_the_pile_of_fifty_comes_to_rest_inside_its_box() {
         }
     }
     // Under a millijoule a polygon, as the exercise counts it settled.
-    let energy = kinetic_energy(&world);
+    let energy = world.kinetic_energy();
     assert!(energy < 1e-3 * pile.count as f64, "{energy} J");
     let stats = world.stats();
     assert!(stats.max_depth < 2.0 * eps, "{stats:?}");

@@ -675,6 +675,11 @@ impl World {
         (0..self.bodies.len()).rev().find(|&k| self.placed(k).iter().any(inside))
     }
 
+    /// Kinetic energy of the moving bodies, ½ m |v|² + ½ I ω² summed (J).
+    pub fn kinetic_energy(&self) -> f64 {
+        self.bodies.iter().map(|b| b.kinetic_energy()).sum()
+    }
+
     /// Kinetic plus gravitational potential energy of the moving bodies, plus the
     /// energy stored in the torsion springs (J).
     pub fn energy(&self) -> f64 {

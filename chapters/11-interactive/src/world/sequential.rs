@@ -37,10 +37,7 @@ impl World {
     // ANCHOR: step_sequential
     /// One step by sequential impulses with `sweeps` sweeps per substep.
     pub(super) fn step_sequential(&mut self, sweeps: usize) -> Result<f64, PbmError> {
-        if self.settings.order == Order::First {
-            let why = "a first-order world has no velocities for impulses to change";
-            return Err(PbmError::invalid("sequential impulses", why));
-        }
+        self.check_second_order()?;
         let (h, eps, mu) =
             (self.settings.h, self.settings.epsilon, self.settings.friction);
         self.margin = h * self.closing_bound();
@@ -69,8 +66,7 @@ impl World {
             self.apply_changes(&momentum_changes(&before, &rows, &lambda));
             move_gaps(&self.states(), &rows, &mut gaps, &pseudo, sub);
             self.drift(sub, &pseudo);
-            self.stats.sweeps += done.sweeps;
-            self.stats.max_velocity_error = self.stats.max_velocity_error.max(error);
+            self.note_substep(done.sweeps, error);
         }
         self.t = t0 + h;
         self.remember(&rows, &lambda);
@@ -78,6 +74,22 @@ impl World {
         Ok(h)
     }
     // ANCHOR_END: step_sequential
+
+    /// An error if the world was switched to first order, where forces are
+    /// velocities and there are none for impulses to change.
+    fn check_second_order(&self) -> Result<(), PbmError> {
+        if self.settings.order == Order::First {
+            let why = "a first-order world has no velocities for impulses to change";
+            return Err(PbmError::invalid("sequential impulses", why));
+        }
+        Ok(())
+    }
+
+    /// Adds a substep's sweeps and the velocity error they left to the statistics.
+    fn note_substep(&mut self, sweeps: usize, error: f64) {
+        self.stats.sweeps += sweeps;
+        self.stats.max_velocity_error = self.stats.max_velocity_error.max(error);
+    }
 
     /// The fastest two bodies' point speeds summed (m/s): no pair closes faster.
     fn closing_bound(&self) -> f64 {
