@@ -98,63 +98,6 @@ const CLAIMS: &[Claim] = &[
         value: || chain_cg_iterations(1000),
         agree: Agree::Rounds,
     },
-    Claim {
-        page: "11-interactive/mechanisms.md",
-        says: "The feeder with its eight blocks runs about 12 times faster than real time",
-        number: "12",
-        value: || {
-            2.0 / bench(
-                "interactive-scenes.md",
-                "the feeder, 8 blocks (the exercise's)",
-            )
-        },
-        agree: Agree::About(0.1),
-    },
-    Claim {
-        page: "11-interactive/mechanisms.md",
-        says: "about 1,220 steps of 10 ms a second",
-        number: "1,220",
-        // Two seconds are 200 steps of 10 ms, and a few shortened at collisions.
-        value: || {
-            200.0
-                / bench(
-                    "interactive-scenes.md",
-                    "the feeder, 8 blocks (the exercise's)",
-                )
-        },
-        agree: Agree::About(0.1),
-    },
-    Claim {
-        page: "11-interactive/mechanisms.md",
-        says: "The demo's four blocks run about 38 times faster than real time",
-        number: "38",
-        value: || {
-            2.0 / bench(
-                "interactive-scenes.md",
-                "the feeder, 4 blocks (the live demo's)",
-            )
-        },
-        agree: Agree::About(0.1),
-    },
-    Claim {
-        page: "11-interactive/mechanisms.md",
-        says: "The pile runs about 18 times faster than real time",
-        number: "18",
-        value: || 2.0 / bench("interactive-scenes.md", "the pile of 20 polygons"),
-        agree: Agree::About(0.1),
-    },
-    Claim {
-        page: "11-interactive/mechanisms.md",
-        says: "The jack runs about 28 times faster than real time",
-        number: "28",
-        value: || {
-            2.0 / bench(
-                "interactive-scenes.md",
-                "the double-action jack (the exercise's)",
-            )
-        },
-        agree: Agree::About(0.1),
-    },
 ];
 
 /// Half a unit in the last digit `number` shows: 0.05 for "3.2", 5e-7 for "1.7e-5".

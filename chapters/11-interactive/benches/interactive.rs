@@ -1,14 +1,15 @@
 //! The chapter's scenes, each built and run for two simulated seconds on one core:
 //! the feeder with eight blocks (the exercise's) and with four (the live demo's),
-//! turned by the scripted hand, the double-action jack pumped by it, and the pile of
-//! twenty polygons. The table reports
+//! turned by the scripted hand, the double-action jack pumped by it, the pile of
+//! twenty polygons, and the piles of twenty and fifty by sequential impulses (ten
+//! sweeps a substep). The table reports
 //! simulated seconds per second of wall time: above 1, faster than real time.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pbm_interactive::scenes::{Feeder, Jack, Pile};
-use pbm_interactive::world::Settings;
+use pbm_interactive::world::{Settings, Solver};
 
 /// Simulated time of every run (s).
 const SECONDS: f64 = 2.0;
@@ -44,13 +45,22 @@ fn benches(c: &mut Criterion) {
             world.stats().steps
         })
     });
-    group.bench_function("pile_20_2_s", |b| {
-        b.iter(|| {
-            let mut world = Pile::BOOK.build(settings()).unwrap();
-            world.run_until(SECONDS, |_| {}).unwrap();
-            world.stats().steps
-        })
-    });
+    let piles = [
+        ("pile_20_2_s", 20, Solver::Exact),
+        ("pile_20_sequential_2_s", 20, Solver::SequentialImpulses { sweeps: 10 }),
+        ("pile_50_sequential_2_s", 50, Solver::SequentialImpulses { sweeps: 10 }),
+    ];
+    for (id, count, solver) in piles {
+        group.bench_function(id, |b| {
+            b.iter(|| {
+                let pile = Pile { count, ..Pile::BOOK };
+                let mut world =
+                    pile.build(Settings { solver, ..settings() }).unwrap();
+                world.run_until(SECONDS, |_| {}).unwrap();
+                world.stats().steps
+            })
+        });
+    }
     group.finish();
 }
 

@@ -182,6 +182,16 @@ pub const TABLES: &[TimingTable] = &[TimingTable {
             id: "interactive/pile_20_2_s",
             items: 2,
         },
+        TimingRow {
+            label: "the pile of 20, sequential impulses",
+            id: "interactive/pile_20_sequential_2_s",
+            items: 2,
+        },
+        TimingRow {
+            label: "the pile of 50, sequential impulses",
+            id: "interactive/pile_50_sequential_2_s",
+            items: 2,
+        },
     ],
     compare: Compare::TimesReference(0),
 }];
