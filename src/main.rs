@@ -99,12 +99,21 @@ enum PracticeAction {
     },
 }
 
+/// Writes a line to stderr, as `eprintln!` does, but never panics: a closed or full
+/// stderr loses the message, not the exit code.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command.unwrap_or(Command::Book { redraw: false }) {
         Command::Book { redraw } => book(redraw),
         Command::Figures { chapter } => figures(chapter.as_deref())
-            .map(|n| eprintln!("drew {n} figures, wide and narrow")),
+            .map(|n| say!("drew {n} figures, wide and narrow")),
         Command::List { json: false } => print(&list()),
         Command::List { json: true } => print(&(pbm::list_json().to_string() + "\n")),
         Command::Run { id, set, json } => {
@@ -122,7 +131,7 @@ fn main() -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             ExitCode::from(e.exit_code())
         }
     }
@@ -147,7 +156,7 @@ fn practice(action: Option<PracticeAction>, json: bool) -> Result<bool, Error> {
         }
         Some(PracticeAction::Check { id }) => {
             let task = task(&id)?;
-            eprintln!("checking {id}: building your code with the book's checks");
+            say!("checking {id}: building your code with the book's checks");
             let checked = p::check(&root, task)?;
             let mark = if checked.passed { "✓" } else { "✗" };
             let mut text = format!("{mark} {id}\n");
@@ -214,19 +223,16 @@ fn book(redraw: bool) -> Result<(), Error> {
         // Without the record the next build only redraws, so a failure to write it
         // is not worth stopping for.
         if let Err(e) = pbm::files::write_atomically(&record, stamp) {
-            eprintln!(
-                "note: could not record the build in {}: {e}",
-                record.display()
-            );
+            say!("note: could not record the build in {}: {e}", record.display());
         }
     }
     let index = book_dir.join("build/index.html");
     match drawn {
-        Some((n, outputs)) => eprintln!(
+        Some((n, outputs)) => say!(
             "drew {n} figures (wide and narrow), {outputs} changed program outputs and the book: {}",
             index.display()
         ),
-        None => eprintln!(
+        None => say!(
             "rendered the book: {} (figures and program outputs are this build's; --redraw draws them again)",
             index.display()
         ),
@@ -273,7 +279,7 @@ fn bench_tables(package: Option<&str>) -> Result<(), Error> {
         &out,
         package,
     )?;
-    eprintln!("wrote {n} timing tables into {}", out.display());
+    say!("wrote {n} timing tables into {}", out.display());
     if package.is_some_and(|p| p != "pbm-collision") {
         return Ok(());
     }
@@ -282,7 +288,7 @@ fn bench_tables(package: Option<&str>) -> Result<(), Error> {
         &root.join("target/criterion"),
         &series,
     )?;
-    eprintln!("wrote the broad-phase series into {}", series.display());
+    say!("wrote the broad-phase series into {}", series.display());
     Ok(())
 }
 

@@ -143,6 +143,40 @@ fn a_full_disk_is_an_error_message_not_a_panic() {
     assert!(!err.contains("panicked"), "{err}");
 }
 
+#[test]
+fn an_unknown_id_is_quoted_on_one_short_line() {
+    // Ids are echoed as parameter values are: control characters escaped, long ones
+    // cut, so the error stays one readable line.
+    let long = format!("ode/{}", "x".repeat(10_000));
+    for id in ["bad\nid", "ode/bad\nid", "bad\nchapter/x", long.as_str()] {
+        let out = pbm(&["run", id]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.len() < 400, "{} bytes: {err}", err.len());
+    }
+}
+
+#[test]
+fn a_full_stderr_loses_the_message_not_the_exit_code() {
+    // Bad input with stderr on a full disk: the message cannot be written, and the
+    // exit code still says whose fault it was (2), without a panic (101).
+    for args in
+        [&["run", "nope/nope"][..], &["run", "ode/stability", "--set", "h=abc"][..]]
+    {
+        let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full")
+        else {
+            return; // not a Linux machine: nothing to test
+        };
+        let out = Command::new(env!("CARGO_BIN_EXE_pbm"))
+            .args(args)
+            .stderr(full)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}
+
 /// `pbm practice` with its reader's folders in `dir`.
 fn practice(dir: &std::path::Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_pbm"))

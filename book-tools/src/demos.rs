@@ -15,6 +15,7 @@ use mdbook_preprocessor::errors::Result as BookResult;
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 use pbm_prelim::Chapter;
 use pbm_prelim::demo::DemoSpec;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -70,7 +71,9 @@ fn target_installed(target: &str) -> Option<bool> {
 pub fn build_module(root: &Path) -> Module {
     let target = target();
     if target_installed(&target) == Some(false) {
-        eprintln!(
+        // A full or closed stderr loses the note, not the book.
+        let _ = writeln!(
+            std::io::stderr(),
             "adding the {target} target for the live demos (rustup target add {target})"
         );
         let added = Command::new("rustup").args(["target", "add", &target]).status();
@@ -130,7 +133,8 @@ pub fn write_module(
             module_script(Some(&bytes))
         }
         Module::Missing(why) => {
-            eprintln!(
+            let _ = writeln!(
+                std::io::stderr(),
                 "live demos: {why}; each demo shows its figure and how to get it live"
             );
             module_script(None)

@@ -2,6 +2,7 @@
 //! for the reader's input, 1 for a computation or the machine), and the message says
 //! what to do.
 
+use pbm_prelim::params::quoted;
 use pbm_prelim::{Fault, PbmError};
 use std::io;
 use std::path::PathBuf;
@@ -10,10 +11,10 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// An exercise id without a slash.
-    #[error("expected CHAPTER/EXERCISE, got `{0}` (see `pbm list`)")]
+    #[error("expected CHAPTER/EXERCISE, got {} (see `pbm list`)", quoted(.0))]
     MalformedId(String),
     /// A chapter id that does not exist.
-    #[error("unknown chapter `{name}`; chapters: {known}")]
+    #[error("unknown chapter {}; chapters: {known}", quoted(.name))]
     UnknownChapter {
         /// The id given.
         name: String,
@@ -21,7 +22,7 @@ pub enum Error {
         known: String,
     },
     /// An exercise id that does not exist in its chapter.
-    #[error("unknown exercise `{name}`; exercises: {known}")]
+    #[error("unknown exercise {}; exercises: {known}", quoted(.name))]
     UnknownExercise {
         /// The id given.
         name: String,
@@ -29,7 +30,7 @@ pub enum Error {
         known: String,
     },
     /// A practice task id that does not exist.
-    #[error("unknown practice task `{name}`; tasks: {known}")]
+    #[error("unknown practice task {}; tasks: {known}", quoted(.name))]
     UnknownTask {
         /// The id given.
         name: String,

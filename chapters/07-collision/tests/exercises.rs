@@ -37,8 +37,7 @@ fn collision_time_with_a_vanishing_drag_is_the_drag_free_one() {
     // above zero: there the drag-free collision time, and the methods' errors as
     // without drag.
     let run = |drag: &str| {
-        pbm_prelim::testing::run(&chapter(), "toi", &["spin=0", drag])
-            .unwrap()
+        pbm_prelim::testing::run(&chapter(), "toi", &["spin=0", drag]).unwrap()
     };
     let free = run("drag=0");
     for drag in ["drag=5e-324", "drag=1e-300", "drag=1e-50", "drag=1e-16"] {
