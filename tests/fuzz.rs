@@ -23,6 +23,7 @@ use proptest::test_runner::{
 };
 use serde_json::Value;
 use std::cell::RefCell;
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// The longest an in-range run may take in an optimized build. Exercises aim at "a few
@@ -93,10 +94,11 @@ fn inside(spec: &ParamSpec) -> BoxedStrategy<String> {
             let spread = if min > 0.0 && max / min > 100.0 {
                 log_uniform(min, max).prop_map(move |x| x.clamp(low, max)).boxed()
             } else if max > 0.0 && min <= 0.0 {
-                // Decades down to 12 below the top, of either sign where both are
-                // allowed.
+                // Every decade from the top down to the smallest float, of either
+                // sign where both are allowed (a reference that fails only at 1e-300
+                // is wrong there too).
                 let negative = min < 0.0;
-                (log_uniform(max * 1e-12, max), any::<bool>())
+                (log_uniform(f64::from_bits(1), max), any::<bool>())
                     .prop_map(move |(x, flip)| {
                         let x = if negative && flip { -x } else { x };
                         x.clamp(low, max)
@@ -107,6 +109,7 @@ fn inside(spec: &ParamSpec) -> BoxedStrategy<String> {
             };
             prop_oneof![
                 1 => Just(low),
+                1 => Just(next_up(low).min(max)),
                 1 => Just(max),
                 2 => uniform,
                 4 => spread,
@@ -256,15 +259,62 @@ struct Tally {
     slowest: (Duration, String),
 }
 
+/// How long a case may run before the watchdog gives up on it: the time limit in an
+/// optimized build, ten times it otherwise (a hang still fails, in minutes, not never).
+fn deadline() -> Duration {
+    if cfg!(debug_assertions) { 10 * TIME_LIMIT } else { TIME_LIMIT }
+}
+
+/// Runs the case on a thread of its own and waits at most `deadline` for it, so that a
+/// run that never returns fails the test with its command instead of blocking it (the
+/// thread is left behind; the test process ends with the failure).
+fn run_watched(
+    chapter: &'static str,
+    exercise: &Exercise,
+    set: &[String],
+    deadline: Duration,
+) -> Option<Result<Value, PbmError>> {
+    let (send, receive) = mpsc::channel();
+    let (exercise, set) = (exercise.clone(), set.to_vec());
+    std::thread::spawn(move || {
+        let _ = send.send(exercise.run_with(chapter, &set));
+    });
+    receive.recv_timeout(deadline).ok()
+}
+
+#[test]
+fn the_watchdog_gives_up_on_a_run_that_does_not_return() {
+    let sleeper = |pause: Duration| Exercise {
+        id: "sleeper",
+        summary: "sleeps",
+        params: Vec::new(),
+        run: std::sync::Arc::new(move |_| {
+            std::thread::sleep(pause);
+            Ok(serde_json::json!({}))
+        }),
+        optional: &[],
+    };
+    let limit = Duration::from_millis(50);
+    let hung = run_watched("test", &sleeper(Duration::from_secs(3600)), &[], limit);
+    assert!(hung.is_none());
+    let quick = run_watched("test", &sleeper(Duration::ZERO), &[], limit);
+    assert!(matches!(quick, Some(Ok(_))));
+}
+
 fn check_inside(
-    chapter: &str,
+    chapter: &'static str,
     exercise: &Exercise,
     set: &[String],
     tally: &mut Tally,
 ) -> Result<(), TestCaseError> {
     let command = format!("pbm run {chapter}/{} {}", exercise.id, set.join(" "));
     let start = Instant::now();
-    let result = exercise.run_with(chapter, set);
+    let Some(result) = run_watched(chapter, exercise, set, deadline()) else {
+        return Err(TestCaseError::fail(format!(
+            "{command} did not finish within {:.0?}: a hang",
+            deadline()
+        )));
+    };
     let elapsed = start.elapsed();
     if elapsed > tally.slowest.0 {
         tally.slowest = (elapsed, command.clone());

@@ -56,7 +56,10 @@ pub fn shown() -> Vec<Shown> {
             .set(&["count=50", "t_end=1"])
             .timed(&["steps_per_second"]),
         Shown::values("interactive/pile")
-            .set(&["count=50", "t_end=4"])
+            .set(&["count=50", "t_end=2"])
+            .timed(&["steps_per_second"]),
+        Shown::values("interactive/pile")
+            .set(&["count=50", "solver=sequential", "t_end=2"])
             .timed(&["steps_per_second"]),
         Shown::run("interactive/pile")
             .set(&["count=50", "solver=sequential", "t_end=4"])
