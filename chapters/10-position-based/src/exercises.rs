@@ -423,9 +423,9 @@ fn sheet_sag(p: SheetSagParams) -> Result<Value, PbmError> {
     // (n − 1)(3n − 1) edges, and at most one bending pair across each.
     let constraints = 2 * (n - 1) * (3 * n - 1);
     let frames = (t_end / FRAME).round() as usize;
-    // A Jacobi projection also copies and shares out its move: measured 10.6 s
-    // against Gauss–Seidel's 7.5 s at the limit.
-    let weight = if p.sweep == Sweep::Jacobi { 1.4 } else { 1.0 };
+    // A Jacobi projection also copies and shares out its move: measured 8.8 s
+    // against Gauss–Seidel's 3.8 s on the same run (n = 86, 15 substeps, 2.9 s).
+    let weight = if p.sweep == Sweep::Jacobi { 2.3 } else { 1.0 };
     budget::within(
         weight * (frames * substeps * iterations * constraints) as f64,
         SHEET_PROJECTIONS,
