@@ -6,6 +6,7 @@
 //! matrix of rows, [`row_matrix`].
 
 use nalgebra::{DMatrix, Matrix3, Vector3};
+use pbm_prelim::PbmError;
 
 type V3 = Vector3<f64>;
 
@@ -170,6 +171,71 @@ struct Jacobian {
     iw: V3,
 }
 
+// ANCHOR: find_islands
+/// The islands of `rows` among `n` moving bodies: the rows of each group of bodies
+/// joined through rows between moving bodies, in the order of their first rows, each
+/// list of rows in order. Forces in one island cannot change accelerations in
+/// another, so the islands' LCPs are independent: solved apart, they cost the sum of
+/// their sizes cubed, not the cube of their sum.
+pub fn islands(n: usize, rows: &[Row]) -> Vec<Vec<usize>> {
+    // Union–find over the moving bodies (indices from n on are fixtures and the
+    // world, which join nothing).
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut k: usize) -> usize {
+        while parent[k] != k {
+            parent[k] = parent[parent[k]];
+            k = parent[k];
+        }
+        k
+    }
+    for row in rows {
+        if row.a < n && row.b < n {
+            let (ra, rb) = (root(&mut parent, row.a), root(&mut parent, row.b));
+            if ra != rb {
+                parent[ra.max(rb)] = ra.min(rb);
+            }
+        }
+    }
+    let mut order: Vec<usize> = Vec::new();
+    let mut members: Vec<Vec<usize>> = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let body = if row.a < n { row.a } else { row.b };
+        let r = root(&mut parent, body);
+        match order.iter().position(|&o| o == r) {
+            Some(k) => members[k].push(i),
+            None => {
+                order.push(r);
+                members.push(vec![i]);
+            }
+        }
+    }
+    members
+}
+// ANCHOR_END: find_islands
+
+// ANCHOR: island_rows
+/// The rows of the island `members`, each friction row pointing at its normal's
+/// new index. (A friction row joins the same two bodies as its normal, so the two
+/// are always in one island.)
+pub fn island_rows(rows: &[Row], members: &[usize]) -> Result<Vec<Row>, PbmError> {
+    members
+        .iter()
+        .map(|&i| {
+            let mut row = rows[i];
+            if let Role::Tangent { normal } = row.role {
+                let at = members.iter().position(|&m| m == normal);
+                let at = at.ok_or_else(|| {
+                    let why = format!("friction row {i} left its normal {normal}");
+                    PbmError::degenerate("contact islands", why)
+                })?;
+                row.role = Role::Tangent { normal: at };
+            }
+            Ok(row)
+        })
+        .collect()
+}
+// ANCHOR_END: island_rows
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,5 +302,23 @@ mod tests {
         // The ground contact's rows share nothing with the top pair's.
         assert_eq!(spans[0], (0, 5));
         assert_eq!(spans[8], (3, 8));
+    }
+
+    #[test]
+    fn islands_join_through_moving_bodies_only() {
+        // Five moving bodies (0–4); 5 is a fixture and 6 the world. Rows 0–1, 1–3
+        // and 3–5 join 0, 1 and 3; 2 touches only the fixture, and 4 is pinned to
+        // the world: three islands, in the order of their first rows, even though
+        // 2 and 3 both touch fixture 5.
+        let row = |a: usize, b: usize| Row {
+            a,
+            b,
+            p: V3::zeros(),
+            along: V3::x(),
+            role: Role::Normal,
+        };
+        let rows = [row(2, 5), row(0, 1), row(4, 6), row(1, 3), row(3, 5), row(5, 2)];
+        assert_eq!(islands(5, &rows), vec![vec![0, 5], vec![1, 3, 4], vec![2]]);
+        assert!(islands(5, &[]).is_empty());
     }
 }

@@ -380,3 +380,47 @@ fn a_box_dropped_by_sequential_impulses_lands_bounces_less_and_rests() {
     assert!((end.position().y - 0.5 * side).abs() < 0.01, "{}", end.position());
     assert!(end.velocity().norm() < 1e-3, "{}", end.velocity());
 }
+
+#[test]
+fn two_stacks_apart_are_two_islands_each_solved_as_if_alone() {
+    // Two stacks of three that touch only through the ground: the force solve finds
+    // two islands (the ground, a fixture, joins nothing), and each carries exactly
+    // what the same stack carries alone.
+    let settings = Settings { friction: 0.5, ..Settings::default() };
+    let mut alone = scenes::stack(3, settings).unwrap();
+    let mut pair = scenes::stack(3, settings).unwrap();
+    let (side, mass) = scenes::CUBE;
+    for k in 0..3 {
+        let centre = Vector3::new(3.0, side * (k as f64 + 0.5), 0.0);
+        let still = (Vector3::zeros(), Vector3::zeros());
+        pair.add_box(
+            Vector3::repeat(side),
+            mass,
+            centre,
+            UnitQuaternion::identity(),
+            still,
+        )
+        .unwrap();
+    }
+    alone.run_until(0.2, |_| {}).unwrap();
+    pair.run_until(0.2, |_| {}).unwrap();
+    let stats = pair.stats();
+    assert_eq!(stats.islands, 2 * stats.solves, "{stats:?}");
+    assert_eq!(alone.stats().islands, alone.stats().solves);
+    let sorted = |mut f: Vec<f64>| {
+        f.sort_by(f64::total_cmp);
+        f
+    };
+    let one = sorted(alone.last_normal_forces());
+    let both = sorted(pair.last_normal_forces());
+    let twice = sorted(one.iter().chain(&one).copied().collect());
+    assert_eq!(both.len(), twice.len());
+    let largest = twice.iter().fold(0.0_f64, |m, f| m.max(f.abs()));
+    for (x, y) in both.iter().zip(&twice) {
+        assert!((x - y).abs() < 1e-9 * largest, "{both:?} vs {twice:?}");
+    }
+    // And the ground carries both stacks: 6 m g over its corners.
+    let weight = 9.81 * mass;
+    let total: f64 = both.iter().sum();
+    assert!((total - 12.0 * weight).abs() < 1e-6 * weight, "{total} N");
+}

@@ -4,11 +4,13 @@
 
 use super::detect::{Found, Frame, Held, frames_of};
 use super::{Order, SLOWEST_CLOSING, V3, World};
-use crate::friction::{REGULARIZATION, SETTLED, solve_friction_kept};
+use crate::friction::{
+    FrictionSolution, REGULARIZATION, SETTLED, solve_friction_kept,
+};
 use crate::impulse::{Contact, relative_velocity};
 use crate::lcp::solve;
 use crate::resting::{Load, b_vector, sliding};
-use crate::rows::{BodyState, Role, Row};
+use crate::rows::{BodyState, Role, Row, island_rows, islands};
 use nalgebra::DVector;
 use pbm_prelim::PbmError;
 
@@ -122,8 +124,10 @@ impl World {
         let held: Vec<Held> = resting.iter().map(|f| f.held).collect();
         let pairs = |h: &[Held]| h.iter().map(|h| (h.a, h.b)).collect::<Vec<_>>();
         if pairs(&self.held) != pairs(&held) {
-            // A new contact set: last step's answer and factor are no guide to it.
-            (self.previous, self.factor) = (None, None);
+            // A new contact set: last step's answers and factors are no guide to it.
+            self.previous.clear();
+            self.factors.clear();
+            self.forces.clear();
         }
         self.held = held;
         Ok(())
@@ -132,8 +136,9 @@ impl World {
 
     // ANCHOR: contact_forces
     /// Adds the held contacts' forces to the bodies' accumulators, which hold the
-    /// other loads (gravity) already: the rows of chapter 8, solved as an LCP with
-    /// friction bounds, warm-started from the last solve.
+    /// other loads (gravity) already: the rows of chapter 8, solved island by island
+    /// ([`islands`]) as LCPs with friction bounds, each warm-started from its last
+    /// solve and refined through its kept factor.
     pub(super) fn contact_forces(&mut self) -> Result<(), PbmError> {
         if self.held.is_empty() {
             return Ok(());
@@ -152,25 +157,60 @@ impl World {
             }
             Order::First => first_order_rows(held, &frames, (&states, &loads), mu),
         };
-        let previous = if self.warm_start { self.previous.as_ref() } else { None };
-        let kept = self.factor.take();
-        let (solved, factor) =
-            solve_friction_kept(&states, &rows, &bias, mu, (previous, kept))?;
-        // The bodies move before the next solve: this factor is then an old A's.
-        self.factor = factor.map(|mut f| {
-            f.age();
-            f
-        });
+        let islands = islands(self.system.bodies.len(), &rows);
+        // The same contacts as the last solve make the same islands, in order.
+        let same = self.previous.len() == islands.len();
+        let (last, mut kept) =
+            (std::mem::take(&mut self.previous), std::mem::take(&mut self.factors));
+        let mut forces = vec![0.0; rows.len()];
+        let mut all = (true, true);
+        for (k, members) in islands.iter().enumerate() {
+            let local = island_rows(&rows, members)?;
+            let b = DVector::from_iterator(
+                members.len(),
+                members.iter().map(|&i| bias[i]),
+            );
+            let previous = last.get(k).filter(|_| same && self.warm_start);
+            let factor = kept.get_mut(k).filter(|_| same).and_then(Option::take);
+            let (solved, factor) =
+                solve_friction_kept(&states, &local, &b, mu, (previous, factor))?;
+            self.note_island(&solved);
+            all = (all.0 && solved.warm, all.1 && solved.reused);
+            for (&i, &f) in members.iter().zip(solved.solution.f.iter()) {
+                forces[i] = f;
+            }
+            // The bodies move before the next solve: this factor is then an old A's.
+            self.factors.push(factor.map(|mut f| {
+                f.age();
+                f
+            }));
+            self.previous.push(solved.solution);
+        }
         let stats = &mut self.stats;
-        stats.solves += 1;
-        stats.warm += usize::from(solved.warm);
-        stats.reused += usize::from(solved.reused);
+        (stats.solves, stats.islands) =
+            (stats.solves + 1, stats.islands + islands.len());
+        stats.warm += usize::from(all.0);
+        stats.reused += usize::from(all.1);
+        self.apply_row_forces(&rows, &forces);
+        self.forces = forces;
+        Ok(())
+    }
+    // ANCHOR_END: contact_forces
+
+    /// Adds one island's solve to the statistics.
+    fn note_island(&mut self, solved: &FrictionSolution) {
+        let stats = &mut self.stats;
         stats.pivots += solved.solution.pivots;
         stats.unsettled += usize::from(solved.mismatch > SETTLED);
         stats.max_mismatch = stats.max_mismatch.max(solved.mismatch);
-        for (row, &f) in rows.iter().zip(solved.solution.f.iter()) {
+    }
+
+    /// Adds each row's force along its direction to body a at its point, and the
+    /// opposite to body b (fixtures take nothing).
+    fn apply_row_forces(&mut self, rows: &[Row], forces: &[f64]) {
+        for (row, &f) in rows.iter().zip(forces) {
             if row.role == Role::Normal {
-                stats.min_normal_force = stats.min_normal_force.min(f);
+                self.stats.min_normal_force = self.stats.min_normal_force.min(f);
             }
             for (k, sign) in [(row.a, 1.0), (row.b, -1.0)] {
                 if let Some(body) = self.system.bodies.get_mut(k) {
@@ -178,8 +218,5 @@ impl World {
                 }
             }
         }
-        self.previous = Some(solved.solution);
-        Ok(())
     }
-    // ANCHOR_END: contact_forces
 }

@@ -209,6 +209,9 @@ pub struct Stats {
     /// The largest mismatch between a solve's normal forces and those its friction
     /// bounds came from, relative to its largest force.
     pub max_mismatch: f64,
+    /// Islands over all force solves: groups of bodies joined by held contacts
+    /// through moving bodies, each solved on its own ([`crate::rows::islands`]).
+    pub islands: usize,
 }
 
 /// A world of boxes, balls and fixed solids. It is chapter 1's ODE system
@@ -242,11 +245,14 @@ pub struct World {
     /// The contacts found at the end of the last step, if nothing has moved the
     /// bodies since: the next step starts from them instead of finding them again.
     found: Option<Vec<Found>>,
-    /// The last force solve's answer, which warm-starts the next.
-    previous: Option<LcpSolution>,
-    /// The factor of the clamped rows' matrix the last solve ended with, which the
-    /// next solve refines through while the bodies have moved little.
-    factor: Option<ClampedFactor>,
+    /// The last force solve's answer for each island, which warm-starts the next
+    /// (empty when the contacts changed).
+    previous: Vec<LcpSolution>,
+    /// For each island, the factor of the clamped rows' matrix the last solve ended
+    /// with, which the next solve refines through while the bodies have moved little.
+    factors: Vec<Option<ClampedFactor>>,
+    /// The last force solve's forces, row by row over all islands (N).
+    forces: Vec<f64>,
     warm_start: bool,
     stats: Stats,
     stepper: RungeKutta,
@@ -326,8 +332,9 @@ impl World {
             found: None,
             reach: settings.tolerance,
             remembered: Vec::new(),
-            previous: None,
-            factor: None,
+            previous: Vec::new(),
+            factors: Vec::new(),
+            forces: Vec::new(),
             warm_start: true,
             stats: Stats { min_normal_force: f64::INFINITY, ..Stats::default() },
             stepper: RungeKutta::new(RK4),
@@ -434,8 +441,8 @@ impl World {
         target.apply_impulse_at(at, j);
         self.held.clear();
         self.found = None;
-        self.previous = None;
-        self.factor = None;
+        self.previous.clear();
+        self.factors.clear();
         self.remembered.retain(|r| r.a != body && r.b != body);
         Ok(())
     }
@@ -467,9 +474,11 @@ impl World {
             let h = self.settings.h;
             return self.remembered.iter().map(|r| r.impulses[0] / h).collect();
         }
-        let Some(sol) = &self.previous else { return Vec::new() };
         let rows_per_contact = if self.mu > 0.0 { 3 } else { 1 };
-        (0..self.held.len()).map(|k| sol.f[k * rows_per_contact]).collect()
+        if self.forces.len() != self.held.len() * rows_per_contact {
+            return Vec::new();
+        }
+        (0..self.held.len()).map(|k| self.forces[k * rows_per_contact]).collect()
     }
 
     /// Kinetic plus gravitational potential energy (J).

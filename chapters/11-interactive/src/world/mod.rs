@@ -41,7 +41,7 @@ use pbm_contact::friction::{
 use pbm_contact::impulse::Contact;
 use pbm_contact::lcp::LcpSolution;
 use pbm_contact::lcp::solve_bounded;
-use pbm_contact::rows::{BodyState, Role, Row, row_matrix};
+use pbm_contact::rows::{BodyState, Role, Row, island_rows, islands, row_matrix};
 pub use pbm_contact::world::Solver;
 use pbm_contact::world::sequential::Remembered;
 use pbm_contact::world::{MAX_SWEEPS, STEP_BUDGET, step_limit};
