@@ -7,7 +7,8 @@
 //!   contact may close what gap it has left, but no more (its target velocity is
 //!   −gap / h). Nothing tunnels, and no step is cut short.
 //! - **Restitution** as a target: a contact closing faster than the bounce speed
-//!   must leave at e times its closing speed.
+//!   must leave at e times its closing speed, if it touches within the step (a pair
+//!   that would still be apart is not pushed apart before it meets).
 //! - **Baumgarte's feedback** instead of the tolerance correction: a contact
 //!   interpenetrating deeper than the tolerance ε is given a separating target
 //!   velocity that removes [`BAUMGARTE`] of the excess depth per step.
@@ -170,7 +171,9 @@ impl World {
     // ANCHOR: speculative_rows
     /// Each contact's normal row, and with friction its two tangent rows; and for
     /// each row the speed it must leave at if it bounces (−e v⁻ for a normal row
-    /// closing faster than the bounce speed, else zero).
+    /// closing faster than the bounce speed that touches within the step, else
+    /// zero; the bounce is the first substep's target, so a contact that meets
+    /// later in the step leaves from at most a step's travel short of touching).
     fn speculative_rows(
         &self,
         found: &[Found],
@@ -185,7 +188,10 @@ impl World {
             let normal = rows.len();
             rows.push(Row { a: c.a, b: c.b, p: c.p, along: c.n, role: Role::Normal });
             let closing = relative_velocity(states, &c);
-            bounce.push(if closing < -bounce_speed {
+            // It bounces if it closes fast and touches within the step: a pair that
+            // would still be apart at its end is not pushed apart before it meets.
+            let touches = f.gap + closing * s.h <= 0.0;
+            bounce.push(if closing < -bounce_speed && touches {
                 -s.restitution * closing
             } else {
                 0.0
@@ -321,7 +327,8 @@ pub fn targets(
         .map(|i| match rows[i].role {
             Role::Normal => {
                 let close = (-gaps[i] / sub).min(0.0);
-                let aim = if first { close.max(bounce[i]) } else { close };
+                let bounces = first && bounce[i] > 0.0;
+                let aim = if bounces { close.max(bounce[i]) } else { close };
                 (aim, BAUMGARTE * (-gaps[i] - eps).max(0.0) / sub)
             }
             _ => (0.0, 0.0),

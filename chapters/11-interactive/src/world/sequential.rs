@@ -15,20 +15,30 @@ use pbm_contact::world::sequential::{
     targets,
 };
 
+/// The most a step's speculative margin may reach beyond ε, in units of ε: farther,
+/// chapter 7's contact finding would merge corners and extend edges by as much (it
+/// reads the same distance as its tolerance), and a body closing faster than this
+/// allows is caught by the split impulses instead, a little deep.
+pub const MAX_MARGIN: f64 = 5.0;
+
 /// The rows of one step and what each substep needs besides: each row's bounce
-/// speed (m/s) and gap (m; a normal row's, zero on the others).
+/// speed (m/s), gap (m; a normal row's, zero on the others) and anchor (the
+/// contact's corner in its body a's frame, which recognises it next step).
+#[derive(Default)]
 struct Rows {
     rows: Vec<Row>,
     bounce: Vec<f64>,
     gaps: Vec<f64>,
+    anchors: Vec<V3>,
 }
 
 impl Rows {
     /// Adds a row; returns its index.
-    fn push(&mut self, row: Row, bounce: f64, gap: f64) -> usize {
+    fn push(&mut self, row: Row, (bounce, gap): (f64, f64), anchor: V3) -> usize {
         self.rows.push(row);
         self.bounce.push(bounce);
         self.gaps.push(gap);
+        self.anchors.push(anchor);
         self.rows.len() - 1
     }
 }
@@ -40,11 +50,12 @@ impl World {
         self.check_second_order()?;
         let (h, eps, mu) =
             (self.settings.h, self.settings.epsilon, self.settings.friction);
-        self.margin = h * self.closing_bound();
+        self.apply_loads()?;
+        self.margin = (h * self.closing_bound(h)).min(MAX_MARGIN * eps);
         let found = self.detect_within(eps + self.margin)?;
         self.held = found.iter().map(|f| f.held).collect();
-        let Rows { rows, bounce, mut gaps } = self.speculative_rows(&found);
-        let mut lambda = self.recall(&rows);
+        let Rows { rows, bounce, mut gaps, anchors } = self.speculative_rows(&found);
+        let mut lambda = self.recall(&rows, &anchors);
         let (sub, t0) = (h / SUBSTEPS as f64, self.t);
         for k in 0..SUBSTEPS {
             self.apply_loads()?;
@@ -69,7 +80,7 @@ impl World {
             self.note_substep(done.sweeps, error);
         }
         self.t = t0 + h;
-        self.remember(&rows, &lambda);
+        self.remember(&rows, &anchors, &lambda);
         self.note_step(&found)?;
         Ok(h)
     }
@@ -91,13 +102,18 @@ impl World {
         self.stats.max_velocity_error = self.stats.max_velocity_error.max(error);
     }
 
-    /// The fastest two bodies' point speeds summed (m/s): no pair closes faster.
-    fn closing_bound(&self) -> f64 {
+    /// The fastest two bodies' point speeds summed, each with what its loads
+    /// (accumulated) add over `h` (m/s): no pair closes faster within the step.
+    fn closing_bound(&self, h: f64) -> f64 {
         let mut speeds: Vec<f64> = self
             .bodies
             .iter()
             .zip(&self.reach)
-            .map(|(b, r)| b.velocity().norm() + b.angular_velocity().abs() * r)
+            .map(|(b, r)| {
+                let v = b.velocity() + b.force() * (h / b.mass());
+                let omega = b.angular_velocity() + b.torque() * h / b.inertia();
+                v.norm() + omega.abs() * r
+            })
             .collect();
         speeds.sort_by(|a, b| b.total_cmp(a));
         speeds.iter().take(2).sum()
@@ -110,29 +126,38 @@ impl World {
     fn speculative_rows(&self, found: &[Found]) -> Rows {
         let states = self.states();
         let s = &self.settings;
-        let mut out = Rows { rows: Vec::new(), bounce: Vec::new(), gaps: Vec::new() };
+        let (mut out, none) = (Rows::default(), (0.0, 0.0));
         for pin in &self.pins {
             let [(a, pa), (b, _)] = self.pin_ends(pin);
             for e in [V2::x(), V2::y()] {
                 let role = Role::Bilateral;
-                out.push(Row { a, b, p: lift(pa), along: lift(e), role }, 0.0, 0.0);
+                out.push(
+                    Row { a, b, p: lift(pa), along: lift(e), role },
+                    none,
+                    V3::zeros(),
+                );
             }
         }
         for f in found {
             let c = self.contact_of(&f.held);
             let closing = relative_velocity(&states, &c);
-            let bounce = if closing < -s.resting_speed {
-                -s.restitution * closing
-            } else {
-                0.0
-            };
-            let normal =
-                Row { a: c.a, b: c.b, p: c.p, along: c.n, role: Role::Normal };
-            let normal = out.push(normal, bounce, f.gap);
+            // It bounces if it closes fast and touches within the step.
+            let touches = f.gap + s.h * closing <= 0.0;
+            let bounces = closing < -s.resting_speed && touches;
+            let bounce = if bounces { -s.restitution * closing } else { 0.0 };
+            let (row, anchor) = (
+                Row { a: c.a, b: c.b, p: c.p, along: c.n, role: Role::Normal },
+                lift(f.held.point),
+            );
+            let normal = out.push(row, (bounce, f.gap), anchor);
             if s.friction > 0.0 {
                 let t = V3::new(-c.n.y, c.n.x, 0.0);
                 let role = Role::Tangent { normal };
-                out.push(Row { a: c.a, b: c.b, p: c.p, along: t, role }, 0.0, 0.0);
+                out.push(
+                    Row { a: c.a, b: c.b, p: c.p, along: t, role },
+                    none,
+                    anchor,
+                );
             }
         }
         out
@@ -185,19 +210,17 @@ impl World {
     }
 
     /// Last step's impulses for the contacts found now (zero for a new contact):
-    /// the same pair, the same corner of a within 1 % of ε.
-    fn recall(&self, rows: &[Row]) -> Vec<f64> {
+    /// the same pair, the same corner of a (its `anchors`, in a's frame).
+    fn recall(&self, rows: &[Row], anchors: &[V3]) -> Vec<f64> {
         let mut lambda = vec![0.0; rows.len()];
         let near = 0.01 * self.settings.epsilon;
-        let pins = 2 * self.pins.len();
-        for (i, row) in rows.iter().enumerate().filter(|(i, _)| *i >= pins) {
-            let anchor = self.anchor_in(row);
+        for (i, row) in
+            rows.iter().enumerate().filter(|(_, r)| r.role == Role::Normal)
+        {
             let same = |r: &&Remembered| {
-                r.a == row.a && r.b == row.b && (r.anchor - anchor).norm() < near
+                r.a == row.a && r.b == row.b && (r.anchor - anchors[i]).norm() < near
             };
-            if let (Role::Normal, Some(r)) =
-                (row.role, self.remembered.iter().find(same))
-            {
+            if let Some(r) = self.remembered.iter().find(same) {
                 lambda[i] = r.impulses[0];
                 if let Some(Role::Tangent { .. }) = rows.get(i + 1).map(|r| r.role) {
                     lambda[i + 1] = r.impulses[1];
@@ -208,29 +231,23 @@ impl World {
     }
 
     /// Keeps this step's contact impulses (normal, tangent) for the next step.
-    fn remember(&mut self, rows: &[Row], lambda: &[f64]) {
-        let pins = 2 * self.pins.len();
-        self.remembered = (pins..rows.len())
+    fn remember(&mut self, rows: &[Row], anchors: &[V3], lambda: &[f64]) {
+        self.remembered = (0..rows.len())
             .filter(|&i| rows[i].role == Role::Normal)
             .map(|i| {
                 let tangent = match rows.get(i + 1).map(|r| r.role) {
                     Some(Role::Tangent { .. }) => lambda[i + 1],
                     _ => 0.0,
                 };
+                let (a, b) = (rows[i].a, rows[i].b);
                 Remembered {
-                    a: rows[i].a,
-                    b: rows[i].b,
-                    anchor: self.anchor_in(&rows[i]),
+                    a,
+                    b,
+                    anchor: anchors[i],
                     impulses: [lambda[i], tangent, 0.0],
                 }
             })
             .collect();
-    }
-
-    /// A row's point in the frame of its body a.
-    fn anchor_in(&self, row: &Row) -> V3 {
-        let frame = self.frame(row.a);
-        lift(rotation2(-frame.theta) * (flat(row.p) - frame.x))
     }
 
     /// The step's statistics, and an error if the state has blown up.
