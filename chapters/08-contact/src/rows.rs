@@ -218,12 +218,17 @@ pub fn islands(n: usize, rows: &[Row]) -> Vec<Vec<usize>> {
 /// new index. (A friction row joins the same two bodies as its normal, so the two
 /// are always in one island.)
 pub fn island_rows(rows: &[Row], members: &[usize]) -> Result<Vec<Row>, PbmError> {
+    // Where each member row lands in the island (one pass, not a search per row).
+    let mut local = vec![usize::MAX; rows.len()];
+    for (k, &i) in members.iter().enumerate() {
+        local[i] = k;
+    }
     members
         .iter()
         .map(|&i| {
             let mut row = rows[i];
             if let Role::Tangent { normal } = row.role {
-                let at = members.iter().position(|&m| m == normal);
+                let at = local.get(normal).copied().filter(|&k| k != usize::MAX);
                 let at = at.ok_or_else(|| {
                     let why = format!("friction row {i} left its normal {normal}");
                     PbmError::degenerate("contact islands", why)
