@@ -3,7 +3,7 @@
 //! dropped coming to rest), a pinned pendulum holding together, and the pile of
 //! fifty coming to rest inside its box.
 
-use crate::world::{ground, slide_by};
+use crate::world::{dropped_block, ground, slide_by};
 use nalgebra::Vector2;
 use pbm_interactive::scenes::{Pendulum, Pile};
 use pbm_interactive::shape::Shape;
@@ -39,11 +39,7 @@ fn by_sequential_impulses_a_dropped_block_comes_to_rest_on_the_ground() {
     let settings =
         Settings { restitution: 0.3, solver: SEQUENTIAL, ..Settings::default() };
     let eps = settings.epsilon;
-    let mut world = World::new(settings).unwrap();
-    world.add_fixture(ground(0.0)).unwrap();
-    let block = Shape::rectangle(1.0, 0.5, 2.0).unwrap();
-    world.add_body(block, 0, (V2::new(0.0, 0.75), 0.2), (V2::zeros(), 0.0)).unwrap();
-    world.run_until(3.0, |_| {}).unwrap();
+    let world = dropped_block(settings);
     let body = &world.bodies()[0];
     // Flat on its long side, its centre 0.25 m up: speculative contacts stop it at
     // the surface, and the split impulses push out what sinks past ε.
