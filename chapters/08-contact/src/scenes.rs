@@ -31,9 +31,15 @@ pub const CUBE: (f64, f64) = (0.5, 1.0);
 /// `boxes` cubes stacked exactly on the ground, each touching the one below.
 pub fn stack(boxes: usize, settings: Settings) -> Result<World, PbmError> {
     let mut world = World::new(settings, vec![ground()?])?;
+    add_stack(&mut world, boxes, 0.0)?;
+    Ok(world)
+}
+
+/// Adds `boxes` cubes stacked on the ground at x = `x`, each touching the one below.
+pub fn add_stack(world: &mut World, boxes: usize, x: f64) -> Result<(), PbmError> {
     let (side, mass) = CUBE;
     for k in 0..boxes {
-        let centre = V3::new(0.0, side * (k as f64 + 0.5), 0.0);
+        let centre = V3::new(x, side * (k as f64 + 0.5), 0.0);
         let still = (V3::zeros(), V3::zeros());
         world.add_box(
             V3::repeat(side),
@@ -43,7 +49,7 @@ pub fn stack(boxes: usize, settings: Settings) -> Result<World, PbmError> {
             still,
         )?;
     }
-    Ok(world)
+    Ok(())
 }
 // ANCHOR_END: stack
 

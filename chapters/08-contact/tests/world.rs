@@ -389,19 +389,8 @@ fn two_stacks_apart_are_two_islands_each_solved_as_if_alone() {
     let settings = Settings { friction: 0.5, ..Settings::default() };
     let mut alone = scenes::stack(3, settings).unwrap();
     let mut pair = scenes::stack(3, settings).unwrap();
-    let (side, mass) = scenes::CUBE;
-    for k in 0..3 {
-        let centre = Vector3::new(3.0, side * (k as f64 + 0.5), 0.0);
-        let still = (Vector3::zeros(), Vector3::zeros());
-        pair.add_box(
-            Vector3::repeat(side),
-            mass,
-            centre,
-            UnitQuaternion::identity(),
-            still,
-        )
-        .unwrap();
-    }
+    scenes::add_stack(&mut pair, 3, 3.0).unwrap();
+    let mass = scenes::CUBE.1;
     alone.run_until(0.2, |_| {}).unwrap();
     pair.run_until(0.2, |_| {}).unwrap();
     let stats = pair.stats();
