@@ -283,9 +283,11 @@ const FRAME_BUDGET_MS = 4;
         const demo = box.pbmDemo;
         demo.setPlaying(false);
         const solver = demo.spec.params.findIndex((p) => p.name === "solver");
+        const count = demo.spec.params.findIndex((p) => p.name === "count");
         const rate = (choice) => {
           const values = demo.spec.params.map((p) => p.value);
           values[solver] = choice;
+          values[count] = 50;
           demo.setParams(values);
           demo.advance(240);
           const [t0, w0] = [demo.readouts()[0], performance.now()];

@@ -146,7 +146,10 @@ pub const PILE: DemoSpec = DemoSpec {
     id: "interactive/pile",
     title: "A pile of polygons dropped into a box, by either contact solver",
     params: &[
-        Param::count("count", "polygons", [50.0, 10.0, 50.0]),
+        // Thirty open the page: a frame of fifty by sequential impulses takes 2 to 5 ms in
+        // the browser, too close to the test's 4 ms budget on a busy machine; the reader
+        // slides to fifty, and the browser test times fifty settled.
+        Param::count("count", "polygons", [30.0, 10.0, 50.0]),
         Param::choice(
             "solver",
             "contact solver",
