@@ -38,6 +38,9 @@ pub fn shown() -> Vec<Shown> {
         Shown::values("contact/stack")
             .set(&["solver=sequential", "sweeps=16"])
             .timed(&["ms_per_step"]),
+        Shown::values("contact/stack")
+            .set(&["solver=sequential", "boxes=40", "sweeps=16"])
+            .timed(&["ms_per_step"]),
     ]
 }
 

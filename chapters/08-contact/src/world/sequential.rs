@@ -19,7 +19,7 @@ use super::{V3, World};
 use crate::impulse::relative_velocity;
 use crate::resting::Kind;
 use crate::rows::{BodyState, Role, Row};
-use crate::sequential::{row_velocity, solve_sequential, velocity_error};
+use crate::sequential::{Sweeper, Velocity, velocities};
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_prelim::PbmError;
 use pbm_rigid::rotation::{Quat, quat_from_axis_angle, quat_mul};
@@ -67,9 +67,11 @@ fn parallel_edges(kind: &Kind) -> bool {
 }
 
 /// The contacts of one step of sequential impulses, which its substeps share: their
-/// rows, each row's bounce speed, gap (m) and accumulated impulse (N s).
+/// rows, prepared once for the sweeps, and each row's bounce speed, gap (m) and
+/// accumulated impulse (N s).
 struct Step {
     rows: Vec<Row>,
+    sweeper: Sweeper,
     bounce: Vec<f64>,
     gaps: Vec<f64>,
     lambda: Vec<f64>,
@@ -103,10 +105,12 @@ impl World {
             .into_iter()
             .filter(|f| !parallel_edges(&f.held.resting(&frames).kind))
             .collect();
-        let (rows, bounce) = self.speculative_rows(&found, &self.states());
+        let states = self.states();
+        let (rows, bounce) = self.speculative_rows(&found, &states);
         let (gaps, lambda) =
             (normal_gaps(&rows, &found), self.recall(&found, rows.len()));
-        let mut step = Step { rows, bounce, gaps, lambda };
+        let sweeper = Sweeper::new(&states, &rows);
+        let mut step = Step { rows, sweeper, bounce, gaps, lambda };
         let (mut swept, mut error) = (0, 0.0_f64);
         for k in 0..SUBSTEPS {
             let (done, e) =
@@ -142,15 +146,14 @@ impl World {
         let eps = self.settings.tolerance;
         let (target, push_out) =
             targets(&step.rows, &step.gaps, (&step.bounce, first), (sub, eps));
-        let before = self.states();
-        let mut states = before.clone();
-        let Step { rows, lambda, gaps, .. } = step;
+        let Step { sweeper, lambda, gaps, .. } = step;
+        let mut vel = velocities(&self.states());
         let done =
-            solve_sequential(&mut states, rows, &target, self.mu, (lambda, sweeps));
-        let error = velocity_error(&states, rows, &target, (lambda, self.mu));
-        let pseudo = split_impulses(&before, rows, &push_out, sweeps);
-        self.apply_row_impulses(rows, lambda);
-        move_gaps(&self.states(), rows, gaps, &pseudo, sub);
+            sweeper.solve(&mut vel, (&target, self.mu, true), (lambda, sweeps));
+        let error = sweeper.velocity_error(&vel, &target, (lambda, self.mu));
+        let pseudo = split_impulses(sweeper, &push_out, sweeps, vel.len());
+        self.apply_row_impulses(sweeper, lambda);
+        move_gaps(sweeper, &velocities(&self.states()), gaps, &pseudo, sub);
         self.drift_positions(sub, &pseudo);
         (done.sweeps, error)
     }
@@ -247,9 +250,9 @@ impl World {
     }
 
     /// Applies each row's impulse to the bodies, summed per body first
-    /// ([`momentum_changes`]; fixtures take nothing).
-    fn apply_row_impulses(&mut self, rows: &[Row], lambda: &[f64]) {
-        let change = momentum_changes(&self.states(), rows, lambda);
+    /// ([`Sweeper::momentum_changes`]; fixtures take nothing).
+    fn apply_row_impulses(&mut self, sweeper: &Sweeper, lambda: &[f64]) {
+        let change = sweeper.momentum_changes(lambda, self.system.bodies.len());
         for (body, (dp, dl)) in self.system.bodies.iter_mut().zip(&change) {
             body.apply_momentum(dp, dl);
         }
@@ -260,12 +263,13 @@ impl World {
     /// pseudo-velocities from the split solve: x += h (v + v_p), and the orientation
     /// turned by the angle h |ω + ω_p| about ω + ω_p (symplectic Euler: the
     /// positions use the velocities the step ends with).
-    fn drift_positions(&mut self, h: f64, pseudo: &[(V3, V3)]) {
+    fn drift_positions(&mut self, h: f64, pseudo: &[Velocity]) {
         let mut y = state_of(&*self);
         for (k, body) in self.system.bodies.iter().enumerate() {
-            let (pv, pw) = pseudo[k];
-            let (v, turn) =
-                (body.velocity() + pv, (body.angular_velocity() + pw) * h);
+            let (v, turn) = (
+                body.velocity() + pseudo[k].v,
+                (body.angular_velocity() + pseudo[k].omega) * h,
+            );
             let y = &mut y[k * 13..(k + 1) * 13];
             for d in 0..3 {
                 y[d] += h * v[d];
@@ -338,75 +342,39 @@ pub fn targets(
 // ANCHOR_END: targets
 
 // ANCHOR: split_impulses
-/// Split impulses (as Bullet has them): the normal rows solved again, from the
-/// bodies `states` brought to rest, for the pseudo-velocities that move
-/// interpenetrating bodies apart at their push-out targets. They move the positions
-/// for this step only; had they gone into the velocities (Baumgarte's way), every
-/// push out would leave the bodies moving apart, energy that a stack turns into
-/// jitter. Returns each body's pseudo (velocity, angular velocity).
+/// Split impulses (as Bullet has them): the normal rows solved again, from bodies
+/// at rest, for the pseudo-velocities that move interpenetrating bodies apart at
+/// their push-out targets. They move the positions for this step only; had they
+/// gone into the velocities (Baumgarte's way), every push out would leave the
+/// bodies moving apart, energy that a stack turns into jitter. Returns the
+/// pseudo-velocities of the `bodies` bodies.
 pub fn split_impulses(
-    states: &[BodyState],
-    rows: &[Row],
+    sweeper: &Sweeper,
     push_out: &[f64],
     sweeps: usize,
-) -> Vec<(V3, V3)> {
-    let mut still: Vec<BodyState> = states
-        .iter()
-        .map(|b| BodyState { v: V3::zeros(), omega: V3::zeros(), ..*b })
-        .collect();
-    let normal = |i: &usize| rows[*i].role == Role::Normal;
-    if (0..rows.len()).filter(normal).any(|i| push_out[i] > 0.0) {
-        let pushed: Vec<Row> =
-            (0..rows.len()).filter(normal).map(|i| rows[i]).collect();
-        let aims: Vec<f64> =
-            (0..rows.len()).filter(normal).map(|i| push_out[i]).collect();
-        let mut lambda = vec![0.0; pushed.len()];
-        solve_sequential(&mut still, &pushed, &aims, 0.0, (&mut lambda, sweeps));
+    bodies: usize,
+) -> Vec<Velocity> {
+    let mut still = vec![Velocity::default(); bodies];
+    if push_out.iter().any(|&p| p > 0.0) {
+        let mut lambda = vec![0.0; push_out.len()];
+        sweeper.solve(&mut still, (push_out, 0.0, false), (&mut lambda, sweeps));
     }
-    still.iter().map(|b| (b.v, b.omega)).collect()
+    still
 }
 // ANCHOR_END: split_impulses
 
 /// Moves each normal row's gap by its relative normal motion over a substep, the
-/// bodies' velocities (`states`, after the impulses) and pseudo-velocities both.
+/// bodies' velocities `vel` (after the impulses) and pseudo-velocities both.
 pub fn move_gaps(
-    states: &[BodyState],
-    rows: &[Row],
+    sweeper: &Sweeper,
+    vel: &[Velocity],
     gaps: &mut [f64],
-    pseudo: &[(V3, V3)],
+    pseudo: &[Velocity],
     sub: f64,
 ) {
-    let shifted: Vec<BodyState> = states
-        .iter()
-        .enumerate()
-        .map(|(k, b)| match pseudo.get(k) {
-            Some(&(v, omega)) => BodyState { v, omega, ..*b },
-            None => BodyState { v: V3::zeros(), omega: V3::zeros(), ..*b },
-        })
-        .collect();
-    for (i, row) in rows.iter().enumerate().filter(|(_, r)| r.role == Role::Normal) {
-        gaps[i] += sub * (row_velocity(states, row) + row_velocity(&shifted, row));
-    }
-}
-
-/// Each body's change of momentum and of angular momentum (about its centre of
-/// mass, at `states`' positions) from the rows' impulses `lambda`: ΔP = Σ j and
-/// ΔL = Σ (p − x) × j, +j on a row's body a and −j on its body b. Applied once per
-/// body, not row by row.
-pub fn momentum_changes(
-    states: &[BodyState],
-    rows: &[Row],
-    lambda: &[f64],
-) -> Vec<(V3, V3)> {
-    let mut change = vec![(V3::zeros(), V3::zeros()); states.len()];
-    for (row, &l) in rows.iter().zip(lambda) {
-        for (k, sign) in [(row.a, 1.0), (row.b, -1.0)] {
-            if let (Some(body), Some((dp, dl))) = (states.get(k), change.get_mut(k)) {
-                let j = row.along * (l * sign);
-                *dp += j;
-                *dl += (row.p - body.x).cross(&j);
-            }
+    for (i, row) in sweeper.rows().iter().enumerate() {
+        if sweeper.roles()[i] == Role::Normal {
+            gaps[i] += sub * (row.velocity(vel) + row.velocity(pseudo));
         }
     }
-    change
 }

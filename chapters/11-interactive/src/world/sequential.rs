@@ -9,10 +9,9 @@
 //! settled: linear in its contacts.
 
 use super::*;
-use pbm_contact::sequential::{solve_sequential, velocity_error};
+use pbm_contact::sequential::{Sweeper, Velocity, velocities};
 use pbm_contact::world::sequential::{
-    BAUMGARTE, Remembered, SUBSTEPS, momentum_changes, move_gaps, split_impulses,
-    targets,
+    BAUMGARTE, Remembered, SUBSTEPS, move_gaps, split_impulses, targets,
 };
 
 /// The most a step's speculative margin may reach beyond ε, in units of ε: farther,
@@ -60,22 +59,19 @@ impl World {
         for k in 0..SUBSTEPS {
             self.apply_loads()?;
             self.kick(sub);
+            // Prepared at each substep's positions: a pinned bar whipping round
+            // turns its pins' arms within a step.
+            let sweeper = Sweeper::new(&self.states(), &rows);
             let (mut target, push_out) =
                 targets(&rows, &gaps, (&bounce, k == 0), (sub, eps));
             self.pin_targets(&rows, &mut target, sub);
-            let before = self.states();
-            let mut after = before.clone();
-            let done = solve_sequential(
-                &mut after,
-                &rows,
-                &target,
-                mu,
-                (&mut lambda, sweeps),
-            );
-            let error = velocity_error(&after, &rows, &target, (&lambda, mu));
-            let pseudo = split_impulses(&before, &rows, &push_out, sweeps);
-            self.apply_changes(&momentum_changes(&before, &rows, &lambda));
-            move_gaps(&self.states(), &rows, &mut gaps, &pseudo, sub);
+            let mut vel = velocities(&self.states());
+            let solve = (lambda.as_mut_slice(), sweeps);
+            let done = sweeper.solve(&mut vel, (&target, mu, true), solve);
+            let error = sweeper.velocity_error(&vel, &target, (&lambda, mu));
+            let pseudo = split_impulses(&sweeper, &push_out, sweeps, vel.len());
+            self.apply_changes(&sweeper.momentum_changes(&lambda, self.bodies.len()));
+            move_gaps(&sweeper, &velocities(&self.states()), &mut gaps, &pseudo, sub);
             self.drift(sub, &pseudo);
             self.note_substep(done.sweeps, error);
         }
@@ -197,14 +193,14 @@ impl World {
 
     /// Moves every body by its velocity plus its pseudo-velocity for `sub`
     /// (symplectic Euler: the positions use the velocities the substep ends with).
-    fn drift(&mut self, sub: f64, pseudo: &[(V3, V3)]) {
+    fn drift(&mut self, sub: f64, pseudo: &[Velocity]) {
         let mut y = [0.0; STATE_SIZE];
-        for (body, (pv, pw)) in self.bodies.iter_mut().zip(pseudo) {
+        for (body, p) in self.bodies.iter_mut().zip(pseudo) {
             body.write_state(&mut y);
-            let v = body.velocity() + flat(*pv);
+            let v = body.velocity() + flat(p.v);
             y[0] += sub * v.x;
             y[1] += sub * v.y;
-            y[2] += sub * (body.angular_velocity() + pw.z);
+            y[2] += sub * (body.angular_velocity() + p.omega.z);
             body.read_state(&y);
         }
     }
