@@ -49,6 +49,9 @@ pub fn list_json() -> serde_json::Value {
                         "optional": e.optional.iter().map(|o| json!({
                             "field": o.field, "null_when": o.null_when,
                         })).collect::<Vec<_>>(),
+                        "limits": e.limits.iter().map(|l| json!({
+                            "work": l.work, "unit": l.unit, "max": l.max, "change": l.change,
+                        })).collect::<Vec<_>>(),
                     })
                 })
                 .collect();

@@ -313,6 +313,13 @@ fn list() -> String {
             for o in exercise.optional {
                 out += &format!("      result {} is null {}\n", o.field, o.null_when);
             }
+            for l in &exercise.limits {
+                let max = match l.max {
+                    m if m >= 1e4 => format!("{m:e}"),
+                    m => pbm_prelim::short(m),
+                };
+                out += &format!("      together: {} ≤ {max} {}\n", l.work, l.unit);
+            }
         }
         for figure in &chapter.figures {
             out += &format!(

@@ -34,7 +34,7 @@ pub use params::{
     Choice, FromParam, ParamError, ParamKind, ParamSet, ParamSpec, ParamValue, Params,
 };
 #[cfg(feature = "book")]
-pub use registry::{Chapter, Exercise, Figure, Optional, Shown};
+pub use registry::{Chapter, Exercise, Figure, Limit, Optional, Shown};
 #[cfg(feature = "book")]
 pub use snapshot::round_json;
 pub use snapshot::{round_sig, short};

@@ -14,6 +14,9 @@ use std::sync::Arc;
 /// How an exercise runs: from the validated parameters to one JSON object.
 pub type Runner = Arc<dyn Fn(&Params) -> Result<Value, PbmError> + Send + Sync>;
 
+/// How a [`Limit`] counts a run's work from the validated parameters.
+pub type Estimate = Arc<dyn Fn(&Params) -> Result<f64, PbmError> + Send + Sync>;
+
 // ANCHOR: exercise
 /// A named, parameterised experiment, run with `pbm run CHAPTER/EXERCISE --set
 /// key=value`.
@@ -31,8 +34,49 @@ pub struct Exercise {
     /// them). A `null` anywhere else is a number that was not finite, and the run
     /// fails naming it.
     pub optional: &'static [Optional],
+    /// Joint limits: work that grows with several parameters together, declared
+    /// with them and checked before the run (`pbm list` prints them).
+    pub limits: Vec<Limit>,
 }
 // ANCHOR_END: exercise
+
+// ANCHOR: limit
+/// A joint limit on an exercise's parameters: the work a run does grows with
+/// several of them together (boxes × sweeps × steps, particles² × steps), so no
+/// range of one parameter alone keeps the run within a few seconds. The limit is
+/// declared with the parameters, in words and as the estimate itself, so that
+/// `pbm list` can say it, a run over it is refused before it starts, and the fuzz
+/// test can draw inside it.
+#[derive(Clone)]
+pub struct Limit {
+    /// The work in the parameters' names, e.g. "boxes × sweeps × t_end / h".
+    pub work: &'static str,
+    /// What it counts, e.g. "box-sweep-steps".
+    pub unit: &'static str,
+    /// The most a run may need, measured to finish within about two seconds.
+    pub max: f64,
+    /// What the reader should change when a run needs more.
+    pub change: &'static str,
+    estimate: Estimate,
+}
+
+impl Limit {
+    /// The work a run with `params` needs, in [`Limit::unit`]s.
+    pub fn estimate(&self, params: &Params) -> Result<f64, PbmError> {
+        (self.estimate)(params)
+    }
+
+    /// Ok if a run with `params` is within the limit; otherwise the refusal.
+    pub fn check(&self, params: &Params) -> Result<(), PbmError> {
+        crate::budget::within(
+            self.estimate(params)?,
+            self.max,
+            self.unit,
+            self.change,
+        )
+    }
+}
+// ANCHOR_END: limit
 
 /// A result field that is sometimes absent (`null`): its name and when.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -68,12 +112,27 @@ impl Exercise {
             params: P::specs(),
             run: Arc::new(move |params| run(P::read(params)?)),
             optional: &[],
+            limits: Vec::new(),
         }
     }
 
     /// The same exercise with result fields that may be `null`.
     pub fn optional(self, optional: &'static [Optional]) -> Exercise {
         Exercise { optional, ..self }
+    }
+
+    /// The same exercise with a joint [`Limit`]: at most `max` `unit`s of `work`
+    /// (in words), as `estimate` counts them from the parameters `P`.
+    pub fn limit<P: ParamSet + 'static>(
+        mut self,
+        (work, unit): (&'static str, &'static str),
+        (max, change): (f64, &'static str),
+        estimate: fn(&P) -> f64,
+    ) -> Exercise {
+        let estimate =
+            Arc::new(move |params: &Params| Ok(estimate(&P::read(params)?)));
+        self.limits.push(Limit { work, unit, max, change, estimate });
+        self
     }
 }
 // ANCHOR_END: exercise_new
@@ -104,6 +163,9 @@ impl Exercise {
     }
 
     fn run_params(&self, params: &Params) -> Result<Value, PbmError> {
+        for limit in &self.limits {
+            limit.check(params)?;
+        }
         let value = (self.run)(params)?;
         self.check_finite(&value)?;
         Ok(value)
@@ -358,5 +420,26 @@ mod tests {
         assert!(e.run_default().is_ok());
         let inner = exercise(|_| Ok(json!({"maybe": [f64::INFINITY]})));
         assert!(inner.run_default().is_err(), "only the field itself may be null");
+    }
+
+    #[test]
+    fn a_run_over_a_declared_limit_is_refused_before_it_starts() {
+        // The run itself would panic: a refused run must never reach it.
+        let limited = Exercise::new("x", "a test", |p: Rate| {
+            assert!(p.k <= 100.0, "the limit let k = {} through", p.k);
+            Ok(json!({"k": p.k}))
+        })
+        .limit(("k²", "k-squares"), (1e4, "lower k"), |p: &Rate| p.k * p.k);
+        assert!(limited.run_with("test", &["k=100"]).is_ok());
+        let refused = limited.run_with("test", &["k=100.5"]).unwrap_err();
+        assert!(
+            matches!(refused, PbmError::InRun { ref source, .. }
+                if matches!(**source, PbmError::TooMuchWork { .. })),
+            "{refused}"
+        );
+        assert!(refused.to_string().contains("lower k"), "{refused}");
+        let params = Params::resolve("test/x", &limited.params, &["k=3"]).unwrap();
+        assert_eq!(limited.limits[0].estimate(&params).unwrap(), 9.0);
+        assert_eq!((limited.limits[0].work, limited.limits[0].max), ("k²", 1e4));
     }
 }

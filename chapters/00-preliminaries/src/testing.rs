@@ -167,6 +167,7 @@ mod tests {
                 std::sync::Arc::new(|p: &crate::Params| Ok(json!({"h": p.f64("h")?})))
             },
             optional: &[],
+            limits: Vec::new(),
         };
         Chapter {
             id: "test",

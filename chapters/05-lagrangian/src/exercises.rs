@@ -16,11 +16,21 @@ pub fn all() -> Vec<Exercise> {
             "bead",
             "the bead on a circle with θ as its only coordinate: it cannot leave the circle",
             bead,
+        )
+        .limit(
+            ("t_end / h (about 4 µs a step)", "steps"),
+            (6e5, "lower t_end or raise h"),
+            |p: &BeadParams| pbm_prelim::budget::steps(p.t_end, p.h),
         ),
         Exercise::new(
             "compare",
             "the double pendulum in angles against chapter 4's constrained particles: agreement, then chaos",
             compare_run,
+        )
+        .limit(
+            ("t_end / h (both models at about 8 µs a step)", "steps"),
+            (4e5, "lower t_end or raise h"),
+            |p: &CompareParams| pbm_prelim::budget::steps(p.t_end, p.h),
         )
         .optional(&[Optional {
                 field: "separation_time",
@@ -39,8 +49,6 @@ params! {
 
 fn bead(p: BeadParams) -> Result<Value, PbmError> {
     let (t_end, h) = (p.t_end, p.h);
-    // About 4 µs per step in release.
-    pbm_prelim::budget::steps_within(t_end, h, 6e5)?;
     let model = Bead::new(1.0, 1.0, G)?;
     let mut system = LagrangianSystem::new(model, vec![0.0], vec![0.0])?;
     let mut rk4 = RungeKutta::new(RK4);
@@ -68,9 +76,6 @@ params! {
 
 fn compare_run(p: CompareParams) -> Result<Value, PbmError> {
     let (t_end, h) = (p.t_end, p.h);
-    // Both models at about 8 µs per step in release: t_end = 200 s at h = 1e-3 takes
-    // 1.6 s.
-    pbm_prelim::budget::steps_within(t_end, h, 4e5)?;
     let samples = compare(h, t_end, 1)?;
     let first_second = samples
         .iter()

@@ -22,6 +22,11 @@ pub fn all() -> Vec<Exercise> {
             "quat-vs-matrix",
             "a tumbling block integrated with a rotation matrix and with a quaternion: how far each drifts",
             quat_vs_matrix,
+        )
+        .limit(
+            ("t_end / h (two runs at under 1 µs a step)", "steps"),
+            (1.5e6, "lower t_end or raise h"),
+            |p: &QuatVsMatrixParams| pbm_prelim::budget::steps(p.t_end, p.h),
         ),
         Exercise::new(
             "translation-free",
@@ -101,8 +106,6 @@ params! {
 
 fn quat_vs_matrix(p: QuatVsMatrixParams) -> Result<Value, PbmError> {
     let (t_end, h) = (p.t_end, p.h);
-    // Two runs at under 1 µs per step each in release.
-    pbm_prelim::budget::steps_within(t_end, h, 1.5e6)?;
     let omega = Vector3::new(1.0, 2.0, 3.0);
     let worst = |r| -> Result<f64, PbmError> {
         Ok(torque_free(omega, r, false, h, t_end, 1)?

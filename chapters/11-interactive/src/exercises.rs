@@ -36,21 +36,49 @@ pub fn all() -> Vec<Exercise> {
             "pendulum",
             "a pendulum of pinned bars let go from the horizontal: pin error and energy, second or first order",
             pendulum,
+        )
+        .limit(
+            ("t_end / h", "steps"),
+            (2.0e4, "raise h or lower t_end"),
+            |p: &PendulumParams| budget::steps(p.t_end, p.h),
         ),
         Exercise::new(
             "pin-free",
             "a thrown bar pinned by its end while it flies, then let go: the catch's energy against its closed form, the pin's error, nothing lost at release",
             pin_free,
+        )
+        .limit(
+            ("(pin_at + hold + flight) / h", "steps"),
+            (2.0e4, "raise h or shorten pin_at, hold or flight"),
+            |p: &PinFreeParams| budget::steps(p.pin_at + p.hold + p.flight, p.h),
         ),
         Exercise::new(
             "versus-xpbd",
             "the pendulum of pinned bars by this chapter's world and by chapter 10's XPBD: pin error, energy, time",
             versus_xpbd,
+        )
+        .limit(
+            ("t_end / h", "steps"),
+            (2.0e4, "raise h or lower t_end"),
+            |p: &VersusXpbdParams| budget::steps(p.t_end, p.h),
+        )
+        .limit(
+            ("t_end × 60 / s × substeps × bars", "joint solves"),
+            (2.0e6, "lower substeps or t_end"),
+            |p: &VersusXpbdParams| p.t_end * 60.0 * (p.substeps * p.bars) as f64,
         ),
         Exercise::new(
             "pile",
             "mixed convex polygons dropped into a box: when they settle, how deep, how fast",
             pile,
+        )
+        .limit(
+            ("count × t_end with solver=exact", "polygon-seconds"),
+            (EXACT_PILE_WORK, "lower count or t_end, or set solver=sequential"),
+            |p: &PileParams| match p.solver {
+                SolverKind::Exact => p.count as f64 * p.t_end,
+                _ => 0.0,
+            },
         )
         .optional(&[Optional {
                 field: "settled_at",
@@ -333,7 +361,6 @@ fn pendulum(p: PendulumParams) -> Result<Value, PbmError> {
     let pendulum = Pendulum { bars: p.bars, ..Pendulum::BOOK };
     let settings = Settings { h: p.h, order: p.order, ..Settings::default() };
     let seconds = p.t_end;
-    budget::within(seconds / settings.h, 2.0e4, "steps", "raise h or lower seconds")?;
     let mut world = pendulum.build(settings)?;
     let e0 = world.energy();
     let (mut drift, mut lowest) = (0.0_f64, 0.0_f64);
@@ -404,14 +431,6 @@ params! {
 fn versus_xpbd(p: VersusXpbdParams) -> Result<Value, PbmError> {
     let pendulum = Pendulum { bars: p.bars, ..Pendulum::BOOK };
     let settings = Settings { h: p.h, ..Settings::default() };
-    budget::within(p.t_end / settings.h, 2.0e4, "steps", "raise h or lower t_end")?;
-    let xpbd_steps = p.t_end * 60.0 * p.substeps as f64;
-    budget::within(
-        xpbd_steps * p.bars as f64,
-        2.0e6,
-        "joint solves",
-        "lower substeps or t_end",
-    )?;
     let mut world = pendulum.build(settings)?;
     let e0 = world.energy();
     let mut drift = 0.0_f64;
@@ -462,11 +481,6 @@ params! {
 pub const EXACT_PILE_WORK: f64 = 100.0;
 
 fn pile(p: PileParams) -> Result<Value, PbmError> {
-    if p.solver == SolverKind::Exact {
-        let work = p.count as f64 * p.t_end;
-        let change = "lower count or t_end, or set solver=sequential";
-        budget::within(work, EXACT_PILE_WORK, "polygon-seconds", change)?;
-    }
     let pile = Pile { count: p.count, seed: p.seed as u64, ..Pile::BOOK };
     let settings = Settings {
         friction: p.friction,
