@@ -53,7 +53,8 @@ pub struct Limit {
     pub work: &'static str,
     /// What it counts, e.g. "box-sweep-steps".
     pub unit: &'static str,
-    /// The most a run may need, measured to finish within about two seconds.
+    /// The most a run may need, measured so that a run at it finishes in a few
+    /// seconds.
     pub max: f64,
     /// What the reader should change when a run needs more.
     pub change: &'static str,

@@ -211,7 +211,7 @@ fn drape(p: DrapeParams) -> Result<Value, PbmError> {
     let explicit = run(model.clone(), h, steps as usize, true, usize::MAX, |_| {})?;
     let implicit = run(model, h, steps as usize, false, usize::MAX, |_| {})?;
     let iterations = &implicit.cg_iterations;
-    let end = implicit.cloth.energies()?;
+    let end = implicit.end_energies()?;
     Ok(json!({
         "scene": pbm_prelim::Choice::word(scene),
         "n": n,
@@ -298,7 +298,7 @@ fn contact(p: ContactParams) -> Result<Value, PbmError> {
     let steps = budget::steps(p.t_end, p.h).max(1.0);
     let model = on_solid(p.solid, p.n, ClothMaterial::COTTON, p.friction)?;
     let r = run(model, p.h, steps as usize, false, usize::MAX, |_| {})?;
-    let end = r.cloth.energies()?;
+    let end = r.end_energies()?;
     Ok(json!({
         "solid": pbm_prelim::Choice::word(p.solid),
         "n": p.n,
@@ -353,7 +353,7 @@ fn over_constraint(p: OverConstraintParams) -> Result<Value, PbmError> {
     if let Some(why) = settled.failure {
         return Err(PbmError::degenerate("fan at rest", why));
     }
-    let e = settled.cloth.energies()?;
+    let e = settled.end_energies()?;
     Ok(json!({
         "triangles": m,
         "deficit_deg": deficit,

@@ -163,6 +163,14 @@ pub struct Run {
     pub cloth: Cloth,
 }
 
+impl Run {
+    /// The cloth's energies where the run ended; an error naming that step if its
+    /// triangles have collapsed (a cloth with no shear stiffness can shear flat).
+    pub fn end_energies(&self) -> Result<Energies, PbmError> {
+        self.cloth.energies().map_err(|e| e.at_step(self.steps, self.cloth.t))
+    }
+}
+
 /// Steps `cloth` with backward Euler (or, if `explicit`, symplectic Euler) at h
 /// for `steps` steps, recording its energies every `record_every` steps and
 /// handing it to `frame` then too (and at the start). Stops at the first failed
@@ -207,7 +215,10 @@ pub fn run(
             deepest = inside.fold(deepest, f64::max);
         }
         if taken % record_every.max(1) == 0 {
-            energies.push((cloth.t, cloth.energies()?));
+            // A cloth whose triangles have collapsed has no energy to record: the
+            // run says at which step that happened.
+            let now = cloth.energies().map_err(|e| e.at_step(taken, cloth.t))?;
+            energies.push((cloth.t, now));
             frame(&cloth);
         }
     }

@@ -29,3 +29,30 @@ pbm_prelim::exercise_tests!(
         }
     },
 );
+
+#[test]
+fn a_cloth_that_collapses_says_at_which_step() {
+    // Found by the fuzz test: a 3 × 3 cloth with neither shear nor bending stiffness
+    // shears flat onto a line within the run. That is the reader's physics, not a
+    // refusal of their values: the run must name the step where it happened.
+    let cloth = chapter();
+    let drape = cloth.exercise("drape").unwrap();
+    let set = [
+        "n=3",
+        "stretch=1e5",
+        "shear=0",
+        "bend=0",
+        "curvature=gauss-newton",
+        "tolerance=1e-2",
+    ];
+    if let Err(e) = drape.run_with("cloth", &set) {
+        use pbm_prelim::PbmError;
+        let inner = match &e {
+            PbmError::InRun { source, .. } => source.as_ref(),
+            other => other,
+        };
+        let at_a_step =
+            matches!(inner, PbmError::AtStep { .. } | PbmError::Diverged { .. });
+        assert!(at_a_step, "{e}");
+    }
+}

@@ -53,14 +53,17 @@ impl World {
         self.margin = (h * self.closing_bound(h)).min(MAX_MARGIN * eps);
         let found = self.detect_within(eps + self.margin)?;
         self.held = found.iter().map(|f| f.held).collect();
-        let Rows { rows, bounce, mut gaps, anchors } = self.speculative_rows(&found);
+        let Rows { mut rows, bounce, mut gaps, anchors } =
+            self.speculative_rows(&found);
         let mut lambda = self.recall(&rows, &anchors);
         let (sub, t0) = (h / SUBSTEPS as f64, self.t);
         for k in 0..SUBSTEPS {
             self.apply_loads()?;
             self.kick(sub);
-            // Prepared at each substep's positions: a pinned bar whipping round
-            // turns its pins' arms within a step.
+            // Prepared at each substep's positions, the pins' rows at their ends'
+            // present places: a pinned bar whipping round turns its pins' arms
+            // within a step.
+            self.place_pin_rows(&mut rows);
             let sweeper = Sweeper::new(&self.states(), &rows);
             let (mut target, push_out) =
                 targets(&rows, &gaps, (&bounce, k == 0), (sub, eps));
@@ -159,6 +162,16 @@ impl World {
         out
     }
     // ANCHOR_END: speculative_rows
+
+    /// Moves each pin's two rows to where its end on body a is now.
+    fn place_pin_rows(&self, rows: &mut [Row]) {
+        for (k, pin) in self.pins.iter().enumerate() {
+            let [(_, pa), _] = self.pin_ends(pin);
+            for row in &mut rows[2 * k..2 * k + 2] {
+                row.p = lift(pa);
+            }
+        }
+    }
 
     // ANCHOR: pin_targets
     /// A pin's rows aim at closing β of its error per substep (Baumgarte's
