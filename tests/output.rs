@@ -194,3 +194,19 @@ fn glob_pages() -> Vec<PathBuf> {
     }
     out
 }
+
+#[test]
+fn a_run_that_now_ends_in_an_error_leaves_no_numbers_to_quote() {
+    // A page quoting a run that a limit now refuses must not read the numbers the run
+    // printed when it still succeeded: its JSON file is stale.
+    let chapters = pbm::chapters();
+    let refused = Shown::values("ode/stability").set(&["h=1000"]);
+    assert!(run(&refused, &chapters).unwrap().is_err(), "h=1000 is out of range");
+    let dir = std::env::temp_dir().join(format!("pbm-stale-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    assert!(stale(&refused, &chapters, &dir).unwrap().is_empty());
+    fs::write(dir.join(json_name(&refused)), "{\"x\": 1.0}\n").unwrap();
+    let found = stale(&refused, &chapters, &dir).unwrap();
+    fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(found, vec![json_name(&refused)]);
+}

@@ -210,10 +210,14 @@ pub fn stale(
     {
         out.push(text_name(shown));
     }
-    if let Some(now) = json(shown, &outcome, true)
-        && !matches(&now, &read(&json_name(shown)))
-    {
-        out.push(json_name(shown));
+    match json(shown, &outcome, true) {
+        Some(now) if !matches(&now, &read(&json_name(shown))) => {
+            out.push(json_name(shown))
+        }
+        // A run that now ends in an error has no numbers for a page to quote: a JSON
+        // file left from when it succeeded is stale.
+        None if dir.join(json_name(shown)).exists() => out.push(json_name(shown)),
+        _ => {}
     }
     Ok(out)
 }
@@ -237,6 +241,15 @@ pub fn write_outputs(chapters: &[Chapter], dir: &Path) -> Result<usize, Error> {
             (json(shown, &outcome, true), json(shown, &outcome, false))
         {
             files.push((json_name(shown), masked, full));
+        } else {
+            // The run ends in an error (a limit it is now over, say): a `{{#value}}`
+            // reading it must fail the build, not quote the numbers of an old run.
+            let path = dir.join(json_name(shown));
+            if path.exists() {
+                std::fs::remove_file(&path)
+                    .map_err(|source| Error::Write { path, source })?;
+                written += 1;
+            }
         }
         for (name, masked, full) in files {
             let path = dir.join(&name);

@@ -232,14 +232,16 @@ fn stack(p: StackParams) -> Result<Value, PbmError> {
 pub const SLIPPED: f64 = 1e-6;
 
 /// The steepest slope (rad) on which the block stays put, by bisection between 0
-/// and 80° until the bracket is narrower than `resolution`.
+/// and 80° until the bracket is no wider than `resolution` (at most 52 halvings).
 pub fn slip_threshold(
     settings: Settings,
     seconds: f64,
     resolution: f64,
 ) -> Result<f64, PbmError> {
     let (mut lo, mut hi) = (0.0_f64, 80f64.to_radians());
-    while hi - lo > resolution {
+    // Each pass halves the bracket, and past 52 halvings a float cannot narrow it.
+    let passes = ((hi - lo) / resolution).log2().ceil().clamp(0.0, 52.0) as usize;
+    for _ in 0..passes {
         let mid = 0.5 * (lo + hi);
         if slip(mid, settings, seconds)? > SLIPPED {
             hi = mid;

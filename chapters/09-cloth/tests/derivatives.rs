@@ -232,3 +232,52 @@ fn notes_errata_the_slides_shear_energy_is_not_zero_at_rest() {
     Shear(rest).position(&x, &mut c, &mut j).unwrap();
     assert_eq!(0.5 * k * c[0] * c[0], 0.0);
 }
+
+#[test]
+fn the_projection_in_relative_motions_is_the_projection_of_the_whole_hessian() {
+    use nalgebra::DMatrix;
+    use pbm_cloth::energy::{
+        Curvature, LocalTerms, local_terms, project_to_semidefinite,
+    };
+    let (mut indefinite, mut worst) = (0, 0.0_f64);
+    for (s, sample) in samples(300).unwrap().iter().enumerate() {
+        let n = sample.x.len();
+        let v = vec![Vector3::zeros(); n];
+        let mut terms = LocalTerms::default();
+        let condition = sample.condition.as_ref();
+        local_terms(
+            condition,
+            (&sample.x, &v),
+            (1.0, 0.0),
+            Curvature::Full,
+            &mut terms,
+        )
+        .unwrap();
+        // The nearest semidefinite matrix by a dense eigensolve of all 3n coordinates.
+        let m = 3 * n;
+        let full = DMatrix::from_fn(m, m, |r, c| {
+            0.5 * (terms.hessian[(r, c)] + terms.hessian[(c, r)])
+        });
+        let eigen = full.clone().symmetric_eigen();
+        let clamped = eigen.eigenvalues.map(|l| l.max(0.0));
+        let expected = &eigen.eigenvectors
+            * DMatrix::from_diagonal(&clamped)
+            * eigen.eigenvectors.transpose();
+        let mut projected = terms.hessian;
+        if project_to_semidefinite(&mut projected, n) {
+            indefinite += 1;
+        }
+        let scale = full.amax();
+        for r in 0..m {
+            for c in 0..m {
+                worst =
+                    worst.max((projected[(r, c)] - expected[(r, c)]).abs() / scale);
+            }
+        }
+        assert!(worst < 1e-9, "sample {s}: off by {worst:.1e} of the largest entry");
+    }
+    // The samples are stretched, sheared and bent: many are indefinite, so the
+    // comparison is not only of matrices left alone.
+    assert!(indefinite > 100, "{indefinite} indefinite");
+    eprintln!("{indefinite} indefinite; worst {worst:.1e}");
+}

@@ -62,7 +62,7 @@ fn benches(c: &mut Criterion) {
     });
 
     // What it takes at this size to stretch no more than chapter 9's sheet does
-    // (`pbm run pbd/sheet-sag --set n=100 --set substeps=200 --set t_end=0.25`).
+    // (`pbm run pbd/sheet-sag --set n=100 --set substeps=200 --set t_end=0.1`).
     let mut fine = xpbd_cloth(100, STRETCH_COMPLIANCE, BEND_COMPLIANCE).unwrap();
     fine.frame(FRAME, 10 * SUBSTEPS, 1).unwrap();
     group.bench_function("xpbd_cloth_frame_n100_200_substeps", |b| {

@@ -35,7 +35,7 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("pbd/sheet-sag").set(&["n=40"]).keys(SHEET_KEYS),
         Shown::run("pbd/sheet-sag").set(&["n=100"]).keys(SHEET_KEYS),
         Shown::values("pbd/sheet-sag").set(&["substeps=200"]),
-        Shown::values("pbd/sheet-sag").set(&["n=100", "substeps=200", "t_end=0.25"]),
+        Shown::values("pbd/sheet-sag").set(&["n=100", "substeps=200", "t_end=0.1"]),
         Shown::values("pbd/sheet-sag").set(&["sweep=jacobi"]),
         Shown::values("pbd/sheet-sag").set(&["iterations=10"]),
         Shown::values("pbd/sheet-sag").set(&["iterations=10", "sweep=jacobi"]),

@@ -260,14 +260,15 @@ impl Hand {
     ) -> Result<(), PbmError> {
         self.frames += 1;
         let end = f64::from(self.frames) * FRAME;
-        while self.world.time() < end - 1e-12 {
-            if self.dragging {
-                self.world.step()?;
+        let dragging = self.dragging;
+        self.world.advance(end, |world| {
+            if dragging {
+                world.step()?;
             } else {
-                scripted(&mut self.world)?;
+                scripted(world)?;
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
     // ANCHOR_END: frame
 

@@ -631,15 +631,15 @@ pub fn drive(
     let (mut turn_start, mut turns_done) = (blocks(&world), 0_usize);
     let (mut last_turn_advance, mut lag) = (f64::NAN, 0.0_f64);
     let start = Instant::now();
-    while world.time() < seconds - 1e-12 {
-        feeder.step(&mut world)?;
+    world.advance(seconds, |world| {
+        feeder.step(world)?;
         if let Some(m) = world.mouse {
             let end = world.bodies()[m.body].world_point(&m.local);
             lag = lag.max((end - feeder.mouse_at(world.time())).norm());
         }
         let turns = (world.time() / feeder.period + 1e-9).floor() as usize;
         if turns > turns_done {
-            let now = blocks(&world);
+            let now = blocks(world);
             last_turn_advance = now
                 .iter()
                 .zip(&turn_start)
@@ -647,7 +647,8 @@ pub fn drive(
                 .fold(0.0, f64::max);
             (turn_start, turns_done) = (now, turns);
         }
-    }
+        Ok(())
+    })?;
     let wall = start.elapsed().as_secs_f64();
     Ok(Drive { world, wall, lag, last_turn_advance })
 }

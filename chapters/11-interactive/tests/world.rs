@@ -235,6 +235,24 @@ fn a_corner_that_grazes_another_between_two_checks_goes_unseen() {
 }
 
 #[test]
+fn a_script_that_never_reaches_the_end_spends_its_step_budget_and_says_so() {
+    // A mechanism's script whose steps do not advance the clock (a stand-in for
+    // collision times that keep cutting the step to nothing) would run forever.
+    let mut world = Pendulum::BOOK.build(Settings::default()).unwrap();
+    let planned = (1.0 / world.settings().h).ceil() as usize;
+    let mut calls = 0_usize;
+    let error = world
+        .advance(1.0, |_| {
+            calls += 1;
+            Ok(())
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("did not reach t = 1 s"), "{error}");
+    assert_eq!(calls, pbm_contact::world::STEP_BUDGET * planned + 100, "{error}");
+}
+
+#[test]
 fn a_chain_of_pinned_bars_holds_together_and_keeps_its_energy() {
     let mut world = Pendulum::BOOK.build(Settings::default()).unwrap();
     let e0 = world.energy();

@@ -859,35 +859,54 @@ impl World {
         t_end: f64,
         mut each: impl FnMut(&World),
     ) -> Result<(), PbmError> {
+        self.advance(t_end, |world| {
+            world.step()?;
+            each(world);
+            Ok(())
+        })
+    }
+
+    /// Calls `step` (which steps the world, perhaps after moving the mouse, as a
+    /// mechanism's script does) until time `t_end`, within the same step budget as
+    /// [`World::run_until`]: collision times and the closing-speed limit shorten
+    /// steps, and no count of them fixed beforehand bounds the run.
+    pub fn advance(
+        &mut self,
+        t_end: f64,
+        mut step: impl FnMut(&mut World) -> Result<(), PbmError>,
+    ) -> Result<(), PbmError> {
         let planned = ((t_end - self.t) / self.settings.h).ceil().max(0.0);
         let budget = STEP_BUDGET * planned as usize + 100;
         let mut taken = 0;
         while self.t < t_end - 1e-12 {
             if taken == budget {
-                let (steps, t) = (self.stats.steps, self.t);
-                let (depth, pair) =
-                    self.deepest().map_err(|e| e.at_step(steps, t))?;
-                let pair = pair.map_or("no pair in contact".to_string(), |(i, j)| {
-                    format!(
-                        "deepest pair: {} and {}, {depth:.3e} m deep",
-                        self.name(i),
-                        self.name(j)
-                    )
-                });
-                let why = format!(
-                    "{STEP_BUDGET} times the steps of h = {} s did not reach t = {t_end} s \
-                     ({pair})",
-                    self.settings.h
-                );
-                return Err(
-                    PbmError::degenerate("interactive world", why).at_step(steps, t)
-                );
+                return Err(self.over_budget(t_end));
             }
-            self.step()?;
+            step(self)?;
             taken += 1;
-            each(self);
         }
         Ok(())
+    }
+
+    /// The error of a run to `t_end` that spent its step budget.
+    fn over_budget(&mut self, t_end: f64) -> PbmError {
+        let (steps, t) = (self.stats.steps, self.t);
+        let (depth, pair) = match self.deepest() {
+            Ok(deepest) => deepest,
+            Err(e) => return e.at_step(steps, t),
+        };
+        let pair = pair.map_or("no pair in contact".to_string(), |(i, j)| {
+            format!(
+                "deepest pair: {} and {}, {depth:.3e} m deep",
+                self.name(i),
+                self.name(j)
+            )
+        });
+        let why = format!(
+            "{STEP_BUDGET} times the steps of h = {} s did not reach t = {t_end} s ({pair})",
+            self.settings.h
+        );
+        PbmError::degenerate("interactive world", why).at_step(steps, t)
     }
 }
 
