@@ -427,9 +427,8 @@ impl Manifold {
         let all_push = !self.inverse.is_empty()
             && g.iter().zip(step.iter()).all(|(&i, s)| lambda[i] - s >= 0.0);
         if !all_push {
-            let pushing =
-                g.iter().zip(step.iter()).map(|(&i, s)| lambda[i] - s > 0.0);
-            return self.pivot(vel, (rows, target), lambda, pushing.collect());
+            let guess = self.first_guess(lambda, step);
+            return self.pivot(vel, (rows, target), lambda, guess);
         }
         let (a, b) = rows[g[0]].bodies;
         let mut pair = [vel[a], vel[b]];
@@ -443,6 +442,15 @@ impl Manifold {
         largest
     }
     // ANCHOR_END: manifold_update
+
+    /// The corners guessed to push when not all of them do: those whose unclamped
+    /// impulse `step` came out positive, or all of them when there is no inverse.
+    fn first_guess(&self, lambda: &[f64], step: &[f64]) -> Vec<bool> {
+        if self.inverse.is_empty() {
+            return vec![true; self.rows.len()];
+        }
+        self.rows.iter().zip(step).map(|(&i, s)| lambda[i] - s > 0.0).collect()
+    }
 
     /// The block's LCP when a corner would pull; applies the answer and returns the
     /// largest change. With c = v_G − target_G − A_GG λ_G' the conditions are
