@@ -12,8 +12,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use nalgebra::{DMatrix, DVector};
 use pbm_bench::{
     ECCENTRICITIES, TARGET_ERROR, faer_solve, faer_symbolic, kepler_ode_solvers,
-    kepler_ours, relative_difference, ring_derivative, ring_ode_solvers, ring_start,
-    to_faer, tune,
+    kepler_ours, kepler_ours_dyn, relative_difference, ring_derivative,
+    ring_ode_solvers, ring_start, to_faer, tune,
 };
 use pbm_cloth::cloth::Material;
 use pbm_cloth::scenes::{Scene, cloth};
@@ -57,6 +57,9 @@ fn ode(c: &mut Criterion) {
         }));
         group.bench_function(format!("dopri5-ours-{name}"), |b| {
             b.iter(|| kepler_ours(black_box(e), ours.tolerance).unwrap())
+        });
+        group.bench_function(format!("dopri5-ours-dyn-{name}"), |b| {
+            b.iter(|| kepler_ours_dyn(black_box(e), ours.tolerance).unwrap())
         });
         group.bench_function(format!("dopri5-ode-solvers-{name}"), |b| {
             b.iter(|| kepler_ode_solvers(black_box(e), theirs.tolerance).unwrap())

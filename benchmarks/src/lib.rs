@@ -15,8 +15,11 @@ use ode_solvers::dop_shared::OutputType;
 use ode_solvers::dopri5::Dopri5;
 use ode_solvers::rk4::Rk4;
 use ode_solvers::{DVector, System, Vector4};
-use pbm_ode::convergence::{AdaptiveMethod, adaptive_orbit};
+use pbm_ode::adaptive::{Controller, EmbeddedPair, integrate_adaptive};
+use pbm_ode::convergence::{ADAPTIVE_FIRST_STEP, AdaptiveMethod, adaptive_orbit};
 use pbm_ode::scenes::{KEPLER_PERIOD, kepler_derivative, kepler_initial_state};
+use pbm_ode::system::{VectorField, state_of};
+use pbm_ode::tableau::DORMAND_PRINCE;
 use pbm_prelim::PbmError;
 
 /// The adaptive runs' problems: one period of the Kepler orbit at these
@@ -40,9 +43,24 @@ fn distance(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum::<f64>().sqrt()
 }
 
-/// One period with chapter 1's Dormand–Prince at absolute tolerance `tol`:
-/// (derivative evaluations, global error).
+/// One period with chapter 1's Dormand–Prince at absolute tolerance `tol`, as a
+/// reader would call it on one system: the field named by its function (not a
+/// pointer to it) and the pair by its type, so the compiler writes the integrator
+/// for this system alone. Returns (derivative evaluations, global error).
 pub fn kepler_ours(e: f64, tol: f64) -> Result<(usize, f64), PbmError> {
+    let start = kepler_initial_state(e)?;
+    let mut orbit = VectorField::new(&start, 0.0, kepler_derivative)?;
+    let mut pair = EmbeddedPair::new(DORMAND_PRINCE)?;
+    let control = Controller::new(tol)?;
+    let span = (ADAPTIVE_FIRST_STEP, KEPLER_PERIOD);
+    let run = integrate_adaptive(&mut orbit, &mut pair, &control, span)?;
+    Ok((run.evaluations, distance(&state_of(&orbit), &start)))
+}
+
+/// The same run as the chapter's exercise makes it, for any method chosen at run
+/// time: the stepper behind `dyn ErrorEstimatingStep`, the field's derivative behind
+/// a function pointer.
+pub fn kepler_ours_dyn(e: f64, tol: f64) -> Result<(usize, f64), PbmError> {
     let (run, error) = adaptive_orbit(AdaptiveMethod::DormandPrince, e, tol)?;
     Ok((run.evaluations, error))
 }

@@ -18,15 +18,13 @@ pub fn rescaled_step(h: f64, error: f64, tol: f64, exponent: f64) -> f64 {
 }
 // ANCHOR_END: doubling_rule
 
-/// A step that also estimates its own local error.
-pub trait ErrorEstimatingStep {
+/// A step that also estimates its own local error, on systems of type `S` (any
+/// system, through `dyn OdeSystem`, unless a caller names one: then the compiler
+/// writes the step for that system, with no dynamic calls).
+pub trait ErrorEstimatingStep<S: OdeSystem + ?Sized = dyn OdeSystem> {
     /// Advances `system` by `h` and returns the local error estimate (Euclidean
     /// norm).
-    fn attempt(
-        &mut self,
-        system: &mut dyn OdeSystem,
-        h: f64,
-    ) -> Result<f64, PbmError>;
+    fn attempt(&mut self, system: &mut S, h: f64) -> Result<f64, PbmError>;
     /// 1/(p+1), where the estimate scales like h^{p+1}.
     fn exponent(&self) -> f64;
     /// Derivative evaluations so far.
@@ -48,12 +46,8 @@ pub struct EulerDoubling {
 // ANCHOR_END: step_doubling
 
 // ANCHOR: step_doubling_attempt
-impl ErrorEstimatingStep for EulerDoubling {
-    fn attempt(
-        &mut self,
-        system: &mut dyn OdeSystem,
-        h: f64,
-    ) -> Result<f64, PbmError> {
+impl<S: OdeSystem + ?Sized> ErrorEstimatingStep<S> for EulerDoubling {
+    fn attempt(&mut self, system: &mut S, h: f64) -> Result<f64, PbmError> {
         check_step_size(h)?;
         let n = system.dimension();
         for v in [&mut self.x0, &mut self.x_a, &mut self.x_b, &mut self.k] {
@@ -90,6 +84,11 @@ impl ErrorEstimatingStep for EulerDoubling {
 // ANCHOR_END: step_doubling_attempt
 
 impl EulerDoubling {
+    /// Derivative evaluations so far (the trait's, callable without naming a system).
+    pub fn evaluations(&self) -> usize {
+        self.evaluations
+    }
+
     /// A new step-doubling Euler stepper.
     pub fn new() -> Self {
         EulerDoubling {
@@ -104,9 +103,9 @@ impl EulerDoubling {
 
     /// f where the system is now, into `k`; on failure the system goes back to the
     /// attempt's start and the error names the attempt.
-    fn evaluate(
+    fn evaluate<S: OdeSystem + ?Sized>(
         &mut self,
-        system: &mut dyn OdeSystem,
+        system: &mut S,
         t0: f64,
     ) -> Result<(), PbmError> {
         self.evaluations += 1;
@@ -156,12 +155,8 @@ impl EmbeddedPair {
     }
 }
 
-impl ErrorEstimatingStep for EmbeddedPair {
-    fn attempt(
-        &mut self,
-        system: &mut dyn OdeSystem,
-        h: f64,
-    ) -> Result<f64, PbmError> {
+impl<S: OdeSystem + ?Sized> ErrorEstimatingStep<S> for EmbeddedPair {
+    fn attempt(&mut self, system: &mut S, h: f64) -> Result<f64, PbmError> {
         self.rk
             .step(system, h)?
             .ok_or_else(|| PbmError::invalid("embedded pair", "no estimate"))
@@ -219,6 +214,15 @@ impl Controller {
         }
     }
     // ANCHOR_END: step_factor
+
+    /// An error once a run has made `attempts` attempts, the most allowed.
+    fn check_attempts(&self, attempts: usize) -> Result<(), PbmError> {
+        if attempts >= self.max_attempts {
+            let why = "too many attempts; is tol too small?";
+            return Err(PbmError::invalid("adaptive run", why));
+        }
+        Ok(())
+    }
 }
 
 /// What an adaptive run did.
@@ -236,22 +240,22 @@ pub struct AdaptiveRun {
 /// Integrates `system` to `t_end`, starting with step `h0`: every attempt whose error
 /// estimate exceeds `tol` is undone and retried smaller; every step picks the next h
 /// from its estimate.
-pub fn integrate_adaptive(
-    system: &mut dyn OdeSystem,
-    method: &mut dyn ErrorEstimatingStep,
+pub fn integrate_adaptive<S, M>(
+    system: &mut S,
+    method: &mut M,
     control: &Controller,
-    h0: f64,
-    t_end: f64,
-) -> Result<AdaptiveRun, PbmError> {
+    (h0, t_end): (f64, f64),
+) -> Result<AdaptiveRun, PbmError>
+where
+    S: OdeSystem + ?Sized,
+    M: ErrorEstimatingStep<S> + ?Sized,
+{
     check_step_size(h0)?;
     let mut x0 = vec![0.0; system.dimension()];
     let mut run = AdaptiveRun { evaluations: 0, accepted: Vec::new(), rejected: 0 };
     let mut h = h0;
     while system.time() < t_end {
-        if run.accepted.len() + run.rejected >= control.max_attempts {
-            let why = "too many attempts; is tol too small?";
-            return Err(PbmError::invalid("adaptive run", why));
-        }
+        control.check_attempts(run.accepted.len() + run.rejected)?;
         let t0 = system.time();
         h = h.min(t_end - t0); // land exactly on t_end
         system.gather_state(&mut x0);

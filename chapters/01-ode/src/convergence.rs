@@ -8,7 +8,7 @@ use crate::adaptive::{
 };
 use crate::runge_kutta::RungeKutta;
 use crate::scenes::{KEPLER_PERIOD, kepler_initial_state, kepler_orbit};
-use crate::system::state_of;
+use crate::system::{OdeSystem, state_of};
 use crate::tableau::{ButcherTableau, DORMAND_PRINCE, EULER};
 use pbm_prelim::PbmError;
 
@@ -118,7 +118,9 @@ impl AdaptiveMethod {
     }
 
     /// A fresh stepper.
-    pub fn stepper(self) -> Result<Box<dyn ErrorEstimatingStep>, PbmError> {
+    pub fn stepper<S: OdeSystem + ?Sized>(
+        self,
+    ) -> Result<Box<dyn ErrorEstimatingStep<S>>, PbmError> {
         Ok(match self {
             AdaptiveMethod::EulerDoubling => Box::new(EulerDoubling::new()),
             AdaptiveMethod::DormandPrince => {
@@ -145,8 +147,7 @@ pub fn adaptive_orbit(
         &mut orbit,
         stepper.as_mut(),
         &control,
-        ADAPTIVE_FIRST_STEP,
-        KEPLER_PERIOD,
+        (ADAPTIVE_FIRST_STEP, KEPLER_PERIOD),
     )?;
     let error = distance(&state_of(&orbit), &kepler_initial_state(e)?);
     Ok((run, error))

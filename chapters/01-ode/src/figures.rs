@@ -424,8 +424,7 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
         &mut orbit,
         stepper.as_mut(),
         &control,
-        crate::convergence::ADAPTIVE_FIRST_STEP,
-        KEPLER_PERIOD,
+        (crate::convergence::ADAPTIVE_FIRST_STEP, KEPLER_PERIOD),
     )?;
     let mut replay = kepler_orbit(e)?;
     let mut rk = crate::runge_kutta::RungeKutta::new(DORMAND_PRINCE);

@@ -209,6 +209,7 @@ pub fn euler_step<S: OdeSystem + ?Sized>(
 // ANCHOR_END: plain_euler
 
 /// y += alpha x
+#[inline]
 fn axpy(y: &mut [f64], alpha: f64, x: &[f64]) {
     for (yi, xi) in y.iter_mut().zip(x) {
         *yi += alpha * xi;

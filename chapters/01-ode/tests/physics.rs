@@ -170,8 +170,7 @@ fn every_accepted_adaptive_step_keeps_its_true_local_error_below_tol() {
         &mut orbit,
         &mut pair,
         &Controller::new(tol).unwrap(),
-        0.01,
-        KEPLER_PERIOD,
+        (0.01, KEPLER_PERIOD),
     )
     .unwrap();
     assert!(run.rejected > 0, "the run should have had to reject some steps");
