@@ -234,7 +234,7 @@ fn notes_errata_the_slides_shear_energy_is_not_zero_at_rest() {
 }
 
 #[test]
-fn the_projection_in_relative_motions_is_the_projection_of_the_whole_hessian() {
+fn the_projection_is_the_nearest_semidefinite_matrix_a_dense_eigensolve_finds() {
     use nalgebra::DMatrix;
     use pbm_cloth::energy::{
         Curvature, LocalTerms, local_terms, project_to_semidefinite,
@@ -264,7 +264,7 @@ fn the_projection_in_relative_motions_is_the_projection_of_the_whole_hessian() {
             * DMatrix::from_diagonal(&clamped)
             * eigen.eigenvectors.transpose();
         let mut projected = terms.hessian;
-        if project_to_semidefinite(&mut projected, n) {
+        if project_to_semidefinite(&mut projected, m) {
             indefinite += 1;
         }
         let scale = full.amax();
