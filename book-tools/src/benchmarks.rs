@@ -75,9 +75,14 @@ pub struct Timing {
     pub high: f64,
 }
 
+/// Where criterion keeps the estimates of benchmark `id`.
+fn estimates_file(criterion_dir: &Path, id: &str) -> PathBuf {
+    criterion_dir.join(id).join("new/estimates.json")
+}
+
 /// Reads the estimates criterion saved for benchmark `id` under `criterion_dir`.
 pub fn read_timing(criterion_dir: &Path, id: &str) -> Result<Timing, Error> {
-    let path: PathBuf = criterion_dir.join(id).join("new/estimates.json");
+    let path: PathBuf = estimates_file(criterion_dir, id);
     let text = fs::read_to_string(&path)
         .map_err(|source| Error::Read { path: path.clone(), source })?;
     let json: Value = serde_json::from_str(&text)
@@ -180,7 +185,22 @@ pub fn machine() -> String {
 
 /// Today's date (UTC) as YYYY-MM-DD, from the system clock.
 pub fn today() -> String {
-    let days = std::time::SystemTime::now()
+    date_of(std::time::SystemTime::now())
+}
+
+/// The date (UTC) the newest of `files` was written, as YYYY-MM-DD: when a table's
+/// estimates were measured, not when the table was written. Today if none can be read.
+pub fn measured_on(files: &[PathBuf]) -> String {
+    let newest = files
+        .iter()
+        .filter_map(|f| fs::metadata(f).and_then(|m| m.modified()).ok())
+        .max();
+    newest.map_or_else(today, date_of)
+}
+
+/// A time as its date (UTC), YYYY-MM-DD.
+fn date_of(time: std::time::SystemTime) -> String {
+    let days = time
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() / 86_400) as i64;
     // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
@@ -253,7 +273,7 @@ pub fn write_tables(
     out_dir: &Path,
     package: Option<&str>,
 ) -> Result<usize, Error> {
-    let measured = format!("{}, {}", machine(), today());
+    let machine = machine();
     // A table's package may carry the features its benchmark needs: match the name.
     let name = |t: &Table| t.package.split_whitespace().next().unwrap_or(t.package);
     let chosen: Vec<&Table> =
@@ -281,6 +301,12 @@ pub fn write_tables(
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let estimates: Vec<PathBuf> = table
+            .rows
+            .iter()
+            .map(|row| estimates_file(criterion_dir, row.id))
+            .collect();
+        let measured = format!("{machine}, {}", measured_on(&estimates));
         let path = out_dir.join(table.file);
         write_atomically(&path, &render(table, &timings, &measured))
             .map_err(|source| Error::Write { path, source })?;
@@ -296,6 +322,8 @@ pub fn write_tables(
         })?;
         let value: Value = serde_json::from_str(&text)
             .map_err(|e| Error::Book(format!("{}: {e}", work.display())))?;
+        let measured =
+            format!("{machine}, {}", measured_on(std::slice::from_ref(&work)));
         let path = out_dir.join("production-ode-work.md");
         write_atomically(&path, &render_ode_work(&value, &measured)?)
             .map_err(|source| Error::Write { path, source })?;
@@ -457,6 +485,28 @@ mod tests {
         assert!(text.contains("cargo bench -p pbm-bench"), "{text}");
         let back = committed_median(&text, "our CG, unformed, Jacobi-preconditioned");
         assert_eq!(back, Some(15.5e-3));
+    }
+
+    #[test]
+    fn a_table_is_dated_by_its_newest_estimate_not_by_the_day_it_is_written() {
+        let dir =
+            std::env::temp_dir().join(format!("pbm-dated-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let (old, newer) = (dir.join("old.json"), dir.join("newer.json"));
+        let day = std::time::Duration::from_secs(86_400);
+        // 2001-09-09 (1e9 s after the epoch) and the day after.
+        let at =
+            std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+        for (path, time) in [(&old, at), (&newer, at + day)] {
+            let file = fs::File::create(path).unwrap();
+            file.set_modified(time).unwrap();
+        }
+        let dated = measured_on(&[old.clone(), newer, dir.join("missing.json")]);
+        let only_old = measured_on(&[old]);
+        fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(dated, "2001-09-10");
+        assert_eq!(only_old, "2001-09-09");
+        assert_eq!(measured_on(&[]), today());
     }
 
     #[test]
