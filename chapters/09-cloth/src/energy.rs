@@ -10,7 +10,7 @@
 //! A condition whose J̇ passes its finite-difference check therefore has an exact
 //! Hessian too.
 
-use nalgebra::SMatrix;
+use nalgebra::{Matrix3, SMatrix};
 use pbm_particles::condition::Condition;
 use pbm_particles::particle::Vector;
 use pbm_prelim::PbmError;
@@ -47,16 +47,14 @@ impl pbm_prelim::Choice for Curvature {
 
 // ANCHOR: hessian_of_c
 /// ∇²C_r for every row r of `condition` at positions `x` of its particles, as
-/// (3n × 3n) matrices in the top-left corner of [`Local`]: column i is J̇_r for the
-/// velocity that moves coordinate i alone at unit speed.
+/// (3n × 3n) matrices in the top-left corner of [`Local`] (the rest is left as it
+/// is): column i is J̇_r for the velocity that moves coordinate i alone at unit
+/// speed.
 pub fn condition_hessians(condition: &dyn Condition<3>, x: &[V3], out: &mut [Local]) {
     let (rows, n) = (condition.rows(), x.len());
     let mut v = [V3::zeros(); MAX_PARTICLES];
     let mut j_dot = [V3::zeros(); 2 * MAX_PARTICLES];
-    for h in out.iter_mut().take(rows) {
-        h.fill(0.0);
-    }
-    for i in 0..3 * n {
+    for i in 0..3 * (n - 1) {
         v[i / 3][i % 3] = 1.0;
         condition.jacobian_dot(x, &v[..n], &mut j_dot[..rows * n]);
         v[i / 3][i % 3] = 0.0;
@@ -65,6 +63,16 @@ pub fn condition_hessians(condition: &dyn Condition<3>, x: &[V3], out: &mut [Loc
                 for a in 0..3 {
                     h[(3 * k + a, i)] = j_dot[r * n + k][a];
                 }
+            }
+        }
+    }
+    // Sliding every particle together changes no cloth condition, so it changes
+    // no row of J either: the last particle's columns are minus the others' sum.
+    for h in out.iter_mut().take(rows) {
+        for i in 3 * (n - 1)..3 * n {
+            for row in 0..3 * n {
+                h[(row, i)] =
+                    -(0..n - 1).map(|k| h[(row, 3 * k + i % 3)]).sum::<f64>();
             }
         }
     }
@@ -120,7 +128,8 @@ pub fn local_terms(
         let mut second = [Local::zeros(); 2];
         condition_hessians(condition, x, &mut second);
         for r in 0..rows {
-            out.hessian += second[r] * (k * c[r]);
+            let kc = k * c[r];
+            out.hessian.zip_apply(&second[r], |h, s| *h += kc * s);
         }
         if curvature == Curvature::Projected {
             out.indefinite = project_to_semidefinite(&mut out.hessian, 3 * n);
@@ -160,41 +169,136 @@ fn first_order_terms(
 }
 // ANCHOR_END: first_order_terms
 
-/// The projection for one fixed size (the eigensolver wants it known when compiling).
-macro_rules! project_block {
-    ($h:expr, $n:literal) => {{
-        let h: &mut Local = $h;
-        let block =
-            SMatrix::<f64, $n, $n>::from_fn(|r, c| 0.5 * (h[(r, c)] + h[(c, r)]));
-        let eigen = block.symmetric_eigen();
-        // Eigenvalues this far below zero, relative to the largest, are rounding.
-        let largest = eigen.eigenvalues.amax();
-        if eigen.eigenvalues.iter().all(|&l| l >= -1e-12 * largest) {
-            false
-        } else {
-            let mut fixed = SMatrix::<f64, $n, $n>::zeros();
-            for (k, &l) in eigen.eigenvalues.iter().enumerate() {
-                if l > 0.0 {
-                    let q = eigen.eigenvectors.column(k);
-                    fixed += q * q.transpose() * l;
-                }
+// ANCHOR: helmert
+/// Each particle's weight in each direction apart.
+type Helmert = [[f64; MAX_PARTICLES - 1]; MAX_PARTICLES];
+
+/// Helmert's weights: column k of `w` (k < n − 1) is one on each of the first
+/// k + 1 particles and −(k + 1) on particle k + 2, over √((k + 1)(k + 2)). The
+/// columns are orthonormal and each sums to zero, so with a 3 × 3 identity per
+/// weight they span the 3(n − 1) directions in which `n` particles move apart:
+/// sliding every particle by the same vector has no component along any of them.
+fn helmert(n: usize) -> Helmert {
+    let mut w = [[0.0; MAX_PARTICLES - 1]; MAX_PARTICLES];
+    for k in 0..n - 1 {
+        let m = (k + 1) as f64;
+        let scale = 1.0 / (m * (m + 1.0)).sqrt();
+        for row in w.iter_mut().take(k + 1) {
+            row[k] = scale;
+        }
+        w[k + 1][k] = -m * scale;
+    }
+    w
+}
+// ANCHOR_END: helmert
+
+/// (W ⊗ I₃)ᵀ H (W ⊗ I₃) for the top-left 3n × 3n block of `h`, block by block
+/// (particle i's weight in direction k is zero past i = k + 1).
+fn to_apart<const R: usize>(h: &Local, w: &Helmert, n: usize) -> SMatrix<f64, R, R> {
+    let mut left = [[Matrix3::zeros(); MAX_PARTICLES]; MAX_PARTICLES - 1];
+    for (k, row) in left.iter_mut().enumerate().take(n - 1) {
+        for (j, block) in row.iter_mut().enumerate().take(n) {
+            for (i, wi) in w.iter().enumerate().take(k + 2) {
+                *block += h.fixed_view::<3, 3>(3 * i, 3 * j) * wi[k];
             }
-            h.fixed_view_mut::<$n, $n>(0, 0).copy_from(&fixed);
-            true
+        }
+    }
+    let mut m = SMatrix::<f64, R, R>::zeros();
+    for (k, row) in left.iter().enumerate().take(n - 1) {
+        for l in 0..n - 1 {
+            let mut block = m.fixed_view_mut::<3, 3>(3 * k, 3 * l);
+            for (j, wj) in w.iter().enumerate().take(l + 2) {
+                block += row[j] * wj[l];
+            }
+        }
+    }
+    m
+}
+
+/// (W ⊗ I₃) F (W ⊗ I₃)ᵀ, written into the top-left 3n × 3n block of `h`.
+fn from_apart<const R: usize>(
+    f: &SMatrix<f64, R, R>,
+    w: &Helmert,
+    n: usize,
+    h: &mut Local,
+) {
+    let mut right = [[Matrix3::zeros(); MAX_PARTICLES - 1]; MAX_PARTICLES];
+    // Particle i's weight is zero in the directions k < i − 1.
+    for ((i, row), wi) in right.iter_mut().enumerate().take(n).zip(w) {
+        for (l, block) in row.iter_mut().enumerate().take(n - 1) {
+            for (k, &weight) in
+                wi.iter().enumerate().take(n - 1).skip(i.saturating_sub(1))
+            {
+                *block += f.fixed_view::<3, 3>(3 * k, 3 * l) * weight;
+            }
+        }
+    }
+    for (i, row) in right.iter().enumerate().take(n) {
+        for (j, wj) in w.iter().enumerate().take(n) {
+            let mut block = Matrix3::zeros();
+            for (part, &weight) in
+                row.iter().zip(wj).take(n - 1).skip(j.saturating_sub(1))
+            {
+                block += part * weight;
+            }
+            h.fixed_view_mut::<3, 3>(3 * i, 3 * j).copy_from(&block);
+        }
+    }
+}
+
+// ANCHOR: project_apart
+/// Whether any eigenvalue is below zero by more than rounding: more than 1e-12
+/// of the largest.
+fn has_negative(eigenvalues: &[f64]) -> bool {
+    let largest = eigenvalues.iter().fold(0.0_f64, |m, l| m.max(l.abs()));
+    eigenvalues.iter().any(|&l| l < -1e-12 * largest)
+}
+
+/// The projection for `$n` particles, `$r` = 3(n − 1) directions apart (the
+/// eigensolver wants the size known when compiling).
+macro_rules! project_apart {
+    ($h:expr, $n:literal, $r:literal) => {{
+        let h: &mut Local = $h;
+        let w = helmert($n);
+        let reduced = to_apart::<$r>(h, &w, $n);
+        let reduced = (reduced + reduced.transpose()) * 0.5;
+        // A Cholesky factor exists only for a positive definite matrix, and costs
+        // a fraction of the eigensolve: a stretched triangle needs no more.
+        let eigen = match reduced.cholesky() {
+            Some(_) => None,
+            None => Some(reduced.symmetric_eigen()),
+        };
+        match eigen.filter(|e| has_negative(e.eigenvalues.as_slice())) {
+            None => false,
+            Some(eigen) => {
+                // V diag(λ⁺) Vᵀ = (V √λ⁺)(V √λ⁺)ᵀ.
+                let mut scaled = eigen.eigenvectors;
+                for (mut column, &l) in
+                    scaled.column_iter_mut().zip(eigen.eigenvalues.iter())
+                {
+                    column *= l.max(0.0).sqrt();
+                }
+                from_apart(&(scaled * scaled.transpose()), &w, $n, h);
+                true
+            }
         }
     }};
 }
+// ANCHOR_END: project_apart
 
 // ANCHOR: projection
 /// Replaces the symmetric top-left `size` × `size` block of `h` (size 6, 9 or 12:
 /// conditions of two, three or four particles) by the nearest positive
 /// semidefinite matrix: the same eigenvectors, negative eigenvalues set to zero.
-/// Returns whether there were any.
+/// Returns whether there were any. No cloth condition changes when all its
+/// particles slide together, so sliding is an eigenvector of eigenvalue zero that
+/// the projection keeps: the eigenproblem is solved only in the size − 3
+/// directions that move the particles apart.
 pub fn project_to_semidefinite(h: &mut Local, size: usize) -> bool {
     match size {
-        6 => project_block!(h, 6),
-        9 => project_block!(h, 9),
-        _ => project_block!(h, 12),
+        6 => project_apart!(h, 2, 3),
+        9 => project_apart!(h, 3, 6),
+        _ => project_apart!(h, 4, 9),
     }
 }
 // ANCHOR_END: projection

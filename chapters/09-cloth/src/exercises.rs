@@ -30,7 +30,7 @@ pub fn all() -> Vec<Exercise> {
         )
         .limit(
             (
-                "max(1, t_end / h) × n² × (260 + 15 n √max(1, stretch / 1000 N/m) (30 h / s)^¾)",
+                "n² × (2,300 + Σ over steps (540 + I)) + 1,000 × steps, with I = 15 n max(1, stretch / 1000 N/m)^0.4 √(30 h / s) for the first 6 s and I / 4 after",
                 "particle-iterations",
             ),
             (CLOTH_WORK, "lower n or t_end, or raise h"),
@@ -64,12 +64,14 @@ pub fn all() -> Vec<Exercise> {
             contact,
         )
         .limit(
-            ("max(1, t_end / h) × n² × (260 + 15 n (30 h / s)^¾)", "particle-iterations"),
+            (
+                "n² × (2,300 + Σ over steps (540 + I)) + 1,000 × steps, with I = 15 n √(30 h / s) for the first 6 s and I / 4 after",
+                "particle-iterations",
+            ),
             (CLOTH_WORK, "lower n or t_end, or raise h"),
             |p: &ContactParams| {
-                let steps = budget::steps(p.t_end, p.h).max(1.0);
-                let iterations = 15.0 * p.n as f64 * (30.0 * p.h).powf(0.75);
-                steps * (p.n * p.n) as f64 * (260.0 + iterations)
+                let iterations = cloth_iterations(p.n, 1000.0, p.h);
+                cloth_work(p.n, p.t_end, p.h, iterations)
             },
         )
         .optional(&[Optional {
@@ -177,22 +179,35 @@ params! {
     }
 }
 
-/// Measured at n = 16: a step costs its assembly (about 260 CG iterations' worth per
-/// particle, mostly the projected Hessians) plus the CG iterations, about 15 n at
-/// h = 1/30 s and the default stiffness, fewer at smaller steps (61 at h = 1/187 s,
-/// about as (30 h)^¾), each costing n² work. The default is 3.8e7 of it, 4.5 s; the
-/// limit, 5e7, about 6 s.
-/// The most particle-iterations a cloth run may take: just above the defaults'
-/// 3.8e7. Assembly, not CG, dominates a step (each condition's Hessian projected by
-/// an eigendecomposition), so a run at the limit takes about 3.5 s in release on one
-/// core and half that on two: over the 2.5 s the other exercises keep.
-const CLOTH_WORK: f64 = 4e7;
+/// Measured at one thread, in units of one CG iteration on one particle (about
+/// 0.04 µs): a step costs its assembly, about 470 units per particle (each
+/// condition's Hessian, projected by an eigensolve), the drape's explicit run at
+/// the same h up to 70 more, 1,000 units whatever the size, and the CG
+/// iterations: while the cloth falls and folds, up to about 15 n at h = 1/30 s and
+/// the default stiffness, more for stiffer threads (as k^0.4) and fewer at smaller
+/// steps (as √(30 h)); after the first 6 s, as it settles, a quarter of that.
+/// Building the cloth and its first matrix costs about 2,300 units per particle.
+/// The defaults come to 5.5e7 units and run in 1.9 s; the least favourable shapes
+/// at the limit (n = 24 at h = 1/30 s; n = 3 at h = 1 ms) in 2.5 s.
+const CLOTH_WORK: f64 = 5.6e7;
+
+/// The CG iterations a step may take at most while the cloth moves, about (see
+/// [`CLOTH_WORK`]).
+fn cloth_iterations(n: usize, stretch: f64, h: f64) -> f64 {
+    15.0 * n as f64 * (stretch / 1000.0).max(1.0).powf(0.4) * (30.0 * h).sqrt()
+}
+
+/// A cloth run's work in [`CLOTH_WORK`]'s units.
+fn cloth_work(n: usize, t_end: f64, h: f64, iterations: f64) -> f64 {
+    let steps = budget::steps(t_end, h).max(1.0);
+    let moving = steps.min((6.0 / h).ceil());
+    let per_particle =
+        steps * 540.0 + (moving + 0.25 * (steps - moving)) * iterations;
+    (n * n) as f64 * (2300.0 + per_particle) + 1000.0 * steps
+}
 
 fn drape_work(p: &DrapeParams) -> f64 {
-    let steps = budget::steps(p.t_end, p.h).max(1.0);
-    let stiff = (p.stretch / 1000.0).max(1.0).sqrt();
-    let iterations = 15.0 * p.n as f64 * stiff * (30.0 * p.h).powf(0.75);
-    steps * (p.n * p.n) as f64 * (260.0 + iterations)
+    cloth_work(p.n, p.t_end, p.h, cloth_iterations(p.n, p.stretch, p.h))
 }
 
 fn drape(p: DrapeParams) -> Result<Value, PbmError> {
