@@ -279,6 +279,12 @@ fn deadline() -> Duration {
 /// Runs the case on a thread of its own and waits at most `deadline` for it, so that a
 /// run that never returns fails the test with its command instead of blocking it (the
 /// thread is left behind; the test process ends with the failure).
+///
+/// The run gets a one-thread pool of its own. In rayon's global pool, shared by the
+/// fuzz tests running side by side, a run's many short parallel calls can each wait
+/// behind a long task the other test's run holds a worker with (a cloth run that
+/// takes 1.9 s alone was once stopped there at 10 s); and one thread is what the
+/// limits are calibrated on.
 fn run_watched(
     chapter: &'static str,
     exercise: &Exercise,
@@ -288,7 +294,13 @@ fn run_watched(
     let (send, receive) = mpsc::channel();
     let (exercise, set) = (exercise.clone(), set.to_vec());
     std::thread::spawn(move || {
-        let _ = send.send(exercise.run_with(chapter, &set));
+        let result = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+            Ok(pool) => pool.install(|| exercise.run_with(chapter, &set)),
+            Err(e) => {
+                Err(PbmError::invalid("fuzz case", format!("no thread pool: {e}")))
+            }
+        };
+        let _ = send.send(result);
     });
     receive.recv_timeout(deadline).ok()
 }
