@@ -111,6 +111,28 @@ pub struct Energies {
     pub kinetic: f64,
 }
 
+impl Energies {
+    /// An error if any term is not finite: a cloth whose positions are still
+    /// finite numbers but so large that its energy overflows has diverged.
+    fn check_finite(&self) -> Result<(), PbmError> {
+        let terms = [
+            ("stretch", self.stretch),
+            ("shear", self.shear),
+            ("bend", self.bend),
+            ("gravity", self.gravity),
+            ("kinetic", self.kinetic),
+        ];
+        match terms.iter().find(|(_, value)| !value.is_finite()) {
+            None => Ok(()),
+            Some((term, value)) => {
+                let why =
+                    format!("its {term} energy is {value}: the run has diverged");
+                Err(PbmError::degenerate("cloth", why))
+            }
+        }
+    }
+}
+
 /// What one implicit step cost and found.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ClothStep {
@@ -430,6 +452,7 @@ impl Cloth {
             e.gravity -= self.mass[i] * self.gravity.dot(&self.x[i]);
             e.kinetic += 0.5 * self.mass[i] * self.v[i].norm_squared();
         }
+        e.check_finite()?;
         Ok(e)
     }
     // ANCHOR_END: energies

@@ -351,7 +351,8 @@ fn cg_resolution() -> Result<Vec<Drawing>, PbmError> {
     )
 }
 
-/// The cloth of `cloth/contact` at its defaults, 10 s after it was let go on `kind`.
+/// The cloth of `cloth/contact` with its default size and friction, 10 s after it
+/// was let go on `kind`.
 fn settled_on(kind: SolidKind) -> Result<Cloth, PbmError> {
     let model = on_solid(kind, 16, ClothMaterial::COTTON, 1000.0)?;
     let r = run(model, 1.0 / 30.0, 300, false, usize::MAX, |_| {})?;

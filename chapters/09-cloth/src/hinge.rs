@@ -4,7 +4,7 @@
 //! curvature κ = θ / l_perp, and the energy is ½ k κ² A over the area A the hinge
 //! stands for (Kass's bend energy, with l_perp and A made definite).
 
-use crate::triangle::RestTriangle;
+use crate::triangle::{Angle, RestTriangle};
 use pbm_particles::condition::Condition;
 use pbm_particles::particle::Vector;
 use pbm_prelim::PbmError;
@@ -79,7 +79,7 @@ impl RestHinge {
             let why = "a triangle of the rest shape has no area";
             return Err(PbmError::invalid("cloth hinge", why));
         };
-        self.rest_angle = theta;
+        self.rest_angle = theta.radians();
         Ok(self)
     }
     // ANCHOR_END: rest_folded
@@ -126,7 +126,7 @@ impl Moving {
 /// ∂θ/∂b = −s_ca n_c/|n_c|² − s_da n_d/|n_d|²,
 ///
 /// with s_pq = (p − q) · e/|e| ([`fold_gradient`]).
-fn dihedral(x: &[V3], v: &[V3]) -> Option<(f64, [V3; 4], [V3; 4])> {
+fn dihedral(x: &[V3], v: &[V3]) -> Option<(Angle, [V3; 4], [V3; 4])> {
     let p = |i: usize| Moving { x: x[i], dx: v[i] };
     let corners = [p(0), p(1), p(2), p(3)];
     let [a, b, c, d] = corners;
@@ -139,8 +139,10 @@ fn dihedral(x: &[V3], v: &[V3]) -> Option<(f64, [V3; 4], [V3; 4])> {
     }
     let len = ee.0.sqrt();
     let (unit_c, unit_d) = (n_c.x / cc.0.sqrt(), n_d.x / dd.0.sqrt());
-    let theta =
-        f64::atan2(unit_d.cross(&unit_c).dot(&(e.x / len)), unit_c.dot(&unit_d));
+    let theta = Angle {
+        sin: unit_d.cross(&unit_c).dot(&(e.x / len)),
+        cos: unit_c.dot(&unit_d),
+    };
     let (grad, rate) = fold_gradient(corners, (e, ee), (n_c, cc), (n_d, dd));
     Some((theta, grad, rate))
 }
@@ -206,7 +208,7 @@ impl Condition<3> for Bend {
         };
         let h = &self.0;
         let scale = h.area.sqrt() / h.l_perp;
-        c[0] = scale * (theta - h.rest_angle);
+        c[0] = scale * (theta.radians() - h.rest_angle);
         for (jk, g) in j.iter_mut().zip(grad) {
             *jk = g * scale;
         }

@@ -15,7 +15,7 @@ pub fn shown() -> Vec<Shown> {
             .set(&["scene=curtain", "curvature=gauss-newton"])
             .timed(&["ms_per_step"]),
         Shown::run("cloth/drape").set(&["curvature=full"]).timed(&["ms_per_step"]),
-        Shown::values("cloth/drape").set(&["t_end=8"]).timed(&["ms_per_step"]),
+        Shown::values("cloth/drape").set(&["t_end=10"]).timed(&["ms_per_step"]),
         Shown::run("cloth/over-constraint"),
         Shown::run("cloth/contact").timed(&["ms_per_step"]),
         Shown::run("cloth/contact").set(&["solid=box"]).timed(&["ms_per_step"]),

@@ -167,17 +167,32 @@ impl Condition<3> for Stretch {
     }
 }
 
+/// An angle kept as the sine and cosine it comes from, so that a caller that
+/// needs only its derivatives (J̇ does) does not pay for the arctangent.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Angle {
+    pub(crate) sin: f64,
+    pub(crate) cos: f64,
+}
+
+impl Angle {
+    /// The angle in (−π, π].
+    pub(crate) fn radians(self) -> f64 {
+        f64::atan2(self.sin, self.cos)
+    }
+}
+
 /// The angle θ between a and b, its gradients with respect to a and b, and (given
 /// their rates) the gradients' rates. ∂θ/∂a = −e_a/|a|, where e_a is the unit vector
 /// across a, in the plane of a and b, towards b: e_a = (b̂ − cos θ â)/sin θ.
-fn angle_between(a: &V3, b: &V3, a_dot: &V3, b_dot: &V3) -> Option<(f64, [V3; 4])> {
+fn angle_between(a: &V3, b: &V3, a_dot: &V3, b_dot: &V3) -> Option<(Angle, [V3; 4])> {
     let (la, lb) = (a.norm(), b.norm());
     let (ua, ub) = (a / la, b / lb);
     let (cos, sin) = (ua.dot(&ub), ua.cross(&ub).norm());
     if !(la > 0.0 && lb > 0.0 && sin > 0.0) {
         return None;
     }
-    let theta = f64::atan2(sin, cos);
+    let theta = Angle { sin, cos };
     // Rates of the pieces.
     let (ua_dot, ub_dot) = (unit_rate(a, a_dot), unit_rate(b, b_dot));
     let cos_dot = ua_dot.dot(&ub) + ua.dot(&ub_dot);
@@ -224,7 +239,7 @@ impl Condition<3> for Shear {
             return Err(PbmError::degenerate("cloth shear", why));
         };
         let root = t.area.sqrt();
-        c[0] = root * (theta - FRAC_PI_2);
+        c[0] = root * (theta.radians() - FRAC_PI_2);
         for (jk, (au, av)) in j.iter_mut().zip(t.a_u.iter().zip(&t.a_v)) {
             *jk = (gu * *au + gv * *av) * root;
         }
