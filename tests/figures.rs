@@ -19,6 +19,7 @@ const HEAVY: &[&str] = &[
     "implicit/sheet-frames",
     "constraints/rods-vs-springs",
     "contact/stack-drift",
+    "cloth/contact-solids",
     "cloth/drape-frames",
     "cloth/cg-resolution",
     "interactive/feeder-blocks",

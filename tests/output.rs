@@ -31,9 +31,11 @@ const HEAVY: &[&str] = &[
     "collision/sweep-table",
     "contact/seesaw",
     "contact/stack",
+    "cloth/contact",
     "cloth/drape",
     "pbd/sheet-sag",
     "interactive/feeder",
+    "interactive/pile",
     "interactive/jam",
 ];
 
