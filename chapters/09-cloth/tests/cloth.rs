@@ -311,3 +311,16 @@ fn baraff_and_witkins_shear_agrees_with_the_angle_to_first_order_and_scales_as_a
         }
     }
 }
+
+#[test]
+fn a_cloth_whose_energy_overflows_is_reported_as_diverged() {
+    // Speeds of 1e160 m/s are finite numbers, but ½ m v² of them is not: a step that
+    // checks only that the state is made of numbers would call this cloth stable.
+    let mut model = cloth(Scene::Drape, 4, Material::COTTON).unwrap();
+    assert!(model.energies().unwrap().kinetic.is_finite());
+    for v in &mut model.v {
+        *v = Vector3::new(0.0, 0.0, -1e160);
+    }
+    let e = model.energies().unwrap_err().to_string();
+    assert!(e.contains("kinetic energy is inf") && e.contains("diverged"), "{e}");
+}
