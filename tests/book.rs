@@ -359,8 +359,9 @@ fn timings_on_the_pages_come_from_criterion_tables() {
     for table in &pbm::timing_tables() {
         let text = fs::read_to_string(dir.join(table.file)).unwrap_or_else(|e| {
             panic!(
-                "{}: {e}; run `cargo bench -p {}` and `pbm bench-tables`",
-                table.file, table.package
+                "{}: {e}; run `{}` and `pbm bench-tables`",
+                table.file,
+                pbm_book::benchmarks::bench_command(table.package)
             )
         });
         for row in table.rows {

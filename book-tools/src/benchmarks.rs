@@ -46,8 +46,8 @@ pub fn write_broad_phase_series(
         if rows.len() < 2 {
             return Err(Error::Book(format!(
                 "criterion has {} results for {group}/{function}; run \
-                 `cargo bench -p pbm-collision` and `cargo bench -p pbm-bench --bench \
-                 versus_parry` first",
+                 `cargo bench -p pbm-collision --features bench` and `cargo bench -p \
+                 pbm-bench --bench versus_parry` first",
                 rows.len()
             )));
         }
@@ -258,10 +258,22 @@ pub fn render(table: &Table, timings: &[Timing], measured: &str) -> String {
     }
     out += &format!(
         "\n*Time for {}: criterion medians on {measured}. Reproduce with \
-         `cargo bench -p {}`, then `cargo run --release -- bench-tables`.*\n",
-        table.what, table.package
+         `{}`, then `cargo run --release -- bench-tables`.*\n",
+        table.what,
+        bench_command(table.package)
     );
     out
+}
+
+/// The command that runs a package's criterion benchmarks. A chapter's benchmarks sit
+/// behind its `bench` feature, so that `cargo test` never compiles criterion; the
+/// production appendix's crate is not a default member of the workspace and needs none.
+pub fn bench_command(package: &str) -> String {
+    if package == "pbm-bench" {
+        "cargo bench -p pbm-bench".to_string()
+    } else {
+        format!("cargo bench -p {package} --features bench")
+    }
 }
 
 /// Writes every table (or, with `package`, that package's tables) from the estimates
@@ -295,8 +307,9 @@ pub fn write_tables(
             .map(|row| {
                 read_timing(criterion_dir, row.id).map_err(|e| {
                     Error::Book(format!(
-                        "no criterion result for {} ({e}); run `cargo bench -p {}` first",
-                        row.id, table.package
+                        "no criterion result for {} ({e}); run `{}` first",
+                        row.id,
+                        bench_command(table.package)
                     ))
                 })
             })
@@ -482,7 +495,14 @@ mod tests {
         assert!(text.contains("| 127× (120–133×) |"), "{text}");
         assert!(text.contains("| 356× (344–367×) |"), "{text}");
         assert!(text.contains("| 1 (reference) |"), "{text}");
-        assert!(text.contains("cargo bench -p pbm-bench"), "{text}");
+        assert!(text.contains("`cargo bench -p pbm-bench`, then"), "{text}");
+        // A chapter's benchmarks need its `bench` feature; the command says so.
+        let chapter = Table { package: "pbm-constraints", ..TABLE };
+        let text = render(&chapter, &timings, "2 cores, a test CPU, 2026-11-23");
+        assert!(
+            text.contains("`cargo bench -p pbm-constraints --features bench`, then"),
+            "{text}"
+        );
         let back = committed_median(&text, "our CG, unformed, Jacobi-preconditioned");
         assert_eq!(back, Some(15.5e-3));
     }
