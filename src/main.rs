@@ -201,10 +201,11 @@ fn demos() -> Result<pbm::demos::Module, Error> {
 fn book(redraw: bool) -> Result<(), Error> {
     let book_dir = repo_root().join("book");
     let chapters = chapters();
-    // The figures and outputs depend on the code alone: if this very build of pbm
-    // wrote them, and they are all there, they are what it would write again.
-    let record = repo_root().join("target/pbm-book.stamp");
-    let stamp = pbm::files::code_stamp();
+    // The figures and outputs depend on the code alone: if this very code wrote them
+    // (a fresh clone's committed files included), and they are all there, they are
+    // what it would write again.
+    let record = book_dir.join("generated.stamp");
+    let stamp = pbm::files::code_stamp(&repo_root()).ok();
     let current = !redraw
         && stamp.as_ref().is_some_and(|s| pbm::files::stamp_matches(&record, s))
         && generated_files_exist(&chapters, &book_dir);
@@ -223,7 +224,10 @@ fn book(redraw: bool) -> Result<(), Error> {
         // Without the record the next build only redraws, so a failure to write it
         // is not worth stopping for.
         if let Err(e) = pbm::files::write_atomically(&record, stamp) {
-            say!("note: could not record the build in {}: {e}", record.display());
+            say!(
+                "note: could not record the code's stamp in {}: {e}",
+                record.display()
+            );
         }
     }
     let index = book_dir.join("build/index.html");
@@ -233,7 +237,7 @@ fn book(redraw: bool) -> Result<(), Error> {
             index.display()
         ),
         None => say!(
-            "rendered the book: {} (figures and program outputs are this build's; --redraw draws them again)",
+            "rendered the book: {} (the figures and program outputs are the ones this code wrote; --redraw draws them again)",
             index.display()
         ),
     }
