@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 use pbm::{Error, chapters, find_exercise, repo_root};
 use std::io::{self, IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -201,22 +201,24 @@ fn demos() -> Result<pbm::demos::Module, Error> {
 fn book(redraw: bool) -> Result<(), Error> {
     let book_dir = repo_root().join("book");
     let chapters = chapters();
-    // The figures and outputs depend on the code alone: if this very code wrote them
-    // (a fresh clone's committed files included), and they are all there, they are
-    // what it would write again.
+    // The figures and outputs depend on the code alone: if this very code wrote them,
+    // those that are there are what it would write again. The outputs are committed,
+    // so a fresh clone has them; the figures are not, so its first build draws them.
     let record = book_dir.join("generated.stamp");
     let stamp = pbm::files::code_stamp(&repo_root()).ok();
-    let current = !redraw
-        && stamp.as_ref().is_some_and(|s| pbm::files::stamp_matches(&record, s))
-        && generated_files_exist(&chapters, &book_dir);
-    let drawn = if current {
+    let same_code = !redraw
+        && stamp.as_ref().is_some_and(|s| pbm::files::stamp_matches(&record, s));
+    let all_there = |files: Vec<PathBuf>| files.iter().all(|p| p.exists());
+    let figures_drawn = if same_code && all_there(figure_files(&chapters, &book_dir))
+    {
         None
     } else {
-        let n = figures(None)?;
-        Some((
-            n,
-            pbm::output::write_outputs(&chapters, &book_dir.join("src/output"))?,
-        ))
+        Some(figures(None)?)
+    };
+    let outputs_run = if same_code && all_there(output_files(&chapters, &book_dir)) {
+        None
+    } else {
+        Some(pbm::output::write_outputs(&chapters, &book_dir.join("src/output"))?)
     };
     demos()?;
     pbm::book::build_book(&chapters, &book_dir, None)?;
@@ -230,46 +232,55 @@ fn book(redraw: bool) -> Result<(), Error> {
             );
         }
     }
+    let figures = match figures_drawn {
+        Some(n) => format!("drew {n} figures (wide and narrow)"),
+        None => "kept the figures".to_string(),
+    };
+    let outputs = match outputs_run {
+        Some(n) => format!("{n} changed program outputs"),
+        None => "kept the program outputs".to_string(),
+    };
     let index = book_dir.join("build/index.html");
-    match drawn {
-        Some((n, outputs)) => say!(
-            "drew {n} figures (wide and narrow), {outputs} changed program outputs and the book: {}",
-            index.display()
-        ),
-        None => say!(
-            "rendered the book: {} (the figures and program outputs are the ones this code wrote; --redraw draws them again)",
-            index.display()
-        ),
+    say!("{figures}, {outputs} and rendered the book: {}", index.display());
+    if figures_drawn.is_none() && outputs_run.is_none() {
+        say!("(the code is the code that wrote them; --redraw draws them again)");
     }
     Ok(())
 }
 
-/// Whether every figure and every registered run's files are in the book's sources.
-fn generated_files_exist(chapters: &[pbm_prelim::Chapter], book_dir: &Path) -> bool {
+/// Every figure file the book includes.
+fn figure_files(chapters: &[pbm_prelim::Chapter], book_dir: &Path) -> Vec<PathBuf> {
     use pbm_prelim::plot::Layout;
-    let figures = &book_dir.join("src/figures");
-    let output = book_dir.join("src/output");
-    let figure_files = chapters
+    let figures = book_dir.join("src/figures");
+    chapters
         .iter()
         .flat_map(|c| {
-            c.figures.iter().flat_map(move |f| {
+            c.figures.iter().flat_map(|f| {
                 Layout::ALL
-                    .map(|l| pbm::figures::figure_path(figures, c.id, f.name, l))
+                    .map(|l| pbm::figures::figure_path(&figures, c.id, f.name, l))
             })
         })
         .chain(Layout::ALL.map(|l| {
             let name = pbm::readers_path::NAME;
             figures.join(format!("{name}{}.svg", l.file_suffix()))
-        }));
-    let output_files = pbm::output::all_shown(chapters).into_iter().map(|(_, s)| {
-        let name = if s.console {
-            pbm::output::text_name(s)
-        } else {
-            pbm::output::json_name(s)
-        };
-        output.join(name)
-    });
-    figure_files.chain(output_files).all(|path| path.exists())
+        }))
+        .collect()
+}
+
+/// Every registered run's file in the book's sources.
+fn output_files(chapters: &[pbm_prelim::Chapter], book_dir: &Path) -> Vec<PathBuf> {
+    let output = book_dir.join("src/output");
+    pbm::output::all_shown(chapters)
+        .into_iter()
+        .map(|(_, s)| {
+            let name = if s.console {
+                pbm::output::text_name(s)
+            } else {
+                pbm::output::json_name(s)
+            };
+            output.join(name)
+        })
+        .collect()
 }
 
 fn bench_tables(package: Option<&str>) -> Result<(), Error> {
