@@ -27,7 +27,7 @@ pub enum PbmError {
     #[error(
         "this run needs about {} {unit}, more than the {} that finish in a few \
          seconds; {change}",
-        short(round_sig(*work, 2)),
+        short(round_above(*work, *limit)),
         short(*limit)
     )]
     TooMuchWork {
@@ -178,6 +178,12 @@ impl PbmError {
     }
 }
 
+/// `work` to two significant digits, or as many more as it takes to show it above
+/// `limit` (2.52 against 2.5, not "2.5, more than the 2.5").
+fn round_above(work: f64, limit: f64) -> f64 {
+    (2..=6).map(|digits| round_sig(work, digits)).find(|w| *w > limit).unwrap_or(work)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,5 +215,25 @@ mod tests {
         assert_eq!(err.fault(), Fault::Input);
         let diverged = PbmError::Diverged { step: 9, time: 0.9 }.at_step(1, 0.1);
         assert!(matches!(diverged, PbmError::Diverged { step: 9, .. }));
+    }
+
+    #[test]
+    fn too_much_work_shows_the_work_above_the_limit() {
+        let refuse = |work, limit| {
+            PbmError::TooMuchWork {
+                work,
+                unit: "steps",
+                limit,
+                change: "lower t_end",
+            }
+            .to_string()
+        };
+        assert!(refuse(2.52, 2.5).contains("about 2.52 steps, more than the 2.5 "));
+        assert!(
+            refuse(3.14159e7, 1.2e7).contains("about 3.1e7 steps"),
+            "{}",
+            refuse(3.14159e7, 1.2e7)
+        );
+        assert!(refuse(1.20004e7, 1.2e7).contains("about 1.20004e7 steps"));
     }
 }
