@@ -57,3 +57,17 @@ fn the_drag_keeps_its_joints_closed_and_follows_the_mouse() {
     );
     assert!((lag / force - 1.0).abs() < 1e-3, "{v}");
 }
+
+#[test]
+fn a_chain_counts_its_body_moves_in_its_budget() {
+    // 68 links at one pass and 200 substeps for 10 s: 8.2e6 joint solves, but each
+    // step also moves every box, 1.6e7 in all (it took 3.1 s), so it is refused.
+    let refused = run("chain", &["links=68", "substeps=200", "t_end=10"]);
+    assert!(
+        matches!(
+            refused.as_ref().map_err(pbm_prelim::PbmError::cause),
+            Err(pbm_prelim::PbmError::TooMuchWork { work, .. }) if *work > 1.6e7
+        ),
+        "{refused:?}"
+    );
+}
