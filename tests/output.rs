@@ -12,6 +12,7 @@
 use pbm::output::{all_shown, json, json_name, matches, run, stale, text, text_name};
 use pbm::values::references;
 use pbm_prelim::Shown;
+use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::PathBuf;
@@ -57,20 +58,29 @@ fn every_shown_output_and_value_file_is_what_the_code_prints_now() {
     check_outputs(|_| true);
 }
 
-fn check_outputs(keep: impl Fn(&str) -> bool) {
+fn check_outputs(keep: impl Fn(&str) -> bool + Sync) {
     let chapters = pbm::chapters();
-    let mut failures = Vec::new();
-    for (_, shown) in all_shown(&chapters).into_iter().filter(|(_, s)| keep(s.id)) {
-        for name in stale(shown, &chapters, &output_dir()).unwrap() {
-            let outcome = run(shown, &chapters).unwrap();
-            let now = if name.ends_with(".json") {
-                json(shown, &outcome, false).unwrap_or_default()
-            } else {
-                text(shown, &outcome, false)
-            };
-            failures.push(format!("{name} is stale; the code now prints\n{now}"));
-        }
-    }
+    let shown: Vec<&Shown> = all_shown(&chapters)
+        .into_iter()
+        .map(|(_, s)| s)
+        .filter(|s| keep(s.id))
+        .collect();
+    // The runs are independent: two at a time on two cores.
+    let failures: Vec<String> = shown
+        .into_par_iter()
+        .flat_map_iter(|shown| {
+            let names = stale(shown, &chapters, &output_dir()).unwrap();
+            names.into_iter().map(|name| {
+                let outcome = run(shown, &chapters).unwrap();
+                let now = if name.ends_with(".json") {
+                    json(shown, &outcome, false).unwrap_or_default()
+                } else {
+                    text(shown, &outcome, false)
+                };
+                format!("{name} is stale; the code now prints\n{now}")
+            })
+        })
+        .collect();
     assert!(
         failures.is_empty(),
         "{}\nRebuild the book (`cargo run --release`) and review the change.",

@@ -23,27 +23,28 @@ pub fn run(chapter: &Chapter, id: &str, set: &[&str]) -> Result<Value, PbmError>
 pub fn default_results(
     chapter: &Chapter,
 ) -> Result<Vec<(&'static str, Value)>, PbmError> {
-    chapter
-        .exercises
-        .iter()
-        .map(|exercise| {
-            let params = Params::defaults(&exercise.params);
-            let value = (exercise.run)(&params)?;
-            let unread = params.unread();
-            if !unread.is_empty() {
-                return Err(PbmError::invalid(
-                    "exercise",
-                    format!(
-                        "{}/{} declares parameters it never reads: {}",
-                        chapter.id,
-                        exercise.id,
-                        unread.join(", ")
-                    ),
-                ));
-            }
-            Ok((exercise.id, value))
-        })
-        .collect()
+    // The exercises run on the thread pool (each gives the same bits on any number of
+    // threads), in order of declaration in the result.
+    crate::parallel::map_range(chapter.exercises.len(), |i| {
+        let exercise = &chapter.exercises[i];
+        let params = Params::defaults(&exercise.params);
+        let value = (exercise.run)(&params)?;
+        let unread = params.unread();
+        if !unread.is_empty() {
+            return Err(PbmError::invalid(
+                "exercise",
+                format!(
+                    "{}/{} declares parameters it never reads: {}",
+                    chapter.id,
+                    exercise.id,
+                    unread.join(", ")
+                ),
+            ));
+        }
+        Ok((exercise.id, value))
+    })
+    .into_iter()
+    .collect()
 }
 
 /// [`default_results`], each passed through `mask` (which replaces machine-dependent
