@@ -13,22 +13,14 @@ use pbm_particles::particle::{Motion, Particle, ParticleSystem, Vector};
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::{indices, positive};
 
-/// A condition held by projection, with the multipliers it accumulates in a step.
+/// A condition held by projection.
 pub struct Projected<const D: usize> {
     /// The condition C (only its position part is used).
     pub condition: Box<dyn Condition<D>>,
     /// PBD's s or XPBD's α.
     pub stiffness: Stiffness,
-    /// λ, one per row of C, reset at the start of every step.
-    lambda: Vec<f64>,
-}
-
-impl<const D: usize> Projected<D> {
-    /// The multipliers accumulated in the last step (one per row). For XPBD, λ∇C/h²
-    /// is the force the constraint applied over that step.
-    pub fn lambda(&self) -> &[f64] {
-        &self.lambda
-    }
+    /// Where its multipliers, one per row of C, sit in the system's λ.
+    rows: std::ops::Range<usize>,
 }
 
 /// Particles, applied forces, and constraints held by projection.
@@ -47,6 +39,9 @@ pub struct PbdSystem<const D: usize> {
     previous: Vec<Vector<D>>,
     /// All positions during the projection.
     x: Vec<Vector<D>>,
+    /// Every constraint's multipliers in one vector, reset at the start of every step
+    /// (one fill, where a vector per constraint cost a call and a cache miss each).
+    lambda: Vec<f64>,
     /// Inverse masses: 1/m for free particles, 0 for fixed and scripted ones.
     w: Vec<f64>,
     scratch: Scratch<D>,
@@ -74,6 +69,7 @@ impl<const D: usize> PbdSystem<D> {
             predicted: vec![Vector::zeros(); x.len()],
             previous: x.clone(),
             x,
+            lambda: Vec::new(),
             w,
             scratch: Scratch::default(),
             steps: 0,
@@ -100,12 +96,9 @@ impl<const D: usize> PbdSystem<D> {
         let x: Vec<Vector<D>> =
             ids.iter().map(|&i| self.particles.particles[i].x).collect();
         condition.check(&x)?;
-        let lambda = vec![0.0; condition.rows()];
-        self.constraints.push(Projected {
-            condition: Box::new(condition),
-            stiffness,
-            lambda,
-        });
+        let rows = self.lambda.len()..self.lambda.len() + condition.rows();
+        self.lambda.resize(rows.end, 0.0);
+        self.constraints.push(Projected { condition: Box::new(condition), stiffness, rows });
         Ok(())
     }
 
@@ -154,6 +147,12 @@ impl<const D: usize> PbdSystem<D> {
     /// The inverse masses the projection uses.
     pub fn inverse_masses(&self) -> &[f64] {
         &self.w
+    }
+
+    /// The multipliers constraint `k` accumulated in the last step (one per row of its
+    /// C). For XPBD, λ∇C/h² is the force the constraint applied over that step.
+    pub fn lambda(&self, k: usize) -> &[f64] {
+        &self.lambda[self.constraints[k].rows.clone()]
     }
 
     /// Steps taken so far.
@@ -205,23 +204,14 @@ impl<const D: usize> PbdSystem<D> {
     /// Project: `iterations` Gauss–Seidel passes over the constraints, each
     /// followed by the contacts, multipliers from zero.
     fn project_all(&mut self, h: f64, iterations: usize) -> Result<(), PbmError> {
-        for c in &mut self.constraints {
-            c.lambda.fill(0.0);
-        }
+        self.lambda.fill(0.0);
         self.touches.fill(Touch::default());
         for _ in 0..iterations {
-            for c in &mut self.constraints {
+            for c in &self.constraints {
                 let (condition, stiffness) = (c.condition.as_ref(), c.stiffness);
+                let lambda = &mut self.lambda[c.rows.clone()];
                 let (w, x) = (&self.w, &mut self.x);
-                project(
-                    condition,
-                    stiffness,
-                    &mut c.lambda,
-                    w,
-                    x,
-                    h,
-                    &mut self.scratch,
-                )?;
+                project(condition, stiffness, lambda, w, x, h, &mut self.scratch)?;
             }
             self.project_contacts();
         }

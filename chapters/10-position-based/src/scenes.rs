@@ -544,7 +544,7 @@ pub fn jacobi_step(
     }
     let mut x: Vec<Vector3<f64>> = particles.iter().map(|p| p.x).collect();
     let mut lambdas: Vec<Vec<f64>> =
-        system.constraints.iter().map(|c| vec![0.0; c.lambda().len()]).collect();
+        system.constraints.iter().map(|c| vec![0.0; c.condition.rows()]).collect();
     let mut on_particle = vec![0.0_f64; x.len()];
     for c in &system.constraints {
         for &i in c.condition.particles() {
