@@ -357,6 +357,7 @@ fn timings_on_the_pages_come_from_criterion_tables() {
         }
     }
     for table in &pbm::timing_tables() {
+        table.check_compare().unwrap();
         let text = fs::read_to_string(dir.join(table.file)).unwrap_or_else(|e| {
             panic!(
                 "{}: {e}; run `{}` and `pbm bench-tables`",

@@ -12,8 +12,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use nalgebra::{DMatrix, DVector};
 use pbm_bench::{
     ECCENTRICITIES, TARGET_ERROR, faer_solve, faer_symbolic, kepler_ode_solvers,
-    kepler_ours, kepler_ours_dyn, relative_difference, ring_derivative,
-    ring_ode_solvers, ring_start, to_faer, tune,
+    kepler_ours, kepler_ours_dyn, kepler_ours_fixed, relative_difference,
+    ring_derivative, ring_ode_solvers, ring_start, to_faer, tune,
 };
 use pbm_cloth::cloth::Material;
 use pbm_cloth::scenes::{Scene, cloth};
@@ -47,6 +47,10 @@ fn ode(c: &mut Criterion) {
         let name = format!("e{}", (e * 10.0).round());
         let ours = tune(TARGET_ERROR, |tol| kepler_ours(e, tol)).unwrap();
         let theirs = tune(TARGET_ERROR, |tol| kepler_ode_solvers(e, tol)).unwrap();
+        // The fixed-size loop takes the same steps as the chapter's: the same work.
+        let fixed = kepler_ours_fixed(e, ours.tolerance).unwrap();
+        assert_eq!(fixed.0, ours.evaluations, "e = {e}");
+        assert!(fixed.1 <= TARGET_ERROR, "e = {e}: {}", fixed.1);
         work.push(json!({
             "eccentricity": e,
             "target_error": TARGET_ERROR,
@@ -57,6 +61,9 @@ fn ode(c: &mut Criterion) {
         }));
         group.bench_function(format!("dopri5-ours-{name}"), |b| {
             b.iter(|| kepler_ours(black_box(e), ours.tolerance).unwrap())
+        });
+        group.bench_function(format!("dopri5-ours-fixed-{name}"), |b| {
+            b.iter(|| kepler_ours_fixed(black_box(e), ours.tolerance).unwrap())
         });
         group.bench_function(format!("dopri5-ours-dyn-{name}"), |b| {
             b.iter(|| kepler_ours_dyn(black_box(e), ours.tolerance).unwrap())

@@ -17,6 +17,7 @@ use ode_solvers::rk4::Rk4;
 use ode_solvers::{DVector, System, Vector4};
 use pbm_ode::adaptive::{Controller, EmbeddedPair, integrate_adaptive};
 use pbm_ode::convergence::{ADAPTIVE_FIRST_STEP, AdaptiveMethod, adaptive_orbit};
+use pbm_ode::fixed::{FixedPair, integrate_fixed};
 use pbm_ode::scenes::{KEPLER_PERIOD, kepler_derivative, kepler_initial_state};
 use pbm_ode::system::{VectorField, state_of};
 use pbm_ode::tableau::DORMAND_PRINCE;
@@ -55,6 +56,18 @@ pub fn kepler_ours(e: f64, tol: f64) -> Result<(usize, f64), PbmError> {
     let span = (ADAPTIVE_FIRST_STEP, KEPLER_PERIOD);
     let run = integrate_adaptive(&mut orbit, &mut pair, &control, span)?;
     Ok((run.evaluations, distance(&state_of(&orbit), &start)))
+}
+
+/// The same run on a state whose size the compiler knows (chapter 1's
+/// [`pbm_ode::fixed`]): the same steps, stages and controller on `[f64; 4]`.
+pub fn kepler_ours_fixed(e: f64, tol: f64) -> Result<(usize, f64), PbmError> {
+    let start = kepler_initial_state(e)?;
+    let pair = FixedPair::<7>::new(&DORMAND_PRINCE)?;
+    let control = Controller::new(tol)?;
+    let field = |t: f64, x: &[f64; 4], d: &mut [f64; 4]| kepler_derivative(t, x, d);
+    let span = (ADAPTIVE_FIRST_STEP, KEPLER_PERIOD);
+    let run = integrate_fixed(&pair, field, &control, (start, 0.0), span)?;
+    Ok((run.evaluations, distance(&run.x, &start)))
 }
 
 /// The same run as the chapter's exercise makes it, for any method chosen at run

@@ -301,6 +301,7 @@ pub fn write_tables(
         )));
     }
     for table in &chosen {
+        table.check_compare().map_err(Error::Book)?;
         let timings = table
             .rows
             .iter()

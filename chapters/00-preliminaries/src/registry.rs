@@ -331,6 +331,36 @@ pub struct TimingTable {
     pub compare: Compare,
 }
 
+impl TimingTable {
+    /// Fails, naming the table, if its comparison names a row it does not have, or
+    /// (for [`Compare::Against`]) gives a reference to more or fewer rows than it has.
+    pub fn check_compare(&self) -> Result<(), String> {
+        let rows = self.rows.len();
+        let references: &[usize] = match &self.compare {
+            Compare::TimesReference(r) | Compare::SpeedUpOver(r) => {
+                std::slice::from_ref(r)
+            }
+            Compare::Against(references) => {
+                if references.len() != rows {
+                    return Err(format!(
+                        "{}: {} references for {rows} rows",
+                        self.file,
+                        references.len()
+                    ));
+                }
+                references
+            }
+            Compare::Nothing => &[],
+        };
+        match references.iter().find(|&&r| r >= rows) {
+            Some(r) => {
+                Err(format!("{}: row {r} is compared against, of {rows}", self.file))
+            }
+            None => Ok(()),
+        }
+    }
+}
+
 // ANCHOR: chapter
 /// One chapter of the book and its crate: everything its pages show.
 #[derive(Debug, Clone)]
@@ -442,5 +472,27 @@ mod tests {
         let params = Params::resolve("test/x", &limited.params, &["k=3"]).unwrap();
         assert_eq!(limited.limits[0].estimate(&params).unwrap(), 9.0);
         assert_eq!((limited.limits[0].work, limited.limits[0].max), ("k²", 1e4));
+    }
+
+    #[test]
+    fn a_comparison_that_names_a_missing_row_is_refused() {
+        const ROWS: &[TimingRow] =
+            &[row("ours", "g/ours"), row("theirs", "g/theirs")];
+        let table = |compare| TimingTable {
+            file: "t.md",
+            package: "p",
+            column: "what",
+            what: "a test",
+            per_second: "",
+            rows: ROWS,
+            compare,
+        };
+        assert!(table(Compare::Against(&[1, 1])).check_compare().is_ok());
+        assert!(table(Compare::Nothing).check_compare().is_ok());
+        let short = table(Compare::Against(&[1])).check_compare().unwrap_err();
+        assert_eq!(short, "t.md: 1 references for 2 rows");
+        let beyond = table(Compare::TimesReference(2)).check_compare().unwrap_err();
+        assert_eq!(beyond, "t.md: row 2 is compared against, of 2");
+        assert!(table(Compare::Against(&[0, 5])).check_compare().is_err());
     }
 }

@@ -205,7 +205,7 @@ impl Controller {
     /// What to multiply h by after an attempt with this error estimate: the rule of
     /// [`rescaled_step`] for the method's `exponent`, aimed a little low, and
     /// clamped; as much as allowed after an attempt with no error at all.
-    fn factor(&self, error: f64, exponent: f64) -> f64 {
+    pub(crate) fn factor(&self, error: f64, exponent: f64) -> f64 {
         if error == 0.0 {
             self.max_factor
         } else {
@@ -216,7 +216,7 @@ impl Controller {
     // ANCHOR_END: step_factor
 
     /// An error once a run has made `attempts` attempts, the most allowed.
-    fn check_attempts(&self, attempts: usize) -> Result<(), PbmError> {
+    pub(crate) fn check_attempts(&self, attempts: usize) -> Result<(), PbmError> {
         if attempts >= self.max_attempts {
             let why = "too many attempts; is tol too small?";
             return Err(PbmError::invalid("adaptive run", why));

@@ -19,6 +19,7 @@ pub mod demos;
 pub mod exercises;
 #[cfg(feature = "book")]
 pub mod figures;
+pub mod fixed;
 #[cfg(feature = "book")]
 pub mod pages;
 #[cfg(feature = "book")]

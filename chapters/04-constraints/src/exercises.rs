@@ -64,7 +64,7 @@ pub fn all() -> Vec<Exercise> {
         )
         .limit(
             ("t_end × √(max(k, 1e5 N/m) / 1e5 N/m)", "chain-seconds"),
-            (80.0, "lower t_end or k"),
+            (55.0, "lower t_end or k"),
             chain_seconds,
         ),
     ]

@@ -72,6 +72,22 @@ fn rods_allow_bigger_steps_and_hold_their_length() {
 }
 
 #[test]
+fn rods_vs_springs_refuses_runs_over_its_budget_before_running_them() {
+    // Measured: 5 s of chain at k = 2.56e7 N/m (80 chain-seconds) took 2.9 s, at
+    // k = 1.38e7 N/m (59) 2.3-3.2 s; the limit of 55 keeps a run near 2.5 s.
+    for args in [["k=2.56e7", "t_end=5"], ["k=1e8", "t_end=1.8"]] {
+        let refused = run("rods-vs-springs", &args);
+        assert!(
+            matches!(
+                refused.as_ref().map_err(PbmError::cause),
+                Err(PbmError::TooMuchWork { .. })
+            ),
+            "{args:?}: {refused:?}"
+        );
+    }
+}
+
+#[test]
 fn bad_parameters_are_errors() {
     for (id, set) in [
         ("drift", "h=0"),

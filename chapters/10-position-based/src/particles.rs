@@ -98,7 +98,11 @@ impl<const D: usize> PbdSystem<D> {
         condition.check(&x)?;
         let rows = self.lambda.len()..self.lambda.len() + condition.rows();
         self.lambda.resize(rows.end, 0.0);
-        self.constraints.push(Projected { condition: Box::new(condition), stiffness, rows });
+        self.constraints.push(Projected {
+            condition: Box::new(condition),
+            stiffness,
+            rows,
+        });
         Ok(())
     }
 
