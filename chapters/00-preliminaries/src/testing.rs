@@ -73,6 +73,15 @@ pub fn bound(object: &mut Value, key: &str, holds: impl Fn(f64) -> bool) {
     }
 }
 
+/// Whether `result` is a refusal as too much work, under any wrapping: what the tests
+/// that pin an exercise's joint limits assert of a run just over them.
+pub fn refused_as_too_much_work(result: &Result<Value, PbmError>) -> bool {
+    matches!(
+        result.as_ref().map_err(PbmError::cause),
+        Err(PbmError::TooMuchWork { .. })
+    )
+}
+
 /// For each parameter, an assignment just outside what it allows: above a number's
 /// range (or below it, where the range reaches the largest float), a word for a flag,
 /// a word no choice offers.

@@ -7,7 +7,7 @@ mod physics;
 
 use pbm_implicit::chapter;
 use pbm_prelim::PbmError;
-use pbm_prelim::testing::bound;
+use pbm_prelim::testing::{bound, refused_as_too_much_work};
 use serde_json::Value;
 
 // Wall-clock time and rounding-level errors vary by machine; bounds are asserted
@@ -86,12 +86,6 @@ fn sheet_sizes_refuses_runs_longer_than_its_budget_before_running_them() {
         ["t_end=0.34", "preconditioner=jacobi"],
     ] {
         let refused = run("sheet-sizes", &args);
-        assert!(
-            matches!(
-                refused.as_ref().map_err(PbmError::cause),
-                Err(PbmError::TooMuchWork { .. })
-            ),
-            "{args:?}: {refused:?}"
-        );
+        assert!(refused_as_too_much_work(&refused), "{args:?}: {refused:?}");
     }
 }
