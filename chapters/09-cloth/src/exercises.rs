@@ -188,8 +188,8 @@ params! {
 /// steps (as √(30 h)); after the first 6 s, as it settles, a quarter of that.
 /// Building the cloth and its first matrix costs about 2,300 units per particle.
 /// The defaults (8 s: the drape is at rest from about 6 s) come to 4.6e7 units and
-/// run in 1.8–2.3 s; the least favourable shapes at the limit (n = 24 at
-/// h = 1/30 s; n = 3 at h = 1 ms) in 2.5 s.
+/// run in 1.5–1.7 s; the least favourable shapes at the limit (n = 24 at
+/// h = 1/30 s; n = 3 at h = 1 ms) in 2.2 s and 1.5 s.
 const CLOTH_WORK: f64 = 5.6e7;
 
 /// The CG iterations a step may take at most while the cloth moves, about (see

@@ -237,7 +237,7 @@ fn notes_errata_the_slides_shear_energy_is_not_zero_at_rest() {
 fn the_projection_is_the_nearest_semidefinite_matrix_a_dense_eigensolve_finds() {
     use nalgebra::DMatrix;
     use pbm_cloth::energy::{
-        Curvature, LocalTerms, local_terms, project_to_semidefinite,
+        Curvature, EIGEN_TOLERANCE, LocalTerms, local_terms, project_to_semidefinite,
     };
     let (mut indefinite, mut worst) = (0, 0.0_f64);
     for (s, sample) in samples(300).unwrap().iter().enumerate() {
@@ -274,7 +274,12 @@ fn the_projection_is_the_nearest_semidefinite_matrix_a_dense_eigensolve_finds() 
                     worst.max((projected[(r, c)] - expected[(r, c)]).abs() / scale);
             }
         }
-        assert!(worst < 1e-9, "sample {s}: off by {worst:.1e} of the largest entry");
+        // The eigensolve stops at a relative tolerance; the projection is within
+        // a few times it (2.3e-8 at 1e-8 over these samples).
+        assert!(
+            worst < 10.0 * EIGEN_TOLERANCE,
+            "sample {s}: off by {worst:.1e} of the largest entry"
+        );
     }
     // The samples are stretched, sheared and bent: many are indefinite, so the
     // comparison is not only of matrices left alone.
