@@ -19,6 +19,7 @@ use pbm_cloth::cloth::Material;
 use pbm_cloth::scenes::{Scene, cloth};
 use pbm_constraints::scenes::Chain;
 use pbm_constraints::system::{default_iterations, solve_multipliers};
+use pbm_constraints::tree::TreeSolve;
 use pbm_implicit::cg::{conjugate_gradient, solve_pcg};
 use pbm_implicit::multigrid::{Multigrid, MultigridPreconditioned};
 use pbm_implicit::sheet::sheet;
@@ -173,8 +174,28 @@ fn sparse(c: &mut Criterion) {
         .collect();
     let f = to_faer(m, &entries).unwrap();
     let direct = faer_solve(&f, None, &rhs).unwrap();
+    // Baraff's tree: built and ordered once (a simulator keeps it), factored and
+    // solved every time; and the whole of it from scratch, as faer's row is.
+    let mut tree = TreeSolve::<2>::new(&j, &w).unwrap();
+    let mut tree_lambda = vec![0.0; m];
+    let mut by_tree = || {
+        tree.factor(&j, &w).unwrap();
+        tree.solve(&rhs, &mut tree_lambda);
+        tree_lambda[0]
+    };
+    by_tree();
+    let from_scratch = || {
+        let mut tree = TreeSolve::<2>::new(&j, &w).unwrap();
+        let mut lambda = vec![0.0; m];
+        tree.factor(&j, &w).unwrap();
+        tree.solve(&rhs, &mut lambda);
+        lambda
+    };
     assert!(relative_difference(&cg(), &direct) < 1e-9);
     assert!(relative_difference(dense().as_slice(), &direct) < 1e-9);
+    assert!(relative_difference(&from_scratch(), &direct) < 1e-9);
+    group.bench_function("chain-1000-tree", |b| b.iter(&mut by_tree));
+    group.bench_function("chain-1000-tree-from-scratch", |b| b.iter(from_scratch));
     group.bench_function("chain-1000-cg", |b| b.iter(cg));
     group.bench_function("chain-1000-dense-cholesky", |b| b.iter(dense));
     group.bench_function("chain-1000-faer", |b| {

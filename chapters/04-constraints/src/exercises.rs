@@ -4,14 +4,18 @@ use crate::constraint::{OnCircle, Rod};
 use crate::scenes::{
     BEAD_FORCES_ANGLE_DEG, BEAD_FORCES_SPEED, Chain, bead_forces, double_pendulum,
 };
-use crate::scenes::{Holder, bead_drift, max_stable_step, run_chain};
-use crate::system::{ConstrainedSystem, Feedback};
+use crate::scenes::{Holder, bead_drift, max_stable_step, mobile_fill, run_chain};
+use crate::system::{
+    ConstrainedSystem, Feedback, default_iterations, solve_multipliers,
+};
+use crate::tree::TreeSolve;
 use nalgebra::Vector2;
 use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::{ButcherTableau, EULER, MIDPOINT, RK4};
 use pbm_particles::forces::G;
 use pbm_prelim::{Choice, Exercise, Optional, PbmError, budget, params};
 use serde_json::{Value, json};
+use std::time::Instant;
 
 /// Every exercise of the chapter, in reading order.
 pub fn all() -> Vec<Exercise> {
@@ -66,6 +70,11 @@ pub fn all() -> Vec<Exercise> {
             ("t_end × √(max(k, 1e5 N/m) / 1e5 N/m)", "chain-seconds"),
             (55.0, "lower t_end or k"),
             chain_seconds,
+        ),
+        Exercise::new(
+            "tree-solve",
+            "one solve for λ on a falling chain by Baraff's tree and by CG: time, iterations, agreement; the mobile's fill-in in both orders",
+            tree_solve,
         ),
     ]
 }
@@ -280,3 +289,51 @@ fn rods_vs_springs(p: RodsVsSpringsParams) -> Result<Value, PbmError> {
         },
     }))
 }
+
+params! {
+    /// `constraints/tree-solve`.
+    pub struct TreeSolveParams {
+        links: usize = int("rods in the falling chain", 1000, 1, 5000),
+    }
+}
+
+// ANCHOR: tree_solve_exercise
+/// One solve for λ on the chapter's chain of `links` rods after 20 ms of falling: by
+/// the tree (factored and solved; the mean of enough repeats to take about 20 ms) and
+/// by CG to a relative residual of 1e-12, timed, with their largest difference
+/// relative to the largest |λ|; and the mobile's fill-in leaves first and root first.
+fn tree_solve(p: TreeSolveParams) -> Result<Value, PbmError> {
+    let mut system = Chain { links: p.links, length: 0.1, mass: 0.1 }.falling(20)?;
+    system.particles.accumulate_forces()?;
+    let (w, rhs) = system.assemble()?;
+    let j = system.jacobian();
+    let mut tree = TreeSolve::<2>::new(j, &w)?;
+    let (mut by_tree, mut by_cg) = (vec![0.0; rhs.len()], vec![0.0; rhs.len()]);
+    let repeats = (100_000 / p.links).clamp(1, 1000);
+    let start = Instant::now();
+    for _ in 0..repeats {
+        tree.factor(j, &w)?;
+        tree.solve(&rhs, &mut by_tree);
+    }
+    let tree_s = start.elapsed().as_secs_f64() / repeats as f64;
+    let start = Instant::now();
+    let limit = (1e-12, default_iterations(rhs.len()));
+    let report = solve_multipliers(j, &w, &rhs, &mut by_cg, limit)?;
+    let cg_s = start.elapsed().as_secs_f64();
+    let scale = by_cg.iter().fold(0.0_f64, |m, l| m.max(l.abs()));
+    let gap =
+        by_tree.iter().zip(&by_cg).fold(0.0_f64, |m, (a, b)| m.max((a - b).abs()));
+    let (leaves_first, root_first) = mobile_fill()?;
+    Ok(json!({
+        "rows": rhs.len(),
+        "nodes": tree.len(),
+        "tree_solve_us": tree_s * 1e6,
+        "cg_solve_us": cg_s * 1e6,
+        "cg_over_tree": cg_s / tree_s,
+        "cg_iterations": report.iterations,
+        "max_relative_difference": gap / scale.max(f64::MIN_POSITIVE),
+        "mobile_fill_leaves_first": leaves_first,
+        "mobile_fill_root_first": root_first,
+    }))
+}
+// ANCHOR_END: tree_solve_exercise

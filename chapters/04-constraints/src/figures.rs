@@ -3,9 +3,10 @@
 use crate::scenes::{
     BEAD_FORCES_ANGLE_DEG, BEAD_FORCES_SPEED, bead_forces as forces_on_bead,
 };
-use crate::scenes::{Chain, double_pendulum};
+use crate::scenes::{Chain, MOBILE_RODS, double_pendulum, mobile_tree};
 use crate::scenes::{Holder, bead_drift, max_stable_step, run_chain};
 use crate::system::Feedback;
+use crate::tree::{Kind, fill_in};
 use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::{MIDPOINT, RK4};
 use pbm_prelim::plot::prelude::*;
@@ -39,6 +40,11 @@ pub fn all() -> Vec<Figure> {
             "rods-vs-springs",
             "A chain of rods against a chain of stiff springs",
             rods_vs_springs,
+        ),
+        Figure::new(
+            "tree-order",
+            "A tree of rods, numbered for elimination, and the blocks it fills in",
+            tree_order,
         ),
     ]
 }
@@ -368,4 +374,186 @@ fn rods_vs_springs() -> Result<Vec<Drawing>, PbmError> {
             Ok(())
         },
     )
+}
+
+/// The mobile's graph as the tree solve orders it: per node, what it is, where it is
+/// drawn, and its parent's position in the order.
+struct OrderedTree {
+    nodes: Vec<(Kind, (f64, f64), Option<usize>)>,
+    hook: (f64, f64),
+}
+
+impl OrderedTree {
+    fn new() -> Result<Self, PbmError> {
+        let (system, tree) = mobile_tree()?;
+        let particles = &system.particles.particles;
+        let at = |i: usize| (particles[i].x.x, particles[i].x.y);
+        let nodes = tree
+            .order()
+            .map(|(kind, parent)| {
+                let place = match kind {
+                    Kind::Particle { col } => at(col / 2),
+                    Kind::Constraint { row } => {
+                        let (a, b) = MOBILE_RODS[row];
+                        let ((xa, ya), (xb, yb)) = (at(a), at(b));
+                        (0.5 * (xa + xb), 0.5 * (ya + yb))
+                    }
+                };
+                (kind, place, parent)
+            })
+            .collect();
+        Ok(OrderedTree { nodes, hook: at(MOBILE_RODS[0].0) })
+    }
+
+    fn edges(&self) -> Vec<(usize, usize)> {
+        let parents = self.nodes.iter().map(|&(_, _, parent)| parent);
+        parents.enumerate().filter_map(|(i, p)| Some((i, p?))).collect()
+    }
+}
+
+/// Chapter 4's mobile (seven rods, seven moving particles, hung from a fixed hook) as
+/// the tree solve sees it: (a) its graph, each node numbered in the elimination order
+/// the solve chose; (b) the blocks of H in that order, the factor's blocks the same;
+/// (c) the same matrix numbered root first, with the blocks the elimination fills in.
+fn tree_order() -> Result<Vec<Drawing>, PbmError> {
+    let tree = OrderedTree::new()?;
+    let n = tree.nodes.len();
+    let edges = tree.edges();
+    let reversed: Vec<(usize, usize)> =
+        edges.iter().map(|&(a, b)| (n - 1 - a, n - 1 - b)).collect();
+    let (leaves_fill, root_fill) = (fill_in(n, &edges), fill_in(n, &reversed));
+    let (particle, constraint, fill) = (color(0), color(1), color(4));
+    let legend: Legend = vec![
+        ("particle: its block of H is M".to_string(), Swatch::Square(particle)),
+        (
+            "constraint: its block of H is zero".to_string(),
+            Swatch::Square(constraint),
+        ),
+        ("block of J: a rod meets a particle".to_string(), Swatch::Square(REFERENCE)),
+        (
+            "block the elimination fills in (both triangles)".to_string(),
+            Swatch::Square(fill),
+        ),
+    ];
+    let titles = [
+        "(a) The graph, numbered leaves first".to_string(),
+        format!("(b) H leaves first: L adds {} blocks", leaves_fill.len()),
+        format!("(c) H root first: L adds {} blocks", root_fill.len()),
+    ];
+    titled_figure(
+        "tree-order",
+        [420, 1300],
+        "Eliminating a tree's nodes leaves first changes only each parent's own block",
+        |root, layout| {
+            let root = legend_below(root, &legend)?;
+            let parts = pbm_prelim::plot::panels(&root, layout, 3, 3);
+            let font = pbm_prelim::plot::label_font();
+            let area = titled(&parts[0], &titles[0], &font)?;
+            draw_tree_graph(&area, &tree, (particle, constraint))?;
+            // Panel (c) numbers node i as n − 1 − i; its fill is in those numbers.
+            let cases = [(false, &leaves_fill), (true, &root_fill)];
+            for ((part, title), (flipped, filled)) in
+                parts[1..].iter().zip(&titles[1..]).zip(cases)
+            {
+                let place = |i: usize| if flipped { n - 1 - i } else { i };
+                let area = titled(part, title, &font)?;
+                let mut chart =
+                    scene_chart(&area, -1.4..n as f64 + 0.1, -0.1..n as f64 + 0.1)?;
+                let cell = |r: usize, c: usize, style: ShapeStyle| {
+                    let (x, y) = (c as f64, (n - 1 - r) as f64);
+                    Rectangle::new(
+                        [(x + 0.06, y + 0.06), (x + 0.94, y + 0.94)],
+                        style,
+                    )
+                };
+                for r in 0..n {
+                    for c in 0..n {
+                        chart.draw_series(std::iter::once(cell(
+                            r,
+                            c,
+                            REFERENCE.mix(0.25).stroke_width(1),
+                        )))?;
+                    }
+                }
+                for (i, &(kind, _, _)) in tree.nodes.iter().enumerate() {
+                    let k = place(i);
+                    let style = match kind {
+                        Kind::Particle { .. } => particle.filled(),
+                        Kind::Constraint { .. } => constraint.filled(),
+                    };
+                    chart.draw_series(std::iter::once(cell(k, k, style)))?;
+                    chart.draw_series(std::iter::once(Text::new(
+                        format!("{}", k + 1),
+                        (-0.15, (n - 1 - k) as f64 + 0.5),
+                        pbm_prelim::plot::tick_font()
+                            .pos(Pos::new(HPos::Right, VPos::Center)),
+                    )))?;
+                }
+                for &(a, b) in &edges {
+                    let (a, b) = (place(a), place(b));
+                    chart.draw_series([
+                        cell(a, b, REFERENCE.filled()),
+                        cell(b, a, REFERENCE.filled()),
+                    ])?;
+                }
+                for &(a, b) in filled.iter() {
+                    chart.draw_series([
+                        cell(a, b, fill.filled()),
+                        cell(b, a, fill.filled()),
+                    ])?;
+                }
+            }
+            Ok(())
+        },
+    )
+}
+
+/// Panel (a) of [`tree_order`]: rods as lines between particles, each node a disc
+/// (particle) or square (constraint) carrying its number in the order.
+fn draw_tree_graph(
+    area: &Area<'_>,
+    tree: &OrderedTree,
+    (particle, constraint): (RGBColor, RGBColor),
+) -> Result<(), Box<dyn std::error::Error>> {
+    let mut chart = scene_chart(area, -2.1..2.2, -2.9..1.1)?;
+    let place = |i: usize| tree.nodes[i].1;
+    for (a, b) in tree.edges() {
+        line(&mut chart, &[place(a), place(b)], REFERENCE, 2)?;
+    }
+    // The hook: the rod's other end, which no force moves, drawn as the ground.
+    let tie = tree.nodes.len() - 1;
+    dashed_line(&mut chart, &[place(tie), tree.hook], REFERENCE, 2)?;
+    let (hx, hy) = tree.hook;
+    chart.draw_series(std::iter::once(Polygon::new(
+        vec![(hx - 0.25, hy + 0.25), (hx + 0.25, hy + 0.25), (hx, hy)],
+        REFERENCE.filled(),
+    )))?;
+    let white = pbm_prelim::plot::label_font()
+        .color(&WHITE)
+        .pos(Pos::new(HPos::Center, VPos::Center));
+    for (i, &(kind, at, _)) in tree.nodes.iter().enumerate() {
+        match kind {
+            Kind::Particle { .. } => {
+                chart.draw_series(std::iter::once(Circle::new(
+                    at,
+                    13,
+                    particle.filled(),
+                )))?;
+            }
+            Kind::Constraint { .. } => {
+                let (x, y) = at;
+                let half = 0.19;
+                chart.draw_series(std::iter::once(Rectangle::new(
+                    [(x - half, y - half), (x + half, y + half)],
+                    constraint.filled(),
+                )))?;
+            }
+        }
+        chart.draw_series(std::iter::once(Text::new(
+            format!("{}", i + 1),
+            at,
+            white.clone(),
+        )))?;
+    }
+    Ok(())
 }

@@ -23,6 +23,7 @@ pub mod pages;
 pub mod practice;
 pub mod scenes;
 pub mod system;
+pub mod tree;
 
 /// The chapter's registry entry: everything its pages show (exercises, figures, the runs
 /// and numbers quoted, timing tables, live demos).

@@ -9,6 +9,15 @@ use pbm_prelim::registry::{Compare, Shown, TimingTable, row};
 pub fn shown() -> Vec<Shown> {
     vec![
         Shown::values("constraints/bead-forces"),
+        Shown::run("constraints/tree-solve").keys(&[
+            "rows",
+            "nodes",
+            "cg_iterations",
+            "max_relative_difference",
+            "mobile_fill_leaves_first",
+            "mobile_fill_root_first",
+        ])
+        .timed(&["tree_solve_us", "cg_solve_us", "cg_over_tree"]),
         Shown::run("constraints/drift").keys(&[
             "solver",
             "steps",
@@ -61,6 +70,19 @@ pub const TABLES: &[TimingTable] = &[
         compare: Compare::TimesReference(0),
     },
     TimingTable {
+        file: "constraints-tree.md",
+        column: "chain",
+        package: "pbm-constraints",
+        what: "one solve for λ by the tree (factor and solve; the tree built once)",
+        per_second: "",
+        rows: &[
+            row("100 rods (102 rows)", "constraints/tree_solve_100_rods"),
+            row("1,000 rods (1,002 rows)", "constraints/tree_solve_1000_rods"),
+            row("10,000 rods (10,002 rows)", "constraints/tree_solve_10000_rods"),
+        ],
+        compare: Compare::TimesReference(0),
+    },
+    TimingTable {
         file: "constraints-solvers.md",
         column: "solver",
         package: "pbm-bench",
@@ -72,6 +94,14 @@ pub const TABLES: &[TimingTable] = &[
                 "production-sparse/chain-1000-faer",
             ),
             row(
+                "our tree solve (Baraff), the tree built once",
+                "production-sparse/chain-1000-tree",
+            ),
+            row(
+                "our tree solve, building and ordering the tree too",
+                "production-sparse/chain-1000-tree-from-scratch",
+            ),
+            row(
                 "our CG, unformed, Jacobi-preconditioned",
                 "production-sparse/chain-1000-cg",
             ),
@@ -80,6 +110,6 @@ pub const TABLES: &[TimingTable] = &[
                 "production-sparse/chain-1000-dense-cholesky",
             ),
         ],
-        compare: Compare::Against(&[0, 0, 0]),
+        compare: Compare::Against(&[0, 0, 0, 0, 0]),
     },
 ];

@@ -6,6 +6,7 @@
 
 use crate::constraint::{Nail, OnCircle, Rod};
 use crate::system::{ConstrainedSystem, Feedback};
+use crate::tree::{TreeSolve, fill_in};
 use nalgebra::Vector2;
 use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::system::OdeSystem;
@@ -172,6 +173,60 @@ impl Chain {
             .fold(0.0, f64::max)
     }
 }
+
+/// A branching tree of rods in the plane: a mobile of seven particles hung by one rod
+/// from a fixed hook (its one tie to the ground), with one particle carrying three
+/// rods (the case where J W Jᵀ couples all three). Each particle moves, so that the
+/// multipliers have velocity terms; the tree solve's test and figure use it.
+pub fn mobile() -> Result<ConstrainedSystem<2>, PbmError> {
+    let at = |x: f64, y: f64| Vector2::new(x, y);
+    let places = [
+        (0.0, 0.0),
+        (0.0, -1.0),
+        (-1.0, -1.5),
+        (1.0, -1.5),
+        (0.2, -2.0),
+        (-1.6, -2.3),
+        (1.7, -2.4),
+        (0.0, 0.8),
+    ];
+    let mut particles = Vec::with_capacity(places.len());
+    for (i, &(x, y)) in places.iter().enumerate() {
+        let v = at(0.3 * (i as f64).sin(), -0.2 * i as f64);
+        particles.push(Particle::new(0.5 + 0.25 * i as f64, at(x, y), v)?);
+    }
+    particles[7] = particles[7].clone().with_motion(Motion::Fixed);
+    let mut system = ConstrainedSystem::new(particles);
+    system.add_force(gravity())?;
+    for (a, b) in MOBILE_RODS {
+        let p = &system.particles.particles;
+        let length = (p[a].x - p[b].x).norm();
+        system.add_constraint(Rod::new(a, b, length)?)?;
+    }
+    Ok(system)
+}
+
+/// The mobile and its tree, ordered for elimination.
+pub fn mobile_tree() -> Result<(ConstrainedSystem<2>, TreeSolve<2>), PbmError> {
+    let mut system = mobile()?;
+    let (w, _) = system.assemble()?;
+    let tree = TreeSolve::new(system.jacobian(), &w)?;
+    Ok((system, tree))
+}
+
+/// The blocks the mobile's elimination fills in, leaves first (the tree solve's order)
+/// and root first (the same numbers read backwards).
+pub fn mobile_fill() -> Result<(usize, usize), PbmError> {
+    let (_, tree) = mobile_tree()?;
+    let (n, edges) = (tree.len(), tree.edges());
+    let reversed: Vec<(usize, usize)> =
+        edges.iter().map(|&(a, b)| (n - 1 - a, n - 1 - b)).collect();
+    Ok((fill_in(n, &edges).len(), fill_in(n, &reversed).len()))
+}
+
+/// The mobile's rods: the hook (particle 7) to 0, then down the branches.
+pub const MOBILE_RODS: [(usize, usize); 7] =
+    [(7, 0), (0, 1), (1, 2), (1, 3), (1, 4), (2, 5), (3, 6)];
 
 // The chapter's two numerical arguments: drift (and the feedback that cures it), and
 // why a chain of rods beats a chain of stiff springs.

@@ -4,6 +4,7 @@
 //! multipliers and add the constraint force Jᵀλ to the accumulators.
 
 use crate::block_matrix::{BlockMatrix, MatrixBlock};
+use crate::tree::TreeSolve;
 use pbm_implicit::cg::{CgReport, LinearOperator, conjugate_gradient};
 use pbm_ode::system::OdeSystem;
 use pbm_particles::condition::{Condition, Evaluation};
@@ -36,6 +37,17 @@ impl Feedback {
             k_d: non_negative("feedback", "k_d", k_d)?,
         })
     }
+}
+
+/// How the multipliers are found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Multipliers {
+    /// Conjugate gradients on the unformed J W Jᵀ: any constraints, redundant ones too.
+    #[default]
+    Cg,
+    /// Baraff's direct solve on the tree of particles and constraints, in time linear in
+    /// their number: constraints without loops only (see [`TreeSolve`]).
+    Tree,
 }
 
 /// Counts of the constraint solves so far.
@@ -73,6 +85,11 @@ pub struct ConstrainedSystem<const D: usize> {
     /// Most CG iterations a solve may take; `None` for the default, 10 m + 100 for m
     /// rows.
     pub max_iterations: Option<usize>,
+    /// How the multipliers are found.
+    pub multipliers: Multipliers,
+    /// The tree and its factors, built at the first tree solve after a constraint was
+    /// added.
+    tree: Option<TreeSolve<D>>,
     stats: SolveStats,
 }
 
@@ -94,6 +111,8 @@ impl<const D: usize> ConstrainedSystem<D> {
             feedback: Feedback::DEFAULT,
             tolerance: 1e-12,
             max_iterations: None,
+            multipliers: Multipliers::Cg,
+            tree: None,
             stats: SolveStats::default(),
         }
     }
@@ -144,6 +163,7 @@ impl<const D: usize> ConstrainedSystem<D> {
         self.j.n_rows = row + rows;
         self.j_dot.n_rows = row + rows;
         self.constraints.push(Box::new(constraint));
+        self.tree = None;
         Ok(())
     }
     // ANCHOR_END: add_constraint
@@ -291,19 +311,29 @@ impl<const D: usize> ConstrainedSystem<D> {
         }
         self.check_rows_can_be_met(&w, &rhs)?;
         self.lambda.fill(0.0);
-        let max_iterations =
-            self.max_iterations.unwrap_or_else(|| default_iterations(rhs.len()));
-        let report = solve_multipliers(
-            &self.j,
-            &w,
-            &rhs,
-            &mut self.lambda,
-            (self.tolerance, max_iterations),
-        )?;
+        let iterations = match self.multipliers {
+            Multipliers::Cg => {
+                let max_iterations = self
+                    .max_iterations
+                    .unwrap_or_else(|| default_iterations(rhs.len()));
+                let limit = (self.tolerance, max_iterations);
+                solve_multipliers(&self.j, &w, &rhs, &mut self.lambda, limit)?
+                    .iterations
+            }
+            Multipliers::Tree => {
+                let tree = match &mut self.tree {
+                    Some(tree) => tree,
+                    None => self.tree.insert(TreeSolve::new(&self.j, &w)?),
+                };
+                tree.factor(&self.j, &w)?;
+                tree.solve(&rhs, &mut self.lambda);
+                0
+            }
+        };
         self.j.mul_transpose_vec(&self.lambda, &mut self.constraint_force);
         self.stats.solves += 1;
-        self.stats.iterations += report.iterations;
-        self.stats.max_iterations = self.stats.max_iterations.max(report.iterations);
+        self.stats.iterations += iterations;
+        self.stats.max_iterations = self.stats.max_iterations.max(iterations);
         Ok(&self.constraint_force)
     }
     // ANCHOR_END: solve

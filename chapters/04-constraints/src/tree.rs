@@ -1,0 +1,372 @@
+//! The multipliers in linear time when the constraints form a tree (Baraff, "Linear-Time
+//! Dynamics using Lagrange Multipliers", SIGGRAPH 1996).
+//!
+//! Instead of J W Jᵀ λ = rhs, whose matrix fills in wherever a particle carries several
+//! constraints, the solve takes the larger system the two halves of Newton's law make
+//! together,
+//!
+//! ```text
+//! [ M  Jᵀ ] [  a ]   [  0  ]
+//! [ J  0  ] [ −λ ] = [ rhs ]
+//! ```
+//!
+//! (the top rows: the constraint force Jᵀλ gives the accelerations a = W Jᵀλ; the bottom
+//! rows: those accelerations meet the constraints' demand, J W Jᵀ λ = rhs). Its graph has
+//! a node per free particle and per constraint and an edge per non-zero block of J. When
+//! that graph is a tree, eliminating the nodes leaves first creates no fill-in: a leaf
+//! touches only its parent, so removing it changes only the parent's diagonal block.
+
+use crate::block_matrix::BlockMatrix;
+use nalgebra::{SMatrix, SVector};
+use pbm_prelim::PbmError;
+use std::collections::VecDeque;
+
+/// A node's block: D × D, a particle's coordinates or up to D rows of a constraint. A
+/// constraint of fewer rows sits in the top-left corner, the rest of the diagonal one:
+/// padding that never meets the answer.
+type Block<const D: usize> = SMatrix<f64, D, D>;
+
+/// What a node of the graph stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A particle a force can move.
+    Particle {
+        /// The column of J where its coordinates start.
+        col: usize,
+    },
+    /// A constraint.
+    Constraint {
+        /// The row of J where its rows start.
+        row: usize,
+    },
+}
+
+/// One node, in the elimination order.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    kind: Kind,
+    /// How many numbers the node has: D for a particle, its rows for a constraint.
+    size: usize,
+    /// The node eliminated after it that it touches, with the block of J between them
+    /// (`None` for the root of a piece).
+    parent: Option<(usize, usize)>,
+}
+
+/// The tree of a constrained system of particles in D dimensions, ordered for
+/// elimination, with the storage its factorization reuses from solve to solve.
+#[derive(Debug, Clone)]
+pub struct TreeSolve<const D: usize> {
+    nodes: Vec<Node>,
+    /// E = ±(the node's pivot block), positive definite for both kinds of node; once
+    /// factored, E⁻¹.
+    pivots: Vec<Block<D>>,
+    /// L̂ᵢ = Eᵢ⁻¹ Hᵢ,parent for each node with a parent.
+    l: Vec<Block<D>>,
+    x: Vec<SVector<f64, D>>,
+}
+
+impl<const D: usize> TreeSolve<D> {
+    /// The graph of the constraints in `j` (D columns per particle, at most D rows per
+    /// constraint) over the particles with a non-zero inverse mass in `w`, ordered for
+    /// elimination. Fails, naming a node, if the graph has a loop, counting the ground
+    /// as one body.
+    pub fn new(j: &BlockMatrix, w: &[f64]) -> Result<Self, PbmError> {
+        let graph = Graph::new(j, w, D)?;
+        let nodes = graph.elimination_order()?;
+        Ok(TreeSolve {
+            pivots: vec![Block::zeros(); nodes.len()],
+            l: vec![Block::zeros(); nodes.len()],
+            x: vec![SVector::zeros(); nodes.len()],
+            nodes,
+        })
+    }
+
+    /// How many nodes the tree has (free particles and constraints together).
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The nodes in elimination order, each with the position of its parent.
+    pub fn order(&self) -> impl Iterator<Item = (Kind, Option<usize>)> + '_ {
+        self.nodes.iter().map(|node| (node.kind, node.parent.map(|(p, _)| p)))
+    }
+
+    /// The tree's edges as (child, parent) positions in the elimination order.
+    pub fn edges(&self) -> Vec<(usize, usize)> {
+        let parents = self.nodes.iter().map(|node| node.parent.map(|(p, _)| p));
+        parents.enumerate().filter_map(|(i, p)| Some((i, p?))).collect()
+    }
+
+    /// Whether there is nothing to solve.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The block Hᵢ,parent of node `i`: a block of J under a constraint, its transpose
+    /// under a particle.
+    fn coupling(&self, i: usize, j: &BlockMatrix) -> Block<D> {
+        let mut h = Block::zeros();
+        let Some((_, link)) = self.nodes[i].parent else { return h };
+        let block = &j.blocks[link];
+        for r in 0..block.rows {
+            for c in 0..block.cols {
+                let value = block.data[r * block.cols + c];
+                match self.nodes[i].kind {
+                    Kind::Constraint { .. } => h[(r, c)] = value,
+                    Kind::Particle { .. } => h[(c, r)] = value,
+                }
+            }
+        }
+        h
+    }
+
+    // ANCHOR: factor
+    /// Factors H = L D Lᵀ leaves first. Each pivot starts as the node's own diagonal
+    /// block (M for a particle, zero for a constraint) and takes one term from each
+    /// child; a parent and its child are of opposite kinds, so with E = D for a
+    /// particle and E = −D for a constraint every term is added: E_p += Hᵀ E⁻¹ H.
+    /// E⁻¹, found from E's Cholesky factor, replaces E: the solve needs only it.
+    pub fn factor(&mut self, j: &BlockMatrix, w: &[f64]) -> Result<(), PbmError> {
+        for (e, node) in self.pivots.iter_mut().zip(&self.nodes) {
+            *e = Block::identity();
+            for k in 0..node.size {
+                e[(k, k)] = match node.kind {
+                    Kind::Particle { col } => 1.0 / w[col + k],
+                    Kind::Constraint { .. } => 0.0,
+                };
+            }
+        }
+        for i in 0..self.nodes.len() {
+            let factor = self.pivots[i].cholesky().ok_or_else(|| self.singular(i))?;
+            self.pivots[i] = factor.inverse();
+            if let Some((parent, _)) = self.nodes[i].parent {
+                let h = self.coupling(i, j);
+                self.l[i] = self.pivots[i] * h;
+                let term = h.transpose() * self.l[i];
+                self.pivots[parent] += term;
+            }
+        }
+        Ok(())
+    }
+    // ANCHOR_END: factor
+
+    // ANCHOR: solve
+    /// Solves H [a; −λ] = [0; rhs] with the factors: down the tree (L z = b), across
+    /// (y = D⁻¹ z), back up (Lᵀ x = y). Writes λ for every constraint in the tree.
+    pub fn solve(&mut self, rhs: &[f64], lambda: &mut [f64]) {
+        let sign = |kind: Kind| match kind {
+            Kind::Particle { .. } => 1.0,
+            Kind::Constraint { .. } => -1.0,
+        };
+        for (x, node) in self.x.iter_mut().zip(&self.nodes) {
+            *x = SVector::zeros();
+            if let Kind::Constraint { row } = node.kind {
+                x.rows_mut(0, node.size).copy_from_slice(&rhs[row..row + node.size]);
+            }
+        }
+        for i in 0..self.nodes.len() {
+            if let Some((parent, _)) = self.nodes[i].parent {
+                let push =
+                    self.l[i].transpose() * self.x[i] * sign(self.nodes[i].kind);
+                self.x[parent] -= push;
+            }
+        }
+        for ((x, inverse), node) in
+            self.x.iter_mut().zip(&self.pivots).zip(&self.nodes)
+        {
+            *x = inverse * *x * sign(node.kind);
+        }
+        for i in (0..self.nodes.len()).rev() {
+            if let Some((parent, _)) = self.nodes[i].parent {
+                let pull = self.l[i] * self.x[parent] * sign(self.nodes[i].kind);
+                self.x[i] -= pull;
+            }
+        }
+        for (x, node) in self.x.iter().zip(&self.nodes) {
+            if let Kind::Constraint { row } = node.kind {
+                for k in 0..node.size {
+                    lambda[row + k] = -x[k];
+                }
+            }
+        }
+    }
+    // ANCHOR_END: solve
+
+    fn singular(&self, i: usize) -> PbmError {
+        let what = match self.nodes[i].kind {
+            Kind::Particle { col } => format!("the particle at column {col}"),
+            Kind::Constraint { row } => format!("the constraint at row {row}"),
+        };
+        PbmError::degenerate(
+            "tree solve",
+            format!(
+                "{what} has a singular pivot: its constraints' rows are dependent where \
+                 the tree meets it, and only CG tolerates redundant constraints"
+            ),
+        )
+    }
+}
+
+/// The graph before it is ordered: constraints, free particles, and the blocks of J
+/// between them.
+struct Graph {
+    kinds: Vec<Kind>,
+    sizes: Vec<usize>,
+    /// For each node, its neighbours with the block of J between them.
+    edges: Vec<Vec<(usize, usize)>>,
+    /// The constraints tied to the ground: acting on one particle only (a nail, a
+    /// wire), or on a particle no force moves.
+    anchored: Vec<usize>,
+}
+
+impl Graph {
+    fn new(j: &BlockMatrix, w: &[f64], dim: usize) -> Result<Self, PbmError> {
+        let mut graph = Graph {
+            kinds: Vec::new(),
+            sizes: Vec::new(),
+            edges: Vec::new(),
+            anchored: Vec::new(),
+        };
+        let mut particle_node = vec![None; j.n_cols / dim.max(1)];
+        let mut start = 0;
+        while start < j.blocks.len() {
+            let row = j.blocks[start].row;
+            let end =
+                start + j.blocks[start..].iter().take_while(|b| b.row == row).count();
+            let rows = j.blocks[start].rows;
+            if rows > dim {
+                return Err(PbmError::invalid(
+                    "tree solve",
+                    format!(
+                        "the constraint at row {row} has {rows} rows, more than the {dim} \
+                         coordinates of a particle"
+                    ),
+                ));
+            }
+            let free: Vec<usize> =
+                (start..end).filter(|&b| w[j.blocks[b].col] > 0.0).collect();
+            if !free.is_empty() {
+                let c = graph.add(Kind::Constraint { row }, rows);
+                if end - start < 2 || free.len() < end - start {
+                    graph.anchored.push(c);
+                }
+                for b in free {
+                    let col = j.blocks[b].col;
+                    let p = *particle_node[col / dim].get_or_insert_with(|| {
+                        graph.add(Kind::Particle { col }, dim)
+                    });
+                    graph.edges[c].push((p, b));
+                    graph.edges[p].push((c, b));
+                }
+            }
+            start = end;
+        }
+        Ok(graph)
+    }
+
+    fn add(&mut self, kind: Kind, size: usize) -> usize {
+        self.kinds.push(kind);
+        self.sizes.push(size);
+        self.edges.push(Vec::new());
+        self.kinds.len() - 1
+    }
+
+    // ANCHOR: order
+    /// Each piece of the graph is walked breadth first from its tie to the ground (from
+    /// any node if it has none), so that every constraint has a child to take its
+    /// pivot from; read backwards, the walk puts every node after its children. A
+    /// second tie to the ground, or a node met twice, is a loop. Returns the walk and
+    /// each node's parent with the block of J between them.
+    fn walk(&self) -> Result<(Vec<usize>, Vec<Option<(usize, usize)>>), PbmError> {
+        let n = self.kinds.len();
+        let (mut parent, mut seen) = (vec![None; n], vec![false; n]);
+        let (mut walk, mut anchored) = (Vec::with_capacity(n), vec![false; n]);
+        for &c in &self.anchored {
+            anchored[c] = true;
+        }
+        for root in self.anchored.iter().copied().chain(0..n) {
+            if seen[root] {
+                continue;
+            }
+            seen[root] = true;
+            let mut queue = VecDeque::from([root]);
+            while let Some(i) = queue.pop_front() {
+                walk.push(i);
+                for &(next, block) in &self.edges[i] {
+                    if parent[i].is_some_and(|(p, _)| p == next) {
+                        continue;
+                    }
+                    if seen[next] || anchored[next] {
+                        return Err(self.loop_error(root, next));
+                    }
+                    seen[next] = true;
+                    parent[next] = Some((i, block));
+                    queue.push_back(next);
+                }
+            }
+        }
+        Ok((walk, parent))
+    }
+    // ANCHOR_END: order
+
+    /// The nodes in elimination order (the walk read backwards), each parent given by
+    /// its position in that order.
+    fn elimination_order(&self) -> Result<Vec<Node>, PbmError> {
+        let (walk, parent) = self.walk()?;
+        let mut position = vec![0; walk.len()];
+        for (k, &i) in walk.iter().rev().enumerate() {
+            position[i] = k;
+        }
+        Ok(walk
+            .iter()
+            .rev()
+            .map(|&i| Node {
+                kind: self.kinds[i],
+                size: self.sizes[i],
+                parent: parent[i].map(|(p, block)| (position[p], block)),
+            })
+            .collect())
+    }
+
+    fn loop_error(&self, root: usize, met: usize) -> PbmError {
+        let name = |i: usize| match self.kinds[i] {
+            Kind::Particle { col } => format!("the particle at column {col}"),
+            Kind::Constraint { row } => format!("the constraint at row {row}"),
+        };
+        PbmError::invalid(
+            "tree solve",
+            format!(
+                "the constraints form a loop (walking from {} met {} twice, or a second tie \
+                 to the ground): the linear-time solve needs a tree; use CG",
+                name(root),
+                name(met)
+            ),
+        )
+    }
+}
+
+// ANCHOR: fill_in
+/// The blocks an elimination in the order 0, 1, … n − 1 would fill in, for a graph of
+/// `n` nodes with `edges`: eliminating a node couples every pair of its neighbours not
+/// yet eliminated. A tree eliminated leaves first fills in nothing.
+pub fn fill_in(n: usize, edges: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let mut neighbours = vec![std::collections::BTreeSet::new(); n];
+    for &(a, b) in edges {
+        neighbours[a].insert(b);
+        neighbours[b].insert(a);
+    }
+    let mut fill = Vec::new();
+    for v in 0..n {
+        let later: Vec<usize> = neighbours[v].range(v + 1..).copied().collect();
+        for (k, &a) in later.iter().enumerate() {
+            for &b in &later[k + 1..] {
+                if neighbours[a].insert(b) {
+                    neighbours[b].insert(a);
+                    fill.push((a, b));
+                }
+            }
+        }
+    }
+    fill
+}
+// ANCHOR_END: fill_in
