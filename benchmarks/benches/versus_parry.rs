@@ -1,6 +1,7 @@
-//! The coherent sweep beside a production broad phase on the same boxes: parry's
-//! bounding-volume hierarchy (what rapier's broad phase is built on), updated in place
-//! each step, refitted, and traversed against itself for every overlapping pair.
+//! The coherent sweep and the uniform grid beside a production broad phase on the same
+//! boxes: parry's bounding-volume hierarchy (what rapier's broad phase is built on),
+//! updated in place each step, refitted, and traversed against itself for every
+//! overlapping pair.
 //! Run with `cargo bench -p pbm-bench --bench versus_parry`.
 
 #![allow(clippy::unwrap_used)] // a benchmark that unwraps fails with the error's message
@@ -10,6 +11,7 @@ use parry2d_f64::bounding_volume::Aabb as ParryAabb;
 use parry2d_f64::math::Vector;
 use parry2d_f64::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
 use pbm_collision::aabb::Aabb;
+use pbm_collision::grid::UniformGrid;
 use pbm_collision::scenes::coherent_frames;
 use pbm_collision::sweep::{CoherentSweep, brute_force_pairs};
 use std::hint::black_box;
@@ -43,17 +45,21 @@ fn parry_step(
 fn versus_parry(c: &mut Criterion) {
     // Both find the same pairs (checked once per n before timing).
     let mut group = c.benchmark_group("broad-phase-vs-parry");
-    for n in [100, 400, 1600, 3200] {
+    for n in [100, 400, 1600, 3200, 12_800] {
         let frames = frames(n);
         let leaves: Vec<ParryAabb> = frames[0].iter().map(to_parry).collect();
         let mut bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves);
         let mut ws = BvhWorkspace::default();
         let mut pairs = Vec::new();
-        for f in &frames[..8] {
+        let mut grid = UniformGrid::new();
+        for f in &frames[..4] {
             parry_step(&mut bvh, &mut ws, f, &mut pairs);
             pairs.sort_unstable();
             let ours = brute_force_pairs(f);
             assert_eq!(pairs, ours, "parry and brute force disagree at n = {n}");
+            let mut by_grid = grid.update(f).unwrap().to_vec();
+            by_grid.sort_unstable();
+            assert_eq!(by_grid, ours, "the grid and brute force disagree at n = {n}");
         }
         let mut sweep = CoherentSweep::new(&frames[0]).unwrap();
         let mut k = 0;
@@ -61,6 +67,13 @@ fn versus_parry(c: &mut Criterion) {
             b.iter(|| {
                 k = (k + 1) % frames.len();
                 black_box(sweep.update(&frames[k]).unwrap());
+            });
+        });
+        let mut k = 0;
+        group.bench_with_input(BenchmarkId::new("grid", n), &n, |b, _| {
+            b.iter(|| {
+                k = (k + 1) % frames.len();
+                black_box(grid.update(&frames[k]).unwrap().len());
             });
         });
         let mut k = 0;

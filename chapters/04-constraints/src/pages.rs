@@ -9,15 +9,16 @@ use pbm_prelim::registry::{Compare, Shown, TimingTable, row};
 pub fn shown() -> Vec<Shown> {
     vec![
         Shown::values("constraints/bead-forces"),
-        Shown::run("constraints/tree-solve").keys(&[
-            "rows",
-            "nodes",
-            "cg_iterations",
-            "max_relative_difference",
-            "mobile_fill_leaves_first",
-            "mobile_fill_root_first",
-        ])
-        .timed(&["tree_solve_us", "cg_solve_us", "cg_over_tree"]),
+        Shown::run("constraints/tree-solve")
+            .keys(&[
+                "rows",
+                "nodes",
+                "cg_iterations",
+                "max_relative_difference",
+                "mobile_fill_leaves_first",
+                "mobile_fill_root_first",
+            ])
+            .timed(&["tree_solve_us", "cg_solve_us", "cg_over_tree"]),
         Shown::run("constraints/drift").keys(&[
             "solver",
             "steps",

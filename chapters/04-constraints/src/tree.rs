@@ -207,6 +207,9 @@ impl<const D: usize> TreeSolve<D> {
     }
 }
 
+/// Each node's parent in the walk, with the block of J between them.
+type Parents = Vec<Option<(usize, usize)>>;
+
 /// The graph before it is ordered: constraints, free particles, and the blocks of J
 /// between them.
 struct Graph {
@@ -277,7 +280,7 @@ impl Graph {
     /// pivot from; read backwards, the walk puts every node after its children. A
     /// second tie to the ground, or a node met twice, is a loop. Returns the walk and
     /// each node's parent with the block of J between them.
-    fn walk(&self) -> Result<(Vec<usize>, Vec<Option<(usize, usize)>>), PbmError> {
+    fn walk(&self) -> Result<(Vec<usize>, Parents), PbmError> {
         let n = self.kinds.len();
         let (mut parent, mut seen) = (vec![None; n], vec![false; n]);
         let (mut walk, mut anchored) = (Vec::with_capacity(n), vec![false; n]);

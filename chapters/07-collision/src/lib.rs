@@ -16,6 +16,7 @@ pub mod demos;
 pub mod exercises;
 #[cfg(feature = "book")]
 pub mod figures;
+pub mod grid;
 #[cfg(feature = "book")]
 pub mod pages;
 pub mod polygon;

@@ -66,14 +66,49 @@ pub const TABLES: &[TimingTable] = &[
     },
     TimingTable {
         file: "production-broad-phase.md",
-        column: "3,200 moving boxes",
+        column: "moving boxes, Table 1's scene",
         package: "pbm-bench",
-        what: "one step's overlapping pairs among 3,200 moving boxes",
+        what: "one step's overlapping pairs among moving boxes",
         per_second: "",
         rows: &[
-            row("parry's BVH, refitted", "broad-phase-vs-parry/parry-bvh/3200"),
-            row("chapter 7's coherent sweep", "broad-phase-vs-parry/coherent/3200"),
+            row(
+                "3,200: parry's BVH, refitted",
+                "broad-phase-vs-parry/parry-bvh/3200",
+            ),
+            row(
+                "3,200: chapter 7's coherent sweep",
+                "broad-phase-vs-parry/coherent/3200",
+            ),
+            row("3,200: chapter 7's uniform grid", "broad-phase-vs-parry/grid/3200"),
+            row(
+                "12,800: parry's BVH, refitted",
+                "broad-phase-vs-parry/parry-bvh/12800",
+            ),
+            row(
+                "12,800: chapter 7's coherent sweep",
+                "broad-phase-vs-parry/coherent/12800",
+            ),
+            row(
+                "12,800: chapter 7's uniform grid",
+                "broad-phase-vs-parry/grid/12800",
+            ),
         ],
-        compare: Compare::Against(&[0, 0]),
+        compare: Compare::Against(&[0, 0, 0, 3, 3, 3]),
+    },
+    TimingTable {
+        file: "collision-crossover.md",
+        column: "boxes, Table 1's scene",
+        package: "pbm-bench",
+        what: "one step's overlapping pairs, the coherent sweep against the uniform grid",
+        per_second: "",
+        rows: &[
+            row("100: coherent sweep", "broad-phase-vs-parry/coherent/100"),
+            row("100: uniform grid", "broad-phase-vs-parry/grid/100"),
+            row("400: coherent sweep", "broad-phase-vs-parry/coherent/400"),
+            row("400: uniform grid", "broad-phase-vs-parry/grid/400"),
+            row("1,600: coherent sweep", "broad-phase-vs-parry/coherent/1600"),
+            row("1,600: uniform grid", "broad-phase-vs-parry/grid/1600"),
+        ],
+        compare: Compare::Against(&[0, 0, 2, 2, 4, 4]),
     },
 ];

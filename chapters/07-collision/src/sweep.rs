@@ -19,7 +19,7 @@ fn pair(a: u32, b: u32) -> Pair {
     if a < b { (a, b) } else { (b, a) }
 }
 
-fn index_of(n: usize) -> Result<u32, PbmError> {
+pub(crate) fn index_of(n: usize) -> Result<u32, PbmError> {
     u32::try_from(n).map_err(|_| {
         PbmError::invalid(
             "broad phase",

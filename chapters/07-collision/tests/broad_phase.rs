@@ -1,10 +1,11 @@
-//! The coherent sweep against brute force at every step of random scenes, in 2-D and
-//! 3-D: the same overlapping pairs, and changes that are exactly the difference
-//! between one step's pairs and the next.
+//! The coherent sweep and the uniform grid against brute force at every step of random
+//! scenes, in 2-D and 3-D: the same overlapping pairs, and (for the sweep) changes that
+//! are exactly the difference between one step's pairs and the next.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
 use pbm_collision::aabb::Aabb;
+use pbm_collision::grid::UniformGrid;
 use pbm_collision::sweep::{
     CoherentSweep, Pair, brute_force_pairs, sort_and_sweep_pairs,
 };
@@ -51,9 +52,13 @@ fn agrees_with_brute_force<const D: usize>(
     let mut sweep = CoherentSweep::new(&first).unwrap();
     let mut before = brute_force_pairs(&first);
     prop_assert_eq!(sweep.pairs(), before.clone());
+    let mut grid = UniformGrid::new();
     for step in 1..30 {
         let boxes = at(spec, step);
         let now = brute_force_pairs(&boxes);
+        let mut by_grid = grid.update(&boxes).unwrap().to_vec();
+        by_grid.sort_unstable();
+        prop_assert_eq!(by_grid, now.clone(), "grid, step {}", step);
         let changes = sweep.update(&boxes).unwrap();
         prop_assert_eq!(sweep.pairs(), now.clone(), "step {}", step);
         prop_assert_eq!(sort_and_sweep_pairs(&boxes).unwrap(), now.clone());
@@ -76,6 +81,30 @@ proptest! {
     fn coherent_sweep_matches_brute_force_in_3d(spec in scene::<3>(60)) {
         agrees_with_brute_force(&spec)?;
     }
+}
+
+#[test]
+fn the_grid_finds_brute_forces_pairs_in_table_1s_scene_and_among_scattered_boxes() {
+    use pbm_collision::scenes::coherent_frames;
+    let mut grid = UniformGrid::new();
+    for frame in coherent_frames(3200, 0.05, 3).unwrap() {
+        let mut pairs = grid.update(&frame).unwrap().to_vec();
+        pairs.sort_unstable();
+        assert_eq!(pairs, brute_force_pairs(&frame));
+    }
+    // Small boxes far apart would ask for a huge grid: the cells widen instead, and
+    // the pairs are still right (two clusters a million units apart).
+    let boxes: Vec<Aabb<2>> = (0..40)
+        .map(|i| {
+            let far = if i % 2 == 0 { 0.0 } else { 1e6 };
+            let x = far + 0.05 * f64::from(i / 2);
+            Aabb::new([x, 0.0], [x + 0.1, 0.1]).unwrap()
+        })
+        .collect();
+    let mut pairs = grid.update(&boxes).unwrap().to_vec();
+    pairs.sort_unstable();
+    assert_eq!(pairs, brute_force_pairs(&boxes));
+    assert!(grid.update(&[]).unwrap().is_empty());
 }
 
 #[test]
