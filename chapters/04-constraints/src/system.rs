@@ -88,7 +88,7 @@ pub struct ConstrainedSystem<const D: usize> {
     /// How the multipliers are found.
     pub multipliers: Multipliers,
     /// The tree and its factors, built at the first tree solve after a constraint was
-    /// added.
+    /// added or a particle was nailed or let go.
     tree: Option<TreeSolve<D>>,
     stats: SolveStats,
 }
@@ -322,8 +322,8 @@ impl<const D: usize> ConstrainedSystem<D> {
             }
             Multipliers::Tree => {
                 let tree = match &mut self.tree {
-                    Some(tree) => tree,
-                    None => self.tree.insert(TreeSolve::new(&self.j, &w)?),
+                    Some(tree) if tree.fits(&w) => tree,
+                    _ => self.tree.insert(TreeSolve::new(&self.j, &w)?),
                 };
                 tree.factor(&self.j, &w)?;
                 tree.solve(&rhs, &mut self.lambda);

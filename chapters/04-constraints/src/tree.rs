@@ -57,12 +57,14 @@ struct Node {
 #[derive(Debug, Clone)]
 pub struct TreeSolve<const D: usize> {
     nodes: Vec<Node>,
-    /// E = ±(the node's pivot block), positive definite for both kinds of node; once
-    /// factored, E⁻¹.
+    /// E = ±Δ (the node's pivot block), positive definite for both kinds of node;
+    /// once factored, E⁻¹.
     pivots: Vec<Block<D>>,
     /// L̂ᵢ = Eᵢ⁻¹ Hᵢ,parent for each node with a parent.
     l: Vec<Block<D>>,
     x: Vec<SVector<f64, D>>,
+    /// Which coordinates a force can move (W > 0) when the tree was built.
+    moving: Vec<bool>,
 }
 
 impl<const D: usize> TreeSolve<D> {
@@ -77,8 +79,16 @@ impl<const D: usize> TreeSolve<D> {
             pivots: vec![Block::zeros(); nodes.len()],
             l: vec![Block::zeros(); nodes.len()],
             x: vec![SVector::zeros(); nodes.len()],
+            moving: w.iter().map(|&w| w > 0.0).collect(),
             nodes,
         })
+    }
+
+    /// Whether the tree still fits inverse masses `w`: the same coordinates move. (A
+    /// particle nailed or let go since changes the graph.)
+    pub fn fits(&self, w: &[f64]) -> bool {
+        self.moving.len() == w.len()
+            && self.moving.iter().zip(w).all(|(&m, &w)| m == (w > 0.0))
     }
 
     /// How many nodes the tree has (free particles and constraints together).
@@ -121,10 +131,10 @@ impl<const D: usize> TreeSolve<D> {
     }
 
     // ANCHOR: factor
-    /// Factors H = L D Lᵀ leaves first. Each pivot starts as the node's own diagonal
-    /// block (M for a particle, zero for a constraint) and takes one term from each
-    /// child; a parent and its child are of opposite kinds, so with E = D for a
-    /// particle and E = −D for a constraint every term is added: E_p += Hᵀ E⁻¹ H.
+    /// Factors H = L Δ Lᵀ leaves first. Each pivot block Δ starts as the node's own
+    /// diagonal block (M for a particle, zero for a constraint) and takes one term
+    /// from each child; a parent and its child are of opposite kinds, so with E = Δ
+    /// for a particle and E = −Δ for a constraint every term is added: E_p += Hᵀ E⁻¹ H.
     /// E⁻¹, found from E's Cholesky factor, replaces E: the solve needs only it.
     pub fn factor(&mut self, j: &BlockMatrix, w: &[f64]) -> Result<(), PbmError> {
         for (e, node) in self.pivots.iter_mut().zip(&self.nodes) {
@@ -151,8 +161,9 @@ impl<const D: usize> TreeSolve<D> {
     // ANCHOR_END: factor
 
     // ANCHOR: solve
-    /// Solves H [a; −λ] = [0; rhs] with the factors: down the tree (L z = b), across
-    /// (y = D⁻¹ z), back up (Lᵀ x = y). Writes λ for every constraint in the tree.
+    /// Solves H [a; −λ] = [0; rhs] with the factors: up the tree from the leaves
+    /// (L z = b), across (y = Δ⁻¹ z), back down from the root (Lᵀ x = y). Writes λ
+    /// for every constraint in the tree.
     pub fn solve(&mut self, rhs: &[f64], lambda: &mut [f64]) {
         let sign = |kind: Kind| match kind {
             Kind::Particle { .. } => 1.0,
@@ -217,8 +228,9 @@ struct Graph {
     sizes: Vec<usize>,
     /// For each node, its neighbours with the block of J between them.
     edges: Vec<Vec<(usize, usize)>>,
-    /// The constraints tied to the ground: acting on one particle only (a nail, a
-    /// wire), or on a particle no force moves.
+    /// The constraints tied to the ground: those that hold a single moving particle (a
+    /// nail, a wire, a rod to a fixed particle), which would otherwise be childless
+    /// leaves with a zero pivot.
     anchored: Vec<usize>,
 }
 
@@ -250,7 +262,7 @@ impl Graph {
                 (start..end).filter(|&b| w[j.blocks[b].col] > 0.0).collect();
             if !free.is_empty() {
                 let c = graph.add(Kind::Constraint { row }, rows);
-                if end - start < 2 || free.len() < end - start {
+                if free.len() == 1 {
                     graph.anchored.push(c);
                 }
                 for b in free {
@@ -299,7 +311,10 @@ impl Graph {
                     if parent[i].is_some_and(|(p, _)| p == next) {
                         continue;
                     }
-                    if seen[next] || anchored[next] {
+                    if anchored[next] {
+                        return Err(self.ground_error(root, next));
+                    }
+                    if seen[next] {
                         return Err(self.loop_error(root, next));
                     }
                     seen[next] = true;
@@ -331,16 +346,33 @@ impl Graph {
             .collect())
     }
 
-    fn loop_error(&self, root: usize, met: usize) -> PbmError {
-        let name = |i: usize| match self.kinds[i] {
+    fn name(&self, i: usize) -> String {
+        match self.kinds[i] {
             Kind::Particle { col } => format!("the particle at column {col}"),
             Kind::Constraint { row } => format!("the constraint at row {row}"),
-        };
+        }
+    }
+
+    fn ground_error(&self, first: usize, second: usize) -> PbmError {
         PbmError::invalid(
             "tree solve",
             format!(
-                "the constraints form a loop (walking from {} met {} twice, or a second tie \
-                 to the ground): the linear-time solve needs a tree; use CG",
+                "{} and {} each tie the same piece to the ground (each holds a single \
+                 moving particle): a loop through the ground; the linear-time solve needs \
+                 a tree, so use CG",
+                self.name(first),
+                self.name(second)
+            ),
+        )
+    }
+
+    fn loop_error(&self, root: usize, met: usize) -> PbmError {
+        let name = |i: usize| self.name(i);
+        PbmError::invalid(
+            "tree solve",
+            format!(
+                "the constraints form a loop: walking from {}, the tree solve met {} a \
+                 second time; the linear-time solve needs a tree, so use CG",
                 name(root),
                 name(met)
             ),

@@ -10,7 +10,7 @@ use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::RK4;
 use pbm_particles::forces::{G, Gravity};
-use pbm_particles::particle::Particle;
+use pbm_particles::particle::{Motion, Particle};
 use pbm_prelim::PbmError;
 
 /// λ by the tree solve and by nalgebra's dense Cholesky of the formed J W Jᵀ, from the
@@ -47,7 +47,7 @@ fn the_tree_solve_finds_the_multipliers_a_dense_solve_finds() {
         let (tree, dense) = both_ways(&mut chain).unwrap();
         assert_agree(&tree, &dense, &format!("a chain of {links} rods"));
     }
-    // The mobile: a particle with three rods, hung by a rod from a fixed hook.
+    // The mobile: three rods hang from one particle; it hangs by a rod from a hook.
     let (tree, dense) = both_ways(&mut mobile().unwrap()).unwrap();
     assert_agree(&tree, &dense, "the mobile");
 }
@@ -85,7 +85,7 @@ fn particles_on_wires_and_in_three_dimensions_are_nodes_like_any_other() {
     let mut looped = chain_on_a_line(true).unwrap();
     looped.multipliers = Multipliers::Tree;
     let refused = looped.solve_constraint_forces().unwrap_err().to_string();
-    assert!(refused.contains("ground"), "{refused}");
+    assert!(refused.contains("tie the same piece to the ground"), "{refused}");
 }
 
 #[test]
@@ -103,7 +103,11 @@ fn the_tree_solve_refuses_a_loop_with_one_line_naming_it() {
     }
     square.multipliers = Multipliers::Tree;
     let refused = square.solve_constraint_forces().unwrap_err().to_string();
-    assert!(refused.contains("loop") && !refused.contains('\n'), "{refused}");
+    assert!(
+        refused.contains("a second time") && !refused.contains('\n'),
+        "{refused}"
+    );
+    assert!(!refused.contains("ground"), "{refused}");
     // CG takes the same system.
     square.multipliers = Multipliers::Cg;
     square.solve_constraint_forces().unwrap();
@@ -113,7 +117,8 @@ fn the_tree_solve_refuses_a_loop_with_one_line_naming_it() {
     bridge.add_constraint(Nail::new(4, Vector2::new(0.4, 0.0)).unwrap()).unwrap();
     bridge.multipliers = Multipliers::Tree;
     let refused = bridge.solve_constraint_forces().unwrap_err().to_string();
-    assert!(refused.contains("ground"), "{refused}");
+    assert!(refused.contains("tie the same piece to the ground"), "{refused}");
+    assert!(refused.contains("row 0") && refused.contains("row 6"), "{refused}");
 }
 
 #[test]
@@ -146,10 +151,44 @@ fn leaves_first_fills_in_nothing_and_root_first_fills_in() {
     // The root is the rod to the hook, the mobile's one tie to the ground.
     let (root, _) = tree.order().last().unwrap();
     assert_eq!(root, Kind::Constraint { row: 0 });
-    // Numbered the other way round, the particle with three rods couples them all.
+    // Numbered the other way round, the branch point couples the rods below it.
     let (leaves_first, root_first) = mobile_fill().unwrap();
     assert_eq!(leaves_first, 0);
     assert!(root_first > 0, "root first should fill in");
     // A square's loop fills in whatever the order: one block closes it.
     assert_eq!(fill_in(4, &[(0, 1), (1, 2), (2, 3), (3, 0)]), vec![(1, 3)]);
+}
+
+#[test]
+fn pieces_with_no_tie_to_the_ground_and_several_pieces_at_once_are_solved() {
+    // Two chains in one system: one nailed, one floating free (rods only, no tie to
+    // the ground, walked from any node), all moving.
+    let chain = Chain { links: 6, length: 0.1, mass: 0.1 };
+    let mut particles = chain.falling(20).unwrap().particles.particles.clone();
+    let floating: Vec<Particle<2>> = particles
+        .iter()
+        .map(|p| {
+            let v = Vector2::new(0.3, -0.1) + p.v;
+            Particle::new(p.mass, p.x + Vector2::new(0.0, 1.0), v).unwrap()
+        })
+        .collect();
+    let n = particles.len();
+    particles.extend(floating);
+    let mut system = ConstrainedSystem::new(particles);
+    system.add_force(Gravity { g: Vector2::new(0.0, -G) }).unwrap();
+    system.add_constraint(Nail::new(0, Vector2::zeros()).unwrap()).unwrap();
+    for offset in [0, n] {
+        for i in offset..offset + n - 1 {
+            let p = &system.particles.particles;
+            let length = (p[i].x - p[i + 1].x).norm();
+            system.add_constraint(Rod::new(i, i + 1, length).unwrap()).unwrap();
+        }
+    }
+    let (tree, dense) = both_ways(&mut system).unwrap();
+    assert_agree(&tree, &dense, "a nailed chain and a free one");
+
+    // Nailing a particle after a solve changes the graph: the tree is built again.
+    system.particles.particles[n + 2].motion = Motion::Fixed;
+    let (tree, dense) = both_ways(&mut system).unwrap();
+    assert_agree(&tree, &dense, "the free chain, nailed in the middle afterwards");
 }
