@@ -2,9 +2,9 @@
 //!
 //! The coherent sweep's cost grows with the exchanges of ends along an axis, and in a
 //! plane full of boxes those grow as n^1.5. A grid does not sort at all. Its cells are
-//! as wide as the longest side of any box, so a box touches at most two cells along
-//! each axis; each box is listed in the cells it touches, and two boxes are tested only
-//! if they share a cell. Rebuilt from scratch every step, it costs O(n) plus the pairs
+//! no narrower than the longest side of any box, so a box touches at most two cells
+//! along each axis, and wide enough to hold about two boxes each; each box is listed in
+//! the cells it touches, and two boxes are tested only if they share a cell. Rebuilt from scratch every step, it costs O(n) plus the pairs
 //! listed together, whatever the boxes did since the last step.
 
 use crate::aabb::Aabb;
