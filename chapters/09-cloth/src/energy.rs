@@ -265,7 +265,7 @@ fn has_negative(eigenvalues: &[f64]) -> bool {
 /// The projection for `$n` particles, `$r` = 3(n − 1) directions apart (the
 /// eigensolver wants the size known when compiling).
 macro_rules! project_apart {
-    ($h:expr, $n:literal, $r:literal) => {{
+    ($h:expr, $n:literal, $r:literal, $tolerance:expr) => {{
         let h: &mut Local = $h;
         let w = helmert($n);
         let reduced = to_apart::<$r>(h, &w, $n);
@@ -275,7 +275,7 @@ macro_rules! project_apart {
         let eigen = match reduced.cholesky() {
             Some(_) => None,
             None => Some(
-                SymmetricEigen::try_new(reduced, EIGEN_TOLERANCE, 0)
+                SymmetricEigen::try_new(reduced, $tolerance, 0)
                     .unwrap_or_else(|| reduced.symmetric_eigen()),
             ),
         };
@@ -304,12 +304,23 @@ macro_rules! project_apart {
 /// Returns whether there were any. No cloth condition changes when all its
 /// particles slide together, so sliding is an eigenvector of eigenvalue zero that
 /// the projection keeps: the eigenproblem is solved only in the size − 3
-/// directions that move the particles apart.
+/// directions that move the particles apart. The eigensolve stops at
+/// [`EIGEN_TOLERANCE`].
 pub fn project_to_semidefinite(h: &mut Local, size: usize) -> bool {
+    project_to_semidefinite_within(h, size, EIGEN_TOLERANCE)
+}
+
+/// The same with the eigensolve stopped at relative `tolerance` (`f64::EPSILON`:
+/// to the last bit).
+pub fn project_to_semidefinite_within(
+    h: &mut Local,
+    size: usize,
+    tolerance: f64,
+) -> bool {
     match size {
-        6 => project_apart!(h, 2, 3),
-        9 => project_apart!(h, 3, 6),
-        _ => project_apart!(h, 4, 9),
+        6 => project_apart!(h, 2, 3, tolerance),
+        9 => project_apart!(h, 3, 6, tolerance),
+        _ => project_apart!(h, 4, 9, tolerance),
     }
 }
 // ANCHOR_END: projection
