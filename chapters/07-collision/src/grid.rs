@@ -3,9 +3,10 @@
 //! The coherent sweep's cost grows with the exchanges of ends along an axis, and in a
 //! plane full of boxes those grow as n^1.5. A grid does not sort at all. Its cells are
 //! no narrower than the longest side of any box, so a box touches at most two cells
-//! along each axis, and wide enough to hold about two boxes each; each box is listed in
-//! the cells it touches, and two boxes are tested only if they share a cell. Rebuilt from scratch every step, it costs O(n) plus the pairs
-//! listed together, whatever the boxes did since the last step.
+//! along each axis, and wide enough to hold about two boxes each; each box is listed
+//! in the cells it touches, and two boxes are tested only if they share a cell.
+//! Rebuilt from scratch every step, it costs O(n) plus the pairs listed together,
+//! whatever the boxes did since the last step.
 
 use crate::aabb::Aabb;
 use crate::sweep::Pair;
@@ -29,7 +30,9 @@ impl<const D: usize> Frame<D> {
     /// Cells of equal width covering every box: wide enough that a cell holds about
     /// [`BOXES_PER_CELL`] boxes on average (the boxes' total extent over their
     /// number), and never narrower than the longest box side, so that a box touches at
-    /// most two cells along each axis.
+    /// most two cells along each axis. Boxes strung out along a line would still ask
+    /// for far more cells than boxes; then the cells are widened, doubling, until
+    /// there are at most 4 n + 64: memory stays O(n).
     fn around(boxes: &[Aabb<D>]) -> Self {
         let (mut origin, mut top, mut side) = ([f64::MAX; D], [f64::MIN; D], 0.0_f64);
         for b in boxes {
@@ -41,15 +44,22 @@ impl<const D: usize> Frame<D> {
         }
         let extent: f64 = (0..D).map(|k| (top[k] - origin[k]).max(side)).product();
         let per_cell = extent * BOXES_PER_CELL / boxes.len().max(1) as f64;
-        let width = side.max(per_cell.powf(1.0 / D as f64));
-        let mut cells = 1_usize;
-        let dims = std::array::from_fn(|k| {
-            // At most about n / BOXES_PER_CELL + 2^D cells: the product cannot overflow.
-            let d = ((top[k] - origin[k]) / width).floor() as usize + 1;
-            cells = cells.saturating_mul(d);
-            d
-        });
-        Frame { origin, inverse_width: 1.0 / width, dims, cells }
+        let mut width = side.max(per_cell.powf(1.0 / D as f64));
+        let limit = 4 * boxes.len() + 64;
+        loop {
+            let mut cells = 1_usize;
+            let dims = std::array::from_fn(|k| {
+                let span = ((top[k] - origin[k]) / width).floor();
+                let d =
+                    if span < limit as f64 { span as usize + 1 } else { limit + 1 };
+                cells = cells.saturating_mul(d);
+                d
+            });
+            if cells <= limit {
+                return Frame { origin, inverse_width: 1.0 / width, dims, cells };
+            }
+            width *= 2.0;
+        }
     }
 
     /// The cell coordinates of point `x`.
@@ -116,6 +126,11 @@ impl<const D: usize> UniformGrid<D> {
     /// An empty grid.
     pub fn new() -> Self {
         UniformGrid::default()
+    }
+
+    /// How many cells the last update used.
+    pub fn cells(&self) -> usize {
+        self.starts.len().saturating_sub(1)
     }
 
     // ANCHOR: grid

@@ -104,6 +104,18 @@ fn the_grid_finds_brute_forces_pairs_in_table_1s_scene_and_among_scattered_boxes
     let mut pairs = grid.update(&boxes).unwrap().to_vec();
     pairs.sort_unstable();
     assert_eq!(pairs, brute_force_pairs(&boxes));
+    // Strung out along a line 1e12 units long: a cell for every box's width along
+    // it would be millions of cells; the widened grid keeps to a few per box.
+    let line: Vec<Aabb<2>> = (0..40)
+        .map(|i| {
+            let x = if i == 39 { 1e12 } else { 0.07 * f64::from(i) };
+            Aabb::new([x, 0.0], [x + 0.1, 0.1]).unwrap()
+        })
+        .collect();
+    let mut pairs = grid.update(&line).unwrap().to_vec();
+    pairs.sort_unstable();
+    assert_eq!(pairs, brute_force_pairs(&line));
+    assert!(grid.cells() <= 4 * line.len() + 64, "{} cells", grid.cells());
     assert!(grid.update(&[]).unwrap().is_empty());
 }
 
