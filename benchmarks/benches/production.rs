@@ -21,7 +21,7 @@ use pbm_constraints::scenes::Chain;
 use pbm_constraints::system::{default_iterations, solve_multipliers};
 use pbm_constraints::tree::TreeSolve;
 use pbm_implicit::cg::{conjugate_gradient, solve_pcg};
-use pbm_implicit::multigrid::{Multigrid, MultigridPreconditioned};
+use pbm_implicit::multigrid::Multigrid;
 use pbm_implicit::sheet::sheet;
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{VectorField, state_of};
@@ -118,9 +118,8 @@ fn sparse(c: &mut Criterion) {
             (0..size).map(|i| ((i * 7919) % 1000) as f64 / 1000.0 - 0.5).collect();
         let multigrid = || {
             let mg = Multigrid::new(&a).unwrap();
-            let op = MultigridPreconditioned { matrix: &a, multigrid: &mg };
             let mut x = vec![0.0; size];
-            conjugate_gradient(&op, &b, &mut x, 1e-10, 100_000).unwrap();
+            mg.solve(&b, &mut x, 1e-10, 100_000).unwrap();
             x
         };
         let jacobi = || {

@@ -61,6 +61,15 @@ pub trait Force<const D: usize>: Send + Sync {
 pub trait JacobianSink<const D: usize> {
     /// Adds `dfdx` to ∂f_i/∂x_j and `dfdv` to ∂f_i/∂v_j.
     fn add(&mut self, i: usize, j: usize, dfdx: &Matrix<D>, dfdv: &Matrix<D>);
+
+    /// A pair force's four blocks, which are one block with signs: + at (a, a) and
+    /// (b, b), − at (a, b) and (b, a). A sink may override this to combine the
+    /// block once instead of four times.
+    fn add_pair(&mut self, [a, b]: [usize; 2], dfdx: &Matrix<D>, dfdv: &Matrix<D>) {
+        for (i, j, sign) in [(a, a, 1.0), (a, b, -1.0), (b, a, -1.0), (b, b, 1.0)] {
+            self.add(i, j, &(dfdx * sign), &(dfdv * sign));
+        }
+    }
 }
 // ANCHOR_END: jacobian_sink
 

@@ -147,9 +147,7 @@ impl<const D: usize> Force<D> for DampedSpring {
             &particles[b].x,
             (self.k_s, self.k_d, self.rest),
         )?;
-        for (i, j, sign) in [(a, a, 1.0), (a, b, -1.0), (b, a, -1.0), (b, b, 1.0)] {
-            out.add(i, j, &(dfdx * sign), &(dfdv * sign));
-        }
+        out.add_pair([a, b], &dfdx, &dfdv);
         Ok(())
     }
     // ANCHOR_END: spring_add_jacobians

@@ -168,9 +168,99 @@ impl<const D: usize> BlockSparse<D> {
         &mut self.blocks[self.start[i] + position]
     }
 
+    /// The same matrix with its nodes renumbered, node `order[k]` becoming node k
+    /// (`order` lists every node once), and for each stored block of the result,
+    /// where it is stored in this one.
+    pub(crate) fn renumbered(&self, order: &[usize]) -> (Self, Vec<usize>) {
+        let mut rank = vec![0; order.len()];
+        for (k, &i) in order.iter().enumerate() {
+            rank[i] = k;
+        }
+        let mut start = Vec::with_capacity(order.len() + 1);
+        start.push(0);
+        let (mut columns, mut slots) = (Vec::new(), Vec::new());
+        let mut row = Vec::new();
+        for &old in order {
+            row.clear();
+            let stored = self.start[old]..self.start[old + 1];
+            row.extend(stored.map(|k| (rank[self.columns[k]], k)));
+            row.sort_unstable();
+            columns.extend(row.iter().map(|&(j, _)| j));
+            slots.extend(row.iter().map(|&(_, k)| k));
+            start.push(columns.len());
+        }
+        let blocks = slots.iter().map(|&k| self.blocks[k]).collect();
+        (BlockSparse { start, columns, blocks }, slots)
+    }
+
     /// Sets every stored block to zero, keeping the pattern.
     pub fn clear(&mut self) {
         self.blocks.fill(Block::zeros());
+    }
+}
+
+// ANCHOR: refill
+/// A matrix whose fixed pattern is refilled every step by the same sequence of block
+/// additions (the same forces in the same order). The first refill finds each
+/// block's place by a search of its row and remembers it; later ones check the
+/// remembered place with two comparisons and search only where it no longer fits.
+#[derive(Debug, Clone)]
+pub struct Refill<const D: usize> {
+    matrix: BlockSparse<D>,
+    /// Where the k-th addition of the last refill landed in the matrix's blocks.
+    slots: Vec<usize>,
+    next: usize,
+    /// False once an addition fell outside the pattern.
+    complete: bool,
+}
+
+impl<const D: usize> Refill<D> {
+    /// Starts a refill: every block zero, the pattern and the remembered places kept.
+    pub fn start(&mut self) {
+        self.matrix.clear();
+        (self.next, self.complete) = (0, true);
+    }
+
+    /// A += block at (i, j).
+    pub fn add(&mut self, i: usize, j: usize, block: &Block<D>) {
+        let m = &self.matrix;
+        let remembered = self.slots.get(self.next).copied().filter(|&k| {
+            (m.start[i]..m.start[i + 1]).contains(&k) && m.columns[k] == j
+        });
+        let Some(k) = remembered.or_else(|| Some(m.start[i] + m.position(i, j)?))
+        else {
+            self.complete = false;
+            return;
+        };
+        self.matrix.blocks[k] += block;
+        match self.slots.get_mut(self.next) {
+            Some(slot) => *slot = k,
+            None => self.slots.push(k),
+        }
+        self.next += 1;
+    }
+}
+// ANCHOR_END: refill
+
+impl<const D: usize> Refill<D> {
+    /// A matrix to refill, with no places remembered yet.
+    pub fn new(matrix: BlockSparse<D>) -> Self {
+        Refill { matrix, slots: Vec::new(), next: 0, complete: true }
+    }
+
+    /// Whether every addition since [`Refill::start`] fell inside the pattern.
+    pub fn is_complete(&self) -> bool {
+        self.complete
+    }
+
+    /// The matrix as refilled so far.
+    pub fn matrix(&self) -> &BlockSparse<D> {
+        &self.matrix
+    }
+
+    /// The matrix, without the remembered places.
+    pub fn into_matrix(self) -> BlockSparse<D> {
+        self.matrix
     }
 }
 

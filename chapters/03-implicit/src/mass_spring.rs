@@ -3,9 +3,9 @@
 //! size of the positions alone, with the springs' analytic Jacobians, then Δx = h
 //! (v₀ + Δv).
 
-use crate::block_sparse::{Block, BlockBuilder, BlockSparse};
-use crate::cg::{CgReport, conjugate_gradient, solve_pcg};
-use crate::multigrid::{Multigrid, MultigridPreconditioned};
+use crate::block_sparse::{Block, BlockBuilder, BlockSparse, Refill};
+use crate::cg::{CgReport, solve_pcg};
+use crate::multigrid::Multigrid;
 use nalgebra::SVector;
 use pbm_ode::runge_kutta::check_step_size;
 use pbm_particles::forces::Gravity;
@@ -35,7 +35,7 @@ pub struct MassSpring<const D: usize> {
     /// The multigrid hierarchy, kept from step to step while the pattern holds.
     multigrid: Option<Multigrid<D>>,
     /// The last step's matrix, whose pattern the next step refills.
-    matrix: Option<BlockSparse<D>>,
+    matrix: Option<Refill<D>>,
 }
 
 /// CG's preconditioner for the implicit step.
@@ -92,31 +92,44 @@ impl<const D: usize> MassSpring<D> {
         matches!(self.system.particles[i].motion, Motion::Free)
     }
 
-    // ANCHOR: system_matrices
     /// The matrix A = M − h ∂f/∂v − h² ∂f/∂x and the product (∂f/∂x) v₀ for the
-    /// right-hand side, from the Jacobian blocks every force adds. Rows and columns
-    /// of nailed particles become identity, so their Δv is zero. `reuse` is last
-    /// step's A: its pattern is refilled in place when every block still fits.
+    /// right-hand side; see [`MassSpring::assemble`]. `reuse` is a matrix to refill
+    /// when every block fits its pattern.
     pub fn system_matrices(
         &self,
         h: f64,
         reuse: Option<BlockSparse<D>>,
     ) -> Result<(BlockSparse<D>, Vec<f64>), PbmError> {
+        let (a, dfdx_v0) = self.assemble(h, reuse.map(Refill::new))?;
+        Ok((a.into_matrix(), dfdx_v0))
+    }
+
+    // ANCHOR: system_matrices
+    /// A = M − h ∂f/∂v − h² ∂f/∂x and (∂f/∂x) v₀, from the Jacobian blocks every
+    /// force adds. Rows and columns of nailed particles become identity, so their
+    /// Δv is zero. `reuse` is last step's A: its pattern is refilled in place when
+    /// every block still fits.
+    fn assemble(
+        &self,
+        h: f64,
+        reuse: Option<Refill<D>>,
+    ) -> Result<(Refill<D>, Vec<f64>), PbmError> {
         let n = self.system.particles.len();
         let free: Vec<bool> = (0..n).map(|i| self.is_free(i)).collect();
         let v0: Vec<f64> =
             self.system.particles.iter().flat_map(|p| p.v.iter().copied()).collect();
+        let a = match reuse {
+            Some(mut a) if a.matrix().block_rows() == n => {
+                a.start();
+                Assembly::Refill(a)
+            }
+            _ => Assembly::Build(BlockBuilder::new(n)),
+        };
         let mut sink = ImplicitMatrices {
             h,
             free: &free,
             v0: &v0,
-            a: match reuse {
-                Some(mut a) if a.block_rows() == n => {
-                    a.clear();
-                    Assembly::Refill { a, complete: true }
-                }
-                _ => Assembly::Build(BlockBuilder::new(n)),
-            },
+            a,
             dfdx_v0: vec![0.0; D * n],
         };
         for (i, p) in self.system.particles.iter().enumerate() {
@@ -127,10 +140,10 @@ impl<const D: usize> MassSpring<D> {
             force.add_jacobians(self.system.t, &self.system.particles, &mut sink)?;
         }
         match sink.a {
-            Assembly::Refill { a, complete: true } => Ok((a, sink.dfdx_v0)),
-            Assembly::Build(builder) => Ok((builder.build(), sink.dfdx_v0)),
+            Assembly::Refill(a) if a.is_complete() => Ok((a, sink.dfdx_v0)),
+            Assembly::Build(b) => Ok((Refill::new(b.build()), sink.dfdx_v0)),
             // A force added a block the old pattern lacks: assemble afresh.
-            Assembly::Refill { complete: false, .. } => self.system_matrices(h, None),
+            Assembly::Refill(_) => self.assemble(h, None),
         }
     }
     // ANCHOR_END: system_matrices
@@ -145,14 +158,15 @@ impl<const D: usize> MassSpring<D> {
         self.system.accumulate_forces().map_err(|e| e.at_step(step, t0))?;
         let reuse = self.matrix.take();
         let (a, dfdx_v0) =
-            self.system_matrices(h, reuse).map_err(|e| e.at_step(step, t0))?;
+            self.assemble(h, reuse).map_err(|e| e.at_step(step, t0))?;
         let b = self.right_hand_side(h, &dfdx_v0);
         // Start from the last step's Δv: the motion changes little in one frame.
         let mut dv = std::mem::take(&mut self.warm);
         if !self.warm_start || dv.len() != D * n {
             dv = vec![0.0; D * n];
         }
-        let cg = self.solve(&a, &b, &mut dv).map_err(|e| e.at_step(step, t0))?;
+        let cg =
+            self.solve(a.matrix(), &b, &mut dv).map_err(|e| e.at_step(step, t0))?;
         for (i, p) in self.system.particles.iter_mut().enumerate() {
             if matches!(p.motion, Motion::Free) {
                 p.v += SVector::<f64, D>::from_column_slice(&dv[D * i..D * i + D]);
@@ -201,8 +215,7 @@ impl<const D: usize> MassSpring<D> {
                     Some(mut mg) if mg.fits(a) => mg.refill(a).map(|()| mg),
                     _ => Multigrid::new(a),
                 }?;
-                let op = MultigridPreconditioned { matrix: a, multigrid: &multigrid };
-                let report = conjugate_gradient(&op, b, dv, self.cg_tolerance, limit);
+                let report = multigrid.solve(b, dv, self.cg_tolerance, limit);
                 self.multigrid = Some(multigrid);
                 report
             }
@@ -241,20 +254,17 @@ struct ImplicitMatrices<'a, const D: usize> {
     dfdx_v0: Vec<f64>,
 }
 
-/// A new matrix, or an old one's pattern refilled (incomplete if a block was missing).
+/// A new matrix, or an old one's pattern refilled.
 enum Assembly<const D: usize> {
     Build(BlockBuilder<D>),
-    Refill { a: BlockSparse<D>, complete: bool },
+    Refill(Refill<D>),
 }
 
 impl<const D: usize> Assembly<D> {
     fn add(&mut self, i: usize, j: usize, block: &Block<D>) {
         match self {
             Assembly::Build(builder) => builder.add(i, j, block),
-            Assembly::Refill { a, complete } => match a.position(i, j) {
-                Some(k) => *a.block_mut(i, k) += block,
-                None => *complete = false,
-            },
+            Assembly::Refill(a) => a.add(i, j, block),
         }
     }
 }
@@ -264,8 +274,35 @@ impl<const D: usize> JacobianSink<D> for ImplicitMatrices<'_, D> {
         if self.free[i] && self.free[j] {
             self.a.add(i, j, &-(dfdv * self.h + dfdx * (self.h * self.h)));
         }
-        let product =
-            dfdx * SVector::<f64, D>::from_column_slice(&self.v0[D * j..D * j + D]);
+        let product = dfdx * self.velocity(j);
+        self.add_product(i, &product);
+    }
+
+    /// The same blocks as four calls of `add`, each combined once.
+    fn add_pair(&mut self, [a, b]: [usize; 2], dfdx: &Block<D>, dfdv: &Block<D>) {
+        let block = -(dfdv * self.h + dfdx * (self.h * self.h));
+        let (at_a, at_b) = (dfdx * self.velocity(a), dfdx * self.velocity(b));
+        for (i, j, sign, product) in [
+            (a, a, 1.0, at_a),
+            (a, b, -1.0, at_b),
+            (b, a, -1.0, at_a),
+            (b, b, 1.0, at_b),
+        ] {
+            if self.free[i] && self.free[j] {
+                self.a.add(i, j, &(block * sign));
+            }
+            self.add_product(i, &(product * sign));
+        }
+    }
+}
+
+impl<const D: usize> ImplicitMatrices<'_, D> {
+    fn velocity(&self, j: usize) -> SVector<f64, D> {
+        SVector::<f64, D>::from_column_slice(&self.v0[D * j..D * j + D])
+    }
+
+    /// (∂f/∂x v₀)_i += product.
+    fn add_product(&mut self, i: usize, product: &SVector<f64, D>) {
         for k in 0..D {
             self.dfdx_v0[D * i + k] += product[k];
         }

@@ -10,10 +10,11 @@
 //! unknowns solved exactly.
 
 use crate::block_sparse::{Block, BlockBuilder, BlockSparse};
-use crate::cg::LinearOperator;
+use crate::cg::{CgReport, LinearOperator, conjugate_gradient};
 use nalgebra::{DMatrix, DVector, SVector};
 use pbm_prelim::PbmError;
 use std::cell::RefCell;
+use std::ops::Range;
 
 /// Stop coarsening at this many blocks, or when a level shrinks by less than a
 /// quarter (particles with no neighbour, such as nailed ones, stay single).
@@ -29,6 +30,10 @@ struct Level<const D: usize> {
     to_coarse: Vec<usize>,
     /// The inverses of this level's diagonal blocks, for the smoother.
     inverses: Vec<Block<D>>,
+    /// Where each row's diagonal block is stored in the row.
+    diagonal: Vec<usize>,
+    /// The nodes of each colour (consecutive: the level is numbered in sweep order).
+    colours: Vec<Range<usize>>,
     /// The next level's matrix.
     coarse: BlockSparse<D>,
 }
@@ -41,13 +46,85 @@ struct Scratch {
     coarse_z: Vec<f64>,
 }
 
-/// The hierarchy for one sparsity pattern: which particles go together at each
-/// level (fixed), and the coarse matrices (refilled for every new matrix with
-/// [`Multigrid::refill`]).
+// ANCHOR: colour
+/// Colours the nodes so that no two neighbours share a colour (each takes the
+/// smallest colour its earlier neighbours left free) and lists them colour by
+/// colour, with the range of the list each colour fills. Swept in this order,
+/// Gauss–Seidel never waits for the node it has just solved, and the nodes of one
+/// colour can be solved in any order: none of them sees another.
+fn colour_order<const D: usize>(
+    m: &BlockSparse<D>,
+) -> (Vec<usize>, Vec<Range<usize>>) {
+    let n = m.block_rows();
+    let mut colour = vec![usize::MAX; n];
+    let mut taken = Vec::new();
+    for i in 0..n {
+        taken.clear();
+        taken.extend(m.row(i).0.iter().map(|&j| colour[j]));
+        colour[i] = (0..).find(|c| !taken.contains(c)).unwrap_or(0);
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| colour[i]); // stable: index order within a colour
+    let mut ranges: Vec<Range<usize>> = Vec::new();
+    for (k, &i) in order.iter().enumerate() {
+        match ranges.last_mut() {
+            Some(range) if colour[order[range.start]] == colour[i] => {
+                range.end = k + 1
+            }
+            _ => ranges.push(k..k + 1),
+        }
+    }
+    (order, ranges)
+}
+// ANCHOR_END: colour
+
+/// A matrix with its nodes renumbered: node `order[k]` of the original is node k.
+#[derive(Debug, Clone)]
+struct Renumbered<const D: usize> {
+    order: Vec<usize>,
+    matrix: BlockSparse<D>,
+    /// For each stored block of `matrix`, where it is stored in the original.
+    slots: Vec<usize>,
+}
+
+impl<const D: usize> Renumbered<D> {
+    fn new(m: &BlockSparse<D>, order: Vec<usize>) -> Self {
+        let (matrix, slots) = m.renumbered(&order);
+        Renumbered { order, matrix, slots }
+    }
+
+    /// Vector `v` of the original numbering, renumbered into `out`.
+    fn to_sweep_order(&self, v: &[f64], out: &mut [f64]) {
+        for (k, &i) in self.order.iter().enumerate() {
+            out[D * k..D * k + D].copy_from_slice(&v[D * i..D * i + D]);
+        }
+    }
+
+    /// The inverse of [`Renumbered::to_sweep_order`].
+    fn from_sweep_order(&self, v: &[f64], out: &mut [f64]) {
+        for (k, &i) in self.order.iter().enumerate() {
+            out[D * i..D * i + D].copy_from_slice(&v[D * k..D * k + D]);
+        }
+    }
+
+    /// Copies the blocks of a matrix with the original's pattern.
+    fn refill(&mut self, m: &BlockSparse<D>) {
+        let from = m.blocks();
+        for (block, &k) in self.matrix.blocks_mut().iter_mut().zip(&self.slots) {
+            *block = from[k];
+        }
+    }
+}
+
+/// The hierarchy for one sparsity pattern: the order in which each level's nodes are
+/// swept and which of them go together (both fixed), and the coarse matrices
+/// (refilled for every new matrix with [`Multigrid::refill`]).
 #[derive(Debug, Clone)]
 pub struct Multigrid<const D: usize> {
     /// The fine matrix's pattern, to check that a refill gets the same one.
     pattern: (usize, Vec<usize>),
+    /// The fine matrix renumbered into sweep order, and the fine node at each place.
+    fine: Renumbered<D>,
     levels: Vec<Level<D>>,
     /// The coarsest matrix, dense and factored.
     coarsest: nalgebra::Cholesky<f64, nalgebra::Dyn>,
@@ -111,16 +188,24 @@ fn galerkin<const D: usize>(
     (coarse, to_coarse)
 }
 
-fn inverses<const D: usize>(m: &BlockSparse<D>) -> Result<Vec<Block<D>>, PbmError> {
-    (0..m.block_rows())
-        .map(|i| m.diagonal_block(i).try_inverse())
-        .collect::<Option<Vec<_>>>()
-        .ok_or_else(|| {
-            PbmError::degenerate(
-                "multigrid",
-                "a diagonal block of the matrix is singular",
-            )
-        })
+/// The inverse of each row's diagonal block (at place `diagonal[i]` of row i).
+fn inverses<const D: usize>(
+    m: &BlockSparse<D>,
+    diagonal: &[usize],
+    out: &mut Vec<Block<D>>,
+) -> Result<(), PbmError> {
+    out.clear();
+    for (i, &d) in diagonal.iter().enumerate() {
+        let inverse =
+            m.blocks()[m.row_start(i) + d].try_inverse().ok_or_else(|| {
+                PbmError::degenerate(
+                    "multigrid",
+                    "a diagonal block of the matrix is singular",
+                )
+            })?;
+        out.push(inverse);
+    }
+    Ok(())
 }
 
 fn factor<const D: usize>(
@@ -140,37 +225,40 @@ impl<const D: usize> Multigrid<D> {
     /// strongly coupled neighbour, twice (groups of up to four), and sum the matrix
     /// over the groups, until a handful of blocks is left.
     pub fn new(a: &BlockSparse<D>) -> Result<Self, PbmError> {
-        let mut levels: Vec<Level<D>> = Vec::new();
-        let mut matrix = a.clone();
+        let (order, mut colours) = colour_order(a);
+        let fine = Renumbered::new(a, order);
+        let (mut levels, mut matrix) = (Vec::new(), fine.matrix.clone());
         while matrix.block_rows() > COARSEST_BLOCKS {
             let (first, n1) = pair_up(&matrix);
             let (paired, _) = galerkin(&matrix, &first, n1);
             let (second, n2) = pair_up(&paired);
-            let aggregate: Vec<usize> = first.iter().map(|&p| second[p]).collect();
             if 4 * n2 > 3 * matrix.block_rows() {
                 break; // too little left to gather
             }
+            // Number the groups in the coarse level's sweep order.
+            let grouped: Vec<usize> = first.iter().map(|&p| second[p]).collect();
+            let (order, coarse_colours) =
+                colour_order(&galerkin(&matrix, &grouped, n2).0);
+            let rank = ranks(&order);
+            let aggregate: Vec<usize> = grouped.iter().map(|&c| rank[c]).collect();
             let (coarse, to_coarse) = galerkin(&matrix, &aggregate, n2);
-            let inverses = inverses(&matrix)?;
+            let diagonal = diagonal_positions(&matrix)?;
+            let mut inverted = Vec::with_capacity(diagonal.len());
+            inverses(&matrix, &diagonal, &mut inverted)?;
             levels.push(Level {
                 aggregate,
                 to_coarse,
-                inverses,
+                inverses: inverted,
+                diagonal,
+                colours: std::mem::replace(&mut colours, coarse_colours),
                 coarse: coarse.clone(),
             });
             matrix = coarse;
         }
-        let scratch = levels
-            .iter()
-            .map(|l| Scratch {
-                residual: vec![0.0; D * l.aggregate.len()],
-                coarse_r: vec![0.0; D * l.coarse.block_rows()],
-                coarse_z: vec![0.0; D * l.coarse.block_rows()],
-            })
-            .collect();
         let pattern = (a.block_rows(), a.columns().to_vec());
         let coarsest = factor(&matrix)?;
-        Ok(Multigrid { pattern, levels, coarsest, scratch: RefCell::new(scratch) })
+        let scratch = RefCell::new(scratch(&levels));
+        Ok(Multigrid { pattern, fine, levels, coarsest, scratch })
     }
     // ANCHOR_END: setup
 
@@ -207,29 +295,71 @@ impl<const D: usize> Multigrid<D> {
                 "the matrix's pattern changed",
             ));
         }
+        self.fine.refill(a);
         for l in 0..self.levels.len() {
             let (done, rest) = self.levels.split_at_mut(l);
-            let fine = done.last().map_or(a, |previous| &previous.coarse);
+            let fine = done.last().map_or(&self.fine.matrix, |above| &above.coarse);
             let level = &mut rest[0];
-            level.inverses = inverses(fine)?;
+            inverses(fine, &level.diagonal, &mut level.inverses)?;
             level.coarse.clear();
             let coarse = level.coarse.blocks_mut();
             for (block, &k) in fine.blocks().iter().zip(&level.to_coarse) {
                 coarse[k] += block;
             }
         }
-        let last = self.levels.last().map_or(a, |l| &l.coarse);
+        let last = self.levels.last().map_or(&self.fine.matrix, |l| &l.coarse);
         self.coarsest = factor(last)?;
         Ok(())
     }
     // ANCHOR_END: refill
 
-    /// z = B r, one V-cycle on the system with matrix `a` (the matrix the hierarchy
-    /// was built or refilled from) and right-hand side r, from z = 0.
-    pub fn cycle(&self, a: &BlockSparse<D>, r: &[f64], z: &mut [f64]) {
-        let mut scratch = self.scratch.borrow_mut();
-        self.cycle_at(0, a, r, z, &mut scratch);
+    /// z = B r, one V-cycle on the system with the matrix the hierarchy was built or
+    /// refilled from and right-hand side r, from z = 0 (r and z in the matrix's own
+    /// numbering).
+    pub fn cycle(&self, r: &[f64], z: &mut [f64]) {
+        let (mut rs, mut zs) = (vec![0.0; r.len()], vec![0.0; z.len()]);
+        self.fine.to_sweep_order(r, &mut rs);
+        self.cycle_in_sweep_order(&rs, &mut zs);
+        self.fine.from_sweep_order(&zs, z);
     }
+
+    fn cycle_in_sweep_order(&self, r: &[f64], z: &mut [f64]) {
+        let mut scratch = self.scratch.borrow_mut();
+        self.cycle_at(0, &self.fine.matrix, r, z, &mut scratch);
+    }
+
+    // ANCHOR: solve
+    /// Solves A x = b by CG with one V-cycle as its preconditioner, A being the
+    /// matrix the hierarchy was built or refilled from, starting from the x given.
+    /// CG runs on the hierarchy's copy of A, numbered in sweep order: b and x are
+    /// renumbered on the way in and x on the way out, and the matrix that CG
+    /// multiplies by is the one the cycle sweeps, read from the same memory.
+    pub fn solve(
+        &self,
+        b: &[f64],
+        x: &mut [f64],
+        tolerance: f64,
+        max_iterations: usize,
+    ) -> Result<CgReport, PbmError> {
+        let n = D * self.fine.order.len();
+        if b.len() != n || x.len() != n {
+            let sizes = format!("{n} rows, but b has {} and x {}", b.len(), x.len());
+            return Err(PbmError::invalid("multigrid", sizes));
+        }
+        let (mut bs, mut xs) = (vec![0.0; n], vec![0.0; n]);
+        self.fine.to_sweep_order(b, &mut bs);
+        self.fine.to_sweep_order(x, &mut xs);
+        let report = conjugate_gradient(
+            &SweepOrder(self),
+            &bs,
+            &mut xs,
+            tolerance,
+            max_iterations,
+        );
+        self.fine.from_sweep_order(&xs, x);
+        report
+    }
+    // ANCHOR_END: solve
 
     // ANCHOR: cycle
     /// One V-cycle at `level`: smooth, hand the residual to the coarser level, add
@@ -273,9 +403,9 @@ impl<const D: usize> Level<D> {
         let n = self.aggregate.len();
         for i in 0..n {
             let (columns, blocks) = a.row(i);
-            let split = columns.partition_point(|&j| j < i);
+            let left = self.diagonal[i];
             let mut acc = vector(r, i);
-            for (&j, block) in columns[..split].iter().zip(&blocks[..split]) {
+            for (&j, block) in columns[..left].iter().zip(&blocks[..left]) {
                 acc -= *block * vector(z, j);
             }
             let zi = self.inverses[i] * acc;
@@ -283,9 +413,9 @@ impl<const D: usize> Level<D> {
         }
         for i in 0..n {
             let (columns, blocks) = a.row(i);
-            let split = columns.partition_point(|&j| j <= i);
+            let right = self.diagonal[i] + 1;
             let mut acc = SVector::<f64, D>::zeros();
-            for (&j, block) in columns[split..].iter().zip(&blocks[split..]) {
+            for (&j, block) in columns[right..].iter().zip(&blocks[right..]) {
                 acc -= *block * vector(z, j);
             }
             residual[D * i..D * i + D].copy_from_slice(acc.as_slice());
@@ -316,9 +446,11 @@ impl<const D: usize> Level<D> {
     // ANCHOR_END: transfer
 
     // ANCHOR: smooth_backward
-    /// Gauss–Seidel backward: the mirror image keeps the cycle symmetric.
+    /// Gauss–Seidel backward: the mirror image keeps the cycle symmetric. The
+    /// colours go last to first; within one the order is free, and ascending reads
+    /// memory forwards.
     fn smooth_backward(&self, a: &BlockSparse<D>, r: &[f64], z: &mut [f64]) {
-        for i in (0..self.aggregate.len()).rev() {
+        for i in self.colours.iter().rev().flat_map(Range::clone) {
             let (columns, blocks) = a.row(i);
             let mut acc = vector(r, i);
             for (&j, block) in columns.iter().zip(blocks) {
@@ -333,27 +465,56 @@ impl<const D: usize> Level<D> {
     // ANCHOR_END: smooth_backward
 }
 
+/// Each level's work vectors.
+fn scratch<const D: usize>(levels: &[Level<D>]) -> Vec<Scratch> {
+    let scratch = |l: &Level<D>| Scratch {
+        residual: vec![0.0; D * l.aggregate.len()],
+        coarse_r: vec![0.0; D * l.coarse.block_rows()],
+        coarse_z: vec![0.0; D * l.coarse.block_rows()],
+    };
+    levels.iter().map(scratch).collect()
+}
+
+/// Where each row's diagonal block is stored in the row.
+fn diagonal_positions<const D: usize>(
+    m: &BlockSparse<D>,
+) -> Result<Vec<usize>, PbmError> {
+    (0..m.block_rows()).map(|i| m.position(i, i)).collect::<Option<_>>().ok_or_else(
+        || {
+            PbmError::degenerate(
+                "multigrid",
+                "a row of the matrix has no diagonal block",
+            )
+        },
+    )
+}
+
+/// Each node's place in `order`.
+fn ranks(order: &[usize]) -> Vec<usize> {
+    let mut rank = vec![0; order.len()];
+    for (k, &i) in order.iter().enumerate() {
+        rank[i] = k;
+    }
+    rank
+}
+
 fn vector<const D: usize>(x: &[f64], i: usize) -> SVector<f64, D> {
     SVector::<f64, D>::from_column_slice(&x[D * i..D * i + D])
 }
 
-/// A block-sparse matrix with a multigrid V-cycle as CG's preconditioner.
-pub struct MultigridPreconditioned<'a, const D: usize> {
-    /// The matrix.
-    pub matrix: &'a BlockSparse<D>,
-    /// Its hierarchy, built or refilled from it.
-    pub multigrid: &'a Multigrid<D>,
-}
+/// The hierarchy's copy of the matrix, in sweep order, with the V-cycle as CG's
+/// preconditioner.
+struct SweepOrder<'a, const D: usize>(&'a Multigrid<D>);
 
-impl<const D: usize> LinearOperator for MultigridPreconditioned<'_, D> {
+impl<const D: usize> LinearOperator for SweepOrder<'_, D> {
     fn dimension(&self) -> usize {
-        D * self.matrix.block_rows()
+        D * self.0.fine.order.len()
     }
     fn apply(&self, x: &[f64], y: &mut [f64]) {
-        self.matrix.mul_vec(x, y);
+        self.0.fine.matrix.mul_vec(x, y);
     }
     fn precondition(&self, r: &[f64], z: &mut [f64]) {
-        self.multigrid.cycle(self.matrix, r, z);
+        self.0.cycle_in_sweep_order(r, z);
     }
 }
 
@@ -365,7 +526,7 @@ pub fn coarse_matrices<const D: usize>(mg: &Multigrid<D>) -> Vec<DMatrix<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cg::{conjugate_gradient, solve_pcg};
+    use crate::cg::solve_pcg;
     use crate::sheet::sheet;
 
     /// The n × n sheet's implicit matrix after a few frames of swinging.
@@ -396,7 +557,12 @@ mod tests {
     }
 
     fn assert_galerkin(mg: &Multigrid<3>, a: &BlockSparse<3>) {
-        let mut fine = a.to_dense();
+        // The fine level is A renumbered: block (k, l) is A's (order[k], order[l]).
+        let (dense, order) = (a.to_dense(), &mg.fine.order);
+        let mut fine = DMatrix::from_fn(dense.nrows(), dense.ncols(), |r, c| {
+            dense[(3 * order[r / 3] + r % 3, 3 * order[c / 3] + c % 3)]
+        });
+        assert_eq!(fine, mg.fine.matrix.to_dense());
         for level in &mg.levels {
             let p = prolongation(&level.aggregate, level.coarse.block_rows());
             let expected = p.transpose() * &fine * &p;
@@ -424,7 +590,7 @@ mod tests {
         let mut column = vec![0.0; n];
         for j in 0..n {
             unit[j] = 1.0;
-            mg.cycle(&a, &unit, &mut column);
+            mg.cycle(&unit, &mut column);
             b.column_mut(j).copy_from_slice(&column);
             unit[j] = 0.0;
         }
@@ -440,9 +606,8 @@ mod tests {
         let n = 3 * a.block_rows();
         let rhs: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin() * 1e-3).collect();
         let mg = Multigrid::new(&a).unwrap();
-        let op = MultigridPreconditioned { matrix: &a, multigrid: &mg };
         let mut x = vec![0.0; n];
-        let with_mg = conjugate_gradient(&op, &rhs, &mut x, 1e-12, 1000).unwrap();
+        let with_mg = mg.solve(&rhs, &mut x, 1e-12, 1000).unwrap();
         let exact =
             a.to_dense().lu().solve(&DVector::from_column_slice(&rhs)).unwrap();
         let error = (DVector::from_column_slice(&x) - &exact).norm() / exact.norm();
