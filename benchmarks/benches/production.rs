@@ -20,7 +20,7 @@ use pbm_cloth::scenes::{Scene, cloth};
 use pbm_constraints::scenes::Chain;
 use pbm_constraints::system::{default_iterations, solve_multipliers};
 use pbm_constraints::tree::TreeSolve;
-use pbm_implicit::cg::{conjugate_gradient, solve_pcg};
+use pbm_implicit::cg::solve_pcg;
 use pbm_implicit::multigrid::Multigrid;
 use pbm_implicit::sheet::sheet;
 use pbm_ode::runge_kutta::RungeKutta;

@@ -358,3 +358,40 @@ fn a_resting_particle_leaves_the_floor_when_the_pull_beats_its_weight() {
         assert!((y - exact).abs() < 1e-4 * (1.0 + exact), "t {t}: {y} vs {exact}");
     }
 }
+
+/// Records every block a force adds.
+#[derive(Default)]
+struct Recorder(Vec<(usize, usize, nalgebra::Matrix3<f64>, nalgebra::Matrix3<f64>)>);
+
+impl pbm_particles::particle::JacobianSink<3> for Recorder {
+    fn add(
+        &mut self,
+        i: usize,
+        j: usize,
+        dfdx: &nalgebra::Matrix3<f64>,
+        dfdv: &nalgebra::Matrix3<f64>,
+    ) {
+        self.0.push((i, j, *dfdx, *dfdv));
+    }
+}
+
+#[test]
+fn a_spring_adds_one_block_with_the_signs_of_its_four_pairs() {
+    let particles = vec![
+        Particle::new(1.0, Vector3::new(0.0, 0.0, 0.0), Vector3::zeros()).unwrap(),
+        Particle::new(1.0, Vector3::new(0.3, 1.2, -0.4), Vector3::zeros()).unwrap(),
+    ];
+    let spring = DampedSpring::new(0, 1, 50.0, 2.0, 1.0).unwrap();
+    let mut sink = Recorder::default();
+    Force::<3>::add_jacobians(&spring, 0.0, &particles, &mut sink).unwrap();
+    let pairs: Vec<(usize, usize)> =
+        sink.0.iter().map(|&(i, j, ..)| (i, j)).collect();
+    assert_eq!(pairs, [(0, 0), (0, 1), (1, 0), (1, 1)]);
+    let (dfdx, dfdv) = (sink.0[0].2, sink.0[0].3);
+    for &(i, j, x, v) in &sink.0 {
+        let sign = if i == j { 1.0 } else { -1.0 };
+        assert_eq!((x, v), (dfdx * sign, dfdv * sign));
+    }
+    // The stretched spring's stiffness is not zero, nor is its damping.
+    assert!(dfdx.norm() > 0.0 && dfdv.norm() > 0.0);
+}

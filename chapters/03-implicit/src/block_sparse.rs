@@ -293,3 +293,70 @@ impl<const D: usize> BlockBuilder<D> {
         BlockSparse::from_rows(self.rows)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(v: f64) -> Block<2> {
+        Block::<2>::new(v, 0.5 * v, 0.5 * v, 2.0 * v)
+    }
+
+    /// A path 0 – 1 – 2, in blocks.
+    fn path() -> BlockSparse<2> {
+        BlockSparse::with_pattern(3, [(0, 1), (1, 2)])
+    }
+
+    fn fill(refill: &mut Refill<2>, adds: &[(usize, usize, f64)]) {
+        refill.start();
+        for &(i, j, v) in adds {
+            refill.add(i, j, &block(v));
+        }
+    }
+
+    #[test]
+    fn a_refill_remembers_where_each_addition_landed() {
+        let adds = [(0, 0, 1.0), (0, 1, 2.0), (1, 0, 2.0), (1, 1, 3.0), (1, 1, 1.0)];
+        let mut built = BlockBuilder::new(3);
+        for &(i, j, v) in &adds {
+            built.add(i, j, &block(v));
+        }
+        let expected = built.build().to_dense();
+        let mut refill = Refill::new(path());
+        fill(&mut refill, &adds);
+        assert!(refill.is_complete());
+        assert_eq!(refill.matrix().to_dense(), expected);
+        // The second refill uses the remembered places, and starts from zero.
+        fill(&mut refill, &adds);
+        assert_eq!(refill.matrix().to_dense(), expected);
+        // Additions in another order miss their remembered places and are found by a
+        // search instead: the same matrix.
+        let mut reversed = adds;
+        reversed.reverse();
+        fill(&mut refill, &reversed);
+        assert_eq!(refill.matrix().to_dense(), expected);
+        // A block outside the pattern leaves the refill incomplete.
+        fill(&mut refill, &[(0, 2, 1.0)]);
+        assert!(!refill.is_complete());
+    }
+
+    #[test]
+    fn renumbering_moves_rows_and_columns_together() {
+        let mut m = path();
+        for (k, b) in m.blocks_mut().iter_mut().enumerate() {
+            *b = block(k as f64 + 1.0);
+        }
+        let order = [2, 0, 1];
+        let (renumbered, slots) = m.renumbered(&order);
+        let (dense, new) = (m.to_dense(), renumbered.to_dense());
+        for (p, &i) in order.iter().enumerate() {
+            for (q, &j) in order.iter().enumerate() {
+                let old = dense.view((2 * i, 2 * j), (2, 2));
+                assert_eq!(new.view((2 * p, 2 * q), (2, 2)), old);
+            }
+        }
+        for (k, &slot) in slots.iter().enumerate() {
+            assert_eq!(renumbered.blocks()[k], m.blocks()[slot]);
+        }
+    }
+}

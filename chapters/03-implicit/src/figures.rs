@@ -3,6 +3,7 @@
 use crate::backward_euler::backward_euler_step;
 use crate::mass_spring::MassSpring;
 use crate::minimization::{minimization_step, phi};
+use crate::multigrid::colour_order;
 use crate::scenes::{
     EulerVariant, energy_track, nailed_bob, spring_pendulum_rest_energy,
 };
@@ -12,6 +13,7 @@ use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::state_of;
 use pbm_ode::tableau::{ButcherTableau, EULER, MIDPOINT, RK4};
 use pbm_prelim::plot::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
@@ -40,6 +42,11 @@ pub fn all() -> Vec<Figure> {
             "sheet-frames",
             "The hanging sheet, solved to three digits and to ten",
             sheet_frames,
+        ),
+        Figure::new(
+            "colour-order",
+            "The sheet's particles in colour order, and its matrix renumbered",
+            colour_order_figure,
         ),
         Figure::new(
             "energy",
@@ -566,6 +573,100 @@ fn sheet_frames() -> Result<Vec<Drawing>, PbmError> {
         }
         Ok(())
     })
+}
+
+/// The springs behind the coloured particles: a light grey.
+const SPRING: RGBColor = RGBColor(170, 170, 170);
+
+/// Particles of the sheet drawn in the colour-order figure, along a side.
+const COLOURED_SIDE: usize = 8;
+
+fn colour_order_figure() -> Result<Vec<Drawing>, PbmError> {
+    let n = COLOURED_SIDE;
+    let model = sheet(n, 1000.0)?;
+    let (a, _) = model.system_matrices(1.0 / 30.0, None)?;
+    let (order, colours) = colour_order(&a);
+    let mut colour_of = vec![0; order.len()];
+    let mut rank = vec![0; order.len()];
+    for (c, range) in colours.iter().enumerate() {
+        for k in range.clone() {
+            (colour_of[order[k]], rank[order[k]]) = (c, k);
+        }
+    }
+    let at = |i: usize| ((i % n) as f64, (i / n) as f64);
+    let mut legend: Legend = (0..colours.len())
+        .map(|c| {
+            let swept = match c {
+                0 => " (swept first)".to_string(),
+                c if c + 1 == colours.len() => " (swept last)".to_string(),
+                _ => String::new(),
+            };
+            (format!("colour {}{swept}", c + 1), Swatch::Square(color(c)))
+        })
+        .collect();
+    legend.push(("a block between two particles".into(), Swatch::Square(REFERENCE)));
+    let titles = [
+        format!("(a) {n} × {n} particles, numbered in sweep order"),
+        "(b) The matrix renumbered: each colour's square holds only its diagonal"
+            .to_string(),
+    ];
+    titled_figure(
+        "colour-order",
+        [460, 1100],
+        "No spring joins two particles of one colour, so a colour's particles can be solved in any order",
+        |root, layout| {
+            let root = legend_below(root, &legend)?;
+            let parts = panels(&root, layout, 2, 2);
+            let font = label_font();
+            let area = titled(&parts[0], &titles[0], &font)?;
+            let side = (n - 1) as f64;
+            let mut chart = scene_chart(&area, -0.5..side + 0.5, -0.5..side + 0.5)?;
+            for i in 0..a.block_rows() {
+                for &j in a.row(i).0.iter().filter(|&&j| j > i) {
+                    line(&mut chart, &[at(i), at(j)], SPRING, 1)?;
+                }
+            }
+            let white =
+                label_font().color(&WHITE).pos(Pos::new(HPos::Center, VPos::Center));
+            for i in 0..a.block_rows() {
+                chart.draw_series([Circle::new(
+                    at(i),
+                    11,
+                    color(colour_of[i]).filled(),
+                )])?;
+                chart.draw_series([Text::new(
+                    format!("{}", rank[i] + 1),
+                    at(i),
+                    white.clone(),
+                )])?;
+            }
+            let area = titled(&parts[1], &titles[1], &font)?;
+            let size = a.block_rows() as f64;
+            let mut chart = scene_chart(&area, 0.0..size, 0.0..size)?;
+            let cell = |r: usize, c: usize, style: ShapeStyle| {
+                let (x, y) = (c as f64, size - 1.0 - r as f64);
+                Rectangle::new([(x, y), (x + 1.0, y + 1.0)], style)
+            };
+            for (c, range) in colours.iter().enumerate() {
+                let (lo, hi) = (range.start as f64, range.end as f64);
+                chart.draw_series([Rectangle::new(
+                    [(lo, size - hi), (hi, size - lo)],
+                    color(c).mix(0.3).filled(),
+                )])?;
+            }
+            for (p, &i) in order.iter().enumerate() {
+                for &j in a.row(i).0 {
+                    let style = if i == j {
+                        color(colour_of[i]).filled()
+                    } else {
+                        REFERENCE.filled()
+                    };
+                    chart.draw_series([cell(p, rank[j], style)])?;
+                }
+            }
+            Ok(())
+        },
+    )
 }
 
 fn stability_regions() -> Result<Vec<Drawing>, PbmError> {

@@ -125,13 +125,8 @@ impl<const D: usize> MassSpring<D> {
             }
             _ => Assembly::Build(BlockBuilder::new(n)),
         };
-        let mut sink = ImplicitMatrices {
-            h,
-            free: &free,
-            v0: &v0,
-            a,
-            dfdx_v0: vec![0.0; D * n],
-        };
+        let dfdx_v0 = vec![0.0; D * n];
+        let mut sink = ImplicitMatrices { h, free: &free, v0: &v0, a, dfdx_v0 };
         for (i, p) in self.system.particles.iter().enumerate() {
             let mass = if free[i] { p.mass } else { 1.0 };
             sink.a.add(i, i, &(Block::<D>::identity() * mass));

@@ -58,6 +58,7 @@ pub fn shown() -> Vec<Shown> {
         Shown::values("implicit/sheet")
             .set(&["tolerance=1e-10", "preconditioner=jacobi"])
             .timed(&["ms_per_step"]),
+        Shown::values("implicit/sheet").set(&["n=64"]).timed(&["ms_per_step"]),
         Shown::values("implicit/jacobian-check"),
         Shown::run("implicit/sheet-sizes").timed(&["ms_per_step"]),
         Shown::run("implicit/sheet-sizes")
