@@ -172,10 +172,7 @@ impl<const D: usize> BlockSparse<D> {
     /// (`order` lists every node once), and for each stored block of the result,
     /// where it is stored in this one.
     pub(crate) fn renumbered(&self, order: &[usize]) -> (Self, Vec<usize>) {
-        let mut rank = vec![0; order.len()];
-        for (k, &i) in order.iter().enumerate() {
-            rank[i] = k;
-        }
+        let rank = ranks(order);
         let mut start = Vec::with_capacity(order.len() + 1);
         start.push(0);
         let (mut columns, mut slots) = (Vec::new(), Vec::new());
@@ -262,6 +259,15 @@ impl<const D: usize> Refill<D> {
     pub fn into_matrix(self) -> BlockSparse<D> {
         self.matrix
     }
+}
+
+/// Each node's place in `order`, a list of every node once.
+pub(crate) fn ranks(order: &[usize]) -> Vec<usize> {
+    let mut rank = vec![0; order.len()];
+    for (k, &i) in order.iter().enumerate() {
+        rank[i] = k;
+    }
+    rank
 }
 
 /// Accumulates blocks by (row, column) and freezes them into a [`BlockSparse`]. Each

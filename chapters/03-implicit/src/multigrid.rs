@@ -9,7 +9,7 @@
 //! error is no longer smooth, and the same trick repeats down to a handful of
 //! unknowns solved exactly.
 
-use crate::block_sparse::{Block, BlockBuilder, BlockSparse};
+use crate::block_sparse::{Block, BlockBuilder, BlockSparse, ranks};
 use crate::cg::{CgReport, LinearOperator, conjugate_gradient};
 use nalgebra::{DMatrix, DVector, SVector};
 use pbm_prelim::PbmError;
@@ -488,15 +488,6 @@ fn diagonal_positions<const D: usize>(
             )
         },
     )
-}
-
-/// Each node's place in `order`.
-fn ranks(order: &[usize]) -> Vec<usize> {
-    let mut rank = vec![0; order.len()];
-    for (k, &i) in order.iter().enumerate() {
-        rank[i] = k;
-    }
-    rank
 }
 
 fn vector<const D: usize>(x: &[f64], i: usize) -> SVector<f64, D> {
