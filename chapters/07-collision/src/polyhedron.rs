@@ -5,17 +5,33 @@
 
 use nalgebra::{UnitQuaternion, Vector3};
 use pbm_prelim::PbmError;
+use std::sync::Arc;
 
 type V3 = Vector3<f64>;
 
 /// A convex polyhedron: vertices, faces listed counter-clockwise seen from outside,
 /// and the edges (each once), checked to close up and to bulge outwards everywhere.
+///
+/// Moving a polyhedron moves its vertices and turns its normals; which vertices make
+/// each face and each edge stays, and so does which edges run in the same
+/// direction. That part is kept once ([`Topology`]) and shared by every placed copy,
+/// so that placing a solid at each step copies only what moved.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConvexPolyhedron {
     vertices: Vec<V3>,
-    faces: Vec<Vec<usize>>,
     normals: Vec<V3>,
+    topology: Arc<Topology>,
+}
+
+/// What placing a polyhedron leaves as it was: the faces and edges as vertex
+/// indices, and one edge for each direction the edges run in.
+#[derive(Debug, PartialEq)]
+struct Topology {
+    faces: Vec<Vec<usize>>,
     edges: Vec<[usize; 2]>,
+    /// The first edge of each set of parallel ones (either way): a box's twelve
+    /// edges run in three directions.
+    directions: Vec<usize>,
 }
 
 fn invalid(why: impl Into<String>) -> PbmError {
@@ -88,8 +104,10 @@ impl ConvexPolyhedron {
             );
             return Err(invalid(why));
         }
-        let edges = edges.into_iter().map(|(e, _)| e).collect();
-        Ok(ConvexPolyhedron { vertices, faces, normals, edges })
+        let edges: Vec<[usize; 2]> = edges.into_iter().map(|(e, _)| e).collect();
+        let directions = edge_directions(&vertices, &edges);
+        let topology = Arc::new(Topology { faces, edges, directions });
+        Ok(ConvexPolyhedron { vertices, normals, topology })
     }
 
     /// A box with the given centre and half sizes, faces perpendicular to the axes.
@@ -116,12 +134,12 @@ impl ConvexPolyhedron {
 
     /// The faces, each a counter-clockwise loop of vertex indices seen from outside.
     pub fn faces(&self) -> &[Vec<usize>] {
-        &self.faces
+        &self.topology.faces
     }
 
     /// The edges, each once, as pairs of vertex indices.
     pub fn edges(&self) -> &[[usize; 2]] {
-        &self.edges
+        &self.topology.edges
     }
 
     /// Face `f`'s outward unit normal.
@@ -138,31 +156,20 @@ impl ConvexPolyhedron {
     pub fn placed(&self, offset: V3, rotation: UnitQuaternion<f64>) -> Self {
         ConvexPolyhedron {
             vertices: self.vertices.iter().map(|v| rotation * v + offset).collect(),
-            faces: self.faces.clone(),
             normals: self.normals.iter().map(|n| rotation * n).collect(),
-            edges: self.edges.clone(),
+            topology: Arc::clone(&self.topology),
         }
     }
 
     /// One edge for each direction the edges run in (the first of those parallel
-    /// to it, either way).
-    fn edge_directions(&self) -> Vec<usize> {
-        let mut kept: Vec<usize> = Vec::new();
-        for e in 0..self.edges.len() {
-            let d = self.edge_direction(e);
-            let parallel = |k: &usize| {
-                let other = self.edge_direction(*k);
-                d.cross(&other).norm() <= 1e-12 * d.norm() * other.norm()
-            };
-            if !kept.iter().any(parallel) {
-                kept.push(e);
-            }
-        }
-        kept
+    /// to it, either way), found once when the polyhedron was made: turning it
+    /// keeps parallel edges parallel.
+    fn edge_directions(&self) -> &[usize] {
+        &self.topology.directions
     }
 
     fn edge_direction(&self, e: usize) -> V3 {
-        let [i, j] = self.edges[e];
+        let [i, j] = self.topology.edges[e];
         self.vertices[j] - self.vertices[i]
     }
 
@@ -174,6 +181,24 @@ impl ConvexPolyhedron {
                 (lo.min(x), hi.max(x))
             })
     }
+}
+
+/// The first edge of each set of parallel `edges` (either way) of a solid with
+/// `vertices`.
+fn edge_directions(vertices: &[V3], edges: &[[usize; 2]]) -> Vec<usize> {
+    let direction = |e: usize| vertices[edges[e][1]] - vertices[edges[e][0]];
+    let mut kept: Vec<usize> = Vec::new();
+    for e in 0..edges.len() {
+        let d = direction(e);
+        let parallel = |k: &usize| {
+            let other = direction(*k);
+            d.cross(&other).norm() <= 1e-12 * d.norm() * other.norm()
+        };
+        if !kept.iter().any(parallel) {
+            kept.push(e);
+        }
+    }
+    kept
 }
 
 /// A candidate separating direction: a face normal of A or of B, or the cross
@@ -257,8 +282,8 @@ pub fn separation_over(
     b: &ConvexPolyhedron,
     min_sine: f64,
 ) -> (f64, PlaneWitness) {
-    let faces_a = (0..a.faces.len()).map(Axis::FaceOfA);
-    let faces_b = (0..b.faces.len()).map(Axis::FaceOfB);
+    let faces_a = (0..a.faces().len()).map(Axis::FaceOfA);
+    let faces_b = (0..b.faces().len()).map(Axis::FaceOfB);
     // Parallel edges give the same axis: a box's twelve edges have three directions,
     // so nine pairs stand for its 144.
     let (dirs_a, dirs_b) = (a.edge_directions(), b.edge_directions());
@@ -374,13 +399,13 @@ pub enum Penetration {
 }
 
 fn inside(p: &ConvexPolyhedron, v: &V3) -> bool {
-    (0..p.faces.len())
-        .all(|f| p.normal(f).dot(&(v - p.vertices[p.faces[f][0]])) < 0.0)
+    (0..p.faces().len())
+        .all(|f| p.normal(f).dot(&(v - p.vertices[p.faces()[f][0]])) < 0.0)
 }
 
 /// Whether `x`, a point on face `f`'s plane, lies inside the face (within `slack`).
 fn within_face(p: &ConvexPolyhedron, f: usize, x: &V3, slack: f64) -> bool {
-    let (face, n) = (&p.faces[f], p.normal(f));
+    let (face, n) = (&p.faces()[f], p.normal(f));
     (0..face.len()).all(|k| {
         let (u, w) = (p.vertices[face[k]], p.vertices[face[(k + 1) % face.len()]]);
         let edge = w - u;
@@ -404,10 +429,10 @@ pub fn penetration(
         }
     }
     for (of_b, p, q) in [(true, a, b), (false, b, a)] {
-        for (edge, &[i, j]) in q.edges.iter().enumerate() {
+        for (edge, &[i, j]) in q.edges().iter().enumerate() {
             let (u, w) = (q.vertices[i], q.vertices[j]);
-            for face in 0..p.faces.len() {
-                let (n, o) = (p.normal(face), p.vertices[p.faces[face][0]]);
+            for face in 0..p.faces().len() {
+                let (n, o) = (p.normal(face), p.vertices[p.faces()[face][0]]);
                 let (du, dw) = (n.dot(&(u - o)), n.dot(&(w - o)));
                 if du * dw < 0.0 {
                     let point = u + (w - u) * (du / (du - dw));
@@ -542,8 +567,8 @@ pub fn clipped_contacts(
     let (p, q) = if of_b { (a, b) } else { (b, a) };
     let normal = p.normal(reference);
     let mut points: Vec<V3> =
-        q.faces[incident].iter().map(|&v| q.vertices[v]).collect();
-    let face = &p.faces[reference];
+        q.faces()[incident].iter().map(|&v| q.vertices[v]).collect();
+    let face = &p.faces()[reference];
     for k in 0..face.len() {
         let u = p.vertices[face[k]];
         let e = p.vertices[face[(k + 1) % face.len()]] - u;
@@ -573,7 +598,7 @@ fn reference_faces(
     n: V3,
 ) -> (bool, usize, usize) {
     let facing = |p: &ConvexPolyhedron, np: V3| {
-        (0..p.faces.len()).map(|f| (f, p.normal(f).dot(&np))).fold(
+        (0..p.faces().len()).map(|f| (f, p.normal(f).dot(&np))).fold(
             (0, f64::NEG_INFINITY),
             |best, x| if x.1 > best.1 { x } else { best },
         )
@@ -620,8 +645,8 @@ fn vertex_face(
     add: &mut impl FnMut(Contact),
 ) {
     for (vertex_of_b, p, q, np) in [(true, a, b, n), (false, b, a, -n)] {
-        for face in (0..p.faces.len()).filter(|&f| p.normal(f).dot(&np) > ALIGNED) {
-            let o = p.vertices[p.faces[face][0]];
+        for face in (0..p.faces().len()).filter(|&f| p.normal(f).dot(&np) > ALIGNED) {
+            let o = p.vertices[p.faces()[face][0]];
             for (vertex, v) in q.vertices.iter().enumerate() {
                 let height = np.dot(&(v - o));
                 let foot = v - np * height;
@@ -646,9 +671,9 @@ fn edge_edge(
     epsilon: f64,
     add: &mut impl FnMut(Contact),
 ) {
-    for (edge_a, &[i, j]) in a.edges.iter().enumerate() {
+    for (edge_a, &[i, j]) in a.edges().iter().enumerate() {
         let (u0, u1) = (a.vertices[i], a.vertices[j]);
-        for (edge_b, &[k, l]) in b.edges.iter().enumerate() {
+        for (edge_b, &[k, l]) in b.edges().iter().enumerate() {
             let (w0, w1) = (b.vertices[k], b.vertices[l]);
             let (dir_a, dir_b) = ((u1 - u0).normalize(), (w1 - w0).normalize());
             let cross = dir_a.cross(&dir_b);
@@ -688,16 +713,18 @@ mod tests {
         let e = |v: Vec<V3>, f: Vec<Vec<usize>>| {
             ConvexPolyhedron::new(v, f).unwrap_err().to_string()
         };
-        let mut flipped = c.faces.clone();
+        let mut flipped = c.faces().to_vec();
         flipped[0].reverse();
         assert!(e(c.vertices.clone(), flipped).contains("clockwise"));
-        assert!(e(c.vertices.clone(), c.faces[..5].to_vec()).contains("not closed"));
+        assert!(
+            e(c.vertices.clone(), c.faces()[..5].to_vec()).contains("not closed")
+        );
         let mut nan = c.vertices.clone();
         nan[3].y = f64::NAN;
-        assert!(e(nan, c.faces.clone()).contains("not finite"));
+        assert!(e(nan, c.faces().to_vec()).contains("not finite"));
         let mut bent = c.vertices.clone();
         bent[7] += V3::new(0.2, 0.2, 0.2);
-        assert!(e(bent, c.faces.clone()).contains("not flat"));
+        assert!(e(bent, c.faces().to_vec()).contains("not flat"));
         assert!(
             e(c.vertices[..3].to_vec(), vec![vec![0, 1, 2]]).contains("at least 4")
         );

@@ -146,6 +146,30 @@ impl World {
         )
     }
 
+    /// The bodies moved: the depths measured and the solids placed before are not
+    /// theirs.
+    pub(super) fn moved(&mut self) {
+        self.depths.clear();
+        self.solids.clear();
+    }
+
+    /// Places every body's polyhedron where the body is, unless that was done since
+    /// the bodies last moved.
+    fn place_all(&mut self) {
+        if self.solids.len() != self.shapes.len() {
+            self.solids = (0..self.shapes.len()).map(|k| self.placed(k)).collect();
+        }
+    }
+
+    /// Body or fixture k as placed by [`World::place_all`] (`None` for a ball, or
+    /// past the last fixture).
+    fn solid(&self, k: usize) -> Option<&ConvexPolyhedron> {
+        match k.checked_sub(self.shapes.len()) {
+            Some(f) => self.fixtures.get(f).map(|f| &f.solid),
+            None => self.solids.get(k)?.as_ref(),
+        }
+    }
+
     /// The distance (m) from body k's centre of mass to its farthest point.
     pub(super) fn radius(&self, k: usize) -> f64 {
         match &self.shapes[k] {
@@ -158,7 +182,8 @@ impl World {
 
     /// The bounds of every body and then every fixture, grown by the tolerance so
     /// that two solids within it of touching have overlapping bounds.
-    fn bounds(&self) -> Result<Vec<Aabb<3>>, PbmError> {
+    fn bounds(&mut self) -> Result<Vec<Aabb<3>>, PbmError> {
+        self.place_all();
         let grow = |lo: V3, hi: V3| {
             let eps = V3::repeat(0.5 * self.reach);
             Aabb::new((lo - eps).into(), (hi + eps).into())
@@ -169,8 +194,8 @@ impl World {
             let hi = v.iter().fold(V3::repeat(f64::NEG_INFINITY), |m, p| m.sup(p));
             grow(lo, hi)
         };
-        let bodies = (0..self.shapes.len()).map(|k| match self.placed(k) {
-            Some(solid) => of_solid(&solid),
+        let bodies = (0..self.shapes.len()).map(|k| match self.solid(k) {
+            Some(solid) => of_solid(solid),
             None => {
                 let (c, r) = (self.system.bodies[k].position(), self.radius(k));
                 grow(c - V3::repeat(r), c + V3::repeat(r))
@@ -235,25 +260,26 @@ impl World {
         if let Some(&known) = self.depths.get(&(i, j)) {
             return known; // measured already, and nothing has moved since
         }
-        let (Some(pi), Some(pj)) = (self.placed(i), self.placed(j)) else {
-            return match self.placed(j) {
-                Some(pj) => (-self.ball_gap(i, &pj).0, None),
+        self.place_all();
+        let (Some(pi), Some(pj)) = (self.solid(i), self.solid(j)) else {
+            return match self.solid(j) {
+                Some(pj) => (-self.ball_gap(i, pj).0, None),
                 _ => (f64::NEG_INFINITY, None),
             };
         };
-        if let Some(&w) = self.witnesses.get(&(i, j))
-            && let Some(gap) = witness_gap(&pi, &pj, w)
+        let kept = self.witnesses.get(&(i, j)).and_then(|&w| witness_gap(pi, pj, w));
+        if let Some(gap) = kept
             && gap > self.reach
         {
             self.stats.witness_reused += 1;
             return (-gap, None);
         }
-        self.stats.separations += 1;
         let (gap, w) = match self.settings.solver {
-            Solver::Exact => separation(&pi, &pj),
+            Solver::Exact => separation(pi, pj),
             // Bodies may interpenetrate deeply; nearly parallel edges mislead.
-            Solver::SequentialImpulses { .. } => separation_over(&pi, &pj, PARALLEL),
+            Solver::SequentialImpulses { .. } => separation_over(pi, pj, PARALLEL),
         };
+        self.stats.separations += 1;
         self.witnesses.insert((i, j), w);
         self.depths.insert((i, j), (-gap, Some(w)));
         (-gap, Some(w))
@@ -278,24 +304,22 @@ impl World {
             if depth < -eps {
                 continue;
             }
-            let (Some(pi), Some(pj)) = (self.placed(i), self.placed(j)) else {
+            let (Some(pi), Some(pj)) = (self.solid(i), self.solid(j)) else {
                 found.extend(self.ball_contact(i, j, &frames));
                 continue;
             };
             // The search that measured the depth found the plane to read them off;
             // a pair interpenetrating by d has features down to d below it.
-            let w = witness.unwrap_or_else(|| separation(&pi, &pj).1);
+            let w = witness.unwrap_or_else(|| separation(pi, pj).1);
             let mut contacts = match self.settings.solver {
-                Solver::SequentialImpulses { .. } => {
-                    clipped_contacts(&pi, &pj, w, eps)
-                }
+                Solver::SequentialImpulses { .. } => clipped_contacts(pi, pj, w, eps),
                 Solver::Exact => Vec::new(),
             };
             if contacts.is_empty() {
-                contacts = contacts_on(&pi, &pj, w, eps + depth.max(0.0));
+                contacts = contacts_on(pi, pj, w, eps + depth.max(0.0));
             }
             for c in contacts {
-                found.push(held_contact(&pi, &pj, (i, j), &c, &frames));
+                found.push(held_contact(pi, pj, (i, j), &c, &frames));
             }
         }
         Ok(found)
@@ -304,8 +328,8 @@ impl World {
 
     /// Ball i's contact with fixture j, if it is within the tolerance.
     fn ball_contact(&self, i: usize, j: usize, frames: &[Frame]) -> Option<Found> {
-        let solid = self.placed(j)?;
-        let (gap, n) = self.ball_gap(i, &solid);
+        let solid = self.solid(j)?;
+        let (gap, n) = self.ball_gap(i, solid);
         let radius = self.radius(i);
         let fb = &frames[j];
         let attached = Attached::Ball(fb.r.transpose() * n, radius);

@@ -26,7 +26,7 @@ impl OdeSystem for World {
         self.system.scatter_state(y, t);
         // The bodies moved: the contacts and depths found before are not theirs.
         self.found = None;
-        self.depths.clear();
+        self.moved();
     }
     fn derivative(&mut self, ydot: &mut [f64]) -> Result<(), PbmError> {
         let bodies = &mut self.system.bodies;

@@ -234,6 +234,10 @@ pub struct World {
     /// moved (the check for a collision and the contact finding after a step ask
     /// for the same pairs).
     depths: HashMap<(usize, usize), (f64, Option<PlaneWitness>)>,
+    /// Every body's polyhedron placed where the body is (`None` for a ball), made
+    /// once after the bodies move and read by the broad and the narrow phase; empty
+    /// when the bodies have moved since.
+    solids: Vec<Option<ConvexPolyhedron>>,
     /// The contacts held over the current step.
     held: Vec<Held>,
     /// How close two solids must be to be found in contact (m): the tolerance, and
@@ -328,6 +332,7 @@ impl World {
             sweep: None,
             witnesses: HashMap::new(),
             depths: HashMap::new(),
+            solids: Vec::new(),
             held: Vec::new(),
             found: None,
             reach: settings.tolerance,
@@ -411,7 +416,7 @@ impl World {
         // lists afresh at the next step, and the narrow phase searches afresh.
         self.sweep = None;
         self.witnesses.clear();
-        self.depths.clear();
+        self.moved();
         Ok(self.shapes.len() - 1)
     }
 
