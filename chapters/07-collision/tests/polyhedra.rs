@@ -143,8 +143,32 @@ fn a_turned_block_over_a_table_edge_touches_at_two_corners_and_two_edge_crossing
 }
 
 #[test]
+fn clipping_keeps_the_corners_of_faces_flush_to_roundoff() {
+    use pbm_collision::polyhedron::clipped_contacts;
+    // A cube on another, its sides on the lower cube's sides but for roundoff (turned
+    // 4e-13 rad about the vertical, so one end of each side is out by 1e-13 m and the
+    // other in) or for a micrometre: the clipped points must be the four corners of
+    // the upper cube's bottom face, not points along its edges, and four, not more.
+    let lower = cuboid(v(0.0, 0.0, 0.0), v(0.25, 0.25, 0.25));
+    for (turn, shift) in [(4e-13, 0.0), (0.0, 1e-6), (1e-7, 1e-6)] {
+        let about_z = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), turn);
+        let upper = cuboid(v(0.0, 0.0, 0.0), v(0.25, 0.25, 0.25))
+            .placed(v(shift, -shift, 0.5), about_z);
+        let (gap, w) = separation(&lower, &upper);
+        assert!(gap.abs() < 1e-9, "{gap}");
+        let found = clipped_contacts(&lower, &upper, w, EPS);
+        assert_eq!(found.len(), 4, "turn {turn}, shift {shift}: {found:?}");
+        for c in &found {
+            let corner = upper.vertices().iter().map(|p| (p - c.point).norm());
+            let off = corner.fold(f64::INFINITY, f64::min);
+            assert!(off < 1e-12, "turn {turn}, shift {shift}: {c:?} is {off} m off");
+        }
+    }
+}
+
+#[test]
 fn clipping_finds_the_corners_of_a_tilted_sunken_cube_and_the_table_edge() {
-    use pbm_collision::polyhedron::{clipped_contacts, contacts_on};
+    use pbm_collision::polyhedron::{SIDE_SLACK, clipped_contacts, contacts_on};
     // A cube half over the table's edge (y > 0 is off the table), sunk 2 cm into it
     // and turned 1° about y: contacts_on's features within ε find nothing so deep.
     let table = cuboid(v(0.0, -5.0, -0.5), v(10.0, 5.0, 0.5));
@@ -156,9 +180,11 @@ fn clipping_finds_the_corners_of_a_tilted_sunken_cube_and_the_table_edge() {
     assert!(contacts_on(&table, &cube, w, EPS).is_empty());
     let found = clipped_contacts(&table, &cube, w, EPS);
     // The cube's bottom face clipped to the table's top: two corners on the table
-    // (y = −0.3) and two points where its sides cross the table's edge (y = 0).
+    // (y = −0.3) and two points where its sides cross the table's edge (y = 0, moved
+    // out by the slack, a share of the face's diagonal).
     assert_eq!(found.len(), 4, "{found:?}");
-    let on_edge = found.iter().filter(|c| c.point.y.abs() < 1e-9).count();
+    let edge = SIDE_SLACK * 2f64.sqrt();
+    let on_edge = found.iter().filter(|c| (c.point.y - edge).abs() < 1e-9).count();
     let corners = found.iter().filter(|c| (c.point.y + 0.3).abs() < 1e-9).count();
     assert_eq!((on_edge, corners), (2, 2), "{found:?}");
     for c in &found {
