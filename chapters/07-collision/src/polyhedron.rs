@@ -230,6 +230,13 @@ fn gap(a: &ConvexPolyhedron, b: &ConvexPolyhedron, n: &V3) -> f64 {
     b.extent(n).0 - a.extent(n).1
 }
 
+/// The gaps along `n` and along −n from the same two extents: turned round, B's
+/// least projection is minus its greatest, and A's greatest minus its least.
+fn gaps(a: &ConvexPolyhedron, b: &ConvexPolyhedron, n: &V3) -> [f64; 2] {
+    let ((a_lo, a_hi), (b_lo, b_hi)) = (a.extent(n), b.extent(n));
+    [b_lo - a_hi, a_lo - b_hi]
+}
+
 /// The unit direction of an axis for the current placement; `None` for edges too
 /// close to parallel to define one.
 fn direction(a: &ConvexPolyhedron, b: &ConvexPolyhedron, axis: Axis) -> Option<V3> {
@@ -299,8 +306,7 @@ pub fn separation_over(
         (f64::NEG_INFINITY, PlaneWitness { axis: Axis::FaceOfA(0), flipped: false });
     for axis in faces_a.chain(faces_b).chain(edges) {
         let Some(n) = direction(a, b, axis) else { continue };
-        for (flipped, n) in [(false, n), (true, -n)] {
-            let d = gap(a, b, &n);
+        for (flipped, d) in [false, true].into_iter().zip(gaps(a, b, &n)) {
             if d > best.0 {
                 best = (d, PlaneWitness { axis, flipped });
             }

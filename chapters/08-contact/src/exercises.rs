@@ -214,6 +214,7 @@ fn stack(p: StackParams) -> Result<Value, PbmError> {
         "sweeps": stats.sweeps,
         "substeps": crate::world::SUBSTEPS,
         "baumgarte": crate::world::BAUMGARTE,
+        "push_out_sweeps": crate::world::PUSH_OUT_SWEEPS,
         "max_velocity_error_m_s": stats.max_velocity_error,
         "deepest_m": stats.deepest,
         "top_drift_m": top_drift,

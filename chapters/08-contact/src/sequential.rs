@@ -232,7 +232,9 @@ impl Sweeper {
         (lambda, sweeps): (&mut [f64], usize),
     ) -> Sweeps {
         for (row, &l) in self.rows.iter().zip(lambda.iter()) {
-            row.push(vel, l);
+            if l != 0.0 {
+                row.push(vel, l);
+            }
         }
         let largest = self.manifolds.iter().map(|m| m.rows.len()).max().unwrap_or(0);
         let mut scratch = vec![0.0; 2 * largest];
@@ -455,8 +457,10 @@ impl Manifold {
     ) -> f64 {
         let (g, n) = (&self.rows, self.rows.len());
         let (miss, step) = scratch[..2 * n].split_at_mut(n);
+        let (a, b) = rows[g[0]].bodies;
+        let mut pair = [vel[a], vel[b]];
         for (k, &i) in g.iter().enumerate() {
-            miss[k] = rows[i].velocity(vel) - target[i];
+            miss[k] = rows[i].velocity_pair(&pair) - target[i];
         }
         for (k, row) in self.inverse.chunks_exact(n).enumerate() {
             step[k] = row.iter().zip(miss.iter()).map(|(a, m)| a * m).sum();
@@ -467,8 +471,6 @@ impl Manifold {
             let guess = self.first_guess(lambda, step);
             return self.pivot(vel, (rows, target), lambda, guess);
         }
-        let (a, b) = rows[g[0]].bodies;
-        let mut pair = [vel[a], vel[b]];
         let mut largest = 0.0_f64;
         for (k, &i) in g.iter().enumerate() {
             rows[i].push_pair(&mut pair, -step[k]);

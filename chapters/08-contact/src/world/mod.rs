@@ -28,7 +28,7 @@ pub mod sequential;
 
 pub use collision_time::{step_limit, width};
 pub use correct::CORRECTION_SLOP;
-pub use sequential::{BAUMGARTE, PARALLEL, Remembered, SUBSTEPS};
+pub use sequential::{BAUMGARTE, PARALLEL, PUSH_OUT_SWEEPS, Remembered, SUBSTEPS};
 
 use crate::lcp::{ClampedFactor, LcpSolution};
 use crate::rows::BodyState;

@@ -39,6 +39,12 @@ pub const BAUMGARTE: f64 = 0.2;
 /// lie on the faces' planes.
 pub const PARALLEL: f64 = 0.1;
 
+/// Sweeps of the split solve that pushes interpenetrating bodies apart
+/// ([`split_impulses`]), at most. It need not be accurate: what it leaves of a
+/// depth, the next substep pushes out again. Rapier sweeps its push out once a
+/// substep; two keep a stack of forty as still as ten sweeps did.
+pub const PUSH_OUT_SWEEPS: usize = 2;
+
 /// Substeps per step of sequential impulses. Each solves the same contacts with the
 /// bodies moved by the substeps before, so that a stack's weight reaches its bottom
 /// in a step even though each sweep passes it down only a box or so (Box2D and
@@ -128,7 +134,8 @@ impl World {
     // ANCHOR: substep
     /// One substep of length `sub`: gravity changes the velocities, `sweeps` sweeps
     /// solve for the impulses (warm-started from the substep before), a second solve
-    /// on the normal rows alone finds the pseudo-velocities that push
+    /// on the normal rows alone ([`PUSH_OUT_SWEEPS`] sweeps at most) finds the
+    /// pseudo-velocities that push
     /// interpenetrating bodies apart; the positions move with both, the velocities
     /// keep only the first, and each gap moves by its contact's relative motion.
     /// Returns the sweeps made and the velocity error they left.
@@ -151,7 +158,8 @@ impl World {
         let done =
             sweeper.solve(&mut vel, (&target, self.mu, true), (lambda, sweeps));
         let error = sweeper.velocity_error(&vel, &target, (lambda, self.mu));
-        let pseudo = split_impulses(sweeper, &push_out, sweeps, vel.len());
+        let push_sweeps = sweeps.min(PUSH_OUT_SWEEPS);
+        let pseudo = split_impulses(sweeper, &push_out, push_sweeps, vel.len());
         self.apply_row_impulses(sweeper, lambda);
         move_gaps(sweeper, &velocities(&self.states()), gaps, &pseudo, sub);
         self.drift_positions(sub, &pseudo);

@@ -11,7 +11,8 @@
 use super::*;
 use pbm_contact::sequential::{Sweeper, Velocity, velocities};
 use pbm_contact::world::sequential::{
-    BAUMGARTE, Remembered, SUBSTEPS, move_gaps, split_impulses, targets,
+    BAUMGARTE, PUSH_OUT_SWEEPS, Remembered, SUBSTEPS, move_gaps, split_impulses,
+    targets,
 };
 
 /// The most a step's speculative margin may reach beyond ε, in units of ε: farther,
@@ -72,7 +73,8 @@ impl World {
             let solve = (lambda.as_mut_slice(), sweeps);
             let done = sweeper.solve(&mut vel, (&target, mu, true), solve);
             let error = sweeper.velocity_error(&vel, &target, (&lambda, mu));
-            let pseudo = split_impulses(&sweeper, &push_out, sweeps, vel.len());
+            let push_sweeps = sweeps.min(PUSH_OUT_SWEEPS);
+            let pseudo = split_impulses(&sweeper, &push_out, push_sweeps, vel.len());
             self.apply_changes(&sweeper.momentum_changes(&lambda, self.bodies.len()));
             move_gaps(&sweeper, &velocities(&self.states()), &mut gaps, &pseudo, sub);
             self.drift(sub, &pseudo);
