@@ -255,7 +255,7 @@ impl RigidBody {
     pub fn apply_impulse_at(&mut self, p: &Vector3<f64>, j: &Vector3<f64>) {
         self.p += j;
         self.l += (p - self.x).cross(j);
-        self.update_auxiliaries();
+        self.update_velocities();
     }
     // ANCHOR_END: impulse_at
 
@@ -265,7 +265,14 @@ impl RigidBody {
     pub fn apply_momentum(&mut self, dp: &Vector3<f64>, dl: &Vector3<f64>) {
         self.p += dp;
         self.l += dl;
-        self.update_auxiliaries();
+        self.update_velocities();
+    }
+
+    /// v = P / M and ω = I⁻¹ L after the momenta changed and the orientation did not:
+    /// R and I⁻¹ stand as [`RigidBody::update_auxiliaries`] left them.
+    fn update_velocities(&mut self) {
+        self.v = self.p / self.mass;
+        self.omega = self.i_inv * self.l;
     }
 
     /// How the orientation is stored.

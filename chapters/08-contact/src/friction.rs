@@ -31,6 +31,16 @@ fn bounds_for(rows: &[Row], mu: f64, f: &DVector<f64>) -> Bounds {
                 let limit = mu * f[normal].max(0.0);
                 (bounds.lo[i], bounds.hi[i]) = (-limit, limit);
             }
+            Role::Face { first, count } | Role::Twist { first, count } => {
+                let lever = |k: usize| match row.role {
+                    Role::Twist { .. } => (rows[k].p - row.p).norm(),
+                    _ => 1.0,
+                };
+                let normals = first..first + count;
+                let limit =
+                    mu * normals.map(|k| f[k].max(0.0) * lever(k)).sum::<f64>();
+                (bounds.lo[i], bounds.hi[i]) = (-limit, limit);
+            }
         }
     }
     bounds

@@ -89,6 +89,24 @@ pub enum Role {
         /// The index of the row holding the contact's normal force.
         normal: usize,
     },
+    /// Friction of a whole face (sequential impulses, the way production engines
+    /// solve it): a tangent row at the centre of the face's contacts, bounded by μ
+    /// times the sum of the normal impulses of rows `first..first + count`.
+    Face {
+        /// The first of the face's normal rows.
+        first: usize,
+        /// How many normal rows the face has.
+        count: usize,
+    },
+    /// The face's twist: its relative turning about the normal (`along`), at the
+    /// face's centre (`p`), bounded by μ Σ λₖ rₖ over its normal rows k, with rₖ the
+    /// distance of row k's point from the centre.
+    Twist {
+        /// The first of the face's normal rows.
+        first: usize,
+        /// How many normal rows the face has.
+        count: usize,
+    },
 }
 
 // ANCHOR: row_matrix

@@ -25,6 +25,7 @@ use crate::friction::REGULARIZATION;
 use crate::lcp::solve;
 use crate::rows::{BodyState, Role, Row};
 use nalgebra::{DMatrix, DVector, Vector3};
+use std::ops::Range;
 
 type V3 = Vector3<f64>;
 
@@ -84,16 +85,24 @@ pub struct Prepared {
 
 impl Prepared {
     /// Row `row` prepared at the bodies' present positions.
+    /// A twist row ([`Role::Twist`]) reads and turns only: its J is (0, n, 0, −n),
+    /// the relative angular velocity about the face's normal n.
     pub fn new(bodies: &[BodyState], row: &Row) -> Self {
         let (a, b) = (&bodies[row.a], &bodies[row.b]);
-        let arms = ((row.p - a.x).cross(&row.along), (row.p - b.x).cross(&row.along));
+        let (n, arms) = match row.role {
+            Role::Twist { .. } => (V3::zeros(), (row.along, row.along)),
+            _ => (
+                row.along,
+                ((row.p - a.x).cross(&row.along), (row.p - b.x).cross(&row.along)),
+            ),
+        };
         let turns = (a.inv_inertia * arms.0, b.inv_inertia * arms.1);
         let inv_masses = (a.inv_mass, b.inv_mass);
-        let along = row.along.norm_squared() * (inv_masses.0 + inv_masses.1);
+        let along = n.norm_squared() * (inv_masses.0 + inv_masses.1);
         let diagonal = along + arms.0.dot(&turns.0) + arms.1.dot(&turns.1);
         Prepared {
             bodies: (row.a, row.b),
-            n: row.along,
+            n,
             arms,
             inv_masses,
             turns,
@@ -158,17 +167,27 @@ impl Prepared {
 
 // ANCHOR: bounds
 /// Row i's bounds for the impulses `lambda` so far: a normal row pushes only
-/// ([0, ∞)), a bilateral row either way, and a tangent row at most μ times its
-/// normal row's impulse (the friction pyramid, as in the force solve).
-fn bounds(role: Role, lambda: &[f64], mu: f64) -> (f64, f64) {
-    match role {
-        Role::Normal => (0.0, f64::INFINITY),
-        Role::Bilateral => (f64::NEG_INFINITY, f64::INFINITY),
-        Role::Tangent { normal } => {
-            let limit = mu * lambda[normal].max(0.0);
-            (-limit, limit)
+/// ([0, ∞)), a bilateral row either way, a tangent row at most μ times its
+/// normal row's impulse (the friction pyramid, as in the force solve), a face's
+/// tangent row μ times the sum of the face's normal impulses, and its twist row
+/// μ Σ λₖ rₖ, with `levers` holding each normal row's rₖ.
+fn bounds(role: Role, lambda: &[f64], (mu, levers): (f64, &[f64])) -> (f64, f64) {
+    let limit = match role {
+        Role::Normal => return (0.0, f64::INFINITY),
+        Role::Bilateral => return (f64::NEG_INFINITY, f64::INFINITY),
+        Role::Tangent { normal } => mu * lambda[normal].max(0.0),
+        Role::Face { first, count } => {
+            mu * lambda[first..first + count].iter().map(|l| l.max(0.0)).sum::<f64>()
         }
-    }
+        Role::Twist { first, count } => {
+            let normals = lambda[first..first + count].iter();
+            mu * normals
+                .zip(&levers[first..])
+                .map(|(l, r)| l.max(0.0) * r)
+                .sum::<f64>()
+        }
+    };
+    (-limit, limit)
 }
 // ANCHOR_END: bounds
 
@@ -181,7 +200,10 @@ pub struct Sweeper {
     manifolds: Vec<Manifold>,
     others: Vec<usize>,
     /// The runs of `others` that join the same two bodies (a pair's friction rows).
-    runs: Vec<std::ops::Range<usize>>,
+    runs: Vec<Range<usize>>,
+    /// Each normal row's distance from its face's centre, rₖ, for the face's twist
+    /// bound (zero for rows of no face with a twist row).
+    levers: Vec<f64>,
 }
 
 impl Sweeper {
@@ -195,7 +217,7 @@ impl Sweeper {
         let manifolds = Manifold::all(&prepared, &roles);
         let others: Vec<usize> =
             (0..rows.len()).filter(|&i| roles[i] != Role::Normal).collect();
-        let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut runs: Vec<Range<usize>> = Vec::new();
         for (k, &i) in others.iter().enumerate() {
             match runs.last_mut() {
                 Some(r) if prepared[others[r.start]].bodies == prepared[i].bodies => {
@@ -204,7 +226,17 @@ impl Sweeper {
                 _ => runs.push(k..k + 1),
             }
         }
-        Sweeper { rows: prepared, roles, manifolds, others, runs }
+        let mut levers = vec![0.0; rows.len()];
+        for twist in rows {
+            if let Role::Twist { first, count } = twist.role {
+                for (r, normal) in
+                    levers[first..first + count].iter_mut().zip(&rows[first..])
+                {
+                    *r = (normal.p - twist.p).norm();
+                }
+            }
+        }
+        Sweeper { rows: prepared, roles, manifolds, others, runs, levers }
     }
 
     /// The prepared rows, in the order given.
@@ -273,7 +305,7 @@ impl Sweeper {
         let mut largest = 0.0_f64;
         for &i in &self.others[run.clone()] {
             let row = &self.rows[i];
-            let (lo, hi) = bounds(self.roles[i], lambda, mu);
+            let (lo, hi) = bounds(self.roles[i], lambda, (mu, &self.levers));
             let step = (row.velocity_pair(&pair) - target[i]) * row.inverse;
             let total = (lambda[i] - step).clamp(lo, hi);
             row.push_pair(&mut pair, total - lambda[i]);
@@ -316,7 +348,7 @@ impl Sweeper {
         (0..self.rows.len())
             .map(|i| {
                 let gap = self.rows[i].velocity(vel) - target[i];
-                let (lo, hi) = bounds(self.roles[i], lambda, mu);
+                let (lo, hi) = bounds(self.roles[i], lambda, (mu, &self.levers));
                 let pushing = (lambda[i] - lo).min(hi - lambda[i]) > 1e-9 * scale;
                 match self.roles[i] {
                     Role::Normal if lambda[i] > 1e-9 * scale => gap.abs(),
@@ -723,6 +755,70 @@ mod tests {
         }
     }
 
+    /// A flat slab of 1 kg (I⁻¹ = 6 / kg m²) on its four corners at (±0.5, ±0.5),
+    /// falling at 0.5 m/s with velocity `v` across and spinning at `spin` about the
+    /// normal; its rows as a face: four normal rows, two tangent rows at the centre
+    /// and the twist.
+    fn slab_face(v: f64, spin: f64) -> ([BodyState; 2], Vec<Row>) {
+        let body = BodyState {
+            x: V3::new(0.0, 0.1, 0.0),
+            v: V3::new(v, -0.5, 0.0),
+            omega: V3::new(0.0, spin, 0.0),
+            inv_mass: 1.0,
+            inv_inertia: Matrix3::identity() * 6.0,
+        };
+        let mut rows = Vec::new();
+        for (x, z) in [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)] {
+            let p = V3::new(x, 0.0, z);
+            rows.push(Row { a: 0, b: 1, p, along: V3::y(), role: Role::Normal });
+        }
+        let (face, twist) =
+            (Role::Face { first: 0, count: 4 }, Role::Twist { first: 0, count: 4 });
+        for (along, role) in [(V3::x(), face), (V3::z(), face), (V3::y(), twist)] {
+            rows.push(Row { a: 0, b: 1, p: V3::zeros(), along, role });
+        }
+        ([body, BodyState::fixed(V3::zeros())], rows)
+    }
+
+    #[test]
+    fn face_friction_sticks_below_mu_and_slides_at_mu_above() {
+        // The same slab as the corner-by-corner test, its friction now the face's:
+        // two tangent rows at the centre bounded by μ times the face's whole normal
+        // impulse (0.5 N s), which must give the same answers.
+        for (mu, slides) in [(4.0, false), (0.5, true)] {
+            let (mut b, rows) = slab_face(1.0, 0.0);
+            let target = vec![0.0; rows.len()];
+            let mut lambda = vec![0.0; rows.len()];
+            solve_sequential(&mut b, &rows, &target, mu, (&mut lambda, 200));
+            let normal: f64 = lambda[..4].iter().sum();
+            assert!((normal - 0.5).abs() < 1e-6, "{normal}");
+            let expected = if slides { 1.0 - mu * 0.5 } else { 0.0 };
+            assert!((b[0].v.x - expected).abs() < 1e-6, "μ = {mu}: {}", b[0].v);
+        }
+    }
+
+    #[test]
+    fn the_twist_row_stops_a_turning_face_or_slips_at_its_bound() {
+        // The slab spinning at 2 rad/s about the normal as it lands. The twist bound is
+        // μ Σ λₖ rₖ = μ · 0.5 N s · √0.5 m; with a large μ the spin stops, with μ = 0.1
+        // it loses 6 · 0.1 · 0.5 · √0.5 rad/s, and in both the centre does not slide.
+        for (mu, left) in [(4.0, 0.0), (0.1, 2.0 - 6.0 * 0.1 * 0.5 * 0.5f64.sqrt())] {
+            let (mut b, rows) = slab_face(0.0, 2.0);
+            let target = vec![0.0; rows.len()];
+            let mut lambda = vec![0.0; rows.len()];
+            solve_sequential(&mut b, &rows, &target, mu, (&mut lambda, 200));
+            assert!((b[0].omega.y - left).abs() < 1e-6, "μ = {mu}: {}", b[0].omega);
+            assert!(b[0].v.x.abs() < 1e-9 && b[0].v.z.abs() < 1e-9, "{}", b[0].v);
+            // The twist row's bound holds the impulse it took.
+            let bound = mu * 0.5 * 0.5f64.sqrt();
+            assert!(
+                lambda[6].abs() <= bound * (1.0 + 1e-9),
+                "{} > {bound}",
+                lambda[6]
+            );
+        }
+    }
+
     #[test]
     fn a_run_of_friction_rows_gives_the_numbers_of_row_by_row_sweeps() {
         // Two slabs sliding across each other and the ground: two runs of friction
@@ -768,7 +864,8 @@ mod tests {
             }
             for &i in &sweeper.others {
                 let row = &sweeper.rows[i];
-                let (lo, hi) = bounds(sweeper.roles[i], &plain, mu);
+                let (lo, hi) =
+                    bounds(sweeper.roles[i], &plain, (mu, &sweeper.levers));
                 let step = (row.velocity(&plain_vel) - target[i]) * row.inverse;
                 let total = (plain[i] - step).clamp(lo, hi);
                 row.push(&mut plain_vel, total - plain[i]);

@@ -28,7 +28,9 @@ pub mod sequential;
 
 pub use collision_time::{step_limit, width};
 pub use correct::CORRECTION_SLOP;
-pub use sequential::{BAUMGARTE, PARALLEL, PUSH_OUT_SWEEPS, Remembered, SUBSTEPS};
+pub use sequential::{
+    BAUMGARTE, PARALLEL, PUSH_OUT_SWEEPS, Remembered, RememberedFace, SUBSTEPS,
+};
 
 use crate::lcp::{ClampedFactor, LcpSolution};
 use crate::rows::BodyState;
@@ -246,6 +248,8 @@ pub struct World {
     /// Sequential impulses: each contact's impulses of the last step, the next
     /// step's warm start.
     remembered: Vec<Remembered>,
+    /// Sequential impulses: each face's friction impulses of the last step.
+    remembered_faces: Vec<RememberedFace>,
     /// The contacts found at the end of the last step, if nothing has moved the
     /// bodies since: the next step starts from them instead of finding them again.
     found: Option<Vec<Found>>,
@@ -337,6 +341,7 @@ impl World {
             found: None,
             reach: settings.tolerance,
             remembered: Vec::new(),
+            remembered_faces: Vec::new(),
             previous: Vec::new(),
             factors: Vec::new(),
             forces: Vec::new(),
@@ -449,6 +454,7 @@ impl World {
         self.previous.clear();
         self.factors.clear();
         self.remembered.retain(|r| r.a != body && r.b != body);
+        self.remembered_faces.retain(|r| r.a != body && r.b != body);
         Ok(())
     }
 

@@ -16,13 +16,14 @@
 
 use super::detect::{Found, frames_of};
 use super::{V3, World};
-use crate::impulse::relative_velocity;
+use crate::impulse::{Contact, relative_velocity};
 use crate::resting::Kind;
 use crate::rows::{BodyState, Role, Row};
 use crate::sequential::{Sweeper, Velocity, velocities};
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_prelim::PbmError;
 use pbm_rigid::rotation::{Quat, quat_from_axis_angle, quat_mul};
+use std::ops::Range;
 
 /// The share of a contact's interpenetration beyond the tolerance that its target
 /// velocity removes per step (Baumgarte's β). Catto's Box2D uses 0.2: larger pushes
@@ -77,15 +78,37 @@ fn parallel_edges(kind: &Kind) -> bool {
 /// accumulated impulse (N s).
 struct Step {
     rows: Vec<Row>,
+    layout: Layout,
     sweeper: Sweeper,
     bounce: Vec<f64>,
     gaps: Vec<f64>,
     lambda: Vec<f64>,
 }
 
+/// Where a step's rows are: each contact's normal row, and each face's first
+/// friction row with the pair it joins (its two tangent rows, then its twist row if
+/// it has more than one contact).
+struct Layout {
+    normals: Vec<usize>,
+    faces: Vec<(usize, usize, Range<usize>)>,
+}
+
+/// A face's friction impulses of one step (its two tangent rows and its twist; N s
+/// and N m s), kept as the next step's warm start, with the pair it joins.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RememberedFace {
+    /// The body the normal points towards.
+    pub a: usize,
+    /// The other body (or fixture).
+    pub b: usize,
+    /// The impulses.
+    pub impulses: [f64; 3],
+}
+
 /// A contact's impulses of one step (normal, then the two tangents; N s), kept as
 /// the next step's warm start, with what recognises the contact again: the pair
-/// and where it sits on body a, in a's frame.
+/// and where it sits on body a, in a's frame. Chapter 8's world keeps only the
+/// normal here and the friction per face ([`RememberedFace`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Remembered {
     /// The body the normal points towards.
@@ -112,18 +135,18 @@ impl World {
             .filter(|f| !parallel_edges(&f.held.resting(&frames).kind))
             .collect();
         let states = self.states();
-        let (rows, bounce) = self.speculative_rows(&found, &states);
+        let (rows, bounce, layout) = self.speculative_rows(&found, &states);
         let (gaps, lambda) =
-            (normal_gaps(&rows, &found), self.recall(&found, rows.len()));
+            (normal_gaps(&rows, &found), self.recall(&found, &layout, rows.len()));
         let sweeper = Sweeper::new(&states, &rows);
-        let mut step = Step { rows, sweeper, bounce, gaps, lambda };
+        let mut step = Step { rows, layout, sweeper, bounce, gaps, lambda };
         let (mut swept, mut error) = (0, 0.0_f64);
         for k in 0..SUBSTEPS {
             let (done, e) =
                 self.substep(&mut step, (k == 0, h / SUBSTEPS as f64), sweeps);
             (swept, error) = (swept + done, error.max(e));
         }
-        self.remember(&found, &step.lambda);
+        self.remember(&found, &step.layout, &step.lambda);
         let deepest = found.iter().map(|f| -f.gap).fold(0.0, f64::max);
         self.note_sequential(&step.rows, &step.lambda, (swept, error), deepest)?;
         self.steps += 1;
@@ -180,79 +203,125 @@ impl World {
     }
 
     // ANCHOR: speculative_rows
-    /// Each contact's normal row, and with friction its two tangent rows; and for
-    /// each row the speed it must leave at if it bounces (−e v⁻ for a normal row
-    /// closing faster than the bounce speed that touches within the step, else
-    /// zero; the bounce is the first substep's target, so a contact that meets
-    /// later in the step leaves from at most a step's travel short of touching).
+    /// The rows of the contacts found, face by face (the consecutive contacts of one
+    /// pair across one plane): each contact's normal row, and with friction the
+    /// face's two tangent rows at the centre of its contacts and, for a face of
+    /// more than one contact, its twist row. For each row, the speed it must leave
+    /// at if it bounces (−e v⁻ for a normal row closing faster than the bounce speed
+    /// that touches within the step, else zero; the bounce is the first substep's
+    /// target, so a contact that meets later in the step leaves from at most a
+    /// step's travel short of touching).
     fn speculative_rows(
         &self,
         found: &[Found],
         states: &[BodyState],
-    ) -> (Vec<Row>, Vec<f64>) {
-        let s = &self.settings;
-        let bounce_speed = s.bounce_steps * s.gravity.norm() * s.h;
+    ) -> (Vec<Row>, Vec<f64>, Layout) {
         let frames = frames_of(&self.system.bodies, &self.spins);
+        let contacts: Vec<Contact> =
+            found.iter().map(|f| f.held.resting(&frames).contact).collect();
         let (mut rows, mut bounce) = (Vec::new(), Vec::new());
-        for f in found {
-            let c = f.held.resting(&frames).contact;
-            let normal = rows.len();
-            rows.push(Row { a: c.a, b: c.b, p: c.p, along: c.n, role: Role::Normal });
-            let closing = relative_velocity(states, &c);
-            // It bounces if it closes fast and touches within the step: a pair that
-            // would still be apart at its end is not pushed apart before it meets.
-            let touches = f.gap + closing * s.h <= 0.0;
-            bounce.push(if closing < -bounce_speed && touches {
-                -s.restitution * closing
-            } else {
-                0.0
-            });
+        let mut layout = Layout { normals: Vec::new(), faces: Vec::new() };
+        let mut start = 0;
+        while start < found.len() {
+            let c = &contacts[start];
+            let same =
+                |d: &Contact| d.a == c.a && d.b == c.b && d.n.dot(&c.n) > 1.0 - 1e-9;
+            let end =
+                start + contacts[start..].iter().take_while(|d| same(d)).count();
+            let first = rows.len();
+            for (f, c) in found[start..end].iter().zip(&contacts[start..end]) {
+                layout.normals.push(rows.len());
+                rows.push(Row {
+                    a: c.a,
+                    b: c.b,
+                    p: c.p,
+                    along: c.n,
+                    role: Role::Normal,
+                });
+                bounce.push(self.bounce(f, c, states));
+            }
             if self.mu > 0.0 {
-                let (t1, t2) = f.held.tangents;
-                for t in [frames[c.b].r * t1, frames[c.b].r * t2] {
-                    let role = Role::Tangent { normal };
-                    rows.push(Row { a: c.a, b: c.b, p: c.p, along: t, role });
+                let count = end - start;
+                let centre = contacts[start..end].iter().map(|c| c.p).sum::<V3>()
+                    / count as f64;
+                let (t1, t2) = found[start].held.tangents;
+                let (r, role) = (frames[c.b].r, Role::Face { first, count });
+                let mut face = vec![(r * t1, role), (r * t2, role)];
+                if count > 1 {
+                    face.push((c.n, Role::Twist { first, count }));
+                }
+                let friction = rows.len()..rows.len() + face.len();
+                for (along, role) in face {
+                    rows.push(Row { a: c.a, b: c.b, p: centre, along, role });
                     bounce.push(0.0);
                 }
+                layout.faces.push((c.a, c.b, friction));
             }
+            start = end;
         }
-        (rows, bounce)
+        (rows, bounce, layout)
     }
     // ANCHOR_END: speculative_rows
 
-    /// Last step's impulses for the contacts found now (zero for a new contact),
-    /// one per row.
-    fn recall(&self, found: &[Found], rows: usize) -> Vec<f64> {
-        let per = if self.mu > 0.0 { 3 } else { 1 };
+    /// The speed contact `c` (found as `f`) must leave at if it bounces: −e v⁻ if it
+    /// closes faster than the bounce speed and touches within the step (a pair that
+    /// would still be apart at its end is not pushed apart before it meets), else
+    /// zero.
+    fn bounce(&self, f: &Found, c: &Contact, states: &[BodyState]) -> f64 {
+        let s = &self.settings;
+        let closing = relative_velocity(states, c);
+        let touches = f.gap + closing * s.h <= 0.0;
+        if closing < -s.bounce_steps * s.gravity.norm() * s.h && touches {
+            -s.restitution * closing
+        } else {
+            0.0
+        }
+    }
+
+    /// Last step's impulses for the contacts and faces found now (zero for a new
+    /// one), one per row: a contact's normal impulse if it sits where a contact of
+    /// the same pair sat, a face's friction if its pair had a face.
+    fn recall(&self, found: &[Found], layout: &Layout, rows: usize) -> Vec<f64> {
         let near = 100.0 * self.settings.tolerance;
         let mut lambda = vec![0.0; rows];
-        for (k, f) in found.iter().enumerate() {
+        for (f, &row) in found.iter().zip(&layout.normals) {
             let (a, b, anchor) = (f.held.a, f.held.b, f.held.anchor());
             let same = |r: &&Remembered| {
                 r.a == a && r.b == b && (r.anchor - anchor).norm() < near
             };
             if let Some(r) = self.remembered.iter().find(same) {
-                lambda[k * per..(k + 1) * per].copy_from_slice(&r.impulses[..per]);
+                lambda[row] = r.impulses[0];
+            }
+        }
+        for (a, b, friction) in &layout.faces {
+            let same = |r: &&RememberedFace| r.a == *a && r.b == *b;
+            if let Some(r) = self.remembered_faces.iter().find(same) {
+                let n = friction.len();
+                lambda[friction.clone()].copy_from_slice(&r.impulses[..n]);
             }
         }
         lambda
     }
 
     /// Keeps this step's impulses for the next.
-    fn remember(&mut self, found: &[Found], lambda: &[f64]) {
-        let per = if self.mu > 0.0 { 3 } else { 1 };
+    fn remember(&mut self, found: &[Found], layout: &Layout, lambda: &[f64]) {
         self.remembered = found
             .iter()
-            .enumerate()
-            .map(|(k, f)| {
+            .zip(&layout.normals)
+            .map(|(f, &row)| Remembered {
+                a: f.held.a,
+                b: f.held.b,
+                anchor: f.held.anchor(),
+                impulses: [lambda[row], 0.0, 0.0],
+            })
+            .collect();
+        self.remembered_faces = layout
+            .faces
+            .iter()
+            .map(|(a, b, friction)| {
                 let mut impulses = [0.0; 3];
-                impulses[..per].copy_from_slice(&lambda[k * per..(k + 1) * per]);
-                Remembered {
-                    a: f.held.a,
-                    b: f.held.b,
-                    anchor: f.held.anchor(),
-                    impulses,
-                }
+                impulses[..friction.len()].copy_from_slice(&lambda[friction.clone()]);
+                RememberedFace { a: *a, b: *b, impulses }
             })
             .collect();
     }
