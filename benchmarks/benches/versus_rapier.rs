@@ -124,17 +124,17 @@ fn versus_rapier(c: &mut Criterion) {
         for _ in 0..100 {
             rapier.step();
         }
-        // Rapier's stack stays up too; its soft contacts let it settle a little.
+        // Rapier's stack stays up too, but its soft contacts give under the weight
+        // above them: the ten settle by a few centimetres, the forty by tens.
         let sunk = start
             .iter()
             .zip(rapier.heights())
             .map(|(a, b)| (a - b).abs())
             .fold(0.0, f64::max);
         eprintln!("{boxes} boxes after 1 s: rapier's sank {sunk:.2e} m");
-        // Rapier's stack of forty does not stand (with its default four iterations):
-        // it is timed all the same, falling, and the appendix says so.
+        let height = CUBE.0 * boxes as f64;
         assert!(
-            boxes > 10 || sunk < 0.05,
+            sunk < if boxes > 10 { 0.05 * height } else { 0.05 },
             "rapier's stack of {boxes} fell: {sunk} m"
         );
         // Rapier puts resting bodies to sleep, which would time nothing; keep them awake.

@@ -126,7 +126,7 @@ pub const TABLES: &[TimingTable] = &[
                 "stack-vs-rapier/sequential-6-sweeps/10",
             ),
             row(
-                "40 boxes: rapier 0.36 (awake; this stack falls)",
+                "40 boxes: rapier 0.36 (awake; its soft stack sinks)",
                 "stack-vs-rapier/rapier/40",
             ),
             row("40 boxes: chapter 8, exact", "stack-vs-rapier/exact/40"),

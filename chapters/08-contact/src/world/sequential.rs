@@ -204,13 +204,9 @@ impl World {
 
     // ANCHOR: speculative_rows
     /// The rows of the contacts found, face by face (the consecutive contacts of one
-    /// pair across one plane): each contact's normal row, and with friction the
-    /// face's two tangent rows at the centre of its contacts and, for a face of
-    /// more than one contact, its twist row. For each row, the speed it must leave
-    /// at if it bounces (−e v⁻ for a normal row closing faster than the bounce speed
-    /// that touches within the step, else zero; the bounce is the first substep's
-    /// target, so a contact that meets later in the step leaves from at most a
-    /// step's travel short of touching).
+    /// pair across one plane): each contact's normal row and, with friction, the
+    /// face's friction rows ([`face_rows`]). For each row, the speed it must leave
+    /// at if it bounces ([`World::bounce`]; zero for friction rows).
     fn speculative_rows(
         &self,
         found: &[Found],
@@ -231,31 +227,22 @@ impl World {
             let first = rows.len();
             for (f, c) in found[start..end].iter().zip(&contacts[start..end]) {
                 layout.normals.push(rows.len());
-                rows.push(Row {
-                    a: c.a,
-                    b: c.b,
-                    p: c.p,
-                    along: c.n,
-                    role: Role::Normal,
-                });
+                let role = Role::Normal;
+                rows.push(Row { a: c.a, b: c.b, p: c.p, along: c.n, role });
                 bounce.push(self.bounce(f, c, states));
             }
             if self.mu > 0.0 {
-                let count = end - start;
-                let centre = contacts[start..end].iter().map(|c| c.p).sum::<V3>()
-                    / count as f64;
                 let (t1, t2) = found[start].held.tangents;
-                let (r, role) = (frames[c.b].r, Role::Face { first, count });
-                let mut face = vec![(r * t1, role), (r * t2, role)];
-                if count > 1 {
-                    face.push((c.n, Role::Twist { first, count }));
-                }
-                let friction = rows.len()..rows.len() + face.len();
-                for (along, role) in face {
-                    rows.push(Row { a: c.a, b: c.b, p: centre, along, role });
-                    bounce.push(0.0);
-                }
-                layout.faces.push((c.a, c.b, friction));
+                let r = frames[c.b].r;
+                let friction =
+                    face_rows(&contacts[start..end], first, (r * t1, r * t2));
+                layout.faces.push((
+                    c.a,
+                    c.b,
+                    rows.len()..rows.len() + friction.len(),
+                ));
+                bounce.extend(friction.iter().map(|_| 0.0));
+                rows.extend(friction);
             }
             start = end;
         }
@@ -390,6 +377,26 @@ impl World {
         Ok(())
     }
 }
+
+// ANCHOR: face_rows
+/// The friction rows of a face whose normal rows start at row `first`, one per
+/// contact of `contacts` (one pair, one normal): two along the tangents `t1` and
+/// `t2` at the centre of the contacts, each bounded by μ times the face's whole
+/// normal impulse, and for more than one contact a twist row, the face's turning
+/// about its normal, bounded by μ Σ λₖ rₖ ([`Role::Face`], [`Role::Twist`]).
+pub fn face_rows(contacts: &[Contact], first: usize, (t1, t2): (V3, V3)) -> Vec<Row> {
+    let Some(c) = contacts.first() else { return Vec::new() };
+    let count = contacts.len();
+    let centre = contacts.iter().map(|c| c.p).sum::<V3>() / count as f64;
+    let row = |along, role| Row { a: c.a, b: c.b, p: centre, along, role };
+    let face = Role::Face { first, count };
+    let mut rows = vec![row(t1, face), row(t2, face)];
+    if count > 1 {
+        rows.push(row(c.n, Role::Twist { first, count }));
+    }
+    rows
+}
+// ANCHOR_END: face_rows
 
 // ANCHOR: targets
 /// The rows' target velocities for a substep of length `sub`: a normal row still
