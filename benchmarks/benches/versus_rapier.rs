@@ -3,7 +3,7 @@
 //! contact iteratively (projected Gauss–Seidel on velocities, soft constraints);
 //! chapter 8 solves it exactly (pivoting on accelerations, RK4, four solves a step)
 //! and by its own sequential impulses (four substeps, each with ten sweeps, the
-//! chapter's default, or six, the fewest that hold the stack of forty for minutes).
+//! chapter's default, or six, at which the stack of forty stands for minutes).
 //! Run with `cargo bench -p pbm-bench --bench versus_rapier`.
 
 #![allow(clippy::unwrap_used)] // a benchmark that unwraps fails with the error's message

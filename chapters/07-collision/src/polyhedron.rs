@@ -559,7 +559,7 @@ pub const FACING_PREFERENCE: f64 = 1e-3;
 /// kept where it is, as a share of the incident face's size (70 µm for a 0.5 m
 /// box's face). Two faces flush on each other, as in a stack, have each corner on
 /// the other's sides. Found a hair outside by roundoff, a corner would be cut off,
-/// and the edge through it cut where its two ends, both on the side to roundoff, say
+/// and the edge lying along the side cut where its two ends, both on it to roundoff, say
 /// it crosses: anywhere along it. A corner a micrometre out, its face turned a
 /// little, would give two points for one. Either way the points would wander along
 /// the edges from step to step, the face's corners would push unevenly, and a tall

@@ -417,7 +417,7 @@ fn two_stacks_apart_are_two_islands_each_solved_as_if_alone() {
 #[test]
 fn forty_boxes_by_sequential_impulses_stand_straight_from_six_sweeps_up() {
     // Chapter 7's clipping used to cut off a corner of two flush faces that roundoff
-    // put a hair outside, and put a point anywhere along the edge through it: the
+    // put a hair outside, and put points anywhere along the edge lying on the side: the
     // faces then pushed unevenly and this stack leaned, its top swaying by one to
     // four centimetres in 10 s at ten sweeps, and at six it toppled. Now the top
     // moves only down, as every contact settles to about the tolerance.
@@ -440,4 +440,20 @@ fn forty_boxes_by_sequential_impulses_stand_straight_from_six_sweeps_up() {
             "{sweeps} sweeps: sunk {sunk} tolerances"
         );
     }
+}
+
+#[test]
+fn a_box_resting_by_sequential_impulses_reports_its_weight_as_contact_force() {
+    // Each substep's impulses carry the weight over the substep: read over the whole
+    // step they would say a quarter of it.
+    let settings = Settings {
+        friction: 0.5,
+        solver: Solver::SequentialImpulses { sweeps: 10 },
+        ..Settings::default()
+    };
+    let (world, _, _) = run_stack(1, 1.0, settings).unwrap();
+    let total: f64 = world.last_normal_forces().iter().sum();
+    let weight = 9.81 * scenes::CUBE.1;
+    assert!((total - weight).abs() < 1e-3 * weight, "{total} N against {weight} N");
+    assert!(world.stats().min_normal_force >= 0.0, "{:?}", world.stats());
 }

@@ -479,11 +479,12 @@ impl World {
     }
 
     /// The normal forces of the last solve (N), in contact order (for sequential
-    /// impulses, the step's normal impulses over h).
+    /// impulses, the last substep's normal impulses over the substep).
     pub fn last_normal_forces(&self) -> Vec<f64> {
         if let Solver::SequentialImpulses { .. } = self.settings.solver {
             let h = self.settings.h;
-            return self.remembered.iter().map(|r| r.impulses[0] / h).collect();
+            let sub = h / SUBSTEPS as f64;
+            return self.remembered.iter().map(|r| r.impulses[0] / sub).collect();
         }
         let rows_per_contact = if self.mu > 0.0 { 3 } else { 1 };
         if self.forces.len() != self.held.len() * rows_per_contact {

@@ -1,6 +1,7 @@
 //! The step of production engines, on the same world: sequential impulses
-//! ([`crate::sequential`]) once per step on velocities, then the positions move with
-//! the new velocities. Four things replace the exact loop's stages:
+//! ([`crate::sequential`]) on velocities in each of [`SUBSTEPS`] substeps, then the
+//! positions move with the new velocities. Four things replace the exact loop's
+//! stages:
 //!
 //! - **Speculative contacts** instead of collision times: a pair is a contact if it
 //!   is within the distance its bodies can close during the step, and such a
@@ -9,10 +10,12 @@
 //! - **Restitution** as a target: a contact closing faster than the bounce speed
 //!   must leave at e times its closing speed, if it touches within the step (a pair
 //!   that would still be apart is not pushed apart before it meets).
-//! - **Baumgarte's feedback** instead of the tolerance correction: a contact
-//!   interpenetrating deeper than the tolerance ε is given a separating target
-//!   velocity that removes [`BAUMGARTE`] of the excess depth per step.
-//! - **The warm start** is last step's impulses, contact by contact.
+//! - **Split impulses** instead of the tolerance correction: a contact
+//!   interpenetrating deeper than the tolerance ε is pushed out by [`BAUMGARTE`] of
+//!   the excess depth per substep, through a second solve that moves the positions
+//!   and leaves the velocities alone.
+//! - **The warm start** is last step's impulses, contact by contact and face by
+//!   face.
 
 use super::detect::{Found, frames_of};
 use super::{V3, World};
@@ -25,10 +28,10 @@ use pbm_prelim::PbmError;
 use pbm_rigid::rotation::{Quat, quat_from_axis_angle, quat_mul};
 use std::ops::Range;
 
-/// The share of a contact's interpenetration beyond the tolerance that its target
-/// velocity removes per step (Baumgarte's β). Catto's Box2D uses 0.2: larger pushes
-/// bodies apart visibly fast, adding energy; smaller lets a stack sink further
-/// before it is pushed back.
+/// The share of a contact's interpenetration beyond the tolerance that the push
+/// out removes per substep (Baumgarte's β). Catto's Box2D uses 0.2: larger moves
+/// bodies apart visibly fast; smaller lets a stack sink further before it is
+/// pushed back.
 pub const BAUMGARTE: f64 = 0.2;
 
 /// Edge/edge contacts whose edges cross at less than this sine of an angle (about
@@ -42,8 +45,9 @@ pub const PARALLEL: f64 = 0.1;
 
 /// Sweeps of the split solve that pushes interpenetrating bodies apart
 /// ([`split_impulses`]), at most. It need not be accurate: what it leaves of a
-/// depth, the next substep pushes out again. Rapier sweeps its push out once a
-/// substep; two keep a stack of forty as still as ten sweeps did.
+/// depth, the next substep pushes out again. Rapier sweeps once a substep with its
+/// push out folded in; two sweeps leave a stack of forty standing as straight as
+/// ten did, sunk a little deeper.
 pub const PUSH_OUT_SWEEPS: usize = 2;
 
 /// Substeps per step of sequential impulses. Each solves the same contacts with the
@@ -368,7 +372,9 @@ impl World {
         }
         for (row, l) in rows.iter().zip(lambda) {
             if row.role == Role::Normal {
-                stats.min_normal_force = stats.min_normal_force.min(l / h);
+                // λ is a substep's impulse: the force is λ over the substep.
+                let force = l / (h / SUBSTEPS as f64);
+                stats.min_normal_force = stats.min_normal_force.min(force);
             }
         }
         if !state_of(&*self).iter().all(|v| v.is_finite()) {
