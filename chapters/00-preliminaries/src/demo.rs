@@ -53,17 +53,7 @@ impl Param {
         label: &'static str,
         [default, min, max]: [f64; 3],
     ) -> Param {
-        Param {
-            name,
-            label,
-            unit: "",
-            default,
-            min,
-            max,
-            log: false,
-            whole: true,
-            choices: &[],
-        }
+        Param { whole: true, ..Param::linear(name, label, "", [default, min, max]) }
     }
 
     /// A slider moving in equal ratios.
@@ -73,17 +63,7 @@ impl Param {
         unit: &'static str,
         [default, min, max]: [f64; 3],
     ) -> Param {
-        Param {
-            name,
-            label,
-            unit,
-            default,
-            min,
-            max,
-            log: true,
-            whole: false,
-            choices: &[],
-        }
+        Param { log: true, ..Param::linear(name, label, unit, [default, min, max]) }
     }
 
     /// A menu of `choices`, the first one chosen when the demo opens.
@@ -93,17 +73,7 @@ impl Param {
         choices: &'static [&'static str],
     ) -> Param {
         let max = choices.len() as f64 - 1.0;
-        Param {
-            name,
-            label,
-            unit: "",
-            default: 0.0,
-            min: 0.0,
-            max,
-            log: false,
-            whole: true,
-            choices,
-        }
+        Param { choices, ..Param::count(name, label, [0.0, 0.0, max]) }
     }
 
     /// `value` if it lies in the range (a whole index for a menu), else a clear error.

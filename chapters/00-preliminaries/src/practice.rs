@@ -82,6 +82,20 @@ impl Report {
     pub fn fail(line: impl Into<String>) -> Report {
         Report { passed: false, lines: vec![line.into()] }
     }
+
+    /// For a test: panics, showing the report, unless it passed.
+    #[track_caller]
+    pub fn assert_passed(&self) {
+        assert!(self.passed, "{self:?}");
+    }
+
+    /// For a test of a mutant: panics, showing the report, unless it failed with
+    /// a first line that contains `diagnosis`.
+    #[track_caller]
+    pub fn assert_fails_with(&self, diagnosis: &str) {
+        let said = self.lines.first().is_some_and(|l| l.contains(diagnosis));
+        assert!(!self.passed && said, "{diagnosis}: {self:?}");
+    }
 }
 
 /// The order p a method's error e(h) ∝ hᵖ shows between two step sizes.

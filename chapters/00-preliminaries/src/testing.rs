@@ -73,6 +73,22 @@ pub fn bound(object: &mut Value, key: &str, holds: impl Fn(f64) -> bool) {
     }
 }
 
+/// [`bound`] for each of `keys` in `object`.
+pub fn bound_each(object: &mut Value, keys: &[&str], holds: impl Fn(f64) -> bool) {
+    for key in keys {
+        bound(object, key, &holds);
+    }
+}
+
+/// [`bound`] for each of `keys` in every row of a table, the array at `"rows"`.
+pub fn bound_rows(object: &mut Value, keys: &[&str], holds: impl Fn(f64) -> bool) {
+    if let Some(rows) = object.get_mut("rows").and_then(Value::as_array_mut) {
+        for row in rows {
+            bound_each(row, keys, &holds);
+        }
+    }
+}
+
 /// Whether `result` is a refusal as too much work, under any wrapping: what the tests
 /// that pin an exercise's joint limits assert of a run just over them.
 pub fn refused_as_too_much_work(result: &Result<Value, PbmError>) -> bool {

@@ -15,37 +15,12 @@ extern crate self as pbm_ode;
 pub mod adaptive;
 pub mod convergence;
 pub mod demos;
-#[cfg(feature = "book")]
-pub mod exercises;
-#[cfg(feature = "book")]
-pub mod figures;
 pub mod fixed;
-#[cfg(feature = "book")]
-pub mod pages;
-#[cfg(feature = "book")]
-pub mod practice;
 pub mod runge_kutta;
 pub mod scenes;
 pub mod stability;
 pub mod system;
 pub mod tableau;
 
-/// The chapter's registry entry: everything its pages show (exercises, figures, the runs
-/// and numbers quoted, timing tables, live demos).
-#[cfg(feature = "book")]
-pub fn chapter() -> pbm_prelim::Chapter {
-    use pbm_prelim::Chapter;
-    Chapter {
-        id: "ode",
-        number: 1,
-        title: "Differential Equation Basics",
-        pages: "01-ode",
-        exercises: exercises::all(),
-        figures: figures::all(),
-        shown: pages::shown(),
-        tables: pages::TABLES,
-        demos: demos::DEMOS,
-        agreements: demos::AGREEMENTS,
-        practice: practice::TASKS,
-    }
-}
+pbm_prelim::chapter!(id: "ode", number: 1, pages: "01-ode",
+    title: "Differential Equation Basics");

@@ -89,6 +89,18 @@ pub const RK4: ButcherTableau = ButcherTableau {
 };
 // ANCHOR_END: classic_tableaus
 
+/// The weights of Dormand and Prince's fifth-order step, also the last row of its
+/// `a`.
+const DORMAND_PRINCE_B: [f64; 7] = [
+    35.0 / 384.0,
+    0.0,
+    500.0 / 1113.0,
+    125.0 / 192.0,
+    -2187.0 / 6784.0,
+    11.0 / 84.0,
+    0.0,
+];
+
 /// Dormand and Prince's 5(4) pair (J. R. Dormand, P. J. Prince, "A family of embedded
 /// Runge–Kutta formulae", 1980): a fifth-order step with an embedded fourth-order
 /// one.
@@ -107,24 +119,11 @@ pub const DORMAND_PRINCE: ButcherTableau = ButcherTableau {
             49.0 / 176.0,
             -5103.0 / 18656.0,
         ],
-        &[
-            35.0 / 384.0,
-            0.0,
-            500.0 / 1113.0,
-            125.0 / 192.0,
-            -2187.0 / 6784.0,
-            11.0 / 84.0,
-        ],
+        // First same as last: the seventh stage is evaluated at the step's result,
+        // so it is the next step's first.
+        DORMAND_PRINCE_B.split_at(6).0,
     ],
-    b: &[
-        35.0 / 384.0,
-        0.0,
-        500.0 / 1113.0,
-        125.0 / 192.0,
-        -2187.0 / 6784.0,
-        11.0 / 84.0,
-        0.0,
-    ],
+    b: &DORMAND_PRINCE_B,
     c: &[0.0, 1.0 / 5.0, 3.0 / 10.0, 4.0 / 5.0, 8.0 / 9.0, 1.0, 1.0],
     order: 5,
     embedded: Some((

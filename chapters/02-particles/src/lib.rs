@@ -12,36 +12,11 @@
 pub mod collision;
 pub mod condition;
 pub mod demos;
-#[cfg(feature = "book")]
-pub mod exercises;
-#[cfg(feature = "book")]
-pub mod figures;
 pub mod forces;
 pub mod interaction;
-#[cfg(feature = "book")]
-pub mod pages;
 pub mod particle;
-#[cfg(feature = "book")]
-pub mod practice;
 pub mod scenes;
 pub mod spring;
 
-/// The chapter's registry entry: everything its pages show (exercises, figures, the runs
-/// and numbers quoted, timing tables, live demos).
-#[cfg(feature = "book")]
-pub fn chapter() -> pbm_prelim::Chapter {
-    use pbm_prelim::Chapter;
-    Chapter {
-        id: "particles",
-        number: 2,
-        title: "Particle System Dynamics",
-        pages: "02-particles",
-        exercises: exercises::all(),
-        figures: figures::all(),
-        shown: pages::shown(),
-        tables: pages::TABLES,
-        demos: demos::DEMOS,
-        agreements: demos::AGREEMENTS,
-        practice: practice::TASKS,
-    }
-}
+pbm_prelim::chapter!(id: "particles", number: 2, pages: "02-particles",
+    title: "Particle System Dynamics");

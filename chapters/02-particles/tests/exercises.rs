@@ -7,7 +7,7 @@ mod physics;
 
 use pbm_particles::chapter;
 use pbm_prelim::PbmError;
-use pbm_prelim::testing::bound;
+use pbm_prelim::testing::{bound, bound_each, bound_rows};
 use serde_json::Value;
 
 // Timings, thread counts and rounding-level differences vary between machines; the
@@ -16,24 +16,17 @@ pbm_prelim::exercise_tests!(
     chapter,
     digits = 6,
     mask = |value: &mut Value| {
-        if let Some(rows) = value.get_mut("rows").and_then(Value::as_array_mut) {
-            for row in rows {
-                bound(row, "brute_ms", |ms| ms > 0.0);
-                bound(row, "grid_ms", |ms| ms > 0.0);
-                // Brute force sums in index order, the grid cell by cell.
-                bound(row, "max_force_difference", |d| d < 1e-12);
-            }
-        }
+        bound_rows(value, &["brute_ms", "grid_ms"], |ms| ms > 0.0);
+        // Brute force sums in index order, the grid cell by cell.
+        bound_rows(value, &["max_force_difference"], |d| d < 1e-12);
         bound(value, "grid_median_ms", |ms| ms > 0.0);
         bound(value, "pair_interactions_per_second", |r| r > 0.0);
         if let Some(obj) = value.as_object_mut() {
             obj.remove("threads");
         }
-        for key in
-            ["max_force_difference", "max_momentum_drift", "relative_momentum_drift"]
-        {
-            bound(value, key, |d| d < 1e-9);
-        }
+        let drifts =
+            ["max_force_difference", "max_momentum_drift", "relative_momentum_drift"];
+        bound_each(value, &drifts, |d| d < 1e-9);
         if value.get("strategy").is_some_and(|s| s == "rollback") {
             value["max_ratio_deviation"] = Value::Bool(true);
         }

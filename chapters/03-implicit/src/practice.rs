@@ -186,10 +186,8 @@ mod tests {
 
     #[test]
     fn the_given_solutions_pass_their_checks() {
-        let r = check_backward_euler(step::backward_euler_step);
-        assert!(r.passed, "{r:?}");
-        let r = check_cg(cg::conjugate_gradient);
-        assert!(r.passed, "{r:?}");
+        check_backward_euler(step::backward_euler_step).assert_passed();
+        check_cg(cg::conjugate_gradient).assert_passed();
     }
 
     #[test]
@@ -232,8 +230,7 @@ mod tests {
             }
             (x, cap)
         }
-        let r = check_cg(descent);
-        assert!(!r.passed && r.lines[0].contains("steepest descent"), "{r:?}");
+        check_cg(descent).assert_fails_with("steepest descent");
         // α = (r·r)/(p·p): a step of the wrong length.
         fn wrong_alpha(
             a: &DMatrix<f64>,
@@ -256,7 +253,6 @@ mod tests {
             }
             (x, cap)
         }
-        let r = check_cg(wrong_alpha);
-        assert!(!r.passed && r.lines[0].contains("α = (r·r)/(p·A p)"), "{r:?}");
+        check_cg(wrong_alpha).assert_fails_with("α = (r·r)/(p·A p)");
     }
 }

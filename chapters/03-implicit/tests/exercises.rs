@@ -7,7 +7,7 @@ mod physics;
 
 use pbm_implicit::chapter;
 use pbm_prelim::PbmError;
-use pbm_prelim::testing::{bound, refused_as_too_much_work};
+use pbm_prelim::testing::{bound, bound_rows, refused_as_too_much_work};
 use serde_json::Value;
 
 // Wall-clock time and rounding-level errors vary by machine; bounds are asserted
@@ -19,11 +19,7 @@ pbm_prelim::exercise_tests!(
     mask = |value: &mut Value| {
         bound(value, "ms_per_step", |t| t > 0.0);
         bound(value, "max_relative_fd_error", |e| e < 1e-6);
-        if let Some(rows) = value.get_mut("rows").and_then(Value::as_array_mut) {
-            for row in rows {
-                bound(row, "ms_per_step", |t| t > 0.0);
-            }
-        }
+        bound_rows(value, &["ms_per_step"], |t| t > 0.0);
     },
 );
 

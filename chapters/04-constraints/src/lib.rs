@@ -13,34 +13,9 @@ pub mod bead;
 pub mod block_matrix;
 pub mod constraint;
 pub mod demos;
-#[cfg(feature = "book")]
-pub mod exercises;
-#[cfg(feature = "book")]
-pub mod figures;
-#[cfg(feature = "book")]
-pub mod pages;
-#[cfg(feature = "book")]
-pub mod practice;
 pub mod scenes;
 pub mod system;
 pub mod tree;
 
-/// The chapter's registry entry: everything its pages show (exercises, figures, the runs
-/// and numbers quoted, timing tables, live demos).
-#[cfg(feature = "book")]
-pub fn chapter() -> pbm_prelim::Chapter {
-    use pbm_prelim::Chapter;
-    Chapter {
-        id: "constraints",
-        number: 4,
-        title: "Constrained Dynamics",
-        pages: "04-constraints",
-        exercises: exercises::all(),
-        figures: figures::all(),
-        shown: pages::shown(),
-        tables: pages::TABLES,
-        demos: demos::DEMOS,
-        agreements: demos::AGREEMENTS,
-        practice: practice::TASKS,
-    }
-}
+pbm_prelim::chapter!(id: "constraints", number: 4, pages: "04-constraints",
+    title: "Constrained Dynamics");

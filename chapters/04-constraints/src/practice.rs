@@ -618,18 +618,13 @@ mod tests {
 
     #[test]
     fn the_given_solutions_pass_their_checks() {
-        let r = check_rod(rod);
-        assert!(r.passed, "{r:?}");
-        let r = check_multipliers(multipliers);
-        assert!(r.passed, "{r:?}");
+        check_rod(rod).assert_passed();
+        check_multipliers(multipliers).assert_passed();
     }
 
     #[test]
     fn rod_mutants_fail_with_the_diagnosis_meant_for_them() {
-        let failing = |f: RodFn, expect: &str| {
-            let r = check_rod(f);
-            assert!(!r.passed && r.lines[0].contains(expect), "{expect}: {r:?}");
-        };
+        let failing = |f: RodFn, expect: &str| check_rod(f).assert_fails_with(expect);
         // J's b block with the sign of a's.
         failing(
             |a, b, l| {
@@ -667,8 +662,7 @@ mod tests {
     #[test]
     fn multiplier_mutants_fail_with_the_diagnosis_meant_for_them() {
         let failing = |f: MultipliersFn, expect: &str| {
-            let r = check_multipliers(f);
-            assert!(!r.passed && r.lines[0].contains(expect), "{expect}: {r:?}");
+            check_multipliers(f).assert_fails_with(expect)
         };
         // The whole right-hand side with the wrong sign.
         failing(

@@ -10,35 +10,10 @@
 extern crate self as pbm_lagrangian;
 
 pub mod demos;
-#[cfg(feature = "book")]
-pub mod exercises;
-#[cfg(feature = "book")]
-pub mod figures;
 pub mod models;
-#[cfg(feature = "book")]
-pub mod pages;
 pub mod parametric;
-#[cfg(feature = "book")]
-pub mod practice;
 pub mod scenes;
 pub mod wire;
 
-/// The chapter's registry entry: everything its pages show (exercises, figures, the runs
-/// and numbers quoted, timing tables, live demos).
-#[cfg(feature = "book")]
-pub fn chapter() -> pbm_prelim::Chapter {
-    use pbm_prelim::Chapter;
-    Chapter {
-        id: "lagrangian",
-        number: 5,
-        title: "Lagrangian Dynamics",
-        pages: "05-lagrangian",
-        exercises: exercises::all(),
-        figures: figures::all(),
-        shown: pages::shown(),
-        tables: pages::TABLES,
-        demos: demos::DEMOS,
-        agreements: demos::AGREEMENTS,
-        practice: practice::TASKS,
-    }
-}
+pbm_prelim::chapter!(id: "lagrangian", number: 5, pages: "05-lagrangian",
+    title: "Lagrangian Dynamics");

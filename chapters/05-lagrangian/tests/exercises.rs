@@ -7,7 +7,7 @@ mod physics;
 
 use pbm_lagrangian::chapter;
 use pbm_prelim::PbmError;
-use pbm_prelim::testing::bound;
+use pbm_prelim::testing::{bound, bound_each};
 use serde_json::Value;
 
 pbm_prelim::exercise_tests!(
@@ -15,11 +15,9 @@ pbm_prelim::exercise_tests!(
     digits = 4,
     mask = |value: &mut Value| {
         // Rounding-level numbers differ between machines; bounds are asserted below.
-        for key in
-            ["max_radius_error", "max_distance_first_second", "relative_energy_drift"]
-        {
-            bound(value, key, |e| e < 1e-6);
-        }
+        let errors =
+            ["max_radius_error", "max_distance_first_second", "relative_energy_drift"];
+        bound_each(value, &errors, |e| e < 1e-6);
         // When a chaotic system's two solutions part depends on the last bits of
         // both; the contract test below bounds it.
         bound(value, "separation_time", |t| t > 5.0 && t < 20.0);

@@ -5,41 +5,18 @@
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use nalgebra::{Quaternion, UnitQuaternion, Vector3};
+use nalgebra::Vector3;
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::RK4;
 use pbm_particles::forces::G;
-use pbm_prelim::sampling::sample;
-use pbm_rigid::body::{
-    Gravity, Representation, RigidBody, RigidBodyDef, RigidSystem,
-};
+use pbm_rigid::body::{Gravity, RigidSystem};
 use pbm_rigid::mass::MassProperties;
 use pbm_rigid::mesh::uv_sphere;
+use pbm_rigid::scenes::scattered_blocks;
 
 fn bodies(n: u64) -> RigidSystem {
-    let props =
-        MassProperties::block(Vector3::new(1.0, 2.0, 3.0), 1.0).expect("valid block");
-    let bodies = (0..n)
-        .map(|i| {
-            let s = |k| sample(10 * i + k);
-            RigidBody::new(RigidBodyDef {
-                mass: 1.0,
-                inertia: props.inertia,
-                position: Vector3::new(s(0), s(1), s(2)) * 100.0,
-                orientation: UnitQuaternion::from_quaternion(Quaternion::new(
-                    s(3),
-                    s(4),
-                    s(5),
-                    s(6),
-                )),
-                velocity: Vector3::new(s(7), s(8), s(9)),
-                angular_velocity: Vector3::new(s(2), s(5), s(8)) * 3.0,
-                representation: Representation::Quaternion,
-            })
-            .expect("valid body")
-        })
-        .collect();
+    let bodies = scattered_blocks(n, 100.0).expect("valid blocks");
     let mut system = RigidSystem::new(bodies).expect("one representation");
     system
         .add_force(Gravity { g: Vector3::new(0.0, -G, 0.0) })

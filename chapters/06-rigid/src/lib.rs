@@ -12,35 +12,10 @@ extern crate self as pbm_rigid;
 pub mod body;
 pub mod body2d;
 pub mod demos;
-#[cfg(feature = "book")]
-pub mod exercises;
-#[cfg(feature = "book")]
-pub mod figures;
 pub mod mass;
 pub mod mesh;
-#[cfg(feature = "book")]
-pub mod pages;
-#[cfg(feature = "book")]
-pub mod practice;
 pub mod rotation;
 pub mod scenes;
 
-/// The chapter's registry entry: everything its pages show (exercises, figures, the runs
-/// and numbers quoted, timing tables, live demos).
-#[cfg(feature = "book")]
-pub fn chapter() -> pbm_prelim::Chapter {
-    use pbm_prelim::Chapter;
-    Chapter {
-        id: "rigid",
-        number: 6,
-        title: "Rigid Body Dynamics",
-        pages: "06-rigid",
-        exercises: exercises::all(),
-        figures: figures::all(),
-        shown: pages::shown(),
-        tables: pages::TABLES,
-        demos: demos::DEMOS,
-        agreements: demos::AGREEMENTS,
-        practice: practice::TASKS,
-    }
-}
+pbm_prelim::chapter!(id: "rigid", number: 6, pages: "06-rigid",
+    title: "Rigid Body Dynamics");

@@ -195,3 +195,28 @@ pub fn sign_changes(samples: &[Sample], axis: usize) -> usize {
         .filter(|w| w[0].body_omega[axis] * w[1].body_omega[axis] < 0.0)
         .count()
 }
+
+/// `n` blocks of 1 × 2 × 3 m and 1 kg, stored with quaternions, scattered through a
+/// cube of side 2 `spread` (m) with turned orientations and velocities up to 1 m/s
+/// and 3 rad/s, all from the fixed sample sequence: the many-body system the
+/// chapter times and runs on one thread and on two.
+pub fn scattered_blocks(n: u64, spread: f64) -> Result<Vec<RigidBody>, PbmError> {
+    use nalgebra::{Quaternion, UnitQuaternion};
+    use pbm_prelim::sampling::sample;
+    let props = MassProperties::block(Vector3::new(1.0, 2.0, 3.0), 1.0)?;
+    (0..n)
+        .map(|i| {
+            let s = |k| sample(10 * i + k);
+            let turn = Quaternion::new(s(3), s(4), s(5), s(6));
+            RigidBody::new(RigidBodyDef {
+                mass: 1.0,
+                inertia: props.inertia,
+                position: Vector3::new(s(0), s(1), s(2)) * spread,
+                orientation: UnitQuaternion::from_quaternion(turn),
+                velocity: Vector3::new(s(7), s(8), s(9)),
+                angular_velocity: Vector3::new(s(2), s(5), s(8)) * 3.0,
+                representation: Representation::Quaternion,
+            })
+        })
+        .collect()
+}

@@ -5,7 +5,7 @@
 // The chapter's other tests, in one binary with the snapshots (one link, not one per file).
 mod physics;
 
-use pbm_prelim::testing::bound;
+use pbm_prelim::testing::{bound, bound_each};
 use pbm_prelim::{PbmError, round_json};
 use pbm_rigid::chapter;
 use serde_json::Value;
@@ -15,9 +15,8 @@ pbm_prelim::exercise_tests!(
     digits = 4,
     mask = |value: &mut Value| {
         // Rounding-level numbers differ between machines; bounds are asserted below.
-        for key in ["relative_energy_drift", "relative_angular_momentum_drift"] {
-            bound(value, key, |e| e < 1e-6);
-        }
+        let drifts = ["relative_energy_drift", "relative_angular_momentum_drift"];
+        bound_each(value, &drifts, |e| e < 1e-6);
         if let Some(Value::Array(rows)) = value.get_mut("rows") {
             for row in rows.iter_mut().filter(|row| row["method"] == "polyhedral") {
                 bound(row, "relative_error", |e| e < 1e-12);

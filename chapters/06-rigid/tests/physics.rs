@@ -23,8 +23,8 @@ use pbm_rigid::rotation::{
     Quat, quat_from_axis_angle, quat_from_matrix, quat_mul, quat_to_matrix, star,
 };
 use pbm_rigid::scenes::{
-    DZHANIBEKOV_OMEGA, push, rotation_free, sign_changes, torque_free,
-    translation_free,
+    DZHANIBEKOV_OMEGA, push, rotation_free, scattered_blocks, sign_changes,
+    torque_free, translation_free,
 };
 
 fn rel(a: &Matrix3<f64>, b: &Matrix3<f64>) -> f64 {
@@ -485,27 +485,7 @@ fn notes_errata_the_frame_loop_braces() {
 
 #[test]
 fn derivative_is_identical_on_one_and_two_threads() {
-    let props = MassProperties::block(Vector3::new(1.0, 2.0, 3.0), 1.0).unwrap();
-    let bodies: Vec<RigidBody> = (0..2000u64)
-        .map(|i| {
-            let s = |k| sample(10 * i + k);
-            RigidBody::new(RigidBodyDef {
-                mass: 1.0,
-                inertia: props.inertia,
-                position: Vector3::new(s(0), s(1), s(2)),
-                orientation: UnitQuaternion::from_quaternion(Quaternion::new(
-                    s(3),
-                    s(4),
-                    s(5),
-                    s(6),
-                )),
-                velocity: Vector3::new(s(7), s(8), s(9)),
-                angular_velocity: Vector3::new(s(2), s(5), s(8)) * 3.0,
-                representation: Representation::Quaternion,
-            })
-            .unwrap()
-        })
-        .collect();
+    let bodies = scattered_blocks(2000, 1.0).unwrap();
     let run = |threads| {
         let pool =
             rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();

@@ -9,7 +9,7 @@ mod narrow_phase;
 mod polyhedra;
 
 use pbm_collision::chapter;
-use pbm_prelim::testing::bound;
+use pbm_prelim::testing::{bound, bound_rows};
 use serde_json::Value;
 
 // The sweep table times three methods: the times and the slope fitted to them vary
@@ -19,13 +19,7 @@ pbm_prelim::exercise_tests!(
     chapter,
     digits = 6,
     mask = |value: &mut Value| {
-        if let Some(rows) = value.get_mut("rows").and_then(Value::as_array_mut) {
-            for row in rows {
-                for key in ["sweep_ms", "resort_ms", "brute_ms"] {
-                    bound(row, key, |ms| ms > 0.0);
-                }
-            }
-        }
+        bound_rows(value, &["sweep_ms", "resort_ms", "brute_ms"], |ms| ms > 0.0);
         bound(value, "fitted_slope", |s| s > 0.0);
     },
 );

@@ -13,35 +13,20 @@ use crate::lcp::{
     Bounds, Checked, ClampedFactor, LcpSolution, solve_bounded,
     solve_warm_pivoting_with,
 };
-use crate::rows::{BodyState, Role, Row, row_matrix, row_spans};
+use crate::rows::{
+    BodyState, Role, Row, row_bounds, row_matrix, row_spans, twist_levers,
+};
 use nalgebra::{DMatrix, DVector};
 use pbm_prelim::PbmError;
 
 /// The bounds of every row for normal forces `f` (only the normal rows' entries are
 /// read).
 fn bounds_for(rows: &[Row], mu: f64, f: &DVector<f64>) -> Bounds {
+    let levers = twist_levers(rows);
     let mut bounds = Bounds::contacts(rows.len());
     for (i, row) in rows.iter().enumerate() {
-        match row.role {
-            Role::Normal => {}
-            Role::Bilateral => {
-                (bounds.lo[i], bounds.hi[i]) = (f64::NEG_INFINITY, f64::INFINITY)
-            }
-            Role::Tangent { normal } => {
-                let limit = mu * f[normal].max(0.0);
-                (bounds.lo[i], bounds.hi[i]) = (-limit, limit);
-            }
-            Role::Face { first, count } | Role::Twist { first, count } => {
-                let lever = |k: usize| match row.role {
-                    Role::Twist { .. } => (rows[k].p - row.p).norm(),
-                    _ => 1.0,
-                };
-                let normals = first..first + count;
-                let limit =
-                    mu * normals.map(|k| f[k].max(0.0) * lever(k)).sum::<f64>();
-                (bounds.lo[i], bounds.hi[i]) = (-limit, limit);
-            }
-        }
+        (bounds.lo[i], bounds.hi[i]) =
+            row_bounds(row.role, f.as_slice(), (mu, &levers));
     }
     bounds
 }
@@ -327,6 +312,7 @@ mod tests {
     use super::*;
 
     type V3 = nalgebra::Vector3<f64>;
+    use crate::rows::push_square_face;
     use nalgebra::Matrix3;
 
     /// A unit cube of 1 kg resting on the ground on its four bottom corners, pushed
@@ -341,24 +327,17 @@ mod tests {
         };
         let bodies = [body, BodyState::fixed(V3::zeros())];
         let mut rows = Vec::new();
-        let mut b = Vec::new();
-        for (x, z) in [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)] {
-            let p = V3::new(x, 0.0, z);
-            let normal = rows.len();
-            rows.push(Row { a: 0, b: 1, p, along: V3::y(), role: Role::Normal });
-            b.push(-10.0);
-            for t in [V3::x(), V3::z()] {
-                rows.push(Row {
-                    a: 0,
-                    b: 1,
-                    p,
-                    along: t,
-                    role: Role::Tangent { normal },
-                });
-                // The push accelerates the centre: a_x = push (per kg), no spin yet.
-                b.push(if t == V3::x() { push } else { 0.0 });
-            }
-        }
+        push_square_face(&mut rows, (0, 1), 0.0, true);
+        // Gravity closes every normal row; the push accelerates the centre along x,
+        // a_x = push (per kg), with no spin yet.
+        let b: Vec<f64> = rows
+            .iter()
+            .map(|row| match row.role {
+                Role::Normal => -10.0,
+                _ if row.along == V3::x() => push,
+                _ => 0.0,
+            })
+            .collect();
         solve_friction(&bodies, &rows, &DVector::from_vec(b), mu, None).unwrap()
     }
 

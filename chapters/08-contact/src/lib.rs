@@ -9,17 +9,9 @@
 
 pub mod dantzig;
 pub mod demos;
-#[cfg(feature = "book")]
-pub mod exercises;
-#[cfg(feature = "book")]
-pub mod figures;
 pub mod friction;
 pub mod impulse;
 pub mod lcp;
-#[cfg(feature = "book")]
-pub mod pages;
-#[cfg(feature = "book")]
-pub mod practice;
 pub mod resting;
 pub mod rows;
 pub mod scenes;
@@ -27,21 +19,5 @@ pub mod sequential;
 pub mod singular;
 pub mod world;
 
-/// The chapter's registry entry: everything its pages show (exercises, figures, the runs
-/// and numbers quoted, timing tables, live demos).
-#[cfg(feature = "book")]
-pub fn chapter() -> pbm_prelim::Chapter {
-    pbm_prelim::Chapter {
-        id: "contact",
-        number: 8,
-        title: "Colliding and Resting Contact",
-        pages: "08-contact",
-        exercises: exercises::all(),
-        figures: figures::all(),
-        shown: pages::shown(),
-        tables: pages::TABLES,
-        demos: demos::DEMOS,
-        agreements: demos::AGREEMENTS,
-        practice: practice::TASKS,
-    }
-}
+pbm_prelim::chapter!(id: "contact", number: 8, pages: "08-contact",
+    title: "Colliding and Resting Contact");

@@ -475,10 +475,8 @@ mod tests {
 
     #[test]
     fn the_books_functions_pass_their_checks() {
-        let r = check_impulse(impulse_magnitude);
-        assert!(r.passed, "{r:?}");
-        let r = check_lcp(lcp::contact_forces);
-        assert!(r.passed, "{r:?}");
+        check_impulse(impulse_magnitude).assert_passed();
+        check_lcp(lcp::contact_forces).assert_passed();
     }
 
     /// The impulse with a denominator of the given pieces, each body's turning term
@@ -507,10 +505,8 @@ mod tests {
 
     #[test]
     fn impulse_mutants_fail_with_the_diagnosis_meant_for_them() {
-        let failing = |f: ImpulseFn, expect: &str| {
-            let r = check_impulse(f);
-            assert!(!r.passed && r.lines[0].contains(expect), "{expect}: {r:?}");
-        };
+        let failing =
+            |f: ImpulseFn, expect: &str| check_impulse(f).assert_fails_with(expect);
         failing(|b, c, e| impulse_magnitude(b, c, e).map(|j| -j), "wrong sign");
         failing(|b, c, e| impulse_magnitude(b, c, e).map(|j| j / (1.0 + e)), "dead");
         failing(
@@ -554,10 +550,7 @@ mod tests {
 
     #[test]
     fn lcp_mutants_fail_with_the_diagnosis_meant_for_them() {
-        let failing = |f: LcpFn, expect: &str| {
-            let r = check_lcp(f);
-            assert!(!r.passed && r.lines[0].contains(expect), "{expect}: {r:?}");
-        };
+        let failing = |f: LcpFn, expect: &str| check_lcp(f).assert_fails_with(expect);
         // Every contact clamped: one linear solve.
         failing(
             |a, b| {

@@ -109,6 +109,52 @@ pub enum Role {
     },
 }
 
+// ANCHOR: bounds
+/// The bounds of a row with `role`, for the impulses (or forces) `lambda` of the
+/// normal rows so far: a normal row pushes only ([0, ∞)), a bilateral row either
+/// way, a tangent row at most μ times its normal row's (the friction pyramid), a
+/// face's tangent row μ times the sum of the face's normal rows, and its twist row
+/// μ Σ λₖ rₖ, with `levers` holding each normal row's rₖ ([`twist_levers`]).
+pub fn row_bounds(
+    role: Role,
+    lambda: &[f64],
+    (mu, levers): (f64, &[f64]),
+) -> (f64, f64) {
+    let limit = match role {
+        Role::Normal => return (0.0, f64::INFINITY),
+        Role::Bilateral => return (f64::NEG_INFINITY, f64::INFINITY),
+        Role::Tangent { normal } => mu * lambda[normal].max(0.0),
+        Role::Face { first, count } => {
+            mu * lambda[first..first + count].iter().map(|l| l.max(0.0)).sum::<f64>()
+        }
+        Role::Twist { first, count } => {
+            let normals = lambda[first..first + count].iter();
+            mu * normals
+                .zip(&levers[first..])
+                .map(|(l, r)| l.max(0.0) * r)
+                .sum::<f64>()
+        }
+    };
+    (-limit, limit)
+}
+// ANCHOR_END: bounds
+
+/// Each normal row's lever rₖ about its face's twist row: the distance of its point
+/// from the twist row's (the face's centre); zero for rows of no face.
+pub fn twist_levers(rows: &[Row]) -> Vec<f64> {
+    let mut levers = vec![0.0; rows.len()];
+    for twist in rows {
+        if let Role::Twist { first, count } = twist.role {
+            for (r, normal) in
+                levers[first..first + count].iter_mut().zip(&rows[first..])
+            {
+                *r = (normal.p - twist.p).norm();
+            }
+        }
+    }
+    levers
+}
+
 // ANCHOR: row_matrix
 /// A_ij: row i's relative acceleration per unit of row j's unknown, j pushing +u_j
 /// on a_j and −u_j on b_j at p_j. A body k that row j pushes with sign s changes
@@ -258,6 +304,28 @@ pub fn island_rows(rows: &[Row], members: &[usize]) -> Result<Vec<Row>, PbmError
         .collect()
 }
 // ANCHOR_END: island_rows
+
+/// For tests: pushes onto `rows` the rows of a unit square face of body `a` resting
+/// on body `b` at height `y`, its corners at (±0.5, y, ±0.5), normal +y; each corner
+/// a normal row and, `with_friction`, two tangent rows along x and z.
+#[cfg(test)]
+pub(crate) fn push_square_face(
+    rows: &mut Vec<Row>,
+    (a, b): (usize, usize),
+    y: f64,
+    with_friction: bool,
+) {
+    for (x, z) in [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)] {
+        let p = V3::new(x, y, z);
+        let normal = rows.len();
+        rows.push(Row { a, b, p, along: V3::y(), role: Role::Normal });
+        if with_friction {
+            for along in [V3::x(), V3::z()] {
+                rows.push(Row { a, b, p, along, role: Role::Tangent { normal } });
+            }
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -23,7 +23,7 @@
 
 use crate::friction::REGULARIZATION;
 use crate::lcp::solve;
-use crate::rows::{BodyState, Role, Row};
+use crate::rows::{BodyState, Role, Row, row_bounds, twist_levers};
 use nalgebra::{DMatrix, DVector, Vector3};
 use std::ops::Range;
 
@@ -165,32 +165,6 @@ impl Prepared {
     }
 }
 
-// ANCHOR: bounds
-/// Row i's bounds for the impulses `lambda` so far: a normal row pushes only
-/// ([0, ∞)), a bilateral row either way, a tangent row at most μ times its
-/// normal row's impulse (the friction pyramid, as in the force solve), a face's
-/// tangent row μ times the sum of the face's normal impulses, and its twist row
-/// μ Σ λₖ rₖ, with `levers` holding each normal row's rₖ.
-fn bounds(role: Role, lambda: &[f64], (mu, levers): (f64, &[f64])) -> (f64, f64) {
-    let limit = match role {
-        Role::Normal => return (0.0, f64::INFINITY),
-        Role::Bilateral => return (f64::NEG_INFINITY, f64::INFINITY),
-        Role::Tangent { normal } => mu * lambda[normal].max(0.0),
-        Role::Face { first, count } => {
-            mu * lambda[first..first + count].iter().map(|l| l.max(0.0)).sum::<f64>()
-        }
-        Role::Twist { first, count } => {
-            let normals = lambda[first..first + count].iter();
-            mu * normals
-                .zip(&levers[first..])
-                .map(|(l, r)| l.max(0.0) * r)
-                .sum::<f64>()
-        }
-    };
-    (-limit, limit)
-}
-// ANCHOR_END: bounds
-
 /// The rows of a step made ready for sweeping: each row [`Prepared`], the normal
 /// rows of each body pair as a [`Manifold`], and the other rows (friction,
 /// bilateral) in order.
@@ -226,16 +200,7 @@ impl Sweeper {
                 _ => runs.push(k..k + 1),
             }
         }
-        let mut levers = vec![0.0; rows.len()];
-        for twist in rows {
-            if let Role::Twist { first, count } = twist.role {
-                for (r, normal) in
-                    levers[first..first + count].iter_mut().zip(&rows[first..])
-                {
-                    *r = (normal.p - twist.p).norm();
-                }
-            }
-        }
+        let levers = twist_levers(rows);
         Sweeper { rows: prepared, roles, manifolds, others, runs, levers }
     }
 
@@ -305,7 +270,7 @@ impl Sweeper {
         let mut largest = 0.0_f64;
         for &i in &self.others[run.clone()] {
             let row = &self.rows[i];
-            let (lo, hi) = bounds(self.roles[i], lambda, (mu, &self.levers));
+            let (lo, hi) = row_bounds(self.roles[i], lambda, (mu, &self.levers));
             let step = (row.velocity_pair(&pair) - target[i]) * row.inverse;
             let total = (lambda[i] - step).clamp(lo, hi);
             row.push_pair(&mut pair, total - lambda[i]);
@@ -348,7 +313,7 @@ impl Sweeper {
         (0..self.rows.len())
             .map(|i| {
                 let gap = self.rows[i].velocity(vel) - target[i];
-                let (lo, hi) = bounds(self.roles[i], lambda, (mu, &self.levers));
+                let (lo, hi) = row_bounds(self.roles[i], lambda, (mu, &self.levers));
                 let pushing = (lambda[i] - lo).min(hi - lambda[i]) > 1e-9 * scale;
                 match self.roles[i] {
                     Role::Normal if lambda[i] > 1e-9 * scale => gap.abs(),
@@ -581,7 +546,7 @@ impl Manifold {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rows::row_matrix;
+    use crate::rows::{push_square_face, row_matrix};
     use nalgebra::{DVector, Matrix3, Vector3};
 
     type V3 = Vector3<f64>;
@@ -723,20 +688,7 @@ mod tests {
         };
         let bodies = [body, BodyState::fixed(V3::zeros())];
         let mut rows = Vec::new();
-        for (x, z) in [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)] {
-            let p = V3::new(x, 0.0, z);
-            let normal = rows.len();
-            rows.push(Row { a: 0, b: 1, p, along: V3::y(), role: Role::Normal });
-            for t in [V3::x(), V3::z()] {
-                rows.push(Row {
-                    a: 0,
-                    b: 1,
-                    p,
-                    along: t,
-                    role: Role::Tangent { normal },
-                });
-            }
-        }
+        push_square_face(&mut rows, (0, 1), 0.0, true);
         let target = vec![0.0; rows.len()];
         for (mu, slides) in [(4.0, false), (0.5, true)] {
             let mut b = bodies;
@@ -768,10 +720,7 @@ mod tests {
             inv_inertia: Matrix3::identity() * 6.0,
         };
         let mut rows = Vec::new();
-        for (x, z) in [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)] {
-            let p = V3::new(x, 0.0, z);
-            rows.push(Row { a: 0, b: 1, p, along: V3::y(), role: Role::Normal });
-        }
+        push_square_face(&mut rows, (0, 1), 0.0, false);
         let (face, twist) =
             (Role::Face { first: 0, count: 4 }, Role::Twist { first: 0, count: 4 });
         for (along, role) in [(V3::x(), face), (V3::z(), face), (V3::y(), twist)] {
@@ -833,17 +782,8 @@ mod tests {
         };
         let bodies = [slab(0.1, 1.0), slab(0.3, -0.4), BodyState::fixed(V3::zeros())];
         let mut rows = Vec::new();
-        for (a, b, y) in [(0, 2, 0.0), (1, 0, 0.2)] {
-            for (x, z) in [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)] {
-                let p = V3::new(x, y, z);
-                let normal = rows.len();
-                rows.push(Row { a, b, p, along: V3::y(), role: Role::Normal });
-                for t in [V3::x(), V3::z()] {
-                    let role = Role::Tangent { normal };
-                    rows.push(Row { a, b, p, along: t, role });
-                }
-            }
-        }
+        push_square_face(&mut rows, (0, 2), 0.0, true);
+        push_square_face(&mut rows, (1, 0), 0.2, true);
         let (target, mu) = (vec![0.0; rows.len()], 0.3);
         let sweeper = Sweeper::new(&bodies, &rows);
         assert_eq!(sweeper.runs.len(), 2);
@@ -865,7 +805,7 @@ mod tests {
             for &i in &sweeper.others {
                 let row = &sweeper.rows[i];
                 let (lo, hi) =
-                    bounds(sweeper.roles[i], &plain, (mu, &sweeper.levers));
+                    row_bounds(sweeper.roles[i], &plain, (mu, &sweeper.levers));
                 let step = (row.velocity(&plain_vel) - target[i]) * row.inverse;
                 let total = (plain[i] - step).clamp(lo, hi);
                 row.push(&mut plain_vel, total - plain[i]);

@@ -16,35 +16,10 @@ pub mod cloth;
 pub mod contact;
 pub mod demos;
 pub mod energy;
-#[cfg(feature = "book")]
-pub mod exercises;
-#[cfg(feature = "book")]
-pub mod figures;
 pub mod hinge;
-#[cfg(feature = "book")]
-pub mod pages;
-#[cfg(feature = "book")]
-pub mod practice;
 pub mod scenes;
 pub mod strand;
 pub mod triangle;
 
-/// The chapter's registry entry: everything its pages show (exercises, figures, the runs
-/// and numbers quoted, timing tables, live demos).
-#[cfg(feature = "book")]
-pub fn chapter() -> pbm_prelim::Chapter {
-    use pbm_prelim::Chapter;
-    Chapter {
-        id: "cloth",
-        number: 9,
-        title: "Cloth and Hair Energy Functions",
-        pages: "09-cloth",
-        exercises: exercises::all(),
-        figures: figures::all(),
-        shown: pages::shown(),
-        tables: pages::TABLES,
-        demos: demos::DEMOS,
-        agreements: demos::AGREEMENTS,
-        practice: practice::TASKS,
-    }
-}
+pbm_prelim::chapter!(id: "cloth", number: 9, pages: "09-cloth",
+    title: "Cloth and Hair Energy Functions");

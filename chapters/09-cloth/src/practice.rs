@@ -523,10 +523,8 @@ mod tests {
 
     #[test]
     fn the_books_functions_pass_their_checks() {
-        let r = check_stretch(stretch::stretch_condition);
-        assert!(r.passed, "{r:?}");
-        let r = check_hessian(hessian::condition_hessian);
-        assert!(r.passed, "{r:?}");
+        check_stretch(stretch::stretch_condition).assert_passed();
+        check_hessian(hessian::condition_hessian).assert_passed();
     }
 
     /// The stretch condition with C and J from `value` and `gradient`, given w, |w|,
@@ -553,10 +551,8 @@ mod tests {
 
     #[test]
     fn stretch_mutants_fail_with_the_diagnosis_meant_for_them() {
-        let failing = |f: StretchFn, expect: &str| {
-            let r = check_stretch(f);
-            assert!(!r.passed && r.lines[0].contains(expect), "{expect}: {r:?}");
-        };
+        let failing =
+            |f: StretchFn, expect: &str| check_stretch(f).assert_fails_with(expect);
         failing(
             |t, x, c, j| {
                 stretch_with(
@@ -649,10 +645,8 @@ mod tests {
 
     #[test]
     fn hessian_mutants_fail_with_the_diagnosis_meant_for_them() {
-        let failing = |f: HessianFn, expect: &str| {
-            let r = check_hessian(f);
-            assert!(!r.passed && r.lines[0].contains(expect), "{expect}: {r:?}");
-        };
+        let failing =
+            |f: HessianFn, expect: &str| check_hessian(f).assert_fails_with(expect);
         // Gauss–Newton: the second term left out.
         failing(|c, j, _, k| outer(j, c.len()) * k, "Gauss–Newton");
         failing(

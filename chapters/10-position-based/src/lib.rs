@@ -15,37 +15,12 @@ extern crate self as pbm_pbd;
 
 pub mod contact;
 pub mod demos;
-#[cfg(feature = "book")]
-pub mod exercises;
-#[cfg(feature = "book")]
-pub mod figures;
 pub mod joint;
 pub mod net;
-#[cfg(feature = "book")]
-pub mod pages;
 pub mod particles;
-#[cfg(feature = "book")]
-pub mod practice;
 pub mod projection;
 pub mod rigid;
 pub mod scenes;
 
-/// The chapter's registry entry: everything its pages show (exercises, figures, the runs
-/// and numbers quoted, timing tables, live demos).
-#[cfg(feature = "book")]
-pub fn chapter() -> pbm_prelim::Chapter {
-    use pbm_prelim::Chapter;
-    Chapter {
-        id: "pbd",
-        number: 10,
-        title: "Position Based Dynamics",
-        pages: "10-position-based",
-        exercises: exercises::all(),
-        figures: figures::all(),
-        shown: pages::shown(),
-        tables: pages::TABLES,
-        demos: demos::DEMOS,
-        agreements: demos::AGREEMENTS,
-        practice: practice::TASKS,
-    }
-}
+pbm_prelim::chapter!(id: "pbd", number: 10, pages: "10-position-based",
+    title: "Position Based Dynamics");

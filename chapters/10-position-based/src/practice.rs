@@ -421,21 +421,18 @@ mod tests {
 
     #[test]
     fn the_given_solutions_pass_their_checks() {
-        let r = check_distance(distance::distance_projection);
-        assert!(r.passed, "{r:?}");
-        let r = check_inverse_mass(inverse_mass::generalized_inverse_mass);
-        assert!(r.passed, "{r:?}");
+        check_distance(distance::distance_projection).assert_passed();
+        check_inverse_mass(inverse_mass::generalized_inverse_mass).assert_passed();
     }
 
     #[test]
     fn the_chapters_own_method_passes_the_inverse_mass_check() {
-        let r = check_inverse_mass(|b, p, n| b.generalized_inverse_mass(p, n));
-        assert!(r.passed, "{r:?}");
+        check_inverse_mass(|b, p, n| b.generalized_inverse_mass(p, n))
+            .assert_passed();
     }
 
     fn failing_distance(f: DistanceFn, expect: &str) {
-        let r = check_distance(f);
-        assert!(!r.passed && r.lines[0].contains(expect), "{expect}: {r:?}");
+        check_distance(f).assert_fails_with(expect);
     }
 
     #[test]
@@ -491,8 +488,7 @@ mod tests {
     #[test]
     fn inverse_mass_mutants_fail_with_the_diagnosis_meant_for_them() {
         let failing = |f: InverseMassFn, expect: &str| {
-            let r = check_inverse_mass(f);
-            assert!(!r.passed && r.lines[0].contains(expect), "{expect}: {r:?}");
+            check_inverse_mass(f).assert_fails_with(expect)
         };
         failing(|b, _, _| b.inverse_mass(), "1/m alone");
         failing(

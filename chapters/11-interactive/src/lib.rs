@@ -12,34 +12,9 @@
 //! contact, a tolerance correction when a depth passes ¾ ε, and first-order worlds.
 
 pub mod demos;
-#[cfg(feature = "book")]
-pub mod exercises;
-#[cfg(feature = "book")]
-pub mod figures;
-#[cfg(feature = "book")]
-pub mod pages;
-#[cfg(feature = "book")]
-pub mod practice;
 pub mod scenes;
 pub mod shape;
 pub mod world;
 
-/// The chapter's registry entry: everything its pages show (exercises, figures, the runs
-/// and numbers quoted, timing tables, live demos).
-#[cfg(feature = "book")]
-pub fn chapter() -> pbm_prelim::Chapter {
-    use pbm_prelim::Chapter;
-    Chapter {
-        id: "interactive",
-        number: 11,
-        title: "Baraff's Interactive Simulator",
-        pages: "11-interactive",
-        exercises: exercises::all(),
-        figures: figures::all(),
-        shown: pages::shown(),
-        tables: pages::TABLES,
-        demos: demos::DEMOS,
-        agreements: demos::AGREEMENTS,
-        practice: practice::TASKS,
-    }
-}
+pbm_prelim::chapter!(id: "interactive", number: 11, pages: "11-interactive",
+    title: "Baraff's Interactive Simulator");

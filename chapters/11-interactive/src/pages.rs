@@ -7,64 +7,45 @@ use pbm_prelim::registry::{Compare, Shown, TimingRow, TimingTable};
 /// The runs the pages show: console blocks (`{{#include ../output/…}}`) and the
 /// numbers sentences quote (`{{#value …}}`).
 pub fn shown() -> Vec<Shown> {
+    // Every run of a mechanism reports its steps per second, measured as it runs.
+    let rate = |shown: Shown| shown.timed(&["steps_per_second"]);
     vec![
-        Shown::run("interactive/feeder")
-            .keys(FEEDER_KEYS)
-            .timed(&["steps_per_second"]),
-        Shown::run("interactive/feeder")
-            .set(&["t_end=24"])
-            .keys(FEEDER_KEYS)
-            .timed(&["steps_per_second"]),
-        Shown::values("interactive/feeder")
-            .set(&["t_end=24", "friction=0.5"])
-            .timed(&["steps_per_second"]),
-        Shown::run("interactive/jam").keys(FEEDER_KEYS).timed(&["steps_per_second"]),
-        Shown::run("interactive/jam")
-            .set(&["fault=misaligned"])
-            .keys(FEEDER_KEYS)
-            .timed(&["steps_per_second"]),
-        Shown::values("interactive/jam")
-            .set(&["fault=misaligned", "t_end=24"])
-            .timed(&["steps_per_second"]),
-        Shown::run("interactive/jam")
-            .set(&["fault=turned"])
-            .keys(FEEDER_KEYS)
-            .timed(&["steps_per_second"]),
-        Shown::run("interactive/jack").keys(JACK_KEYS).timed(&["steps_per_second"]),
+        rate(Shown::run("interactive/feeder").keys(FEEDER_KEYS)),
+        rate(Shown::run("interactive/feeder").set(&["t_end=24"]).keys(FEEDER_KEYS)),
+        rate(Shown::values("interactive/feeder").set(&["t_end=24", "friction=0.5"])),
+        rate(Shown::run("interactive/jam").keys(FEEDER_KEYS)),
+        rate(
+            Shown::run("interactive/jam")
+                .set(&["fault=misaligned"])
+                .keys(FEEDER_KEYS),
+        ),
+        rate(Shown::values("interactive/jam").set(&["fault=misaligned", "t_end=24"])),
+        rate(Shown::run("interactive/jam").set(&["fault=turned"]).keys(FEEDER_KEYS)),
+        rate(Shown::run("interactive/jack").keys(JACK_KEYS)),
         Shown::run("interactive/pin-free"),
         Shown::run("interactive/versus-xpbd")
             .timed(&["wall_ms_per_simulated_second"]),
         Shown::values("interactive/versus-xpbd")
             .set(&["substeps=80"])
             .timed(&["wall_ms_per_simulated_second"]),
-        Shown::run("interactive/jack")
-            .set(&["swing=0.2"])
-            .keys(JACK_KEYS)
-            .timed(&["steps_per_second"]),
-        Shown::values("interactive/jack")
-            .set(&["swing=0.24"])
-            .timed(&["steps_per_second"]),
-        Shown::values("interactive/jack")
-            .set(&["swing=0.25"])
-            .timed(&["steps_per_second"]),
-        Shown::run("interactive/pendulum").timed(&["steps_per_second"]),
-        Shown::run("interactive/pendulum")
-            .set(&["order=first"])
-            .timed(&["steps_per_second"]),
-        Shown::run("interactive/pile").keys(PILE_KEYS).timed(&["steps_per_second"]),
-        Shown::values("interactive/pile")
-            .set(&["count=50", "t_end=1"])
-            .timed(&["steps_per_second"]),
-        Shown::values("interactive/pile")
-            .set(&["count=50", "t_end=2"])
-            .timed(&["steps_per_second"]),
-        Shown::values("interactive/pile")
-            .set(&["count=50", "solver=sequential", "t_end=2"])
-            .timed(&["steps_per_second"]),
-        Shown::run("interactive/pile")
-            .set(&["count=50", "solver=sequential", "t_end=4"])
-            .keys(SEQUENTIAL_PILE_KEYS)
-            .timed(&["steps_per_second"]),
+        rate(Shown::run("interactive/jack").set(&["swing=0.2"]).keys(JACK_KEYS)),
+        rate(Shown::values("interactive/jack").set(&["swing=0.24"])),
+        rate(Shown::values("interactive/jack").set(&["swing=0.25"])),
+        rate(Shown::run("interactive/pendulum")),
+        rate(Shown::run("interactive/pendulum").set(&["order=first"])),
+        rate(Shown::run("interactive/pile").keys(PILE_KEYS)),
+        rate(Shown::values("interactive/pile").set(&["count=50", "t_end=1"])),
+        rate(Shown::values("interactive/pile").set(&["count=50", "t_end=2"])),
+        rate(Shown::values("interactive/pile").set(&[
+            "count=50",
+            "solver=sequential",
+            "t_end=2",
+        ])),
+        rate(
+            Shown::run("interactive/pile")
+                .set(&["count=50", "solver=sequential", "t_end=4"])
+                .keys(SEQUENTIAL_PILE_KEYS),
+        ),
     ]
 }
 

@@ -418,18 +418,14 @@ mod tests {
 
     #[test]
     fn the_given_solutions_pass_their_checks() {
-        let r = check_mouse(mouse::mouse_force);
-        assert!(r.passed, "{r:?}");
-        let r = check_friction_row(friction_row::friction_rhs);
-        assert!(r.passed, "{r:?}");
+        check_mouse(mouse::mouse_force).assert_passed();
+        check_friction_row(friction_row::friction_rhs).assert_passed();
     }
 
     #[test]
     fn mouse_mutants_fail_with_the_diagnosis_meant_for_them() {
-        let failing = |f: MouseFn, expect: &str| {
-            let r = check_mouse(f);
-            assert!(!r.passed && r.lines[0].contains(expect), "{expect}: {r:?}");
-        };
+        let failing =
+            |f: MouseFn, expect: &str| check_mouse(f).assert_fails_with(expect);
         // Scaled by the body's mass: the book's own first version.
         failing(
             |b, l, m, k, c| {
@@ -475,8 +471,7 @@ mod tests {
     #[test]
     fn friction_row_mutants_fail_with_the_diagnosis_meant_for_them() {
         let failing = |f: FrictionRowFn, expect: &str| {
-            let r = check_friction_row(f);
-            assert!(!r.passed && r.lines[0].contains(expect), "{expect}: {r:?}");
+            check_friction_row(f).assert_fails_with(expect)
         };
         fn rhs(
             a: &RigidBody2,

@@ -20,13 +20,7 @@ impl World {
         // The pins take their share of every impulse, or an impact on one part of
         // a linkage would tear it apart: their ends must move together after it.
         self.pin_rows(&states, &mut rows, &mut b);
-        let a = row_matrix(&states, &rows);
-        let bounds = frictionless_bounds(&rows);
-        let j = solve_bounded(&a, &DVector::from_vec(b), &bounds)?.f;
-        for (r, &j) in rows.iter().zip(j.iter()) {
-            states[r.a].apply_impulse(&r.p, &(r.along * j));
-            states[r.b].apply_impulse(&r.p, &(r.along * -j));
-        }
+        apply_row_impulses(&mut states, &rows, b)?;
         self.write_states(&states);
         self.stats.impacts += usize::from(impact);
         Ok(())
@@ -114,15 +108,28 @@ impl World {
         if rows.is_empty() {
             return Ok(());
         }
-        let a = row_matrix(&states, &rows);
-        let bounds = frictionless_bounds(&rows);
-        let j = solve_bounded(&a, &DVector::from_vec(b), &bounds)?.f;
-        for (r, &j) in rows.iter().zip(j.iter()) {
-            states[r.a].apply_impulse(&r.p, &(r.along * j));
-            states[r.b].apply_impulse(&r.p, &(r.along * -j));
-        }
+        apply_row_impulses(&mut states, &rows, b)?;
         self.write_states(&states);
         Ok(())
     }
     // ANCHOR_END: catch
 }
+
+// ANCHOR: row_impulses
+/// Solves the bounded LCP v⁺ = A j + b for the impulses j along `rows` (a normal
+/// row's j ≥ 0 with v⁺ ≥ 0, complementary; a pin row's j of either sign with
+/// v⁺ = 0) and applies them to `states`.
+fn apply_row_impulses(
+    states: &mut [BodyState],
+    rows: &[Row],
+    b: Vec<f64>,
+) -> Result<(), PbmError> {
+    let a = row_matrix(states, rows);
+    let j = solve_bounded(&a, &DVector::from_vec(b), &frictionless_bounds(rows))?.f;
+    for (r, &j) in rows.iter().zip(j.iter()) {
+        states[r.a].apply_impulse(&r.p, &(r.along * j));
+        states[r.b].apply_impulse(&r.p, &(r.along * -j));
+    }
+    Ok(())
+}
+// ANCHOR_END: row_impulses
