@@ -4,7 +4,7 @@
 use crate::demos::{DemoPreprocessor, MODULE_SCRIPT, module_script};
 use crate::error::Error;
 use crate::files::write_atomically_bytes;
-use crate::listing::{DedentPreprocessor, ListingPreprocessor};
+use crate::listing::PageRewrite;
 use crate::math::{MATH_FONT, MathPreprocessor, math_font};
 use crate::page_figures::PageFigures;
 use crate::values::ValuePreprocessor;
@@ -61,9 +61,9 @@ pub fn build_book(
         benchmarks_dir: book_dir.join("src/benchmarks"),
     })
     .with_preprocessor(DemoPreprocessor::new(chapters))
-    .with_preprocessor(ListingPreprocessor)
+    .with_preprocessor(PageRewrite::CAPTIONS)
     .with_preprocessor(LinkPreprocessor::new())
-    .with_preprocessor(DedentPreprocessor)
+    .with_preprocessor(PageRewrite::DEDENT)
     .with_preprocessor(IndexPreprocessor::new())
     .with_preprocessor(PageFigures)
     .with_preprocessor(MathPreprocessor);

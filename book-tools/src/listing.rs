@@ -48,25 +48,6 @@ pub fn caption_listings(markdown: &str) -> String {
     out
 }
 
-/// The mdBook preprocessor that applies [`caption_listings`] to every page. It must
-/// run before `links`; `book::build_book` registers it first.
-pub struct ListingPreprocessor;
-
-impl Preprocessor for ListingPreprocessor {
-    fn name(&self) -> &str {
-        "pbm-listings"
-    }
-
-    fn run(&self, _ctx: &PreprocessorContext, mut book: Book) -> Result<Book> {
-        book.for_each_mut(|item| {
-            if let BookItem::Chapter(chapter) = item {
-                chapter.content = caption_listings(&chapter.content);
-            }
-        });
-        Ok(book)
-    }
-}
-
 /// Removes from every fenced code block the leading whitespace that all its non-blank lines
 /// share.
 pub fn dedent_listings(markdown: &str) -> String {
@@ -121,19 +102,31 @@ pub fn dedent_listings(markdown: &str) -> String {
     out
 }
 
-/// The mdBook preprocessor that applies [`dedent_listings`] to every page. It must run after
-/// `links`, which puts the code in.
-pub struct DedentPreprocessor;
+/// An mdBook preprocessor that rewrites every page's Markdown with one function.
+pub struct PageRewrite {
+    name: &'static str,
+    apply: fn(&str) -> String,
+}
 
-impl Preprocessor for DedentPreprocessor {
+impl PageRewrite {
+    /// [`caption_listings`]: it must run before `links`, which replaces the
+    /// includes it reads; `book::build_book` registers it first.
+    pub const CAPTIONS: PageRewrite =
+        PageRewrite { name: "pbm-listings", apply: caption_listings };
+    /// [`dedent_listings`]: it must run after `links`, which puts the code in.
+    pub const DEDENT: PageRewrite =
+        PageRewrite { name: "pbm-dedent", apply: dedent_listings };
+}
+
+impl Preprocessor for PageRewrite {
     fn name(&self) -> &str {
-        "pbm-dedent"
+        self.name
     }
 
     fn run(&self, _ctx: &PreprocessorContext, mut book: Book) -> Result<Book> {
         book.for_each_mut(|item| {
             if let BookItem::Chapter(chapter) = item {
-                chapter.content = dedent_listings(&chapter.content);
+                chapter.content = (self.apply)(&chapter.content);
             }
         });
         Ok(book)

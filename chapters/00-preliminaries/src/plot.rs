@@ -408,6 +408,20 @@ pub fn panels<'a>(
         .collect()
 }
 
+/// `N` panels side by side in the wide layout (one above another in the narrow
+/// one), each under its title, "(a) …", "(b) …", in the label font.
+pub fn titled_panels<'a, const N: usize>(
+    area: &Area<'a>,
+    layout: Layout,
+    titles: [&str; N],
+) -> Result<[Area<'a>; N], Box<dyn std::error::Error>> {
+    let mut parts = Vec::with_capacity(N);
+    for (part, title) in panels(area, layout, N, N).iter().zip(titles) {
+        parts.push(titled(part, title, &label_font())?);
+    }
+    parts.try_into().map_err(|_| "a panel is missing".into())
+}
+
 /// How a legend entry shows its series: drawn with the same stroke, so a dashed curve
 /// has a dashed sample.
 #[derive(Clone, Copy, Debug)]
@@ -909,7 +923,7 @@ pub mod prelude {
         arrow, axes, chart_on, color, dashed_line, draw_figure, equal_scale,
         equal_scale_in, label_font, legend_below, legends_below, line, panels,
         power_of_ten, require_finite, scene_chart, series_legend, tick_font,
-        title_font, titled, titled_figure, wrap,
+        title_font, titled, titled_figure, titled_panels, wrap,
     };
     pub use crate::{Figure, PbmError};
     pub use plotters::prelude::*;

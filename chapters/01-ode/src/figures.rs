@@ -459,11 +459,10 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
             // both layouts, since both arguments are evaluated.)
             let wide = layout.pick(true, false);
             let root = if wide { legend_below(root, &legend)? } else { root.clone() };
-            let parts = panels(&root, layout, 2, 2);
-            let left = titled(
-                &parts[0],
-                "(a) the orbit, a dot per step end",
-                &label_font(),
+            let [left, right] = titled_panels(
+                &root,
+                layout,
+                ["(a) the orbit, a dot per step end", "(b) step size along the orbit"],
             )?;
             let left = if wide { left } else { legend_below(&left, &legend)? };
             let (xr, yr) = equal_scale(&left, -2.1..0.4, -1.05..1.05);
@@ -479,8 +478,6 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
                 6,
                 color(4).filled(),
             )))?;
-            let right =
-                titled(&parts[1], "(b) step size along the orbit", &label_font())?;
             let mut h_chart = chart_on(&right)
                 .build_cartesian_2d(0.0..KEPLER_PERIOD, (h_min..h_max).log_scale())?;
             // A logarithmic axis: the steps span a factor of almost 300, and on a

@@ -367,16 +367,13 @@ fn stiffness_blowup() -> Result<Vec<Drawing>, PbmError> {
         [480, 900],
         "x′ = −x, y′ = −1000 y from (1, 1)",
         |root, layout| {
-            let parts = panels(root, layout, 2, 2);
-            let left = titled(
-                &parts[0],
-                "(a) |y| at a step 5% above each explicit limit",
-                &label_font(),
-            )?;
-            let right = titled(
-                &parts[1],
-                "(b) x, the slow part: getting anywhere",
-                &label_font(),
+            let [left, right] = titled_panels(
+                root,
+                layout,
+                [
+                    "(a) |y| at a step 5% above each explicit limit",
+                    "(b) x, the slow part: getting anywhere",
+                ],
             )?;
             let legends = [
                 vec![

@@ -16,7 +16,8 @@ pbm_prelim::exercise_tests!(
     chapter,
     digits = 3,
     mask = |value: &mut Value| {
-        let errors = ["max_constraint_error", "relative_energy_drift", "rod_length_error"];
+        let errors =
+            ["max_constraint_error", "relative_energy_drift", "rod_length_error"];
         bound_each(value, &errors, |e| e < 1e-6);
         // The tree solve's timings vary by machine; its agreement with CG is a bound.
         bound(value, "tree_solve_us", |t| t > 0.0 && t < 1e5);

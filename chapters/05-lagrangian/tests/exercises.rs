@@ -15,8 +15,11 @@ pbm_prelim::exercise_tests!(
     digits = 4,
     mask = |value: &mut Value| {
         // Rounding-level numbers differ between machines; bounds are asserted below.
-        let errors =
-            ["max_radius_error", "max_distance_first_second", "relative_energy_drift"];
+        let errors = [
+            "max_radius_error",
+            "max_distance_first_second",
+            "relative_energy_drift",
+        ];
         bound_each(value, &errors, |e| e < 1e-6);
         // When a chaotic system's two solutions part depends on the last bits of
         // both; the contract test below bounds it.

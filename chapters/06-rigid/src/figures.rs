@@ -245,15 +245,9 @@ fn l_mass() -> Result<Vec<Drawing>, PbmError> {
         props.mass
     );
     titled_figure("l-mass", [520, 960], &title, |root, layout| {
-        let parts = panels(root, layout, 2, 2);
-        let titled_parts = [
-            titled(
-                &parts[0],
-                &format!("(a) sampling, n = {n}: middle layer"),
-                &label_font(),
-            )?,
-            titled(&parts[1], "(b) exact, by Mirtich's integrals", &label_font())?,
-        ];
+        let sampled = format!("(a) sampling, n = {n}: middle layer");
+        let titled_parts =
+            titled_panels(root, layout, [&sampled, "(b) exact, by Mirtich's integrals"])?;
         let plots = legends_below(&titled_parts, &legends)?;
         for (k, plot) in plots.iter().enumerate() {
             let (xr, yr) = equal_scale(plot, -0.35..2.35, -0.35..2.35);
@@ -368,11 +362,11 @@ fn push_paths() -> Result<Vec<Drawing>, PbmError> {
         [520, 960],
         "A 4 × 0.5 m, 1 kg block pushed by 1 N along y for 2 s (arrows every 0.5 s)",
         |root, layout| {
-            let parts = panels(root, layout, 2, 2);
-            let titled_parts = [
-                titled(&parts[0], "(a) through the centre", &label_font())?,
-                titled(&parts[1], "(b) 1.5 m from the centre", &label_font())?,
-            ];
+            let titled_parts = titled_panels(
+                root,
+                layout,
+                ["(a) through the centre", "(b) 1.5 m from the centre"],
+            )?;
             let plots = legends_below(&titled_parts, &legends)?;
             for (plot, run) in plots.iter().zip(&runs) {
                 let (xr, yr) = equal_scale(plot, -2.6..2.6, -1.2..4.4);

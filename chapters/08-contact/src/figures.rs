@@ -464,11 +464,10 @@ fn friction_pyramid() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
                 ),
             ]);
             let root = legend_below(root, &legend)?;
-            let panels = panels(&root, layout, 2, 2);
-            let area = titled(
-                &panels[0],
-                "(a) friction force / μ m g, first step",
-                &label_font(),
+            let [area, paths] = titled_panels(
+                &root,
+                layout,
+                ["(a) friction force / μ m g, first step", "(b) paths seen from above"],
             )?;
             let (xr, yr) = equal_scale(&area, -1.6..1.6, -1.6..1.6);
             let mut chart = chart_on(&area).build_cartesian_2d(xr, yr)?;
@@ -498,8 +497,7 @@ fn friction_pyramid() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
                     Circle::new(*force, 11 - 3 * i as i32, color(i).filled()),
                 ])?;
             }
-            let area =
-                titled(&panels[1], "(b) paths seen from above", &label_font())?;
+            let area = paths;
             let far = scenes::slide_stop(0.0, speed, mu, G, true).0 * 1.1;
             let (xr, yr) = equal_scale(&area, -0.05..far, -0.05..far);
             let mut chart = chart_on(&area).build_cartesian_2d(xr, yr)?;

@@ -170,6 +170,27 @@ fn a_first_order_world_has_no_velocities_for_sequential_impulses() {
 }
 
 #[test]
+fn by_sequential_impulses_a_block_bounces_only_once_it_has_met_the_ground() {
+    // A block falling at 3 m/s, 2 cm above the ground, e = 0.5: it meets the ground
+    // within the step (3 cm of travel) but not within the first substep (7.5 mm).
+    // It must fall until the substep whose travel closes its gap and bounce there,
+    // so that it ends the step lower than it began, rising at about e · 3 m/s; a
+    // bounce given to the first substep would turn it round 2 cm up, in mid-air.
+    let settings =
+        Settings { solver: SEQUENTIAL, restitution: 0.5, ..Settings::default() };
+    let mut world = World::new(settings).unwrap();
+    world.add_fixture(ground(0.0)).unwrap();
+    let block = Shape::rectangle(1.0, 0.5, 2.0).unwrap();
+    let (gap, falling) = (0.02, (V2::new(0.0, -3.0), 0.0));
+    world.add_body(block, 0, (V2::new(0.0, 0.25 + gap), 0.0), falling).unwrap();
+    world.step().unwrap();
+    let body = &world.bodies()[0];
+    let (end_gap, v) = (body.position().y - 0.25, body.velocity().y);
+    assert!(end_gap < gap - 0.005, "ends {end_gap} m up: it turned before meeting");
+    assert!((v - 1.5).abs() < 0.1, "rises at {v} m/s, not about 1.5");
+}
+
+#[test]
 fn by_sequential_impulses_a_contact_still_apart_at_the_steps_end_does_not_slow_a_fall()
  {
     // A block falling at 3 m/s, 4 cm above the ground: within the step's reach

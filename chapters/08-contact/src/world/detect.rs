@@ -4,7 +4,6 @@
 //! contacts, which are held in the bodies' own frames so that they move with them
 //! through the step's stages.
 
-use super::sequential::PARALLEL;
 use super::{Solver, V3, World};
 use crate::impulse::Contact;
 use crate::resting::{Kind, RestingContact};
@@ -18,6 +17,15 @@ use pbm_collision::polyhedron::{
 use pbm_collision::sweep::CoherentSweep;
 use pbm_prelim::PbmError;
 use pbm_rigid::body::RigidBody;
+
+/// Edge/edge contacts whose edges cross at less than this sine of an angle (about
+/// 6°) are left out: nearly parallel edges cross nowhere in particular, so the
+/// normal across them and the gap along it are ill-defined (for two stacked boxes
+/// turned a little, centimetres off), and where such edges lie along faces, as they
+/// do whenever bodies rest on each other, the faces' vertices hold the contact.
+/// The exact loop never meets them: its contacts are within ε, where such edges
+/// lie on the faces' planes.
+pub const PARALLEL: f64 = 0.1;
 
 /// The shape of a moving body, about its centre of mass in its own frame.
 #[derive(Debug, Clone)]

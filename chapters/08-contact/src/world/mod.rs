@@ -28,8 +28,9 @@ pub mod sequential;
 
 pub use collision_time::{step_limit, width};
 pub use correct::CORRECTION_SLOP;
+pub use detect::PARALLEL;
 pub use sequential::{
-    BAUMGARTE, PARALLEL, PUSH_OUT_SWEEPS, Remembered, RememberedFace, SUBSTEPS,
+    BAUMGARTE, PUSH_OUT_SWEEPS, Remembered, RememberedFace, SUBSTEPS,
 };
 
 use crate::lcp::{ClampedFactor, LcpSolution};

@@ -8,8 +8,8 @@
 //!   contact may close what gap it has left, but no more (its target velocity is
 //!   −gap / h). Nothing tunnels, and no step is cut short.
 //! - **Restitution** as a target: a contact closing faster than the bounce speed
-//!   must leave at e times its closing speed, if it touches within the step (a pair
-//!   that would still be apart is not pushed apart before it meets).
+//!   must leave at e times its closing speed, from the substep whose travel closes
+//!   its gap (a pair still apart is not pushed apart before it meets).
 //! - **Split impulses** instead of the tolerance correction: a contact
 //!   interpenetrating deeper than the tolerance ε is pushed out by [`BAUMGARTE`] of
 //!   the excess depth per substep, through a second solve that moves the positions
@@ -17,7 +17,7 @@
 //! - **The warm start** is last step's impulses, contact by contact and face by
 //!   face.
 
-use super::detect::{Found, frames_of};
+use super::detect::{Found, PARALLEL, frames_of};
 use super::{V3, World};
 use crate::impulse::{Contact, relative_velocity};
 use crate::resting::Kind;
@@ -33,15 +33,6 @@ use std::ops::Range;
 /// bodies apart visibly fast; smaller lets a stack sink further before it is
 /// pushed back.
 pub const BAUMGARTE: f64 = 0.2;
-
-/// Edge/edge contacts whose edges cross at less than this sine of an angle (about
-/// 6°) are left out: nearly parallel edges cross nowhere in particular, so the
-/// normal across them and the gap along it are ill-defined (for two stacked boxes
-/// turned a little, centimetres off), and where such edges lie along faces, as they
-/// do whenever bodies rest on each other, the faces' vertices hold the contact.
-/// The exact loop never meets them: its contacts are within ε, where such edges
-/// lie on the faces' planes.
-pub const PARALLEL: f64 = 0.1;
 
 /// Sweeps of the split solve that pushes interpenetrating bodies apart
 /// ([`split_impulses`]), at most. It need not be accurate: what it leaves of a
@@ -145,9 +136,8 @@ impl World {
         let sweeper = Sweeper::new(&states, &rows);
         let mut step = Step { rows, layout, sweeper, bounce, gaps, lambda };
         let (mut swept, mut error) = (0, 0.0_f64);
-        for k in 0..SUBSTEPS {
-            let (done, e) =
-                self.substep(&mut step, (k == 0, h / SUBSTEPS as f64), sweeps);
+        for _ in 0..SUBSTEPS {
+            let (done, e) = self.substep(&mut step, h / SUBSTEPS as f64, sweeps);
             (swept, error) = (swept + done, error.max(e));
         }
         self.remember(&found, &step.layout, &step.lambda);
@@ -166,22 +156,17 @@ impl World {
     /// interpenetrating bodies apart; the positions move with both, the velocities
     /// keep only the first, and each gap moves by its contact's relative motion.
     /// Returns the sweeps made and the velocity error they left.
-    fn substep(
-        &mut self,
-        step: &mut Step,
-        (first, sub): (bool, f64),
-        sweeps: usize,
-    ) -> (usize, f64) {
+    fn substep(&mut self, step: &mut Step, sub: f64, sweeps: usize) -> (usize, f64) {
         for body in &mut self.system.bodies {
             let (x, j) =
                 (body.position(), self.settings.gravity * (body.mass() * sub));
             body.apply_impulse_at(&x, &j);
         }
         let eps = self.settings.tolerance;
-        let (target, push_out) =
-            targets(&step.rows, &step.gaps, (&step.bounce, first), (sub, eps));
-        let Step { sweeper, lambda, gaps, .. } = step;
+        let Step { rows, sweeper, lambda, gaps, bounce, .. } = step;
         let mut vel = velocities(&self.states());
+        let now = bounces_now(sweeper, &vel, (bounce, gaps), sub);
+        let (target, push_out) = targets(rows, gaps, &now, (sub, eps));
         let done =
             sweeper.solve(&mut vel, (&target, self.mu, true), (lambda, sweeps));
         let error = sweeper.velocity_error(&vel, &target, (lambda, self.mu));
@@ -404,25 +389,44 @@ pub fn face_rows(contacts: &[Contact], first: usize, (t1, t2): (V3, V3)) -> Vec<
 }
 // ANCHOR_END: face_rows
 
+// ANCHOR: bounces_now
+/// The bounce speeds that apply in a substep of length `sub`: a row's, taken from
+/// `bounce` so that it applies once, if at the velocities `vel` its gap closes
+/// within the substep; zero for every other row. A contact that meets later in the
+/// step keeps falling until the substep that closes its gap.
+pub fn bounces_now(
+    sweeper: &Sweeper,
+    vel: &[Velocity],
+    (bounce, gaps): (&mut [f64], &[f64]),
+    sub: f64,
+) -> Vec<f64> {
+    let rows = sweeper.rows().iter().enumerate();
+    rows.map(|(i, row)| {
+        let meets = gaps[i] + sub * row.velocity(vel) <= 0.0;
+        if bounce[i] > 0.0 && meets { std::mem::take(&mut bounce[i]) } else { 0.0 }
+    })
+    .collect()
+}
+// ANCHOR_END: bounces_now
+
 // ANCHOR: targets
 /// The rows' target velocities for a substep of length `sub`: a normal row still
-/// apart may close its gap within the substep (−gap / sub) but no more, and on the
-/// first substep one that bounces must leave at its bounce speed; tangent and
-/// bilateral rows aim at no relative motion. Also each row's push-out velocity for
-/// the split solve: β of a normal row's depth beyond the tolerance `eps`, per
-/// substep.
+/// apart may close its gap within the substep (−gap / sub) but no more, and one
+/// that bounces in this substep (`bounce`, from [`bounces_now`]) must leave at its
+/// bounce speed; tangent and bilateral rows aim at no relative motion. Also each
+/// row's push-out velocity for the split solve: β of a normal row's depth beyond
+/// the tolerance `eps`, per substep.
 pub fn targets(
     rows: &[Row],
     gaps: &[f64],
-    (bounce, first): (&[f64], bool),
+    bounce: &[f64],
     (sub, eps): (f64, f64),
 ) -> (Vec<f64>, Vec<f64>) {
     (0..rows.len())
         .map(|i| match rows[i].role {
             Role::Normal => {
                 let close = (-gaps[i] / sub).min(0.0);
-                let bounces = first && bounce[i] > 0.0;
-                let aim = if bounces { close.max(bounce[i]) } else { close };
+                let aim = if bounce[i] > 0.0 { close.max(bounce[i]) } else { close };
                 (aim, BAUMGARTE * (-gaps[i] - eps).max(0.0) / sub)
             }
             _ => (0.0, 0.0),

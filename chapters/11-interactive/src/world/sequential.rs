@@ -11,8 +11,8 @@
 use super::*;
 use pbm_contact::sequential::{Sweeper, Velocity, velocities};
 use pbm_contact::world::sequential::{
-    BAUMGARTE, PUSH_OUT_SWEEPS, Remembered, SUBSTEPS, move_gaps, split_impulses,
-    targets,
+    BAUMGARTE, PUSH_OUT_SWEEPS, Remembered, SUBSTEPS, bounces_now, move_gaps,
+    split_impulses, targets,
 };
 
 /// The most a step's speculative margin may reach beyond ε, in units of ε: farther,
@@ -54,11 +54,11 @@ impl World {
         self.margin = (h * self.closing_bound(h)).min(MAX_MARGIN * eps);
         let found = self.detect_within(eps + self.margin)?;
         self.held = found.iter().map(|f| f.held).collect();
-        let Rows { mut rows, bounce, mut gaps, anchors } =
+        let Rows { mut rows, mut bounce, mut gaps, anchors } =
             self.speculative_rows(&found);
         let mut lambda = self.recall(&rows, &anchors);
         let (sub, t0) = (h / SUBSTEPS as f64, self.t);
-        for k in 0..SUBSTEPS {
+        for _ in 0..SUBSTEPS {
             self.apply_loads()?;
             self.kick(sub);
             // Prepared at each substep's positions, the pins' rows at their ends'
@@ -66,10 +66,10 @@ impl World {
             // within a step.
             self.place_pin_rows(&mut rows);
             let sweeper = Sweeper::new(&self.states(), &rows);
-            let (mut target, push_out) =
-                targets(&rows, &gaps, (&bounce, k == 0), (sub, eps));
-            self.pin_targets(&rows, &mut target, sub);
             let mut vel = velocities(&self.states());
+            let now = bounces_now(&sweeper, &vel, (&mut bounce, &gaps), sub);
+            let (mut target, push_out) = targets(&rows, &gaps, &now, (sub, eps));
+            self.pin_targets(&rows, &mut target, sub);
             let solve = (lambda.as_mut_slice(), sweeps);
             let done = sweeper.solve(&mut vel, (&target, mu, true), solve);
             let error = sweeper.velocity_error(&vel, &target, (&lambda, mu));
