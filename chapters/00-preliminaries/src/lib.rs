@@ -38,3 +38,52 @@ pub use registry::{Chapter, Exercise, Figure, Limit, Optional, Shown};
 #[cfg(feature = "book")]
 pub use snapshot::round_json;
 pub use snapshot::{round_sig, short};
+
+/// A chapter crate's registration, in its `lib.rs`: declares the modules that only
+/// the book builds (`exercises`, `figures`, `pages`, `practice`, behind the crate's
+/// `book` feature) and `chapter()`, the `Chapter` they make up, with the live demos
+/// of the crate's `demos` module (declared by the crate itself: the WebAssembly
+/// build needs it without the book).
+///
+/// ```ignore
+/// pub mod demos;
+/// pbm_prelim::chapter!(id: "ode", number: 1, pages: "01-ode",
+///     title: "Differential Equation Basics");
+/// ```
+#[macro_export]
+macro_rules! chapter {
+    (
+        id: $id:literal,
+        number: $number:literal,
+        pages: $pages:literal,
+        title: $title:literal $(,)?
+    ) => {
+        #[cfg(feature = "book")]
+        pub mod exercises;
+        #[cfg(feature = "book")]
+        pub mod figures;
+        #[cfg(feature = "book")]
+        pub mod pages;
+        #[cfg(feature = "book")]
+        pub mod practice;
+
+        /// The chapter's registry entry: everything its pages show (exercises,
+        /// figures, the runs and numbers quoted, timing tables, live demos, practice).
+        #[cfg(feature = "book")]
+        pub fn chapter() -> $crate::Chapter {
+            $crate::Chapter {
+                id: $id,
+                number: $number,
+                title: $title,
+                pages: $pages,
+                exercises: exercises::all(),
+                figures: figures::all(),
+                shown: pages::shown(),
+                tables: pages::TABLES,
+                demos: demos::DEMOS,
+                agreements: demos::AGREEMENTS,
+                practice: practice::TASKS,
+            }
+        }
+    };
+}
