@@ -312,19 +312,12 @@ mod tests {
     use super::*;
 
     type V3 = nalgebra::Vector3<f64>;
-    use crate::rows::push_square_face;
-    use nalgebra::Matrix3;
+    use crate::rows::{push_square_face, unit_cube};
 
     /// A unit cube of 1 kg resting on the ground on its four bottom corners, pushed
     /// sideways by `push` (N) at its centre; gravity 10 m/s².
     fn pushed_cube(push: f64, mu: f64) -> FrictionSolution {
-        let body = BodyState {
-            x: V3::new(0.0, 0.5, 0.0),
-            v: V3::zeros(),
-            omega: V3::zeros(),
-            inv_mass: 1.0,
-            inv_inertia: Matrix3::identity() * 6.0,
-        };
+        let body = unit_cube(V3::new(0.0, 0.5, 0.0), V3::zeros(), V3::zeros());
         let bodies = [body, BodyState::fixed(V3::zeros())];
         let mut rows = Vec::new();
         push_square_face(&mut rows, (0, 1), 0.0, true);

@@ -158,7 +158,7 @@ pub fn simultaneous(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rows::BodyState;
+    use crate::rows::{BodyState, unit_cube};
     use nalgebra::Matrix3;
 
     /// A 2 × 1 × 0.5 m box of 3 kg, tumbling down onto the ground at one corner.
@@ -239,13 +239,8 @@ mod tests {
 
     /// A unit cube of 1 kg landing flat on the ground at 1 m/s: four corner contacts.
     fn flat_landing() -> (Vec<BodyState>, Vec<Contact>) {
-        let body = BodyState {
-            x: V3::new(0.0, 0.0, 0.5),
-            v: V3::new(0.0, 0.0, -1.0),
-            omega: V3::zeros(),
-            inv_mass: 1.0,
-            inv_inertia: Matrix3::identity() * 6.0,
-        };
+        let body =
+            unit_cube(V3::new(0.0, 0.0, 0.5), V3::new(0.0, 0.0, -1.0), V3::zeros());
         let corners = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)];
         let contacts = corners
             .iter()

@@ -305,6 +305,19 @@ pub fn island_rows(rows: &[Row], members: &[usize]) -> Result<Vec<Row>, PbmError
 }
 // ANCHOR_END: island_rows
 
+/// For tests: a unit cube of 1 kg (I⁻¹ = 6 / kg m² about every axis) at `x`,
+/// moving at `v` and turning at `omega`.
+#[cfg(test)]
+pub(crate) fn unit_cube(x: V3, v: V3, omega: V3) -> BodyState {
+    BodyState {
+        x,
+        v,
+        omega,
+        inv_mass: 1.0,
+        inv_inertia: nalgebra::Matrix3::identity() * 6.0,
+    }
+}
+
 /// For tests: pushes onto `rows` the rows of a unit square face of body `a` resting
 /// on body `b` at height `y`, its corners at (±0.5, y, ±0.5), normal +y; each corner
 /// a normal row and, `with_friction`, two tangent rows along x and z.

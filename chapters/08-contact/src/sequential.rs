@@ -546,7 +546,7 @@ impl Manifold {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rows::{push_square_face, row_matrix};
+    use crate::rows::{push_square_face, row_matrix, unit_cube};
     use nalgebra::{DVector, Matrix3, Vector3};
 
     type V3 = Vector3<f64>;
@@ -554,12 +554,12 @@ mod tests {
     /// A box of 1 kg on the ground on four corners and a second on top of it,
     /// both falling at 1 m/s: the normal rows only.
     fn two_boxes() -> (Vec<BodyState>, Vec<Row>) {
-        let body = |y: f64| BodyState {
-            x: V3::new(0.0, y, 0.0),
-            v: V3::new(0.0, -1.0, 0.0),
-            omega: V3::new(0.0, 0.0, 0.3),
-            inv_mass: 1.0,
-            inv_inertia: Matrix3::identity() * 6.0,
+        let body = |y: f64| {
+            unit_cube(
+                V3::new(0.0, y, 0.0),
+                V3::new(0.0, -1.0, 0.0),
+                V3::new(0.0, 0.0, 0.3),
+            )
         };
         let bodies = vec![body(0.5), body(1.5), BodyState::fixed(V3::zeros())];
         let mut rows = Vec::new();
@@ -679,13 +679,8 @@ mod tests {
         // A flat slab of 1 kg sliding at 1 m/s on its four corners (its centre low,
         // so that friction cannot tip it); friction may take at most μ of the normal
         // impulse that stops its fall.
-        let body = BodyState {
-            x: V3::new(0.0, 0.1, 0.0),
-            v: V3::new(1.0, -0.5, 0.0),
-            omega: V3::zeros(),
-            inv_mass: 1.0,
-            inv_inertia: Matrix3::identity() * 6.0,
-        };
+        let body =
+            unit_cube(V3::new(0.0, 0.1, 0.0), V3::new(1.0, -0.5, 0.0), V3::zeros());
         let bodies = [body, BodyState::fixed(V3::zeros())];
         let mut rows = Vec::new();
         push_square_face(&mut rows, (0, 1), 0.0, true);
@@ -712,13 +707,11 @@ mod tests {
     /// normal; its rows as a face: four normal rows, two tangent rows at the centre
     /// and the twist.
     fn slab_face(v: f64, spin: f64) -> ([BodyState; 2], Vec<Row>) {
-        let body = BodyState {
-            x: V3::new(0.0, 0.1, 0.0),
-            v: V3::new(v, -0.5, 0.0),
-            omega: V3::new(0.0, spin, 0.0),
-            inv_mass: 1.0,
-            inv_inertia: Matrix3::identity() * 6.0,
-        };
+        let body = unit_cube(
+            V3::new(0.0, 0.1, 0.0),
+            V3::new(v, -0.5, 0.0),
+            V3::new(0.0, spin, 0.0),
+        );
         let mut rows = Vec::new();
         push_square_face(&mut rows, (0, 1), 0.0, false);
         let (face, twist) =
@@ -773,12 +766,12 @@ mod tests {
         // Two slabs sliding across each other and the ground: two runs of friction
         // rows. The sweeps must match, bit for bit, a plain loop that reads and
         // writes the velocities through `vel` at every row.
-        let slab = |y: f64, vx: f64| BodyState {
-            x: V3::new(0.0, y, 0.0),
-            v: V3::new(vx, -0.5, 0.3),
-            omega: V3::new(0.1, 0.0, -0.2),
-            inv_mass: 1.0,
-            inv_inertia: Matrix3::identity() * 6.0,
+        let slab = |y: f64, vx: f64| {
+            unit_cube(
+                V3::new(0.0, y, 0.0),
+                V3::new(vx, -0.5, 0.3),
+                V3::new(0.1, 0.0, -0.2),
+            )
         };
         let bodies = [slab(0.1, 1.0), slab(0.3, -0.4), BodyState::fixed(V3::zeros())];
         let mut rows = Vec::new();
