@@ -487,6 +487,25 @@ fn every_crate_under_chapters_is_registered_built_and_in_the_summary() {
 }
 
 #[test]
+fn figures_and_demos_draw_on_the_scenes_never_on_the_exercises() {
+    // What a figure, a demo and an exercise share is a chapter's `scenes` (or a
+    // module of the physics); an exercise is one way to run it, not a source of
+    // setups, so the three can change apart.
+    let root = pbm::repo_root();
+    for entry in fs::read_dir(root.join("chapters")).unwrap() {
+        let src = entry.unwrap().path().join("src");
+        for file in ["figures.rs", "demos.rs"] {
+            let Ok(code) = fs::read_to_string(src.join(file)) else { continue };
+            assert!(
+                !code.contains("crate::exercises"),
+                "{} imports from the exercises",
+                src.join(file).display()
+            );
+        }
+    }
+}
+
+#[test]
 fn summary_lists_every_page_and_only_existing_ones() {
     let summary = fs::read_to_string(book_src().join("SUMMARY.md")).unwrap();
     let listed: BTreeSet<PathBuf> = summary

@@ -4,7 +4,7 @@ use crate::bvh::{Bvh, folded_sheet};
 use crate::polyhedron::{ConvexPolyhedron, PlaneCache, Status, contacts, separation};
 use crate::scenes::{BoxScene, PAPER_TABLE_1, predicted_exchanges};
 use crate::sweep::{CoherentSweep, brute_force_pairs, sort_and_sweep_pairs};
-use crate::toi::{FallingBox, Refinement, Search, exact_impact, find_impact};
+use crate::toi::{BOOK_TOSS, FallingBox, Refinement, Search, exact_impact, find_impact};
 use crate::tunnel::{Shot, first_tunnelling_speed};
 use nalgebra::{UnitQuaternion, Vector3};
 use pbm_ode::convergence::log_log_slope;
@@ -240,10 +240,10 @@ fn separating_plane(p: SeparatingPlaneParams) -> Result<Value, PbmError> {
 params! {
     /// `collision/toi`.
     pub struct ToiParams {
-        h: f64 = float("RK4 step (s)", 0.05, 1e-3, 0.2),
-        epsilon: f64 = float("contact tolerance ε (m)", 1e-4, 1e-8, 1e-2),
-        spin: f64 = float("initial spin (rad/s)", 3.0, -20.0, 20.0),
-        drag: f64 = float("air drag rate c (1/s)", 0.5, 0.0, 5.0),
+        h: f64 = float("RK4 step (s)", BOOK_TOSS.h, 1e-3, 0.2),
+        epsilon: f64 = float("contact tolerance ε (m)", BOOK_TOSS.epsilon, 1e-8, 1e-2),
+        spin: f64 = float("initial spin (rad/s)", BOOK_TOSS.spin, -20.0, 20.0),
+        drag: f64 = float("air drag rate c (1/s)", BOOK_TOSS.drag, 0.0, 5.0),
     }
 }
 

@@ -2,7 +2,6 @@
 //! criterion run committed beside it).
 
 use crate::aabb::Aabb;
-use crate::exercises::ToiParams;
 use crate::polygon::{ConvexPolygon, Witness, separation};
 use crate::polyhedron::{
     Axis, ConvexPolyhedron, Feature, PlaneCache, contacts, plane,
@@ -10,12 +9,10 @@ use crate::polyhedron::{
 use crate::scenes::BoxScene;
 use crate::scenes::PAPER_TABLE_1;
 use crate::sweep::{CoherentSweep, brute_force_pairs};
-use crate::toi::{FallingBox, LastStep, Search, collision_time, last_step};
+use crate::toi::{BOOK_TOSS, FallingBox, LastStep, Search, collision_time, last_step};
 use crate::tunnel::{Flight, Shot, WALL_X};
 use nalgebra::{UnitQuaternion, Vector2, Vector3};
 use pbm_ode::convergence::log_log_slope;
-use pbm_prelim::Params;
-use pbm_prelim::params::ParamSet;
 use pbm_prelim::plot::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde_json::Value;
@@ -1139,8 +1136,7 @@ fn stretched(d: f64, epsilon: f64) -> f64 {
 
 fn collision_time_trials() -> Result<Vec<Drawing>, PbmError> {
     let name = "collision-time-trials";
-    let bad = |e: pbm_prelim::ParamError| figure_error(name, e.to_string());
-    let p = ToiParams::read(&Params::defaults(&ToiParams::specs())).map_err(bad)?;
+    let p = BOOK_TOSS;
     let body = FallingBox::new(p.spin, p.drag)?;
     let step = last_step(&body, p.h, p.epsilon)?;
     let (t0, h, eps) = (step.t0, step.h, p.epsilon);

@@ -127,6 +127,25 @@ pub fn quadratic(x0: &[f64], f0: &[f64], x1: &[f64], h: f64, s: f64) -> Vec<f64>
 }
 // ANCHOR_END: quadratic
 
+/// The run the page follows (the figure's, and the exercise `collision/toi`'s
+/// defaults): RK4 steps of `h` (s), the tolerance `epsilon` (m), the box's `spin`
+/// (rad/s) and drag rate `drag` (1/s).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TossSetup {
+    /// The RK4 step (s).
+    pub h: f64,
+    /// The contact tolerance ε (m).
+    pub epsilon: f64,
+    /// The initial spin (rad/s).
+    pub spin: f64,
+    /// The drag rate c (1/s).
+    pub drag: f64,
+}
+
+/// The book's toss.
+pub const BOOK_TOSS: TossSetup =
+    TossSetup { h: 0.05, epsilon: 1e-4, spin: 3.0, drag: 0.5 };
+
 /// The collision-time experiment: a box (half sizes 0.5 × 0.25 m) thrown sideways
 /// and spinning, falling under gravity with linear air drag onto a floor whose top is
 /// y = 0. State: x, y, θ, vₓ, v_y, ω.

@@ -7,11 +7,10 @@ use pbm_contact::exercises::SLIPPED;
 use pbm_contact::scenes::{self, SEESAW};
 use pbm_contact::scenes::{orbit, slip};
 use pbm_contact::world::{Order, Settings, World};
+use pbm_particles::forces::G;
 use std::f64::consts::TAU;
 
 type V3 = Vector3<f64>;
-
-const G: f64 = 9.81;
 
 /// How far body 0 moves in `seconds`.
 fn moved(mut world: World, seconds: f64) -> f64 {
