@@ -140,7 +140,8 @@ pub fn row_bounds(
 // ANCHOR_END: bounds
 
 /// Each normal row's lever rₖ about its face's twist row: the distance of its point
-/// from the twist row's (the face's centre); zero for rows of no face.
+/// from the twist row's axis (the face's normal through its centre), measured in the
+/// face's plane; zero for rows of no face.
 pub fn twist_levers(rows: &[Row]) -> Vec<f64> {
     let mut levers = vec![0.0; rows.len()];
     for twist in rows {
@@ -148,7 +149,8 @@ pub fn twist_levers(rows: &[Row]) -> Vec<f64> {
             for (r, normal) in
                 levers[first..first + count].iter_mut().zip(&rows[first..])
             {
-                *r = (normal.p - twist.p).norm();
+                let arm = normal.p - twist.p;
+                *r = (arm - twist.along * twist.along.dot(&arm)).norm();
             }
         }
     }
@@ -424,5 +426,22 @@ mod tests {
         let rows = [row(2, 5), row(0, 1), row(4, 6), row(1, 3), row(3, 5), row(5, 2)];
         assert_eq!(islands(5, &rows), vec![vec![0, 5], vec![1, 3, 4], vec![2]]);
         assert!(islands(5, &[]).is_empty());
+    }
+
+    #[test]
+    fn a_twist_lever_is_the_distance_from_the_axis_in_the_faces_plane() {
+        // A face with normal +y, its centre at the origin: corners at 0.5 m across,
+        // one raised 0.3 m off the plane (a clipped or tilted point). The raise turns
+        // nothing about the normal: every lever is the in-plane 0.5 m.
+        let mut rows = Vec::new();
+        for (x, y) in [(0.5, 0.0), (-0.5, 0.3)] {
+            let p = V3::new(x, y, 0.0);
+            rows.push(Row { a: 0, b: 1, p, along: V3::y(), role: Role::Normal });
+        }
+        let twist = Role::Twist { first: 0, count: 2 };
+        rows.push(Row { a: 0, b: 1, p: V3::zeros(), along: V3::y(), role: twist });
+        let levers = twist_levers(&rows);
+        assert!((levers[0] - 0.5).abs() < 1e-15 && (levers[1] - 0.5).abs() < 1e-15);
+        assert_eq!(levers[2], 0.0);
     }
 }
