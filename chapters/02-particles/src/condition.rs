@@ -8,7 +8,7 @@
 //! and a velocity part (J̇), for C with one or several rows.
 
 use crate::particle::{Force, JacobianSink};
-use crate::particle::{Matrix, Particle, Vector};
+use crate::particle::{Matrix, Particle, Vector, two_ends};
 use pbm_prelim::PbmError;
 use pbm_prelim::finite_difference::{
     EPSILON, central_derivative, central_jacobian, max_relative_error,
@@ -42,8 +42,17 @@ pub trait Condition<const D: usize>: Send + Sync {
         j: &mut [Vector<D>],
     ) -> Result<(), PbmError>;
     /// The velocity part: J̇ = dJ/dt into `j_dot` (laid out as J), at positions `x`
-    /// and velocities `v`. With it, Ċ = J v and C̈ = J a + J̇ v.
-    fn jacobian_dot(&self, x: &[Vector<D>], v: &[Vector<D>], j_dot: &mut [Vector<D>]);
+    /// and velocities `v`. With it, Ċ = J v and C̈ = J a + J̇ v. The default, J̇ = 0,
+    /// is right only for a C linear in the positions (a constant J); every other
+    /// condition must override it.
+    fn jacobian_dot(
+        &self,
+        _x: &[Vector<D>],
+        _v: &[Vector<D>],
+        j_dot: &mut [Vector<D>],
+    ) {
+        j_dot.fill(Vector::zeros());
+    }
 }
 // ANCHOR_END: condition
 
@@ -166,14 +175,8 @@ impl<const D: usize> Condition<D> for Distance {
 impl Distance {
     /// Particles `a` and `b` should be `rest` (≥ 0) apart.
     pub fn new(a: usize, b: usize, rest: f64) -> Result<Self, PbmError> {
-        if a == b {
-            return Err(PbmError::invalid(
-                "distance",
-                format!("both ends are particle {a}"),
-            ));
-        }
         Ok(Distance {
-            ends: [a, b],
+            ends: two_ends("distance", a, b)?,
             rest: non_negative("distance", "rest length", rest)?,
         })
     }
@@ -182,8 +185,8 @@ impl Distance {
 // ANCHOR: coincide
 /// The notes' simplest condition, a vector: C = x_a − x_b, one row per coordinate.
 /// Row r's gradient is the r-th unit vector for a and its negative for b, so J =
-/// [I, −I] is constant and J̇ = 0. Made soft it is a spring of rest length zero,
-/// f_a = −k_s (x_a − x_b) − k_d (v_a − v_b).
+/// [I, −I] is constant and J̇ = 0, the trait's default. Made soft it is a spring of
+/// rest length zero, f_a = −k_s (x_a − x_b) − k_d (v_a − v_b).
 #[derive(Debug, Clone)]
 pub struct Coincide {
     ends: [usize; 2],
@@ -208,14 +211,6 @@ impl<const D: usize> Condition<D> for Coincide {
         }
         Ok(())
     }
-    fn jacobian_dot(
-        &self,
-        _x: &[Vector<D>],
-        _v: &[Vector<D>],
-        j_dot: &mut [Vector<D>],
-    ) {
-        j_dot.fill(Vector::zeros());
-    }
     // ANCHOR_END: coincide_impl
     fn name(&self) -> &'static str {
         "coincide"
@@ -231,13 +226,7 @@ impl<const D: usize> Condition<D> for Coincide {
 impl Coincide {
     /// Particles `a` and `b` should be at the same place.
     pub fn new(a: usize, b: usize) -> Result<Self, PbmError> {
-        if a == b {
-            return Err(PbmError::invalid(
-                "coincide",
-                format!("both ends are particle {a}"),
-            ));
-        }
-        Ok(Coincide { ends: [a, b] })
+        Ok(Coincide { ends: two_ends("coincide", a, b)? })
     }
 }
 

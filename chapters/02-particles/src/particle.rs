@@ -123,6 +123,19 @@ impl<const D: usize> Particle<D> {
     }
 }
 
+/// The two ends `[a, b]` of a pair object (a spring, a distance, a rod), which must
+/// be different particles; `what` names the object in the error.
+pub fn two_ends(
+    what: &'static str,
+    a: usize,
+    b: usize,
+) -> Result<[usize; 2], PbmError> {
+    if a == b {
+        return Err(PbmError::invalid(what, format!("both ends are particle {a}")));
+    }
+    Ok([a, b])
+}
+
 /// Particles and the forces between them.
 pub struct ParticleSystem<const D: usize> {
     /// The particles, indexed by the force objects.

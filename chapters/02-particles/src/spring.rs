@@ -4,7 +4,7 @@
 //! explicit and the implicit integrators both use.
 
 use crate::particle::{Force, JacobianSink};
-use crate::particle::{Matrix, Particle, Vector};
+use crate::particle::{Matrix, Particle, Vector, two_ends};
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::non_negative;
 
@@ -17,6 +17,18 @@ pub fn spring_force<const D: usize>(
     (x_b, v_b): (&Vector<D>, &Vector<D>),
     (k_s, k_d, rest): (f64, f64, f64),
 ) -> Result<Vector<D>, PbmError> {
+    let (l, length) = separation(x_a, x_b)?;
+    let l_dot = v_a - v_b;
+    let magnitude = k_s * (length - rest) + k_d * l_dot.dot(&l) / length;
+    Ok(-(l / length) * magnitude)
+}
+
+/// l = x_a − x_b and its length |l|, which the force and its Jacobians divide by:
+/// an error where the two ends coincide (or are not finite).
+fn separation<const D: usize>(
+    x_a: &Vector<D>,
+    x_b: &Vector<D>,
+) -> Result<(Vector<D>, f64), PbmError> {
     let l = x_a - x_b;
     let length = l.norm();
     if length == 0.0 || !length.is_finite() {
@@ -25,9 +37,7 @@ pub fn spring_force<const D: usize>(
             "its two ends coincide: no direction",
         ));
     }
-    let l_dot = v_a - v_b;
-    let magnitude = k_s * (length - rest) + k_d * l_dot.dot(&l) / length;
-    Ok(-(l / length) * magnitude)
+    Ok((l, length))
 }
 // ANCHOR_END: spring_force
 
@@ -54,14 +64,8 @@ impl DampedSpring {
         k_d: f64,
         rest: f64,
     ) -> Result<Self, PbmError> {
-        if a == b {
-            return Err(PbmError::invalid(
-                "spring",
-                format!("both ends are particle {a}"),
-            ));
-        }
         Ok(DampedSpring {
-            ends: [a, b],
+            ends: two_ends("spring", a, b)?,
             k_s: non_negative("spring", "k_s", k_s)?,
             k_d: non_negative("spring", "k_d", k_d)?,
             rest: non_negative("spring", "rest length", rest)?,
@@ -202,14 +206,7 @@ struct SpringFrame<const D: usize> {
 
 impl<const D: usize> SpringFrame<D> {
     fn of(x_a: &Vector<D>, x_b: &Vector<D>) -> Result<Self, PbmError> {
-        let l = x_a - x_b;
-        let length = l.norm();
-        if length == 0.0 || !length.is_finite() {
-            return Err(PbmError::degenerate(
-                "spring",
-                "its two ends coincide: no direction",
-            ));
-        }
+        let (l, length) = separation(x_a, x_b)?;
         let u = l / length;
         let uut = u * u.transpose();
         Ok(SpringFrame { length, u, uut, across: Matrix::<D>::identity() - uut })

@@ -4,12 +4,12 @@
 //! by snapping them together, as springs were in chapter 2.
 
 use pbm_particles::condition::Condition;
-use pbm_particles::particle::Vector;
+use pbm_particles::particle::{Vector, two_ends};
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::{all_finite, positive};
 
 /// A nail: particle `particle` held at the point `at`. C = x − p (D rows), J = I, J̇
-/// = 0.
+/// = 0 (the trait's default for a C linear in the positions).
 #[derive(Debug, Clone)]
 pub struct Nail<const D: usize> {
     particle: [usize; 1],
@@ -46,14 +46,6 @@ impl<const D: usize> Condition<D> for Nail<D> {
             j[r][r] = 1.0;
         }
         Ok(())
-    }
-    fn jacobian_dot(
-        &self,
-        _x: &[Vector<D>],
-        _v: &[Vector<D>],
-        j_dot: &mut [Vector<D>],
-    ) {
-        j_dot.fill(Vector::zeros());
     }
 }
 
@@ -116,13 +108,10 @@ impl<const D: usize> Condition<D> for Rod {
 impl Rod {
     /// A rod of `length` between two different particles.
     pub fn new(a: usize, b: usize, length: f64) -> Result<Self, PbmError> {
-        if a == b {
-            return Err(PbmError::invalid(
-                "rod",
-                format!("both ends are particle {a}"),
-            ));
-        }
-        Ok(Rod { ends: [a, b], length: positive("rod", "length", length)? })
+        Ok(Rod {
+            ends: two_ends("rod", a, b)?,
+            length: positive("rod", "length", length)?,
+        })
     }
 
     /// The rod's length L.
@@ -169,13 +158,7 @@ impl<const D: usize> Condition<D> for OnCircle<D> {
         j_dot[0] = v[0];
     }
     fn check(&self, x: &[Vector<D>]) -> Result<(), PbmError> {
-        if (x[0] - self.centre).norm() <= 1e-12 * self.radius {
-            return Err(PbmError::invalid(
-                "point on circle",
-                "the particle is at the centre, where the constraint has no gradient",
-            ));
-        }
-        Ok(())
+        off_centre("point on circle", &x[0], &self.centre, self.radius)
     }
     // ANCHOR_END: on_circle_impl
     fn name(&self) -> &'static str {
@@ -202,9 +185,28 @@ impl<const D: usize> OnCircle<D> {
     }
 }
 
+/// The check of a curve about a centre (circle, ellipse) whose gradient vanishes
+/// there: an error if `x` is within rounding (relative to the curve's `size`) of
+/// `centre`.
+fn off_centre<const D: usize>(
+    what: &'static str,
+    x: &Vector<D>,
+    centre: &Vector<D>,
+    size: f64,
+) -> Result<(), PbmError> {
+    if (x - centre).norm() <= 1e-12 * size {
+        return Err(PbmError::invalid(
+            what,
+            "the particle is at the centre, where the constraint has no gradient",
+        ));
+    }
+    Ok(())
+}
+
 /// A particle on the line through p with direction u. The line is the intersection of
 /// the D − 1 hyperplanes n_k·(x − p) = 0 whose unit normals n_k are perpendicular to
-/// u and to each other, so C has D − 1 rows, J's rows are the n_kᵀ and J̇ = 0.
+/// u and to each other, so C has D − 1 rows, J's rows are the n_kᵀ and J̇ = 0 (the
+/// trait's default for a C linear in the positions).
 #[derive(Debug, Clone)]
 pub struct OnLine<const D: usize> {
     particle: [usize; 1],
@@ -263,14 +265,6 @@ impl<const D: usize> Condition<D> for OnLine<D> {
         }
         Ok(())
     }
-    fn jacobian_dot(
-        &self,
-        _x: &[Vector<D>],
-        _v: &[Vector<D>],
-        j_dot: &mut [Vector<D>],
-    ) {
-        j_dot.fill(Vector::zeros());
-    }
 }
 
 /// A particle on the axis-aligned ellipse (x/a)² + (y/b)² = 1 about `centre`, in the
@@ -316,13 +310,8 @@ impl Condition<2> for OnEllipse {
         &self.particle
     }
     fn check(&self, x: &[Vector<2>]) -> Result<(), PbmError> {
-        if (x[0] - self.centre).norm() <= 1e-12 * self.axes[0].min(self.axes[1]) {
-            return Err(PbmError::invalid(
-                "point on ellipse",
-                "the particle is at the centre, where the constraint has no gradient",
-            ));
-        }
-        Ok(())
+        let size = self.axes[0].min(self.axes[1]);
+        off_centre("point on ellipse", &x[0], &self.centre, size)
     }
 }
 

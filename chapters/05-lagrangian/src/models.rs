@@ -6,14 +6,18 @@ use nalgebra::{DMatrix, DVector};
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::positive;
 
-fn gravity_force(masses: &[f64], g: f64) -> DVector<f64> {
+/// The applied force Q on point masses in the plane under gravity g along −y: q holds
+/// (x, y) pairs and `masses` M's diagonal, each mass twice. Every model of the
+/// chapter uses it.
+pub(crate) fn gravity_force(masses: &[f64], g: f64) -> DVector<f64> {
     DVector::from_iterator(
         masses.len(),
         masses.iter().enumerate().map(|(i, m)| if i % 2 == 1 { -m * g } else { 0.0 }),
     )
 }
 
-fn gravity_potential(masses: &[f64], g: f64, q: &DVector<f64>) -> f64 {
+/// The potential energy of [`gravity_force`]: Σ m g y.
+pub(crate) fn gravity_potential(masses: &[f64], g: f64, q: &DVector<f64>) -> f64 {
     masses.iter().zip(q.iter()).skip(1).step_by(2).map(|(m, y)| m * g * y).sum()
 }
 

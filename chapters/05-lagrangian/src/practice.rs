@@ -6,7 +6,9 @@
 //! derivatives of three curves, then by the cycloid's swing, which takes 4π√(a/g)
 //! from every height.
 
-use crate::models::{Bead, DoublePendulum, EllipseBead};
+use crate::models::{
+    Bead, DoublePendulum, EllipseBead, gravity_force, gravity_potential,
+};
 use crate::parametric::{LagrangianSystem, ParametricModel};
 use crate::wire::{Curve, tautochrone_period};
 use nalgebra::{DMatrix, DVector, Vector2};
@@ -207,10 +209,10 @@ impl ParametricModel for Fold {
         _q: &DVector<f64>,
         _q_dot: &DVector<f64>,
     ) -> DVector<f64> {
-        DVector::from_vec(vec![0.0, -G])
+        gravity_force(self.masses(), G)
     }
     fn potential_energy(&self, q: &DVector<f64>) -> f64 {
-        G * q[1]
+        gravity_potential(self.masses(), G, q)
     }
 }
 
@@ -418,10 +420,10 @@ impl ParametricModel for ReaderWire {
         _q: &DVector<f64>,
         _q_dot: &DVector<f64>,
     ) -> DVector<f64> {
-        DVector::from_vec(vec![0.0, -G])
+        gravity_force(self.masses(), G)
     }
     fn potential_energy(&self, q: &DVector<f64>) -> f64 {
-        G * q[1]
+        gravity_potential(self.masses(), G, q)
     }
 }
 

@@ -4,6 +4,7 @@
 //! curves the circle and ellipse do not cover: the cycloid, on which a bead's swing
 //! takes the same time from any height (the tautochrone), and a figure eight.
 
+use crate::models::{gravity_force, gravity_potential};
 use crate::parametric::ParametricModel;
 use nalgebra::{DMatrix, DVector, Vector2};
 use pbm_prelim::PbmError;
@@ -93,10 +94,10 @@ impl ParametricModel for WireBead {
         _q: &DVector<f64>,
         _q_dot: &DVector<f64>,
     ) -> DVector<f64> {
-        DVector::from_vec(vec![0.0, -self.masses[1] * self.g])
+        gravity_force(&self.masses, self.g)
     }
     fn potential_energy(&self, q: &DVector<f64>) -> f64 {
-        self.masses[1] * self.g * q[1]
+        gravity_potential(&self.masses, self.g, q)
     }
 }
 // ANCHOR_END: wire_bead
