@@ -102,6 +102,10 @@ const NULLS: &[Optional] = &[
         field: "seconds_per_correction",
         null_when: "if no tolerance correction was needed",
     },
+    Optional {
+        field: "settled_tilt_rad",
+        null_when: "if the run ends before the magazine has settled (1 s)",
+    },
 ];
 
 impl Choice for Fault {
@@ -140,6 +144,12 @@ fn report(feeder: &Feeder, run: &Drive) -> Value {
         "epsilon": world.settings().epsilon,
         "max_pin_error": s.max_pin_error,
         "mouse_lag_max": run.lag,
+        "settled_tilt_rad": if run.settled_tilt.is_finite() {
+            json!(run.settled_tilt)
+        } else {
+            Value::Null
+        },
+        "max_magazine_tilt_rad": run.max_magazine_tilt,
         "last_turn_advance": if run.last_turn_advance.is_finite() {
             json!(run.last_turn_advance)
         } else {

@@ -51,8 +51,9 @@ pub fn shown() -> Vec<Shown> {
 
 /// The keys of the feeder's and the jam's console blocks: all but the feeder's
 /// make (`step_s`, `opening_m`, `pusher_height_m`, `block_height_m`,
-/// `misalignment_rad`, `standing_height_m`, `stroke_m`, `output_x_m`), which the
-/// prose quotes.
+/// `misalignment_rad`, `standing_height_m`, `stroke_m`, `output_x_m`) and the
+/// blocks' tilts in the magazine (`settled_tilt_rad`, `max_magazine_tilt_rad`),
+/// which the prose quotes.
 const FEEDER_KEYS: &[&str] = &[
     "seconds",
     "blocks",

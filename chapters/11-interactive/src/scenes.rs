@@ -247,6 +247,20 @@ impl Feeder {
         scripted_step(world, self.mouse_at(world.time()))
     }
 
+    /// The largest tilt from square (rad, up to π/4: a block on end is square) of
+    /// the blocks still in the magazine, their centres left of its right wall.
+    pub fn magazine_tilt(&self, world: &World) -> f64 {
+        let quarter = std::f64::consts::FRAC_PI_2;
+        world.bodies()[..self.blocks]
+            .iter()
+            .filter(|b| b.position().x < self.gap())
+            .map(|b| {
+                let r = b.angle().rem_euclid(quarter);
+                r.min(quarter - r)
+            })
+            .fold(0.0, f64::max)
+    }
+
     /// How many blocks have gone past the output.
     pub fn fed(&self, world: &World) -> usize {
         world.bodies()[..self.blocks]
@@ -630,9 +644,17 @@ pub fn drive(
     };
     let (mut turn_start, mut turns_done) = (blocks(&world), 0_usize);
     let (mut last_turn_advance, mut lag) = (f64::NAN, 0.0_f64);
+    let (mut settled_tilt, mut max_magazine_tilt) = (f64::NAN, 0.0_f64);
     let start = Instant::now();
     world.advance(seconds, |world| {
         feeder.step(world)?;
+        if world.time() >= SETTLED {
+            let tilt = feeder.magazine_tilt(world);
+            if settled_tilt.is_nan() {
+                settled_tilt = tilt;
+            }
+            max_magazine_tilt = max_magazine_tilt.max(tilt);
+        }
         if let Some(m) = world.mouse {
             let end = world.bodies()[m.body].world_point(&m.local);
             lag = lag.max((end - feeder.mouse_at(world.time())).norm());
@@ -650,8 +672,12 @@ pub fn drive(
         Ok(())
     })?;
     let wall = start.elapsed().as_secs_f64();
-    Ok(Drive { world, wall, lag, last_turn_advance })
+    Ok(Drive { world, wall, lag, last_turn_advance, settled_tilt, max_magazine_tilt })
 }
+
+/// When a loaded magazine has settled under its own weight (s): the tilts that
+/// [`Drive`] reports are taken after it.
+pub const SETTLED: f64 = 1.0;
 
 /// What a scripted run of the feeder saw.
 pub struct Drive {
@@ -664,6 +690,12 @@ pub struct Drive {
     /// How far the blocks moved in the last whole turn of the crank: the largest
     /// distance any block's centre went (m).
     pub last_turn_advance: f64,
+    /// The largest tilt from square of a block in the magazine when it has settled
+    /// ([`SETTLED`]) (rad; NaN for a run shorter than that).
+    pub settled_tilt: f64,
+    /// The largest tilt from square of a block still in the magazine at any step
+    /// from then on (rad).
+    pub max_magazine_tilt: f64,
 }
 
 /// Steps a run may take: about 3 ms each at worst on one core, with the tray full,

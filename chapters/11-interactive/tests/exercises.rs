@@ -62,6 +62,9 @@ fn blocks_loaded_on_end_jam_the_feeder() {
     // pusher's 2.4-m stroke in a turn, and the crank's end left behind the mouse.
     assert!(num(&v, "last_turn_advance") < 0.24, "{v}");
     assert!(num(&v, "mouse_lag_max") > 2.0, "{v}");
+    // Held is not still: the blocks in the magazine rock by more than a tenth of a
+    // radian as the pusher presses, and fall back.
+    assert!(num(&v, "max_magazine_tilt_rad") > 0.1, "{v}");
     assert!(num(&v, "max_depth") <= num(&v, "epsilon"), "{v}");
 }
 
@@ -74,6 +77,10 @@ fn turned_blocks_are_squared_up_by_the_floor_and_do_not_jam_this_feeder() {
     let turned = run("jam", &["fault=turned"]).unwrap();
     assert_eq!(turned["jammed"], Value::Bool(false), "{turned}");
     assert!(num(&turned, "blocks_fed") >= 2.0, "{turned}");
+    // Squared within the first second: every block in the magazine within a tenth of
+    // the turn it was loaded with.
+    let loaded = num(&turned, "misalignment_rad");
+    assert!(num(&turned, "settled_tilt_rad") < 0.1 * loaded, "{turned}");
 }
 
 #[test]
