@@ -188,19 +188,12 @@ fn resting_contact() -> Result<Vec<Drawing>, PbmError> {
         (format!("pull = weight at t = {t_off:.2} s"), Swatch::Dashed(REFERENCE, 1)),
     ];
     draw_figure("resting-contact", [480, 760], |root, layout| {
-        let parts = panels(root, layout, 2, 2);
-        let titled_parts = [
-            titled(
-                &parts[0],
-                &format!("(a) let go on a {angle_deg}° ramp"),
-                &label_font(),
-            )?,
-            titled(
-                &parts[1],
-                &format!("(b) on the floor, pulled up by ({rate} N/s) t"),
-                &label_font(),
-            )?,
+        let titles = [
+            format!("(a) let go on a {angle_deg}° ramp"),
+            format!("(b) on the floor, pulled up by ({rate} N/s) t"),
         ];
+        let titled_parts =
+            titled_panels(root, layout, [titles[0].as_str(), titles[1].as_str()])?;
         let plots = legends_below(
             &titled_parts,
             &[slide_legend.clone(), lift_legend.clone()],

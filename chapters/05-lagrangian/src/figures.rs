@@ -163,16 +163,13 @@ fn compare_figure() -> Result<Vec<Drawing>, PbmError> {
         [500, 900],
         "Double pendulum, RK4 at h = 1 ms, two formulations",
         |root, layout| {
-            let parts = panels(root, layout, 2, 2);
-            let left = titled(
-                &parts[0],
-                "(a) horizontal position of the lower bob",
-                &label_font(),
-            )?;
-            let right = titled(
-                &parts[1],
-                "(b) distance between the two lower bobs",
-                &label_font(),
+            let [left, right] = titled_panels(
+                root,
+                layout,
+                [
+                    "(a) horizontal position of the lower bob",
+                    "(b) distance between the two lower bobs",
+                ],
             )?;
             let legends = [
                 vec![
