@@ -4,8 +4,9 @@
 //! live in `pbm-book` (`book-tools/`). This crate only lists the chapters.
 
 pub use pbm_book::{
-    Error, benchmarks, book, demos, equations, figures, files, find_chapter,
-    find_exercise, math, output, practice, readers_path, report, values,
+    Error, benchmarks, book, commands, demos, equations, figures, files,
+    find_chapter, find_exercise, math, output, practice, readers_path, report,
+    values,
 };
 use std::path::PathBuf;
 

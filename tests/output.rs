@@ -222,3 +222,60 @@ fn a_run_that_now_ends_in_an_error_leaves_no_numbers_to_quote() {
     fs::remove_dir_all(&dir).unwrap();
     assert_eq!(found, vec![json_name(&refused)]);
 }
+
+#[test]
+#[ignore = "runs every command the pages show, in release: CI"]
+fn every_command_a_page_shows_runs_in_release_in_seconds() {
+    // The quick check (tests/book.rs) holds each command to its ranges and joint limits;
+    // this one types it as the reader does, through the binary, and times it. A command
+    // must exit 0 within ten seconds: twice the budget a work limit is measured for.
+    const LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
+    let book_src = pbm::repo_root().join("book/src");
+    let mut seen = BTreeSet::new();
+    let mut problems = Vec::new();
+    for (page, command) in pbm::commands::in_book(&book_src).unwrap() {
+        if !seen.insert(command.text.clone()) {
+            continue;
+        }
+        let mut args = vec!["run".to_string(), command.id.clone()];
+        for set in &command.set {
+            args.extend(["--set".to_string(), set.clone()]);
+        }
+        if command.json {
+            args.push("--json".into());
+        }
+        let start = std::time::Instant::now();
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pbm"))
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break Some(status);
+            }
+            if start.elapsed() > LIMIT {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let seconds = start.elapsed().as_secs_f64();
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr)
+            .unwrap();
+        let place = format!("{page}:{}: {}", command.line, command.text);
+        match status {
+            None => problems.push(format!("{place}: still running after {LIMIT:?}")),
+            Some(s) if !s.success() => problems.push(format!(
+                "{place}: exit {s} in {seconds:.1} s: {}",
+                stderr.trim()
+            )),
+            Some(_) => eprintln!("{seconds:6.2} s  {place}"),
+        }
+    }
+    assert!(seen.len() > 80, "only {} distinct commands", seen.len());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

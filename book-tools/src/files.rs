@@ -24,6 +24,34 @@ pub fn write_atomically_bytes(path: &Path, contents: &[u8]) -> io::Result<()> {
     })
 }
 
+/// Every page of the book under `book_src` (every `.md` file), sorted; the figures'
+/// and timing tables' folders hold parts of pages, not pages.
+pub fn pages(book_src: &Path) -> Result<Vec<PathBuf>, crate::Error> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
+        for entry in fs::read_dir(dir)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                if path
+                    .file_name()
+                    .is_some_and(|n| n != "figures" && n != "benchmarks")
+                {
+                    walk(&path, out)?;
+                }
+            } else if path.extension().is_some_and(|e| e == "md") {
+                out.push(path);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(book_src, &mut out).map_err(|source| crate::Error::Read {
+        path: book_src.to_path_buf(),
+        source,
+    })?;
+    out.sort();
+    Ok(out)
+}
+
 // ANCHOR: code_stamp
 /// A fingerprint of the code that draws the figures and runs the program outputs: the
 /// SHA-256 of every file [`code_files`] lists, each with its path. The book build

@@ -12,10 +12,12 @@
 //!   (program output and the JSON the values read), [`benchmarks`] (timing tables
 //!   from criterion) and the demos' WebAssembly module ([`demos::build_module`]).
 //! - [`book`]: mdBook's library driven with those preprocessors, in order.
+//! - [`commands`]: the `run` commands the pages show, held to what the program accepts.
 //! - [`files`]: the one file helper (atomic writes); [`report`]: a result as a table.
 
 pub mod benchmarks;
 pub mod book;
+pub mod commands;
 pub mod demos;
 pub mod equations;
 pub mod error;

@@ -148,14 +148,35 @@ impl Exercise {
     ) -> Result<Value, PbmError> {
         let name = format!("{chapter}/{}", self.id);
         let params = Params::resolve(&name, &self.params, assignments)?;
-        self.run_params(&params).map_err(|source| {
-            let set = params.set_by_reader();
-            if set.is_empty() {
-                source
-            } else {
-                PbmError::InRun { exercise: name, set, source: Box::new(source) }
-            }
-        })
+        self.run_params(&params)
+            .map_err(|source| self.in_run(chapter, &params, source))
+    }
+
+    /// The parameters of a run with these assignments, if the program would start it:
+    /// every value parses and lies in its range, and the run is inside every joint
+    /// limit. The error is the refusal `pbm run` prints. Nothing is run.
+    pub fn admit<S: AsRef<str>>(
+        &self,
+        chapter: &str,
+        assignments: &[S],
+    ) -> Result<Params, PbmError> {
+        let name = format!("{chapter}/{}", self.id);
+        let params = Params::resolve(&name, &self.params, assignments)?;
+        for limit in &self.limits {
+            limit.check(&params).map_err(|e| self.in_run(chapter, &params, e))?;
+        }
+        Ok(params)
+    }
+
+    /// An error of the run with `params`, naming what the reader set.
+    fn in_run(&self, chapter: &str, params: &Params, source: PbmError) -> PbmError {
+        let set = params.set_by_reader();
+        if set.is_empty() {
+            source
+        } else {
+            let exercise = format!("{chapter}/{}", self.id);
+            PbmError::InRun { exercise, set, source: Box::new(source) }
+        }
     }
 
     /// Runs with every parameter at its default.
