@@ -64,11 +64,25 @@ enum Command {
     /// Build the live demos (the chapters' code for WebAssembly) into the book's
     /// module script; `pbm book` does this first.
     Demos,
-    /// Turn `cargo bench` results (target/criterion) into the timing tables the pages
-    /// include (book/src/benchmarks).
+    /// Record a run of the benchmarks behind the timing tables: `cargo bench` for each
+    /// package, several independent rounds, tagged with the commit, machine and date
+    /// (target/bench-runs/).
+    BenchRun {
+        /// Only these packages (e.g. `pbm-contact`); every table's package if none.
+        #[arg(long)]
+        package: Vec<String>,
+        /// Independent rounds: a table needs at least three.
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
+        /// Options for criterion, e.g. `--measurement-time 3`.
+        #[arg(last = true)]
+        criterion: Vec<String>,
+    },
+    /// Turn the recorded runs (target/bench-runs) into the timing tables the pages
+    /// include (book/src/benchmarks), each table from one run.
     BenchTables {
-        /// Only the tables of this package (e.g. `pbm-contact`), after `cargo bench -p`
-        /// it; the others keep their measurements and dates.
+        /// Only the tables of this package (e.g. `pbm-contact`); the others keep their
+        /// runs.
         #[arg(long)]
         package: Option<String>,
     },
@@ -126,6 +140,9 @@ fn main() -> ExitCode {
             other => other.map(|_| ()),
         },
         Command::Demos => demos().map(|_| ()),
+        Command::BenchRun { package, rounds, criterion } => {
+            bench_run(&package, rounds, &criterion)
+        }
         Command::BenchTables { package } => bench_tables(package.as_deref()),
     };
     match outcome {
@@ -286,24 +303,101 @@ fn output_files(chapters: &[pbm_prelim::Chapter], book_dir: &Path) -> Vec<PathBu
 fn bench_tables(package: Option<&str>) -> Result<(), Error> {
     let root = repo_root();
     let out = root.join("book/src/benchmarks");
-    let tables: Vec<_> =
-        chapters().iter().flat_map(|c| c.tables.iter().copied()).collect();
-    let n = pbm::benchmarks::write_tables(
-        &tables,
-        &root.join("target/criterion"),
-        &out,
-        package,
-    )?;
+    let runs = root.join(BENCH_RUNS);
+    let n =
+        pbm::benchmarks::write_tables(&pbm::timing_tables(), &runs, &out, package)?;
     say!("wrote {n} timing tables into {}", out.display());
     if package.is_some_and(|p| p != "pbm-collision") {
         return Ok(());
     }
     let series = root.join("chapters/07-collision/data/broad-phase-timings.json");
-    pbm::benchmarks::write_broad_phase_series(
-        &root.join("target/criterion"),
-        &series,
-    )?;
+    pbm::benchmarks::write_broad_phase_series(&runs, &series)?;
     say!("wrote the broad-phase series into {}", series.display());
+    Ok(())
+}
+
+/// Where `pbm bench-run` keeps its records.
+const BENCH_RUNS: &str = "target/bench-runs";
+
+/// Runs `cargo bench` for `packages` (every table's, if empty) `rounds` times and records
+/// each round's estimates in one tagged run.
+fn bench_run(
+    packages: &[String],
+    rounds: usize,
+    criterion: &[String],
+) -> Result<(), Error> {
+    let root = repo_root();
+    if rounds < pbm::benchmarks::MIN_ROUNDS {
+        return Err(Error::Book(format!(
+            "--rounds {rounds}: a table needs at least {} independent rounds",
+            pbm::benchmarks::MIN_ROUNDS
+        )));
+    }
+    let tables = pbm::timing_tables();
+    let mut known: Vec<&str> = tables
+        .iter()
+        .map(|t| t.package.split_whitespace().next().unwrap_or(t.package))
+        .collect();
+    known.sort_unstable();
+    known.dedup();
+    let chosen: Vec<&str> = if packages.is_empty() {
+        known.clone()
+    } else {
+        packages.iter().map(String::as_str).collect()
+    };
+    if let Some(bad) = chosen.iter().find(|p| !known.contains(p)) {
+        return Err(Error::Book(format!(
+            "no timing table belongs to {bad}; the packages with tables are {}",
+            known.join(", ")
+        )));
+    }
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(&root)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let mut commit =
+        git(&["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".into());
+    if git(&["status", "--porcelain", "--untracked-files=no"])
+        .is_some_and(|s| !s.is_empty())
+    {
+        commit += "-dirty";
+    }
+    let mut record = pbm::benchmarks::Record::start(&commit, &criterion.join(" "));
+    let criterion_dir = root.join("target/criterion");
+    for round in 0..rounds {
+        for package in &chosen {
+            say!(
+                "round {} of {rounds}: {}",
+                round + 1,
+                pbm::benchmarks::bench_command(package)
+            );
+            let since = std::time::SystemTime::now();
+            let mut command = std::process::Command::new(env!("CARGO"));
+            command.current_dir(&root).args(["bench", "-p", package]);
+            if *package != "pbm-bench" {
+                command.args(["--features", "bench"]);
+            }
+            if !criterion.is_empty() {
+                command.arg("--").args(criterion);
+            }
+            let status = command.status().map_err(Error::Output)?;
+            if !status.success() {
+                return Err(Error::Book(format!(
+                    "`cargo bench -p {package}` failed: {status}"
+                )));
+            }
+            let n = record.add_round(round, &criterion_dir, since)?;
+            say!("  recorded {n} estimates");
+        }
+        // Saved after every round: a run cut short keeps what it measured.
+        let path = record.save(&root.join(BENCH_RUNS))?;
+        say!("run {} ({} rounds) in {}", record.tag.id, round + 1, path.display());
+    }
     Ok(())
 }
 

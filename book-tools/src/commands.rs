@@ -142,7 +142,7 @@ mod tests {
     fn a_flag_run_does_not_take_is_kept_so_the_check_can_refuse_it() {
         let commands =
             in_page("`cargo run --release -- run ode/stability --sett h=1`");
-        assert_eq!(commands[0].set, ["(unknown flag --sett)", "h=1"]);
+        assert_eq!(commands[0].set, ["(unknown flag --sett)", "(unknown flag h=1)"]);
         let error = check(&[], &commands[0]).unwrap_err();
         assert!(error.to_string().contains("unknown flag --sett"), "{error}");
     }

@@ -36,6 +36,7 @@
 //! Thousands are grouped with commas (`2,112`), and a negative number takes the minus
 //! sign (−), as in the rest of the book's prose.
 
+use crate::benchmarks::{Spread, TableData, data_file};
 use crate::output::json_name;
 use mdbook_preprocessor::book::{Book, BookItem};
 use mdbook_preprocessor::errors::Result as BookResult;
@@ -365,47 +366,80 @@ pub struct Values<'a> {
 }
 
 impl Values<'_> {
-    /// The committed median, in seconds, of the benchmark row with criterion id `id`.
-    fn median(&self, id: &str) -> Result<f64, String> {
-        let (table, row) = self
+    /// The committed rounds of the benchmark row with criterion id `id`, in seconds,
+    /// with the id of the run they come from.
+    fn rounds(&self, id: &str) -> Result<(String, Vec<f64>), String> {
+        let table = self
             .chapters
             .iter()
             .flat_map(|c| c.tables.iter())
-            .find_map(|t| t.rows.iter().find(|r| r.id == id).map(|r| (t, r)))
+            .find(|t| t.rows.iter().any(|r| r.id == id))
             .ok_or_else(|| {
                 format!("no timing table of any chapter has the row `{id}`")
             })?;
-        let path = self.benchmarks_dir.join(table.file);
-        let text = std::fs::read_to_string(&path).map_err(|e| {
-            format!(
-                "{}: {e}; `pbm bench-tables` writes it after `cargo bench`",
-                path.display()
-            )
+        let data = TableData::committed(self.benchmarks_dir, table)?;
+        let medians = data.medians(id).ok_or_else(|| {
+            format!("{} has no numbers for `{id}`", data_file(table))
         })?;
-        crate::benchmarks::committed_median(&text, row.label).ok_or_else(|| {
-            format!("{} has no median for `{}`", path.display(), row.label)
-        })
+        Ok((data.tag.id.clone(), medians.to_vec()))
     }
 
-    /// The text of one `{{#timing ID [over=ID] [options]}}`.
+    /// The text of one `{{#timing ID [over=ID] [spread] [options]}}`: the median of the
+    /// row's runs, or with `over=` the median of the runs' ratios. The two rows of a
+    /// ratio must come from one run; a ratio the machine does not resolve (its runs
+    /// reach within the noise band of 1) is refused unless `spread` asks for it to be
+    /// printed as such, "not resolved (0.91–1.08×)"; `spread` on a resolved ratio
+    /// adds its range, "2.1× (2.0–2.2×)".
     pub fn timing(&self, args: &str) -> Result<String, String> {
         let tokens: Vec<&str> = args.split_whitespace().collect();
         let Some((id, rest)) = tokens.split_first() else {
             return Err("`{{#timing}}` wants a benchmark's criterion id".into());
         };
         let over = rest.iter().find_map(|t| t.strip_prefix("over="));
-        let options: Vec<&str> =
-            rest.iter().copied().filter(|t| !t.starts_with("over=")).collect();
+        let spread = rest.contains(&"spread");
+        let options: Vec<&str> = rest
+            .iter()
+            .copied()
+            .filter(|t| !t.starts_with("over=") && *t != "spread")
+            .collect();
         let format = parse_format(&options)?;
-        let seconds = self.median(id)?;
-        match over {
-            Some(other) => {
-                write_number(seconds / self.median(other)?, false, &format)
-            }
-            None if format == Format::default() => {
+        let (run, rounds) = self.rounds(id)?;
+        let Some(other) = over else {
+            let seconds = Spread::of(&rounds).median;
+            return if format == Format::default() {
                 Ok(crate::benchmarks::duration(seconds).replace(' ', "\u{a0}"))
-            }
-            None => write_number(seconds, false, &format),
+            } else {
+                write_number(seconds, false, &format)
+            };
+        };
+        let (other_run, other_rounds) = self.rounds(other)?;
+        if run != other_run {
+            return Err(format!(
+                "`{id}` (run {run}) and `{other}` (run {other_run}) come from different \
+                 runs: record them in one `pbm bench-run`"
+            ));
+        }
+        let ratio = Spread::of_ratios(&rounds, &other_rounds);
+        let number = |x: f64| write_number(x, false, &format);
+        match (ratio.resolved(), spread) {
+            (true, false) => number(ratio.median),
+            (true, true) => Ok(format!(
+                "{} ({}–{})",
+                number(ratio.median)?,
+                number(ratio.low)?,
+                number(ratio.high)?
+            )),
+            (false, true) => Ok(format!(
+                "not resolved ({}–{})",
+                number(ratio.low)?,
+                number(ratio.high)?
+            )),
+            (false, false) => Err(format!(
+                "`{id}` over `{other}` is not resolved on this machine (its runs give \
+                 {:.3}–{:.3}, within the noise band of 1): write the sentence so that it \
+                 claims no difference, and add `spread` to print it as not resolved",
+                ratio.low, ratio.high
+            )),
         }
     }
 
@@ -709,20 +743,43 @@ mod tests {
                 rows: &[
                     pbm_prelim::registry::row("ours", "t/ours"),
                     pbm_prelim::registry::row("theirs", "t/theirs"),
+                    pbm_prelim::registry::row("the same", "t/same"),
                 ],
                 compare: pbm_prelim::registry::Compare::Nothing,
             }];
-        crate::files::write_atomically(
-            &dir.join("t.md"),
-            "| solver | median |\n|---|---|\n| ours | 15.4 ms |\n| theirs | 1,540 µs |\n",
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let table = |rows: serde_json::Value, run: &str| {
+            let data = serde_json::json!({ "run": { "id": run, "commit": "abc1234",
+                "machine": "a test machine", "date": "2026-12-06", "rounds": 3,
+                "settings": "" }, "rows": rows });
+            crate::files::write_atomically(&dir.join("t.json"), &data.to_string())
+                .unwrap_or_else(|e| panic!("{e}"));
+        };
+        table(
+            serde_json::json!({ "t/ours": [0.0154, 0.015, 0.016], "t/theirs": [0.00154, 0.0016, 0.0015],
+                "t/same": [0.0155, 0.0145, 0.017] }),
+            "r1",
+        );
         let chapters = [Chapter { tables: TABLES, ..chapter }];
         let values =
             Values { chapters: &chapters, output_dir: &dir, benchmarks_dir: &dir };
         let timing = values.expand("{{#timing t/ours}}, {{#timing t/ours over=t/theirs sig=2 unit=×}} slower\n");
         assert_eq!(timing.ok().as_deref(), Some("15.4\u{a0}ms, 10× slower\n"));
+        assert_eq!(
+            values.timing("t/ours over=t/theirs sig=2 spread").as_deref(),
+            Ok("10 (9.4–11)")
+        );
         assert!(values.timing("t/nothing").unwrap_err().contains("no timing table"));
+        // A ratio inside the noise is refused, or printed as such.
+        assert!(
+            values
+                .timing("t/ours over=t/same sig=2")
+                .unwrap_err()
+                .contains("not resolved")
+        );
+        assert_eq!(
+            values.timing("t/ours over=t/same sig=3 spread").as_deref(),
+            Ok("not resolved (0.941–1.03)")
+        );
         let page = "It fell {{#value t/e k=2 /x unit=m}} in {{#value t/e k=2 /n}} steps.\n\
                     ```text\n{{#value t/e k=2 /x}}\n```\n\\{{#value t/e k=2 /x}} is how.\n";
         let out = values.expand(page).unwrap_or_else(|e| panic!("{e}"));
