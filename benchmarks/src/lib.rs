@@ -7,21 +7,38 @@
 //! `benches/versus_rapier.rs`); `cargo run --release -- bench-tables` turns the
 //! results into the appendix's tables.
 
-use faer::prelude::Solve;
+use faer::prelude::Solve as _; // the trait of `solve_in_place`
 use faer::sparse::linalg::solvers::{Llt, SymbolicLlt};
-use faer::sparse::{SparseColMat, Triplet};
+use faer::sparse::{Argsort, Pair, SparseColMat, SymbolicSparseColMat, Triplet};
 use faer::{Mat, Side};
 use ode_solvers::dop_shared::OutputType;
 use ode_solvers::dopri5::Dopri5;
 use ode_solvers::rk4::Rk4;
 use ode_solvers::{DVector, System, Vector4};
+use pbm_constraints::block_matrix::{BlockMatrix, MatrixBlock};
+use pbm_implicit::block_sparse::BlockSparse;
+use pbm_implicit::mass_spring::MassSpring;
+use pbm_implicit::multigrid::Multigrid;
+use pbm_implicit::sheet::{Solve, sheet};
 use pbm_ode::adaptive::{Controller, EmbeddedPair, integrate_adaptive};
 use pbm_ode::convergence::{ADAPTIVE_FIRST_STEP, AdaptiveMethod, adaptive_orbit};
 use pbm_ode::fixed::{FixedPair, integrate_fixed};
 use pbm_ode::scenes::{KEPLER_PERIOD, kepler_derivative, kepler_initial_state};
 use pbm_ode::system::{VectorField, state_of};
 use pbm_ode::tableau::DORMAND_PRINCE;
+use pbm_particles::particle::Motion;
 use pbm_prelim::PbmError;
+use std::path::PathBuf;
+
+/// Where a benchmark leaves a file beside criterion's estimates (what it measured
+/// besides time: work, error, sink), for `bench-tables` to read.
+pub fn criterion_file(name: &str) -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"),
+        PathBuf::from,
+    );
+    target.join("criterion").join(name)
+}
 
 /// The adaptive runs' problems: one period of the Kepler orbit at these
 /// eccentricities, started at perihelion.
@@ -162,6 +179,186 @@ pub fn ring_ode_solvers(
         .integrate()
         .map_err(|e| PbmError::degenerate("ode_solvers' Rk4", format!("{e:?}")))?;
     Ok(solver.y_out().last().map(|y| y.as_slice().to_vec()).unwrap_or_default())
+}
+
+/// The same `steps` RK4 steps as a production code writes them: four stages on
+/// buffers allocated once before the loop, and only the last state kept. The final
+/// state.
+pub fn ring_rk4_by_hand(n: usize, h: f64, steps: usize) -> Vec<f64> {
+    let mut x = nalgebra::DVector::from_vec(ring_start(n));
+    // The state each stage is evaluated at, and the four stage derivatives.
+    let mut at = x.clone();
+    let (mut k1, mut k2) = (x.clone(), x.clone());
+    let (mut k3, mut k4) = (x.clone(), x.clone());
+    for _ in 0..steps {
+        ring_derivative(x.as_slice(), k1.as_mut_slice());
+        at.copy_from(&x);
+        at.axpy(0.5 * h, &k1, 1.0);
+        ring_derivative(at.as_slice(), k2.as_mut_slice());
+        at.copy_from(&x);
+        at.axpy(0.5 * h, &k2, 1.0);
+        ring_derivative(at.as_slice(), k3.as_mut_slice());
+        at.copy_from(&x);
+        at.axpy(h, &k3, 1.0);
+        ring_derivative(at.as_slice(), k4.as_mut_slice());
+        // x += h (k1 + 2 k2 + 2 k3 + k4) / 6, in place.
+        x.axpy(h / 6.0, &k1, 1.0);
+        x.axpy(h / 3.0, &k2, 1.0);
+        x.axpy(h / 3.0, &k3, 1.0);
+        x.axpy(h / 6.0, &k4, 1.0);
+    }
+    x.as_slice().to_vec()
+}
+
+/// The step size of chapter 3's sheet exercise (a frame at 30 per second).
+pub const SHEET_STEP: f64 = 1.0 / 30.0;
+
+/// The stiffness of chapter 3's sheet exercise (N/m).
+pub const SHEET_STIFFNESS: f64 = 1000.0;
+
+/// One backward Euler step of chapter 3's n × n sheet, taken as the `implicit/sheet`
+/// exercise takes it ([`Solve::FRAME`]).
+pub struct SheetStep {
+    /// The step's matrix A = M − h ∂f/∂v − h² ∂f/∂x.
+    pub matrix: BlockSparse<3>,
+    /// The step's right-hand side b = h (f₀ + h (∂f/∂x) v₀).
+    pub rhs: Vec<f64>,
+    /// The Δv of the step before: where the simulation starts CG.
+    pub previous: Vec<f64>,
+    /// The multigrid hierarchy as the simulation keeps it: built for its first
+    /// step's matrix, and refilled for every step since.
+    pub hierarchy: Multigrid<3>,
+    /// The Δv the chapter's own step then took, to ten digits: what A Δv = b must
+    /// give if A and b are the step's.
+    pub taken: Vec<f64>,
+}
+
+/// The sheet's step after `frames` frames of falling from rest, run as the exercise
+/// runs it: multigrid CG to three digits, each step from the last step's Δv.
+pub fn sheet_step(n: usize, frames: usize) -> Result<SheetStep, PbmError> {
+    let mut model = sheet(n, SHEET_STIFFNESS)?;
+    model.cg_tolerance = Solve::FRAME.tolerance;
+    model.warm_start = Solve::FRAME.warm_start;
+    model.preconditioner = Solve::FRAME.preconditioner;
+    model.system.accumulate_forces()?;
+    let (first, _) = model.system_matrices(SHEET_STEP, None)?;
+    let hierarchy = Multigrid::new(&first)?;
+    let mut previous = vec![0.0; 3 * n * n];
+    for _ in 0..frames {
+        previous = velocity_change(&mut model)?;
+    }
+    model.system.accumulate_forces()?;
+    let (matrix, dfdx_v0) = model.system_matrices(SHEET_STEP, None)?;
+    let rhs = right_hand_side(&model, &dfdx_v0);
+    model.cg_tolerance = Solve::TIGHT.tolerance;
+    let taken = velocity_change(&mut model)?;
+    Ok(SheetStep { matrix, rhs, previous, hierarchy, taken })
+}
+
+/// Every particle's velocity, one after another.
+fn velocities(model: &MassSpring<3>) -> Vec<f64> {
+    model.system.particles.iter().flat_map(|p| p.v.iter().copied()).collect()
+}
+
+/// Takes one backward Euler step of the sheet; returns the Δv it made.
+fn velocity_change(model: &mut MassSpring<3>) -> Result<Vec<f64>, PbmError> {
+    let before = velocities(model);
+    model.backward_euler_step(SHEET_STEP)?;
+    let after = velocities(model);
+    Ok(after.iter().zip(&before).map(|(a, b)| a - b).collect())
+}
+
+/// b = h (f₀ + h (∂f/∂x) v₀) with the forces last accumulated, zero for the nailed
+/// particles (their rows of A are the identity, so their Δv is zero). The chapter's
+/// step keeps its own b private; [`SheetStep::taken`] checks that this one is it.
+fn right_hand_side(model: &MassSpring<3>, dfdx_v0: &[f64]) -> Vec<f64> {
+    let h = SHEET_STEP;
+    let mut b = vec![0.0; dfdx_v0.len()];
+    for (i, p) in model.system.particles.iter().enumerate() {
+        if matches!(p.motion, Motion::Free) {
+            for k in 0..3 {
+                b[3 * i + k] = h * (p.f[k] + h * dfdx_v0[3 * i + k]);
+            }
+        }
+    }
+    b
+}
+
+/// The entries of J W Jᵀ, formed from J's blocks without a dense J. The constraints
+/// on one particle are coupled through it and no other way: each pair of them (a
+/// constraint with itself included) adds a diag(w) bᵀ over the particle's columns.
+/// Both triangles; a place two particles share comes twice, and faer's assembly
+/// sums it.
+pub fn jwjt_entries(j: &BlockMatrix, w: &[f64]) -> Vec<(usize, usize, f64)> {
+    let mut by_particle: Vec<&MatrixBlock> = j.blocks.iter().collect();
+    by_particle.sort_by_key(|block| block.col);
+    let mut entries = Vec::new();
+    for shared in by_particle.chunk_by(|a, b| a.col == b.col) {
+        for a in shared {
+            for b in shared {
+                add_coupling(a, b, w, &mut entries);
+            }
+        }
+    }
+    entries
+}
+
+/// a diag(w) bᵀ, for two blocks over the same particle's columns, as entries.
+fn add_coupling(
+    a: &MatrixBlock,
+    b: &MatrixBlock,
+    w: &[f64],
+    entries: &mut Vec<(usize, usize, f64)>,
+) {
+    let weights = &w[a.col..a.col + a.cols];
+    for r in 0..a.rows {
+        let a_row = &a.data[r * a.cols..(r + 1) * a.cols];
+        for s in 0..b.rows {
+            let b_row = &b.data[s * b.cols..(s + 1) * b.cols];
+            let value = a_row
+                .iter()
+                .zip(b_row)
+                .zip(weights)
+                .map(|((x, y), weight)| x * weight * y)
+                .sum();
+            entries.push((a.row + r, b.row + s, value));
+        }
+    }
+}
+
+/// A sparse matrix's places in faer's form, kept with the order its entries land
+/// in, so that a new matrix with the same places is filled without sorting again:
+/// what a simulator keeps while its constraints stay.
+pub struct FaerPattern {
+    places: SymbolicSparseColMat<usize>,
+    order: Argsort<usize>,
+}
+
+impl FaerPattern {
+    /// The places of `entries` (as [`to_faer`] takes them) in a `size` × `size`
+    /// matrix.
+    pub fn new(
+        size: usize,
+        entries: &[(usize, usize, f64)],
+    ) -> Result<Self, PbmError> {
+        let pairs: Vec<Pair<usize, usize>> =
+            entries.iter().map(|&(row, col, _)| Pair { row, col }).collect();
+        let (places, order) =
+            SymbolicSparseColMat::try_new_from_indices(size, size, &pairs)
+                .map_err(|e| PbmError::invalid("faer pattern", format!("{e:?}")))?;
+        Ok(FaerPattern { places, order })
+    }
+
+    /// The matrix of `entries`, which must name the places the pattern was made
+    /// from, in the same order.
+    pub fn fill(
+        &self,
+        entries: &[(usize, usize, f64)],
+    ) -> Result<SparseColMat<usize, f64>, PbmError> {
+        let values: Vec<f64> = entries.iter().map(|&(_, _, value)| value).collect();
+        SparseColMat::new_from_argsort(self.places.clone(), &self.order, &values)
+            .map_err(|e| PbmError::invalid("faer matrix", format!("{e:?}")))
+    }
 }
 
 /// A symmetric positive definite matrix, given by its entries, in faer's form.

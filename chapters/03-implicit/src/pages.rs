@@ -89,8 +89,11 @@ pub const TABLES: &[TimingTable] = &[
         file: "implicit-solvers.md",
         column: "solver",
         package: "pbm-bench",
-        what: "one solve of chapter 3's sheet system after ten frames (tolerance 1e-10, \
-               zero start; CG with the multigrid hierarchy built inside the solve)",
+        what: "one solve of the eleventh backward Euler step of chapter 3's sheet (its \
+               own A and b, k = 1000 N/m, h = 1/30 s; the ten steps before as the sheet \
+               exercise runs them), to a relative residual of 1e-10 from a zero start, \
+               except the last row of each size, which solves as the simulation does; \
+               the plain multigrid row builds its hierarchy inside the solve",
         per_second: "",
         rows: &[
             row("n = 32: faer sparse Cholesky", "production-sparse/sheet-n32-faer"),
@@ -103,8 +106,17 @@ pub const TABLES: &[TimingTable] = &[
                 "production-sparse/sheet-n32-cg-multigrid",
             ),
             row(
+                "n = 32: our multigrid CG, hierarchy built once and refilled",
+                "production-sparse/sheet-n32-cg-multigrid-refilled",
+            ),
+            row(
                 "n = 32: our block-Jacobi CG",
                 "production-sparse/sheet-n32-cg-jacobi",
+            ),
+            row(
+                "n = 32: our multigrid CG as the simulation runs it (hierarchy \
+                 refilled, residual 1e-3, from the last step's Δv)",
+                "production-sparse/sheet-n32-cg-multigrid-warm",
             ),
             row("n = 64: faer sparse Cholesky", "production-sparse/sheet-n64-faer"),
             row(
@@ -116,10 +128,19 @@ pub const TABLES: &[TimingTable] = &[
                 "production-sparse/sheet-n64-cg-multigrid",
             ),
             row(
+                "n = 64: our multigrid CG, hierarchy built once and refilled",
+                "production-sparse/sheet-n64-cg-multigrid-refilled",
+            ),
+            row(
                 "n = 64: our block-Jacobi CG",
                 "production-sparse/sheet-n64-cg-jacobi",
             ),
+            row(
+                "n = 64: our multigrid CG as the simulation runs it (hierarchy \
+                 refilled, residual 1e-3, from the last step's Δv)",
+                "production-sparse/sheet-n64-cg-multigrid-warm",
+            ),
         ],
-        compare: Compare::Against(&[0, 0, 0, 0, 4, 4, 4, 4]),
+        compare: Compare::Against(&[0, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 6]),
     },
 ];
