@@ -328,16 +328,14 @@ fn bench_run(
 ) -> Result<(), Error> {
     let root = repo_root();
     if rounds < pbm::benchmarks::MIN_ROUNDS {
-        return Err(Error::Book(format!(
+        return Err(Error::Bench(format!(
             "--rounds {rounds}: a table needs at least {} independent rounds",
             pbm::benchmarks::MIN_ROUNDS
         )));
     }
     let tables = pbm::timing_tables();
-    let mut known: Vec<&str> = tables
-        .iter()
-        .map(|t| t.package.split_whitespace().next().unwrap_or(t.package))
-        .collect();
+    let mut known: Vec<&str> =
+        tables.iter().flat_map(pbm::benchmarks::packages).collect();
     known.sort_unstable();
     known.dedup();
     let chosen: Vec<&str> = if packages.is_empty() {
@@ -346,7 +344,7 @@ fn bench_run(
         packages.iter().map(String::as_str).collect()
     };
     if let Some(bad) = chosen.iter().find(|p| !known.contains(p)) {
-        return Err(Error::Book(format!(
+        return Err(Error::Bench(format!(
             "no timing table belongs to {bad}; the packages with tables are {}",
             known.join(", ")
         )));
@@ -378,7 +376,9 @@ fn bench_run(
             );
             let since = std::time::SystemTime::now();
             let mut command = std::process::Command::new(env!("CARGO"));
-            command.current_dir(&root).args(["bench", "-p", package]);
+            // Only the bench targets (not the library's tests): the options after `--`
+            // are criterion's.
+            command.current_dir(&root).args(["bench", "-p", package, "--bench", "*"]);
             if *package != "pbm-bench" {
                 command.args(["--features", "bench"]);
             }

@@ -317,32 +317,54 @@ fn timings_on_the_pages_come_from_criterion_tables() {
     }
     for table in &pbm::timing_tables() {
         table.check_compare().unwrap();
-        let text = fs::read_to_string(dir.join(table.file)).unwrap_or_else(|e| {
-            panic!(
-                "{}: {e}; run `{}` and `pbm bench-tables`",
-                table.file,
-                pbm_book::benchmarks::bench_command(table.package)
-            )
-        });
+        // Each table is its one recorded run's numbers, rendered: the run is named under
+        // it, every row comes from it, and it has at least three rounds.
+        let data =
+            pbm::benchmarks::TableData::committed(&dir, table).unwrap_or_else(|e| {
+                panic!(
+                    "{}: {e}; run `{}` and `cargo run --release -- bench-tables`",
+                    table.file,
+                    pbm::benchmarks::run_command(&pbm::benchmarks::packages(table))
+                )
+            });
+        assert!(
+            data.tag.rounds >= pbm::benchmarks::MIN_ROUNDS,
+            "{} comes from {} rounds",
+            table.file,
+            data.tag.rounds
+        );
         for row in table.rows {
             assert!(
-                pbm::benchmarks::committed_median(&text, row.label).is_some(),
-                "{} has no timing for {}; run `pbm bench-tables`",
+                data.medians(row.id).is_some_and(|m| m.len() == data.tag.rounds),
+                "{}: run {} has no complete rounds for {}",
                 table.file,
-                row.label
+                data.tag.id,
+                row.id
             );
         }
+        let text = fs::read_to_string(dir.join(table.file)).unwrap();
+        assert_eq!(
+            text,
+            pbm::benchmarks::render(table, &data),
+            "{} is not its run's numbers: run `cargo run --release -- bench-tables`",
+            table.file
+        );
         assert!(
             included.contains(table.file),
             "no page includes benchmarks/{}",
             table.file
         );
     }
-    let mut known: BTreeSet<_> =
-        pbm::timing_tables().iter().map(|t| t.file).collect();
-    // The adaptive solvers' work table, written from the production benchmark's file.
-    known.insert("production-ode-work.md");
-    assert!(included.contains("production-ode-work.md"));
+    let mut known: BTreeSet<String> = pbm::timing_tables()
+        .iter()
+        .flat_map(|t| [t.file.to_string(), pbm::benchmarks::data_file(t)])
+        .collect();
+    // The adaptive solvers' work table and the stacks' sinks, written from the files the
+    // production benchmarks leave.
+    for side in ["production-ode-work.md", "production-stack-sink.md"] {
+        known.insert(side.to_string());
+        assert!(included.contains(side), "no page includes benchmarks/{side}");
+    }
     for entry in fs::read_dir(&dir).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
         assert!(

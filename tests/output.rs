@@ -212,8 +212,16 @@ fn a_run_that_now_ends_in_an_error_leaves_no_numbers_to_quote() {
     // A page quoting a run that a limit now refuses must not read the numbers the run
     // printed when it still succeeded: its JSON file is stale.
     let chapters = pbm::chapters();
-    let refused = Shown::values("ode/stability").set(&["h=1000"]);
+    // A run that fails where its registration does not say so is refused outright.
+    let unannounced = Shown::values("ode/stability").set(&["h=1000"]);
+    let e = run(&unannounced, &chapters).unwrap_err().to_string();
+    assert!(e.contains("`.failing()`"), "{e}");
+    // One the page shows failing runs, and leaves no numbers to quote.
+    let refused = unannounced.failing();
     assert!(run(&refused, &chapters).unwrap().is_err(), "h=1000 is out of range");
+    // And one registered as failing that succeeds is refused too.
+    let e = run(&Shown::values("ode/stability").failing(), &chapters).unwrap_err();
+    assert!(e.to_string().contains("but succeeded"), "{e}");
     let dir = std::env::temp_dir().join(format!("pbm-stale-{}", std::process::id()));
     fs::create_dir_all(&dir).unwrap();
     assert!(stale(&refused, &chapters, &dir).unwrap().is_empty());

@@ -79,23 +79,16 @@ const CLAIMS: &[Claim] = &[
     },
     Claim {
         page: "04-constraints/models.md",
-        says: "where CG takes 11, 101 and 1,001 iterations for 10, 100 and 1,000 rods",
+        says: "where CG takes 11, 101 and",
         number: "11",
         value: || chain_cg_iterations(10),
         agree: Agree::Rounds,
     },
     Claim {
         page: "04-constraints/models.md",
-        says: "where CG takes 11, 101 and 1,001 iterations",
+        says: "where CG takes 11, 101 and",
         number: "101",
         value: || chain_cg_iterations(100),
-        agree: Agree::Rounds,
-    },
-    Claim {
-        page: "04-constraints/models.md",
-        says: "where CG takes 11, 101 and 1,001 iterations",
-        number: "1,001",
-        value: || chain_cg_iterations(1000),
         agree: Agree::Rounds,
     },
 ];

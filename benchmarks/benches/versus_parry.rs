@@ -1,5 +1,5 @@
-//! The coherent sweep and the uniform grid beside a production broad phase on the same
-//! boxes: parry's bounding-volume hierarchy (what rapier's broad phase is built on),
+//! The uniform grid (and, beyond chapter 7's own benchmark, the coherent sweep) beside a
+//! production broad phase on the same boxes: parry's bounding-volume hierarchy (what rapier's broad phase is built on),
 //! updated in place each step, refitted, and traversed against itself for every
 //! overlapping pair.
 //! Run with `cargo bench -p pbm-bench --bench versus_parry`.
@@ -15,6 +15,9 @@ use pbm_collision::grid::UniformGrid;
 use pbm_collision::scenes::coherent_frames;
 use pbm_collision::sweep::{CoherentSweep, brute_force_pairs};
 use std::hint::black_box;
+
+/// The most boxes chapter 7's benchmark (`broad-phase/coherent/n`) times the sweep at.
+const COHERENT_TIMED_BY_CHAPTER_7: usize = 3200;
 
 /// 64 consecutive steps of Table 1's scene, then the same steps backwards.
 fn frames(n: usize) -> Vec<Vec<Aabb<2>>> {
@@ -61,14 +64,19 @@ fn versus_parry(c: &mut Criterion) {
             by_grid.sort_unstable();
             assert_eq!(by_grid, ours, "the grid and brute force disagree at n = {n}");
         }
-        let mut sweep = CoherentSweep::new(&frames[0]).unwrap();
-        let mut k = 0;
-        group.bench_with_input(BenchmarkId::new("coherent", n), &n, |b, _| {
-            b.iter(|| {
-                k = (k + 1) % frames.len();
-                black_box(sweep.update(&frames[k]).unwrap());
+        // Chapter 7's own benchmark times the coherent sweep up to 3,200 boxes, and the
+        // book quotes that one time wherever the sweep appears (`pbm bench-run` records
+        // both benchmarks in one run); only the size beyond it is timed here.
+        if n > COHERENT_TIMED_BY_CHAPTER_7 {
+            let mut sweep = CoherentSweep::new(&frames[0]).unwrap();
+            let mut k = 0;
+            group.bench_with_input(BenchmarkId::new("coherent", n), &n, |b, _| {
+                b.iter(|| {
+                    k = (k + 1) % frames.len();
+                    black_box(sweep.update(&frames[k]).unwrap());
+                });
             });
-        });
+        }
         let mut k = 0;
         group.bench_with_input(BenchmarkId::new("grid", n), &n, |b, _| {
             b.iter(|| {

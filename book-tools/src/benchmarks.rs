@@ -342,10 +342,13 @@ impl TableData {
             return Err(Error::Book(format!(
                 "no recorded run holds every row of {} in {MIN_ROUNDS} or more rounds (the \
                  newest lacks {}); a table is never built from two runs: run `cargo run \
-                 --release -- bench-run --package {}`",
+                 --release -- bench-run{}`",
                 table.file,
                 missing.join(", "),
-                package_name(table)
+                packages(table)
+                    .iter()
+                    .map(|p| format!(" --package {p}"))
+                    .collect::<String>()
             )));
         };
         let rows = table
@@ -391,9 +394,14 @@ pub fn data_file(table: &Table) -> String {
     format!("{}.json", table.file.trim_end_matches(".md"))
 }
 
-/// The package's name without the features its benchmarks need.
+/// The table's home package: the first of [`packages`].
 fn package_name(table: &Table) -> &str {
     table.package.split_whitespace().next().unwrap_or(table.package)
+}
+
+/// The packages whose benchmarks give a table its rows, recorded together in one run.
+pub fn packages(table: &Table) -> Vec<&str> {
+    table.package.split_whitespace().collect()
 }
 
 /// Writes the broad-phase medians for chapter 7's figure as JSON: every (method, n)
@@ -541,7 +549,7 @@ pub fn render(table: &Table, data: &TableData) -> String {
         table.what,
         NOISE_BAND * 100.0,
         data.tag.describe(),
-        run_command(&[package_name(table)])
+        run_command(&packages(table))
     );
     out
 }

@@ -66,6 +66,10 @@ pub enum Error {
     /// mdBook could not load or render the book.
     #[error("cannot build the book: {0}")]
     Book(String),
+
+    /// A benchmark run that could not be recorded.
+    #[error("cannot record the benchmarks: {0}")]
+    Bench(String),
     /// Standard output could not be written (other than a closed pipe).
     #[error("cannot write the output: {0}")]
     Output(io::Error),
@@ -88,6 +92,7 @@ impl Error {
             | Error::Read { .. }
             | Error::Write { .. }
             | Error::Book(_)
+            | Error::Bench(_)
             | Error::Output(_) => 1,
         }
     }

@@ -108,10 +108,39 @@ pub fn command(shown: &Shown) -> String {
 /// error on purpose, e.g. a refused step size).
 pub type Outcome = Result<Value, pbm_prelim::PbmError>;
 
-/// Runs `shown`. The outer error is a registration naming no exercise.
+/// Runs `shown`. The outer error is a registration naming no exercise, or a run that
+/// fails where its registration does not say the page shows it failing (or succeeds
+/// where it says so): the book is never built from a run that diverged unannounced.
 pub fn run(shown: &Shown, chapters: &[Chapter]) -> Result<Outcome, Error> {
     let (chapter, exercise) = find_exercise(chapters, shown.id)?;
-    Ok(exercise.run_with(chapter.id, shown.set))
+    let outcome = exercise.run_with(chapter.id, shown.set);
+    let name = command(shown).trim_start_matches("$ ").to_string();
+    match (failure(&outcome), shown.failing) {
+        (Some(why), false) => Err(Error::Book(format!(
+            "`{name}` failed ({why}); a page may show a failed run only if its \
+             registration says so with `.failing()` and the page says why"
+        ))),
+        (None, true) => Err(Error::Book(format!(
+            "`{name}` is registered as failing (`.failing()`) but succeeded: the page's \
+             account of it is out of date"
+        ))),
+        _ => Ok(outcome),
+    }
+}
+
+/// The failure a run reports, if any: the error it ends with, or its result's own
+/// report of a failed or diverged run (`"failure"` set, or `"stable": false`).
+pub fn failure(outcome: &Outcome) -> Option<String> {
+    match outcome {
+        Err(e) => Some(e.to_string()),
+        Ok(value) => match (value.get("failure"), value.get("stable")) {
+            (Some(Value::String(why)), _) => Some(why.clone()),
+            (_, Some(Value::Bool(false))) => {
+                Some("it reports `stable: false`".into())
+            }
+            _ => None,
+        },
+    }
 }
 
 /// What `pbm run` printed (the table, or the error line), restricted to the shown

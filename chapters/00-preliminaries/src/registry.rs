@@ -260,19 +260,29 @@ pub struct Shown {
     /// Whether a page shows it as a console block (its `.txt`); otherwise only its
     /// numbers are quoted, and only the `.json` is written.
     pub console: bool,
+    /// Whether the page shows this run failing: ending in an error (a refused step),
+    /// or reporting a failure in its result (`"failure"` set, `"stable": false`). The
+    /// book refuses any other run that fails, so that no figure, console block or
+    /// quoted number comes from a run that diverged without the page saying so.
+    pub failing: bool,
 }
 // ANCHOR_END: shown
 
 impl Shown {
     /// The run of `id` with its defaults, shown as a console block with every key.
     pub const fn run(id: &'static str) -> Shown {
-        Shown { id, set: &[], keys: &[], timed: &[], console: true }
+        Shown { id, set: &[], keys: &[], timed: &[], console: true, failing: false }
     }
 
     /// The run of `id` with its defaults, whose numbers sentences quote (no console
     /// block).
     pub const fn values(id: &'static str) -> Shown {
         Shown { console: false, ..Shown::run(id) }
+    }
+
+    /// The same run, which the page shows failing ([`Shown::failing`]).
+    pub const fn failing(self) -> Shown {
+        Shown { failing: true, ..self }
     }
 
     /// The same run with these `--set` assignments.
@@ -325,8 +335,7 @@ pub enum Compare {
     /// The reference row's time over each row's: a speed-up, "2.1× faster".
     SpeedUpOver(usize),
     /// Each row's time over the time of the row its entry names (itself: the
-    /// reference, 1×), with the spread of the ratio: from the row's low end over the
-    /// reference's high end to its high end over the reference's low end.
+    /// reference, 1×), with the spread of the ratio over the recorded run's rounds.
     Against(&'static [usize]),
     /// No comparison column.
     Nothing,
@@ -338,7 +347,9 @@ pub enum Compare {
 pub struct TimingTable {
     /// File name under `book/src/benchmarks/`.
     pub file: &'static str,
-    /// The crate whose `cargo bench` produces the rows.
+    /// The crate whose `cargo bench` produces the rows; several, separated by spaces,
+    /// when rows come from more than one (the first is the table's home), and then
+    /// `pbm bench-run` records them together in one run.
     pub package: &'static str,
     /// Heading of the first column, short ("chain", "solver").
     pub column: &'static str,

@@ -310,19 +310,28 @@ fn cg_resolution() -> Result<Vec<Drawing>, PbmError> {
     let modes = [Curvature::Projected, Curvature::GaussNewton];
     let cases: Vec<(Curvature, usize)> =
         modes.iter().flat_map(|&m| SIDES.iter().map(move |&n| (m, n))).collect();
-    // The first half second of the drape: the cloth falls, lands and folds.
+    // The first half second of the drape: the cloth falls, lands and folds. A run
+    // that fails (Gauss–Newton's energy grows at the finer sides) gives no count: its
+    // iterations are those of a diverging cloth, and the figure marks it instead.
     let means = map_range(cases.len(), |i| {
         let (mode, n) = cases[i];
         let mut model = cloth(Scene::Drape, n, ClothMaterial::COTTON)?;
         model.curvature = mode;
         let r = run(model, 1.0 / 30.0, 15, false, usize::MAX, |_| {})?;
         let total: usize = r.cg_iterations.iter().sum();
-        Ok((n as f64, total as f64 / r.cg_iterations.len().max(1) as f64))
+        let mean = total as f64 / r.cg_iterations.len().max(1) as f64;
+        Ok((n as f64, r.failure.is_none().then_some(mean)))
     })
     .into_iter()
     .collect::<Result<Vec<_>, PbmError>>()?;
-    require_finite("cg-resolution", means.iter().map(|p| p.1))?;
-    let top = means.iter().map(|p| p.1).fold(0.0, f64::max) * 1.1;
+    require_finite("cg-resolution", means.iter().filter_map(|p| p.1))?;
+    if means[..SIDES.len()].iter().any(|p| p.1.is_none()) {
+        return Err(PbmError::Figure {
+            name: "cg-resolution".into(),
+            why: "a drape with the projected Hessian failed".into(),
+        });
+    }
+    let top = means.iter().filter_map(|p| p.1).fold(0.0, f64::max) * 1.15;
     titled_figure(
         "cg-resolution",
         [460, 560],
@@ -332,6 +341,7 @@ fn cg_resolution() -> Result<Vec<Drawing>, PbmError> {
             let legend: Legend = vec![
                 ("projected Hessian".into(), Swatch::Line(color(0), LINE_WIDTH)),
                 ("Gauss–Newton".into(), Swatch::Line(color(1), LINE_WIDTH)),
+                ("Gauss–Newton diverged (no count)".into(), Swatch::Ring(color(1), 5)),
             ];
             let root = legend_below(root, &legend)?;
             let mut chart =
@@ -341,10 +351,17 @@ fn cg_resolution() -> Result<Vec<Drawing>, PbmError> {
                 .y_label_formatter(&|i| format!("{i:.0}"))
                 .draw()?;
             for (m, chunk) in means.chunks(SIDES.len()).enumerate() {
-                line(&mut chart, chunk, color(m), LINE_WIDTH)?;
+                let held: Vec<(f64, f64)> =
+                    chunk.iter().filter_map(|&(n, mean)| Some((n, mean?))).collect();
+                line(&mut chart, &held, color(m), LINE_WIDTH)?;
                 chart.draw_series(
-                    chunk.iter().map(|&p| Circle::new(p, 4, color(m).filled())),
+                    held.iter().map(|&p| Circle::new(p, 4, color(m).filled())),
                 )?;
+                // A diverged run sits on the top edge, hollow: there is no count.
+                let diverged = chunk.iter().filter(|p| p.1.is_none());
+                chart.draw_series(diverged.map(|&(n, _)| {
+                    Circle::new((n, top / 1.15 * 1.08), 5, color(m).stroke_width(2))
+                }))?;
             }
             Ok(())
         },

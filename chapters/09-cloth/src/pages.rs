@@ -14,7 +14,10 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("cloth/drape")
             .set(&["scene=curtain", "curvature=gauss-newton"])
             .timed(&["ms_per_step"]),
-        Shown::run("cloth/drape").set(&["curvature=full"]).timed(&["ms_per_step"]),
+        Shown::run("cloth/drape")
+            .set(&["curvature=full"])
+            .timed(&["ms_per_step"])
+            .failing(),
         Shown::values("cloth/drape").set(&["t_end=10"]).timed(&["ms_per_step"]),
         Shown::run("cloth/over-constraint"),
         Shown::run("cloth/contact").timed(&["ms_per_step"]),
@@ -30,7 +33,8 @@ pub fn shown() -> Vec<Shown> {
             .timed(&["ms_per_step"]),
         Shown::values("cloth/drape")
             .set(&["n=32", "t_end=0.5", "curvature=gauss-newton"])
-            .timed(&["ms_per_step"]),
+            .timed(&["ms_per_step"])
+            .failing(),
     ]
 }
 

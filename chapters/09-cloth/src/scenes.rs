@@ -171,10 +171,50 @@ impl Run {
     }
 }
 
+// ANCHOR: energy_growth
+/// The failure of an implicit run that ends with more energy than it began with, by
+/// more than `allowance`. Backward Euler loses energy, and a cloth has no source of it
+/// but its fall; a contact pushed back by a penalty (the drape's sphere) can lend it
+/// some on impact, which the step's damping takes back within a few steps. So a cloth
+/// that ends the run holding more than it would take to lift it by its own size has
+/// diverged, even if every solve converged.
+fn energy_growth(
+    start: f64,
+    now: f64,
+    allowance: f64,
+    step: usize,
+    t: f64,
+) -> Option<String> {
+    (now > start + allowance).then(|| {
+        format!(
+            "at step {step} (t = {t:.3} s) the cloth's energy has grown from {start:.3} J to \
+             {now:.3} J, more than lifting it by its own size ({allowance:.3} J): the run has \
+             diverged"
+        )
+    })
+}
+// ANCHOR_END: energy_growth
+
+/// The energy it takes to lift `cloth` by its own size (the diagonal of the box
+/// around its particles): how much an implicit run may gain before it has diverged.
+fn lift_by_own_size(cloth: &Cloth) -> f64 {
+    let first = cloth.x.first().copied().unwrap_or_default();
+    let (low, high) =
+        cloth.x.iter().fold((first, first), |(lo, hi), x| (lo.inf(x), hi.sup(x)));
+    let mass: f64 = cloth.mass.iter().sum();
+    mass * cloth.gravity.norm() * (high - low).norm()
+}
+
+/// The total of the energies.
+fn total(e: &Energies) -> f64 {
+    e.stretch + e.shear + e.bend + e.gravity + e.kinetic
+}
+
 /// Steps `cloth` with backward Euler (or, if `explicit`, symplectic Euler) at h
 /// for `steps` steps, recording its energies every `record_every` steps and
 /// handing it to `frame` then too (and at the start). Stops at the first failed
-/// step and says so.
+/// step and says so; an implicit run that ends with more energy than it began with
+/// ([`energy_growth`]) has failed too.
 pub fn run(
     mut cloth: Cloth,
     h: f64,
@@ -184,6 +224,7 @@ pub fn run(
     mut frame: impl FnMut(&Cloth),
 ) -> Result<Run, PbmError> {
     let mut energies = vec![(0.0, cloth.energies()?)];
+    let (start, allowance) = (total(&energies[0].1), lift_by_own_size(&cloth));
     let (mut cg_iterations, mut indefinite) = (Vec::with_capacity(steps), 0);
     let (mut held, mut deepest) = (Vec::with_capacity(steps), 0.0_f64);
     let (mut taken, mut failure) = (0, None);
@@ -210,6 +251,14 @@ pub fn run(
             }
         }
         taken = s + 1;
+        if !explicit && taken == steps {
+            let now =
+                total(&cloth.energies().map_err(|e| e.at_step(taken, cloth.t))?);
+            failure = energy_growth(start, now, allowance, taken, cloth.t);
+            if failure.is_some() {
+                break;
+            }
+        }
         if let Some(solid) = cloth.solid {
             let inside = cloth.x.iter().map(|x| -solid.gap(x).0);
             deepest = inside.fold(deepest, f64::max);
