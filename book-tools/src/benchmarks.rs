@@ -686,9 +686,14 @@ pub fn write_tables(
             &render_ode_work(work.last().unwrap_or(&Value::Null), &tag.describe())?,
         )?;
         let (tag, sinks) = newest_side(&records, STACK_SINK)?;
+        // The stacks are named as the timing tables name them, in their order.
+        let rows: Vec<(&str, &str)> = tables
+            .iter()
+            .flat_map(|t| t.rows.iter().map(|r| (r.id, r.label)))
+            .collect();
         write(
             out_dir.join("production-stack-sink.md"),
-            &render_stack_sink(&sinks, &tag)?,
+            &render_stack_sink(sinks, tag, &rows)?,
         )?;
         written += 2;
     }
@@ -720,37 +725,47 @@ fn newest_side<'a>(
 /// times, how far the stack's top sank (metres) while it was timed.
 pub const STACK_SINK: &str = "stack-sink.json";
 
-/// The sink table of the stack comparison: each configuration's sink in every round
-/// (the runs are deterministic, so the rounds agree; a disagreement is shown).
-pub fn render_stack_sink(rounds: &[Value], tag: &RunTag) -> Result<String, Error> {
+/// The sink table of the stack comparison: each stack's sink, named as its timing
+/// row (`rows`, in the tables' order) is, from every round (the runs are deterministic,
+/// so the rounds agree; a disagreement is shown).
+pub fn render_stack_sink(
+    rounds: &[Value],
+    tag: &RunTag,
+    rows: &[(&str, &str)],
+) -> Result<String, Error> {
     let bad = |what: &str| Error::Book(format!("{STACK_SINK}: {what}"));
     let first =
         rounds.first().and_then(Value::as_object).ok_or_else(|| bad("no object"))?;
+    let text = |m: f64| {
+        if m >= 0.01 {
+            format!("{} cm", three_digits(m * 100.0))
+        } else if m >= 1e-5 {
+            format!("{} mm", three_digits(m * 1000.0))
+        } else {
+            format!("{} m", scientific(m))
+        }
+    };
     let mut out = String::from("| stack | how far its top sank |\n|---|---:|\n");
-    for id in first.keys() {
+    for (id, label) in rows.iter().filter(|(id, _)| first.contains_key(*id)) {
         let sinks: Vec<f64> = rounds
             .iter()
-            .map(|r| r.get(id).and_then(Value::as_f64).ok_or_else(|| bad(id)))
+            .map(|r| r.get(*id).and_then(Value::as_f64).ok_or_else(|| bad(id)))
             .collect::<Result<_, _>>()?;
         let spread = Spread::of(&sinks);
-        let text = |m: f64| {
-            if m >= 0.01 {
-                format!("{} cm", three_digits(m * 100.0))
-            } else {
-                format!("{} mm", three_digits(m * 1000.0))
-            }
-        };
         let cell = if text(spread.low) == text(spread.high) {
             text(spread.median)
         } else {
             format!("{} to {}", text(spread.low), text(spread.high))
         };
-        out += &format!("| `{id}` | {cell} |\n");
+        out += &format!("| {label} | {cell} |\n");
+    }
+    if let Some(id) = first.keys().find(|k| !rows.iter().any(|(id, _)| id == k)) {
+        return Err(bad(&format!("{id} is no timing table's row")));
     }
     out += &format!(
-        "\n*How far the top of each stack sank below where it was put, over the time the \
-         benchmark timed it; from {}. Reproduce with `{}`, then `cargo run --release -- \
-         bench-tables`.*\n",
+        "\n*How far the top of each stack sank below where it was put, after one simulated \
+         second of settling, before its steps were timed; from {}. Reproduce with `{}`, then \
+         `cargo run --release -- bench-tables`.*\n",
         tag.describe(),
         run_command(&["pbm-bench"])
     );
@@ -1036,8 +1051,13 @@ mod tests {
         let runs = dir.path().join("runs");
         run.save(&runs).unwrap();
         assert_eq!(Record::all(&runs).unwrap(), [run.clone()]);
-        let sink = render_stack_sink(&run.side[STACK_SINK], &run.tag).unwrap();
-        assert!(sink.contains("| `s/40` | 1.00 cm |"), "{sink}");
+        let rows = [("s/10", "ten boxes"), ("s/40", "forty boxes")];
+        let sink = render_stack_sink(&run.side[STACK_SINK], &run.tag, &rows).unwrap();
+        assert!(sink.contains("| forty boxes | 1.00 cm |"), "{sink}");
+        assert!(!sink.contains("ten boxes"), "{sink}");
+        assert!(
+            render_stack_sink(&run.side[STACK_SINK], &run.tag, &rows[..1]).is_err()
+        );
         assert!(run.tag.id.ends_with("Z-abc1234"), "{}", run.tag.id);
     }
 

@@ -102,7 +102,7 @@ pub const TABLES: &[TimingTable] = &[
                 "production-sparse/sheet-n32-faer-numeric",
             ),
             row(
-                "n = 32: our multigrid CG",
+                "n = 32: our multigrid CG, hierarchy built inside",
                 "production-sparse/sheet-n32-cg-multigrid",
             ),
             row(
@@ -124,7 +124,7 @@ pub const TABLES: &[TimingTable] = &[
                 "production-sparse/sheet-n64-faer-numeric",
             ),
             row(
-                "n = 64: our multigrid CG",
+                "n = 64: our multigrid CG, hierarchy built inside",
                 "production-sparse/sheet-n64-cg-multigrid",
             ),
             row(

@@ -93,7 +93,7 @@ pub const TABLES: &[TimingTable] = &[
         per_second: "",
         rows: &[
             row(
-                "faer sparse Cholesky of the formed J W Jᵀ",
+                "faer sparse Cholesky of the formed J W Jᵀ: ordering, factor and solve",
                 "production-sparse/chain-1000-faer",
             ),
             row(
