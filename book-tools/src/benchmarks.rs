@@ -404,40 +404,42 @@ pub fn packages(table: &Table) -> Vec<&str> {
     table.package.split_whitespace().collect()
 }
 
-/// Writes the broad-phase medians for chapter 7's figure as JSON: every (method, n)
-/// of the newest run that timed them all, with the spread of its rounds and its tag.
+/// Writes the broad-phase medians for chapter 7's figure as JSON: for each method, every
+/// box count of [`BROAD_PHASE_N`] that the newest run holding at least two of each timed,
+/// with the spread of its rounds and the run's tag.
 pub fn write_broad_phase_series(runs_dir: &Path, path: &Path) -> Result<(), Error> {
-    let ids: Vec<(&str, usize, String)> = BROAD_PHASE_SERIES
-        .iter()
-        .flat_map(|&(group, function, name)| {
-            BROAD_PHASE_N
-                .iter()
-                .map(move |n| (name, *n, format!("{group}/{function}/{n}")))
-        })
-        .collect();
     let records = Record::all(runs_dir)?;
+    let points = |record: &Record, group: &str, function: &str| -> Vec<(usize, Spread)> {
+        BROAD_PHASE_N
+            .iter()
+            .filter_map(|n| {
+                let medians = record.complete(&format!("{group}/{function}/{n}"))?;
+                Some((*n, Spread::of(medians)))
+            })
+            .collect()
+    };
     let record = records
         .iter()
         .rev()
-        .find(|r| ids.iter().all(|(_, _, id)| r.complete(id).is_some()))
+        .find(|r| BROAD_PHASE_SERIES.iter().all(|(g, f, _)| points(r, g, f).len() >= 2))
         .ok_or_else(|| {
-            Error::Book(
-                "no recorded run holds every broad-phase series; run `cargo run --release \
-                 -- bench-run --package pbm-collision --package pbm-bench`"
-                    .into(),
-            )
+            Error::Book(format!(
+                "no recorded run holds two or more sizes of every broad-phase series; run `{}`",
+                run_command(&["pbm-collision", "pbm-bench"])
+            ))
         })?;
     let mut series = serde_json::Map::new();
-    for (name, n, id) in &ids {
-        let spread = Spread::of(record.complete(id).unwrap_or_default());
-        let rows = series.entry(name.to_string()).or_insert_with(|| json!([]));
-        if let Value::Array(rows) = rows {
-            rows.push(json!({
-                "n": n, "median_s": spread.median, "low_s": spread.low, "high_s": spread.high,
-            }));
-        }
+    for (group, function, name) in BROAD_PHASE_SERIES {
+        let rows: Vec<Value> = points(record, group, function)
+            .into_iter()
+            .map(|(n, t)| json!({ "n": n, "median_s": t.median, "low_s": t.low, "high_s": t.high }))
+            .collect();
+        series.insert((*name).to_string(), Value::Array(rows));
     }
-    let json = json!({ "run": record.tag.describe(), "series": series });
+    let json = json!({
+        "run": record.tag.id, "rounds": record.tag.rounds, "machine": record.tag.machine,
+        "series": series,
+    });
     let text = serde_json::to_string_pretty(&json)
         .map_err(|e| Error::Book(format!("broad-phase series: {e}")))?;
     write_atomically(path, &(text + "\n"))
@@ -524,6 +526,9 @@ pub fn render(table: &Table, data: &TableData) -> String {
             cells.push(rate(row.items as f64 / t.median, &format!("{unit}/s")));
         }
         match table.compare {
+            Compare::TimesReference(r) | Compare::SpeedUpOver(r) if r == i => {
+                cells.push("1 (reference)".into())
+            }
             Compare::TimesReference(r) => {
                 cells.push(ratio_text(&Spread::of_ratios(medians(i), medians(r))))
             }

@@ -132,7 +132,7 @@ fn box_scene() -> Result<Vec<Drawing>, PbmError> {
 /// One timed series: (n, median seconds).
 type Series = Vec<(f64, f64)>;
 
-/// The series of the committed criterion run, by method name.
+/// The series of the committed recorded run, by method name, and which run it is.
 fn timing_series() -> Result<(Vec<(String, Series)>, String), PbmError> {
     let bad = |why: String| PbmError::Figure { name: "sweep-timing".into(), why };
     let json: Value = serde_json::from_str(BROAD_PHASE_TIMINGS)
@@ -152,12 +152,13 @@ fn timing_series() -> Result<(Vec<(String, Series)>, String), PbmError> {
             .unwrap_or_default();
         out.push((name.clone(), points));
     }
-    let machine = json["machine"].as_str().unwrap_or("this machine").to_string();
-    Ok((out, machine))
+    let run = json["run"].as_str().ok_or_else(|| bad("no run named".into()))?;
+    let rounds = json["rounds"].as_u64().ok_or_else(|| bad("no rounds".into()))?;
+    Ok((out, format!("medians of the {rounds} rounds of run {run}")))
 }
 
 fn sweep_timing() -> Result<Vec<Drawing>, PbmError> {
-    let (measured, machine) = timing_series()?;
+    let (measured, run) = timing_series()?;
     let label = |name: &str| match name {
         "coherent" => "coherent sweep (this chapter)",
         "resort" => "full sort and sweep every step",
@@ -188,7 +189,7 @@ fn sweep_timing() -> Result<Vec<Drawing>, PbmError> {
     titled_figure(
         "sweep-timing",
         [540, 600],
-        &format!("Finding every change in overlap, one step; {machine}, one thread"),
+        &format!("Finding every change in overlap, one step, one thread; {run}"),
         |root, _| {
             let legend: Legend = curves
                 .iter()
