@@ -409,15 +409,17 @@ pub fn packages(table: &Table) -> Vec<&str> {
 /// with the spread of its rounds and the run's tag.
 pub fn write_broad_phase_series(runs_dir: &Path, path: &Path) -> Result<(), Error> {
     let records = Record::all(runs_dir)?;
-    let points = |record: &Record, group: &str, function: &str| -> Vec<(usize, Spread)> {
-        BROAD_PHASE_N
-            .iter()
-            .filter_map(|n| {
-                let medians = record.complete(&format!("{group}/{function}/{n}"))?;
-                Some((*n, Spread::of(medians)))
-            })
-            .collect()
-    };
+    let points =
+        |record: &Record, group: &str, function: &str| -> Vec<(usize, Spread)> {
+            BROAD_PHASE_N
+                .iter()
+                .filter_map(|n| {
+                    let medians =
+                        record.complete(&format!("{group}/{function}/{n}"))?;
+                    Some((*n, Spread::of(medians)))
+                })
+                .collect()
+        };
     let record = records
         .iter()
         .rev()

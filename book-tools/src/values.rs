@@ -421,19 +421,14 @@ impl Values<'_> {
         }
         let ratio = Spread::of_ratios(&rounds, &other_rounds);
         let number = |x: f64| write_number(x, false, &format);
+        // A range whose ends read alike is one number, never "2.5–2.5".
+        let (low, high) = (number(ratio.low)?, number(ratio.high)?);
+        let range = if low == high { low } else { format!("{low}–{high}") };
         match (ratio.resolved(), spread) {
             (true, false) => number(ratio.median),
-            (true, true) => Ok(format!(
-                "{} ({}–{})",
-                number(ratio.median)?,
-                number(ratio.low)?,
-                number(ratio.high)?
-            )),
-            (false, true) => Ok(format!(
-                "not resolved ({}–{})",
-                number(ratio.low)?,
-                number(ratio.high)?
-            )),
+            (true, true) if !range.contains('–') => number(ratio.median),
+            (true, true) => Ok(format!("{} ({range})", number(ratio.median)?)),
+            (false, true) => Ok(format!("not resolved ({range})")),
             (false, false) => Err(format!(
                 "`{id}` over `{other}` is not resolved on this machine (its runs give \
                  {:.3}–{:.3}, within the noise band of 1): write the sentence so that it \
@@ -744,6 +739,7 @@ mod tests {
                     pbm_prelim::registry::row("ours", "t/ours"),
                     pbm_prelim::registry::row("theirs", "t/theirs"),
                     pbm_prelim::registry::row("the same", "t/same"),
+                    pbm_prelim::registry::row("a tenth", "t/tenth"),
                 ],
                 compare: pbm_prelim::registry::Compare::Nothing,
             }];
@@ -756,7 +752,7 @@ mod tests {
         };
         table(
             serde_json::json!({ "t/ours": [0.0154, 0.015, 0.016], "t/theirs": [0.00154, 0.0016, 0.0015],
-                "t/same": [0.0155, 0.0145, 0.017] }),
+                "t/same": [0.0155, 0.0145, 0.017], "t/tenth": [0.00154, 0.0015, 0.0016] }),
             "r1",
         );
         let chapters = [Chapter { tables: TABLES, ..chapter }];
@@ -767,6 +763,11 @@ mod tests {
         assert_eq!(
             values.timing("t/ours over=t/theirs sig=2 spread").as_deref(),
             Ok("10 (9.4–11)")
+        );
+        // Ends that round alike are written once.
+        assert_eq!(
+            values.timing("t/ours over=t/tenth sig=2 spread").as_deref(),
+            Ok("10")
         );
         assert!(values.timing("t/nothing").unwrap_err().contains("no timing table"));
         // A ratio inside the noise is refused, or printed as such.

@@ -185,7 +185,9 @@ fn sweep_timing() -> Result<Vec<Drawing>, PbmError> {
         .iter()
         .flat_map(|c| c.1.iter().map(|p| p.1))
         .fold((f64::INFINITY, 0.0_f64), |(lo, hi), y| (lo.min(y), hi.max(y)));
-    let y_range = 10f64.powf(lo.log10().floor())..10f64.powf(hi.log10().ceil());
+    // A decade's margin below a point that falls on a power of ten, so that no point
+    // sits on the axis.
+    let y_range = 10f64.powf((lo.log10() - 0.1).floor())..10f64.powf(hi.log10().ceil());
     titled_figure(
         "sweep-timing",
         [540, 600],
