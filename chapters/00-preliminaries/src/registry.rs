@@ -146,8 +146,7 @@ impl Exercise {
         chapter: &str,
         assignments: &[S],
     ) -> Result<Value, PbmError> {
-        let name = format!("{chapter}/{}", self.id);
-        let params = Params::resolve(&name, &self.params, assignments)?;
+        let params = self.admit(chapter, assignments)?;
         self.run_params(&params)
             .map_err(|source| self.in_run(chapter, &params, source))
     }
