@@ -172,12 +172,12 @@ impl Run {
 }
 
 // ANCHOR: energy_growth
-/// The failure of an implicit run that ends with more energy than it began with, by
-/// more than `allowance`. Backward Euler loses energy, and a cloth has no source of it
-/// but its fall; a contact pushed back by a penalty (the drape's sphere) can lend it
-/// some on impact, which the step's damping takes back within a few steps. So a cloth
-/// that ends the run holding more than it would take to lift it by its own size has
-/// diverged, even if every solve converged.
+/// The failure of an implicit run that ends with more energy than it began
+/// with, by more than `allowance`. Backward Euler loses energy, and a cloth has
+/// no source of it but its fall; a contact pushed back by a penalty (the drape's
+/// sphere) can lend it some on impact, which the step's damping takes back within
+/// a few steps. So a cloth that ends the run holding more than it would take to
+/// lift it by its own size has diverged, even if every solve converged.
 fn energy_growth(
     start: f64,
     now: f64,
@@ -187,9 +187,9 @@ fn energy_growth(
 ) -> Option<String> {
     (now > start + allowance).then(|| {
         format!(
-            "at step {step} (t = {t:.3} s) the cloth's energy has grown from {start:.3} J to \
-             {now:.3} J, more than lifting it by its own size ({allowance:.3} J): the run has \
-             diverged"
+            "at step {step} (t = {t:.3} s) the cloth's energy has grown from \
+             {start:.3} J to {now:.3} J, more than lifting it by its own size \
+             ({allowance:.3} J): the run has diverged"
         )
     })
 }
