@@ -1,6 +1,8 @@
 //! The chapter's exercises.
 
-use crate::lcp::{Kind, enumerate, random_problem, scale, solve, warm_start_study};
+use crate::lcp::{
+    Kind, dependent_rows_study, enumerate, random_problem, scale, solve, warm_start_study,
+};
 use crate::scenes::{self, orbit, run_stack, slip};
 use crate::singular::{largest_jump, sweep};
 use crate::world::{CollisionSearch, Order, Settings, Solver, World};
@@ -341,6 +343,8 @@ fn lcp_random(p: LcpRandomParams) -> Result<Value, PbmError> {
     }
     // The warm start's saving, on the same kind of problem chapter 11's loop meets.
     let warm = warm_start_study(2 * problems as u64, seed)?;
+    // Dependent rows: forces against the least-norm ones.
+    let dependent = dependent_rows_study(5 * problems as u64)?;
     Ok(json!({
         "kind": kind.word(),
         "problems": total,
@@ -352,6 +356,10 @@ fn lcp_random(p: LcpRandomParams) -> Result<Value, PbmError> {
         "warm_start_pivots": warm.warm_pivots,
         "cold_start_pivots": warm.cold_pivots,
         "warm_start_same_answers": warm.same_answers,
+        "dependent_problems": dependent.problems,
+        "dependent_max_residual": dependent.max_residual,
+        "dependent_max_force_ratio": dependent.max_force_ratio,
+        "dependent_basis_max_force_ratio": dependent.basis_max_force_ratio,
     }))
 }
 

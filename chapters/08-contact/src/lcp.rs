@@ -160,10 +160,16 @@ fn direction(
         let k = clamped.len();
         let acc = DMatrix::from_fn(k, k, |r, c| a[(clamped[r], clamped[c])]);
         let rhs = DVector::from_fn(k, |r, _| -sigma * a[(clamped[r], d)]);
-        // Redundant contacts can make A_CC singular but consistent: then take the
-        // smallest change that keeps the clamped accelerations at zero.
-        let x = match acc.clone().lu().solve(&rhs) {
-            Some(x) if x.iter().all(|v| v.is_finite()) => x,
+        // Redundant contacts can make A_CC singular, or singular but for roundoff,
+        // and consistent: then an LU solve returns roundoff blown up, finite but
+        // huge, so take the smallest change that keeps the clamped accelerations at
+        // zero (the SVD's pseudo-inverse) unless U's pivots show A_CC well inside
+        // the invertible matrices.
+        let lu = acc.clone().lu();
+        let pivots = lu.u().diagonal().map(f64::abs);
+        let solid = pivots.min() > 1e-9 * pivots.max();
+        let x = match lu.solve(&rhs) {
+            Some(x) if solid && x.iter().all(|v| v.is_finite()) => x,
             _ => acc.svd(true, true).solve(&rhs, 1e-12 * a.amax()).map_err(|_| {
                 let why = format!(
                     "the {k} clamped contacts' matrix A_CC is singular while \
@@ -407,6 +413,17 @@ pub fn solve_bounded(
     b: &DVector<f64>,
     bounds: &Bounds,
 ) -> Result<LcpSolution, PbmError> {
+    let solution = solve_basis(a, b, bounds)?;
+    Ok(nearest(a, b, bounds, solution, &DVector::zeros(b.len())))
+}
+
+/// The pivoting's own answer, before [`nearest`]: with dependent rows, the
+/// forces of whichever basis of the active rows the pivoting clamped.
+pub fn solve_basis(
+    a: &DMatrix<f64>,
+    b: &DVector<f64>,
+    bounds: &Bounds,
+) -> Result<LcpSolution, PbmError> {
     check(a, b)?;
     check_bounds(bounds, b.len())?;
     match pivot(a, b, bounds) {
@@ -425,6 +442,106 @@ pub fn solve_bounded(
     }
 }
 // ANCHOR_END: solve_bounded
+
+// ANCHOR: least_norm
+/// With dependent rows many forces give the same accelerations, and the pivoting
+/// returns one of them: the forces of a basis of the active rows, which can be
+/// enormous where that basis is nearly dependent too, cancelling to the right
+/// accelerations. The active rows Z (those with a = 0 whose force may move) must
+/// keep A_ZZ f_Z = −(b_Z + A_ZN f_N); among those forces this takes the one nearest
+/// `reference` (zero for the least-norm forces; the last answer for Baraff's rule),
+/// f_Z = r_Z + A_ZZ⁺ (rhs − A_ZZ r_Z) by an SVD's pseudo-inverse. While a force
+/// comes out below its lower bound, it holds the furthest below at that bound and
+/// solves again for the rest. The pivoting's answer stands if no such forces meet
+/// the bounds and the equations.
+fn nearest(
+    a: &DMatrix<f64>,
+    b: &DVector<f64>,
+    bounds: &Bounds,
+    solution: LcpSolution,
+    reference: &DVector<f64>,
+) -> LcpSolution {
+    let s = scale(a, b);
+    let zero = 1e-10 * s;
+    let z: Vec<usize> = (0..b.len())
+        .filter(|&i| solution.a[i].abs() <= zero && bounds.lo[i] < bounds.hi[i])
+        .collect();
+    let clamped = solution.clamped.iter().filter(|&&c| c).count();
+    if z.len() <= clamped {
+        return solution; // a basis of independent rows: its forces are the only ones
+    }
+    // With every row of Z free, A_ZZ f_Z must equal −(b_Z + A_ZN f_N).
+    let mut f = solution.f.clone();
+    for &i in &z {
+        f[i] = 0.0;
+    }
+    let total = a * &f + b;
+    let rhs = DVector::from_fn(z.len(), |r, _| -total[z[r]]);
+    let mut free: Vec<usize> = z.clone();
+    while !free.is_empty() {
+        let held: Vec<usize> =
+            z.iter().copied().filter(|i| !free.contains(i)).collect();
+        let mut want = rhs.clone();
+        for (r, &i) in z.iter().enumerate() {
+            for &j in &held {
+                want[r] -= a[(i, j)] * bounds.lo[j];
+            }
+        }
+        let azk = DMatrix::from_fn(z.len(), free.len(), |r, c| a[(z[r], free[c])]);
+        let r_free = DVector::from_fn(free.len(), |c, _| reference[free[c]]);
+        let Ok(step) =
+            azk.clone().svd(true, true).solve(&(&want - &azk * &r_free), 1e-12 * s)
+        else {
+            break;
+        };
+        let x = r_free + step;
+        if (&azk * &x - &want).amax() > zero {
+            break; // holding forces at bounds left the accelerations unreachable
+        }
+        let below = (0..free.len())
+            .map(|c| (c, x[c] - bounds.lo[free[c]]))
+            .filter(|&(_, gap)| gap < -zero)
+            .min_by(|p, q| p.1.total_cmp(&q.1));
+        if let Some((c, _)) = below {
+            free.remove(c);
+            continue;
+        }
+        if (0..free.len()).any(|c| x[c] > bounds.hi[free[c]] + zero) {
+            break;
+        }
+        for &j in &held {
+            f[j] = bounds.lo[j];
+        }
+        for (c, &i) in free.iter().enumerate() {
+            f[i] = x[c].clamp(bounds.lo[i], bounds.hi[i]);
+        }
+        let acc = a * &f + b;
+        let moved = LcpSolution { f, a: acc, ..solution.clone() };
+        let worst = solution.bounded_residual(bounds, s).max(1e-10);
+        if moved.bounded_residual(bounds, s) <= worst {
+            return moved;
+        }
+        break;
+    }
+    solution
+}
+
+/// Pivots afresh, then takes the forces nearest `previous` among those that give
+/// the same accelerations: the warm starts' fallback, so that giving up a guess
+/// does not give up Baraff's rule.
+fn solve_near(
+    a: &DMatrix<f64>,
+    b: &DVector<f64>,
+    bounds: &Bounds,
+    previous: &DVector<f64>,
+) -> Result<LcpSolution, PbmError> {
+    let basis = solve_basis(a, b, bounds)?;
+    Ok(match previous.len() == b.len() {
+        true => nearest(a, b, bounds, basis, previous),
+        false => nearest(a, b, bounds, basis, &DVector::zeros(b.len())),
+    })
+}
+// ANCHOR_END: least_norm
 
 /// The pivoting itself, on checked input, from f = 0.
 fn pivot(
@@ -774,7 +891,7 @@ pub fn solve_warm(
 ) -> Result<(LcpSolution, bool), PbmError> {
     let n = b.len();
     if !warm_input(a, b, bounds, previous)? {
-        return Ok((solve_bounded(a, b, bounds)?, false));
+        return Ok((solve_near(a, b, bounds, &previous.f)?, false));
     }
     let tol = 1e-9 * scale(a, b);
     // Baraff's partition: every contact whose acceleration was zero, including
@@ -790,10 +907,10 @@ pub fn solve_warm(
     let mut f = held_at_bounds(previous, bounds, &previous.clamped);
     let mut acc = match solve_guess(a, b, previous, &clamped, &mut f, tol) {
         Some(()) => a * &f + b,
-        None => return Ok((solve_bounded(a, b, bounds)?, false)),
+        None => return Ok((solve_near(a, b, bounds, &previous.f)?, false)),
     };
     if !guess_holds(bounds, &guess, (&f, &acc), tol) {
-        return Ok((solve_bounded(a, b, bounds)?, false));
+        return Ok((solve_near(a, b, bounds, &previous.f)?, false));
     }
     for &i in &clamped {
         acc[i] = 0.0;
@@ -920,7 +1037,7 @@ pub(crate) fn solve_warm_pivoting_with(
         None => warm_input(a, b, bounds, previous)?,
     };
     if !sized {
-        return Ok((solve_bounded(a, b, bounds)?, false, None));
+        return Ok((solve_near(a, b, bounds, &previous.f)?, false, None));
     }
     // The same guess and the same tolerance as [`solve_warm`]: where the guess
     // holds, the two give the same answer.
@@ -957,7 +1074,7 @@ fn pivot_on(
     let mut f = held_at_bounds(previous, bounds, &clamped);
     let mut factor = guess_factor(a, kept, &clamped, known.is_some());
     if !repair(a, b, bounds, (&mut clamped, &mut f), &mut factor, tol) {
-        return Ok((solve_bounded(a, b, bounds)?, false, None));
+        return Ok((solve_near(a, b, bounds, &previous.f)?, false, None));
     }
     let (sets, acc) = sets_of(a, b, bounds, (&clamped, &mut f), tol);
     match drive(a, b, bounds, (f, acc), sets, (factor, known)) {
@@ -967,7 +1084,7 @@ fn pivot_on(
         }
         // Pivoting on from the guess can meet the same exact ties as from zero.
         Err(PbmError::Degenerate { .. }) => {
-            Ok((solve_bounded(a, b, bounds)?, false, None))
+            Ok((solve_near(a, b, bounds, &previous.f)?, false, None))
         }
         Err(other) => Err(other),
     }
@@ -1232,6 +1349,139 @@ pub fn random_problem(
             let w = DVector::from_fn(cols, |_, _| next());
             (&j * j.transpose(), &j * w)
         }
+    }
+}
+
+/// Which rows a [`dependent_problem`] has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rows {
+    /// Every row a contact, [0, ∞).
+    Unilateral,
+    /// Every row a joint, (−∞, ∞).
+    Bilateral,
+    /// Every other row a joint.
+    Mixed,
+}
+
+/// A random contact problem with dependent rows: A = J W Jᵀ of `m` rows and rank
+/// m − `deficit` (J = R S with R of m × r and S of r × (r + 3) random, W a positive
+/// diagonal), and a b built from a known solution: joint rows and about half the
+/// contact rows active (a = 0, with a random force, positive for a contact), the
+/// other contacts separating (f = 0, a > 0). The same for the same `seed`.
+pub fn dependent_problem(
+    m: usize,
+    deficit: usize,
+    rows: Rows,
+    seed: u64,
+) -> (DMatrix<f64>, DVector<f64>, Bounds) {
+    use pbm_prelim::sampling::sample;
+    let mut k = seed.wrapping_mul(0x2545_f491_4f6c_dd1d);
+    let mut next = || {
+        k += 1;
+        sample(k)
+    };
+    let r = m.saturating_sub(deficit).max(1);
+    let j = DMatrix::from_fn(m, r, |_, _| next())
+        * DMatrix::from_fn(r, r + 3, |_, _| next());
+    let w = DVector::from_fn(r + 3, |_, _| 0.1 + (next() + 1.0) * 2.0);
+    let a = &j * DMatrix::from_diagonal(&w) * j.transpose();
+    let joint = |i: usize| match rows {
+        Rows::Unilateral => false,
+        Rows::Bilateral => true,
+        Rows::Mixed => (i as u64 + seed) % 2 == 0,
+    };
+    let bounds = Bounds {
+        lo: (0..m).map(|i| if joint(i) { f64::NEG_INFINITY } else { 0.0 }).collect(),
+        hi: vec![f64::INFINITY; m],
+    };
+    let (mut f, mut acc) = (DVector::zeros(m), DVector::zeros(m));
+    for i in 0..m {
+        match next() {
+            u if joint(i) || u > 0.0 => f[i] = u,
+            u => acc[i] = -u,
+        }
+    }
+    let b = &acc - &a * &f;
+    (a, b, bounds)
+}
+
+/// How large the forces come out on problems with dependent rows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DependentStudy {
+    /// Problems solved.
+    pub problems: usize,
+    /// The largest complementarity residual of [`solve_bounded`], relative to
+    /// [`scale`].
+    pub max_residual: f64,
+    /// The largest ratio of [`solve_bounded`]'s largest force to the least-norm
+    /// forces' largest.
+    pub max_force_ratio: f64,
+    /// The same for the pivoting's basis forces alone ([`solve_basis`]).
+    pub basis_max_force_ratio: f64,
+}
+
+/// Solves [`dependent_problem`]s of sizes 3 to 40 with rank deficits 1 to 5, every
+/// kind of rows, `seeds` seeds each, and compares each answer's largest force with
+/// the least-norm forces that give the same accelerations from the same active rows
+/// (zero acceleration), found by a dense SVD least-squares with the forces' signs
+/// left free: no solution has smaller forces.
+pub fn dependent_rows_study(seeds: u64) -> Result<DependentStudy, PbmError> {
+    let mut study = DependentStudy {
+        problems: 0,
+        max_residual: 0.0,
+        max_force_ratio: 0.0,
+        basis_max_force_ratio: 0.0,
+    };
+    let kinds = [Rows::Unilateral, Rows::Bilateral, Rows::Mixed];
+    for seed in 0..seeds {
+        for (kind, &rows) in kinds.iter().enumerate() {
+            for deficit in 1..=5u64 {
+                let m =
+                    3 + ((seed * 7 + kind as u64 * 13 + deficit * 5) % 38) as usize;
+                let deficit = deficit as usize;
+                if deficit >= m {
+                    continue;
+                }
+                let (a, b, bounds) = dependent_problem(m, deficit, rows, seed);
+                let s = scale(&a, &b);
+                let sol = solve_bounded(&a, &b, &bounds)?;
+                let basis = solve_basis(&a, &b, &bounds)?;
+                let least = least_norm_force(&a, &b, &sol.a, s);
+                study.problems += 1;
+                study.max_residual =
+                    study.max_residual.max(sol.bounded_residual(&bounds, s));
+                study.max_force_ratio =
+                    study.max_force_ratio.max(sol.f.amax() / least);
+                study.basis_max_force_ratio =
+                    study.basis_max_force_ratio.max(basis.f.amax() / least);
+            }
+        }
+    }
+    Ok(study)
+}
+
+/// The largest of the least-norm forces on the rows whose acceleration `acc` is
+/// zero that give the accelerations `acc` (a tiny floor where none is needed).
+fn least_norm_force(
+    a: &DMatrix<f64>,
+    b: &DVector<f64>,
+    acc: &DVector<f64>,
+    s: f64,
+) -> f64 {
+    let m = b.len();
+    let active: Vec<usize> = (0..m).filter(|&i| acc[i].abs() <= 1e-9 * s).collect();
+    let floor = 1e-12 * s;
+    if active.is_empty() {
+        return floor;
+    }
+    let columns = DMatrix::from_fn(m, active.len(), |r, c| a[(r, active[c])]);
+    let mut target = acc - b;
+    for &i in &active {
+        target[i] = -b[i];
+    }
+    match columns.svd(true, true).solve(&target, 1e-10 * s) {
+        Ok(x) => x.amax().max(floor),
+        Err(_) => floor,
     }
 }
 

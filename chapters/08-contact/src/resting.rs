@@ -135,11 +135,13 @@ pub fn b_vector(
 
 // ANCHOR: sliding
 /// The relative velocity s = ṗ_a − ṗ_b of the bodies' points at the contact, and
-/// its rate of change without contact forces, as friction sees them. A vertex stays
-/// the same point of a, so ṡ is the difference of the points' accelerations. A
-/// ball's contact point p = x_a − r n moves over both bodies at ṗ = ẋ_a − r ṅ, and
-/// differentiating s = ẋ_a + ω_a × (−r n) − v_b(p) along it gives
-/// ṡ = ẍ_a + ω̇_a × (−r n) − r ω_a × ṅ − p̈_b − ω_b × (ṗ − v_b(p)).
+/// its rate of change without contact forces, as friction sees them. The contact
+/// point p moves over the bodies, and a body's velocity field read at a moving
+/// point changes by d/dt v_k(p) = p̈_k + ω_k × (ṗ − v_k(p)), so
+/// ṡ = p̈_a − p̈_b + ω_a × (ṗ − v_a(p)) − ω_b × (ṗ − v_b(p)).
+/// Only ṗ depends on the kind of contact ([`contact_point_velocity`]). For a vertex
+/// ṗ = v_a(p), and the last term is −ω_b × s: a tangent t fixed in b then sees
+/// t · ṡ + ṫ · s = t · (p̈_a − p̈_b) + 2 ṫ · s, as the normal sees 2 ṅ · s.
 pub fn sliding(
     bodies: &[BodyState],
     loads: &[Load],
@@ -147,24 +149,37 @@ pub fn sliding(
 ) -> (V3, V3) {
     let c = &rc.contact;
     let (a, b) = (&bodies[c.a], &bodies[c.b]);
-    let s = a.point_velocity(&c.p) - b.point_velocity(&c.p);
-    let p_ddot_b = point_acceleration(b, &loads[c.b], &c.p);
-    let s_dot = match rc.kind {
-        Kind::Ball { radius } => {
-            let n_dot = normal_derivative(bodies, rc);
-            let r = -c.n * radius;
-            let p_dot = a.v - n_dot * radius;
-            let centre = load_acceleration(a, &loads[c.a]);
-            centre + angular_acceleration(a, &loads[c.a]).cross(&r)
-                - a.omega.cross(&n_dot) * radius
-                - p_ddot_b
-                - b.omega.cross(&(p_dot - b.point_velocity(&c.p)))
-        }
-        _ => point_acceleration(a, &loads[c.a], &c.p) - p_ddot_b,
-    };
-    (s, s_dot)
+    let (va, vb) = (a.point_velocity(&c.p), b.point_velocity(&c.p));
+    let p_dot = contact_point_velocity(bodies, rc);
+    let s_dot = point_acceleration(a, &loads[c.a], &c.p)
+        - point_acceleration(b, &loads[c.b], &c.p)
+        + a.omega.cross(&(p_dot - va))
+        - b.omega.cross(&(p_dot - vb));
+    (va - vb, s_dot)
 }
 // ANCHOR_END: sliding
+
+// ANCHOR: contact_point_velocity
+/// ṗ, how fast the contact point moves. A vertex is a point of a: ṗ = v_a(p). A
+/// ball's contact point p = x_a − r n moves at ṗ = ẋ_a − r ṅ. Two edges touch where
+/// they cross, p = q_a + u e_a = q_b + w e_b, which slides along both: ṗ = v_a(p) +
+/// u̇ e_a = v_b(p) + ẇ e_b, and across n, u̇ e_a − ẇ e_b = −s. Crossing with e_b
+/// gives u̇ (e_a × e_b) = −s × e_b (n's part of s drops out, as n ∥ e_a × e_b).
+pub fn contact_point_velocity(bodies: &[BodyState], rc: &RestingContact) -> V3 {
+    let c = &rc.contact;
+    let (a, b) = (&bodies[c.a], &bodies[c.b]);
+    let va = a.point_velocity(&c.p);
+    match rc.kind {
+        Kind::VertexFace => va,
+        Kind::Ball { radius } => a.v - normal_derivative(bodies, rc) * radius,
+        Kind::EdgeEdge { ea, eb } => {
+            let z = ea.cross(&eb);
+            let s = va - b.point_velocity(&c.p);
+            va - ea * (s.cross(&eb).dot(&z) / z.norm_squared())
+        }
+    }
+}
+// ANCHOR_END: contact_point_velocity
 
 /// Checks the bodies' loads match, then solves for the resting contact forces.
 pub fn contact_forces(
@@ -306,6 +321,126 @@ mod tests {
         );
         let b = b_vector(&bodies, &loads, &[rc])[0];
         assert!((b - numeric).abs() < 1e-5 * b.abs().max(1.0), "{b} vs {numeric}");
+    }
+
+    /// The velocity field of body k at time t, read at the point q: the body's
+    /// velocity and spin moved on by their rates, to first order as in [`carried`].
+    fn field(body: &BodyState, load: &Load, t: f64, q: &V3) -> V3 {
+        let (dv, dw) = (load.force * body.inv_mass, angular_acceleration(body, load));
+        let x = body.x + body.v * t + dv * (0.5 * t * t);
+        body.v + dv * t + (body.omega + dw * t).cross(&(q - x))
+    }
+
+    /// A tangent row's rate as the world's rows compute it, t · ṡ + ṫ · s with t
+    /// fixed in b (ṫ = ω_b × t), against t(τ) · s(τ) differenced along the motion:
+    /// the contact point p(τ) follows the kind of contact, and s(τ) is the two
+    /// bodies' velocity fields read there.
+    fn check_tangent_rate(
+        bodies: &[BodyState],
+        loads: &[Load],
+        rc: &RestingContact,
+        p_at: impl Fn(f64) -> V3,
+    ) {
+        let c = rc.contact;
+        let turn_b = |t: f64| {
+            let dw = angular_acceleration(&bodies[c.b], &loads[c.b]);
+            Rotation3::from_scaled_axis(bodies[c.b].omega * t + dw * (0.5 * t * t))
+        };
+        let (s, s_dot) = sliding(bodies, loads, rc);
+        for t0 in [c.n.cross(&V3::x()).normalize(), c.n.cross(&V3::y()).normalize()] {
+            let rate = t0.dot(&s_dot) + bodies[c.b].omega.cross(&t0).dot(&s);
+            let along = |t: f64| {
+                let p = p_at(t);
+                let s = field(&bodies[c.a], &loads[c.a], t, &p)
+                    - field(&bodies[c.b], &loads[c.b], t, &p);
+                (turn_b(t) * t0).dot(&s)
+            };
+            let h = 1e-5;
+            let numeric = (along(h) - along(-h)) / (2.0 * h);
+            assert!(
+                (rate - numeric).abs() < 1e-6 * numeric.abs().max(1.0),
+                "{:?}: t · ṡ + ṫ · s = {rate}, differences give {numeric}",
+                rc.kind
+            );
+        }
+    }
+
+    #[test]
+    fn a_vertex_sliding_across_a_turntable_sees_twice_the_tangents_turn() {
+        // A turntable b spinning at 1 rad/s about z; a vertex of a non-turning a at
+        // (1, 0, 0), moving at 1 m/s against the table's 1 m/s there, so s = −2 ŷ.
+        // Along the radius t = x̂: t · s = −τ cos τ − 2 sin τ, whose rate is −3 m/s²,
+        // that is −t · p̈_b + 2 ṫ · s = 1 − 4. One ṫ · s would give −1.
+        let table = BodyState { omega: V3::z(), ..BodyState::fixed(V3::zeros()) };
+        let vertex = BodyState {
+            x: V3::new(1.0, 0.0, 0.5),
+            v: -V3::y(),
+            ..BodyState { inv_mass: 1.0, inv_inertia: Matrix3::identity(), ..table }
+        };
+        let vertex = BodyState { omega: V3::zeros(), ..vertex };
+        let rest = Load { force: V3::zeros(), torque: V3::zeros() };
+        let rc = RestingContact {
+            contact: Contact { a: 0, b: 1, p: V3::x(), n: V3::z() },
+            kind: Kind::VertexFace,
+        };
+        let (bodies, loads) = (vec![vertex, table], vec![rest, rest]);
+        let (s, s_dot) = sliding(&bodies, &loads, &rc);
+        let t = V3::x();
+        let rate = t.dot(&s_dot) + V3::z().cross(&t).dot(&s);
+        assert!((rate + 3.0).abs() < 1e-12, "rate {rate} m/s², not −3");
+        check_tangent_rate(&bodies, &loads, &rc, |t| {
+            carried(&bodies[0], &loads[0], &V3::x(), t)
+        });
+    }
+
+    #[test]
+    fn tangent_rows_see_the_rate_of_t_dot_s_for_every_kind_of_contact() {
+        let (bodies, loads) = bodies();
+        let p = V3::new(0.05, 0.1, 0.2);
+        let n = V3::new(0.3, -0.2, 1.0).normalize();
+        let turn = |k: usize, t: f64| {
+            let dw = angular_acceleration(&bodies[k], &loads[k]);
+            Rotation3::from_scaled_axis(bodies[k].omega * t + dw * (0.5 * t * t))
+        };
+        let vertex = RestingContact {
+            contact: Contact { a: 0, b: 1, p, n },
+            kind: Kind::VertexFace,
+        };
+        check_tangent_rate(&bodies, &loads, &vertex, |t| {
+            carried(&bodies[0], &loads[0], &p, t)
+        });
+        // A ball of radius 0.3 whose centre sits 0.3 above p along n.
+        let radius = 0.3;
+        let mut ball_bodies = bodies.clone();
+        ball_bodies[0].x = p + n * radius;
+        let ball = RestingContact { kind: Kind::Ball { radius }, ..vertex };
+        check_tangent_rate(&ball_bodies, &loads, &ball, |t| {
+            carried(&ball_bodies[0], &loads[0], &ball_bodies[0].x, t)
+                - turn(1, t) * n * radius
+        });
+        // Two edges crossing at p, with either sign of the normal: the contact point
+        // is where a's edge comes closest to b's, which slides along both.
+        let (ea, eb) = (
+            V3::new(1.0, 0.2, -0.1).normalize(),
+            V3::new(-0.1, 1.0, 0.3).normalize(),
+        );
+        for sign in [1.0, -1.0] {
+            let n = ea.cross(&eb).normalize() * sign;
+            let edges = RestingContact {
+                contact: Contact { a: 0, b: 1, p, n },
+                kind: Kind::EdgeEdge { ea, eb },
+            };
+            check_tangent_rate(&bodies, &loads, &edges, |t| {
+                let (qa, qb) = (
+                    carried(&bodies[0], &loads[0], &p, t),
+                    carried(&bodies[1], &loads[1], &p, t),
+                );
+                let (da, db) = (turn(0, t) * ea, turn(1, t) * eb);
+                let (r, b) = (qa - qb, da.dot(&db));
+                let u = (b * db.dot(&r) - da.dot(&r)) / (1.0 - b * b);
+                qa + da * u
+            });
+        }
     }
 
     #[test]

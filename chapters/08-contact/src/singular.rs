@@ -8,7 +8,7 @@
 //! can accept a singular partition.)
 
 use crate::impulse::{Contact, contact_matrix};
-use crate::lcp::{Bounds, LcpSolution, solve, solve_warm};
+use crate::lcp::{Bounds, LcpSolution, solve_basis, solve_warm};
 use crate::resting::{Kind, Load, RestingContact, b_vector};
 use crate::rows::BodyState;
 use nalgebra::{DVector, Matrix3, Vector3};
@@ -101,7 +101,7 @@ pub fn sweep(load: f64, radius: f64, samples: usize) -> Result<Sweep, PbmError> 
     for k in 0..samples {
         let angle = std::f64::consts::TAU * k as f64 / samples as f64;
         let (a, b) = problem(load, radius * angle.cos(), radius * angle.sin());
-        let fresh = solve(&a, &b)?;
+        let fresh = solve_basis(&a, &b, &Bounds::contacts(4))?;
         let warm = match &previous {
             Some(p) => {
                 let (sol, held) = solve_warm(&a, &b, &Bounds::contacts(4), p)?;
