@@ -74,7 +74,11 @@ pub fn all() -> Vec<Exercise> {
             "stack",
             "a stack of boxes resting on the ground: drift and contact forces over time",
             stack,
-        ),
+        )
+        .optional(&[Optional {
+            field: "predicted_creep_m",
+            null_when: "solver = sequential: no regularised force solve",
+        }]),
         Exercise::new(
             "incline",
             "a block on a slope: the steepest slope it stays on, against tan θ = μ",
@@ -107,6 +111,11 @@ pub fn all() -> Vec<Exercise> {
             "singular",
             "a table on four legs with a load going round: leg forces by pivoting afresh and by the warm start that keeps them near the last",
             singular,
+        ),
+        Exercise::new(
+            "time-stepping",
+            "the time-stepping LCP beside Baraff's loop and sequential impulses on the drop, the incline and the stack",
+            time_stepping,
         ),
     ]
 }
@@ -220,6 +229,12 @@ fn stack(p: StackParams) -> Result<Value, PbmError> {
         "max_velocity_error_m_s": stats.max_velocity_error,
         "deepest_m": stats.deepest,
         "top_drift_m": top_drift,
+        "predicted_creep_m": match p.solver {
+            SolverKind::Exact => {
+                Value::from(scenes::stack_creep_rate(boxes, h, -settings.gravity.y) * seconds)
+            }
+            _ => Value::Null,
+        },
         "ms_per_step": ms_per_step,
         "separation_searches": stats.separations,
         "tolerance_corrections": stats.corrections,
@@ -272,12 +287,15 @@ fn incline(p: InclineParams) -> Result<Value, PbmError> {
     let theory = friction.atan();
     let measured = slip_threshold(settings, seconds, 1e-4)?;
     let margin = 1e-3;
+    let mut below = scenes::incline(theory - margin, settings)?;
+    below.run_until(seconds, |_| {})?;
     Ok(json!({
         "world": order.word(),
         "friction": friction,
         "slip_threshold_deg": measured.to_degrees(),
         "tan_theta_equals_mu_deg": theory.to_degrees(),
         "below_slip_m": slip(theory - margin, settings, seconds)?,
+        "below_tolerance_corrections": below.stats().corrections,
         "above_slip_m": slip(theory + margin, settings, seconds)?,
     }))
 }
@@ -428,5 +446,93 @@ fn turntable(p: TurntableParams) -> Result<Value, PbmError> {
         "max_path_error_m": orbit.path_error,
         "friction_needed": 2.0 / 7.0 * omega * speed / g,
         "h": Settings::default().h,
+    }))
+}
+
+params! {
+    /// `contact/time-stepping`.
+    pub struct TimeSteppingParams {
+        boxes: usize = int("boxes in the stack", 10, 1, 20),
+        t_end: f64 = float("simulated time of each scene (s)", 3.0, 1.5, 5.0),
+        h: f64 = float("time step (s)", 0.01, 0.005, 0.02),
+        friction: f64 = friction(0.5, 1.5),
+    }
+}
+
+// ANCHOR: time_stepping_run
+/// What one scene run by one solver shows: the deepest interpenetration (m), the
+/// most energy above the start (J; nothing in these scenes adds any), how far any
+/// body moved in the last second (m; every scene is at rest by then), the cost per
+/// step (ms) and the steps taken.
+fn scene_run(mut world: World, seconds: f64) -> Result<(f64, f64, f64, f64), PbmError> {
+    let start = world.energy();
+    let mut gain = 0.0_f64;
+    let mut settled: Option<Vec<nalgebra::Vector3<f64>>> = None;
+    let mut drift = 0.0_f64;
+    let clock = std::time::Instant::now();
+    world.run_until(seconds, |w| {
+        gain = gain.max(w.energy() - start);
+        if w.time() >= seconds - 1.0 {
+            let now: Vec<_> = w.bodies().iter().map(|b| b.position()).collect();
+            match &settled {
+                None => settled = Some(now),
+                Some(then) => {
+                    let moved = now.iter().zip(then).map(|(a, b)| (a - b).norm());
+                    drift = drift.max(moved.fold(0.0, f64::max));
+                }
+            }
+        }
+    })?;
+    let ms = clock.elapsed().as_secs_f64() * 1e3 / world.steps().max(1) as f64;
+    Ok((world.stats().deepest, gain, drift, ms))
+}
+// ANCHOR_END: time_stepping_run
+
+fn time_stepping(p: TimeSteppingParams) -> Result<Value, PbmError> {
+    let solvers = [
+        ("exact", Solver::Exact),
+        ("sequential", Solver::SequentialImpulses { sweeps: 10 }),
+        ("time-stepping", Solver::TimeStepping),
+    ];
+    let mut runs = Vec::new();
+    let (mut deepest, mut gain, mut ms_total, mut count) = (0.0_f64, 0.0_f64, 0.0, 0);
+    for scene in ["drop", "incline", "stack"] {
+        for (name, solver) in solvers {
+            let settings = Settings {
+                friction: p.friction,
+                h: p.h,
+                solver,
+                restitution: 0.0,
+                ..Settings::default()
+            };
+            let world = match scene {
+                "drop" => scenes::drop(0.5, settings)?,
+                "incline" => scenes::incline(0.8 * p.friction.atan(), settings)?,
+                _ => scenes::stack(p.boxes, settings)?,
+            };
+            let (pen, up, drift, ms) = scene_run(world, p.t_end)?;
+            if solver == Solver::TimeStepping {
+                deepest = deepest.max(pen);
+                gain = gain.max(up);
+                ms_total += ms;
+                count += 1;
+            }
+            runs.push(json!({
+                "scene": scene,
+                "solver": name,
+                "max_penetration_m": pen,
+                "energy_gain_j": up,
+                "last_second_drift_m": drift,
+                "ms_per_step": ms,
+            }));
+        }
+    }
+    Ok(json!({
+        "boxes": p.boxes,
+        "seconds": p.t_end,
+        "max_penetration_m": deepest,
+        "energy_drift_j": gain,
+        "ms_per_step": ms_total / count.max(1) as f64,
+        "rows": runs,
     }))
 }

@@ -333,6 +333,25 @@ pub fn run_stack(
 }
 // ANCHOR_END: stack_run
 
+// ANCHOR: creep
+/// How fast the top of a stack of `boxes` cubes sinks into itself under the
+/// regularised force solve (m/s), the closed form of its creep. Each solve adds
+/// δ = ρ A_max to A's diagonal ([`crate::friction::REGULARIZATION`] ρ), so a held
+/// contact carrying f ends with d̈ = A f + b = −δ f − ḋ / h instead of zero; at
+/// steady state d̈ = 0 and the contact closes at ḋ = −h δ f. The top sinks by the
+/// sum over the layers below it, h δ Σ f. A corner between two cubes of side s and
+/// mass m has A_max = 2 (1/m + |r × n|²/I) with |r × n|² = s²/2 and I = m s²/6, so
+/// A_max = 8/m; the corners under the k-th box from the top carry k m g / 4 each, and
+/// Σ f over one corner per layer is m g n (n + 1) / 8. So the rate is
+/// h ρ g n (n + 1), whatever the cubes' size and mass. (A single cube touches only
+/// the ground, where A_max = 4/m: half the rate.)
+pub fn stack_creep_rate(boxes: usize, h: f64, g: f64) -> f64 {
+    let n = boxes as f64;
+    let shared = if boxes > 1 { 1.0 } else { 0.5 };
+    h * crate::friction::REGULARIZATION * g * n * (n + 1.0) * shared
+}
+// ANCHOR_END: creep
+
 // ANCHOR: slip
 /// How far the block on a slope of `theta` (rad) slides in `seconds`.
 pub fn slip(theta: f64, settings: Settings, seconds: f64) -> Result<f64, PbmError> {

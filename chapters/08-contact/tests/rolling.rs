@@ -97,10 +97,11 @@ fn the_seesaw_balances_by_the_lever_law_and_tips_as_predicted() {
 }
 
 #[test]
-fn lopsided_seesaws_finish_and_come_to_rest_on_the_heavy_end() {
+fn lopsided_seesaws_finish_within_the_step_budget_tipped_onto_the_heavy_end() {
     // Value sets where a pair already deeper than ε would make every collision-time
     // search end at a sliver of a step. Each must finish within the step budget,
-    // tipped onto its heavy (right) end, sin θ = height / half.
+    // tipped onto its heavy (right) end, sin θ = height / half. (Such a plank need
+    // not come to rest: worlds.md explains its rocking; the tilt is what is held.)
     let sets = [
         ((0.2, 1.0), (5.0, 0.5), 2.0),
         ((0.2, 1.08), (5.0, 0.5), 2.0),

@@ -1,5 +1,5 @@
 //! Stage 5: the step's length. No step may be so long that a body passes through
-//! another solid within it unseen ([`step_limit`]), and a step that drives some pair
+//! the thickness of another solid within it unseen ([`step_limit`]), and a step that drives some pair
 //! deeper than the tolerance is cut back to the collision time.
 
 use super::detect::{Found, Shape};
@@ -10,14 +10,18 @@ use pbm_ode::system::{OdeSystem, state_of};
 use pbm_prelim::PbmError;
 
 // ANCHOR: step_limit
-/// The longest step, at most `h`, over which no body can pass through another solid
-/// unseen. A world that looks for contact only at the ends of its steps misses a
+/// The longest step, at most `h`, over which no body can pass through another
+/// solid's thickness unseen. A world that looks for contact only at the ends of its steps misses a
 /// solid that a body crosses within one (chapter 7's tunnelling). To pass through a
 /// solid unseen a body must close on it by more than that solid's narrowest width
 /// (and its own): so no body may close on any other by more than the narrowest
 /// width among the others, `widths` for the bodies and `fixture_width` for the
 /// fixed solids. A body's points move at most `speeds[i]` (|v| + |ω| r), and it
-/// closes on another body at most that plus the fastest other one's speed.
+/// closes on another body at most that plus the fastest other one's speed. This
+/// bounds the motion through a solid's thickness, not every chord through it: a
+/// fast body can still clip a corner or an edge between two steps, where the chord
+/// is as short as you like, and only a continuous test (chapter 7's conservative
+/// advancement) sees that.
 pub fn step_limit(h: f64, speeds: &[f64], widths: &[f64], fixture_width: f64) -> f64 {
     // The two largest (or smallest) of `values`: "the others" of any body.
     let best_two = |values: &[f64], better: fn(f64, f64) -> bool| {

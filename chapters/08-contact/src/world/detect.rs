@@ -285,7 +285,9 @@ impl World {
         let (gap, w) = match self.settings.solver {
             Solver::Exact => separation(pi, pj),
             // Bodies may interpenetrate deeply; nearly parallel edges mislead.
-            Solver::SequentialImpulses { .. } => separation_over(pi, pj, PARALLEL),
+            Solver::SequentialImpulses { .. } | Solver::TimeStepping => {
+                separation_over(pi, pj, PARALLEL)
+            }
         };
         self.stats.separations += 1;
         self.witnesses.insert((i, j), w);
@@ -320,7 +322,9 @@ impl World {
             // a pair interpenetrating by d has features down to d below it.
             let w = witness.unwrap_or_else(|| separation(pi, pj).1);
             let mut contacts = match self.settings.solver {
-                Solver::SequentialImpulses { .. } => clipped_contacts(pi, pj, w, eps),
+                Solver::SequentialImpulses { .. } | Solver::TimeStepping => {
+                    clipped_contacts(pi, pj, w, eps)
+                }
                 Solver::Exact => Vec::new(),
             };
             if contacts.is_empty() {

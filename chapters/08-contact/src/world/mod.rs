@@ -105,6 +105,10 @@ pub enum Solver {
         /// Sweeps over the rows per step.
         sweeps: usize,
     },
+    /// The time-stepping LCP (Stewart–Trinkle, Anitescu–Potra): the same velocity
+    /// problem as sequential impulses, once per step and solved exactly (pivoting),
+    /// with the same speculative contacts and split push out; no collision times.
+    TimeStepping,
 }
 
 /// The most sweeps a step may ask for.
@@ -316,6 +320,21 @@ fn check_settings(s: &Settings) -> Result<(), PbmError> {
             return bad("sequential impulses", why);
         }
     }
+    if s.solver == Solver::TimeStepping && s.restitution != 0.0 {
+        let why = format!(
+            "restitution {}: the time-stepping LCP is inelastic, as Stewart and Trinkle \
+             pose it (a bounce needs an impact phase of its own); set restitution = 0",
+            s.restitution
+        );
+        return bad("the time-stepping LCP", why);
+    }
+    if s.solver == Solver::TimeStepping && s.order == Order::First {
+        let why =
+            "it solves the velocities of Newton's world, and a first-order world \
+                   has none to solve: use the exact solver"
+                .to_string();
+        return bad("the time-stepping LCP", why);
+    }
     Ok(())
 }
 
@@ -482,9 +501,10 @@ impl World {
     /// The normal forces of the last solve (N), in contact order (for sequential
     /// impulses, the last substep's normal impulses over the substep).
     pub fn last_normal_forces(&self) -> Vec<f64> {
-        if let Solver::SequentialImpulses { .. } = self.settings.solver {
-            let h = self.settings.h;
-            let sub = h / SUBSTEPS as f64;
+        if let Solver::SequentialImpulses { .. } | Solver::TimeStepping =
+            self.settings.solver
+        {
+            let sub = self.impulse_span();
             return self.remembered.iter().map(|r| r.impulses[0] / sub).collect();
         }
         let rows_per_contact = if self.mu > 0.0 { 3 } else { 1 };
@@ -520,8 +540,12 @@ impl World {
     pub fn step(&mut self) -> Result<f64, PbmError> {
         let (step, t0) = (self.steps, self.time());
         let at = |e: PbmError| e.at_step(step, t0);
-        if let Solver::SequentialImpulses { sweeps } = self.settings.solver {
-            return self.step_sequential(sweeps).map_err(at);
+        match self.settings.solver {
+            Solver::SequentialImpulses { sweeps } => {
+                return self.step_sequential(sweeps).map_err(at);
+            }
+            Solver::TimeStepping => return self.step_time_stepping().map_err(at),
+            Solver::Exact => {}
         }
         let found = match self.found.take() {
             Some(found) => found,

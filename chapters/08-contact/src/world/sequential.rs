@@ -19,13 +19,16 @@
 
 use super::detect::{Found, PARALLEL, frames_of};
 use super::{V3, World};
+use crate::friction::{SETTLED, solve_friction};
 use crate::impulse::{Contact, relative_velocity};
 use crate::resting::Kind;
 use crate::rows::{BodyState, Role, Row};
 use crate::sequential::{Sweeper, Velocity, velocities};
+use nalgebra::DVector;
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_prelim::PbmError;
 use pbm_rigid::rotation::{Quat, quat_from_axis_angle, quat_mul};
+use std::ops::Neg;
 use std::ops::Range;
 
 /// The share of a contact's interpenetration beyond the tolerance that the push
@@ -148,6 +151,68 @@ impl World {
     }
     // ANCHOR_END: step_sequential
 
+    // ANCHOR: step_time_stepping
+    /// One step of the time-stepping LCP (Stewart–Trinkle, Anitescu–Potra): the
+    /// contacts within reach found once, as for sequential impulses, and then one
+    /// impulse problem on velocities over the whole step, solved exactly. With v⁻
+    /// the velocities after gravity's impulse and λ the impulses, every row's
+    /// velocity after is v⁺ = A λ + J v⁻; a normal row must leave at its target t
+    /// or faster (v⁺ ≥ t: close what gap it has and no more, or bounce), pushing only
+    /// and only while it leaves exactly at t; friction rows stop their sliding within
+    /// the pyramid of the normal impulses, or slide with friction at its bound. So
+    /// b = J v⁻ − t in the bounded LCP of [`crate::friction::solve_friction`]. A
+    /// second, frictionless problem of the same rows pushes interpenetration beyond
+    /// ε out through the positions only (split impulses), and the positions move
+    /// with the new velocities.
+    pub(super) fn step_time_stepping(&mut self) -> Result<f64, PbmError> {
+        let h = self.settings.h;
+        self.reach = self.settings.tolerance + h * self.closing_bound();
+        let frames = frames_of(&self.system.bodies, &self.spins);
+        let found: Vec<Found> = self
+            .detect()?
+            .into_iter()
+            .filter(|f| !parallel_edges(&f.held.resting(&frames).kind))
+            .collect();
+        for body in &mut self.system.bodies {
+            let (x, j) = (body.position(), self.settings.gravity * (body.mass() * h));
+            body.apply_impulse_at(&x, &j);
+        }
+        let states = self.states();
+        let (rows, mut bounce, layout) = self.contact_rows(&found);
+        let gaps = normal_gaps(&rows, &found);
+        let sweeper = Sweeper::new(&states, &rows);
+        let vel = velocities(&states);
+        let now = bounces_now(&sweeper, &vel, (&mut bounce, &gaps), h);
+        let (target, push_out) =
+            targets(&rows, &gaps, &now, (h, self.settings.tolerance));
+        let mut lambda = vec![0.0; rows.len()];
+        let mut pseudo = vec![Velocity::default(); states.len()];
+        if !rows.is_empty() {
+            let b = DVector::from_fn(rows.len(), |i, _| {
+                sweeper.rows()[i].velocity(&vel) - target[i]
+            });
+            let solved = solve_friction(&states, &rows, &b, self.mu, None)?;
+            lambda.copy_from_slice(solved.solution.f.as_slice());
+            self.stats.pivots += solved.solution.pivots;
+            self.stats.unsettled += usize::from(solved.mismatch > SETTLED);
+            if push_out.iter().any(|&p| p > 0.0) {
+                let out = DVector::from_vec(push_out).neg();
+                let out = solve_friction(&states, &rows, &out, 0.0, None)?.solution;
+                for (row, &l) in sweeper.rows().iter().zip(out.f.iter()) {
+                    row.push(&mut pseudo, l);
+                }
+            }
+        }
+        self.apply_row_impulses(&sweeper, &lambda);
+        self.drift_positions(h, &pseudo);
+        self.remember(&found, &layout, &lambda);
+        let deepest = found.iter().map(|f| -f.gap).fold(0.0, f64::max);
+        self.note_sequential(&rows, &lambda, (0, 0.0), deepest)?;
+        self.steps += 1;
+        Ok(h)
+    }
+    // ANCHOR_END: step_time_stepping
+
     // ANCHOR: substep
     /// One substep of length `sub`: gravity changes the velocities, `sweeps` sweeps
     /// solve for the impulses (warm-started from the substep before), a second solve
@@ -239,6 +304,36 @@ impl World {
     }
     // ANCHOR_END: speculative_rows
 
+    // ANCHOR: contact_rows
+    /// The rows of the time-stepping LCP: each contact's normal row and, with
+    /// friction, its two tangent rows, each bounded by μ times that contact's own
+    /// normal impulse (the friction pyramid of the exact loop, contact by contact).
+    /// For each row, the speed it must leave at if it bounces: zero, since the
+    /// problem is inelastic (restitution needs an impact phase of its own, which a
+    /// single velocity problem per step does not have).
+    fn contact_rows(&self, found: &[Found]) -> (Vec<Row>, Vec<f64>, Layout) {
+        let frames = frames_of(&self.system.bodies, &self.spins);
+        let (mut rows, mut bounce) = (Vec::new(), Vec::new());
+        let mut layout = Layout { normals: Vec::new(), faces: Vec::new() };
+        for f in found {
+            let c = f.held.resting(&frames).contact;
+            let normal = rows.len();
+            layout.normals.push(normal);
+            rows.push(Row { a: c.a, b: c.b, p: c.p, along: c.n, role: Role::Normal });
+            bounce.push(0.0); // inelastic, as Stewart and Trinkle pose it
+            if self.mu > 0.0 {
+                let (t1, t2) = f.held.tangents;
+                for t in [frames[c.b].r * t1, frames[c.b].r * t2] {
+                    let role = Role::Tangent { normal };
+                    rows.push(Row { a: c.a, b: c.b, p: c.p, along: t, role });
+                    bounce.push(0.0);
+                }
+            }
+        }
+        (rows, bounce, layout)
+    }
+    // ANCHOR_END: contact_rows
+
     /// The speed contact `c` (found as `f`) must leave at if it bounces: −e v⁻ if it
     /// closes faster than the bounce speed and touches within the step (a pair that
     /// would still be apart at its end is not pushed apart before it meets), else
@@ -311,6 +406,15 @@ impl World {
         }
     }
 
+    /// The time one solve's impulses act over (s): a substep of sequential
+    /// impulses, the whole step of the time-stepping LCP.
+    pub(super) fn impulse_span(&self) -> f64 {
+        match self.settings.solver {
+            super::Solver::TimeStepping => self.settings.h,
+            _ => self.settings.h / SUBSTEPS as f64,
+        }
+    }
+
     // ANCHOR: drift_positions
     /// Moves every body with its new velocities for the step plus its
     /// pseudo-velocities from the split solve: x += h (v + v_p), and the orientation
@@ -347,7 +451,6 @@ impl World {
         (sweeps, error): (usize, f64),
         deepest: f64,
     ) -> Result<(), PbmError> {
-        let h = self.settings.h;
         let stats = &mut self.stats;
         stats.deepest = stats.deepest.max(deepest);
         if !rows.is_empty() {
@@ -355,10 +458,12 @@ impl World {
             stats.sweeps += sweeps;
             stats.max_velocity_error = stats.max_velocity_error.max(error);
         }
+        let span = self.impulse_span();
+        let stats = &mut self.stats;
         for (row, l) in rows.iter().zip(lambda) {
             if row.role == Role::Normal {
                 // λ is a substep's impulse: the force is λ over the substep.
-                let force = l / (h / SUBSTEPS as f64);
+                let force = l / span;
                 stats.min_normal_force = stats.min_normal_force.min(force);
             }
         }
