@@ -13,6 +13,7 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("contact/incline"),
         Shown::run("contact/singular"),
         Shown::run("contact/stack").keys(STACK).timed(&["ms_per_step"]),
+        Shown::run("contact/time-stepping").timed(&["ms_per_step"]),
         Shown::run("contact/turntable"),
         Shown::run("contact/seesaw"),
         Shown::run("contact/incline").set(&["world=first"]),
