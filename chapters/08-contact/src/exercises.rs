@@ -237,6 +237,9 @@ fn stack(p: StackParams) -> Result<Value, PbmError> {
         },
         "ms_per_step": ms_per_step,
         "separation_searches": stats.separations,
+        "searches_after_witness": stats.searches_after_witness,
+        "witness_found_again": stats.witness_found_again,
+        "search_share_of_step": stats.search_seconds / stats.step_seconds.max(1e-300),
         "tolerance_corrections": stats.corrections,
         "unsettled_friction_solves": stats.unsettled,
         "cube_side_m": scenes::CUBE.0,
@@ -317,6 +320,7 @@ fn singular(p: SingularParams) -> Result<Value, PbmError> {
         "jump_fresh_n": largest_jump(&s.scratch),
         "jump_warm_n": largest_jump(&s.warm),
         "warm_held": s.held as f64 / samples as f64,
+        "warm_loop_gap_n": s.loop_gap,
         "residual": s.residual,
     }))
 }

@@ -67,6 +67,9 @@ pub struct Sweep {
     pub residual: f64,
     /// Samples at which the warm start's guess held (one linear solve, no pivots).
     pub held: usize,
+    /// How far the warm start's legs end from where they began once the load is
+    /// back at its start (N): the split it keeps depends on the path.
+    pub loop_gap: f64,
 }
 
 fn legs(sol: &LcpSolution) -> [f64; 4] {
@@ -96,6 +99,7 @@ pub fn sweep(load: f64, radius: f64, samples: usize) -> Result<Sweep, PbmError> 
         warm: Vec::new(),
         residual: 0.0,
         held: 0,
+        loop_gap: 0.0,
     };
     let mut previous: Option<LcpSolution> = None;
     for k in 0..samples {
@@ -116,6 +120,12 @@ pub fn sweep(load: f64, radius: f64, samples: usize) -> Result<Sweep, PbmError> 
         out.scratch.push(legs(&fresh));
         out.warm.push(legs(&warm));
         previous = Some(warm);
+    }
+    if let (Some(last), Some(first)) = (&previous, out.warm.first()) {
+        let (a, b) = problem(load, radius, 0.0);
+        let (back, _) = solve_warm(&a, &b, &Bounds::contacts(4), last)?;
+        out.loop_gap =
+            (0..4).map(|i| (back.f[i] - first[i]).abs()).fold(0.0, f64::max);
     }
     Ok(out)
 }

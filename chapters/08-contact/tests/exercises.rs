@@ -22,5 +22,6 @@ pbm_prelim::exercise_tests!(
         bound(value, "residual", |r| r < 1e-9);
         bound(value, "ms_per_step", |ms| ms > 0.0);
         bound_rows(value, &["ms_per_step"], |ms| ms > 0.0);
+        bound(value, "search_share_of_step", |x| (0.0..1.0).contains(&x));
     },
 );

@@ -492,7 +492,10 @@ fn the_time_stepping_lcp_holds_the_stack_creeping_as_the_exact_loop_does() {
     let (boxes, seconds) = (6, 3.0);
     let (world, drift, _) = run_stack(boxes, seconds, settings).unwrap();
     let predicted = scenes::stack_creep_rate(boxes, settings.h, 9.81) * seconds;
-    assert!((drift / predicted - 1.0).abs() < 0.05, "{drift:e} against {predicted:e}");
+    assert!(
+        (drift / predicted - 1.0).abs() < 0.05,
+        "{drift:e} against {predicted:e}"
+    );
     assert!(world.stats().min_normal_force >= 0.0);
 }
 

@@ -282,6 +282,7 @@ impl World {
             self.stats.witness_reused += 1;
             return (-gap, None);
         }
+        let clock = std::time::Instant::now();
         let (gap, w) = match self.settings.solver {
             Solver::Exact => separation(pi, pj),
             // Bodies may interpenetrate deeply; nearly parallel edges mislead.
@@ -289,7 +290,12 @@ impl World {
                 separation_over(pi, pj, PARALLEL)
             }
         };
+        self.stats.search_seconds += clock.elapsed().as_secs_f64();
         self.stats.separations += 1;
+        if let Some(&kept) = self.witnesses.get(&(i, j)) {
+            self.stats.searches_after_witness += 1;
+            self.stats.witness_found_again += usize::from(kept == w);
+        }
         self.witnesses.insert((i, j), w);
         self.depths.insert((i, j), (-gap, Some(w)));
         (-gap, Some(w))

@@ -209,6 +209,16 @@ pub struct Stats {
     pub separations: usize,
     /// Pairs shown apart by more than ε by their last witness alone, with no search.
     pub witness_reused: usize,
+    /// Full searches of a pair that had a kept witness, and of those, how many
+    /// found the same plane again: what re-checking the kept plane (the notes' way
+    /// for touching pairs) would have answered.
+    pub searches_after_witness: usize,
+    /// Of [`Stats::searches_after_witness`], those that found the kept plane again.
+    pub witness_found_again: usize,
+    /// Time spent in full separation searches (s).
+    pub search_seconds: f64,
+    /// Time spent in steps (s), measured around [`World::step`] by `run_until`.
+    pub step_seconds: f64,
     /// Tolerance corrections made.
     pub corrections: usize,
     /// Force solves whose friction rounds did not settle (the best round kept).
@@ -586,7 +596,9 @@ impl World {
             if taken == budget {
                 return Err(self.stalled(t_end));
             }
+            let clock = std::time::Instant::now();
             self.step()?;
+            self.stats.step_seconds += clock.elapsed().as_secs_f64();
             taken += 1;
             each(self);
         }
