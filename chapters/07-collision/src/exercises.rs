@@ -1,12 +1,15 @@
 //! The chapter's exercises.
 
 use crate::bvh::{Bvh, folded_sheet};
-use crate::polyhedron::{ConvexPolyhedron, PlaneCache, Status, contacts, separation};
-use crate::scenes::{BoxScene, PAPER_TABLE_1, predicted_exchanges};
+use crate::polyhedron::{PlaneCache, Status, contacts, separation_counted};
+use crate::gjk::{Gjk, NearestCache, Proximity, Support, epa, gjk, gjk_from};
+use crate::scenes::{
+    BoxScene, PAPER_TABLE_1, SolidKind, TumblingPass, predicted_exchanges, random_pair,
+};
 use crate::sweep::{CoherentSweep, brute_force_pairs, sort_and_sweep_pairs};
 use crate::toi::{BOOK_TOSS, FallingBox, Refinement, Search, exact_impact, find_impact};
 use crate::tunnel::{Shot, first_tunnelling_speed};
-use nalgebra::{UnitQuaternion, Vector3};
+use nalgebra::Vector3;
 use pbm_ode::convergence::log_log_slope;
 use pbm_prelim::{Choice, Exercise, Optional, PbmError, params};
 use serde_json::{Value, json};
@@ -53,6 +56,11 @@ pub fn all() -> Vec<Exercise> {
             "separating-plane",
             "a tumbling cube passing a fixed one: how often last step's separating plane still separates",
             separating_plane,
+        ),
+        Exercise::new(
+            "gjk",
+            "GJK and EPA beside the separating axes: the tumbling cube, and random pairs of boxes and hulls",
+            gjk_beside_sat,
         ),
         Exercise::new(
             "toi",
@@ -187,30 +195,29 @@ fn sweep_table(p: SweepTableParams) -> Result<Value, PbmError> {
 params! {
     /// `collision/separating-plane`.
     pub struct SeparatingPlaneParams {
-        steps: usize = int("steps over the pass", 2000, 10, 100_000),
-        spin: f64 = float("how far the cube turns over the pass (rad)", 4.0, -1000.0, 1000.0),
-        height: f64 = float("height of the moving cube's path above the fixed cube's centre (m)", 1.45, 0.0, 5.0),
+        steps: usize = int("steps over the pass", TumblingPass::BOOK.steps as u64, 10, 100_000),
+        spin: f64 = float("how far the cube turns over the pass (rad)", TumblingPass::BOOK.spin, -1000.0, 1000.0),
+        height: f64 = float("height of the moving cube's path above the fixed cube's centre (m)", TumblingPass::BOOK.height, 0.0, 5.0),
         epsilon: f64 = positive("contact tolerance ε (m)", 1e-3, 0.1),
     }
 }
 
 fn separating_plane(p: SeparatingPlaneParams) -> Result<Value, PbmError> {
-    let (steps, spin) = (p.steps, p.spin);
-    let (height, epsilon) = (p.height, p.epsilon);
-    let half = Vector3::new(0.5, 0.5, 0.5);
-    let fixed = ConvexPolyhedron::cuboid(Vector3::zeros(), half)?;
-    let moving = ConvexPolyhedron::cuboid(Vector3::zeros(), half)?;
-    let axis = Vector3::new(0.3, 0.5, 0.8).normalize();
+    let pass = TumblingPass { steps: p.steps, spin: p.spin, height: p.height };
+    let epsilon = p.epsilon;
+    let fixed = TumblingPass::cube()?;
     let mut cache = PlaneCache::default();
     let (mut closest, mut status_changes, mut contact_steps) = (f64::INFINITY, 0, 0);
-    let mut most_contacts = 0;
+    let (mut most_contacts, mut without_witness, mut per_search) = (0, 0, 0);
     let mut last = None;
-    for k in 0..steps {
-        let t = k as f64 / steps as f64;
-        let turn = UnitQuaternion::from_scaled_axis(axis * (spin * t));
-        let body = moving.placed(Vector3::new(-3.0 + 6.0 * t, 0.2, height), turn);
+    for k in 0..pass.steps {
+        let body = pass.moving(&fixed, k);
         let status = cache.test(&fixed, &body, epsilon);
-        closest = closest.min(separation(&fixed, &body).0);
+        // The full search at every step, for what the witness saves.
+        let (d, _, tried) = separation_counted(&fixed, &body, 0.0);
+        closest = closest.min(d);
+        without_witness += tried;
+        per_search = per_search.max(tried);
         status_changes += usize::from(last.is_some_and(|s| s != status));
         last = Some(status);
         if status == Status::Contact {
@@ -218,22 +225,130 @@ fn separating_plane(p: SeparatingPlaneParams) -> Result<Value, PbmError> {
             most_contacts = most_contacts.max(contacts(&fixed, &body, epsilon).len());
         }
     }
-    // A full search tries 6 + 6 face normals and 12 × 12 edge pairs, both ways.
-    let axes_per_search = 2 * (6 + 6 + 12 * 12);
-    // Every test but the first tries the witness first (one axis), whether or not it
-    // answers; a search then tries them all.
-    let witness_tests = cache.reused + cache.searched.saturating_sub(1);
-    let axes_tested = witness_tests + cache.searched * axes_per_search;
+    // What a search would try over every pair of edges rather than one edge of each
+    // direction: 2(F_A + F_B + E_A·E_B).
+    let (faces, edges) = (fixed.faces().len(), fixed.edges().len());
     Ok(json!({
-        "witness_reuse_rate": cache.reused as f64 / steps as f64,
+        "witness_reuse_rate": cache.reused as f64 / pass.steps as f64,
         "reused": cache.reused,
         "searched": cache.searched,
-        "axes_tested": axes_tested,
-        "axes_without_witness": steps * axes_per_search,
+        "directions_per_search": per_search,
+        "directions_every_edge_pair": 2 * (faces + faces + edges * edges),
+        "axes_tested": cache.directions,
+        "axes_without_witness": without_witness,
         "closest_separation": closest,
         "status_changes": status_changes,
         "contact_steps": contact_steps,
         "most_contacts": most_contacts,
+    }))
+}
+
+params! {
+    /// `collision/gjk`.
+    pub struct GjkParams {
+        steps: usize = int("steps over the pass", TumblingPass::BOOK.steps as u64, 10, 100_000),
+        spin: f64 = float("how far the cube turns over the pass (rad)", TumblingPass::BOOK.spin, -1000.0, 1000.0),
+        height: f64 = float("height of the moving cube's path above the fixed cube's centre (m)", TumblingPass::BOOK.height, 0.0, 5.0),
+        epsilon: f64 = positive("contact tolerance ε (m)", 1e-3, 0.1),
+        pairs: usize = int("random pairs of each kind (boxes, hulls)", 500, 1, 10_000),
+    }
+}
+
+/// How closely GJK's and EPA's answers must match the separating axes' to count as
+/// agreeing (m): hundreds of times what they stop within on shapes a metre across.
+pub const AGREEMENT: f64 = 1e-9;
+
+/// GJK's distance for a pair, or minus EPA's depth when they overlap, and the
+/// support points both took.
+fn signed_distance<const D: usize>(
+    a: &impl Support<D>,
+    b: &impl Support<D>,
+    found: &Gjk<D>,
+) -> Result<(f64, usize), PbmError> {
+    match &found.proximity {
+        Proximity::Apart { distance, .. } => Ok((*distance, found.supports)),
+        Proximity::Overlapping { simplex } => {
+            let depth = epa(a, b, simplex).ok_or_else(|| {
+                PbmError::invalid("collision/gjk", "EPA found a pair of no volume")
+            })?;
+            Ok((-depth.depth, found.supports + depth.supports))
+        }
+    }
+}
+
+fn gjk_beside_sat(p: GjkParams) -> Result<Value, PbmError> {
+    let pass = TumblingPass { steps: p.steps, spin: p.spin, height: p.height };
+    let epsilon = p.epsilon;
+    let fixed = TumblingPass::cube()?;
+    // The separating axes with their witness, as in collision/separating-plane.
+    let mut cache = PlaneCache::default();
+    // GJK's counterpart: last step's nearest direction tried first.
+    let mut nearest = NearestCache::default();
+    // GJK's distance at every step, from scratch and from last step's point.
+    let (mut cold, mut warm, mut start, mut agree) = (0, 0, Vector3::x(), 0);
+    let (mut short_steps, mut shortfall) = (0, 0.0_f64);
+    for k in 0..pass.steps {
+        let body = pass.moving(&fixed, k);
+        let sat = cache.test(&fixed, &body, epsilon);
+        let status = nearest.test(&fixed, &body, epsilon);
+        agree += usize::from(status == sat);
+        let from_scratch = gjk(&fixed, &body);
+        let from_last = gjk_from(&fixed, &body, &start, |_, _| {});
+        let (distance, work) = signed_distance(&fixed, &body, &from_scratch)?;
+        cold += work;
+        warm += signed_distance(&fixed, &body, &from_last)?.1;
+        if from_last.nearest.norm() > 0.0 {
+            start = from_last.nearest;
+        }
+        // The separating axes bound the distance below; by how much they fall short.
+        let short = distance - separation_counted(&fixed, &body, 0.0).0;
+        short_steps += usize::from(short > AGREEMENT);
+        shortfall = shortfall.max(short);
+    }
+    // Random pairs: GJK's verdict against the sign of the separation, EPA's depth
+    // against the separating axes' depth, and the work of each.
+    let (mut apart, mut overlapping, mut signs, mut depths, mut below) = (0, 0, 0, 0, 0);
+    let (mut pair_supports, mut pair_directions) = (0, 0);
+    for seed in 0..p.pairs as u64 {
+        for kind in [SolidKind::Box, SolidKind::Hull] {
+            let (a, b) = random_pair(seed, kind)?;
+            let (sat, _, tried) = separation_counted(&a, &b, 0.0);
+            let found = gjk(&a, &b);
+            let (d, work) = signed_distance(&a, &b, &found)?;
+            pair_supports += work;
+            pair_directions += tried;
+            match found.proximity {
+                Proximity::Apart { .. } => {
+                    apart += 1;
+                    signs += usize::from(sat > -AGREEMENT);
+                    below += usize::from(sat < d - AGREEMENT);
+                }
+                Proximity::Overlapping { .. } => {
+                    overlapping += 1;
+                    signs += usize::from(sat < AGREEMENT);
+                    depths += usize::from((d - sat).abs() <= AGREEMENT);
+                }
+            }
+        }
+    }
+    let total = 2.0 * p.pairs as f64;
+    Ok(json!({
+        "sat_directions": cache.directions,
+        "sat_searches": cache.searched,
+        "gjk_supports": nearest.supports,
+        "gjk_runs": nearest.searched,
+        "statuses_agree": agree,
+        "supports_cold_every_step": cold,
+        "supports_warm_every_step": warm,
+        "steps_separation_short": short_steps,
+        "largest_shortfall": shortfall,
+        "pairs_apart": apart,
+        "pairs_overlapping": overlapping,
+        "verdicts_agree": signs,
+        "depths_agree": depths,
+        "separation_below_distance": below,
+        "supports_per_pair": pair_supports as f64 / total,
+        "directions_per_pair": pair_directions as f64 / total,
     }))
 }
 
@@ -300,6 +415,11 @@ fn tunnel(p: TunnelParams) -> Result<Value, PbmError> {
         first_tunnelling_speed(&shot, k, epsilon, range, 200)
     };
     Ok(json!({
+        // How far one step, and one sub-step, carries the plate, beside the
+        // thickness it must not skip: the tunnelling condition's two sides.
+        "step_travel": shot.speed * shot.h,
+        "substep_travel": shot.speed * shot.h / substeps as f64,
+        "plate_and_wall": shot.plate + shot.wall,
         "tunnels_without_cure": plain.tunnelled,
         "tunnels_with_substeps": sub.tunnelled,
         "tunnels_with_cure": cured.tunnelled,

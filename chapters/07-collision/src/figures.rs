@@ -2,16 +2,17 @@
 //! criterion run committed beside it).
 
 use crate::aabb::Aabb;
+use crate::gjk::{Proximity, difference_support, epa_watched, gjk_from};
 use crate::polygon::{ConvexPolygon, Witness, separation};
 use crate::polyhedron::{
     Axis, ConvexPolyhedron, Feature, PlaneCache, contacts, plane,
 };
-use crate::scenes::BoxScene;
+use crate::scenes::{BoxScene, TumblingPass};
 use crate::scenes::PAPER_TABLE_1;
 use crate::sweep::{CoherentSweep, brute_force_pairs};
 use crate::toi::{BOOK_TOSS, FallingBox, LastStep, Search, collision_time, last_step};
 use crate::tunnel::{Flight, Shot, WALL_X};
-use nalgebra::{UnitQuaternion, Vector2, Vector3};
+use nalgebra::{Vector2, Vector3};
 use pbm_ode::convergence::log_log_slope;
 use pbm_prelim::plot::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -39,6 +40,11 @@ pub fn all() -> Vec<Figure> {
             "separating-axis",
             "Candidate axes, the shapes' shadows on them, and the gap",
             separating_axis,
+        ),
+        Figure::new(
+            "gjk-epa",
+            "The Minkowski difference, GJK's simplices and EPA's polygon",
+            gjk_epa,
         ),
         Figure::new(
             "separating-plane",
@@ -243,17 +249,11 @@ fn edge_on(n: &Vector3<f64>) -> Vector3<f64> {
 }
 
 fn separating_plane() -> Result<Vec<Drawing>, PbmError> {
-    // The exercise's pass: a fixed unit cube and one tumbling past it, 1.45 above.
-    let half = Vector3::new(0.5, 0.5, 0.5);
-    let fixed = ConvexPolyhedron::cuboid(Vector3::zeros(), half)?;
-    let moving = ConvexPolyhedron::cuboid(Vector3::zeros(), half)?;
-    let axis = Vector3::new(0.3, 0.5, 0.8).normalize();
-    let steps = 2000;
-    let at = |k: usize| {
-        let t = k as f64 / steps as f64;
-        let turn = UnitQuaternion::from_scaled_axis(axis * (4.0 * t));
-        moving.placed(Vector3::new(-3.0 + 6.0 * t, 0.2, 1.45), turn)
-    };
+    // The exercise's pass: a fixed unit cube and one tumbling past it.
+    let pass = TumblingPass::BOOK;
+    let fixed = TumblingPass::cube()?;
+    let steps = pass.steps;
+    let at = |k: usize| pass.moving(&fixed, k);
     let mut cache = PlaneCache::default();
     // (step, body, witness, searched at this step, steps the witness has lasted)
     let mut log = Vec::new();
@@ -1400,6 +1400,252 @@ fn table_edge() -> Result<Vec<Drawing>, PbmError> {
                 EmptyElement::at(p)
                     + Rectangle::new([(-6, -6), (6, 6)], color(2).filled())
             }))?;
+            Ok(())
+        },
+    )
+}
+
+/// A chart in metres on both axes, as the GJK figure's panels draw on.
+type Chart2d<'a, 'b> = ChartContext<
+    'a,
+    SVGBackend<'b>,
+    Cartesian2d<
+        plotters::coord::types::RangedCoordf64,
+        plotters::coord::types::RangedCoordf64,
+    >,
+>;
+
+/// A − B drawn from its support mapping: the support points along 720 directions
+/// round the circle are its vertices, counter-clockwise.
+fn minkowski_outline(a: &ConvexPolygon, b: &ConvexPolygon) -> Vec<Vector2<f64>> {
+    let mut ring: Vec<Vector2<f64>> = Vec::new();
+    for k in 0..720 {
+        let t = std::f64::consts::TAU * k as f64 / 720.0;
+        let w = difference_support(a, b, &Vector2::new(t.cos(), t.sin())).w;
+        if ring.last() != Some(&w) && ring.first() != Some(&w) {
+            ring.push(w);
+        }
+    }
+    ring
+}
+
+/// One panel of the GJK figure, in metres on both axes, covering `points`.
+fn gjk_panel<'a, 'b>(
+    panel: &'a Area<'b>,
+    points: &[Vector2<f64>],
+) -> Result<Chart2d<'a, 'b>, Box<dyn std::error::Error>> {
+    let (lo, hi) = points.iter().fold(
+        (Vector2::repeat(f64::INFINITY), Vector2::repeat(f64::NEG_INFINITY)),
+        |(lo, hi), p| (lo.inf(p), hi.sup(p)),
+    );
+    let (xr, yr) =
+        equal_scale(panel, lo.x - 0.25..hi.x + 0.25, lo.y - 0.25..hi.y + 0.25);
+    let mut chart = chart_on(panel).build_cartesian_2d(xr, yr)?;
+    axes(&mut chart, "x (m)", "y (m)")
+        .x_label_formatter(&|v| format!("{v:.1}"))
+        .y_label_formatter(&|v| format!("{v:.1}"))
+        .draw()?;
+    Ok(chart)
+}
+
+/// Draws a closed outline of `points`, filled lightly when `fill` is set.
+fn closed<'a, 'b: 'a>(
+    chart: &mut Chart2d<'a, 'b>,
+    points: &[Vector2<f64>],
+    c: RGBColor,
+    width: u32,
+    fill: bool,
+) -> DrawResult {
+    let mut ring: Vec<(f64, f64)> = points.iter().map(|p| (p.x, p.y)).collect();
+    ring.extend(ring.first().copied());
+    if fill {
+        chart.draw_series(std::iter::once(Polygon::new(
+            ring.clone(),
+            c.mix(0.2).filled(),
+        )))?;
+    }
+    line(chart, &ring, c, width)
+}
+
+/// Dots at `points`, numbered 1, 2, … in `c`. Each number stands out from the
+/// middle of the dots, or on the other side of its dot where that would crowd a
+/// number already placed.
+fn numbered<'a, 'b: 'a>(
+    chart: &mut Chart2d<'a, 'b>,
+    points: &[Vector2<f64>],
+    c: RGBColor,
+) -> DrawResult {
+    let middle = points.iter().sum::<Vector2<f64>>() / points.len().max(1) as f64;
+    let mut placed: Vec<(i32, i32)> = Vec::new();
+    for (k, p) in points.iter().enumerate() {
+        let out = p - middle;
+        let out = if out.norm() > 1e-9 { out.normalize() } else { Vector2::new(-1.0, 0.0) };
+        let (x, y) = chart.backend_coord(&(p.x, p.y));
+        let offset = |d: Vector2<f64>| ((d.x * 18.0) as i32 - 5, (-d.y * 18.0) as i32 - 9);
+        let crowded = |o: (i32, i32)| {
+            placed.iter().any(|q| (x + o.0 - q.0).abs() < 14 && (y + o.1 - q.1).abs() < 18)
+        };
+        let at = if crowded(offset(out)) { offset(-out) } else { offset(out) };
+        placed.push((x + at.0, y + at.1));
+        chart.draw_series(std::iter::once(
+            EmptyElement::at((p.x, p.y))
+                + Circle::new((0, 0), 4, c.filled())
+                + Text::new(format!("{}", k + 1), at, tick_font().color(&c)),
+        ))?;
+    }
+    Ok(())
+}
+
+/// The origin of A − B: a black cross, labelled on the side away from `arrow`.
+fn origin_mark<'a, 'b: 'a>(chart: &mut Chart2d<'a, 'b>, arrow: Vector2<f64>) -> DrawResult {
+    let away = -arrow / arrow.norm().max(1e-12);
+    let at = ((away.x * 18.0) as i32 - 5, (-away.y * 18.0) as i32 - 9);
+    chart.draw_series(std::iter::once(
+        EmptyElement::at((0.0, 0.0))
+            + PathElement::new(vec![(-7, -7), (7, 7)], BLACK.stroke_width(2))
+            + PathElement::new(vec![(-7, 7), (7, -7)], BLACK.stroke_width(2))
+            + Text::new("0", at, tick_font()),
+    ))?;
+    Ok(())
+}
+
+fn gjk_epa() -> Result<Vec<Drawing>, PbmError> {
+    let name = "gjk-epa";
+    // The separating-axis figure's pentagon and rectangle, and the rectangle moved
+    // in until it overlaps the pentagon.
+    let (a, b) = axis_polygons()?;
+    let b_in = b.placed(Vector2::zeros(), 0.0).placed(Vector2::new(-1.1, -0.75), 0.0);
+    // GJK on the pair apart, each simplex and its nearest point kept.
+    let mut steps: Vec<(Vec<Vector2<f64>>, Vector2<f64>)> = Vec::new();
+    // Started from A − B's lowest point, so that its steps spread out.
+    let start = Vector2::new(0.0, 1.0);
+    let apart = gjk_from(&a, &b, &start, |simplex, v| {
+        steps.push((simplex.iter().map(|p| p.w).collect(), *v));
+    });
+    let Proximity::Apart { distance, on_a, on_b } = apart.proximity else {
+        return Err(figure_error(name, "the first pair overlaps"));
+    };
+    // The distance is the separating axes' gap when a vertex of one meets an edge
+    // of the other, as here.
+    let (gap, _) = separation(&a, &b);
+    if (gap - distance).abs() > 1e-9 {
+        return Err(figure_error(name, format!("gap {gap}, distance {distance}")));
+    }
+    // GJK then EPA on the overlapping pair, each polygon of EPA kept.
+    let inside = gjk_from(&a, &b_in, &Vector2::new(1.0, 1.0), |_, _| {});
+    let Proximity::Overlapping { simplex } = inside.proximity else {
+        return Err(figure_error(name, "the second pair is apart"));
+    };
+    let last_triangle: Vec<Vector2<f64>> = simplex.iter().map(|p| p.w).collect();
+    // Each polygon's edges, and the foot of its edge nearest the origin.
+    let mut polygons: Vec<Vec<(Vector2<f64>, Vector2<f64>)>> = Vec::new();
+    let mut feet: Vec<Vector2<f64>> = Vec::new();
+    let found = epa_watched(&a, &b_in, &simplex, |points, facets| {
+        polygons.push(
+            facets
+                .iter()
+                .map(|f| (points[f.corners[0]].w, points[f.corners[1]].w))
+                .collect(),
+        );
+        if let Some(f) = facets.iter().min_by(|f, g| f.distance.total_cmp(&g.distance)) {
+            feet.push(f.normal * f.distance);
+        }
+    })
+    .ok_or_else(|| figure_error(name, "EPA found no depth"))?;
+    let (depth, _) = separation(&a, &b_in);
+    if (depth + found.depth).abs() > 1e-9 {
+        return Err(figure_error(name, format!("EPA {found:?}, SAT {depth}")));
+    }
+    let (diff_apart, diff_in) = (minkowski_outline(&a, &b), minkowski_outline(&a, &b_in));
+    require_finite(
+        name,
+        diff_apart.iter().chain(&diff_in).flat_map(|v| [v.x, v.y]),
+    )?;
+    let (shade_a, shade_b, shade_diff) = (REFERENCE, color(0), color(3));
+    let (shade_gjk, shade_epa, shade_answer) = (color(1), color(2), BLACK);
+    let pair_points: Vec<Vector2<f64>> =
+        a.vertices().iter().chain(b.vertices()).chain(b_in.vertices()).copied().collect();
+    let xy = |v: &Vector2<f64>| (v.x, v.y);
+    titled_figure(
+        name,
+        [1000, 1900],
+        "A pentagon A and a rectangle B, apart and overlapping, and their Minkowski difference A − B: GJK finds the distance as the origin's distance to A − B, EPA the depth as its distance to the boundary",
+        |root, layout| {
+            let legend: Legend = vec![
+                ("A".into(), Swatch::Line(shade_a, 2)),
+                ("B".into(), Swatch::Line(shade_b, 2)),
+                ("A − B".into(), Swatch::Line(shade_diff, 2)),
+                ("GJK's simplices (numbered), nearest points dotted".into(), Swatch::LineDots(shade_gjk, 2)),
+                ("EPA's polygons, the last solid; the nearest point of each numbered".into(), Swatch::LineDots(shade_epa, 2)),
+                ("distance or depth".into(), Swatch::Line(shade_answer, 2)),
+                ("B moved by the depth".into(), Swatch::Dashed(shade_b, 2)),
+            ];
+            let root = legend_below(root, &legend)?;
+            let parts = panels(&root, layout, 4, 2);
+            let titles = [
+                format!("(a) apart: {distance:.2} m between the nearest points"),
+                format!("(b) A − B: GJK reaches its nearest point in {} steps", steps.len()),
+                format!("(c) overlapping: B must move {:.2} m to part", found.depth),
+                format!("(d) A − B holds the origin: EPA grows GJK's last triangle in {} steps", feet.len()),
+            ];
+            let mut areas = Vec::new();
+            for (part, title) in parts.iter().zip(&titles) {
+                areas.push(titled(part, title, &label_font())?);
+            }
+            // (a) The pair apart, and the segment between the nearest points.
+            let mut chart = gjk_panel(&areas[0], &pair_points[..a.vertices().len() + b.vertices().len()])?;
+            closed(&mut chart, a.vertices(), shade_a, 2, true)?;
+            closed(&mut chart, b.vertices(), shade_b, 2, true)?;
+            line(&mut chart, &[xy(&on_a), xy(&on_b)], shade_answer, 2)?;
+            chart.draw_series([xy(&on_a), xy(&on_b)].map(|p| Circle::new(p, 4, shade_answer.filled())))?;
+            // (b) A − B, the origin, and GJK's simplices.
+            let mut seen = diff_apart.clone();
+            seen.push(Vector2::zeros());
+            let mut chart = gjk_panel(&areas[1], &seen)?;
+            closed(&mut chart, &diff_apart, shade_diff, 2, true)?;
+            for (simplex, _) in &steps {
+                if simplex.len() > 1 {
+                    closed(&mut chart, simplex, shade_gjk, 2, false)?;
+                }
+            }
+            let nearest_points: Vec<Vector2<f64>> = steps.iter().map(|s| s.1).collect();
+            numbered(&mut chart, &nearest_points, shade_gjk)?;
+            let v = steps.last().map_or(Vector2::zeros(), |s| s.1);
+            arrow(&mut chart, (0.0, 0.0), xy(&v), 0.15, shade_answer, 2)?;
+            origin_mark(&mut chart, v)?;
+            // (c) The pair overlapping, and the move that parts them.
+            let mut chart = gjk_panel(&areas[2], &pair_points[..a.vertices().len()].iter().chain(b_in.vertices()).copied().collect::<Vec<_>>())?;
+            closed(&mut chart, a.vertices(), shade_a, 2, true)?;
+            closed(&mut chart, b_in.vertices(), shade_b, 2, true)?;
+            let moved: Vec<Vector2<f64>> = b_in
+                .vertices()
+                .iter()
+                .map(|p| p + found.normal * found.depth)
+                .collect();
+            let mut ring: Vec<(f64, f64)> = moved.iter().map(xy).collect();
+            ring.extend(ring.first().copied());
+            dashed_line(&mut chart, &ring, shade_b, 2)?;
+            arrow(&mut chart, xy(&found.on_b), xy(&found.on_a), 0.12, shade_answer, 2)?;
+            // (d) A − B holding the origin, GJK's last triangle, EPA's polygons.
+            let mut seen = diff_in.clone();
+            seen.push(Vector2::zeros());
+            let mut chart = gjk_panel(&areas[3], &seen)?;
+            closed(&mut chart, &diff_in, shade_diff, 2, true)?;
+            for (k, polygon) in polygons.iter().enumerate() {
+                let last = k + 1 == polygons.len();
+                for (p, q) in polygon {
+                    if last {
+                        line(&mut chart, &[xy(p), xy(q)], shade_epa, 3)?;
+                    } else {
+                        dashed_line(&mut chart, &[xy(p), xy(q)], shade_epa, 1)?;
+                    }
+                }
+            }
+            closed(&mut chart, &last_triangle, shade_gjk, 2, false)?;
+            let deepest = found.normal * found.depth;
+            arrow(&mut chart, (0.0, 0.0), xy(&deepest), 0.12, shade_answer, 2)?;
+            numbered(&mut chart, &feet, shade_epa)?;
+            origin_mark(&mut chart, deepest)?;
             Ok(())
         },
     )

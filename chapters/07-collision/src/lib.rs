@@ -4,7 +4,8 @@
 //! closer look (the broad phase: bounding boxes, sorted along each axis and kept
 //! sorted from step to step), and, for those, are they apart, touching or
 //! interpenetrating, and where (the narrow phase: separating planes between convex
-//! shapes, cached as witnesses).
+//! shapes, cached as witnesses; and the distance or depth through their Minkowski
+//! difference, by GJK and EPA).
 
 // The practice files name the crate as a reader's code does (`pbm_collision::…`).
 extern crate self as pbm_collision;
@@ -12,6 +13,7 @@ extern crate self as pbm_collision;
 pub mod aabb;
 pub mod bvh;
 pub mod demos;
+pub mod gjk;
 pub mod grid;
 pub mod polygon;
 pub mod polyhedron;

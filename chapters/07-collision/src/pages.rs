@@ -19,6 +19,7 @@ pub fn shown() -> Vec<Shown> {
             .keys(&["coherence", "exchange_slope", "change_slope"])
             .timed(&["sweep_ms", "resort_ms", "brute_ms", "fitted_slope"]),
         Shown::run("collision/separating-plane"),
+        Shown::run("collision/gjk"),
         Shown::run("collision/toi"),
         Shown::run("collision/tunnel"),
         Shown::run("collision/bvh-fold"),
@@ -63,6 +64,31 @@ pub const TABLES: &[TimingTable] = &[
             row("brute force", "broad-phase/brute/3200"),
         ],
         compare: Compare::TimesReference(0),
+    },
+    TimingTable {
+        file: "collision-gjk.md",
+        column: "workload",
+        package: "pbm-collision",
+        what: "the narrow phase on 100 random pairs (each pair's separation by the \
+               separating axes, or its distance by GJK and its depth by EPA where the \
+               pair overlaps), or a classification at each of the tumbling cube's 2,000 \
+               steps with the answer cached from the step before",
+        per_second: "",
+        rows: &[
+            row("100 pairs of boxes: separating axes", "narrow-phase/sat/boxes"),
+            row("100 pairs of boxes: GJK, then EPA", "narrow-phase/gjk-epa/boxes"),
+            row("100 pairs of hulls: separating axes", "narrow-phase/sat/hulls"),
+            row("100 pairs of hulls: GJK, then EPA", "narrow-phase/gjk-epa/hulls"),
+            row(
+                "tumbling cube: separating plane as witness",
+                "narrow-phase/sat-witness/tumbling",
+            ),
+            row(
+                "tumbling cube: GJK's nearest direction kept",
+                "narrow-phase/gjk-nearest/tumbling",
+            ),
+        ],
+        compare: Compare::Against(&[0, 0, 2, 2, 4, 4]),
     },
     TimingTable {
         file: "production-broad-phase.md",

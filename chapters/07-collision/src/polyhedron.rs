@@ -163,8 +163,8 @@ impl ConvexPolyhedron {
 
     /// One edge for each direction the edges run in (the first of those parallel
     /// to it, either way), found once when the polyhedron was made: turning it
-    /// keeps parallel edges parallel.
-    fn edge_directions(&self) -> &[usize] {
+    /// keeps parallel edges parallel. A box's twelve edges run three ways.
+    pub fn edge_directions(&self) -> &[usize] {
         &self.topology.directions
     }
 
@@ -289,6 +289,21 @@ pub fn separation_over(
     b: &ConvexPolyhedron,
     min_sine: f64,
 ) -> (f64, PlaneWitness) {
+    let (d, w, _) = separation_counted(a, b, min_sine);
+    (d, w)
+}
+// ANCHOR_END: separation_over
+
+// ANCHOR: separation_counted
+
+/// [`separation_over`], and how many directions it tried: two for every candidate
+/// axis, one each way. For solids with F_A and F_B faces whose edges run D_A and D_B
+/// ways that is 2(F_A + F_B + D_A·D_B) when no edge pair is left out.
+pub fn separation_counted(
+    a: &ConvexPolyhedron,
+    b: &ConvexPolyhedron,
+    min_sine: f64,
+) -> (f64, PlaneWitness, usize) {
     let faces_a = (0..a.faces().len()).map(Axis::FaceOfA);
     let faces_b = (0..b.faces().len()).map(Axis::FaceOfB);
     // Parallel edges give the same axis: a box's twelve edges have three directions,
@@ -304,7 +319,9 @@ pub fn separation_over(
         });
     let mut best =
         (f64::NEG_INFINITY, PlaneWitness { axis: Axis::FaceOfA(0), flipped: false });
+    let mut tried = 0;
     for axis in faces_a.chain(faces_b).chain(edges) {
+        tried += 2;
         let Some(n) = direction(a, b, axis) else { continue };
         for (flipped, d) in [false, true].into_iter().zip(gaps(a, b, &n)) {
             if d > best.0 {
@@ -312,9 +329,9 @@ pub fn separation_over(
             }
         }
     }
-    best
+    (best.0, best.1, tried)
 }
-// ANCHOR_END: separation_over
+// ANCHOR_END: separation_counted
 
 /// The separating plane a witness stands for: unit normal (from A towards B) and
 /// the point midway between the two bodies along it.
@@ -339,6 +356,9 @@ pub struct PlaneCache {
     pub reused: usize,
     /// Tests that needed the full search.
     pub searched: usize,
+    /// Directions tried in all: one for each witness tried, and every direction of
+    /// each search ([`separation_counted`]).
+    pub directions: usize,
 }
 
 impl PlaneCache {
@@ -352,14 +372,16 @@ impl PlaneCache {
         b: &ConvexPolyhedron,
         epsilon: f64,
     ) -> Status {
-        if let Some(w) = self.witness
-            && witness_gap(a, b, w).is_some_and(|d| d > epsilon)
-        {
-            self.reused += 1;
-            return Status::Disjoint;
+        if let Some(w) = self.witness {
+            self.directions += 1;
+            if witness_gap(a, b, w).is_some_and(|d| d > epsilon) {
+                self.reused += 1;
+                return Status::Disjoint;
+            }
         }
         self.searched += 1;
-        let (d, w) = separation(a, b);
+        let (d, w, tried) = separation_counted(a, b, 0.0);
+        self.directions += tried;
         self.witness = Some(w);
         Status::of(d, epsilon)
     }

@@ -167,6 +167,153 @@ pub fn table_edge() -> Result<(ConvexPolyhedron, ConvexPolyhedron), PbmError> {
     Ok((table, block))
 }
 
+/// The narrow-phase pass of `collision/separating-plane` and `collision/gjk`: a unit
+/// cube turning `spin` radians about a tilted axis while it moves along x, from −3 to
+/// 3, past a fixed unit cube at the origin, its path `height` above the fixed cube's
+/// centre and 0.2 to the side, over `steps` steps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TumblingPass {
+    /// Steps over the pass.
+    pub steps: usize,
+    /// How far the cube turns over the pass (rad).
+    pub spin: f64,
+    /// Height of the path above the fixed cube's centre (m).
+    pub height: f64,
+}
+
+impl TumblingPass {
+    /// The pass the book discusses.
+    pub const BOOK: TumblingPass =
+        TumblingPass { steps: 2000, spin: 4.0, height: 1.45 };
+
+    /// The unit cube both bodies are, centred at the origin.
+    pub fn cube() -> Result<ConvexPolyhedron, PbmError> {
+        ConvexPolyhedron::cuboid(V3::zeros(), V3::new(0.5, 0.5, 0.5))
+    }
+
+    /// `cube` where the moving body is at step `k`.
+    pub fn moving(&self, cube: &ConvexPolyhedron, k: usize) -> ConvexPolyhedron {
+        let t = k as f64 / self.steps as f64;
+        let axis = V3::new(0.3, 0.5, 0.8).normalize();
+        let turn = UnitQuaternion::from_scaled_axis(axis * (self.spin * t));
+        cube.placed(V3::new(-3.0 + 6.0 * t, 0.2, self.height), turn)
+    }
+}
+
+/// What a random solid is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolidKind {
+    /// A box, half sizes from 0.2 to 1.
+    Box,
+    /// The hull of 4 to 10 points on an ellipsoid of half axes from 0.3 to 1.
+    Hull,
+}
+
+/// A point uniformly inside the unit ball of dimension `D`, from the seed's stream
+/// starting at `i` (rejection: a cube's samples kept when inside the ball).
+fn in_ball<const D: usize>(seed: u64, i: u64) -> nalgebra::SVector<f64, D> {
+    (0..)
+        .map(|k| {
+            nalgebra::SVector::<f64, D>::from_fn(|c, _| {
+                2.0 * uniform(seed, i + 16 * k + c as u64) - 1.0
+            })
+        })
+        .find(|p| (0.05..1.0).contains(&p.norm()))
+        .unwrap_or_else(|| nalgebra::SVector::<f64, D>::from_element(0.5))
+}
+
+/// A random convex solid centred near the origin, chosen by `seed`.
+pub fn random_solid(
+    seed: u64,
+    kind: SolidKind,
+) -> Result<ConvexPolyhedron, PbmError> {
+    let r = |k: u64| uniform(seed, 1000 + k);
+    match kind {
+        SolidKind::Box => {
+            let half = V3::new(0.2 + 0.8 * r(0), 0.2 + 0.8 * r(1), 0.2 + 0.8 * r(2));
+            ConvexPolyhedron::cuboid(V3::zeros(), half)
+        }
+        SolidKind::Hull => {
+            let axes = V3::new(0.3 + 0.7 * r(0), 0.3 + 0.7 * r(1), 0.3 + 0.7 * r(2));
+            let n = 4 + (7.0 * r(3)) as u64;
+            // Points too close to a plane through three others make a face the
+            // brute-force hull cannot decide; such a draw is replaced by the next.
+            let mut last = Err(PbmError::invalid("random solid", "no draw"));
+            for attempt in 0..50 {
+                let points: Vec<V3> = (0..n)
+                    .map(|k| {
+                        let d = in_ball::<3>(seed, 10_000 * (attempt + 1) + 100 * k);
+                        d.normalize().component_mul(&axes)
+                    })
+                    .collect();
+                last = hull(&points);
+                if last.is_ok() {
+                    break;
+                }
+            }
+            last
+        }
+    }
+}
+
+/// The convex hull of points in general position, every one of them a vertex (as
+/// points on an ellipsoid are), by brute force: three points make a face when every
+/// other point lies strictly behind their plane, listed counter-clockwise seen from
+/// outside. O(n⁴): for the handful of points of a test solid.
+pub fn hull(points: &[V3]) -> Result<ConvexPolyhedron, PbmError> {
+    let scale = points.iter().map(|p| p.norm()).fold(1.0, f64::max);
+    let margin = 1e-6 * scale * scale;
+    let mut faces = Vec::new();
+    for i in 0..points.len() {
+        for j in i + 1..points.len() {
+            for k in j + 1..points.len() {
+                let n = (points[j] - points[i]).cross(&(points[k] - points[i]));
+                let (mut behind, mut before) = (true, true);
+                for (m, p) in points.iter().enumerate() {
+                    if m != i && m != j && m != k {
+                        let h = n.dot(&(p - points[i]));
+                        behind &= h < -margin;
+                        before &= h > margin;
+                    }
+                }
+                if behind {
+                    faces.push(vec![i, j, k]);
+                } else if before {
+                    faces.push(vec![i, k, j]);
+                }
+            }
+        }
+    }
+    ConvexPolyhedron::new(points.to_vec(), faces)
+}
+
+/// A rotation drawn uniformly, from the seed's stream starting at `i` (a uniform point
+/// of the 4-ball, made a unit quaternion).
+fn random_turn(seed: u64, i: u64) -> UnitQuaternion<f64> {
+    let q = in_ball::<4>(seed, i);
+    UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(q[0], q[1], q[2], q[3]))
+}
+
+/// A random pair of solids of `kind`, turned at random, B's centre in a random
+/// direction from A's at a random distance up to the sum of their circumradii plus a
+/// tenth: some pairs overlap, some are apart.
+pub fn random_pair(
+    seed: u64,
+    kind: SolidKind,
+) -> Result<(ConvexPolyhedron, ConvexPolyhedron), PbmError> {
+    let a = random_solid(2 * seed, kind)?;
+    let b = random_solid(2 * seed + 1, kind)?;
+    let reach = |p: &ConvexPolyhedron| {
+        p.vertices().iter().map(|v| v.norm()).fold(0.0, f64::max)
+    };
+    let direction = in_ball::<3>(seed, 500).normalize();
+    let distance = (reach(&a) + reach(&b) + 0.1) * uniform(seed, 600);
+    Ok((
+        a.placed(V3::zeros(), random_turn(seed, 700)),
+        b.placed(direction * distance, random_turn(seed, 800)),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,9 @@
 use nalgebra::{UnitQuaternion, Vector3};
 use pbm_collision::polyhedron::{
     ConvexPolyhedron, Feature, PlaneCache, Status, contacts, penetration, separation,
+    separation_counted,
 };
+use pbm_collision::scenes::TumblingPass;
 
 const EPS: f64 = 1e-3;
 
@@ -102,16 +104,14 @@ fn the_three_statuses_sit_either_side_of_epsilon() {
 
 #[test]
 fn a_tumbling_cube_passing_another_reuses_its_witness_almost_always() {
-    let fixed = cuboid(Vector3::zeros(), v(0.5, 0.5, 0.5));
+    // The exercise's pass: a cube passing by along x, 1.45 above, while tumbling
+    // about a tilted axis.
+    let pass = TumblingPass::BOOK;
+    let fixed = TumblingPass::cube().unwrap();
     let mut cache = PlaneCache::default();
-    let steps = 2000;
     let mut closest = f64::INFINITY;
-    for k in 0..steps {
-        let t = k as f64 / steps as f64;
-        // A cube passing by along x, 1.2 above, while tumbling about a tilted axis.
-        let spin = UnitQuaternion::from_scaled_axis(v(0.3, 0.5, 0.8) * (4.0 * t));
-        let moving = cuboid(Vector3::zeros(), v(0.5, 0.5, 0.5))
-            .placed(v(-3.0 + 6.0 * t, 0.2, 1.45), spin);
+    for k in 0..pass.steps {
+        let moving = pass.moving(&fixed, k);
         let status = cache.test(&fixed, &moving, EPS);
         let d = separation(&fixed, &moving).0;
         closest = closest.min(d);
@@ -119,8 +119,36 @@ fn a_tumbling_cube_passing_another_reuses_its_witness_almost_always() {
         assert_eq!(status == Status::Disjoint, d > EPS, "step {k}");
     }
     assert!(closest > EPS && closest < 0.2, "closest approach {closest}");
-    let rate = cache.reused as f64 / steps as f64;
-    assert!(rate > 0.95, "reused {} of {steps}", cache.reused);
+    let rate = cache.reused as f64 / pass.steps as f64;
+    assert!(rate > 0.95, "reused {} of {}", cache.reused, pass.steps);
+}
+
+#[test]
+fn the_separating_plane_exercise_counts_the_directions_the_search_tries() {
+    // Review C7-1: the exercise once charged every search 2(6 + 6 + 12 × 12) = 312
+    // directions while the search kept one edge per direction. Its counts now come
+    // from the search, and must be 2(F_A + F_B + D_A·D_B) for two cubes.
+    let run =
+        pbm_prelim::testing::run(&pbm_collision::chapter(), "separating-plane", &[])
+            .unwrap();
+    let count = |key: &str| run[key].as_u64().unwrap() as usize;
+    let cube = TumblingPass::cube().unwrap();
+    let (faces, directions) = (cube.faces().len(), cube.edge_directions().len());
+    let per_search = 2 * (faces + faces + directions * directions);
+    assert_eq!((faces, directions, per_search), (6, 3, 42));
+    let pass = TumblingPass::BOOK;
+    for k in [0, 1, pass.steps / 2] {
+        let (_, _, tried) = separation_counted(&cube, &pass.moving(&cube, k), 0.0);
+        assert_eq!(tried, per_search, "step {k}");
+    }
+    assert_eq!(count("directions_per_search"), per_search);
+    assert_eq!(count("directions_every_edge_pair"), 2 * (6 + 6 + 12 * 12));
+    assert_eq!(count("axes_without_witness"), pass.steps * per_search);
+    // Every test but the first tries the witness (one direction), and each search
+    // tries them all.
+    let (reused, searched) = (count("reused"), count("searched"));
+    assert_eq!(reused + searched, pass.steps);
+    assert_eq!(count("axes_tested"), reused + (searched - 1) + searched * per_search);
 }
 
 #[test]
