@@ -11,17 +11,15 @@ use pbm_prelim::PbmError;
 
 // ANCHOR: step_limit
 /// The longest step, at most `h`, over which no body can pass through another
-/// solid's thickness unseen. A world that looks for contact only at the ends of its steps misses a
-/// solid that a body crosses within one (chapter 7's tunnelling). To pass through a
-/// solid unseen a body must close on it by more than that solid's narrowest width
-/// (and its own): so no body may close on any other by more than the narrowest
-/// width among the others, `widths` for the bodies and `fixture_width` for the
-/// fixed solids. A body's points move at most `speeds[i]` (|v| + |ω| r), and it
-/// closes on another body at most that plus the fastest other one's speed. This
-/// bounds the motion through a solid's thickness, not every chord through it: a
-/// fast body can still clip a corner or an edge between two steps, where the chord
-/// is as short as you like, and only a continuous test (chapter 7's conservative
-/// advancement) sees that.
+/// solid's thickness unseen. Looking for contact only at the ends of its steps, a
+/// world misses a solid that a body crosses within one (chapter 7's tunnelling).
+/// To pass through a solid unseen a body must close on it by more than that
+/// solid's narrowest width (and its own): so no body may close on any other by more
+/// than the narrowest width among the others, `widths` for the bodies and
+/// `fixture_width` for the fixed solids. A body's points move at most `speeds[i]`
+/// (|v| + |ω| r), and it closes on another at most that plus the fastest other's
+/// speed. A fast body can still clip a corner between two steps, where the chord
+/// is as short as you like; only a continuous test sees that.
 pub fn step_limit(h: f64, speeds: &[f64], widths: &[f64], fixture_width: f64) -> f64 {
     // The two largest (or smallest) of `values`: "the others" of any body.
     let best_two = |values: &[f64], better: fn(f64, f64) -> bool| {

@@ -290,17 +290,23 @@ impl World {
                 separation_over(pi, pj, PARALLEL)
             }
         };
-        self.stats.search_seconds += clock.elapsed().as_secs_f64();
-        self.stats.separations += 1;
-        if let Some(&kept) = self.witnesses.get(&(i, j)) {
-            self.stats.searches_after_witness += 1;
-            self.stats.witness_found_again += usize::from(kept == w);
-        }
+        self.note_search((i, j), w, clock.elapsed().as_secs_f64());
         self.witnesses.insert((i, j), w);
         self.depths.insert((i, j), (-gap, Some(w)));
         (-gap, Some(w))
     }
     // ANCHOR_END: depth
+
+    /// Counts a full search of pair `pair` that found witness `w` in `seconds`, and
+    /// whether it found the plane kept from before again.
+    fn note_search(&mut self, pair: (usize, usize), w: PlaneWitness, seconds: f64) {
+        self.stats.search_seconds += seconds;
+        self.stats.separations += 1;
+        if let Some(&kept) = self.witnesses.get(&pair) {
+            self.stats.searches_after_witness += 1;
+            self.stats.witness_found_again += usize::from(kept == w);
+        }
+    }
 
     /// The deepest interpenetration of any pair (m, 0 if none).
     pub(super) fn deepest(&mut self) -> Result<f64, PbmError> {

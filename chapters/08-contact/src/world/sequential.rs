@@ -153,17 +153,10 @@ impl World {
 
     // ANCHOR: step_time_stepping
     /// One step of the time-stepping LCP (Stewart–Trinkle, Anitescu–Potra): the
-    /// contacts within reach found once, as for sequential impulses, and then one
-    /// impulse problem on velocities over the whole step, solved exactly. With v⁻
-    /// the velocities after gravity's impulse and λ the impulses, every row's
-    /// velocity after is v⁺ = A λ + J v⁻; a normal row must leave at its target t
-    /// or faster (v⁺ ≥ t: close what gap it has and no more, or bounce), pushing only
-    /// and only while it leaves exactly at t; friction rows stop their sliding within
-    /// the pyramid of the normal impulses, or slide with friction at its bound. So
-    /// b = J v⁻ − t in the bounded LCP of [`crate::friction::solve_friction`]. A
-    /// second, frictionless problem of the same rows pushes interpenetration beyond
-    /// ε out through the positions only (split impulses), and the positions move
-    /// with the new velocities.
+    /// contacts within reach found once, as for sequential impulses, gravity's
+    /// impulse, then one impulse problem on velocities over the whole step, solved
+    /// exactly ([`World::impulses_exactly`]), and the positions moved with the new
+    /// velocities.
     pub(super) fn step_time_stepping(&mut self) -> Result<f64, PbmError> {
         let h = self.settings.h;
         self.reach = self.settings.tolerance + h * self.closing_bound();
@@ -181,28 +174,12 @@ impl World {
         let (rows, mut bounce, layout) = self.contact_rows(&found);
         let gaps = normal_gaps(&rows, &found);
         let sweeper = Sweeper::new(&states, &rows);
-        let vel = velocities(&states);
-        let now = bounces_now(&sweeper, &vel, (&mut bounce, &gaps), h);
-        let (target, push_out) =
-            targets(&rows, &gaps, &now, (h, self.settings.tolerance));
-        let mut lambda = vec![0.0; rows.len()];
-        let mut pseudo = vec![Velocity::default(); states.len()];
-        if !rows.is_empty() {
-            let b = DVector::from_fn(rows.len(), |i, _| {
-                sweeper.rows()[i].velocity(&vel) - target[i]
-            });
-            let solved = solve_friction(&states, &rows, &b, self.mu, None)?;
-            lambda.copy_from_slice(solved.solution.f.as_slice());
-            self.stats.pivots += solved.solution.pivots;
-            self.stats.unsettled += usize::from(solved.mismatch > SETTLED);
-            if push_out.iter().any(|&p| p > 0.0) {
-                let out = DVector::from_vec(push_out).neg();
-                let out = solve_friction(&states, &rows, &out, 0.0, None)?.solution;
-                for (row, &l) in sweeper.rows().iter().zip(out.f.iter()) {
-                    row.push(&mut pseudo, l);
-                }
-            }
-        }
+        let now =
+            bounces_now(&sweeper, &velocities(&states), (&mut bounce, &gaps), h);
+        let eps = self.settings.tolerance;
+        let (target, push_out) = targets(&rows, &gaps, &now, (h, eps));
+        let (lambda, pseudo) =
+            self.impulses_exactly(&states, (&rows, &sweeper), &target, push_out)?;
         self.apply_row_impulses(&sweeper, &lambda);
         self.drift_positions(h, &pseudo);
         self.remember(&found, &layout, &lambda);
@@ -303,6 +280,42 @@ impl World {
         (rows, bounce, layout)
     }
     // ANCHOR_END: speculative_rows
+
+    // ANCHOR: impulses_exactly
+    /// The time-stepping LCP's two solves: the impulses λ that leave every row at
+    /// its `target` or faster (b = J v⁻ − t, friction bounded by μ λ_n), and the
+    /// pseudo-velocities of a frictionless solve that push interpenetration out at
+    /// the rows' `push_out` speeds, through the positions only.
+    fn impulses_exactly(
+        &mut self,
+        states: &[BodyState],
+        (rows, sweeper): (&[Row], &Sweeper),
+        target: &[f64],
+        push_out: Vec<f64>,
+    ) -> Result<(Vec<f64>, Vec<Velocity>), PbmError> {
+        let mut lambda = vec![0.0; rows.len()];
+        let mut pseudo = vec![Velocity::default(); states.len()];
+        if rows.is_empty() {
+            return Ok((lambda, pseudo));
+        }
+        let vel = velocities(states);
+        let b = DVector::from_fn(rows.len(), |i, _| {
+            sweeper.rows()[i].velocity(&vel) - target[i]
+        });
+        let solved = solve_friction(states, rows, &b, self.mu, None)?;
+        lambda.copy_from_slice(solved.solution.f.as_slice());
+        self.stats.pivots += solved.solution.pivots;
+        self.stats.unsettled += usize::from(solved.mismatch > SETTLED);
+        if push_out.iter().any(|&p| p > 0.0) {
+            let out = DVector::from_vec(push_out).neg();
+            let out = solve_friction(states, rows, &out, 0.0, None)?.solution;
+            for (row, &l) in sweeper.rows().iter().zip(out.f.iter()) {
+                row.push(&mut pseudo, l);
+            }
+        }
+        Ok((lambda, pseudo))
+    }
+    // ANCHOR_END: impulses_exactly
 
     // ANCHOR: contact_rows
     /// The rows of the time-stepping LCP: each contact's normal row and, with
