@@ -1613,15 +1613,17 @@ fn gjk_epa() -> Result<Vec<Drawing>, PbmError> {
             let v = steps.last().map_or(Vector2::zeros(), |s| s.1);
             arrow(&mut chart, (0.0, 0.0), xy(&v), 0.15, shade_answer, 2)?;
             origin_mark(&mut chart, v)?;
-            // (c) The pair overlapping, and the move that parts them.
-            let mut chart = gjk_panel(&areas[2], &pair_points[..a.vertices().len()].iter().chain(b_in.vertices()).copied().collect::<Vec<_>>())?;
-            closed(&mut chart, a.vertices(), shade_a, 2, true)?;
-            closed(&mut chart, b_in.vertices(), shade_b, 2, true)?;
+            // (c) The pair overlapping, and the move that parts them (the moved B
+            // inside the panel too).
             let moved: Vec<Vector2<f64>> = b_in
                 .vertices()
                 .iter()
                 .map(|p| p + found.normal * found.depth)
                 .collect();
+            let shown: Vec<Vector2<f64>> = a.vertices().iter().chain(b_in.vertices()).chain(&moved).copied().collect();
+            let mut chart = gjk_panel(&areas[2], &shown)?;
+            closed(&mut chart, a.vertices(), shade_a, 2, true)?;
+            closed(&mut chart, b_in.vertices(), shade_b, 2, true)?;
             let mut ring: Vec<(f64, f64)> = moved.iter().map(xy).collect();
             ring.extend(ring.first().copied());
             dashed_line(&mut chart, &ring, shade_b, 2)?;

@@ -282,7 +282,7 @@ impl World {
             self.stats.witness_reused += 1;
             return (-gap, None);
         }
-        let clock = std::time::Instant::now();
+        let clock = super::Stopwatch::start();
         let (gap, w) = match self.settings.solver {
             Solver::Exact => separation(pi, pj),
             // Bodies may interpenetrate deeply; nearly parallel edges mislead.
@@ -290,7 +290,7 @@ impl World {
                 separation_over(pi, pj, PARALLEL)
             }
         };
-        self.note_search((i, j), w, clock.elapsed().as_secs_f64());
+        self.note_search((i, j), w, clock.seconds());
         self.witnesses.insert((i, j), w);
         self.depths.insert((i, j), (-gap, Some(w)));
         (-gap, Some(w))

@@ -596,9 +596,9 @@ impl World {
             if taken == budget {
                 return Err(self.stalled(t_end));
             }
-            let clock = std::time::Instant::now();
+            let clock = Stopwatch::start();
             self.step()?;
-            self.stats.step_seconds += clock.elapsed().as_secs_f64();
+            self.stats.step_seconds += clock.seconds();
             taken += 1;
             each(self);
         }
@@ -624,5 +624,25 @@ impl World {
             ),
         }
         .at_step(self.steps, self.time())
+    }
+}
+
+/// A wall clock for the statistics' timings, where the platform has one: a
+/// WebAssembly page has no `Instant` (asking it for the time panics), and the demos
+/// run this world there, so there every reading is zero.
+pub(crate) struct Stopwatch(Option<std::time::Instant>);
+
+impl Stopwatch {
+    /// Starts the clock (no clock on wasm32).
+    pub(crate) fn start() -> Self {
+        #[cfg(not(target_arch = "wasm32"))]
+        return Stopwatch(Some(std::time::Instant::now()));
+        #[cfg(target_arch = "wasm32")]
+        return Stopwatch(None);
+    }
+
+    /// Seconds since the start (0 without a clock).
+    pub(crate) fn seconds(&self) -> f64 {
+        self.0.map_or(0.0, |start| start.elapsed().as_secs_f64())
     }
 }

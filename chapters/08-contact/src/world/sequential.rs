@@ -125,13 +125,7 @@ impl World {
     /// rows and last step's impulses, then [`SUBSTEPS`] substeps of h / k over them.
     pub(super) fn step_sequential(&mut self, sweeps: usize) -> Result<f64, PbmError> {
         let h = self.settings.h;
-        self.reach = self.settings.tolerance + h * self.closing_bound();
-        let frames = frames_of(&self.system.bodies, &self.spins);
-        let found: Vec<Found> = self
-            .detect()?
-            .into_iter()
-            .filter(|f| !parallel_edges(&f.held.resting(&frames).kind))
-            .collect();
+        let found = self.speculative_contacts()?;
         let states = self.states();
         let (rows, bounce, layout) = self.speculative_rows(&found, &states);
         let (gaps, lambda) =
@@ -159,13 +153,7 @@ impl World {
     /// velocities.
     pub(super) fn step_time_stepping(&mut self) -> Result<f64, PbmError> {
         let h = self.settings.h;
-        self.reach = self.settings.tolerance + h * self.closing_bound();
-        let frames = frames_of(&self.system.bodies, &self.spins);
-        let found: Vec<Found> = self
-            .detect()?
-            .into_iter()
-            .filter(|f| !parallel_edges(&f.held.resting(&frames).kind))
-            .collect();
+        let found = self.speculative_contacts()?;
         for body in &mut self.system.bodies {
             let (x, j) = (body.position(), self.settings.gravity * (body.mass() * h));
             body.apply_impulse_at(&x, &j);
@@ -189,6 +177,17 @@ impl World {
         Ok(h)
     }
     // ANCHOR_END: step_time_stepping
+
+    // ANCHOR: speculative_contacts
+    /// The contacts within the distance the bodies can close in a step (speculative
+    /// contacts), less those across nearly parallel edges ([`PARALLEL`]).
+    fn speculative_contacts(&mut self) -> Result<Vec<Found>, PbmError> {
+        self.reach = self.settings.tolerance + self.settings.h * self.closing_bound();
+        let frames = frames_of(&self.system.bodies, &self.spins);
+        let found = self.detect()?.into_iter();
+        Ok(found.filter(|f| !parallel_edges(&f.held.resting(&frames).kind)).collect())
+    }
+    // ANCHOR_END: speculative_contacts
 
     // ANCHOR: substep
     /// One substep of length `sub`: gravity changes the velocities, `sweeps` sweeps
