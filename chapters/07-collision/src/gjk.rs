@@ -203,7 +203,8 @@ pub struct Gjk<const D: usize> {
 pub const GJK_TOLERANCE: f64 = 1e-12;
 
 /// The most support points GJK or EPA takes: a guard against roundoff cycling, far
-/// above what a pair of polytopes needs (each step finds a new vertex of A − B).
+/// above what a pair of polytopes needs (|v| falls at every step, so no simplex of
+/// A − B's finitely many vertices comes back).
 pub const MAX_SUPPORTS: usize = 200;
 
 /// The unit vector along the first axis, x: where GJK starts with nothing better.

@@ -125,7 +125,7 @@ impl World {
     /// rows and last step's impulses, then [`SUBSTEPS`] substeps of h / k over them.
     pub(super) fn step_sequential(&mut self, sweeps: usize) -> Result<f64, PbmError> {
         let h = self.settings.h;
-        let found = self.speculative_contacts()?;
+        let found = self.speculative_contacts(0.0)?;
         let states = self.states();
         let (rows, bounce, layout) = self.speculative_rows(&found, &states);
         let (gaps, lambda) =
@@ -153,7 +153,8 @@ impl World {
     /// velocities.
     pub(super) fn step_time_stepping(&mut self) -> Result<f64, PbmError> {
         let h = self.settings.h;
-        let found = self.speculative_contacts()?;
+        let found =
+            self.speculative_contacts(h * h * self.settings.gravity.norm())?;
         for body in &mut self.system.bodies {
             let (x, j) = (body.position(), self.settings.gravity * (body.mass() * h));
             body.apply_impulse_at(&x, &j);
@@ -180,9 +181,11 @@ impl World {
 
     // ANCHOR: speculative_contacts
     /// The contacts within the distance the bodies can close in a step (speculative
-    /// contacts), less those across nearly parallel edges ([`PARALLEL`]).
-    fn speculative_contacts(&mut self) -> Result<Vec<Found>, PbmError> {
-        self.reach = self.settings.tolerance + self.settings.h * self.closing_bound();
+    /// contacts), `extra` metres added, less those across nearly parallel edges
+    /// ([`PARALLEL`]).
+    fn speculative_contacts(&mut self, extra: f64) -> Result<Vec<Found>, PbmError> {
+        let (h, eps) = (self.settings.h, self.settings.tolerance);
+        self.reach = eps + h * self.closing_bound() + extra;
         let frames = frames_of(&self.system.bodies, &self.spins);
         let found = self.detect()?.into_iter();
         Ok(found.filter(|f| !parallel_edges(&f.held.resting(&frames).kind)).collect())
