@@ -456,8 +456,8 @@ fn turntable(p: TurntableParams) -> Result<Value, PbmError> {
 params! {
     /// `contact/time-stepping`.
     pub struct TimeSteppingParams {
-        boxes: usize = int("boxes in the stack", 10, 1, 20),
-        t_end: f64 = float("simulated time of each scene (s)", 3.0, 1.5, 5.0),
+        boxes: usize = int("boxes in the stack", 10, 1, 12),
+        t_end: f64 = float("simulated time of each scene (s)", 3.0, 1.5, 4.0),
         h: f64 = float("time step (s)", 0.01, 0.005, 0.02),
         friction: f64 = friction(0.5, 1.5),
     }

@@ -479,16 +479,21 @@ fn a_box_resting_by_sequential_impulses_reports_its_weight_as_contact_force() {
     assert!(world.stats().min_normal_force >= 0.0, "{:?}", world.stats());
 }
 
-#[test]
-fn the_time_stepping_lcp_holds_the_stack_creeping_as_the_exact_loop_does() {
-    // One velocity problem per step, regularised as the exact loop's: a held row
-    // gives way at δ λ = h δ f, the same creep, h ρ g n (n + 1).
-    let settings = Settings {
+/// The time-stepping LCP with μ = 0.5 and no restitution (it refuses any).
+fn time_stepping() -> Settings {
+    Settings {
         friction: 0.5,
         restitution: 0.0,
         solver: Solver::TimeStepping,
         ..Settings::default()
-    };
+    }
+}
+
+#[test]
+fn the_time_stepping_lcp_holds_the_stack_creeping_as_the_exact_loop_does() {
+    // One velocity problem per step, regularised as the exact loop's: a held row
+    // gives way at δ λ = h δ f, the same creep, h ρ g n (n + 1).
+    let settings = time_stepping();
     let (boxes, seconds) = (6, 3.0);
     let (world, drift, _) = run_stack(boxes, seconds, settings).unwrap();
     let predicted = scenes::stack_creep_rate(boxes, settings.h, 9.81) * seconds;
@@ -501,12 +506,7 @@ fn the_time_stepping_lcp_holds_the_stack_creeping_as_the_exact_loop_does() {
 
 #[test]
 fn the_time_stepping_lcp_keeps_a_block_below_the_friction_angle_and_lands_a_drop() {
-    let settings = Settings {
-        friction: 0.5,
-        restitution: 0.0,
-        solver: Solver::TimeStepping,
-        ..Settings::default()
-    };
+    let settings = time_stepping();
     let below = slip(0.5_f64.atan() - 1e-2, settings, 1.0).unwrap();
     let above = slip(0.5_f64.atan() + 1e-2, settings, 1.0).unwrap();
     assert!(below < SLIPPED && above > 100.0 * SLIPPED, "{below} / {above}");
