@@ -13,6 +13,7 @@
 // The practice files name the crate as a reader's code does (`pbm_pbd::…`).
 extern crate self as pbm_pbd;
 
+pub mod box_scenes;
 pub mod contact;
 pub mod demos;
 pub mod joint;
@@ -20,6 +21,7 @@ pub mod net;
 pub mod particles;
 pub mod projection;
 pub mod rigid;
+pub mod rigid_contact;
 pub mod scenes;
 
 pbm_prelim::chapter!(id: "pbd", number: 10, pages: "10-position-based",
