@@ -285,6 +285,38 @@ mod tests {
         assert!(rebound < 0.6 * 0.25, "{rebound}");
     }
 
+    /// Two boxes, one on the other, run for 4 s: how far the upper one's centre
+    /// moved.
+    fn upper_box_drift(lower_fixed: bool, m: Material) -> f64 {
+        let (below, above) =
+            (Vector3::new(0.0, 0.1, 0.0), Vector3::new(0.0, 0.3, 0.0));
+        let lower = match lower_fixed {
+            true => Body::fixed(below, UPRIGHT).unwrap(),
+            false => boxed(&BOX_HALF, BOX_MASS, below, UPRIGHT).unwrap(),
+        };
+        let upper = boxed(&BOX_HALF, BOX_MASS, above, UPRIGHT).unwrap();
+        let bodies = vec![lower, upper];
+        let mut w =
+            BoxWorld::new(bodies, vec![BOX_HALF; 2], vec![ground()], m, gravity())
+                .unwrap();
+        run(&mut w, SOLVE, 4.0, |_| ()).unwrap();
+        (w.bodies[1].x - above).norm()
+    }
+
+    #[test]
+    fn the_wander_needs_static_friction_between_two_free_bodies() {
+        let m = material(0.5, 0.0, 0.0);
+        let on_fixed = upper_box_drift(true, m);
+        let on_free = upper_box_drift(false, m);
+        let no_static = Material { static_friction: 0.0, ..m };
+        let free_without_static = upper_box_drift(false, no_static);
+        assert!(on_fixed < 1e-4 && on_free > 20.0 * on_fixed, "{on_fixed} {on_free}");
+        assert!(
+            free_without_static < 0.3 * on_free,
+            "{free_without_static} {on_free}"
+        );
+    }
+
     #[test]
     fn a_stack_of_five_stands_for_ten_seconds_and_drifts_less_with_smaller_substeps()
     {
