@@ -4,6 +4,9 @@ use crate::net::{Net, hang, largest_stretch, lowest};
 use crate::box_scenes::{BOX_HALF, BOX_MASS, Solve, drop, incline, resting_box, stack};
 use crate::projection::Stiffness;
 use crate::rigid_contact::{Material, StaticRule};
+use crate::sheet_static::{
+    CALIBRATION_SIZES, converged_extension, log_log_fit, substeps_for_stiffness,
+};
 use crate::scenes::Sweep;
 use crate::scenes::{
     BoxChain, FRAME, REFERENCE_STEPS_PER_FRAME, drag_path, drag_run, hinged_bar,
@@ -20,6 +23,20 @@ impl Choice for StaticRule {
         ("clamped", StaticRule::Clamped),
         ("all-or-nothing", StaticRule::AllOrNothing),
     ];
+}
+
+/// How `pbd/sheet-sag` sets its stretch compliance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Calibration {
+    /// α as given, for every triangle edge.
+    PerEdge,
+    /// α scaled so that the converged sheet hangs at the closed form.
+    Calibrated,
+}
+
+impl Choice for Calibration {
+    const OPTIONS: &'static [(&'static str, Self)] =
+        &[("per-edge", Calibration::PerEdge), ("calibrated", Calibration::Calibrated)];
 }
 
 impl Choice for Sweep {
@@ -115,6 +132,11 @@ pub fn all() -> Vec<Exercise> {
             ("round(t_end × 60 / s) × substeps × (links + 1)", "joint solves"),
             (JOINT_SOLVES, "lower links, substeps or t_end"),
             |p: &DragParams| (step_count(p.t_end, p.substeps) * (p.links + 1)) as f64,
+        ),
+        Exercise::new(
+            "sheet-calibration",
+            "the XPBD sheet with its compliance calibrated to hang at the closed form: how many substeps each size needs to get there",
+            sheet_calibration,
         ),
         Exercise::new(
             "sheet-sag",
@@ -344,6 +366,49 @@ fn rigid_contact(p: RigidContactParams) -> Result<Value, PbmError> {
 }
 
 params! {
+    /// `pbd/sheet-calibration`.
+    pub struct SheetCalibrationParams {
+        tolerance: f64 = float("how close to the closed form counts as there", 0.1, 0.05, 0.5),
+        t_end: f64 = float("simulated time of each run (s)", 1.0, 0.5, 1.5),
+    }
+}
+
+
+/// The size the benchmark times the sheet at, and its substeps per frame there.
+const BENCHMARK_SHEET: (f64, f64) = (100.0, 200.0);
+
+fn sheet_calibration(p: SheetCalibrationParams) -> Result<Value, PbmError> {
+    let alpha = crate::scenes::SHEET_COMPLIANCE;
+    let reaches = CALIBRATION_SIZES
+        .iter()
+        .map(|&n| substeps_for_stiffness(n, alpha, p.tolerance, p.t_end))
+        .collect::<Result<Vec<_>, _>>()?;
+    let points: Vec<(f64, f64)> = reaches.iter().map(|r| (r.n as f64, r.needed)).collect();
+    let (exponent, intercept) = log_log_fit(&points);
+    let at_benchmark = (intercept + exponent * BENCHMARK_SHEET.0.ln()).exp();
+    let rows: Vec<Value> = reaches
+        .iter()
+        .map(|r| {
+            json!({
+                "n": r.n,
+                "converged_over_expected": r.converged_ratio,
+                "calibrated_compliance": r.calibrated,
+                "calibrated_over_given": r.calibrated / alpha,
+                "substeps_needed": r.needed,
+                "ladder": r.ladder.iter().map(|(s, x)| json!({"substeps": s, "over_expected": x})).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    Ok(json!({
+        "compliance": alpha,
+        "substeps_exponent": exponent,
+        "substeps_at_100": at_benchmark,
+        "substeps_at_100_over_200": at_benchmark / BENCHMARK_SHEET.1,
+        "sizes": rows,
+    }))
+}
+
+params! {
     /// `pbd/net`.
     pub struct NetParams {
         n: usize = int("particles along a side", 10, 3, 20),
@@ -513,6 +578,7 @@ params! {
         substeps: usize = int("steps per 60 Hz frame", 20, 1, 200),
         iterations: usize = int("passes over the constraints per step", 1, 1, 20),
         sweep: Sweep = choice("how a pass visits the constraints", Sweep::GaussSeidel),
+        calibration: Calibration = choice("how α is set", Calibration::PerEdge),
         t_end: f64 = float("simulated time (s)", 1.0, 0.1, 3.0),
     }
 }
@@ -528,16 +594,26 @@ fn sheet_projections(p: &SheetSagParams) -> f64 {
 
 fn sheet_sag(p: SheetSagParams) -> Result<Value, PbmError> {
     let (n, substeps, iterations) = (p.n, p.substeps, p.iterations);
-    let (compliance, t_end) = (p.compliance, p.t_end);
+    let t_end = p.t_end;
     let sweep = (substeps, iterations, p.sweep);
+    let expected = crate::scenes::sheet_sag_closed_form(p.compliance);
+    let converged_given = converged_extension(n, p.compliance, 1.0)?;
+    let compliance = match p.calibration {
+        Calibration::PerEdge => p.compliance,
+        Calibration::Calibrated => p.compliance * expected / converged_given,
+    };
+    let converged = converged_extension(n, compliance, 1.0)?;
     let sag = crate::scenes::hanging_sheet(n, compliance, sweep, t_end)?;
-    let expected = crate::scenes::sheet_sag_closed_form(compliance);
     Ok(json!({
         "constraints": sag.constraints,
+        "compliance_used": compliance,
         "expected_extension_mm": 1e3 * expected,
+        "converged_extension_mm": 1e3 * converged,
+        "converged_over_expected": converged / expected,
         "xpbd_extension_mm": 1e3 * sag.extension,
         "xpbd_extension_range_mm": [1e3 * sag.range.0, 1e3 * sag.range.1],
         "extension_over_expected": sag.extension / expected,
+        "extension_over_converged": sag.extension / converged,
         "free_edge_height_spread_mm": 1e3 * sag.edge_spread,
         // Chapter 9's cotton, which the sheet's particles share out.
         "density_kg_per_m2": crate::scenes::SHEET_DENSITY,

@@ -23,6 +23,7 @@ pub mod projection;
 pub mod rigid;
 pub mod rigid_contact;
 pub mod scenes;
+pub mod sheet_static;
 
 pbm_prelim::chapter!(id: "pbd", number: 10, pages: "10-position-based",
     title: "Position Based Dynamics");

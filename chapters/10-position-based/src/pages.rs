@@ -30,6 +30,7 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("pbd/sheet-sag").keys(SHEET_KEYS),
         Shown::run("pbd/contact"),
         Shown::run("pbd/rigid-contact"),
+        Shown::values("pbd/sheet-calibration"),
         Shown::values("pbd/rigid-contact").set(&["incline_deg=20"]),
         Shown::values("pbd/rigid-contact").set(&["incline_deg=20", "rule=all-or-nothing"]),
         Shown::values("pbd/rigid-contact").set(&["passes=1"]),
