@@ -1,14 +1,17 @@
-//! The chapter's figures, drawn from runs of the chapter's own scenes: the feeder
-//! through a turn of its crank (the paper's Figure 11), its blocks over forty
-//! seconds, a feeder that jams beside one that does not (Figure 2), the
-//! double-action jack through a pump of its handle (Figure 12) and over nine
-//! seconds, and a pile.
+//! The chapter's figures, drawn from runs of the chapter's own scenes: the loop, a
+//! block slid off a table's edge at three steps (the paper's Figure 8), one
+//! tolerance correction (Figures 9 and 10), the same push in a first- and a
+//! second-order world, the feeder through a turn of its crank (Figure 11), its
+//! blocks over forty seconds, a feeder that jams beside one that does not (Figure
+//! 2), the double-action jack through a pump of its handle (Figure 12) and over
+//! nine seconds, a pile, and two collisions, a graze and a thin part's depth within
+//! a step.
 
 use crate::scenes::{Fault, drive, faulty};
-use crate::scenes::{Feeder, Jack, Pile};
-use crate::world::{Settings, World};
+use crate::scenes::{Falling, Feeder, Graze, Jack, Ledge, Overlaps, Pile};
+use crate::world::{Order, Settings, World};
 use nalgebra::Vector2;
-use pbm_collision::polygon::ConvexPolygon;
+use pbm_collision::polygon::{ConvexPolygon, separation};
 use pbm_prelim::plot::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -18,6 +21,21 @@ type V2 = Vector2<f64>;
 pub fn all() -> Vec<Figure> {
     vec![
         Figure::new("loop", "One step of the world, stage by stage", step_loop),
+        Figure::new(
+            "road-runner",
+            "A block slid off a table's edge falls only when its step ends",
+            road_runner,
+        ),
+        Figure::new(
+            "tolerance-correction",
+            "One tolerance correction: the least displacement in the kinetic-energy norm",
+            tolerance_correction,
+        ),
+        Figure::new(
+            "first-order-push",
+            "The same push in a second-order and a first-order world",
+            first_order_push,
+        ),
         Figure::new(
             "feeder-turn",
             "The block feeder through one turn of its crank",
@@ -44,6 +62,11 @@ pub fn all() -> Vec<Figure> {
             jack_climb,
         ),
         Figure::new("pile", "Twenty polygons dropped into a box", pile),
+        Figure::new(
+            "collision-search",
+            "Two collisions in one step, a graze between two looks, and a depth through a thin part",
+            collision_search,
+        ),
     ]
 }
 
@@ -127,6 +150,36 @@ fn frame_of(world: &World, kind: impl Fn(usize) -> Kind) -> Frame {
     Frame { time: world.time(), parts, pins, contacts: Vec::new(), mouse }
 }
 
+/// A chart of the plane in metres.
+type Scene<'a, 'b> = ChartContext<
+    'a,
+    SVGBackend<'b>,
+    Cartesian2d<
+        plotters::coord::types::RangedCoordf64,
+        plotters::coord::types::RangedCoordf64,
+    >,
+>;
+
+/// Axes on `area` for a window of `x` by `y` metres at equal scale, with about
+/// `labels` tick labels along x, to `decimals` places.
+fn scene_axes<'a, 'b>(
+    area: &'a Area<'b>,
+    x: std::ops::Range<f64>,
+    y: std::ops::Range<f64>,
+    (labels, decimals): (usize, usize),
+) -> Result<Scene<'a, 'b>, Box<dyn std::error::Error>> {
+    let (pw, ph) = area.dim_in_pixel();
+    let (xr, yr) =
+        equal_scale_in((pw.saturating_sub(70), ph.saturating_sub(50)), x, y);
+    let mut chart = chart_on(area).build_cartesian_2d(xr, yr)?;
+    // Narrow panels otherwise get a single tick.
+    axes(&mut chart, "x (m)", "y (m)")
+        .x_labels(labels)
+        .x_label_formatter(&|v| format!("{v:.decimals$}"))
+        .draw()?;
+    Ok(chart)
+}
+
 /// Draws `frame` on `area` in a window of `x` by `y` metres, equal scale.
 fn draw_frame(
     area: &Area<'_>,
@@ -134,15 +187,12 @@ fn draw_frame(
     x: std::ops::Range<f64>,
     y: std::ops::Range<f64>,
 ) -> DrawResult {
-    let (pw, ph) = area.dim_in_pixel();
-    let (xr, yr) =
-        equal_scale_in((pw.saturating_sub(70), ph.saturating_sub(50)), x, y);
-    let mut chart = chart_on(area).build_cartesian_2d(xr, yr)?;
-    // Whole metres along x: narrow panels otherwise get a single tick.
-    axes(&mut chart, "x (m)", "y (m)")
-        .x_labels(8)
-        .x_label_formatter(&|v| format!("{v:.0}"))
-        .draw()?;
+    let mut chart = scene_axes(area, x, y, (8, 0))?;
+    draw_parts(&mut chart, frame)
+}
+
+/// Draws `frame`'s parts, pins, contacts and mouse on `chart`.
+fn draw_parts<'a, 'b: 'a>(chart: &mut Scene<'a, 'b>, frame: &Frame) -> DrawResult {
     // Fixed parts first, then the mechanism's, then what it carries on top.
     let passes = [
         Kind::Frame,
@@ -167,7 +217,7 @@ fn draw_frame(
             )))?;
             let mut outline = corners.clone();
             outline.push(corners[0]);
-            line(&mut chart, &outline, c, 1)?;
+            line(chart, &outline, c, 1)?;
         }
     }
     for p in &frame.pins {
@@ -190,7 +240,7 @@ fn draw_frame(
     )?;
     if let Some((target, held)) = frame.mouse {
         let spring = [(held.x, held.y), (target.x, target.y)];
-        dashed_line(&mut chart, &spring, mouse_colour(), LINE_WIDTH)?;
+        dashed_line(chart, &spring, mouse_colour(), LINE_WIDTH)?;
         chart.draw_series(std::iter::once(Cross::new(
             (target.x, target.y),
             7,
@@ -647,4 +697,635 @@ fn step_loop() -> Result<Vec<Drawing>, PbmError> {
             Ok(())
         },
     )
+}
+
+/// The road-runner figure's ledge, a block 10 cm square slid off it at
+/// `SLIDE_SPEED` (m/s): fast enough to cross the edge whole within one of the
+/// longest steps, which begins with the block on the table more than ε short of
+/// the edge (so that only its bottom corners are held), and to tip little.
+const SLIDE: Ledge = Ledge { block: (0.1, 0.1), from: 0.95, ..Ledge::BOOK };
+const SLIDE_SPEED: f64 = 6.0;
+
+/// The steps the road-runner figure compares (s): a reference of a tenth of the
+/// book's, the book's, and five times it.
+fn slide_steps() -> [f64; 3] {
+    let book = Settings::default().h;
+    [0.1 * book, book, 5.0 * book]
+}
+
+/// One step's end of a run of [`SLIDE`]: the time (s), the height of the block's
+/// centre (m) and its vertical velocity (m/s), and how far past the table's edge
+/// its centre and its trailing bottom corner are (m).
+#[derive(Debug, Clone, Copy)]
+struct Slid {
+    t: f64,
+    y: f64,
+    vy: f64,
+    centre: f64,
+    corner: f64,
+}
+
+/// [`SLIDE`]'s block slid off the table at [`SLIDE_SPEED`] in steps of `h` for
+/// `seconds`, seen at every step's end.
+fn slide_off(h: f64, seconds: f64) -> Result<Vec<Slid>, PbmError> {
+    let ledge = SLIDE;
+    let settings = Settings { h, ..Settings::default() };
+    let mut world = ledge.build(settings, V2::new(SLIDE_SPEED, 0.0))?;
+    let corner = -0.5 * V2::new(ledge.block.0, ledge.block.1);
+    let state = |w: &World| {
+        let body = &w.bodies()[0];
+        Slid {
+            t: w.time(),
+            y: body.position().y,
+            vy: body.velocity().y,
+            centre: body.position().x,
+            corner: body.world_point(&corner).x,
+        }
+    };
+    let mut track = vec![state(&world)];
+    while world.time() < seconds - 1e-9 {
+        world.step()?;
+        track.push(state(&world));
+    }
+    require_finite("road-runner", track.iter().flat_map(|p| [p.y, p.vy]))?;
+    Ok(track)
+}
+
+/// The step of `track` in which `x` (a point's distance past the edge) turned
+/// positive: its start and end (s).
+fn step_past_edge(track: &[Slid], x: fn(&Slid) -> f64) -> Result<(f64, f64), PbmError> {
+    let k = track.iter().position(|p| x(p) > 0.0).filter(|&k| k > 0).ok_or_else(|| {
+        PbmError::Figure {
+            name: "road-runner".into(),
+            why: "the block never left the table".into(),
+        }
+    })?;
+    Ok((track[k - 1].t, track[k].t))
+}
+
+fn road_runner() -> Result<Vec<Drawing>, PbmError> {
+    let seconds = 0.8;
+    let steps = slide_steps();
+    let tracks = steps
+        .iter()
+        .map(|&h| slide_off(h, seconds))
+        .collect::<Result<Vec<_>, _>>()?;
+    // The reference's step is short enough to date the passings.
+    let (_, tip) = step_past_edge(&tracks[0], |p| p.centre)?;
+    let (_, edge) = step_past_edge(&tracks[0], |p| p.corner)?;
+    let coarse = step_past_edge(&tracks[2], |p| p.corner)?;
+    // Once both fall freely their velocities differ by g times how much later the
+    // run began to: read it a step after the one in which the corner left.
+    let g = Settings::default().gravity.norm();
+    let late = |track: &[Slid]| -> Result<f64, PbmError> {
+        let (_, held) = step_past_edge(track, |p| p.corner)?;
+        let after = track.iter().find(|p| p.t > held + 1e-9);
+        let reference_at = |t: f64| {
+            tracks[0].iter().min_by(|a, b| (a.t - t).abs().total_cmp(&(b.t - t).abs()))
+        };
+        let late = match after.and_then(|p| Some((p, reference_at(p.t)?))) {
+            Some((p, r)) => (p.vy - r.vy) / g,
+            None => f64::NAN,
+        };
+        require_finite("road-runner", [late])?;
+        Ok(late)
+    };
+    let (book_late, coarse_late) = (late(&tracks[1])?, late(&tracks[2])?);
+    let window = (tip - 0.04)..(edge + 0.14);
+    let series = |track: &[Slid], value: fn(&Slid) -> f64| -> Vec<(f64, f64)> {
+        track.iter().filter(|p| window.contains(&p.t)).map(|p| (p.t, value(p))).collect()
+    };
+    let height: fn(&Slid) -> f64 = |p| 100.0 * p.y;
+    let speed: fn(&Slid) -> f64 = |p| p.vy;
+    let ms = |h: f64| 1000.0 * h;
+    titled_figure(
+        "road-runner",
+        [900, 1180],
+        &format!(
+            "A block {:.0} cm square slid off a table's edge at {SLIDE_SPEED} m/s. The contacts found at a step's start hold for the whole step: the {:.0}-ms step that begins with the block on the table carries it level past the edge, and it falls as if it had left {:.0} ms late; with the book's {:.0} ms steps, {:.0} ms late",
+            100.0 * SLIDE.block.0,
+            ms(steps[2]),
+            ms(coarse_late),
+            ms(steps[1]),
+            ms(book_late),
+        ),
+        |root, layout| {
+            let legend: Legend = vec![
+                (
+                    format!("h = {:.0} ms, the reference", ms(steps[0])),
+                    Swatch::Line(REFERENCE, LINE_WIDTH),
+                ),
+                (
+                    format!("h = {:.0} ms, the book's: a dot at each step's end", ms(steps[1])),
+                    Swatch::LineDots(color(0), LINE_WIDTH),
+                ),
+                (
+                    format!("h = {:.0} ms: a dot at each step's end", ms(steps[2])),
+                    Swatch::LineDots(color(1), LINE_WIDTH),
+                ),
+                (
+                    "its centre passes the edge, and it starts to tip (reference run)".into(),
+                    Swatch::Line(tint(REFERENCE, 0.5), 1),
+                ),
+                (
+                    "its trailing corner leaves the edge (reference run)".into(),
+                    Swatch::Dashed(REFERENCE, 1),
+                ),
+                (
+                    format!(
+                        "the {:.0}-ms step in which it leaves: held up to the step's end",
+                        ms(steps[2])
+                    ),
+                    Swatch::Square(tint(color(1), 0.2)),
+                ),
+            ];
+            let root = legend_below(root, &legend)?;
+            let quantities = [
+                ("(a) the block's height", "height of the centre (cm)", height),
+                ("(b) its vertical velocity: free fall is a line of slope −g, and a late start shifts it to the right", "vertical velocity (m/s)", speed),
+            ];
+            for (panel, (title, axis, value)) in panels(&root, layout, 2, 1).iter().zip(quantities) {
+                let panel = titled(panel, title, &label_font())?;
+                let all: Vec<f64> = tracks.iter().flat_map(|t| series(t, value)).map(|p| p.1).collect();
+                let lo = all.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = all.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let pad = 0.08 * (hi - lo);
+                let (lo, hi) = (lo - pad, hi + pad);
+                let mut chart = chart_on(&panel).build_cartesian_2d(window.clone(), lo..hi)?;
+                axes(&mut chart, "time (s)", axis).draw()?;
+                chart.draw_series(std::iter::once(Rectangle::new(
+                    [(coarse.0, lo), (coarse.1, hi)],
+                    tint(color(1), 0.2).filled(),
+                )))?;
+                line(&mut chart, &[(tip, lo), (tip, hi)], tint(REFERENCE, 0.5), 1)?;
+                dashed_line(&mut chart, &[(edge, lo), (edge, hi)], REFERENCE, 1)?;
+                line(&mut chart, &series(&tracks[0], value), REFERENCE, LINE_WIDTH)?;
+                for (i, track) in tracks.iter().enumerate().skip(1) {
+                    let c = color(i - 1);
+                    let points = series(track, value);
+                    line(&mut chart, &points, c, LINE_WIDTH)?;
+                    chart.draw_series(
+                        points.iter().map(|&p| Circle::new(p, 3, c.filled())),
+                    )?;
+                }
+            }
+            Ok(())
+        },
+    )
+}
+
+/// The first-order figure's push: the mouse's speed (m/s), when it lets go, with
+/// the block still on the table and with it past the edge (s), and how long each
+/// run goes on (s).
+const PUSH_SPEED: f64 = 2.0;
+const LET_GO: [f64; 2] = [0.35, 0.9];
+const PUSH_SECONDS: f64 = 1.6;
+
+/// A dot on a path every this many seconds.
+const PATH_DOTS: f64 = 0.05;
+
+/// [`Ledge::BOOK`]'s block pushed by the mouse in a world of `order` and let go
+/// at `release`: its centre after every step, and every [`PATH_DOTS`] seconds.
+fn pushed(order: Order, release: f64) -> Result<[Vec<(f64, f64)>; 2], PbmError> {
+    let ledge = Ledge::BOOK;
+    let settings = Settings { order, ..Settings::default() };
+    let mut world = ledge.build(settings, V2::zeros())?;
+    let centre = |w: &World| {
+        let p = w.bodies()[0].position();
+        (p.x, p.y)
+    };
+    let (mut path, mut dots) = (vec![centre(&world)], vec![centre(&world)]);
+    let mut next = PATH_DOTS;
+    while world.time() < PUSH_SECONDS - 1e-9 {
+        ledge.push(&mut world, PUSH_SPEED, release)?;
+        path.push(centre(&world));
+        if world.time() >= next - 1e-9 {
+            dots.push(centre(&world));
+            next += PATH_DOTS;
+        }
+    }
+    require_finite("first-order-push", path.iter().flat_map(|p| [p.0, p.1]))?;
+    Ok([path, dots])
+}
+
+fn first_order_push() -> Result<Vec<Drawing>, PbmError> {
+    let ledge = Ledge::BOOK;
+    let orders = [(Order::Second, "second order (Newton)"), (Order::First, "first order")];
+    let mut runs = Vec::new();
+    for release in LET_GO {
+        let mut pair = Vec::new();
+        for (order, _) in orders {
+            pair.push(pushed(order, release)?);
+        }
+        runs.push(pair);
+    }
+    let table = frame_of(&ledge.build(Settings::default(), V2::zeros())?, |_| Kind::Block);
+    let g = Settings::default().gravity.norm();
+    let places = ["on the table", "past the edge"];
+    titled_figure(
+        "first-order-push",
+        [500, 880],
+        &format!(
+            "The mouse pushes a block to the right at {PUSH_SPEED} m/s and lets go: the second-order block coasts on and falls in a parabola; the first-order block stops the moment it is let go, and falls at a steady {g:.2} m/s, gravity's acceleration read as a velocity"
+        ),
+        |root, layout| {
+            let mut legend: Legend = orders
+                .iter()
+                .enumerate()
+                .map(|(i, (_, name))| {
+                    (
+                        format!("{name}: the centre, a dot every {PATH_DOTS} s"),
+                        Swatch::LineDots(color(i), LINE_WIDTH),
+                    )
+                })
+                .collect();
+            legend.push((
+                "the mouse's path, to where it lets go (×)".into(),
+                Swatch::Dashed(mouse_colour(), LINE_WIDTH),
+            ));
+            legend.push(("table and floor (fixed)".into(), Swatch::Square(REFERENCE)));
+            legend.push(("the block at the start".into(), Swatch::Square(color(0))));
+            let root = legend_below(root, &legend)?;
+            let letters = ["a", "b"];
+            for (k, (panel, pair)) in
+                panels(&root, layout, 2, 2).iter().zip(&runs).enumerate()
+            {
+                let panel = titled(
+                    panel,
+                    &format!("({}) let go at {} s, {}", letters[k], LET_GO[k], places[k]),
+                    &label_font(),
+                )?;
+                let mut chart = scene_axes(&panel, -1.4..2.4, -2.2..0.4, (5, 0))?;
+                draw_parts(&mut chart, &table)?;
+                let start = ledge.start();
+                let gone = start.x + PUSH_SPEED * LET_GO[k];
+                dashed_line(
+                    &mut chart,
+                    &[(start.x, start.y), (gone, start.y)],
+                    mouse_colour(),
+                    LINE_WIDTH,
+                )?;
+                chart.draw_series(std::iter::once(Cross::new(
+                    (gone, start.y),
+                    7,
+                    mouse_colour().stroke_width(3),
+                )))?;
+                for (i, [path, dots]) in pair.iter().enumerate() {
+                    line(&mut chart, path, color(i), LINE_WIDTH)?;
+                    chart.draw_series(
+                        dots.iter().map(|&p| Circle::new(p, 3, color(i).filled())),
+                    )?;
+                }
+            }
+            Ok(())
+        },
+    )
+}
+
+/// An outline closed on itself.
+fn closed(polygon: &ConvexPolygon) -> Vec<(f64, f64)> {
+    let mut points: Vec<(f64, f64)> =
+        polygon.vertices().iter().map(|v| (v.x, v.y)).collect();
+    points.push(points[0]);
+    points
+}
+
+/// How deep parts `a` and `b` overlap, in units of `eps` (negative: apart).
+fn depth_in(a: &ConvexPolygon, b: &ConvexPolygon, eps: f64) -> f64 {
+    -separation(a, b).0 / eps
+}
+
+/// A depth in ε as words: "0.90 ε deep", "0.10 ε apart", or "touching" to two
+/// places.
+fn deep_or_apart(d: f64) -> String {
+    if d.abs() < 0.005 {
+        "touching".into()
+    } else if d > 0.0 {
+        format!("{d:.2} ε deep")
+    } else {
+        format!("{:.2} ε apart", -d)
+    }
+}
+
+/// How many times longer the correction figure draws the displacements.
+const SHOWN_LONGER: f64 = 5.0;
+
+fn tolerance_correction() -> Result<Vec<Drawing>, PbmError> {
+    let mut world = Overlaps::BOOK.build()?;
+    let eps = world.settings().epsilon;
+    let n = world.bodies().len();
+    let shapes = |w: &World| -> Vec<ConvexPolygon> {
+        (0..n).flat_map(|k| w.placed(k)).collect()
+    };
+    let centres = |w: &World| -> Vec<V2> { w.bodies().iter().map(|b| b.position()).collect() };
+    let (before, from) = (shapes(&world), centres(&world));
+    world.step()?;
+    let (after, to) = (shapes(&world), centres(&world));
+    if world.stats().corrections != 1 {
+        let why = format!("{} corrections, not one", world.stats().corrections);
+        return Err(PbmError::Figure { name: "tolerance-correction".into(), why });
+    }
+    require_finite("tolerance-correction", to.iter().flat_map(|c| [c.x, c.y]))?;
+    let pairs = [(0, 1), (1, 2), (3, 4)];
+    let depths = |shapes: &[ConvexPolygon]| -> Vec<f64> {
+        pairs.iter().map(|&(i, j)| depth_in(&shapes[i], &shapes[j], eps)).collect()
+    };
+    let (was, now) = (depths(&before), depths(&after));
+    let names = ["A", "B", "C", "D", "E"];
+    let (lo, hi) = before.iter().chain(&after).flat_map(|p| p.vertices()).fold(
+        (V2::repeat(f64::INFINITY), V2::repeat(f64::NEG_INFINITY)),
+        |(lo, hi), v| (lo.inf(v), hi.sup(v)),
+    );
+    let margin = 0.01;
+    titled_figure(
+        "tolerance-correction",
+        [520, 600],
+        &format!(
+            "Before (dashed): B's corner {} in A, past the warning depth ¾ ε; B {} in C; D {} in E. After one correction (filled): A and B {}, B and C {}, D and E {}, untouched: nothing joins them to the deep pair",
+            deep_or_apart(was[0]), deep_or_apart(was[1]), deep_or_apart(was[2]),
+            deep_or_apart(now[0]), deep_or_apart(now[1]), deep_or_apart(now[2]),
+        ),
+        |root, layout| {
+            let legend: Legend = vec![
+                ("before the correction".into(), Swatch::Dashed(REFERENCE, LINE_WIDTH)),
+                ("after it".into(), Swatch::Line(REFERENCE, LINE_WIDTH)),
+                (
+                    format!("each centre's displacement, drawn {SHOWN_LONGER} times as long"),
+                    Swatch::Line(BLACK, LINE_WIDTH),
+                ),
+            ];
+            let root = legend_below(root, &legend)?;
+            let mut chart = scene_axes(
+                &root,
+                (lo.x - margin)..(hi.x + margin),
+                (lo.y - margin)..(hi.y + margin),
+                (layout.pick(8, 4), 2),
+            )?;
+            for k in 0..n {
+                let c = color(k);
+                let (old, new) = (closed(&before[k]), closed(&after[k]));
+                chart.draw_series(std::iter::once(Polygon::new(
+                    new.clone(),
+                    c.mix(0.3).filled(),
+                )))?;
+                line(&mut chart, &new, c, LINE_WIDTH)?;
+                dashed_line(&mut chart, &old, c, LINE_WIDTH)?;
+            }
+            for k in 0..n {
+                let tip = from[k] + SHOWN_LONGER * (to[k] - from[k]);
+                arrow(&mut chart, (from[k].x, from[k].y), (tip.x, tip.y), 0.006, BLACK, LINE_WIDTH)?;
+                let label = tick_font().pos(Pos::new(HPos::Center, VPos::Center));
+                chart.draw_series(std::iter::once(Text::new(
+                    names[k],
+                    (to[k].x, to[k].y - 0.012),
+                    label,
+                )))?;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// The third panel of the collision-search figure: a thin bar (width, length)
+/// driven along its length through a slab (width, thickness), in metres.
+const BAR: (f64, f64) = (0.1, 0.6);
+const SLAB: (f64, f64) = (2.0, 0.3);
+
+/// Whether a corner of either polygon is inside the other.
+fn corner_inside(a: &ConvexPolygon, b: &ConvexPolygon) -> bool {
+    let inside = |p: &V2, q: &ConvexPolygon| {
+        let v = q.vertices();
+        (0..v.len()).all(|i| (v[(i + 1) % v.len()] - v[i]).perp(&(p - v[i])) > 0.0)
+    };
+    a.vertices().iter().any(|p| inside(p, b)) || b.vertices().iter().any(|p| inside(p, a))
+}
+
+/// Samples `f` at `n` + 1 points from `a` to `b`.
+fn sampled(a: f64, b: f64, n: usize, f: impl Fn(f64) -> f64) -> Vec<(f64, f64)> {
+    (0..=n).map(|i| a + (b - a) * i as f64 / n as f64).map(|x| (x, f(x))).collect()
+}
+
+/// A plotted line: (x, y) points.
+type Curve = Vec<(f64, f64)>;
+
+/// The depths of panel (a) of the collision-search figure: each of two blocks
+/// against the floor over the step (cm against ms), where the search on the later
+/// one alone stops, where it stops with both, and the earlier one's depth at the
+/// first stop (m).
+struct TwoStrikes {
+    curves: Vec<Vec<(f64, f64)>>,
+    late_alone: f64,
+    both: f64,
+    early_at_stop: f64,
+}
+
+fn two_strikes(h: f64) -> Result<TwoStrikes, PbmError> {
+    // The motion is straight, so the step's interpolation is the motion itself,
+    // and the depths are straight lines: ten pieces draw them.
+    let blocks = [Falling::EARLY, Falling::LATE];
+    let world = Falling::world(&blocks)?;
+    let floor = world.fixtures()[0].parts[0].clone();
+    let block = world.shape(0).parts[0].clone();
+    let depth = |b: &Falling, s: f64| {
+        -separation(&block.placed(b.centre_at(s), 0.0), &floor).0
+    };
+    let late_alone = Falling::world(&[Falling::LATE])?.step()?;
+    let both = Falling::world(&blocks)?.step()?;
+    let curves = blocks
+        .iter()
+        .map(|b| sampled(0.0, h, 10, |s| depth(b, s)))
+        .map(|c| c.iter().map(|&(s, d)| (1000.0 * s, 100.0 * d)).collect())
+        .collect();
+    let early_at_stop = depth(&Falling::EARLY, late_alone);
+    Ok(TwoStrikes { curves, late_alone, both, early_at_stop })
+}
+
+/// Panel (b): the graze's depth over the step (cm against ms), the step the loop
+/// took (s) and the impacts it saw.
+fn graze(h: f64) -> Result<(Curve, f64, usize), PbmError> {
+    let graze = Graze::BOOK;
+    let fixed = Graze::fixed()?;
+    let mut world = graze.world()?;
+    let square = world.shape(0).parts[0].clone();
+    let depth = |s: f64| -separation(&square.placed(graze.centre_at(s), 0.0), &fixed).0;
+    let taken = world.step()?;
+    let curve = sampled(0.0, h, 10, depth);
+    let curve = curve.iter().map(|&(s, d)| (1000.0 * s, 100.0 * d)).collect();
+    Ok((curve, taken, world.stats().impacts))
+}
+
+/// Panel (c): chapter 7's depth of the bar in the slab against how far the bar's
+/// end is below the slab's top (cm against cm), and the stretch where no corner
+/// of either is inside the other (cm).
+fn bar_through_slab() -> Result<(Curve, (f64, f64)), PbmError> {
+    let half = |(w, h): (f64, f64)| 0.5 * V2::new(w, h);
+    let slab = ConvexPolygon::rectangle(V2::new(0.0, -0.5 * SLAB.1), half(SLAB))?;
+    let bar_at = |d: f64| ConvexPolygon::rectangle(V2::new(0.0, 0.5 * BAR.1 - d), half(BAR));
+    let travel = BAR.1 + SLAB.1;
+    let (mut curve, mut plus) = (Vec::new(), (f64::INFINITY, f64::NEG_INFINITY));
+    for (d, _) in sampled(-0.1, travel + 0.1, 110, |d| d) {
+        let bar = bar_at(d)?;
+        let (gap, _) = separation(&bar, &slab);
+        curve.push((100.0 * d, -100.0 * gap));
+        if gap < 0.0 && !corner_inside(&bar, &slab) {
+            plus = (plus.0.min(100.0 * d), plus.1.max(100.0 * d));
+        }
+    }
+    Ok((curve, plus))
+}
+
+fn collision_search() -> Result<Vec<Drawing>, PbmError> {
+    let settings = *Falling::world(&[])?.settings();
+    let (h, eps) = (settings.h, settings.epsilon);
+    let strikes = two_strikes(h)?;
+    let (grazed, taken, impacts) = graze(h)?;
+    let (through, plus) = bar_through_slab()?;
+    require_finite(
+        "collision-search",
+        strikes.curves.iter().flatten().chain(&grazed).chain(&through).map(|p| p.1),
+    )?;
+    let (ms, cm) = (|s: f64| 1000.0 * s, |d: f64| 100.0 * d);
+    let peak = through.iter().copied().fold((0.0, 0.0), |m, p| if p.1 > m.1 { p } else { m });
+    titled_figure(
+        "collision-search",
+        [1150, 2000],
+        &format!(
+            "Depth (positive: overlapping) against time within one {:.0} ms step, which the loop looks at only at its two ends; and against how far a thin part has gone into another",
+            ms(h)
+        ),
+        |root, layout| {
+            // Panel (a) on top, with its long legend; (b) and (c) below it, side by
+            // side when wide.
+            let share = layout.pick(52, 44);
+            let (top, bottom) = root.split_vertically(root.dim_in_pixel().1 * share / 100);
+            let bottom = bottom.margin(layout.pick(8, 24), 0, 0, 0);
+            let mut areas = vec![top];
+            areas.extend(panels(&bottom, layout, 2, 2));
+            let (a, b) = (Falling::EARLY, Falling::LATE);
+            let panel = titled(&areas[0], &format!(
+                "(a) two blocks strike the floor in one step: the search on B stops at {:.1} ms, and started again on A, at {:.1} ms",
+                ms(strikes.late_alone), ms(strikes.both)
+            ), &label_font())?;
+            let legend: Legend = vec![
+                (format!("block A, {:.0} cm up at {} m/s", cm(a.gap), a.speed), Swatch::Line(color(0), LINE_WIDTH)),
+                (format!("block B, {:.0} cm up at {} m/s", cm(b.gap), b.speed), Swatch::Line(color(1), LINE_WIDTH)),
+                ("the loop's two looks, at the step's ends".into(), Swatch::Dot(REFERENCE, 4)),
+                ("ε: deeper at the step's end starts a search".into(), Swatch::Dashed(REFERENCE, 1)),
+                ("accepted as touching: within ε/2 of zero".into(), Swatch::Square(tint(color(2), 0.3))),
+                ("the search on B, the deeper at the end, stops here".into(), Swatch::Dashed(color(1), LINE_WIDTH)),
+                (format!("A there: {:.2} ε deep, so it struck first", strikes.early_at_stop / eps), Swatch::Ring(color(0), 5)),
+                ("the search on A: the step is cut here".into(), Swatch::Line(color(0), LINE_WIDTH)),
+            ];
+            let panel = legend_below(&panel, &legend)?;
+            let (y0, y1) = (-30.0, 18.0);
+            let mut chart = chart_on(&panel).build_cartesian_2d(0.0..ms(h), y0..y1)?;
+            depth_axes(&mut chart, "time within the step (ms)")?;
+            window_band(&mut chart, (0.0, ms(h)), cm(eps))?;
+            dashed_line(&mut chart, &[(0.0, cm(eps)), (ms(h), cm(eps))], REFERENCE, 1)?;
+            let stop = ms(strikes.late_alone);
+            dashed_line(&mut chart, &[(stop, y0), (stop, y1)], color(1), LINE_WIDTH)?;
+            line(&mut chart, &[(ms(strikes.both), y0), (ms(strikes.both), y1)], color(0), LINE_WIDTH)?;
+            for (i, curve) in strikes.curves.iter().enumerate() {
+                line(&mut chart, curve, color(i), LINE_WIDTH)?;
+                ends(&mut chart, curve)?;
+            }
+            chart.draw_series(std::iter::once(Circle::new(
+                (stop, cm(strikes.early_at_stop)),
+                5,
+                color(0).stroke_width(2),
+            )))?;
+
+            let seen = if impacts == 0 { "no impact".to_string() } else { format!("{impacts} impacts") };
+            let panel = titled(&areas[1], &format!(
+                "(b) a corner grazes a corner: the step is taken whole, {:.0} ms, and {seen}",
+                ms(taken)
+            ), &label_font())?;
+            let legend: Legend = vec![
+                ("the moving square's depth in the fixed one".into(), Swatch::Line(color(3), LINE_WIDTH)),
+                ("the loop's two looks: apart at both".into(), Swatch::Dot(REFERENCE, 4)),
+                ("deeper than ε, never looked at".into(), Swatch::Square(tint(color(3), 0.35))),
+            ];
+            let panel = legend_below(&panel, &legend)?;
+            let mut chart = chart_on(&panel).build_cartesian_2d(0.0..ms(h), -4.0..6.0)?;
+            depth_axes(&mut chart, "time within the step (ms)")?;
+            window_band(&mut chart, (0.0, ms(h)), cm(eps))?;
+            let above = clipped_above(&grazed, cm(eps));
+            chart.draw_series(std::iter::once(Polygon::new(above, tint(color(3), 0.35).filled())))?;
+            dashed_line(&mut chart, &[(0.0, cm(eps)), (ms(h), cm(eps))], REFERENCE, 1)?;
+            line(&mut chart, &grazed, color(3), LINE_WIDTH)?;
+            ends(&mut chart, &grazed)?;
+
+            let panel = titled(&areas[2], &format!(
+                "(c) a bar {:.0} cm thick and {:.0} cm long driven end first through a slab {:.0} cm thick",
+                cm(BAR.0), cm(BAR.1), cm(SLAB.1)
+            ), &label_font())?;
+            let legend: Legend = vec![
+                ("depth: the shortest move that parts them".into(), Swatch::Line(color(4), LINE_WIDTH)),
+                ("a plus sign: no corner of either inside the other".into(), Swatch::Square(tint(REFERENCE, 0.2))),
+                ("half way: beyond, the depth falls as the bar goes in".into(), Swatch::Dashed(REFERENCE, 1)),
+            ];
+            let panel = legend_below(&panel, &legend)?;
+            let (x0, x1) = (through[0].0, through[through.len() - 1].0);
+            let (y0, y1) = (-15.0, peak.1 + 10.0);
+            let mut chart = chart_on(&panel).build_cartesian_2d(x0..x1, y0..y1)?;
+            depth_axes(&mut chart, "bar's end below the slab's top (cm)")?;
+            chart.draw_series(std::iter::once(Rectangle::new(
+                [(plus.0, y0), (plus.1, y1)],
+                tint(REFERENCE, 0.2).filled(),
+            )))?;
+            dashed_line(&mut chart, &[(peak.0, y0), (peak.0, y1)], REFERENCE, 1)?;
+            line(&mut chart, &through, color(4), LINE_WIDTH)?;
+            Ok(())
+        },
+    )
+}
+
+/// Axes for a depth in centimetres against `x`, whole numbers on both.
+fn depth_axes<'a, 'b: 'a>(chart: &mut Scene<'a, 'b>, x: &str) -> DrawResult {
+    axes(chart, x, "depth (cm)")
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .y_label_formatter(&|v| format!("{v:.0}"))
+        .draw()?;
+    Ok(())
+}
+
+/// The part of `curve` at or above `level`, with the points where it crosses
+/// `level` put in, as the outline of the region between the two.
+fn clipped_above(curve: &[(f64, f64)], level: f64) -> Curve {
+    let mut out = Vec::new();
+    for (k, &(x, y)) in curve.iter().enumerate() {
+        if let Some(&(x0, y0)) = k.checked_sub(1).map(|j| &curve[j])
+            && (y0 - level) * (y - level) < 0.0
+        {
+            out.push((x0 + (x - x0) * (level - y0) / (y - y0), level));
+        }
+        if y >= level {
+            out.push((x, y));
+        }
+    }
+    out
+}
+
+/// Marks the first and last points of `curve`: what the loop looks at.
+fn ends<'a, 'b: 'a>(chart: &mut Scene<'a, 'b>, curve: &[(f64, f64)]) -> DrawResult {
+    if let (Some(&first), Some(&last)) = (curve.first(), curve.last()) {
+        chart.draw_series([first, last].map(|p| Circle::new(p, 4, REFERENCE.filled())))?;
+    }
+    Ok(())
+}
+
+/// Shades the depths a collision search accepts as touching, within ε/2 of zero
+/// (`eps` in the chart's units), across `x`.
+fn window_band<'a, 'b: 'a>(chart: &mut Scene<'a, 'b>, x: (f64, f64), eps: f64) -> DrawResult {
+    chart.draw_series(std::iter::once(Rectangle::new(
+        [(x.0, -0.5 * eps), (x.1, 0.5 * eps)],
+        tint(color(2), 0.3).filled(),
+    )))?;
+    Ok(())
+}
+
+/// `c` laid at `alpha` over white: a light shade for bands, and its legend square.
+fn tint(c: RGBColor, alpha: f64) -> RGBColor {
+    let over = |v: u8| (alpha * f64::from(v) + (1.0 - alpha) * 255.0).round() as u8;
+    RGBColor(over(c.0), over(c.1), over(c.2))
 }

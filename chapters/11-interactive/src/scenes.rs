@@ -975,6 +975,208 @@ pub fn xpbd_stack_run(
     })
 }
 
+/// A table with a drop beside it: the table's top is y = 0 and its edge x = 0, the
+/// floor `drop` below; a block rests on the table, its right side `from` short of
+/// the edge. Pushed off the edge it shows the held contacts of a step (the paper's
+/// Figure 8, "road-runner physics") and, pushed by the mouse, what a first-order
+/// world does that a second-order one does not.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ledge {
+    /// The block's width and height (m), of density 1 kg/m².
+    pub block: (f64, f64),
+    /// How far the block's right side starts from the table's edge (m).
+    pub from: f64,
+    /// How far the floor is below the table's top (m).
+    pub drop: f64,
+}
+
+impl Ledge {
+    /// A block 0.25 m square a metre from the edge of a table 2 m high.
+    pub const BOOK: Ledge = Ledge { block: (0.25, 0.25), from: 1.0, drop: 2.0 };
+
+    /// The table, the floor, and the block on the table moving at `velocity`.
+    pub fn build(&self, settings: Settings, velocity: V2) -> Result<World, PbmError> {
+        let mut world = World::new(settings)?;
+        let floor_y = -self.drop;
+        let parts = vec![
+            rect(-8.0, floor_y - 0.5, 0.0, 0.0)?,
+            rect(0.0, floor_y - 0.5, 8.0, floor_y)?,
+        ];
+        world.add_fixture(Fixture { parts, layer: SOLIDS })?;
+        let block = Shape::rectangle(self.block.0, self.block.1, 1.0)?;
+        world.add_body(block, SOLIDS, (self.start(), 0.0), (velocity, 0.0))?;
+        Ok(world)
+    }
+
+    /// Where the block's centre starts.
+    pub fn start(&self) -> V2 {
+        let (w, h) = self.block;
+        V2::new(-self.from - 0.5 * w, 0.5 * h)
+    }
+
+    /// One step of a push by the mouse: it holds the block's centre and moves to
+    /// the right at `speed` from where the block started, and at `release` (s) lets
+    /// go. Its spring is the feeder's.
+    pub fn push(
+        &self,
+        world: &mut World,
+        speed: f64,
+        release: f64,
+    ) -> Result<f64, PbmError> {
+        let t = world.time();
+        world.mouse = (t < release - 1e-9).then(|| Mouse {
+            body: 0,
+            local: V2::zeros(),
+            target: self.start() + V2::new(speed * t, 0.0),
+            stiffness: 4000.0,
+            damping: 120.0,
+        });
+        world.step()
+    }
+}
+
+/// A unit block whose bottom is `gap` above a floor whose top is y = 0, at `x`,
+/// falling at `speed` with no gravity: it moves in a straight line, so the step's
+/// interpolation is exact. Two of them make the collisions page's step with two
+/// collisions in it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Falling {
+    /// The block's centre along x (m).
+    pub x: f64,
+    /// The gap under it at the start (m).
+    pub gap: f64,
+    /// Its speed towards the floor (m/s).
+    pub speed: f64,
+}
+
+impl Falling {
+    /// 3 cm up at 10 m/s: it strikes 0.3 of a 10-ms step in.
+    pub const EARLY: Falling = Falling { x: -3.0, gap: 0.03, speed: 10.0 };
+    /// 26 cm up at 40 m/s: it strikes 0.65 of the step in, and ends the step the
+    /// deeper of the two.
+    pub const LATE: Falling = Falling { x: 3.0, gap: 0.26, speed: 40.0 };
+
+    /// A world of `blocks` over a floor, with no gravity and no bounce.
+    pub fn world(blocks: &[Falling]) -> Result<World, PbmError> {
+        let settings = Settings {
+            gravity: V2::zeros(),
+            restitution: 0.0,
+            ..Settings::default()
+        };
+        let mut world = World::new(settings)?;
+        let floor = rect(-20.0, -1.0, 20.0, 0.0)?;
+        world.add_fixture(Fixture { parts: vec![floor], layer: SOLIDS })?;
+        for b in blocks {
+            let block = Shape::rectangle(1.0, 1.0, 1.0)?;
+            let at = (V2::new(b.x, 0.5 + b.gap), 0.0);
+            world.add_body(block, SOLIDS, at, (V2::new(0.0, -b.speed), 0.0))?;
+        }
+        Ok(world)
+    }
+
+    /// Where its centre is `s` into the motion.
+    pub fn centre_at(&self, s: f64) -> V2 {
+        V2::new(self.x, 0.5 + self.gap - self.speed * s)
+    }
+}
+
+/// A unit square moving diagonally across the top-left corner of a fixed unit
+/// square (corners (0, 0) and (1, 1)), with no gravity: apart at both ends of a
+/// step and overlapping in between, the graze the loop never sees.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Graze {
+    /// Where the moving square's bottom-right corner starts (m).
+    pub corner: V2,
+    /// Its velocity (m/s).
+    pub velocity: V2,
+}
+
+impl Graze {
+    /// 3 cm left of the fixed square at the start of a 10-ms step, 3 cm above it
+    /// at the end, 4 cm (2ε) deep half-way.
+    pub const BOOK: Graze =
+        Graze { corner: V2::new(-0.03, 0.89), velocity: V2::new(14.0, 14.0) };
+
+    /// The fixed square.
+    pub fn fixed() -> Result<ConvexPolygon, PbmError> {
+        rect(0.0, 0.0, 1.0, 1.0)
+    }
+
+    /// The moving square's centre `s` into the motion.
+    pub fn centre_at(&self, s: f64) -> V2 {
+        self.corner + V2::new(-0.5, 0.5) + self.velocity * s
+    }
+
+    /// The world: the fixed square and the moving one, no gravity.
+    pub fn world(&self) -> Result<World, PbmError> {
+        let settings = Settings { gravity: V2::zeros(), ..Settings::default() };
+        let mut world = World::new(settings)?;
+        world.add_fixture(Fixture { parts: vec![Self::fixed()?], layer: SOLIDS })?;
+        let square = Shape::rectangle(1.0, 1.0, 1.0)?;
+        let at = (self.centre_at(0.0), 0.0);
+        world.add_body(square, SOLIDS, at, (self.velocity, 0.0))?;
+        Ok(world)
+    }
+}
+
+/// Five square blocks placed overlapping in a first-order world with no gravity,
+/// where nothing moves but the tolerance correction (the paper's Figures 9 and 10).
+/// Block B, turned, has a corner `deep` ε into block A, four times its mass; block
+/// C, turned with B, overlaps B's far face by `shallow` ε; D and E, apart from the
+/// three, overlap face to face by `shallow` ε.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Overlaps {
+    /// How far B's corner is into A, in ε: past the warning depth ¾ ε.
+    pub deep: f64,
+    /// How far C is into B, and D into E, in ε: short of it.
+    pub shallow: f64,
+    /// B's and C's turn (rad).
+    pub tilt: f64,
+}
+
+impl Overlaps {
+    /// B's corner 0.9 ε into A; 0.5 ε between B and C and between D and E.
+    pub const BOOK: Overlaps = Overlaps { deep: 0.9, shallow: 0.5, tilt: 0.3 };
+
+    /// The side of B, C, D and E (m): five ε. A's is twice it.
+    pub const SIDE: f64 = 0.1;
+
+    /// The world, its bodies A to E in that order.
+    pub fn build(&self) -> Result<World, PbmError> {
+        let settings = Settings {
+            order: crate::world::Order::First,
+            gravity: V2::zeros(),
+            ..Settings::default()
+        };
+        let eps = settings.epsilon;
+        let mut world = World::new(settings)?;
+        let s = Self::SIDE;
+        let small = Shape::rectangle(s, s, 1.0)?;
+        let corners =
+            small.parts[0].placed(V2::zeros(), self.tilt).vertices().to_vec();
+        let left = corners
+            .iter()
+            .copied()
+            .fold(V2::zeros(), |l, v| if v.x < l.x { v } else { l });
+        // A's right face `deep` ε beyond B's leftmost corner, covering all of B
+        // that crosses it (no corner of A in B), and A a little higher than the
+        // corner, so that the push turns A too.
+        let a = V2::new(left.x + self.deep * eps - s, left.y + 0.2 * s);
+        // C along B's own x, `shallow` ε short of a side apart.
+        let along = V2::new(self.tilt.cos(), self.tilt.sin());
+        let c = along * (s - self.shallow * eps);
+        let d = V2::new(c.x + 2.0 * s, -s);
+        let e = V2::new(d.x + s - self.shallow * eps, -s);
+        let still = (V2::zeros(), 0.0);
+        let big = Shape::rectangle(2.0 * s, 2.0 * s, 1.0)?;
+        world.add_body(big, SOLIDS, (a, 0.0), still)?;
+        for at in [(V2::zeros(), self.tilt), (c, self.tilt), (d, 0.0), (e, 0.0)] {
+            world.add_body(small.clone(), SOLIDS, at, still)?;
+        }
+        Ok(world)
+    }
+}
+
 #[cfg(test)]
 mod stack_tests {
     use super::*;

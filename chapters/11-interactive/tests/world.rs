@@ -8,7 +8,7 @@
 
 use nalgebra::Vector2;
 use pbm_collision::polygon::ConvexPolygon;
-use pbm_interactive::scenes::Pendulum;
+use pbm_interactive::scenes::{Falling, Graze, Pendulum};
 use pbm_interactive::shape::Shape;
 use pbm_interactive::world::{
     Anchor, Fixture, Mouse, Order, Pin, Settings, Solver, World,
@@ -170,25 +170,19 @@ fn of_two_collisions_in_one_step_the_search_stops_at_the_earlier_though_the_late
     // search starts with B and finds it touching at 6.5 ms; there A is already
     // 3.5 cm deep, more than ε: A struck first, and the search starts again with A
     // on the shorter interval. The motion is straight, the interpolation exact.
-    let settings =
-        Settings { gravity: V2::zeros(), restitution: 0.0, ..Settings::default() };
-    let eps = settings.epsilon;
-    let world_with = |blocks: &[(f64, f64, f64)]| {
-        let mut world = World::new(settings).unwrap();
-        world.add_fixture(ground(0.0)).unwrap();
-        for &(x, gap, speed) in blocks {
-            let block = Shape::rectangle(1.0, 1.0, 1.0).unwrap();
-            let at = (V2::new(x, 0.5 + gap), 0.0);
-            world.add_body(block, 0, at, (V2::new(0.0, -speed), 0.0)).unwrap();
-        }
-        world
-    };
-    let (a, b) = ((-3.0, 0.03, 10.0), (3.0, 0.26, 40.0));
+    // (`scenes::Falling`, which the collisions page's figure draws.)
+    let (a, b) = (Falling::EARLY, Falling::LATE);
+    assert_eq!((a.gap, a.speed, b.gap, b.speed), (0.03, 10.0, 0.26, 40.0));
     // B alone: the step stops where B touches, to within ε/2 of depth (0.5 ms).
-    let taken = world_with(&[b]).step().unwrap();
+    let taken = Falling::world(&[b]).unwrap().step().unwrap();
     assert!((taken - 0.0065).abs() < 0.5e-3, "{taken}");
     // Both: the step stops where A touches, to within ε/2 (1 ms at 10 m/s).
-    let mut world = world_with(&[a, b]);
+    let mut world = Falling::world(&[a, b]).unwrap();
+    let eps = world.settings().epsilon;
+    assert_eq!(
+        (eps, world.settings().h, world.settings().gravity),
+        (0.02, 0.01, V2::zeros())
+    );
     let taken = world.step().unwrap();
     assert!((taken - 0.003).abs() < 1e-3, "{taken}");
     // Then each is stopped by its impact, and neither went deeper than ε.
@@ -209,21 +203,24 @@ fn a_corner_that_grazes_another_between_two_checks_goes_unseen() {
     // 4 cm (2ε) deep half-way. The step limit does not cut the step (the square
     // moves 20 cm of the 1 m it allows), and nothing in the loop sees the overlap:
     // no impact, no shortened step, the velocity unchanged.
+    // (`scenes::Graze`, which the collisions page's figure draws.)
     use pbm_collision::polygon::separation;
-    let settings = Settings { gravity: V2::zeros(), ..Settings::default() };
+    let graze = Graze::BOOK;
+    let mut world = graze.world().unwrap();
+    let settings = *world.settings();
     let eps = settings.epsilon;
-    let mut world = World::new(settings).unwrap();
-    let fixed =
-        ConvexPolygon::rectangle(V2::new(0.5, 0.5), V2::new(0.5, 0.5)).unwrap();
-    world.add_fixture(Fixture { parts: vec![fixed.clone()], layer: 0 }).unwrap();
+    let fixed = Graze::fixed().unwrap();
     // The moving square's bottom-right corner starts at (−0.03, 0.89).
-    let centre = V2::new(-0.03 - 0.5, 0.89 + 0.5);
+    assert_eq!(graze.corner, V2::new(-0.03, 0.89));
     let velocity = V2::new(14.0, 14.0);
-    let square = Shape::rectangle(1.0, 1.0, 1.0).unwrap();
-    world.add_body(square, 0, (centre, 0.0), (velocity, 0.0)).unwrap();
+    assert_eq!(graze.velocity, velocity);
+    // 3 cm apart at the start of the step and at its end.
+    for s in [0.0, settings.h] {
+        let moving = world.shape(0).parts[0].placed(graze.centre_at(s), 0.0);
+        assert!((separation(&moving, &fixed).0 - 0.03).abs() < 1e-12, "{s}");
+    }
     // Half-way through the step the two overlap by 2ε.
-    let halfway = centre + velocity * 0.005;
-    let moving = world.shape(0).parts[0].placed(halfway, 0.0);
+    let moving = world.shape(0).parts[0].placed(graze.centre_at(0.005), 0.0);
     let depth = -separation(&moving, &fixed).0;
     assert!((depth - 2.0 * eps).abs() < 1e-12, "{depth}");
     let taken = world.step().unwrap();
