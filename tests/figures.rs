@@ -22,6 +22,7 @@ const HEAVY: &[&str] = &[
     "cloth/contact-solids",
     "cloth/drape-frames",
     "cloth/cg-resolution",
+    "pbd/sheet-calibration",
     "interactive/feeder-blocks",
     "interactive/feeder-jam",
 ];

@@ -35,6 +35,7 @@ const HEAVY: &[&str] = &[
     "cloth/contact",
     "cloth/drape",
     "pbd/sheet-sag",
+    "pbd/sheet-calibration",
     "interactive/feeder",
     "interactive/pile",
     "interactive/jam",
