@@ -12,6 +12,7 @@
 use crate::contact::{Filter, Solid, filtered_cg};
 use crate::energy::{Curvature, LocalTerms, MAX_PARTICLES, local_terms};
 use crate::hinge::{Bend, RestHinge};
+use crate::self_contact::{Proximity, RankOne, SelfContact, WithPairs};
 use crate::triangle::{RestTriangle, Shear, Stretch};
 use nalgebra::Matrix3;
 use pbm_implicit::block_sparse::BlockSparse;
@@ -25,6 +26,31 @@ use pbm_prelim::validate::{non_negative, positive};
 use std::collections::BTreeMap;
 
 type V3 = Vector<3>;
+
+/// How many times a step may add self-contact pairs that its solve brought
+/// within the thickness and solve again.
+pub const CONTACT_ROUNDS: usize = 4;
+
+/// The self-contact pairs of one step: those within the reach looked at, and
+/// those in the solve with their stiffness.
+#[derive(Debug)]
+struct Pairs {
+    reach: f64,
+    found: Vec<Proximity>,
+    active: std::collections::BTreeSet<[usize; 4]>,
+    terms: Vec<RankOne>,
+}
+
+impl Default for Pairs {
+    fn default() -> Self {
+        Pairs {
+            reach: f64::NEG_INFINITY,
+            found: Vec::new(),
+            active: Default::default(),
+            terms: Vec::new(),
+        }
+    }
+}
 
 /// A cloth's material, per unit of pattern area.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -143,6 +169,8 @@ pub struct ClothStep {
     pub indefinite: usize,
     /// Particles held on the solid's surface during the step.
     pub held: usize,
+    /// Self-contact pairs pushing apart during the step.
+    pub pairs: usize,
 }
 
 /// A cloth, ready to step.
@@ -174,6 +202,8 @@ pub struct Cloth {
     pub solid_friction: f64,
     /// Each held particle's normal force N in the last step (N).
     normal_force: Vec<f64>,
+    /// Contact of the cloth with itself, if any (implicit steps only).
+    pub self_contact: Option<SelfContact>,
     /// Which Hessian the implicit step uses.
     pub curvature: Curvature,
     /// CG stops at ‖b − A Δv‖ ≤ this × ‖b‖, or this × h‖M g‖ if larger.
@@ -311,6 +341,7 @@ impl Cloth {
             held: vec![false; n],
             solid_friction: 0.0,
             normal_force: vec![0.0; n],
+            self_contact: None,
             curvature: Curvature::Projected,
             cg_tolerance: 1e-6,
             t: 0.0,
@@ -498,32 +529,20 @@ impl Cloth {
     pub fn backward_euler_step(&mut self, h: f64) -> Result<ClothStep, PbmError> {
         check_step_size(h)?;
         let (step, t0) = (self.steps, self.t);
-        let (b, indefinite) = self.assemble(h).map_err(|e| e.at_step(step, t0))?;
+        let (mut b, indefinite) =
+            self.assemble(h).map_err(|e| e.at_step(step, t0))?;
         let (filter, z) = self.constraints(h);
-        let floor = self.cg_tolerance * h * self.weight();
-        let preconditioner =
-            BlockJacobi::new(&self.matrix).map_err(|e| e.at_step(step, t0))?;
-        let n = self.len();
-        let cg = filtered_cg(
-            &preconditioner,
-            &b,
-            &mut self.dv,
-            (&filter, &z),
-            (self.cg_tolerance, floor),
-            10 * 3 * n + 100,
-        )
-        .map_err(|e| e.at_step(step, t0))?;
-        let mut a_dv = vec![0.0; b.len()];
-        preconditioner.apply(&self.dv, &mut a_dv);
+        let (cg, a_dv, pairs) =
+            self.solve(h, &mut b, (&filter, &z)).map_err(|e| e.at_step(step, t0))?;
         let held = self.release(&a_dv, &b, &filter, h);
-        for i in 0..n {
+        for i in 0..self.len() {
             if !self.pinned[i] {
                 self.v[i] += V3::from_column_slice(&self.dv[3 * i..3 * i + 3]);
                 self.x[i] += self.v[i] * h;
             }
         }
         self.finish_step(h, step, t0)?;
-        Ok(ClothStep { cg, indefinite, held })
+        Ok(ClothStep { cg, indefinite, held, pairs })
     }
     // ANCHOR_END: implicit_step
 
@@ -605,6 +624,119 @@ impl Cloth {
     pub fn system_matrix(&self) -> &BlockSparse<3> {
         &self.matrix
     }
+
+    // ANCHOR: solve
+    /// Solves A Δv = b by filtered CG from the last step's Δv, with the self-contact
+    /// pairs that the step brings within the thickness: those expected to at the
+    /// start, then, round by round, those the solved step does, until no more do.
+    /// Returns CG's last report, A Δv, and how many pairs are in the solve.
+    fn solve(
+        &mut self,
+        h: f64,
+        b: &mut [f64],
+        constraints: (&[Filter], &[f64]),
+    ) -> Result<(CgReport, Vec<f64>, usize), PbmError> {
+        let floor = self.cg_tolerance * h * self.weight();
+        let limit = 10 * 3 * self.len() + 100;
+        let mut pairs = Pairs::default();
+        let mut speeds = self.expected_velocities();
+        let mut last = None;
+        for round in 0..=CONTACT_ROUNDS {
+            let added = self.add_pairs(&mut pairs, &speeds, h, b)?;
+            if round > 0 && added == 0 {
+                break;
+            }
+            let base = BlockJacobi::new(&self.matrix)?;
+            let a = WithPairs { base, pairs: &pairs.terms };
+            let tol = (self.cg_tolerance, floor);
+            last = Some(filtered_cg(&a, b, &mut self.dv, constraints, tol, limit)?);
+            speeds = self.expected_velocities();
+        }
+        let mut a_dv = vec![0.0; b.len()];
+        let base = BlockJacobi::new(&self.matrix)?;
+        WithPairs { base, pairs: &pairs.terms }.apply(&self.dv, &mut a_dv);
+        let cg = last.ok_or_else(|| PbmError::degenerate("cloth", "no solve"))?;
+        Ok((cg, a_dv, pairs.terms.len()))
+    }
+    // ANCHOR_END: solve
+
+    /// The velocity each particle ends the step with if its change is the Δv
+    /// held now: the last step's before the solve (where CG starts, too), the
+    /// solve's after it.
+    fn expected_velocities(&self) -> Vec<V3> {
+        (0..self.len())
+            .map(|i| self.v[i] + V3::from_column_slice(&self.dv[3 * i..3 * i + 3]))
+            .collect()
+    }
+
+    // ANCHOR: add_pairs
+    /// Brings into the solve every self-contact pair not yet in it that ends a
+    /// step of size h within the thickness τ, linearized, when the particles move
+    /// at `speeds` (give or take the h²|g| of gravity): d + h ḋ < τ + h²|g|. Looks
+    /// for pairs again if `speeds` close them faster than the last look allowed
+    /// for. Returns how many it added.
+    fn add_pairs(
+        &mut self,
+        pairs: &mut Pairs,
+        speeds: &[V3],
+        h: f64,
+        b: &mut [f64],
+    ) -> Result<usize, PbmError> {
+        let Some(mut contact) = self.self_contact.take() else { return Ok(0) };
+        let fastest = speeds.iter().map(|v| v.norm()).fold(0.0, f64::max);
+        let slack = h * h * self.gravity.norm();
+        let reach = contact.thickness + h * 2.0 * fastest + slack;
+        let looked =
+            (reach > pairs.reach).then(|| contact.find(&self.x, &self.pinned, reach));
+        let (k, tau, respond) =
+            (contact.stiffness, contact.thickness, contact.respond);
+        self.self_contact = Some(contact);
+        if let Some(found) = looked {
+            (pairs.found, pairs.reach) = (found?, reach);
+        }
+        let closing = |p: &Proximity| p.distance + h * p.rate(speeds) < tau + slack;
+        let due: Vec<Proximity> = (pairs.found.iter())
+            .filter(|p| respond && !pairs.active.contains(&p.ids) && closing(p))
+            .copied()
+            .collect();
+        for pair in &due {
+            pairs.active.insert(pair.ids);
+            pairs.terms.push(self.add_pair(pair, h, (k, tau), b)?);
+        }
+        Ok(due.len())
+    }
+    // ANCHOR_END: add_pairs
+
+    // ANCHOR: add_self_contact
+    /// Adds one self-contact pair to the step: its penalty linearized at the
+    /// step's start, h k (τ − d − h ḋ) g, to `b`, and its stiffness h² k g gᵀ
+    /// (g = ∇d): the diagonal blocks into A, the pair as a rank-one term, which
+    /// it returns.
+    fn add_pair(
+        &mut self,
+        pair: &Proximity,
+        h: f64,
+        (k, tau): (f64, f64),
+        b: &mut [f64],
+    ) -> Result<RankOne, PbmError> {
+        let predicted = pair.distance + h * pair.rate(&self.v);
+        // A pinned particle's Δv is zero: its row and column are left out.
+        let g = std::array::from_fn(|m| match self.pinned[pair.ids[m]] {
+            true => V3::zeros(),
+            false => pair.gradient()[m],
+        });
+        let term = RankOne { ids: pair.ids, g, scale: h * h * k };
+        for (m, &i) in pair.ids.iter().enumerate() {
+            let push = g[m] * (h * k * (tau - predicted));
+            b[3 * i..3 * i + 3].iter_mut().zip(&push).for_each(|(b, p)| *b += p);
+            let diagonal = self.matrix.position(i, i).ok_or_else(|| {
+                PbmError::degenerate("cloth matrix", format!("no block {i}"))
+            })?;
+            *self.matrix.block_mut(i, diagonal) += term.diagonal(m);
+        }
+        Ok(term)
+    }
+    // ANCHOR_END: add_self_contact
 
     // ANCHOR: assemble
     /// Fills A = M − h ∂f/∂v − h² ∂f/∂x into the cloth's matrix and returns
@@ -711,8 +843,9 @@ impl Cloth {
     pub fn symplectic_euler_step(&mut self, h: f64) -> Result<(), PbmError> {
         check_step_size(h)?;
         let (step, t0) = (self.steps, self.t);
-        if self.solid.is_some() {
-            let why = "a solid held by constraints is held only by the implicit step";
+        if self.solid.is_some() || self.self_contact.is_some() {
+            let why = "a solid held by constraints, and self-contact, are held only \
+                       by the implicit step";
             return Err(PbmError::invalid("cloth", why));
         }
         // Only the forces are needed: the cheapest Hessian.

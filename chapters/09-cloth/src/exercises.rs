@@ -3,7 +3,10 @@
 use crate::check::derivative_errors;
 use crate::cloth::{Cloth, Material as ClothMaterial};
 use crate::energy::Curvature;
-use crate::scenes::{SEGMENTS, SPHERE, Scene, SolidKind, cloth, fan, on_solid, run};
+use crate::scenes::{
+    SEGMENTS, SPHERE, Scene, SolidKind, cloth, fan, folded, on_solid, run,
+};
+use crate::self_contact::SelfContact;
 use crate::strand::{Material, Scaling, cantilever, settle, small_sag};
 use pbm_particles::forces::G;
 use pbm_prelim::parallel::map_range;
@@ -78,6 +81,29 @@ pub fn all() -> Vec<Exercise> {
             field: "failure",
             null_when: "every step succeeded",
         }]),
+        Exercise::new(
+            "self-contact",
+            "a napkin's flap falling shut onto its glued half: vertex–triangle pairs found by chapter 7's tree, pushed apart inside the implicit step, or only watched",
+            self_contact,
+        )
+        .limit(
+            (
+                "steps × n² × (5 + 3 n) max(1, √(30 h / s)), in µs of one step's work per particle",
+                "particle-µs",
+            ),
+            (FOLD_WORK, "lower n or t_end, or raise h"),
+            fold_work,
+        )
+        .optional(&[
+            Optional {
+                field: "failure",
+                null_when: "every step succeeded",
+            },
+            Optional {
+                field: "min_self_distance_m",
+                null_when: "no vertex ever stood over a triangle within reach",
+            },
+        ]),
         Exercise::new(
             "over-constraint",
             "a fan of triangles whose rest shapes cannot all hold at once: the stress left at rest",
@@ -350,6 +376,72 @@ pub fn penetration(cloth: &Cloth, scene: Scene) -> Option<f64> {
             .map(|x| SPHERE.radius - (x - SPHERE.center).norm())
             .fold(0.0, f64::max)
     })
+}
+
+params! {
+    /// `cloth/self-contact`.
+    pub struct SelfContactParams {
+        n: usize = int("particles along a side", 16, 4, 32),
+        opening_deg: f64 = float("how far the flap is opened at the start (degrees)", 10.0, 1.0, 60.0),
+        thickness: f64 = float("contact thickness τ: layers closer than this push apart (m)", 0.01, 0.001, 0.05),
+        stiffness: f64 = float("penalty stiffness k (N/m)", 100.0, 1.0, 1e5),
+        respond: bool = boolean("push the pairs apart (false: only watch them)", true),
+        h: f64 = float("step size (s)", 1.0 / 30.0, 1e-3, 0.1),
+        t_end: f64 = float("simulated time (s)", 2.0, 0.0, 10.0),
+    }
+}
+
+/// Measured at one thread: a step of the folded napkin costs up to
+/// (5 + 3 n) µs per particle at h ≤ 1/30 s (the cloth's assembly and CG, the
+/// tree and the pairs; the most for a flap opened wide, whose landing takes the
+/// most CG iterations), more at larger steps, as √(30 h). The defaults
+/// (16 × 16, 2 s at 1/30 s) come to 8.1e5 µs and run in 0.4 s; the least
+/// favourable runs in the ranges (n = 24 and 32, the flap opened 60°) run in
+/// 2.4 s and 3.1 s at 3.2e6 and 3.1e6 µs, so the limit is about 2.5 s.
+const FOLD_WORK: f64 = 2.5e6;
+
+fn fold_work(p: &SelfContactParams) -> f64 {
+    let (n, steps) = (p.n as f64, budget::steps(p.t_end, p.h).max(1.0));
+    steps * n * n * (5.0 + 3.0 * n) * (30.0 * p.h).sqrt().max(1.0)
+}
+
+fn self_contact(p: SelfContactParams) -> Result<Value, PbmError> {
+    let mut model = folded(p.n, p.opening_deg.to_radians(), ClothMaterial::COTTON)?;
+    let corners = model.triangles.iter().map(|t| t.corners).collect();
+    let mut contact = SelfContact::new(corners, p.thickness, p.stiffness)?;
+    contact.respond = p.respond;
+    model.self_contact = Some(contact);
+    let flap: Vec<bool> = model.pinned.iter().map(|&glued| !glued).collect();
+    let lowest = |c: &Cloth| -> f64 {
+        let z = c.x.iter().zip(&flap).filter(|(_, f)| **f).map(|(x, _)| x.z);
+        z.fold(f64::INFINITY, f64::min)
+    };
+    let (mut lowest_flap, mut fastest) = (lowest(&model), 0.0_f64);
+    let steps = budget::steps(p.t_end, p.h).max(1.0) as usize;
+    let r = run(model, p.h, steps, false, 1, |c| {
+        lowest_flap = lowest_flap.min(lowest(c));
+        fastest = c.v.iter().map(|v| v.norm()).fold(fastest, f64::max);
+    })?;
+    let contact = r.cloth.self_contact.as_ref();
+    let end = r.end_energies()?;
+    Ok(json!({
+        "n": p.n,
+        "opening_deg": p.opening_deg,
+        "thickness_m": p.thickness,
+        "stiffness_n_per_m": p.stiffness,
+        "respond": p.respond,
+        "h": p.h,
+        "steps": r.steps,
+        "stable": r.stable,
+        "failure": r.failure,
+        "ms_per_step": r.ms_per_step,
+        "min_self_distance_m": contact.and_then(|c| c.closest),
+        "lowest_flap_z_m": lowest_flap,
+        "max_step_travel_m": fastest * p.h,
+        "most_pairs": r.pairs.iter().max().copied().unwrap_or(0),
+        "mean_cg_iterations": mean(&r.cg_iterations),
+        "kinetic_energy_at_end_j": end.kinetic,
+    }))
 }
 
 params! {

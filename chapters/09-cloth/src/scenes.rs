@@ -138,6 +138,44 @@ pub fn on_solid(
 }
 // ANCHOR_END: on_solid
 
+// ANCHOR: folded
+/// A napkin, n × n particles over a 1 m square, glued flat to a board over its
+/// first 60 cm (those particles pinned); the rest, a flap, is lifted about the
+/// last glued row like the cover of a book opened `opening` radians, and let go.
+/// It falls shut onto the glued part: the cloth lands on itself.
+pub fn folded(n: usize, opening: f64, material: Material) -> Result<Cloth, PbmError> {
+    if !(opening > 0.0 && opening < std::f64::consts::PI) {
+        let why = format!("an opening of {opening} rad is not in (0, π)");
+        return Err(PbmError::invalid("folded napkin", why));
+    }
+    let (pattern, triangles) = grid(n, 1.0)?;
+    let spacing = 1.0 / (n - 1) as f64;
+    // The crease: the last glued row.
+    let crease = (GLUED / spacing - 1e-9).ceil() * spacing;
+    let x = pattern
+        .iter()
+        .map(|&[u, v]| {
+            // How far past the crease, turned about it by π − opening.
+            let s = v - crease;
+            let (y, z) = match s > 0.0 {
+                true => (crease - s * opening.cos(), s * opening.sin()),
+                false => (v, 0.0),
+            };
+            Vector3::new(u - 0.5, y, z)
+        })
+        .collect();
+    let mut cloth = Cloth::new(&pattern, x, &triangles, material)?;
+    for (pinned, p) in cloth.pinned.iter_mut().zip(&pattern) {
+        *pinned = p[1] <= crease + 1e-9;
+    }
+    cloth.drag = 0.1;
+    Ok(cloth)
+}
+// ANCHOR_END: folded
+
+/// How much of the napkin is glued to the board (m).
+pub const GLUED: f64 = 0.6;
+
 /// How a run went.
 pub struct Run {
     /// Whether every step succeeded.
@@ -150,6 +188,8 @@ pub struct Run {
     pub cg_iterations: Vec<usize>,
     /// Particles held on the solid in each implicit step.
     pub held: Vec<usize>,
+    /// Self-contact pairs pushing apart in each implicit step.
+    pub pairs: Vec<usize>,
     /// The deepest any particle was inside the solid at the end of a step (m; 0
     /// for a cloth with no solid or never inside it).
     pub deepest: f64,
@@ -227,6 +267,7 @@ pub fn run(
     let (start, allowance) = (total(&energies[0].1), lift_by_own_size(&cloth));
     let (mut cg_iterations, mut indefinite) = (Vec::with_capacity(steps), 0);
     let (mut held, mut deepest) = (Vec::with_capacity(steps), 0.0_f64);
+    let mut pairs = Vec::with_capacity(steps);
     let (mut taken, mut failure) = (0, None);
     let mut stepping = Duration::ZERO;
     frame(&cloth);
@@ -239,10 +280,16 @@ pub fn run(
         };
         stepping += begin.elapsed();
         match result {
-            Ok(Some(ClothStep { cg, indefinite: count, held: touching })) => {
+            Ok(Some(ClothStep {
+                cg,
+                indefinite: count,
+                held: touching,
+                pairs: p,
+            })) => {
                 cg_iterations.push(cg.iterations);
                 indefinite += count;
                 held.push(touching);
+                pairs.push(p);
             }
             Ok(None) => {}
             Err(e) => {
@@ -271,12 +318,18 @@ pub fn run(
             frame(&cloth);
         }
     }
+    // The last state is looked at too, for the closest a vertex came to a triangle.
+    if let Some(contact) = cloth.self_contact.as_mut() {
+        let found = contact.find(&cloth.x, &cloth.pinned, contact.thickness);
+        found.map_err(|e| e.at_step(taken, cloth.t))?;
+    }
     Ok(Run {
         stable: failure.is_none(),
         failure,
         steps: taken,
         cg_iterations,
         held,
+        pairs,
         deepest,
         indefinite,
         ms_per_step: stepping.as_secs_f64() * 1e3 / taken.max(1) as f64,
