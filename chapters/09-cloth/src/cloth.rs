@@ -27,17 +27,17 @@ use std::collections::BTreeMap;
 
 type V3 = Vector<3>;
 
-/// How many times a step may add self-contact pairs that its solve brought
-/// within the thickness and solve again.
+/// How many times a step may change its self-contact pairs to those its solve
+/// brought inside the thickness and solve again.
 pub const CONTACT_ROUNDS: usize = 4;
 
-/// The self-contact pairs of one step: those within the reach looked at, and
-/// those in the solve with their stiffness.
+/// The self-contact pairs of one step: those within the reach looked at, those
+/// in the solve, and their stiffness.
 #[derive(Debug)]
 struct Pairs {
     reach: f64,
     found: Vec<Proximity>,
-    active: std::collections::BTreeSet<[usize; 4]>,
+    active: Vec<Proximity>,
     terms: Vec<RankOne>,
 }
 
@@ -46,7 +46,7 @@ impl Default for Pairs {
         Pairs {
             reach: f64::NEG_INFINITY,
             found: Vec::new(),
-            active: Default::default(),
+            active: Vec::new(),
             terms: Vec::new(),
         }
     }
@@ -626,10 +626,11 @@ impl Cloth {
     }
 
     // ANCHOR: solve
-    /// Solves A Δv = b by filtered CG from the last step's Δv, with the self-contact
-    /// pairs that the step brings within the thickness: those expected to at the
-    /// start, then, round by round, those the solved step does, until no more do.
-    /// Returns CG's last report, A Δv, and how many pairs are in the solve.
+    /// Solves A Δv = b by filtered CG from the last step's Δv. With self-contact,
+    /// the pairs in the solve are those that end the step inside the thickness:
+    /// first as the step is expected to go, then, round by round, as the solved
+    /// step goes, until the set stops changing. Returns CG's last report, A Δv,
+    /// and how many pairs are in the solve.
     fn solve(
         &mut self,
         h: f64,
@@ -638,19 +639,25 @@ impl Cloth {
     ) -> Result<(CgReport, Vec<f64>, usize), PbmError> {
         let floor = self.cg_tolerance * h * self.weight();
         let limit = 10 * 3 * self.len() + 100;
-        let mut pairs = Pairs::default();
-        let mut speeds = self.expected_velocities();
-        let mut last = None;
+        // A and b without any pair, to start each round from.
+        let bare = self.self_contact.is_some().then(|| (b.to_vec(), self.diagonal()));
+        let (mut pairs, mut last) = (Pairs::default(), None);
         for round in 0..=CONTACT_ROUNDS {
-            let added = self.add_pairs(&mut pairs, &speeds, h, b)?;
-            if round > 0 && added == 0 {
+            let changed = self.choose_pairs(&mut pairs, h)?;
+            if round > 0 && !changed {
                 break;
             }
-            let base = BlockJacobi::new(&self.matrix)?;
-            let a = WithPairs { base, pairs: &pairs.terms };
+            if let Some((b_bare, diagonal)) = &bare {
+                b.copy_from_slice(b_bare);
+                self.set_diagonal(diagonal)?;
+                pairs.terms = self.add_pairs(&pairs, h, b)?;
+            }
+            let a = WithPairs {
+                base: BlockJacobi::new(&self.matrix)?,
+                pairs: &pairs.terms,
+            };
             let tol = (self.cg_tolerance, floor);
             last = Some(filtered_cg(&a, b, &mut self.dv, constraints, tol, limit)?);
-            speeds = self.expected_velocities();
         }
         let mut a_dv = vec![0.0; b.len()];
         let base = BlockJacobi::new(&self.matrix)?;
@@ -660,52 +667,63 @@ impl Cloth {
     }
     // ANCHOR_END: solve
 
-    /// The velocity each particle ends the step with if its change is the Δv
-    /// held now: the last step's before the solve (where CG starts, too), the
-    /// solve's after it.
-    fn expected_velocities(&self) -> Vec<V3> {
-        (0..self.len())
-            .map(|i| self.v[i] + V3::from_column_slice(&self.dv[3 * i..3 * i + 3]))
-            .collect()
+    /// Every particle's diagonal block of A.
+    fn diagonal(&self) -> Vec<Matrix3<f64>> {
+        (0..self.len()).map(|i| self.matrix.diagonal_block(i)).collect()
     }
 
-    // ANCHOR: add_pairs
-    /// Brings into the solve every self-contact pair not yet in it that ends a
-    /// step of size h within the thickness τ, linearized, when the particles move
-    /// at `speeds` (give or take the h²|g| of gravity): d + h ḋ < τ + h²|g|. Looks
-    /// for pairs again if `speeds` close them faster than the last look allowed
-    /// for. Returns how many it added.
-    fn add_pairs(
-        &mut self,
-        pairs: &mut Pairs,
-        speeds: &[V3],
-        h: f64,
-        b: &mut [f64],
-    ) -> Result<usize, PbmError> {
-        let Some(mut contact) = self.self_contact.take() else { return Ok(0) };
+    /// Sets every particle's diagonal block of A.
+    fn set_diagonal(&mut self, blocks: &[Matrix3<f64>]) -> Result<(), PbmError> {
+        for (i, block) in blocks.iter().enumerate() {
+            let position = self.matrix.position(i, i).ok_or_else(|| {
+                PbmError::degenerate("cloth matrix", format!("no diagonal block {i}"))
+            })?;
+            *self.matrix.block_mut(i, position) = *block;
+        }
+        Ok(())
+    }
+
+    // ANCHOR: choose_pairs
+    /// Puts in the solve the self-contact pairs that end a step of size h inside
+    /// the thickness τ, linearized, if each particle's velocity changes by the Δv
+    /// held now (the last step's before the first solve, the solve's after it):
+    /// d + h ḋ < τ. Looks for pairs again if those speeds could close pairs the
+    /// last look left out. Returns whether the set changed.
+    fn choose_pairs(&mut self, pairs: &mut Pairs, h: f64) -> Result<bool, PbmError> {
+        let Some(mut contact) = self.self_contact.take() else { return Ok(false) };
+        let speeds: Vec<V3> = (0..self.len())
+            .map(|i| self.v[i] + V3::from_column_slice(&self.dv[3 * i..3 * i + 3]))
+            .collect();
         let fastest = speeds.iter().map(|v| v.norm()).fold(0.0, f64::max);
-        let slack = h * h * self.gravity.norm();
-        let reach = contact.thickness + h * 2.0 * fastest + slack;
+        let reach = contact.thickness + h * (2.0 * fastest + h * self.gravity.norm());
         let looked =
             (reach > pairs.reach).then(|| contact.find(&self.x, &self.pinned, reach));
-        let (k, tau, respond) =
-            (contact.stiffness, contact.thickness, contact.respond);
+        let (tau, respond) = (contact.thickness, contact.respond);
         self.self_contact = Some(contact);
         if let Some(found) = looked {
             (pairs.found, pairs.reach) = (found?, reach);
         }
-        let closing = |p: &Proximity| p.distance + h * p.rate(speeds) < tau + slack;
-        let due: Vec<Proximity> = (pairs.found.iter())
-            .filter(|p| respond && !pairs.active.contains(&p.ids) && closing(p))
-            .copied()
-            .collect();
-        for pair in &due {
-            pairs.active.insert(pair.ids);
-            pairs.terms.push(self.add_pair(pair, h, (k, tau), b)?);
-        }
-        Ok(due.len())
+        let inside =
+            |p: &&Proximity| respond && p.distance + h * p.rate(&speeds) < tau;
+        let active: Vec<Proximity> =
+            pairs.found.iter().filter(inside).copied().collect();
+        let changed = active != pairs.active;
+        pairs.active = active;
+        Ok(changed)
     }
-    // ANCHOR_END: add_pairs
+    // ANCHOR_END: choose_pairs
+
+    /// The stiffness of every pair in the solve, each added by [`Cloth::add_pair`].
+    fn add_pairs(
+        &mut self,
+        pairs: &Pairs,
+        h: f64,
+        b: &mut [f64],
+    ) -> Result<Vec<RankOne>, PbmError> {
+        let Some(contact) = &self.self_contact else { return Ok(Vec::new()) };
+        let (k, tau) = (contact.stiffness, contact.thickness);
+        pairs.active.iter().map(|pair| self.add_pair(pair, h, (k, tau), b)).collect()
+    }
 
     // ANCHOR: add_self_contact
     /// Adds one self-contact pair to the step: its penalty linearized at the

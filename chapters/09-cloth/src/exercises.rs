@@ -4,9 +4,8 @@ use crate::check::derivative_errors;
 use crate::cloth::{Cloth, Material as ClothMaterial};
 use crate::energy::Curvature;
 use crate::scenes::{
-    SEGMENTS, SPHERE, Scene, SolidKind, cloth, fan, folded, on_solid, run,
+    SEGMENTS, SPHERE, Scene, SolidKind, cloth, fan, napkin, on_solid, run,
 };
-use crate::self_contact::SelfContact;
 use crate::strand::{Material, Scaling, cantilever, settle, small_sag};
 use pbm_particles::forces::G;
 use pbm_prelim::parallel::map_range;
@@ -88,7 +87,7 @@ pub fn all() -> Vec<Exercise> {
         )
         .limit(
             (
-                "steps × n² × (5 + 3 n) max(1, √(30 h / s)), in µs of one step's work per particle",
+                "steps × n² × (5 + 3 n) max(1, (30 h / s)^0.75), in µs of one step's work per particle",
                 "particle-µs",
             ),
             (FOLD_WORK, "lower n or t_end, or raise h"),
@@ -393,24 +392,22 @@ params! {
 
 /// Measured at one thread: a step of the folded napkin costs up to
 /// (5 + 3 n) µs per particle at h ≤ 1/30 s (the cloth's assembly and CG, the
-/// tree and the pairs; the most for a flap opened wide, whose landing takes the
-/// most CG iterations), more at larger steps, as √(30 h). The defaults
-/// (16 × 16, 2 s at 1/30 s) come to 8.1e5 µs and run in 0.4 s; the least
-/// favourable runs in the ranges (n = 24 and 32, the flap opened 60°) run in
-/// 2.4 s and 3.1 s at 3.2e6 and 3.1e6 µs, so the limit is about 2.5 s.
+/// tree, and the rounds that settle which pairs are in the solve; the most for a
+/// flap opened wide, whose landing takes the most CG iterations), and more at
+/// larger steps, as (30 h)^0.75. The defaults (16 × 16, 2 s at 1/30 s) come to
+/// 8.1e5 µs and run in 0.4 s; at the limit the least favourable runs, with the
+/// flap opened 60°, take 2.0 s (n = 32 at 1/30 s for 0.8 s) and about 2.1 s
+/// (n = 24 at h = 0.1 s for 2.4 s; 2.6 s measured for 3 s).
 const FOLD_WORK: f64 = 2.5e6;
 
 fn fold_work(p: &SelfContactParams) -> f64 {
     let (n, steps) = (p.n as f64, budget::steps(p.t_end, p.h).max(1.0));
-    steps * n * n * (5.0 + 3.0 * n) * (30.0 * p.h).sqrt().max(1.0)
+    steps * n * n * (5.0 + 3.0 * n) * (30.0 * p.h).powf(0.75).max(1.0)
 }
 
 fn self_contact(p: SelfContactParams) -> Result<Value, PbmError> {
-    let mut model = folded(p.n, p.opening_deg.to_radians(), ClothMaterial::COTTON)?;
-    let corners = model.triangles.iter().map(|t| t.corners).collect();
-    let mut contact = SelfContact::new(corners, p.thickness, p.stiffness)?;
-    contact.respond = p.respond;
-    model.self_contact = Some(contact);
+    let contact = (p.thickness, p.stiffness);
+    let model = napkin(p.n, p.opening_deg.to_radians(), contact, p.respond)?;
     let flap: Vec<bool> = model.pinned.iter().map(|&glued| !glued).collect();
     let lowest = |c: &Cloth| -> f64 {
         let z = c.x.iter().zip(&flap).filter(|(_, f)| **f).map(|(x, _)| x.z);

@@ -4,6 +4,7 @@
 
 use crate::cloth::{Cloth, ClothStep, Energies, Material, Sphere};
 use crate::contact::Solid;
+use crate::self_contact::SelfContact;
 use crate::triangle::RestTriangle;
 use nalgebra::Vector3;
 use pbm_prelim::PbmError;
@@ -172,6 +173,22 @@ pub fn folded(n: usize, opening: f64, material: Material) -> Result<Cloth, PbmEr
     Ok(cloth)
 }
 // ANCHOR_END: folded
+
+/// The napkin of `cloth/self-contact`: [`folded`], touching itself with
+/// `thickness` (m) and `stiffness` (N/m), and pushing apart only if `respond`.
+pub fn napkin(
+    n: usize,
+    opening: f64,
+    (thickness, stiffness): (f64, f64),
+    respond: bool,
+) -> Result<Cloth, PbmError> {
+    let mut model = folded(n, opening, Material::COTTON)?;
+    let corners = model.triangles.iter().map(|t| t.corners).collect();
+    let mut contact = SelfContact::new(corners, thickness, stiffness)?;
+    contact.respond = respond;
+    model.self_contact = Some(contact);
+    Ok(model)
+}
 
 /// How much of the napkin is glued to the board (m).
 pub const GLUED: f64 = 0.6;

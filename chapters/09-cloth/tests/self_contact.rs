@@ -8,7 +8,7 @@
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 use pbm_cloth::check::Draws;
 use pbm_cloth::cloth::{Cloth, Material};
-use pbm_cloth::scenes::{folded, run};
+use pbm_cloth::scenes::{self, folded, run};
 use pbm_cloth::self_contact::{
     BORDER, Proximity, RankOne, SelfContact, WithPairs, foot, penalty, penalty_energy,
 };
@@ -253,12 +253,7 @@ fn the_tree_finds_every_pair_brute_force_finds() {
 
 /// The napkin of `cloth/self-contact` at its defaults, responding or not.
 fn napkin(respond: bool) -> Cloth {
-    let mut model = folded(16, 10f64.to_radians(), Material::COTTON).unwrap();
-    let corners = model.triangles.iter().map(|t| t.corners).collect();
-    let mut contact = SelfContact::new(corners, TAU, K).unwrap();
-    contact.respond = respond;
-    model.self_contact = Some(contact);
-    model
+    scenes::napkin(16, 10f64.to_radians(), (TAU, K), respond).unwrap()
 }
 
 #[test]
