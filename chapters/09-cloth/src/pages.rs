@@ -22,6 +22,13 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("cloth/over-constraint"),
         Shown::run("cloth/contact").timed(&["ms_per_step"]),
         Shown::run("cloth/contact").set(&["solid=box"]).timed(&["ms_per_step"]),
+        Shown::run("cloth/self-contact").timed(&["ms_per_step"]),
+        Shown::run("cloth/self-contact")
+            .set(&["respond=false"])
+            .timed(&["ms_per_step"]),
+        Shown::values("cloth/self-contact")
+            .set(&["thickness=0.001"])
+            .timed(&["ms_per_step"]),
         Shown::values("cloth/drape")
             .set(&["n=8", "t_end=0.5"])
             .timed(&["ms_per_step"]),

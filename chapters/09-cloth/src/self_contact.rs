@@ -139,22 +139,12 @@ impl SelfContact {
         })
     }
 
-    // ANCHOR: candidates
-    /// Vertex–triangle pairs whose vertex stands over its triangle within `reach`
-    /// (m) of its plane, as (vertex, triangle, n̂, height, weights) of [`foot`],
-    /// sorted. The tree is refitted to `x`; each vertex of one triangle of a pair
-    /// the tree finds is tried against the other, unless all six particles are
-    /// `fixed`. Two triangles sharing a corner are never a pair, so a vertex is
-    /// never tried against a triangle next to it.
-    fn candidates(
-        &mut self,
-        x: &[V3],
-        fixed: &[bool],
-        reach: f64,
-    ) -> Result<Vec<Over>, PbmError> {
-        // Each box grows by half the reach: two meet when their triangles come
-        // within the reach. The tree is rebuilt, with room to spare, when the
-        // reach outgrows its margin or shrinks to a quarter of it.
+    // ANCHOR: tree
+    /// Chapter 7's tree over the cloth's triangles, each box grown by half of
+    /// `reach` (m), so that two boxes meet when their triangles come within the
+    /// reach: refitted to `x`, or rebuilt, with room to spare, when the reach has
+    /// outgrown its margin or shrunk to a quarter of it.
+    fn tree(&mut self, x: &[V3], reach: f64) -> Result<&Bvh, PbmError> {
         let margin = 0.5 * reach;
         match &mut self.tree {
             Some(tree) if (margin..4.0 * margin).contains(&tree.margin()) => {
@@ -162,9 +152,28 @@ impl SelfContact {
             }
             _ => self.tree = Some(Bvh::build(&self.triangles, x, 2.0 * margin)?),
         }
-        let Some(tree) = &self.tree else { return Ok(Vec::new()) };
+        self.tree
+            .as_ref()
+            .ok_or_else(|| PbmError::degenerate("self-contact", "no tree"))
+    }
+    // ANCHOR_END: tree
+
+    // ANCHOR: candidates
+    /// Vertex–triangle pairs whose vertex stands over its triangle within `reach`
+    /// (m) of its plane, as (vertex, triangle, n̂, height, weights) of [`foot`],
+    /// sorted. Each vertex of one triangle of a pair the tree finds is tried
+    /// against the other, unless all six particles are `fixed`. Two triangles
+    /// sharing a corner are never a pair, so a vertex is never tried against a
+    /// triangle next to it.
+    fn candidates(
+        &mut self,
+        x: &[V3],
+        fixed: &[bool],
+        reach: f64,
+    ) -> Result<Vec<Over>, PbmError> {
+        let triangle_pairs = self.tree(x, reach)?.self_pairs().0;
         let mut over = Vec::new();
-        for (s, t) in tree.self_pairs().0 {
+        for (s, t) in triangle_pairs {
             let (ts, tt) = (self.triangles[s], self.triangles[t]);
             // Two triangles held in place never move toward each other.
             if ts.iter().chain(&tt).all(|&i| fixed[i]) {
@@ -243,7 +252,9 @@ impl RankOne {
         self.g[k] * self.g[k].transpose() * self.scale
     }
 }
+// ANCHOR_END: rank_one
 
+// ANCHOR: with_pairs
 /// The matrix of the solve with the pairs' stiffness added, A + Σ s g gᵀ, applied
 /// without forming it. `base` already holds each pair's diagonal blocks, where
 /// its block-Jacobi preconditioner sees them; a product adds the rest, s g_k
@@ -278,4 +289,4 @@ impl<A: LinearOperator> LinearOperator for WithPairs<'_, A> {
         self.base.precondition(r, z);
     }
 }
-// ANCHOR_END: rank_one
+// ANCHOR_END: with_pairs
