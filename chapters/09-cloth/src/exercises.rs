@@ -4,7 +4,8 @@ use crate::check::derivative_errors;
 use crate::cloth::{Cloth, Material as ClothMaterial};
 use crate::energy::Curvature;
 use crate::scenes::{
-    SEGMENTS, SPHERE, Scene, SolidKind, cloth, fan, napkin, on_solid, run,
+    Bending, SEGMENTS, SPHERE, Scene, SolidKind, bend_ratio, cloth, fan, napkin, on_solid,
+    run,
 };
 use crate::strand::{Material, Scaling, cantilever, settle, small_sag};
 use pbm_particles::forces::G;
@@ -24,6 +25,11 @@ pub fn all() -> Vec<Exercise> {
             "gradient-check",
             "every cloth energy's gradient and Hessian against central differences",
             gradient_check,
+        ),
+        Exercise::new(
+            "bend-directions",
+            "the hinges' bend energy against the continuum's ½k|II|² for one grid bent four ways: along a thread, as a saddle, on the bias, twisted",
+            bend_directions,
         ),
         Exercise::new(
             "drape",
@@ -186,6 +192,30 @@ fn gradient_check(p: GradientCheckParams) -> Result<Value, PbmError> {
         "conditions_checked": 3 * samples,
         "max_gradient_error": errors.gradient,
         "max_hessian_error": errors.hessian,
+    }))
+}
+
+params! {
+    /// `cloth/bend-directions`.
+    pub struct BendDirectionsParams {
+        n: usize = int("particles along a side", 33, 9, 513),
+        curvature: f64 = float("curvature κ of each bend (1/m)", 0.01, 1e-3, 3.0),
+    }
+}
+
+fn bend_directions(p: BendDirectionsParams) -> Result<Value, PbmError> {
+    let ratio = |b: Bending| bend_ratio(b, p.n, p.curvature);
+    let [thread, saddle, bias, twist] = Bending::ALL.map(ratio);
+    let (thread, saddle, bias, twist) = (thread?, saddle?, bias?, twist?);
+    Ok(json!({
+        "n": p.n,
+        "curvature_per_m": p.curvature,
+        "cylinder_along_thread": thread,
+        "saddle_along_threads": saddle,
+        "cylinder_on_bias": bias,
+        "twist": twist,
+        "bias_over_thread": bias / thread,
+        "twist_over_saddle": twist / saddle,
     }))
 }
 

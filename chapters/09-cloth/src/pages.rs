@@ -10,6 +10,7 @@ pub fn shown() -> Vec<Shown> {
     vec![
         Shown::run("cloth/hair-discretization"),
         Shown::run("cloth/gradient-check"),
+        Shown::run("cloth/bend-directions"),
         Shown::run("cloth/drape").timed(&["ms_per_step"]),
         Shown::run("cloth/drape")
             .set(&["scene=curtain", "curvature=gauss-newton"])

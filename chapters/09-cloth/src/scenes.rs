@@ -397,3 +397,107 @@ pub fn fan(m: usize, deficit: f64, material: Material) -> Result<Cloth, PbmError
 
 /// The resolutions the strand is sampled at.
 pub const SEGMENTS: [usize; 4] = [10, 20, 40, 80];
+
+// ANCHOR: bending
+/// Four ways to bend the chapter's grid, each with the same size of curvature κ
+/// (1/m) somewhere: the hinge energy's direction dependence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bending {
+    /// A cylinder of radius 1/κ whose axis runs along the warp: the weft bends.
+    CylinderAlongThread,
+    /// z = κ (u² − v²)/2: a saddle curved along both threads.
+    SaddleAlongThreads,
+    /// The cylinder turned 45°: its axis along a diagonal of the pattern.
+    CylinderOnBias,
+    /// z = κ u v: the saddle turned 45°, every thread straight.
+    Twist,
+}
+
+impl Bending {
+    /// All four, in that order.
+    pub const ALL: [Bending; 4] = [
+        Bending::CylinderAlongThread,
+        Bending::SaddleAlongThreads,
+        Bending::CylinderOnBias,
+        Bending::Twist,
+    ];
+
+    /// Where the pattern place (u, v), measured from the pattern's centre, goes.
+    pub fn place(self, [u, v]: [f64; 2], kappa: f64) -> Vector3<f64> {
+        // The cylinders are rolled without stretching: s across the axis, t along.
+        let roll = |s: f64, t: f64, across: [f64; 2], along: [f64; 2]| {
+            let r = 1.0 / kappa;
+            let (x, z) = (r * (s / r).sin(), r * (1.0 - (s / r).cos()));
+            Vector3::new(
+                x * across[0] + t * along[0],
+                x * across[1] + t * along[1],
+                z,
+            )
+        };
+        let h = std::f64::consts::FRAC_1_SQRT_2;
+        match self {
+            Bending::CylinderAlongThread => roll(u, v, [1.0, 0.0], [0.0, 1.0]),
+            Bending::SaddleAlongThreads => {
+                Vector3::new(u, v, kappa * (u * u - v * v) / 2.0)
+            }
+            Bending::CylinderOnBias => {
+                roll(h * (u + v), h * (v - u), [h, h], [-h, h])
+            }
+            Bending::Twist => Vector3::new(u, v, kappa * u * v),
+        }
+    }
+
+    /// The continuum's |II|², the squared norm of the surface's second derivatives
+    /// (κ_uu² + 2 κ_uv² + κ_vv²): κ² for a cylinder, 2κ² for either saddle.
+    pub fn second_form_squared(self, kappa: f64) -> f64 {
+        match self {
+            Bending::CylinderAlongThread | Bending::CylinderOnBias => kappa * kappa,
+            Bending::SaddleAlongThreads | Bending::Twist => 2.0 * kappa * kappa,
+        }
+    }
+}
+// ANCHOR_END: bending
+
+// ANCHOR: bend_ratio
+/// The hinges' bend energy over the continuum's ½ k |II|² A, for the n × n grid
+/// of a 1 m square bent by `bending` with curvature κ: both over the hinges of
+/// the cells in the middle half of the pattern, away from the border (whose edges
+/// are not hinges), each hinge standing for its area A.
+pub fn bend_ratio(bending: Bending, n: usize, kappa: f64) -> Result<f64, PbmError> {
+    use crate::hinge::{Bend, RestHinge};
+    use pbm_particles::condition::Condition;
+    let (pattern, triangles) = grid(n, 1.0)?;
+    let rest = (triangles.iter())
+        .map(|&t| RestTriangle::new(t, t.map(|i| pattern[i])))
+        .collect::<Result<Vec<_>, _>>()?;
+    let x: Vec<Vector3<f64>> = pattern
+        .iter()
+        .map(|p| bending.place([p[0] - 0.5, p[1] - 0.5], kappa))
+        .collect();
+    // Each edge and the triangles that have it; an edge of two is a hinge.
+    let mut edges = std::collections::BTreeMap::<_, Vec<usize>>::new();
+    for (k, t) in triangles.iter().enumerate() {
+        for e in 0..3 {
+            let (a, b) = (t[e], t[(e + 1) % 3]);
+            edges.entry((a.min(b), a.max(b))).or_default().push(k);
+        }
+    }
+    // Each cell owns its bottom edge, its left edge and its diagonal: the edge's
+    // ends' lowest row and column. The cells counted are the middle half's.
+    let (q, cells) = ((n - 1) / 4, n - 1);
+    let middle = |i: usize| (q..cells - q).contains(&i);
+    let (mut hinge_energy, mut area) = (0.0, 0.0);
+    for ((a, b), sharing) in edges.iter().filter(|(_, s)| s.len() == 2) {
+        if !(middle(a.min(b) / n) && middle((a % n).min(b % n))) {
+            continue;
+        }
+        let hinge = RestHinge::between(&rest[sharing[0]], &rest[sharing[1]])?;
+        let at: Vec<_> = hinge.corners.iter().map(|&i| x[i]).collect();
+        let (mut c, mut j) = ([0.0], [Vector3::zeros(); 4]);
+        area += hinge.area;
+        Bend(hinge).position(&at, &mut c, &mut j)?;
+        hinge_energy += 0.5 * c[0] * c[0];
+    }
+    Ok(hinge_energy / (0.5 * bending.second_form_squared(kappa) * area))
+}
+// ANCHOR_END: bend_ratio
