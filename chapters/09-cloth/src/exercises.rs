@@ -7,7 +7,10 @@ use crate::scenes::{
     Bending, SEGMENTS, SPHERE, Scene, SolidKind, bend_ratio, cloth, fan, napkin, on_solid,
     run,
 };
-use crate::strand::{Material, Scaling, cantilever, settle, small_sag};
+use crate::strand::{
+    Material, Scaling, cantilever, settle, small_sag, space_joint_hessian,
+};
+use nalgebra::Vector3;
 use pbm_particles::forces::G;
 use pbm_prelim::parallel::map_range;
 use pbm_prelim::{Exercise, Optional, PbmError, budget, params};
@@ -20,6 +23,11 @@ pub fn all() -> Vec<Exercise> {
             "hair-discretization",
             "a clamped strand's sag at 10 to 80 segments, with spring constants per unit length and without",
             hair_discretization,
+        ),
+        Exercise::new(
+            "space-joint",
+            "the Hessian of a joint's ½k(θ − θ₀)² in 3-D near straight, by central differences: bounded for a straight rest, growing like θ₀/θ for a bent one",
+            space_joint,
         ),
         Exercise::new(
             "gradient-check",
@@ -175,6 +183,43 @@ fn hair_discretization(p: HairDiscretizationParams) -> Result<Value, PbmError> {
         "beam_formula_m": small_sag(&material, G),
         "per_length_rises_m": rises,
     }))
+}
+
+params! {
+    /// `cloth/space-joint`.
+    pub struct SpaceJointParams {
+        rest: f64 = float("the joint's rest angle θ₀ (rad)", 0.3, 0.0, 3.0),
+    }
+}
+
+/// The joint angles the Hessian is looked at (rad), each a tenth of the last.
+const NEAR_STRAIGHT: [f64; 3] = [1e-1, 1e-2, 1e-3];
+
+fn space_joint(p: SpaceJointParams) -> Result<Value, PbmError> {
+    let rows: Vec<Value> = NEAR_STRAIGHT
+        .iter()
+        .map(|&theta| {
+            // Unit segments, bent by θ in the x–y plane; coordinate 8 moves the last
+            // particle out of that plane.
+            let x = [
+                Vector3::new(-1.0, 0.0, 0.0),
+                Vector3::zeros(),
+                Vector3::new(theta.cos(), theta.sin(), 0.0),
+            ];
+            let h = space_joint_hessian(&x, p.rest, 1e-2 * theta);
+            let matrix = nalgebra::SMatrix::<f64, 9, 9>::from_fn(|i, j| h[i][j]);
+            let lowest = matrix.symmetric_eigen().eigenvalues.min();
+            let largest = h.iter().flatten().fold(0.0_f64, |m, v| m.max(v.abs()));
+            json!({
+                "theta": theta,
+                "out_of_plane": h[8][8],
+                "out_of_plane_formula": (theta - p.rest) / theta.tan(),
+                "largest_entry": largest,
+                "lowest_eigenvalue": lowest,
+            })
+        })
+        .collect();
+    Ok(json!({"rest": p.rest, "k_n_m": 1.0, "segment_m": 1.0, "rows": rows}))
 }
 
 params! {

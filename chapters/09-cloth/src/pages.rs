@@ -11,6 +11,8 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("cloth/hair-discretization"),
         Shown::run("cloth/gradient-check"),
         Shown::run("cloth/bend-directions"),
+        Shown::values("cloth/space-joint"),
+        Shown::values("cloth/space-joint").set(&["rest=0"]),
         Shown::run("cloth/drape").timed(&["ms_per_step"]),
         Shown::run("cloth/drape")
             .set(&["scene=curtain", "curvature=gauss-newton"])
