@@ -276,15 +276,13 @@ pub fn space_joint_hessian(x: &[Vector<3>; 3], rest: f64, e: f64) -> [[f64; 9]; 
         }
         0.5 * (space_angle(&y) - rest).powi(2)
     };
-    let mut h = [[0.0; 9]; 9];
-    for i in 0..9 {
-        for j in 0..9 {
+    std::array::from_fn(|i| {
+        std::array::from_fn(|j| {
             let corner = |si: f64, sj: f64| energy(&[(i, si * e), (j, sj * e)]);
-            h[i][j] = (corner(1.0, 1.0) - corner(1.0, -1.0) - corner(-1.0, 1.0)
+            (corner(1.0, 1.0) - corner(1.0, -1.0) - corner(-1.0, 1.0)
                 + corner(-1.0, -1.0))
-                / (4.0 * e * e);
-        }
-    }
-    h
+                / (4.0 * e * e)
+        })
+    })
 }
 // ANCHOR_END: joint_hessian
