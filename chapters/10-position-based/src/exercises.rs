@@ -1,7 +1,12 @@
 //! The chapter's runnable experiments: `pbm run pbd/<id> --set key=value`.
 
 use crate::net::{Net, hang, largest_stretch, lowest};
+use crate::box_scenes::{BOX_HALF, BOX_MASS, Solve, drop, incline, resting_box, stack};
 use crate::projection::Stiffness;
+use crate::rigid_contact::{Material, StaticRule};
+use crate::sheet_static::{
+    CALIBRATION_SIZES, converged_extension, log_log_fit, substeps_for_stiffness,
+};
 use crate::scenes::Sweep;
 use crate::scenes::{
     BoxChain, FRAME, REFERENCE_STEPS_PER_FRAME, drag_path, drag_run, hinged_bar,
@@ -12,6 +17,27 @@ use pbm_constraints::scenes::Chain;
 use pbm_particles::forces::G;
 use pbm_prelim::{Choice, Exercise, Optional, PbmError, params};
 use serde_json::{Value, json};
+
+impl Choice for StaticRule {
+    const OPTIONS: &'static [(&'static str, Self)] = &[
+        ("clamped", StaticRule::Clamped),
+        ("all-or-nothing", StaticRule::AllOrNothing),
+    ];
+}
+
+/// How `pbd/sheet-sag` sets its stretch compliance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Calibration {
+    /// α as given, for every triangle edge.
+    PerEdge,
+    /// α scaled so that the converged sheet hangs at the closed form.
+    Calibrated,
+}
+
+impl Choice for Calibration {
+    const OPTIONS: &'static [(&'static str, Self)] =
+        &[("per-edge", Calibration::PerEdge), ("calibrated", Calibration::Calibrated)];
+}
 
 impl Choice for Sweep {
     const OPTIONS: &'static [(&'static str, Self)] =
@@ -57,6 +83,22 @@ pub fn all() -> Vec<Exercise> {
             Optional { field: "stop_time_closed_form_s", null_when: "there is no friction" },
         ]),
         Exercise::new(
+            "rigid-contact",
+            "boxes in contact by XPBD: one resting, one on an incline, one dropped flat, and a stack, each against its closed form",
+            rigid_contact,
+        )
+        .limit(
+            ("round(t_end × 60 / s) × substeps × passes × boxes", "box passes"),
+            (BOX_PASSES, "lower boxes, substeps, passes or t_end"),
+            |p: &RigidContactParams| {
+                (step_count(p.t_end, p.substeps) * p.passes * p.boxes) as f64
+            },
+        )
+        .optional(&[Optional {
+            field: "slide_closed_form_m",
+            null_when: "static friction holds the box (tan θ ≤ μ)",
+        }]),
+        Exercise::new(
             "net",
             "a net of particles hanging from two corners by XPBD, as the live demo runs it: its largest stretch and lowest point",
             net,
@@ -90,6 +132,11 @@ pub fn all() -> Vec<Exercise> {
             ("round(t_end × 60 / s) × substeps × (links + 1)", "joint solves"),
             (JOINT_SOLVES, "lower links, substeps or t_end"),
             |p: &DragParams| (step_count(p.t_end, p.substeps) * (p.links + 1)) as f64,
+        ),
+        Exercise::new(
+            "sheet-calibration",
+            "the XPBD sheet with its compliance calibrated to hang at the closed form: how many substeps each size needs to get there",
+            sheet_calibration,
         ),
         Exercise::new(
             "sheet-sag",
@@ -257,6 +304,107 @@ fn contact(p: ContactParams) -> Result<Value, PbmError> {
         "rebound_ratio": run.rebound / p.height,
         "rebound_ratio_closed_form": p.restitution * p.restitution,
         "deepest_below_ground_mm": 1e3 * run.deepest,
+    }))
+}
+
+params! {
+    /// `pbd/rigid-contact`.
+    pub struct RigidContactParams {
+        friction: f64 = float("friction μ, static and dynamic", 0.5, 0.0, 1.0),
+        incline_deg: f64 = float("the incline's angle (degrees)", 30.0, 0.0, 40.0),
+        restitution: f64 = float("restitution e of the drop", 0.5, 0.0, 1.0),
+        compliance: f64 = float("contact compliance α (m/N)", 0.0, 0.0, 1e-4),
+        boxes: usize = int("boxes in the stack", 5, 1, 10),
+        substeps: usize = int("substeps per 60 Hz frame", 20, 1, 100),
+        passes: usize = int("position and velocity passes per substep", 2, 1, 8),
+        rule: StaticRule = choice("static friction at a contact point", StaticRule::Clamped),
+        t_end: f64 = float("simulated time of the stack (s)", 10.0, 0.5, 10.0),
+    }
+}
+
+/// Box passes a `pbd/rigid-contact` run may take (one box's contacts through one
+/// position and one velocity pass of one substep, with its share of detection), about
+/// 3 µs each: 10 boxes at 100 substeps, 2 passes, for 10 s (1.2e6) took 3.8 s in
+/// release on the book's busy 2-core machine.
+const BOX_PASSES: f64 = 1.2e6;
+
+/// How long the incline and the drop run (s).
+const SHORT_RUN: f64 = 1.0;
+
+fn rigid_contact(p: RigidContactParams) -> Result<Value, PbmError> {
+    let material = Material {
+        static_friction: p.friction,
+        dynamic_friction: p.friction,
+        restitution: p.restitution,
+        compliance: p.compliance,
+        rule: p.rule,
+    };
+    let solve = Solve { substeps: p.substeps, passes: p.passes };
+    let theta = p.incline_deg.to_radians();
+    let rest = resting_box(material, solve, SHORT_RUN)?;
+    let slope = incline(theta, material, solve, SHORT_RUN)?;
+    let rebound = drop(1.0, material, solve, 2.0 * SHORT_RUN)?;
+    let pile = stack(p.boxes, material, solve, p.t_end)?;
+    let held = slope.closed_form == 0.0;
+    Ok(json!({
+        "box_mass_kg": BOX_MASS,
+        "box_size_m": [2.0 * BOX_HALF.x, 2.0 * BOX_HALF.y, 2.0 * BOX_HALF.z],
+        "resting_depth_m": rest.depth,
+        "resting_depth_closed_form_m": rest.compliant_depth,
+        "slide_seconds": SHORT_RUN,
+        "slide_distance_m": slope.slide,
+        "slide_closed_form_m": (!held).then_some(slope.closed_form),
+        "friction_angle_deg": p.friction.atan().to_degrees(),
+        "incline_deepest_m": slope.depth,
+        "drop_height_m": 1.0,
+        "rebound_ratio": rebound,
+        "rebound_ratio_closed_form": p.restitution * p.restitution,
+        "stack_max_drift_m": pile.drift,
+        "stack_deepest_m": pile.depth,
+        "stack_top_sink_m": pile.top_sink,
+    }))
+}
+
+params! {
+    /// `pbd/sheet-calibration`.
+    pub struct SheetCalibrationParams {
+        tolerance: f64 = float("how close to the closed form counts as there", 0.1, 0.05, 0.5),
+        t_end: f64 = float("simulated time of each run (s)", 1.0, 0.5, 1.5),
+    }
+}
+
+
+/// The size the benchmark times the sheet at, and its substeps per frame there.
+const BENCHMARK_SHEET: (f64, f64) = (100.0, 200.0);
+
+fn sheet_calibration(p: SheetCalibrationParams) -> Result<Value, PbmError> {
+    let alpha = crate::scenes::SHEET_COMPLIANCE;
+    let reaches = CALIBRATION_SIZES
+        .iter()
+        .map(|&n| substeps_for_stiffness(n, alpha, p.tolerance, p.t_end))
+        .collect::<Result<Vec<_>, _>>()?;
+    let points: Vec<(f64, f64)> = reaches.iter().map(|r| (r.n as f64, r.needed)).collect();
+    let (exponent, intercept) = log_log_fit(&points);
+    let at_benchmark = (intercept + exponent * BENCHMARK_SHEET.0.ln()).exp();
+    let rows: Vec<Value> = reaches
+        .iter()
+        .map(|r| {
+            json!({
+                "n": r.n,
+                "converged_over_expected": r.converged_ratio,
+                "calibrated_compliance": r.calibrated,
+                "calibrated_over_given": r.calibrated / alpha,
+                "substeps_needed": r.needed,
+                "ladder": r.ladder.iter().map(|(s, x)| json!({"substeps": s, "over_expected": x})).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    Ok(json!({
+        "compliance": alpha,
+        "substeps_exponent": exponent,
+        "substeps_at_100": at_benchmark,
+        "substeps_at_100_over_200": at_benchmark / BENCHMARK_SHEET.1,
+        "sizes": rows,
     }))
 }
 
@@ -430,6 +578,7 @@ params! {
         substeps: usize = int("steps per 60 Hz frame", 20, 1, 200),
         iterations: usize = int("passes over the constraints per step", 1, 1, 20),
         sweep: Sweep = choice("how a pass visits the constraints", Sweep::GaussSeidel),
+        calibration: Calibration = choice("how α is set", Calibration::PerEdge),
         t_end: f64 = float("simulated time (s)", 1.0, 0.1, 3.0),
     }
 }
@@ -445,16 +594,26 @@ fn sheet_projections(p: &SheetSagParams) -> f64 {
 
 fn sheet_sag(p: SheetSagParams) -> Result<Value, PbmError> {
     let (n, substeps, iterations) = (p.n, p.substeps, p.iterations);
-    let (compliance, t_end) = (p.compliance, p.t_end);
+    let t_end = p.t_end;
     let sweep = (substeps, iterations, p.sweep);
+    let expected = crate::scenes::sheet_sag_closed_form(p.compliance);
+    let converged_given = converged_extension(n, p.compliance, 1.0)?;
+    let compliance = match p.calibration {
+        Calibration::PerEdge => p.compliance,
+        Calibration::Calibrated => p.compliance * expected / converged_given,
+    };
+    let converged = converged_extension(n, compliance, 1.0)?;
     let sag = crate::scenes::hanging_sheet(n, compliance, sweep, t_end)?;
-    let expected = crate::scenes::sheet_sag_closed_form(compliance);
     Ok(json!({
         "constraints": sag.constraints,
+        "compliance_used": compliance,
         "expected_extension_mm": 1e3 * expected,
+        "converged_extension_mm": 1e3 * converged,
+        "converged_over_expected": converged / expected,
         "xpbd_extension_mm": 1e3 * sag.extension,
         "xpbd_extension_range_mm": [1e3 * sag.range.0, 1e3 * sag.range.1],
         "extension_over_expected": sag.extension / expected,
+        "extension_over_converged": sag.extension / converged,
         "free_edge_height_spread_mm": 1e3 * sag.edge_spread,
         // Chapter 9's cotton, which the sheet's particles share out.
         "density_kg_per_m2": crate::scenes::SHEET_DENSITY,

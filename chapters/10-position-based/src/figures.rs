@@ -5,6 +5,7 @@ use crate::projection::Stiffness;
 use crate::scenes::BoxChain;
 use crate::scenes::{ChainSample, FRAME, projected_chain_run};
 use crate::scenes::{ITERATIONS, drag_run, stiffness_grid};
+use crate::sheet_static::substeps_for_stiffness;
 use nalgebra::Vector3;
 use pbm_constraints::scenes::Chain;
 use pbm_particles::forces::G;
@@ -27,6 +28,11 @@ pub fn all() -> Vec<Figure> {
             "chain-comparison",
             "Chapter 4's chain by PBD, XPBD and Lagrange multipliers",
             chain_comparison,
+        ),
+        Figure::new(
+            "sheet-calibration",
+            "The calibrated XPBD sheet's stretch against substeps, three sizes",
+            sheet_calibration,
         ),
         Figure::new("drag-filmstrip", "Dragging a chain of boxes", drag_filmstrip),
     ]
@@ -417,6 +423,60 @@ fn projection_picture() -> Result<Vec<Drawing>, PbmError> {
                         label("n", (corner.x + 0.03, corner.y - 0.2)),
                     ])?;
                 }
+            }
+            Ok(())
+        },
+    )
+}
+
+/// The tolerance the calibration figure marks: within 10 % of the closed form.
+const CALIBRATION_TOLERANCE: f64 = 0.1;
+
+fn sheet_calibration() -> Result<Vec<Drawing>, PbmError> {
+    let alpha = crate::scenes::SHEET_COMPLIANCE;
+    let reaches = crate::sheet_static::CALIBRATION_SIZES
+        .iter()
+        .map(|&n| substeps_for_stiffness(n, alpha, CALIBRATION_TOLERANCE, 1.0))
+        .collect::<Result<Vec<_>, _>>()?;
+    let curves: Vec<Vec<(f64, f64)>> = reaches
+        .iter()
+        .map(|r| r.ladder.iter().map(|&(s, x)| ((s as f64).log2(), x)).collect())
+        .collect();
+    require_finite("sheet-calibration", curves.iter().flatten().map(|p| p.1))?;
+    let highest = curves.iter().flatten().map(|p| p.1).fold(2.0, f64::max) * 1.3;
+    titled_figure(
+        "sheet-calibration",
+        [500, 560],
+        "The XPBD sheet hung at rest, its compliance calibrated so that converged \
+         it hangs at ρgL²/2k; one Gauss–Seidel pass per substep, 1 s runs",
+        |root, _| {
+            let mut legend: Legend = reaches
+                .iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    let label = format!("{0} × {0} particles", r.n);
+                    (label, Swatch::LineDots(color(i), LINE_WIDTH))
+                })
+                .collect();
+            legend.push(("within 10 % of the closed form".into(), Swatch::Dashed(REFERENCE, 2)));
+            let root = legend_below(root, &legend)?;
+            let mut chart =
+                chart_on(&root).build_cartesian_2d(3.0..8.3, (0.8..highest).log_scale())?;
+            axes(&mut chart, "substeps per 60 Hz frame", "free edge's stretch / ρgL²/2k")
+                .x_labels(6)
+                .x_label_formatter(&|n: &f64| format!("{}", 2f64.powf(n.round())))
+                .y_labels(12)
+                .y_label_formatter(&|y| match (y * 10.0).round() as i64 {
+                    10 | 20 | 30 | 50 | 100 => format!("{y:.0}"),
+                    _ => String::new(),
+                })
+                .draw()?;
+            for bound in [1.0 - CALIBRATION_TOLERANCE, 1.0 + CALIBRATION_TOLERANCE] {
+                dashed_line(&mut chart, &[(3.0, bound), (8.3, bound)], REFERENCE, 2)?;
+            }
+            for (i, curve) in curves.iter().enumerate() {
+                line(&mut chart, curve, color(i), LINE_WIDTH)?;
+                chart.draw_series(curve.iter().map(|&p| Circle::new(p, 4, color(i).filled())))?;
             }
             Ok(())
         },

@@ -13,6 +13,7 @@
 // The practice files name the crate as a reader's code does (`pbm_pbd::…`).
 extern crate self as pbm_pbd;
 
+pub mod box_scenes;
 pub mod contact;
 pub mod demos;
 pub mod joint;
@@ -20,7 +21,9 @@ pub mod net;
 pub mod particles;
 pub mod projection;
 pub mod rigid;
+pub mod rigid_contact;
 pub mod scenes;
+pub mod sheet_static;
 
 pbm_prelim::chapter!(id: "pbd", number: 10, pages: "10-position-based",
     title: "Position Based Dynamics");

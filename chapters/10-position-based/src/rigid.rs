@@ -253,6 +253,30 @@ impl Body {
     }
     // ANCHOR_END: apply_correction
 
+    /// Where the body point that is at `p` now was at the start of the step: the
+    /// previous pose applied to the point's body coordinates.
+    pub fn previous_point(&self, p: &Vector3<f64>) -> Vector3<f64> {
+        let local = self.rotation().transpose() * (p - self.x);
+        self.previous_x + quat_to_matrix(&self.previous_q) * local
+    }
+
+    /// The velocity of the body point at `p`: v + ω × (p − x).
+    pub fn point_velocity(&self, p: &Vector3<f64>) -> Vector3<f64> {
+        self.v + self.omega.cross(&(p - self.x))
+    }
+
+    // ANCHOR: apply_impulse
+    /// Applies the impulse `impulse` (N s) at the world point `p`: v += P/m and
+    /// ω += I⁻¹ (r × P), the velocity-level twin of [`Body::apply_correction`].
+    pub fn apply_impulse(&mut self, p: &Vector3<f64>, impulse: &Vector3<f64>) {
+        if self.inverse_mass == 0.0 {
+            return;
+        }
+        self.v += impulse * self.inverse_mass;
+        self.omega += self.inverse_inertia() * (p - self.x).cross(impulse);
+    }
+    // ANCHOR_END: apply_impulse
+
     /// Whether the pose and velocities are all finite.
     pub fn is_finite(&self) -> bool {
         self.x

@@ -167,12 +167,9 @@ pub fn xpbd_cloth(
         (p[0] - q[0]).hypot(p[1] - q[1])
     };
     let (stretch, bend) = (Stiffness::xpbd(stretch)?, Stiffness::xpbd(bend)?);
-    let mut across = BTreeSet::new();
-    for (&(a, b), corners) in &facing_corners(&triangles) {
+    let (edges, across) = sheet_pairs(&triangles);
+    for (a, b) in edges {
         system.add_constraint(Distance::new(a, b, rest(a, b))?, stretch)?;
-        if let [c, d] = corners[..] {
-            across.insert((c.min(d), c.max(d)));
-        }
     }
     for (c, d) in across {
         system.add_constraint(Distance::new(c, d, rest(c, d))?, bend)?;
@@ -181,7 +178,6 @@ pub fn xpbd_cloth(
 }
 // ANCHOR_END: xpbd_cloth
 
-// ANCHOR: xpbd_cloth_parts
 /// The sheet's particles at their pattern places in z = 0, each of an equal share
 /// of its mass, the first row (y = 0) fixed.
 fn sheet_particles(
@@ -201,6 +197,24 @@ fn sheet_particles(
             Ok(if k < n { particle.with_motion(Motion::Fixed) } else { particle })
         })
         .collect()
+}
+
+/// Pairs of particle indices.
+pub type Pairs = Vec<(usize, usize)>;
+
+// ANCHOR: xpbd_cloth_parts
+/// The sheet's two kinds of pair: every triangle edge once, and, across every
+/// interior edge, the two corners facing it.
+pub fn sheet_pairs(triangles: &[[usize; 3]]) -> (Pairs, Pairs) {
+    let mut across = BTreeSet::new();
+    let mut edges = Vec::new();
+    for (&(a, b), corners) in &facing_corners(triangles) {
+        edges.push((a, b));
+        if let [c, d] = corners[..] {
+            across.insert((c.min(d), c.max(d)));
+        }
+    }
+    (edges, across.into_iter().collect())
 }
 
 /// Each edge of the triangles once, (low, high), with the corners facing it (one
@@ -463,6 +477,8 @@ pub fn spring_both_ways(
 /// Area density of chapter 9's cotton (kg/m²), which [`crate::scenes::xpbd_cloth`]
 /// uses too.
 pub const SHEET_DENSITY: f64 = 0.2;
+/// Chapter 9's cotton, k = 1000 N/m, as a compliance per edge: α = 1/k (m/N).
+pub const SHEET_COMPLIANCE: f64 = 1e-3;
 
 /// How a sheet hung straight down settled.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -388,3 +388,27 @@ fn the_angular_inverse_mass_is_how_far_a_body_turns_per_unit_angular_impulse() {
         assert!((measured - w).abs() < 1e-6 * w, "{n}: {measured} vs {w}");
     }
 }
+
+#[test]
+fn angular_velocity_is_a_free_vector_the_same_about_every_body_point() {
+    // Müller's slide draws ω through x; the motion of every body point, written
+    // about any other body point p₀, has the same ω: v(p) = v(p₀) + ω × (p − p₀).
+    // Check it on a moved body, and that one step's turn, read off the
+    // orientations, is the same ω whichever point the step is watched from.
+    let mut body = brick();
+    body.v = Vector3::new(0.4, -1.0, 0.3);
+    body.omega = Vector3::new(2.0, -0.5, 1.5);
+    let points = [Vector3::new(1.0, 0.0, 0.0), Vector3::new(-0.3, 0.7, 2.0)];
+    let [p, p0] = points.map(|local| body.world_point(&local));
+    let about_p0 = body.point_velocity(&p0) + body.omega.cross(&(p - p0));
+    assert!((body.point_velocity(&p) - about_p0).norm() < 1e-12);
+    // The axis the body turns about passes through the centre only when v ∥ ω.
+    let axis_point = body.x + body.omega.cross(&body.v) / body.omega.norm_squared();
+    let along = body.point_velocity(&axis_point).cross(&body.omega).norm();
+    assert!(along < 1e-12 && (axis_point - body.x).norm() > 0.1, "{axis_point}");
+    let before = body.orientation();
+    let h = 1e-3;
+    body.integrate(h, &Vector3::zeros(), &Vector3::zeros(), false);
+    let read = angular_velocity(&before, &body.orientation(), h);
+    assert!((read - body.omega).norm() < 1e-3 * body.omega.norm(), "{read}");
+}

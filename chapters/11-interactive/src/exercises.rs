@@ -2,8 +2,8 @@
 //! Each drives a mechanism with the scripted mouse, as a reader would with a real one.
 
 use crate::scenes::{
-    Drive, Fault, Feeder, Jack, Pendulum, Pile, STEPS, drive, faulty, pin_and_free,
-    xpbd_pendulum,
+    Drive, Fault, Feeder, Jack, Pendulum, Pile, STEPS, StackRun, drive, faulty,
+    pin_and_free, stack_run, xpbd_pendulum, xpbd_stack_run,
 };
 use crate::world::{Order, Settings, World};
 use pbm_contact::exercises::SolverKind;
@@ -51,6 +51,16 @@ pub fn all() -> Vec<Exercise> {
             ("(pin_at + hold + flight) / h", "steps"),
             (2.0e4, "raise h or shorten pin_at, hold or flight"),
             |p: &PinFreeParams| budget::steps(p.pin_at + p.hold + p.flight, p.h),
+        ),
+        Exercise::new(
+            "versus-stack",
+            "chapter 10's stack of boxes by the exact loop, by sequential impulses and by XPBD: depth, drift and cost side by side",
+            versus_stack,
+        )
+        .limit(
+            ("boxes × t_end", "box-seconds"),
+            (STACK_WORK, "lower boxes or t_end"),
+            |p: &VersusStackParams| p.boxes as f64 * p.t_end,
         ),
         Exercise::new(
             "versus-xpbd",
@@ -163,6 +173,7 @@ fn report(feeder: &Feeder, run: &Drive) -> Value {
         },
         "steps": s.steps,
         "shortened_steps": s.shortened,
+        "limited_steps": s.limited,
         "impacts": s.impacts,
         "force_solves": s.solves,
         "islands_per_solve": s.islands as f64 / s.solves.max(1) as f64,
@@ -343,6 +354,7 @@ fn jack(p: JackParams) -> Result<Value, PbmError> {
         "tolerance_corrections": s.corrections,
         "impacts": s.impacts,
         "shortened_steps": s.shortened,
+        "limited_steps": s.limited,
         "friction_dropped": s.friction_dropped,
         "steps": s.steps,
         "steps_per_second": s.steps as f64 / run.wall.max(1e-9),
@@ -470,6 +482,49 @@ fn versus_xpbd(p: VersusXpbdParams) -> Result<Value, PbmError> {
 }
 
 params! {
+    /// `interactive/versus-stack`.
+    pub struct VersusStackParams {
+        boxes: usize = int("boxes in the stack", 5, 2, 10),
+        friction: f64 = float("coefficient of friction μ", 0.5, 0.1, 1.0),
+        t_end: f64 = float("simulated time (s)", 4.0, 0.5, 6.0),
+        sweeps: usize = int("sweeps of sequential impulses per substep", 10, 1, 16),
+        substeps: usize = int("XPBD substeps per 60 Hz frame", 20, 1, 100),
+        passes: usize = int("XPBD passes per substep", 2, 1, 8),
+    }
+}
+
+/// The most box-seconds `interactive/versus-stack` runs: ten boxes for six
+/// seconds, by all three solvers.
+const STACK_WORK: f64 = 60.0;
+
+fn versus_stack(p: VersusStackParams) -> Result<Value, PbmError> {
+    let settings = |kind: SolverKind| Settings {
+        friction: p.friction,
+        restitution: 0.0,
+        solver: kind.with(p.sweeps),
+        ..Settings::default()
+    };
+    let exact = stack_run(p.boxes, settings(SolverKind::Exact), p.t_end)?;
+    let sequential = stack_run(p.boxes, settings(SolverKind::Sequential), p.t_end)?;
+    let xpbd = xpbd_stack_run(p.boxes, p.friction, (p.substeps, p.passes), p.t_end)?;
+    let report = |r: &StackRun| {
+        json!({
+            "max_depth_m": r.depth,
+            "max_drift_m": r.drift,
+            "top_sink_m": r.top_sink,
+            "steps": r.steps,
+            "wall_ms_per_simulated_second": 1e3 * r.seconds / p.t_end,
+        })
+    };
+    Ok(json!({
+        "epsilon_m": Settings::default().epsilon,
+        "exact": report(&exact),
+        "sequential": report(&sequential),
+        "xpbd": report(&xpbd),
+    }))
+}
+
+params! {
     /// `interactive/pile`.
     pub struct PileParams {
         count: usize = int("polygons dropped", 20, 1, 50),
@@ -546,6 +601,7 @@ fn pile(p: PileParams) -> Result<Value, PbmError> {
         "tolerance_corrections": s.corrections,
         "impacts": s.impacts,
         "shortened_steps": s.shortened,
+        "limited_steps": s.limited,
         "friction_dropped": s.friction_dropped,
         "steps": s.steps,
         "islands_per_solve": s.islands as f64 / s.solves.max(1) as f64,

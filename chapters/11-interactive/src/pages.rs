@@ -25,6 +25,8 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("interactive/pin-free"),
         Shown::run("interactive/versus-xpbd")
             .timed(&["wall_ms_per_simulated_second"]),
+        Shown::run("interactive/versus-stack")
+            .timed(&["wall_ms_per_simulated_second"]),
         Shown::values("interactive/versus-xpbd")
             .set(&["substeps=80"])
             .timed(&["wall_ms_per_simulated_second"]),

@@ -27,7 +27,7 @@ pub const TASKS: &[Task] = &[
     Task {
         id: "interactive/mouse-spring",
         title: "the mouse spring, scaled by the grabbed point's mass",
-        section: "Mechanisms: the Feeder, a Jam, a Jack, a Pendulum and a Pile",
+        section: "Mechanisms: the Feeder, a Jam, a Jack and a Pendulum",
         page: "11-interactive/mechanisms.md",
         equation: "mouse-spring",
         difficulty: 1,

@@ -18,7 +18,7 @@ pbm_prelim::exercise_tests!(
     digits = 3,
     mask = |value: &mut Value| {
         bound(value, "steps_per_second", |r| r > 0.0);
-        for method in ["baraff", "xpbd"] {
+        for method in ["baraff", "xpbd", "exact", "sequential"] {
             if let Some(run) = value.get_mut(method) {
                 bound(run, "wall_ms_per_simulated_second", |t| t > 0.0);
             }

@@ -703,3 +703,34 @@ fn the_exact_world_holds_the_pendulums_pins_closer_than_xpbd_and_xpbd_converges_
     world.run_until(2.0, |_| {}).unwrap();
     assert!(world.stats().max_pin_error < fine.max_pin_error / 10.0);
 }
+
+#[test]
+fn the_step_limit_and_a_collision_cut_steps_and_are_counted_apart() {
+    let square = |x: f64, v: f64| {
+        let part =
+            ConvexPolygon::rectangle(V2::zeros(), V2::new(0.25, 0.25)).unwrap();
+        let (shape, _) = Shape::new(vec![part], 1.0).unwrap();
+        (shape, (V2::new(x, 5.0), 0.0), (V2::new(v, 0.0), 0.0))
+    };
+    // A square thrown sideways at 100 m/s, high above the 1 m ground: the step
+    // limit shortens its steps, and nothing is hit.
+    let mut world = World::new(Settings::default()).unwrap();
+    world.add_fixture(ground(0.0)).unwrap();
+    let (shape, at, moving) = square(-15.0, 100.0);
+    world.add_body(shape, 0, at, moving).unwrap();
+    world.run_until(0.1, |_| {}).unwrap();
+    let flying = world.stats();
+    assert!(flying.limited > 0 && flying.shortened == 0, "{flying:?}");
+    // Two squares closing at 6 m/s, side by side, 3.5 cm apart (more than ε) at the
+    // start of a step that would take them 2.5 cm into each other: too slow for the
+    // limit, but that step is cut at the collision.
+    let mut world = World::new(Settings::default()).unwrap();
+    world.add_fixture(ground(0.0)).unwrap();
+    for (x, v) in [(-1.0, 3.0), (1.035, -3.0)] {
+        let (shape, at, moving) = square(x, v);
+        world.add_body(shape, 0, at, moving).unwrap();
+    }
+    world.run_until(0.4, |_| {}).unwrap();
+    let closing = world.stats();
+    assert!(closing.limited == 0 && closing.shortened > 0, "{closing:?}");
+}

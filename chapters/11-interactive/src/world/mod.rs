@@ -198,6 +198,9 @@ pub struct Stats {
     pub steps: usize,
     /// Steps cut short at a collision.
     pub shortened: usize,
+    /// Steps the step limit made shorter than h before they began: a body moving
+    /// far for its width (see `step_size`). A step can be both limited and cut.
+    pub limited: usize,
     /// Steps that began with an impact: an impulse at a contact closing faster than
     /// the resting speed (slower ones are stopped without counting).
     pub impacts: usize,
@@ -742,7 +745,9 @@ impl World {
 impl World {
     // ANCHOR: step
     /// One step of the loop (see the module's documentation). Returns the time
-    /// advanced (s): h, or less when the step stopped at a collision.
+    /// advanced (s): h, or less for either of two causes, counted apart in
+    /// [`Stats`]: the step limit shortened it before it began (`limited`), or it
+    /// stopped at a collision (`shortened`).
     pub fn step(&mut self) -> Result<f64, PbmError> {
         let (steps, t0) = (self.stats.steps, self.t);
         let fail = |e: PbmError| e.at_step(steps, t0);
@@ -760,6 +765,9 @@ impl World {
         self.hold(&found);
         let y0 = state_of(self);
         let h = self.step_size();
+        if h < self.settings.h {
+            self.stats.limited += 1;
+        }
         self.integrate(h, (steps, t0))?;
         let taken = self.cut_at_collision(&y0, t0, h).map_err(fail)?;
         self.correct().map_err(fail)?;
