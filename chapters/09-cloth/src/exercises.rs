@@ -398,6 +398,13 @@ fn mean(counts: &[usize]) -> f64 {
     counts.iter().sum::<usize>() as f64 / counts.len().max(1) as f64
 }
 
+/// The mean of a run's per-step counts over each simulated second (the last one
+/// perhaps shorter).
+fn each_second(counts: &[usize], h: f64) -> Vec<f64> {
+    let steps = ((1.0 / h).round() as usize).max(1);
+    counts.chunks(steps).map(mean).collect()
+}
+
 /// The steps of the last simulated second (all of them in a shorter run).
 fn last_second(counts: &[usize], h: f64) -> &[usize] {
     let steps = ((1.0 / h).round() as usize).clamp(1, counts.len().max(1));
@@ -432,6 +439,7 @@ fn contact(p: ContactParams) -> Result<Value, PbmError> {
         "ms_per_step": r.ms_per_step,
         "mean_cg_iterations": mean(&r.cg_iterations),
         "cg_iterations_at_rest": mean(last_second(&r.cg_iterations, p.h)),
+        "cg_iterations_each_second": each_second(&r.cg_iterations, p.h),
         "held_at_end": r.held.last().copied().unwrap_or(0),
         "most_held": r.held.iter().max().copied().unwrap_or(0),
         "particles": r.cloth.len(),

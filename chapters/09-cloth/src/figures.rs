@@ -33,6 +33,11 @@ pub fn all() -> Vec<Figure> {
             contact_solids,
         ),
         Figure::new(
+            "contact-cg",
+            "CG iterations over time on the ball, the box and the bar",
+            contact_cg,
+        ),
+        Figure::new(
             "self-contact",
             "A napkin's flap falling shut, with and without self-contact",
             self_contact,
@@ -936,4 +941,46 @@ fn closest_over_time(area: &Area<'_>, runs: &[Fold]) -> DrawResult {
     }
     let tau = 100.0 * FOLD.2;
     dashed_line(&mut chart, &[(0.0, tau), (2.0, tau)], REFERENCE, 1)
+}
+
+/// The solids of the CG figure, with their names in its legend.
+const CG_SOLIDS: [(SolidKind, &str); 3] = [
+    (SolidKind::Sphere, "ball"),
+    (SolidKind::Box, "box (four edges, four corners)"),
+    (SolidKind::Bar, "bar (two edges, no corners)"),
+];
+
+fn contact_cg() -> Result<Vec<Drawing>, PbmError> {
+    // `cloth/contact` at its defaults on each solid: 8 s at h = 1/30 s.
+    let h = 1.0 / 30.0;
+    let runs = map_range(CG_SOLIDS.len(), |k| {
+        let model = on_solid(CG_SOLIDS[k].0, 16, ClothMaterial::COTTON, 1000.0)?;
+        let r = run(model, h, 240, false, usize::MAX, |_| {})?;
+        let points = r.cg_iterations.iter().enumerate();
+        Ok(points.map(|(i, &n)| ((i + 1) as f64 * h, n as f64)).collect::<Vec<_>>())
+    })
+    .into_iter()
+    .collect::<Result<Vec<_>, PbmError>>()?;
+    require_finite("contact-cg", runs.iter().flatten().map(|p| p.1))?;
+    let top = runs.iter().flatten().map(|p| p.1).fold(0.0, f64::max) * 1.05;
+    titled_figure(
+        "contact-cg",
+        [420, 520],
+        "CG iterations of each step of cloth/contact, the cloth held on three solids",
+        |root, _| {
+            let legend: Legend = series_legend(&CG_SOLIDS, Swatch::Line, LINE_WIDTH, |s| {
+                s.1.to_string()
+            });
+            let root = legend_below(root, &legend)?;
+            let mut chart = chart_on(&root).build_cartesian_2d(0.0..8.0, 0.0..top)?;
+            axes(&mut chart, "time (s)", "CG iterations")
+                .x_label_formatter(&|t| format!("{t:.0}"))
+                .y_label_formatter(&|i| format!("{i:.0}"))
+                .draw()?;
+            for (k, points) in runs.iter().enumerate() {
+                line(&mut chart, points, color(k), LINE_WIDTH)?;
+            }
+            Ok(())
+        },
+    )
 }

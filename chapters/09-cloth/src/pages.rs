@@ -25,6 +25,7 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("cloth/over-constraint"),
         Shown::run("cloth/contact").timed(&["ms_per_step"]),
         Shown::run("cloth/contact").set(&["solid=box"]).timed(&["ms_per_step"]),
+        Shown::values("cloth/contact").set(&["solid=bar"]).timed(&["ms_per_step"]),
         Shown::run("cloth/self-contact").timed(&["ms_per_step"]),
         Shown::run("cloth/self-contact")
             .set(&["respond=false"])

@@ -99,11 +99,17 @@ pub enum SolidKind {
     Sphere,
     /// A box 0.5 m wide and 0.6 m tall, its top where the ball's top is: a table.
     Box,
+    /// The table made 1.2 m long, longer than the cloth: the cloth hangs over two
+    /// opposite edges only, and has no corners to fold.
+    Bar,
 }
 
 impl pbm_prelim::Choice for SolidKind {
-    const OPTIONS: &'static [(&'static str, Self)] =
-        &[("sphere", SolidKind::Sphere), ("box", SolidKind::Box)];
+    const OPTIONS: &'static [(&'static str, Self)] = &[
+        ("sphere", SolidKind::Sphere),
+        ("box", SolidKind::Box),
+        ("bar", SolidKind::Bar),
+    ];
 }
 
 impl SolidKind {
@@ -116,6 +122,10 @@ impl SolidKind {
             SolidKind::Box => Solid::Box {
                 center: Vector3::zeros(),
                 half: Vector3::new(0.25, 0.25, SPHERE.radius),
+            },
+            SolidKind::Bar => Solid::Box {
+                center: Vector3::zeros(),
+                half: Vector3::new(0.25, 0.6, SPHERE.radius),
             },
         }
     }
