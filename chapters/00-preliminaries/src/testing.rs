@@ -47,29 +47,33 @@ pub fn default_results(
     .collect()
 }
 
-/// [`default_results`], each passed through `mask` (which replaces machine-dependent
-/// numbers, usually with [`bound`]) and rounded to `digits` significant digits: what
-/// a snapshot holds.
+/// [`default_results`], each passed with its id through `mask` (which replaces
+/// machine-dependent numbers, usually with [`bound`]) and rounded to `digits`
+/// significant digits: what a snapshot holds.
 pub fn snapshot_values(
     chapter: &Chapter,
     digits: u32,
-    mut mask: impl FnMut(&mut Value),
+    mut mask: impl FnMut(&str, &mut Value),
 ) -> Result<Vec<(&'static str, Value)>, PbmError> {
     let mut results = default_results(chapter)?;
-    for (_, value) in &mut results {
-        mask(value);
+    for (id, value) in &mut results {
+        mask(id, value);
         *value = round_json(value, digits);
     }
     Ok(results)
 }
 
-/// If `object` has a number at `key`, replaces it by whether `holds` is true of it:
-/// for numbers whose last digits vary between machines (timings, rounding-level
-/// errors), the snapshot records that the bound holds and a test asserts the bound
-/// itself.
+/// If `object` has a value at `key`, asserts that it is a number of which `holds`
+/// is true, and replaces it by `true`: for numbers whose last digits vary between
+/// machines (timings, rounding-level errors), the snapshot records that the bound
+/// holds. A number outside its bound fails the test there and then, naming the key
+/// and the number, rather than freezing a `false` into the snapshot that the next
+/// run would match.
 pub fn bound(object: &mut Value, key: &str, holds: impl Fn(f64) -> bool) {
     if let Some(v) = object.get_mut(key) {
-        *v = Value::Bool(v.as_f64().is_some_and(&holds));
+        let held = v.as_f64().is_some_and(&holds);
+        assert!(held, "`{key}` = {v} is outside the bound its snapshot asserts");
+        *v = Value::Bool(true);
     }
 }
 
@@ -125,11 +129,19 @@ pub fn outside_ranges(params: &[crate::ParamSpec]) -> Vec<String> {
 /// Writes, in a chapter's `tests/exercises.rs`, what every chapter's exercise tests
 /// share: `run(id, set)`, which runs one of the chapter's exercises, and the test
 /// `snapshots_of_default_results`, which snapshots every exercise's default result
-/// through [`snapshot_values`] (masked by `mask`, rounded to `digits`). The calling
-/// crate needs `insta` and `serde_json`.
+/// through [`snapshot_values`] (masked by `mask`, rounded to `digits`). The mask is
+/// `|value| …` for one mask for every exercise, or, written `mask_by_id`,
+/// `|id, value| …` for bounds that differ between exercises. The calling crate
+/// needs `insta` and `serde_json`.
 #[macro_export]
 macro_rules! exercise_tests {
     ($chapter:path, digits = $digits:expr, mask = $mask:expr $(,)?) => {
+        $crate::exercise_tests!($chapter, digits = $digits, mask_by_id = {
+            let mut mask = $mask;
+            move |_: &str, value: &mut ::serde_json::Value| mask(value)
+        });
+    };
+    ($chapter:path, digits = $digits:expr, mask_by_id = $mask:expr $(,)?) => {
         /// Runs one of the chapter's exercises with `--set` style assignments.
         fn run(
             id: &str,
@@ -212,9 +224,10 @@ mod tests {
 
     #[test]
     fn snapshots_mask_round_and_insist_every_parameter_is_read() {
-        let values =
-            snapshot_values(&chapter(true), 3, |v| bound(v, "noise", |e| e < 1e-12))
-                .unwrap();
+        let values = snapshot_values(&chapter(true), 3, |_, v| {
+            bound(v, "noise", |e| e < 1e-12)
+        })
+        .unwrap();
         assert_eq!(values, vec![("x", json!({"hk": 1.0, "noise": true}))]);
         let err = default_results(&chapter(false)).unwrap_err().to_string();
         assert!(
@@ -223,5 +236,12 @@ mod tests {
         );
         assert_eq!(run(&chapter(true), "x", &["k=4"]).unwrap()["hk"], 2.0);
         assert!(run(&chapter(true), "y", &[]).is_err());
+    }
+
+    #[test]
+    #[should_panic(expected = "`noise` = 1.23456789e-17 is outside the bound")]
+    fn a_number_outside_its_snapshot_bound_fails_instead_of_freezing_false() {
+        let _ =
+            snapshot_values(&chapter(true), 3, |_, v| bound(v, "noise", |e| e < 0.0));
     }
 }

@@ -142,6 +142,11 @@ impl Bvh {
     }
     // ANCHOR_END: refit
 
+    /// How far every box reaches beyond its triangle (m).
+    pub fn margin(&self) -> f64 {
+        self.margin
+    }
+
     /// The root's box: the whole mesh.
     pub fn root(&self) -> Aabb<3> {
         self.nodes[0].bounds

@@ -12,6 +12,7 @@
 use crate::contact::{Filter, Solid, filtered_cg};
 use crate::energy::{Curvature, LocalTerms, MAX_PARTICLES, local_terms};
 use crate::hinge::{Bend, RestHinge};
+use crate::self_contact::{Proximity, RankOne, SelfContact, WithPairs};
 use crate::triangle::{RestTriangle, Shear, Stretch};
 use nalgebra::Matrix3;
 use pbm_implicit::block_sparse::BlockSparse;
@@ -25,6 +26,31 @@ use pbm_prelim::validate::{non_negative, positive};
 use std::collections::BTreeMap;
 
 type V3 = Vector<3>;
+
+/// How many times a step may change its self-contact pairs to those its solve
+/// brought inside the thickness and solve again.
+pub const CONTACT_ROUNDS: usize = 4;
+
+/// The self-contact pairs of one step: those within the reach looked at, those
+/// in the solve, and their stiffness.
+#[derive(Debug)]
+struct Pairs {
+    reach: f64,
+    found: Vec<Proximity>,
+    active: Vec<Proximity>,
+    terms: Vec<RankOne>,
+}
+
+impl Default for Pairs {
+    fn default() -> Self {
+        Pairs {
+            reach: f64::NEG_INFINITY,
+            found: Vec::new(),
+            active: Vec::new(),
+            terms: Vec::new(),
+        }
+    }
+}
 
 /// A cloth's material, per unit of pattern area.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -143,6 +169,8 @@ pub struct ClothStep {
     pub indefinite: usize,
     /// Particles held on the solid's surface during the step.
     pub held: usize,
+    /// Self-contact pairs pushing apart during the step.
+    pub pairs: usize,
 }
 
 /// A cloth, ready to step.
@@ -174,6 +202,8 @@ pub struct Cloth {
     pub solid_friction: f64,
     /// Each held particle's normal force N in the last step (N).
     normal_force: Vec<f64>,
+    /// Contact of the cloth with itself, if any (implicit steps only).
+    pub self_contact: Option<SelfContact>,
     /// Which Hessian the implicit step uses.
     pub curvature: Curvature,
     /// CG stops at ‖b − A Δv‖ ≤ this × ‖b‖, or this × h‖M g‖ if larger.
@@ -311,6 +341,7 @@ impl Cloth {
             held: vec![false; n],
             solid_friction: 0.0,
             normal_force: vec![0.0; n],
+            self_contact: None,
             curvature: Curvature::Projected,
             cg_tolerance: 1e-6,
             t: 0.0,
@@ -498,32 +529,20 @@ impl Cloth {
     pub fn backward_euler_step(&mut self, h: f64) -> Result<ClothStep, PbmError> {
         check_step_size(h)?;
         let (step, t0) = (self.steps, self.t);
-        let (b, indefinite) = self.assemble(h).map_err(|e| e.at_step(step, t0))?;
+        let (mut b, indefinite) =
+            self.assemble(h).map_err(|e| e.at_step(step, t0))?;
         let (filter, z) = self.constraints(h);
-        let floor = self.cg_tolerance * h * self.weight();
-        let preconditioner =
-            BlockJacobi::new(&self.matrix).map_err(|e| e.at_step(step, t0))?;
-        let n = self.len();
-        let cg = filtered_cg(
-            &preconditioner,
-            &b,
-            &mut self.dv,
-            (&filter, &z),
-            (self.cg_tolerance, floor),
-            10 * 3 * n + 100,
-        )
-        .map_err(|e| e.at_step(step, t0))?;
-        let mut a_dv = vec![0.0; b.len()];
-        preconditioner.apply(&self.dv, &mut a_dv);
+        let (cg, a_dv, pairs) =
+            self.solve(h, &mut b, (&filter, &z)).map_err(|e| e.at_step(step, t0))?;
         let held = self.release(&a_dv, &b, &filter, h);
-        for i in 0..n {
+        for i in 0..self.len() {
             if !self.pinned[i] {
                 self.v[i] += V3::from_column_slice(&self.dv[3 * i..3 * i + 3]);
                 self.x[i] += self.v[i] * h;
             }
         }
         self.finish_step(h, step, t0)?;
-        Ok(ClothStep { cg, indefinite, held })
+        Ok(ClothStep { cg, indefinite, held, pairs })
     }
     // ANCHOR_END: implicit_step
 
@@ -605,6 +624,137 @@ impl Cloth {
     pub fn system_matrix(&self) -> &BlockSparse<3> {
         &self.matrix
     }
+
+    // ANCHOR: solve
+    /// Solves A Δv = b by filtered CG from the last step's Δv. With self-contact,
+    /// the pairs in the solve are those that end the step inside the thickness:
+    /// first as the step is expected to go, then, round by round, as the solved
+    /// step goes, until the set stops changing. Returns CG's last report, A Δv,
+    /// and how many pairs are in the solve.
+    fn solve(
+        &mut self,
+        h: f64,
+        b: &mut [f64],
+        constraints: (&[Filter], &[f64]),
+    ) -> Result<(CgReport, Vec<f64>, usize), PbmError> {
+        let floor = self.cg_tolerance * h * self.weight();
+        let limit = 10 * 3 * self.len() + 100;
+        // A and b without any pair, to start each round from.
+        let bare = self.self_contact.is_some().then(|| (b.to_vec(), self.diagonal()));
+        let (mut pairs, mut last) = (Pairs::default(), None);
+        for round in 0..=CONTACT_ROUNDS {
+            let changed = self.choose_pairs(&mut pairs, h)?;
+            if round > 0 && !changed {
+                break;
+            }
+            if let Some((b_bare, diagonal)) = &bare {
+                b.copy_from_slice(b_bare);
+                self.set_diagonal(diagonal)?;
+                pairs.terms = self.add_pairs(&pairs, h, b)?;
+            }
+            let a = WithPairs {
+                base: BlockJacobi::new(&self.matrix)?,
+                pairs: &pairs.terms,
+            };
+            let tol = (self.cg_tolerance, floor);
+            last = Some(filtered_cg(&a, b, &mut self.dv, constraints, tol, limit)?);
+        }
+        let mut a_dv = vec![0.0; b.len()];
+        let base = BlockJacobi::new(&self.matrix)?;
+        WithPairs { base, pairs: &pairs.terms }.apply(&self.dv, &mut a_dv);
+        let cg = last.ok_or_else(|| PbmError::degenerate("cloth", "no solve"))?;
+        Ok((cg, a_dv, pairs.terms.len()))
+    }
+    // ANCHOR_END: solve
+
+    /// Every particle's diagonal block of A.
+    fn diagonal(&self) -> Vec<Matrix3<f64>> {
+        (0..self.len()).map(|i| self.matrix.diagonal_block(i)).collect()
+    }
+
+    /// Sets every particle's diagonal block of A.
+    fn set_diagonal(&mut self, blocks: &[Matrix3<f64>]) -> Result<(), PbmError> {
+        for (i, block) in blocks.iter().enumerate() {
+            let position = self.matrix.position(i, i).ok_or_else(|| {
+                PbmError::degenerate("cloth matrix", format!("no diagonal block {i}"))
+            })?;
+            *self.matrix.block_mut(i, position) = *block;
+        }
+        Ok(())
+    }
+
+    // ANCHOR: choose_pairs
+    /// Puts in the solve the self-contact pairs that end a step of size h inside
+    /// the thickness τ, linearized, if each particle's velocity changes by the Δv
+    /// held now (the last step's before the first solve, the solve's after it):
+    /// d + h ḋ < τ. Looks for pairs again if those speeds could close pairs the
+    /// last look left out. Returns whether the set changed.
+    fn choose_pairs(&mut self, pairs: &mut Pairs, h: f64) -> Result<bool, PbmError> {
+        let Some(mut contact) = self.self_contact.take() else { return Ok(false) };
+        let speeds: Vec<V3> = (0..self.len())
+            .map(|i| self.v[i] + V3::from_column_slice(&self.dv[3 * i..3 * i + 3]))
+            .collect();
+        let fastest = speeds.iter().map(|v| v.norm()).fold(0.0, f64::max);
+        let reach = contact.thickness + h * (2.0 * fastest + h * self.gravity.norm());
+        let looked =
+            (reach > pairs.reach).then(|| contact.find(&self.x, &self.pinned, reach));
+        let (tau, respond) = (contact.thickness, contact.respond);
+        self.self_contact = Some(contact);
+        if let Some(found) = looked {
+            (pairs.found, pairs.reach) = (found?, reach);
+        }
+        let inside =
+            |p: &&Proximity| respond && p.distance + h * p.rate(&speeds) < tau;
+        let active: Vec<Proximity> =
+            pairs.found.iter().filter(inside).copied().collect();
+        let changed = active != pairs.active;
+        pairs.active = active;
+        Ok(changed)
+    }
+    // ANCHOR_END: choose_pairs
+
+    /// The stiffness of every pair in the solve, each added by [`Cloth::add_pair`].
+    fn add_pairs(
+        &mut self,
+        pairs: &Pairs,
+        h: f64,
+        b: &mut [f64],
+    ) -> Result<Vec<RankOne>, PbmError> {
+        let Some(contact) = &self.self_contact else { return Ok(Vec::new()) };
+        let (k, tau) = (contact.stiffness, contact.thickness);
+        pairs.active.iter().map(|pair| self.add_pair(pair, h, (k, tau), b)).collect()
+    }
+
+    // ANCHOR: add_self_contact
+    /// Adds one self-contact pair to the step: its penalty linearized at the
+    /// step's start, h k (τ − d − h ḋ) g, to `b`, and its stiffness h² k g gᵀ
+    /// (g = ∇d): the diagonal blocks into A, the pair as a rank-one term, which
+    /// it returns.
+    fn add_pair(
+        &mut self,
+        pair: &Proximity,
+        h: f64,
+        (k, tau): (f64, f64),
+        b: &mut [f64],
+    ) -> Result<RankOne, PbmError> {
+        let predicted = pair.distance + h * pair.rate(&self.v);
+        // A pinned particle's Δv is zero: its row and column are left out.
+        let g = std::array::from_fn(|m| match self.pinned[pair.ids[m]] {
+            true => V3::zeros(),
+            false => pair.gradient()[m],
+        });
+        let term = RankOne { ids: pair.ids, g, scale: h * h * k };
+        for (m, &i) in pair.ids.iter().enumerate() {
+            let push = g[m] * (h * k * (tau - predicted));
+            b[3 * i..3 * i + 3].iter_mut().zip(&push).for_each(|(b, p)| *b += p);
+            let diagonal = self.matrix.position(i, i).ok_or_else(|| {
+                PbmError::degenerate("cloth matrix", format!("no block {i}"))
+            })?;
+            *self.matrix.block_mut(i, diagonal) += term.diagonal(m);
+        }
+        Ok(term)
+    }
+    // ANCHOR_END: add_self_contact
 
     // ANCHOR: assemble
     /// Fills A = M − h ∂f/∂v − h² ∂f/∂x into the cloth's matrix and returns
@@ -711,8 +861,9 @@ impl Cloth {
     pub fn symplectic_euler_step(&mut self, h: f64) -> Result<(), PbmError> {
         check_step_size(h)?;
         let (step, t0) = (self.steps, self.t);
-        if self.solid.is_some() {
-            let why = "a solid held by constraints is held only by the implicit step";
+        if self.solid.is_some() || self.self_contact.is_some() {
+            let why = "a solid held by constraints, and self-contact, are held only \
+                       by the implicit step";
             return Err(PbmError::invalid("cloth", why));
         }
         // Only the forces are needed: the cheapest Hessian.

@@ -3,8 +3,14 @@
 use crate::check::derivative_errors;
 use crate::cloth::{Cloth, Material as ClothMaterial};
 use crate::energy::Curvature;
-use crate::scenes::{SEGMENTS, SPHERE, Scene, SolidKind, cloth, fan, on_solid, run};
-use crate::strand::{Material, Scaling, cantilever, settle, small_sag};
+use crate::scenes::{
+    Bending, SEGMENTS, SPHERE, Scene, SolidKind, bend_ratio, cloth, fan, napkin, on_solid,
+    run,
+};
+use crate::strand::{
+    Material, Scaling, cantilever, settle, small_sag, space_joint_hessian,
+};
+use nalgebra::Vector3;
 use pbm_particles::forces::G;
 use pbm_prelim::parallel::map_range;
 use pbm_prelim::{Exercise, Optional, PbmError, budget, params};
@@ -19,9 +25,19 @@ pub fn all() -> Vec<Exercise> {
             hair_discretization,
         ),
         Exercise::new(
+            "space-joint",
+            "the Hessian of a joint's ½k(θ − θ₀)² in 3-D near straight, by central differences: bounded for a straight rest, growing like θ₀/θ for a bent one",
+            space_joint,
+        ),
+        Exercise::new(
             "gradient-check",
             "every cloth energy's gradient and Hessian against central differences",
             gradient_check,
+        ),
+        Exercise::new(
+            "bend-directions",
+            "the hinges' bend energy against the continuum's ½k|II|² for one grid bent four ways: along a thread, as a saddle, on the bias, twisted",
+            bend_directions,
         ),
         Exercise::new(
             "drape",
@@ -78,6 +94,29 @@ pub fn all() -> Vec<Exercise> {
             field: "failure",
             null_when: "every step succeeded",
         }]),
+        Exercise::new(
+            "self-contact",
+            "a napkin's flap falling shut onto its glued half: vertex–triangle pairs found by chapter 7's tree, pushed apart inside the implicit step, or only watched",
+            self_contact,
+        )
+        .limit(
+            (
+                "steps × n² × (5 + 3 n) max(1, (30 h / s)^0.75), in µs of one step's work per particle",
+                "particle-µs",
+            ),
+            (FOLD_WORK, "lower n or t_end, or raise h"),
+            fold_work,
+        )
+        .optional(&[
+            Optional {
+                field: "failure",
+                null_when: "every step succeeded",
+            },
+            Optional {
+                field: "min_self_distance_m",
+                null_when: "no vertex ever stood over a triangle within reach",
+            },
+        ]),
         Exercise::new(
             "over-constraint",
             "a fan of triangles whose rest shapes cannot all hold at once: the stress left at rest",
@@ -147,6 +186,43 @@ fn hair_discretization(p: HairDiscretizationParams) -> Result<Value, PbmError> {
 }
 
 params! {
+    /// `cloth/space-joint`.
+    pub struct SpaceJointParams {
+        rest: f64 = float("the joint's rest angle θ₀ (rad)", 0.3, 0.0, 3.0),
+    }
+}
+
+/// The joint angles the Hessian is looked at (rad), each a tenth of the last.
+const NEAR_STRAIGHT: [f64; 3] = [1e-1, 1e-2, 1e-3];
+
+fn space_joint(p: SpaceJointParams) -> Result<Value, PbmError> {
+    let rows: Vec<Value> = NEAR_STRAIGHT
+        .iter()
+        .map(|&theta| {
+            // Unit segments, bent by θ in the x–y plane; coordinate 8 moves the last
+            // particle out of that plane.
+            let x = [
+                Vector3::new(-1.0, 0.0, 0.0),
+                Vector3::zeros(),
+                Vector3::new(theta.cos(), theta.sin(), 0.0),
+            ];
+            let h = space_joint_hessian(&x, p.rest, 1e-2 * theta);
+            let matrix = nalgebra::SMatrix::<f64, 9, 9>::from_fn(|i, j| h[i][j]);
+            let lowest = matrix.symmetric_eigen().eigenvalues.min();
+            let largest = h.iter().flatten().fold(0.0_f64, |m, v| m.max(v.abs()));
+            json!({
+                "theta": theta,
+                "out_of_plane": h[8][8],
+                "out_of_plane_formula": (theta - p.rest) / theta.tan(),
+                "largest_entry": largest,
+                "lowest_eigenvalue": lowest,
+            })
+        })
+        .collect();
+    Ok(json!({"rest": p.rest, "k_n_m": 1.0, "segment_m": 1.0, "rows": rows}))
+}
+
+params! {
     /// `cloth/gradient-check`.
     pub struct GradientCheckParams {
         samples: usize = int("random shapes (each a stretch, a shear and a bend)", 200, 1, 5000),
@@ -161,6 +237,30 @@ fn gradient_check(p: GradientCheckParams) -> Result<Value, PbmError> {
         "conditions_checked": 3 * samples,
         "max_gradient_error": errors.gradient,
         "max_hessian_error": errors.hessian,
+    }))
+}
+
+params! {
+    /// `cloth/bend-directions`.
+    pub struct BendDirectionsParams {
+        n: usize = int("particles along a side", 33, 9, 513),
+        curvature: f64 = float("curvature κ of each bend (1/m)", 0.01, 1e-3, 3.0),
+    }
+}
+
+fn bend_directions(p: BendDirectionsParams) -> Result<Value, PbmError> {
+    let ratio = |b: Bending| bend_ratio(b, p.n, p.curvature);
+    let [thread, saddle, bias, twist] = Bending::ALL.map(ratio);
+    let (thread, saddle, bias, twist) = (thread?, saddle?, bias?, twist?);
+    Ok(json!({
+        "n": p.n,
+        "curvature_per_m": p.curvature,
+        "cylinder_along_thread": thread,
+        "saddle_along_threads": saddle,
+        "cylinder_on_bias": bias,
+        "twist": twist,
+        "bias_over_thread": bias / thread,
+        "twist_over_saddle": twist / saddle,
     }))
 }
 
@@ -298,6 +398,13 @@ fn mean(counts: &[usize]) -> f64 {
     counts.iter().sum::<usize>() as f64 / counts.len().max(1) as f64
 }
 
+/// The mean of a run's per-step counts over each simulated second (the last one
+/// perhaps shorter).
+fn each_second(counts: &[usize], h: f64) -> Vec<f64> {
+    let steps = ((1.0 / h).round() as usize).max(1);
+    counts.chunks(steps).map(mean).collect()
+}
+
 /// The steps of the last simulated second (all of them in a shorter run).
 fn last_second(counts: &[usize], h: f64) -> &[usize] {
     let steps = ((1.0 / h).round() as usize).clamp(1, counts.len().max(1));
@@ -332,6 +439,7 @@ fn contact(p: ContactParams) -> Result<Value, PbmError> {
         "ms_per_step": r.ms_per_step,
         "mean_cg_iterations": mean(&r.cg_iterations),
         "cg_iterations_at_rest": mean(last_second(&r.cg_iterations, p.h)),
+        "cg_iterations_each_second": each_second(&r.cg_iterations, p.h),
         "held_at_end": r.held.last().copied().unwrap_or(0),
         "most_held": r.held.iter().max().copied().unwrap_or(0),
         "particles": r.cloth.len(),
@@ -350,6 +458,70 @@ pub fn penetration(cloth: &Cloth, scene: Scene) -> Option<f64> {
             .map(|x| SPHERE.radius - (x - SPHERE.center).norm())
             .fold(0.0, f64::max)
     })
+}
+
+params! {
+    /// `cloth/self-contact`.
+    pub struct SelfContactParams {
+        n: usize = int("particles along a side", 16, 4, 32),
+        opening_deg: f64 = float("how far the flap is opened at the start (degrees)", 10.0, 1.0, 60.0),
+        thickness: f64 = float("contact thickness τ: layers closer than this push apart (m)", 0.01, 0.001, 0.05),
+        stiffness: f64 = float("penalty stiffness k (N/m)", 100.0, 1.0, 1e5),
+        respond: bool = boolean("push the pairs apart (false: only watch them)", true),
+        h: f64 = float("step size (s)", 1.0 / 30.0, 1e-3, 0.1),
+        t_end: f64 = float("simulated time (s)", 2.0, 0.0, 10.0),
+    }
+}
+
+/// Measured at one thread: a step of the folded napkin costs up to
+/// (5 + 3 n) µs per particle at h ≤ 1/30 s (the cloth's assembly and CG, the
+/// tree, and the rounds that settle which pairs are in the solve; the most for a
+/// flap opened wide, whose landing takes the most CG iterations), and more at
+/// larger steps, as (30 h)^0.75. The defaults (16 × 16, 2 s at 1/30 s) come to
+/// 8.1e5 µs and run in 0.4 s; at the limit the least favourable runs, with the
+/// flap opened 60°, take 2.0 s (n = 32 at 1/30 s for 0.8 s) and about 2.1 s
+/// (n = 24 at h = 0.1 s for 2.4 s; 2.6 s measured for 3 s).
+const FOLD_WORK: f64 = 2.5e6;
+
+fn fold_work(p: &SelfContactParams) -> f64 {
+    let (n, steps) = (p.n as f64, budget::steps(p.t_end, p.h).max(1.0));
+    steps * n * n * (5.0 + 3.0 * n) * (30.0 * p.h).powf(0.75).max(1.0)
+}
+
+fn self_contact(p: SelfContactParams) -> Result<Value, PbmError> {
+    let contact = (p.thickness, p.stiffness);
+    let model = napkin(p.n, p.opening_deg.to_radians(), contact, p.respond)?;
+    let flap: Vec<bool> = model.pinned.iter().map(|&glued| !glued).collect();
+    let lowest = |c: &Cloth| -> f64 {
+        let z = c.x.iter().zip(&flap).filter(|(_, f)| **f).map(|(x, _)| x.z);
+        z.fold(f64::INFINITY, f64::min)
+    };
+    let (mut lowest_flap, mut fastest) = (lowest(&model), 0.0_f64);
+    let steps = budget::steps(p.t_end, p.h).max(1.0) as usize;
+    let r = run(model, p.h, steps, false, 1, |c| {
+        lowest_flap = lowest_flap.min(lowest(c));
+        fastest = c.v.iter().map(|v| v.norm()).fold(fastest, f64::max);
+    })?;
+    let contact = r.cloth.self_contact.as_ref();
+    let end = r.end_energies()?;
+    Ok(json!({
+        "n": p.n,
+        "opening_deg": p.opening_deg,
+        "thickness_m": p.thickness,
+        "stiffness_n_per_m": p.stiffness,
+        "respond": p.respond,
+        "h": p.h,
+        "steps": r.steps,
+        "stable": r.stable,
+        "failure": r.failure,
+        "ms_per_step": r.ms_per_step,
+        "min_self_distance_m": contact.and_then(|c| c.closest),
+        "lowest_flap_z_m": lowest_flap,
+        "max_step_travel_m": fastest * p.h,
+        "most_pairs": r.pairs.iter().max().copied().unwrap_or(0),
+        "mean_cg_iterations": mean(&r.cg_iterations),
+        "kinetic_energy_at_end_j": end.kinetic,
+    }))
 }
 
 params! {

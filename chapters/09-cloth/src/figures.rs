@@ -4,7 +4,7 @@ use crate::cloth::{Cloth, Energies, Material as ClothMaterial};
 use crate::contact::Solid;
 use crate::energy::Curvature;
 use crate::scenes::SEGMENTS;
-use crate::scenes::{SPHERE, Scene, SolidKind, cloth, on_solid, run};
+use crate::scenes::{SPHERE, Scene, SolidKind, cloth, napkin, on_solid, run};
 use crate::strand::{Material, Scaling, cantilever, settle};
 use pbm_particles::forces::G;
 use pbm_prelim::parallel::map_range;
@@ -31,6 +31,16 @@ pub fn all() -> Vec<Figure> {
             "contact-solids",
             "A cloth held on a sphere and on a box by constraints inside CG",
             contact_solids,
+        ),
+        Figure::new(
+            "contact-cg",
+            "CG iterations over time on the ball, the box and the bar",
+            contact_cg,
+        ),
+        Figure::new(
+            "self-contact",
+            "A napkin's flap falling shut, with and without self-contact",
+            self_contact,
         ),
         Figure::new(
             "cg-resolution",
@@ -828,4 +838,149 @@ fn hinge() -> Result<Vec<Drawing>, PbmError> {
 fn pale(c: RGBColor) -> RGBColor {
     let half = |v: u8| ((u16::from(v) + 255) / 2) as u8;
     RGBColor(half(c.0), half(c.1), half(c.2))
+}
+
+/// The figure's napkin: `cloth/self-contact` at its defaults.
+const FOLD: (usize, f64, f64, f64) = (16, 10.0, 0.01, 100.0);
+
+/// The steps of h = 1/30 s after which the side views are drawn.
+const FOLD_STEPS: [usize; 5] = [0, 2, 4, 9, 60];
+
+/// One run of the figure's napkin: the middle column of particles, (y, z) in m,
+/// after each of [`FOLD_STEPS`], and the smallest signed distance of any pair at the
+/// start of each step, (t, d) in s and m.
+type Fold = (Vec<Vec<(f64, f64)>>, Vec<(f64, f64)>);
+
+fn fold_run(respond: bool) -> Result<Fold, PbmError> {
+    let (n, opening, thickness, stiffness) = FOLD;
+    let model = napkin(n, opening.to_radians(), (thickness, stiffness), respond)?;
+    let h = 1.0 / 30.0;
+    let (mut columns, mut nearest) = (Vec::new(), Vec::new());
+    let column = |c: &Cloth| -> Vec<(f64, f64)> {
+        (0..n).map(|i| (c.x[i * n + n / 2].y, c.x[i * n + n / 2].z)).collect()
+    };
+    let steps = FOLD_STEPS[FOLD_STEPS.len() - 1];
+    let r = run(model, h, steps, false, 1, |c| {
+        if FOLD_STEPS.iter().any(|&k| (c.t - k as f64 * h).abs() < 0.5 * h) {
+            columns.push(column(c));
+        }
+        if let Some(d) = c.self_contact.as_ref().and_then(|s| s.nearest) {
+            nearest.push((c.t - h, d));
+        }
+    })?;
+    match r.failure {
+        Some(why) => Err(PbmError::Figure { name: "self-contact".into(), why }),
+        None => Ok((columns, nearest)),
+    }
+}
+
+fn self_contact() -> Result<Vec<Drawing>, PbmError> {
+    let runs = map_range(2, |k| fold_run(k == 1));
+    let runs = runs.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let points = runs.iter().flat_map(|(c, d)| c.iter().flatten().chain(d));
+    require_finite("self-contact", points.flat_map(|p| [p.0, p.1]))?;
+    titled_figure(
+        "self-contact",
+        [760, 1180],
+        "A napkin glued to a board over 60 cm, its 40 cm flap opened 10° and let go \
+         (16 × 16 particles, h = 1/30 s)",
+        |root, layout| {
+            let (top, bottom) = root.split_vertically(layout.pick(440, 760));
+            side_views(&top, layout, &runs)?;
+            closest_over_time(&bottom, &runs)
+        },
+    )
+}
+
+/// Panels (a) and (b) of the self-contact figure: the middle column of each run
+/// seen from the side after [`FOLD_STEPS`].
+fn side_views(area: &Area<'_>, layout: Layout, runs: &[Fold]) -> DrawResult {
+    let times: Legend = series_legend(&FOLD_STEPS, Swatch::Line, LINE_WIDTH, |k| {
+        format!("t = {:.2} s", *k as f64 / 30.0)
+    });
+    let area = legend_below(area, &times)?;
+    let titles = ["(a) without self-contact", "(b) with it (heights in cm)"];
+    let ranges = [(-0.05..1.0, -0.45..0.1), (0.1..0.65, -1.0..8.0)];
+    let units = [("height (m)", 1.0), ("height (cm)", 100.0)];
+    for (p, (panel, title)) in panels(&area, layout, 2, 2).iter().zip(titles).enumerate() {
+        let panel = titled(panel, title, &label_font())?;
+        let (x, y) = ranges[p].clone();
+        let (unit, scale) = units[p];
+        let mut chart = chart_on(&panel).build_cartesian_2d(x, y)?;
+        axes(&mut chart, "along the napkin, y (m)", unit)
+            .x_label_formatter(&|y| format!("{y:.1}"))
+            .y_label_formatter(&|z| format!("{z:.1}"))
+            .draw()?;
+        for (i, points) in runs[p].0.iter().enumerate() {
+            let points: Vec<_> = points.iter().map(|&(y, z)| (y, z * scale)).collect();
+            line(&mut chart, &points, color(i), LINE_WIDTH)?;
+        }
+    }
+    Ok(())
+}
+
+/// Panel (c) of the self-contact figure: the smallest signed distance of any pair
+/// at each step of each run, and the thickness.
+fn closest_over_time(area: &Area<'_>, runs: &[Fold]) -> DrawResult {
+    let legend: Legend = vec![
+        ("without self-contact".into(), Swatch::Line(color(4), LINE_WIDTH)),
+        ("with it".into(), Swatch::Line(color(5), LINE_WIDTH)),
+        ("the thickness τ".into(), Swatch::Dashed(REFERENCE, 1)),
+    ];
+    let area = legend_below(area, &legend)?;
+    let title = "(c) the nearest vertex over a triangle, signed";
+    let area = titled(&area, title, &label_font())?;
+    let mut chart = chart_on(&area).build_cartesian_2d(0.0..2.0, -13.0..4.0)?;
+    axes(&mut chart, "time (s)", "distance (cm)")
+        .x_label_formatter(&|t| format!("{t:.1}"))
+        .y_label_formatter(&|d| format!("{d:.0}"))
+        .draw()?;
+    for (k, (_, nearest)) in runs.iter().enumerate() {
+        let points: Vec<_> = nearest.iter().map(|&(t, d)| (t, 100.0 * d)).collect();
+        line(&mut chart, &points, color(4 + k), LINE_WIDTH)?;
+    }
+    let tau = 100.0 * FOLD.2;
+    dashed_line(&mut chart, &[(0.0, tau), (2.0, tau)], REFERENCE, 1)
+}
+
+/// The solids of the CG figure, with their names in its legend.
+const CG_SOLIDS: [(SolidKind, &str); 3] = [
+    (SolidKind::Sphere, "ball"),
+    (SolidKind::Box, "box (four edges, four corners)"),
+    (SolidKind::Bar, "bar (two edges, no corners)"),
+];
+
+fn contact_cg() -> Result<Vec<Drawing>, PbmError> {
+    // `cloth/contact` at its defaults on each solid: 8 s at h = 1/30 s.
+    let h = 1.0 / 30.0;
+    let runs = map_range(CG_SOLIDS.len(), |k| {
+        let model = on_solid(CG_SOLIDS[k].0, 16, ClothMaterial::COTTON, 1000.0)?;
+        let r = run(model, h, 240, false, usize::MAX, |_| {})?;
+        let points = r.cg_iterations.iter().enumerate();
+        Ok(points.map(|(i, &n)| ((i + 1) as f64 * h, n as f64)).collect::<Vec<_>>())
+    })
+    .into_iter()
+    .collect::<Result<Vec<_>, PbmError>>()?;
+    require_finite("contact-cg", runs.iter().flatten().map(|p| p.1))?;
+    let top = runs.iter().flatten().map(|p| p.1).fold(0.0, f64::max) * 1.05;
+    titled_figure(
+        "contact-cg",
+        [420, 520],
+        "CG iterations of each step of cloth/contact, the cloth held on three solids",
+        |root, _| {
+            let legend: Legend = series_legend(&CG_SOLIDS, Swatch::Line, LINE_WIDTH, |s| {
+                s.1.to_string()
+            });
+            let root = legend_below(root, &legend)?;
+            let mut chart = chart_on(&root).build_cartesian_2d(0.0..8.0, 0.0..top)?;
+            axes(&mut chart, "time (s)", "CG iterations")
+                .x_label_formatter(&|t| format!("{t:.0}"))
+                .y_label_formatter(&|i| format!("{i:.0}"))
+                .draw()?;
+            for (k, points) in runs.iter().enumerate() {
+                line(&mut chart, points, color(k), LINE_WIDTH)?;
+            }
+            Ok(())
+        },
+    )
 }

@@ -18,6 +18,7 @@ pub mod demos;
 pub mod energy;
 pub mod hinge;
 pub mod scenes;
+pub mod self_contact;
 pub mod strand;
 pub mod triangle;
 

@@ -10,6 +10,9 @@ pub fn shown() -> Vec<Shown> {
     vec![
         Shown::run("cloth/hair-discretization"),
         Shown::run("cloth/gradient-check"),
+        Shown::run("cloth/bend-directions"),
+        Shown::values("cloth/space-joint"),
+        Shown::values("cloth/space-joint").set(&["rest=0"]),
         Shown::run("cloth/drape").timed(&["ms_per_step"]),
         Shown::run("cloth/drape")
             .set(&["scene=curtain", "curvature=gauss-newton"])
@@ -22,6 +25,14 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("cloth/over-constraint"),
         Shown::run("cloth/contact").timed(&["ms_per_step"]),
         Shown::run("cloth/contact").set(&["solid=box"]).timed(&["ms_per_step"]),
+        Shown::values("cloth/contact").set(&["solid=bar"]).timed(&["ms_per_step"]),
+        Shown::run("cloth/self-contact").timed(&["ms_per_step"]),
+        Shown::run("cloth/self-contact")
+            .set(&["respond=false"])
+            .timed(&["ms_per_step"]),
+        Shown::values("cloth/self-contact")
+            .set(&["thickness=0.001"])
+            .timed(&["ms_per_step"]),
         Shown::values("cloth/drape")
             .set(&["n=8", "t_end=0.5"])
             .timed(&["ms_per_step"]),

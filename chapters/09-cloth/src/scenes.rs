@@ -4,6 +4,7 @@
 
 use crate::cloth::{Cloth, ClothStep, Energies, Material, Sphere};
 use crate::contact::Solid;
+use crate::self_contact::SelfContact;
 use crate::triangle::RestTriangle;
 use nalgebra::Vector3;
 use pbm_prelim::PbmError;
@@ -98,11 +99,17 @@ pub enum SolidKind {
     Sphere,
     /// A box 0.5 m wide and 0.6 m tall, its top where the ball's top is: a table.
     Box,
+    /// The table made 1.2 m long, longer than the cloth: the cloth hangs over two
+    /// opposite edges only, and has no corners to fold.
+    Bar,
 }
 
 impl pbm_prelim::Choice for SolidKind {
-    const OPTIONS: &'static [(&'static str, Self)] =
-        &[("sphere", SolidKind::Sphere), ("box", SolidKind::Box)];
+    const OPTIONS: &'static [(&'static str, Self)] = &[
+        ("sphere", SolidKind::Sphere),
+        ("box", SolidKind::Box),
+        ("bar", SolidKind::Bar),
+    ];
 }
 
 impl SolidKind {
@@ -115,6 +122,10 @@ impl SolidKind {
             SolidKind::Box => Solid::Box {
                 center: Vector3::zeros(),
                 half: Vector3::new(0.25, 0.25, SPHERE.radius),
+            },
+            SolidKind::Bar => Solid::Box {
+                center: Vector3::zeros(),
+                half: Vector3::new(0.25, 0.6, SPHERE.radius),
             },
         }
     }
@@ -138,6 +149,60 @@ pub fn on_solid(
 }
 // ANCHOR_END: on_solid
 
+// ANCHOR: folded
+/// A napkin, n × n particles over a 1 m square, glued flat to a board over its
+/// first 60 cm (those particles pinned); the rest, a flap, is lifted about the
+/// last glued row like the cover of a book opened `opening` radians, and let go.
+/// It falls shut onto the glued part: the cloth lands on itself.
+pub fn folded(n: usize, opening: f64, material: Material) -> Result<Cloth, PbmError> {
+    if !(opening > 0.0 && opening < std::f64::consts::PI) {
+        let why = format!("an opening of {opening} rad is not in (0, π)");
+        return Err(PbmError::invalid("folded napkin", why));
+    }
+    let (pattern, triangles) = grid(n, 1.0)?;
+    let spacing = 1.0 / (n - 1) as f64;
+    // The crease: the last glued row.
+    let crease = (GLUED / spacing - 1e-9).ceil() * spacing;
+    let x = pattern
+        .iter()
+        .map(|&[u, v]| {
+            // How far past the crease, turned about it by π − opening.
+            let s = v - crease;
+            let (y, z) = match s > 0.0 {
+                true => (crease - s * opening.cos(), s * opening.sin()),
+                false => (v, 0.0),
+            };
+            Vector3::new(u - 0.5, y, z)
+        })
+        .collect();
+    let mut cloth = Cloth::new(&pattern, x, &triangles, material)?;
+    for (pinned, p) in cloth.pinned.iter_mut().zip(&pattern) {
+        *pinned = p[1] <= crease + 1e-9;
+    }
+    cloth.drag = 0.1;
+    Ok(cloth)
+}
+// ANCHOR_END: folded
+
+/// The napkin of `cloth/self-contact`: [`folded`], touching itself with
+/// `thickness` (m) and `stiffness` (N/m), and pushing apart only if `respond`.
+pub fn napkin(
+    n: usize,
+    opening: f64,
+    (thickness, stiffness): (f64, f64),
+    respond: bool,
+) -> Result<Cloth, PbmError> {
+    let mut model = folded(n, opening, Material::COTTON)?;
+    let corners = model.triangles.iter().map(|t| t.corners).collect();
+    let mut contact = SelfContact::new(corners, thickness, stiffness)?;
+    contact.respond = respond;
+    model.self_contact = Some(contact);
+    Ok(model)
+}
+
+/// How much of the napkin is glued to the board (m).
+pub const GLUED: f64 = 0.6;
+
 /// How a run went.
 pub struct Run {
     /// Whether every step succeeded.
@@ -150,6 +215,8 @@ pub struct Run {
     pub cg_iterations: Vec<usize>,
     /// Particles held on the solid in each implicit step.
     pub held: Vec<usize>,
+    /// Self-contact pairs pushing apart in each implicit step.
+    pub pairs: Vec<usize>,
     /// The deepest any particle was inside the solid at the end of a step (m; 0
     /// for a cloth with no solid or never inside it).
     pub deepest: f64,
@@ -227,6 +294,7 @@ pub fn run(
     let (start, allowance) = (total(&energies[0].1), lift_by_own_size(&cloth));
     let (mut cg_iterations, mut indefinite) = (Vec::with_capacity(steps), 0);
     let (mut held, mut deepest) = (Vec::with_capacity(steps), 0.0_f64);
+    let mut pairs = Vec::with_capacity(steps);
     let (mut taken, mut failure) = (0, None);
     let mut stepping = Duration::ZERO;
     frame(&cloth);
@@ -239,10 +307,16 @@ pub fn run(
         };
         stepping += begin.elapsed();
         match result {
-            Ok(Some(ClothStep { cg, indefinite: count, held: touching })) => {
+            Ok(Some(ClothStep {
+                cg,
+                indefinite: count,
+                held: touching,
+                pairs: p,
+            })) => {
                 cg_iterations.push(cg.iterations);
                 indefinite += count;
                 held.push(touching);
+                pairs.push(p);
             }
             Ok(None) => {}
             Err(e) => {
@@ -271,12 +345,18 @@ pub fn run(
             frame(&cloth);
         }
     }
+    // The last state is looked at too, for the closest a vertex came to a triangle.
+    if let Some(contact) = cloth.self_contact.as_mut() {
+        let found = contact.find(&cloth.x, &cloth.pinned, contact.thickness);
+        found.map_err(|e| e.at_step(taken, cloth.t))?;
+    }
     Ok(Run {
         stable: failure.is_none(),
         failure,
         steps: taken,
         cg_iterations,
         held,
+        pairs,
         deepest,
         indefinite,
         ms_per_step: stepping.as_secs_f64() * 1e3 / taken.max(1) as f64,
@@ -327,3 +407,107 @@ pub fn fan(m: usize, deficit: f64, material: Material) -> Result<Cloth, PbmError
 
 /// The resolutions the strand is sampled at.
 pub const SEGMENTS: [usize; 4] = [10, 20, 40, 80];
+
+// ANCHOR: bending
+/// Four ways to bend the chapter's grid, each with the same size of curvature κ
+/// (1/m) somewhere: the hinge energy's direction dependence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bending {
+    /// A cylinder of radius 1/κ whose axis runs along the warp: the weft bends.
+    CylinderAlongThread,
+    /// z = κ (u² − v²)/2: a saddle curved along both threads.
+    SaddleAlongThreads,
+    /// The cylinder turned 45°: its axis along a diagonal of the pattern.
+    CylinderOnBias,
+    /// z = κ u v: the saddle turned 45°, every thread straight.
+    Twist,
+}
+
+impl Bending {
+    /// All four, in that order.
+    pub const ALL: [Bending; 4] = [
+        Bending::CylinderAlongThread,
+        Bending::SaddleAlongThreads,
+        Bending::CylinderOnBias,
+        Bending::Twist,
+    ];
+
+    /// Where the pattern place (u, v), measured from the pattern's centre, goes.
+    pub fn place(self, [u, v]: [f64; 2], kappa: f64) -> Vector3<f64> {
+        // The cylinders are rolled without stretching: s across the axis, t along.
+        let roll = |s: f64, t: f64, across: [f64; 2], along: [f64; 2]| {
+            let r = 1.0 / kappa;
+            let (x, z) = (r * (s / r).sin(), r * (1.0 - (s / r).cos()));
+            Vector3::new(
+                x * across[0] + t * along[0],
+                x * across[1] + t * along[1],
+                z,
+            )
+        };
+        let h = std::f64::consts::FRAC_1_SQRT_2;
+        match self {
+            Bending::CylinderAlongThread => roll(u, v, [1.0, 0.0], [0.0, 1.0]),
+            Bending::SaddleAlongThreads => {
+                Vector3::new(u, v, kappa * (u * u - v * v) / 2.0)
+            }
+            Bending::CylinderOnBias => {
+                roll(h * (u + v), h * (v - u), [h, h], [-h, h])
+            }
+            Bending::Twist => Vector3::new(u, v, kappa * u * v),
+        }
+    }
+
+    /// The continuum's |II|², the squared norm of the surface's second derivatives
+    /// (κ_uu² + 2 κ_uv² + κ_vv²): κ² for a cylinder, 2κ² for either saddle.
+    pub fn second_form_squared(self, kappa: f64) -> f64 {
+        match self {
+            Bending::CylinderAlongThread | Bending::CylinderOnBias => kappa * kappa,
+            Bending::SaddleAlongThreads | Bending::Twist => 2.0 * kappa * kappa,
+        }
+    }
+}
+// ANCHOR_END: bending
+
+// ANCHOR: bend_ratio
+/// The hinges' bend energy over the continuum's ½ k |II|² A, for the n × n grid
+/// of a 1 m square bent by `bending` with curvature κ: both over the hinges of
+/// the cells in the middle half of the pattern, away from the border (whose edges
+/// are not hinges), each hinge standing for its area A.
+pub fn bend_ratio(bending: Bending, n: usize, kappa: f64) -> Result<f64, PbmError> {
+    use crate::hinge::{Bend, RestHinge};
+    use pbm_particles::condition::Condition;
+    let (pattern, triangles) = grid(n, 1.0)?;
+    let rest = (triangles.iter())
+        .map(|&t| RestTriangle::new(t, t.map(|i| pattern[i])))
+        .collect::<Result<Vec<_>, _>>()?;
+    let x: Vec<Vector3<f64>> = pattern
+        .iter()
+        .map(|p| bending.place([p[0] - 0.5, p[1] - 0.5], kappa))
+        .collect();
+    // Each edge and the triangles that have it; an edge of two is a hinge.
+    let mut edges = std::collections::BTreeMap::<_, Vec<usize>>::new();
+    for (k, t) in triangles.iter().enumerate() {
+        for e in 0..3 {
+            let (a, b) = (t[e], t[(e + 1) % 3]);
+            edges.entry((a.min(b), a.max(b))).or_default().push(k);
+        }
+    }
+    // Each cell owns its bottom edge, its left edge and its diagonal: the edge's
+    // ends' lowest row and column. The cells counted are the middle half's.
+    let (q, cells) = ((n - 1) / 4, n - 1);
+    let middle = |i: usize| (q..cells - q).contains(&i);
+    let (mut hinge_energy, mut area) = (0.0, 0.0);
+    for ((a, b), sharing) in edges.iter().filter(|(_, s)| s.len() == 2) {
+        if !(middle(a.min(b) / n) && middle((a % n).min(b % n))) {
+            continue;
+        }
+        let hinge = RestHinge::between(&rest[sharing[0]], &rest[sharing[1]])?;
+        let at: Vec<_> = hinge.corners.iter().map(|&i| x[i]).collect();
+        let (mut c, mut j) = ([0.0], [Vector3::zeros(); 4]);
+        area += hinge.area;
+        Bend(hinge).position(&at, &mut c, &mut j)?;
+        hinge_energy += 0.5 * c[0] * c[0];
+    }
+    Ok(hinge_energy / (0.5 * bending.second_form_squared(kappa) * area))
+}
+// ANCHOR_END: bend_ratio

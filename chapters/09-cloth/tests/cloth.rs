@@ -343,3 +343,29 @@ fn a_cloth_whose_energy_overflows_is_reported_as_diverged() {
     let e = model.energies().unwrap_err().to_string();
     assert!(e.contains("kinetic energy is inf") && e.contains("diverged"), "{e}");
 }
+
+#[test]
+fn the_hinges_charge_each_direction_of_bending_as_the_page_derives() {
+    // Small bends of the chequerboard grid: the page works out, from the slopes of
+    // the triangles' planes, that the hinges store ½k(¾f_xx² + ¾f_yy² + 3f_xy²) per
+    // unit area, against the continuum's ½k(f_xx² + 2f_xy² + f_yy²). So a cylinder
+    // along a thread and a saddle along the threads keep ¾ of the continuum's
+    // energy, the cylinder on the bias 9/8 and the twist 3/2, at every cell size.
+    // The cylinders are rolled exactly; the two saddles are height fields, whose
+    // true curvature falls short of κ by a part in (κ L)², 1e-4 at κ = 0.01 m⁻¹.
+    use pbm_cloth::scenes::{Bending, bend_ratio};
+    let expected = [0.75, 0.75, 9.0 / 8.0, 1.5];
+    for n in [9, 17, 33] {
+        for (bending, want) in Bending::ALL.into_iter().zip(expected) {
+            let ratio = bend_ratio(bending, n, 0.01).unwrap();
+            assert!(
+                (ratio - want).abs() < 2e-4 * want,
+                "{bending:?} at {n}: {ratio}"
+            );
+        }
+    }
+    // A rolled cylinder's hinges fold by exactly the angle between the chords, at
+    // any curvature.
+    let strong = bend_ratio(Bending::CylinderAlongThread, 9, 2.0).unwrap();
+    assert!((strong - 0.75).abs() < 1e-12, "{strong}");
+}

@@ -6,22 +6,32 @@
 // The chapter's other tests, in one binary with the snapshots (one link, not one per file).
 mod cloth;
 mod derivatives;
+mod self_contact;
 mod strand;
 
 use pbm_cloth::chapter;
 use pbm_prelim::testing::bound;
 use serde_json::Value;
 
-// The drape reports its wall-clock time per step, which varies between machines, and
+// The runs report their wall-clock time per step, which varies between machines, and
 // energies and derivative errors at the level of rounding vary in their last bits:
-// the snapshot records that each is within its bound (the cloth tests assert the
-// bounds themselves).
+// the snapshot records that each is within its bound, which a run outside it fails.
+// A cloth's kinetic energy at the end is bounded by what its exercise shows: the fan
+// in zero gravity settles to rounding; the drape's square resting on a solid still
+// creeps, at a fraction of a millimetre a second, under a microjoule (0.2 kg at
+// 3 mm/s), while one still sliding or bouncing holds millijoules; the napkin's flap
+// lies still on its glued half.
 pbm_prelim::exercise_tests!(
     chapter,
     digits = 6,
-    mask = |value: &mut Value| {
+    mask_by_id = |id: &str, value: &mut Value| {
         bound(value, "ms_per_step", |ms| ms > 0.0);
-        bound(value, "kinetic_energy_at_end_j", |e| e < 1e-20);
+        let at_rest = match id {
+            "contact" => 1e-6,
+            "self-contact" => 1e-12,
+            _ => 1e-20,
+        };
+        bound(value, "kinetic_energy_at_end_j", |e| (0.0..at_rest).contains(&e));
         bound(value, "max_gradient_error", |e| e < 1e-6);
         bound(value, "max_hessian_error", |e| e < 1e-6);
         // The drape balanced on its sphere starts, from rounding, a slow slide that

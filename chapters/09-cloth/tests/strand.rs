@@ -52,3 +52,39 @@ fn bad_strands_are_errors() {
     let message = cantilever(&negative, 10, Scaling::PerLength, G).err().unwrap();
     assert!(message.to_string().contains("bending stiffness"), "{message}");
 }
+
+#[test]
+fn a_joint_bent_at_rest_has_a_hessian_that_grows_like_its_rest_angle_over_its_angle()
+{
+    // The hair page's pitfall: in space θ = arccos(û·ŵ) has no sign. Moving the
+    // last particle of a joint of unit segments out of the plane of its bend by ζ
+    // keeps θ'(0) = 0 and gives θ''(0) = cot θ, so ½(θ − θ₀)² has the entry
+    // (θ − θ₀) cot θ ≈ 1 − θ₀/θ: bounded for a straight rest, growing like θ₀/θ
+    // and negative for a bent one. Central differences of the energy alone agree
+    // to about (e/θ)² = 1e-4 relative.
+    use nalgebra::Vector3;
+    use pbm_cloth::strand::space_joint_hessian;
+    for rest in [0.0, 0.3] {
+        for theta in [1e-1, 1e-2, 1e-3] {
+            let x = [
+                Vector3::new(-1.0, 0.0, 0.0),
+                Vector3::zeros(),
+                Vector3::new(f64::cos(theta), f64::sin(theta), 0.0),
+            ];
+            let h = space_joint_hessian(&x, rest, 1e-2 * theta);
+            let exact = (theta - rest) / theta.tan();
+            assert!(
+                (h[8][8] - exact).abs() < 1e-3 * exact.abs().max(1.0),
+                "θ₀ = {rest}, θ = {theta}: {} vs {exact}",
+                h[8][8]
+            );
+            let largest = h.iter().flatten().fold(0.0_f64, |m, v| m.max(v.abs()));
+            if rest == 0.0 {
+                // The middle particle's own block, 4 k / l², is the largest.
+                assert!(largest < 4.0 + 1e-3, "θ = {theta}: {largest}");
+            } else {
+                assert!(largest > rest / theta, "θ = {theta}: {largest}");
+            }
+        }
+    }
+}
