@@ -308,7 +308,9 @@ mod tests {
         let m = material(0.5, 0.0, 0.0);
         let on_fixed = upper_box_drift(true, m);
         let on_free = upper_box_drift(false, m);
-        let no_static = Material { static_friction: 0.0, ..m };
+        // Friction in the velocity pass only: no position-pass friction at all.
+        let rule = StaticRule::AllOrNothing;
+        let no_static = Material { static_friction: 0.0, rule, ..m };
         let free_without_static = upper_box_drift(false, no_static);
         assert!(on_fixed < 1e-4 && on_free > 20.0 * on_fixed, "{on_fixed} {on_free}");
         assert!(

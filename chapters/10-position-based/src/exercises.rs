@@ -341,10 +341,12 @@ fn rigid_contact(p: RigidContactParams) -> Result<Value, PbmError> {
     };
     let solve = Solve { substeps: p.substeps, passes: p.passes };
     let theta = p.incline_deg.to_radians();
-    let rest = resting_box(material, solve, SHORT_RUN)?;
-    let slope = incline(theta, material, solve, SHORT_RUN)?;
+    // Restitution is the drop's: boxes set down at rest have nothing to bounce.
+    let resting = Material { restitution: 0.0, ..material };
+    let rest = resting_box(resting, solve, SHORT_RUN)?;
+    let slope = incline(theta, resting, solve, SHORT_RUN)?;
     let rebound = drop(1.0, material, solve, 2.0 * SHORT_RUN)?;
-    let pile = stack(p.boxes, material, solve, p.t_end)?;
+    let pile = stack(p.boxes, resting, solve, p.t_end)?;
     let held = slope.closed_form == 0.0;
     Ok(json!({
         "box_mass_kg": BOX_MASS,
@@ -610,6 +612,9 @@ fn sheet_sag(p: SheetSagParams) -> Result<Value, PbmError> {
         "expected_extension_mm": 1e3 * expected,
         "converged_extension_mm": 1e3 * converged,
         "converged_over_expected": converged / expected,
+        "calibration_factor": expected / converged_given,
+        "hanging_fraction": (n - 1) as f64 / n as f64,
+        "converged_over_links_count": converged_given / (expected * (n - 1) as f64 / n as f64),
         "xpbd_extension_mm": 1e3 * sag.extension,
         "xpbd_extension_range_mm": [1e3 * sag.range.0, 1e3 * sag.range.1],
         "extension_over_expected": sag.extension / expected,

@@ -35,6 +35,7 @@ pub fn shown() -> Vec<Shown> {
         Shown::values("pbd/rigid-contact").set(&["incline_deg=20", "rule=all-or-nothing"]),
         Shown::values("pbd/rigid-contact").set(&["passes=1"]),
         Shown::values("pbd/rigid-contact").set(&["substeps=50"]),
+        Shown::values("pbd/rigid-contact").set(&["passes=8"]),
         Shown::values("pbd/net"),
         Shown::run("pbd/hinge"),
         Shown::values("pbd/hinge").set(&["limit_deg=180"]),

@@ -67,8 +67,9 @@ pub enum StaticRule {
     /// else nothing. Each point of a face carries a share of the load but must undo
     /// the whole body's slip alone, so a box on four corners creeps.
     AllOrNothing,
-    /// Undo as much of the slip as μ_s λ_n allows (the friction cone's projection):
-    /// the points of a face share the work as they share the load.
+    /// Undo the whole slip if μ_s λ_n allows; if not, undo as much as μ_d λ_n
+    /// allows, the contact sliding (the friction cone's projection): the points of a
+    /// face share the work as they share the load.
     Clamped,
 }
 
@@ -214,11 +215,14 @@ impl Contact {
             if length > 0.0 { self.inverse_mass(bodies, points, &t) } else { 0.0 };
         if w_t > 0.0 {
             let needed = length / w_t;
-            let bound = m.static_friction * self.lambda_n - self.lambda_t;
-            let applied = match m.rule {
-                StaticRule::AllOrNothing if needed < bound => needed,
-                StaticRule::AllOrNothing => 0.0,
-                StaticRule::Clamped => needed.min(bound),
+            let holds = needed < m.static_friction * self.lambda_n - self.lambda_t;
+            // A contact that slides is held back by μ_d λ_n, not μ_s λ_n.
+            let sliding =
+                (m.dynamic_friction * self.lambda_n - self.lambda_t).max(0.0);
+            let applied = match (m.rule, holds) {
+                (_, true) => needed,
+                (StaticRule::AllOrNothing, false) => 0.0,
+                (StaticRule::Clamped, false) => needed.min(sliding),
             };
             self.lambda_t += applied;
             self.correct(bodies, points, &(-t * applied));

@@ -1,6 +1,6 @@
 //! Where the XPBD sheet would hang if its passes converged, found without running
-//! it. XPBD's fixed point holds C + α λ = 0 for every constraint, and the
-//! constraint's force is λ/h² = −C/α: at rest, each constraint is a spring of
+//! it. XPBD's fixed point holds C + α̃ λ = 0, α̃ = α/h², for every constraint, and
+//! the constraint's force is λ/h² = −C/α: at rest, each constraint is a spring of
 //! stiffness 1/α, and the sheet is a network of springs. Its small sag under
 //! gravity solves K u = f, with K the springs' stiffness linearized at the rest
 //! shape; chapter 3's conjugate gradient solves it.

@@ -71,20 +71,20 @@ fn a_sheet_that_comes_apart_says_so_with_the_step() {
 }
 
 #[test]
-fn both_mass_splits_sum_to_the_closed_form_row_by_row() {
-    // projection.md: the XPBD sheet gives every particle ρ/n²; chapter 9 puts a third
-    // of each triangle's mass on each corner, so its border rows carry half. Hung in
-    // rows of links of length ℓ = 1/(n − 1) on a 1 m wide sheet, the links below row
-    // r carry the weight W_r of the rows beneath them and stretch by W_r g ℓ/k. Either
-    // split sums to ρ g L²/(2k), to rounding: the difference between the sheets is
-    // not their masses.
-    let stretch = |rows: &[f64], n: usize| {
-        let spacing = 1.0 / (n - 1) as f64;
-        (0..n - 1)
+fn the_xpbd_sheets_links_count_n_minus_1_over_n_of_the_closed_form() {
+    // sheet.md: the XPBD sheet gives every particle ρ/n², and each row of its
+    // vertical links is n links of stiffness 1/α in parallel, spanning a width of 1
+    // m cut into n − 1 cells: the border links stand for half a cell but get a whole
+    // link's stiffness. The links below row r carry the weight W_r of the rows
+    // beneath, n ways, and stretch by W_r g α / n: a count of (n − 1)/n of
+    // ρgL²/2k. Chapter 9's continuum sheet, its border columns half as wide, counts
+    // the closed form itself, with a strip ℓ = 1/(n − 1) wide per link.
+    let count = |rows: &[f64], share: f64| {
+        (0..rows.len() - 1)
             .map(|r| {
                 rows[r + 1..].iter().sum::<f64>()
                     * pbm_particles::forces::G
-                    * spacing
+                    * share
                     * ALPHA
             })
             .sum::<f64>()
@@ -102,10 +102,11 @@ fn both_mass_splits_sum_to_the_closed_form_row_by_row() {
         let edge = implicit_rows[n - 1] / xpbd_rows[n - 1];
         assert!(edge < 0.6, "{n}: {edge}");
         let expected = sheet_sag_closed_form(ALPHA);
-        for rows in [&xpbd_rows, &implicit_rows] {
-            let sag = stretch(rows, n);
-            assert!((sag / expected - 1.0).abs() < 1e-12, "{n}: {sag} vs {expected}");
-        }
+        let links = count(&xpbd_rows, 1.0 / n as f64) / expected;
+        let border = (n - 1) as f64 / n as f64;
+        assert!((links / border - 1.0).abs() < 1e-12, "{n}: {links} vs {border}");
+        let strips = count(&implicit_rows, 1.0 / (n - 1) as f64) / expected;
+        assert!((strips - 1.0).abs() < 1e-12, "{n}: {strips}");
     }
 }
 
