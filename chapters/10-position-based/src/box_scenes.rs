@@ -248,6 +248,18 @@ mod tests {
     }
 
     #[test]
+    fn a_sliding_box_is_held_back_by_dynamic_friction_not_static() {
+        // μ_s = 0.6 < tan 35° = 0.70: it slides, at g(sin θ − μ_d cos θ) with μ_d = 0.3.
+        let m = Material {
+            static_friction: 0.6,
+            dynamic_friction: 0.3,
+            ..material(0.0, 0.0, 0.0)
+        };
+        let r = incline(f64::to_radians(35.0), m, SOLVE, 1.0).unwrap();
+        assert!((r.slide / r.closed_form - 1.0).abs() < 0.03, "{r:?}");
+    }
+
+    #[test]
     fn below_the_friction_angle_a_box_creeps_in_proportion_to_the_substep() {
         let m = material(0.5, 0.0, 0.0);
         for degrees in [10.0, 20.0, 25.0] {
