@@ -46,6 +46,12 @@ pub struct Solve {
     pub passes: usize,
 }
 
+/// The book's box, upright, its centre `height` above the ground, over the ground.
+fn box_on_ground(height: f64, material: Material) -> Result<BoxWorld, PbmError> {
+    let body = boxed(&BOX_HALF, BOX_MASS, Vector3::new(0.0, height, 0.0), UPRIGHT)?;
+    BoxWorld::new(vec![body], vec![BOX_HALF], vec![ground()], material, gravity())
+}
+
 /// Steps `world` for `t_end` as `solve` says, calling `watch` after every substep.
 pub fn run(
     world: &mut BoxWorld,
@@ -79,15 +85,7 @@ pub fn resting_box(
     solve: Solve,
     t_end: f64,
 ) -> Result<Resting, PbmError> {
-    let body =
-        boxed(&BOX_HALF, BOX_MASS, Vector3::new(0.0, BOX_HALF.y, 0.0), UPRIGHT)?;
-    let mut world = BoxWorld::new(
-        vec![body],
-        vec![BOX_HALF],
-        vec![ground()],
-        material,
-        gravity(),
-    )?;
+    let mut world = box_on_ground(BOX_HALF.y, material)?;
     let mut depth = 0.0_f64;
     run(&mut world, solve, t_end, |w| {
         if w.t > t_end / 2.0 {
@@ -143,15 +141,7 @@ pub fn drop(
     solve: Solve,
     t_end: f64,
 ) -> Result<f64, PbmError> {
-    let x = Vector3::new(0.0, height + BOX_HALF.y, 0.0);
-    let body = boxed(&BOX_HALF, BOX_MASS, x, UPRIGHT)?;
-    let mut world = BoxWorld::new(
-        vec![body],
-        vec![BOX_HALF],
-        vec![ground()],
-        material,
-        gravity(),
-    )?;
+    let mut world = box_on_ground(height + BOX_HALF.y, material)?;
     let (mut bounced, mut rebound) = (false, 0.0_f64);
     run(&mut world, solve, t_end, |w| {
         let body = &w.bodies[0];
