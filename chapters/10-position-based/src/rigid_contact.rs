@@ -11,14 +11,16 @@
 //!   sliding speed up to μ_d times the normal impulse (dynamic friction) and sets
 //!   the normal speed to e times the approach speed (restitution).
 //!
-//! Detection is the textbook box manifold: the separating-axis test over the two
-//! boxes' face normals, a reference face, and the incident face clipped to it.
-//! Edge-against-edge contacts (two boxes touching along crossed edges) are not
-//! generated; chapter 7 finds those.
+//! Detection between boxes is chapter 7's manifold (`clipped_contacts`): the
+//! separating-axis test, a reference face, and the incident face clipped to it.
 
 use crate::projection::{Stiffness, multiplier_update};
 use crate::rigid::Body;
 use nalgebra::Vector3;
+use nalgebra::{Quaternion, UnitQuaternion};
+use pbm_collision::polyhedron::{
+    ConvexPolyhedron, Feature, clipped_contacts, separation_over,
+};
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::{finite, non_negative};
 
@@ -301,109 +303,49 @@ pub fn plane_contacts(
 }
 // ANCHOR_END: plane_contacts
 
-/// A box's extent along the unit direction u: Σ_k h_k |u · R e_k|.
-fn extent(body: &Body, half: &V3, u: &V3) -> f64 {
-    let r = body.rotation();
-    (0..3).map(|k| half[k] * u.dot(&r.column(k)).abs()).sum()
-}
+/// Edge pairs crossing at a sine below this are left out of the separating-axis
+/// search (chapter 8's choice, for the same reason: nearly parallel edges on two
+/// flush faces give a tilted axis a hair shallower than the faces' own).
+const PARALLEL: f64 = 0.1;
 
-/// The separating-axis test over the six face normals of boxes i and j: the face
-/// (box, axis) with the largest separation, and that separation (m; < 0 overlap).
-/// Faces of j win ties, and win over faces of i unless i's are clearly better, so
-/// the choice does not flicker between two nearly equal faces.
-fn reference_face(
-    bodies: &[Body],
-    (i, hi): (usize, &V3),
-    (j, hj): (usize, &V3),
-) -> (usize, usize, f64) {
-    let d = bodies[i].x - bodies[j].x;
-    let mut best = (j, 0, f64::NEG_INFINITY);
-    for (owner, bias) in [(j, 0.0), (i, 5e-4)] {
-        for axis in 0..3 {
-            let u = bodies[owner].rotation().column(axis).into_owned();
-            let gap = d.dot(&u).abs()
-                - extent(&bodies[i], hi, &u)
-                - extent(&bodies[j], hj, &u);
-            if gap > best.2 + bias {
-                best = (owner, axis, gap);
-            }
-        }
-    }
-    best
+/// Body `k` as chapter 7's solid: a cuboid with half-sides `half` at its pose.
+fn solid(body: &Body, half: &V3) -> Result<ConvexPolyhedron, PbmError> {
+    let q = body.orientation();
+    let turn = UnitQuaternion::new_normalize(Quaternion::new(q[0], q[1], q[2], q[3]));
+    Ok(ConvexPolyhedron::cuboid(V3::zeros(), *half)?.placed(body.x, turn))
 }
 
 // ANCHOR: box_contacts
-/// The contacts between boxes i and j: the incident face (of the other box, the
-/// one most opposed to the reference face's normal) clipped to the reference face's
-/// sides; each clipped corner below the reference face is a contact.
+/// The contacts between boxes i and j, found as chapter 7 finds them: the
+/// separating-axis test, a reference face, and the other box's incident face
+/// clipped to its sides (`clipped_contacts`); each clipped point below the
+/// reference face is a contact, pushed out along the reference face's normal.
 pub fn box_contacts(
     bodies: &[Body],
-    i: (usize, &V3),
-    j: (usize, &V3),
+    (i, hi): (usize, &V3),
+    (j, hj): (usize, &V3),
     out: &mut Vec<Contact>,
-) {
-    let (reference, axis, gap) = reference_face(bodies, i, j);
+) -> Result<(), PbmError> {
+    let (a, b) = (solid(&bodies[i], hi)?, solid(&bodies[j], hj)?);
+    let (gap, witness) = separation_over(&a, &b, PARALLEL);
     if gap >= 0.0 {
-        return;
+        return Ok(());
     }
-    let ((r, hr), (k, hk)) = if reference == j.0 { (j, i) } else { (i, j) };
-    let (body_r, body_k) = (&bodies[r], &bodies[k]);
-    let u = body_r.rotation().column(axis).into_owned();
-    let n = if (body_k.x - body_r.x).dot(&u) >= 0.0 { u } else { -u };
-    let mut polygon = incident_face(body_k, hk, &n);
-    for side in (0..3).filter(|&s| s != axis) {
-        let t = body_r.rotation().column(side).into_owned();
-        let centre = t.dot(&body_r.x);
-        polygon = clip(&polygon, &t, centre + hr[side]);
-        polygon = clip(&polygon, &-t, -centre + hr[side]);
-    }
-    let surface = n.dot(&body_r.x) + hr[axis];
-    for p in polygon {
-        let depth = surface - n.dot(&p);
+    for found in clipped_contacts(&a, &b, witness, 0.0) {
+        let Feature::FacePoint { of_b, face } = found.feature else { continue };
+        // The point is on the incident box k, measured from box r's face.
+        let (r, k, reference) = if of_b { (i, j, &a) } else { (j, i, &b) };
+        let n = reference.normal(face);
+        let on_face = reference.vertices()[reference.faces()[face][0]];
+        let depth = n.dot(&(on_face - found.point));
         if depth > 0.0 {
+            let p = found.point;
             out.push(Contact::new(bodies, k, Some(r), &p, &(p + n * depth), &n));
         }
     }
+    Ok(())
 }
 // ANCHOR_END: box_contacts
-
-/// The four corners of the face of a box whose outward normal is most opposed to
-/// `n`, in the world.
-fn incident_face(body: &Body, half: &V3, n: &V3) -> Vec<V3> {
-    let r = body.rotation();
-    let k = (0..3).max_by(|&a, &b| {
-        n.dot(&r.column(a)).abs().total_cmp(&n.dot(&r.column(b)).abs())
-    });
-    let k = k.unwrap_or(0);
-    let sign = if n.dot(&r.column(k)) > 0.0 { -1.0 } else { 1.0 };
-    let (s, t) = ((k + 1) % 3, (k + 2) % 3);
-    [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
-        .iter()
-        .map(|&(a, b)| {
-            let mut local = V3::zeros();
-            local[k] = sign * half[k];
-            local[s] = a * half[s];
-            local[t] = b * half[t];
-            body.world_point(&local)
-        })
-        .collect()
-}
-
-/// Sutherland–Hodgman: the part of a convex polygon with x·t ≤ limit.
-fn clip(polygon: &[V3], t: &V3, limit: f64) -> Vec<V3> {
-    let mut kept = Vec::with_capacity(polygon.len() + 1);
-    for (k, p) in polygon.iter().enumerate() {
-        let q = &polygon[(k + 1) % polygon.len()];
-        let (dp, dq) = (p.dot(t) - limit, q.dot(t) - limit);
-        if dp <= 0.0 {
-            kept.push(*p);
-        }
-        if (dp < 0.0) != (dq < 0.0) && dp != dq {
-            kept.push(p + (q - p) * (dp / (dp - dq)));
-        }
-    }
-    kept
-}
 
 /// Boxes on planes, stepped by XPBD with contacts, friction and restitution.
 #[derive(Debug, Clone)]
@@ -461,7 +403,7 @@ impl BoxWorld {
 
     /// Every contact at the current poses: boxes against planes, then pairs of
     /// boxes whose bounding spheres meet.
-    pub fn detect(&mut self) {
+    pub fn detect(&mut self) -> Result<(), PbmError> {
         self.contacts.clear();
         for k in
             (0..self.bodies.len()).filter(|&k| self.bodies[k].inverse_mass() > 0.0)
@@ -488,10 +430,11 @@ impl BoxWorld {
                         (i, &self.half[i]),
                         (j, &self.half[j]),
                         &mut self.contacts,
-                    );
+                    )?;
                 }
             }
         }
+        Ok(())
     }
 
     // ANCHOR: substep
@@ -501,7 +444,7 @@ impl BoxWorld {
         for body in &mut self.bodies {
             body.integrate(h, &self.gravity, &V3::zeros(), true);
         }
-        self.detect();
+        self.detect()?;
         if self.steps % 2 == 1 {
             self.contacts.reverse();
         }
