@@ -61,6 +61,13 @@ pub fn all() -> Vec<Exercise> {
             ("boxes × t_end", "box-seconds"),
             (STACK_WORK, "lower boxes or t_end"),
             |p: &VersusStackParams| p.boxes as f64 * p.t_end,
+        )
+        .limit(
+            ("boxes × t_end × substeps × passes", "XPBD box passes per 60 Hz frame"),
+            (XPBD_STACK_WORK, "lower boxes, t_end, substeps or passes"),
+            |p: &VersusStackParams| {
+                p.boxes as f64 * p.t_end * (p.substeps * p.passes) as f64
+            },
         ),
         Exercise::new(
             "versus-xpbd",
@@ -496,6 +503,11 @@ params! {
 /// The most box-seconds `interactive/versus-stack` runs: ten boxes for six
 /// seconds, by all three solvers.
 const STACK_WORK: f64 = 60.0;
+
+/// The XPBD side of `interactive/versus-stack`: 10 boxes for 6 s at 100 substeps of
+/// 8 passes (48,000) took 7.3 s in release on the book's 2-core machine under a CI
+/// build, so the limit is half that.
+const XPBD_STACK_WORK: f64 = 24_000.0;
 
 fn versus_stack(p: VersusStackParams) -> Result<Value, PbmError> {
     let settings = |kind: SolverKind| Settings {
