@@ -609,15 +609,15 @@ fn symplectic() -> Result<Vec<Drawing>, PbmError> {
     let (e, orbits, n) = (ADAPTIVE_ECCENTRICITY, SYMPLECTIC_ORBITS, SYMPLECTIC_EVALUATIONS);
     let verlet = verlet_orbit(e, orbits, n, n)?;
     let dopri = dopri_orbit(e, orbits, n / 6, n / 6)?;
-    let band = |r: &crate::symplectic::EnergyRecord| -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
-        let per_orbit = |t: f64| t / KEPLER_PERIOD;
-        (
-            r.windows.iter().map(|w| (per_orbit(w.0), w.1)).collect(),
-            r.windows.iter().map(|w| (per_orbit(w.0), w.2)).collect(),
-        )
+    // The lowest and the highest error of each orbit, against orbits completed.
+    type Window = (f64, f64, f64);
+    let band = |r: &crate::symplectic::EnergyRecord, pick: fn(&Window) -> f64| {
+        r.windows.iter().map(|w| (w.0 / KEPLER_PERIOD, pick(w))).collect::<Vec<_>>()
     };
-    let (v_low, v_high) = band(&verlet);
-    let (d_low, d_high) = band(&dopri);
+    let low: fn(&Window) -> f64 = |w| w.1;
+    let high: fn(&Window) -> f64 = |w| w.2;
+    let (v_low, v_high) = (band(&verlet, low), band(&verlet, high));
+    let (d_low, d_high) = (band(&dopri, low), band(&dopri, high));
     require_finite("symplectic", v_low.iter().chain(&d_low).chain(&v_high).chain(&d_high)
         .flat_map(|p| [p.0, p.1]))?;
     let all = v_low.iter().chain(&d_low).chain(&v_high).chain(&d_high);

@@ -81,10 +81,8 @@ impl EnergyRecord {
             }
             _ => self.windows.push((f64::NAN, error, error)),
         }
-        if close {
-            if let Some(w) = self.windows.last_mut() {
-                w.0 = t;
-            }
+        if let (true, Some(w)) = (close, self.windows.last_mut()) {
+            w.0 = t;
         }
     }
 }
