@@ -427,7 +427,8 @@ impl StabilisedChain {
             Stabiliser::Baumgarte => Feedback::DEFAULT,
             Stabiliser::None | Stabiliser::Projection => Feedback::OFF,
         };
-        let (stepper, projections) = (RungeKutta::new(RK4), ProjectionCost::default());
+        let (stepper, projections) =
+            (RungeKutta::new(RK4), ProjectionCost::default());
         Ok(StabilisedChain { system, stepper, stabiliser, projections })
     }
 
@@ -498,12 +499,16 @@ pub fn stabilised_run(
         cost: chain.cost(),
     };
     let first = chain.system.max_abs_c()?;
-    let mut run = StabilisedRun { track: vec![sample(&chain, first)], broke_down_at: None };
+    let mut run =
+        StabilisedRun { track: vec![sample(&chain, first)], broke_down_at: None };
     for k in 0..step_count(h, t_end)? {
         // Broken down: a failed step, or a link stretched or shrunk by half (as
         // `ChainRun::stable` counts it), after which the numbers measure nothing.
         match chain.step(h) {
-            Ok(abs_c) if Chain::BOOK.length_error(&chain.system.particles.particles) < 0.5 => {
+            Ok(abs_c)
+                if Chain::BOOK.length_error(&chain.system.particles.particles)
+                    < 0.5 =>
+            {
                 run.track.push(sample(&chain, abs_c));
             }
             _ => {

@@ -2,7 +2,9 @@
 //! mass-weighted change, and never adds kinetic energy.
 
 use pbm_constraints::projection::{ProjectionCost, post_stabilise};
-use pbm_constraints::scenes::{Chain, PROJECTION_TOLERANCE, Stabiliser, stabilised_run};
+use pbm_constraints::scenes::{
+    Chain, PROJECTION_TOLERANCE, Stabiliser, stabilised_run,
+};
 use pbm_constraints::system::ConstrainedSystem;
 use pbm_particles::particle::Particle;
 use pbm_prelim::sampling::sample_vector;

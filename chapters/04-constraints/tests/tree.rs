@@ -102,7 +102,9 @@ fn bead_on_a_line_and_a_hook(links: usize, third: bool) -> ConstrainedSystem<2> 
     particles.push(hook.with_motion(Motion::Fixed));
     let mut system = ConstrainedSystem::new(particles);
     system.add_force(Gravity { g: at(0.0, -G) }).unwrap();
-    system.add_constraint(OnLine::new(0, at(0.0, 0.0), at(1.0, 0.0)).unwrap()).unwrap();
+    system
+        .add_constraint(OnLine::new(0, at(0.0, 0.0), at(1.0, 0.0)).unwrap())
+        .unwrap();
     for k in 0..links {
         let p = &system.particles.particles;
         let length = (p[k].x - p[k + 1].x).norm();
