@@ -57,6 +57,28 @@ struct Node {
     second: Option<usize>,
 }
 
+impl Node {
+    /// A constraint's rows of `from` (its own, then a merged tie's) into the top of
+    /// its block `x`; nothing for a particle.
+    fn gather<const D: usize>(&self, from: &[f64], x: &mut SVector<f64, D>) {
+        if let Kind::Constraint { .. } = self.kind {
+            let [(a, n), (b, m)] = self.rows;
+            x.rows_mut(0, n).copy_from_slice(&from[a..a + n]);
+            x.rows_mut(n, m).copy_from_slice(&from[b..b + m]);
+        }
+    }
+
+    /// The reverse of [`Node::gather`]: the top of `x` into the constraint's rows of
+    /// `to`.
+    fn scatter<const D: usize>(&self, x: &SVector<f64, D>, to: &mut [f64]) {
+        if let Kind::Constraint { .. } = self.kind {
+            let [(a, n), (b, m)] = self.rows;
+            to[a..a + n].copy_from_slice(&x.as_slice()[..n]);
+            to[b..b + m].copy_from_slice(&x.as_slice()[n..n + m]);
+        }
+    }
+}
+
 /// The tree of a constrained system of particles in D dimensions, ordered for
 /// elimination, with the storage its factorization reuses from solve to solve.
 #[derive(Debug, Clone)]
@@ -184,11 +206,7 @@ impl<const D: usize> TreeSolve<D> {
         };
         for (x, node) in self.x.iter_mut().zip(&self.nodes) {
             *x = SVector::zeros();
-            if let Kind::Constraint { .. } = node.kind {
-                let [(a, n), (b, m)] = node.rows;
-                x.rows_mut(0, n).copy_from_slice(&rhs[a..a + n]);
-                x.rows_mut(n, m).copy_from_slice(&rhs[b..b + m]);
-            }
+            node.gather(rhs, x);
         }
         for i in 0..self.nodes.len() {
             if let Some((parent, _)) = self.nodes[i].parent {
@@ -209,15 +227,7 @@ impl<const D: usize> TreeSolve<D> {
             }
         }
         for (x, node) in self.x.iter().zip(&self.nodes) {
-            if let Kind::Constraint { .. } = node.kind {
-                let [(a, n), (b, m)] = node.rows;
-                for k in 0..n {
-                    lambda[a + k] = -x[k];
-                }
-                for k in 0..m {
-                    lambda[b + k] = -x[n + k];
-                }
-            }
+            node.scatter(&-x, lambda);
         }
     }
     // ANCHOR_END: solve
