@@ -246,6 +246,11 @@ fn demo_sliders_carry_the_names_of_the_exercise_parameters_they_set() {
             "n",
             "the box count; the exercise sweeps counts up to n_max",
         ),
+        (
+            "constraints/chain",
+            "method",
+            "the exercise runs all three stabilisers at once",
+        ),
         ("contact/drop", "friction", "the exercise drops the box without friction"),
         (
             "interactive/feeder",

@@ -1,9 +1,11 @@
 //! The chapter's live demos (WebAssembly in the pages).
 //!
 //! Chapter 4: the bead on a circular wire, held by a constraint force. Without
-//! feedback it drifts off the wire; the feedback gains k_s and k_d pull it back.
+//! feedback it drifts off the wire; the feedback gains k_s and k_d pull it back. And
+//! the falling chain of rods, which the reader can grab by any bob, held against drift
+//! by nothing, by feedback or by projection after each step.
 
-use crate::scenes::bead;
+use crate::scenes::{StabilisedChain, Stabiliser, bead};
 use crate::system::{ConstrainedSystem, Feedback};
 use nalgebra::Vector2;
 use pbm_ode::runge_kutta::RungeKutta;
@@ -17,7 +19,7 @@ use pbm_prelim::demo::{
 use std::f64::consts::TAU;
 
 /// The chapter's demos, in the book's order.
-pub const DEMOS: &[DemoSpec] = &[BEAD];
+pub const DEMOS: &[DemoSpec] = &[BEAD, CHAIN];
 
 /// The numbers the demos show that the chapter's exercises print too (checked
 /// natively by `tests/demos.rs` and in the browser).
@@ -32,6 +34,12 @@ pub const AGREEMENTS: &[Agreement] = &[
         "constraints/drift",
         &["solver=midpoint", "h=0.005", "t_end=3"],
         "/max_abs_c_without_feedback",
+    ),
+    // Eight steps of 2 ms a frame: 1,000 steps, 2 s, held by feedback.
+    Agreement::new("constraints/chain", &[0.0, 0.002], 125, 3).matches(
+        "constraints/stabilise",
+        &["h=0.002", "t_end=2"],
+        "/baumgarte/max_abs_c",
     ),
 ];
 
@@ -191,5 +199,150 @@ impl Demo for Bead {
             out.polyline(Ink::Second, [[x.x, x.y], [hand.x, hand.y]].into_iter());
         }
         out.disc(Ink::Foreground, [x.x, x.y], 6.0);
+    }
+}
+
+/// The chain demo's menu, in the order of its slider.
+const METHODS: [Stabiliser; 3] =
+    [Stabiliser::Baumgarte, Stabiliser::Projection, Stabiliser::None];
+
+/// The demo of the stabilisation study (the exercise `constraints/stabilise`): the
+/// book's chain of ten rods, falling from the horizontal, that the reader can grab.
+pub const CHAIN: DemoSpec = DemoSpec {
+    id: "constraints/chain",
+    title: "A chain of ten rods, held against drift three ways",
+    params: &[
+        Param::choice(
+            "method",
+            "drift held by",
+            &["feedback", "projection", "nothing"],
+        ),
+        Param::log("h", "step h", "s", [0.002, 0.001, 0.012]),
+    ],
+    readouts: &[
+        Readout::plain("t", "s"),
+        Readout::plain("steps per frame", ""),
+        Readout::inked("largest |C| now", "m²", Ink::First),
+        Readout::plain("largest |C| so far", "m²"),
+        Readout::plain("energy", "J"),
+    ],
+    plot: Plot::over(0, &[2]).log(),
+    view: |_| Ok([-1.2, 1.2, -1.5, 0.9]),
+    drag: Some(
+        "Grab any bob with the pointer: a spring from it to your hand pulls the chain, \
+         and the rods pass the pull along.",
+    ),
+    build: |p| {
+        let h = p.get("h")?;
+        let mut chain = StabilisedChain::new(METHODS[p.whole("method")?])?;
+        let worst = chain.system.max_abs_c()?;
+        Ok(Box::new(DraggedChain {
+            chain,
+            h,
+            steps_per_frame: (FRAME / h).round().max(1.0) as usize,
+            worst,
+            now: worst,
+            hand: None,
+        }))
+    },
+};
+
+struct DraggedChain {
+    chain: StabilisedChain,
+    h: f64,
+    steps_per_frame: usize,
+    worst: f64,
+    now: f64,
+    /// The bob held and where the reader's hand is.
+    hand: Option<(usize, Vector2<f64>)>,
+}
+
+/// The reader's hand on the chain: a damped zero-length spring from one bob to the
+/// pointer, soft enough for the 0.1 kg bobs at the demo's steps (ω = √(k/m) = 20/s).
+struct Grab {
+    particle: [usize; 1],
+    at: Vector2<f64>,
+}
+
+impl Grab {
+    const STIFFNESS: f64 = 40.0;
+    const DAMPING: f64 = 1.0;
+    /// How close to a bob a press must be to take it (m).
+    const REACH: f64 = 0.2;
+}
+
+impl Force<2> for Grab {
+    fn name(&self) -> &'static str {
+        "hand"
+    }
+    fn apply(&self, _t: f64, particles: &mut [Particle<2>]) -> Result<(), PbmError> {
+        let p = &mut particles[self.particle[0]];
+        p.f += -(p.x - self.at) * Grab::STIFFNESS - p.v * Grab::DAMPING;
+        Ok(())
+    }
+    fn particles(&self) -> &[usize] {
+        &self.particle
+    }
+    fn is_conservative(&self) -> bool {
+        false
+    }
+}
+
+impl Demo for DraggedChain {
+    fn frame(&mut self) -> Result<(), PbmError> {
+        // As `stabilised_run` steps, |C| read after every step.
+        for _ in 0..self.steps_per_frame {
+            self.now = self.chain.step(self.h)?;
+            self.worst = self.worst.max(self.now);
+        }
+        Ok(())
+    }
+
+    fn readouts(&self) -> Vec<f64> {
+        let system = &self.chain.system;
+        let steps = self.steps_per_frame as f64;
+        vec![system.time(), steps, self.now, self.worst, system.energy()]
+    }
+
+    fn pointer(&mut self, event: Pointer, [x, y]: [f64; 2]) -> bool {
+        let at = Vector2::new(x, y);
+        let system = &mut self.chain.system;
+        match (event, self.hand) {
+            (Pointer::Down, None) => {
+                let bobs = system.particles.particles.iter().enumerate().skip(1);
+                let nearest = bobs
+                    .map(|(i, p)| (i, (p.x - at).norm()))
+                    .filter(|&(_, d)| d <= Grab::REACH)
+                    .min_by(|a, b| a.1.total_cmp(&b.1));
+                let Some((i, _)) = nearest else { return false };
+                system.particles.forces.push(Box::new(Grab { particle: [i], at }));
+                self.hand = Some((i, at));
+            }
+            (Pointer::Down | Pointer::Move, Some((i, _))) => {
+                if let Some(last) = system.particles.forces.last_mut() {
+                    *last = Box::new(Grab { particle: [i], at });
+                }
+                self.hand = Some((i, at));
+            }
+            (Pointer::Up, Some(_)) => {
+                system.particles.forces.pop();
+                self.hand = None;
+            }
+            (_, None) => return false,
+        }
+        true
+    }
+
+    fn draw(&self, out: &mut Drawing) {
+        let bobs = &self.chain.system.particles.particles;
+        out.polyline(Ink::Muted, [[-0.1, 0.0], [0.1, 0.0]].into_iter());
+        out.polyline(Ink::First, bobs.iter().map(|p| [p.x.x, p.x.y]));
+        if let Some((i, hand)) = self.hand {
+            let x = bobs[i].x;
+            out.polyline(Ink::Second, [[x.x, x.y], [hand.x, hand.y]].into_iter());
+        }
+        for p in bobs {
+            out.disc(Ink::Foreground, [p.x.x, p.x.y], 4.0);
+        }
     }
 }

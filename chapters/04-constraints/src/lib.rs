@@ -13,6 +13,7 @@ pub mod bead;
 pub mod block_matrix;
 pub mod constraint;
 pub mod demos;
+pub mod projection;
 pub mod scenes;
 pub mod system;
 pub mod tree;

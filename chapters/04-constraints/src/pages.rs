@@ -45,6 +45,9 @@ pub fn shown() -> Vec<Shown> {
         Shown::values("constraints/rods-vs-springs").set(&["k=1e4"]),
         Shown::values("constraints/rods-vs-springs").set(&["k=1e6"]),
         Shown::values("constraints/rods-vs-springs").set(&["k=1e7"]),
+        Shown::run("constraints/stabilise"),
+        Shown::values("constraints/stabilise").set(&["h=0.005"]),
+        Shown::values("constraints/stabilise").set(&["h=0.01"]),
         Shown::run("constraints/redundant").keys(&[
             "solved",
             "max_constraint_error",

@@ -251,6 +251,12 @@ impl<const D: usize> ConstrainedSystem<D> {
         self.particles.energy()
     }
 
+    /// The inverse masses W, D numbers per particle (0 for nailed and scripted
+    /// particles, which no force moves).
+    pub fn inverse_masses(&self) -> Vec<f64> {
+        self.inverse_masses_and_free_accelerations().0
+    }
+
     /// The inverse masses W (0 for nailed and scripted particles, which no force
     /// moves) and the accelerations the particles would have without constraints.
     fn inverse_masses_and_free_accelerations(&self) -> (Vec<f64>, Vec<f64>) {

@@ -50,6 +50,33 @@ struct Node {
     /// The node eliminated after it that it touches, with the block of J between them
     /// (`None` for the root of a piece).
     parent: Option<(usize, usize)>,
+    /// A constraint's rows of J as (first row, count): its own, then those of a second
+    /// tie to the ground on the same particle merged into it (count 0 if none).
+    rows: [(usize, usize); 2],
+    /// The block of J of that merged second tie.
+    second: Option<usize>,
+}
+
+impl Node {
+    /// A constraint's rows of `from` (its own, then a merged tie's) into the top of
+    /// its block `x`; nothing for a particle.
+    fn gather<const D: usize>(&self, from: &[f64], x: &mut SVector<f64, D>) {
+        if let Kind::Constraint { .. } = self.kind {
+            let [(a, n), (b, m)] = self.rows;
+            x.rows_mut(0, n).copy_from_slice(&from[a..a + n]);
+            x.rows_mut(n, m).copy_from_slice(&from[b..b + m]);
+        }
+    }
+
+    /// The reverse of [`Node::gather`]: the top of `x` into the constraint's rows of
+    /// `to`.
+    fn scatter<const D: usize>(&self, x: &SVector<f64, D>, to: &mut [f64]) {
+        if let Kind::Constraint { .. } = self.kind {
+            let [(a, n), (b, m)] = self.rows;
+            to[a..a + n].copy_from_slice(&x.as_slice()[..n]);
+            to[b..b + m].copy_from_slice(&x.as_slice()[n..n + m]);
+        }
+    }
 }
 
 /// The tree of a constrained system of particles in D dimensions, ordered for
@@ -113,19 +140,27 @@ impl<const D: usize> TreeSolve<D> {
     }
 
     /// The block Hᵢ,parent of node `i`: a block of J under a constraint, its transpose
-    /// under a particle.
+    /// under a particle; a constraint with a merged second tie stacks both blocks.
     fn coupling(&self, i: usize, j: &BlockMatrix) -> Block<D> {
         let mut h = Block::zeros();
-        let Some((_, link)) = self.nodes[i].parent else { return h };
-        let block = &j.blocks[link];
-        for r in 0..block.rows {
-            for c in 0..block.cols {
-                let value = block.data[r * block.cols + c];
-                match self.nodes[i].kind {
-                    Kind::Constraint { .. } => h[(r, c)] = value,
-                    Kind::Particle { .. } => h[(c, r)] = value,
+        let Some((parent, link)) = self.nodes[i].parent else { return h };
+        let constraint = match self.nodes[i].kind {
+            Kind::Constraint { .. } => i,
+            Kind::Particle { .. } => parent,
+        };
+        let mut offset = 0;
+        for b in std::iter::once(link).chain(self.nodes[constraint].second) {
+            let block = &j.blocks[b];
+            for r in 0..block.rows {
+                for c in 0..block.cols {
+                    let value = block.data[r * block.cols + c];
+                    match self.nodes[i].kind {
+                        Kind::Constraint { .. } => h[(offset + r, c)] = value,
+                        Kind::Particle { .. } => h[(c, offset + r)] = value,
+                    }
                 }
             }
+            offset += block.rows;
         }
         h
     }
@@ -171,9 +206,7 @@ impl<const D: usize> TreeSolve<D> {
         };
         for (x, node) in self.x.iter_mut().zip(&self.nodes) {
             *x = SVector::zeros();
-            if let Kind::Constraint { row } = node.kind {
-                x.rows_mut(0, node.size).copy_from_slice(&rhs[row..row + node.size]);
-            }
+            node.gather(rhs, x);
         }
         for i in 0..self.nodes.len() {
             if let Some((parent, _)) = self.nodes[i].parent {
@@ -194,11 +227,7 @@ impl<const D: usize> TreeSolve<D> {
             }
         }
         for (x, node) in self.x.iter().zip(&self.nodes) {
-            if let Kind::Constraint { row } = node.kind {
-                for k in 0..node.size {
-                    lambda[row + k] = -x[k];
-                }
-            }
+            node.scatter(&-x, lambda);
         }
     }
     // ANCHOR_END: solve
@@ -232,6 +261,10 @@ struct Graph {
     /// nail, a wire, a rod to a fixed particle), which would otherwise be childless
     /// leaves with a zero pivot.
     anchored: Vec<usize>,
+    /// Each constraint's rows of J, as in [`Node`].
+    rows: Vec<[(usize, usize); 2]>,
+    /// The block of a second tie merged into a constraint, as in [`Node`].
+    second: Vec<Option<usize>>,
 }
 
 impl Graph {
@@ -241,8 +274,11 @@ impl Graph {
             sizes: Vec::new(),
             edges: Vec::new(),
             anchored: Vec::new(),
+            rows: Vec::new(),
+            second: Vec::new(),
         };
         let mut particle_node = vec![None; j.n_cols / dim.max(1)];
+        let mut tie: Vec<Option<usize>> = vec![None; j.n_cols / dim.max(1)];
         let mut start = 0;
         while start < j.blocks.len() {
             let row = j.blocks[start].row;
@@ -260,10 +296,18 @@ impl Graph {
             }
             let free: Vec<usize> =
                 (start..end).filter(|&b| w[j.blocks[b].col] > 0.0).collect();
+            if let [b] = free[..]
+                && graph.merge_tie(tie[j.blocks[b].col / dim], (row, rows, b), dim)
+            {
+                start = end;
+                continue;
+            }
             if !free.is_empty() {
                 let c = graph.add(Kind::Constraint { row }, rows);
+                graph.rows[c][0] = (row, rows);
                 if free.len() == 1 {
                     graph.anchored.push(c);
+                    tie[j.blocks[free[0]].col / dim] = Some(c);
                 }
                 for b in free {
                     let col = j.blocks[b].col;
@@ -283,8 +327,32 @@ impl Graph {
         self.kinds.push(kind);
         self.sizes.push(size);
         self.edges.push(Vec::new());
+        self.rows.push([(0, 0); 2]);
+        self.second.push(None);
         self.kinds.len() - 1
     }
+
+    // ANCHOR: merge_tie
+    /// A second tie to the ground on the particle that `first` already ties (a bead on
+    /// a line that also hangs by a rod from a hook) joins `first`'s node when their rows
+    /// fit in one block: the two ties act as one constraint on one particle, and the
+    /// piece stays a tree. Returns whether it was merged.
+    fn merge_tie(
+        &mut self,
+        first: Option<usize>,
+        (row, rows, block): (usize, usize, usize),
+        dim: usize,
+    ) -> bool {
+        let Some(c) = first else { return false };
+        if self.second[c].is_some() || self.sizes[c] + rows > dim {
+            return false;
+        }
+        self.sizes[c] += rows;
+        self.rows[c][1] = (row, rows);
+        self.second[c] = Some(block);
+        true
+    }
+    // ANCHOR_END: merge_tie
 
     // ANCHOR: order
     /// Each piece of the graph is walked breadth first from its tie to the ground (from
@@ -342,6 +410,8 @@ impl Graph {
                 kind: self.kinds[i],
                 size: self.sizes[i],
                 parent: parent[i].map(|(p, block)| (position[p], block)),
+                rows: self.rows[i],
+                second: self.second[i],
             })
             .collect())
     }

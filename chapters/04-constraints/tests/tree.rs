@@ -88,6 +88,51 @@ fn particles_on_wires_and_in_three_dimensions_are_nodes_like_any_other() {
     assert!(refused.contains("tie the same piece to the ground"), "{refused}");
 }
 
+/// A 2-D bead on a horizontal line that also hangs by a rod from a fixed hook (two
+/// single-row ties to the ground on one particle), with a chain of `links` rods below
+/// it; with `third`, the bead is also nailed (three rows on two coordinates).
+fn bead_on_a_line_and_a_hook(links: usize, third: bool) -> ConstrainedSystem<2> {
+    let at = Vector2::new;
+    let mut particles = vec![Particle::new(1.0, at(0.3, 0.0), at(0.5, 0.0)).unwrap()];
+    for k in 1..=links {
+        let x = at(0.3 + 0.2 * k as f64, -0.1 * k as f64);
+        particles.push(Particle::new(0.5, x, at(0.0, 0.2 * k as f64)).unwrap());
+    }
+    let hook = Particle::new(1.0, at(0.0, 0.4), Vector2::zeros()).unwrap();
+    particles.push(hook.with_motion(Motion::Fixed));
+    let mut system = ConstrainedSystem::new(particles);
+    system.add_force(Gravity { g: at(0.0, -G) }).unwrap();
+    system
+        .add_constraint(OnLine::new(0, at(0.0, 0.0), at(1.0, 0.0)).unwrap())
+        .unwrap();
+    for k in 0..links {
+        let p = &system.particles.particles;
+        let length = (p[k].x - p[k + 1].x).norm();
+        system.add_constraint(Rod::new(k, k + 1, length).unwrap()).unwrap();
+    }
+    system.add_constraint(Rod::new(0, links + 1, 0.5).unwrap()).unwrap();
+    if third {
+        system.add_constraint(Nail::new(0, at(0.3, 0.0)).unwrap()).unwrap();
+    }
+    system
+}
+
+#[test]
+fn two_ties_to_the_ground_on_one_particle_are_one_node() {
+    // The line and the rod to the hook are each one row on the bead: merged into one
+    // two-row node, the piece is a tree and J W Jᵀ is nonsingular.
+    for links in [0, 1, 5] {
+        let mut system = bead_on_a_line_and_a_hook(links, false);
+        let (tree, dense) = both_ways(&mut system).unwrap();
+        assert_agree(&tree, &dense, &format!("a tied bead with {links} rods below"));
+    }
+    // A third tie would make three rows on two coordinates: refused as a loop.
+    let mut over = bead_on_a_line_and_a_hook(1, true);
+    over.multipliers = Multipliers::Tree;
+    let refused = over.solve_constraint_forces().unwrap_err().to_string();
+    assert!(refused.contains("tie the same piece to the ground"), "{refused}");
+}
+
 #[test]
 fn the_tree_solve_refuses_a_loop_with_one_line_naming_it() {
     // Four particles joined in a square: a loop of rods.
