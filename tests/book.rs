@@ -610,7 +610,8 @@ fn the_built_book_renders_math_and_loads_nothing_remote() {
 }
 
 /// A measured-looking number in a page's prose: a decimal or grouped number followed by
-/// a unit, or any number followed by ms, µs, steps/s or ×. Code, math and directives are
+/// a unit, any number followed by ms, µs, steps/s or ×, a magnitude in words ("29
+/// million") or a decimal ratio in words ("0.90 times"). Code, math and directives are
 /// left out (a directive's number comes from the code).
 fn typed_numbers(text: &str) -> Vec<String> {
     let blank = |text: &str, pattern: &str| -> String {
@@ -638,7 +639,7 @@ fn typed_numbers(text: &str) -> Vec<String> {
     // source ("0.004\nrad"); a count in prose, grouped in thousands and followed by
     // what it counts ("3,247 directions", "624,000 tests").
     let number = format!(
-        r"(?:^|[^\w.,])((?:(?:\d{{1,3}}(?:,\d{{3}})+|\d+)?\.\d+(?:e[-+]?\d+)?\s*{unit})|(?:\d{{1,3}}(?:,\d{{3}})+\s*{unit})|(?:\d+(?:\.\d+)?\s*(?:ms|µs|steps/s|×))|(?:\d{{1,3}}(?:,\d{{3}})+\s+[A-Za-z][\w-]*))(?:[^\w]|$)"
+        r"(?:^|[^\w.,])((?:(?:\d{{1,3}}(?:,\d{{3}})+|\d+)?\.\d+(?:e[-+]?\d+)?\s*{unit})|(?:\d{{1,3}}(?:,\d{{3}})+\s*{unit})|(?:\d+(?:\.\d+)?\s*(?:ms|µs|steps/s|×))|(?:\d{{1,3}}(?:,\d{{3}})+\s+[A-Za-z][\w-]*)|(?:\d+(?:\.\d+)?\s+(?:thousand|million|billion|trillion))|(?:\d+\.\d+\s+times))(?:[^\w]|$)"
     );
     let number = regex::Regex::new(&number).unwrap();
     // The whole text at once, so that a number and its unit on two lines are one hit;
@@ -769,6 +770,13 @@ fn typed_numbers_are_directives_or_allowed() {
             "never turns more than 0.004\nrad; it tested 3,247 directions\nwhere 624,000\ntests"
         ),
         ["0.004 rad", "3,247 directions", "624,000 tests"]
+    );
+    // Magnitudes and ratios in words, which carry no unit.
+    assert_eq!(
+        typed_numbers(
+            "checks 29 million pairs, 1.5 billion\nin all, 0.90 times as long"
+        ),
+        ["29 million", "1.5 billion", "0.90 times"]
     );
     assert!(typed_numbers("in 2026, 40 boxes and 1,000.").is_empty());
     assert!(

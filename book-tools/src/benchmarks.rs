@@ -688,9 +688,26 @@ pub fn write_tables(
     let mut written = chosen.len();
     if package.is_none_or(|p| p == "pbm-bench") {
         let (tag, work) = newest_side(&records, ODE_WORK)?;
+        let ode = tables.iter().find(|t| t.file == "production-ode.md").ok_or_else(
+            || Error::Book("no production-ode.md timing table is registered".into()),
+        )?;
+        let timing = TableData::from_records(ode, &records)?;
+        if timing.tag.id != tag.id {
+            return Err(Error::Book(format!(
+                "the ODE work ({}) and its timings ({}) come from different runs: record \
+                 them in one `{}`",
+                tag.id,
+                timing.tag.id,
+                run_command(&["pbm-bench"])
+            )));
+        }
         write(
             out_dir.join("production-ode-work.md"),
-            &render_ode_work(work.last().unwrap_or(&Value::Null), &tag.describe())?,
+            &render_ode_work(
+                work.last().unwrap_or(&Value::Null),
+                &tag.describe(),
+                &timing,
+            )?,
         )?;
         let (tag, sinks) = newest_side(&records, STACK_SINK)?;
         // The stacks are named as the timing tables name them, in their order.
@@ -784,29 +801,61 @@ pub fn render_stack_sink(
 pub const ODE_WORK: &str = "production-ode-work.json";
 
 /// The work table of the adaptive comparison: what each solver needed to reach the
-/// same global error.
-pub fn render_ode_work(work: &Value, measured: &str) -> Result<String, Error> {
+/// same global error and, from `timing` (the same run's `production-ode` rows), the
+/// time each spent per derivative evaluation, relative to ode_solvers' with the
+/// rounds' spread. The fixed-size loop makes the chapter's evaluations exactly (the
+/// benchmark asserts it), so its row repeats them.
+pub fn render_ode_work(
+    work: &Value,
+    measured: &str,
+    timing: &TableData,
+) -> Result<String, Error> {
     let bad = |what: &str| Error::Book(format!("{ODE_WORK}: no {what}"));
     let mut out = String::from(
-        "| orbit | solver | tolerance | global error | derivative evaluations | relative |\n\
-         |---|---|---:|---:|---:|---:|\n",
+        "| orbit | solver | tolerance | global error | derivative evaluations | relative \
+         | time per evaluation, relative (spread) |\n\
+         |---|---|---:|---:|---:|---:|---:|\n",
     );
     let mut target = f64::NAN;
     for orbit in work.as_array().ok_or_else(|| bad("list of orbits"))? {
         let e = orbit["eccentricity"].as_f64().ok_or_else(|| bad("eccentricity"))?;
         target = orbit["target_error"].as_f64().ok_or_else(|| bad("target_error"))?;
-        let reference = orbit["ode_solvers"]["evaluations"]
-            .as_f64()
-            .ok_or_else(|| bad("evaluations"))?;
-        for (key, label) in [
-            ("ode_solvers", "ode_solvers' Dopri5"),
-            ("ours", "chapter 1's Dormand–Prince"),
+        let evaluations_of = |key: &str| {
+            orbit[key]["evaluations"].as_f64().ok_or_else(|| bad("evaluations"))
+        };
+        let reference = evaluations_of("ode_solvers")?;
+        let name = format!("e{}", (e * 10.0).round());
+        let times = |id: &str| {
+            timing.medians(&format!("production-ode/{id}-{name}")).ok_or_else(|| {
+                Error::Book(format!(
+                    "{}: no timing of {id} at e = {e}",
+                    timing.tag.id
+                ))
+            })
+        };
+        let reference_times = times("dopri5-ode-solvers")?;
+        for (key, label, id) in [
+            ("ode_solvers", "ode_solvers' Dopri5", "dopri5-ode-solvers"),
+            ("ours", "chapter 1's Dormand–Prince", "dopri5-ours"),
+            ("ours", "the same on a fixed-size state", "dopri5-ours-fixed"),
         ] {
             let run = &orbit[key];
             let number = |field: &str| run[field].as_f64().ok_or_else(|| bad(field));
             let evaluations = number("evaluations")?;
+            let per_evaluation = if key == "ode_solvers" {
+                "1 (reference)".to_string()
+            } else {
+                // (t / n) / (t_ref / n_ref) in every round: the time ratio, scaled.
+                let scale = reference / evaluations;
+                let s = Spread::of_ratios(times(id)?, reference_times);
+                ratio_text(&Spread {
+                    median: s.median * scale,
+                    low: s.low * scale,
+                    high: s.high * scale,
+                })
+            };
             out += &format!(
-                "| e = {e} | {label} | {} | {} | {} | {}× |\n",
+                "| e = {e} | {label} | {} | {} | {} | {}× | {per_evaluation} |\n",
                 scientific(number("tolerance")?),
                 scientific(number("error")?),
                 thousands(evaluations as u64),
@@ -818,7 +867,9 @@ pub fn render_ode_work(work: &Value, measured: &str) -> Result<String, Error> {
         "\n*One period of the Kepler orbit, each solver at the loosest tolerance (eight to a \
          decade) that brings its global error under {}; ode_solvers' tolerance is relative \
          and absolute in its mixed norm, chapter 1's absolute in the Euclidean norm. The \
-         counts are the same in every round; from {measured}. Reproduce with `{}`, then \
+         counts are the same in every round. The last column divides each round's time (the \
+         timing table below) by the evaluations and compares it with ode_solvers' in the same \
+         round. From {measured}. Reproduce with `{}`, then \
          `cargo run --release -- bench-tables`.*\n",
         scientific(target),
         run_command(&["pbm-bench"])
@@ -1085,13 +1136,25 @@ mod tests {
             "ours": { "tolerance": 1e-9, "error": 8.1e-9, "evaluations": 1234 },
             "ode_solvers": { "tolerance": 3.16e-9, "error": 7.5e-9, "evaluations": 1000 },
         }]);
-        let text = render_ode_work(&work, "a test run").unwrap();
-        assert!(text.contains("| e = 0.5 | chapter 1's Dormand–Prince | 1.00 × 10⁻⁹ | 8.10 × 10⁻⁹ | 1,234 | 1.23× |"), "{text}");
+        let rows = [
+            ("production-ode/dopri5-ode-solvers-e5", vec![1.0, 1.0, 1.0]),
+            ("production-ode/dopri5-ours-e5", vec![2.468, 2.468, 2.468]),
+            ("production-ode/dopri5-ours-fixed-e5", vec![0.617, 0.6, 0.63]),
+        ];
+        let timing = TableData {
+            tag: tag("20260101T0000Z-abc", 3),
+            rows: rows.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
+        };
+        let text = render_ode_work(&work, "a test run", &timing).unwrap();
+        // 2.468 times the time for 1.234 times the evaluations: twice the time each.
+        assert!(text.contains("| e = 0.5 | chapter 1's Dormand–Prince | 1.00 × 10⁻⁹ | 8.10 × 10⁻⁹ | 1,234 | 1.23× | 2.00× (2.00×) |"), "{text}");
+        // 0.6 to 0.63 of the time for 1.234 times the evaluations: about half each.
+        assert!(text.contains("| 1,234 | 1.23× | 0.500× (0.486–0.511×) |"), "{text}");
         assert!(text.contains("under 1.00 × 10⁻⁸"), "{text}");
-        assert!(text.contains("|---|---|---:|---:|---:|---:|"), "{text}");
+        assert!(text.contains("|---|---|---:|---:|---:|---:|---:|"), "{text}");
         assert_eq!(scientific(5.62e-11), "5.62 × 10⁻¹¹");
         assert_eq!(scientific(1.5e3), "1.50 × 10³");
-        assert!(render_ode_work(&serde_json::json!({}), "m").is_err());
+        assert!(render_ode_work(&serde_json::json!({}), "m", &timing).is_err());
         assert_eq!(thousands(1_234_567), "1,234,567");
     }
 

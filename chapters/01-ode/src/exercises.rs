@@ -7,9 +7,16 @@ use crate::convergence::{
     error_curve, fit_step_counts, fixed_steps_for_error, log_log_slope,
 };
 use crate::runge_kutta::integrate;
-use crate::scenes::{circle_field, euler_radius_ratio};
 use crate::stability::{
     euler_decay, euler_decay_factor, observed_regime, predicted_regime,
+};
+use crate::scenes::{
+    KEPLER_PERIOD, circle_field, euler_radius_ratio, kepler_energy, kepler_exact,
+    kepler_initial_state, kepler_orbit,
+};
+use crate::step_control::{Control, StepControl, Tolerance, dense_run};
+use crate::symplectic::{
+    EnergyRecord, SYMPLECTIC_EVALUATIONS, SYMPLECTIC_ORBITS, dopri_orbit, verlet_orbit,
 };
 use crate::tableau::{ButcherTableau, EULER, MIDPOINT, RK4};
 use pbm_prelim::{Choice, Exercise, Optional, PbmError, params};
@@ -58,6 +65,21 @@ pub fn all() -> Vec<Exercise> {
             "work-precision",
             "the adaptive runs of the work-precision diagram, and each Dormand-Prince run's saving",
             work_precision,
+        ),
+        Exercise::new(
+            "step-control",
+            "a mixed error norm, the integral and PI controllers, and dense output at frame times",
+            step_control,
+        ),
+        Exercise::new(
+            "symplectic",
+            "Stormer-Verlet against Dormand-Prince at equal evaluations: bounded energy error against drift",
+            symplectic,
+        )
+        .limit(
+            ("orbits × evaluations_per_orbit", "evaluations per integrator"),
+            (SYMPLECTIC_LIMIT, "lower orbits or evaluations_per_orbit"),
+            symplectic_evaluations,
         ),
     ]
 }
@@ -253,5 +275,108 @@ fn work_precision(p: WorkPrecisionParams) -> Result<Value, PbmError> {
         "saved_factor_min": factors.iter().copied().fold(f64::INFINITY, f64::min),
         "saved_factor_max": factors.iter().copied().fold(0.0, f64::max),
         "saving_grows_with_every_tightening": factors.windows(2).all(|w| w[1] >= w[0]),
+    }))
+}
+
+impl Choice for Control {
+    const OPTIONS: &'static [(&'static str, Self)] =
+        &[("pi", Control::ProportionalIntegral), ("integral", Control::Integral)];
+}
+
+params! {
+    /// `ode/step-control`.
+    pub struct StepControlParams {
+        rtol: f64 = float("relative tolerance per component", 1e-6, 1e-12, 0.1),
+        atol: f64 = float("absolute tolerance per component", 1e-8, 1e-14, 1.0),
+        eccentricity: f64 =
+            float("eccentricity of the orbit", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
+        frames: usize = int("equally spaced output times over the orbit", 600, 1, 100_000),
+    }
+}
+
+/// One period of the orbit under each controller, with the mixed norm; the PI run
+/// also samples the orbit at the frame times, by the Hermite cubic and by straight
+/// lines, against Kepler's exact solution. At the tightest rtol and e = 0.95 the
+/// two runs take about 2,000 steps: no budget check.
+fn step_control(p: StepControlParams) -> Result<Value, PbmError> {
+    let tol = Tolerance::new(p.atol, p.rtol)?;
+    let e = p.eccentricity;
+    let mut runs = serde_json::Map::new();
+    let mut frames = json!(null);
+    for (name, control) in [("integral", Control::Integral), ("pi", Control::ProportionalIntegral)] {
+        let mut system = kepler_orbit(e)?;
+        let dense = dense_run(&mut system, (tol, control), (1e-3, KEPLER_PERIOD), p.frames)?;
+        let end = &dense.steps[dense.steps.len() - 1].1;
+        let exact = kepler_exact(e, KEPLER_PERIOD);
+        runs.insert(name.into(), json!({
+            "set_point": StepControl::new(control, 5.0).set_point(),
+            "evaluations": dense.run.evaluations,
+            "accepted_steps": dense.run.accepted,
+            "rejected_steps": dense.run.rejected,
+            "final_error": (end[0] - exact[0]).hypot(end[1] - exact[1]),
+        }));
+        if control == Control::ProportionalIntegral {
+            let worst = |states: &[Vec<f64>]| {
+                dense.times.iter().zip(states).map(|(t, x)| {
+                    let truth = kepler_exact(e, *t);
+                    (x[0] - truth[0]).hypot(x[1] - truth[1])
+                }).fold(0.0, f64::max)
+            };
+            frames = json!({
+                "frames": p.frames,
+                "cubic_error_max": worst(&dense.cubic),
+                "linear_error_max": worst(&dense.linear),
+            });
+        }
+    }
+    Ok(json!({ "rtol": p.rtol, "atol": p.atol, "eccentricity": e,
+               "integral": runs["integral"], "pi": runs["pi"], "dense_output": frames }))
+}
+
+params! {
+    /// `ode/symplectic`.
+    pub struct SymplecticParams {
+        eccentricity: f64 =
+            float("eccentricity of the orbit", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
+        orbits: usize = int("periods to run", SYMPLECTIC_ORBITS as u64, 1, 100_000),
+        evaluations_per_orbit: usize =
+            int(
+                "force evaluations per period, for each integrator",
+                SYMPLECTIC_EVALUATIONS as u64,
+                60,
+                1_000_000,
+            ),
+    }
+}
+
+/// Most evaluations each integrator may spend: the two runs at the limit take
+/// about 2 s together in release.
+const SYMPLECTIC_LIMIT: f64 = 3e7;
+
+/// What `ode/symplectic` spends per integrator.
+fn symplectic_evaluations(p: &SymplecticParams) -> f64 {
+    p.orbits as f64 * p.evaluations_per_orbit as f64
+}
+
+/// Both integrators on `orbits` periods at equal evaluations: Verlet takes one a
+/// step, Dormand–Prince six (its first step seven), so it takes a sixth of the steps.
+fn symplectic(p: SymplecticParams) -> Result<Value, PbmError> {
+    let (e, n) = (p.eccentricity, p.evaluations_per_orbit);
+    let verlet = verlet_orbit(e, p.orbits, n, n)?;
+    let dopri = dopri_orbit(e, p.orbits, n / 6, n / 6)?;
+    let exact = kepler_exact(e, KEPLER_PERIOD * p.orbits as f64);
+    let report = |r: &EnergyRecord| json!({
+        "evaluations": r.evaluations,
+        "position_error_final": (r.end[0] - exact[0]).hypot(r.end[1] - exact[1]),
+        "energy_error_max": r.max_error,
+        "energy_error_final": r.final_error,
+    });
+    Ok(json!({
+        "eccentricity": e,
+        "orbits": p.orbits,
+        "energy": kepler_energy(&kepler_initial_state(e)?),
+        "verlet": report(&verlet),
+        "dormand_prince": report(&dopri),
+        "energy_error_max_ratio": dopri.max_error / verlet.max_error,
     }))
 }

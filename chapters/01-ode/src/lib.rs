@@ -19,6 +19,8 @@ pub mod fixed;
 pub mod runge_kutta;
 pub mod scenes;
 pub mod stability;
+pub mod step_control;
+pub mod symplectic;
 pub mod system;
 pub mod tableau;
 

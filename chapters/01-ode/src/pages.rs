@@ -38,6 +38,10 @@ pub fn shown() -> Vec<Shown> {
         Shown::values("ode/work-precision"),
         Shown::values("ode/adaptive").set(&["method=euler-doubling"]),
         Shown::values("ode/adaptive").set(&["method=euler-doubling", "tol=1e-7"]),
+        Shown::run("ode/step-control"),
+        Shown::values("ode/step-control").set(&["rtol=1e-4", "atol=1e-6"]),
+        Shown::run("ode/symplectic"),
+        Shown::values("ode/symplectic").set(&["orbits=10"]),
         Shown::run("ode/stability").set(&["h=0.25"]).keys(&[
             "regime",
             "predicted_regime",

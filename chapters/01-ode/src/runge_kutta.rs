@@ -165,16 +165,27 @@ impl RungeKutta {
 
     /// h ‖Σ (b_i − b̂_i) k_i‖ for an embedded pair, from the stages of the last step.
     fn error_estimate(&self, h: f64) -> Option<f64> {
-        let (low, _) = self.tableau.embedded?;
-        let n = self.x0.len();
         let mut sum_sq = 0.0;
-        for component in 0..n {
-            let e: f64 = (0..self.k.len())
-                .map(|i| (self.tableau.b[i] - low[i]) * self.k[i][component])
-                .sum();
-            sum_sq += (h * e) * (h * e);
+        for component in 0..self.x0.len() {
+            let e = self.error_component(h, component)?;
+            sum_sq += e * e;
         }
         Some(sum_sq.sqrt())
+    }
+
+    /// Component `i` of the last step's embedded error, h Σ_j (b_j − b̂_j) k_j[i].
+    pub fn error_component(&self, h: f64, i: usize) -> Option<f64> {
+        let (low, _) = self.tableau.embedded?;
+        let sum: f64 = (0..self.k.len())
+            .map(|j| (self.tableau.b[j] - low[j]) * self.k[j][i])
+            .sum();
+        Some(h * sum)
+    }
+
+    /// The last step's start x₀, f(x₀) and its last stage, which is f(x₁) for a
+    /// first-same-as-last tableau: what a cubic through the step's two ends needs.
+    pub fn last_step_ends(&self) -> (&[f64], &[f64], &[f64]) {
+        (&self.x0, &self.k[0], &self.k[self.k.len() - 1])
     }
 
     fn prepare(&mut self, n: usize) {

@@ -97,6 +97,33 @@ pub fn kepler_orbit(e: f64) -> Result<Field, PbmError> {
     )
 }
 
+// ANCHOR: kepler_exact
+/// The exact state at time `t` of [`kepler_orbit`]`(e)`, from Kepler's equation
+/// M = E − e sin E (mean anomaly M = t for a = 1, G M = 1), solved for the
+/// eccentric anomaly E by Newton's method: position (cos E − e, √(1 − e²) sin E),
+/// velocity (−sin E, √(1 − e²) cos E) / (1 − e cos E).
+pub fn kepler_exact(e: f64, t: f64) -> [f64; 4] {
+    let m = t.rem_euclid(KEPLER_PERIOD);
+    let mut big_e = if e > 0.8 { std::f64::consts::PI } else { m };
+    for _ in 0..50 {
+        let step = (big_e - e * big_e.sin() - m) / (1.0 - e * big_e.cos());
+        big_e -= step;
+        if step.abs() < 1e-15 {
+            break;
+        }
+    }
+    let (s, c, root) = (big_e.sin(), big_e.cos(), (1.0 - e * e).sqrt());
+    let rate = 1.0 / (1.0 - e * c);
+    [c - e, root * s, -s * rate, root * c * rate]
+}
+// ANCHOR_END: kepler_exact
+
+/// The energy ½|v|² − 1/|r| of a Kepler state; −1/2 for every orbit of
+/// [`kepler_orbit`] (semi-major axis 1).
+pub fn kepler_energy(s: &[f64]) -> f64 {
+    0.5 * (s[2] * s[2] + s[3] * s[3]) - 1.0 / s[0].hypot(s[1])
+}
+
 /// Damping of the pendulum in the vector-field figure (1/s).
 pub const PENDULUM_DAMPING: f64 = 0.25;
 

@@ -42,6 +42,27 @@ impl ButcherTableau {
             && self.a[s - 1] == &self.b[..s - 1]
     }
 
+    // ANCHOR: stability_polynomial
+    /// The coefficients of the stability function R(z), the factor one step
+    /// applies to ẏ = λy with z = hλ. On that equation the stages solve
+    /// k = λ y₀ 𝟙 + z A k, so k = λ (I + zA + z²A² + …) 𝟙 y₀ and
+    /// y₁ = (1 + z bᵀ𝟙 + z² bᵀA𝟙 + z³ bᵀA²𝟙 + …) y₀. A is strictly lower
+    /// triangular (A^s = 0), so the series stops: R is a polynomial of degree at
+    /// most s. Returns [1, bᵀ𝟙, bᵀA𝟙, …, bᵀA^{s−1}𝟙].
+    pub fn stability_polynomial(&self) -> Vec<f64> {
+        let s = self.stages();
+        let mut coefficients = vec![1.0];
+        let mut power = vec![1.0; s]; // A^{k−1} 𝟙, starting from 𝟙
+        for _ in 0..s {
+            coefficients.push(self.b.iter().zip(&power).map(|(b, v)| b * v).sum());
+            power = (0..s)
+                .map(|i| self.a[i].iter().zip(&power).map(|(a, v)| a * v).sum())
+                .collect();
+        }
+        coefficients
+    }
+    // ANCHOR_END: stability_polynomial
+
     /// Derivative evaluations `steps` steps cost a stepper that reuses a
     /// first-same-as-last stage: all the stages of the first step, one fewer for
     /// every step after it.
@@ -225,5 +246,48 @@ mod tests {
         // The test above is able to fail: Euler's weights violate the order-2
         // condition.
         assert!(!order_conditions_hold(EULER.a, EULER.b, EULER.c, 2));
+    }
+
+    #[test]
+    fn stability_polynomials_are_the_taylor_terms_up_to_the_order() {
+        // Euler 1 + z, midpoint 1 + z + z²/2, RK4 the first five terms of e^z: an
+        // explicit method of order p = s matches e^z to z^p and stops there.
+        let close = |r: &[f64], want: &[f64]| {
+            r.len() >= want.len()
+                && r.iter()
+                    .zip(want.iter().chain(std::iter::repeat(&0.0)))
+                    .all(|(x, y)| (x - y).abs() < 1e-15)
+        };
+        assert!(close(&EULER.stability_polynomial(), &[1.0, 1.0]));
+        assert!(close(&MIDPOINT.stability_polynomial(), &[1.0, 1.0, 0.5]));
+        let taylor = [1.0, 1.0, 0.5, 1.0 / 6.0, 1.0 / 24.0];
+        assert!(close(&RK4.stability_polynomial(), &taylor));
+        // Dormand–Prince (7 stages, the last one unused by b): e^z to z⁵, then a
+        // sixth-degree term that is not 1/720.
+        let r = DORMAND_PRINCE.stability_polynomial();
+        assert!(close(&r[..6], &[1.0, 1.0, 0.5, 1.0 / 6.0, 1.0 / 24.0, 1.0 / 120.0]));
+        assert!((r[6] - 1.0 / 600.0).abs() < 1e-15, "{}", r[6]);
+    }
+
+    #[test]
+    fn the_stability_polynomial_is_what_one_step_does_to_a_decay() {
+        // Independent of the coefficients' formula: one step of the stepper itself
+        // on ẏ = λy from y = 1 must give R(hλ).
+        use crate::runge_kutta::RungeKutta;
+        use crate::system::{VectorField, state_of};
+        for tableau in [EULER, MIDPOINT, RK4, DORMAND_PRINCE] {
+            for z in [-2.7, -1.3, -0.4, 0.9] {
+                let f = move |_: f64, y: &[f64], d: &mut [f64]| d[0] = z * y[0];
+                let mut sys = VectorField::new(&[1.0], 0.0, f).unwrap();
+                RungeKutta::new(tableau).step(&mut sys, 1.0).unwrap();
+                let r: f64 = tableau
+                    .stability_polynomial()
+                    .iter()
+                    .rev()
+                    .fold(0.0, |acc, c| acc * z + c);
+                let y = state_of(&sys)[0];
+                assert!((y - r).abs() < 1e-13, "{} at {z}: {y} vs {r}", tableau.name);
+            }
+        }
     }
 }
