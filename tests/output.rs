@@ -9,7 +9,9 @@
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
-use pbm::output::{all_shown, json, json_name, matches, run, stale, text, text_name};
+use pbm::output::{
+    all_shown, json, json_name, matches, run, stale, text, text_name, text_of_json,
+};
 use pbm::values::references;
 use pbm_prelim::Shown;
 use rayon::prelude::*;
@@ -187,6 +189,40 @@ fn a_stale_output_or_value_is_caught() {
     assert!(!matches(&json(&shown, &outcome, true).unwrap(), &stale_value));
     assert_eq!(text_name(&shown), "rigid-translation-free--f=2.txt");
     assert_eq!(json_name(&shown), "rigid-translation-free--f=2.json");
+}
+
+#[test]
+fn every_console_block_shows_the_numbers_of_its_json() {
+    // A sentence quotes a run through its JSON, and the console block beside it shows
+    // the same run's table. Timings differ from run to run, so the staleness checks
+    // above accept any timing in either file; this one holds the two files to one
+    // run: the block must be the table printed from the committed JSON (rounded to
+    // six digits, as the table prints), timings included.
+    let chapters = pbm::chapters();
+    let mut problems = Vec::new();
+    for (_, shown) in all_shown(&chapters) {
+        let (txt, json) = (output_dir().join(text_name(shown)), json_name(shown));
+        let Ok(committed) = fs::read_to_string(&txt) else { continue };
+        let Ok(numbers) = fs::read_to_string(output_dir().join(&json)) else {
+            continue;
+        };
+        if !shown.console {
+            continue;
+        }
+        let from_json = text_of_json(shown, &numbers).unwrap();
+        if from_json != committed {
+            problems.push(format!(
+                "{} does not show the run of {json}; from the JSON it reads\n{from_json}",
+                text_name(shown)
+            ));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{}\nRebuild the book (`cargo run --release`): it writes a run's two files \
+         together.",
+        problems.join("\n")
+    );
 }
 
 fn glob_pages() -> Vec<PathBuf> {

@@ -177,6 +177,15 @@ pub fn json(shown: &Shown, outcome: &Outcome, mask_timings: bool) -> Option<Stri
     serde_json::to_string_pretty(&value).ok().map(|s| s + "\n")
 }
 
+/// The console block of `shown` printed from `json`, a committed JSON file: what the
+/// block beside a sentence quoting that file must read, timings included, when both
+/// come from one run. The JSON's numbers are rounded to [`VALUE_DIGITS`] significant
+/// digits, as many as the table prints, so rounding changes no printed digit.
+pub fn text_of_json(shown: &Shown, json: &str) -> Result<String, serde_json::Error> {
+    let value: Value = serde_json::from_str(json)?;
+    Ok(text(shown, &Ok(value), false))
+}
+
 fn restrict(shown: &Shown, value: Value) -> Value {
     let Value::Object(mut map) = value else { return value };
     if !shown.keys.is_empty() {
@@ -280,12 +289,24 @@ pub fn write_outputs(chapters: &[Chapter], dir: &Path) -> Result<usize, Error> {
                 written += 1;
             }
         }
-        for (name, masked, full) in files {
+        // A run's console block and its JSON are written together or not at all, so
+        // that the timings a sentence quotes are the ones the block beside it shows.
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
+        let current = files.iter().all(|(name, masked, _)| {
+            read(name).is_some_and(|old| matches(masked, &old))
+        });
+        let one_run =
+            match (shown.console, read(&text_name(shown)), read(&json_name(shown))) {
+                (true, Some(block), Some(numbers)) => {
+                    text_of_json(shown, &numbers).is_ok_and(|t| t == block)
+                }
+                _ => true,
+            };
+        if current && one_run {
+            continue;
+        }
+        for (name, _, full) in files {
             let path = dir.join(&name);
-            if std::fs::read_to_string(&path).is_ok_and(|old| matches(&masked, &old))
-            {
-                continue;
-            }
             write_atomically(&path, &full)
                 .map_err(|source| Error::Write { path, source })?;
             written += 1;
@@ -320,7 +341,7 @@ fn remove_unregistered(chapters: &[Chapter], dir: &Path) -> Result<(), Error> {
 
 #[cfg(test)]
 mod tests {
-    use super::{command, fit_row, matches, wrap};
+    use super::{Outcome, command, fit_row, json, matches, text, text_of_json, wrap};
     use pbm_prelim::Shown;
 
     #[test]
@@ -353,6 +374,27 @@ mod tests {
              --set curvature=gauss-newton --set n=12"
             )
         );
+    }
+
+    #[test]
+    fn a_console_block_and_a_json_agree_only_when_they_come_from_one_run() {
+        let shown = Shown::run("ode/stability").timed(&["ms"]);
+        let run = |ms: f64| -> Outcome {
+            Ok(serde_json::json!({"n": 3, "ms": ms, "rate": 1.0 / 3.0}))
+        };
+        let (first, second) = (run(1.2345678), run(2.5));
+        let quoted = json(&shown, &first, false).unwrap();
+        // The block of the same run is what the JSON prints, though the JSON was
+        // rounded before printing.
+        assert_eq!(
+            text_of_json(&shown, &quoted).unwrap(),
+            text(&shown, &first, false)
+        );
+        // A block of another run passes the staleness check (timings may differ)...
+        let other = text(&shown, &second, false);
+        assert!(matches(&text(&shown, &second, true), &text(&shown, &first, false)));
+        // ...but not this one.
+        assert_ne!(text_of_json(&shown, &quoted).unwrap(), other);
     }
 
     #[test]

@@ -139,6 +139,19 @@ pub fn threads() -> usize {
     return 1;
 }
 
+/// `f()` run with the loops above on one thread: what a speed-up is measured against.
+/// None if the one-thread pool could not be started (the system refused a thread).
+pub fn on_one_thread<T: Send>(f: impl FnOnce() -> T + Send) -> Option<T> {
+    #[cfg(feature = "parallel")]
+    return rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .ok()
+        .map(|pool| pool.install(f));
+    #[cfg(not(feature = "parallel"))]
+    return Some(f());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,5 +182,7 @@ mod tests {
         for_each_mut(&mut items, |x| *x *= 2.0);
         assert_eq!(items, [6.0, 14.0, 22.0, 30.0]);
         assert!(threads() >= 1);
+        assert_eq!(on_one_thread(threads), Some(1));
+        assert_eq!(on_one_thread(|| map_range(10, |i| i)), Some((0..10).collect()));
     }
 }

@@ -2,17 +2,19 @@
 
 use crate::collision::Strategy;
 use crate::forces::G;
-use crate::interaction::pair_checks;
+use crate::interaction::{UniformGrid, interacting_pairs, pair_checks, scattered_points};
 use crate::particle::{Motion, Particle, ParticleSystem};
 use crate::scenes::{
     BEAM, beam, beam_index, bouncing_ball, mouse_path, pulled_off_the_floor,
     ramp_slide, run_with_snapshots, scaling_law, scaling_points,
 };
 use crate::spring::DampedSpring;
-use nalgebra::Vector1;
+use nalgebra::{Vector1, Vector2};
 use pbm_ode::runge_kutta::integrate;
 use pbm_ode::tableau::RK4;
 use pbm_prelim::plot::prelude::*;
+use pbm_prelim::plot::font;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
@@ -28,6 +30,8 @@ pub fn all() -> Vec<Figure> {
             "Resting contact: sliding down a ramp, pulled off a floor",
             resting_contact,
         ),
+        Figure::new("pair-law", "The pair law and its slope", pair_law),
+        Figure::new("grid-sort", "A grid's counting sort on twelve particles", grid_sort),
         Figure::new(
             "interaction-scaling",
             "Pair checks of brute force and a uniform grid",
@@ -221,22 +225,209 @@ fn resting_contact() -> Result<Vec<Drawing>, PbmError> {
     })
 }
 
+/// The experiment's pair law f(r) and its slope df/dr, both from [`PairLaw::force`]
+/// (the slope by central differences), with r₀ and r_c marked.
+fn pair_law() -> Result<Vec<Drawing>, PbmError> {
+    let law = scaling_law()?;
+    let f = |r: f64| law.force(&Vector1::new(r), &Vector1::new(0.0)).x;
+    let (r_end, eps) = (1.2 * law.cutoff, 1e-7);
+    let rs: Vec<f64> = (0..=600).map(|k| r_end * f64::from(k) / 600.0).collect();
+    let force: Vec<(f64, f64)> = rs.iter().skip(1).map(|&r| (r, f(r))).collect();
+    let slope: Vec<(f64, f64)> =
+        rs.iter().skip(1).map(|&r| (r, (f(r + eps) - f(r - eps)) / (2.0 * eps))).collect();
+    require_finite("pair-law", force.iter().chain(&slope).flat_map(|p| [p.0, p.1]))?;
+    let marks = [
+        (law.r0, format!("r₀ = {} m", law.r0)),
+        (law.cutoff, format!("r_c = {} m", law.cutoff)),
+    ];
+    let legend: Legend = vec![
+        (format!("the law with k = {} N/m", law.k), Swatch::Line(color(0), LINE_WIDTH)),
+        ("r₀: push turns to pull; r_c: cutoff".into(), Swatch::Dashed(REFERENCE, 1)),
+    ];
+    draw_figure("pair-law", [400, 700], |root, layout| {
+        let root = legend_below(root, &legend)?;
+        let parts = titled_panels(
+            &root,
+            layout,
+            ["(a) force f(r), positive pushes apart", "(b) slope df/dr"],
+        )?;
+        let series = [(&force, "f (N)"), (&slope, "df/dr (N/m)")];
+        for (i, (pts, unit)) in series.iter().enumerate() {
+            let lo = pts.iter().map(|p| p.1).fold(0.0, f64::min);
+            let hi = pts.iter().map(|p| p.1).fold(0.0, f64::max);
+            let pad = 0.08 * (hi - lo);
+            let mut chart = chart_on(&parts[i])
+                .build_cartesian_2d(0.0..r_end, (lo - pad)..(hi + pad))?;
+            // Whole numbers without a trailing ".0", so the narrow axis has room.
+            axes(&mut chart, "distance r (m)", unit)
+                .y_label_formatter(&|v| format!("{}", (v * 1e6).round() / 1e6))
+                .draw()?;
+            dashed_line(&mut chart, &[(0.0, 0.0), (r_end, 0.0)], REFERENCE, 1)?;
+            for (r, name) in &marks {
+                let r = *r;
+                dashed_line(&mut chart, &[(r, lo - pad), (r, hi + pad)], REFERENCE, 1)?;
+                // Left of its line: at the top of the force, where the curve has
+                // fallen away, and at the bottom of the slope, where it has not risen.
+                let (y, v) = match i {
+                    0 => (hi + 0.5 * pad, VPos::Top),
+                    _ => (lo - 0.5 * pad, VPos::Bottom),
+                };
+                chart.draw_series([Text::new(
+                    name.clone(),
+                    (r - 0.004, y),
+                    tick_font().pos(Pos::new(HPos::Right, v)),
+                )])?;
+            }
+            line(&mut chart, pts, color(0), LINE_WIDTH)?;
+        }
+        Ok(())
+    })
+}
+
+/// The counting sort of [`UniformGrid`] on a small instance: twelve of the chapter's
+/// scattered points in 3 × 3 cells of side 1 m, each cell's bucket, the counts, the
+/// running sums and the sorted array, all read from the grid the code builds.
+fn grid_sort() -> Result<Vec<Drawing>, PbmError> {
+    let (n, cells) = (12, 3usize);
+    let x: Vec<Vector2<f64>> = scattered_points(n, cells as f64);
+    let grid = UniformGrid::build(&x, 1.0);
+    let (starts, order) = (grid.starts(), grid.order());
+    let buckets = starts.len() - 1;
+    let counts: Vec<u32> = starts.windows(2).map(|w| w[1] - w[0]).collect();
+    let bucket_of = |p: &Vector2<f64>| grid.bucket_at(p).unwrap_or(0);
+    require_finite("grid-sort", x.iter().flat_map(|p| [p.x, p.y]))?;
+    let fill = |b: usize| color(b % 7).mix(0.3).filled();
+    let rows = [
+        "count of each cell",
+        "start: the running sum of the counts (where each cell's particles begin)",
+        "the particles sorted by cell (order), their positions copied beside them",
+    ];
+    let heading =
+        "(a) cells of side r_c, numbered row by row (large grey); particles by index";
+    draw_figure("grid-sort", [620, 800], |root, layout| {
+        let (top, bottom) = root.split_vertically(layout.pick(300, 330));
+        let top = titled(&top, heading, &label_font())?;
+        let side = cells as f64;
+        let mut chart = scene_chart(&top, -0.05..side + 0.05, -0.05..side + 0.05)?;
+        for cy in 0..cells {
+            for cx in 0..cells {
+                let corner = (cx as f64, cy as f64);
+                let centre = Vector2::new(corner.0 + 0.5, corner.1 + 0.5);
+                let b = bucket_of(&centre);
+                chart.draw_series([Rectangle::new(
+                    [corner, (corner.0 + 1.0, corner.1 + 1.0)],
+                    fill(b),
+                )])?;
+                chart.draw_series([Rectangle::new(
+                    [corner, (corner.0 + 1.0, corner.1 + 1.0)],
+                    REFERENCE.stroke_width(1),
+                )])?;
+                chart.draw_series([Text::new(
+                    format!("{b}"),
+                    (centre.x, centre.y),
+                    font(54.0)
+                        .color(&REFERENCE.mix(0.3))
+                        .pos(Pos::new(HPos::Center, VPos::Center)),
+                )])?;
+            }
+        }
+        for (i, p) in x.iter().enumerate() {
+            chart.draw_series([Circle::new((p.x, p.y), 3, REFERENCE.filled())])?;
+            chart.draw_series([Text::new(
+                format!("{i}"),
+                (p.x + 0.05, p.y),
+                tick_font().pos(Pos::new(HPos::Left, VPos::Center)),
+            )])?;
+        }
+        let bottom = titled(&bottom, "(b) the counting sort's arrays", &label_font())?;
+        let parts = bottom.split_evenly((3, 1));
+        let width = (n + 1) as f64;
+        for (r, part) in parts.iter().enumerate() {
+            let part = titled(part, rows[r], &tick_font())?;
+            let mut chart = ChartBuilder::on(&part)
+                .margin(4)
+                .build_cartesian_2d(0.0..width, -0.45..1.0)?;
+            // Under each box (the first two rows) or each run of boxes (the sorted
+            // particles), the cell it belongs to.
+            let under = tick_font().color(&REFERENCE).pos(Pos::new(HPos::Center, VPos::Top));
+            let groups: Vec<(f64, f64, usize)> = match r {
+                0 => (0..buckets).map(|b| (b as f64, b as f64 + 1.0, b)).collect(),
+                1 => (0..=buckets).map(|b| (b as f64, b as f64 + 1.0, b)).collect(),
+                _ => (0..buckets)
+                    .filter(|&b| counts[b] > 0)
+                    .map(|b| (f64::from(starts[b]), f64::from(starts[b + 1]), b))
+                    .collect(),
+            };
+            for (from, to, b) in groups {
+                let name = match (r == 1 && b == buckets, layout) {
+                    (true, _) => "end".to_string(),
+                    (false, Layout::Wide) => format!("cell {b}"),
+                    (false, Layout::Narrow) => b.to_string(),
+                };
+                if r == 2 {
+                    let bracket = [(from + 0.08, -0.05), (to - 0.08, -0.05)];
+                    line(&mut chart, &bracket, REFERENCE, 1)?;
+                }
+                let at = (0.5 * (from + to), -0.1);
+                chart.draw_series([Text::new(name, at, under.clone())])?;
+            }
+            let boxes: Vec<(f64, String, usize)> = match r {
+                0 => (0..buckets).map(|b| (b as f64, counts[b].to_string(), b)).collect(),
+                1 => (0..=buckets).map(|b| (b as f64, starts[b].to_string(), b)).collect(),
+                _ => order
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &i)| (k as f64, i.to_string(), bucket_of(&x[i as usize])))
+                    .collect(),
+            };
+            for (at, text, b) in boxes {
+                let end = r == 1 && at as usize == buckets;
+                let style = if end { WHITE.filled() } else { fill(b) };
+                chart.draw_series([Rectangle::new([(at, 0.0), (at + 1.0, 0.9)], style)])?;
+                chart.draw_series([Rectangle::new(
+                    [(at, 0.0), (at + 1.0, 0.9)],
+                    REFERENCE.stroke_width(1),
+                )])?;
+                chart.draw_series([Text::new(
+                    text,
+                    (at + 0.5, 0.45),
+                    label_font().pos(Pos::new(HPos::Center, VPos::Center)),
+                )])?;
+            }
+        }
+        Ok(())
+    })
+}
+
 fn scaling() -> Result<Vec<Drawing>, PbmError> {
     let law = scaling_law()?;
-    let rows: Vec<(f64, f64, f64)> = (6..=17)
+    // (n, brute-force checks, grid checks, neighbours per particle)
+    let rows: Vec<(f64, f64, f64, f64)> = (6..=17)
         .map(|k| 1usize << k)
         .map(|n| {
             let x = scaling_points(n);
             let (brute, grid) = pair_checks(&law, &x);
-            (n as f64, brute as f64, grid as f64)
+            let neighbours = interacting_pairs(&law, &x) as f64 / n as f64;
+            (n as f64, brute as f64, grid as f64, neighbours)
         })
         .collect();
-    let names =
-        ["brute force: n(n − 1), slope 2", "uniform grid: 3 × 3 cells, slope 1"];
+    let neighbours = rows.iter().map(|r| r.3);
+    let (fewest, most) = (
+        neighbours.clone().fold(f64::INFINITY, f64::min),
+        neighbours.fold(0.0, f64::max),
+    );
+    let last = rows.last().map_or((1.0, 1.0, 1.0, 1.0), |r| *r);
+    let names = [
+        "brute force: n(n − 1), slope 2".to_string(),
+        format!("uniform grid: {:.0} per particle at n = {}, slope 1", last.2 / last.0, last.0),
+    ];
     titled_figure(
         "interaction-scaling",
         [480, 480],
-        "Distance checks per force evaluation, ~20 neighbours each",
+        &format!(
+            "Distance checks per force evaluation; {fewest:.0} to {most:.0} neighbours \
+             per particle"
+        ),
         |root, _| {
             let legend: Legend =
                 series_legend(&names, Swatch::LineDots, LINE_WIDTH, |name| {

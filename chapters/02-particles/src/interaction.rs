@@ -271,6 +271,22 @@ impl<const D: usize> UniformGrid<D> {
     }
     // ANCHOR_END: neighbours
 
+    /// The counting sort's offsets: bucket b's particles are
+    /// `order()[starts()[b]..starts()[b + 1]]` (for a reader, a test or a figure).
+    pub fn starts(&self) -> &[u32] {
+        &self.start
+    }
+
+    /// The particles' indices in bucket order: the counting sort's output.
+    pub fn order(&self) -> &[u32] {
+        &self.order
+    }
+
+    /// The bucket of the cell holding `x`; none outside the dense box of cells.
+    pub fn bucket_at(&self, x: &Vector<D>) -> Option<usize> {
+        self.buckets.of(&cell_of(x, self.size))
+    }
+
     /// Indices of the particles in the 3^D cells around `x` (and only those: the
     /// bucket's other cells are filtered out), in increasing order.
     pub fn candidates(&self, x: &Vector<D>) -> Vec<usize> {

@@ -29,6 +29,8 @@ pub fn shown() -> Vec<Shown> {
                 "grid_median_ms",
                 "interacting_pairs",
                 "pair_interactions_per_second",
+                "one_thread_pairs_per_second",
+                "speedup",
             ])
             .timed(&[
                 "threads",
@@ -36,6 +38,8 @@ pub fn shown() -> Vec<Shown> {
                 "grid_ms",
                 "grid_median_ms",
                 "pair_interactions_per_second",
+                "one_thread_pairs_per_second",
+                "speedup",
             ]),
         Shown::run("particles/hanging-structure").keys(&[
             "tip_height_at_release",

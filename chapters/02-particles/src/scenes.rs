@@ -361,7 +361,8 @@ pub fn run_with_snapshots(
 }
 
 /// Particle spacing of the interaction-scaling experiment (m): the law prefers this
-/// distance, and the cutoff of 2.5 spacings gives each particle about 20 neighbours.
+/// distance, and the cutoff of 2.5 spacings gives each particle about π·2.5² ≈ 20
+/// neighbours on average (15 to 21, depending on n: the points are nearly a lattice).
 pub const INTERACTION_SPACING: f64 = 0.1;
 
 /// The pair law of the interaction-scaling experiment.

@@ -21,6 +21,9 @@ pbm_prelim::exercise_tests!(
         bound_rows(value, &["max_force_difference"], |d| d < 1e-12);
         bound(value, "grid_median_ms", |ms| ms > 0.0);
         bound(value, "pair_interactions_per_second", |r| r > 0.0);
+        bound(value, "one_thread_pairs_per_second", |r| r > 0.0);
+        // The pool is never much slower than one thread of it.
+        bound(value, "speedup", |s| s > 0.5);
         if let Some(obj) = value.as_object_mut() {
             obj.remove("threads");
         }

@@ -395,3 +395,54 @@ fn a_spring_adds_one_block_with_the_signs_of_its_four_pairs() {
     // The stretched spring's stiffness is not zero, nor is its damping.
     assert!(dfdx.norm() > 0.0 && dfdv.norm() > 0.0);
 }
+
+#[test]
+fn the_scaling_experiments_neighbour_count_is_pi_r_c_squared_give_or_take_its_lattice()
+ {
+    // The points fill the plane at one particle per spacing², and the cutoff is 2.5
+    // spacings, so points spread at random would have π·2.5² ≈ 19.6 neighbours each.
+    // The experiment's points are a low-discrepancy sequence, close to a lattice
+    // whose shape changes with n, so the count per particle wanders around that
+    // value: 15 to 21 at the sizes the figure draws, 17.1 at the throughput run's
+    // 100,000. The page quotes the measured counts, never one typed number, and the
+    // grid's candidates stay near 3² cells × 2.5² = 56 per particle.
+    let law = pbm_particles::scenes::scaling_law().unwrap();
+    let expected = std::f64::consts::PI * 2.5 * 2.5;
+    let sizes = (6..=17).map(|k| 1usize << k).chain([1250, 20_000, 100_000]);
+    for n in sizes {
+        let x = pbm_particles::scenes::scaling_points(n);
+        let pairs = pbm_particles::interaction::interacting_pairs(&law, &x);
+        let neighbours = pairs as f64 / n as f64;
+        assert!(
+            (0.75 * expected..1.1 * expected).contains(&neighbours),
+            "{n}: {neighbours}"
+        );
+        let (_, checks) = pair_checks(&law, &x);
+        // Fewer near the edges of a small square, where cells lie outside it.
+        let checks = checks as f64 / n as f64;
+        assert!((0.5 * 56.25..56.25).contains(&checks), "{n}: {checks}");
+        if n == 100_000 {
+            assert_eq!(pairs, 1_708_330, "the count the page quotes as about 17");
+        }
+    }
+}
+
+#[test]
+fn the_counting_sort_of_the_pages_twelve_particles_is_the_one_its_caption_reads() {
+    // interaction.md's grid-sort figure: twelve scattered points in 3 × 3 cells of
+    // side 1. The caption names cell 2 as empty and cell 5's particles, 2 and 11, in
+    // slots 5 and 6; the counting sort must give exactly these arrays.
+    let x = scattered_points(12, 3.0);
+    let grid = pbm_particles::interaction::UniformGrid::build(&x, 1.0);
+    assert_eq!(grid.starts(), [0, 1, 3, 3, 4, 5, 7, 8, 10, 12]);
+    assert_eq!(grid.order(), [5, 0, 7, 9, 4, 2, 11, 1, 3, 8, 6, 10]);
+    // Each particle sits in its own cell's run, in increasing index order.
+    for b in 0..9 {
+        let run =
+            &grid.order()[grid.starts()[b] as usize..grid.starts()[b + 1] as usize];
+        assert!(run.windows(2).all(|w| w[0] < w[1]));
+        for &i in run {
+            assert_eq!(grid.bucket_at(&x[i as usize]), Some(b));
+        }
+    }
+}

@@ -1,9 +1,9 @@
 //! The chapter's figures, computed with the chapter's own solvers.
 
-use crate::backward_euler::backward_euler_step;
+use crate::backward_euler::{backward_euler_step, implicit_midpoint_step};
 use crate::mass_spring::MassSpring;
 use crate::minimization::{minimization_step, phi};
-use crate::multigrid::colour_order;
+use crate::multigrid::{Multigrid, colour_order};
 use crate::scenes::{
     EulerVariant, energy_track, nailed_bob, spring_pendulum_rest_energy,
 };
@@ -49,9 +49,19 @@ pub fn all() -> Vec<Figure> {
             colour_order_figure,
         ),
         Figure::new(
+            "aggregation",
+            "One level of aggregation on the 8 × 8 sheet, and the V-cycle",
+            aggregation,
+        ),
+        Figure::new(
             "energy",
             "Energy under explicit, implicit and symplectic Euler",
             energy,
+        ),
+        Figure::new(
+            "midpoint",
+            "Implicit midpoint: no damping, for better and for worse",
+            midpoint,
         ),
     ]
 }
@@ -731,4 +741,211 @@ fn stability_regions() -> Result<Vec<Drawing>, PbmError> {
             Ok(())
         },
     )
+}
+
+/// Implicit midpoint beside the chapter's two ways of keeping energy: (a) the energy
+/// error on the swinging spring at 20 ms, against symplectic Euler; (b) the stiff
+/// mode y of ẋ = −x, ẏ = −k y at hk = 100, against backward Euler.
+fn midpoint() -> Result<Vec<Drawing>, PbmError> {
+    let (h, t_end) = (0.02, 10.0);
+    let error = |variant| -> Result<Vec<(f64, f64)>, PbmError> {
+        let track = energy_track(variant, h, t_end)?;
+        let e0 = track[0].1;
+        Ok(track.iter().map(|p| (p.0, p.1 - e0)).collect())
+    };
+    let swings = [
+        ("symplectic Euler", error(EulerVariant::Symplectic)?),
+        ("implicit midpoint", error(EulerVariant::ImplicitMidpoint)?),
+    ];
+    let (k, h_stiff, steps) = (K, 0.1, 30);
+    let mut stiff = Vec::new();
+    for implicit_midpoint in [false, true] {
+        let mut system = StiffExample::new(k, 1.0, 1.0)?;
+        let mut ys = vec![(0.0, 1.0)];
+        for n in 1..=steps {
+            if implicit_midpoint {
+                implicit_midpoint_step(&mut system, h_stiff)?;
+            } else {
+                backward_euler_step(&mut system, h_stiff)?;
+            }
+            ys.push((f64::from(n), state_of(&system)[1]));
+        }
+        stiff.push(ys);
+    }
+    require_finite(
+        "midpoint",
+        swings
+            .iter()
+            .flat_map(|s| &s.1)
+            .chain(stiff.iter().flatten())
+            .flat_map(|p| [p.0, p.1]),
+    )?;
+    let top =
+        swings.iter().flat_map(|s| &s.1).map(|p| p.1.abs()).fold(0.0, f64::max);
+    let legends = [
+        swings
+            .iter()
+            .enumerate()
+            .map(|(i, (name, track))| {
+                let worst = track.iter().map(|p| p.1.abs()).fold(0.0, f64::max);
+                let label = format!("{name}, h = 20 ms: within {worst:.2} J");
+                (label, Swatch::Line(color(2 + i), LINE_WIDTH))
+            })
+            .collect::<Legend>(),
+        vec![
+            ("backward Euler".to_string(), Swatch::LineDots(color(1), LINE_WIDTH)),
+            ("implicit midpoint".to_string(), Swatch::LineDots(color(3), LINE_WIDTH)),
+        ],
+    ];
+    let titles = [
+        "(a) energy error on the swinging spring".to_string(),
+        format!("(b) the stiff mode y at hk = {}", h_stiff * k),
+    ];
+    draw_figure("midpoint", [430, 720], |root, layout| {
+        let titles = [titles[0].as_str(), titles[1].as_str()];
+        let parts = titled_panels(root, layout, titles)?;
+        let plots = legends_below(&parts, &legends)?;
+        let mut chart = chart_on(&plots[0])
+            .build_cartesian_2d(0.0..t_end, (-1.1 * top)..(1.1 * top))?;
+        axes(&mut chart, "time t (s)", "E − E(0) (J)").draw()?;
+        dashed_line(&mut chart, &[(0.0, 0.0), (t_end, 0.0)], REFERENCE, 1)?;
+        for (i, (_, track)) in swings.iter().enumerate() {
+            line(&mut chart, track, color(2 + i), LINE_WIDTH)?;
+        }
+        let mut chart = chart_on(&plots[1])
+            .build_cartesian_2d(0.0..steps as f64, -1.1..1.1)?;
+        axes(&mut chart, "steps taken", "y")
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .draw()?;
+        dashed_line(&mut chart, &[(0.0, 0.0), (steps as f64, 0.0)], REFERENCE, 1)?;
+        for (ys, c) in stiff.iter().zip([color(1), color(3)]) {
+            line(&mut chart, ys, c, LINE_WIDTH)?;
+            chart.draw_series(ys.iter().map(|p| Circle::new(*p, 3, c.filled())))?;
+        }
+        Ok(())
+    })
+}
+
+/// The corners of the convex hull of a few points, in order around them (for ≤ 4
+/// points: sorted by angle about their centroid).
+fn around(points: &mut [(f64, f64)]) {
+    let n = points.len() as f64;
+    let c = points.iter().fold((0.0, 0.0), |a, p| (a.0 + p.0 / n, a.1 + p.1 / n));
+    points.sort_by(|a, b| {
+        let angle = |p: &(f64, f64)| (p.1 - c.1).atan2(p.0 - c.0);
+        angle(a).total_cmp(&angle(b))
+    });
+}
+
+/// The multigrid's first level on the 8 × 8 sheet, read from [`Multigrid`]: (a) the
+/// pairs of the first matching, (b) the groups of the second, (c) the V-cycle's
+/// steps over the hierarchy's levels, with their sizes.
+fn aggregation() -> Result<Vec<Drawing>, PbmError> {
+    let n = COLOURED_SIDE;
+    let model = sheet(n, 1000.0)?;
+    let (a, _) = model.system_matrices(1.0 / 30.0, None)?;
+    let multigrid = Multigrid::new(&a)?;
+    let sizes = multigrid.sizes();
+    let (pair, group) = multigrid.first_level().ok_or_else(|| PbmError::Figure {
+        name: "aggregation".into(),
+        why: "the sheet is too small to coarsen".into(),
+    })?;
+    let at = |i: usize| ((i % n) as f64, (i / n) as f64);
+    let members = |of: &[usize], c: usize| -> Vec<(f64, f64)> {
+        let mut pts: Vec<(f64, f64)> =
+            (0..of.len()).filter(|&i| of[i] == c).map(at).collect();
+        around(&mut pts);
+        pts
+    };
+    let pairs: Vec<Vec<(f64, f64)>> =
+        (0..=pair.iter().copied().max().unwrap_or(0)).map(|c| members(&pair, c)).collect();
+    let groups: Vec<Vec<(f64, f64)>> =
+        (0..=group.iter().copied().max().unwrap_or(0)).map(|c| members(&group, c)).collect();
+    let titles = [
+        format!("(a) first matching: {} pairs", pairs.len()),
+        format!("(b) second matching: {} groups, each one coarse node", groups.len()),
+        "(c) one V-cycle, z = B r, down the levels and back".to_string(),
+    ];
+    let steps: Vec<(f64, f64)> = (0..sizes.len())
+        .map(|l| (l as f64, -(l as f64)))
+        .chain((0..sizes.len() - 1).rev().map(|l| ((2 * sizes.len() - 2 - l) as f64, -(l as f64))))
+        .collect();
+    let cycle_legend: Legend = [
+        "1 smooth forward: one Gauss–Seidel sweep from z = 0",
+        "2 restrict: the residual summed over each group, Pᵀs",
+        "3 solve the coarsest level exactly (dense Cholesky)",
+        "4 prolong and correct: each group's answer copied back, z += P e",
+        "5 smooth backward: the sweep in the opposite order",
+    ]
+    .iter()
+    .map(|t| (t.to_string(), Swatch::Dot(REFERENCE, 0)))
+    .collect();
+    draw_figure("aggregation", [730, 1160], |root, layout| {
+        let (top, bottom) = root.split_vertically(layout.pick(340, 680));
+        let parts = panels(&top, layout, 2, 2);
+        let font = label_font();
+        let side = (n - 1) as f64;
+        for (k, part) in parts.iter().enumerate() {
+            let area = titled(part, &titles[k], &font)?;
+            let mut chart = scene_chart(&area, -0.5..side + 0.5, -0.5..side + 0.5)?;
+            let sets = if k == 0 { &pairs } else { &groups };
+            for (c, pts) in sets.iter().enumerate() {
+                let colour = color(c % 7);
+                if pts.len() >= 3 {
+                    chart.draw_series([Polygon::new(pts.clone(), colour.mix(0.35).filled())])?;
+                }
+                let mut ring = pts.clone();
+                if pts.len() >= 3 {
+                    ring.push(pts[0]);
+                }
+                line(&mut chart, &ring, colour, if k == 0 { 5 } else { 3 })?;
+            }
+            for i in 0..pair.len() {
+                chart.draw_series([Circle::new(at(i), 4, REFERENCE.filled())])?;
+            }
+        }
+        let area = titled(&bottom, &titles[2], &font)?;
+        let area = legend_below(&area, &cycle_legend)?;
+        let width = (2 * sizes.len() - 2) as f64;
+        let depth = (sizes.len() - 1) as f64;
+        // Room on the left for the levels' names, more of it on a narrow page.
+        let left = layout.pick(-2.6, -4.4);
+        let mut chart = ChartBuilder::on(&area)
+            .margin(8)
+            .build_cartesian_2d(left..width + 0.6, (-depth - 0.4)..0.4)?;
+        line(&mut chart, &steps, REFERENCE, 2)?;
+        let note = tick_font();
+        let last = sizes.len() - 1;
+        for (l, size) in sizes.iter().enumerate() {
+            let name = match l {
+                0 => format!("fine: {size} nodes"),
+                l if l == last => format!("coarsest: {size}"),
+                l => format!("level {l}: {size}"),
+            };
+            let anchor = note.pos(Pos::new(HPos::Left, VPos::Center));
+            chart.draw_series([Text::new(name, (left + 0.1, -(l as f64)), anchor)])?;
+        }
+        // Each node and edge numbered by its step in the legend.
+        let numbered = |text: &str, at: (f64, f64), h: HPos| {
+            Text::new(text.to_string(), at, label_font().pos(Pos::new(h, VPos::Center)))
+        };
+        for (k, &(x, y)) in steps.iter().enumerate() {
+            let c = color(if k == last { 1 } else { 0 });
+            chart.draw_series([Circle::new((x, y), 6, c.filled())])?;
+            let (text, h, dx) = match k.cmp(&last) {
+                std::cmp::Ordering::Less => ("1", HPos::Right, -0.15),
+                std::cmp::Ordering::Equal => ("3", HPos::Left, 0.15),
+                std::cmp::Ordering::Greater => ("5", HPos::Left, 0.15),
+            };
+            chart.draw_series([numbered(text, (x + dx, y), h)])?;
+        }
+        for k in 0..steps.len() - 1 {
+            let (p, q) = (steps[k], steps[k + 1]);
+            let (x, y) = (0.5 * (p.0 + q.0), 0.5 * (p.1 + q.1));
+            let (text, h, dx) =
+                if k < last { ("2", HPos::Right, -0.12) } else { ("4", HPos::Left, 0.12) };
+            chart.draw_series([numbered(text, (x + dx, y), h)])?;
+        }
+        Ok(())
+    })
 }

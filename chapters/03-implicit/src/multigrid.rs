@@ -261,6 +261,21 @@ impl<const D: usize> Multigrid<D> {
     }
     // ANCHOR_END: setup
 
+    /// The first level's aggregation in the matrix's own numbering (for a reader, a
+    /// test or a figure): each node's pair after the first matching, and its group
+    /// of up to four after the second; none for a matrix too small to coarsen. The
+    /// pairs are [`Multigrid::new`]'s first call again, on the same matrix.
+    pub fn first_level(&self) -> Option<(Vec<usize>, Vec<usize>)> {
+        let level = self.levels.first()?;
+        let (pairs, _) = pair_up(&self.fine.matrix);
+        let n = self.fine.order.len();
+        let (mut pair, mut group) = (vec![0; n], vec![0; n]);
+        for (k, &i) in self.fine.order.iter().enumerate() {
+            (pair[i], group[i]) = (pairs[k], level.aggregate[k]);
+        }
+        Some((pair, group))
+    }
+
     /// Whether `a` has the pattern this hierarchy was built for.
     pub fn fits(&self, a: &BlockSparse<D>) -> bool {
         self.pattern.0 == a.block_rows() && self.pattern.1 == a.columns()

@@ -2,7 +2,9 @@
 //! three Euler variants of the chapter (explicit, backward, symplectic) are compared
 //! by their energy.
 
+use crate::backward_euler::implicit_midpoint_step;
 use crate::mass_spring::MassSpring;
+use crate::stiff::Differenced;
 use nalgebra::Vector2;
 use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::EULER;
@@ -60,6 +62,9 @@ pub enum EulerVariant {
     /// Symplectic Euler: new velocity from old positions, new positions from new
     /// velocity.
     Symplectic,
+    /// Not an Euler method but the damping-free implicit one beside them: implicit
+    /// midpoint, Newton-solved, its Jacobian by central differences.
+    ImplicitMidpoint,
 }
 
 /// Energy of the spring pendulum over `t_end` seconds under one Euler variant: (t,
@@ -77,6 +82,10 @@ pub fn energy_track(
             EulerVariant::Explicit => euler.step(&mut model.system, h).map(|_| ())?,
             EulerVariant::Backward => model.backward_euler_step(h).map(|_| ())?,
             EulerVariant::Symplectic => model.symplectic_euler_step(h)?,
+            EulerVariant::ImplicitMidpoint => {
+                let mut system = Differenced { system: &mut model.system };
+                implicit_midpoint_step(&mut system, h).map(|_| ())?
+            }
         }
         out.push((model.system.t, model.system.energy()));
     }

@@ -8,6 +8,7 @@ use pbm_ode::scenes::{Field, circle_field};
 use pbm_ode::system::{OdeSystem, VectorField, state_of};
 use pbm_ode::tableau::ButcherTableau;
 use pbm_prelim::PbmError;
+use pbm_prelim::finite_difference::{EPSILON, central_jacobian};
 use pbm_prelim::validate::{all_finite, positive};
 
 /// A system that can also give the Jacobian f′ = ∂f/∂x of its derivative at the
@@ -84,6 +85,55 @@ impl<S: OdeSystem> OdeSystem for Linear<S> {
 impl<S: OdeSystem> Linearizable for Linear<S> {
     fn jacobian(&mut self) -> DMatrix<f64> {
         self.jacobian.clone()
+    }
+}
+
+/// Any system, its Jacobian taken by central differences of its derivative (step
+/// [`EPSILON`]): for a model whose Jacobian is not written out, such as a
+/// particle system stepped by a method that needs the whole f′. A derivative that
+/// fails while probing gives a Jacobian of NaN, which the step using it reports.
+pub struct Differenced<'a, S: ?Sized> {
+    /// The system.
+    pub system: &'a mut S,
+}
+
+impl<S: OdeSystem + ?Sized> OdeSystem for Differenced<'_, S> {
+    fn dimension(&self) -> usize {
+        self.system.dimension()
+    }
+    fn time(&self) -> f64 {
+        self.system.time()
+    }
+    fn gather_state(&self, x: &mut [f64]) {
+        self.system.gather_state(x);
+    }
+    fn scatter_state(&mut self, x: &[f64], t: f64) {
+        self.system.scatter_state(x, t);
+    }
+    fn derivative(&mut self, xdot: &mut [f64]) -> Result<(), PbmError> {
+        self.system.derivative(xdot)
+    }
+}
+
+impl<S: OdeSystem + ?Sized> Linearizable for Differenced<'_, S> {
+    fn jacobian(&mut self) -> DMatrix<f64> {
+        let (n, t) = (self.system.dimension(), self.system.time());
+        let x = state_of(&*self.system);
+        let system = &mut *self.system;
+        let entries = central_jacobian(
+            |probe: &[f64], out: &mut [f64]| {
+                system.scatter_state(probe, t);
+                system.derivative(out)
+            },
+            &x,
+            n,
+            EPSILON,
+        );
+        system.scatter_state(&x, t);
+        match entries {
+            Ok(entries) => DMatrix::from_row_slice(n, n, &entries),
+            Err(_) => DMatrix::from_element(n, n, f64::NAN),
+        }
     }
 }
 

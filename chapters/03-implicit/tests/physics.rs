@@ -143,6 +143,34 @@ fn backward_euler_never_gains_energy_and_symplectic_euler_stays_close() {
 }
 
 #[test]
+fn implicit_midpoint_keeps_the_swinging_springs_energy_without_drift() {
+    // Implicit midpoint is symplectic: on this nonlinear swing its energy error
+    // oscillates, bounded, with no trend, where backward Euler at the same 20 ms
+    // step has lost most of the swing. Bound: symplectic Euler's error (under 1 J
+    // above) is first order; midpoint's is second order, so far smaller.
+    let t_end = 10.0;
+    let midpoint = energy_track(EulerVariant::ImplicitMidpoint, 0.02, t_end).unwrap();
+    let e0 = midpoint[0].1;
+    let worst = midpoint.iter().map(|p| (p.1 - e0).abs()).fold(0.0, f64::max);
+    assert!(worst < 0.2, "{worst}");
+    // No drift: the last second's mean energy is the first second's, to a fraction
+    // of the oscillation.
+    let mean = |from: f64, to: f64| {
+        let inside: Vec<f64> = midpoint
+            .iter()
+            .filter(|p| p.0 >= from && p.0 < to)
+            .map(|p| p.1)
+            .collect();
+        inside.iter().sum::<f64>() / inside.len() as f64
+    };
+    assert!(
+        (mean(t_end - 1.0, t_end) - mean(0.0, 1.0)).abs() < 0.2 * worst.max(1e-6)
+    );
+    let backward = energy_track(EulerVariant::Backward, 0.02, t_end).unwrap();
+    assert!(backward.last().unwrap().1 < e0 - 10.0 * worst);
+}
+
+#[test]
 fn one_newton_iteration_is_the_linearized_step() {
     let mut linear = spring_pendulum().unwrap();
     let mut newton = spring_pendulum().unwrap();
@@ -346,4 +374,53 @@ fn a_force_without_jacobians_is_refused_by_the_implicit_step_with_its_name() {
         err.to_string().contains("`spatial interaction` does not provide"),
         "{err}"
     );
+}
+
+#[test]
+fn the_first_step_from_rest_is_free_fall_that_cg_solves_in_one_iteration() {
+    // The sheet lies flat with every spring at its rest length, and gravity points
+    // across it. A spring at rest length resists only stretching along itself, so
+    // ∂f/∂x and ∂f/∂v vanish across the sheet: A b = M b for the out-of-plane
+    // right-hand side b = h M g, and CG's first iterate is the answer. That is why
+    // the step-from-rest benchmark (mass-spring.md) times assembly and one product,
+    // not the iteration growth of implicit/sheet-sizes. The fall is g h².
+    let h = 1.0 / 30.0;
+    for n in [8, 32, 64] {
+        let mut model = sheet(n, 1000.0).unwrap(); // block Jacobi, ten digits, from zero
+        let report = model.backward_euler_step(h).unwrap();
+        assert_eq!(report.cg.iterations, 1, "n = {n}");
+        let lowest = model.system.particles.iter().map(|p| p.x.z).fold(0.0, f64::min);
+        assert!((lowest + G * h * h).abs() < 1e-12, "n = {n}: {lowest}");
+    }
+}
+
+#[test]
+fn the_first_aggregation_joins_pairs_into_groups_of_at_most_four() {
+    // What the aggregation figure draws: every pair lies inside one group, a group
+    // holds at most four particles (two pairs), and the groups are the next level.
+    let model = sheet(8, 1000.0).unwrap();
+    let (a, _) = model.system_matrices(1.0 / 30.0, None).unwrap();
+    let multigrid = pbm_implicit::multigrid::Multigrid::new(&a).unwrap();
+    let (pair, group) = multigrid.first_level().unwrap();
+    let groups = group.iter().max().unwrap() + 1;
+    assert_eq!(groups, multigrid.sizes()[1]);
+    for i in 0..pair.len() {
+        for j in 0..pair.len() {
+            if pair[i] == pair[j] {
+                assert_eq!(group[i], group[j], "pair of {i} and {j} split");
+            }
+        }
+    }
+    for g in 0..groups {
+        let size = group.iter().filter(|&&c| c == g).count();
+        assert!((1..=4).contains(&size), "group {g} has {size}");
+    }
+    // Paired particles are coupled: a block joins them.
+    for i in 0..pair.len() {
+        for j in i + 1..pair.len() {
+            if pair[i] == pair[j] {
+                assert!(a.row(i).0.contains(&j), "{i} and {j} share no block");
+            }
+        }
+    }
 }
