@@ -4,7 +4,7 @@ use crate::body::Representation;
 use crate::mass::MassProperties;
 use crate::mesh::{TriMesh, box_mesh, l_shape, tetrahedron};
 use crate::scenes::{
-    DZHANIBEKOV_OMEGA, SpinSample, gyroscopic_run, push, sign_changes, torque_free,
+    DZHANIBEKOV_OMEGA, GYROSCOPIC, SpinSample, gyroscopic_run, push, sign_changes, torque_free,
     translation_free,
 };
 use nalgebra::Vector3;
@@ -209,10 +209,10 @@ fn dzhanibekov(p: DzhanibekovParams) -> Result<Value, PbmError> {
 params! {
     /// `rigid/gyroscopic`.
     pub struct GyroscopicParams {
-        spin: f64 = positive("spin about the skew axis at the start (rad/s)", 10.0, 30.0),
-        h: f64 = step(1.0 / 60.0, 0.05),
-        t_end: f64 = duration(3.0, 100.0),
-        newton: usize = int("Newton steps per backward-Euler step", 1, 1, 20),
+        spin: f64 = positive("spin about the skew axis at the start (rad/s)", GYROSCOPIC.spin, 30.0),
+        h: f64 = step(GYROSCOPIC.h, 0.05),
+        t_end: f64 = duration(GYROSCOPIC.t_end, 100.0),
+        newton: usize = int("Newton steps per backward-Euler step", GYROSCOPIC.newton as u64, 1, 20),
     }
 }
 

@@ -1,13 +1,10 @@
 //! The chapter's figures, computed with the chapter's own code.
 
 use crate::body::Representation;
-use crate::exercises::GyroscopicParams;
-use pbm_prelim::Params;
-use pbm_prelim::params::ParamSet;
 use crate::mass::{MassProperties, projected_area, projection_axes};
 use crate::mesh::l_shape;
 use crate::scenes::{
-    DZHANIBEKOV_OMEGA, Sample, TUMBLING_BLOCK_SIZE, gyroscopic_run,
+    DZHANIBEKOV_OMEGA, GYROSCOPIC, GyroscopicSetup, Sample, TUMBLING_BLOCK_SIZE, gyroscopic_run,
     polhode, push, torque_free, tumbling_block,
 };
 use nalgebra::{Matrix3, Vector3};
@@ -736,8 +733,7 @@ fn polhode_figure() -> Result<Vec<Drawing>, PbmError> {
 /// The brick of `rigid/gyroscopic` at its defaults: E/E₀ and |L|/|L₀| against time
 /// for forward Euler and for backward Euler with one Newton step.
 fn gyroscopic() -> Result<Vec<Drawing>, PbmError> {
-    let GyroscopicParams { spin, h, t_end, newton } =
-        GyroscopicParams::read(&Params::defaults(&GyroscopicParams::specs()))?;
+    let GyroscopicSetup { spin, h, t_end, newton } = GYROSCOPIC;
     let samples = gyroscopic_run(spin, h, t_end, newton)?;
     let (e0, l0) = (samples[0].energy_implicit, samples[0].momentum_implicit);
     let curve = |f: &dyn Fn(&crate::scenes::SpinSample) -> Option<f64>| {
@@ -761,7 +757,7 @@ fn gyroscopic() -> Result<Vec<Drawing>, PbmError> {
     legend[2].0 = format!("{} ({newton_label})", legend[2].0);
     legend.push(("exact: both stay 1".into(), Swatch::Dashed(REFERENCE, 1)));
     let title = format!(
-        "10 × 40 × 20 cm brick spun at {spin} rad/s about a skew axis, no torque, h = {:.1} ms",
+        "10 × 40 × 20 cm brick tumbling at {spin} rad/s, no torque, h = {:.1} ms",
         h * 1e3
     );
     titled_figure("gyroscopic", [460, 520], &title, |root, _| {

@@ -259,6 +259,23 @@ pub fn brick() -> Result<MassProperties, PbmError> {
 /// The skew axis the brick is spun about, in body coordinates (not a unit vector).
 pub const SKEW_AXIS: Vector3<f64> = Vector3::new(2.0, 1.0, -1.5);
 
+/// The setup of `rigid/gyroscopic` at its defaults, which its figure draws.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GyroscopicSetup {
+    /// Spin about the skew axis at the start (rad/s).
+    pub spin: f64,
+    /// Step (s): a 60 Hz frame.
+    pub h: f64,
+    /// Simulated time (s).
+    pub t_end: f64,
+    /// Newton steps per backward-Euler step: one, as Catto takes.
+    pub newton: usize,
+}
+
+/// The page's run: 10 rad/s, one step per 60 Hz frame, for 3 s, one Newton step.
+pub const GYROSCOPIC: GyroscopicSetup =
+    GyroscopicSetup { spin: 10.0, h: 1.0 / 60.0, t_end: 3.0, newton: 1 };
+
 /// An explicit run is stopped once its energy exceeds this many times the start.
 pub const RUNAWAY: f64 = 1e3;
 

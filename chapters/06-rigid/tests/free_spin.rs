@@ -7,8 +7,8 @@ use pbm_prelim::sampling::sample;
 use pbm_rigid::body::Representation;
 use pbm_rigid::gyroscopic::BodySpin;
 use pbm_rigid::scenes::{
-    DZHANIBEKOV_OMEGA, SKEW_AXIS, Sample, brick, gyroscopic_run, polhode,
-    torque_free, tumbling_block,
+    DZHANIBEKOV_OMEGA, GYROSCOPIC, GyroscopicSetup, SKEW_AXIS, Sample, brick,
+    gyroscopic_run, polhode, torque_free, tumbling_block,
 };
 
 #[test]
@@ -126,7 +126,8 @@ fn one_newton_step_is_close_to_converged_and_newton_converges_quadratically() {
 
 #[test]
 fn at_a_large_step_explicit_gains_and_implicit_loses_over_the_run() {
-    let run = gyroscopic_run(10.0, 1.0 / 60.0, 3.0, 1).unwrap();
+    let GyroscopicSetup { spin, h, t_end, newton } = GYROSCOPIC;
+    let run = gyroscopic_run(spin, h, t_end, newton).unwrap();
     let (first, last) = (run[0], run[run.len() - 1]);
     let explicit = last.energy_explicit.unwrap() / first.energy_implicit;
     let implicit = last.energy_implicit / first.energy_implicit;
