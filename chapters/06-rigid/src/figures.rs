@@ -750,7 +750,7 @@ fn gyroscopic() -> Result<Vec<Drawing>, PbmError> {
     let top = curves.iter().flat_map(|c| c.1.iter().map(|p| p.1)).fold(1.0, f64::max);
     let style = |k: usize| {
         let c = color(if k < 2 { 3 } else { 0 });
-        if k % 2 == 0 { Swatch::Line(c, LINE_WIDTH + 1) } else { Swatch::Dashed(c, 2) }
+        if k.is_multiple_of(2) { Swatch::Line(c, LINE_WIDTH + 1) } else { Swatch::Dashed(c, 2) }
     };
     let mut legend: Legend =
         curves.iter().enumerate().map(|(k, c)| (c.0.to_string(), style(k))).collect();
