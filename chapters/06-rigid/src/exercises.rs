@@ -4,10 +4,11 @@ use crate::body::Representation;
 use crate::mass::MassProperties;
 use crate::mesh::{TriMesh, box_mesh, l_shape, tetrahedron};
 use crate::scenes::{
-    DZHANIBEKOV_OMEGA, push, sign_changes, torque_free, translation_free,
+    DZHANIBEKOV_OMEGA, GYROSCOPIC, SpinSample, gyroscopic_run, push, sign_changes, torque_free,
+    translation_free,
 };
 use nalgebra::Vector3;
-use pbm_prelim::{Exercise, PbmError, params};
+use pbm_prelim::{Exercise, Optional, PbmError, params};
 use serde_json::{Value, json};
 
 /// Every exercise of the chapter, in reading order.
@@ -43,6 +44,20 @@ pub fn all() -> Vec<Exercise> {
             "spin about the intermediate axis flips over and over; L and energy stay put",
             dzhanibekov,
         ),
+        Exercise::new(
+            "gyroscopic",
+            "a brick tumbling with no torque at a large step: forward Euler on ω × Iω gains energy, backward Euler cannot",
+            gyroscopic,
+        )
+        .limit(
+            ("t_end / h × (newton + 1)", "spin updates"),
+            (4e5, "lower t_end or newton, or raise h"),
+            spin_updates,
+        )
+        .optional(&[Optional {
+            field: "explicit_runaway_time",
+            null_when: "if the explicit run's energy stayed under 1000 times its start",
+        }]),
     ]
 }
 
@@ -188,5 +203,42 @@ fn dzhanibekov(p: DzhanibekovParams) -> Result<Value, PbmError> {
         "final_body_omega": [last.body_omega.x, last.body_omega.y, last.body_omega.z],
         "start_body_omega": [start.x, start.y, start.z],
         "h": h,
+    }))
+}
+
+params! {
+    /// `rigid/gyroscopic`.
+    pub struct GyroscopicParams {
+        spin: f64 = positive("spin about the skew axis at the start (rad/s)", GYROSCOPIC.spin, 30.0),
+        h: f64 = step(GYROSCOPIC.h, 0.05),
+        t_end: f64 = duration(GYROSCOPIC.t_end, 100.0),
+        newton: usize = int("Newton steps per backward-Euler step", GYROSCOPIC.newton as u64, 1, 20),
+    }
+}
+
+/// The explicit run's update and `newton` Newton steps for each step: the work.
+fn spin_updates(p: &GyroscopicParams) -> f64 {
+    // The run keeps every step's sample (56 bytes): 4e5 updates are at most 2e5
+    // steps, about 11 MB, and take a few milliseconds.
+    pbm_prelim::budget::steps(p.t_end, p.h) * (p.newton + 1) as f64
+}
+
+fn gyroscopic(p: GyroscopicParams) -> Result<Value, PbmError> {
+    let samples = gyroscopic_run(p.spin, p.h, p.t_end, p.newton)?;
+    let first = samples[0];
+    let reached = samples.iter().rev().find(|s| s.energy_explicit.is_some());
+    let last = samples[samples.len() - 1];
+    let gain = |end: Option<f64>, start: f64| end.map_or(0.0, |e| e / start - 1.0);
+    let start_l = first.momentum_implicit;
+    let start_e = first.energy_implicit;
+    let runaway = samples.iter().find(|s: &&SpinSample| s.energy_explicit.is_none());
+    Ok(json!({
+        "energy_gain_explicit": gain(reached.and_then(|s| s.energy_explicit), start_e),
+        "energy_gain_implicit": last.energy_implicit / start_e - 1.0,
+        "momentum_gain_explicit": gain(reached.and_then(|s| s.momentum_explicit), start_l),
+        "momentum_gain_implicit": last.momentum_implicit / start_l - 1.0,
+        "explicit_runaway_time": runaway.map(|s| s.t),
+        "steps": samples.len() - 1,
+        "h": p.h,
     }))
 }

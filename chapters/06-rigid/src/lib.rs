@@ -12,6 +12,7 @@ extern crate self as pbm_rigid;
 pub mod body;
 pub mod body2d;
 pub mod demos;
+pub mod gyroscopic;
 pub mod mass;
 pub mod mesh;
 pub mod rotation;

@@ -273,6 +273,20 @@ impl ProjectionIntegrals {
     // ANCHOR_END: projection_edge
 }
 
+/// The coordinate plane (a, b) a triangle with normal `n` is projected onto, and the
+/// axis c it is projected along: the largest component of n, so that the division by
+/// n_c stays well away from zero; (a, b, c) is a cyclic order of (x, y, z).
+pub fn projection_axes(n: &Vector3<f64>) -> (usize, usize, usize) {
+    let c = n.iamax();
+    ((c + 1) % 3, (c + 2) % 3, c)
+}
+
+/// The area of the triangle's shadow on the (a, b) plane by Green's theorem, the
+/// edge sum P₁ = ½ Σ Δb (a₀ + a₁); positive when the shadow runs counter-clockwise.
+pub fn projected_area(tri: &[Vector3<f64>; 3], a: usize, b: usize) -> f64 {
+    projection_integrals(tri, a, b).p1
+}
+
 // ANCHOR: polyhedral
 /// Mirtich's three reductions for one triangle with unit outward normal n. Volume
 /// integrals become surface integrals (divergence theorem); a surface integral over a
@@ -281,8 +295,7 @@ impl ProjectionIntegrals {
 /// (Green's theorem).
 fn add_triangle(tri: &[Vector3<f64>; 3], v: &mut VolumeIntegrals) {
     let n = (tri[1] - tri[0]).cross(&(tri[2] - tri[0])).normalize();
-    let c = n.iamax(); // project along the largest normal component
-    let (a, b) = ((c + 1) % 3, (c + 2) % 3);
+    let (a, b, c) = projection_axes(&n);
     let w = -n.dot(&tri[0]); // the plane is n·x + w = 0
     let p = projection_integrals(tri, a, b);
     let (na, nb, nc) = (n[a], n[b], n[c]);

@@ -31,6 +31,16 @@ pub fn shown() -> Vec<Shown> {
             "relative_angular_momentum_drift",
             "final_body_omega",
         ]),
+        Shown::run("rigid/gyroscopic").keys(&[
+            "energy_gain_explicit",
+            "energy_gain_implicit",
+            "momentum_gain_explicit",
+            "momentum_gain_implicit",
+            "explicit_runaway_time",
+        ]),
+        Shown::values("rigid/gyroscopic").set(&["newton=5"]),
+        Shown::values("rigid/gyroscopic").set(&["h=0.001"]),
+        Shown::values("rigid/gyroscopic").set(&["spin=20"]),
     ]
 }
 

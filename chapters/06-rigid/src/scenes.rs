@@ -1,11 +1,13 @@
 //! The chapter's scenes, shared by its exercises, figures and demos: the notes'
 //! worked examples (section 5) and torque-free motion: forces that push without
 //! turning, forces that turn without pushing, the force-versus-torque puzzle,
-//! orientation drift, and the instability of spin about the intermediate axis.
+//! orientation drift, the instability of spin about the intermediate axis, and the
+//! gyroscopic term stepped explicitly and implicitly at a large step.
 
 use crate::body::{
     Body, PointForce, Representation, RigidBody, RigidBodyDef, RigidSystem,
 };
+use crate::gyroscopic::BodySpin;
 use crate::mass::MassProperties;
 use nalgebra::{Matrix3, Vector3};
 use pbm_ode::runge_kutta::{RungeKutta, step_count};
@@ -148,6 +150,34 @@ impl Sample {
     }
 }
 
+impl Sample {
+    /// The angular momentum in body coordinates, L_b = Rᵀ L: the point that traces
+    /// the polhode.
+    pub fn body_momentum(&self) -> Vector3<f64> {
+        self.r.transpose() * self.l
+    }
+}
+
+/// The body-frame angular momentum of the tumbling block over `t_end` seconds from
+/// `l_body` (body = world at t = 0), every 10 ms: one polhode.
+pub fn polhode(
+    l_body: Vector3<f64>,
+    t_end: f64,
+) -> Result<Vec<Vector3<f64>>, PbmError> {
+    let inverse = tumbling_block()?.inertia.try_inverse().ok_or_else(|| {
+        PbmError::degenerate("tumbling block", "singular inertia tensor")
+    })?;
+    let run = torque_free(
+        inverse * l_body,
+        Representation::Quaternion,
+        true,
+        1e-3,
+        t_end,
+        10,
+    )?;
+    Ok(run.iter().map(Sample::body_momentum).collect())
+}
+
 // ANCHOR: torque_free
 /// Torque-free motion of the tumbling block from angular velocity `omega` (body =
 /// world at t = 0), RK4 at step h, renormalizing the orientation after every step if
@@ -220,3 +250,80 @@ pub fn scattered_blocks(n: u64, spread: f64) -> Result<Vec<RigidBody>, PbmError>
         })
         .collect()
 }
+
+/// The brick of the gyroscopic experiment: 10 × 40 × 20 cm, 2 kg (chapter 10's).
+pub fn brick() -> Result<MassProperties, PbmError> {
+    MassProperties::block(Vector3::new(0.1, 0.4, 0.2), 2.0)
+}
+
+/// The skew axis the brick is spun about, in body coordinates (not a unit vector).
+pub const SKEW_AXIS: Vector3<f64> = Vector3::new(2.0, 1.0, -1.5);
+
+/// The setup of `rigid/gyroscopic` at its defaults, which its figure draws.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GyroscopicSetup {
+    /// Spin about the skew axis at the start (rad/s).
+    pub spin: f64,
+    /// Step (s): a 60 Hz frame.
+    pub h: f64,
+    /// Simulated time (s).
+    pub t_end: f64,
+    /// Newton steps per backward-Euler step: one, as Catto takes.
+    pub newton: usize,
+}
+
+/// The page's run: 10 rad/s, one step per 60 Hz frame, for 3 s, one Newton step.
+pub const GYROSCOPIC: GyroscopicSetup =
+    GyroscopicSetup { spin: 10.0, h: 1.0 / 60.0, t_end: 3.0, newton: 1 };
+
+/// An explicit run is stopped once its energy exceeds this many times the start.
+pub const RUNAWAY: f64 = 1e3;
+
+/// One sample of the gyroscopic experiment: energy and |L| of both integrators.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SpinSample {
+    /// Time (s).
+    pub t: f64,
+    /// Kinetic energy of the explicit run (J); `None` once it ran away.
+    pub energy_explicit: Option<f64>,
+    /// Kinetic energy of the implicit run (J).
+    pub energy_implicit: f64,
+    /// |L| of the explicit run (kg m²/s); `None` once it ran away.
+    pub momentum_explicit: Option<f64>,
+    /// |L| of the implicit run (kg m²/s).
+    pub momentum_implicit: f64,
+}
+
+// ANCHOR: gyroscopic_run
+/// The brick spun at `spin` rad/s about [`SKEW_AXIS`] with no torque, its body-frame
+/// ω stepped at h by forward Euler and by backward Euler (`newton` Newton steps);
+/// the explicit run stops when its energy passes [`RUNAWAY`] times the start.
+pub fn gyroscopic_run(
+    spin: f64,
+    h: f64,
+    t_end: f64,
+    newton: usize,
+) -> Result<Vec<SpinSample>, PbmError> {
+    let body = BodySpin::new(brick()?.inertia)?;
+    let start = SKEW_AXIS.normalize() * spin;
+    let (mut explicit, mut implicit) = (Some(start), start);
+    let limit = RUNAWAY * body.energy(&start);
+    let mut out = Vec::new();
+    for n in 0..=step_count(h, t_end)? {
+        if n > 0 {
+            explicit = explicit
+                .map(|w| body.explicit_step(&w, h))
+                .filter(|w| body.energy(w) <= limit);
+            implicit = body.implicit_step(&implicit, h, newton)?;
+        }
+        out.push(SpinSample {
+            t: n as f64 * h,
+            energy_explicit: explicit.map(|w| body.energy(&w)),
+            energy_implicit: body.energy(&implicit),
+            momentum_explicit: explicit.map(|w| body.momentum(&w).norm()),
+            momentum_implicit: body.momentum(&implicit).norm(),
+        });
+    }
+    Ok(out)
+}
+// ANCHOR_END: gyroscopic_run

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
 // The chapter's other tests, in one binary with the snapshots (one link, not one per file).
+mod free_spin;
 mod physics;
 
 use pbm_prelim::testing::{bound, bound_each};

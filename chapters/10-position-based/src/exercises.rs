@@ -9,7 +9,8 @@ use crate::sheet_static::{
 };
 use crate::scenes::Sweep;
 use crate::scenes::{
-    BoxChain, FRAME, REFERENCE_STEPS_PER_FRAME, drag_path, drag_run, hinged_bar,
+    BoxChain, FRAME, REFERENCE_STEPS_PER_FRAME, drag_path, drag_run,
+    free_brick_momentum_change, hinged_bar, jointed_pair_momentum_drift,
     lagrange_chain, max_position_difference, projected_chain_run, slide_and_bounce,
     stiffness_grid,
 };
@@ -51,6 +52,18 @@ pub fn all() -> Vec<Exercise> {
             "stiffness-vs-steps",
             "a mass hanging from a soft constraint: where XPBD and PBD let it rest, over substeps and iterations",
             stiffness_vs_steps,
+        ),
+        Exercise::new(
+            "free-bodies",
+            "angular momentum of a free tumbling brick with and without the gyroscopic term, and of two jointed cubes",
+            free_bodies,
+        )
+        .limit(
+            // The brick twice for t_end, the pair (two bodies) for t_end / 2: measured
+            // 0.6 s at the limit.
+            ("4 t_end / h", "body steps"),
+            (4e6, "lower t_end or raise h"),
+            |p: &FreeBodiesParams| 4.0 * pbm_prelim::budget::steps(p.t_end, p.h),
         ),
         Exercise::new(
             "chain",
@@ -623,5 +636,25 @@ fn sheet_sag(p: SheetSagParams) -> Result<Value, PbmError> {
         "free_edge_height_spread_mm": 1e3 * sag.edge_spread,
         // Chapter 9's cotton, which the sheet's particles share out.
         "density_kg_per_m2": crate::scenes::SHEET_DENSITY,
+    }))
+}
+
+params! {
+    /// `pbd/free-bodies`.
+    pub struct FreeBodiesParams {
+        h: f64 = step(1e-3, 0.01),
+        t_end: f64 = duration(2.0, 20.0),
+    }
+}
+
+/// The brick spun at (2, 1, −1.5) rad/s for t_end, with and without the gyroscopic
+/// term; the jointed pair for t_end / 2, its drift per second.
+fn free_bodies(p: FreeBodiesParams) -> Result<Value, PbmError> {
+    let pair_time = 0.5 * p.t_end;
+    Ok(json!({
+        "l_change_with_gyroscopic": free_brick_momentum_change(true, p.h, p.t_end)?,
+        "l_change_without_gyroscopic": free_brick_momentum_change(false, p.h, p.t_end)?,
+        "pair_l_drift_per_second": jointed_pair_momentum_drift(p.h, pair_time)? / pair_time,
+        "h": p.h,
     }))
 }

@@ -37,6 +37,8 @@ pub fn shown() -> Vec<Shown> {
         Shown::values("pbd/rigid-contact").set(&["substeps=50"]),
         Shown::values("pbd/rigid-contact").set(&["passes=8"]),
         Shown::values("pbd/net"),
+        Shown::values("pbd/free-bodies"),
+        Shown::values("pbd/free-bodies").set(&["h=0.0005"]),
         Shown::run("pbd/hinge"),
         Shown::values("pbd/hinge").set(&["limit_deg=180"]),
         Shown::run("pbd/sheet-sag").set(&["n=40"]).keys(SHEET_KEYS),

@@ -7,15 +7,13 @@
 use nalgebra::Vector3;
 use pbm_pbd::joint::{Anchor, BodySystem, Joint};
 use pbm_pbd::rigid::{Body, angular_velocity};
-use pbm_pbd::scenes::{BoxChain, UNROTATED};
+use pbm_pbd::scenes::{self, BoxChain, UNROTATED};
 use pbm_rigid::mass::MassProperties;
 use pbm_rigid::mesh::uv_sphere;
 use pbm_rigid::rotation::{Quat, quat_from_axis_angle, quat_to_matrix};
 
 fn brick() -> Body {
-    let props = MassProperties::block(Vector3::new(0.1, 0.4, 0.2), 2.0).unwrap();
-    let q = quat_from_axis_angle(&Vector3::new(1.0, 2.0, 3.0), 0.7);
-    Body::new(&props, Vector3::new(0.3, -0.2, 0.1), q).unwrap()
+    scenes::brick().unwrap()
 }
 
 #[test]
@@ -55,28 +53,7 @@ fn the_translation_uses_the_mass_alone() {
 }
 
 fn spinning_pair(h: f64) -> (BodySystem, Vector3<f64>, Vector3<f64>) {
-    // Cubes: I is a multiple of the identity, so ω × (I ω) = 0 and the explicit
-    // gyroscopic update adds no error of its own; what drifts is the joint's.
-    let props = MassProperties::block(Vector3::new(0.2, 0.2, 0.2), 2.0).unwrap();
-    let other = MassProperties::block(Vector3::new(0.1, 0.1, 0.1), 0.5).unwrap();
-    let mut a = Body::new(&props, Vector3::zeros(), UNROTATED).unwrap();
-    // B's corner sits 0.3 m from A's: the joint holds at the start.
-    let mut b = Body::new(&other, Vector3::new(0.45, 0.05, 0.15), UNROTATED).unwrap();
-    (a.v, a.omega) = (Vector3::new(0.1, 0.2, -0.3), Vector3::new(1.0, -2.0, 3.0));
-    (b.v, b.omega) = (Vector3::new(-1.0, 0.5, 0.2), Vector3::new(0.0, 4.0, -1.0));
-    let mut system = BodySystem::new(vec![a, b], Vector3::zeros());
-    let joint = Joint::new(
-        Anchor::Body { body: 0, local: Vector3::new(0.1, 0.1, 0.1) },
-        Anchor::Body { body: 1, local: Vector3::new(-0.05, 0.05, -0.05) },
-        0.3,
-        0.0,
-    )
-    .unwrap();
-    system.add_joint(joint).unwrap();
-    // One step settles the joint; the momenta are taken after it.
-    system.step(h, 1).unwrap();
-    let (p0, l0) = (system.momentum(), system.angular_momentum());
-    (system, p0, l0)
+    scenes::spinning_pair(h).unwrap()
 }
 
 #[test]
@@ -137,16 +114,7 @@ fn without_the_gyroscopic_term_a_free_body_loses_its_angular_momentum() {
     // tumbling about a non-principal axis keeps ω fixed in the world while its
     // inertia turns: L = I ω swings round.
     let run = |gyroscopic: bool| {
-        let mut body = brick();
-        body.omega = Vector3::new(2.0, 1.0, -1.5);
-        let mut system = BodySystem::new(vec![body], Vector3::zeros());
-        system.gyroscopic = gyroscopic;
-        let l0 = system.angular_momentum();
-        let h = 1e-3;
-        for _ in 0..2000 {
-            system.step(h, 1).unwrap();
-        }
-        (system.angular_momentum() - l0).norm() / l0.norm()
+        scenes::free_brick_momentum_change(gyroscopic, 1e-3, 2.0).unwrap()
     };
     let (with, without) = (run(true), run(false));
     eprintln!("with {with:e}, without {without:e}");
