@@ -209,7 +209,7 @@ fn dzhanibekov(p: DzhanibekovParams) -> Result<Value, PbmError> {
 params! {
     /// `rigid/gyroscopic`.
     pub struct GyroscopicParams {
-        spin: f64 = positive("spin about the skew axis at the start (rad/s)", GYROSCOPIC.spin, 30.0),
+        spin: f64 = float("spin about the skew axis at the start (rad/s)", GYROSCOPIC.spin, 0.01, 30.0),
         h: f64 = step(GYROSCOPIC.h, 0.05),
         t_end: f64 = duration(GYROSCOPIC.t_end, 100.0),
         newton: usize = int("Newton steps per backward-Euler step", GYROSCOPIC.newton as u64, 1, 20),
