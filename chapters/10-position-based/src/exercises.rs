@@ -650,7 +650,9 @@ params! {
 /// The brick spun at (2, 1, −1.5) rad/s for t_end, with and without the gyroscopic
 /// term; the jointed pair for t_end / 2, its drift per second.
 fn free_bodies(p: FreeBodiesParams) -> Result<Value, PbmError> {
-    let pair_time = 0.5 * p.t_end;
+    // The pair runs half the time, in whole steps and at least one, and its drift is
+    // per second of the time it ran.
+    let pair_time = (0.5 * p.t_end / p.h).round().max(1.0) * p.h;
     Ok(json!({
         "l_change_with_gyroscopic": free_brick_momentum_change(true, p.h, p.t_end)?,
         "l_change_without_gyroscopic": free_brick_momentum_change(false, p.h, p.t_end)?,
