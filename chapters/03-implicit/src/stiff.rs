@@ -55,6 +55,28 @@ impl Linearizable for StiffExample {
 }
 // ANCHOR_END: stiff_example
 
+/// The five [`OdeSystem`] methods of a wrapper whose field `system` is the model it
+/// wraps (owned or borrowed): each hands the call on unchanged.
+macro_rules! forward_to_system {
+    () => {
+        fn dimension(&self) -> usize {
+            self.system.dimension()
+        }
+        fn time(&self) -> f64 {
+            self.system.time()
+        }
+        fn gather_state(&self, x: &mut [f64]) {
+            self.system.gather_state(x);
+        }
+        fn scatter_state(&mut self, x: &[f64], t: f64) {
+            self.system.scatter_state(x, t);
+        }
+        fn derivative(&mut self, xdot: &mut [f64]) -> Result<(), PbmError> {
+            self.system.derivative(xdot)
+        }
+    };
+}
+
 /// A linear system, ẋ = f(x) with f′ the same matrix everywhere, paired with that
 /// matrix so that backward Euler can step it.
 pub struct Linear<S> {
@@ -65,21 +87,7 @@ pub struct Linear<S> {
 }
 
 impl<S: OdeSystem> OdeSystem for Linear<S> {
-    fn dimension(&self) -> usize {
-        self.system.dimension()
-    }
-    fn time(&self) -> f64 {
-        self.system.time()
-    }
-    fn gather_state(&self, x: &mut [f64]) {
-        self.system.gather_state(x);
-    }
-    fn scatter_state(&mut self, x: &[f64], t: f64) {
-        self.system.scatter_state(x, t);
-    }
-    fn derivative(&mut self, xdot: &mut [f64]) -> Result<(), PbmError> {
-        self.system.derivative(xdot)
-    }
+    forward_to_system!();
 }
 
 impl<S: OdeSystem> Linearizable for Linear<S> {
@@ -98,21 +106,7 @@ pub struct Differenced<'a, S: ?Sized> {
 }
 
 impl<S: OdeSystem + ?Sized> OdeSystem for Differenced<'_, S> {
-    fn dimension(&self) -> usize {
-        self.system.dimension()
-    }
-    fn time(&self) -> f64 {
-        self.system.time()
-    }
-    fn gather_state(&self, x: &mut [f64]) {
-        self.system.gather_state(x);
-    }
-    fn scatter_state(&mut self, x: &[f64], t: f64) {
-        self.system.scatter_state(x, t);
-    }
-    fn derivative(&mut self, xdot: &mut [f64]) -> Result<(), PbmError> {
-        self.system.derivative(xdot)
-    }
+    forward_to_system!();
 }
 
 impl<S: OdeSystem + ?Sized> Linearizable for Differenced<'_, S> {
