@@ -129,7 +129,6 @@ pub fn render(
         chapters.iter().map(|c| (c.number, c.title)).collect();
     let depth = rows.values().copied().max().unwrap_or(0) + 1;
     let drawings = titled_figure(
-        NAME,
         [96 * depth as u32 + 50, 124 * depth as u32 + 50],
         "Each arrow points from a chapter to one whose code it uses",
         |area, layout| {

@@ -108,10 +108,9 @@ pub enum PbmError {
         source: Box<PbmError>,
     },
     /// A figure could not be drawn.
-    #[error("figure {name}: {why}")]
+    /// The book build names the figure (its registry entry) when it reports this.
+    #[error("cannot draw the figure: {why}")]
     Figure {
-        /// The figure's name.
-        name: String,
         /// What failed.
         why: String,
     },

@@ -149,7 +149,7 @@ pub fn ensure_font() {
 pub type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
 /// Draws one SVG of `size` into a string. `draw` receives the whole (white) canvas.
-pub fn draw_svg<F>(name: &str, size: (u32, u32), draw: F) -> Result<String, PbmError>
+pub fn draw_svg<F>(size: (u32, u32), draw: F) -> Result<String, PbmError>
 where
     F: FnOnce(&Area<'_>) -> DrawResult,
 {
@@ -157,10 +157,8 @@ where
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        let fail = |e: Box<dyn std::error::Error>| PbmError::Figure {
-            name: name.to_string(),
-            why: e.to_string(),
-        };
+        let fail =
+            |e: Box<dyn std::error::Error>| PbmError::Figure { why: e.to_string() };
         root.fill(&WHITE).map_err(|e| fail(e.into()))?;
         draw(&root).map_err(fail)?;
         root.present().map_err(|e| fail(e.into()))?;
@@ -172,11 +170,7 @@ where
 /// Draws a figure in both layouts from data computed once: `heights` are the wide
 /// and the narrow drawing's heights in pixels, and `draw` draws on a canvas of
 /// [`Layout::width`] by that height.
-pub fn draw_figure<F>(
-    name: &str,
-    heights: [u32; 2],
-    draw: F,
-) -> Result<Vec<Drawing>, PbmError>
+pub fn draw_figure<F>(heights: [u32; 2], draw: F) -> Result<Vec<Drawing>, PbmError>
 where
     F: Fn(&Area<'_>, Layout) -> DrawResult,
 {
@@ -184,7 +178,7 @@ where
         .iter()
         .map(|&layout| {
             let size = (layout.width(), layout.pick(heights[0], heights[1]));
-            let svg = draw_svg(name, size, |root| draw(root, layout))?;
+            let svg = draw_svg(size, |root| draw(root, layout))?;
             Ok(Drawing { layout, svg })
         })
         .collect()
@@ -193,7 +187,6 @@ where
 /// [`draw_figure`] under a title: `draw` gets the area below `title`, which wraps to
 /// the drawing's width.
 pub fn titled_figure<F>(
-    name: &str,
     heights: [u32; 2],
     title: &str,
     draw: F,
@@ -201,7 +194,7 @@ pub fn titled_figure<F>(
 where
     F: Fn(&Area<'_>, Layout) -> DrawResult,
 {
-    draw_figure(name, heights, |root, layout| {
+    draw_figure(heights, |root, layout| {
         draw(&titled(root, title, &title_font())?, layout)
     })
 }
@@ -209,14 +202,10 @@ where
 
 /// Fails with a figure error if any value is not finite: NaN must never reach a
 /// picture.
-pub fn require_finite(
-    name: &str,
-    values: impl IntoIterator<Item = f64>,
-) -> Result<(), PbmError> {
+pub fn require_finite(values: impl IntoIterator<Item = f64>) -> Result<(), PbmError> {
     match values.into_iter().find(|v| !v.is_finite()) {
         None => Ok(()),
         Some(v) => Err(PbmError::Figure {
-            name: name.to_string(),
             why: format!("data contains the non-finite value {v}"),
         }),
     }
@@ -814,7 +803,7 @@ mod tests {
 
     #[test]
     fn draws_text_with_the_embedded_font_at_the_stated_size() {
-        let svg = draw_svg("test", (200, 100), |root| {
+        let svg = draw_svg((200, 100), |root| {
             root.draw(&Text::new("hello", (10, 50), tick_font()))?;
             Ok(())
         })
@@ -830,8 +819,8 @@ mod tests {
 
     #[test]
     fn rejects_non_finite_data() {
-        assert!(require_finite("f", [1.0, 2.0]).is_ok());
-        let err = require_finite("f", [1.0, f64::NAN]).unwrap_err();
+        assert!(require_finite([1.0, 2.0]).is_ok());
+        let err = require_finite([1.0, f64::NAN]).unwrap_err();
         assert!(err.to_string().contains("NaN"));
     }
 
@@ -864,7 +853,7 @@ mod tests {
             .collect();
         for layout in Layout::ALL {
             let mut plot_height = 0;
-            draw_svg("legend", (layout.width(), 300), |root| {
+            draw_svg((layout.width(), 300), |root| {
                 let placed =
                     legend_layout(root, &entries, layout.width() - 2 * LEGEND_PAD);
                 // Every entry starts inside the strip and rows advance.
@@ -887,7 +876,7 @@ mod tests {
 
     #[test]
     fn long_titles_wrap_on_a_narrow_drawing() {
-        draw_svg("title", (360, 200), |root| {
+        draw_svg((360, 200), |root| {
             let text =
                 "Dormand-Prince at tol = 1e-6 on an orbit of eccentricity 0.9: 97 steps";
             assert!(wrap(root, text, &title_font(), 344).len() >= 2);
@@ -901,7 +890,7 @@ mod tests {
 
     #[test]
     fn both_layouts_are_drawn_and_panels_stack_when_narrow() {
-        let drawings = draw_figure("panels", [200, 400], |root, layout| {
+        let drawings = draw_figure([200, 400], |root, layout| {
             let parts = panels(root, layout, 3, 3);
             assert_eq!(parts.len(), 3);
             let (w, _) = parts[0].dim_in_pixel();

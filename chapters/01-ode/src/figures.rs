@@ -87,10 +87,9 @@ fn vector_field() -> Result<Vec<Drawing>, PbmError> {
             fine_curve(a, b, t).map(|c| c.into_iter().take_while(inside).collect())
         })
         .collect::<Result<_, _>>()?;
-    require_finite("vector-field", curves.iter().flatten().flat_map(|p| [p.0, p.1]))?;
+    require_finite(curves.iter().flatten().flat_map(|p| [p.0, p.1]))?;
     let arrow_style = REFERENCE.mix(0.45).stroke_width(1);
     titled_figure(
-        "vector-field",
         [520, 420],
         "Damped pendulum: θ′ = ω, ω′ = −sin θ − ω/4",
         |root, layout| {
@@ -169,7 +168,7 @@ fn euler_spiral() -> Result<Vec<Drawing>, PbmError> {
         let steps = step_count(*h, turn)?;
         let states = integrate(&mut circle_field(1.0, 0.0)?, *tableau, *h, steps)?;
         let pts: Vec<(f64, f64)> = states.iter().map(|s| (s[0], s[1])).collect();
-        require_finite("euler-spiral", pts.iter().flat_map(|p| [p.0, p.1]))?;
+        require_finite(pts.iter().flat_map(|p| [p.0, p.1]))?;
         paths.push((label.clone(), pts));
     }
     let circle: Vec<(f64, f64)> = (0..=200)
@@ -177,7 +176,6 @@ fn euler_spiral() -> Result<Vec<Drawing>, PbmError> {
         .map(|a| (a.cos(), a.sin()))
         .collect();
     titled_figure(
-        "euler-spiral",
         [640, 600],
         "One turn of the circular field f(x, y) = (−y, x)",
         |root, _| {
@@ -214,7 +212,7 @@ fn stability() -> Result<Vec<Drawing>, PbmError> {
     let mut data = Vec::new();
     for h in cases {
         let (xs, _) = euler_decay(k, h, step_count(h, t_end)?)?;
-        require_finite("stability", xs.iter().copied())?;
+        require_finite(xs.iter().copied())?;
         data.push((h, xs));
     }
     let exact: Vec<(f64, f64)> = (0..=200)
@@ -222,7 +220,6 @@ fn stability() -> Result<Vec<Drawing>, PbmError> {
         .map(|t| (t, decay.exact(1.0, t)))
         .collect();
     titled_figure(
-        "stability",
         [400, 900],
         "Euler on x′ = −10 x from x(0) = 1: off to Neptune",
         |root, layout| {
@@ -286,7 +283,6 @@ fn convergence() -> Result<Vec<Drawing>, PbmError> {
         series.push((tableau.name, curve, slope));
     }
     titled_figure(
-        "convergence",
         [520, 520],
         &format!("Error after one orbit (eccentricity {e}), fixed steps"),
         |root, _| {
@@ -364,11 +360,9 @@ fn work_precision() -> Result<Vec<Drawing>, PbmError> {
         series.push(Series { name: name.to_string(), points: pts, adaptive: true });
     }
     require_finite(
-        "work-precision",
         series.iter().flat_map(|s| s.points.iter().flat_map(|p| [p.0, p.1])),
     )?;
     titled_figure(
-        "work-precision",
         [540, 560],
         &format!("One orbit of eccentricity {e}: cost against accuracy"),
         |root, _| {
@@ -448,13 +442,11 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
     let steps: Vec<(f64, f64)> =
         run.accepted.iter().map(|&(t, h, _)| (t, h)).collect();
     require_finite(
-        "adaptive-steps",
         positions.iter().chain(steps.iter()).flat_map(|p| [p.0, p.1]),
     )?;
     let h_max = steps.iter().fold(0.0f64, |m, s| m.max(s.1)) * 1.5;
     let h_min = steps.iter().fold(f64::INFINITY, |m, s| m.min(s.1)) / 1.5;
     titled_figure(
-        "adaptive-steps",
         [460, 820],
         &format!(
             "Dormand-Prince at tol = {tol:e} on an orbit of eccentricity {e}: {} steps",
@@ -561,10 +553,9 @@ fn dense_output() -> Result<Vec<Drawing>, PbmError> {
             (*t, (s[0] - x[0]).hypot(s[1] - x[1]).max(1e-12))
         })
         .collect();
-    require_finite("dense-output", cubic.iter().chain(&linear).chain(&linear_err)
+    require_finite(cubic.iter().chain(&linear).chain(&linear_err)
         .flat_map(|p| [p.0, p.1]))?;
     titled_figure(
-        "dense-output",
         [460, 820],
         &format!(
             "{} frames from {} steps (rtol = {DENSE_FIGURE_RTOL:e}, e = {e})",
@@ -618,13 +609,12 @@ fn symplectic() -> Result<Vec<Drawing>, PbmError> {
     let high: fn(&Window) -> f64 = |w| w.2;
     let (v_low, v_high) = (band(&verlet, low), band(&verlet, high));
     let (d_low, d_high) = (band(&dopri, low), band(&dopri, high));
-    require_finite("symplectic", v_low.iter().chain(&d_low).chain(&v_high).chain(&d_high)
+    require_finite(v_low.iter().chain(&d_low).chain(&v_high).chain(&d_high)
         .flat_map(|p| [p.0, p.1]))?;
     let all = v_low.iter().chain(&d_low).chain(&v_high).chain(&d_high);
     let (lo, hi) = all.fold((0.0f64, 0.0f64), |(a, b), p| (a.min(p.1), b.max(p.1)));
     let pad = 0.08 * (hi - lo);
     titled_figure(
-        "symplectic",
         [560, 420],
         &format!("{n} force evaluations per orbit each, e = {e}, E₀ = −1/2"),
         |root, _| {

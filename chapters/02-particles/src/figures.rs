@@ -62,7 +62,7 @@ fn phase_plane() -> Result<Vec<Drawing>, PbmError> {
     for &c in &dampings {
         let states = integrate(&mut oscillator(c)?, RK4, 0.01, 1500)?;
         let pts: Vec<(f64, f64)> = states.iter().map(|s| (s[0], s[1])).collect();
-        require_finite("phase-plane", pts.iter().flat_map(|p| [p.0, p.1]))?;
+        require_finite(pts.iter().flat_map(|p| [p.0, p.1]))?;
         curves.push((c, pts));
     }
     // Critical damping of a 1 kg mass on a 1 N/m spring: 2 sqrt(k m) = 2 N s/m.
@@ -78,7 +78,6 @@ fn phase_plane() -> Result<Vec<Drawing>, PbmError> {
         }
     };
     titled_figure(
-        "phase-plane",
         [560, 560],
         "1 kg on a 1 N/m spring from x = 1 m, at rest",
         |root, _| {
@@ -110,7 +109,6 @@ fn bouncing() -> Result<Vec<Drawing>, PbmError> {
     let displace = bouncing_ball(r, Strategy::Displace, 0.01, 6)?;
     let t_end = rollback.trajectory.last().map_or(1.0, |p| p.0);
     require_finite(
-        "bouncing-ball",
         rollback
             .trajectory
             .iter()
@@ -118,7 +116,6 @@ fn bouncing() -> Result<Vec<Drawing>, PbmError> {
             .flat_map(|p| [p.0, p.1]),
     )?;
     titled_figure(
-        "bouncing-ball",
         [480, 500],
         &format!("A ball dropped from 1 m, restitution r = {r}, RK4 with h = 0.01 s"),
         |root, _| {
@@ -169,7 +166,6 @@ fn resting_contact() -> Result<Vec<Drawing>, PbmError> {
     let lift = pulled_off_the_floor(rate, 0.005, 3.0)?;
     let t_off = G / rate;
     require_finite(
-        "resting-contact",
         slides.iter().flatten().chain(&lift).flat_map(|p| [p.0, p.1]),
     )?;
     let v_top = 1.8;
@@ -191,7 +187,7 @@ fn resting_contact() -> Result<Vec<Drawing>, PbmError> {
         ("height of the 1 kg particle".into(), Swatch::Line(color(4), LINE_WIDTH)),
         (format!("pull = weight at t = {t_off:.2} s"), Swatch::Dashed(REFERENCE, 1)),
     ];
-    draw_figure("resting-contact", [480, 760], |root, layout| {
+    draw_figure([480, 760], |root, layout| {
         let titles = [
             format!("(a) let go on a {angle_deg}° ramp"),
             format!("(b) on the floor, pulled up by ({rate} N/s) t"),
@@ -235,7 +231,7 @@ fn pair_law() -> Result<Vec<Drawing>, PbmError> {
     let force: Vec<(f64, f64)> = rs.iter().skip(1).map(|&r| (r, f(r))).collect();
     let slope: Vec<(f64, f64)> =
         rs.iter().skip(1).map(|&r| (r, (f(r + eps) - f(r - eps)) / (2.0 * eps))).collect();
-    require_finite("pair-law", force.iter().chain(&slope).flat_map(|p| [p.0, p.1]))?;
+    require_finite(force.iter().chain(&slope).flat_map(|p| [p.0, p.1]))?;
     let marks = [
         (law.r0, format!("r₀ = {} m", law.r0)),
         (law.cutoff, format!("r_c = {} m", law.cutoff)),
@@ -244,7 +240,7 @@ fn pair_law() -> Result<Vec<Drawing>, PbmError> {
         (format!("the law with k = {} N/m", law.k), Swatch::Line(color(0), LINE_WIDTH)),
         ("r₀: push turns to pull; r_c: cutoff".into(), Swatch::Dashed(REFERENCE, 1)),
     ];
-    draw_figure("pair-law", [400, 700], |root, layout| {
+    draw_figure([400, 700], |root, layout| {
         let root = legend_below(root, &legend)?;
         let parts = titled_panels(
             &root,
@@ -295,7 +291,7 @@ fn grid_sort() -> Result<Vec<Drawing>, PbmError> {
     let buckets = starts.len() - 1;
     let counts: Vec<u32> = starts.windows(2).map(|w| w[1] - w[0]).collect();
     let bucket_of = |p: &Vector2<f64>| grid.bucket_at(p).unwrap_or(0);
-    require_finite("grid-sort", x.iter().flat_map(|p| [p.x, p.y]))?;
+    require_finite(x.iter().flat_map(|p| [p.x, p.y]))?;
     let fill = |b: usize| color(b % 7).mix(0.3).filled();
     let rows = [
         "count of each cell",
@@ -304,7 +300,7 @@ fn grid_sort() -> Result<Vec<Drawing>, PbmError> {
     ];
     let heading =
         "(a) cells of side r_c, numbered row by row (large grey); particles by index";
-    draw_figure("grid-sort", [620, 800], |root, layout| {
+    draw_figure([620, 800], |root, layout| {
         let (top, bottom) = root.split_vertically(layout.pick(300, 330));
         let top = titled(&top, heading, &label_font())?;
         let side = cells as f64;
@@ -422,7 +418,6 @@ fn scaling() -> Result<Vec<Drawing>, PbmError> {
         format!("uniform grid: {:.0} per particle at n = {}, slope 1", last.2 / last.0, last.0),
     ];
     titled_figure(
-        "interaction-scaling",
         [480, 480],
         &format!(
             "Distance checks per force evaluation; {fewest:.0} to {most:.0} neighbours \
@@ -462,7 +457,6 @@ fn hanging() -> Result<Vec<Drawing>, PbmError> {
     let mut system = beam(true)?;
     let snaps = run_with_snapshots(&mut system, 1e-3, 12.0, &times)?;
     require_finite(
-        "hanging-structure",
         snaps.iter().flat_map(|s| s.1.iter().flat_map(|x| [x.x, x.y])),
     )?;
     let springs: Vec<(usize, usize)> = beam(false)?
@@ -475,7 +469,6 @@ fn hanging() -> Result<Vec<Drawing>, PbmError> {
         .collect();
     let tip = beam_index(BEAM.0 - 1, 1);
     titled_figure(
-        "hanging-structure",
         [560, 900],
         "A 16 × 3 lattice nailed at its left column; positions in metres",
         |root, layout| {

@@ -160,7 +160,6 @@ fn energy_landscape() -> Result<Vec<Drawing>, PbmError> {
         .map(|x| (x, y0 * x.powf(k)))
         .collect();
     require_finite(
-        "energy-landscape",
         runs.iter().flat_map(|r| r.1.iter()).flat_map(|p| [p.0, p.1]),
     )?;
     // Level sets of E = (x² + k y²)/2: ellipses with half-axes √(2E) and √(2E/k).
@@ -177,7 +176,6 @@ fn energy_landscape() -> Result<Vec<Drawing>, PbmError> {
             })
             .collect();
     titled_figure(
-        "energy-landscape",
         [520, 640],
         "x′ = −x, y′ = −20 y: sliding down E = (x² + 20 y²)/2 from (1, 0.4)",
         |root, _| {
@@ -285,7 +283,6 @@ fn newton_landscape() -> Result<Vec<Drawing>, PbmError> {
     };
     let phi_min = phi(&lowest, &s, h);
     require_finite(
-        "newton-landscape",
         iterates
             .iter()
             .flat_map(|p| [p.0, p.1])
@@ -297,7 +294,6 @@ fn newton_landscape() -> Result<Vec<Drawing>, PbmError> {
         .map(|level| level_segments(&values, &xs, &ys, level))
         .collect();
     titled_figure(
-        "newton-landscape",
         [720, 760],
         "One step of h = 0.5 s: the minimum of Φ, reached by Newton",
         |root, _| {
@@ -357,7 +353,6 @@ fn stiffness_blowup() -> Result<Vec<Drawing>, PbmError> {
     let crawl_explicit = x_track(false, 1.9 / K, 3000)?;
     let crawl_implicit = x_track(true, 0.5, 3000)?;
     require_finite(
-        "stiffness-blowup",
         [&euler, &rk4, &implicit, &crawl_explicit, &crawl_implicit]
             .iter()
             .flat_map(|c| c.iter().flat_map(|p| [p.0, p.1])),
@@ -373,7 +368,6 @@ fn stiffness_blowup() -> Result<Vec<Drawing>, PbmError> {
     let (crawl_explicit, crawl_implicit) =
         (positive(&crawl_explicit), positive(&crawl_implicit));
     titled_figure(
-        "stiffness-blowup",
         [480, 900],
         "x′ = −x, y′ = −1000 y from (1, 1)",
         |root, layout| {
@@ -450,7 +444,6 @@ fn energy() -> Result<Vec<Drawing>, PbmError> {
         ),
     ];
     require_finite(
-        "energy",
         runs.iter().flat_map(|r| r.1.iter().flat_map(|p| [p.0, p.1])),
     )?;
     let e0 = runs[0].1[0].1;
@@ -461,7 +454,6 @@ fn energy() -> Result<Vec<Drawing>, PbmError> {
         .fold((rest, e0), |(a, b), e| (a.min(e), b.max(e)));
     let pad = 0.05 * (hi - lo);
     titled_figure(
-        "energy",
         [480, 500],
         "A swinging 1 kg mass on an undamped spring",
         |root, _| {
@@ -545,13 +537,12 @@ fn sheet_frames() -> Result<Vec<Drawing>, PbmError> {
         frames.push((t, lines, apart));
     }
     require_finite(
-        "sheet-frames",
         frames
             .iter()
             .flat_map(|f| f.1.iter().flatten().flatten().flat_map(|p| [p.0, p.1])),
     )?;
     let mean = |k: usize| iterations[k] as f64 / steps as f64;
-    draw_figure("sheet-frames", [420, 1500], |root, layout| {
+    draw_figure([420, 1500], |root, layout| {
         let title = format!(
             "A 32 × 32 sheet pinned at two corners, seen from the front, backward Euler at h = 1/30 s, multigrid-preconditioned CG to 10 digits from zero ({:.0} iterations a step) and to 3 digits from the last step's Δv ({:.0})",
             mean(0),
@@ -618,7 +609,6 @@ fn colour_order_figure() -> Result<Vec<Drawing>, PbmError> {
             .to_string(),
     ];
     titled_figure(
-        "colour-order",
         [460, 1100],
         "No spring joins two particles of one colour, so a colour's particles can be solved in any order",
         |root, layout| {
@@ -683,7 +673,6 @@ fn stability_regions() -> Result<Vec<Drawing>, PbmError> {
         .map(|(t, _)| stability_boundary(*t, 720))
         .collect::<Result<Vec<_>, _>>()?;
     require_finite(
-        "stability-regions",
         boundaries.iter().flatten().flat_map(|p| [p.0, p.1]),
     )?;
     let rk4_left = boundaries[2].iter().map(|p| p.0).fold(0.0, f64::min);
@@ -695,7 +684,6 @@ fn stability_regions() -> Result<Vec<Drawing>, PbmError> {
         })
         .collect();
     titled_figure(
-        "stability-regions",
         [780, 560],
         "Stable steps in the plane of z = hλ: a decay ẏ = −k y is z = −hk on the real axis, a vibration at ω is z = ±i hω",
         |root, _| {
@@ -773,7 +761,6 @@ fn midpoint() -> Result<Vec<Drawing>, PbmError> {
         stiff.push(ys);
     }
     require_finite(
-        "midpoint",
         swings
             .iter()
             .flat_map(|s| &s.1)
@@ -801,7 +788,7 @@ fn midpoint() -> Result<Vec<Drawing>, PbmError> {
         "(a) energy error on the swinging spring".to_string(),
         format!("(b) the stiff mode y at hk = {}", h_stiff * k),
     ];
-    draw_figure("midpoint", [430, 720], |root, layout| {
+    draw_figure([430, 720], |root, layout| {
         let titles = [titles[0].as_str(), titles[1].as_str()];
         let parts = titled_panels(root, layout, titles)?;
         let plots = legends_below(&parts, &legends)?;
@@ -846,9 +833,7 @@ fn aggregation() -> Result<Vec<Drawing>, PbmError> {
     let (a, _) = model.system_matrices(1.0 / 30.0, None)?;
     let multigrid = Multigrid::new(&a)?;
     let sizes = multigrid.sizes();
-    let (pair, group) = multigrid.first_level().ok_or_else(|| PbmError::Figure {
-        name: "aggregation".into(),
-        why: "the sheet is too small to coarsen".into(),
+    let (pair, group) = multigrid.first_level().ok_or_else(|| PbmError::Figure { why: "the sheet is too small to coarsen".into(),
     })?;
     let at = |i: usize| ((i % n) as f64, (i / n) as f64);
     let members = |of: &[usize], c: usize| -> Vec<(f64, f64)> {
@@ -880,7 +865,7 @@ fn aggregation() -> Result<Vec<Drawing>, PbmError> {
     .iter()
     .map(|t| (t.to_string(), Swatch::Dot(REFERENCE, 0)))
     .collect();
-    draw_figure("aggregation", [730, 1160], |root, layout| {
+    draw_figure([730, 1160], |root, layout| {
         let (top, bottom) = root.split_vertically(layout.pick(340, 680));
         let parts = panels(&top, layout, 2, 2);
         let font = label_font();

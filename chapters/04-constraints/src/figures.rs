@@ -70,7 +70,7 @@ fn bead_forces() -> Result<Vec<Drawing>, PbmError> {
         .iter()
         .map(|&(_, speed)| forces_on_bead(BEAD_FORCES_ANGLE_DEG, speed))
         .collect();
-    require_finite("bead-forces", forces.iter().flatten().flat_map(|v| [v.x, v.y]))?;
+    require_finite(forces.iter().flatten().flat_map(|v| [v.x, v.y]))?;
     let names = [
         "applied force f (gravity, 9.81 N)",
         "constraint force f̂ = λx, along the normal",
@@ -86,7 +86,6 @@ fn bead_forces() -> Result<Vec<Drawing>, PbmError> {
         )))
         .collect();
     titled_figure(
-        "bead-forces",
         [460, 820],
         "A 1 kg bead on the unit circle, forces drawn at 0.06 m per newton",
         |root, layout| {
@@ -132,7 +131,6 @@ fn jacobian_blocks() -> Result<Vec<Drawing>, PbmError> {
     let row_names =
         ["nail, x", "nail, y", "rod 0–1", "rod 1–2", "rod 2–3", "rod 3–4"];
     titled_figure(
-        "jacobian-blocks",
         [360, 420],
         &format!(
             "J of a nailed chain of 4 rods: {} × {}, {} blocks, {} of {} entries kept",
@@ -229,13 +227,11 @@ fn drift() -> Result<Vec<Drawing>, PbmError> {
         ("RK4, feedback", bead_drift(RK4, Feedback::DEFAULT, h, t_end)?),
     ];
     require_finite(
-        "drift",
         runs.iter().flat_map(|r| r.1.iter().flat_map(|p| [p.0, p.1])),
     )?;
     let width =
         |i: usize| if i.is_multiple_of(2) { LINE_WIDTH } else { LINE_WIDTH + 1 };
     titled_figure(
-        "drift",
         [500, 520],
         "Bead on the unit circle under gravity, h = 10 ms",
         |root, _| {
@@ -272,14 +268,12 @@ fn stabilise() -> Result<Vec<Drawing>, PbmError> {
         .map(|&s| stabilised_run(s, h, t_end))
         .collect::<Result<Vec<_>, _>>()?;
     require_finite(
-        "stabilise",
         runs.iter().flat_map(|r| r.track.iter().flat_map(|s| [s.abs_c, s.energy_change])),
     )?;
     // The energy panel shows a band of ±0.5% of the scale; the uncorrected run leaves
     // it (its curve is clipped at the edge) well before it breaks down.
     let band = 0.005;
     titled_figure(
-        "stabilise",
         [820, 1100],
         "Falling chain of 10 rods, RK4 at h = 2 ms",
         |root, layout| {
@@ -363,11 +357,9 @@ fn pendulum_paths() -> Result<Vec<Drawing>, PbmError> {
         }
     }
     require_finite(
-        "double-pendulum",
         upper.iter().chain(&lower).flat_map(|p| [p.0, p.1]),
     )?;
     titled_figure(
-        "double-pendulum",
         [640, 560],
         "Double pendulum, first 10 s (RK4, h = 1 ms)",
         |root, _| {
@@ -413,7 +405,6 @@ fn rods_vs_springs() -> Result<Vec<Drawing>, PbmError> {
         limits.push(max_stable_step(chain, holder, t_end)?);
     }
     require_finite(
-        "rods-vs-springs",
         curves
             .iter()
             .flatten()
@@ -421,7 +412,6 @@ fn rods_vs_springs() -> Result<Vec<Drawing>, PbmError> {
             .chain(limits.iter().copied()),
     )?;
     titled_figure(
-        "rods-vs-springs",
         [520, 540],
         "A falling chain of 10 links, 2 s of RK4",
         |root, _| {
@@ -529,7 +519,6 @@ fn tree_order() -> Result<Vec<Drawing>, PbmError> {
         format!("(c) H root first: L adds {} blocks", root_fill.len()),
     ];
     titled_figure(
-        "tree-order",
         [420, 1300],
         "Eliminating a tree's nodes leaves first changes only each parent's own block",
         |root, layout| {

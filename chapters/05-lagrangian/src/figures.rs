@@ -40,8 +40,8 @@ fn hybrid() -> Result<Vec<Drawing>, PbmError> {
     let x = (bead.0 + 0.3, bead.1 - (0.8_f64 * 0.8 - 0.09).sqrt());
     let d = (bead.0 - x.0, bead.1 - x.1);
     let g_row = [d.0 * tangent.0 + d.1 * tangent.1, -d.0, -d.1];
-    require_finite("hybrid", g_row)?;
-    titled_figure("hybrid", [400, 720], "The hybrid: bead in θ, rod, free particle x", |root, layout| {
+    require_finite(g_row)?;
+    titled_figure([400, 720], "The hybrid: bead in θ, rod, free particle x", |root, layout| {
         let [left, right] = titled_panels(
             root,
             layout,
@@ -162,7 +162,6 @@ fn bead_on_a_wire() -> Result<Vec<Drawing>, PbmError> {
     let total = (f.0 + f_hat.0, f.1 + f_hat.1);
     let work = tangent.0 * f_hat.0 + tangent.1 * f_hat.1;
     require_finite(
-        "bead-on-a-wire",
         [theta_ddot, f_hat.0, f_hat.1, tangent.0, tangent.1, work],
     )?;
     // Forces at 0.1 m per N; the tangent at 1 m per (m/rad).
@@ -173,7 +172,7 @@ fn bead_on_a_wire() -> Result<Vec<Drawing>, PbmError> {
         "A {mass:.0} kg bead on the ellipse a = {a} m, b = {b} m, at θ = {theta}, \
          θ̇ = {theta_dot} rad/s"
     );
-    titled_figure("bead-on-a-wire", [470, 480], &title, |root, layout| {
+    titled_figure([470, 480], &title, |root, layout| {
         let legend: Legend = vec![
             (
                 "the wire q(θ) = (a cos θ, b sin θ), a tick every 15° of θ".into(),
@@ -263,7 +262,6 @@ fn compare_figure() -> Result<Vec<Drawing>, PbmError> {
     let distance: Vec<(f64, f64)> =
         samples.iter().map(|s| (s.t, s.distance.max(1e-16))).collect();
     require_finite(
-        "compare",
         constrained
             .iter()
             .chain(&lagrangian)
@@ -271,7 +269,6 @@ fn compare_figure() -> Result<Vec<Drawing>, PbmError> {
             .flat_map(|p| [p.0, p.1]),
     )?;
     titled_figure(
-        "compare",
         [500, 900],
         "Double pendulum, RK4 at h = 1 ms, two formulations",
         |root, layout| {

@@ -96,7 +96,6 @@ fn body_frame() -> Result<Vec<Drawing>, PbmError> {
     let rr0 = r * r0;
     let p = (x.0 + rr0.x, x.1 + rr0.y);
     titled_figure(
-        "body-frame",
         [420, 460],
         "p = x + R r₀: a body point in world coordinates",
         |root, _| {
@@ -202,7 +201,6 @@ fn l_mass() -> Result<Vec<Drawing>, PbmError> {
     let corner = Vector3::new(hi.x, lo.y, lo.z);
     let r0 = corner - props.centre;
     require_finite(
-        "l-mass",
         samples
             .iter()
             .map(|s| s.1)
@@ -261,7 +259,7 @@ fn l_mass() -> Result<Vec<Drawing>, PbmError> {
         "An L-shaped prism, 1 deep, density 1 (M = {:.0} kg), seen along z",
         props.mass
     );
-    titled_figure("l-mass", [520, 960], &title, |root, layout| {
+    titled_figure([520, 960], &title, |root, layout| {
         let sampled = format!("(a) sampling, n = {n}: middle layer");
         let titled_parts =
             titled_panels(root, layout, [&sampled, "(b) exact, by Mirtich's integrals"])?;
@@ -349,7 +347,6 @@ fn push_paths() -> Result<Vec<Drawing>, PbmError> {
         .map(|&d| push(Vector3::new(d, 0.0, 0.0), 2.0, 1e-3))
         .collect::<Result<Vec<_>, PbmError>>()?;
     require_finite(
-        "push-paths",
         runs.iter()
             .flat_map(|r| r.path.iter().flat_map(|(p, c, _)| [p.x, p.y, c.x, c.y])),
     )?;
@@ -375,7 +372,6 @@ fn push_paths() -> Result<Vec<Drawing>, PbmError> {
         })
         .collect();
     titled_figure(
-        "push-paths",
         [520, 960],
         "A 4 × 0.5 m, 1 kg block pushed by 1 N along y for 2 s (arrows every 0.5 s)",
         |root, layout| {
@@ -437,11 +433,9 @@ fn orientation_drift() -> Result<Vec<Drawing>, PbmError> {
         ),
     ];
     require_finite(
-        "orientation-drift",
         runs.iter().flat_map(|r| r.1.iter().flat_map(|p| [p.0, p.1])),
     )?;
     titled_figure(
-        "orientation-drift",
         [500, 520],
         "Tumbling 1 × 2 × 3 m block, RK4 at h = 20 ms",
         |root, _| {
@@ -477,10 +471,9 @@ fn dzhanibekov() -> Result<Vec<Drawing>, PbmError> {
     let curves: Vec<Vec<(f64, f64)>> = (0..3)
         .map(|k| samples.iter().map(|s| (s.t, s.body_omega[k])).collect())
         .collect();
-    require_finite("dzhanibekov", curves.iter().flatten().flat_map(|p| [p.0, p.1]))?;
+    require_finite(curves.iter().flatten().flat_map(|p| [p.0, p.1]))?;
     let width = |k: usize| if k == 1 { LINE_WIDTH + 1 } else { LINE_WIDTH };
     titled_figure(
-        "dzhanibekov",
         [480, 500],
         "Block spun at 5 rad/s about its intermediate axis",
         |root, _| {
@@ -542,7 +535,6 @@ fn dzhanibekov_box() -> Result<Vec<Drawing>, PbmError> {
         })
         .collect();
     titled_figure(
-        "dzhanibekov-box",
         [480, 860],
         "1 × 2 × 3 m block, seen from one fixed direction; world y points up",
         |root, layout| {
@@ -658,7 +650,6 @@ fn polhode_figure() -> Result<Vec<Drawing>, PbmError> {
         }
     }
     require_finite(
-        "polhode",
         run.iter().chain(family.iter().flatten()).flat_map(|p| p.iter().copied()),
     )?;
     let ellipsoid = moments.map(|i| (two_e * i).sqrt());
@@ -676,7 +667,6 @@ fn polhode_figure() -> Result<Vec<Drawing>, PbmError> {
         ),
     ];
     titled_figure(
-        "polhode",
         [560, 560],
         "1 × 2 × 3 m block: where L can be, seen in the body frame",
         |root, layout| {
@@ -746,7 +736,7 @@ fn gyroscopic() -> Result<Vec<Drawing>, PbmError> {
         ("backward Euler: |L|/|L₀|", curve(&|s| Some(s.momentum_implicit / l0))),
     ];
     let newton_label = format!("{newton} Newton step{}", if newton == 1 { "" } else { "s" });
-    require_finite("gyroscopic", curves.iter().flat_map(|c| c.1.iter().map(|p| p.1)))?;
+    require_finite(curves.iter().flat_map(|c| c.1.iter().map(|p| p.1)))?;
     let top = curves.iter().flat_map(|c| c.1.iter().map(|p| p.1)).fold(1.0, f64::max);
     let style = |k: usize| {
         let c = color(if k < 2 { 3 } else { 0 });
@@ -760,7 +750,7 @@ fn gyroscopic() -> Result<Vec<Drawing>, PbmError> {
         "10 × 40 × 20 cm brick tumbling at {spin} rad/s, no torque, h = {:.1} ms",
         h * 1e3
     );
-    titled_figure("gyroscopic", [460, 520], &title, |root, _| {
+    titled_figure([460, 520], &title, |root, _| {
         let plot = legend_below(root, &legend)?;
         let mut chart = chart_on(&plot).build_cartesian_2d(0.0..t_end, 0.5..top * 1.05)?;
         axes(&mut chart, "time t (s)", "E and |L| over their start").draw()?;
@@ -796,12 +786,11 @@ fn projection_integral() -> Result<Vec<Drawing>, PbmError> {
             q
         })
         .collect();
-    require_finite("projection-integral", tri.iter().flatten().copied().chain([area]))?;
+    require_finite(tri.iter().flatten().copied().chain([area]))?;
     let axis = ["x", "y", "z"];
     let names = (axis[a], axis[b], axis[c]);
     let flat: Vec<(f64, f64)> = tri.iter().map(|p| (p[a], p[b])).collect();
     titled_figure(
-        "projection-integral",
         [430, 820],
         "One face of a mesh, and the integral Mirtich's method takes over it",
         |root, layout| {

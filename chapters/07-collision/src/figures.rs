@@ -92,7 +92,6 @@ fn box_scene() -> Result<Vec<Drawing>, PbmError> {
         scene.step();
     }
     titled_figure(
-        "box-scene",
         [600, 1180],
         "Table 1's scene: 100 boxes in a 20 × 16 region, speeds up to 0.05 per step",
         |root, layout| {
@@ -140,7 +139,7 @@ type Series = Vec<(f64, f64)>;
 
 /// The series of the committed recorded run, by method name, and which run it is.
 fn timing_series() -> Result<(Vec<(String, Series)>, String), PbmError> {
-    let bad = |why: String| PbmError::Figure { name: "sweep-timing".into(), why };
+    let bad = |why: String| PbmError::Figure { why };
     let json: Value = serde_json::from_str(BROAD_PHASE_TIMINGS)
         .map_err(|e| bad(format!("broad-phase-timings.json: {e}")))?;
     let series = json["series"]
@@ -184,7 +183,6 @@ fn sweep_timing() -> Result<Vec<Drawing>, PbmError> {
         format!("Baraff 1995, Mips R4000 (slope {:.2})", log_log_slope(&paper));
     curves.push((paper_text, paper, Swatch::Dashed(REFERENCE, LINE_WIDTH), true));
     require_finite(
-        "sweep-timing",
         curves.iter().flat_map(|c| c.1.iter().flat_map(|p| [p.0, p.1])),
     )?;
     let (lo, hi) = curves
@@ -195,7 +193,6 @@ fn sweep_timing() -> Result<Vec<Drawing>, PbmError> {
     // sits on the axis.
     let y_range = 10f64.powf((lo.log10() - 0.1).floor())..10f64.powf(hi.log10().ceil());
     titled_figure(
-        "sweep-timing",
         [540, 600],
         &format!("Finding every change in overlap, one step, one thread; {run}"),
         |root, _| {
@@ -277,7 +274,6 @@ fn separating_plane() -> Result<Vec<Drawing>, PbmError> {
         };
     let reuse = cache.reused as f64 / steps as f64;
     titled_figure(
-        "separating-plane",
         [600, 1240],
         &format!(
             "A unit cube tumbling past a fixed one: the plane found is reused at {:.1} % of {steps} steps",
@@ -374,7 +370,7 @@ fn tunnelling() -> Result<Vec<Drawing>, PbmError> {
                 && track[k].0 - 0.5 * shot.plate > WALL_X + shot.wall
         })
         .ok_or_else(|| {
-            figure_error("tunnelling", "the plain test does not skip the wall")
+            figure_error("the plain test does not skip the wall")
         })?;
     let instants = [skip - 1, skip];
     let plates: Vec<ConvexPolygon> = instants
@@ -385,7 +381,6 @@ fn tunnelling() -> Result<Vec<Drawing>, PbmError> {
     let stride = track[skip].0 - track[skip - 1].0;
     let cm = |m: f64| format!("{:.0} cm", m * 100.0);
     titled_figure(
-        "tunnelling",
         [860, 1450],
         &format!(
             "A {} plate at {} m/s towards a {} wall, steps of 1/{:.0} s",
@@ -546,8 +541,8 @@ fn tunnelling() -> Result<Vec<Drawing>, PbmError> {
 }
 
 /// A figure error saying what went wrong with its data.
-fn figure_error(name: &str, why: impl Into<String>) -> PbmError {
-    PbmError::Figure { name: name.into(), why: why.into() }
+fn figure_error(why: impl Into<String>) -> PbmError {
+    PbmError::Figure { why: why.into() }
 }
 
 /// "b₃" or "e₃": the begin or the end of box `id` (counted from 1 on the page).
@@ -562,7 +557,6 @@ fn end_name(id: u32, begin: bool) -> String {
 }
 
 fn sweep_exchange() -> Result<Vec<Drawing>, PbmError> {
-    let name = "sweep-exchange";
     // Four boxes' intervals on the x axis (m); in one step the third moves left.
     let start = [(0.5, 2.0), (1.5, 3.2), (3.6, 5.0), (5.6, 6.8)];
     let moved = 2;
@@ -591,13 +585,11 @@ fn sweep_exchange() -> Result<Vec<Drawing>, PbmError> {
         })
         .collect();
     if changes.exchanges != 1 || differ.len() != 2 || differ[1] != differ[0] + 1 {
-        return Err(figure_error(
-            name,
-            format!("{} exchanges, orders differ at {differ:?}", changes.exchanges),
+        return Err(figure_error(format!("{} exchanges, orders differ at {differ:?}", changes.exchanges),
         ));
     }
     let Some(&(i, j)) = changes.began.first() else {
-        return Err(figure_error(name, "the exchange began no overlap"));
+        return Err(figure_error("the exchange began no overlap"));
     };
     let slot = differ[0];
     let token = |o: &(u32, bool, f64)| end_name(o.0, o.1);
@@ -627,12 +619,10 @@ fn sweep_exchange() -> Result<Vec<Drawing>, PbmError> {
         ),
     ];
     require_finite(
-        name,
         before.iter().chain(&after).flat_map(|b| [b.min[0], b.max[0]]),
     )?;
     let ghost = before[moved];
     titled_figure(
-        name,
         [760, 900],
         "Sort and sweep kept sorted by insertion sort: one exchange of two ends, one new overlapping pair",
         |root, _| {
@@ -826,7 +816,6 @@ fn projection(p: &ConvexPolygon, n: &Vector2<f64>) -> (f64, f64) {
 }
 
 fn separating_axis() -> Result<Vec<Drawing>, PbmError> {
-    let name = "separating-axis";
     let (a, b) = axis_polygons()?;
     // The chapter's answer: the best gap and the edge whose normal attains it.
     let (best, witness) = separation(&a, &b);
@@ -841,9 +830,7 @@ fn separating_axis() -> Result<Vec<Drawing>, PbmError> {
         .collect();
     let n_best = towards_b(witness);
     if (gap(&n_best) - best).abs() > 1e-12 {
-        return Err(figure_error(
-            name,
-            format!(
+        return Err(figure_error(format!(
                 "projections give {} where separation gives {best}",
                 gap(&n_best)
             ),
@@ -865,9 +852,9 @@ fn separating_axis() -> Result<Vec<Drawing>, PbmError> {
             (w, if n.dot(&(centre(&b) - centre(&a))) < 0.0 { -n } else { n })
         })
         .max_by(|p, q| overlap(&p.1).total_cmp(&overlap(&q.1)))
-        .ok_or_else(|| figure_error(name, "no candidates"))?;
+        .ok_or_else(|| figure_error("no candidates"))?;
     if overlap(&worst) <= 0.0 {
-        return Err(figure_error(name, "every candidate separates the polygons"));
+        return Err(figure_error("every candidate separates the polygons"));
     }
     let whose = |w: Witness| if w.of_b { "B" } else { "A" };
     let views = [
@@ -889,13 +876,11 @@ fn separating_axis() -> Result<Vec<Drawing>, PbmError> {
         ),
     ];
     require_finite(
-        name,
         a.vertices().iter().chain(b.vertices()).flat_map(|v| [v.x, v.y]),
     )?;
     let shade_a = REFERENCE;
     let shade_b = color(0);
     titled_figure(
-        name,
         [520, 960],
         &format!(
             "Two convex polygons A and B, {} candidate axes (the edge normals): each shape's shadow on an axis, and the gap between the shadows",
@@ -1084,7 +1069,6 @@ fn search_trials(
     epsilon: f64,
     search: Search,
 ) -> Result<(Vec<TrialPoint>, f64), PbmError> {
-    let name = "collision-time-trials";
     let gap = |t: f64| -> Result<f64, PbmError> {
         let (a, b) = FallingBox::shapes(&step.on_curve(true, t))?;
         Ok(separation(&a, &b).0)
@@ -1113,7 +1097,7 @@ fn search_trials(
             } else if t == secant {
                 Trial::Secant
             } else {
-                return Err(figure_error(name, format!("trial {t} is neither rule")));
+                return Err(figure_error(format!("trial {t} is neither rule")));
             }
         };
         if k == 0 || (k >= 2 && d > 0.0) {
@@ -1124,7 +1108,7 @@ fn search_trials(
         trials.push((t, d, kind));
     }
     if times.last() != Some(&found.t) {
-        return Err(figure_error(name, "the last trial is not the time found"));
+        return Err(figure_error("the last trial is not the time found"));
     }
     Ok((trials, found.t))
 }
@@ -1138,7 +1122,6 @@ fn stretched(d: f64, epsilon: f64) -> f64 {
 }
 
 fn collision_time_trials() -> Result<Vec<Drawing>, PbmError> {
-    let name = "collision-time-trials";
     let p = BOOK_TOSS;
     let body = FallingBox::new(p.spin, p.drag)?;
     let step = last_step(&body, p.h, p.epsilon)?;
@@ -1164,7 +1147,6 @@ fn collision_time_trials() -> Result<Vec<Drawing>, PbmError> {
         })
         .collect::<Result<_, PbmError>>()?;
     require_finite(
-        name,
         curve.iter().flat_map(|p| [p.0, p.1]).chain(
             searches
                 .iter()
@@ -1192,7 +1174,6 @@ fn collision_time_trials() -> Result<Vec<Drawing>, PbmError> {
         Trial::Secant => (color(2), "a secant estimate"),
     };
     titled_figure(
-        name,
         [600, 1120],
         &format!(
             "Finding the collision time inside the RK4 step that overshot: the box's separation d(t) from the floor on the cubic through the step's ends, and the times each search tries, in order (h = {} s, ε = {eps_mm} mm)",
@@ -1358,7 +1339,6 @@ fn table_edge() -> Result<Vec<Drawing>, PbmError> {
         .map(|c| (c.point.x, c.point.z))
         .collect();
     titled_figure(
-        "table-edge",
         [470, 560],
         "A block resting flat over a table's edge, seen from above",
         |root, _| {
@@ -1510,7 +1490,6 @@ fn origin_mark<'a, 'b: 'a>(chart: &mut Chart2d<'a, 'b>, arrow: Vector2<f64>) -> 
 }
 
 fn gjk_epa() -> Result<Vec<Drawing>, PbmError> {
-    let name = "gjk-epa";
     // The separating-axis figure's pentagon and rectangle, and the rectangle moved
     // in until it overlaps the pentagon.
     let (a, b) = axis_polygons()?;
@@ -1523,18 +1502,18 @@ fn gjk_epa() -> Result<Vec<Drawing>, PbmError> {
         steps.push((simplex.iter().map(|p| p.w).collect(), *v));
     });
     let Proximity::Apart { distance, on_a, on_b } = apart.proximity else {
-        return Err(figure_error(name, "the first pair overlaps"));
+        return Err(figure_error("the first pair overlaps"));
     };
     // The distance is the separating axes' gap when a vertex of one meets an edge
     // of the other, as here.
     let (gap, _) = separation(&a, &b);
     if (gap - distance).abs() > 1e-9 {
-        return Err(figure_error(name, format!("gap {gap}, distance {distance}")));
+        return Err(figure_error(format!("gap {gap}, distance {distance}")));
     }
     // GJK then EPA on the overlapping pair, each polygon of EPA kept.
     let inside = gjk_from(&a, &b_in, &Vector2::new(1.0, 1.0), |_, _| {});
     let Proximity::Overlapping { simplex } = inside.proximity else {
-        return Err(figure_error(name, "the second pair is apart"));
+        return Err(figure_error("the second pair is apart"));
     };
     let last_triangle: Vec<Vector2<f64>> = simplex.iter().map(|p| p.w).collect();
     // Each polygon's edges, and the foot of its edge nearest the origin.
@@ -1551,14 +1530,13 @@ fn gjk_epa() -> Result<Vec<Drawing>, PbmError> {
             feet.push(f.normal * f.distance);
         }
     })
-    .ok_or_else(|| figure_error(name, "EPA found no depth"))?;
+    .ok_or_else(|| figure_error("EPA found no depth"))?;
     let (depth, _) = separation(&a, &b_in);
     if (depth + found.depth).abs() > 1e-9 {
-        return Err(figure_error(name, format!("EPA {found:?}, SAT {depth}")));
+        return Err(figure_error(format!("EPA {found:?}, SAT {depth}")));
     }
     let (diff_apart, diff_in) = (minkowski_outline(&a, &b), minkowski_outline(&a, &b_in));
     require_finite(
-        name,
         diff_apart.iter().chain(&diff_in).flat_map(|v| [v.x, v.y]),
     )?;
     let (shade_a, shade_b, shade_diff) = (REFERENCE, color(0), color(3));
@@ -1567,7 +1545,6 @@ fn gjk_epa() -> Result<Vec<Drawing>, PbmError> {
         a.vertices().iter().chain(b.vertices()).chain(b_in.vertices()).copied().collect();
     let xy = |v: &Vector2<f64>| (v.x, v.y);
     titled_figure(
-        name,
         [1000, 1900],
         "A pentagon A and a rectangle B, apart and overlapping, and their Minkowski difference A − B: GJK finds the distance as the origin's distance to A − B, EPA the depth as its distance to the boundary",
         |root, layout| {

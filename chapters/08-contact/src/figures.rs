@@ -57,12 +57,11 @@ fn drop_energy() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
             scenes::drop(0.5, Settings { restitution: e, ..Settings::default() })?;
         let mut curve = vec![(0.0, world.energy())];
         world.run_until(2.0, |w| curve.push((w.time(), w.energy())))?;
-        require_finite("drop-energy", curve.iter().map(|p| p.1))?;
+        require_finite(curve.iter().map(|p| p.1))?;
         runs.push((e, curve, world.stats().impacts));
     }
     let top = runs[0].1[0].1;
     titled_figure(
-        "drop-energy",
         [460, 560],
         "A 0.4 × 0.2 × 0.3 m box of 1 kg dropped corner-first from 0.5 m",
         |root, _| {
@@ -101,11 +100,10 @@ fn bounce_series() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
             impacts.push(w.time());
         }
     })?;
-    require_finite("bounce-series", curve.iter().map(|p| p.1))?;
+    require_finite(curve.iter().map(|p| p.1))?;
     let predicted = scenes::landings(height, e, G, slowest);
     let rest = scenes::bounce_series(height, e, G).unwrap_or(f64::NAN);
     titled_figure(
-        "bounce-series",
         [480, 600],
         "A 0.4 × 0.2 × 0.3 m box of 1 kg dropped flat from 0.5 m, e = 0.5",
         |root, _| {
@@ -151,7 +149,7 @@ fn seesaw_tilt() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
     };
     let mut simulated = vec![(0.0, 0.0)];
     world.run_until(1.6, |w| simulated.push((w.time(), tilt(w))))?;
-    require_finite("seesaw-tilt", simulated.iter().map(|p| p.1))?;
+    require_finite(simulated.iter().map(|p| p.1))?;
     let (height, plank, ..) = scenes::SEESAW;
     let landed = (height / (0.5 * plank.x)).asin().to_degrees();
     let theory: Vec<(f64, f64)> = (0..=160)
@@ -162,7 +160,6 @@ fn seesaw_tilt() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
         .take_while(|&(_, deg)| deg <= landed * 1.05)
         .collect();
     titled_figure(
-        "seesaw-tilt",
         [460, 560],
         "A 3 m plank on a ridge: 1.05 kg at 1.2 m against 2 kg at 0.6 m",
         |root, _| {
@@ -202,10 +199,9 @@ fn incline_slip() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
         let a = g * (th.sin() - mu * th.cos());
         theory.push((deg, 100.0 * (0.5 * a * seconds * seconds).max(0.0)));
     }
-    require_finite("incline-slip", measured.iter().map(|p| p.1))?;
+    require_finite(measured.iter().map(|p| p.1))?;
     let top = measured.iter().map(|p| p.1).fold(0.0, f64::max) * 1.1;
     titled_figure(
-        "incline-slip",
         [460, 560],
         "A block at rest on a slope, μ = 0.5: how far it slides in 1 s",
         |root, _| {
@@ -249,11 +245,10 @@ fn stack_drift() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
             run_stack(10, 10.0, Settings { friction: mu, ..Settings::default() })?;
         let curve: Vec<(f64, f64)> =
             curve.into_iter().map(|(t, d)| (t, d.max(1e-13))).collect();
-        require_finite("stack-drift", curve.iter().map(|p| p.1))?;
+        require_finite(curve.iter().map(|p| p.1))?;
         runs.push((name, curve, drift, world.stats().min_normal_force));
     }
     titled_figure(
-        "stack-drift",
         [460, 560],
         "Ten 0.5 m cubes of 1 kg stacked on the ground, h = 0.01 s: the farthest any has moved",
         |root, _| {
@@ -296,7 +291,6 @@ fn singular_forces() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
     let s = sweep(50.0, 0.3, 360)?;
     let deg: Vec<f64> = s.angle.iter().map(|a| a.to_degrees()).collect();
     require_finite(
-        "singular-forces",
         s.scratch.iter().chain(&s.warm).flatten().copied(),
     )?;
     let top =
@@ -304,7 +298,6 @@ fn singular_forces() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
             * 1.05;
     let held = 100.0 * s.held as f64 / (s.angle.len() - 1) as f64;
     titled_figure(
-        "singular-forces",
         [460, 860],
         "A 10 kg table on four legs, a 50 N load going round a 0.3 m circle",
         |root, layout| {
@@ -354,7 +347,6 @@ fn turntable_orbit() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
     let rolls = cm(orbit(omega, speed, 0.5, 3.5)?.path);
     let slides = cm(orbit(omega, speed, 0.01, 3.5)?.path);
     require_finite(
-        "turntable-orbit",
         rolls.iter().chain(&slides).map(|p| p.0 + p.1),
     )?;
     // The closed form: a circle of radius 7u / (2Ω) through the start.
@@ -367,7 +359,6 @@ fn turntable_orbit() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
         })
         .collect();
     titled_figure(
-        "turntable-orbit",
         [620, 470],
         "Table turning at 1 turn/s; ball starts 30 cm out at 20 cm/s",
         |root, _| {
@@ -423,7 +414,7 @@ fn slides(angles: &[f64], speed: f64, mu: f64) -> Result<Vec<Slide>, PbmError> {
         };
         path.push(at(&world));
         world.run_until(1.0, |w| path.push(at(w)))?;
-        require_finite("friction-pyramid", path.iter().flat_map(|p| [p.0, p.1]))?;
+        require_finite(path.iter().flat_map(|p| [p.0, p.1]))?;
         out.push(((a.x, a.z), path));
     }
     Ok(out)
@@ -433,7 +424,6 @@ fn friction_pyramid() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
     let (angles, speed, mu) = ([10.0, 30.0, 60.0], 2.0, 0.5);
     let runs = slides(&angles, speed, mu)?;
     titled_figure(
-        "friction-pyramid",
         [520, 1000],
         "A 1 kg block sliding at 2 m/s on the ground, μ = 0.5, at three angles to x",
         |root, layout| {
@@ -547,7 +537,6 @@ fn complementarity() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
     let contact = one_row(&bs, 0.0, f64::INFINITY)?;
     let friction = one_row(&bs, -1.0, 1.0)?;
     titled_figure(
-        "complementarity",
         [440, 820],
         "One row, A = 1 kg⁻¹, solved for b from −2 to 2 m/s²",
         |root, layout| {
@@ -607,7 +596,7 @@ fn released_trace() -> Result<Vec<Step>, PbmError> {
             return Ok(trace);
         }
     }
-    Err(PbmError::degenerate("pivoting-trace", "no problem lets a contact go"))
+    Err(PbmError::Figure { why: "no problem lets a contact go".into() })
 }
 
 fn pivoting_trace() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
@@ -620,7 +609,6 @@ fn pivoting_trace() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
             .fold(0.0f64, |m, v| m.max(v.abs()))
     };
     titled_figure(
-        "pivoting-trace",
         [460, 900],
         "Dantzig's pivoting on a random four-contact problem, after each step",
         |root, layout| {
@@ -718,13 +706,12 @@ fn corner_hit() -> Result<(Vec<Point>, [nalgebra::Vector3<f64>; 6]), PbmError> {
 
 fn impulse_geometry() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
     let (outline, [x, n, before, after, jn, _]) = corner_hit()?;
-    require_finite("impulse-geometry", [before.norm(), after.norm(), jn.norm()])?;
+    require_finite([before.norm(), after.norm(), jn.norm()])?;
     // Velocities drawn at 0.1 m per m/s, the impulse at 0.1 m per N s.
     let scale = 0.1;
     let tip = |v: nalgebra::Vector3<f64>| (scale * v.x, scale * v.y);
     let ((bx, by), (ax, ay), (jx, jy)) = (tip(before), tip(after), tip(jn));
     titled_figure(
-        "impulse-geometry",
         [470, 540],
         "A box's corner hits the ground: e = 1/2, seen along z",
         |root, _| {

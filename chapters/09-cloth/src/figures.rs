@@ -77,12 +77,10 @@ fn strand_sampling() -> Result<Vec<Drawing>, PbmError> {
         .into_iter()
         .collect::<Result<Vec<_>, _>>()?;
     require_finite(
-        "strand-sampling",
         shapes.iter().flatten().flat_map(|p| [p.0, p.1]),
     )?;
     let lowest = shapes.iter().flatten().map(|p| p.1).fold(0.0, f64::min);
     titled_figure(
-        "strand-sampling",
         [480, 760],
         "A 20 cm strand clamped at its root, sagging under its own weight",
         |root, layout| {
@@ -147,12 +145,12 @@ fn drape_run() -> Result<&'static DrapeRun, PbmError> {
             }
         })?;
         if let Some(why) = r.failure {
-            return Err(PbmError::Figure { name: "drape-frames".into(), why });
+            return Err(PbmError::Figure { why });
         }
         Ok((frames, r.energies))
     };
     RUN.get_or_init(|| compute().map_err(|e| e.to_string())).as_ref().map_err(|why| {
-        PbmError::Figure { name: "drape-frames".into(), why: why.clone() }
+        PbmError::Figure { why: why.clone() }
     })
 }
 
@@ -210,13 +208,11 @@ fn band(strain: f64) -> RGBColor {
 fn drape_frames() -> Result<Vec<Drawing>, PbmError> {
     let (frames, _) = drape_run()?;
     require_finite(
-        "drape-frames",
         frames.iter().flat_map(|f| {
             f.1.iter().flat_map(|t| t.0.iter().flat_map(|p| [p.0, p.1]))
         }),
     )?;
     titled_figure(
-        "drape-frames",
         [560, 1300],
         "A 1 m cloth of 16 × 16 particles dropped on a sphere (0.3 m), h = 1/30 s; \
                  triangles shaded by their larger thread strain",
@@ -288,9 +284,8 @@ fn drape_energy() -> Result<Vec<Drawing>, PbmError> {
             energies.iter().skip(1).map(|(t, e)| (*t, f(e).max(1e-12))).collect()
         })
         .collect();
-    require_finite("drape-energy", curves.iter().flatten().map(|p| p.1))?;
+    require_finite(curves.iter().flatten().map(|p| p.1))?;
     titled_figure(
-        "drape-energy",
         [460, 560],
         "The energy in each term as the cloth of the frames above settles",
         |root, _| {
@@ -334,16 +329,13 @@ fn cg_resolution() -> Result<Vec<Drawing>, PbmError> {
     })
     .into_iter()
     .collect::<Result<Vec<_>, PbmError>>()?;
-    require_finite("cg-resolution", means.iter().filter_map(|p| p.1))?;
+    require_finite(means.iter().filter_map(|p| p.1))?;
     if means[..SIDES.len()].iter().any(|p| p.1.is_none()) {
-        return Err(PbmError::Figure {
-            name: "cg-resolution".into(),
-            why: "a drape with the projected Hessian failed".into(),
+        return Err(PbmError::Figure { why: "a drape with the projected Hessian failed".into(),
         });
     }
     let top = means.iter().filter_map(|p| p.1).fold(0.0, f64::max) * 1.15;
     titled_figure(
-        "cg-resolution",
         [460, 560],
         "Mean CG iterations per step over the drape's first half second, \
                  h = 1/30 s, residual 1e-6",
@@ -384,7 +376,7 @@ fn settled_on(kind: SolidKind) -> Result<Cloth, PbmError> {
     let model = on_solid(kind, 16, ClothMaterial::COTTON, 1000.0)?;
     let r = run(model, 1.0 / 30.0, 300, false, usize::MAX, |_| {})?;
     match r.failure {
-        Some(why) => Err(PbmError::Figure { name: "contact-solids".into(), why }),
+        Some(why) => Err(PbmError::Figure { why }),
         None => Ok(r.cloth),
     }
 }
@@ -473,11 +465,9 @@ fn contact_solids() -> Result<Vec<Drawing>, PbmError> {
         .into_iter()
         .collect::<Result<Vec<_>, _>>()?;
     require_finite(
-        "contact-solids",
         cloths.iter().flat_map(|c| c.x.iter().flatten().copied()),
     )?;
     titled_figure(
-        "contact-solids",
         [440, 720],
         "The drape's cloth 10 s after it was let go on a sphere and on a box, held on their \
          surfaces by constraints inside CG; friction k_f = 1000 s/m",
@@ -494,9 +484,7 @@ fn contact_solids() -> Result<Vec<Drawing>, PbmError> {
             {
                 let panel = titled(panel, title, &label_font())?;
                 let mut chart = scene_chart(&panel, -0.62..0.62, -0.42..0.42)?;
-                let solid = cloth.solid.ok_or_else(|| PbmError::Figure {
-                    name: "contact-solids".into(),
-                    why: "the cloth has no solid".into(),
+                let solid = cloth.solid.ok_or_else(|| PbmError::Figure { why: "the cloth has no solid".into(),
                 })?;
                 // Painter's order: cloth on the solid's far side, the solid, then
                 // the cloth on its near side, each far to near.
@@ -544,10 +532,9 @@ fn pattern_map() -> Result<Vec<Drawing>, PbmError> {
     let triangle = RestTriangle::new([0, 1, 2], PATTERN)?;
     let x = WORLD.map(|p| nalgebra::Vector3::new(p[0], p[1], 0.0));
     let (w_u, w_v) = triangle.map(&x);
-    require_finite("pattern-map", w_u.iter().chain(w_v.iter()).copied())?;
+    require_finite(w_u.iter().chain(w_v.iter()).copied())?;
     let angle = w_u.angle(&w_v).to_degrees();
     titled_figure(
-        "pattern-map",
         [380, 700],
         "One triangle: its threads in the pattern, and where the map T takes them",
         |root, layout| {
@@ -684,10 +671,9 @@ fn hinge() -> Result<Vec<Drawing>, PbmError> {
     let mut j = [nalgebra::Vector3::zeros(); 4];
     bend.position(&x, &mut c, &mut j)?;
     let theta = c[0] * rest.l_perp / rest.area.sqrt();
-    require_finite("hinge", [theta, rest.l_perp])?;
+    require_finite([theta, rest.l_perp])?;
     let (h_c, h_d) = (0.2, 0.15);
     titled_figure(
-        "hinge",
         [400, 700],
         "A hinge: the triangles a b c and b a d share the edge a b",
         |root, layout| {
@@ -869,7 +855,7 @@ fn fold_run(respond: bool) -> Result<Fold, PbmError> {
         }
     })?;
     match r.failure {
-        Some(why) => Err(PbmError::Figure { name: "self-contact".into(), why }),
+        Some(why) => Err(PbmError::Figure { why }),
         None => Ok((columns, nearest)),
     }
 }
@@ -878,9 +864,8 @@ fn self_contact() -> Result<Vec<Drawing>, PbmError> {
     let runs = map_range(2, |k| fold_run(k == 1));
     let runs = runs.into_iter().collect::<Result<Vec<_>, _>>()?;
     let points = runs.iter().flat_map(|(c, d)| c.iter().flatten().chain(d));
-    require_finite("self-contact", points.flat_map(|p| [p.0, p.1]))?;
+    require_finite(points.flat_map(|p| [p.0, p.1]))?;
     titled_figure(
-        "self-contact",
         [760, 1180],
         "A napkin glued to a board over 60 cm, its 40 cm flap opened 10° and let go \
          (16 × 16 particles, h = 1/30 s)",
@@ -961,10 +946,9 @@ fn contact_cg() -> Result<Vec<Drawing>, PbmError> {
     })
     .into_iter()
     .collect::<Result<Vec<_>, PbmError>>()?;
-    require_finite("contact-cg", runs.iter().flatten().map(|p| p.1))?;
+    require_finite(runs.iter().flatten().map(|p| p.1))?;
     let top = runs.iter().flatten().map(|p| p.1).fold(0.0, f64::max) * 1.05;
     titled_figure(
-        "contact-cg",
         [420, 520],
         "CG iterations of each step of cloth/contact, the cloth held on three solids",
         |root, _| {

@@ -53,11 +53,9 @@ fn stiffness_vs_steps() -> Result<Vec<Drawing>, PbmError> {
     let xpbd: Vec<_> = ITERATIONS.iter().map(|&n| series(|c| c.xpbd, n)).collect();
     let slides = series(|c| c.slides, 16);
     require_finite(
-        "stiffness-vs-steps",
         pbd.iter().chain(&xpbd).flatten().chain(&slides).map(|p| p.1),
     )?;
     titled_figure(
-        "stiffness-vs-steps",
         [500, 620],
         &format!(
             "Stiffness m g / extension of a 1 kg mass resting on a soft constraint, \
@@ -140,12 +138,10 @@ fn chain_comparison() -> Result<Vec<Drawing>, PbmError> {
         .map(|(_, r)| r.iter().map(|s| (s.t, s.energy)).collect())
         .collect();
     require_finite(
-        "chain-comparison",
         errors.iter().chain(&energies).flatten().map(|p| p.1),
     )?;
     let lowest = energies.iter().flatten().map(|p| p.1).fold(0.0, f64::min);
     titled_figure(
-        "chain-comparison",
         [480, 820],
         "Chapter 4's chain (10 links of 10 cm, 0.1 kg bobs) released from the \
                  horizontal; the same 20 projections per frame spent two ways",
@@ -223,11 +219,9 @@ fn drag_filmstrip() -> Result<Vec<Drawing>, PbmError> {
         frame_index += 1;
     })?;
     require_finite(
-        "drag-filmstrip",
         shots.iter().flat_map(|s| s.1.iter().flatten().flat_map(|p| [p.0, p.1])),
     )?;
     titled_figure(
-        "drag-filmstrip",
         [520, 1500],
         "Five 1 kg boxes (5 × 20 cm) hanging from a pin; the mouse grabs the bottom \
                  of the last one and drags it (α = 1 mm/N, 20 steps per 60 Hz frame)",
@@ -319,9 +313,8 @@ fn projection_picture() -> Result<Vec<Drawing>, PbmError> {
     body.apply_correction(&corner, &(n * 0.04));
     let moved = outline(&body);
     let corner_after = body.world_point(&corner);
-    require_finite("projection-picture", [w, corner_after.x, corner_after.y])?;
+    require_finite([w, corner_after.x, corner_after.y])?;
     titled_figure(
-        "projection-picture",
         [420, 760],
         "One projection moves each part by its inverse mass times the same impulse",
         |root, layout| {
@@ -442,10 +435,9 @@ fn sheet_calibration() -> Result<Vec<Drawing>, PbmError> {
         .iter()
         .map(|r| r.ladder.iter().map(|&(s, x)| ((s as f64).log2(), x)).collect())
         .collect();
-    require_finite("sheet-calibration", curves.iter().flatten().map(|p| p.1))?;
+    require_finite(curves.iter().flatten().map(|p| p.1))?;
     let highest = curves.iter().flatten().map(|p| p.1).fold(2.0, f64::max) * 1.3;
     titled_figure(
-        "sheet-calibration",
         [500, 560],
         "The XPBD sheet hung at rest, its compliance calibrated so that converged \
          it hangs at ρgL²/2k; one Gauss–Seidel pass per substep, 1 s runs",

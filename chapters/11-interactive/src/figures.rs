@@ -292,7 +292,6 @@ fn feeder_turn() -> Result<Vec<Drawing>, PbmError> {
         "crank at the top: pulling back",
     ];
     titled_figure(
-        "feeder-turn",
         [1250, 900],
         "The feeder's second turn, a quarter turn apart (the magazine cut off at 4.5 m): the pusher carries the lowest block out under the magazine's wall, and it slides down the ramp",
         |root, layout| {
@@ -332,11 +331,10 @@ fn feeder_blocks() -> Result<Vec<Drawing>, PbmError> {
         }
         feeder.step(&mut world)?;
     }
-    require_finite("feeder-blocks", tracks.iter().flatten().map(|p| p.1))?;
+    require_finite(tracks.iter().flatten().map(|p| p.1))?;
     let out = feeder.output_x();
     let stats = world.stats();
     titled_figure(
-        "feeder-blocks",
         [480, 560],
         &format!(
             "Each block's centre over 40 s: about one block out per 4-s turn of the crank; {} tolerance corrections in all",
@@ -382,7 +380,6 @@ fn feeder_jam() -> Result<Vec<Drawing>, PbmError> {
         frames.push((frame_of_feeder(&feeder, &run.world), what, fed));
     }
     titled_figure(
-        "feeder-jam",
         [1000, 1000],
         "At 9.6 s, the mouse (×) going anticlockwise past the bottom of its circle: the good feeder pushes its next block out; the tall pusher, and a block on end, are held against the magazine's wall, and the crank trails the mouse (the magazine cut off at 4.5 m)",
         |root, layout| {
@@ -445,7 +442,6 @@ fn jack_pump() -> Result<Vec<Drawing>, PbmError> {
         ("mouse and its spring".into(), Swatch::Dashed(mouse_colour(), LINE_WIDTH)),
     ];
     titled_figure(
-        "jack-pump",
         [1080, 1900],
         "The jack's first pump, a quarter pump apart (the rack cut off below −0.6 m): each stroke lifts the rack on one pawl while the other slides down over a tooth and springs back in under the next",
         |root, layout| {
@@ -485,7 +481,7 @@ fn jack_climb() -> Result<Vec<Drawing>, PbmError> {
                 world.bodies()[Jack::RACK].position().y - start,
             ));
         }
-        require_finite("jack-climb", track.iter().map(|p| p.1))?;
+        require_finite(track.iter().map(|p| p.1))?;
         lifts.push(track);
     }
     let angle: Vec<(f64, f64)> = (0..=900)
@@ -496,7 +492,6 @@ fn jack_climb() -> Result<Vec<Drawing>, PbmError> {
         .collect();
     let pitch = Jack::PITCH;
     titled_figure(
-        "jack-climb",
         [760, 620],
         &format!(
             "The rack's climb over 9 s of pumping every {} s: swung 0.3 rad either way, it gains a tooth on every stroke, up and down; swung 0.2 rad, the idle pawl never gets past a tooth and the rack falls back each time",
@@ -547,7 +542,6 @@ fn pile() -> Result<Vec<Drawing>, PbmError> {
     let end = frame_of(&world, |_| Kind::Block);
     let frames = [(start, "as dropped"), (end, "settled")];
     titled_figure(
-        "pile",
         [420, 860],
         &format!(
             "{} convex polygons of 3 to 6 sides, friction 0.3, dropped into a box 8 m wide and left for 3 s",
@@ -600,7 +594,6 @@ const STAGES: [(&str, &str); 6] = [
 
 fn step_loop() -> Result<Vec<Drawing>, PbmError> {
     titled_figure(
-        "loop",
         [620, 900],
         "One step of the interactive world; between frames the mouse moves, and pins come and go",
         |area, layout| {
@@ -747,7 +740,7 @@ fn slide_off(h: f64, seconds: f64) -> Result<Vec<Slid>, PbmError> {
         world.step()?;
         track.push(state(&world));
     }
-    require_finite("road-runner", track.iter().flat_map(|p| [p.y, p.vy]))?;
+    require_finite(track.iter().flat_map(|p| [p.y, p.vy]))?;
     Ok(track)
 }
 
@@ -755,9 +748,7 @@ fn slide_off(h: f64, seconds: f64) -> Result<Vec<Slid>, PbmError> {
 /// positive: its start and end (s).
 fn step_past_edge(track: &[Slid], x: fn(&Slid) -> f64) -> Result<(f64, f64), PbmError> {
     let k = track.iter().position(|p| x(p) > 0.0).filter(|&k| k > 0).ok_or_else(|| {
-        PbmError::Figure {
-            name: "road-runner".into(),
-            why: "the block never left the table".into(),
+        PbmError::Figure { why: "the block never left the table".into(),
         }
     })?;
     Ok((track[k - 1].t, track[k].t))
@@ -787,7 +778,7 @@ fn road_runner() -> Result<Vec<Drawing>, PbmError> {
             Some((p, r)) => (p.vy - r.vy) / g,
             None => f64::NAN,
         };
-        require_finite("road-runner", [late])?;
+        require_finite([late])?;
         Ok(late)
     };
     let (book_late, coarse_late) = (late(&tracks[1])?, late(&tracks[2])?);
@@ -799,7 +790,6 @@ fn road_runner() -> Result<Vec<Drawing>, PbmError> {
     let speed: fn(&Slid) -> f64 = |p| p.vy;
     let ms = |h: f64| 1000.0 * h;
     titled_figure(
-        "road-runner",
         [900, 1180],
         &format!(
             "A block {:.0} cm square slid off a table's edge at {SLIDE_SPEED} m/s. The contacts found at a step's start hold for the whole step: the {:.0}-ms step that begins with the block on the table carries it level past the edge, and it falls as if it had left {:.0} ms late; with the book's {:.0} ms steps, {:.0} ms late",
@@ -904,7 +894,7 @@ fn pushed(order: Order, release: f64) -> Result<[Vec<(f64, f64)>; 2], PbmError> 
             next += PATH_DOTS;
         }
     }
-    require_finite("first-order-push", path.iter().flat_map(|p| [p.0, p.1]))?;
+    require_finite(path.iter().flat_map(|p| [p.0, p.1]))?;
     Ok([path, dots])
 }
 
@@ -923,7 +913,6 @@ fn first_order_push() -> Result<Vec<Drawing>, PbmError> {
     let g = Settings::default().gravity.norm();
     let places = ["on the table", "past the edge"];
     titled_figure(
-        "first-order-push",
         [500, 880],
         &format!(
             "The mouse pushes a block to the right at {PUSH_SPEED} m/s and lets go: the second-order block coasts on and falls in a parabola; the first-order block stops the moment it is let go, and falls at a steady {g:.2} m/s, gravity's acceleration read as a velocity"
@@ -1023,9 +1012,9 @@ fn tolerance_correction() -> Result<Vec<Drawing>, PbmError> {
     let (after, to) = (shapes(&world), centres(&world));
     if world.stats().corrections != 1 {
         let why = format!("{} corrections, not one", world.stats().corrections);
-        return Err(PbmError::Figure { name: "tolerance-correction".into(), why });
+        return Err(PbmError::Figure { why });
     }
-    require_finite("tolerance-correction", to.iter().flat_map(|c| [c.x, c.y]))?;
+    require_finite(to.iter().flat_map(|c| [c.x, c.y]))?;
     let pairs = [(0, 1), (1, 2), (3, 4)];
     let depths = |shapes: &[ConvexPolygon]| -> Vec<f64> {
         pairs.iter().map(|&(i, j)| depth_in(&shapes[i], &shapes[j], eps)).collect()
@@ -1038,7 +1027,6 @@ fn tolerance_correction() -> Result<Vec<Drawing>, PbmError> {
     );
     let margin = 0.01;
     titled_figure(
-        "tolerance-correction",
         [520, 600],
         &format!(
             "Before (dashed): B's corner {} in A, past the warning depth ¾ ε; B {} in C; D {} in E. After one correction (filled): A and B {}, B and C {}, D and E {}, untouched: nothing joins them to the deep pair",
@@ -1181,13 +1169,11 @@ fn collision_search() -> Result<Vec<Drawing>, PbmError> {
     let (grazed, taken, impacts) = graze(h)?;
     let (through, plus) = bar_through_slab()?;
     require_finite(
-        "collision-search",
         strikes.curves.iter().flatten().chain(&grazed).chain(&through).map(|p| p.1),
     )?;
     let (ms, cm) = (|s: f64| 1000.0 * s, |d: f64| 100.0 * d);
     let peak = through.iter().copied().fold((0.0, 0.0), |m, p| if p.1 > m.1 { p } else { m });
     titled_figure(
-        "collision-search",
         [1150, 2000],
         &format!(
             "Depth (positive: overlapping) against time within one {:.0} ms step, which the loop looks at only at its two ends; and against how far a thin part has gone into another",
