@@ -190,8 +190,8 @@ mod tests {
             id: "x",
             summary: "a test exercise",
             params: vec![
-                ParamSpec::positive("h", "step", 0.5, 1.0),
-                ParamSpec::positive("k", "stiffness", 2.0, 10.0),
+                ParamSpec::positive("h", "step", "s", 0.5, 1.0),
+                ParamSpec::positive("k", "stiffness", "N/m", 2.0, 10.0),
             ],
             // Written by hand rather than with `Exercise::new` (which reads every
             // field), to show that a parameter nobody reads is caught.
@@ -206,6 +206,7 @@ mod tests {
             },
             optional: &[],
             limits: Vec::new(),
+            heavy: false,
         };
         Chapter {
             id: "test",

@@ -56,6 +56,7 @@ pub fn all() -> Vec<Exercise> {
             "adaptive steps on an eccentric orbit against the fixed steps that match their error",
             adaptive,
         )
+        .heavy()
         .limit(
             ("4.4e5 × √(1e-6 / tol) × √(0.5 / (1 − eccentricity)) with method=euler-doubling", "Euler steps"),
             (3.5e6, "raise tol or lower eccentricity, or use method=dopri5"),
@@ -92,8 +93,10 @@ fn radius(p: &[f64]) -> f64 {
 params! {
     /// `ode/euler-spiral`.
     pub struct EulerSpiralParams {
-        h: f64 = step(0.1, 2.0),
-        steps: usize = int("number of steps (63 x 0.1 s is about one turn)", 63, 1, 1_000_000),
+        h: f64 = step(0.1, 0.0, 2.0),
+        steps: usize = int(
+            "number of steps (63 x 0.1 s is about one turn)", 63, 1, 1_000_000,
+        ),
     }
 }
 
@@ -128,8 +131,8 @@ fn euler_spiral(
 params! {
     /// `ode/stability`.
     pub struct StabilityParams {
-        k: f64 = float("decay rate (1/s)", 10.0, 1e-6, 1e6),
-        h: f64 = step(0.15, 100.0),
+        k: f64 = float("decay rate", "1/s", 10.0, 1e-6, 1e6),
+        h: f64 = step(0.15, 0.0, 100.0),
         steps: usize = int("number of steps", 20, 1, 100_000),
     }
 }
@@ -161,7 +164,7 @@ params! {
     /// `ode/convergence`.
     pub struct ConvergenceParams {
         eccentricity: f64 =
-            float("eccentricity of the test orbit", CONVERGENCE_ECCENTRICITY, 0.0, 0.8),
+            float("eccentricity of the test orbit", "", CONVERGENCE_ECCENTRICITY, 0.0, 0.8),
     }
 }
 
@@ -185,11 +188,11 @@ fn convergence(
 params! {
     /// `ode/adaptive`.
     pub struct AdaptiveParams {
-        tol: f64 = float("largest local error per step", 1e-6, 1e-10, 0.1),
+        tol: f64 = float("largest local error per step", "", 1e-6, 1e-10, 0.1),
         method: AdaptiveMethod =
             choice("adaptive method", AdaptiveMethod::DormandPrince),
         eccentricity: f64 =
-            float("eccentricity of the orbit", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
+            float("eccentricity of the orbit", "", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
     }
 }
 
@@ -235,7 +238,7 @@ params! {
     /// `ode/work-precision`.
     pub struct WorkPrecisionParams {
         eccentricity: f64 =
-            float("eccentricity of the orbit", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
+            float("eccentricity of the orbit", "", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
     }
 }
 
@@ -286,11 +289,13 @@ impl Choice for Control {
 params! {
     /// `ode/step-control`.
     pub struct StepControlParams {
-        rtol: f64 = float("relative tolerance per component", 1e-6, 1e-12, 0.1),
-        atol: f64 = float("absolute tolerance per component", 1e-8, 1e-14, 1.0),
+        rtol: f64 = float("relative tolerance per component", "", 1e-6, 1e-12, 0.1),
+        atol: f64 = float("absolute tolerance per component", "", 1e-8, 1e-14, 1.0),
         eccentricity: f64 =
-            float("eccentricity of the orbit", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
-        frames: usize = int("equally spaced output times over the orbit", 600, 1, 100_000),
+            float("eccentricity of the orbit", "", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
+        frames: usize = int(
+            "equally spaced output times over the orbit", 600, 1, 100_000,
+        ),
     }
 }
 
@@ -337,7 +342,7 @@ params! {
     /// `ode/symplectic`.
     pub struct SymplecticParams {
         eccentricity: f64 =
-            float("eccentricity of the orbit", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
+            float("eccentricity of the orbit", "", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
         orbits: usize = int("periods to run", SYMPLECTIC_ORBITS as u64, 1, 100_000),
         evaluations_per_orbit: usize =
             int(

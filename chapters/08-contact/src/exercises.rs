@@ -75,6 +75,7 @@ pub fn all() -> Vec<Exercise> {
             "a stack of boxes resting on the ground: drift and contact forces over time",
             stack,
         )
+        .heavy()
         .optional(&[Optional {
             field: "predicted_creep_m",
             null_when: "solver = sequential: no regularised force solve",
@@ -89,6 +90,7 @@ pub fn all() -> Vec<Exercise> {
             "two cubes on a see-saw: the lever law, and how an unbalanced plank tips",
             seesaw,
         )
+        .heavy()
         .optional(&[Optional {
                 field: "theory_at_half_second_deg",
                 null_when: "the formula's plank would have reached the ground by then",
@@ -123,9 +125,9 @@ pub fn all() -> Vec<Exercise> {
 params! {
     /// `contact/drop`.
     pub struct DropParams {
-        height: f64 = float("drop height of the lowest corner (m)", 0.5, 0.05, 2.0),
-        restitution: f64 = float("coefficient of restitution e", 0.5, 0.0, 1.0),
-        t_end: f64 = float("simulated time (s)", 3.0, 0.5, 5.0),
+        height: f64 = float("drop height of the lowest corner", "m", 0.5, 0.05, 2.0),
+        restitution: f64 = restitution(0.5, 0.0, 1.0),
+        t_end: f64 = duration(3.0, 0.5, 5.0),
         search: CollisionSearch = choice(
             "how a step that went too deep finds the collision time: on the step's \
              interpolation, or by re-taking it shorter",
@@ -189,9 +191,9 @@ params! {
     /// `contact/stack`.
     pub struct StackParams {
         boxes: usize = int("boxes in the stack", 10, 1, 40),
-        t_end: f64 = float("simulated time (s)", 10.0, 0.5, 10.0),
-        friction: f64 = friction(0.5, 1.5),
-        h: f64 = float("time step (s)", 0.01, 0.005, 0.02),
+        t_end: f64 = duration(10.0, 0.5, 10.0),
+        friction: f64 = friction(0.5, 0.0, 1.5),
+        h: f64 = step(0.01, 0.005, 0.02),
         solver: SolverKind = choice("contact solver", SolverKind::Exact),
         sweeps: usize = int("sweeps of sequential impulses per substep", 10, 1, 16),
     }
@@ -277,9 +279,11 @@ pub fn slip_threshold(
 params! {
     /// `contact/incline`.
     pub struct InclineParams {
-        friction: f64 = float("coefficient of friction μ", 0.5, 0.05, 1.5),
-        t_end: f64 = float("time each slope is watched (s)", 1.0, 0.25, 2.0),
-        world: Order = choice("second order (F = M v̇) or first order (F = M v)", Order::Second),
+        friction: f64 = friction(0.5, 0.05, 1.5),
+        t_end: f64 = float("time each slope is watched", "s", 1.0, 0.25, 2.0),
+        world: Order = choice(
+            "second order (F = M v̇) or first order (F = M v)", Order::Second,
+        ),
     }
 }
 
@@ -306,8 +310,8 @@ fn incline(p: InclineParams) -> Result<Value, PbmError> {
 params! {
     /// `contact/singular`.
     pub struct SingularParams {
-        load: f64 = float("the moving load (N)", 50.0, 0.0, 1000.0),
-        radius: f64 = float("radius of the load's circle (m)", 0.3, 0.0, 0.49),
+        load: f64 = float("the moving load", "N", 50.0, 0.0, 1000.0),
+        radius: f64 = float("radius of the load's circle", "m", 0.3, 0.0, 0.49),
         samples: usize = int("load positions round the circle", 200, 8, 2000),
     }
 }
@@ -388,11 +392,13 @@ fn lcp_random(p: LcpRandomParams) -> Result<Value, PbmError> {
 params! {
     /// `contact/seesaw`.
     pub struct SeesawParams {
-        left_mass: f64 = float("mass of the left cube (kg)", 1.05, 0.2, 5.0),
-        left_distance: f64 = float("its distance from the ridge (m)", 1.2, 0.2, 1.4),
-        right_mass: f64 = float("mass of the right cube (kg)", 2.0, 0.2, 5.0),
-        right_distance: f64 = float("its distance from the ridge (m)", 0.6, 0.2, 1.4),
-        t_end: f64 = float("simulated time (s)", 2.0, 0.5, 2.0),
+        left_mass: f64 = float("mass of the left cube", "kg", 1.05, 0.2, 5.0),
+        left_distance: f64 = float("its distance from the ridge", "m", 1.2, 0.2, 1.4),
+        right_mass: f64 = float("mass of the right cube", "kg", 2.0, 0.2, 5.0),
+        right_distance: f64 = float(
+            "its distance from the ridge", "m", 0.6, 0.2, 1.4,
+        ),
+        t_end: f64 = duration(2.0, 0.5, 2.0),
     }
 }
 
@@ -429,10 +435,10 @@ fn seesaw(p: SeesawParams) -> Result<Value, PbmError> {
 params! {
     /// `contact/turntable`.
     pub struct TurntableParams {
-        spin: f64 = float("the table's rate (turns/s)", 1.0, 0.1, 3.0),
-        speed: f64 = float("the ball's starting speed (m/s)", 0.2, 0.02, 0.5),
-        friction: f64 = friction(0.5, 1.5),
-        t_end: f64 = float("simulated time (s)", 3.5, 0.5, 7.0),
+        spin: f64 = float("the table's rate", "turns/s", 1.0, 0.1, 3.0),
+        speed: f64 = float("the ball's starting speed", "m/s", 0.2, 0.02, 0.5),
+        friction: f64 = friction(0.5, 0.0, 1.5),
+        t_end: f64 = duration(3.5, 0.5, 7.0),
     }
 }
 
@@ -457,9 +463,9 @@ params! {
     /// `contact/time-stepping`.
     pub struct TimeSteppingParams {
         boxes: usize = int("boxes in the stack", 10, 1, 12),
-        t_end: f64 = float("simulated time of each scene (s)", 3.0, 1.5, 4.0),
-        h: f64 = float("time step (s)", 0.01, 0.005, 0.02),
-        friction: f64 = friction(0.5, 1.5),
+        t_end: f64 = float("simulated time of each scene", "s", 3.0, 1.5, 4.0),
+        h: f64 = step(0.01, 0.005, 0.02),
+        friction: f64 = friction(0.5, 0.0, 1.5),
     }
 }
 
