@@ -140,7 +140,7 @@ params! {
 pub const REST_SPEED: f64 = 1e-3;
 
 fn drop(p: DropParams) -> Result<Value, PbmError> {
-    let (height, seconds) = (p.height, p.t_end);
+    let (height, t_end) = (p.height, p.t_end);
     let settings = Settings {
         restitution: p.restitution,
         search: p.search,
@@ -153,7 +153,7 @@ fn drop(p: DropParams) -> Result<Value, PbmError> {
     // point's speed, r the half-diagonal) and no impact since.
     let reach = 0.5 * scenes::DROP_SIZE.norm();
     let (mut moving_until, mut impacts) = (0.0, 0);
-    world.run_until(seconds, |w| {
+    world.run_until(t_end, |w| {
         peak = peak.max(w.energy());
         let body = &w.bodies()[0];
         let speed = body.velocity().norm() + body.angular_velocity().norm() * reach;
@@ -200,14 +200,14 @@ params! {
 }
 
 fn stack(p: StackParams) -> Result<Value, PbmError> {
-    let (boxes, seconds, h) = (p.boxes, p.t_end, p.h);
+    let (boxes, t_end, h) = (p.boxes, p.t_end, p.h);
     // No work budget: the longest run the ranges allow (forty boxes, sixteen sweeps,
-    // 2,000 steps of 5 ms) takes about two seconds by either solver.
+    // 2,000 steps of 5 ms) takes about two t_end by either solver.
     let solver = p.solver.with(p.sweeps);
     let settings =
         Settings { friction: p.friction, h, solver, ..Settings::default() };
     let start = std::time::Instant::now();
-    let (world, drift, _) = run_stack(boxes, seconds, settings)?;
+    let (world, drift, _) = run_stack(boxes, t_end, settings)?;
     let ms_per_step = start.elapsed().as_secs_f64() * 1e3 / world.steps() as f64;
     let side = scenes::CUBE.0;
     let top = world.bodies().last().map(|b| b.position()).unwrap_or_default();
@@ -217,7 +217,9 @@ fn stack(p: StackParams) -> Result<Value, PbmError> {
     Ok(json!({
         "boxes": boxes,
         "step_budget": crate::world::STEP_BUDGET,
-        "seconds": seconds,
+        "t_end": t_end,
+        // The old name of `t_end`, kept for one release for readers' scripts.
+        "seconds": t_end,
         "max_drift_m": drift,
         "min_contact_force": stats.min_normal_force,
         "solves": stats.solves,
@@ -233,7 +235,7 @@ fn stack(p: StackParams) -> Result<Value, PbmError> {
         "top_drift_m": top_drift,
         "predicted_creep_m": match p.solver {
             SolverKind::Exact => {
-                Value::from(scenes::stack_creep_rate(boxes, h, -settings.gravity.y) * seconds)
+                Value::from(scenes::stack_creep_rate(boxes, h, -settings.gravity.y) * t_end)
             }
             _ => Value::Null,
         },
@@ -258,7 +260,7 @@ pub const SLIPPED: f64 = 1e-6;
 /// and 80° until the bracket is no wider than `resolution` (at most 52 halvings).
 pub fn slip_threshold(
     settings: Settings,
-    seconds: f64,
+    t_end: f64,
     resolution: f64,
 ) -> Result<f64, PbmError> {
     let (mut lo, mut hi) = (0.0_f64, 80f64.to_radians());
@@ -266,7 +268,7 @@ pub fn slip_threshold(
     let passes = ((hi - lo) / resolution).log2().ceil().clamp(0.0, 52.0) as usize;
     for _ in 0..passes {
         let mid = 0.5 * (lo + hi);
-        if slip(mid, settings, seconds)? > SLIPPED {
+        if slip(mid, settings, t_end)? > SLIPPED {
             hi = mid;
         } else {
             lo = mid;
@@ -288,22 +290,22 @@ params! {
 }
 
 fn incline(p: InclineParams) -> Result<Value, PbmError> {
-    let (friction, seconds) = (p.friction, p.t_end);
+    let (friction, t_end) = (p.friction, p.t_end);
     let order: Order = p.world;
     let settings = Settings { friction, order, ..Settings::default() };
     let theory = friction.atan();
-    let measured = slip_threshold(settings, seconds, 1e-4)?;
+    let measured = slip_threshold(settings, t_end, 1e-4)?;
     let margin = 1e-3;
     let mut below = scenes::incline(theory - margin, settings)?;
-    below.run_until(seconds, |_| {})?;
+    below.run_until(t_end, |_| {})?;
     Ok(json!({
         "world": order.word(),
         "friction": friction,
         "slip_threshold_deg": measured.to_degrees(),
         "tan_theta_equals_mu_deg": theory.to_degrees(),
-        "below_slip_m": slip(theory - margin, settings, seconds)?,
+        "below_slip_m": slip(theory - margin, settings, t_end)?,
         "below_tolerance_corrections": below.stats().corrections,
-        "above_slip_m": slip(theory + margin, settings, seconds)?,
+        "above_slip_m": slip(theory + margin, settings, t_end)?,
     }))
 }
 
@@ -405,7 +407,7 @@ params! {
 fn seesaw(p: SeesawParams) -> Result<Value, PbmError> {
     let left = (p.left_mass, p.left_distance);
     let right = (p.right_mass, p.right_distance);
-    let seconds = p.t_end;
+    let t_end = p.t_end;
     let settings =
         Settings { friction: 0.5, restitution: 0.0, ..Settings::default() };
     let g = -settings.gravity.y;
@@ -417,7 +419,7 @@ fn seesaw(p: SeesawParams) -> Result<Value, PbmError> {
     // The small-angle formula holds only until the plank's end reaches the ground.
     let landed = (scenes::SEESAW.0 / (0.5 * scenes::SEESAW.1.x)).asin().to_degrees();
     let theory = scenes::seesaw_tilt(left, right, g, early_s).to_degrees();
-    world.run_until(seconds, |_| {})?;
+    world.run_until(t_end, |_| {})?;
     let stats = world.stats();
     Ok(json!({
         "net_torque_nm": g * (left.0 * left.1 - right.0 * right.1),
@@ -444,8 +446,8 @@ params! {
 
 fn turntable(p: TurntableParams) -> Result<Value, PbmError> {
     let omega = p.spin * std::f64::consts::TAU;
-    let (speed, friction, seconds) = (p.speed, p.friction, p.t_end);
-    let orbit = orbit(omega, speed, friction, seconds)?;
+    let (speed, friction, t_end) = (p.speed, p.friction, p.t_end);
+    let orbit = orbit(omega, speed, friction, t_end)?;
     let table_period = std::f64::consts::TAU / omega;
     let g = -Settings::default().gravity.y;
     Ok(json!({
@@ -539,6 +541,8 @@ fn time_stepping(p: TimeSteppingParams) -> Result<Value, PbmError> {
     }
     Ok(json!({
         "boxes": p.boxes,
+        "t_end": p.t_end,
+        // The old name of `t_end`, kept for one release for readers' scripts.
         "seconds": p.t_end,
         "max_penetration_m": deepest,
         "energy_drift_j": gain,

@@ -505,7 +505,7 @@ pub fn compare_runs(
 params! {
     /// `pbd/compare-lagrange`.
     pub struct CompareLagrangeParams {
-        substeps: usize = int("XPBD steps per 60 Hz frame", 20, 1, 400),
+        substeps: usize = substeps(20, 1, 400),
         iterations: usize = int("passes over the constraints per step", 1, 1, 50),
     }
 }
