@@ -1,6 +1,7 @@
-//! Book integrity: every include resolves to an anchor, every figure a page shows is
-//! drawn by some chapter, every chapter crate has a page, SUMMARY lists every page,
-//! and the built book renders its math and loads nothing from the internet.
+//! Book integrity: every include resolves to an anchor and every anchor is shown, every
+//! figure a page shows is drawn by some chapter, every chapter crate has a page, SUMMARY
+//! lists every page, the built book renders its math and loads nothing from the
+//! internet, and ARCHITECTURE.md's crate ladder is the manifests.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
@@ -825,9 +826,9 @@ fn every_practice_task_is_on_its_exercises_page_and_names_a_real_equation() {
     assert!(tasks > 0);
 }
 
-/// A workspace crate as `cargo metadata` describes it: its folder and its
-/// dependencies on the workspace's crates, each as (kind, name) with kind `""`, `"dev"`
-/// or `"build"`.
+/// A workspace crate as `cargo metadata` describes it: its folder (from the repository's
+/// root), its features, and its dependencies on the workspace's crates, each as (kind,
+/// name) with kind `""`, `"dev"` or `"build"`.
 struct Manifest {
     folder: PathBuf,
     depends_on: BTreeSet<(String, String)>,
@@ -836,10 +837,11 @@ struct Manifest {
 
 /// Every crate of the workspace, by name, read with `cargo metadata`.
 fn manifests() -> BTreeMap<String, Manifest> {
+    let root = pbm::repo_root();
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = std::process::Command::new(cargo)
         .args(["metadata", "--no-deps", "--format-version", "1"])
-        .current_dir(pbm::repo_root())
+        .current_dir(&root)
         .output()
         .unwrap();
     assert!(
@@ -854,10 +856,9 @@ fn manifests() -> BTreeMap<String, Manifest> {
     packages
         .iter()
         .map(|package| {
-            let folder = PathBuf::from(package["manifest_path"].as_str().unwrap())
-                .parent()
-                .unwrap()
-                .to_path_buf();
+            let manifest = PathBuf::from(package["manifest_path"].as_str().unwrap());
+            let folder = manifest.parent().unwrap();
+            let folder = folder.strip_prefix(&root).unwrap_or(folder).to_path_buf();
             let depends_on = package["dependencies"]
                 .as_array()
                 .unwrap()
@@ -878,16 +879,19 @@ fn manifests() -> BTreeMap<String, Manifest> {
 
 /// The crates of the chapters: those in a `chapters/NN-name/` folder.
 fn chapter_crates(manifests: &BTreeMap<String, Manifest>) -> BTreeSet<String> {
+    let numbered = |folder: &str| {
+        let bytes = folder.as_bytes();
+        bytes.len() > 3
+            && bytes[..2].iter().all(u8::is_ascii_digit)
+            && bytes[2] == b'-'
+    };
     manifests
         .iter()
         .filter(|(_, m)| {
-            let folder = m.folder.file_name().unwrap().to_string_lossy();
-            let in_chapters =
-                m.folder.parent().is_some_and(|p| p.ends_with("chapters"));
-            let numbered = folder.len() > 3
-                && folder.as_bytes()[..2].iter().all(u8::is_ascii_digit)
-                && folder.as_bytes()[2] == b'-';
-            in_chapters && numbered
+            m.folder.parent() == Some(std::path::Path::new("chapters"))
+                && m.folder
+                    .file_name()
+                    .is_some_and(|f| numbered(&f.to_string_lossy()))
         })
         .map(|(name, _)| name.clone())
         .collect()
@@ -939,7 +943,7 @@ fn ladder(
             .into_iter()
             .find(|name| manifests.contains_key(name))
             .unwrap_or_else(|| {
-                panic!("ARCHITECTURE.md: {subject} → … {item}: no crate {item} or pbm-{item}")
+                panic!("ARCHITECTURE.md, {subject}: no crate {item} or pbm-{item}")
             })
     };
     let mut statements = Vec::new();
