@@ -125,7 +125,6 @@ pub fn outside_ranges(params: &[crate::ParamSpec]) -> Vec<String> {
         .collect()
 }
 
-// ANCHOR: exercise_tests
 /// Writes, in a chapter's `tests/exercises.rs`, what every chapter's exercise tests
 /// share: `run(id, set)`, which runs one of the chapter's exercises, and the test
 /// `snapshots_of_default_results`, which snapshots every exercise's default result
@@ -176,7 +175,6 @@ macro_rules! exercise_tests {
         }
     };
 }
-// ANCHOR_END: exercise_tests
 
 #[cfg(test)]
 mod tests {
