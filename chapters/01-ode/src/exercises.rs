@@ -7,16 +7,17 @@ use crate::convergence::{
     error_curve, fit_step_counts, fixed_steps_for_error, log_log_slope,
 };
 use crate::runge_kutta::integrate;
-use crate::stability::{
-    euler_decay, euler_decay_factor, observed_regime, predicted_regime,
-};
 use crate::scenes::{
     KEPLER_PERIOD, circle_field, euler_radius_ratio, kepler_energy, kepler_exact,
     kepler_initial_state, kepler_orbit,
 };
+use crate::stability::{
+    euler_decay, euler_decay_factor, observed_regime, predicted_regime,
+};
 use crate::step_control::{Control, StepControl, Tolerance, dense_run};
 use crate::symplectic::{
-    EnergyRecord, SYMPLECTIC_EVALUATIONS, SYMPLECTIC_ORBITS, dopri_orbit, verlet_orbit,
+    EnergyRecord, SYMPLECTIC_EVALUATIONS, SYMPLECTIC_ORBITS, dopri_orbit,
+    verlet_orbit,
 };
 use crate::tableau::{ButcherTableau, EULER, MIDPOINT, RK4};
 use pbm_prelim::{Choice, Exercise, Optional, PbmError, params};
@@ -308,24 +309,35 @@ fn step_control(p: StepControlParams) -> Result<Value, PbmError> {
     let e = p.eccentricity;
     let mut runs = serde_json::Map::new();
     let mut frames = json!(null);
-    for (name, control) in [("integral", Control::Integral), ("pi", Control::ProportionalIntegral)] {
+    for (name, control) in
+        [("integral", Control::Integral), ("pi", Control::ProportionalIntegral)]
+    {
         let mut system = kepler_orbit(e)?;
-        let dense = dense_run(&mut system, (tol, control), (1e-3, KEPLER_PERIOD), p.frames)?;
+        let dense =
+            dense_run(&mut system, (tol, control), (1e-3, KEPLER_PERIOD), p.frames)?;
         let end = &dense.steps[dense.steps.len() - 1].1;
         let exact = kepler_exact(e, KEPLER_PERIOD);
-        runs.insert(name.into(), json!({
-            "set_point": StepControl::new(control, 5.0).set_point(),
-            "evaluations": dense.run.evaluations,
-            "accepted_steps": dense.run.accepted,
-            "rejected_steps": dense.run.rejected,
-            "final_error": (end[0] - exact[0]).hypot(end[1] - exact[1]),
-        }));
+        runs.insert(
+            name.into(),
+            json!({
+                "set_point": StepControl::new(control, 5.0).set_point(),
+                "evaluations": dense.run.evaluations,
+                "accepted_steps": dense.run.accepted,
+                "rejected_steps": dense.run.rejected,
+                "final_error": (end[0] - exact[0]).hypot(end[1] - exact[1]),
+            }),
+        );
         if control == Control::ProportionalIntegral {
             let worst = |states: &[Vec<f64>]| {
-                dense.times.iter().zip(states).map(|(t, x)| {
-                    let truth = kepler_exact(e, *t);
-                    (x[0] - truth[0]).hypot(x[1] - truth[1])
-                }).fold(0.0, f64::max)
+                dense
+                    .times
+                    .iter()
+                    .zip(states)
+                    .map(|(t, x)| {
+                        let truth = kepler_exact(e, *t);
+                        (x[0] - truth[0]).hypot(x[1] - truth[1])
+                    })
+                    .fold(0.0, f64::max)
             };
             frames = json!({
                 "frames": p.frames,
@@ -370,12 +382,14 @@ fn symplectic(p: SymplecticParams) -> Result<Value, PbmError> {
     let verlet = verlet_orbit(e, p.orbits, n, n)?;
     let dopri = dopri_orbit(e, p.orbits, n / 6, n / 6)?;
     let exact = kepler_exact(e, KEPLER_PERIOD * p.orbits as f64);
-    let report = |r: &EnergyRecord| json!({
-        "evaluations": r.evaluations,
-        "position_error_final": (r.end[0] - exact[0]).hypot(r.end[1] - exact[1]),
-        "energy_error_max": r.max_error,
-        "energy_error_final": r.final_error,
-    });
+    let report = |r: &EnergyRecord| {
+        json!({
+            "evaluations": r.evaluations,
+            "position_error_final": (r.end[0] - exact[0]).hypot(r.end[1] - exact[1]),
+            "energy_error_max": r.max_error,
+            "energy_error_final": r.final_error,
+        })
+    };
     Ok(json!({
         "eccentricity": e,
         "orbits": p.orbits,

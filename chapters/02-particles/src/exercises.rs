@@ -243,7 +243,10 @@ pub fn grid_throughput(law: &PairLaw, n: usize) -> Result<Throughput, PbmError> 
     };
     let median_ms = median();
     let one_thread_ms = on_one_thread(median).ok_or_else(|| {
-        PbmError::degenerate("thread pool", "a pool of one thread could not be started")
+        PbmError::degenerate(
+            "thread pool",
+            "a pool of one thread could not be started",
+        )
     })?;
     Ok(Throughput { n, median_ms, one_thread_ms, pairs })
 }

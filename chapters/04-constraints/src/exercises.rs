@@ -349,7 +349,8 @@ fn stabilise(p: StabiliseParams) -> Result<Value, PbmError> {
             "solves_per_step": last.cost.solves as f64 / steps,
             "cg_iterations_per_step": last.cost.cg_iterations as f64 / steps,
         });
-        result[format!("{}_broke_down_at_s", stabiliser.name())] = json!(run.broke_down_at);
+        result[format!("{}_broke_down_at_s", stabiliser.name())] =
+            json!(run.broke_down_at);
     }
     Ok(result)
 }

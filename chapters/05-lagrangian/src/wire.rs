@@ -4,7 +4,6 @@
 //! curves the circle and ellipse do not cover: the cycloid, on which a bead's swing
 //! takes the same time from any height (the tautochrone), and a figure eight.
 
-use crate::models::{gravity_force, gravity_potential};
 use crate::parametric::ParametricModel;
 use nalgebra::{DMatrix, DVector, Vector2};
 use pbm_prelim::PbmError;
@@ -87,15 +86,8 @@ impl ParametricModel for WireBead {
         let [_, _, ddc] = self.curve.at(u[0]);
         DMatrix::from_column_slice(2, 1, (ddc * u_dot[0]).as_slice())
     }
-    fn applied_force(
-        &self,
-        _q: &DVector<f64>,
-        _q_dot: &DVector<f64>,
-    ) -> DVector<f64> {
-        gravity_force(&self.masses, self.g)
-    }
-    fn potential_energy(&self, q: &DVector<f64>) -> f64 {
-        gravity_potential(&self.masses, self.g, q)
+    fn gravity(&self) -> f64 {
+        self.g
     }
 }
 // ANCHOR_END: wire_bead

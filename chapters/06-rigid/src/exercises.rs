@@ -4,8 +4,8 @@ use crate::body::Representation;
 use crate::mass::MassProperties;
 use crate::mesh::{TriMesh, box_mesh, l_shape, tetrahedron};
 use crate::scenes::{
-    DZHANIBEKOV_OMEGA, GYROSCOPIC, SpinSample, gyroscopic_run, push, sign_changes, torque_free,
-    translation_free,
+    DZHANIBEKOV_OMEGA, GYROSCOPIC, SpinSample, gyroscopic_run, push, sign_changes,
+    torque_free, translation_free,
 };
 use nalgebra::Vector3;
 use pbm_prelim::{Exercise, Optional, PbmError, params};

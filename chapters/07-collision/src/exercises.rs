@@ -1,13 +1,16 @@
 //! The chapter's exercises.
 
 use crate::bvh::{Bvh, folded_sheet};
-use crate::polyhedron::{PlaneCache, Status, contacts, separation_counted};
 use crate::gjk::{Gjk, NearestCache, Proximity, Support, epa, gjk, gjk_from};
+use crate::polyhedron::{PlaneCache, Status, contacts, separation_counted};
 use crate::scenes::{
-    BoxScene, PAPER_TABLE_1, SolidKind, TumblingPass, predicted_exchanges, random_pair,
+    BoxScene, PAPER_TABLE_1, SolidKind, TumblingPass, predicted_exchanges,
+    random_pair,
 };
 use crate::sweep::{CoherentSweep, brute_force_pairs, sort_and_sweep_pairs};
-use crate::toi::{BOOK_TOSS, FallingBox, Refinement, Search, exact_impact, find_impact};
+use crate::toi::{
+    BOOK_TOSS, FallingBox, Refinement, Search, exact_impact, find_impact,
+};
 use crate::tunnel::{Shot, first_tunnelling_speed};
 use nalgebra::Vector3;
 use pbm_ode::convergence::log_log_slope;
@@ -342,7 +345,8 @@ fn gjk_beside_sat(p: GjkParams) -> Result<Value, PbmError> {
     }
     // Random pairs: GJK's verdict against the sign of the separation, EPA's depth
     // against the separating axes' depth, and the work of each.
-    let (mut apart, mut overlapping, mut signs, mut depths, mut below) = (0, 0, 0, 0, 0);
+    let (mut apart, mut overlapping, mut signs, mut depths, mut below) =
+        (0, 0, 0, 0, 0);
     let (mut pair_supports, mut pair_directions) = (0, 0);
     for seed in 0..p.pairs as u64 {
         for kind in [SolidKind::Box, SolidKind::Hull] {

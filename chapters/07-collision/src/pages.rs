@@ -102,10 +102,7 @@ pub const TABLES: &[TimingTable] = &[
                 "3,200: parry's BVH, refitted",
                 "broad-phase-vs-parry/parry-bvh/3200",
             ),
-            row(
-                "3,200: chapter 7's coherent sweep",
-                "broad-phase/coherent/3200",
-            ),
+            row("3,200: chapter 7's coherent sweep", "broad-phase/coherent/3200"),
             row("3,200: chapter 7's uniform grid", "broad-phase-vs-parry/grid/3200"),
             row(
                 "12,800: parry's BVH, refitted",

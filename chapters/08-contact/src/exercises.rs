@@ -1,7 +1,8 @@
 //! The chapter's exercises.
 
 use crate::lcp::{
-    Kind, dependent_rows_study, enumerate, random_problem, scale, solve, warm_start_study,
+    Kind, dependent_rows_study, enumerate, random_problem, scale, solve,
+    warm_start_study,
 };
 use crate::scenes::{self, orbit, run_stack, slip};
 use crate::singular::{largest_jump, sweep};
@@ -476,7 +477,10 @@ params! {
 /// most energy above the start (J; nothing in these scenes adds any), how far any
 /// body moved in the last second (m; every scene is at rest by then), the cost per
 /// step (ms) and the steps taken.
-fn scene_run(mut world: World, seconds: f64) -> Result<(f64, f64, f64, f64), PbmError> {
+fn scene_run(
+    mut world: World,
+    seconds: f64,
+) -> Result<(f64, f64, f64, f64), PbmError> {
     let start = world.energy();
     let mut gain = 0.0_f64;
     let mut settled: Option<Vec<nalgebra::Vector3<f64>>> = None;

@@ -21,10 +21,7 @@ pub fn shown() -> Vec<Shown> {
         Shown::values("contact/drop").set(&["restitution=0"]),
         Shown::values("contact/drop").set(&["search=bisection"]),
         Shown::values("contact/stack").set(&["friction=0"]).timed(STACK_TIMED),
-        Shown::run("contact/stack")
-            .set(&["boxes=40"])
-            .keys(STACK)
-            .timed(STACK_TIMED),
+        Shown::run("contact/stack").set(&["boxes=40"]).keys(STACK).timed(STACK_TIMED),
         Shown::run("contact/stack")
             .set(&["solver=sequential"])
             .keys(SWEPT)

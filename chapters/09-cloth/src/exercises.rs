@@ -4,8 +4,8 @@ use crate::check::derivative_errors;
 use crate::cloth::{Cloth, Material as ClothMaterial};
 use crate::energy::Curvature;
 use crate::scenes::{
-    Bending, SEGMENTS, SPHERE, Scene, SolidKind, bend_ratio, cloth, fan, napkin, on_solid,
-    run,
+    Bending, SEGMENTS, SPHERE, Scene, SolidKind, bend_ratio, cloth, fan, napkin,
+    on_solid, run,
 };
 use crate::strand::{
     Material, Scaling, cantilever, settle, small_sag, space_joint_hessian,

@@ -1,18 +1,20 @@
 //! The chapter's runnable experiments: `pbm run pbd/<id> --set key=value`.
 
+use crate::box_scenes::{
+    BOX_HALF, BOX_MASS, Solve, drop, incline, resting_box, stack,
+};
 use crate::net::{Net, hang, largest_stretch, lowest};
-use crate::box_scenes::{BOX_HALF, BOX_MASS, Solve, drop, incline, resting_box, stack};
 use crate::projection::Stiffness;
 use crate::rigid_contact::{Material, StaticRule};
-use crate::sheet_static::{
-    CALIBRATION_SIZES, converged_extension, log_log_fit, substeps_for_stiffness,
-};
 use crate::scenes::Sweep;
 use crate::scenes::{
     BoxChain, FRAME, REFERENCE_STEPS_PER_FRAME, drag_path, drag_run,
     free_brick_momentum_change, hinged_bar, jointed_pair_momentum_drift,
     lagrange_chain, max_position_difference, projected_chain_run, slide_and_bounce,
     stiffness_grid,
+};
+use crate::sheet_static::{
+    CALIBRATION_SIZES, converged_extension, log_log_fit, substeps_for_stiffness,
 };
 use pbm_constraints::scenes::Chain;
 use pbm_particles::forces::G;
@@ -36,8 +38,10 @@ pub enum Calibration {
 }
 
 impl Choice for Calibration {
-    const OPTIONS: &'static [(&'static str, Self)] =
-        &[("per-edge", Calibration::PerEdge), ("calibrated", Calibration::Calibrated)];
+    const OPTIONS: &'static [(&'static str, Self)] = &[
+        ("per-edge", Calibration::PerEdge),
+        ("calibrated", Calibration::Calibrated),
+    ];
 }
 
 impl Choice for Sweep {
@@ -395,7 +399,6 @@ params! {
     }
 }
 
-
 /// The size the benchmark times the sheet at, and its substeps per frame there.
 const BENCHMARK_SHEET: (f64, f64) = (100.0, 200.0);
 
@@ -405,7 +408,8 @@ fn sheet_calibration(p: SheetCalibrationParams) -> Result<Value, PbmError> {
         .iter()
         .map(|&n| substeps_for_stiffness(n, alpha, p.tolerance, p.t_end))
         .collect::<Result<Vec<_>, _>>()?;
-    let points: Vec<(f64, f64)> = reaches.iter().map(|r| (r.n as f64, r.needed)).collect();
+    let points: Vec<(f64, f64)> =
+        reaches.iter().map(|r| (r.n as f64, r.needed)).collect();
     let (exponent, intercept) = log_log_fit(&points);
     let at_benchmark = (intercept + exponent * BENCHMARK_SHEET.0.ln()).exp();
     let rows: Vec<Value> = reaches
