@@ -6,7 +6,7 @@ use crate::scenes::{
     pin_and_free, stack_run, xpbd_pendulum, xpbd_stack_run,
 };
 use crate::world::{Order, Settings, World};
-use pbm_contact::exercises::SolverKind;
+use pbm_contact::world::SolverKind;
 use pbm_particles::forces::G;
 use pbm_prelim::{Choice, Exercise, Optional, PbmError, budget, params};
 use serde_json::{Value, json};
@@ -104,10 +104,6 @@ pub fn all() -> Vec<Exercise> {
     ]
 }
 
-impl Choice for Order {
-    const OPTIONS: &'static [(&'static str, Self)] =
-        &[("second", Order::Second), ("first", Order::First)];
-}
 
 /// The fields of a feeder's report that can be absent.
 const NULLS: &[Optional] = &[
