@@ -9,7 +9,6 @@ use crate::world::{CollisionSearch, Order, Settings, Solver, SolverKind, World};
 use pbm_prelim::{Choice, Exercise, Optional, PbmError, params};
 use serde_json::{Value, json};
 
-
 impl Choice for CollisionSearch {
     const OPTIONS: &'static [(&'static str, Self)] = &[
         ("interpolated", CollisionSearch::Interpolated),

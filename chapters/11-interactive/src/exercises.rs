@@ -104,7 +104,6 @@ pub fn all() -> Vec<Exercise> {
     ]
 }
 
-
 /// The fields of a feeder's report that can be absent.
 const NULLS: &[Optional] = &[
     Optional {
