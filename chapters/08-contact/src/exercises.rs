@@ -6,45 +6,15 @@ use crate::lcp::{
 };
 use crate::scenes::{self, orbit, run_stack, slip};
 use crate::singular::{largest_jump, sweep};
-use crate::world::{CollisionSearch, Order, Settings, Solver, World};
+use crate::world::{CollisionSearch, Order, Settings, Solver, SolverKind, World};
 use pbm_prelim::{Choice, Exercise, Optional, PbmError, params};
 use serde_json::{Value, json};
-
-impl Choice for Order {
-    const OPTIONS: &'static [(&'static str, Self)] =
-        &[("second", Order::Second), ("first", Order::First)];
-}
 
 impl Choice for CollisionSearch {
     const OPTIONS: &'static [(&'static str, Self)] = &[
         ("interpolated", CollisionSearch::Interpolated),
         ("bisection", CollisionSearch::Bisection),
     ];
-}
-
-/// Which contact solver an exercise's world uses (the sweeps of sequential
-/// impulses are a parameter of their own).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SolverKind {
-    /// [`Solver::Exact`].
-    Exact,
-    /// [`Solver::SequentialImpulses`].
-    Sequential,
-}
-
-impl Choice for SolverKind {
-    const OPTIONS: &'static [(&'static str, Self)] =
-        &[("exact", SolverKind::Exact), ("sequential", SolverKind::Sequential)];
-}
-
-impl SolverKind {
-    /// The world's solver, with `sweeps` for sequential impulses.
-    pub fn with(self, sweeps: usize) -> Solver {
-        match self {
-            SolverKind::Exact => Solver::Exact,
-            SolverKind::Sequential => Solver::SequentialImpulses { sweeps },
-        }
-    }
 }
 
 impl Choice for Kind {

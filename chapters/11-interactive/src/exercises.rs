@@ -6,7 +6,7 @@ use crate::scenes::{
     pin_and_free, stack_run, xpbd_pendulum, xpbd_stack_run,
 };
 use crate::world::{Order, Settings, World};
-use pbm_contact::exercises::SolverKind;
+use pbm_contact::world::SolverKind;
 use pbm_particles::forces::G;
 use pbm_prelim::{Choice, Exercise, Optional, PbmError, budget, params};
 use serde_json::{Value, json};
@@ -105,11 +105,6 @@ pub fn all() -> Vec<Exercise> {
                 null_when: "if the pile is still moving at the end",
             }]),
     ]
-}
-
-impl Choice for Order {
-    const OPTIONS: &'static [(&'static str, Self)] =
-        &[("second", Order::Second), ("first", Order::First)];
 }
 
 /// The fields of a feeder's report that can be absent.

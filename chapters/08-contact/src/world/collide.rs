@@ -2,8 +2,7 @@
 //! impulses stop them before the step, all together when that makes no energy and
 //! one at a time otherwise.
 
-use super::World;
-use super::detect::Found;
+use super::{Found, World};
 use crate::impulse::{Contact, relative_velocity, sequential, simultaneous};
 use crate::rows::BodyState;
 use pbm_prelim::PbmError;

@@ -2,8 +2,7 @@
 //! derivative evaluation the world solves for the forces that keep them from
 //! interpenetrating (and, with friction, from sliding while they can stick).
 
-use super::detect::{Found, Frame, Held, frames_of};
-use super::{Order, SLOWEST_CLOSING, V3, World};
+use super::{Found, Frame, Held, Order, SLOWEST_CLOSING, V3, World, frames_of};
 use crate::friction::{
     FrictionSolution, REGULARIZATION, SETTLED, solve_friction_kept,
 };

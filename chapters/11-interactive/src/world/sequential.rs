@@ -9,10 +9,9 @@
 //! settled: linear in its contacts.
 
 use super::*;
-use pbm_contact::sequential::{Sweeper, Velocity, velocities};
-use pbm_contact::world::sequential::{
-    BAUMGARTE, PUSH_OUT_SWEEPS, Remembered, SUBSTEPS, bounces_now, move_gaps,
-    split_impulses, targets,
+use pbm_contact::sequential::{
+    BAUMGARTE, PUSH_OUT_SWEEPS, Remembered, SUBSTEPS, Sweeper, Velocity, bounces_now,
+    move_gaps, split_impulses, targets, velocities,
 };
 
 /// The most a step's speculative margin may reach beyond ε, in units of ε: farther,
