@@ -604,7 +604,6 @@ impl Params {
     }
 }
 
-// ANCHOR: param_set
 /// A struct of an exercise's parameters, read once from the validated [`Params`]:
 /// the exercise's function takes the struct, so every parameter is named where it is
 /// declared and a typo is a compile error. Write it with [`params!`](crate::params!).
@@ -615,7 +614,6 @@ pub trait ParamSet: Sized {
     /// chapter's bug).
     fn read(params: &Params) -> Result<Self, ParamError>;
 }
-// ANCHOR_END: param_set
 
 /// A type a parameter's value is read as: a real number, a count, a flag or an enum
 /// a choice selects.
@@ -659,7 +657,6 @@ impl ParamSet for () {
     }
 }
 
-// ANCHOR: params_macro
 /// Declares an exercise's parameters as a struct: each field with its type, the
 /// [`ParamSpec`] constructor that declares it (name left out: it is the field's),
 /// its help line, default and range.
@@ -713,9 +710,7 @@ macro_rules! params {
         }
     };
 }
-// ANCHOR_END: params_macro
 
-// ANCHOR: shared_specs
 /// The quantities many exercises share, declared once: the help line, the unit and
 /// the slider's label are the same wherever they appear; each exercise gives its
 /// default and range. A `min` of 0 for a step or a duration means strictly positive.
@@ -754,7 +749,6 @@ impl ParamSpec {
             .label("substeps per frame")
     }
 }
-// ANCHOR_END: shared_specs
 
 #[cfg(test)]
 mod tests {

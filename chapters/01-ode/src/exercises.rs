@@ -90,7 +90,6 @@ fn radius(p: &[f64]) -> f64 {
     p[0].hypot(p[1])
 }
 
-// ANCHOR: euler_spiral_exercise
 params! {
     /// `ode/euler-spiral`.
     pub struct EulerSpiralParams {
@@ -127,7 +126,6 @@ fn euler_spiral(
         "rk4_final_radius": final_radius(RK4)?,
     }))
 }
-// ANCHOR_END: euler_spiral_exercise
 
 params! {
     /// `ode/stability`.

@@ -203,7 +203,6 @@ fn one_big_step(p: OneBigStepParams) -> Result<Value, PbmError> {
     )
 }
 
-// ANCHOR: newton_exercise
 params! {
     /// `implicit/newton`.
     pub struct NewtonParams {
@@ -265,7 +264,6 @@ fn newton(p: NewtonParams) -> Result<Value, PbmError> {
         "line_search_shortened": shortened,
     }))
 }
-// ANCHOR_END: newton_exercise
 
 /// Largest difference between the analytic Jacobians of one random spring state and
 /// central differences of the force, relative to the Jacobian's size (step 1e-6:

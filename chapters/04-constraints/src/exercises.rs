@@ -329,7 +329,6 @@ params! {
     }
 }
 
-// ANCHOR: stabilise_exercise
 /// The book's chain at step h for t_end, once per stabiliser: its largest and final
 /// |C|, its largest and final energy change relative to n m g · n L, what a step cost
 /// in linear solves and CG iterations, and when the run broke down if it did (the
@@ -354,7 +353,6 @@ fn stabilise(p: StabiliseParams) -> Result<Value, PbmError> {
     }
     Ok(result)
 }
-// ANCHOR_END: stabilise_exercise
 
 params! {
     /// `constraints/tree-solve`.
@@ -363,7 +361,6 @@ params! {
     }
 }
 
-// ANCHOR: tree_solve_exercise
 /// One solve for λ on the chapter's chain of `links` rods after 20 ms of falling: by
 /// the tree (factored and solved; the mean of enough repeats to take about 20 ms) and
 /// by CG to a relative residual of 1e-12, timed, with their largest difference
@@ -402,4 +399,3 @@ fn tree_solve(p: TreeSolveParams) -> Result<Value, PbmError> {
         "mobile_fill_root_first": root_first,
     }))
 }
-// ANCHOR_END: tree_solve_exercise

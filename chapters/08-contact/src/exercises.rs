@@ -247,7 +247,6 @@ pub fn slip_threshold(
     }
     Ok(0.5 * (lo + hi))
 }
-// ANCHOR_END: slip
 
 params! {
     /// `contact/incline`.
@@ -442,23 +441,19 @@ params! {
     }
 }
 
-// ANCHOR: time_stepping_run
 /// What one scene run by one solver shows: the deepest interpenetration (m), the
 /// most energy above the start (J; nothing in these scenes adds any), how far any
 /// body moved in the last second (m; every scene is at rest by then), the cost per
 /// step (ms) and the steps taken.
-fn scene_run(
-    mut world: World,
-    seconds: f64,
-) -> Result<(f64, f64, f64, f64), PbmError> {
+fn scene_run(mut world: World, t_end: f64) -> Result<(f64, f64, f64, f64), PbmError> {
     let start = world.energy();
     let mut gain = 0.0_f64;
     let mut settled: Option<Vec<nalgebra::Vector3<f64>>> = None;
     let mut drift = 0.0_f64;
     let clock = std::time::Instant::now();
-    world.run_until(seconds, |w| {
+    world.run_until(t_end, |w| {
         gain = gain.max(w.energy() - start);
-        if w.time() >= seconds - 1.0 {
+        if w.time() >= t_end - 1.0 {
             let now: Vec<_> = w.bodies().iter().map(|b| b.position()).collect();
             match &settled {
                 None => settled = Some(now),
@@ -472,7 +467,6 @@ fn scene_run(
     let ms = clock.elapsed().as_secs_f64() * 1e3 / world.steps().max(1) as f64;
     Ok((world.stats().deepest, gain, drift, ms))
 }
-// ANCHOR_END: time_stepping_run
 
 fn time_stepping(p: TimeSteppingParams) -> Result<Value, PbmError> {
     let solvers = [

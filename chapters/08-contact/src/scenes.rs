@@ -272,7 +272,7 @@ pub fn orbit(
     omega: f64,
     speed: f64,
     friction: f64,
-    seconds: f64,
+    t_end: f64,
 ) -> Result<Orbit, PbmError> {
     let settings = Settings { friction, ..Settings::default() };
     let (start, u) = (Vector3::new(0.3, 0.0, 0.0), Vector3::new(0.0, 0.0, speed));
@@ -281,7 +281,7 @@ pub fn orbit(
     let w = 2.0 * omega / 7.0;
     let (mut path, mut path_error) = (vec![(x0.x, x0.z)], 0.0_f64);
     let (mut turned, mut heading) = (Vec::new(), f64::NAN);
-    world.run_until(seconds, |world| {
+    world.run_until(t_end, |world| {
         let (t, ball) = (world.time(), &world.bodies()[0]);
         let x = ball.position();
         let across = Vector3::y().cross(&u);
@@ -309,13 +309,13 @@ pub fn orbit(
 /// Runs a stack and measures how far any box drifts from where it started.
 pub fn run_stack(
     boxes: usize,
-    seconds: f64,
+    t_end: f64,
     settings: Settings,
 ) -> Result<StackRun, PbmError> {
     let mut world = stack(boxes, settings)?;
     let start: Vec<_> = world.bodies().iter().map(|b| b.position()).collect();
     let (mut drift, mut curve) = (0.0_f64, Vec::new());
-    world.run_until(seconds, |w| {
+    world.run_until(t_end, |w| {
         let now =
             w.bodies().iter().zip(&start).map(|(b, x)| (b.position() - x).norm());
         let worst = now.fold(0.0, f64::max);
@@ -344,11 +344,11 @@ pub fn stack_creep_rate(boxes: usize, h: f64, g: f64) -> f64 {
 }
 // ANCHOR_END: creep
 
-/// How far the block on a slope of `theta` (rad) slides in `seconds`.
-pub fn slip(theta: f64, settings: Settings, seconds: f64) -> Result<f64, PbmError> {
+/// How far the block on a slope of `theta` (rad) slides in `t_end`.
+pub fn slip(theta: f64, settings: Settings, t_end: f64) -> Result<f64, PbmError> {
     let mut world = incline(theta, settings)?;
     let start = world.bodies()[0].position();
-    world.run_until(seconds, |_| {})?;
+    world.run_until(t_end, |_| {})?;
     Ok((world.bodies()[0].position() - start).norm())
 }
 

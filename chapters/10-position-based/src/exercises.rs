@@ -489,7 +489,6 @@ fn hinge(p: HingeParams) -> Result<Value, PbmError> {
     }))
 }
 
-// ANCHOR: compare_lagrange
 /// The comparison the page shows: chapter 4's chain by RK4 at 1/12000 s (the
 /// reference) and by XPBD at the given substeps, both sampled every frame.
 pub fn compare_runs(
@@ -504,7 +503,6 @@ pub fn compare_runs(
         projected_chain_run(chain, Stiffness::RIGID, frames, substeps, iterations)?;
     Ok((max_position_difference(&reference, &positions, frames), [lagrange, xpbd]))
 }
-// ANCHOR_END: compare_lagrange
 
 params! {
     /// `pbd/compare-lagrange`.

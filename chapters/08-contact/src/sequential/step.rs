@@ -104,7 +104,6 @@ pub fn targets(
 }
 // ANCHOR_END: targets
 
-// ANCHOR: split_impulses
 /// Split impulses (as Bullet has them): the normal rows solved again, from bodies
 /// at rest, for the pseudo-velocities that move interpenetrating bodies apart at
 /// their push-out targets. They move the positions for this step only; had they
@@ -124,7 +123,6 @@ pub fn split_impulses(
     }
     still
 }
-// ANCHOR_END: split_impulses
 
 /// Moves each normal row's gap by its relative normal motion over a substep, the
 /// bodies' velocities `vel` (after the impulses) and pseudo-velocities both.

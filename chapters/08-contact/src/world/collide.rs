@@ -12,7 +12,6 @@ fn kinetic_energy(states: &[BodyState]) -> f64 {
 }
 
 impl World {
-    // ANCHOR: collide
     /// Impulses for the colliding contacts among `found`. Impacts slower than
     /// `bounce_steps` steps of gravity are inelastic, so a body settles rather than
     /// hops. All contacts are solved at once when that makes no energy (always for
@@ -52,7 +51,6 @@ impl World {
         };
         Ok(())
     }
-    // ANCHOR_END: collide
 
     /// Applies impulses `j` (one per contact) to the bodies.
     pub(super) fn apply_impulses(&mut self, contacts: &[Contact], j: &[f64]) {

@@ -258,7 +258,6 @@ impl World {
     }
 }
 
-// ANCHOR: held_contact
 /// Chapter 7's contact `c` between solids `pi` and `pj` (bodies i and j), whose
 /// normal points from i to j, in this chapter's convention (normal out of b,
 /// towards a), with its gap, and held in the bodies' frames.
@@ -301,4 +300,3 @@ fn held_contact(
     let held = Held { a, b, point, attached, tangents: tangents(n, fb) };
     Found { held, contact: Contact { a, b, p: c.point, n }, gap }
 }
-// ANCHOR_END: held_contact

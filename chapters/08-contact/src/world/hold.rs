@@ -133,7 +133,6 @@ impl World {
     }
     // ANCHOR_END: hold
 
-    // ANCHOR: contact_forces
     /// Adds the held contacts' forces to the bodies' accumulators, which hold the
     /// other loads (gravity) already: the rows of chapter 8, solved island by island
     /// ([`islands`]) as LCPs with friction bounds, each warm-started from its last
@@ -194,7 +193,6 @@ impl World {
         self.forces = forces;
         Ok(())
     }
-    // ANCHOR_END: contact_forces
 
     /// Adds one island's solve to the statistics.
     fn note_island(&mut self, solved: &FrictionSolution) {

@@ -191,7 +191,6 @@ impl World {
         speeds.iter().take(2).sum()
     }
 
-    // ANCHOR: speculative_rows
     /// The rows of the contacts found, face by face (the consecutive contacts of one
     /// pair across one plane): each contact's normal row and, with friction, the
     /// face's friction rows ([`face_rows`]). For each row, the speed it must leave
@@ -237,7 +236,6 @@ impl World {
         }
         (rows, bounce, layout)
     }
-    // ANCHOR_END: speculative_rows
 
     // ANCHOR: impulses_exactly
     /// The time-stepping LCP's two solves: the impulses λ that leave every row at
@@ -386,7 +384,6 @@ impl World {
         }
     }
 
-    // ANCHOR: drift_positions
     /// Moves every body with its new velocities for the step plus its
     /// pseudo-velocities from the split solve: x += h (v + v_p), and the orientation
     /// turned by the angle h |ω + ω_p| about ω + ω_p (symplectic Euler: the
@@ -411,7 +408,6 @@ impl World {
         let t = self.time() + h;
         self.scatter_state(&y, t);
     }
-    // ANCHOR_END: drift_positions
 
     /// Adds a solve to the statistics, with the deepest interpenetration the step
     /// started from; an error if it left a non-finite state.

@@ -75,7 +75,6 @@ pub fn lagrange_chain(
     Ok((track, positions))
 }
 
-// ANCHOR: projected_chain_run
 /// The same chain held by projection with `stiffness`: `frames` frames of 1/60 s,
 /// each `substeps` steps of `iterations` passes, sampled once per frame.
 pub fn projected_chain_run(
@@ -104,7 +103,6 @@ pub fn projected_chain_run(
     }
     Ok((track, positions))
 }
-// ANCHOR_END: projected_chain_run
 
 /// Steps of the reference solution per frame: RK4 at 1/12000 s.
 pub const REFERENCE_STEPS_PER_FRAME: usize = 200;

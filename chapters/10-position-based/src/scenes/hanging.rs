@@ -11,7 +11,6 @@ use pbm_particles::particle::{Motion, Particle};
 use pbm_prelim::PbmError;
 use pbm_prelim::parallel::map_range;
 
-// ANCHOR: hanging_mass
 /// A particle of `mass` hanging under gravity from a fixed point by a distance
 /// constraint of length `rest`, released at rest with the constraint unstretched.
 pub fn hanging_mass(
@@ -26,7 +25,6 @@ pub fn hanging_mass(
     system.add_constraint(Distance::new(0, 1, rest)?, stiffness)?;
     Ok(system)
 }
-// ANCHOR_END: hanging_mass
 
 /// Rest length of the hanging mass's constraint (m).
 pub const HANGING_REST: f64 = 1.0;
@@ -49,7 +47,6 @@ pub const AT_REST: f64 = 1e-6;
 /// The most steps a hanging mass is given to come to rest.
 pub const MOST_STEPS: usize = 4_000_000;
 
-// ANCHOR: static_extension
 /// Hangs `mass` on a constraint of `stiffness` and steps at h with `iterations`
 /// passes until its speed and acceleration are below [`AT_REST`]; returns the
 /// stretch there.
@@ -77,7 +74,6 @@ pub fn static_extension(
         why: "did not come to rest".into(),
     })
 }
-// ANCHOR_END: static_extension
 
 // ANCHOR: predicted_extension
 /// The extension at which one step maps the resting mass to itself. The
@@ -148,7 +144,6 @@ pub struct Cell {
     pub slides: f64,
 }
 
-// ANCHOR: stiffness_grid
 /// The stiffness study: every substep count of [`SUBSTEPS`] with every iteration
 /// count of [`ITERATIONS`], for XPBD with compliance α, for PBD with the s that
 /// matches 1/α at one step of one pass (and with that s corrected for the pass
@@ -186,7 +181,6 @@ pub fn stiffness_grid(
     .collect::<Result<Vec<_>, PbmError>>()?;
     Ok((s, cells))
 }
-// ANCHOR_END: stiffness_grid
 
 /// Substeps per 60 Hz frame swept by the stiffness study.
 pub const SUBSTEPS: [usize; 6] = [1, 2, 4, 8, 16, 32];

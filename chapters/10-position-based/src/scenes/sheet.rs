@@ -222,7 +222,7 @@ pub fn hanging_sheet(
     n: usize,
     compliance: f64,
     (substeps, iterations, sweep): (usize, usize, Sweep),
-    seconds: f64,
+    t_end: f64,
 ) -> Result<SheetSag, PbmError> {
     let mut sheet = xpbd_cloth(n, compliance, 1.0)?;
     // The pattern lies in z = 0 with the held edge at y = 0: turn y into −z.
@@ -230,7 +230,7 @@ pub fn hanging_sheet(
         p.x = nalgebra::Vector3::new(p.x.x, 0.0, -p.x.y);
     }
     let free_edge = n * (n - 1)..n * n;
-    let frames = (seconds / FRAME).round() as usize;
+    let frames = (t_end / FRAME).round() as usize;
     if frames < 2 {
         return Err(PbmError::invalid("hanging sheet", "run at least two frames"));
     }

@@ -19,7 +19,6 @@ pub struct SpringRun {
     pub diverged_at: Option<usize>,
 }
 
-// ANCHOR: spring_both_ways
 /// A 1 kg particle on a spring of stiffness k (N/m) from a fixed point, started
 /// 10 % stretched, stepped `steps` times at h with no gravity: the spring either
 /// as an applied force in the prediction (`in_prediction`) or as an XPBD
@@ -53,4 +52,3 @@ pub fn spring_both_ways(
     }
     Ok(run)
 }
-// ANCHOR_END: spring_both_ways

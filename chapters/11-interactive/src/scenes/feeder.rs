@@ -282,14 +282,14 @@ pub fn faulty(fault: Fault) -> Feeder {
     }
 }
 
-/// A scripted run of `feeder` for `seconds`: the mouse moves the crank's end round,
+/// A scripted run of `feeder` for `t_end`: the mouse moves the crank's end round,
 /// the world steps.
 pub fn drive(
     feeder: &Feeder,
     settings: Settings,
-    seconds: f64,
+    t_end: f64,
 ) -> Result<Drive, PbmError> {
-    budget::within(seconds / settings.h, STEPS, "steps", "lower seconds")?;
+    budget::within(t_end / settings.h, STEPS, "steps", "lower t_end")?;
     let mut world = feeder.build(settings)?;
     let blocks = |w: &World| -> Vec<_> {
         w.bodies()[..feeder.blocks].iter().map(|b| b.position()).collect()
@@ -298,7 +298,7 @@ pub fn drive(
     let (mut last_turn_advance, mut lag) = (f64::NAN, 0.0_f64);
     let (mut settled_tilt, mut max_magazine_tilt) = (f64::NAN, 0.0_f64);
     let start = Instant::now();
-    world.advance(seconds, |world| {
+    world.advance(t_end, |world| {
         feeder.step(world)?;
         if world.time() >= SETTLED {
             let tilt = feeder.magazine_tilt(world);

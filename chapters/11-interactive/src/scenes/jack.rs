@@ -113,7 +113,6 @@ impl Jack {
         (corners, top)
     }
 
-    // ANCHOR: jack
     /// The jack at rest: the lever level, the rack resting on both pawls with the
     /// load on its platform, the mouse holding the handle.
     pub fn build(&self, settings: Settings) -> Result<World, PbmError> {
@@ -193,7 +192,6 @@ impl Jack {
         });
         Ok(world)
     }
-    // ANCHOR_END: jack
 
     /// One step of `world` with the scripted hand on the handle (as
     /// [`Feeder::step`]).

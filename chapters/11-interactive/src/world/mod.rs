@@ -713,7 +713,6 @@ impl World {
     }
     // ANCHOR_END: cut_at_collision
 
-    // ANCHOR: step_size
     /// The step: h, or shorter where a body could pass through another solid within
     /// it (chapter 8's [`step_limit`], with each polygon's narrowest width).
     fn step_size(&self) -> f64 {
@@ -725,7 +724,6 @@ impl World {
             .collect();
         step_limit(self.settings.h, &speeds, &self.widths, self.thinnest_fixture)
     }
-    // ANCHOR_END: step_size
 
     /// Runs until time `t_end`, calling `each` after every step. Like chapter 8's
     /// world, a run that needs more than [`STEP_BUDGET`] times its planned steps of

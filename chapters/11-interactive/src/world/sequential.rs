@@ -119,7 +119,6 @@ impl World {
         speeds.iter().take(2).sum()
     }
 
-    // ANCHOR: speculative_rows
     /// The pins' rows (two each), then each contact's normal row and, with friction,
     /// its tangent row; a normal row closing faster than the resting speed bounces
     /// at e times its closing speed.
@@ -162,7 +161,6 @@ impl World {
         }
         out
     }
-    // ANCHOR_END: speculative_rows
 
     /// Moves each pin's two rows to where its end on body a is now.
     fn place_pin_rows(&self, rows: &mut [Row]) {
