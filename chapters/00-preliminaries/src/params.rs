@@ -269,6 +269,18 @@ impl ParamSpec {
         }
     }
 
+    /// The same real parameter with its minimum allowed: a duration of 0 is the
+    /// starting state, which some exercises report.
+    pub fn from_zero(self) -> Self {
+        match self.kind {
+            ParamKind::Float { default, min, max, .. } => ParamSpec {
+                kind: ParamKind::Float { default, min, max, min_exclusive: false },
+                ..self
+            },
+            _ => self,
+        }
+    }
+
     /// The same parameter with a shorter `label` for sliders and tables.
     pub fn label(self, label: &'static str) -> Self {
         ParamSpec { label, ..self }

@@ -150,7 +150,7 @@ params! {
     /// `particles/momentum`.
     pub struct MomentumParams {
         particles: usize = int("particles in the network", 40, 2, 2000),
-        t_end: f64 = duration(5.0, 0.0, 100.0),
+        t_end: f64 = duration(5.0, 0.0, 100.0).from_zero(),
         h: f64 = step(0.005, 0.0, 0.05),
     }
 }
@@ -308,7 +308,7 @@ params! {
     /// `particles/hanging-structure`.
     pub struct HangingStructureParams {
         mouse: bool = boolean("drag the free end with the scripted mouse", true),
-        t_end: f64 = duration(12.0, 0.0, 60.0),
+        t_end: f64 = duration(12.0, 0.0, 60.0).from_zero(),
     }
 }
 

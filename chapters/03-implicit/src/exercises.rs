@@ -331,7 +331,7 @@ const SHEET_SIZES: [usize; 3] = [32, 64, 128];
 params! {
     /// `implicit/sheet-sizes`.
     pub struct SheetSizesParams {
-        t_end: f64 = duration(0.25, 0.0, 1.0),
+        t_end: f64 = duration(0.25, 0.0, 1.0).from_zero(),
         preconditioner: Preconditioner = choice(
             "CG's preconditioner", Solve::FRAME.preconditioner,
         ),
@@ -377,7 +377,7 @@ params! {
         n: usize = int("particles along a side", 32, 2, 256),
         k: f64 = positive("spring stiffness", "N/m", 1000.0, 1e7),
         h: f64 = step(1.0 / 30.0, 0.0, 1.0),
-        t_end: f64 = duration(2.0, 0.0, 10.0),
+        t_end: f64 = duration(2.0, 0.0, 10.0).from_zero(),
         tolerance: f64 = float(
             "CG's relative residual per step", "", Solve::FRAME.tolerance, 1e-12, 0.1,
         ),

@@ -279,7 +279,7 @@ params! {
         shear: f64 = float("shear stiffness", "N/m", 100.0, 0.0, 1e5),
         bend: f64 = float("bending stiffness", "N m", 1e-4, 0.0, 1.0),
         h: f64 = step(1.0 / 30.0, 1e-3, 0.1),
-        t_end: f64 = duration(8.0, 0.0, 20.0),
+        t_end: f64 = duration(8.0, 0.0, 20.0).from_zero(),
         curvature: Curvature = choice(
             "Hessian given to the solve", Curvature::Projected,
         ),
@@ -432,7 +432,7 @@ params! {
             1e5,
         ),
         h: f64 = step(1.0 / 30.0, 1e-3, 0.1),
-        t_end: f64 = duration(8.0, 0.0, 20.0),
+        t_end: f64 = duration(8.0, 0.0, 20.0).from_zero(),
     }
 }
 
@@ -493,7 +493,7 @@ params! {
             "push the pairs apart (false: only watch them)", true,
         ),
         h: f64 = step(1.0 / 30.0, 1e-3, 0.1),
-        t_end: f64 = duration(2.0, 0.0, 10.0),
+        t_end: f64 = duration(2.0, 0.0, 10.0).from_zero(),
     }
 }
 

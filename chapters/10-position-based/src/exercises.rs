@@ -253,7 +253,7 @@ params! {
         links: usize = int("boxes in the chain", 10, 1, 100),
         substeps: usize = substeps(20, 1, 200),
         iterations: usize = int("passes over the joints per step", 1, 1, 50),
-        t_end: f64 = duration(3.0, 0.0, 10.0),
+        t_end: f64 = duration(3.0, 0.0, 10.0).from_zero(),
     }
 }
 
@@ -298,7 +298,7 @@ params! {
         speed: f64 = float("the slider's starting speed", "m/s", 2.0, 0.0, 20.0),
         height: f64 = float("the drop's height", "m", 1.0, 0.01, 10.0),
         substeps: usize = substeps(10, 1, 200),
-        t_end: f64 = duration(3.0, 0.0, 10.0),
+        t_end: f64 = duration(3.0, 0.0, 10.0).from_zero(),
     }
 }
 
@@ -442,7 +442,7 @@ params! {
             "compliance α of every edge", "m/N", 1e-4, 1e-7, 1e-1,
         ),
         substeps: usize = substeps(10, 1, 40),
-        t_end: f64 = duration(2.0, 0.0, 10.0),
+        t_end: f64 = duration(2.0, 0.0, 10.0).from_zero(),
     }
 }
 
@@ -472,7 +472,7 @@ params! {
             "the bar's spin about its length at release", "rad/s", 3.0, 0.0, 20.0,
         ),
         substeps: usize = substeps(20, 1, 200),
-        t_end: f64 = duration(3.0, 0.0, 10.0),
+        t_end: f64 = duration(3.0, 0.0, 10.0).from_zero(),
     }
 }
 
@@ -567,7 +567,7 @@ params! {
             "time for the circle after the first second", "s", 2.0, 0.2, 10.0,
         ),
         substeps: usize = substeps(20, 1, 200),
-        t_end: f64 = duration(4.0, 0.0, 10.0),
+        t_end: f64 = duration(4.0, 0.0, 10.0).from_zero(),
     }
 }
 
