@@ -10,28 +10,11 @@
 pub mod abi;
 
 pub use pbm_prelim::demo;
-use pbm_prelim::demo::{Agreement, DemoSpec, Demos};
-
-/// Every chapter's demos and agreements, in the book's order (each chapter registers
-/// its own in its `demos` module; `tests/demos.rs` checks this list against the
-/// chapters' registry).
-pub const CHAPTERS: &[Demos] = &[
-    pbm_ode::demos::DEMOS,
-    pbm_particles::demos::DEMOS,
-    pbm_implicit::demos::DEMOS,
-    pbm_constraints::demos::DEMOS,
-    pbm_lagrangian::demos::DEMOS,
-    pbm_rigid::demos::DEMOS,
-    pbm_collision::demos::DEMOS,
-    pbm_contact::demos::DEMOS,
-    pbm_cloth::demos::DEMOS,
-    pbm_pbd::demos::DEMOS,
-    pbm_interactive::demos::DEMOS,
-];
+use pbm_prelim::demo::{Agreement, DemoSpec};
 
 /// Every demo, in the book's order; the ABI numbers them in this order.
 pub fn demos() -> impl Iterator<Item = &'static DemoSpec> {
-    CHAPTERS.iter().flat_map(|c| c.specs.iter())
+    pbm_chapters::DEMOS.iter().flat_map(|c| c.specs.iter())
 }
 
 /// The demo a page names, if there is one.
@@ -41,5 +24,5 @@ pub fn find(id: &str) -> Option<&'static DemoSpec> {
 
 /// Every agreement between a demo and an exercise, the chapters' in order.
 pub fn agreements() -> impl Iterator<Item = &'static Agreement> {
-    CHAPTERS.iter().flat_map(|c| c.agreements.iter())
+    pbm_chapters::DEMOS.iter().flat_map(|c| c.agreements.iter())
 }

@@ -37,6 +37,9 @@ pub struct Exercise {
     /// Joint limits: work that grows with several parameters together, declared
     /// with them and checked before the run (`pbm list` prints them).
     pub limits: Vec<Limit>,
+    /// Whether the runs its pages show take seconds in an unoptimised test build:
+    /// plain `cargo test` leaves them out, CI runs them in release.
+    pub heavy: bool,
 }
 // ANCHOR_END: exercise
 
@@ -114,7 +117,13 @@ impl Exercise {
             run: Arc::new(move |params| run(P::read(params)?)),
             optional: &[],
             limits: Vec::new(),
+            heavy: false,
         }
+    }
+
+    /// The same exercise, marked [`Exercise::heavy`].
+    pub fn heavy(self) -> Exercise {
+        Exercise { heavy: true, ..self }
     }
 
     /// The same exercise with result fields that may be `null`.
@@ -474,7 +483,7 @@ mod tests {
     crate::params! {
         /// A test's parameters.
         struct Rate {
-            k: f64 = positive("rate", 1.0, 1e6),
+            k: f64 = positive("rate", "", 1.0, 1e6),
         }
     }
 

@@ -11,7 +11,6 @@ use pbm_prelim::PbmError;
 use pbm_prelim::validate::positive;
 use std::f64::consts::PI;
 
-// ANCHOR: curve
 /// A plane curve and its derivatives in its parameter θ.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Curve {
@@ -59,7 +58,6 @@ impl Curve {
         }
     }
 }
-// ANCHOR_END: curve
 
 // ANCHOR: wire_bead
 /// A bead of mass m on the wire `curve` under gravity g along −y: one coordinate θ.

@@ -7,10 +7,12 @@ use crate::polygon::{ConvexPolygon, Witness, separation};
 use crate::polyhedron::{
     Axis, ConvexPolyhedron, Feature, PlaneCache, contacts, plane,
 };
-use crate::scenes::{BoxScene, TumblingPass};
 use crate::scenes::PAPER_TABLE_1;
+use crate::scenes::{BoxScene, TumblingPass};
 use crate::sweep::{CoherentSweep, brute_force_pairs};
-use crate::toi::{BOOK_TOSS, FallingBox, LastStep, Search, collision_time, last_step};
+use crate::toi::{
+    BOOK_TOSS, FallingBox, LastStep, Search, collision_time, last_step,
+};
 use crate::tunnel::{Flight, Shot, WALL_X};
 use nalgebra::{Vector2, Vector3};
 use pbm_ode::convergence::log_log_slope;
@@ -182,16 +184,15 @@ fn sweep_timing() -> Result<Vec<Drawing>, PbmError> {
     let paper_text =
         format!("Baraff 1995, Mips R4000 (slope {:.2})", log_log_slope(&paper));
     curves.push((paper_text, paper, Swatch::Dashed(REFERENCE, LINE_WIDTH), true));
-    require_finite(
-        curves.iter().flat_map(|c| c.1.iter().flat_map(|p| [p.0, p.1])),
-    )?;
+    require_finite(curves.iter().flat_map(|c| c.1.iter().flat_map(|p| [p.0, p.1])))?;
     let (lo, hi) = curves
         .iter()
         .flat_map(|c| c.1.iter().map(|p| p.1))
         .fold((f64::INFINITY, 0.0_f64), |(lo, hi), y| (lo.min(y), hi.max(y)));
     // A decade's margin below a point that falls on a power of ten, so that no point
     // sits on the axis.
-    let y_range = 10f64.powf((lo.log10() - 0.1).floor())..10f64.powf(hi.log10().ceil());
+    let y_range =
+        10f64.powf((lo.log10() - 0.1).floor())..10f64.powf(hi.log10().ceil());
     titled_figure(
         [540, 600],
         &format!("Finding every change in overlap, one step, one thread; {run}"),
@@ -369,9 +370,7 @@ fn tunnelling() -> Result<Vec<Drawing>, PbmError> {
             track[k - 1].0 + 0.5 * shot.plate < WALL_X
                 && track[k].0 - 0.5 * shot.plate > WALL_X + shot.wall
         })
-        .ok_or_else(|| {
-            figure_error("the plain test does not skip the wall")
-        })?;
+        .ok_or_else(|| figure_error("the plain test does not skip the wall"))?;
     let instants = [skip - 1, skip];
     let plates: Vec<ConvexPolygon> = instants
         .iter()
@@ -585,8 +584,10 @@ fn sweep_exchange() -> Result<Vec<Drawing>, PbmError> {
         })
         .collect();
     if changes.exchanges != 1 || differ.len() != 2 || differ[1] != differ[0] + 1 {
-        return Err(figure_error(format!("{} exchanges, orders differ at {differ:?}", changes.exchanges),
-        ));
+        return Err(figure_error(format!(
+            "{} exchanges, orders differ at {differ:?}",
+            changes.exchanges
+        )));
     }
     let Some(&(i, j)) = changes.began.first() else {
         return Err(figure_error("the exchange began no overlap"));
@@ -618,9 +619,7 @@ fn sweep_exchange() -> Result<Vec<Drawing>, PbmError> {
             ),
         ),
     ];
-    require_finite(
-        before.iter().chain(&after).flat_map(|b| [b.min[0], b.max[0]]),
-    )?;
+    require_finite(before.iter().chain(&after).flat_map(|b| [b.min[0], b.max[0]]))?;
     let ghost = before[moved];
     titled_figure(
         [760, 900],
@@ -831,10 +830,9 @@ fn separating_axis() -> Result<Vec<Drawing>, PbmError> {
     let n_best = towards_b(witness);
     if (gap(&n_best) - best).abs() > 1e-12 {
         return Err(figure_error(format!(
-                "projections give {} where separation gives {best}",
-                gap(&n_best)
-            ),
-        ));
+            "projections give {} where separation gives {best}",
+            gap(&n_best)
+        )));
     }
     // Beside the best, the candidate whose shadows overlap most: an axis that does
     // not separate. Its direction is turned to run from A towards B.
@@ -875,9 +873,7 @@ fn separating_axis() -> Result<Vec<Drawing>, PbmError> {
             ),
         ),
     ];
-    require_finite(
-        a.vertices().iter().chain(b.vertices()).flat_map(|v| [v.x, v.y]),
-    )?;
+    require_finite(a.vertices().iter().chain(b.vertices()).flat_map(|v| [v.x, v.y]))?;
     let shade_a = REFERENCE;
     let shade_b = color(0);
     titled_figure(
@@ -1146,13 +1142,9 @@ fn collision_time_trials() -> Result<Vec<Drawing>, PbmError> {
             Ok((ms(t), y(separation(&a, &b).0)))
         })
         .collect::<Result<_, PbmError>>()?;
-    require_finite(
-        curve.iter().flat_map(|p| [p.0, p.1]).chain(
-            searches
-                .iter()
-                .flat_map(|(_, (tr, _))| tr.iter().flat_map(|x| [x.0, x.1])),
-        ),
-    )?;
+    require_finite(curve.iter().flat_map(|p| [p.0, p.1]).chain(
+        searches.iter().flat_map(|(_, (tr, _))| tr.iter().flat_map(|x| [x.0, x.1])),
+    ))?;
     let top = curve.iter().map(|p| p.1.abs()).fold(1.0, f64::max) + 0.35;
     let eps_mm = eps * 1e3;
     // Tick k stands for ±ε·10^(|k|−1); 0 for zero.
@@ -1459,11 +1451,15 @@ fn numbered<'a, 'b: 'a>(
     let mut placed: Vec<(i32, i32)> = Vec::new();
     for (k, p) in points.iter().enumerate() {
         let out = p - middle;
-        let out = if out.norm() > 1e-9 { out.normalize() } else { Vector2::new(-1.0, 0.0) };
+        let out =
+            if out.norm() > 1e-9 { out.normalize() } else { Vector2::new(-1.0, 0.0) };
         let (x, y) = chart.backend_coord(&(p.x, p.y));
-        let offset = |d: Vector2<f64>| ((d.x * 18.0) as i32 - 5, (-d.y * 18.0) as i32 - 9);
+        let offset =
+            |d: Vector2<f64>| ((d.x * 18.0) as i32 - 5, (-d.y * 18.0) as i32 - 9);
         let crowded = |o: (i32, i32)| {
-            placed.iter().any(|q| (x + o.0 - q.0).abs() < 14 && (y + o.1 - q.1).abs() < 18)
+            placed
+                .iter()
+                .any(|q| (x + o.0 - q.0).abs() < 14 && (y + o.1 - q.1).abs() < 18)
         };
         let at = if crowded(offset(out)) { offset(-out) } else { offset(out) };
         placed.push((x + at.0, y + at.1));
@@ -1477,7 +1473,10 @@ fn numbered<'a, 'b: 'a>(
 }
 
 /// The origin of A − B: a black cross, labelled on the side away from `arrow`.
-fn origin_mark<'a, 'b: 'a>(chart: &mut Chart2d<'a, 'b>, arrow: Vector2<f64>) -> DrawResult {
+fn origin_mark<'a, 'b: 'a>(
+    chart: &mut Chart2d<'a, 'b>,
+    arrow: Vector2<f64>,
+) -> DrawResult {
     let away = -arrow / arrow.norm().max(1e-12);
     let at = ((away.x * 18.0) as i32 - 5, (-away.y * 18.0) as i32 - 9);
     chart.draw_series(std::iter::once(
@@ -1526,7 +1525,9 @@ fn gjk_epa() -> Result<Vec<Drawing>, PbmError> {
                 .map(|f| (points[f.corners[0]].w, points[f.corners[1]].w))
                 .collect(),
         );
-        if let Some(f) = facets.iter().min_by(|f, g| f.distance.total_cmp(&g.distance)) {
+        if let Some(f) =
+            facets.iter().min_by(|f, g| f.distance.total_cmp(&g.distance))
+        {
             feet.push(f.normal * f.distance);
         }
     })
@@ -1535,14 +1536,18 @@ fn gjk_epa() -> Result<Vec<Drawing>, PbmError> {
     if (depth + found.depth).abs() > 1e-9 {
         return Err(figure_error(format!("EPA {found:?}, SAT {depth}")));
     }
-    let (diff_apart, diff_in) = (minkowski_outline(&a, &b), minkowski_outline(&a, &b_in));
-    require_finite(
-        diff_apart.iter().chain(&diff_in).flat_map(|v| [v.x, v.y]),
-    )?;
+    let (diff_apart, diff_in) =
+        (minkowski_outline(&a, &b), minkowski_outline(&a, &b_in));
+    require_finite(diff_apart.iter().chain(&diff_in).flat_map(|v| [v.x, v.y]))?;
     let (shade_a, shade_b, shade_diff) = (REFERENCE, color(0), color(3));
     let (shade_gjk, shade_epa, shade_answer) = (color(1), color(2), BLACK);
-    let pair_points: Vec<Vector2<f64>> =
-        a.vertices().iter().chain(b.vertices()).chain(b_in.vertices()).copied().collect();
+    let pair_points: Vec<Vector2<f64>> = a
+        .vertices()
+        .iter()
+        .chain(b.vertices())
+        .chain(b_in.vertices())
+        .copied()
+        .collect();
     let xy = |v: &Vector2<f64>| (v.x, v.y);
     titled_figure(
         [1000, 1900],
@@ -1561,20 +1566,32 @@ fn gjk_epa() -> Result<Vec<Drawing>, PbmError> {
             let parts = panels(&root, layout, 4, 2);
             let titles = [
                 format!("(a) apart: {distance:.2} m between the nearest points"),
-                format!("(b) A − B: GJK reaches its nearest point in {} steps", steps.len()),
+                format!(
+                    "(b) A − B: GJK reaches its nearest point in {} steps",
+                    steps.len()
+                ),
                 format!("(c) overlapping: B must move {:.2} m to part", found.depth),
-                format!("(d) A − B holds the origin: EPA grows GJK's last triangle in {} steps", feet.len()),
+                format!(
+                    "(d) A − B holds the origin: EPA grows GJK's last triangle in {} steps",
+                    feet.len()
+                ),
             ];
             let mut areas = Vec::new();
             for (part, title) in parts.iter().zip(&titles) {
                 areas.push(titled(part, title, &label_font())?);
             }
             // (a) The pair apart, and the segment between the nearest points.
-            let mut chart = gjk_panel(&areas[0], &pair_points[..a.vertices().len() + b.vertices().len()])?;
+            let mut chart = gjk_panel(
+                &areas[0],
+                &pair_points[..a.vertices().len() + b.vertices().len()],
+            )?;
             closed(&mut chart, a.vertices(), shade_a, 2, true)?;
             closed(&mut chart, b.vertices(), shade_b, 2, true)?;
             line(&mut chart, &[xy(&on_a), xy(&on_b)], shade_answer, 2)?;
-            chart.draw_series([xy(&on_a), xy(&on_b)].map(|p| Circle::new(p, 4, shade_answer.filled())))?;
+            chart.draw_series(
+                [xy(&on_a), xy(&on_b)]
+                    .map(|p| Circle::new(p, 4, shade_answer.filled())),
+            )?;
             // (b) A − B, the origin, and GJK's simplices.
             let mut seen = diff_apart.clone();
             seen.push(Vector2::zeros());
@@ -1585,7 +1602,8 @@ fn gjk_epa() -> Result<Vec<Drawing>, PbmError> {
                     closed(&mut chart, simplex, shade_gjk, 2, false)?;
                 }
             }
-            let nearest_points: Vec<Vector2<f64>> = steps.iter().map(|s| s.1).collect();
+            let nearest_points: Vec<Vector2<f64>> =
+                steps.iter().map(|s| s.1).collect();
             numbered(&mut chart, &nearest_points, shade_gjk)?;
             let v = steps.last().map_or(Vector2::zeros(), |s| s.1);
             arrow(&mut chart, (0.0, 0.0), xy(&v), 0.15, shade_answer, 2)?;
@@ -1597,14 +1615,27 @@ fn gjk_epa() -> Result<Vec<Drawing>, PbmError> {
                 .iter()
                 .map(|p| p + found.normal * found.depth)
                 .collect();
-            let shown: Vec<Vector2<f64>> = a.vertices().iter().chain(b_in.vertices()).chain(&moved).copied().collect();
+            let shown: Vec<Vector2<f64>> = a
+                .vertices()
+                .iter()
+                .chain(b_in.vertices())
+                .chain(&moved)
+                .copied()
+                .collect();
             let mut chart = gjk_panel(&areas[2], &shown)?;
             closed(&mut chart, a.vertices(), shade_a, 2, true)?;
             closed(&mut chart, b_in.vertices(), shade_b, 2, true)?;
             let mut ring: Vec<(f64, f64)> = moved.iter().map(xy).collect();
             ring.extend(ring.first().copied());
             dashed_line(&mut chart, &ring, shade_b, 2)?;
-            arrow(&mut chart, xy(&found.on_b), xy(&found.on_a), 0.12, shade_answer, 2)?;
+            arrow(
+                &mut chart,
+                xy(&found.on_b),
+                xy(&found.on_a),
+                0.12,
+                shade_answer,
+                2,
+            )?;
             // (d) A − B holding the origin, GJK's last triangle, EPA's polygons.
             let mut seen = diff_in.clone();
             seen.push(Vector2::zeros());

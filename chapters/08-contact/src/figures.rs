@@ -290,9 +290,7 @@ fn stack_drift() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
 fn singular_forces() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
     let s = sweep(50.0, 0.3, 360)?;
     let deg: Vec<f64> = s.angle.iter().map(|a| a.to_degrees()).collect();
-    require_finite(
-        s.scratch.iter().chain(&s.warm).flatten().copied(),
-    )?;
+    require_finite(s.scratch.iter().chain(&s.warm).flatten().copied())?;
     let top =
         s.scratch.iter().chain(&s.warm).flatten().fold(0.0_f64, |m, &f| m.max(f))
             * 1.05;
@@ -346,9 +344,7 @@ fn turntable_orbit() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
     };
     let rolls = cm(orbit(omega, speed, 0.5, 3.5)?.path);
     let slides = cm(orbit(omega, speed, 0.01, 3.5)?.path);
-    require_finite(
-        rolls.iter().chain(&slides).map(|p| p.0 + p.1),
-    )?;
+    require_finite(rolls.iter().chain(&slides).map(|p| p.0 + p.1))?;
     // The closed form: a circle of radius 7u / (2Ω) through the start.
     let w = 2.0 * omega / 7.0;
     let circle: Vec<(f64, f64)> = (0..=200)
@@ -457,7 +453,10 @@ fn friction_pyramid() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
             let [area, paths] = titled_panels(
                 &root,
                 layout,
-                ["(a) friction force / μ m g, first step", "(b) paths seen from above"],
+                [
+                    "(a) friction force / μ m g, first step",
+                    "(b) paths seen from above",
+                ],
             )?;
             let (xr, yr) = equal_scale(&area, -1.6..1.6, -1.6..1.6);
             let mut chart = chart_on(&area).build_cartesian_2d(xr, yr)?;

@@ -21,10 +21,7 @@ pub fn shown() -> Vec<Shown> {
         Shown::values("contact/drop").set(&["restitution=0"]),
         Shown::values("contact/drop").set(&["search=bisection"]),
         Shown::values("contact/stack").set(&["friction=0"]).timed(STACK_TIMED),
-        Shown::run("contact/stack")
-            .set(&["boxes=40"])
-            .keys(STACK)
-            .timed(STACK_TIMED),
+        Shown::run("contact/stack").set(&["boxes=40"]).keys(STACK).timed(STACK_TIMED),
         Shown::run("contact/stack")
             .set(&["solver=sequential"])
             .keys(SWEPT)
@@ -157,6 +154,9 @@ pub const TABLES: &[TimingTable] = &[
                 "stack-vs-rapier/sequential-6-sweeps/40",
             ),
         ],
-        compare: Compare::Against(&["stack-vs-rapier/rapier/10", "stack-vs-rapier/rapier/40"]),
+        compare: Compare::Against(&[
+            "stack-vs-rapier/rapier/10",
+            "stack-vs-rapier/rapier/40",
+        ]),
     },
 ];

@@ -76,9 +76,7 @@ fn strand_sampling() -> Result<Vec<Drawing>, PbmError> {
     let shapes = map_range(cases.len(), |i| strand_shape(cases[i].0, cases[i].1))
         .into_iter()
         .collect::<Result<Vec<_>, _>>()?;
-    require_finite(
-        shapes.iter().flatten().flat_map(|p| [p.0, p.1]),
-    )?;
+    require_finite(shapes.iter().flatten().flat_map(|p| [p.0, p.1]))?;
     let lowest = shapes.iter().flatten().map(|p| p.1).fold(0.0, f64::min);
     titled_figure(
         [480, 760],
@@ -149,9 +147,9 @@ fn drape_run() -> Result<&'static DrapeRun, PbmError> {
         }
         Ok((frames, r.energies))
     };
-    RUN.get_or_init(|| compute().map_err(|e| e.to_string())).as_ref().map_err(|why| {
-        PbmError::Figure { why: why.clone() }
-    })
+    RUN.get_or_init(|| compute().map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(|why| PbmError::Figure { why: why.clone() })
 }
 
 /// The view: from the front (−y), 20° above, orthographic. Returns (right, up,
@@ -331,7 +329,8 @@ fn cg_resolution() -> Result<Vec<Drawing>, PbmError> {
     .collect::<Result<Vec<_>, PbmError>>()?;
     require_finite(means.iter().filter_map(|p| p.1))?;
     if means[..SIDES.len()].iter().any(|p| p.1.is_none()) {
-        return Err(PbmError::Figure { why: "a drape with the projected Hessian failed".into(),
+        return Err(PbmError::Figure {
+            why: "a drape with the projected Hessian failed".into(),
         });
     }
     let top = means.iter().filter_map(|p| p.1).fold(0.0, f64::max) * 1.15;
@@ -343,7 +342,10 @@ fn cg_resolution() -> Result<Vec<Drawing>, PbmError> {
             let legend: Legend = vec![
                 ("projected Hessian".into(), Swatch::Line(color(0), LINE_WIDTH)),
                 ("Gauss–Newton".into(), Swatch::Line(color(1), LINE_WIDTH)),
-                ("Gauss–Newton diverged (no count)".into(), Swatch::Ring(color(1), 5)),
+                (
+                    "Gauss–Newton diverged (no count)".into(),
+                    Swatch::Ring(color(1), 5),
+                ),
             ];
             let root = legend_below(root, &legend)?;
             let mut chart =
@@ -464,9 +466,7 @@ fn contact_solids() -> Result<Vec<Drawing>, PbmError> {
     let cloths = map_range(kinds.len(), |i| settled_on(kinds[i]))
         .into_iter()
         .collect::<Result<Vec<_>, _>>()?;
-    require_finite(
-        cloths.iter().flat_map(|c| c.x.iter().flatten().copied()),
-    )?;
+    require_finite(cloths.iter().flat_map(|c| c.x.iter().flatten().copied()))?;
     titled_figure(
         [440, 720],
         "The drape's cloth 10 s after it was let go on a sphere and on a box, held on their \
@@ -484,7 +484,8 @@ fn contact_solids() -> Result<Vec<Drawing>, PbmError> {
             {
                 let panel = titled(panel, title, &label_font())?;
                 let mut chart = scene_chart(&panel, -0.62..0.62, -0.42..0.42)?;
-                let solid = cloth.solid.ok_or_else(|| PbmError::Figure { why: "the cloth has no solid".into(),
+                let solid = cloth.solid.ok_or_else(|| PbmError::Figure {
+                    why: "the cloth has no solid".into(),
                 })?;
                 // Painter's order: cloth on the solid's far side, the solid, then
                 // the cloth on its near side, each far to near.
@@ -887,7 +888,9 @@ fn side_views(area: &Area<'_>, layout: Layout, runs: &[Fold]) -> DrawResult {
     let titles = ["(a) without self-contact", "(b) with it (heights in cm)"];
     let ranges = [(-0.05..1.0, -0.45..0.1), (0.1..0.65, -1.0..8.0)];
     let units = [("height (m)", 1.0), ("height (cm)", 100.0)];
-    for (p, (panel, title)) in panels(&area, layout, 2, 2).iter().zip(titles).enumerate() {
+    for (p, (panel, title)) in
+        panels(&area, layout, 2, 2).iter().zip(titles).enumerate()
+    {
         let panel = titled(panel, title, &label_font())?;
         let (x, y) = ranges[p].clone();
         let (unit, scale) = units[p];
@@ -897,7 +900,8 @@ fn side_views(area: &Area<'_>, layout: Layout, runs: &[Fold]) -> DrawResult {
             .y_label_formatter(&|z| format!("{z:.1}"))
             .draw()?;
         for (i, points) in runs[p].0.iter().enumerate() {
-            let points: Vec<_> = points.iter().map(|&(y, z)| (y, z * scale)).collect();
+            let points: Vec<_> =
+                points.iter().map(|&(y, z)| (y, z * scale)).collect();
             line(&mut chart, &points, color(i), LINE_WIDTH)?;
         }
     }
@@ -952,9 +956,10 @@ fn contact_cg() -> Result<Vec<Drawing>, PbmError> {
         [420, 520],
         "CG iterations of each step of cloth/contact, the cloth held on three solids",
         |root, _| {
-            let legend: Legend = series_legend(&CG_SOLIDS, Swatch::Line, LINE_WIDTH, |s| {
-                s.1.to_string()
-            });
+            let legend: Legend =
+                series_legend(&CG_SOLIDS, Swatch::Line, LINE_WIDTH, |s| {
+                    s.1.to_string()
+                });
             let root = legend_below(root, &legend)?;
             let mut chart = chart_on(&root).build_cartesian_2d(0.0..8.0, 0.0..top)?;
             axes(&mut chart, "time (s)", "CG iterations")

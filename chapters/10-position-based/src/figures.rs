@@ -52,9 +52,7 @@ fn stiffness_vs_steps() -> Result<Vec<Drawing>, PbmError> {
     let pbd: Vec<_> = ITERATIONS.iter().map(|&n| series(|c| c.pbd, n)).collect();
     let xpbd: Vec<_> = ITERATIONS.iter().map(|&n| series(|c| c.xpbd, n)).collect();
     let slides = series(|c| c.slides, 16);
-    require_finite(
-        pbd.iter().chain(&xpbd).flatten().chain(&slides).map(|p| p.1),
-    )?;
+    require_finite(pbd.iter().chain(&xpbd).flatten().chain(&slides).map(|p| p.1))?;
     titled_figure(
         [500, 620],
         &format!(
@@ -137,9 +135,7 @@ fn chain_comparison() -> Result<Vec<Drawing>, PbmError> {
         .iter()
         .map(|(_, r)| r.iter().map(|s| (s.t, s.energy)).collect())
         .collect();
-    require_finite(
-        errors.iter().chain(&energies).flatten().map(|p| p.1),
-    )?;
+    require_finite(errors.iter().chain(&energies).flatten().map(|p| p.1))?;
     let lowest = energies.iter().flatten().map(|p| p.1).fold(0.0, f64::min);
     titled_figure(
         [480, 820],
@@ -450,25 +446,34 @@ fn sheet_calibration() -> Result<Vec<Drawing>, PbmError> {
                     (label, Swatch::LineDots(color(i), LINE_WIDTH))
                 })
                 .collect();
-            legend.push(("within 10 % of the closed form".into(), Swatch::Dashed(REFERENCE, 2)));
+            legend.push((
+                "within 10 % of the closed form".into(),
+                Swatch::Dashed(REFERENCE, 2),
+            ));
             let root = legend_below(root, &legend)?;
-            let mut chart =
-                chart_on(&root).build_cartesian_2d(3.0..8.3, (0.8..highest).log_scale())?;
-            axes(&mut chart, "substeps per 60 Hz frame", "free edge's stretch / ρgL²/2k")
-                .x_labels(6)
-                .x_label_formatter(&|n: &f64| format!("{}", 2f64.powf(n.round())))
-                .y_labels(12)
-                .y_label_formatter(&|y| match (y * 10.0).round() as i64 {
-                    10 | 20 | 30 | 50 | 100 => format!("{y:.0}"),
-                    _ => String::new(),
-                })
-                .draw()?;
+            let mut chart = chart_on(&root)
+                .build_cartesian_2d(3.0..8.3, (0.8..highest).log_scale())?;
+            axes(
+                &mut chart,
+                "substeps per 60 Hz frame",
+                "free edge's stretch / ρgL²/2k",
+            )
+            .x_labels(6)
+            .x_label_formatter(&|n: &f64| format!("{}", 2f64.powf(n.round())))
+            .y_labels(12)
+            .y_label_formatter(&|y| match (y * 10.0).round() as i64 {
+                10 | 20 | 30 | 50 | 100 => format!("{y:.0}"),
+                _ => String::new(),
+            })
+            .draw()?;
             for bound in [1.0 - CALIBRATION_TOLERANCE, 1.0 + CALIBRATION_TOLERANCE] {
                 dashed_line(&mut chart, &[(3.0, bound), (8.3, bound)], REFERENCE, 2)?;
             }
             for (i, curve) in curves.iter().enumerate() {
                 line(&mut chart, curve, color(i), LINE_WIDTH)?;
-                chart.draw_series(curve.iter().map(|&p| Circle::new(p, 4, color(i).filled())))?;
+                chart.draw_series(
+                    curve.iter().map(|&p| Circle::new(p, 4, color(i).filled())),
+                )?;
             }
             Ok(())
         },

@@ -32,7 +32,8 @@ pub fn shown() -> Vec<Shown> {
         Shown::run("pbd/rigid-contact"),
         Shown::values("pbd/sheet-calibration"),
         Shown::values("pbd/rigid-contact").set(&["incline_deg=20"]),
-        Shown::values("pbd/rigid-contact").set(&["incline_deg=20", "rule=all-or-nothing"]),
+        Shown::values("pbd/rigid-contact")
+            .set(&["incline_deg=20", "rule=all-or-nothing"]),
         Shown::values("pbd/rigid-contact").set(&["passes=1"]),
         Shown::values("pbd/rigid-contact").set(&["substeps=50"]),
         Shown::values("pbd/rigid-contact").set(&["passes=8"]),

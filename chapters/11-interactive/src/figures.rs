@@ -7,8 +7,8 @@
 //! nine seconds, a pile, and two collisions, a graze and a thin part's depth within
 //! a step.
 
-use crate::scenes::{Fault, drive, faulty};
 use crate::scenes::{Falling, Feeder, Graze, Jack, Ledge, Overlaps, Pile};
+use crate::scenes::{Fault, drive, faulty};
 use crate::world::{Order, Settings, World};
 use nalgebra::Vector2;
 use pbm_collision::polygon::{ConvexPolygon, separation};
@@ -746,11 +746,13 @@ fn slide_off(h: f64, seconds: f64) -> Result<Vec<Slid>, PbmError> {
 
 /// The step of `track` in which `x` (a point's distance past the edge) turned
 /// positive: its start and end (s).
-fn step_past_edge(track: &[Slid], x: fn(&Slid) -> f64) -> Result<(f64, f64), PbmError> {
-    let k = track.iter().position(|p| x(p) > 0.0).filter(|&k| k > 0).ok_or_else(|| {
-        PbmError::Figure { why: "the block never left the table".into(),
-        }
-    })?;
+fn step_past_edge(
+    track: &[Slid],
+    x: fn(&Slid) -> f64,
+) -> Result<(f64, f64), PbmError> {
+    let k = track.iter().position(|p| x(p) > 0.0).filter(|&k| k > 0).ok_or_else(
+        || PbmError::Figure { why: "the block never left the table".into() },
+    )?;
     Ok((track[k - 1].t, track[k].t))
 }
 
@@ -772,7 +774,9 @@ fn road_runner() -> Result<Vec<Drawing>, PbmError> {
         let (_, held) = step_past_edge(track, |p| p.corner)?;
         let after = track.iter().find(|p| p.t > held + 1e-9);
         let reference_at = |t: f64| {
-            tracks[0].iter().min_by(|a, b| (a.t - t).abs().total_cmp(&(b.t - t).abs()))
+            tracks[0]
+                .iter()
+                .min_by(|a, b| (a.t - t).abs().total_cmp(&(b.t - t).abs()))
         };
         let late = match after.and_then(|p| Some((p, reference_at(p.t)?))) {
             Some((p, r)) => (p.vy - r.vy) / g,
@@ -784,7 +788,11 @@ fn road_runner() -> Result<Vec<Drawing>, PbmError> {
     let (book_late, coarse_late) = (late(&tracks[1])?, late(&tracks[2])?);
     let window = (tip - 0.04)..(edge + 0.14);
     let series = |track: &[Slid], value: fn(&Slid) -> f64| -> Vec<(f64, f64)> {
-        track.iter().filter(|p| window.contains(&p.t)).map(|p| (p.t, value(p))).collect()
+        track
+            .iter()
+            .filter(|p| window.contains(&p.t))
+            .map(|p| (p.t, value(p)))
+            .collect()
     };
     let height: fn(&Slid) -> f64 = |p| 100.0 * p.y;
     let speed: fn(&Slid) -> f64 = |p| p.vy;
@@ -832,16 +840,27 @@ fn road_runner() -> Result<Vec<Drawing>, PbmError> {
             let root = legend_below(root, &legend)?;
             let quantities = [
                 ("(a) the block's height", "height of the centre (cm)", height),
-                ("(b) its vertical velocity: free fall is a line of slope −g, and a late start shifts it to the right", "vertical velocity (m/s)", speed),
+                (
+                    "(b) its vertical velocity: free fall is a line of slope −g, and a late start shifts it to the right",
+                    "vertical velocity (m/s)",
+                    speed,
+                ),
             ];
-            for (panel, (title, axis, value)) in panels(&root, layout, 2, 1).iter().zip(quantities) {
+            for (panel, (title, axis, value)) in
+                panels(&root, layout, 2, 1).iter().zip(quantities)
+            {
                 let panel = titled(panel, title, &label_font())?;
-                let all: Vec<f64> = tracks.iter().flat_map(|t| series(t, value)).map(|p| p.1).collect();
+                let all: Vec<f64> = tracks
+                    .iter()
+                    .flat_map(|t| series(t, value))
+                    .map(|p| p.1)
+                    .collect();
                 let lo = all.iter().copied().fold(f64::INFINITY, f64::min);
                 let hi = all.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                 let pad = 0.08 * (hi - lo);
                 let (lo, hi) = (lo - pad, hi + pad);
-                let mut chart = chart_on(&panel).build_cartesian_2d(window.clone(), lo..hi)?;
+                let mut chart =
+                    chart_on(&panel).build_cartesian_2d(window.clone(), lo..hi)?;
                 axes(&mut chart, "time (s)", axis).draw()?;
                 chart.draw_series(std::iter::once(Rectangle::new(
                     [(coarse.0, lo), (coarse.1, hi)],
@@ -900,7 +919,8 @@ fn pushed(order: Order, release: f64) -> Result<[Vec<(f64, f64)>; 2], PbmError> 
 
 fn first_order_push() -> Result<Vec<Drawing>, PbmError> {
     let ledge = Ledge::BOOK;
-    let orders = [(Order::Second, "second order (Newton)"), (Order::First, "first order")];
+    let orders =
+        [(Order::Second, "second order (Newton)"), (Order::First, "first order")];
     let mut runs = Vec::new();
     for release in LET_GO {
         let mut pair = Vec::new();
@@ -909,7 +929,8 @@ fn first_order_push() -> Result<Vec<Drawing>, PbmError> {
         }
         runs.push(pair);
     }
-    let table = frame_of(&ledge.build(Settings::default(), V2::zeros())?, |_| Kind::Block);
+    let table =
+        frame_of(&ledge.build(Settings::default(), V2::zeros())?, |_| Kind::Block);
     let g = Settings::default().gravity.norm();
     let places = ["on the table", "past the edge"];
     titled_figure(
@@ -932,7 +953,8 @@ fn first_order_push() -> Result<Vec<Drawing>, PbmError> {
                 "the mouse's path, to where it lets go (×)".into(),
                 Swatch::Dashed(mouse_colour(), LINE_WIDTH),
             ));
-            legend.push(("table and floor (fixed)".into(), Swatch::Square(REFERENCE)));
+            legend
+                .push(("table and floor (fixed)".into(), Swatch::Square(REFERENCE)));
             legend.push(("the block at the start".into(), Swatch::Square(color(0))));
             let root = legend_below(root, &legend)?;
             let letters = ["a", "b"];
@@ -941,7 +963,10 @@ fn first_order_push() -> Result<Vec<Drawing>, PbmError> {
             {
                 let panel = titled(
                     panel,
-                    &format!("({}) let go at {} s, {}", letters[k], LET_GO[k], places[k]),
+                    &format!(
+                        "({}) let go at {} s, {}",
+                        letters[k], LET_GO[k], places[k]
+                    ),
                     &label_font(),
                 )?;
                 let mut chart = scene_axes(&panel, -1.4..2.4, -2.2..0.4, (5, 0))?;
@@ -1006,7 +1031,8 @@ fn tolerance_correction() -> Result<Vec<Drawing>, PbmError> {
     let shapes = |w: &World| -> Vec<ConvexPolygon> {
         (0..n).flat_map(|k| w.placed(k)).collect()
     };
-    let centres = |w: &World| -> Vec<V2> { w.bodies().iter().map(|b| b.position()).collect() };
+    let centres =
+        |w: &World| -> Vec<V2> { w.bodies().iter().map(|b| b.position()).collect() };
     let (before, from) = (shapes(&world), centres(&world));
     world.step()?;
     let (after, to) = (shapes(&world), centres(&world));
@@ -1030,15 +1056,24 @@ fn tolerance_correction() -> Result<Vec<Drawing>, PbmError> {
         [520, 600],
         &format!(
             "Before (dashed): B's corner {} in A, past the warning depth ¾ ε; B {} in C; D {} in E. After one correction (filled): A and B {}, B and C {}, D and E {}, untouched: nothing joins them to the deep pair",
-            deep_or_apart(was[0]), deep_or_apart(was[1]), deep_or_apart(was[2]),
-            deep_or_apart(now[0]), deep_or_apart(now[1]), deep_or_apart(now[2]),
+            deep_or_apart(was[0]),
+            deep_or_apart(was[1]),
+            deep_or_apart(was[2]),
+            deep_or_apart(now[0]),
+            deep_or_apart(now[1]),
+            deep_or_apart(now[2]),
         ),
         |root, layout| {
             let legend: Legend = vec![
-                ("before the correction".into(), Swatch::Dashed(REFERENCE, LINE_WIDTH)),
+                (
+                    "before the correction".into(),
+                    Swatch::Dashed(REFERENCE, LINE_WIDTH),
+                ),
                 ("after it".into(), Swatch::Line(REFERENCE, LINE_WIDTH)),
                 (
-                    format!("each centre's displacement, drawn {SHOWN_LONGER} times as long"),
+                    format!(
+                        "each centre's displacement, drawn {SHOWN_LONGER} times as long"
+                    ),
                     Swatch::Line(BLACK, LINE_WIDTH),
                 ),
             ];
@@ -1061,7 +1096,14 @@ fn tolerance_correction() -> Result<Vec<Drawing>, PbmError> {
             }
             for k in 0..n {
                 let tip = from[k] + SHOWN_LONGER * (to[k] - from[k]);
-                arrow(&mut chart, (from[k].x, from[k].y), (tip.x, tip.y), 0.006, BLACK, LINE_WIDTH)?;
+                arrow(
+                    &mut chart,
+                    (from[k].x, from[k].y),
+                    (tip.x, tip.y),
+                    0.006,
+                    BLACK,
+                    LINE_WIDTH,
+                )?;
                 let label = tick_font().pos(Pos::new(HPos::Center, VPos::Center));
                 chart.draw_series(std::iter::once(Text::new(
                     names[k],
@@ -1085,7 +1127,8 @@ fn corner_inside(a: &ConvexPolygon, b: &ConvexPolygon) -> bool {
         let v = q.vertices();
         (0..v.len()).all(|i| (v[(i + 1) % v.len()] - v[i]).perp(&(p - v[i])) > 0.0)
     };
-    a.vertices().iter().any(|p| inside(p, b)) || b.vertices().iter().any(|p| inside(p, a))
+    a.vertices().iter().any(|p| inside(p, b))
+        || b.vertices().iter().any(|p| inside(p, a))
 }
 
 /// Samples `f` at `n` + 1 points from `a` to `b`.
@@ -1135,7 +1178,8 @@ fn graze(h: f64) -> Result<(Curve, f64, usize), PbmError> {
     let fixed = Graze::fixed()?;
     let mut world = graze.world()?;
     let square = world.shape(0).parts[0].clone();
-    let depth = |s: f64| -separation(&square.placed(graze.centre_at(s), 0.0), &fixed).0;
+    let depth =
+        |s: f64| -separation(&square.placed(graze.centre_at(s), 0.0), &fixed).0;
     let taken = world.step()?;
     let curve = sampled(0.0, h, 10, depth);
     let curve = curve.iter().map(|&(s, d)| (1000.0 * s, 100.0 * d)).collect();
@@ -1148,7 +1192,8 @@ fn graze(h: f64) -> Result<(Curve, f64, usize), PbmError> {
 fn bar_through_slab() -> Result<(Curve, (f64, f64)), PbmError> {
     let half = |(w, h): (f64, f64)| 0.5 * V2::new(w, h);
     let slab = ConvexPolygon::rectangle(V2::new(0.0, -0.5 * SLAB.1), half(SLAB))?;
-    let bar_at = |d: f64| ConvexPolygon::rectangle(V2::new(0.0, 0.5 * BAR.1 - d), half(BAR));
+    let bar_at =
+        |d: f64| ConvexPolygon::rectangle(V2::new(0.0, 0.5 * BAR.1 - d), half(BAR));
     let travel = BAR.1 + SLAB.1;
     let (mut curve, mut plus) = (Vec::new(), (f64::INFINITY, f64::NEG_INFINITY));
     for (d, _) in sampled(-0.1, travel + 0.1, 110, |d| d) {
@@ -1172,7 +1217,10 @@ fn collision_search() -> Result<Vec<Drawing>, PbmError> {
         strikes.curves.iter().flatten().chain(&grazed).chain(&through).map(|p| p.1),
     )?;
     let (ms, cm) = (|s: f64| 1000.0 * s, |d: f64| 100.0 * d);
-    let peak = through.iter().copied().fold((0.0, 0.0), |m, p| if p.1 > m.1 { p } else { m });
+    let peak = through
+        .iter()
+        .copied()
+        .fold((0.0, 0.0), |m, p| if p.1 > m.1 { p } else { m });
     titled_figure(
         [1150, 2000],
         &format!(
@@ -1183,34 +1231,78 @@ fn collision_search() -> Result<Vec<Drawing>, PbmError> {
             // Panel (a) on top, with its long legend; (b) and (c) below it, side by
             // side when wide.
             let share = layout.pick(52, 44);
-            let (top, bottom) = root.split_vertically(root.dim_in_pixel().1 * share / 100);
+            let (top, bottom) =
+                root.split_vertically(root.dim_in_pixel().1 * share / 100);
             let bottom = bottom.margin(layout.pick(8, 24), 0, 0, 0);
             let mut areas = vec![top];
             areas.extend(panels(&bottom, layout, 2, 2));
             let (a, b) = (Falling::EARLY, Falling::LATE);
-            let panel = titled(&areas[0], &format!(
-                "(a) two blocks strike the floor in one step: the search on B stops at {:.1} ms, and started again on A, at {:.1} ms",
-                ms(strikes.late_alone), ms(strikes.both)
-            ), &label_font())?;
+            let panel = titled(
+                &areas[0],
+                &format!(
+                    "(a) two blocks strike the floor in one step: the search on B stops at {:.1} ms, and started again on A, at {:.1} ms",
+                    ms(strikes.late_alone),
+                    ms(strikes.both)
+                ),
+                &label_font(),
+            )?;
             let legend: Legend = vec![
-                (format!("block A, {:.0} cm up at {} m/s", cm(a.gap), a.speed), Swatch::Line(color(0), LINE_WIDTH)),
-                (format!("block B, {:.0} cm up at {} m/s", cm(b.gap), b.speed), Swatch::Line(color(1), LINE_WIDTH)),
-                ("the loop's two looks, at the step's ends".into(), Swatch::Dot(REFERENCE, 4)),
-                ("ε: deeper at the step's end starts a search".into(), Swatch::Dashed(REFERENCE, 1)),
-                ("accepted as touching: within ε/2 of zero".into(), Swatch::Square(tint(color(2), 0.3))),
-                ("the search on B, the deeper at the end, stops here".into(), Swatch::Dashed(color(1), LINE_WIDTH)),
-                (format!("A there: {:.2} ε deep, so it struck first", strikes.early_at_stop / eps), Swatch::Ring(color(0), 5)),
-                ("the search on A: the step is cut here".into(), Swatch::Line(color(0), LINE_WIDTH)),
+                (
+                    format!("block A, {:.0} cm up at {} m/s", cm(a.gap), a.speed),
+                    Swatch::Line(color(0), LINE_WIDTH),
+                ),
+                (
+                    format!("block B, {:.0} cm up at {} m/s", cm(b.gap), b.speed),
+                    Swatch::Line(color(1), LINE_WIDTH),
+                ),
+                (
+                    "the loop's two looks, at the step's ends".into(),
+                    Swatch::Dot(REFERENCE, 4),
+                ),
+                (
+                    "ε: deeper at the step's end starts a search".into(),
+                    Swatch::Dashed(REFERENCE, 1),
+                ),
+                (
+                    "accepted as touching: within ε/2 of zero".into(),
+                    Swatch::Square(tint(color(2), 0.3)),
+                ),
+                (
+                    "the search on B, the deeper at the end, stops here".into(),
+                    Swatch::Dashed(color(1), LINE_WIDTH),
+                ),
+                (
+                    format!(
+                        "A there: {:.2} ε deep, so it struck first",
+                        strikes.early_at_stop / eps
+                    ),
+                    Swatch::Ring(color(0), 5),
+                ),
+                (
+                    "the search on A: the step is cut here".into(),
+                    Swatch::Line(color(0), LINE_WIDTH),
+                ),
             ];
             let panel = legend_below(&panel, &legend)?;
             let (y0, y1) = (-30.0, 18.0);
-            let mut chart = chart_on(&panel).build_cartesian_2d(0.0..ms(h), y0..y1)?;
+            let mut chart =
+                chart_on(&panel).build_cartesian_2d(0.0..ms(h), y0..y1)?;
             depth_axes(&mut chart, "time within the step (ms)")?;
             window_band(&mut chart, (0.0, ms(h)), cm(eps))?;
-            dashed_line(&mut chart, &[(0.0, cm(eps)), (ms(h), cm(eps))], REFERENCE, 1)?;
+            dashed_line(
+                &mut chart,
+                &[(0.0, cm(eps)), (ms(h), cm(eps))],
+                REFERENCE,
+                1,
+            )?;
             let stop = ms(strikes.late_alone);
             dashed_line(&mut chart, &[(stop, y0), (stop, y1)], color(1), LINE_WIDTH)?;
-            line(&mut chart, &[(ms(strikes.both), y0), (ms(strikes.both), y1)], color(0), LINE_WIDTH)?;
+            line(
+                &mut chart,
+                &[(ms(strikes.both), y0), (ms(strikes.both), y1)],
+                color(0),
+                LINE_WIDTH,
+            )?;
             for (i, curve) in strikes.curves.iter().enumerate() {
                 line(&mut chart, curve, color(i), LINE_WIDTH)?;
                 ends(&mut chart, curve)?;
@@ -1221,34 +1313,75 @@ fn collision_search() -> Result<Vec<Drawing>, PbmError> {
                 color(0).stroke_width(2),
             )))?;
 
-            let seen = if impacts == 0 { "no impact".to_string() } else { format!("{impacts} impacts") };
-            let panel = titled(&areas[1], &format!(
-                "(b) a corner grazes a corner: the step is taken whole, {:.0} ms, and {seen}",
-                ms(taken)
-            ), &label_font())?;
+            let seen = if impacts == 0 {
+                "no impact".to_string()
+            } else {
+                format!("{impacts} impacts")
+            };
+            let panel = titled(
+                &areas[1],
+                &format!(
+                    "(b) a corner grazes a corner: the step is taken whole, {:.0} ms, and {seen}",
+                    ms(taken)
+                ),
+                &label_font(),
+            )?;
             let legend: Legend = vec![
-                ("the moving square's depth in the fixed one".into(), Swatch::Line(color(3), LINE_WIDTH)),
-                ("the loop's two looks: apart at both".into(), Swatch::Dot(REFERENCE, 4)),
-                ("deeper than ε, never looked at".into(), Swatch::Square(tint(color(3), 0.35))),
+                (
+                    "the moving square's depth in the fixed one".into(),
+                    Swatch::Line(color(3), LINE_WIDTH),
+                ),
+                (
+                    "the loop's two looks: apart at both".into(),
+                    Swatch::Dot(REFERENCE, 4),
+                ),
+                (
+                    "deeper than ε, never looked at".into(),
+                    Swatch::Square(tint(color(3), 0.35)),
+                ),
             ];
             let panel = legend_below(&panel, &legend)?;
-            let mut chart = chart_on(&panel).build_cartesian_2d(0.0..ms(h), -4.0..6.0)?;
+            let mut chart =
+                chart_on(&panel).build_cartesian_2d(0.0..ms(h), -4.0..6.0)?;
             depth_axes(&mut chart, "time within the step (ms)")?;
             window_band(&mut chart, (0.0, ms(h)), cm(eps))?;
             let above = clipped_above(&grazed, cm(eps));
-            chart.draw_series(std::iter::once(Polygon::new(above, tint(color(3), 0.35).filled())))?;
-            dashed_line(&mut chart, &[(0.0, cm(eps)), (ms(h), cm(eps))], REFERENCE, 1)?;
+            chart.draw_series(std::iter::once(Polygon::new(
+                above,
+                tint(color(3), 0.35).filled(),
+            )))?;
+            dashed_line(
+                &mut chart,
+                &[(0.0, cm(eps)), (ms(h), cm(eps))],
+                REFERENCE,
+                1,
+            )?;
             line(&mut chart, &grazed, color(3), LINE_WIDTH)?;
             ends(&mut chart, &grazed)?;
 
-            let panel = titled(&areas[2], &format!(
-                "(c) a bar {:.0} cm thick and {:.0} cm long driven end first through a slab {:.0} cm thick",
-                cm(BAR.0), cm(BAR.1), cm(SLAB.1)
-            ), &label_font())?;
+            let panel = titled(
+                &areas[2],
+                &format!(
+                    "(c) a bar {:.0} cm thick and {:.0} cm long driven end first through a slab {:.0} cm thick",
+                    cm(BAR.0),
+                    cm(BAR.1),
+                    cm(SLAB.1)
+                ),
+                &label_font(),
+            )?;
             let legend: Legend = vec![
-                ("depth: the shortest move that parts them".into(), Swatch::Line(color(4), LINE_WIDTH)),
-                ("a plus sign: no corner of either inside the other".into(), Swatch::Square(tint(REFERENCE, 0.2))),
-                ("half way: beyond, the depth falls as the bar goes in".into(), Swatch::Dashed(REFERENCE, 1)),
+                (
+                    "depth: the shortest move that parts them".into(),
+                    Swatch::Line(color(4), LINE_WIDTH),
+                ),
+                (
+                    "a plus sign: no corner of either inside the other".into(),
+                    Swatch::Square(tint(REFERENCE, 0.2)),
+                ),
+                (
+                    "half way: beyond, the depth falls as the bar goes in".into(),
+                    Swatch::Dashed(REFERENCE, 1),
+                ),
             ];
             let panel = legend_below(&panel, &legend)?;
             let (x0, x1) = (through[0].0, through[through.len() - 1].0);
@@ -1295,14 +1428,20 @@ fn clipped_above(curve: &[(f64, f64)], level: f64) -> Curve {
 /// Marks the first and last points of `curve`: what the loop looks at.
 fn ends<'a, 'b: 'a>(chart: &mut Scene<'a, 'b>, curve: &[(f64, f64)]) -> DrawResult {
     if let (Some(&first), Some(&last)) = (curve.first(), curve.last()) {
-        chart.draw_series([first, last].map(|p| Circle::new(p, 4, REFERENCE.filled())))?;
+        chart.draw_series(
+            [first, last].map(|p| Circle::new(p, 4, REFERENCE.filled())),
+        )?;
     }
     Ok(())
 }
 
 /// Shades the depths a collision search accepts as touching, within ε/2 of zero
 /// (`eps` in the chart's units), across `x`.
-fn window_band<'a, 'b: 'a>(chart: &mut Scene<'a, 'b>, x: (f64, f64), eps: f64) -> DrawResult {
+fn window_band<'a, 'b: 'a>(
+    chart: &mut Scene<'a, 'b>,
+    x: (f64, f64),
+    eps: f64,
+) -> DrawResult {
     chart.draw_series(std::iter::once(Rectangle::new(
         [(x.0, -0.5 * eps), (x.1, 0.5 * eps)],
         tint(color(2), 0.3).filled(),
