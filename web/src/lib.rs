@@ -14,7 +14,7 @@ use pbm_prelim::demo::{Agreement, DemoSpec};
 
 /// Every demo, in the book's order; the ABI numbers them in this order.
 pub fn demos() -> impl Iterator<Item = &'static DemoSpec> {
-    pbm_chapters::DEMOS.iter().flat_map(|c| c.iter())
+    pbm_chapters::DEMOS.iter().flat_map(|c| c.specs.iter())
 }
 
 /// The demo a page names, if there is one.
@@ -24,5 +24,5 @@ pub fn find(id: &str) -> Option<&'static DemoSpec> {
 
 /// Every agreement between a demo and an exercise, the chapters' in order.
 pub fn agreements() -> impl Iterator<Item = &'static Agreement> {
-    pbm_chapters::AGREEMENTS.iter().flat_map(|a| a.iter())
+    pbm_chapters::DEMOS.iter().flat_map(|c| c.agreements.iter())
 }

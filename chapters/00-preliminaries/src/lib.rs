@@ -73,7 +73,6 @@ macro_rules! chapter {
                 shown: pages::shown(),
                 tables: pages::TABLES,
                 demos: demos::DEMOS,
-                agreements: demos::AGREEMENTS,
                 practice: practice::TASKS,
             }
         }

@@ -215,8 +215,7 @@ mod tests {
             figures: vec![],
             shown: vec![],
             tables: &[],
-            demos: &[],
-            agreements: &[],
+            demos: crate::demo::Demos::NONE,
             practice: &[],
         }
     }

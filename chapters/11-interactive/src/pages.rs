@@ -180,5 +180,5 @@ pub const TABLES: &[TimingTable] = &[TimingTable {
             items: 2,
         },
     ],
-    compare: Compare::TimesReference(0),
+    compare: Compare::TimesReference("interactive/feeder_8_blocks_2_s"),
 }];

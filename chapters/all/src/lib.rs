@@ -21,12 +21,9 @@ macro_rules! chapters {
             vec![$($chapter::chapter()),+]
         }
 
-        /// Every chapter's live demos, in the book's order.
-        pub const DEMOS: &[&[pbm_prelim::demo::DemoSpec]] = &[$($chapter::demos::DEMOS),+];
-
-        /// Every chapter's agreements between a demo and an exercise, in order.
-        pub const AGREEMENTS: &[&[pbm_prelim::demo::Agreement]] =
-            &[$($chapter::demos::AGREEMENTS),+];
+        /// Every chapter's live demos and their agreements with its exercises, in
+        /// the book's order.
+        pub const DEMOS: &[pbm_prelim::demo::Demos] = &[$($chapter::demos::DEMOS),+];
     };
 }
 
