@@ -21,10 +21,10 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 mod side_tables;
-pub use side_tables::{ODE_WORK, STACK_SINK, render_ode_work, render_stack_sink};
 #[cfg(test)]
 use side_tables::scientific;
 use side_tables::thousands;
+pub use side_tables::{ODE_WORK, STACK_SINK, render_ode_work, render_stack_sink};
 
 /// The fewest independent rounds a table's numbers may come from.
 pub const MIN_ROUNDS: usize = 3;
