@@ -315,6 +315,13 @@ fn demo_sliders_carry_the_names_of_the_exercise_parameters_they_set() {
                     a.demo, slider.name, slider.min, slider.max, a.exercise
                 ));
             }
+            // And it measures in the exercise's unit.
+            if slider.unit != spec.unit {
+                mismatches.push(format!(
+                    "{}: slider `{}` is in `{}`, {}'s parameter in `{}`",
+                    a.demo, slider.name, slider.unit, a.exercise, spec.unit
+                ));
+            }
         }
     }
     // A slider declared demo-only that no exercise it agrees with has.

@@ -2,6 +2,7 @@
 //! picture it draws, over a simulation that advances one 60 Hz frame at a time.
 
 use crate::PbmError;
+use crate::params::Quantity;
 
 /// The page's frame (s): a demo advances this much of the page's time per
 /// [`Demo::frame`].
@@ -53,6 +54,26 @@ impl Param {
             choices: &[],
             demo_only: None,
         }
+    }
+
+    /// A slider of `quantity` (one of the [`Quantity`]s exercises share: its label
+    /// and unit are the exercise's), moving in equal steps.
+    pub const fn of(
+        name: &'static str,
+        quantity: Quantity,
+        range: [f64; 3],
+    ) -> Param {
+        Param::linear(name, quantity.label, quantity.unit, range)
+    }
+
+    /// The same slider, moving in equal ratios.
+    pub const fn in_ratios(self) -> Param {
+        Param { log: true, ..self }
+    }
+
+    /// The same slider, of whole numbers.
+    pub const fn in_whole_numbers(self) -> Param {
+        Param { whole: true, ..self }
     }
 
     /// A slider of whole numbers.

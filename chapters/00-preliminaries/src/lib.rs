@@ -31,7 +31,8 @@ pub mod validate;
 
 pub use error::{Fault, PbmError};
 pub use params::{
-    Choice, FromParam, ParamError, ParamKind, ParamSet, ParamSpec, ParamValue, Params,
+    Choice, FromParam, ParamError, ParamKind, ParamSet, ParamSpec, ParamValue,
+    Params, Quantity,
 };
 #[cfg(feature = "book")]
 pub use registry::{Chapter, Exercise, Figure, Limit, Optional, Shown};

@@ -723,42 +723,91 @@ macro_rules! params {
     };
 }
 
-/// The quantities many exercises share, declared once: the help line, the unit and
-/// the slider's label are the same wherever they appear; each exercise gives its
-/// default and range. A `min` of 0 for a step or a duration means strictly positive.
+/// A quantity many exercises and demos share, declared once: what it is, its unit and
+/// the short label a slider or a table shows. The shared specs below and a demo's
+/// slider ([`crate::demo::Param::of`]) both take theirs from here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quantity {
+    /// One line saying what it is.
+    pub help: &'static str,
+    /// Its unit; empty for a pure number or a count.
+    pub unit: &'static str,
+    /// The short label of a slider or a column.
+    pub label: &'static str,
+}
+
+impl Quantity {
+    /// The time step h.
+    pub const STEP: Quantity =
+        Quantity { help: "time step h", unit: "s", label: "step h" };
+    /// How long to simulate.
+    pub const DURATION: Quantity =
+        Quantity { help: "simulated time", unit: "s", label: "simulated time" };
+    /// A Coulomb friction coefficient μ.
+    pub const FRICTION: Quantity =
+        Quantity {
+            help: "coefficient of friction μ", unit: "", label: "friction μ"
+        };
+    /// A coefficient of restitution e: the share of the approach speed a collision
+    /// gives back.
+    pub const RESTITUTION: Quantity = Quantity {
+        help: "coefficient of restitution e",
+        unit: "",
+        label: "restitution e",
+    };
+    /// The contact tolerance ε: how close counts as touching.
+    pub const EPSILON: Quantity = Quantity {
+        help: "contact tolerance ε",
+        unit: "m",
+        label: "contact tolerance ε",
+    };
+    /// Simulation steps per 60 Hz frame of a live demo.
+    pub const SUBSTEPS: Quantity = Quantity {
+        help: "steps per 60 Hz frame",
+        unit: "",
+        label: "substeps per frame",
+    };
+}
+
+/// The quantities many exercises share ([`Quantity`]), each with its default and range.
+/// A `min` of 0 for a step, a duration or a tolerance means strictly positive.
 impl ParamSpec {
+    /// A real parameter measuring `quantity`, in `[default, min, max]`.
+    fn quantity(name: &'static str, quantity: Quantity, range: [f64; 3]) -> Self {
+        ParamSpec::span(name, quantity.help, quantity.unit, range)
+            .label(quantity.label)
+    }
+
     /// The time step `h`, in seconds.
     pub fn step(name: &'static str, default: f64, min: f64, max: f64) -> Self {
-        ParamSpec::span(name, "time step h", "s", [default, min, max]).label("step h")
+        ParamSpec::quantity(name, Quantity::STEP, [default, min, max])
     }
 
     /// How long to simulate (`t_end`), in seconds.
     pub fn duration(name: &'static str, default: f64, min: f64, max: f64) -> Self {
-        ParamSpec::span(name, "simulated time", "s", [default, min, max])
+        ParamSpec::quantity(name, Quantity::DURATION, [default, min, max])
     }
 
-    /// A Coulomb friction coefficient μ.
+    /// A Coulomb friction coefficient μ (0 allowed).
     pub fn friction(name: &'static str, default: f64, min: f64, max: f64) -> Self {
-        ParamSpec::float(name, "coefficient of friction μ", "", default, min, max)
-            .label("friction μ")
+        ParamSpec::quantity(name, Quantity::FRICTION, [default, min, max]).from_zero()
     }
 
-    /// A coefficient of restitution e: the share of the approach speed a collision
-    /// gives back.
+    /// A coefficient of restitution e (0 allowed).
     pub fn restitution(name: &'static str, default: f64, min: f64, max: f64) -> Self {
-        ParamSpec::float(name, "coefficient of restitution e", "", default, min, max)
-            .label("restitution e")
+        ParamSpec::quantity(name, Quantity::RESTITUTION, [default, min, max])
+            .from_zero()
     }
 
-    /// The contact tolerance ε, in metres: how close counts as touching.
+    /// The contact tolerance ε, in metres.
     pub fn epsilon(name: &'static str, default: f64, min: f64, max: f64) -> Self {
-        ParamSpec::span(name, "contact tolerance ε", "m", [default, min, max])
+        ParamSpec::quantity(name, Quantity::EPSILON, [default, min, max])
     }
 
     /// Simulation steps per 60 Hz frame of a live demo.
     pub fn substeps(name: &'static str, default: u64, min: u64, max: u64) -> Self {
-        ParamSpec::int(name, "steps per 60 Hz frame", default, min, max)
-            .label("substeps per frame")
+        let q = Quantity::SUBSTEPS;
+        ParamSpec::int(name, q.help, default, min, max).label(q.label)
     }
 }
 

@@ -7,6 +7,7 @@ use crate::scenes::{Field, circle_field};
 use crate::system::state_of;
 use crate::tableau::{EULER, MIDPOINT, RK4};
 use pbm_prelim::PbmError;
+use pbm_prelim::Quantity;
 use pbm_prelim::demo::{
     Agreement, Demo, DemoSpec, Demos, Drawing, Ink, Param, Plot, Readout,
 };
@@ -52,7 +53,7 @@ pub const EULER_SPIRAL: DemoSpec = DemoSpec {
     params: &[
         Param::choice("method", "method", &["Euler", "midpoint", "RK4"])
             .demo_only("the exercise runs all three methods at once"),
-        Param::log("h", "step h", "s", [0.1, 0.01, 1.0]),
+        Param::of("h", Quantity::STEP, [0.1, 0.01, 1.0]).in_ratios(),
     ],
     readouts: &[
         Readout::plain("steps", ""),

@@ -13,6 +13,7 @@ use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::{EULER, MIDPOINT, RK4};
 use pbm_particles::particle::{Force, Particle};
 use pbm_prelim::PbmError;
+use pbm_prelim::Quantity;
 use pbm_prelim::demo::{
     Agreement, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot, Pointer,
     Readout,
@@ -64,7 +65,7 @@ pub const BEAD: DemoSpec = DemoSpec {
     title: "A bead on a circular wire under gravity",
     params: &[
         Param::choice("solver", "integrator", &["Euler", "midpoint", "RK4"]),
-        Param::log("h", "step h", "s", [0.01, 0.001, 0.1]),
+        Param::of("h", Quantity::STEP, [0.01, 0.001, 0.1]).in_ratios(),
         Param::linear("k_s", "feedback stiffness", "1/s²", [0.0, 0.0, 400.0]),
         Param::linear("k_d", "feedback damping", "1/s", [0.0, 0.0, 40.0]),
     ],
@@ -227,7 +228,7 @@ pub const CHAIN: DemoSpec = DemoSpec {
             &["feedback", "projection", "nothing"],
         )
         .demo_only("the exercise runs all three stabilisers at once"),
-        Param::log("h", "step h", "s", [0.002, 0.001, 0.012]),
+        Param::of("h", Quantity::STEP, [0.002, 0.001, 0.012]).in_ratios(),
     ],
     readouts: &[
         Readout::plain("t", "s"),

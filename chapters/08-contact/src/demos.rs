@@ -7,6 +7,7 @@ use crate::scenes;
 use crate::world::{Settings, World};
 use nalgebra::Vector3;
 use pbm_prelim::PbmError;
+use pbm_prelim::Quantity;
 use pbm_prelim::demo::{
     Agreement, Camera, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot,
     Pointer, Readout,
@@ -35,8 +36,8 @@ pub const DROP: DemoSpec = DemoSpec {
     title: "A 0.4 × 0.2 × 0.3 m box dropped corner first",
     params: &[
         Param::linear("height", "drop height", "m", [0.5, 0.05, 1.0]),
-        Param::linear("restitution", "restitution e", "", [0.5, 0.0, 1.0]),
-        Param::linear("friction", "friction μ", "", [0.0, 0.0, 1.0])
+        Param::of("restitution", Quantity::RESTITUTION, [0.5, 0.0, 1.0]),
+        Param::of("friction", Quantity::FRICTION, [0.0, 0.0, 1.0])
             .demo_only("the exercise drops the box without friction"),
     ],
     readouts: &[

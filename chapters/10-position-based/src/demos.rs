@@ -10,6 +10,7 @@ use crate::scenes::BoxChain;
 use nalgebra::Vector2;
 use nalgebra::Vector3;
 use pbm_prelim::PbmError;
+use pbm_prelim::Quantity;
 use pbm_prelim::demo::{
     Agreement, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot, Pointer,
     Readout, Values,
@@ -64,7 +65,8 @@ pub const BOX_CHAIN: DemoSpec = DemoSpec {
     title: "The slides' chain of boxes by XPBD",
     params: &[
         Param::count("links", "boxes", [10.0, 1.0, 30.0]),
-        Param::count("substeps", "substeps per frame", [20.0, 1.0, 50.0]),
+        Param::of("substeps", Quantity::SUBSTEPS, [20.0, 1.0, 50.0])
+            .in_whole_numbers(),
         Param::count("iterations", "passes per substep", [1.0, 1.0, 10.0]),
     ],
     readouts: &[
@@ -210,7 +212,8 @@ pub const NET: DemoSpec = DemoSpec {
             "m/N",
             [1e-4, 1e-7, 1e-1],
         ),
-        Param::count("substeps", "substeps per frame", [10.0, 1.0, 40.0]),
+        Param::of("substeps", Quantity::SUBSTEPS, [10.0, 1.0, 40.0])
+            .in_whole_numbers(),
     ],
     readouts: &[
         Readout::plain("t", "s"),

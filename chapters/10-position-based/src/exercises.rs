@@ -462,8 +462,8 @@ params! {
     /// `pbd/hinge`.
     pub struct HingeParams {
         limit_deg: f64 = float(
-            "the hinge's limit either side of level (degrees; 180 for none)",
-            "",
+            "the hinge's limit either side of level (180 for none)",
+            "degrees",
             30.0,
             0.0,
             180.0,

@@ -11,6 +11,7 @@ use crate::world::{Mouse, Order, Settings, Solver, World};
 use nalgebra::Vector2;
 use pbm_collision::polygon::ConvexPolygon;
 use pbm_prelim::PbmError;
+use pbm_prelim::Quantity;
 use pbm_prelim::demo::{
     Agreement, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot, Pointer,
     Readout, Values,
@@ -75,8 +76,8 @@ pub const FEEDER: DemoSpec = DemoSpec {
     params: &[
         // The crank's speed first: the control whose effect the eye sees at once.
         Param::linear("period", "one turn of the crank every", "s", [4.0, 2.0, 8.0]),
-        Param::linear("epsilon", "contact tolerance ε", "m", [0.02, 0.005, 0.02]),
-        Param::linear("friction", "friction μ", "", [0.3, 0.0, 0.5]),
+        Param::of("epsilon", Quantity::EPSILON, [0.02, 0.005, 0.02]),
+        Param::of("friction", Quantity::FRICTION, [0.3, 0.0, 0.5]),
         ORDER,
         Param::count("blocks", "blocks in the magazine", [4.0, 1.0, 8.0])
             .demo_only("the demo's tray is smaller, to run at 60 Hz"),
@@ -120,7 +121,7 @@ pub const JACK: DemoSpec = DemoSpec {
         Param::linear("swing", "half the lever's swing", "rad", [0.3, 0.1, 0.35]),
         Param::linear("load", "load", "kg", [3.0, 0.5, 30.0]),
         Param::linear("period", "one pump every", "s", [3.0, 2.0, 8.0]),
-        Param::linear("epsilon", "contact tolerance ε", "m", [0.02, 0.005, 0.02])
+        Param::of("epsilon", Quantity::EPSILON, [0.02, 0.005, 0.02])
             .demo_only("the exercise keeps the book's tolerance"),
         ORDER,
     ],
@@ -170,7 +171,7 @@ pub const PILE: DemoSpec = DemoSpec {
             "contact solver",
             &["sequential impulses", "exact (the paper's loop)"],
         ),
-        Param::linear("friction", "friction μ", "", [0.3, 0.05, 1.0]),
+        Param::of("friction", Quantity::FRICTION, [0.3, 0.05, 1.0]),
         Param::count(
             "sweeps",
             "sweeps per substep (sequential impulses)",

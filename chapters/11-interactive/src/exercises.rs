@@ -214,7 +214,7 @@ params! {
         // pusher) must stay wider than ε.
         epsilon: f64 = epsilon(0.02, 0.005, 0.02),
         friction: f64 = friction(0.3, 0.0, 0.5),
-        period: f64 = float("seconds per turn of the crank", "", 4.0, 2.0, 8.0),
+        period: f64 = float("time per turn of the crank", "s", 4.0, 2.0, 8.0),
     }
 }
 
@@ -312,7 +312,7 @@ params! {
             "half the lever's swing", "rad", Jack::BOOK.swing, 0.1, 0.35,
         ),
         load: f64 = float("mass on the platform", "kg", 3.0, 0.5, 30.0),
-        period: f64 = float("seconds per pump, down and up", "", 3.0, 2.0, 8.0),
+        period: f64 = float("time per pump, down and up", "s", 3.0, 2.0, 8.0),
         friction: f64 = friction(0.3, 0.0, 0.8),
     }
 }
