@@ -1,0 +1,50 @@
+//! The shared look of every figure: an embedded font (figures must render on a
+//! machine with no system fonts), a colour-blind-safe palette, two layouts (the
+//! page's column and a phone's), legends drawn below the plot, titles that wrap, and
+//! tick labels set as a reader writes them.
+//!
+//! Sizes are in SVG pixels, which the page shows one to one in its 750-pixel column:
+//! a 720-pixel [`Layout::Wide`] figure with 15.5-pixel tick labels shows them at 15.5
+//! pixels on a desktop, and a 360-pixel [`Layout::Narrow`] one shows them at about 15
+//! in a 390-pixel phone's 350-pixel column. The page picks the drawing with a
+//! `<picture>` element and [`NARROW_MEDIA`].
+//!
+//! By concern: `style` (font, sizes, palette), `text` (numbers as a reader writes
+//! them, wrapping), `layout` (the two drawings, titles, panels), `legend` (the
+//! strip under a plot), `chart` (axes and scales) and `series` (lines, arrows).
+//! Everything is re-exported here, and a chapter's `figures.rs` takes what it draws
+//! with from [`prelude`].
+
+mod chart;
+mod layout;
+mod legend;
+mod series;
+mod style;
+mod text;
+
+pub use chart::{axes, chart_on, equal_scale, equal_scale_in, scene_chart};
+pub use layout::{
+    Area, DrawResult, Drawing, Layout, NARROW_MEDIA, draw_figure, draw_svg, panels,
+    require_finite, titled, titled_figure, titled_panels,
+};
+pub use legend::{Legend, Swatch, legend_below, legends_below, series_legend};
+pub use series::{Stroke, arrow, dashed_line, line, polyline};
+pub use style::{
+    DASH, FONT, LABEL_PX, LINE_WIDTH, PALETTE, REFERENCE, TICK_PX, TITLE_PX, color,
+    ensure_font, font, label_font, tick_font, title_font,
+};
+pub use text::{power_of_ten, tidy_numbers, wrap};
+
+/// What a chapter's `figures.rs` draws with, in one import: the book's figure style,
+/// the registry's [`Figure`](crate::Figure), and plotters' own prelude.
+pub mod prelude {
+    pub use super::{
+        Area, DrawResult, Drawing, LINE_WIDTH, Layout, Legend, REFERENCE, Stroke,
+        Swatch, arrow, axes, chart_on, color, dashed_line, draw_figure, equal_scale,
+        equal_scale_in, label_font, legend_below, legends_below, line, panels,
+        polyline, power_of_ten, require_finite, scene_chart, series_legend,
+        tick_font, title_font, titled, titled_figure, titled_panels, wrap,
+    };
+    pub use crate::{Figure, PbmError};
+    pub use plotters::prelude::*;
+}
