@@ -37,7 +37,8 @@ pub fn all() -> Vec<Figure> {
             "work-precision",
             "Accuracy bought per derivative evaluation",
             work_precision,
-        ),
+        )
+        .heavy(),
         Figure::new(
             "adaptive-steps",
             "Where an adaptive method spends its steps",

@@ -42,7 +42,8 @@ pub fn all() -> Vec<Figure> {
             "sheet-frames",
             "The hanging sheet, solved to three digits and to ten",
             sheet_frames,
-        ),
+        )
+        .heavy(),
         Figure::new(
             "colour-order",
             "The sheet's particles in colour order, and its matrix renumbered",

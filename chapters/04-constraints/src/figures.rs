@@ -46,7 +46,8 @@ pub fn all() -> Vec<Figure> {
             "rods-vs-springs",
             "A chain of rods against a chain of stiff springs",
             rods_vs_springs,
-        ),
+        )
+        .heavy(),
         Figure::new(
             "tree-order",
             "A tree of rods, numbered for elimination, and the blocks it fills in",
