@@ -1,8 +1,9 @@
 //! Charts in the shared style: margins and room for labels, axes whose ticks never
 //! crowd, and equal scales for scenes, where a circle must be round.
 
-use super::layout::Area;
+use super::layout::{Area, DrawResult};
 use super::style::{label_font, tick_font};
+use super::text::power_of_ten;
 use plotters::chart::MeshStyle;
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::prelude::*;
@@ -102,4 +103,24 @@ where
         .light_line_style(TRANSPARENT)
         .bold_line_style(BLACK.mix(0.1));
     mesh
+}
+
+/// [`axes`] with both axes logarithmic, their ticks powers of ten
+/// ([`power_of_ten`]), drawn.
+pub fn log_log_axes<'a, DB, X, Y>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    x_desc: &str,
+    y_desc: &str,
+) -> DrawResult
+where
+    DB: DrawingBackend + 'a,
+    DB::ErrorType: 'static,
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    axes(chart, x_desc, y_desc)
+        .x_label_formatter(&power_of_ten)
+        .y_label_formatter(&power_of_ten)
+        .draw()?;
+    Ok(())
 }

@@ -1,7 +1,7 @@
 //! Legends: a strip under the plot, never over the data, whose entries show each
 //! series with its own stroke.
 
-use super::layout::{Area, DrawResult};
+use super::layout::{Area, DrawResult, Layout, titled_panels};
 use super::style::{DASH, color, tick_font};
 use super::text::{line_height, wrap};
 use plotters::prelude::*;
@@ -168,6 +168,17 @@ pub fn legends_below<'a>(
         .max()
         .unwrap_or(0);
     panels.iter().zip(legends).map(|(p, l)| draw_legend(p, l, strip)).collect()
+}
+
+/// [`titled_panels`] with a legend under each panel ([`legends_below`]): returns
+/// the plot areas above the legends, whose axes line up.
+pub fn panels_with_legends<'a, const N: usize>(
+    area: &Area<'a>,
+    layout: Layout,
+    titles: [&str; N],
+    legends: &[Legend; N],
+) -> Result<Vec<Area<'a>>, Box<dyn std::error::Error>> {
+    legends_below(&titled_panels(area, layout, titles)?, legends)
 }
 
 /// Height in pixels of the strip `legend` needs under a plot as wide as `area`.

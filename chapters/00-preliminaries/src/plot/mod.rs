@@ -11,24 +11,31 @@
 //!
 //! By concern: `style` (font, sizes, palette), `text` (numbers as a reader writes
 //! them, wrapping), `layout` (the two drawings, titles, panels), `legend` (the
-//! strip under a plot), `chart` (axes and scales) and `series` (lines, arrows).
+//! strip under a plot), `chart` (axes and scales), `series` (lines, arrows) and
+//! `marks` (dots, boxes and text at data points).
 //! Everything is re-exported here, and a chapter's `figures.rs` takes what it draws
 //! with from [`prelude`].
 
 mod chart;
 mod layout;
 mod legend;
+mod marks;
 mod series;
 mod style;
 mod text;
 
-pub use chart::{axes, chart_on, equal_scale, equal_scale_in, scene_chart};
+pub use chart::{
+    axes, chart_on, equal_scale, equal_scale_in, log_log_axes, scene_chart,
+};
 pub use layout::{
     Area, DrawResult, Drawing, Layout, NARROW_MEDIA, draw_figure, draw_svg, panels,
     require_finite, titled, titled_figure, titled_panels,
 };
-pub use legend::{Legend, Swatch, legend_below, legends_below, series_legend};
-pub use series::{Stroke, arrow, dashed_line, line, polyline};
+pub use legend::{
+    Legend, Swatch, legend_below, legends_below, panels_with_legends, series_legend,
+};
+pub use marks::{anchored, dots, framed, pinned_labels, ring, text};
+pub use series::{Stroke, arrow, dashed_line, line, line_and_dots, polyline};
 pub use style::{
     DASH, FONT, LABEL_PX, LINE_WIDTH, PALETTE, REFERENCE, TICK_PX, TITLE_PX, color,
     ensure_font, font, label_font, tick_font, title_font,
@@ -40,11 +47,14 @@ pub use text::{power_of_ten, tidy_numbers, wrap};
 pub mod prelude {
     pub use super::{
         Area, DrawResult, Drawing, LINE_WIDTH, Layout, Legend, REFERENCE, Stroke,
-        Swatch, arrow, axes, chart_on, color, dashed_line, draw_figure, equal_scale,
-        equal_scale_in, label_font, legend_below, legends_below, line, panels,
-        polyline, power_of_ten, require_finite, scene_chart, series_legend,
-        tick_font, title_font, titled, titled_figure, titled_panels, wrap,
+        Swatch, anchored, arrow, axes, chart_on, color, dashed_line, dots,
+        draw_figure, equal_scale, equal_scale_in, framed, label_font, legend_below,
+        legends_below, line, line_and_dots, log_log_axes, panels,
+        panels_with_legends, pinned_labels, polyline, power_of_ten, require_finite,
+        ring, scene_chart, series_legend, text, tick_font, title_font, titled,
+        titled_figure, titled_panels, wrap,
     };
     pub use crate::{Figure, PbmError};
     pub use plotters::prelude::*;
+    pub use plotters::style::text_anchor::{HPos, VPos};
 }

@@ -2,6 +2,7 @@
 
 use super::layout::DrawResult;
 use super::legend::Swatch;
+use super::marks::dots;
 use super::style::DASH;
 use plotters::coord::ranged1d::Ranged;
 use plotters::prelude::*;
@@ -99,6 +100,24 @@ where
     Y: Ranged<ValueType = YT>,
 {
     polyline(chart, points, Stroke::dashed(c, width))
+}
+
+/// Draws `points` as a solid line of colour `c` and `width` with a dot of `radius`
+/// pixels on each ([`Swatch::LineDots`] in a legend): a series whose samples count.
+pub fn line_and_dots<'a, DB, X, Y>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    points: &[(f64, f64)],
+    (c, width): (RGBColor, u32),
+    radius: u32,
+) -> DrawResult
+where
+    DB: DrawingBackend + 'a,
+    DB::ErrorType: 'static,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    line(chart, points, c, width)?;
+    dots(chart, points, radius, c)
 }
 
 /// Draws an arrow from `tail` to `tip` in data coordinates, with a head a fifth of its
