@@ -56,23 +56,25 @@ pub fn equal_scale_in(
     if sx > sy { (x, widen(y, 0.5 * sx * ph)) } else { (widen(x, 0.5 * sy * pw), y) }
 }
 
+/// A chart with linear axes of `f64` on a figure's canvas, as [`scene_chart`] or
+/// [`chart_on`] with ranges of `f64` build it: what a figure's helper that draws
+/// into a panel takes, as `fn f<'a, 'b: 'a>(chart: &mut LinearChart<'a, 'b>)`.
+pub type LinearChart<'a, 'b> = ChartContext<
+    'a,
+    SVGBackend<'b>,
+    Cartesian2d<
+        plotters::coord::types::RangedCoordf64,
+        plotters::coord::types::RangedCoordf64,
+    >,
+>;
+
 /// A chart for a drawn scene or diagram: all of `area` but a 4-pixel margin, with no
 /// axes and the same scale on both, covering at least `x` by `y` (in world units).
 pub fn scene_chart<'a, 'b>(
     area: &'a Area<'b>,
     x: std::ops::Range<f64>,
     y: std::ops::Range<f64>,
-) -> Result<
-    ChartContext<
-        'a,
-        SVGBackend<'b>,
-        Cartesian2d<
-            plotters::coord::types::RangedCoordf64,
-            plotters::coord::types::RangedCoordf64,
-        >,
-    >,
-    Box<dyn std::error::Error>,
-> {
+) -> Result<LinearChart<'a, 'b>, Box<dyn std::error::Error>> {
     let (w, h) = area.dim_in_pixel();
     let (xr, yr) = equal_scale_in((w.saturating_sub(8), h.saturating_sub(8)), x, y);
     Ok(ChartBuilder::on(area).margin(4).build_cartesian_2d(xr, yr)?)

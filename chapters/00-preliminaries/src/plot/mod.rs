@@ -25,7 +25,8 @@ mod style;
 mod text;
 
 pub use chart::{
-    axes, chart_on, equal_scale, equal_scale_in, log_log_axes, scene_chart,
+    LinearChart, axes, chart_on, equal_scale, equal_scale_in, log_log_axes,
+    scene_chart,
 };
 pub use layout::{
     Area, DrawResult, Drawing, Layout, NARROW_MEDIA, draw_figure, draw_svg, panels,
@@ -46,13 +47,13 @@ pub use text::{power_of_ten, tidy_numbers, wrap};
 /// the registry's [`Figure`](crate::Figure), and plotters' own prelude.
 pub mod prelude {
     pub use super::{
-        Area, DrawResult, Drawing, LINE_WIDTH, Layout, Legend, REFERENCE, Stroke,
-        Swatch, anchored, arrow, axes, chart_on, color, dashed_line, dots,
-        draw_figure, equal_scale, equal_scale_in, framed, label_font, legend_below,
-        legends_below, line, line_and_dots, log_log_axes, panels,
-        panels_with_legends, pinned_labels, polyline, power_of_ten, require_finite,
-        ring, scene_chart, series_legend, text, tick_font, title_font, titled,
-        titled_figure, titled_panels, wrap,
+        Area, DrawResult, Drawing, LINE_WIDTH, Layout, Legend, LinearChart,
+        REFERENCE, Stroke, Swatch, anchored, arrow, axes, chart_on, color,
+        dashed_line, dots, draw_figure, equal_scale, equal_scale_in, framed,
+        label_font, legend_below, legends_below, line, line_and_dots, log_log_axes,
+        panels, panels_with_legends, pinned_labels, polyline, power_of_ten,
+        require_finite, ring, scene_chart, series_legend, text, tick_font,
+        title_font, titled, titled_figure, titled_panels, wrap,
     };
     pub use crate::{Figure, PbmError};
     pub use plotters::prelude::*;
