@@ -765,21 +765,7 @@ fn midpoint() -> Result<Vec<Drawing>, PbmError> {
     )?;
     let top =
         swings.iter().flat_map(|s| &s.1).map(|p| p.1.abs()).fold(0.0, f64::max);
-    let legends = [
-        swings
-            .iter()
-            .enumerate()
-            .map(|(i, (name, track))| {
-                let worst = track.iter().map(|p| p.1.abs()).fold(0.0, f64::max);
-                let label = format!("{name}, h = 20 ms: within {worst:.2} J");
-                (label, Swatch::Line(color(2 + i), LINE_WIDTH))
-            })
-            .collect::<Legend>(),
-        vec![
-            ("backward Euler".to_string(), Swatch::LineDots(color(1), LINE_WIDTH)),
-            ("implicit midpoint".to_string(), Swatch::LineDots(color(3), LINE_WIDTH)),
-        ],
-    ];
+    let legends = midpoint_legends(&swings);
     let titles = [
         "(a) energy error on the swinging spring".to_string(),
         format!("(b) the stiff mode y at hk = {}", h_stiff * k),
@@ -805,6 +791,26 @@ fn midpoint() -> Result<Vec<Drawing>, PbmError> {
         }
         Ok(())
     })
+}
+
+/// The midpoint figure's legends: the swinging spring's runs with the largest energy
+/// error each makes, and the stiff mode's two methods.
+fn midpoint_legends(swings: &[(&str, Vec<(f64, f64)>)]) -> [Legend; 2] {
+    [
+        swings
+            .iter()
+            .enumerate()
+            .map(|(i, (name, track))| {
+                let worst = track.iter().map(|p| p.1.abs()).fold(0.0, f64::max);
+                let label = format!("{name}, h = 20 ms: within {worst:.2} J");
+                (label, Swatch::Line(color(2 + i), LINE_WIDTH))
+            })
+            .collect::<Legend>(),
+        vec![
+            ("backward Euler".to_string(), Swatch::LineDots(color(1), LINE_WIDTH)),
+            ("implicit midpoint".to_string(), Swatch::LineDots(color(3), LINE_WIDTH)),
+        ],
+    ]
 }
 
 /// The stiff mode y of ẋ = −x, ẏ = −K y from (1, 1), after each of `steps` steps of

@@ -127,22 +127,20 @@ fn bead_on_a_wire() -> Result<Vec<Drawing>, PbmError> {
     let model = ellipse_bead()?;
     let ([a, b], [theta, theta_dot]) = ELLIPSE_BEAD;
     let at = |u: f64| on_wire(&model, u);
-    let wire: Vec<(f64, f64)> =
-        (0..=360).map(|k| at(f64::from(k).to_radians())).collect();
     let bead = at(theta);
     let ([tangent, f, f_hat], theta_ddot) = wire_forces(&model, [theta, theta_dot])?;
     let total = (f.0 + f_hat.0, f.1 + f_hat.1);
     let work = tangent.0 * f_hat.0 + tangent.1 * f_hat.1;
-    require_finite(
-        [theta_ddot, f_hat.0, f_hat.1, tangent.0, tangent.1, work],
-    )?;
+    require_finite([theta_ddot, f_hat.0, f_hat.1, tangent.0, tangent.1, work])?;
     // Forces at 0.1 m per N; the tangent at 1 m per (m/rad).
     let scale = 0.1;
     let tip = |v: (f64, f64), s: f64| (bead.0 + s * v.0, bead.1 + s * v.1);
-    let mass = model.masses()[0];
+    let [t_tip, f_tip, r_tip, end] =
+        [tip(tangent, 1.0), tip(f, scale), tip(f_hat, scale), tip(total, scale)];
     let title = format!(
-        "A {mass:.0} kg bead on the ellipse a = {a} m, b = {b} m, at θ = {theta}, \
-         θ̇ = {theta_dot} rad/s"
+        "A {:.0} kg bead on the ellipse a = {a} m, b = {b} m, at θ = {theta}, \
+         θ̇ = {theta_dot} rad/s",
+        model.masses()[0]
     );
     let legend = wire_legend(work, theta_ddot);
     titled_figure([470, 480], &title, |root, layout| {
@@ -153,22 +151,16 @@ fn bead_on_a_wire() -> Result<Vec<Drawing>, PbmError> {
             .x_label_formatter(&|v| format!("{v:.1}"))
             .y_label_formatter(&|v| format!("{v:.1}"))
             .draw()?;
-        line(&mut chart, &wire, REFERENCE, 2)?;
-        for tick in wire_ticks(&model) {
-            line(&mut chart, &tick, REFERENCE, 2)?;
-        }
-        arrow(&mut chart, bead, tip(tangent, 1.0), 0.08, color(0), 3)?;
-        arrow(&mut chart, bead, tip(f, scale), 0.08, color(1), 2)?;
-        arrow(&mut chart, bead, tip(f_hat, scale), 0.06, color(2), 3)?;
-        let end = tip(total, scale);
+        draw_wire(&mut chart, &model)?;
+        arrow(&mut chart, bead, t_tip, 0.08, color(0), 3)?;
+        arrow(&mut chart, bead, f_tip, 0.08, color(1), 2)?;
+        arrow(&mut chart, bead, r_tip, 0.06, color(2), 3)?;
         dashed_line(&mut chart, &[bead, end], color(4), 2)?;
         let head = (end.0 - 0.1 * (end.0 - bead.0), end.1 - 0.1 * (end.1 - bead.1));
         arrow(&mut chart, head, end, 0.08, color(4), 2)?;
         dots(&mut chart, &[bead], 6, REFERENCE)?;
         // Labels placed in pixels from their points, so that they sit the same in
         // the wide and the narrow drawing.
-        let (t_tip, f_tip, r_tip) =
-            (tip(tangent, 1.0), tip(f, scale), tip(f_hat, scale));
         pinned_labels(
             &mut chart,
             &[
@@ -182,7 +174,8 @@ fn bead_on_a_wire() -> Result<Vec<Drawing>, PbmError> {
         )?;
         // The narrow drawing has no room left of the wire.
         if layout == Layout::Wide {
-            pinned_labels(&mut chart, &[("θ = π", at(std::f64::consts::PI), (-52, -10))])?;
+            let pi = at(std::f64::consts::PI);
+            pinned_labels(&mut chart, &[("θ = π", pi, (-52, -10))])?;
         }
         Ok(())
     })
@@ -215,18 +208,40 @@ fn tangent_on(model: &EllipseBead, u: f64) -> (f64, f64) {
     (j[(0, 0)], j[(1, 0)])
 }
 
-/// Ticks across the ellipse bead's wire at every 15° of θ: close together where a
-/// radian covers few metres (|T| = b at the ends), far apart where it covers many.
-fn wire_ticks(model: &EllipseBead) -> Vec<[(f64, f64); 2]> {
-    (0..24)
-        .map(|k| {
-            let u = f64::from(k) * 15f64.to_radians();
-            let (p, t) = (on_wire(model, u), tangent_on(model, u));
-            let length = t.0.hypot(t.1);
-            let normal = (t.1 / length * 0.05, -t.0 / length * 0.05);
-            [(p.0 - normal.0, p.1 - normal.1), (p.0 + normal.0, p.1 + normal.1)]
-        })
-        .collect()
+/// The ellipse bead's wire, with ticks across it at every 15° of θ: close together
+/// where a radian covers few metres (|T| = b at the ends), far apart where it covers
+/// many.
+fn draw_wire<'a, 'b: 'a>(chart: &mut LinearChart<'a, 'b>, model: &EllipseBead) -> DrawResult {
+    let wire: Vec<(f64, f64)> =
+        (0..=360).map(|k| on_wire(model, f64::from(k).to_radians())).collect();
+    line(chart, &wire, REFERENCE, 2)?;
+    for k in 0..24 {
+        let u = f64::from(k) * 15f64.to_radians();
+        let (p, t) = (on_wire(model, u), tangent_on(model, u));
+        let length = t.0.hypot(t.1);
+        let normal = (t.1 / length * 0.05, -t.0 / length * 0.05);
+        let tick = [(p.0 - normal.0, p.1 - normal.1), (p.0 + normal.0, p.1 + normal.1)];
+        line(chart, &tick, REFERENCE, 2)?;
+    }
+    Ok(())
+}
+
+/// The comparison figure's legends: the two formulations' paths, and their distance
+/// with the time `apart` it passes 1 cm.
+fn compare_legends(apart: f64) -> [Legend; 2] {
+    [
+        vec![
+            ("constraint forces (ch. 4)".into(), Swatch::Line(color(0), LINE_WIDTH + 2)),
+            ("angles (this chapter)".into(), Swatch::Line(color(1), LINE_WIDTH)),
+        ],
+        vec![
+            ("|p₂(ch. 4) − p₂(angles)|".into(), Swatch::Line(color(2), LINE_WIDTH)),
+            (
+                format!("1 cm: apart at t = {apart:.2} s"),
+                Swatch::Dashed(REFERENCE, LINE_WIDTH),
+            ),
+        ],
+    ]
 }
 
 /// The bead-on-a-wire figure's legend, with the constraint force's work `work` and
@@ -269,19 +284,7 @@ fn compare_figure() -> Result<Vec<Drawing>, PbmError> {
             .chain(&distance)
             .flat_map(|p| [p.0, p.1]),
     )?;
-    let legends = [
-        vec![
-            ("constraint forces (ch. 4)".into(), Swatch::Line(color(0), LINE_WIDTH + 2)),
-            ("angles (this chapter)".into(), Swatch::Line(color(1), LINE_WIDTH)),
-        ],
-        vec![
-            ("|p₂(ch. 4) − p₂(angles)|".into(), Swatch::Line(color(2), LINE_WIDTH)),
-            (
-                format!("1 cm: apart at t = {apart:.2} s"),
-                Swatch::Dashed(REFERENCE, LINE_WIDTH),
-            ),
-        ],
-    ];
+    let legends = compare_legends(apart);
     titled_figure(
         [500, 900],
         "Double pendulum, RK4 at h = 1 ms, two formulations",
