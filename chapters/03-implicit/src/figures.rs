@@ -292,6 +292,9 @@ fn newton_landscape() -> Result<Vec<Drawing>, PbmError> {
     )
 }
 
+/// A straight piece of a level set, from one end to the other.
+type Segment = [(f64, f64); 2];
+
 /// Level sets of the bob's Φ for the step `h` over the window `[x, y]`, sampled on a
 /// 97 × 97 grid: at levels above its minimum (at the last of `iterates`), doubling,
 /// so that they show the valley's shape at every scale.
@@ -300,7 +303,7 @@ fn phi_levels(
     h: f64,
     iterates: &[(f64, f64)],
     [x_range, y_range]: [std::ops::Range<f64>; 2],
-) -> Result<Vec<Vec<[(f64, f64); 2]>>, PbmError> {
+) -> Result<Vec<Vec<Segment>>, PbmError> {
     let start = bob()?;
     let s: Vec<_> = start.system.particles.iter().map(|p| p.x + p.v * h).collect();
     let n = 96;

@@ -83,12 +83,16 @@ where
     Ok(())
 }
 
+/// A label pinned to a data point: its text, the point, and its top left's offset
+/// from the point in pixels (right, down).
+pub type PinnedLabel<'a> = (&'a str, (f64, f64), (i32, i32));
+
 /// Draws each label in the label font, its top left `offset` pixels (right, down)
 /// from its data point: it sits the same beside its point in the wide and the
 /// narrow drawing, whatever their scales.
 pub fn pinned_labels<'a, DB, X, Y>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
-    labels: &[(&str, (f64, f64), (i32, i32))],
+    labels: &[PinnedLabel<'_>],
 ) -> DrawResult
 where
     DB: DrawingBackend + 'a,

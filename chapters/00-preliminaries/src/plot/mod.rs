@@ -35,7 +35,7 @@ pub use layout::{
 pub use legend::{
     Legend, Swatch, legend_below, legends_below, panels_with_legends, series_legend,
 };
-pub use marks::{anchored, dots, framed, pinned_labels, ring, text};
+pub use marks::{PinnedLabel, anchored, dots, framed, pinned_labels, ring, text};
 pub use series::{Stroke, arrow, dashed_line, line, line_and_dots, polyline};
 pub use style::{
     DASH, FONT, LABEL_PX, LINE_WIDTH, PALETTE, REFERENCE, TICK_PX, TITLE_PX, color,
