@@ -50,6 +50,7 @@ pub fn list_json() -> serde_json::Value {
                         "name": f.name,
                         "title": f.title,
                         "file": format!("{}/{}.svg", c.id, f.name),
+                        "heavy": f.heavy,
                     })
                 })
                 .collect();

@@ -3,36 +3,21 @@
 //! and the result does not depend on the number of threads.
 //!
 //! Plain `cargo test` draws every figure but the few that run a long simulation
-//! ([`HEAVY`]); CI draws all of them in release (`cargo test --release --test figures
-//! -- --include-ignored`, in `.ci/run`), after the book build has drawn them once more.
+//! (registered with [`Figure::heavy`]); CI draws all of them in release (`cargo test
+//! --release --test figures -- --include-ignored`, in `.ci/run`), after the book
+//! build has drawn them once more.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
-use pbm_prelim::Chapter;
 use pbm_prelim::plot::{Layout, TICK_PX};
+use pbm_prelim::{Chapter, Figure};
 use std::fs;
 
-/// Figures that run a simulation of several seconds in a test build: CI checks them in
-/// release, plain `cargo test` leaves them out.
-const HEAVY: &[&str] = &[
-    "ode/work-precision",
-    "implicit/sheet-frames",
-    "constraints/rods-vs-springs",
-    "contact/stack-drift",
-    "cloth/contact-solids",
-    "cloth/drape-frames",
-    "cloth/cg-resolution",
-    "pbd/sheet-calibration",
-    "interactive/feeder-blocks",
-    "interactive/feeder-jam",
-];
-
-/// The chapters with only the figures `keep` accepts (by `chapter/name`).
-fn chapters_with(keep: impl Fn(&str) -> bool) -> Vec<Chapter> {
+/// The chapters with only the figures `keep` accepts.
+fn chapters_with(keep: impl Fn(&Figure) -> bool) -> Vec<Chapter> {
     let mut chapters = pbm::chapters();
     for chapter in &mut chapters {
-        let id = chapter.id;
-        chapter.figures.retain(|f| keep(&format!("{id}/{}", f.name)));
+        chapter.figures.retain(&keep);
     }
     chapters
 }
@@ -48,15 +33,7 @@ fn render_with_threads(
 
 #[test]
 fn every_light_figure_renders_identically_with_one_or_two_threads() {
-    let all = chapters_with(|_| true);
-    let names: Vec<String> = all
-        .iter()
-        .flat_map(|c| c.figures.iter().map(move |f| format!("{}/{}", c.id, f.name)))
-        .collect();
-    for heavy in HEAVY {
-        assert!(names.iter().any(|n| n == heavy), "{heavy} is no figure");
-    }
-    check_figures(&chapters_with(|name| !HEAVY.contains(&name)));
+    check_figures(&chapters_with(|f| !f.heavy));
 }
 
 #[test]

@@ -245,6 +245,9 @@ pub struct Figure {
     pub title: &'static str,
     /// Draws the figure, wide and narrow.
     pub draw: fn() -> Result<Vec<crate::plot::Drawing>, PbmError>,
+    /// Whether drawing it runs a simulation of several seconds in a test build:
+    /// plain `cargo test` leaves it out, CI draws it in release.
+    pub heavy: bool,
 }
 // ANCHOR_END: figure
 
@@ -459,7 +462,12 @@ impl Figure {
         title: &'static str,
         draw: fn() -> Result<Vec<crate::plot::Drawing>, PbmError>,
     ) -> Figure {
-        Figure { name, title, draw }
+        Figure { name, title, draw, heavy: false }
+    }
+
+    /// The same figure, marked [`Figure::heavy`].
+    pub fn heavy(self) -> Figure {
+        Figure { heavy: true, ..self }
     }
 }
 

@@ -37,7 +37,8 @@ pub fn all() -> Vec<Figure> {
             "work-precision",
             "Accuracy bought per derivative evaluation",
             work_precision,
-        ),
+        )
+        .heavy(),
         Figure::new(
             "adaptive-steps",
             "Where an adaptive method spends its steps",
@@ -89,20 +90,17 @@ fn vector_field() -> Result<Vec<Drawing>, PbmError> {
         .collect::<Result<_, _>>()?;
     require_finite(curves.iter().flatten().flat_map(|p| [p.0, p.1]))?;
     let arrow_style = REFERENCE.mix(0.45).stroke_width(1);
+    let legend: Legend = vec![
+        ("direction of f(x) at grid points".into(), Swatch::Line(REFERENCE, 1)),
+        (
+            "integral curves, one colour per start (dot)".into(),
+            Swatch::Line(color(0), LINE_WIDTH),
+        ),
+    ];
     titled_figure(
         [520, 420],
         "Damped pendulum: θ′ = ω, ω′ = −sin θ − ω/4",
         |root, layout| {
-            let legend: Legend = vec![
-                (
-                    "direction of f(x) at grid points".into(),
-                    Swatch::Line(REFERENCE, 1),
-                ),
-                (
-                    "integral curves, one colour per start (dot)".into(),
-                    Swatch::Line(color(0), LINE_WIDTH),
-                ),
-            ];
             let plot = legend_below(root, &legend)?;
             let mut chart = chart_on(&plot)
                 .build_cartesian_2d(x_range.clone(), y_range.clone())?;
@@ -111,47 +109,48 @@ fn vector_field() -> Result<Vec<Drawing>, PbmError> {
                 .draw()?;
             // Arrows of equal length show the field's direction on a grid (coarser on
             // a phone).
-            let spacing = layout.pick(0.4, 0.6);
-            let mut arrows = Vec::new();
-            // Cell centres, half a spacing in from the edges, so that no arrow (at
-            // most 0.75 spacing long) crosses the frame.
-            let (nx, ny) = ((8.0 / spacing) as i32, (6.0 / spacing) as i32);
-            for i in 0..nx {
-                for j in 0..ny {
-                    let (x, y) = (
-                        -4.0 + spacing * (f64::from(i) + 0.5),
-                        -3.0 + spacing * (f64::from(j) + 0.5),
-                    );
-                    let mut d = [0.0; 2];
-                    pendulum_derivative(0.0, &[x, y], &mut d);
-                    let len = d[0].hypot(d[1]);
-                    if len < 1e-9 {
-                        continue;
-                    }
-                    let (ux, uy) =
-                        (0.75 * spacing * d[0] / len, 0.75 * spacing * d[1] / len);
-                    let tip = (x + ux / 2.0, y + uy / 2.0);
-                    let tail = (x - ux / 2.0, y - uy / 2.0);
-                    let (bx, by) = (tip.0 - 0.35 * ux, tip.1 - 0.35 * uy);
-                    let (px, py) = (-0.2 * uy, 0.2 * ux);
-                    arrows.push(vec![tail, tip]);
-                    arrows.push(vec![(bx + px, by + py), tip, (bx - px, by - py)]);
-                }
-            }
+            let arrows = direction_arrows(layout.pick(0.4, 0.6));
             chart.draw_series(
                 arrows.into_iter().map(|a| PathElement::new(a, arrow_style)),
             )?;
             for (i, curve) in curves.iter().enumerate() {
                 line(&mut chart, curve, color(i), LINE_WIDTH)?;
-                chart.draw_series(std::iter::once(Circle::new(
-                    curve[0],
-                    5,
-                    color(i).filled(),
-                )))?;
+                dots(&mut chart, &curve[..1], 5, color(i))?;
             }
             Ok(())
         },
     )
+}
+
+/// The pendulum's field as arrows of equal length on a grid of `spacing` over the
+/// vector-field figure's window, each a shaft and a head: at the cell centres, half
+/// a spacing in from the edges, so that no arrow (at most 0.75 spacing long) crosses
+/// the frame.
+fn direction_arrows(spacing: f64) -> Vec<Vec<(f64, f64)>> {
+    let mut arrows = Vec::new();
+    let (nx, ny) = ((8.0 / spacing) as i32, (6.0 / spacing) as i32);
+    for i in 0..nx {
+        for j in 0..ny {
+            let (x, y) = (
+                -4.0 + spacing * (f64::from(i) + 0.5),
+                -3.0 + spacing * (f64::from(j) + 0.5),
+            );
+            let mut d = [0.0; 2];
+            pendulum_derivative(0.0, &[x, y], &mut d);
+            let len = d[0].hypot(d[1]);
+            if len < 1e-9 {
+                continue;
+            }
+            let (ux, uy) = (0.75 * spacing * d[0] / len, 0.75 * spacing * d[1] / len);
+            let tip = (x + ux / 2.0, y + uy / 2.0);
+            let tail = (x - ux / 2.0, y - uy / 2.0);
+            let (bx, by) = (tip.0 - 0.35 * ux, tip.1 - 0.35 * uy);
+            let (px, py) = (-0.2 * uy, 0.2 * ux);
+            arrows.push(vec![tail, tip]);
+            arrows.push(vec![(bx + px, by + py), tip, (bx - px, by - py)]);
+        }
+    }
+    arrows
 }
 
 fn euler_spiral() -> Result<Vec<Drawing>, PbmError> {
@@ -192,10 +191,7 @@ fn euler_spiral() -> Result<Vec<Drawing>, PbmError> {
             let mut chart = chart_on(&plot).build_cartesian_2d(xr, yr)?;
             axes(&mut chart, "x", "y").draw()?;
             for (i, (_, pts)) in paths.iter().enumerate() {
-                line(&mut chart, pts, color(i), LINE_WIDTH)?;
-                chart.draw_series(
-                    pts.iter().map(|p| Circle::new(*p, 2, color(i).filled())),
-                )?;
+                line_and_dots(&mut chart, pts, (color(i), LINE_WIDTH), 2)?;
             }
             // The exact circle last, so the curves that follow it do not hide it.
             dashed_line(&mut chart, &circle, REFERENCE, LINE_WIDTH + 1)?;
@@ -248,10 +244,7 @@ fn stability() -> Result<Vec<Drawing>, PbmError> {
                 dashed_line(&mut chart, &exact, REFERENCE, LINE_WIDTH)?;
                 let pts: Vec<(f64, f64)> =
                     xs.iter().enumerate().map(|(n, x)| (n as f64 * h, *x)).collect();
-                line(&mut chart, &pts, color(i), LINE_WIDTH)?;
-                chart.draw_series(
-                    pts.iter().map(|p| Circle::new(*p, 3, color(i).filled())),
-                )?;
+                line_and_dots(&mut chart, &pts, (color(i), LINE_WIDTH), 3)?;
             }
             Ok(())
         },
@@ -297,15 +290,13 @@ fn convergence() -> Result<Vec<Drawing>, PbmError> {
                 (3e-6..0.6).log_scale(),
                 (1e-14..10.0).log_scale(),
             )?;
-            axes(&mut chart, "step size h (s)", "global error |x(T) − x_exact(T)|")
-                .x_label_formatter(&power_of_ten)
-                .y_label_formatter(&power_of_ten)
-                .draw()?;
+            log_log_axes(
+                &mut chart,
+                "step size h (s)",
+                "global error |x(T) − x_exact(T)|",
+            )?;
             for (i, (_, curve, _)) in series.iter().enumerate() {
-                line(&mut chart, curve, color(i), LINE_WIDTH)?;
-                chart.draw_series(
-                    curve.iter().map(|p| Circle::new(*p, 3, color(i).filled())),
-                )?;
+                line_and_dots(&mut chart, curve, (color(i), LINE_WIDTH), 3)?;
             }
             Ok(())
         },
@@ -319,27 +310,46 @@ struct Series {
     adaptive: bool,
 }
 
-fn work_precision() -> Result<Vec<Drawing>, PbmError> {
-    let e = ADAPTIVE_ECCENTRICITY;
-    let mut series: Vec<Series> = Vec::new();
-    for tableau in [EULER, MIDPOINT, RK4, DORMAND_PRINCE] {
-        let pts: Vec<(f64, f64)> = (5..=24)
-            .map(|k| 1usize << k)
-            .filter(|&n| tableau.evaluations_for(n) <= 1 << 23)
-            .filter_map(|n| {
-                orbit_error(tableau, e, n)
-                    .ok()
-                    .map(|err| (tableau.evaluations_for(n) as f64, err))
-            })
-            .filter(|(_, err)| (1e-12..10.0).contains(err))
-            .collect();
-        series.push(Series {
-            name: format!("{}, fixed h", tableau.name),
-            points: pts,
-            adaptive: false,
-        });
+impl Series {
+    /// Its legend entry: squares for an adaptive method, dots for a fixed step.
+    fn swatch(&self, c: RGBColor) -> Swatch {
+        if self.adaptive {
+            Swatch::LineSquares(c, LINE_WIDTH + 1)
+        } else {
+            Swatch::LineDots(c, LINE_WIDTH)
+        }
     }
-    for (method, name, tols) in [
+}
+
+/// The work-precision diagram's fixed-step curves: each method at 2^5 to 2^24 steps
+/// per orbit, as (derivative evaluations, error), within 2^23 evaluations.
+fn fixed_step_series(e: f64) -> Vec<Series> {
+    [EULER, MIDPOINT, RK4, DORMAND_PRINCE]
+        .into_iter()
+        .map(|tableau| {
+            let points = (5..=24)
+                .map(|k| 1usize << k)
+                .filter(|&n| tableau.evaluations_for(n) <= 1 << 23)
+                .filter_map(|n| {
+                    orbit_error(tableau, e, n)
+                        .ok()
+                        .map(|err| (tableau.evaluations_for(n) as f64, err))
+                })
+                .filter(|(_, err)| (1e-12..10.0).contains(err))
+                .collect();
+            Series {
+                name: format!("{}, fixed h", tableau.name),
+                points,
+                adaptive: false,
+            }
+        })
+        .collect()
+}
+
+/// The work-precision diagram's adaptive curves: the same runs as the
+/// `ode/work-precision` exercise the caption quotes.
+fn adaptive_series(e: f64) -> Result<Vec<Series>, PbmError> {
+    let methods = [
         (
             AdaptiveMethod::EulerDoubling,
             "Euler + step doubling",
@@ -350,67 +360,55 @@ fn work_precision() -> Result<Vec<Drawing>, PbmError> {
             "Dormand-Prince, adaptive",
             &DOPRI_TOLERANCES[..],
         ),
-    ] {
-        // The same runs as the `ode/work-precision` exercise the caption quotes.
-        let pts = adaptive_sweep(method, e, tols)?
-            .into_iter()
-            .map(|p| (p.evaluations as f64, p.final_error))
-            .filter(|(_, err)| (1e-12..10.0).contains(err))
-            .collect();
-        series.push(Series { name: name.to_string(), points: pts, adaptive: true });
-    }
+    ];
+    methods
+        .into_iter()
+        .map(|(method, name, tols)| {
+            let points = adaptive_sweep(method, e, tols)?
+                .into_iter()
+                .map(|p| (p.evaluations as f64, p.final_error))
+                .filter(|(_, err)| (1e-12..10.0).contains(err))
+                .collect();
+            Ok(Series { name: name.to_string(), points, adaptive: true })
+        })
+        .collect()
+}
+
+/// A square mark at `p` on log-log axes: 1.08 times wide and 1.2 times high.
+fn square(p: (f64, f64), c: RGBColor) -> Rectangle<(f64, f64)> {
+    Rectangle::new([(p.0 / 1.08, p.1 / 1.2), (p.0 * 1.08, p.1 * 1.2)], c.filled())
+}
+
+fn work_precision() -> Result<Vec<Drawing>, PbmError> {
+    let e = ADAPTIVE_ECCENTRICITY;
+    let mut series = fixed_step_series(e);
+    series.extend(adaptive_series(e)?);
     require_finite(
         series.iter().flat_map(|s| s.points.iter().flat_map(|p| [p.0, p.1])),
     )?;
+    let legend: Legend = (series.iter().enumerate())
+        .map(|(i, s)| (s.name.clone(), s.swatch(color(i))))
+        .collect();
     titled_figure(
         [540, 560],
         &format!("One orbit of eccentricity {e}: cost against accuracy"),
         |root, _| {
-            let legend: Legend = series
-                .iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    let swatch = if s.adaptive {
-                        Swatch::LineSquares(color(i), LINE_WIDTH + 1)
-                    } else {
-                        Swatch::LineDots(color(i), LINE_WIDTH)
-                    };
-                    (s.name.clone(), swatch)
-                })
-                .collect();
             let plot = legend_below(root, &legend)?;
             let mut chart = chart_on(&plot).build_cartesian_2d(
                 (30.0..3e7).log_scale(),
                 (1e-12..10.0).log_scale(),
             )?;
-            axes(
+            log_log_axes(
                 &mut chart,
                 "derivative evaluations",
                 "global error after one orbit",
-            )
-            .x_label_formatter(&power_of_ten)
-            .y_label_formatter(&power_of_ten)
-            .draw()?;
-            for (i, Series { points: pts, adaptive, .. }) in series.iter().enumerate()
-            {
-                let c = color(i);
-                line(
-                    &mut chart,
-                    pts,
-                    c,
-                    if *adaptive { LINE_WIDTH + 1 } else { LINE_WIDTH },
-                )?;
+            )?;
+            for (i, Series { points, adaptive, .. }) in series.iter().enumerate() {
                 if *adaptive {
-                    chart.draw_series(pts.iter().map(|p| {
-                        Rectangle::new(
-                            [(p.0 / 1.08, p.1 / 1.2), (p.0 * 1.08, p.1 * 1.2)],
-                            c.filled(),
-                        )
-                    }))?;
+                    line(&mut chart, points, color(i), LINE_WIDTH + 1)?;
+                    chart.draw_series(points.iter().map(|p| square(*p, color(i))))?;
                 } else {
-                    chart.draw_series(
-                        pts.iter().map(|p| Circle::new(*p, 3, c.filled())),
-                    )?;
+                    line_and_dots(&mut chart, points, (color(i), LINE_WIDTH), 3)?;
                 }
             }
             Ok(())
@@ -418,14 +416,13 @@ fn work_precision() -> Result<Vec<Drawing>, PbmError> {
     )
 }
 
-fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
-    let e = ADAPTIVE_ECCENTRICITY;
-    let tol = 1e-6;
+/// Dormand-Prince's accepted steps over one orbit of eccentricity `e` at `tol`: the
+/// position at the start of every accepted step (found by replaying the accepted
+/// steps), and each step as (t, h).
+fn accepted_steps(e: f64, tol: f64) -> Result<StepsAlong, PbmError> {
     let control = crate::adaptive::Controller::new(tol)?;
     let mut orbit = kepler_orbit(e)?;
     let mut stepper = AdaptiveMethod::DormandPrince.stepper()?;
-    // Record the position at the start of every accepted step by replaying the
-    // accepted steps.
     let run = integrate_adaptive(
         &mut orbit,
         stepper.as_mut(),
@@ -439,11 +436,23 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
         rk.step(&mut replay, h)?;
         positions.push(replay_pos(&replay));
     }
-    let steps: Vec<(f64, f64)> =
-        run.accepted.iter().map(|&(t, h, _)| (t, h)).collect();
+    let steps = run.accepted.iter().map(|&(t, h, _)| (t, h)).collect();
+    Ok((positions, steps))
+}
+
+/// Where an adaptive run's steps start, and each step as (t, h).
+type StepsAlong = (Vec<(f64, f64)>, Vec<(f64, f64)>);
+
+fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
+    let (e, tol) = (ADAPTIVE_ECCENTRICITY, 1e-6);
+    let (positions, steps) = accepted_steps(e, tol)?;
     require_finite(positions.iter().chain(steps.iter()).flat_map(|p| [p.0, p.1]))?;
     let h_max = steps.iter().fold(0.0f64, |m, s| m.max(s.1)) * 1.5;
     let h_min = steps.iter().fold(f64::INFINITY, |m, s| m.min(s.1)) / 1.5;
+    let legend: Legend = vec![
+        ("step ends".into(), Swatch::Dot(color(0), 3)),
+        ("sun".into(), Swatch::Dot(color(4), 6)),
+    ];
     titled_figure(
         [460, 820],
         &format!(
@@ -451,10 +460,6 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
             steps.len()
         ),
         |root, layout| {
-            let legend: Legend = vec![
-                ("step ends".into(), Swatch::Dot(color(0), 3)),
-                ("sun".into(), Swatch::Dot(color(4), 6)),
-            ];
             // Wide: one legend under both panels, so their axes line up; narrow:
             // under the orbit.
             // (Not `layout.pick(legend_below(..), ..)`: that would draw the legend in
@@ -474,15 +479,8 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
             let mut orbit_chart =
                 chart_on(&left).y_label_area_size(52).build_cartesian_2d(xr, yr)?;
             axes(&mut orbit_chart, "x", "y").draw()?;
-            line(&mut orbit_chart, &positions, color(0), 1)?;
-            orbit_chart.draw_series(
-                positions.iter().map(|p| Circle::new(*p, 3, color(0).filled())),
-            )?;
-            orbit_chart.draw_series(std::iter::once(Circle::new(
-                (0.0, 0.0),
-                6,
-                color(4).filled(),
-            )))?;
+            line_and_dots(&mut orbit_chart, &positions, (color(0), 1), 3)?;
+            dots(&mut orbit_chart, &[(0.0, 0.0)], 6, color(4))?;
             let mut h_chart = chart_on(&right)
                 .build_cartesian_2d(0.0..KEPLER_PERIOD, (h_min..h_max).log_scale())?;
             // A logarithmic axis: the steps span a factor of almost 300, and on a
@@ -494,11 +492,7 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
             )
             .y_label_formatter(&power_of_ten)
             .draw()?;
-            line(&mut h_chart, &steps, color(1), LINE_WIDTH)?;
-            h_chart.draw_series(
-                steps.iter().map(|p| Circle::new(*p, 3, color(1).filled())),
-            )?;
-            Ok(())
+            line_and_dots(&mut h_chart, &steps, (color(1), LINE_WIDTH), 3)
         },
     )
 }
@@ -512,9 +506,23 @@ fn replay_pos(orbit: &crate::scenes::Field) -> (f64, f64) {
 /// long enough to see.
 pub const DENSE_FIGURE_RTOL: f64 = 1e-4;
 
-fn dense_output() -> Result<Vec<Drawing>, PbmError> {
+/// What the dense-output figure draws: on the far side of the orbit, the exact
+/// curve, the step ends and the frames on straight lines and on the cubic; over the
+/// whole orbit, each frame's and each step end's distance from the exact position.
+struct DenseFrames {
+    truth: Vec<(f64, f64)>,
+    ends: Vec<(f64, f64)>,
+    linear: Vec<(f64, f64)>,
+    cubic: Vec<(f64, f64)>,
+    linear_err: Vec<(f64, f64)>,
+    cubic_err: Vec<(f64, f64)>,
+    step_err: Vec<(f64, f64)>,
+    /// Frames drawn, and steps taken.
+    counts: (usize, usize),
+}
+
+fn dense_frames(e: f64) -> Result<DenseFrames, PbmError> {
     use crate::step_control::{Control, Tolerance, dense_run};
-    let e = ADAPTIVE_ECCENTRICITY;
     let tol = Tolerance::new(DENSE_FIGURE_RTOL * 1e-2, DENSE_FIGURE_RTOL)?;
     let run = dense_run(
         &mut kepler_orbit(e)?,
@@ -525,9 +533,6 @@ fn dense_output() -> Result<Vec<Drawing>, PbmError> {
     let exact: Vec<[f64; 4]> =
         run.times.iter().map(|t| kepler_exact(e, *t)).collect();
     let xy = |s: &[f64]| (s[0], s[1]);
-    let truth: Vec<(f64, f64)> = (0..=2000)
-        .map(|i| xy(&kepler_exact(e, KEPLER_PERIOD * f64::from(i) / 2000.0)))
-        .collect();
     // Panel (a) shows the far side, where the steps are longest: the frames and
     // step ends of the middle half of the orbit (the exact curve over the same time).
     let far = |t: f64| (0.3 * KEPLER_PERIOD..=0.7 * KEPLER_PERIOD).contains(&t);
@@ -539,58 +544,58 @@ fn dense_output() -> Result<Vec<Drawing>, PbmError> {
             .map(|(_, s)| xy(s))
             .collect()
     };
-    let (cubic, linear) = (frames_on(&run.cubic), frames_on(&run.linear));
-    let truth: Vec<(f64, f64)> = truth
-        .into_iter()
-        .enumerate()
-        .filter(|(i, _)| far(KEPLER_PERIOD * *i as f64 / 2000.0))
-        .map(|(_, p)| p)
+    let truth: Vec<(f64, f64)> = (0..=2000)
+        .map(|i| KEPLER_PERIOD * f64::from(i) / 2000.0)
+        .filter(|t| far(*t))
+        .map(|t| xy(&kepler_exact(e, t)))
         .collect();
-    let ends: Vec<(f64, f64)> =
-        run.steps.iter().filter(|(t, _)| far(*t)).map(|(_, s)| xy(s)).collect();
+    let miss = |s: &[f64], x: &[f64; 4]| (s[0] - x[0]).hypot(s[1] - x[1]).max(1e-12);
     let error = |states: &[Vec<f64>]| -> Vec<(f64, f64)> {
         run.times
             .iter()
             .zip(states)
             .zip(&exact)
-            .map(|((t, s), x)| (*t, (s[0] - x[0]).hypot(s[1] - x[1]).max(1e-12)))
+            .map(|((t, s), x)| (*t, miss(s, x)))
             .collect()
     };
-    let (cubic_err, linear_err) = (error(&run.cubic), error(&run.linear));
-    let step_err: Vec<(f64, f64)> = run
-        .steps
-        .iter()
-        .map(|(t, s)| {
-            let x = kepler_exact(e, *t);
-            (*t, (s[0] - x[0]).hypot(s[1] - x[1]).max(1e-12))
-        })
-        .collect();
+    Ok(DenseFrames {
+        truth,
+        ends: run.steps.iter().filter(|(t, _)| far(*t)).map(|(_, s)| xy(s)).collect(),
+        linear: frames_on(&run.linear),
+        cubic: frames_on(&run.cubic),
+        linear_err: error(&run.linear),
+        cubic_err: error(&run.cubic),
+        step_err: run
+            .steps
+            .iter()
+            .map(|(t, s)| (*t, miss(s, &kepler_exact(e, *t))))
+            .collect(),
+        counts: (run.times.len(), run.run.accepted),
+    })
+}
+
+fn dense_output() -> Result<Vec<Drawing>, PbmError> {
+    let e = ADAPTIVE_ECCENTRICITY;
+    let d = dense_frames(e)?;
     require_finite(
-        cubic.iter().chain(&linear).chain(&linear_err).flat_map(|p| [p.0, p.1]),
+        d.cubic.iter().chain(&d.linear).chain(&d.linear_err).flat_map(|p| [p.0, p.1]),
     )?;
+    let legend: Legend = vec![
+        ("exact orbit (Kepler's equation)".into(), Swatch::Line(REFERENCE, 1)),
+        ("step ends".into(), Swatch::Dot(color(4), 4)),
+        (
+            "frames on straight lines between steps".into(),
+            Swatch::Line(color(1), LINE_WIDTH),
+        ),
+        ("frames on the Hermite cubic".into(), Swatch::Line(color(0), LINE_WIDTH)),
+    ];
+    let (frames, steps) = d.counts;
     titled_figure(
         [460, 820],
         &format!(
-            "{} frames from {} steps (rtol = {DENSE_FIGURE_RTOL:e}, e = {e})",
-            run.times.len(),
-            run.run.accepted
+            "{frames} frames from {steps} steps (rtol = {DENSE_FIGURE_RTOL:e}, e = {e})"
         ),
         |root, layout| {
-            let legend: Legend = vec![
-                (
-                    "exact orbit (Kepler's equation)".into(),
-                    Swatch::Line(REFERENCE, 1),
-                ),
-                ("step ends".into(), Swatch::Dot(color(4), 4)),
-                (
-                    "frames on straight lines between steps".into(),
-                    Swatch::Line(color(1), LINE_WIDTH),
-                ),
-                (
-                    "frames on the Hermite cubic".into(),
-                    Swatch::Line(color(0), LINE_WIDTH),
-                ),
-            ];
             let root = legend_below(root, &legend)?;
             let [left, right] = titled_panels(
                 &root,
@@ -604,12 +609,10 @@ fn dense_output() -> Result<Vec<Drawing>, PbmError> {
             let mut orbit =
                 chart_on(&left).y_label_area_size(52).build_cartesian_2d(xr, yr)?;
             axes(&mut orbit, "x (semi-major axes)", "y").draw()?;
-            line(&mut orbit, &truth, REFERENCE, 1)?;
-            line(&mut orbit, &linear, color(1), LINE_WIDTH)?;
-            line(&mut orbit, &cubic, color(0), LINE_WIDTH)?;
-            orbit.draw_series(
-                ends.iter().map(|p| Circle::new(*p, 4, color(4).filled())),
-            )?;
+            line(&mut orbit, &d.truth, REFERENCE, 1)?;
+            line(&mut orbit, &d.linear, color(1), LINE_WIDTH)?;
+            line(&mut orbit, &d.cubic, color(0), LINE_WIDTH)?;
+            dots(&mut orbit, &d.ends, 4, color(4))?;
             let mut err = chart_on(&right)
                 .build_cartesian_2d(0.0..KEPLER_PERIOD, (1e-7..1.0).log_scale())?;
             axes(
@@ -619,12 +622,9 @@ fn dense_output() -> Result<Vec<Drawing>, PbmError> {
             )
             .y_label_formatter(&power_of_ten)
             .draw()?;
-            line(&mut err, &linear_err, color(1), LINE_WIDTH)?;
-            line(&mut err, &cubic_err, color(0), LINE_WIDTH)?;
-            err.draw_series(
-                step_err.iter().map(|p| Circle::new(*p, 4, color(4).filled())),
-            )?;
-            Ok(())
+            line(&mut err, &d.linear_err, color(1), LINE_WIDTH)?;
+            line(&mut err, &d.cubic_err, color(0), LINE_WIDTH)?;
+            dots(&mut err, &d.step_err, 4, color(4))
         },
     )
 }

@@ -16,7 +16,6 @@ use pbm_ode::runge_kutta::integrate;
 use pbm_ode::tableau::RK4;
 use pbm_prelim::plot::font;
 use pbm_prelim::plot::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
@@ -173,34 +172,29 @@ fn resting_contact() -> Result<Vec<Drawing>, PbmError> {
     let t_off = G / rate;
     require_finite(slides.iter().flatten().chain(&lift).flat_map(|p| [p.0, p.1]))?;
     let v_top = 1.8;
-    let mut slide_legend: Legend = frictions
-        .iter()
-        .enumerate()
-        .map(|(i, k)| {
-            let name = if *k == 0.0 {
-                "k_f = 0: no friction, v = g t sin θ".to_string()
-            } else {
-                format!("k_f = {k} s/m")
-            };
-            (name, Swatch::Line(color(i), LINE_WIDTH))
-        })
-        .collect();
-    slide_legend
-        .push(("speed tan θ / k_f it tends to".into(), Swatch::Dashed(REFERENCE, 1)));
-    let lift_legend: Legend = vec![
-        ("height of the 1 kg particle".into(), Swatch::Line(color(4), LINE_WIDTH)),
-        (format!("pull = weight at t = {t_off:.2} s"), Swatch::Dashed(REFERENCE, 1)),
+    let legends = [
+        slide_legend(&frictions),
+        vec![
+            (
+                "height of the 1 kg particle".into(),
+                Swatch::Line(color(4), LINE_WIDTH),
+            ),
+            (
+                format!("pull = weight at t = {t_off:.2} s"),
+                Swatch::Dashed(REFERENCE, 1),
+            ),
+        ],
     ];
     draw_figure([480, 760], |root, layout| {
         let titles = [
             format!("(a) let go on a {angle_deg}° ramp"),
             format!("(b) on the floor, pulled up by ({rate} N/s) t"),
         ];
-        let titled_parts =
-            titled_panels(root, layout, [titles[0].as_str(), titles[1].as_str()])?;
-        let plots = legends_below(
-            &titled_parts,
-            &[slide_legend.clone(), lift_legend.clone()],
+        let plots = panels_with_legends(
+            root,
+            layout,
+            [titles[0].as_str(), titles[1].as_str()],
+            &legends,
         )?;
         let mut chart =
             chart_on(&plots[0]).build_cartesian_2d(0.0..t_slide, 0.0..v_top)?;
@@ -223,6 +217,26 @@ fn resting_contact() -> Result<Vec<Drawing>, PbmError> {
         line(&mut chart, &lift, color(4), LINE_WIDTH)?;
         Ok(())
     })
+}
+
+/// The ramp panel's legend: a line per friction coefficient, and the terminal
+/// speeds.
+fn slide_legend(frictions: &[f64]) -> Legend {
+    let mut legend: Legend = frictions
+        .iter()
+        .enumerate()
+        .map(|(i, k)| {
+            let name = if *k == 0.0 {
+                "k_f = 0: no friction, v = g t sin θ".to_string()
+            } else {
+                format!("k_f = {k} s/m")
+            };
+            (name, Swatch::Line(color(i), LINE_WIDTH))
+        })
+        .collect();
+    legend
+        .push(("speed tan θ / k_f it tends to".into(), Swatch::Dashed(REFERENCE, 1)));
+    legend
 }
 
 /// The experiment's pair law f(r) and its slope df/dr, both from [`PairLaw::force`]
@@ -283,11 +297,8 @@ fn pair_law() -> Result<Vec<Drawing>, PbmError> {
                     0 => (hi + 0.5 * pad, VPos::Top),
                     _ => (lo - 0.5 * pad, VPos::Bottom),
                 };
-                chart.draw_series([Text::new(
-                    name.clone(),
-                    (r - 0.004, y),
-                    tick_font().pos(Pos::new(HPos::Right, v)),
-                )])?;
+                let style = anchored(tick_font(), HPos::Right, v);
+                text(&mut chart, name.clone(), (r - 0.004, y), &style)?;
             }
             line(&mut chart, pts, color(0), LINE_WIDTH)?;
         }
@@ -301,124 +312,127 @@ fn pair_law() -> Result<Vec<Drawing>, PbmError> {
 fn grid_sort() -> Result<Vec<Drawing>, PbmError> {
     let (n, cells) = (12, 3usize);
     let x: Vec<Vector2<f64>> = scattered_points(n, cells as f64);
-    let grid = UniformGrid::build(&x, 1.0);
-    let (starts, order) = (grid.starts(), grid.order());
-    let buckets = starts.len() - 1;
-    let counts: Vec<u32> = starts.windows(2).map(|w| w[1] - w[0]).collect();
-    let bucket_of = |p: &Vector2<f64>| grid.bucket_at(p).unwrap_or(0);
-    require_finite(x.iter().flat_map(|p| [p.x, p.y]))?;
-    let fill = |b: usize| color(b % 7).mix(0.3).filled();
-    let rows = [
-        "count of each cell",
-        "start: the running sum of the counts (where each cell's particles begin)",
-        "the particles sorted by cell (order), their positions copied beside them",
-    ];
+    let sort = SortedGrid { grid: UniformGrid::build(&x, 1.0), x, cells };
+    require_finite(sort.x.iter().flat_map(|p| [p.x, p.y]))?;
     let heading =
         "(a) cells of side r_c, numbered row by row (large grey); particles by index";
     draw_figure([620, 800], |root, layout| {
         let (top, bottom) = root.split_vertically(layout.pick(300, 330));
-        let top = titled(&top, heading, &label_font())?;
-        let side = cells as f64;
-        let mut chart = scene_chart(&top, -0.05..side + 0.05, -0.05..side + 0.05)?;
-        for cy in 0..cells {
-            for cx in 0..cells {
-                let corner = (cx as f64, cy as f64);
-                let centre = Vector2::new(corner.0 + 0.5, corner.1 + 0.5);
-                let b = bucket_of(&centre);
-                chart.draw_series([Rectangle::new(
-                    [corner, (corner.0 + 1.0, corner.1 + 1.0)],
-                    fill(b),
-                )])?;
-                chart.draw_series([Rectangle::new(
-                    [corner, (corner.0 + 1.0, corner.1 + 1.0)],
-                    REFERENCE.stroke_width(1),
-                )])?;
-                chart.draw_series([Text::new(
-                    format!("{b}"),
-                    (centre.x, centre.y),
-                    font(54.0)
-                        .color(&REFERENCE.mix(0.3))
-                        .pos(Pos::new(HPos::Center, VPos::Center)),
-                )])?;
-            }
-        }
-        for (i, p) in x.iter().enumerate() {
-            chart.draw_series([Circle::new((p.x, p.y), 3, REFERENCE.filled())])?;
-            chart.draw_series([Text::new(
-                format!("{i}"),
-                (p.x + 0.05, p.y),
-                tick_font().pos(Pos::new(HPos::Left, VPos::Center)),
-            )])?;
-        }
+        sort.draw_cells(&titled(&top, heading, &label_font())?)?;
         let bottom =
             titled(&bottom, "(b) the counting sort's arrays", &label_font())?;
-        let parts = bottom.split_evenly((3, 1));
-        let width = (n + 1) as f64;
-        for (r, part) in parts.iter().enumerate() {
-            let part = titled(part, rows[r], &tick_font())?;
-            let mut chart = ChartBuilder::on(&part)
-                .margin(4)
-                .build_cartesian_2d(0.0..width, -0.45..1.0)?;
-            // Under each box (the first two rows) or each run of boxes (the sorted
-            // particles), the cell it belongs to.
-            let under =
-                tick_font().color(&REFERENCE).pos(Pos::new(HPos::Center, VPos::Top));
-            let groups: Vec<(f64, f64, usize)> = match r {
-                0 => (0..buckets).map(|b| (b as f64, b as f64 + 1.0, b)).collect(),
-                1 => (0..=buckets).map(|b| (b as f64, b as f64 + 1.0, b)).collect(),
-                _ => (0..buckets)
-                    .filter(|&b| counts[b] > 0)
-                    .map(|b| (f64::from(starts[b]), f64::from(starts[b + 1]), b))
-                    .collect(),
-            };
-            for (from, to, b) in groups {
-                let name = match (r == 1 && b == buckets, layout) {
-                    (true, _) => "end".to_string(),
-                    (false, Layout::Wide) => format!("cell {b}"),
-                    (false, Layout::Narrow) => b.to_string(),
-                };
-                if r == 2 {
-                    let bracket = [(from + 0.08, -0.05), (to - 0.08, -0.05)];
-                    line(&mut chart, &bracket, REFERENCE, 1)?;
-                }
-                let at = (0.5 * (from + to), -0.1);
-                chart.draw_series([Text::new(name, at, under.clone())])?;
-            }
-            let boxes: Vec<(f64, String, usize)> = match r {
-                0 => (0..buckets)
-                    .map(|b| (b as f64, counts[b].to_string(), b))
-                    .collect(),
-                1 => (0..=buckets)
-                    .map(|b| (b as f64, starts[b].to_string(), b))
-                    .collect(),
-                _ => order
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &i)| {
-                        (k as f64, i.to_string(), bucket_of(&x[i as usize]))
-                    })
-                    .collect(),
-            };
-            for (at, text, b) in boxes {
-                let end = r == 1 && at as usize == buckets;
-                let style = if end { WHITE.filled() } else { fill(b) };
-                chart.draw_series([Rectangle::new(
-                    [(at, 0.0), (at + 1.0, 0.9)],
-                    style,
-                )])?;
-                chart.draw_series([Rectangle::new(
-                    [(at, 0.0), (at + 1.0, 0.9)],
-                    REFERENCE.stroke_width(1),
-                )])?;
-                chart.draw_series([Text::new(
-                    text,
-                    (at + 0.5, 0.45),
-                    label_font().pos(Pos::new(HPos::Center, VPos::Center)),
-                )])?;
-            }
+        for (row, part) in bottom.split_evenly((3, 1)).iter().enumerate() {
+            sort.draw_array(part, row, layout)?;
         }
         Ok(())
     })
+}
+
+/// The grid-sort figure's instance: the particles and the grid built on them.
+struct SortedGrid {
+    x: Vec<Vector2<f64>>,
+    grid: UniformGrid<2>,
+    /// Cells along a side.
+    cells: usize,
+}
+
+/// A cell's or a particle's fill in the grid-sort figure: its bucket's colour, light.
+fn bucket_fill(b: usize) -> ShapeStyle {
+    color(b % 7).mix(0.3).filled()
+}
+
+impl SortedGrid {
+    fn bucket_of(&self, p: &Vector2<f64>) -> usize {
+        self.grid.bucket_at(p).unwrap_or(0)
+    }
+
+    /// Panel (a): the cells, each filled in its bucket's colour under its number,
+    /// and the particles by index.
+    fn draw_cells(&self, area: &Area<'_>) -> DrawResult {
+        let side = self.cells as f64;
+        let mut chart = scene_chart(area, -0.05..side + 0.05, -0.05..side + 0.05)?;
+        let grey = REFERENCE.mix(0.3);
+        let big = anchored(font(54.0).color(&grey), HPos::Center, VPos::Center);
+        for cy in 0..self.cells {
+            for cx in 0..self.cells {
+                let corner = (cx as f64, cy as f64);
+                let centre = Vector2::new(corner.0 + 0.5, corner.1 + 0.5);
+                let b = self.bucket_of(&centre);
+                framed(
+                    &mut chart,
+                    [corner, (corner.0 + 1.0, corner.1 + 1.0)],
+                    bucket_fill(b),
+                )?;
+                text(&mut chart, format!("{b}"), (centre.x, centre.y), &big)?;
+            }
+        }
+        let beside = anchored(tick_font(), HPos::Left, VPos::Center);
+        for (i, p) in self.x.iter().enumerate() {
+            dots(&mut chart, &[(p.x, p.y)], 3, REFERENCE)?;
+            text(&mut chart, format!("{i}"), (p.x + 0.05, p.y), &beside)?;
+        }
+        Ok(())
+    }
+
+    /// Row `row` of panel (b): the counts (0), the running sums (1) or the sorted
+    /// particles (2), a box each, with the cell each box or run of boxes belongs to
+    /// under it.
+    fn draw_array(&self, part: &Area<'_>, row: usize, layout: Layout) -> DrawResult {
+        let rows = [
+            "count of each cell",
+            "start: the running sum of the counts (where each cell's particles begin)",
+            "the particles sorted by cell (order), their positions copied beside them",
+        ];
+        let (starts, order) = (self.grid.starts(), self.grid.order());
+        let buckets = starts.len() - 1;
+        let part = titled(part, rows[row], &tick_font())?;
+        let width = (self.x.len() + 1) as f64;
+        let mut chart = ChartBuilder::on(&part)
+            .margin(4)
+            .build_cartesian_2d(0.0..width, -0.45..1.0)?;
+        let under = anchored(tick_font().color(&REFERENCE), HPos::Center, VPos::Top);
+        let count = |b: usize| starts[b + 1] - starts[b];
+        let unit = |b: usize| (b as f64, b as f64 + 1.0, b);
+        let groups: Vec<(f64, f64, usize)> = match row {
+            0 => (0..buckets).map(unit).collect(),
+            1 => (0..=buckets).map(unit).collect(),
+            _ => (0..buckets)
+                .filter(|&b| count(b) > 0)
+                .map(|b| (f64::from(starts[b]), f64::from(starts[b + 1]), b))
+                .collect(),
+        };
+        for (from, to, b) in groups {
+            let name = match (row == 1 && b == buckets, layout) {
+                (true, _) => "end".to_string(),
+                (false, Layout::Wide) => format!("cell {b}"),
+                (false, Layout::Narrow) => b.to_string(),
+            };
+            if row == 2 {
+                let bracket = [(from + 0.08, -0.05), (to - 0.08, -0.05)];
+                line(&mut chart, &bracket, REFERENCE, 1)?;
+            }
+            text(&mut chart, name, (0.5 * (from + to), -0.1), &under)?;
+        }
+        let boxes: Vec<(f64, String, usize)> = match row {
+            0 => (0..buckets).map(|b| (b as f64, count(b).to_string(), b)).collect(),
+            1 => {
+                (0..=buckets).map(|b| (b as f64, starts[b].to_string(), b)).collect()
+            }
+            _ => (order.iter().enumerate())
+                .map(|(k, &i)| {
+                    (k as f64, i.to_string(), self.bucket_of(&self.x[i as usize]))
+                })
+                .collect(),
+        };
+        let centred = anchored(label_font(), HPos::Center, VPos::Center);
+        for (at, content, b) in boxes {
+            let end = row == 1 && at as usize == buckets;
+            let style = if end { WHITE.filled() } else { bucket_fill(b) };
+            framed(&mut chart, [(at, 0.0), (at + 1.0, 0.9)], style)?;
+            text(&mut chart, content, (at + 0.5, 0.45), &centred)?;
+        }
+        Ok(())
+    }
 }
 
 fn scaling() -> Result<Vec<Drawing>, PbmError> {
@@ -463,19 +477,13 @@ fn scaling() -> Result<Vec<Drawing>, PbmError> {
                 (40.0..2e5).log_scale(),
                 (1e3..3e10).log_scale(),
             )?;
-            axes(&mut chart, "particles n", "pair distances checked")
-                .x_label_formatter(&power_of_ten)
-                .y_label_formatter(&power_of_ten)
-                .draw()?;
+            log_log_axes(&mut chart, "particles n", "pair distances checked")?;
             for i in 0..2 {
                 let pts: Vec<(f64, f64)> = rows
                     .iter()
                     .map(|r| (r.0, if i == 0 { r.1 } else { r.2 }))
                     .collect();
-                line(&mut chart, &pts, color(i), LINE_WIDTH)?;
-                chart.draw_series(
-                    pts.iter().map(|p| Circle::new(*p, 3, color(i).filled())),
-                )?;
+                line_and_dots(&mut chart, &pts, (color(i), LINE_WIDTH), 3)?;
             }
             Ok(())
         },
@@ -495,75 +503,75 @@ fn hanging() -> Result<Vec<Drawing>, PbmError> {
             (ids.len() == 2).then(|| (ids[0], ids[1]))
         })
         .collect();
-    let tip = beam_index(BEAM.0 - 1, 1);
+    let legend: Legend = vec![
+        ("springs".into(), Swatch::Line(color(0), 1)),
+        ("nailed particles".into(), Swatch::Square(REFERENCE)),
+        ("mouse spring and cursor".into(), Swatch::LineDots(color(1), 2)),
+    ];
     titled_figure(
         [560, 900],
         "A 16 × 3 lattice nailed at its left column; positions in metres",
         |root, layout| {
-            let legend: Legend = vec![
-                ("springs".into(), Swatch::Line(color(0), 1)),
-                ("nailed particles".into(), Swatch::Square(REFERENCE)),
-                ("mouse spring and cursor".into(), Swatch::LineDots(color(1), 2)),
-            ];
             let root = legend_below(root, &legend)?;
             let columns = layout.pick(4, 2);
             let parts = root.split_evenly((snaps.len().div_ceil(columns), columns));
             for (panel, (t, xs)) in parts.iter().zip(&snaps) {
-                let mouse_down = (0.5..=1.5).contains(t);
-                // The last snapshot, long after the mouse let go (its time is a sum
-                // of steps).
-                let caption = if *t > 11.0 {
-                    format!("t = {t:.0} s: at rest")
-                } else if mouse_down {
-                    format!("t = {t:.2} s: pulled")
-                } else {
-                    format!("t = {t:.2} s")
-                };
-                let panel = titled(panel, &caption, &label_font())?;
-                let mut chart = chart_on(&panel)
-                    .margin(4)
-                    .x_label_area_size(40)
-                    .y_label_area_size(52)
-                    .build_cartesian_2d(-0.1..1.6, -1.1..0.5)?;
-                chart
-                    .configure_mesh()
-                    .disable_mesh()
-                    .label_style(tick_font())
-                    .axis_desc_style(tick_font())
-                    .x_desc("x (m)")
-                    .y_desc("y (m)")
-                    .x_labels(3)
-                    .y_labels(3)
-                    .draw()?;
-                chart.draw_series(springs.iter().map(|&(a, b)| {
-                    PathElement::new(
-                        vec![(xs[a].x, xs[a].y), (xs[b].x, xs[b].y)],
-                        color(0).stroke_width(1),
-                    )
-                }))?;
-                chart.draw_series((0..BEAM.1).map(|r| {
-                    let x = xs[beam_index(0, r)];
-                    Rectangle::new(
-                        [(x.x - 0.03, x.y - 0.03), (x.x + 0.03, x.y + 0.03)],
-                        REFERENCE.filled(),
-                    )
-                }))?;
-                if mouse_down {
-                    let m = mouse_path(*t);
-                    line(
-                        &mut chart,
-                        &[(xs[tip].x, xs[tip].y), (m.x, m.y)],
-                        color(1),
-                        2,
-                    )?;
-                    chart.draw_series(std::iter::once(Circle::new(
-                        (m.x, m.y),
-                        5,
-                        color(1).filled(),
-                    )))?;
-                }
+                draw_lattice(panel, *t, xs, &springs)?;
             }
             Ok(())
         },
     )
+}
+
+/// One panel of the hanging-structure figure: the lattice at time `t` (particles at
+/// `xs`, joined by `springs`), its nailed column, and the mouse spring while the
+/// mouse pulls.
+fn draw_lattice(
+    panel: &Area<'_>,
+    t: f64,
+    xs: &[Vector2<f64>],
+    springs: &[(usize, usize)],
+) -> DrawResult {
+    let mouse_down = (0.5..=1.5).contains(&t);
+    // The last snapshot, long after the mouse let go (its time is a sum of steps).
+    let caption = if t > 11.0 {
+        format!("t = {t:.0} s: at rest")
+    } else if mouse_down {
+        format!("t = {t:.2} s: pulled")
+    } else {
+        format!("t = {t:.2} s")
+    };
+    let panel = titled(panel, &caption, &label_font())?;
+    let mut chart = chart_on(&panel)
+        .margin(4)
+        .x_label_area_size(40)
+        .y_label_area_size(52)
+        .build_cartesian_2d(-0.1..1.6, -1.1..0.5)?;
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .label_style(tick_font())
+        .axis_desc_style(tick_font())
+        .x_desc("x (m)")
+        .y_desc("y (m)")
+        .x_labels(3)
+        .y_labels(3)
+        .draw()?;
+    let at = |i: usize| (xs[i].x, xs[i].y);
+    chart.draw_series(springs.iter().map(|&(a, b)| {
+        PathElement::new(vec![at(a), at(b)], color(0).stroke_width(1))
+    }))?;
+    chart.draw_series((0..BEAM.1).map(|r| {
+        let x = xs[beam_index(0, r)];
+        Rectangle::new(
+            [(x.x - 0.03, x.y - 0.03), (x.x + 0.03, x.y + 0.03)],
+            REFERENCE.filled(),
+        )
+    }))?;
+    if mouse_down {
+        let m = mouse_path(t);
+        line(&mut chart, &[at(beam_index(BEAM.0 - 1, 1)), (m.x, m.y)], color(1), 2)?;
+        dots(&mut chart, &[(m.x, m.y)], 5, color(1))?;
+    }
+    Ok(())
 }

@@ -13,7 +13,6 @@ use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::state_of;
 use pbm_ode::tableau::{ButcherTableau, EULER, MIDPOINT, RK4};
 use pbm_prelim::plot::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
@@ -42,7 +41,8 @@ pub fn all() -> Vec<Figure> {
             "sheet-frames",
             "The hanging sheet, solved to three digits and to ten",
             sheet_frames,
-        ),
+        )
+        .heavy(),
         Figure::new(
             "colour-order",
             "The sheet's particles in colour order, and its matrix renumbered",
@@ -160,33 +160,17 @@ fn energy_landscape() -> Result<Vec<Drawing>, PbmError> {
         .map(|x| (x, y0 * x.powf(k)))
         .collect();
     require_finite(runs.iter().flat_map(|r| r.1.iter()).flat_map(|p| [p.0, p.1]))?;
-    // Level sets of E = (x² + k y²)/2: ellipses with half-axes √(2E) and √(2E/k).
-    let levels: Vec<Vec<(f64, f64)>> =
-        [0.02, 0.06, 0.12, 0.2, 0.32, 0.5, 0.8, 1.3, 2.1]
-            .iter()
-            .map(|&e: &f64| {
-                (0..=120)
-                    .map(|i| f64::from(i) * std::f64::consts::TAU / 120.0)
-                    .map(|s| {
-                        ((2.0 * e).sqrt() * s.cos(), (2.0 * e / k).sqrt() * s.sin())
-                    })
-                    .collect()
-            })
-            .collect();
+    let levels = energy_levels(k);
+    let mut legend: Legend =
+        series_legend(&runs, Swatch::LineDots, LINE_WIDTH, |(name, _)| {
+            name.to_string()
+        });
+    legend.push(("exact path, y = 0.4 x²⁰".into(), Swatch::Line(REFERENCE, 2)));
+    legend.push(("level sets of E".into(), Swatch::Line(LEVEL, 1)));
     titled_figure(
         [520, 640],
         "x′ = −x, y′ = −20 y: sliding down E = (x² + 20 y²)/2 from (1, 0.4)",
         |root, _| {
-            let mut legend: Legend =
-                series_legend(&runs, Swatch::LineDots, LINE_WIDTH, |(name, _)| {
-                    name.to_string()
-                });
-            legend
-                .push(("exact path, y = 0.4 x²⁰".into(), Swatch::Line(REFERENCE, 2)));
-            legend.push((
-                "level sets of E".into(),
-                Swatch::Line(RGBColor(200, 200, 200), 1),
-            ));
             let plot = legend_below(root, &legend)?;
             // Not to scale: y is stretched about 2.5 times, so the valley looks wider
             // than it is.
@@ -195,18 +179,31 @@ fn energy_landscape() -> Result<Vec<Drawing>, PbmError> {
             axes(&mut chart, "x, the slow coordinate", "y, the stiff coordinate")
                 .draw()?;
             for level in &levels {
-                line(&mut chart, level, RGBColor(200, 200, 200), 1)?;
+                line(&mut chart, level, LEVEL, 1)?;
             }
             line(&mut chart, &exact, REFERENCE, 2)?;
             for (i, (_, path)) in runs.iter().enumerate() {
-                line(&mut chart, path, color(i), LINE_WIDTH)?;
-                chart.draw_series(
-                    path.iter().map(|p| Circle::new(*p, 3, color(i).filled())),
-                )?;
+                line_and_dots(&mut chart, path, (color(i), LINE_WIDTH), 3)?;
             }
             Ok(())
         },
     )
+}
+
+/// The light grey of level sets.
+const LEVEL: RGBColor = RGBColor(200, 200, 200);
+
+/// Level sets of E = (x² + k y²)/2: ellipses with half-axes √(2E) and √(2E/k).
+fn energy_levels(k: f64) -> Vec<Vec<(f64, f64)>> {
+    [0.02, 0.06, 0.12, 0.2, 0.32, 0.5, 0.8, 1.3, 2.1]
+        .iter()
+        .map(|&e: &f64| {
+            (0..=120)
+                .map(|i| f64::from(i) * std::f64::consts::TAU / 120.0)
+                .map(|s| ((2.0 * e).sqrt() * s.cos(), (2.0 * e / k).sqrt() * s.sin()))
+                .collect()
+        })
+        .collect()
 }
 
 /// The pieces of the level set {f = level} of a function sampled on a grid
@@ -246,8 +243,6 @@ fn newton_landscape() -> Result<Vec<Drawing>, PbmError> {
     // The page's bob (implicit/newton's defaults) at its long step, h = 0.5 s.
     let (below, k, h) = (1.2, 100.0, 0.5);
     let bob = || nailed_bob(below, 0.0, k, 0.0);
-    let start = bob()?;
-    let s: Vec<_> = start.system.particles.iter().map(|p| p.x + p.v * h).collect();
     // Newton stopped after 0, 1, 2, ... iterations: the method is deterministic, so
     // these are one run's iterates (the first is the linearized step).
     let iterates: Vec<(f64, f64)> = (0..=5)
@@ -261,80 +256,87 @@ fn newton_landscape() -> Result<Vec<Drawing>, PbmError> {
     // Equal scales on both axes (with the figure's height), so the level sets keep
     // their shape.
     let (x_range, y_range) = (-0.1..0.7, -1.45..-0.75);
+    let levels = phi_levels(&bob, h, &iterates, [x_range.clone(), y_range.clone()])?;
+    let legend: Legend = vec![
+        (
+            "Newton iterates from the start x₀ (= s, the bob is at rest)".into(),
+            Swatch::LineDots(color(0), LINE_WIDTH),
+        ),
+        (
+            "the step backward Euler defines: Φ's minimum".into(),
+            Swatch::Line(color(1), 3),
+        ),
+        (
+            "level sets of Φ, each twice the last above the minimum".into(),
+            Swatch::Line(LEVEL, 1),
+        ),
+    ];
+    titled_figure(
+        [720, 760],
+        "One step of h = 0.5 s: the minimum of Φ, reached by Newton",
+        |root, _| {
+            let plot = legend_below(root, &legend)?;
+            let mut chart = chart_on(&plot)
+                .build_cartesian_2d(x_range.clone(), y_range.clone())?;
+            axes(&mut chart, "bob's x (m)", "bob's y (m)").draw()?;
+            for level in &levels {
+                chart.draw_series(
+                    level.iter().map(|seg| PathElement::new(seg.to_vec(), LEVEL)),
+                )?;
+            }
+            line_and_dots(&mut chart, &iterates, (color(0), LINE_WIDTH), 3)?;
+            let last = iterates[iterates.len() - 1];
+            chart.draw_series([Circle::new(last, 7, color(1).stroke_width(3))])?;
+            for (i, p) in iterates.iter().enumerate().take(3) {
+                text(
+                    &mut chart,
+                    format!("{i}"),
+                    (p.0 + 0.015, p.1 + 0.01),
+                    &label_font(),
+                )?;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// A straight piece of a level set, from one end to the other.
+type Segment = [(f64, f64); 2];
+
+/// Level sets of the bob's Φ for the step `h` over the window `[x, y]`, sampled on a
+/// 97 × 97 grid: at levels above its minimum (at the last of `iterates`), doubling,
+/// so that they show the valley's shape at every scale.
+fn phi_levels(
+    bob: &dyn Fn() -> Result<MassSpring<2>, PbmError>,
+    h: f64,
+    iterates: &[(f64, f64)],
+    [x_range, y_range]: [std::ops::Range<f64>; 2],
+) -> Result<Vec<Vec<Segment>>, PbmError> {
+    let start = bob()?;
+    let s: Vec<_> = start.system.particles.iter().map(|p| p.x + p.v * h).collect();
     let n = 96;
     let along = |r: &std::ops::Range<f64>| -> Vec<f64> {
         (0..=n).map(|i| r.start + (r.end - r.start) * i as f64 / n as f64).collect()
     };
     let (xs, ys) = (along(&x_range), along(&y_range));
     let mut probe = bob()?;
-    let mut values = vec![vec![0.0; ys.len()]; xs.len()];
-    for (i, &x) in xs.iter().enumerate() {
-        for (j, &y) in ys.iter().enumerate() {
-            probe.system.particles[1].x = nalgebra::Vector2::new(x, y);
-            values[i][j] = phi(&probe, &s, h);
-        }
-    }
-    let mut lowest = bob()?;
-    lowest.system.particles[1].x = {
-        let last = iterates[iterates.len() - 1];
-        nalgebra::Vector2::new(last.0, last.1)
+    let mut phi_at = |(x, y): (f64, f64)| {
+        probe.system.particles[1].x = nalgebra::Vector2::new(x, y);
+        phi(&probe, &s, h)
     };
-    let phi_min = phi(&lowest, &s, h);
+    let values: Vec<Vec<f64>> =
+        xs.iter().map(|&x| ys.iter().map(|&y| phi_at((x, y))).collect()).collect();
+    let phi_min = phi_at(iterates[iterates.len() - 1]);
     require_finite(
         iterates
             .iter()
             .flat_map(|p| [p.0, p.1])
             .chain(values.iter().flatten().copied()),
     )?;
-    // Levels above the minimum, doubling: the valley's shape at every scale.
-    let levels: Vec<Vec<[(f64, f64); 2]>> = (0..9)
+    Ok((0..9)
         .map(|i| phi_min + 0.01 * 2f64.powi(i))
         .map(|level| level_segments(&values, &xs, &ys, level))
-        .collect();
-    titled_figure(
-        [720, 760],
-        "One step of h = 0.5 s: the minimum of Φ, reached by Newton",
-        |root, _| {
-            let legend: Legend = vec![
-                (
-                    "Newton iterates from the start x₀ (= s, the bob is at rest)"
-                        .into(),
-                    Swatch::LineDots(color(0), LINE_WIDTH),
-                ),
-                (
-                    "the step backward Euler defines: Φ's minimum".into(),
-                    Swatch::Line(color(1), 3),
-                ),
-                (
-                    "level sets of Φ, each twice the last above the minimum".into(),
-                    Swatch::Line(RGBColor(200, 200, 200), 1),
-                ),
-            ];
-            let plot = legend_below(root, &legend)?;
-            let mut chart = chart_on(&plot)
-                .build_cartesian_2d(x_range.clone(), y_range.clone())?;
-            axes(&mut chart, "bob's x (m)", "bob's y (m)").draw()?;
-            for level in &levels {
-                chart.draw_series(level.iter().map(|seg| {
-                    PathElement::new(seg.to_vec(), RGBColor(200, 200, 200))
-                }))?;
-            }
-            line(&mut chart, &iterates, color(0), LINE_WIDTH)?;
-            chart.draw_series(
-                iterates.iter().map(|p| Circle::new(*p, 3, color(0).filled())),
-            )?;
-            let last = iterates[iterates.len() - 1];
-            chart.draw_series([Circle::new(last, 7, color(1).stroke_width(3))])?;
-            for (i, p) in iterates.iter().enumerate().take(3) {
-                chart.draw_series([Text::new(
-                    format!("{i}"),
-                    (p.0 + 0.015, p.1 + 0.01),
-                    label_font(),
-                )])?;
-            }
-            Ok(())
-        },
-    )
+        .collect())
 }
 
 fn stiffness_blowup() -> Result<Vec<Drawing>, PbmError> {
@@ -342,12 +344,7 @@ fn stiffness_blowup() -> Result<Vec<Drawing>, PbmError> {
     let (h_euler, h_rk4) = (1.05 * 2.0 / K, 1.05 * 2.785 / K);
     let euler = explicit_y(EULER, h_euler, steps)?;
     let rk4 = explicit_y(RK4, h_rk4, steps)?;
-    let mut implicit = vec![(0.0, 1.0)];
-    let mut system = StiffExample::new(K, 1.0, 1.0)?;
-    for n in 1..=steps {
-        backward_euler_step(&mut system, h_rk4)?;
-        implicit.push((n as f64, state_of(&system)[1].abs().max(1e-300)));
-    }
+    let implicit = implicit_y(h_rk4, steps)?;
     let crawl_explicit = x_track(false, 1.9 / K, 3000)?;
     let crawl_implicit = x_track(true, 0.5, 3000)?;
     require_finite(
@@ -365,45 +362,16 @@ fn stiffness_blowup() -> Result<Vec<Drawing>, PbmError> {
     };
     let (crawl_explicit, crawl_implicit) =
         (positive(&crawl_explicit), positive(&crawl_implicit));
+    let legends = blowup_legends(h_euler, h_rk4);
     titled_figure(
         [480, 900],
         "x′ = −x, y′ = −1000 y from (1, 1)",
         |root, layout| {
-            let [left, right] = titled_panels(
-                root,
-                layout,
-                [
-                    "(a) |y| at a step 5% above each explicit limit",
-                    "(b) x, the slow part: getting anywhere",
-                ],
-            )?;
-            let legends = [
-                vec![
-                    (
-                        format!("Euler, h = {:.2} ms", h_euler * 1e3),
-                        Swatch::Line(color(0), LINE_WIDTH),
-                    ),
-                    (
-                        format!("RK4, h = {:.2} ms", h_rk4 * 1e3),
-                        Swatch::Line(color(1), LINE_WIDTH),
-                    ),
-                    (
-                        format!("backward Euler, h = {:.2} ms", h_rk4 * 1e3),
-                        Swatch::Line(color(2), LINE_WIDTH + 1),
-                    ),
-                ],
-                vec![
-                    (
-                        "Euler, h = 1.9 ms (just stable)".into(),
-                        Swatch::Line(color(0), LINE_WIDTH),
-                    ),
-                    (
-                        "backward Euler, h = 500 ms".into(),
-                        Swatch::Line(color(2), LINE_WIDTH + 1),
-                    ),
-                ],
+            let titles = [
+                "(a) |y| at a step 5% above each explicit limit",
+                "(b) x, the slow part: getting anywhere",
             ];
-            let areas = legends_below(&[left, right], &legends)?;
+            let areas = panels_with_legends(root, layout, titles, &legends)?;
             let mut chart = chart_on(&areas[0])
                 .build_cartesian_2d(0.0..steps as f64, (1e-12..1e3).log_scale())?;
             axes(&mut chart, "steps taken", "|y|")
@@ -423,6 +391,46 @@ fn stiffness_blowup() -> Result<Vec<Drawing>, PbmError> {
             Ok(())
         },
     )
+}
+
+/// |y| after each of `steps` backward Euler steps of size h, from (1, 1).
+fn implicit_y(h: f64, steps: usize) -> Result<Vec<(f64, f64)>, PbmError> {
+    let mut implicit = vec![(0.0, 1.0)];
+    let mut system = StiffExample::new(K, 1.0, 1.0)?;
+    for n in 1..=steps {
+        backward_euler_step(&mut system, h)?;
+        implicit.push((n as f64, state_of(&system)[1].abs().max(1e-300)));
+    }
+    Ok(implicit)
+}
+
+/// The stiffness figure's two legends: the runs past the explicit limits, and the
+/// runs that crawl.
+fn blowup_legends(h_euler: f64, h_rk4: f64) -> [Legend; 2] {
+    let ms = |h: f64| format!("{:.2} ms", h * 1e3);
+    [
+        vec![
+            (
+                format!("Euler, h = {}", ms(h_euler)),
+                Swatch::Line(color(0), LINE_WIDTH),
+            ),
+            (format!("RK4, h = {}", ms(h_rk4)), Swatch::Line(color(1), LINE_WIDTH)),
+            (
+                format!("backward Euler, h = {}", ms(h_rk4)),
+                Swatch::Line(color(2), LINE_WIDTH + 1),
+            ),
+        ],
+        vec![
+            (
+                "Euler, h = 1.9 ms (just stable)".into(),
+                Swatch::Line(color(0), LINE_WIDTH),
+            ),
+            (
+                "backward Euler, h = 500 ms".into(),
+                Swatch::Line(color(2), LINE_WIDTH + 1),
+            ),
+        ],
+    ]
 }
 
 fn energy() -> Result<Vec<Drawing>, PbmError> {
@@ -499,14 +507,21 @@ fn sheet_lines(
     rows.chain(columns).collect()
 }
 
-fn sheet_frames() -> Result<Vec<Drawing>, PbmError> {
-    let (n, h) = (32, 1.0 / 30.0);
-    let times = [0.25, 0.5, 1.0, 2.0];
-    let runs = [Solve::TIGHT, Solve::FRAME];
-    // (t, lines of each run, farthest any particle is between the runs (m)).
+/// The sheet-frames figure's frame: its time, the grid lines of each run, and the
+/// farthest any particle is between the runs (m).
+type SheetFrame = (f64, Vec<Vec<Vec<(f64, f64)>>>, f64);
+
+/// The 32 × 32 sheet run to each of `times` at step `h`, solved tightly and as a
+/// frame would be ([`Solve::TIGHT`], [`Solve::FRAME`]): the frames, and each run's
+/// CG iterations per step.
+fn sheet_runs(
+    n: usize,
+    h: f64,
+    times: &[f64],
+) -> Result<(Vec<SheetFrame>, [f64; 2]), PbmError> {
     let mut frames = Vec::new();
     let mut models = Vec::new();
-    for solve in runs {
+    for solve in [Solve::TIGHT, Solve::FRAME] {
         let mut model = sheet(n, 1000.0)?;
         model.cg_tolerance = solve.tolerance;
         model.warm_start = solve.warm_start;
@@ -515,7 +530,7 @@ fn sheet_frames() -> Result<Vec<Drawing>, PbmError> {
     }
     let mut iterations = [0usize; 2];
     let mut steps = 0;
-    for &t in &times {
+    for &t in times {
         while models[0].system.t < t - 1e-9 {
             for (model, its) in models.iter_mut().zip(&mut iterations) {
                 *its += model.backward_euler_step(h)?.cg.iterations;
@@ -532,17 +547,21 @@ fn sheet_frames() -> Result<Vec<Drawing>, PbmError> {
         let lines: Vec<_> = models.iter().map(|m| sheet_lines(m, n, 4)).collect();
         frames.push((t, lines, apart));
     }
+    Ok((frames, iterations.map(|its| its as f64 / steps as f64)))
+}
+
+fn sheet_frames() -> Result<Vec<Drawing>, PbmError> {
+    let (n, h) = (32, 1.0 / 30.0);
+    let (frames, mean) = sheet_runs(n, h, &[0.25, 0.5, 1.0, 2.0])?;
     require_finite(
         frames
             .iter()
             .flat_map(|f| f.1.iter().flatten().flatten().flat_map(|p| [p.0, p.1])),
     )?;
-    let mean = |k: usize| iterations[k] as f64 / steps as f64;
     draw_figure([420, 1500], |root, layout| {
         let title = format!(
             "A 32 × 32 sheet pinned at two corners, seen from the front, backward Euler at h = 1/30 s, multigrid-preconditioned CG to 10 digits from zero ({:.0} iterations a step) and to 3 digits from the last step's Δv ({:.0})",
-            mean(0),
-            mean(1)
+            mean[0], mean[1]
         );
         let root = titled(root, &title, &title_font())?;
         let legend: Legend = vec![
@@ -575,24 +594,88 @@ const SPRING: RGBColor = RGBColor(170, 170, 170);
 /// Particles of the sheet drawn in the colour-order figure, along a side.
 const COLOURED_SIDE: usize = 8;
 
+/// The colour-order figure's sheet: its matrix, the order the sweep takes its
+/// particles in, each colour's range of that order, and each particle's colour and
+/// place in the order.
+struct ColourOrder {
+    a: crate::block_sparse::BlockSparse<3>,
+    order: Vec<usize>,
+    colours: Vec<std::ops::Range<usize>>,
+    colour_of: Vec<usize>,
+    rank: Vec<usize>,
+}
+
+impl ColourOrder {
+    fn new(n: usize) -> Result<Self, PbmError> {
+        let (a, _) = sheet(n, 1000.0)?.system_matrices(1.0 / 30.0, None)?;
+        let (order, colours) = colour_order(&a);
+        let mut colour_of = vec![0; order.len()];
+        let mut rank = vec![0; order.len()];
+        for (c, range) in colours.iter().enumerate() {
+            for k in range.clone() {
+                (colour_of[order[k]], rank[order[k]]) = (c, k);
+            }
+        }
+        Ok(ColourOrder { a, order, colours, colour_of, rank })
+    }
+
+    /// Panel (a): the springs, and each particle a disc of its colour carrying its
+    /// place in the sweep.
+    fn draw_sheet(&self, area: &Area<'_>, n: usize) -> DrawResult {
+        let at = |i: usize| ((i % n) as f64, (i / n) as f64);
+        let side = (n - 1) as f64;
+        let mut chart = scene_chart(area, -0.5..side + 0.5, -0.5..side + 0.5)?;
+        for i in 0..self.a.block_rows() {
+            for &j in self.a.row(i).0.iter().filter(|&&j| j > i) {
+                line(&mut chart, &[at(i), at(j)], SPRING, 1)?;
+            }
+        }
+        let white = anchored(label_font().color(&WHITE), HPos::Center, VPos::Center);
+        for i in 0..self.a.block_rows() {
+            dots(&mut chart, &[at(i)], 11, color(self.colour_of[i]))?;
+            text(&mut chart, format!("{}", self.rank[i] + 1), at(i), &white)?;
+        }
+        Ok(())
+    }
+
+    /// Panel (b): the matrix in sweep order, each colour's diagonal square shaded.
+    fn draw_matrix(&self, area: &Area<'_>) -> DrawResult {
+        let size = self.a.block_rows() as f64;
+        let mut chart = scene_chart(area, 0.0..size, 0.0..size)?;
+        let cell = |r: usize, c: usize, style: ShapeStyle| {
+            let (x, y) = (c as f64, size - 1.0 - r as f64);
+            Rectangle::new([(x, y), (x + 1.0, y + 1.0)], style)
+        };
+        for (c, range) in self.colours.iter().enumerate() {
+            let (lo, hi) = (range.start as f64, range.end as f64);
+            chart.draw_series([Rectangle::new(
+                [(lo, size - hi), (hi, size - lo)],
+                color(c).mix(0.3).filled(),
+            )])?;
+        }
+        for (p, &i) in self.order.iter().enumerate() {
+            for &j in self.a.row(i).0 {
+                let style = if i == j {
+                    color(self.colour_of[i]).filled()
+                } else {
+                    REFERENCE.filled()
+                };
+                chart.draw_series([cell(p, self.rank[j], style)])?;
+            }
+        }
+        Ok(())
+    }
+}
+
 fn colour_order_figure() -> Result<Vec<Drawing>, PbmError> {
     let n = COLOURED_SIDE;
-    let model = sheet(n, 1000.0)?;
-    let (a, _) = model.system_matrices(1.0 / 30.0, None)?;
-    let (order, colours) = colour_order(&a);
-    let mut colour_of = vec![0; order.len()];
-    let mut rank = vec![0; order.len()];
-    for (c, range) in colours.iter().enumerate() {
-        for k in range.clone() {
-            (colour_of[order[k]], rank[order[k]]) = (c, k);
-        }
-    }
-    let at = |i: usize| ((i % n) as f64, (i / n) as f64);
-    let mut legend: Legend = (0..colours.len())
+    let ordered = ColourOrder::new(n)?;
+    let count = ordered.colours.len();
+    let mut legend: Legend = (0..count)
         .map(|c| {
             let swept = match c {
                 0 => " (swept first)".to_string(),
-                c if c + 1 == colours.len() => " (swept last)".to_string(),
+                c if c + 1 == count => " (swept last)".to_string(),
                 _ => String::new(),
             };
             (format!("colour {}{swept}", c + 1), Swatch::Square(color(c)))
@@ -611,53 +694,8 @@ fn colour_order_figure() -> Result<Vec<Drawing>, PbmError> {
             let root = legend_below(root, &legend)?;
             let parts = panels(&root, layout, 2, 2);
             let font = label_font();
-            let area = titled(&parts[0], &titles[0], &font)?;
-            let side = (n - 1) as f64;
-            let mut chart = scene_chart(&area, -0.5..side + 0.5, -0.5..side + 0.5)?;
-            for i in 0..a.block_rows() {
-                for &j in a.row(i).0.iter().filter(|&&j| j > i) {
-                    line(&mut chart, &[at(i), at(j)], SPRING, 1)?;
-                }
-            }
-            let white =
-                label_font().color(&WHITE).pos(Pos::new(HPos::Center, VPos::Center));
-            for i in 0..a.block_rows() {
-                chart.draw_series([Circle::new(
-                    at(i),
-                    11,
-                    color(colour_of[i]).filled(),
-                )])?;
-                chart.draw_series([Text::new(
-                    format!("{}", rank[i] + 1),
-                    at(i),
-                    white.clone(),
-                )])?;
-            }
-            let area = titled(&parts[1], &titles[1], &font)?;
-            let size = a.block_rows() as f64;
-            let mut chart = scene_chart(&area, 0.0..size, 0.0..size)?;
-            let cell = |r: usize, c: usize, style: ShapeStyle| {
-                let (x, y) = (c as f64, size - 1.0 - r as f64);
-                Rectangle::new([(x, y), (x + 1.0, y + 1.0)], style)
-            };
-            for (c, range) in colours.iter().enumerate() {
-                let (lo, hi) = (range.start as f64, range.end as f64);
-                chart.draw_series([Rectangle::new(
-                    [(lo, size - hi), (hi, size - lo)],
-                    color(c).mix(0.3).filled(),
-                )])?;
-            }
-            for (p, &i) in order.iter().enumerate() {
-                for &j in a.row(i).0 {
-                    let style = if i == j {
-                        color(colour_of[i]).filled()
-                    } else {
-                        REFERENCE.filled()
-                    };
-                    chart.draw_series([cell(p, rank[j], style)])?;
-                }
-            }
-            Ok(())
+            ordered.draw_sheet(&titled(&parts[0], &titles[0], &font)?, n)?;
+            ordered.draw_matrix(&titled(&parts[1], &titles[1], &font)?)
         },
     )
 }
@@ -708,17 +746,9 @@ fn stability_regions() -> Result<Vec<Drawing>, PbmError> {
                 (rk4_left, 0.0, format!("{rk4_left:.3}"), color(2), -0.15),
                 (0.0, 8f64.sqrt(), "2.83 i".to_string(), color(2), 0.12),
             ];
-            for (x, y, text, c, dy) in marks {
-                chart.draw_series(std::iter::once(Circle::new(
-                    (x, y),
-                    4,
-                    c.filled(),
-                )))?;
-                chart.draw_series(std::iter::once(Text::new(
-                    text,
-                    (x + 0.08, y + dy),
-                    label_font(),
-                )))?;
+            for (x, y, name, c, dy) in marks {
+                dots(&mut chart, &[(x, y)], 4, c)?;
+                text(&mut chart, name, (x + 0.08, y + dy), &label_font())?;
             }
             Ok(())
         },
@@ -740,20 +770,8 @@ fn midpoint() -> Result<Vec<Drawing>, PbmError> {
         ("implicit midpoint", error(EulerVariant::ImplicitMidpoint)?),
     ];
     let (k, h_stiff, steps) = (K, 0.1, 30);
-    let mut stiff = Vec::new();
-    for implicit_midpoint in [false, true] {
-        let mut system = StiffExample::new(k, 1.0, 1.0)?;
-        let mut ys = vec![(0.0, 1.0)];
-        for n in 1..=steps {
-            if implicit_midpoint {
-                implicit_midpoint_step(&mut system, h_stiff)?;
-            } else {
-                backward_euler_step(&mut system, h_stiff)?;
-            }
-            ys.push((f64::from(n), state_of(&system)[1]));
-        }
-        stiff.push(ys);
-    }
+    let stiff =
+        [stiff_mode(false, h_stiff, steps)?, stiff_mode(true, h_stiff, steps)?];
     require_finite(
         swings
             .iter()
@@ -762,29 +780,14 @@ fn midpoint() -> Result<Vec<Drawing>, PbmError> {
             .flat_map(|p| [p.0, p.1]),
     )?;
     let top = swings.iter().flat_map(|s| &s.1).map(|p| p.1.abs()).fold(0.0, f64::max);
-    let legends = [
-        swings
-            .iter()
-            .enumerate()
-            .map(|(i, (name, track))| {
-                let worst = track.iter().map(|p| p.1.abs()).fold(0.0, f64::max);
-                let label = format!("{name}, h = 20 ms: within {worst:.2} J");
-                (label, Swatch::Line(color(2 + i), LINE_WIDTH))
-            })
-            .collect::<Legend>(),
-        vec![
-            ("backward Euler".to_string(), Swatch::LineDots(color(1), LINE_WIDTH)),
-            ("implicit midpoint".to_string(), Swatch::LineDots(color(3), LINE_WIDTH)),
-        ],
-    ];
+    let legends = midpoint_legends(&swings);
     let titles = [
         "(a) energy error on the swinging spring".to_string(),
         format!("(b) the stiff mode y at hk = {}", h_stiff * k),
     ];
     draw_figure([430, 720], |root, layout| {
         let titles = [titles[0].as_str(), titles[1].as_str()];
-        let parts = titled_panels(root, layout, titles)?;
-        let plots = legends_below(&parts, &legends)?;
+        let plots = panels_with_legends(root, layout, titles, &legends)?;
         let mut chart = chart_on(&plots[0])
             .build_cartesian_2d(0.0..t_end, (-1.1 * top)..(1.1 * top))?;
         axes(&mut chart, "time t (s)", "E − E(0) (J)").draw()?;
@@ -799,11 +802,50 @@ fn midpoint() -> Result<Vec<Drawing>, PbmError> {
             .draw()?;
         dashed_line(&mut chart, &[(0.0, 0.0), (steps as f64, 0.0)], REFERENCE, 1)?;
         for (ys, c) in stiff.iter().zip([color(1), color(3)]) {
-            line(&mut chart, ys, c, LINE_WIDTH)?;
-            chart.draw_series(ys.iter().map(|p| Circle::new(*p, 3, c.filled())))?;
+            line_and_dots(&mut chart, ys, (c, LINE_WIDTH), 3)?;
         }
         Ok(())
     })
+}
+
+/// The midpoint figure's legends: the swinging spring's runs with the largest energy
+/// error each makes, and the stiff mode's two methods.
+fn midpoint_legends(swings: &[(&str, Vec<(f64, f64)>)]) -> [Legend; 2] {
+    [
+        swings
+            .iter()
+            .enumerate()
+            .map(|(i, (name, track))| {
+                let worst = track.iter().map(|p| p.1.abs()).fold(0.0, f64::max);
+                let label = format!("{name}, h = 20 ms: within {worst:.2} J");
+                (label, Swatch::Line(color(2 + i), LINE_WIDTH))
+            })
+            .collect::<Legend>(),
+        vec![
+            ("backward Euler".to_string(), Swatch::LineDots(color(1), LINE_WIDTH)),
+            ("implicit midpoint".to_string(), Swatch::LineDots(color(3), LINE_WIDTH)),
+        ],
+    ]
+}
+
+/// The stiff mode y of ẋ = −x, ẏ = −K y from (1, 1), after each of `steps` steps of
+/// `h` by implicit midpoint or by backward Euler.
+fn stiff_mode(
+    implicit_midpoint: bool,
+    h: f64,
+    steps: u32,
+) -> Result<Vec<(f64, f64)>, PbmError> {
+    let mut system = StiffExample::new(K, 1.0, 1.0)?;
+    let mut ys = vec![(0.0, 1.0)];
+    for n in 1..=steps {
+        if implicit_midpoint {
+            implicit_midpoint_step(&mut system, h)?;
+        } else {
+            backward_euler_step(&mut system, h)?;
+        }
+        ys.push((f64::from(n), state_of(&system)[1]));
+    }
+    Ok(ys)
 }
 
 /// The corners of the convex hull of a few points, in order around them (for ≤ 4
@@ -847,14 +889,6 @@ fn aggregation() -> Result<Vec<Drawing>, PbmError> {
         format!("(b) second matching: {} groups, each one coarse node", groups.len()),
         "(c) one V-cycle, z = B r, down the levels and back".to_string(),
     ];
-    let steps: Vec<(f64, f64)> = (0..sizes.len())
-        .map(|l| (l as f64, -(l as f64)))
-        .chain(
-            (0..sizes.len() - 1)
-                .rev()
-                .map(|l| ((2 * sizes.len() - 2 - l) as f64, -(l as f64))),
-        )
-        .collect();
     let cycle_legend: Legend = [
         "1 smooth forward: one Gauss–Seidel sweep from z = 0",
         "2 restrict: the residual summed over each group, Pᵀs",
@@ -868,83 +902,87 @@ fn aggregation() -> Result<Vec<Drawing>, PbmError> {
     draw_figure([730, 1160], |root, layout| {
         let (top, bottom) = root.split_vertically(layout.pick(340, 680));
         let parts = panels(&top, layout, 2, 2);
-        let font = label_font();
-        let side = (n - 1) as f64;
         for (k, part) in parts.iter().enumerate() {
-            let area = titled(part, &titles[k], &font)?;
-            let mut chart = scene_chart(&area, -0.5..side + 0.5, -0.5..side + 0.5)?;
+            let area = titled(part, &titles[k], &label_font())?;
             let sets = if k == 0 { &pairs } else { &groups };
-            for (c, pts) in sets.iter().enumerate() {
-                let colour = color(c % 7);
-                if pts.len() >= 3 {
-                    chart.draw_series([Polygon::new(
-                        pts.clone(),
-                        colour.mix(0.35).filled(),
-                    )])?;
-                }
-                let mut ring = pts.clone();
-                if pts.len() >= 3 {
-                    ring.push(pts[0]);
-                }
-                line(&mut chart, &ring, colour, if k == 0 { 5 } else { 3 })?;
-            }
-            for i in 0..pair.len() {
-                chart.draw_series([Circle::new(at(i), 4, REFERENCE.filled())])?;
-            }
+            draw_matching(&area, n, sets, if k == 0 { 5 } else { 3 })?;
         }
-        let area = titled(&bottom, &titles[2], &font)?;
+        let area = titled(&bottom, &titles[2], &label_font())?;
         let area = legend_below(&area, &cycle_legend)?;
-        let width = (2 * sizes.len() - 2) as f64;
-        let depth = (sizes.len() - 1) as f64;
-        // Room on the left for the levels' names, more of it on a narrow page.
-        let left = layout.pick(-2.6, -4.4);
-        let mut chart = ChartBuilder::on(&area)
-            .margin(8)
-            .build_cartesian_2d(left..width + 0.6, (-depth - 0.4)..0.4)?;
-        line(&mut chart, &steps, REFERENCE, 2)?;
-        let note = tick_font();
-        let last = sizes.len() - 1;
-        for (l, size) in sizes.iter().enumerate() {
-            let name = match l {
-                0 => format!("fine: {size} nodes"),
-                l if l == last => format!("coarsest: {size}"),
-                l => format!("level {l}: {size}"),
-            };
-            let anchor = note.pos(Pos::new(HPos::Left, VPos::Center));
-            chart.draw_series([Text::new(
-                name,
-                (left + 0.1, -(l as f64)),
-                anchor,
-            )])?;
-        }
-        // Each node and edge numbered by its step in the legend.
-        let numbered = |text: &str, at: (f64, f64), h: HPos| {
-            Text::new(
-                text.to_string(),
-                at,
-                label_font().pos(Pos::new(h, VPos::Center)),
-            )
-        };
-        for (k, &(x, y)) in steps.iter().enumerate() {
-            let c = color(if k == last { 1 } else { 0 });
-            chart.draw_series([Circle::new((x, y), 6, c.filled())])?;
-            let (text, h, dx) = match k.cmp(&last) {
-                std::cmp::Ordering::Less => ("1", HPos::Right, -0.15),
-                std::cmp::Ordering::Equal => ("3", HPos::Left, 0.15),
-                std::cmp::Ordering::Greater => ("5", HPos::Left, 0.15),
-            };
-            chart.draw_series([numbered(text, (x + dx, y), h)])?;
-        }
-        for k in 0..steps.len() - 1 {
-            let (p, q) = (steps[k], steps[k + 1]);
-            let (x, y) = (0.5 * (p.0 + q.0), 0.5 * (p.1 + q.1));
-            let (text, h, dx) = if k < last {
-                ("2", HPos::Right, -0.12)
-            } else {
-                ("4", HPos::Left, 0.12)
-            };
-            chart.draw_series([numbered(text, (x + dx, y), h)])?;
-        }
-        Ok(())
+        draw_v_cycle(&area, &sizes, layout)
     })
+}
+
+/// Panels (a) and (b) of the aggregation figure: the `n` × `n` sheet's particles, and
+/// each set of `sets` (a pair or a group) outlined in its colour at `width`.
+fn draw_matching(
+    area: &Area<'_>,
+    n: usize,
+    sets: &[Vec<(f64, f64)>],
+    width: u32,
+) -> DrawResult {
+    let side = (n - 1) as f64;
+    let mut chart = scene_chart(area, -0.5..side + 0.5, -0.5..side + 0.5)?;
+    for (c, pts) in sets.iter().enumerate() {
+        let colour = color(c % 7);
+        let mut ring = pts.clone();
+        if pts.len() >= 3 {
+            chart.draw_series([Polygon::new(
+                pts.clone(),
+                colour.mix(0.35).filled(),
+            )])?;
+            ring.push(pts[0]);
+        }
+        line(&mut chart, &ring, colour, width)?;
+    }
+    let at = |i: usize| ((i % n) as f64, (i / n) as f64);
+    dots(&mut chart, &(0..n * n).map(at).collect::<Vec<_>>(), 4, REFERENCE)
+}
+
+/// Panel (c) of the aggregation figure: the V-cycle down the levels of `sizes` and
+/// back, each node and edge numbered by its step in the legend.
+fn draw_v_cycle(area: &Area<'_>, sizes: &[usize], layout: Layout) -> DrawResult {
+    let last = sizes.len() - 1;
+    let steps: Vec<(f64, f64)> = (0..sizes.len())
+        .map(|l| (l as f64, -(l as f64)))
+        .chain((0..last).rev().map(|l| ((2 * last - l) as f64, -(l as f64))))
+        .collect();
+    let width = (2 * sizes.len() - 2) as f64;
+    let depth = last as f64;
+    // Room on the left for the levels' names, more of it on a narrow page.
+    let left = layout.pick(-2.6, -4.4);
+    let mut chart = ChartBuilder::on(area)
+        .margin(8)
+        .build_cartesian_2d(left..width + 0.6, (-depth - 0.4)..0.4)?;
+    line(&mut chart, &steps, REFERENCE, 2)?;
+    for (l, size) in sizes.iter().enumerate() {
+        let name = match l {
+            0 => format!("fine: {size} nodes"),
+            l if l == last => format!("coarsest: {size}"),
+            l => format!("level {l}: {size}"),
+        };
+        let anchor = anchored(tick_font(), HPos::Left, VPos::Center);
+        text(&mut chart, name, (left + 0.1, -(l as f64)), &anchor)?;
+    }
+    let numbered = |h: HPos| anchored(label_font(), h, VPos::Center);
+    for (k, &(x, y)) in steps.iter().enumerate() {
+        dots(&mut chart, &[(x, y)], 6, color(if k == last { 1 } else { 0 }))?;
+        let (name, h, dx) = match k.cmp(&last) {
+            std::cmp::Ordering::Less => ("1", HPos::Right, -0.15),
+            std::cmp::Ordering::Equal => ("3", HPos::Left, 0.15),
+            std::cmp::Ordering::Greater => ("5", HPos::Left, 0.15),
+        };
+        text(&mut chart, name, (x + dx, y), &numbered(h))?;
+    }
+    for k in 0..steps.len() - 1 {
+        let (p, q) = (steps[k], steps[k + 1]);
+        let (x, y) = (0.5 * (p.0 + q.0), 0.5 * (p.1 + q.1));
+        let (name, h, dx) = if k < last {
+            ("2", HPos::Right, -0.12)
+        } else {
+            ("4", HPos::Left, 0.12)
+        };
+        text(&mut chart, name, (x + dx, y), &numbered(h))?;
+    }
+    Ok(())
 }

@@ -12,7 +12,6 @@ use pbm_ode::runge_kutta::{RungeKutta, step_count};
 use pbm_ode::tableau::{MIDPOINT, RK4};
 use pbm_prelim::plot::prelude::*;
 use pbm_prelim::short;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
@@ -46,7 +45,8 @@ pub fn all() -> Vec<Figure> {
             "rods-vs-springs",
             "A chain of rods against a chain of stiff springs",
             rods_vs_springs,
-        ),
+        )
+        .heavy(),
         Figure::new(
             "tree-order",
             "A tree of rods, numbered for elimination, and the blocks it fills in",
@@ -76,32 +76,28 @@ fn bead_forces() -> Result<Vec<Drawing>, PbmError> {
         "constraint force f̂ = λx, along the normal",
         "total f + f̂: the bead's m ẍ",
     ];
-    let legend: Legend = names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.to_string(), Swatch::Line(color(i), 3)))
-        .chain(std::iter::once((
-            "tangent at the bead; wire".to_string(),
-            Swatch::Dashed(REFERENCE, 1),
-        )))
+    let mut legend: Legend = series_legend(names, Swatch::Line, 3, str::to_string);
+    legend.push((
+        "tangent at the bead; wire".to_string(),
+        Swatch::Dashed(REFERENCE, 1),
+    ));
+    let circle: Vec<(f64, f64)> = (0..=120)
+        .map(|i| f64::from(i) * std::f64::consts::TAU / 120.0)
+        .map(|t| (t.cos(), t.sin()))
         .collect();
     titled_figure(
         [460, 820],
         "A 1 kg bead on the unit circle, forces drawn at 0.06 m per newton",
         |root, layout| {
             let root = legend_below(root, &legend)?;
-            let parts = pbm_prelim::plot::panels(&root, layout, 2, 2);
+            let parts = panels(&root, layout, 2, 2);
             for ((part, (title, _)), [f, f_hat, total]) in
                 parts.iter().zip(&cases).zip(&forces)
             {
-                let area = titled(part, title, &pbm_prelim::plot::label_font())?;
+                let area = titled(part, title, &label_font())?;
                 let (xr, yr) = equal_scale(&area, -1.3..1.5, -1.5..1.1);
                 let mut chart = chart_on(&area).build_cartesian_2d(xr, yr)?;
                 axes(&mut chart, "x (m)", "y (m)").draw()?;
-                let circle: Vec<(f64, f64)> = (0..=120)
-                    .map(|i| f64::from(i) * std::f64::consts::TAU / 120.0)
-                    .map(|t| (t.cos(), t.sin()))
-                    .collect();
                 dashed_line(&mut chart, &circle, REFERENCE, 1)?;
                 let along = |s: f64| (x.x + s * tangent.x, x.y + s * tangent.y);
                 dashed_line(&mut chart, &[along(-0.9), along(0.9)], REFERENCE, 1)?;
@@ -110,11 +106,7 @@ fn bead_forces() -> Result<Vec<Drawing>, PbmError> {
                     let tip = (x.x + scale * v.x, x.y + scale * v.y);
                     arrow(&mut chart, at, tip, 0.12, color(i), 3)?;
                 }
-                chart.draw_series(std::iter::once(Circle::new(
-                    at,
-                    5,
-                    BLACK.filled(),
-                )))?;
+                dots(&mut chart, &[at], 5, BLACK)?;
             }
             Ok(())
         },
@@ -128,8 +120,6 @@ fn jacobian_blocks() -> Result<Vec<Drawing>, PbmError> {
     system.evaluate_constraints()?;
     let j = system.jacobian().clone();
     let (rows, cols) = (j.n_rows as f64, j.n_cols as f64);
-    let row_names =
-        ["nail, x", "nail, y", "rod 0–1", "rod 1–2", "rod 2–3", "rod 3–4"];
     titled_figure(
         [360, 420],
         &format!(
@@ -151,68 +141,63 @@ fn jacobian_blocks() -> Result<Vec<Drawing>, PbmError> {
             // Every entry, faint; then the stored blocks, one colour per constraint.
             for r in 0..j.n_rows {
                 for c in 0..j.n_cols {
-                    chart.draw_series(std::iter::once(Rectangle::new(
-                        cell(r, c),
-                        REFERENCE.mix(0.35).stroke_width(1),
-                    )))?;
+                    let faint = REFERENCE.mix(0.35).stroke_width(1);
+                    chart.draw_series([Rectangle::new(cell(r, c), faint)])?;
                 }
             }
+            let centred = anchored(label_font(), HPos::Center, VPos::Center);
             for b in &j.blocks {
                 let k = if b.rows == 2 { 0 } else { b.row - 1 };
                 for r in b.row..b.row + b.rows {
                     for c in b.col..b.col + b.cols {
-                        chart.draw_series(std::iter::once(Rectangle::new(
-                            cell(r, c),
-                            color(k).mix(0.55).filled(),
-                        )))?;
+                        let fill = color(k).mix(0.55).filled();
+                        chart.draw_series([Rectangle::new(cell(r, c), fill)])?;
                     }
                 }
                 let label = match (b.rows, b.col / 2 == b.row.saturating_sub(2)) {
-                    (2, _) => "identity".to_string(),
-                    (_, true) => "dᵀ".to_string(),
-                    _ => "−dᵀ".to_string(),
+                    (2, _) => "identity",
+                    (_, true) => "dᵀ",
+                    _ => "−dᵀ",
                 };
                 let centre = (
                     b.col as f64 + b.cols as f64 / 2.0,
                     rows - b.row as f64 - b.rows as f64 / 2.0,
                 );
-                chart.draw_series(std::iter::once(Text::new(
-                    label,
-                    centre,
-                    pbm_prelim::plot::label_font()
-                        .pos(Pos::new(HPos::Center, VPos::Center)),
-                )))?;
+                text(&mut chart, label, centre, &centred)?;
             }
-            let tick = pbm_prelim::plot::tick_font();
-            for (r, name) in row_names.iter().enumerate() {
-                chart.draw_series(std::iter::once(Text::new(
-                    name.to_string(),
-                    (-0.15, rows - 0.5 - r as f64),
-                    tick.clone().pos(Pos::new(HPos::Right, VPos::Center)),
-                )))?;
-            }
-            if layout.pick(false, true) {
-                chart.draw_series(std::iter::once(Text::new(
-                    "particle",
-                    (-0.15, -0.15),
-                    tick.clone().pos(Pos::new(HPos::Right, VPos::Top)),
-                )))?;
-            }
-            for p in 0..j.n_cols / 2 {
-                chart.draw_series(std::iter::once(Text::new(
-                    layout.pick(format!("particle {p}"), format!("{p}")),
-                    (2.0 * p as f64 + 1.0, -0.15),
-                    tick.clone().pos(Pos::new(HPos::Center, VPos::Top)),
-                )))?;
-                chart.draw_series(std::iter::once(Text::new(
-                    "x   y",
-                    (2.0 * p as f64 + 1.0, -0.75),
-                    tick.clone().pos(Pos::new(HPos::Center, VPos::Top)),
-                )))?;
-            }
+            jacobian_labels(&mut chart, j.n_rows, j.n_cols / 2, layout)?;
             Ok(())
         },
     )
+}
+
+/// The rows' names left of the Jacobian figure's matrix, and its `particles`' names
+/// and coordinates under it.
+fn jacobian_labels<'a, 'b: 'a>(
+    chart: &mut LinearChart<'a, 'b>,
+    n_rows: usize,
+    particles: usize,
+    layout: Layout,
+) -> DrawResult {
+    let rows = n_rows as f64;
+    let row_names =
+        ["nail, x", "nail, y", "rod 0–1", "rod 1–2", "rod 2–3", "rod 3–4"];
+    let left = anchored(tick_font(), HPos::Right, VPos::Center);
+    for (r, name) in row_names.iter().enumerate() {
+        text(chart, *name, (-0.15, rows - 0.5 - r as f64), &left)?;
+    }
+    if layout.pick(false, true) {
+        let style = anchored(tick_font(), HPos::Right, VPos::Top);
+        text(chart, "particle", (-0.15, -0.15), &style)?;
+    }
+    let below = anchored(tick_font(), HPos::Center, VPos::Top);
+    for p in 0..particles {
+        let x = 2.0 * p as f64 + 1.0;
+        let name = layout.pick(format!("particle {p}"), format!("{p}"));
+        text(chart, name, (x, -0.15), &below)?;
+        text(chart, "x   y", (x, -0.75), &below)?;
+    }
+    Ok(())
 }
 
 /// Smallest |C| drawn on the log axis (exact zeros sit on the floor).
@@ -269,22 +254,18 @@ fn stabilise() -> Result<Vec<Drawing>, PbmError> {
         runs.iter()
             .flat_map(|r| r.track.iter().flat_map(|s| [s.abs_c, s.energy_change])),
     )?;
+    let windows: Vec<Vec<[f64; 4]>> = runs.iter().map(stabilise_windows).collect();
+    let cost_max = windows.iter().flatten().fold(0.0_f64, |m, w| m.max(w[3]));
     // The energy panel shows a band of ±0.5% of the scale; the uncorrected run leaves
     // it (its curve is clipped at the edge) well before it breaks down.
     let band = 0.005;
+    let legend = series_legend(names, Swatch::Line, LINE_WIDTH, str::to_string);
     titled_figure(
         [820, 1100],
         "Falling chain of 10 rods, RK4 at h = 2 ms",
         |root, layout| {
-            let legend: Legend = names
-                .iter()
-                .enumerate()
-                .map(|(i, name)| {
-                    (name.to_string(), Swatch::Line(color(i), LINE_WIDTH))
-                })
-                .collect();
             let plot = legend_below(root, &legend)?;
-            let parts = pbm_prelim::plot::panels(&plot, layout, 3, 1);
+            let parts = panels(&plot, layout, 3, 1);
             let titles = [
                 "(a) constraint error: largest |C| (m² for the rods)",
                 "(b) energy change (E − E₀) / (n m g · n L)",
@@ -303,31 +284,6 @@ fn stabilise() -> Result<Vec<Drawing>, PbmError> {
             let mut e_chart =
                 chart_on(&areas[1]).build_cartesian_2d(0.0..t_end, -band..band)?;
             axes(&mut e_chart, "time t (s)", "ΔE / scale").draw()?;
-            // Per window of 25 steps (50 ms): the largest |C|, the energy at its end,
-            // and the CG iterations per step taken in it.
-            let windows: Vec<Vec<[f64; 4]>> = runs
-                .iter()
-                .map(|run| {
-                    run.track
-                        .windows(2)
-                        .collect::<Vec<_>>()
-                        .chunks(25)
-                        .map(|w| {
-                            let (first, last) = (w[0][0], w[w.len() - 1][1]);
-                            let c = w.iter().fold(0.0_f64, |m, p| m.max(p[1].abs_c));
-                            let spent =
-                                last.cost.cg_iterations - first.cost.cg_iterations;
-                            [
-                                last.t,
-                                c,
-                                last.energy_change,
-                                spent as f64 / w.len() as f64,
-                            ]
-                        })
-                        .collect()
-                })
-                .collect();
-            let cost_max = windows.iter().flatten().fold(0.0_f64, |m, w| m.max(w[3]));
             let mut k_chart = chart_on(&areas[2])
                 .build_cartesian_2d(0.0..t_end, 0.0..cost_max * 1.15)?;
             axes(&mut k_chart, "time t (s)", "per step").draw()?;
@@ -347,6 +303,22 @@ fn stabilise() -> Result<Vec<Drawing>, PbmError> {
             Ok(())
         },
     )
+}
+
+/// A stabilised run per window of 25 steps (50 ms): the time at its end, the
+/// largest |C|, the energy at its end, and the CG iterations per step taken in it.
+fn stabilise_windows(run: &crate::scenes::StabilisedRun) -> Vec<[f64; 4]> {
+    run.track
+        .windows(2)
+        .collect::<Vec<_>>()
+        .chunks(25)
+        .map(|w| {
+            let (first, last) = (w[0][0], w[w.len() - 1][1]);
+            let c = w.iter().fold(0.0_f64, |m, p| m.max(p[1].abs_c));
+            let spent = last.cost.cg_iterations - first.cost.cg_iterations;
+            [last.t, c, last.energy_change, spent as f64 / w.len() as f64]
+        })
+        .collect()
 }
 
 fn pendulum_paths() -> Result<Vec<Drawing>, PbmError> {
@@ -433,15 +405,13 @@ fn rods_vs_springs() -> Result<Vec<Drawing>, PbmError> {
         let plot = legend_below(root, &legend)?;
         let mut chart = chart_on(&plot)
             .build_cartesian_2d((8e-6..0.1).log_scale(), (1e-14..1.0).log_scale())?;
-        axes(&mut chart, "step size h (s)", "largest link-length error |ℓ − L|/L")
-            .x_label_formatter(&power_of_ten)
-            .y_label_formatter(&power_of_ten)
-            .draw()?;
+        log_log_axes(
+            &mut chart,
+            "step size h (s)",
+            "largest link-length error |ℓ − L|/L",
+        )?;
         for (i, curve) in curves.iter().enumerate() {
-            line(&mut chart, curve, color(i), LINE_WIDTH + 1)?;
-            chart.draw_series(
-                curve.iter().map(|&p| Circle::new(p, 4, color(i).filled())),
-            )?;
+            line_and_dots(&mut chart, curve, (color(i), LINE_WIDTH + 1), 4)?;
             dashed_line(
                 &mut chart,
                 &[(limits[i], 1e-14), (limits[i], 1.0)],
@@ -522,8 +492,8 @@ fn tree_order() -> Result<Vec<Drawing>, PbmError> {
         "Eliminating a tree's nodes leaves first changes only each parent's own block",
         |root, layout| {
             let root = legend_below(root, &legend)?;
-            let parts = pbm_prelim::plot::panels(&root, layout, 3, 3);
-            let font = pbm_prelim::plot::label_font();
+            let parts = panels(&root, layout, 3, 3);
+            let font = label_font();
             let area = titled(&parts[0], &titles[0], &font)?;
             draw_tree_graph(&area, &tree, (particle, constraint))?;
             // Panel (c) numbers node i as n − 1 − i; its fill is in those numbers.
@@ -531,57 +501,62 @@ fn tree_order() -> Result<Vec<Drawing>, PbmError> {
             for ((part, title), (flipped, filled)) in
                 parts[1..].iter().zip(&titles[1..]).zip(cases)
             {
-                let place = |i: usize| if flipped { n - 1 - i } else { i };
                 let area = titled(part, title, &font)?;
-                let mut chart =
-                    scene_chart(&area, -1.4..n as f64 + 0.1, -0.1..n as f64 + 0.1)?;
-                let cell = |r: usize, c: usize, style: ShapeStyle| {
-                    let (x, y) = (c as f64, (n - 1 - r) as f64);
-                    Rectangle::new(
-                        [(x + 0.06, y + 0.06), (x + 0.94, y + 0.94)],
-                        style,
-                    )
-                };
-                for r in 0..n {
-                    for c in 0..n {
-                        chart.draw_series(std::iter::once(cell(
-                            r,
-                            c,
-                            REFERENCE.mix(0.25).stroke_width(1),
-                        )))?;
-                    }
-                }
-                for (i, &(kind, _, _)) in tree.nodes.iter().enumerate() {
-                    let k = place(i);
-                    let style = match kind {
-                        Kind::Particle { .. } => particle.filled(),
-                        Kind::Constraint { .. } => constraint.filled(),
-                    };
-                    chart.draw_series(std::iter::once(cell(k, k, style)))?;
-                    chart.draw_series(std::iter::once(Text::new(
-                        format!("{}", k + 1),
-                        (-0.15, (n - 1 - k) as f64 + 0.5),
-                        pbm_prelim::plot::tick_font()
-                            .pos(Pos::new(HPos::Right, VPos::Center)),
-                    )))?;
-                }
-                for &(a, b) in &edges {
-                    let (a, b) = (place(a), place(b));
-                    chart.draw_series([
-                        cell(a, b, REFERENCE.filled()),
-                        cell(b, a, REFERENCE.filled()),
-                    ])?;
-                }
-                for &(a, b) in filled.iter() {
-                    chart.draw_series([
-                        cell(a, b, fill.filled()),
-                        cell(b, a, fill.filled()),
-                    ])?;
-                }
+                let colours = [particle, constraint, fill];
+                draw_tree_matrix(&area, &tree, (flipped, filled), colours)?;
             }
             Ok(())
         },
     )
+}
+
+/// Panels (b) and (c) of [`tree_order`]: the blocks of H, numbered leaves first or
+/// (`flipped`) root first, with the blocks the elimination fills in (`filled`, in
+/// the panel's numbers); `colours` for particles, constraints and fill.
+fn draw_tree_matrix(
+    area: &Area<'_>,
+    tree: &OrderedTree,
+    (flipped, filled): (bool, &[(usize, usize)]),
+    [particle, constraint, fill]: [RGBColor; 3],
+) -> DrawResult {
+    let n = tree.nodes.len();
+    let place = |i: usize| if flipped { n - 1 - i } else { i };
+    let mut chart = scene_chart(area, -1.4..n as f64 + 0.1, -0.1..n as f64 + 0.1)?;
+    let cell = |r: usize, c: usize, style: ShapeStyle| {
+        let (x, y) = (c as f64, (n - 1 - r) as f64);
+        Rectangle::new([(x + 0.06, y + 0.06), (x + 0.94, y + 0.94)], style)
+    };
+    for r in 0..n {
+        for c in 0..n {
+            chart.draw_series([cell(r, c, REFERENCE.mix(0.25).stroke_width(1))])?;
+        }
+    }
+    let left = anchored(tick_font(), HPos::Right, VPos::Center);
+    for (i, &(kind, _, _)) in tree.nodes.iter().enumerate() {
+        let k = place(i);
+        let style = match kind {
+            Kind::Particle { .. } => particle.filled(),
+            Kind::Constraint { .. } => constraint.filled(),
+        };
+        chart.draw_series([cell(k, k, style)])?;
+        text(
+            &mut chart,
+            format!("{}", k + 1),
+            (-0.15, (n - 1 - k) as f64 + 0.5),
+            &left,
+        )?;
+    }
+    for (a, b) in tree.edges() {
+        let (a, b) = (place(a), place(b));
+        chart.draw_series([
+            cell(a, b, REFERENCE.filled()),
+            cell(b, a, REFERENCE.filled()),
+        ])?;
+    }
+    for &(a, b) in filled {
+        chart.draw_series([cell(a, b, fill.filled()), cell(b, a, fill.filled())])?;
+    }
+    Ok(())
 }
 
 /// Panel (a) of [`tree_order`]: rods as lines between particles, each node a disc
@@ -604,9 +579,7 @@ fn draw_tree_graph(
         vec![(hx - 0.25, hy + 0.25), (hx + 0.25, hy + 0.25), (hx, hy)],
         REFERENCE.filled(),
     )))?;
-    let white = pbm_prelim::plot::label_font()
-        .color(&WHITE)
-        .pos(Pos::new(HPos::Center, VPos::Center));
+    let white = anchored(label_font().color(&WHITE), HPos::Center, VPos::Center);
     for (i, &(kind, at, _)) in tree.nodes.iter().enumerate() {
         match kind {
             Kind::Particle { .. } => {

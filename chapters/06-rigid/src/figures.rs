@@ -4,12 +4,11 @@ use crate::body::Representation;
 use crate::mass::{MassProperties, projected_area, projection_axes};
 use crate::mesh::l_shape;
 use crate::scenes::{
-    DZHANIBEKOV_OMEGA, GYROSCOPIC, GyroscopicSetup, Sample, TUMBLING_BLOCK_SIZE,
-    gyroscopic_run, polhode, push, torque_free, tumbling_block,
+    DZHANIBEKOV_OMEGA, GYROSCOPIC, GyroscopicSetup, Push, Sample,
+    TUMBLING_BLOCK_SIZE, gyroscopic_run, polhode, push, torque_free, tumbling_block,
 };
 use nalgebra::{Matrix3, Vector3};
 use pbm_prelim::plot::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
@@ -95,17 +94,24 @@ fn body_frame() -> Result<Vec<Drawing>, PbmError> {
     let r0 = Vector3::new(0.8, 0.3, 0.0);
     let rr0 = r * r0;
     let p = (x.0 + rr0.x, x.1 + rr0.y);
+    let legend: Legend = vec![
+        ("world axes".into(), Swatch::Line(REFERENCE, 2)),
+        ("body axes: the columns of R".into(), Swatch::Line(color(1), 2)),
+        ("x, the centre of mass".into(), Swatch::Line(color(0), 2)),
+        ("R r₀, the point's offset".into(), Swatch::Line(color(2), 2)),
+        ("p, the point".into(), Swatch::Dashed(color(4), 2)),
+    ];
+    let labels = [
+        ("world x", (1.05, -0.22)),
+        ("world y", (0.05, 1.08)),
+        ("body x", (x.0 + 0.95 * r[(0, 0)], x.1 + 0.95 * r[(1, 0)] - 0.2)),
+        ("body y", (x.0 + 0.95 * r[(0, 1)] - 0.3, x.1 + 0.95 * r[(1, 1)] + 0.05)),
+        ("p", (p.0 + 0.06, p.1 + 0.02)),
+    ];
     titled_figure(
         [420, 460],
         "p = x + R r₀: a body point in world coordinates",
         |root, _| {
-            let legend: Legend = vec![
-                ("world axes".into(), Swatch::Line(REFERENCE, 2)),
-                ("body axes: the columns of R".into(), Swatch::Line(color(1), 2)),
-                ("x, the centre of mass".into(), Swatch::Line(color(0), 2)),
-                ("R r₀, the point's offset".into(), Swatch::Line(color(2), 2)),
-                ("p, the point".into(), Swatch::Dashed(color(4), 2)),
-            ];
             let plot = legend_below(root, &legend)?;
             let (xr, yr) = equal_scale(&plot, -0.4..4.0, -0.4..2.9);
             let mut chart = chart_on(&plot).build_cartesian_2d(xr, yr)?;
@@ -115,47 +121,17 @@ fn body_frame() -> Result<Vec<Drawing>, PbmError> {
             arrow(&mut chart, (0.0, 0.0), (0.0, 1.0), 0.15, REFERENCE, 2)?;
             for k in 0..2 {
                 let axis = r.column(k) * 0.9;
-                arrow(
-                    &mut chart,
-                    x,
-                    (x.0 + axis.x, x.1 + axis.y),
-                    0.15,
-                    color(1),
-                    2,
-                )?;
+                let tip = (x.0 + axis.x, x.1 + axis.y);
+                arrow(&mut chart, x, tip, 0.15, color(1), 2)?;
             }
             arrow(&mut chart, (0.0, 0.0), x, 0.15, color(0), 2)?;
             arrow(&mut chart, x, p, 0.12, color(2), 2)?;
             dashed_line(&mut chart, &[(0.0, 0.0), p], color(4), 2)?;
-            let font = label_font();
-            let labels = [
-                ("world x", (1.05, -0.22)),
-                ("world y", (0.05, 1.08)),
-                ("body x", (x.0 + 0.95 * r[(0, 0)], x.1 + 0.95 * r[(1, 0)] - 0.2)),
-                (
-                    "body y",
-                    (x.0 + 0.95 * r[(0, 1)] - 0.3, x.1 + 0.95 * r[(1, 1)] + 0.05),
-                ),
-                ("p", (p.0 + 0.06, p.1 + 0.02)),
-            ];
-            for (text, at) in labels {
-                chart.draw_series(std::iter::once(Text::new(
-                    text,
-                    at,
-                    font.clone(),
-                )))?;
+            for (name, at) in labels {
+                text(&mut chart, name, at, &label_font())?;
             }
-            chart.draw_series(std::iter::once(Circle::new(
-                x,
-                4,
-                color(0).filled(),
-            )))?;
-            chart.draw_series(std::iter::once(Circle::new(
-                p,
-                4,
-                color(4).filled(),
-            )))?;
-            Ok(())
+            dots(&mut chart, &[x], 4, color(0))?;
+            dots(&mut chart, &[p], 4, color(4))
         },
     )
 }
@@ -166,7 +142,7 @@ fn body_frame() -> Result<Vec<Drawing>, PbmError> {
 fn l_mass() -> Result<Vec<Drawing>, PbmError> {
     let mesh = l_shape()?;
     let props = MassProperties::polyhedron(&mesh, 1.0)?;
-    let (moments, principal) = props.principal_axes();
+    let (moments, _) = props.principal_axes();
     // The side faces, seen along z, are the outline.
     let sides: Vec<[(f64, f64); 2]> = mesh
         .corners()
@@ -175,58 +151,161 @@ fn l_mass() -> Result<Vec<Drawing>, PbmError> {
         .filter(|[p, q]| (p.xy() - q.xy()).norm() > 1e-12)
         .map(|[p, q]| [(p.x, p.y), (q.x, q.y)])
         .collect();
-    // The sampling grid of `MassProperties::point_sampling`, its middle layer.
-    let n = 7;
-    let (lo, hi) = mesh.bounds();
-    let cell = (hi - lo) / n as f64;
-    let mut samples = Vec::new();
-    for i in 0..n {
-        for j in 0..n {
-            let centre = |k: usize| lo[k] + cell[k] * ([i, j, n / 2][k] as f64 + 0.5);
-            let p = Vector3::new(centre(0), centre(1), centre(2));
-            samples.push(((p.x, p.y), mesh.winding_number(&p)));
-        }
-    }
-    // The weights that occur, largest first, each drawn in its own style.
-    let mut weights: Vec<f64> = Vec::new();
-    for &(_, w) in &samples {
-        let w = (w * 1e6).round() / 1e6;
-        if !weights.contains(&w) {
-            weights.push(w);
-        }
-    }
-    weights.sort_by(|a, b| b.total_cmp(a));
-    let in_plane: Vec<usize> =
-        (0..3).filter(|&k| principal[(2, k)].abs() < 1e-9).collect();
-    let corner = Vector3::new(hi.x, lo.y, lo.z);
-    let r0 = corner - props.centre;
+    let layer = SampledLayer::new(&mesh, 7);
     require_finite(
-        samples
-            .iter()
-            .map(|s| s.1)
+        (layer.samples.iter().map(|s| s.1))
             .chain(moments.iter().copied())
             .chain(props.centre.iter().copied()),
     )?;
-    let style = |k: usize| match k {
-        0 => Swatch::Dot(color(0), 6),
-        1 => Swatch::Dot(color(1), 6),
-        2 => Swatch::Dot(color(2), 6),
-        _ => Swatch::Ring(REFERENCE, 5),
-    };
-    let describe = |w: f64| match w {
-        w if w >= 1.0 - 1e-9 => "1: inside, the whole cell".to_string(),
-        w if w <= 1e-9 => "0: outside, nothing".to_string(),
-        w if (w - 0.5).abs() < 1e-9 => "½: on a face, half the cell".to_string(),
-        w => format!("{w:.2}: on the inner edge"),
-    };
-    let centre = (props.centre.x, props.centre.y);
-    let axis = |k: usize| (principal[(0, k)], principal[(1, k)]);
-    let legends = [
-        weights
-            .iter()
-            .enumerate()
-            .map(|(k, &w)| (format!("winding number {}", describe(w)), style(k)))
-            .collect::<Legend>(),
+    let exact = ExactPanel::new(&props, &mesh);
+    let legends = [layer.legend(), exact.legend(&props)];
+    let title = format!(
+        "An L-shaped prism, 1 deep, density 1 (M = {:.0} kg), seen along z",
+        props.mass
+    );
+    titled_figure([520, 960], &title, |root, layout| {
+        let sampled = format!("(a) sampling, n = {}: middle layer", layer.n);
+        let titles = [sampled.as_str(), "(b) exact, by Mirtich's integrals"];
+        let plots = panels_with_legends(root, layout, titles, &legends)?;
+        for (k, plot) in plots.iter().enumerate() {
+            let (xr, yr) = equal_scale(plot, -0.35..2.35, -0.35..2.35);
+            let mut chart = chart_on(plot).build_cartesian_2d(xr, yr)?;
+            axes(&mut chart, "x (m)", "y (m)")
+                .x_label_formatter(&|v| format!("{v:.1}"))
+                .y_label_formatter(&|v| format!("{v:.1}"))
+                .draw()?;
+            for side in &sides {
+                line(&mut chart, side, REFERENCE, 2)?;
+            }
+            if k == 0 {
+                layer.draw(&mut chart)?;
+            } else {
+                exact.draw(&mut chart)?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The middle layer of the sampling grid of `MassProperties::point_sampling` on a
+/// mesh: each cell centre with its winding number, and the weights that occur,
+/// largest first.
+struct SampledLayer {
+    /// Cells along each side.
+    n: usize,
+    /// The grid's corners, low and high.
+    bounds: (Vector3<f64>, Vector3<f64>),
+    samples: Vec<((f64, f64), f64)>,
+    weights: Vec<f64>,
+}
+
+impl SampledLayer {
+    fn new(mesh: &crate::mesh::TriMesh, n: usize) -> Self {
+        let (lo, hi) = mesh.bounds();
+        let cell = (hi - lo) / n as f64;
+        let mut samples = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                let centre =
+                    |k: usize| lo[k] + cell[k] * ([i, j, n / 2][k] as f64 + 0.5);
+                let p = Vector3::new(centre(0), centre(1), centre(2));
+                samples.push(((p.x, p.y), mesh.winding_number(&p)));
+            }
+        }
+        let mut weights: Vec<f64> = Vec::new();
+        for &(_, w) in &samples {
+            let w = round_weight(w);
+            if !weights.contains(&w) {
+                weights.push(w);
+            }
+        }
+        weights.sort_by(|a, b| b.total_cmp(a));
+        SampledLayer { n, bounds: (lo, hi), samples, weights }
+    }
+
+    /// The mark of the `k`-th weight: a dot in its colour for the first three, a
+    /// ring beyond.
+    fn style(k: usize) -> Swatch {
+        match k {
+            0..=2 => Swatch::Dot(color(k), 6),
+            _ => Swatch::Ring(REFERENCE, 5),
+        }
+    }
+
+    fn legend(&self) -> Legend {
+        let describe = |w: f64| match w {
+            w if w >= 1.0 - 1e-9 => "1: inside, the whole cell".to_string(),
+            w if w <= 1e-9 => "0: outside, nothing".to_string(),
+            w if (w - 0.5).abs() < 1e-9 => "½: on a face, half the cell".to_string(),
+            w => format!("{w:.2}: on the inner edge"),
+        };
+        (self.weights.iter().enumerate())
+            .map(|(k, &w)| {
+                (format!("winding number {}", describe(w)), Self::style(k))
+            })
+            .collect()
+    }
+
+    /// Panel (a): the grid, dashed, and each cell centre in its weight's mark.
+    fn draw<'a, 'b: 'a>(&self, chart: &mut LinearChart<'a, 'b>) -> DrawResult {
+        let (lo, hi) = self.bounds;
+        let cell = (hi - lo) / self.n as f64;
+        for i in 0..=self.n {
+            let x = lo.x + cell.x * i as f64;
+            let y = lo.y + cell.y * i as f64;
+            dashed_line(chart, &[(x, lo.y), (x, hi.y)], REFERENCE, 1)?;
+            dashed_line(chart, &[(lo.x, y), (hi.x, y)], REFERENCE, 1)?;
+        }
+        for &(at, w) in &self.samples {
+            let w = round_weight(w);
+            let kind = self.weights.iter().position(|&v| v == w).unwrap_or(3);
+            match Self::style(kind) {
+                Swatch::Dot(c, r) => dots(chart, &[at], r, c)?,
+                _ => ring(chart, at, 5, REFERENCE)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A winding number rounded to six decimals, so that equal weights compare equal.
+fn round_weight(w: f64) -> f64 {
+    (w * 1e6).round() / 1e6
+}
+
+/// Panel (b) of the L-shaped prism: the centre of mass, the principal axes in the
+/// plane, the offset r₀ to a corner, and the centre of the bounding box.
+struct ExactPanel {
+    centre: (f64, f64),
+    /// The principal axes in the plane, and their indices among the three.
+    axes: Vec<(f64, f64)>,
+    in_plane: Vec<usize>,
+    /// The corner r₀ points to.
+    corner: Vector3<f64>,
+    bounding: (f64, f64),
+}
+
+impl ExactPanel {
+    fn new(props: &MassProperties, mesh: &crate::mesh::TriMesh) -> Self {
+        let (_, principal) = props.principal_axes();
+        let in_plane: Vec<usize> =
+            (0..3).filter(|&k| principal[(2, k)].abs() < 1e-9).collect();
+        let (lo, hi) = mesh.bounds();
+        ExactPanel {
+            centre: (props.centre.x, props.centre.y),
+            axes: in_plane
+                .iter()
+                .map(|&k| (principal[(0, k)], principal[(1, k)]))
+                .collect(),
+            in_plane,
+            corner: Vector3::new(hi.x, lo.y, lo.z),
+            bounding: ((lo.x + hi.x) / 2.0, (lo.y + hi.y) / 2.0),
+        }
+    }
+
+    fn legend(&self, props: &MassProperties) -> Legend {
+        let (moments, _) = props.principal_axes();
+        let (i, r0) = (&self.in_plane, self.corner - props.centre);
         vec![
             (
                 format!(
@@ -238,9 +317,9 @@ fn l_mass() -> Result<Vec<Drawing>, PbmError> {
             (
                 format!(
                     "principal axes e₁, e₂: I₁ = {:.3}, I₂ = {:.3} kg m² (I₃ = {:.3} about z)",
-                    moments[in_plane[0]],
-                    moments[in_plane[1]],
-                    moments[3 - in_plane[0] - in_plane[1]]
+                    moments[i[0]],
+                    moments[i[1]],
+                    moments[3 - i[0] - i[1]]
                 ),
                 Swatch::Line(color(1), 2),
             ),
@@ -253,92 +332,29 @@ fn l_mass() -> Result<Vec<Drawing>, PbmError> {
                 Swatch::Line(color(2), 2),
             ),
             ("centre of the bounding box".into(), Swatch::Ring(REFERENCE, 5)),
-        ],
-    ];
-    let title = format!(
-        "An L-shaped prism, 1 deep, density 1 (M = {:.0} kg), seen along z",
-        props.mass
-    );
-    titled_figure([520, 960], &title, |root, layout| {
-        let sampled = format!("(a) sampling, n = {n}: middle layer");
-        let titled_parts = titled_panels(
-            root,
-            layout,
-            [&sampled, "(b) exact, by Mirtich's integrals"],
-        )?;
-        let plots = legends_below(&titled_parts, &legends)?;
-        for (k, plot) in plots.iter().enumerate() {
-            let (xr, yr) = equal_scale(plot, -0.35..2.35, -0.35..2.35);
-            let mut chart = chart_on(plot).build_cartesian_2d(xr, yr)?;
-            axes(&mut chart, "x (m)", "y (m)")
-                .x_label_formatter(&|v| format!("{v:.1}"))
-                .y_label_formatter(&|v| format!("{v:.1}"))
-                .draw()?;
-            for side in &sides {
-                line(&mut chart, side, REFERENCE, 2)?;
-            }
-            let label = |text: &str, at: (f64, f64)| {
-                Text::new(text.to_string(), at, label_font())
-            };
-            if k == 0 {
-                for i in 0..=n {
-                    let x = lo.x + cell.x * i as f64;
-                    let y = lo.y + cell.y * i as f64;
-                    dashed_line(&mut chart, &[(x, lo.y), (x, hi.y)], REFERENCE, 1)?;
-                    dashed_line(&mut chart, &[(lo.x, y), (hi.x, y)], REFERENCE, 1)?;
-                }
-                for &(at, w) in &samples {
-                    let w = (w * 1e6).round() / 1e6;
-                    let kind = weights.iter().position(|&v| v == w).unwrap_or(3);
-                    match style(kind) {
-                        Swatch::Dot(c, r) => {
-                            chart.draw_series([Circle::new(at, r, c.filled())])?;
-                        }
-                        _ => {
-                            chart.draw_series([Circle::new(
-                                at,
-                                5,
-                                WHITE.filled(),
-                            )])?;
-                            chart.draw_series([Circle::new(
-                                at,
-                                5,
-                                REFERENCE.stroke_width(2),
-                            )])?;
-                        }
-                    }
-                }
-            } else {
-                let bounding = ((lo.x + hi.x) / 2.0, (lo.y + hi.y) / 2.0);
-                for (m, &k) in in_plane.iter().enumerate() {
-                    let (ax, ay) = axis(k);
-                    let tip = (centre.0 + 0.8 * ax, centre.1 + 0.8 * ay);
-                    arrow(&mut chart, centre, tip, 0.12, color(1), 2)?;
-                    let name = ["e₁", "e₂"][m];
-                    chart.draw_series([label(name, (tip.0 + 0.04, tip.1 + 0.12))])?;
-                }
-                arrow(&mut chart, centre, (corner.x, corner.y), 0.12, color(2), 2)?;
-                chart.draw_series([
-                    label(
-                        "r₀",
-                        (
-                            0.5 * (centre.0 + corner.x) + 0.05,
-                            0.5 * (centre.1 + corner.y) + 0.12,
-                        ),
-                    ),
-                    label("c", (centre.0 - 0.17, centre.1 + 0.05)),
-                ])?;
-                chart.draw_series([Circle::new(bounding, 5, WHITE.filled())])?;
-                chart.draw_series([Circle::new(
-                    bounding,
-                    5,
-                    REFERENCE.stroke_width(2),
-                )])?;
-                chart.draw_series([Circle::new(centre, 5, color(0).filled())])?;
-            }
+        ]
+    }
+
+    fn draw<'a, 'b: 'a>(&self, chart: &mut LinearChart<'a, 'b>) -> DrawResult {
+        let (centre, corner) = (self.centre, (self.corner.x, self.corner.y));
+        for (m, &(ax, ay)) in self.axes.iter().enumerate() {
+            let tip = (centre.0 + 0.8 * ax, centre.1 + 0.8 * ay);
+            arrow(chart, centre, tip, 0.12, color(1), 2)?;
+            text(
+                chart,
+                ["e₁", "e₂"][m],
+                (tip.0 + 0.04, tip.1 + 0.12),
+                &label_font(),
+            )?;
         }
-        Ok(())
-    })
+        arrow(chart, centre, corner, 0.12, color(2), 2)?;
+        let middle =
+            (0.5 * (centre.0 + corner.0) + 0.05, 0.5 * (centre.1 + corner.1) + 0.12);
+        text(chart, "r₀", middle, &label_font())?;
+        text(chart, "c", (centre.0 - 0.17, centre.1 + 0.05), &label_font())?;
+        ring(chart, self.bounding, 5, REFERENCE)?;
+        dots(chart, &[centre], 5, color(0))
+    }
 }
 
 /// The page's 4 × 0.5 m block pushed by 1 N along y for 2 s, through its centre and
@@ -353,69 +369,64 @@ fn push_paths() -> Result<Vec<Drawing>, PbmError> {
         runs.iter()
             .flat_map(|r| r.path.iter().flat_map(|(p, c, _)| [p.x, p.y, c.x, c.y])),
     )?;
-    let legends: Vec<Legend> = runs
-        .iter()
-        .map(|run| {
-            let rise = run.path.last().map_or(0.0, |l| l.0.y) - run.path[0].0.y;
-            vec![
-                (
-                    format!("path of the pushed point: {rise:.2} m along F"),
-                    Swatch::Line(color(1), LINE_WIDTH),
-                ),
-                ("path of the centre of mass".into(), Swatch::Dashed(color(0), 1)),
-                ("the 1 N force, every 0.5 s".into(), Swatch::Line(color(3), 2)),
-                (
-                    format!(
-                        "the block then, darker later; kinetic energy at 2 s: {:.2} J",
-                        run.kinetic_energy
-                    ),
-                    Swatch::Line(REFERENCE, 1),
-                ),
-            ]
-        })
-        .collect();
+    let legends = [push_legend(&runs[0]), push_legend(&runs[1])];
     titled_figure(
         [520, 960],
         "A 4 × 0.5 m, 1 kg block pushed by 1 N along y for 2 s (arrows every 0.5 s)",
         |root, layout| {
-            let titled_parts = titled_panels(
-                root,
-                layout,
-                ["(a) through the centre", "(b) 1.5 m from the centre"],
-            )?;
-            let plots = legends_below(&titled_parts, &legends)?;
+            let titles = ["(a) through the centre", "(b) 1.5 m from the centre"];
+            let plots = panels_with_legends(root, layout, titles, &legends)?;
             for (plot, run) in plots.iter().zip(&runs) {
-                let (xr, yr) = equal_scale(plot, -2.6..2.6, -1.2..4.4);
-                let mut chart = chart_on(plot).build_cartesian_2d(xr, yr)?;
-                axes(&mut chart, "x (m)", "y (m)").draw()?;
-                let points: Vec<(f64, f64)> =
-                    run.path.iter().map(|(p, _, _)| (p.x, p.y)).collect();
-                let centres: Vec<(f64, f64)> =
-                    run.path.iter().map(|(_, c, _)| (c.x, c.y)).collect();
-                for k in (0..run.path.len()).step_by(500) {
-                    let (p, c, r) = &run.path[k];
-                    let shade =
-                        REFERENCE.mix(0.3 + 0.7 * k as f64 / run.path.len() as f64);
-                    chart.draw_series(std::iter::once(PathElement::new(
-                        outline((c.x, c.y), r, 4.0, 0.5),
-                        shade.stroke_width(1),
-                    )))?;
-                    arrow(
-                        &mut chart,
-                        (p.x, p.y - 0.6),
-                        (p.x, p.y),
-                        0.15,
-                        color(3),
-                        2,
-                    )?;
-                }
-                // The paths last, on top of the arrows that push along them.
-                dashed_line(&mut chart, &centres, color(0), 1)?;
-                line(&mut chart, &points, color(1), LINE_WIDTH)?;
+                draw_push(plot, run)?;
             }
             Ok(())
         },
     )
+}
+
+/// A push panel's legend: the paths, the force, and the block with the kinetic
+/// energy it ends with.
+fn push_legend(run: &Push) -> Legend {
+    let rise = run.path.last().map_or(0.0, |l| l.0.y) - run.path[0].0.y;
+    vec![
+        (
+            format!("path of the pushed point: {rise:.2} m along F"),
+            Swatch::Line(color(1), LINE_WIDTH),
+        ),
+        ("path of the centre of mass".into(), Swatch::Dashed(color(0), 1)),
+        ("the 1 N force, every 0.5 s".into(), Swatch::Line(color(3), 2)),
+        (
+            format!(
+                "the block then, darker later; kinetic energy at 2 s: {:.2} J",
+                run.kinetic_energy
+            ),
+            Swatch::Line(REFERENCE, 1),
+        ),
+    ]
+}
+
+/// One push panel: the block every 0.5 s, darker later, with the force on it, and
+/// the paths of the pushed point and of the centre of mass.
+fn draw_push(plot: &Area<'_>, run: &Push) -> DrawResult {
+    let (xr, yr) = equal_scale(plot, -2.6..2.6, -1.2..4.4);
+    let mut chart = chart_on(plot).build_cartesian_2d(xr, yr)?;
+    axes(&mut chart, "x (m)", "y (m)").draw()?;
+    let points: Vec<(f64, f64)> =
+        run.path.iter().map(|(p, _, _)| (p.x, p.y)).collect();
+    let centres: Vec<(f64, f64)> =
+        run.path.iter().map(|(_, c, _)| (c.x, c.y)).collect();
+    for k in (0..run.path.len()).step_by(500) {
+        let (p, c, r) = &run.path[k];
+        let shade = REFERENCE.mix(0.3 + 0.7 * k as f64 / run.path.len() as f64);
+        chart.draw_series([PathElement::new(
+            outline((c.x, c.y), r, 4.0, 0.5),
+            shade.stroke_width(1),
+        )])?;
+        arrow(&mut chart, (p.x, p.y - 0.6), (p.x, p.y), 0.15, color(3), 2)?;
+    }
+    // The paths last, on top of the arrows that push along them.
+    dashed_line(&mut chart, &centres, color(0), 1)?;
+    line(&mut chart, &points, color(1), LINE_WIDTH)
 }
 
 fn orientation_drift() -> Result<Vec<Drawing>, PbmError> {
@@ -522,7 +533,31 @@ fn dzhanibekov_box() -> Result<Vec<Drawing>, PbmError> {
             s.map_or((0.0, Matrix3::identity()), |s| (s.t, s.r))
         })
         .collect();
-    let size = TUMBLING_BLOCK_SIZE / 2.0; // the block the simulation used
+    let legend: Legend = vec![
+        ("body x (largest moment)".into(), Swatch::Line(color(0), 2)),
+        ("body y: the spin axis at t = 0".into(), Swatch::Line(color(1), 5)),
+        ("body z (smallest moment)".into(), Swatch::Line(color(2), 2)),
+    ];
+    titled_figure(
+        [480, 860],
+        "1 × 2 × 3 m block, seen from one fixed direction; world y points up",
+        |root, layout| {
+            let root = legend_below(root, &legend)?;
+            let columns = layout.pick(4, 2);
+            let parts = root.split_evenly((frames.len().div_ceil(columns), columns));
+            for (panel, (t, r)) in parts.iter().zip(&frames) {
+                let panel = titled(panel, &format!("t = {t:.1} s"), &label_font())?;
+                draw_tumbling_block(&panel, r)?;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// One frame of the Dzhanibekov figure: the block turned by `r` (the size the
+/// simulation used), and its body axes, seen from one fixed direction.
+fn draw_tumbling_block(panel: &Area<'_>, r: &Matrix3<f64>) -> DrawResult {
+    let size = TUMBLING_BLOCK_SIZE / 2.0;
     let corner = |i: usize| {
         Vector3::new(
             if i & 1 == 0 { -size.x } else { size.x },
@@ -530,54 +565,21 @@ fn dzhanibekov_box() -> Result<Vec<Drawing>, PbmError> {
             if i & 4 == 0 { -size.z } else { size.z },
         )
     };
-    let edges: Vec<(usize, usize)> = (0..8)
-        .flat_map(|i| {
-            [1, 2, 4].into_iter().filter(move |b| i & b == 0).map(move |b| (i, i | b))
-        })
-        .collect();
-    titled_figure(
-        [480, 860],
-        "1 × 2 × 3 m block, seen from one fixed direction; world y points up",
-        |root, layout| {
-            let legend: Legend = vec![
-                ("body x (largest moment)".into(), Swatch::Line(color(0), 2)),
-                ("body y: the spin axis at t = 0".into(), Swatch::Line(color(1), 5)),
-                ("body z (smallest moment)".into(), Swatch::Line(color(2), 2)),
-            ];
-            let root = legend_below(root, &legend)?;
-            let columns = layout.pick(4, 2);
-            let parts = root.split_evenly((frames.len().div_ceil(columns), columns));
-            for (panel, (t, r)) in parts.iter().zip(&frames) {
-                let panel = titled(panel, &format!("t = {t:.1} s"), &label_font())?;
-                let (w, h) = panel.dim_in_pixel();
-                let (xr, yr) = equal_scale_in((w - 4, h - 4), -2.2..2.2, -2.2..2.2);
-                let mut chart =
-                    ChartBuilder::on(&panel).margin(2).build_cartesian_2d(xr, yr)?;
-                for &(a, b) in &edges {
-                    let (pa, pb) =
-                        (project(&(r * corner(a))), project(&(r * corner(b))));
-                    line(&mut chart, &[pa, pb], REFERENCE, 2)?;
-                }
-                for (k, axis) in
-                    [Vector3::x(), Vector3::y(), Vector3::z()].iter().enumerate()
-                {
-                    let tip = project(&(r * axis * 1.6));
-                    line(
-                        &mut chart,
-                        &[(0.0, 0.0), tip],
-                        color(k),
-                        if k == 1 { 5 } else { 2 },
-                    )?;
-                    chart.draw_series(std::iter::once(Circle::new(
-                        tip,
-                        4,
-                        color(k).filled(),
-                    )))?;
-                }
-            }
-            Ok(())
-        },
-    )
+    let (w, h) = panel.dim_in_pixel();
+    let (xr, yr) = equal_scale_in((w - 4, h - 4), -2.2..2.2, -2.2..2.2);
+    let mut chart = ChartBuilder::on(panel).margin(2).build_cartesian_2d(xr, yr)?;
+    for i in 0..8 {
+        for b in [1, 2, 4].into_iter().filter(|b| i & b == 0) {
+            let ends = [project(&(r * corner(i))), project(&(r * corner(i | b)))];
+            line(&mut chart, &ends, REFERENCE, 2)?;
+        }
+    }
+    for (k, axis) in [Vector3::x(), Vector3::y(), Vector3::z()].iter().enumerate() {
+        let tip = project(&(r * axis * 1.6));
+        line(&mut chart, &[(0.0, 0.0), tip], color(k), if k == 1 { 5 } else { 2 })?;
+        dots(&mut chart, &[tip], 4, color(k))?;
+    }
+    Ok(())
 }
 
 /// An orthographic view: a point → (screen x, screen y, depth towards the viewer).
@@ -699,32 +701,12 @@ fn polhode_figure() -> Result<Vec<Drawing>, PbmError> {
                     )])?;
                 }
             }
-            let names = ["x: largest moment", "y: middle", "z: smallest"];
-            let reach = 1.2 * ellipsoid.max();
-            for (k, name) in names.iter().enumerate() {
-                let axis = Vector3::ith(k, 1.0);
-                let (back, tip) =
-                    (view.at(&(-axis * radius)), view.at(&(axis * reach)));
-                let faint = REFERENCE.mix(0.4).stroke_width(1);
-                chart
-                    .draw_series([PathElement::new(vec![back, (0.0, 0.0)], faint)])?;
-                arrow(&mut chart, (0.0, 0.0), tip, 0.3, REFERENCE, 1)?;
-                let (h_pos, at) = match k {
-                    1 => (HPos::Left, (tip.0 + 0.2, tip.1 + 0.3)),
-                    _ => (HPos::Left, (tip.0 + 0.1, tip.1 - 0.2)),
-                };
-                let name: &str = layout.pick(name, &name[..1]);
-                let style = label_font().pos(Pos::new(h_pos, VPos::Top));
-                chart.draw_series([Text::new(name.to_string(), at, style)])?;
-            }
-            for y in [radius, -radius] {
-                let at = view.at(&Vector3::new(0.0, y, 0.0));
-                chart.draw_series([Circle::new(at, 4, REFERENCE.filled())])?;
-            }
-            let bottom = view.at(&Vector3::new(0.0, -radius, 0.0));
-            let style = label_font().pos(Pos::new(HPos::Right, VPos::Center));
-            let minus_y = Text::new("−y", (bottom.0 - 0.25, bottom.1), style);
-            chart.draw_series([minus_y])?;
+            draw_momentum_axes(
+                &mut chart,
+                &view,
+                (radius, 1.2 * ellipsoid.max()),
+                layout,
+            )?;
             for (near, part) in view.sides(&run) {
                 let width = if near { 4 } else { 1 };
                 chart.draw_series([PathElement::new(
@@ -735,6 +717,36 @@ fn polhode_figure() -> Result<Vec<Drawing>, PbmError> {
             Ok(())
         },
     )
+}
+
+/// The polhode figure's body axes through `view`, each from −`radius` (faint) to
+/// `reach` (an arrow, named), and the poles ±y on the sphere of that radius.
+fn draw_momentum_axes<'a, 'b: 'a>(
+    chart: &mut LinearChart<'a, 'b>,
+    view: &View,
+    (radius, reach): (f64, f64),
+    layout: Layout,
+) -> DrawResult {
+    let names = ["x: largest moment", "y: middle", "z: smallest"];
+    for (k, name) in names.iter().enumerate() {
+        let axis = Vector3::ith(k, 1.0);
+        let (back, tip) = (view.at(&(-axis * radius)), view.at(&(axis * reach)));
+        let faint = REFERENCE.mix(0.4).stroke_width(1);
+        chart.draw_series([PathElement::new(vec![back, (0.0, 0.0)], faint)])?;
+        arrow(chart, (0.0, 0.0), tip, 0.3, REFERENCE, 1)?;
+        let at = match k {
+            1 => (tip.0 + 0.2, tip.1 + 0.3),
+            _ => (tip.0 + 0.1, tip.1 - 0.2),
+        };
+        let name: &str = layout.pick(name, &name[..1]);
+        text(chart, name, at, &anchored(label_font(), HPos::Left, VPos::Top))?;
+    }
+    for y in [radius, -radius] {
+        dots(chart, &[view.at(&Vector3::new(0.0, y, 0.0))], 4, REFERENCE)?;
+    }
+    let bottom = view.at(&Vector3::new(0.0, -radius, 0.0));
+    let style = anchored(label_font(), HPos::Right, VPos::Center);
+    text(chart, "−y", (bottom.0 - 0.25, bottom.1), &style)
 }
 
 /// The brick of `rigid/gyroscopic` at its defaults: E/E₀ and |L|/|L₀| against time
@@ -828,126 +840,115 @@ fn projection_integral() -> Result<Vec<Drawing>, PbmError> {
                     ),
                 ],
             )?;
-            let view = View::new(Vector3::new(0.9, -1.6, 1.0), Vector3::ith(c, 1.0));
-            let mut left = scene_chart(&parts[0], -0.6..2.4, -0.6..2.6)?;
-            let floor = [
-                Vector3::new(-0.2, -0.2, 0.0),
-                Vector3::new(2.4, -0.2, 0.0),
-                Vector3::new(2.4, 2.2, 0.0),
-                Vector3::new(-0.2, 2.2, 0.0),
-                Vector3::new(-0.2, -0.2, 0.0),
-            ];
-            let floor: Vec<(f64, f64)> = floor.iter().map(|p| view.at(p)).collect();
-            left.draw_series([Polygon::new(
-                floor.clone(),
-                REFERENCE.mix(0.08).filled(),
-            )])?;
-            left.draw_series([PathElement::new(
-                floor,
-                REFERENCE.mix(0.5).stroke_width(1),
-            )])?;
-            let shade: Vec<(f64, f64)> = shadow.iter().map(|p| view.at(p)).collect();
-            left.draw_series([Polygon::new(
-                shade.clone(),
-                color(0).mix(0.35).filled(),
-            )])?;
-            for (p, q) in tri.iter().zip(&shadow) {
-                dashed_line(&mut left, &[view.at(p), view.at(q)], REFERENCE, 1)?;
-            }
-            let face: Vec<(f64, f64)> = tri.iter().map(|p| view.at(p)).collect();
-            left.draw_series([Polygon::new(
-                face.clone(),
-                color(1).mix(0.45).filled(),
-            )])?;
-            let mut outline = face.clone();
-            outline.push(face[0]);
-            line(&mut left, &outline, color(1), 2)?;
-            let centre = (tri[0] + tri[1] + tri[2]) / 3.0;
-            arrow(
-                &mut left,
-                view.at(&centre),
-                view.at(&(centre + normal * 0.8)),
-                0.15,
-                REFERENCE,
-                2,
-            )?;
-            let origin = Vector3::new(-0.2, -0.2, 0.0);
-            for (k, name) in [(a, names.0), (b, names.1), (c, names.2)] {
-                let tip = origin + Vector3::ith(k, 0.7);
-                arrow(
-                    &mut left,
-                    view.at(&origin),
-                    view.at(&tip),
-                    0.12,
-                    REFERENCE,
-                    1,
-                )?;
-                let at = view.at(&(origin + Vector3::ith(k, 0.82)));
-                left.draw_series([Text::new(
-                    format!(
-                        "{name} = {}",
-                        ["a", "b", "c"]
-                            [[a, b, c].iter().position(|&i| i == k).unwrap_or(0)]
-                    ),
-                    at,
-                    label_font(),
-                )])?;
-            }
-            let label = |text: &str, at: (f64, f64)| {
-                Text::new(text.to_string(), at, label_font())
-            };
-            let tip = view.at(&(centre + normal * 0.9));
-            left.draw_series([
-                label("n", (tip.0 + 0.05, tip.1 + 0.1)),
-                label("face", (face[1].0 + 0.05, face[1].1 + 0.05)),
-                label("Π", view.at(&((shadow[0] + shadow[1] + shadow[2]) / 3.0))),
-            ])?;
-            let mut right = chart_on(&parts[1]).build_cartesian_2d(
-                equal_scale(&parts[1], 0.0..2.4, 0.0..2.2).0,
-                equal_scale(&parts[1], 0.0..2.4, 0.0..2.2).1,
-            )?;
-            axes(
-                &mut right,
-                &format!("a = {} (m)", names.0),
-                &format!("b = {} (m)", names.1),
-            )
-            .draw()?;
-            let mut closed = flat.clone();
-            closed.push(flat[0]);
-            right.draw_series([Polygon::new(
-                flat.clone(),
-                color(0).mix(0.35).filled(),
-            )])?;
-            for e in 0..3 {
-                let (p, q) = (flat[e], flat[(e + 1) % 3]);
-                line(&mut right, &[p, q], color(0), 2)?;
-                arrow(
-                    &mut right,
-                    p,
-                    (p.0 + 0.55 * (q.0 - p.0), p.1 + 0.55 * (q.1 - p.1)),
-                    0.12,
-                    color(0),
-                    2,
-                )?;
-            }
-            // The first edge, with its legs Δa and Δb.
-            let (p, q) = (flat[0], flat[1]);
-            dashed_line(&mut right, &[p, (q.0, p.1), q], color(3), 2)?;
-            right.draw_series([
-                label("(a₀, b₀)", (p.0 - 0.1, p.1 - 0.08)),
-                label("(a₁, b₁)", (q.0 - 0.1, q.1 + 0.18)),
-                label("Δa", (0.5 * (p.0 + q.0), p.1 - 0.05)),
-                label("Δb", (q.0 + 0.05, 0.5 * (p.1 + q.1) + 0.05)),
-                label(
-                    "Π",
-                    (
-                        0.5 * (flat[0].0 + flat[1].0 + flat[2].0) / 1.5,
-                        (flat[0].1 + flat[1].1 + flat[2].1) / 3.0,
-                    ),
-                ),
-                label("∮ F db = ∬ ∂F/∂a dA", (0.05, 2.15)),
-            ])?;
-            Ok(())
+            draw_face_and_shadow(&parts[0], &tri, &shadow, [a, b, c])?;
+            draw_edge_integral(&parts[1], &flat, (names.0, names.1))
         },
     )
+}
+
+/// Panel (a) of [`projection_integral`]: the face `tri` over its `shadow` on the
+/// floor, seen from above, with its normal and the axes, each named by its letter
+/// in the reduction (`abc`: the axes' indices as a, b and c).
+fn draw_face_and_shadow(
+    area: &Area<'_>,
+    tri: &[Vector3<f64>; 3],
+    shadow: &[Vector3<f64>],
+    abc: [usize; 3],
+) -> DrawResult {
+    let normal = (tri[1] - tri[0]).cross(&(tri[2] - tri[0])).normalize();
+    let view = View::new(Vector3::new(0.9, -1.6, 1.0), Vector3::ith(abc[2], 1.0));
+    let mut left = scene_chart(area, -0.6..2.4, -0.6..2.6)?;
+    let on_screen = |points: &[Vector3<f64>]| -> Vec<(f64, f64)> {
+        points.iter().map(|p| view.at(p)).collect()
+    };
+    let floor = on_screen(&[
+        Vector3::new(-0.2, -0.2, 0.0),
+        Vector3::new(2.4, -0.2, 0.0),
+        Vector3::new(2.4, 2.2, 0.0),
+        Vector3::new(-0.2, 2.2, 0.0),
+        Vector3::new(-0.2, -0.2, 0.0),
+    ]);
+    left.draw_series([Polygon::new(floor.clone(), REFERENCE.mix(0.08).filled())])?;
+    left.draw_series([PathElement::new(floor, REFERENCE.mix(0.5).stroke_width(1))])?;
+    left.draw_series([Polygon::new(on_screen(shadow), color(0).mix(0.35).filled())])?;
+    for (p, q) in tri.iter().zip(shadow) {
+        dashed_line(&mut left, &[view.at(p), view.at(q)], REFERENCE, 1)?;
+    }
+    let face = on_screen(tri);
+    left.draw_series([Polygon::new(face.clone(), color(1).mix(0.45).filled())])?;
+    let mut outline = face.clone();
+    outline.push(face[0]);
+    line(&mut left, &outline, color(1), 2)?;
+    let centre = (tri[0] + tri[1] + tri[2]) / 3.0;
+    arrow(
+        &mut left,
+        view.at(&centre),
+        view.at(&(centre + normal * 0.8)),
+        0.15,
+        REFERENCE,
+        2,
+    )?;
+    let origin = Vector3::new(-0.2, -0.2, 0.0);
+    let axis = ["x", "y", "z"];
+    for (k, letter) in abc.into_iter().zip(["a", "b", "c"]) {
+        let tip = origin + Vector3::ith(k, 0.7);
+        arrow(&mut left, view.at(&origin), view.at(&tip), 0.12, REFERENCE, 1)?;
+        let at = view.at(&(origin + Vector3::ith(k, 0.82)));
+        text(&mut left, format!("{} = {letter}", axis[k]), at, &label_font())?;
+    }
+    let tip = view.at(&(centre + normal * 0.9));
+    let middle = view.at(&((shadow[0] + shadow[1] + shadow[2]) / 3.0));
+    text(&mut left, "n", (tip.0 + 0.05, tip.1 + 0.1), &label_font())?;
+    text(&mut left, "face", (face[1].0 + 0.05, face[1].1 + 0.05), &label_font())?;
+    text(&mut left, "Π", middle, &label_font())
+}
+
+/// Panel (b) of [`projection_integral`]: the shadow `flat` in the (a, b) plane (the
+/// axes `names`), its edges walked around, and the first edge's legs Δa and Δb.
+fn draw_edge_integral(
+    area: &Area<'_>,
+    flat: &[(f64, f64)],
+    names: (&str, &str),
+) -> DrawResult {
+    let mut right = chart_on(area).build_cartesian_2d(
+        equal_scale(area, 0.0..2.4, 0.0..2.2).0,
+        equal_scale(area, 0.0..2.4, 0.0..2.2).1,
+    )?;
+    axes(
+        &mut right,
+        &format!("a = {} (m)", names.0),
+        &format!("b = {} (m)", names.1),
+    )
+    .draw()?;
+    right.draw_series([Polygon::new(flat.to_vec(), color(0).mix(0.35).filled())])?;
+    for e in 0..3 {
+        let (p, q) = (flat[e], flat[(e + 1) % 3]);
+        line(&mut right, &[p, q], color(0), 2)?;
+        arrow(
+            &mut right,
+            p,
+            (p.0 + 0.55 * (q.0 - p.0), p.1 + 0.55 * (q.1 - p.1)),
+            0.12,
+            color(0),
+            2,
+        )?;
+    }
+    let (p, q) = (flat[0], flat[1]);
+    dashed_line(&mut right, &[p, (q.0, p.1), q], color(3), 2)?;
+    let middle = (
+        0.5 * (flat[0].0 + flat[1].0 + flat[2].0) / 1.5,
+        (flat[0].1 + flat[1].1 + flat[2].1) / 3.0,
+    );
+    let labels = [
+        ("(a₀, b₀)", (p.0 - 0.1, p.1 - 0.08)),
+        ("(a₁, b₁)", (q.0 - 0.1, q.1 + 0.18)),
+        ("Δa", (0.5 * (p.0 + q.0), p.1 - 0.05)),
+        ("Δb", (q.0 + 0.05, 0.5 * (p.1 + q.1) + 0.05)),
+        ("Π", middle),
+        ("∮ F db = ∬ ∂F/∂a dA", (0.05, 2.15)),
+    ];
+    for (name, at) in labels {
+        text(&mut right, name, at, &label_font())?;
+    }
+    Ok(())
 }

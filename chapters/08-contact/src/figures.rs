@@ -35,7 +35,8 @@ pub fn all() -> Vec<Figure> {
             "Friction under the pyramid of bounds",
             friction_pyramid,
         ),
-        Figure::new("stack-drift", "Ten boxes resting for ten seconds", stack_drift),
+        Figure::new("stack-drift", "Ten boxes resting for ten seconds", stack_drift)
+            .heavy(),
         Figure::new(
             "turntable-orbit",
             "A ball on a turntable, seen from above",

@@ -25,13 +25,15 @@ pub fn all() -> Vec<Figure> {
             "One strand sampled four ways",
             strand_sampling,
         ),
-        Figure::new("drape-frames", "A cloth draped over a sphere", drape_frames),
+        Figure::new("drape-frames", "A cloth draped over a sphere", drape_frames)
+            .heavy(),
         Figure::new("drape-energy", "The drape's energies", drape_energy),
         Figure::new(
             "contact-solids",
             "A cloth held on a sphere and on a box by constraints inside CG",
             contact_solids,
-        ),
+        )
+        .heavy(),
         Figure::new(
             "contact-cg",
             "CG iterations over time on the ball, the box and the bar",
@@ -46,7 +48,8 @@ pub fn all() -> Vec<Figure> {
             "cg-resolution",
             "CG iterations against resolution",
             cg_resolution,
-        ),
+        )
+        .heavy(),
     ]
 }
 

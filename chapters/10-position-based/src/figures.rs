@@ -33,7 +33,8 @@ pub fn all() -> Vec<Figure> {
             "sheet-calibration",
             "The calibrated XPBD sheet's stretch against substeps, three sizes",
             sheet_calibration,
-        ),
+        )
+        .heavy(),
         Figure::new("drag-filmstrip", "Dragging a chain of boxes", drag_filmstrip),
     ]
 }

@@ -45,12 +45,14 @@ pub fn all() -> Vec<Figure> {
             "feeder-blocks",
             "Where each block is over forty seconds of feeding",
             feeder_blocks,
-        ),
+        )
+        .heavy(),
         Figure::new(
             "feeder-jam",
             "A pusher taller than a block jams the feeder",
             feeder_jam,
-        ),
+        )
+        .heavy(),
         Figure::new(
             "jack-pump",
             "The double-action jack through one pump of its handle",
