@@ -47,7 +47,7 @@ pub fn closed_ring(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
 pub fn fill<'a, 'b: 'a>(
     chart: &mut Chart2d<'a, 'b>,
     points: &[(f64, f64)],
-    fill: RGBAColor,
+    fill: impl Color,
 ) -> DrawResult {
     chart
         .draw_series(std::iter::once(Polygon::new(points.to_vec(), fill.filled())))?;
@@ -59,7 +59,7 @@ pub fn fill<'a, 'b: 'a>(
 pub fn shape<'a, 'b: 'a>(
     chart: &mut Chart2d<'a, 'b>,
     points: &[(f64, f64)],
-    fill: RGBAColor,
+    fill: impl Color,
     (stroke, width): (RGBColor, u32),
 ) -> DrawResult {
     self::fill(chart, points, fill)?;
