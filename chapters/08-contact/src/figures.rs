@@ -6,7 +6,7 @@ use crate::scenes;
 use crate::scenes::{orbit, run_stack, slip};
 use crate::singular::sweep;
 use crate::world::Settings;
-use pbm_collision::figures::parts::{dots, labels, shape, tenths_axes};
+use pbm_collision::figures::parts::{dots, dotted_line, labels, shape, tenths_axes};
 use pbm_particles::forces::G;
 use pbm_prelim::plot::prelude::*;
 
@@ -231,9 +231,7 @@ fn incline_slip() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
                 LINE_WIDTH,
             )?;
             dashed_line(&mut chart, &theory, REFERENCE, LINE_WIDTH)?;
-            chart.draw_series(
-                measured.iter().map(|&p| Circle::new(p, 5, color(0).filled())),
-            )?;
+            dots(&mut chart, &measured, 5, color(0))?;
             Ok(())
         },
     )
@@ -575,9 +573,7 @@ fn complementarity() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
                     .y_label_formatter(&|v| format!("{v:.0}"))
                     .draw()?;
                 line(&mut chart, set, REFERENCE, 4)?;
-                chart.draw_series(
-                    answers.iter().map(|&p| Circle::new(p, 5, color(0).filled())),
-                )?;
+                dots(&mut chart, &answers, 5, color(0))?;
             }
             Ok(())
         },
@@ -654,10 +650,7 @@ fn pivoting_trace() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
                             (s as f64, if k == 0 { t.0[i] } else { t.1[i] })
                         })
                         .collect();
-                    line(&mut chart, &points, color(i), LINE_WIDTH)?;
-                    chart.draw_series(
-                        points.iter().map(|&p| Circle::new(p, 4, color(i).filled())),
-                    )?;
+                    dotted_line(&mut chart, &points, (color(i), LINE_WIDTH), 4)?;
                 }
             }
             Ok(())

@@ -457,10 +457,7 @@ fn sheet_calibration() -> Result<Vec<Drawing>, PbmError> {
                 dashed_line(&mut chart, &[(3.0, bound), (8.3, bound)], REFERENCE, 2)?;
             }
             for (i, curve) in curves.iter().enumerate() {
-                line(&mut chart, curve, color(i), LINE_WIDTH)?;
-                chart.draw_series(
-                    curve.iter().map(|&p| Circle::new(p, 4, color(i).filled())),
-                )?;
+                dotted_line(&mut chart, curve, (color(i), LINE_WIDTH), 4)?;
             }
             Ok(())
         },

@@ -1497,9 +1497,7 @@ fn clipped_above(curve: &[(f64, f64)], level: f64) -> Curve {
 /// Marks the first and last points of `curve`: what the loop looks at.
 fn ends<'a, 'b: 'a>(chart: &mut Chart2d<'a, 'b>, curve: &[(f64, f64)]) -> DrawResult {
     if let (Some(&first), Some(&last)) = (curve.first(), curve.last()) {
-        chart.draw_series(
-            [first, last].map(|p| Circle::new(p, 4, REFERENCE.filled())),
-        )?;
+        dots(chart, &[first, last], 4, REFERENCE)?;
     }
     Ok(())
 }
