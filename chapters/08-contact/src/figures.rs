@@ -573,7 +573,7 @@ fn complementarity() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
                     .y_label_formatter(&|v| format!("{v:.0}"))
                     .draw()?;
                 line(&mut chart, set, REFERENCE, 4)?;
-                dots(&mut chart, &answers, 5, color(0))?;
+                dots(&mut chart, answers, 5, color(0))?;
             }
             Ok(())
         },

@@ -1147,21 +1147,20 @@ fn draw_correction<'a, 'b: 'a>(
     chart: &mut Chart2d<'a, 'b>,
     c: &Correction,
 ) -> DrawResult {
-    let names = ["A", "B", "C", "D", "E"];
     let n = c.from.len();
-    for k in 0..n {
+    for (k, (before, after)) in c.before.iter().zip(&c.after).enumerate().take(n) {
         let ink = color(k);
-        let (old, new) = (closed(&c.before[k]), closed(&c.after[k]));
+        let (old, new) = (closed(before), closed(after));
         shape(chart, &new, ink.mix(0.3), (ink, LINE_WIDTH))?;
         dashed_line(chart, &old, ink, LINE_WIDTH)?;
     }
-    for k in 0..n {
-        let (from, to) = (c.from[k], c.to[k]);
+    let names = ["A", "B", "C", "D", "E"];
+    for ((&from, &to), name) in c.from.iter().zip(&c.to).zip(names) {
         let tip = from + SHOWN_LONGER * (to - from);
         arrow(chart, (from.x, from.y), (tip.x, tip.y), 0.006, BLACK, LINE_WIDTH)?;
         let label = tick_font().pos(Pos::new(HPos::Center, VPos::Center));
         chart.draw_series(std::iter::once(Text::new(
-            names[k],
+            name,
             (to.x, to.y - 0.012),
             label,
         )))?;
