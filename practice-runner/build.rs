@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-const NOTHING: &str = "const TASK: &str = \"\";\n\
+const NOTHING: &str = "use pbm_chapters::*;\nconst TASK: &str = \"\";\n\
 fn run() -> pbm_prelim::practice::Report {\n    \
 pbm_prelim::practice::Report::fail(\"no task to check: run `pbm practice check CHAPTER/TASK`\")\n}\n";
 
@@ -19,7 +19,7 @@ fn main() {
         .ok()
         .filter(|text| {
             text.lines()
-                .find_map(|l| l.strip_prefix("#[path = \"")?.strip_suffix("\"]"))
+                .find_map(|l| l.strip_prefix("include!(\"")?.strip_suffix("\");"))
                 .is_some_and(|file| {
                     // Gone later, it must be noticed then too.
                     println!("cargo:rerun-if-changed={file}");

@@ -1,7 +1,7 @@
 //! The `pbm` toolkit: the chapter registry and the command line. The physics lives in
 //! the chapter crates under `chapters/`, each of which registers everything its pages
 //! show in its `chapter()`; the pipelines that turn those registrations into a book
-//! live in `pbm-book` (`book-tools/`). This crate only lists the chapters.
+//! live in `pbm-book` (`book-tools/`). The list of chapters is `pbm-chapters`'s.
 
 pub use pbm_book::{
     Error, benchmarks, book, commands, demos, equations, figures, files,
@@ -15,22 +15,8 @@ pub fn timing_tables() -> Vec<pbm_prelim::registry::TimingTable> {
     chapters().iter().flat_map(|c| c.tables.iter().copied()).collect()
 }
 
-/// Every chapter of the book, in order: the one line a new chapter adds here.
-pub fn chapters() -> Vec<pbm_prelim::Chapter> {
-    vec![
-        pbm_ode::chapter(),
-        pbm_particles::chapter(),
-        pbm_implicit::chapter(),
-        pbm_constraints::chapter(),
-        pbm_lagrangian::chapter(),
-        pbm_rigid::chapter(),
-        pbm_collision::chapter(),
-        pbm_contact::chapter(),
-        pbm_cloth::chapter(),
-        pbm_pbd::chapter(),
-        pbm_interactive::chapter(),
-    ]
-}
+/// Every chapter of the book, in order (listed once, in the `pbm-chapters` crate).
+pub use pbm_chapters::chapters;
 
 /// Every chapter, exercise (with its parameters, their types, defaults and ranges, and
 /// the result fields that may be null) and figure, as one JSON object: `pbm list --json`.

@@ -437,7 +437,7 @@ fn list() -> String {
             );
         }
         // The live demos in the chapter's pages (compiled to WebAssembly by `pbm demos`).
-        for demo in chapter.demos {
+        for demo in chapter.demos.specs {
             let params: Vec<&str> = demo.params.iter().map(|p| p.name).collect();
             out += &format!(
                 "  demo {}: {} (live in the book; sliders {})\n",

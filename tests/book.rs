@@ -1,6 +1,7 @@
-//! Book integrity: every include resolves to an anchor, every figure a page shows is
-//! drawn by some chapter, every chapter crate has a page, SUMMARY lists every page,
-//! and the built book renders its math and loads nothing from the internet.
+//! Book integrity: every include resolves to an anchor and every anchor is shown, every
+//! figure a page shows is drawn by some chapter, every chapter crate has a page, SUMMARY
+//! lists every page, the built book renders its math and loads nothing from the
+//! internet, and ARCHITECTURE.md's crate ladder is the manifests.
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
@@ -408,10 +409,11 @@ fn every_chapter_crate_has_a_page_that_includes_its_code() {
     let chapters_dir = pbm::repo_root().join("chapters");
     for entry in fs::read_dir(chapters_dir).unwrap() {
         let dir = entry.unwrap().path();
-        if !dir.join("Cargo.toml").exists() {
+        let name = dir.file_name().unwrap().to_str().unwrap().to_string();
+        // `all` is the list of chapters, not a chapter's code.
+        if !dir.join("Cargo.toml").exists() || name == "all" {
             continue;
         }
-        let name = dir.file_name().unwrap().to_str().unwrap().to_string();
         assert!(
             all_pages.contains(&format!("chapters/{name}/src/")),
             "no page includes code from chapters/{name}"
@@ -428,28 +430,25 @@ fn every_chapter_crate_has_a_page_that_includes_its_code() {
 
 #[test]
 fn every_crate_under_chapters_is_registered_built_and_in_the_summary() {
-    // A new chapter is one crate, one line in `pbm::chapters()`, its pages and its
-    // SUMMARY entry: forgetting the registration or the summary fails here.
+    // A new chapter is one crate, its name in `pbm-chapters` (chapters/all), its pages
+    // and its SUMMARY entry: forgetting the registration or the summary fails here.
     let root = pbm::repo_root();
-    let workspace = fs::read_to_string(root.join("Cargo.toml")).unwrap();
     let summary = fs::read_to_string(book_src().join("SUMMARY.md")).unwrap();
     let chapters = pbm::chapters();
     for entry in fs::read_dir(root.join("chapters")).unwrap() {
         let dir = entry.unwrap().path();
         let name = dir.file_name().unwrap().to_str().unwrap().to_string();
-        if !dir.join("Cargo.toml").exists() {
-            continue;
-        }
-        assert!(
-            workspace.contains(&format!("\"chapters/{name}\"")),
-            "chapters/{name} is not a workspace member (Cargo.toml)"
-        );
-        if name == "00-preliminaries" {
+        // The chapters are the numbered crates; 00 is the shared vocabulary and
+        // `all` the list of chapters (the workspace takes every folder by glob).
+        let numbered = name.starts_with(|c: char| c.is_ascii_digit());
+        if !dir.join("Cargo.toml").exists() || !numbered || name == "00-preliminaries"
+        {
             continue;
         }
         assert!(
             chapters.iter().any(|c| c.pages == name),
-            "chapters/{name} is not registered in pbm::chapters() (src/lib.rs)"
+            "chapters/{name} is not registered in pbm_chapters::chapters() \
+             (chapters/all/src/lib.rs)"
         );
         assert!(
             summary.contains(&format!("]({name}/index.md)")),
@@ -825,4 +824,351 @@ fn every_practice_task_is_on_its_exercises_page_and_names_a_real_equation() {
         }
     }
     assert!(tasks > 0);
+}
+
+/// A workspace crate as `cargo metadata` describes it: its folder (from the repository's
+/// root), its features, and its dependencies on the workspace's crates, each as (kind,
+/// name) with kind `""`, `"dev"` or `"build"`.
+struct Manifest {
+    folder: PathBuf,
+    depends_on: BTreeSet<(String, String)>,
+    features: BTreeMap<String, Vec<String>>,
+}
+
+/// Every crate of the workspace, by name, read with `cargo metadata`.
+fn manifests() -> BTreeMap<String, Manifest> {
+    let root = pbm::repo_root();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = std::process::Command::new(cargo)
+        .args(["metadata", "--no-deps", "--format-version", "1"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "cargo metadata: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let packages = metadata["packages"].as_array().unwrap();
+    let names: BTreeSet<&str> =
+        packages.iter().map(|p| p["name"].as_str().unwrap()).collect();
+    packages
+        .iter()
+        .map(|package| {
+            let manifest = PathBuf::from(package["manifest_path"].as_str().unwrap());
+            let folder = manifest.parent().unwrap();
+            let folder = folder.strip_prefix(&root).unwrap_or(folder).to_path_buf();
+            let depends_on = package["dependencies"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|d| names.contains(d["name"].as_str().unwrap()))
+                .map(|d| {
+                    let kind = d["kind"].as_str().unwrap_or("").to_string();
+                    (kind, d["name"].as_str().unwrap().to_string())
+                })
+                .collect();
+            let features =
+                serde_json::from_value(package["features"].clone()).unwrap();
+            let name = package["name"].as_str().unwrap().to_string();
+            (name, Manifest { folder, depends_on, features })
+        })
+        .collect()
+}
+
+/// The crates of the chapters: those in a `chapters/NN-name/` folder.
+fn chapter_crates(manifests: &BTreeMap<String, Manifest>) -> BTreeSet<String> {
+    let numbered = |folder: &str| {
+        let bytes = folder.as_bytes();
+        bytes.len() > 3
+            && bytes[..2].iter().all(u8::is_ascii_digit)
+            && bytes[2] == b'-'
+    };
+    manifests
+        .iter()
+        .filter(|(_, m)| {
+            m.folder.parent() == Some(std::path::Path::new("chapters"))
+                && m.folder
+                    .file_name()
+                    .is_some_and(|f| numbered(&f.to_string_lossy()))
+        })
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
+/// Splits a list at the commas outside parentheses.
+fn split_list(list: &str) -> Vec<String> {
+    let (mut items, mut item, mut depth) = (Vec::new(), String::new(), 0);
+    for c in list.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(std::mem::take(&mut item));
+                continue;
+            }
+            _ => {}
+        }
+        item.push(c);
+    }
+    items.push(item);
+    items
+        .into_iter()
+        .map(|i| i.trim().to_string())
+        .filter(|i| !i.is_empty())
+        .collect()
+}
+
+/// The ladder in ARCHITECTURE.md, as (crate, what its line says it depends on, each as
+/// (kind, name)). A line that starts with a crate's name (after a chapter's number) states
+/// its dependencies: the list after `→` up to two spaces, a `│` or the line's end, going on
+/// to the next line while it ends with a comma. "every chapter" is every chapter crate; an
+/// item's parenthesis is a remark but for `(dev)` and `(build)`; a crate drawn inside the
+/// box also builds on pbm-prelim (the arrow under the box).
+fn ladder(
+    manifests: &BTreeMap<String, Manifest>,
+) -> Vec<(String, BTreeSet<(String, String)>)> {
+    let text = fs::read_to_string(pbm::repo_root().join("ARCHITECTURE.md")).unwrap();
+    let section =
+        &text[text.find("## The crate ladder").expect("no ladder section")..];
+    let block = &section[section.find("```text\n").unwrap() + "```text\n".len()..];
+    let lines: Vec<&str> = block[..block.find("```").unwrap()].lines().collect();
+    // A line's text inside the drawing's frame.
+    let inside = |line: &str| line.trim().trim_matches('│').trim().to_string();
+    let until_a_gap =
+        |text: &str| text.split("  ").next().unwrap().trim().to_string();
+    let resolve = |subject: &str, item: &str| -> String {
+        [item.to_string(), format!("pbm-{item}")]
+            .into_iter()
+            .find(|name| manifests.contains_key(name))
+            .unwrap_or_else(|| {
+                panic!("ARCHITECTURE.md, {subject}: no crate {item} or pbm-{item}")
+            })
+    };
+    let mut statements = Vec::new();
+    let mut in_box = false;
+    for (i, line) in lines.iter().enumerate() {
+        in_box = (in_box || line.contains('┌')) && !line.contains('└');
+        let text = inside(line);
+        let mut words = text.split_whitespace().peekable();
+        words.next_if(|w| w.chars().all(|c| c.is_ascii_digit()));
+        let Some(subject) = words.next().filter(|w| manifests.contains_key(*w))
+        else {
+            continue;
+        };
+        let mut list =
+            text.split_once('→').map(|(_, l)| until_a_gap(l)).unwrap_or_default();
+        let mut next = i + 1;
+        while list.ends_with(',') && next < lines.len() {
+            list = format!("{list} {}", until_a_gap(&inside(lines[next])));
+            next += 1;
+        }
+        let mut stated = BTreeSet::new();
+        if in_box {
+            stated.insert((String::new(), "pbm-prelim".to_string()));
+        }
+        for item in split_list(&list) {
+            let (name, remark) = match item.split_once('(') {
+                Some((name, remark)) => {
+                    (name.trim(), remark.trim_end_matches(')').trim())
+                }
+                None => (item.as_str(), ""),
+            };
+            let kind = if matches!(remark, "dev" | "build") { remark } else { "" };
+            let names: Vec<String> = if name == "every chapter" {
+                chapter_crates(manifests).into_iter().collect()
+            } else {
+                vec![resolve(subject, name)]
+            };
+            stated.extend(names.into_iter().map(|n| (kind.to_string(), n)));
+        }
+        statements.push((subject.to_string(), stated));
+    }
+    statements
+}
+
+#[test]
+fn the_crate_ladder_is_the_manifests() {
+    // ARCHITECTURE.md draws which crate builds on which; the manifests decide it. Every
+    // crate of the workspace has one line, and the line lists exactly its dependencies.
+    let manifests = manifests();
+    let ladder = ladder(&manifests);
+    assert!(ladder.len() >= 10, "only {} crates found in the ladder", ladder.len());
+    let kind = |k: &str| if k.is_empty() { String::new() } else { format!("{k}-") };
+    let mut problems = Vec::new();
+    let mut drawn = BTreeSet::new();
+    for (name, stated) in &ladder {
+        if !drawn.insert(name.clone()) {
+            problems.push(format!("{name} has two lines in the ladder"));
+        }
+        let actual = &manifests[name].depends_on;
+        let manifest = manifests[name].folder.join("Cargo.toml");
+        for (k, dep) in actual.difference(stated) {
+            problems.push(format!(
+                "{name}: {} has the {}dependency {dep}, which the ladder does not list",
+                manifest.display(),
+                kind(k)
+            ));
+        }
+        for (k, dep) in stated.difference(actual) {
+            problems.push(format!(
+                "{name}: the ladder lists the {}dependency {dep}, which {} does not have",
+                kind(k),
+                manifest.display()
+            ));
+        }
+    }
+    for name in manifests.keys().filter(|n| !drawn.contains(*n)) {
+        problems.push(format!(
+            "{name} is a crate of the workspace with no line in the ladder"
+        ));
+    }
+    assert!(
+        problems.is_empty(),
+        "ARCHITECTURE.md, \"The crate ladder\", differs from the manifests:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn every_chapter_forwards_book_and_parallel_to_the_chapters_it_builds_on() {
+    // ARCHITECTURE.md, "Features": a chapter built with `book` (or `parallel`) builds the
+    // chapters under it the same way, so a figure never runs an earlier chapter's code
+    // without its parallel loops, nor a registry without its book parts.
+    let manifests = manifests();
+    let chapters = chapter_crates(&manifests);
+    let mut missing = Vec::new();
+    for name in &chapters {
+        let manifest = &manifests[name];
+        for (_, dep) in manifest
+            .depends_on
+            .iter()
+            .filter(|(k, d)| k.is_empty() && chapters.contains(d))
+        {
+            for feature in ["book", "parallel"] {
+                let forwarded = format!("{dep}/{feature}");
+                let listed = manifest
+                    .features
+                    .get(feature)
+                    .is_some_and(|f| f.contains(&forwarded));
+                if !listed {
+                    missing.push(format!(
+                        "{name}: `{feature}` does not forward {forwarded}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
+/// Anchors in files being restructured; the integrator empties this list. Each is a
+/// region no page and no practice listing shows, or a marker without its pair, as
+/// (file, anchor).
+const ANCHORS_LEFT_FOR_NOW: &[(&str, &str)] = &[
+    ("chapters/00-preliminaries/src/demo.rs", "values"),
+    ("chapters/00-preliminaries/src/plot.rs", "draw_figure"),
+    ("chapters/00-preliminaries/src/plot.rs", "titled"),
+    ("chapters/00-preliminaries/src/registry.rs", "exercise_new"),
+];
+
+/// Every `.rs` file under `dir`, at any depth.
+fn rust_files(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_anchor_is_shown_by_a_page_or_a_practice_listing() {
+    // An anchor marks a listing; one that nothing shows is a marker left behind when a
+    // listing was cut or moved, and misleads whoever reads the source for the book's
+    // code. Anchors are matched by file and name.
+    let root = fs::canonicalize(pbm::repo_root()).unwrap();
+    let relative = |path: &std::path::Path| {
+        let path = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        path.strip_prefix(&root).unwrap_or(&path).to_string_lossy().replace('\\', "/")
+    };
+    let mut files = Vec::new();
+    for entry in fs::read_dir(root.join("chapters")).unwrap() {
+        rust_files(&entry.unwrap().path().join("src"), &mut files);
+    }
+    rust_files(&root.join("book-tools/src"), &mut files);
+    let sources: BTreeMap<String, String> =
+        files.iter().map(|f| (relative(f), fs::read_to_string(f).unwrap())).collect();
+
+    // (file, anchor) → how many start and end markers.
+    let mut markers: BTreeMap<(String, String), (usize, usize)> = BTreeMap::new();
+    for (file, text) in &sources {
+        for line in text.lines().map(str::trim) {
+            let key = |name: &str| (file.clone(), name.trim().to_string());
+            if let Some(name) = line.strip_prefix("// ANCHOR: ") {
+                markers.entry(key(name)).or_default().0 += 1;
+            } else if let Some(name) = line.strip_prefix("// ANCHOR_END: ") {
+                markers.entry(key(name)).or_default().1 += 1;
+            }
+        }
+    }
+
+    let mut shown = BTreeSet::new();
+    for page in pages() {
+        let text = fs::read_to_string(&page).unwrap();
+        for (path, anchor) in includes(&text) {
+            if let Some(anchor) = anchor.filter(|_| path.ends_with(".rs")) {
+                shown.insert((relative(&page.parent().unwrap().join(&path)), anchor));
+            }
+        }
+    }
+    for chapter in pbm::chapters() {
+        for task in chapter.practice {
+            let listing = task.solution;
+            let file = sources
+                .iter()
+                .find(|(_, text)| text.as_str() == listing.source)
+                .map(|(file, _)| file.clone())
+                .unwrap_or_else(|| {
+                    panic!("{}: its solution is no file's text", task.id)
+                });
+            shown.insert((file, listing.anchor.to_string()));
+        }
+    }
+    assert!(shown.len() > 400, "only {} listings shown", shown.len());
+
+    let mut problems = BTreeMap::new();
+    for ((file, anchor), &(starts, ends)) in &markers {
+        let problem = if (starts, ends) != (1, 1) {
+            format!(
+                "{starts} `// ANCHOR: {anchor}` and {ends} `// ANCHOR_END: {anchor}`"
+            )
+        } else if !shown.contains(&(file.clone(), anchor.clone())) {
+            format!(
+                "anchor `{anchor}` is shown by no page and no practice listing: \
+                 delete its two marker lines"
+            )
+        } else {
+            continue;
+        };
+        problems.insert((file.as_str(), anchor.as_str()), problem);
+    }
+    let mut report: Vec<String> = problems
+        .iter()
+        .filter(|(key, _)| !ANCHORS_LEFT_FOR_NOW.iter().any(|k| k == *key))
+        .map(|((file, _), problem)| format!("{file}: {problem}"))
+        .collect();
+    report.extend(
+        ANCHORS_LEFT_FOR_NOW
+            .iter()
+            .filter(|key| !problems.contains_key(key))
+            .map(|(file, anchor)| {
+                format!("{file}: `{anchor}` is fine now: take it out of ANCHORS_LEFT_FOR_NOW")
+            }),
+    );
+    assert!(report.is_empty(), "{}", report.join("\n"));
 }

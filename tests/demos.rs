@@ -31,8 +31,9 @@ fn every_demo_runs_from_its_defaults_and_its_picture_moves() {
             "{}: {readouts:?}",
             spec.id
         );
-        let plotted = spec.plot.ys.iter().chain([&spec.plot.x]);
-        assert!(plotted.map(|&i| readouts[i]).all(f64::is_finite), "{}", spec.id);
+        let (x, ys) = spec.plotted().unwrap();
+        let plotted = ys.into_iter().chain([x]);
+        assert!(plotted.map(|i| readouts[i]).all(f64::is_finite), "{}", spec.id);
         let view = spec.view_of(&spec.defaults()).unwrap();
         assert!(view[0] < view[1] && view[2] < view[3], "{}: {view:?}", spec.id);
     }
@@ -43,11 +44,12 @@ fn every_number_a_demo_shares_with_an_exercise_is_the_same() {
     let chapters = pbm::chapters();
     for a in agreements() {
         let spec = find(a.demo).unwrap();
-        let mut demo = spec.create(a.params).unwrap();
+        let (values, readout) = a.resolve(spec).unwrap();
+        let mut demo = spec.create(&values).unwrap();
         for _ in 0..a.frames {
             demo.frame().unwrap();
         }
-        let shown = demo.readouts()[a.readout];
+        let shown = demo.readouts()[readout];
         let shown = if a.absolute { shown.abs() } else { shown };
         let (chapter, exercise) = pbm::find_exercise(&chapters, a.exercise).unwrap();
         let printed = exercise.run_with(chapter.id, a.set).unwrap();
@@ -59,21 +61,22 @@ fn every_number_a_demo_shares_with_an_exercise_is_the_same() {
 #[test]
 fn every_demo_plots_readouts_against_one_that_grows_with_time() {
     for spec in demos() {
-        let plot = spec.plot;
-        let x = &spec.readouts[plot.x];
+        let (x, ys) = spec.plotted().unwrap();
+        let axis = &spec.readouts[x];
         assert!(
-            (x.label, x.unit) == ("t", "s") || (x.label, x.unit) == ("steps", ""),
+            (axis.label, axis.unit) == ("t", "s")
+                || (axis.label, axis.unit) == ("steps", ""),
             "{}: the plot's horizontal axis is `{}`, not time or steps",
             spec.id,
-            x.label
+            axis.label
         );
-        assert!(!plot.ys.is_empty(), "{} plots nothing", spec.id);
-        assert!(plot.ys.iter().all(|&y| y < spec.readouts.len() && y != plot.x));
+        assert!(!ys.is_empty(), "{} plots nothing", spec.id);
+        assert!(!ys.contains(&x), "{} plots its time axis against itself", spec.id);
         let mut demo = spec.create(&spec.defaults()).unwrap();
-        let mut last = demo.readouts()[plot.x];
+        let mut last = demo.readouts()[x];
         for _ in 0..30 {
             demo.frame().unwrap();
-            let now = demo.readouts()[plot.x];
+            let now = demo.readouts()[x];
             assert!(now > last, "{}: the time axis stood still at {now}", spec.id);
             last = now;
         }
@@ -173,26 +176,56 @@ fn the_module_carries_every_demo_and_agreement_the_chapters_register() {
     // demo modules. The two must be the same, in the book's order.
     let chapters = pbm::chapters();
     let registered: Vec<&str> =
-        chapters.iter().flat_map(|c| c.demos.iter().map(|d| d.id)).collect();
+        chapters.iter().flat_map(|c| c.demos.specs.iter().map(|d| d.id)).collect();
     let module: Vec<&str> = demos().map(|d| d.id).collect();
     assert_eq!(module, registered);
-    let registered = chapters.iter().map(|c| c.agreements.len()).sum::<usize>();
+    let registered = chapters.iter().map(|c| c.demos.agreements.len()).sum::<usize>();
     assert_eq!(agreements().count(), registered);
     for chapter in &chapters {
-        for demo in chapter.demos {
+        for demo in chapter.demos.specs {
             assert_eq!(demo.id.split('/').next(), Some(chapter.id), "{}", demo.id);
         }
-        for a in chapter.agreements {
-            assert!(chapter.demos.iter().any(|d| d.id == a.demo), "{}", a.demo);
+        for a in chapter.demos.agreements {
+            assert!(chapter.demos.find(a.demo).is_some(), "{}", a.demo);
         }
     }
+}
+
+#[test]
+fn plots_and_agreements_name_readouts_and_sliders_the_demos_have() {
+    // Every name resolves...
+    let mut unresolved = Vec::new();
+    for spec in demos() {
+        if let Err(e) = spec.plotted() {
+            unresolved.push(format!("{} plot: {e}", spec.id));
+        }
+    }
+    for a in agreements() {
+        let resolved = find(a.demo).map(|spec| a.resolve(spec));
+        match resolved {
+            None => {
+                unresolved.push(format!("an agreement names no demo: {}", a.demo))
+            }
+            Some(Err(e)) => unresolved.push(format!("{} agreement: {e}", a.demo)),
+            Some(Ok(_)) => {}
+        }
+    }
+    assert!(unresolved.is_empty(), "{unresolved:#?}");
+    // ...and one that does not is an error naming it.
+    let spec = find("ode/euler-spiral").unwrap();
+    let error = spec.readout("diameter").unwrap_err().to_string();
+    assert!(error.contains("no readout `diameter`"), "{error}");
+    let error = spec.values_of(&["k=1"]).unwrap_err().to_string();
+    assert!(error.contains("no slider `k`"), "{error}");
+    let error = spec.values_of(&["method=Heun"]).unwrap_err().to_string();
+    assert!(error.contains("no choice `Heun`"), "{error}");
 }
 
 #[test]
 fn a_demo_whose_explicit_method_diverges_says_so_and_runs_on() {
     let spec = find("implicit/stiff").unwrap();
     // h = 0.5 > 2/k = 0.2: explicit Euler multiplies y by −4 every step.
-    let mut demo = spec.create(&[10.0, 0.5]).unwrap();
+    let mut demo = spec.create(&spec.values_of(&["k=10", "h=0.5"]).unwrap()).unwrap();
     for _ in 0..600 {
         demo.frame().unwrap();
     }
@@ -202,7 +235,9 @@ fn a_demo_whose_explicit_method_diverges_says_so_and_runs_on() {
         "{note}"
     );
     let readouts = demo.readouts();
-    assert!(readouts[1].is_nan() && readouts[2].abs() < 1e-100, "{readouts:?}");
+    let explicit = readouts[spec.readout("explicit Euler y").unwrap()];
+    let backward = readouts[spec.readout("backward Euler y").unwrap()];
+    assert!(explicit.is_nan() && backward.abs() < 1e-100, "{readouts:?}");
 }
 
 #[test]
@@ -214,17 +249,18 @@ fn the_mechanisms_switch_order_as_they_run_and_start_over_for_anything_else() {
         for _ in 0..60 {
             demo.frame().unwrap();
         }
-        let t = demo.readouts()[0];
+        let clock = spec.readout("t").unwrap();
+        let t = demo.readouts()[clock];
         let order = spec.params.iter().position(|p| p.name == "order").unwrap();
         let mut first = params.clone();
-        first[order] = 1.0;
+        first[order] = 1.0; // the menu's second choice, first order
         // Taken as it runs: the clock is where it was, and goes on from there.
         assert!(demo.retune(&spec.check(&first).unwrap()), "{id}");
-        assert_eq!(demo.readouts()[0], t, "{id}");
+        assert_eq!(demo.readouts()[clock], t, "{id}");
         for _ in 0..30 {
             demo.frame().unwrap();
         }
-        assert!(demo.readouts()[0] > t, "{id}");
+        assert!(demo.readouts()[clock] > t, "{id}");
         assert!(demo.retune(&spec.check(&params).unwrap()), "{id}: and back");
         // Anything else starts over: here the first parameter, at its least.
         assert!(order != 0 && params[0] != spec.params[0].min, "{id}");
@@ -238,48 +274,17 @@ fn the_mechanisms_switch_order_as_they_run_and_start_over_for_anything_else() {
 fn demo_sliders_carry_the_names_of_the_exercise_parameters_they_set() {
     // A slider and the exercise parameter it stands for are declared in two places (the
     // demo's `Param`, the exercise's `params!`); this holds their names together, and
-    // the agreements hold their numbers.
-    // Sliders the demo has and its exercise does not, each with why.
-    const DEMO_ONLY: &[(&str, &str, &str)] = &[
-        (
-            "collision/sweep",
-            "n",
-            "the box count; the exercise sweeps counts up to n_max",
-        ),
-        (
-            "constraints/chain",
-            "method",
-            "the exercise runs all three stabilisers at once",
-        ),
-        ("contact/drop", "friction", "the exercise drops the box without friction"),
-        (
-            "interactive/feeder",
-            "blocks",
-            "the demo's tray is smaller, to run at 60 Hz",
-        ),
-        ("interactive/feeder", "order", "switches the world's order as it runs"),
-        ("interactive/jack", "epsilon", "the exercise keeps the book's tolerance"),
-        ("interactive/jack", "order", "switches the world's order as it runs"),
-        ("lagrangian/wire", "wire", "the exercise's bead is on the circle"),
-        ("lagrangian/wire", "start", "the exercise releases the bead at θ = 0"),
-        ("ode/euler-spiral", "method", "the exercise runs all three methods at once"),
-        (
-            "rigid/dzhanibekov",
-            "axis",
-            "the exercise spins about the intermediate axis",
-        ),
-    ];
+    // the agreements hold their numbers. A slider the exercise does not have is
+    // declared `demo_only`, with why.
     let chapters = pbm::chapters();
     let mut mismatches = Vec::new();
     for a in agreements() {
         let spec = find(a.demo).unwrap();
         let (_, exercise) = pbm::find_exercise(&chapters, a.exercise).unwrap();
         for slider in spec.params {
-            let demo_only =
-                DEMO_ONLY.iter().any(|(d, s, _)| *d == a.demo && *s == slider.name);
             let Some(spec) = exercise.params.iter().find(|p| p.name == slider.name)
             else {
-                if !demo_only {
+                if slider.demo_only.is_none() {
                     mismatches.push(format!(
                         "{}: slider `{}` ({})",
                         a.demo, slider.name, a.exercise
@@ -308,6 +313,24 @@ fn demo_sliders_carry_the_names_of_the_exercise_parameters_they_set() {
                 mismatches.push(format!(
                     "{}: slider `{}` reaches [{}, {}], outside {}'s range",
                     a.demo, slider.name, slider.min, slider.max, a.exercise
+                ));
+            }
+        }
+    }
+    // A slider declared demo-only that no exercise it agrees with has.
+    for spec in demos() {
+        let exercises: Vec<_> = agreements()
+            .filter(|a| a.demo == spec.id)
+            .map(|a| pbm::find_exercise(&chapters, a.exercise).unwrap().1)
+            .collect();
+        for slider in spec.params.iter().filter(|p| p.demo_only.is_some()) {
+            if exercises
+                .iter()
+                .any(|e| e.params.iter().any(|p| p.name == slider.name))
+            {
+                mismatches.push(format!(
+                    "{}: slider `{}` is declared demo-only, but its exercise has it",
+                    spec.id, slider.name
                 ));
             }
         }

@@ -317,6 +317,7 @@ fn the_watchdog_gives_up_on_a_run_that_does_not_return() {
         }),
         optional: &[],
         limits: Vec::new(),
+        heavy: false,
     };
     let limit = Duration::from_millis(50);
     let hung = run_watched("test", &sleeper(Duration::from_secs(3600)), &[], limit);

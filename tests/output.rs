@@ -4,7 +4,7 @@
 //! rebuild the book, and the page is caught stale.
 //!
 //! Plain `cargo test` reruns every registered run but those of the few exercises that
-//! take seconds in a test build ([`HEAVY`]); CI reruns all of them in release
+//! take seconds in a test build (marked `heavy` in their chapter); CI reruns all of them in release
 //! (`cargo test --release --test output -- --include-ignored`, in `.ci/run`).
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
@@ -23,36 +23,19 @@ fn output_dir() -> PathBuf {
     pbm::repo_root().join("book/src/output")
 }
 
-/// Exercises with a registered run of several seconds in a test build: CI checks their
-/// files in release, plain `cargo test` leaves them out.
-const HEAVY: &[&str] = &[
-    "ode/adaptive",
-    "particles/interaction-scaling",
-    "implicit/sheet",
-    "implicit/sheet-sizes",
-    "constraints/rods-vs-springs",
-    "collision/sweep-table",
-    "contact/seesaw",
-    "contact/stack",
-    "cloth/contact",
-    "cloth/drape",
-    "pbd/sheet-sag",
-    "pbd/sheet-calibration",
-    "interactive/feeder",
-    "interactive/pile",
-    "interactive/jam",
-];
-
 #[test]
 fn every_light_output_and_value_file_is_what_the_code_prints_now() {
     let chapters = pbm::chapters();
-    for heavy in HEAVY {
-        assert!(
-            pbm::find_exercise(&chapters, heavy).is_ok(),
-            "{heavy} is no exercise"
-        );
-    }
-    check_outputs(|id| !HEAVY.contains(&id));
+    let heavy: Vec<String> = chapters
+        .iter()
+        .flat_map(|c| {
+            c.exercises
+                .iter()
+                .filter(|e| e.heavy)
+                .map(|e| format!("{}/{}", c.id, e.id))
+        })
+        .collect();
+    check_outputs(|id| !heavy.iter().any(|h| h == id));
 }
 
 #[test]

@@ -11,6 +11,7 @@
 
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
+use pbm_chapters::{pbm_collision, pbm_constraints, pbm_ode};
 use std::fs;
 
 /// How the stated number must agree with the computed one.

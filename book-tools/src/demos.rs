@@ -144,36 +144,47 @@ pub fn write_module(
         .map_err(|source| Error::Write { path, source })?;
     let path = book_dir.join("src").join(AGREEMENTS_FILE);
     let text =
-        serde_json::to_string_pretty(&agreements_json(chapters)).unwrap_or_default();
+        serde_json::to_string_pretty(&agreements_json(chapters)?).unwrap_or_default();
     write_atomically_bytes(&path, text.as_bytes())
         .map_err(|source| Error::Write { path, source })
 }
 
 /// The chapters' agreements between demos and exercises, for the browser test, each
-/// with the `pbm run` arguments whose output it must match.
-pub fn agreements_json(chapters: &[Chapter]) -> serde_json::Value {
-    let list: Vec<serde_json::Value> = chapters
-        .iter()
-        .flat_map(|c| c.agreements.iter())
-        .map(|a| {
+/// with its demo's parameter values and readout found by name (as the page numbers
+/// them: one value per slider, readouts by their place) and the `pbm run` arguments
+/// whose output it must match. An agreement naming a demo, slider or readout that
+/// does not exist is an error naming it.
+pub fn agreements_json(chapters: &[Chapter]) -> Result<serde_json::Value, Error> {
+    let mut list = Vec::new();
+    for chapter in chapters {
+        for a in chapter.demos.agreements {
+            let spec = chapter.demos.find(a.demo).ok_or_else(|| {
+                Error::Book(format!(
+                    "an agreement names demo {}, which {} does not have",
+                    a.demo, chapter.id
+                ))
+            })?;
+            let (params, readout) = a.resolve(spec).map_err(|e| {
+                Error::Book(format!("an agreement of {}: {e}", a.demo))
+            })?;
             let mut args = vec!["run".to_string(), a.exercise.to_string()];
             for s in a.set {
                 args.extend(["--set".to_string(), s.to_string()]);
             }
             args.push("--json".into());
-            serde_json::json!({
+            list.push(serde_json::json!({
                 "demo": a.demo,
-                "params": a.params,
+                "params": params,
                 "frames": a.frames,
-                "readout": a.readout,
+                "readout": readout,
                 "pbm_args": args,
                 "key": a.key,
                 "absolute": a.absolute,
                 "tolerance": a.tolerance,
-            })
-        })
-        .collect();
-    serde_json::Value::Array(list)
+            }));
+        }
+    }
+    Ok(serde_json::Value::Array(list))
 }
 
 /// The element that stands for demo `id` among `demos`, or an error naming the demos
@@ -218,7 +229,7 @@ impl DemoPreprocessor {
     /// The preprocessor for the demos of `chapters`.
     pub fn new(chapters: &[Chapter]) -> Self {
         DemoPreprocessor {
-            demos: chapters.iter().flat_map(|c| c.demos.iter()).collect(),
+            demos: chapters.iter().flat_map(|c| c.demos.specs.iter()).collect(),
         }
     }
 }
@@ -260,7 +271,7 @@ mod tests {
             title: "a test",
             params: &[Param::log("h", "step h", "s", [0.1, 0.01, 1.0])],
             readouts: &[],
-            plot: Plot::over(0, &[]),
+            plot: Plot::over("t", &[]),
             view: |_| Ok([-1.0, 1.0, -1.0, 1.0]),
             drag: None,
             build: |_| Err(pbm_prelim::PbmError::invalid("demo", "a test")),

@@ -52,7 +52,6 @@ pub fn pages(book_src: &Path) -> Result<Vec<PathBuf>, crate::Error> {
     Ok(out)
 }
 
-// ANCHOR: code_stamp
 /// A fingerprint of the code that draws the figures and runs the program outputs: the
 /// SHA-256 of every file [`code_files`] lists, each with its path. The book build
 /// records it beside the files it wrote (`book/generated.stamp`, committed with them).
@@ -117,7 +116,6 @@ fn collect(path: &Path, files: &mut Vec<PathBuf>) -> io::Result<()> {
     }
     Ok(())
 }
-// ANCHOR_END: code_stamp
 
 #[cfg(test)]
 mod tests {

@@ -724,8 +724,7 @@ mod tests {
             figures: Vec::new(),
             shown: vec![shown],
             tables: &[],
-            demos: &[],
-            agreements: &[],
+            demos: pbm_prelim::demo::Demos::NONE,
             practice: &[],
         };
         const TABLES: &[pbm_prelim::registry::TimingTable] =

@@ -135,17 +135,22 @@ pub extern "C" fn pbm_readout_ink(demo: u32, readout: u32) -> i32 {
 
 /// What a demo plots over time: `field` 0 the readout along the horizontal axis, 1
 /// whether the vertical axis is logarithmic (1) or not (0), 2 how many readouts are
-/// plotted, 3 + i the i-th of them; −1 for a field or demo that does not exist.
+/// plotted, 3 + i the i-th of them (readouts by their place in the demo's list);
+/// −1 for a field or demo that does not exist, or a plot naming a readout the demo
+/// does not have (`tests/demos.rs` checks that none does).
 #[unsafe(no_mangle)]
 pub extern "C" fn pbm_plot(demo: u32, field: u32) -> i32 {
-    let Some(plot) = spec(demo).map(|d| d.plot) else {
+    let Some(d) = spec(demo) else {
+        return -1;
+    };
+    let Ok((x, ys)) = d.plotted() else {
         return -1;
     };
     match field {
-        0 => plot.x as i32,
-        1 => plot.log as i32,
-        2 => plot.ys.len() as i32,
-        n => plot.ys.get(n as usize - 3).map_or(-1, |&y| y as i32),
+        0 => x as i32,
+        1 => d.plot.log as i32,
+        2 => ys.len() as i32,
+        n => ys.get(n as usize - 3).map_or(-1, |&y| y as i32),
     }
 }
 

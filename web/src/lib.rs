@@ -12,25 +12,9 @@ pub mod abi;
 pub use pbm_prelim::demo;
 use pbm_prelim::demo::{Agreement, DemoSpec};
 
-/// Every chapter's demos, in the book's order (each chapter registers its own in its
-/// `demos` module; `tests/demos.rs` checks this list against the chapters' registry).
-pub const CHAPTERS: &[&[DemoSpec]] = &[
-    pbm_ode::demos::DEMOS,
-    pbm_particles::demos::DEMOS,
-    pbm_implicit::demos::DEMOS,
-    pbm_constraints::demos::DEMOS,
-    pbm_lagrangian::demos::DEMOS,
-    pbm_rigid::demos::DEMOS,
-    pbm_collision::demos::DEMOS,
-    pbm_contact::demos::DEMOS,
-    pbm_cloth::demos::DEMOS,
-    pbm_pbd::demos::DEMOS,
-    pbm_interactive::demos::DEMOS,
-];
-
 /// Every demo, in the book's order; the ABI numbers them in this order.
 pub fn demos() -> impl Iterator<Item = &'static DemoSpec> {
-    CHAPTERS.iter().flat_map(|c| c.iter())
+    pbm_chapters::DEMOS.iter().flat_map(|c| c.specs.iter())
 }
 
 /// The demo a page names, if there is one.
@@ -40,19 +24,5 @@ pub fn find(id: &str) -> Option<&'static DemoSpec> {
 
 /// Every agreement between a demo and an exercise, the chapters' in order.
 pub fn agreements() -> impl Iterator<Item = &'static Agreement> {
-    [
-        pbm_ode::demos::AGREEMENTS,
-        pbm_particles::demos::AGREEMENTS,
-        pbm_implicit::demos::AGREEMENTS,
-        pbm_constraints::demos::AGREEMENTS,
-        pbm_lagrangian::demos::AGREEMENTS,
-        pbm_rigid::demos::AGREEMENTS,
-        pbm_collision::demos::AGREEMENTS,
-        pbm_contact::demos::AGREEMENTS,
-        pbm_cloth::demos::AGREEMENTS,
-        pbm_pbd::demos::AGREEMENTS,
-        pbm_interactive::demos::AGREEMENTS,
-    ]
-    .into_iter()
-    .flat_map(|a| a.iter())
+    pbm_chapters::DEMOS.iter().flat_map(|c| c.agreements.iter())
 }

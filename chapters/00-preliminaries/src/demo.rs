@@ -3,6 +3,10 @@
 
 use crate::PbmError;
 
+/// The page's frame (s): a demo advances this much of the page's time per
+/// [`Demo::frame`].
+pub const FRAME: f64 = 1.0 / 60.0;
+
 /// A slider (or, with `choices`, a menu) of a demo.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Param {
@@ -24,6 +28,9 @@ pub struct Param {
     pub whole: bool,
     /// The options of a menu, their index being the value; empty for a slider.
     pub choices: &'static [&'static str],
+    /// Why the demo has this slider and the exercise it stands beside does not;
+    /// `None` for a slider that sets the exercise parameter of its name.
+    pub demo_only: Option<&'static str>,
 }
 
 impl Param {
@@ -44,6 +51,7 @@ impl Param {
             log: false,
             whole: false,
             choices: &[],
+            demo_only: None,
         }
     }
 
@@ -74,6 +82,37 @@ impl Param {
     ) -> Param {
         let max = choices.len() as f64 - 1.0;
         Param { choices, ..Param::count(name, label, [0.0, 0.0, max]) }
+    }
+
+    /// The same slider, which the demo has and its exercise does not, for the
+    /// reason `why` (e.g. "the exercise runs all three methods at once").
+    pub const fn demo_only(self, why: &'static str) -> Param {
+        Param { demo_only: Some(why), ..self }
+    }
+
+    /// The value `word` names: a menu's choice by its text, a slider's number as
+    /// written, checked against the range.
+    pub fn parse(&self, word: &str) -> Result<f64, PbmError> {
+        if self.choices.is_empty() {
+            let value = word.parse::<f64>().map_err(|_| {
+                PbmError::invalid(
+                    "demo parameter",
+                    format!("{} = {word} is not a number", self.name),
+                )
+            })?;
+            return self.check(value);
+        }
+        match self.choices.iter().position(|&c| c == word) {
+            Some(i) => Ok(i as f64),
+            None => Err(PbmError::invalid(
+                "demo parameter",
+                format!(
+                    "{} has no choice `{word}`; choices: {}",
+                    self.name,
+                    self.choices.join(", ")
+                ),
+            )),
+        }
     }
 
     /// `value` if it lies in the range (a whole index for a menu), else a clear error.
@@ -118,20 +157,21 @@ impl Readout {
 }
 
 /// What a demo plots beside its picture, as the run goes on: readouts against a
-/// readout that grows with time (the simulated time, or the step count).
+/// readout that grows with time (the simulated time, or the step count), each named
+/// by its label ([`DemoSpec::readout`] finds it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Plot {
     /// The readout along the horizontal axis.
-    pub x: usize,
+    pub x: &'static str,
     /// The readouts plotted against it, each in its readout's ink.
-    pub ys: &'static [usize],
+    pub ys: &'static [&'static str],
     /// Whether the vertical axis is logarithmic (for errors that span decades).
     pub log: bool,
 }
 
 impl Plot {
     /// Readouts `ys` against readout `x`, on a linear scale.
-    pub const fn over(x: usize, ys: &'static [usize]) -> Plot {
+    pub const fn over(x: &'static str, ys: &'static [&'static str]) -> Plot {
         Plot { x, ys, log: false }
     }
 
@@ -223,9 +263,9 @@ impl Drawing {
 // ANCHOR: demo
 /// A running demo.
 pub trait Demo {
-    /// Advances one 60 Hz frame of the page (however many simulation steps that is).
+    /// Advances one [`FRAME`] of the page (however many simulation steps that is).
     fn frame(&mut self) -> Result<(), PbmError>;
-    /// The live numbers, one per [`DemoSpec::readouts`].
+    /// The live numbers, one per [`DemoSpec::readouts`], in their order.
     fn readouts(&self) -> Vec<f64>;
     /// The picture of the current state.
     fn draw(&self, out: &mut Drawing);
@@ -395,6 +435,57 @@ impl DemoSpec {
     pub fn defaults(&self) -> Vec<f64> {
         self.params.iter().map(|p| p.default).collect()
     }
+
+    /// The place among [`DemoSpec::readouts`] of the readout labelled `label`; an
+    /// error names a readout the demo does not have.
+    pub fn readout(&self, label: &str) -> Result<usize, PbmError> {
+        self.readouts.iter().position(|r| r.label == label).ok_or_else(|| {
+            let known: Vec<&str> = self.readouts.iter().map(|r| r.label).collect();
+            PbmError::invalid(
+                "demo",
+                format!(
+                    "{} has no readout `{label}`; readouts: {}",
+                    self.id,
+                    known.join("; ")
+                ),
+            )
+        })
+    }
+
+    /// The places of the plot's readouts: the horizontal axis's, then each
+    /// plotted one's.
+    pub fn plotted(&self) -> Result<(usize, Vec<usize>), PbmError> {
+        let ys = self.plot.ys.iter().map(|y| self.readout(y));
+        Ok((self.readout(self.plot.x)?, ys.collect::<Result<_, _>>()?))
+    }
+
+    /// Parameter values from `name=value` words, as the CLI's `--set` and the page's
+    /// address write them (a menu's value by its choice's text); a parameter no word
+    /// names keeps its default. One value per parameter, in their order.
+    pub fn values_of(&self, set: &[&str]) -> Result<Vec<f64>, PbmError> {
+        let mut values = self.defaults();
+        for word in set {
+            let (name, value) = word.split_once('=').ok_or_else(|| {
+                PbmError::invalid(
+                    "demo",
+                    format!("{}: `{word}` is not name=value", self.id),
+                )
+            })?;
+            let Some(i) = self.params.iter().position(|p| p.name == name) else {
+                let known: Vec<&str> = self.params.iter().map(|p| p.name).collect();
+                return Err(PbmError::invalid(
+                    "demo",
+                    format!(
+                        "{} has no slider `{name}`; sliders: {}",
+                        self.id,
+                        known.join(", ")
+                    ),
+                ));
+            };
+            values[i] = self.params[i].parse(value)?;
+        }
+        Ok(values)
+    }
 }
 
 /// An orthographic view of 3-D space from a fixed direction, for demos of solids:
@@ -432,19 +523,29 @@ impl Camera {
     }
 }
 /// A number a demo shows that a CLI exercise prints too: after `frames` frames with
-/// `params`, readout `readout` of demo `demo` equals the number at `key` in `pbm run
-/// exercise --set ... --json` to the last digit (the same functions compute both). The native tests
-/// and the browser test check every one.
+/// its sliders `set`, readout `readout` of demo `demo` equals the number at `key` in
+/// `pbm run exercise --set ... --json` to the last digit (the same functions compute
+/// both). The native tests and the browser test check every one.
+///
+/// ```
+/// # use pbm_prelim::demo::Agreement;
+/// const SPIRAL: Agreement = Agreement::demo("ode/euler-spiral")
+///     .set(&["method=Euler", "h=0.1"])
+///     .frames(63)
+///     .readout("radius after one turn")
+///     .matches("ode/euler-spiral", &["h=0.1", "steps=63"], "/euler_final_radius");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Agreement {
     /// The demo's id.
     pub demo: &'static str,
-    /// Its parameter values, in the order of its parameters.
-    pub params: &'static [f64],
+    /// Its sliders' values as `name=value` words (a menu's by its choice's text);
+    /// the others keep their defaults ([`DemoSpec::values_of`]).
+    pub sliders: &'static [&'static str],
     /// Frames to run.
     pub frames: u32,
-    /// Which readout.
-    pub readout: usize,
+    /// The readout's label ([`DemoSpec::readout`]).
+    pub readout: &'static str,
     /// The exercise, `chapter/id`.
     pub exercise: &'static str,
     /// Its `--set` assignments.
@@ -464,25 +565,35 @@ pub struct Agreement {
 }
 
 impl Agreement {
-    /// Demo `demo` with `params`, run for `frames` frames, shows at readout
-    /// `readout` what [`Agreement::matches`] names.
-    pub const fn new(
-        demo: &'static str,
-        params: &'static [f64],
-        frames: u32,
-        readout: usize,
-    ) -> Agreement {
+    /// Demo `demo`, from its defaults, shows after [`Agreement::frames`] at
+    /// [`Agreement::readout`] what [`Agreement::matches`] names.
+    pub const fn demo(demo: &'static str) -> Agreement {
         Agreement {
             demo,
-            params,
-            frames,
-            readout,
+            sliders: &[],
+            frames: 0,
+            readout: "",
             exercise: "",
             set: &[],
             key: "",
             absolute: false,
             tolerance: 0.0,
         }
+    }
+
+    /// …with these sliders set, as `name=value` words.
+    pub const fn set(self, sliders: &'static [&'static str]) -> Agreement {
+        Agreement { sliders, ..self }
+    }
+
+    /// …after this many frames.
+    pub const fn frames(self, frames: u32) -> Agreement {
+        Agreement { frames, ..self }
+    }
+
+    /// …at the readout labelled `readout`.
+    pub const fn readout(self, readout: &'static str) -> Agreement {
+        Agreement { readout, ..self }
     }
 
     /// …the number at JSON Pointer `key` of `pbm run exercise --set … --json`.
@@ -504,6 +615,40 @@ impl Agreement {
     /// [`Agreement::tolerance`]).
     pub const fn within(self, tolerance: f64) -> Agreement {
         Agreement { tolerance, ..self }
+    }
+
+    /// The demo's parameter values (one per parameter, in their order) and the
+    /// place of the readout, found by name in `spec`, the agreement's demo; an
+    /// error names what `spec` does not have.
+    pub fn resolve(&self, spec: &DemoSpec) -> Result<(Vec<f64>, usize), PbmError> {
+        if spec.id != self.demo {
+            return Err(PbmError::invalid(
+                "agreement",
+                format!("it is about {}, not {}", self.demo, spec.id),
+            ));
+        }
+        Ok((spec.values_of(self.sliders)?, spec.readout(self.readout)?))
+    }
+}
+
+/// A chapter's live demos and the numbers they share with its exercises: the one
+/// value each chapter's `demos` module exports as `DEMOS`.
+#[derive(Debug, Clone, Copy)]
+pub struct Demos {
+    /// The demos, in the book's order.
+    pub specs: &'static [DemoSpec],
+    /// The numbers the demos show that the chapter's exercises print too (checked
+    /// natively by `tests/demos.rs` and in the browser).
+    pub agreements: &'static [Agreement],
+}
+
+impl Demos {
+    /// A chapter with no live demos.
+    pub const NONE: Demos = Demos { specs: &[], agreements: &[] };
+
+    /// The demo called `id`, if the chapter has it.
+    pub fn find(&self, id: &str) -> Option<&'static DemoSpec> {
+        self.specs.iter().find(|d| d.id == id)
     }
 }
 
@@ -532,8 +677,8 @@ mod tests {
             Param::choice("method", "method", &["a", "b", "c"]),
             Param::log("h", "step h", "s", [0.1, 0.01, 1.0]),
         ],
-        readouts: &[],
-        plot: Plot::over(0, &[]),
+        readouts: &[Readout::plain("t", "s"), Readout::plain("x", "m")],
+        plot: Plot::over("t", &["x"]),
         view: |p| Ok([-p.get("h")?, p.get("h")?, -1.0, 1.0]),
         drag: None,
         build: |_| Ok(Box::new(Still)),
@@ -561,5 +706,33 @@ mod tests {
         assert!(!a.same_but(&SPEC.check(&[2.0, 0.5]).unwrap(), "h"));
         assert!(!a.same_but(&SPEC.check(&[0.0, 0.25]).unwrap(), "method"));
         assert!(a.same_but(&a, "h"));
+    }
+
+    #[test]
+    fn readouts_sliders_and_menu_choices_are_found_by_name() {
+        assert_eq!(SPEC.plotted().unwrap(), (0, vec![1]));
+        let error = SPEC.readout("y").unwrap_err().to_string();
+        assert!(
+            error.contains("test/values has no readout `y`; readouts: t; x"),
+            "{error}"
+        );
+        assert_eq!(SPEC.values_of(&[]).unwrap(), [0.0, 0.1]);
+        assert_eq!(SPEC.values_of(&["h=0.25", "method=c"]).unwrap(), [2.0, 0.25]);
+        let error = SPEC.values_of(&["k=1"]).unwrap_err().to_string();
+        assert!(error.contains("no slider `k`; sliders: method, h"), "{error}");
+        let error = SPEC.values_of(&["method=d"]).unwrap_err().to_string();
+        assert!(
+            error.contains("method has no choice `d`; choices: a, b, c"),
+            "{error}"
+        );
+        assert!(SPEC.values_of(&["h=2"]).is_err(), "outside the slider's range");
+        assert!(SPEC.values_of(&["h=fast"]).is_err(), "not a number");
+        assert!(SPEC.values_of(&["h"]).is_err(), "not name=value");
+        let agreement =
+            Agreement::demo("test/values").set(&["method=b"]).readout("x");
+        assert_eq!(agreement.resolve(&SPEC).unwrap(), (vec![1.0, 0.1], 1));
+        let error = agreement.readout("v").resolve(&SPEC).unwrap_err().to_string();
+        assert!(error.contains("no readout `v`"), "{error}");
+        assert!(Agreement::demo("test/other").resolve(&SPEC).is_err());
     }
 }

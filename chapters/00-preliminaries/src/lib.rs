@@ -39,14 +39,15 @@ pub use registry::{Chapter, Exercise, Figure, Limit, Optional, Shown};
 pub use snapshot::round_json;
 pub use snapshot::{round_sig, short};
 
-/// A chapter crate's registration, in its `lib.rs`: declares the modules that only
-/// the book builds (`exercises`, `figures`, `pages`, `practice`, behind the crate's
-/// `book` feature) and `chapter()`, the `Chapter` they make up, with the live demos
-/// of the crate's `demos` module (declared by the crate itself: the WebAssembly
-/// build needs it without the book).
+/// A chapter crate's registration, the last line of its `lib.rs`: writes `chapter()`,
+/// the `Chapter` its modules make up — `exercises`, `figures`, `pages` and `practice`
+/// (which the crate declares behind its `book` feature) and the live demos of its
+/// `demos` module (declared without it: the WebAssembly build needs them).
 ///
 /// ```ignore
 /// pub mod demos;
+/// #[cfg(feature = "book")]
+/// pub mod exercises; // and figures, pages, practice
 /// pbm_prelim::chapter!(id: "ode", number: 1, pages: "01-ode",
 ///     title: "Differential Equation Basics");
 /// ```
@@ -58,15 +59,6 @@ macro_rules! chapter {
         pages: $pages:literal,
         title: $title:literal $(,)?
     ) => {
-        #[cfg(feature = "book")]
-        pub mod exercises;
-        #[cfg(feature = "book")]
-        pub mod figures;
-        #[cfg(feature = "book")]
-        pub mod pages;
-        #[cfg(feature = "book")]
-        pub mod practice;
-
         /// The chapter's registry entry: everything its pages show (exercises,
         /// figures, the runs and numbers quoted, timing tables, live demos, practice).
         #[cfg(feature = "book")]
@@ -81,7 +73,6 @@ macro_rules! chapter {
                 shown: pages::shown(),
                 tables: pages::TABLES,
                 demos: demos::DEMOS,
-                agreements: demos::AGREEMENTS,
                 practice: practice::TASKS,
             }
         }

@@ -171,10 +171,17 @@ pub trait Choice: Copy + PartialEq + 'static {
 /// One declared parameter of an exercise.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParamSpec {
-    /// The name used with `--set name=value`.
+    /// The name used with `--set name=value`, in the exercise's struct, in a demo's
+    /// slider and in the result's JSON.
     pub name: &'static str,
-    /// One line saying what it means, with units.
+    /// One line saying what it means.
     pub help: &'static str,
+    /// Its unit, e.g. `s` or `N/m`; empty for a pure number, a count, a flag or a
+    /// choice.
+    pub unit: &'static str,
+    /// A short label for a slider or a table column: the help line unless the
+    /// declaration gives a shorter one ([`ParamSpec::label`]).
+    pub label: &'static str,
     /// Type, default and range.
     pub kind: ParamKind,
 }
@@ -217,27 +224,75 @@ impl fmt::Display for ParamValue {
 }
 
 impl ParamSpec {
-    /// A real parameter with inclusive bounds.
+    /// A parameter of `kind` with no unit, labelled by its help line.
+    fn plain(name: &'static str, help: &'static str, kind: ParamKind) -> Self {
+        ParamSpec { name, help, unit: "", label: help, kind }
+    }
+
+    /// A real parameter in `unit` with inclusive bounds.
     pub fn float(
         name: &'static str,
         help: &'static str,
+        unit: &'static str,
         default: f64,
         min: f64,
         max: f64,
     ) -> Self {
         let kind = ParamKind::Float { default, min, max, min_exclusive: false };
-        ParamSpec { name, help, kind }
+        ParamSpec { unit, ..ParamSpec::plain(name, help, kind) }
     }
 
-    /// A real parameter that must be strictly positive and at most `max`.
+    /// A real parameter in `unit` that must be strictly positive and at most `max`.
     pub fn positive(
         name: &'static str,
         help: &'static str,
+        unit: &'static str,
         default: f64,
         max: f64,
     ) -> Self {
         let kind = ParamKind::Float { default, min: 0.0, max, min_exclusive: true };
-        ParamSpec { name, help, kind }
+        ParamSpec { unit, ..ParamSpec::plain(name, help, kind) }
+    }
+
+    /// A real parameter in `unit` in `[min, max]`, or in `(0, max]` when `min` is 0:
+    /// a step or a duration of zero is no run.
+    fn span(
+        name: &'static str,
+        help: &'static str,
+        unit: &'static str,
+        [default, min, max]: [f64; 3],
+    ) -> Self {
+        if min == 0.0 {
+            ParamSpec::positive(name, help, unit, default, max)
+        } else {
+            ParamSpec::float(name, help, unit, default, min, max)
+        }
+    }
+
+    /// The same real parameter with its minimum allowed: a duration of 0 is the
+    /// starting state, which some exercises report.
+    pub fn from_zero(self) -> Self {
+        match self.kind {
+            ParamKind::Float { default, min, max, .. } => ParamSpec {
+                kind: ParamKind::Float { default, min, max, min_exclusive: false },
+                ..self
+            },
+            _ => self,
+        }
+    }
+
+    /// The same parameter with a shorter `label` for sliders and tables.
+    pub fn label(self, label: &'static str) -> Self {
+        ParamSpec { label, ..self }
+    }
+
+    /// The help line with the unit, as `pbm list` prints it: `simulated time (s)`.
+    pub fn described(&self) -> String {
+        if self.unit.is_empty() {
+            self.help.to_string()
+        } else {
+            format!("{} ({})", self.help, self.unit)
+        }
     }
 
     /// A whole-number parameter with inclusive bounds.
@@ -248,14 +303,12 @@ impl ParamSpec {
         min: u64,
         max: u64,
     ) -> Self {
-        let kind = ParamKind::Int { default, min, max };
-        ParamSpec { name, help, kind }
+        ParamSpec::plain(name, help, ParamKind::Int { default, min, max })
     }
 
     /// A boolean parameter.
     pub fn boolean(name: &'static str, help: &'static str, default: bool) -> Self {
-        let kind = ParamKind::Bool { default };
-        ParamSpec { name, help, kind }
+        ParamSpec::plain(name, help, ParamKind::Bool { default })
     }
 
     /// A parameter taking one of the values of the enum `T`, by name.
@@ -266,7 +319,7 @@ impl ParamSpec {
     ) -> Self {
         let options = T::OPTIONS.iter().map(|(word, _)| *word).collect();
         let kind = ParamKind::Choice { default: default.word(), options };
-        ParamSpec { name, help, kind }
+        ParamSpec::plain(name, help, kind)
     }
 
     /// The default value.
@@ -305,7 +358,9 @@ impl ParamSpec {
             }
         };
         v["name"] = json!(self.name);
-        v["help"] = json!(self.help);
+        v["help"] = json!(self.described());
+        v["unit"] = json!(self.unit);
+        v["label"] = json!(self.label);
         v
     }
 
@@ -313,7 +368,11 @@ impl ParamSpec {
     /// finite number in (0, 100])`, the assignment padded to `width`.
     pub fn list_line(&self, width: usize) -> String {
         let assignment = format!("{}={}", self.name, self.default_text());
-        format!("--set {assignment:<width$}  {} ({})", self.help, self.allowed())
+        format!(
+            "--set {assignment:<width$}  {} ({})",
+            self.described(),
+            self.allowed()
+        )
     }
 
     /// The allowed values, as a reader would write them: `(0, 10]`, `1..=1000`,
@@ -557,7 +616,6 @@ impl Params {
     }
 }
 
-// ANCHOR: param_set
 /// A struct of an exercise's parameters, read once from the validated [`Params`]:
 /// the exercise's function takes the struct, so every parameter is named where it is
 /// declared and a typo is a compile error. Write it with [`params!`](crate::params!).
@@ -568,7 +626,6 @@ pub trait ParamSet: Sized {
     /// chapter's bug).
     fn read(params: &Params) -> Result<Self, ParamError>;
 }
-// ANCHOR_END: param_set
 
 /// A type a parameter's value is read as: a real number, a count, a flag or an enum
 /// a choice selects.
@@ -612,7 +669,6 @@ impl ParamSet for () {
     }
 }
 
-// ANCHOR: params_macro
 /// Declares an exercise's parameters as a struct: each field with its type, the
 /// [`ParamSpec`] constructor that declares it (name left out: it is the field's),
 /// its help line, default and range.
@@ -621,8 +677,8 @@ impl ParamSet for () {
 /// pbm_prelim::params! {
 ///     /// The parameters of `ode/stability`.
 ///     pub struct Stability {
-///         k: f64 = float("decay rate (1/s)", 10.0, 1e-6, 1e6),
-///         h: f64 = step(0.15, 100.0),
+///         k: f64 = float("decay rate", "1/s", 10.0, 1e-6, 1e6),
+///         h: f64 = step(0.15, 0.0, 100.0),
 ///         steps: usize = int("number of steps", 20, 1, 100_000),
 ///     }
 /// }
@@ -635,7 +691,10 @@ macro_rules! params {
     (
         $(#[$meta:meta])*
         $vis:vis struct $name:ident {
-            $($field:ident : $ty:ty = $kind:ident ( $($arg:expr),* $(,)? )),* $(,)?
+            $(
+                $field:ident : $ty:ty = $kind:ident ( $($arg:expr),* $(,)? )
+                $(. $method:ident ( $($marg:expr),* ))*
+            ),* $(,)?
         }
     ) => {
         $(#[$meta])*
@@ -649,7 +708,10 @@ macro_rules! params {
 
         impl $crate::params::ParamSet for $name {
             fn specs() -> ::std::vec::Vec<$crate::ParamSpec> {
-                ::std::vec![$($crate::ParamSpec::$kind(stringify!($field), $($arg),*)),*]
+                ::std::vec![$(
+                    $crate::ParamSpec::$kind(stringify!($field), $($arg),*)
+                        $(.$method($($marg),*))*
+                ),*]
             }
 
             fn read(params: &$crate::Params) -> ::std::result::Result<Self, $crate::ParamError> {
@@ -660,28 +722,45 @@ macro_rules! params {
         }
     };
 }
-// ANCHOR_END: params_macro
 
-// ANCHOR: shared_specs
-/// The words every chapter uses, declared once: a step size, a simulated duration, a
-/// friction coefficient. The help line is the same wherever they appear.
+/// The quantities many exercises share, declared once: the help line, the unit and
+/// the slider's label are the same wherever they appear; each exercise gives its
+/// default and range. A `min` of 0 for a step or a duration means strictly positive.
 impl ParamSpec {
-    /// The time step `h`, in seconds: strictly positive, at most `max`.
-    pub fn step(name: &'static str, default: f64, max: f64) -> Self {
-        ParamSpec::positive(name, "time step h (s)", default, max)
+    /// The time step `h`, in seconds.
+    pub fn step(name: &'static str, default: f64, min: f64, max: f64) -> Self {
+        ParamSpec::span(name, "time step h", "s", [default, min, max]).label("step h")
     }
 
-    /// How long to simulate, in seconds (`t_end`): strictly positive, at most `max`.
-    pub fn duration(name: &'static str, default: f64, max: f64) -> Self {
-        ParamSpec::positive(name, "simulated time (s)", default, max)
+    /// How long to simulate (`t_end`), in seconds.
+    pub fn duration(name: &'static str, default: f64, min: f64, max: f64) -> Self {
+        ParamSpec::span(name, "simulated time", "s", [default, min, max])
     }
 
-    /// A Coulomb friction coefficient μ in `[0, max]`.
-    pub fn friction(name: &'static str, default: f64, max: f64) -> Self {
-        ParamSpec::float(name, "Coulomb friction coefficient μ", default, 0.0, max)
+    /// A Coulomb friction coefficient μ.
+    pub fn friction(name: &'static str, default: f64, min: f64, max: f64) -> Self {
+        ParamSpec::float(name, "coefficient of friction μ", "", default, min, max)
+            .label("friction μ")
+    }
+
+    /// A coefficient of restitution e: the share of the approach speed a collision
+    /// gives back.
+    pub fn restitution(name: &'static str, default: f64, min: f64, max: f64) -> Self {
+        ParamSpec::float(name, "coefficient of restitution e", "", default, min, max)
+            .label("restitution e")
+    }
+
+    /// The contact tolerance ε, in metres: how close counts as touching.
+    pub fn epsilon(name: &'static str, default: f64, min: f64, max: f64) -> Self {
+        ParamSpec::span(name, "contact tolerance ε", "m", [default, min, max])
+    }
+
+    /// Simulation steps per 60 Hz frame of a live demo.
+    pub fn substeps(name: &'static str, default: u64, min: u64, max: u64) -> Self {
+        ParamSpec::int(name, "steps per 60 Hz frame", default, min, max)
+            .label("substeps per frame")
     }
 }
-// ANCHOR_END: shared_specs
 
 #[cfg(test)]
 mod tests {
@@ -700,7 +779,7 @@ mod tests {
 
     fn specs() -> Vec<ParamSpec> {
         vec![
-            ParamSpec::positive("h", "step (s)", 0.1, 10.0),
+            ParamSpec::positive("h", "step", "s", 0.1, 10.0),
             ParamSpec::int("steps", "number of steps", 100, 1, 1_000_000),
             ParamSpec::boolean("feedback", "use feedback", false),
             ParamSpec::choice("method", "solver", Method::Euler),
@@ -725,8 +804,8 @@ mod tests {
     #[test]
     fn a_negligible_value_is_read_as_zero_where_zero_is_allowed() {
         let specs = [
-            ParamSpec::float("bend", "stiffness", 1e-4, 0.0, 1.0),
-            ParamSpec::positive("h", "step (s)", 0.1, 10.0),
+            ParamSpec::float("bend", "stiffness", "", 1e-4, 0.0, 1.0),
+            ParamSpec::positive("h", "step", "s", 0.1, 10.0),
         ];
         let read = |arg: &str| {
             let p = Params::resolve("x/y", &specs, &[arg]).unwrap();

@@ -5,7 +5,7 @@
 //! exercises. The root and the book crate hold only the pipelines that turn these into
 //! pages.
 
-use crate::demo::{Agreement, DemoSpec};
+use crate::demo::Demos;
 use crate::error::PbmError;
 use crate::params::{ParamSet, ParamSpec, Params};
 use serde_json::Value;
@@ -37,6 +37,9 @@ pub struct Exercise {
     /// Joint limits: work that grows with several parameters together, declared
     /// with them and checked before the run (`pbm list` prints them).
     pub limits: Vec<Limit>,
+    /// Whether the runs its pages show take seconds in an unoptimised test build:
+    /// plain `cargo test` leaves them out, CI runs them in release.
+    pub heavy: bool,
 }
 // ANCHOR_END: exercise
 
@@ -114,7 +117,13 @@ impl Exercise {
             run: Arc::new(move |params| run(P::read(params)?)),
             optional: &[],
             limits: Vec::new(),
+            heavy: false,
         }
+    }
+
+    /// The same exercise, marked [`Exercise::heavy`].
+    pub fn heavy(self) -> Exercise {
+        Exercise { heavy: true, ..self }
     }
 
     /// The same exercise with result fields that may be `null`.
@@ -326,16 +335,18 @@ pub const fn row(label: &'static str, id: &'static str) -> TimingRow {
     TimingRow { label, id, items: 0 }
 }
 
-/// How the last column of a timing table compares rows.
+/// How the last column of a timing table compares rows, each row named by its
+/// criterion id ([`TimingRow::id`], as `{{#timing a over=b}}` names it).
 #[derive(Debug, Clone, Copy)]
 pub enum Compare {
     /// Each row's time over the reference row's time: "127×" slower.
-    TimesReference(usize),
+    TimesReference(&'static str),
     /// The reference row's time over each row's: a speed-up, "2.1× faster".
-    SpeedUpOver(usize),
-    /// Each row's time over the time of the row its entry names (itself: the
-    /// reference, 1×), with the spread of the ratio over the recorded run's rounds.
-    Against(&'static [usize]),
+    SpeedUpOver(&'static str),
+    /// Each row's time over the time of the nearest of these rows at or above it
+    /// (a reference itself: 1×), with the spread of the ratio over the recorded
+    /// run's rounds. The first row must be one of them.
+    Against(&'static [&'static str]),
     /// No comparison column.
     Nothing,
 }
@@ -363,32 +374,52 @@ pub struct TimingTable {
 }
 
 impl TimingTable {
-    /// Fails, naming the table, if its comparison names a row it does not have, or
-    /// (for [`Compare::Against`]) gives a reference to more or fewer rows than it has.
-    pub fn check_compare(&self) -> Result<(), String> {
-        let rows = self.rows.len();
-        let references: &[usize] = match &self.compare {
-            Compare::TimesReference(r) | Compare::SpeedUpOver(r) => {
-                std::slice::from_ref(r)
+    /// The place of the row whose criterion id is `id`; an error names the table and
+    /// the id.
+    fn row_named(&self, id: &str) -> Result<usize, String> {
+        self.rows.iter().position(|r| r.id == id).ok_or_else(|| {
+            format!(
+                "{}: `{id}` is compared against, but no row has that id",
+                self.file
+            )
+        })
+    }
+
+    /// For each row, the place of the row it is compared against (its own for a
+    /// reference); empty for [`Compare::Nothing`]. Fails, naming the table, if the
+    /// comparison names a row it does not have, or leaves a row with no reference.
+    pub fn references(&self) -> Result<Vec<usize>, String> {
+        match self.compare {
+            Compare::TimesReference(id) | Compare::SpeedUpOver(id) => {
+                Ok(vec![self.row_named(id)?; self.rows.len()])
             }
-            Compare::Against(references) => {
-                if references.len() != rows {
-                    return Err(format!(
-                        "{}: {} references for {rows} rows",
-                        self.file,
-                        references.len()
-                    ));
+            Compare::Against(ids) => {
+                let heads = ids
+                    .iter()
+                    .map(|id| self.row_named(id))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let mut current = None;
+                let mut references = Vec::with_capacity(self.rows.len());
+                for (i, row) in self.rows.iter().enumerate() {
+                    if heads.contains(&i) {
+                        current = Some(i);
+                    }
+                    references.push(current.ok_or_else(|| {
+                        format!(
+                            "{}: row `{}` has no reference above it",
+                            self.file, row.id
+                        )
+                    })?);
                 }
-                references
+                Ok(references)
             }
-            Compare::Nothing => &[],
-        };
-        match references.iter().find(|&&r| r >= rows) {
-            Some(r) => {
-                Err(format!("{}: row {r} is compared against, of {rows}", self.file))
-            }
-            None => Ok(()),
+            Compare::Nothing => Ok(Vec::new()),
         }
+    }
+
+    /// Fails, naming the table, where [`TimingTable::references`] does.
+    pub fn check_compare(&self) -> Result<(), String> {
+        self.references().map(|_| ())
     }
 }
 
@@ -412,10 +443,9 @@ pub struct Chapter {
     pub shown: Vec<Shown>,
     /// The timing tables the pages include.
     pub tables: &'static [TimingTable],
-    /// The live demos (the crate's `demos` module).
-    pub demos: &'static [DemoSpec],
-    /// The numbers the demos show that the exercises print too.
-    pub agreements: &'static [Agreement],
+    /// The live demos and the numbers they share with the exercises (the crate's
+    /// `demos` module).
+    pub demos: Demos,
     /// The methods a reader implements and the book checks (the crate's `practice`
     /// module).
     pub practice: &'static [crate::practice::Task],
@@ -453,7 +483,7 @@ mod tests {
     crate::params! {
         /// A test's parameters.
         struct Rate {
-            k: f64 = positive("rate", 1.0, 1e6),
+            k: f64 = positive("rate", "", 1.0, 1e6),
         }
     }
 
@@ -518,12 +548,20 @@ mod tests {
             rows: ROWS,
             compare,
         };
-        assert!(table(Compare::Against(&[1, 1])).check_compare().is_ok());
-        assert!(table(Compare::Nothing).check_compare().is_ok());
-        let short = table(Compare::Against(&[1])).check_compare().unwrap_err();
-        assert_eq!(short, "t.md: 1 references for 2 rows");
-        let beyond = table(Compare::TimesReference(2)).check_compare().unwrap_err();
-        assert_eq!(beyond, "t.md: row 2 is compared against, of 2");
-        assert!(table(Compare::Against(&[0, 5])).check_compare().is_err());
+        let against = |ids| table(Compare::Against(ids)).references();
+        assert_eq!(against(&["g/ours"]).unwrap(), [0, 0]);
+        assert_eq!(against(&["g/ours", "g/theirs"]).unwrap(), [0, 1]);
+        assert!(table(Compare::Nothing).references().unwrap().is_empty());
+        let reference = table(Compare::TimesReference("g/theirs")).references();
+        assert_eq!(reference.unwrap(), [1, 1]);
+        let headless = against(&["g/theirs"]).unwrap_err();
+        assert_eq!(headless, "t.md: row `g/ours` has no reference above it");
+        let beyond =
+            table(Compare::SpeedUpOver("g/mine")).check_compare().unwrap_err();
+        assert_eq!(
+            beyond,
+            "t.md: `g/mine` is compared against, but no row has that id"
+        );
+        assert!(against(&["g/ours", "g/yours"]).is_err());
     }
 }

@@ -125,7 +125,6 @@ pub fn outside_ranges(params: &[crate::ParamSpec]) -> Vec<String> {
         .collect()
 }
 
-// ANCHOR: exercise_tests
 /// Writes, in a chapter's `tests/exercises.rs`, what every chapter's exercise tests
 /// share: `run(id, set)`, which runs one of the chapter's exercises, and the test
 /// `snapshots_of_default_results`, which snapshots every exercise's default result
@@ -176,7 +175,6 @@ macro_rules! exercise_tests {
         }
     };
 }
-// ANCHOR_END: exercise_tests
 
 #[cfg(test)]
 mod tests {
@@ -190,8 +188,8 @@ mod tests {
             id: "x",
             summary: "a test exercise",
             params: vec![
-                ParamSpec::positive("h", "step", 0.5, 1.0),
-                ParamSpec::positive("k", "stiffness", 2.0, 10.0),
+                ParamSpec::positive("h", "step", "s", 0.5, 1.0),
+                ParamSpec::positive("k", "stiffness", "N/m", 2.0, 10.0),
             ],
             // Written by hand rather than with `Exercise::new` (which reads every
             // field), to show that a parameter nobody reads is caught.
@@ -206,6 +204,7 @@ mod tests {
             },
             optional: &[],
             limits: Vec::new(),
+            heavy: false,
         };
         Chapter {
             id: "test",
@@ -216,8 +215,7 @@ mod tests {
             figures: vec![],
             shown: vec![],
             tables: &[],
-            demos: &[],
-            agreements: &[],
+            demos: crate::demo::Demos::NONE,
             practice: &[],
         }
     }

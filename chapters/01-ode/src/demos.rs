@@ -8,32 +8,39 @@ use crate::system::state_of;
 use crate::tableau::{EULER, MIDPOINT, RK4};
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
-    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Plot, Readout,
+    Agreement, Demo, DemoSpec, Demos, Drawing, Ink, Param, Plot, Readout,
 };
 use std::f64::consts::TAU;
 
-/// The chapter's demos, in the book's order.
-pub const DEMOS: &[DemoSpec] = &[EULER_SPIRAL];
-
-/// The numbers the demos show that the chapter's exercises print too (checked
-/// natively by `tests/demos.rs` and in the browser).
-pub const AGREEMENTS: &[Agreement] = &[
-    Agreement::new("ode/euler-spiral", &[0.0, 0.1], 63, 3).matches(
-        "ode/euler-spiral",
-        &["h=0.1", "steps=63"],
-        "/euler_final_radius",
-    ),
-    Agreement::new("ode/euler-spiral", &[1.0, 0.25], 26, 3).matches(
-        "ode/euler-spiral",
-        &["h=0.25", "steps=26"],
-        "/midpoint_final_radius",
-    ),
-    Agreement::new("ode/euler-spiral", &[2.0, 0.5], 13, 3).matches(
-        "ode/euler-spiral",
-        &["h=0.5", "steps=13"],
-        "/rk4_final_radius",
-    ),
-];
+/// The chapter's demos, and the numbers they show that its exercises print too.
+pub const DEMOS: Demos = Demos {
+    specs: &[EULER_SPIRAL],
+    agreements: &[
+        Agreement::demo("ode/euler-spiral")
+            .set(&["method=Euler", "h=0.1"])
+            .frames(63)
+            .readout("radius after one turn")
+            .matches(
+                "ode/euler-spiral",
+                &["h=0.1", "steps=63"],
+                "/euler_final_radius",
+            ),
+        Agreement::demo("ode/euler-spiral")
+            .set(&["method=midpoint", "h=0.25"])
+            .frames(26)
+            .readout("radius after one turn")
+            .matches(
+                "ode/euler-spiral",
+                &["h=0.25", "steps=26"],
+                "/midpoint_final_radius",
+            ),
+        Agreement::demo("ode/euler-spiral")
+            .set(&["method=RK4", "h=0.5"])
+            .frames(13)
+            .readout("radius after one turn")
+            .matches("ode/euler-spiral", &["h=0.5", "steps=13"], "/rk4_final_radius"),
+    ],
+};
 
 /// The most points of the path kept for drawing.
 const KEPT: usize = 4000;
@@ -43,7 +50,8 @@ pub const EULER_SPIRAL: DemoSpec = DemoSpec {
     id: "ode/euler-spiral",
     title: "A circular field, one step per frame",
     params: &[
-        Param::choice("method", "method", &["Euler", "midpoint", "RK4"]),
+        Param::choice("method", "method", &["Euler", "midpoint", "RK4"])
+            .demo_only("the exercise runs all three methods at once"),
         Param::log("h", "step h", "s", [0.1, 0.01, 1.0]),
     ],
     readouts: &[
@@ -53,7 +61,7 @@ pub const EULER_SPIRAL: DemoSpec = DemoSpec {
         Readout::plain("radius after one turn", ""),
         Readout::plain("Euler's ratio per step √(1 + h²)", ""),
     ],
-    plot: Plot::over(1, &[2]),
+    plot: Plot::over("t", &["radius"]),
     view: |_| Ok([-2.0, 2.0, -2.0, 2.0]),
     drag: None,
     build: |p| {

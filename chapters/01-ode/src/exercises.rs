@@ -7,16 +7,17 @@ use crate::convergence::{
     error_curve, fit_step_counts, fixed_steps_for_error, log_log_slope,
 };
 use crate::runge_kutta::integrate;
-use crate::stability::{
-    euler_decay, euler_decay_factor, observed_regime, predicted_regime,
-};
 use crate::scenes::{
     KEPLER_PERIOD, circle_field, euler_radius_ratio, kepler_energy, kepler_exact,
     kepler_initial_state, kepler_orbit,
 };
+use crate::stability::{
+    euler_decay, euler_decay_factor, observed_regime, predicted_regime,
+};
 use crate::step_control::{Control, StepControl, Tolerance, dense_run};
 use crate::symplectic::{
-    EnergyRecord, SYMPLECTIC_EVALUATIONS, SYMPLECTIC_ORBITS, dopri_orbit, verlet_orbit,
+    EnergyRecord, SYMPLECTIC_EVALUATIONS, SYMPLECTIC_ORBITS, dopri_orbit,
+    verlet_orbit,
 };
 use crate::tableau::{ButcherTableau, EULER, MIDPOINT, RK4};
 use pbm_prelim::{Choice, Exercise, Optional, PbmError, params};
@@ -56,6 +57,7 @@ pub fn all() -> Vec<Exercise> {
             "adaptive steps on an eccentric orbit against the fixed steps that match their error",
             adaptive,
         )
+        .heavy()
         .limit(
             ("4.4e5 × √(1e-6 / tol) × √(0.5 / (1 − eccentricity)) with method=euler-doubling", "Euler steps"),
             (3.5e6, "raise tol or lower eccentricity, or use method=dopri5"),
@@ -88,12 +90,13 @@ fn radius(p: &[f64]) -> f64 {
     p[0].hypot(p[1])
 }
 
-// ANCHOR: euler_spiral_exercise
 params! {
     /// `ode/euler-spiral`.
     pub struct EulerSpiralParams {
-        h: f64 = step(0.1, 2.0),
-        steps: usize = int("number of steps (63 x 0.1 s is about one turn)", 63, 1, 1_000_000),
+        h: f64 = step(0.1, 0.0, 2.0),
+        steps: usize = int(
+            "number of steps (63 x 0.1 s is about one turn)", 63, 1, 1_000_000,
+        ),
     }
 }
 
@@ -123,13 +126,12 @@ fn euler_spiral(
         "rk4_final_radius": final_radius(RK4)?,
     }))
 }
-// ANCHOR_END: euler_spiral_exercise
 
 params! {
     /// `ode/stability`.
     pub struct StabilityParams {
-        k: f64 = float("decay rate (1/s)", 10.0, 1e-6, 1e6),
-        h: f64 = step(0.15, 100.0),
+        k: f64 = float("decay rate", "1/s", 10.0, 1e-6, 1e6),
+        h: f64 = step(0.15, 0.0, 100.0),
         steps: usize = int("number of steps", 20, 1, 100_000),
     }
 }
@@ -161,7 +163,7 @@ params! {
     /// `ode/convergence`.
     pub struct ConvergenceParams {
         eccentricity: f64 =
-            float("eccentricity of the test orbit", CONVERGENCE_ECCENTRICITY, 0.0, 0.8),
+            float("eccentricity of the test orbit", "", CONVERGENCE_ECCENTRICITY, 0.0, 0.8),
     }
 }
 
@@ -185,11 +187,11 @@ fn convergence(
 params! {
     /// `ode/adaptive`.
     pub struct AdaptiveParams {
-        tol: f64 = float("largest local error per step", 1e-6, 1e-10, 0.1),
+        tol: f64 = float("largest local error per step", "", 1e-6, 1e-10, 0.1),
         method: AdaptiveMethod =
             choice("adaptive method", AdaptiveMethod::DormandPrince),
         eccentricity: f64 =
-            float("eccentricity of the orbit", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
+            float("eccentricity of the orbit", "", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
     }
 }
 
@@ -235,7 +237,7 @@ params! {
     /// `ode/work-precision`.
     pub struct WorkPrecisionParams {
         eccentricity: f64 =
-            float("eccentricity of the orbit", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
+            float("eccentricity of the orbit", "", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
     }
 }
 
@@ -286,11 +288,13 @@ impl Choice for Control {
 params! {
     /// `ode/step-control`.
     pub struct StepControlParams {
-        rtol: f64 = float("relative tolerance per component", 1e-6, 1e-12, 0.1),
-        atol: f64 = float("absolute tolerance per component", 1e-8, 1e-14, 1.0),
+        rtol: f64 = float("relative tolerance per component", "", 1e-6, 1e-12, 0.1),
+        atol: f64 = float("absolute tolerance per component", "", 1e-8, 1e-14, 1.0),
         eccentricity: f64 =
-            float("eccentricity of the orbit", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
-        frames: usize = int("equally spaced output times over the orbit", 600, 1, 100_000),
+            float("eccentricity of the orbit", "", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
+        frames: usize = int(
+            "equally spaced output times over the orbit", 600, 1, 100_000,
+        ),
     }
 }
 
@@ -303,24 +307,35 @@ fn step_control(p: StepControlParams) -> Result<Value, PbmError> {
     let e = p.eccentricity;
     let mut runs = serde_json::Map::new();
     let mut frames = json!(null);
-    for (name, control) in [("integral", Control::Integral), ("pi", Control::ProportionalIntegral)] {
+    for (name, control) in
+        [("integral", Control::Integral), ("pi", Control::ProportionalIntegral)]
+    {
         let mut system = kepler_orbit(e)?;
-        let dense = dense_run(&mut system, (tol, control), (1e-3, KEPLER_PERIOD), p.frames)?;
+        let dense =
+            dense_run(&mut system, (tol, control), (1e-3, KEPLER_PERIOD), p.frames)?;
         let end = &dense.steps[dense.steps.len() - 1].1;
         let exact = kepler_exact(e, KEPLER_PERIOD);
-        runs.insert(name.into(), json!({
-            "set_point": StepControl::new(control, 5.0).set_point(),
-            "evaluations": dense.run.evaluations,
-            "accepted_steps": dense.run.accepted,
-            "rejected_steps": dense.run.rejected,
-            "final_error": (end[0] - exact[0]).hypot(end[1] - exact[1]),
-        }));
+        runs.insert(
+            name.into(),
+            json!({
+                "set_point": StepControl::new(control, 5.0).set_point(),
+                "evaluations": dense.run.evaluations,
+                "accepted_steps": dense.run.accepted,
+                "rejected_steps": dense.run.rejected,
+                "final_error": (end[0] - exact[0]).hypot(end[1] - exact[1]),
+            }),
+        );
         if control == Control::ProportionalIntegral {
             let worst = |states: &[Vec<f64>]| {
-                dense.times.iter().zip(states).map(|(t, x)| {
-                    let truth = kepler_exact(e, *t);
-                    (x[0] - truth[0]).hypot(x[1] - truth[1])
-                }).fold(0.0, f64::max)
+                dense
+                    .times
+                    .iter()
+                    .zip(states)
+                    .map(|(t, x)| {
+                        let truth = kepler_exact(e, *t);
+                        (x[0] - truth[0]).hypot(x[1] - truth[1])
+                    })
+                    .fold(0.0, f64::max)
             };
             frames = json!({
                 "frames": p.frames,
@@ -337,7 +352,7 @@ params! {
     /// `ode/symplectic`.
     pub struct SymplecticParams {
         eccentricity: f64 =
-            float("eccentricity of the orbit", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
+            float("eccentricity of the orbit", "", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
         orbits: usize = int("periods to run", SYMPLECTIC_ORBITS as u64, 1, 100_000),
         evaluations_per_orbit: usize =
             int(
@@ -365,12 +380,14 @@ fn symplectic(p: SymplecticParams) -> Result<Value, PbmError> {
     let verlet = verlet_orbit(e, p.orbits, n, n)?;
     let dopri = dopri_orbit(e, p.orbits, n / 6, n / 6)?;
     let exact = kepler_exact(e, KEPLER_PERIOD * p.orbits as f64);
-    let report = |r: &EnergyRecord| json!({
-        "evaluations": r.evaluations,
-        "position_error_final": (r.end[0] - exact[0]).hypot(r.end[1] - exact[1]),
-        "energy_error_max": r.max_error,
-        "energy_error_final": r.final_error,
-    });
+    let report = |r: &EnergyRecord| {
+        json!({
+            "evaluations": r.evaluations,
+            "position_error_final": (r.end[0] - exact[0]).hypot(r.end[1] - exact[1]),
+            "energy_error_max": r.max_error,
+            "energy_error_final": r.final_error,
+        })
+    };
     Ok(json!({
         "eccentricity": e,
         "orbits": p.orbits,

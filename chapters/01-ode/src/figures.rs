@@ -13,8 +13,8 @@ use crate::scenes::{
     Decay, KEPLER_PERIOD, circle_field, kepler_exact, kepler_orbit, pendulum,
     pendulum_derivative,
 };
-use crate::symplectic::{SYMPLECTIC_EVALUATIONS, SYMPLECTIC_ORBITS};
 use crate::stability::{euler_decay, predicted_regime};
+use crate::symplectic::{SYMPLECTIC_EVALUATIONS, SYMPLECTIC_ORBITS};
 use crate::tableau::{ButcherTableau, DORMAND_PRINCE, EULER, MIDPOINT, RK4};
 use pbm_prelim::plot::prelude::*;
 
@@ -441,9 +441,7 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
     }
     let steps: Vec<(f64, f64)> =
         run.accepted.iter().map(|&(t, h, _)| (t, h)).collect();
-    require_finite(
-        positions.iter().chain(steps.iter()).flat_map(|p| [p.0, p.1]),
-    )?;
+    require_finite(positions.iter().chain(steps.iter()).flat_map(|p| [p.0, p.1]))?;
     let h_max = steps.iter().fold(0.0f64, |m, s| m.max(s.1)) * 1.5;
     let h_min = steps.iter().fold(f64::INFINITY, |m, s| m.min(s.1)) / 1.5;
     titled_figure(
@@ -466,7 +464,10 @@ fn adaptive_steps() -> Result<Vec<Drawing>, PbmError> {
             let [left, right] = titled_panels(
                 &root,
                 layout,
-                ["(a) the orbit, a dot per step end", "(b) step size along the orbit"],
+                [
+                    "(a) the orbit, a dot per step end",
+                    "(b) step size along the orbit",
+                ],
             )?;
             let left = if wide { left } else { legend_below(&left, &legend)? };
             let (xr, yr) = equal_scale(&left, -2.1..0.4, -1.05..1.05);
@@ -521,7 +522,8 @@ fn dense_output() -> Result<Vec<Drawing>, PbmError> {
         (1e-3, KEPLER_PERIOD),
         600,
     )?;
-    let exact: Vec<[f64; 4]> = run.times.iter().map(|t| kepler_exact(e, *t)).collect();
+    let exact: Vec<[f64; 4]> =
+        run.times.iter().map(|t| kepler_exact(e, *t)).collect();
     let xy = |s: &[f64]| (s[0], s[1]);
     let truth: Vec<(f64, f64)> = (0..=2000)
         .map(|i| xy(&kepler_exact(e, KEPLER_PERIOD * f64::from(i) / 2000.0)))
@@ -530,7 +532,12 @@ fn dense_output() -> Result<Vec<Drawing>, PbmError> {
     // step ends of the middle half of the orbit (the exact curve over the same time).
     let far = |t: f64| (0.3 * KEPLER_PERIOD..=0.7 * KEPLER_PERIOD).contains(&t);
     let frames_on = |states: &[Vec<f64>]| -> Vec<(f64, f64)> {
-        run.times.iter().zip(states).filter(|(t, _)| far(**t)).map(|(_, s)| xy(s)).collect()
+        run.times
+            .iter()
+            .zip(states)
+            .filter(|(t, _)| far(**t))
+            .map(|(_, s)| xy(s))
+            .collect()
     };
     let (cubic, linear) = (frames_on(&run.cubic), frames_on(&run.linear));
     let truth: Vec<(f64, f64)> = truth
@@ -542,19 +549,25 @@ fn dense_output() -> Result<Vec<Drawing>, PbmError> {
     let ends: Vec<(f64, f64)> =
         run.steps.iter().filter(|(t, _)| far(*t)).map(|(_, s)| xy(s)).collect();
     let error = |states: &[Vec<f64>]| -> Vec<(f64, f64)> {
-        run.times.iter().zip(states).zip(&exact)
+        run.times
+            .iter()
+            .zip(states)
+            .zip(&exact)
             .map(|((t, s), x)| (*t, (s[0] - x[0]).hypot(s[1] - x[1]).max(1e-12)))
             .collect()
     };
     let (cubic_err, linear_err) = (error(&run.cubic), error(&run.linear));
-    let step_err: Vec<(f64, f64)> = run.steps.iter()
+    let step_err: Vec<(f64, f64)> = run
+        .steps
+        .iter()
         .map(|(t, s)| {
             let x = kepler_exact(e, *t);
             (*t, (s[0] - x[0]).hypot(s[1] - x[1]).max(1e-12))
         })
         .collect();
-    require_finite(cubic.iter().chain(&linear).chain(&linear_err)
-        .flat_map(|p| [p.0, p.1]))?;
+    require_finite(
+        cubic.iter().chain(&linear).chain(&linear_err).flat_map(|p| [p.0, p.1]),
+    )?;
     titled_figure(
         [460, 820],
         &format!(
@@ -564,32 +577,53 @@ fn dense_output() -> Result<Vec<Drawing>, PbmError> {
         ),
         |root, layout| {
             let legend: Legend = vec![
-                ("exact orbit (Kepler's equation)".into(), Swatch::Line(REFERENCE, 1)),
+                (
+                    "exact orbit (Kepler's equation)".into(),
+                    Swatch::Line(REFERENCE, 1),
+                ),
                 ("step ends".into(), Swatch::Dot(color(4), 4)),
-                ("frames on straight lines between steps".into(), Swatch::Line(color(1), LINE_WIDTH)),
-                ("frames on the Hermite cubic".into(), Swatch::Line(color(0), LINE_WIDTH)),
+                (
+                    "frames on straight lines between steps".into(),
+                    Swatch::Line(color(1), LINE_WIDTH),
+                ),
+                (
+                    "frames on the Hermite cubic".into(),
+                    Swatch::Line(color(0), LINE_WIDTH),
+                ),
             ];
             let root = legend_below(root, &legend)?;
             let [left, right] = titled_panels(
                 &root,
                 layout,
-                ["(a) the far side, where steps are longest", "(b) position error at each frame"],
+                [
+                    "(a) the far side, where steps are longest",
+                    "(b) position error at each frame",
+                ],
             )?;
             let (xr, yr) = equal_scale(&left, -1.93..-1.68, -0.3..0.3);
-            let mut orbit = chart_on(&left).y_label_area_size(52).build_cartesian_2d(xr, yr)?;
+            let mut orbit =
+                chart_on(&left).y_label_area_size(52).build_cartesian_2d(xr, yr)?;
             axes(&mut orbit, "x (semi-major axes)", "y").draw()?;
             line(&mut orbit, &truth, REFERENCE, 1)?;
             line(&mut orbit, &linear, color(1), LINE_WIDTH)?;
             line(&mut orbit, &cubic, color(0), LINE_WIDTH)?;
-            orbit.draw_series(ends.iter().map(|p| Circle::new(*p, 4, color(4).filled())))?;
+            orbit.draw_series(
+                ends.iter().map(|p| Circle::new(*p, 4, color(4).filled())),
+            )?;
             let mut err = chart_on(&right)
                 .build_cartesian_2d(0.0..KEPLER_PERIOD, (1e-7..1.0).log_scale())?;
-            axes(&mut err, "time t (orbit period 2π)", "distance from the exact position, log scale")
-                .y_label_formatter(&power_of_ten)
-                .draw()?;
+            axes(
+                &mut err,
+                "time t (orbit period 2π)",
+                "distance from the exact position, log scale",
+            )
+            .y_label_formatter(&power_of_ten)
+            .draw()?;
             line(&mut err, &linear_err, color(1), LINE_WIDTH)?;
             line(&mut err, &cubic_err, color(0), LINE_WIDTH)?;
-            err.draw_series(step_err.iter().map(|p| Circle::new(*p, 4, color(4).filled())))?;
+            err.draw_series(
+                step_err.iter().map(|p| Circle::new(*p, 4, color(4).filled())),
+            )?;
             Ok(())
         },
     )
@@ -597,7 +631,8 @@ fn dense_output() -> Result<Vec<Drawing>, PbmError> {
 
 fn symplectic() -> Result<Vec<Drawing>, PbmError> {
     use crate::symplectic::{dopri_orbit, verlet_orbit};
-    let (e, orbits, n) = (ADAPTIVE_ECCENTRICITY, SYMPLECTIC_ORBITS, SYMPLECTIC_EVALUATIONS);
+    let (e, orbits, n) =
+        (ADAPTIVE_ECCENTRICITY, SYMPLECTIC_ORBITS, SYMPLECTIC_EVALUATIONS);
     let verlet = verlet_orbit(e, orbits, n, n)?;
     let dopri = dopri_orbit(e, orbits, n / 6, n / 6)?;
     // The lowest and the highest error of each orbit, against orbits completed.
@@ -609,8 +644,14 @@ fn symplectic() -> Result<Vec<Drawing>, PbmError> {
     let high: fn(&Window) -> f64 = |w| w.2;
     let (v_low, v_high) = (band(&verlet, low), band(&verlet, high));
     let (d_low, d_high) = (band(&dopri, low), band(&dopri, high));
-    require_finite(v_low.iter().chain(&d_low).chain(&v_high).chain(&d_high)
-        .flat_map(|p| [p.0, p.1]))?;
+    require_finite(
+        v_low
+            .iter()
+            .chain(&d_low)
+            .chain(&v_high)
+            .chain(&d_high)
+            .flat_map(|p| [p.0, p.1]),
+    )?;
     let all = v_low.iter().chain(&d_low).chain(&v_high).chain(&d_high);
     let (lo, hi) = all.fold((0.0f64, 0.0f64), |(a, b), p| (a.min(p.1), b.max(p.1)));
     let pad = 0.08 * (hi - lo);
@@ -619,8 +660,14 @@ fn symplectic() -> Result<Vec<Drawing>, PbmError> {
         &format!("{n} force evaluations per orbit each, e = {e}, E₀ = −1/2"),
         |root, _| {
             let legend: Legend = vec![
-                ("Störmer–Verlet, one evaluation a step".into(), Swatch::Line(color(0), LINE_WIDTH)),
-                ("Dormand–Prince, six a step (a sixth of the steps)".into(), Swatch::Line(color(1), LINE_WIDTH)),
+                (
+                    "Störmer–Verlet, one evaluation a step".into(),
+                    Swatch::Line(color(0), LINE_WIDTH),
+                ),
+                (
+                    "Dormand–Prince, six a step (a sixth of the steps)".into(),
+                    Swatch::Line(color(1), LINE_WIDTH),
+                ),
             ];
             let plot = legend_below(root, &legend)?;
             let mut chart = chart_on(&plot)
@@ -629,7 +676,9 @@ fn symplectic() -> Result<Vec<Drawing>, PbmError> {
             axes(&mut chart, "orbits completed", "energy error E − E₀")
                 .x_label_formatter(&|v| format!("{v:.0}"))
                 .draw()?;
-            for (low, high, c) in [(&v_low, &v_high, color(0)), (&d_low, &d_high, color(1))] {
+            for (low, high, c) in
+                [(&v_low, &v_high, color(0)), (&d_low, &d_high, color(1))]
+            {
                 line(&mut chart, low, c, LINE_WIDTH)?;
                 line(&mut chart, high, c, LINE_WIDTH)?;
             }

@@ -104,7 +104,6 @@ pub struct FixedRun<const N: usize> {
     pub rejected: usize,
 }
 
-// ANCHOR: fixed_loop
 /// Integrates x' = f(t, x) from `x0` at `t0` to `t_end` with the pair, starting with
 /// step `h0`: the loop of [`crate::adaptive::integrate_adaptive`], on arrays. A
 /// rejected attempt leaves `x` as it was, so its first stage is still good; an
@@ -151,7 +150,6 @@ pub fn integrate_fixed<const N: usize, const S: usize>(
     run.x = x;
     Ok(run)
 }
-// ANCHOR_END: fixed_loop
 
 #[cfg(test)]
 mod tests {

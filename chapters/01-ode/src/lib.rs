@@ -24,5 +24,16 @@ pub mod symplectic;
 pub mod system;
 pub mod tableau;
 
+// The book's parts: built only with the `book` feature (the WebAssembly build has the
+// physics, the scenes and the demos alone).
+#[cfg(feature = "book")]
+pub mod exercises;
+#[cfg(feature = "book")]
+pub mod figures;
+#[cfg(feature = "book")]
+pub mod pages;
+#[cfg(feature = "book")]
+pub mod practice;
+
 pbm_prelim::chapter!(id: "ode", number: 1, pages: "01-ode",
     title: "Differential Equation Basics");

@@ -97,7 +97,6 @@ pub fn kepler_orbit(e: f64) -> Result<Field, PbmError> {
     )
 }
 
-// ANCHOR: kepler_exact
 /// The exact state at time `t` of [`kepler_orbit`]`(e)`, from Kepler's equation
 /// M = E − e sin E (mean anomaly M = t for a = 1, G M = 1), solved for the
 /// eccentric anomaly E by Newton's method: position (cos E − e, √(1 − e²) sin E),
@@ -116,7 +115,6 @@ pub fn kepler_exact(e: f64, t: f64) -> [f64; 4] {
     let rate = 1.0 / (1.0 - e * c);
     [c - e, root * s, -s * rate, root * c * rate]
 }
-// ANCHOR_END: kepler_exact
 
 /// The energy ½|v|² − 1/|r| of a Kepler state; −1/2 for every orbit of
 /// [`kepler_orbit`] (semi-major axis 1).

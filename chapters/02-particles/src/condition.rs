@@ -303,7 +303,6 @@ impl<const D: usize, C: Condition<D>> Force<D> for SoftCondition<C> {
     fn is_conservative(&self) -> bool {
         self.k_d == 0.0
     }
-    // ANCHOR: soft_jacobians
     /// ∂f_k/∂v_m = −k_d Σ_r J_rk J_rmᵀ exactly (Ċ = J v), and its Gauss–Newton
     /// companion ∂f_k/∂x_m ≈ −k_s Σ_r J_rk J_rmᵀ: the term −k_s Σ_r C_r
     /// ∂²C_r/∂x_k∂x_m and the damping term through J̇ are left out. Both vanish where
@@ -329,7 +328,6 @@ impl<const D: usize, C: Condition<D>> Force<D> for SoftCondition<C> {
         }
         Ok(())
     }
-    // ANCHOR_END: soft_jacobians
 }
 
 // ANCHOR: fd_check

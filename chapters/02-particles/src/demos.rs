@@ -11,31 +11,36 @@ use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::tableau::RK4;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
-    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Plot, Pointer, Readout,
+    Agreement, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot, Pointer,
+    Readout,
 };
 
-/// The chapter's demos, in the book's order.
-pub const DEMOS: &[DemoSpec] = &[BOUNCING];
-
-/// The numbers the demos show that the chapter's exercises print too (checked
-/// natively by `tests/demos.rs` and in the browser).
-pub const AGREEMENTS: &[Agreement] = &[
-    // Four bounces measured by rollback, the fifth flight under way.
-    Agreement::new("particles/bouncing-ball", &[0.8, 0.01], 130, 3).matches(
-        "particles/bouncing-ball",
-        &["restitution=0.8", "h=0.01"],
-        "/apex_heights/4",
-    ),
-    // Three bounces measured with displacement.
-    Agreement::new("particles/bouncing-ball", &[0.8, 0.01], 110, 6).matches(
-        "particles/bouncing-ball",
-        &["restitution=0.8", "h=0.01", "strategy=displace"],
-        "/apex_heights/3",
-    ),
-];
-
-/// The page's frame (s).
-const FRAME: f64 = 1.0 / 60.0;
+/// The chapter's demos, and the numbers they show that its exercises print too.
+pub const DEMOS: Demos = Demos {
+    specs: &[BOUNCING],
+    agreements: &[
+        // Four bounces measured by rollback, the fifth flight under way.
+        Agreement::demo("particles/bouncing-ball")
+            .set(&["restitution=0.8", "h=0.01"])
+            .frames(130)
+            .readout("rollback: last apex")
+            .matches(
+                "particles/bouncing-ball",
+                &["restitution=0.8", "h=0.01"],
+                "/apex_heights/4",
+            ),
+        // Three bounces measured with displacement.
+        Agreement::demo("particles/bouncing-ball")
+            .set(&["restitution=0.8", "h=0.01"])
+            .frames(110)
+            .readout("displacement: last apex")
+            .matches(
+                "particles/bouncing-ball",
+                &["restitution=0.8", "h=0.01", "strategy=displace"],
+                "/apex_heights/3",
+            ),
+    ],
+};
 
 /// Where the two balls are drawn (m): rollback on the left, displacement on the right.
 const PLACES: [f64; 2] = [-0.35, 0.35];
@@ -59,7 +64,7 @@ pub const BOUNCING: DemoSpec = DemoSpec {
         Readout::inked("displacement: last apex / the one before", "", Ink::Second),
         Readout::plain("r², what every ratio should be", ""),
     ],
-    plot: Plot::over(0, &[3, 6]),
+    plot: Plot::over("t", &["rollback: last apex", "displacement: last apex"]),
     view: |_| Ok([-0.8, 0.8, -0.08, 1.08]),
     drag: Some(
         "Lift either ball with the pointer and let go: it drops from rest at that \

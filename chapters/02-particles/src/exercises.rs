@@ -63,6 +63,7 @@ pub fn all() -> Vec<Exercise> {
             "pair forces by brute force O(n^2) and by a uniform grid: same forces, far less work",
             interaction_scaling,
         )
+        .heavy()
         .limit(
             ("n_max² + 2,100 n_grid", "pair checks"),
             (7e8, "lower n_max or n_grid"),
@@ -118,9 +119,9 @@ fn spring_from_behavior(p: SpringFromBehaviorParams) -> Result<Value, PbmError> 
 params! {
     /// `particles/bouncing-ball`.
     pub struct BouncingBallParams {
-        restitution: f64 = float("coefficient of restitution r", 0.8, 0.0, 1.0),
+        restitution: f64 = float("coefficient of restitution r", "", 0.8, 0.0, 1.0),
         strategy: Strategy = choice("collision repair", Strategy::Rollback),
-        h: f64 = positive("step size (s)", 0.01, 0.1),
+        h: f64 = step(0.01, 0.0, 0.1),
         bounces: usize = int("bounces to measure", 6, 1, 20),
     }
 }
@@ -149,8 +150,8 @@ params! {
     /// `particles/momentum`.
     pub struct MomentumParams {
         particles: usize = int("particles in the network", 40, 2, 2000),
-        t_end: f64 = float("simulated time (s)", 5.0, 0.0, 100.0),
-        h: f64 = positive("step size (s)", 0.005, 0.05),
+        t_end: f64 = duration(5.0, 0.0, 100.0).from_zero(),
+        h: f64 = step(0.005, 0.0, 0.05),
     }
 }
 
@@ -242,7 +243,10 @@ pub fn grid_throughput(law: &PairLaw, n: usize) -> Result<Throughput, PbmError> 
     };
     let median_ms = median();
     let one_thread_ms = on_one_thread(median).ok_or_else(|| {
-        PbmError::degenerate("thread pool", "a pool of one thread could not be started")
+        PbmError::degenerate(
+            "thread pool",
+            "a pool of one thread could not be started",
+        )
     })?;
     Ok(Throughput { n, median_ms, one_thread_ms, pairs })
 }
@@ -250,8 +254,15 @@ pub fn grid_throughput(law: &PairLaw, n: usize) -> Result<Throughput, PbmError> 
 params! {
     /// `particles/interaction-scaling`.
     pub struct InteractionScalingParams {
-        n_max: usize = int("largest particle count timed both ways", 20_000, 16, 25_000),
-        n_grid: usize = int("particle count for the grid's throughput (median of 5 evaluations, then 5 on one thread)", 100_000, 1_000, 300_000),
+        n_max: usize = int(
+            "largest particle count timed both ways", 20_000, 16, 25_000,
+        ),
+        n_grid: usize = int(
+            "particle count for the grid's throughput (median of 5 evaluations, then 5 on one thread)",
+            100_000,
+            1_000,
+            300_000,
+        ),
     }
 }
 
@@ -297,7 +308,7 @@ params! {
     /// `particles/hanging-structure`.
     pub struct HangingStructureParams {
         mouse: bool = boolean("drag the free end with the scripted mouse", true),
-        t_end: f64 = float("simulated time (s)", 12.0, 0.0, 60.0),
+        t_end: f64 = duration(12.0, 0.0, 60.0).from_zero(),
     }
 }
 

@@ -2,7 +2,9 @@
 
 use crate::collision::Strategy;
 use crate::forces::G;
-use crate::interaction::{UniformGrid, interacting_pairs, pair_checks, scattered_points};
+use crate::interaction::{
+    UniformGrid, interacting_pairs, pair_checks, scattered_points,
+};
 use crate::particle::{Motion, Particle, ParticleSystem};
 use crate::scenes::{
     BEAM, beam, beam_index, bouncing_ball, mouse_path, pulled_off_the_floor,
@@ -12,8 +14,8 @@ use crate::spring::DampedSpring;
 use nalgebra::{Vector1, Vector2};
 use pbm_ode::runge_kutta::integrate;
 use pbm_ode::tableau::RK4;
-use pbm_prelim::plot::prelude::*;
 use pbm_prelim::plot::font;
+use pbm_prelim::plot::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Every figure of the chapter, in reading order.
@@ -31,7 +33,11 @@ pub fn all() -> Vec<Figure> {
             resting_contact,
         ),
         Figure::new("pair-law", "The pair law and its slope", pair_law),
-        Figure::new("grid-sort", "A grid's counting sort on twelve particles", grid_sort),
+        Figure::new(
+            "grid-sort",
+            "A grid's counting sort on twelve particles",
+            grid_sort,
+        ),
         Figure::new(
             "interaction-scaling",
             "Pair checks of brute force and a uniform grid",
@@ -165,9 +171,7 @@ fn resting_contact() -> Result<Vec<Drawing>, PbmError> {
     let rate = 5.0;
     let lift = pulled_off_the_floor(rate, 0.005, 3.0)?;
     let t_off = G / rate;
-    require_finite(
-        slides.iter().flatten().chain(&lift).flat_map(|p| [p.0, p.1]),
-    )?;
+    require_finite(slides.iter().flatten().chain(&lift).flat_map(|p| [p.0, p.1]))?;
     let v_top = 1.8;
     let mut slide_legend: Legend = frictions
         .iter()
@@ -229,15 +233,21 @@ fn pair_law() -> Result<Vec<Drawing>, PbmError> {
     let (r_end, eps) = (1.2 * law.cutoff, 1e-7);
     let rs: Vec<f64> = (0..=600).map(|k| r_end * f64::from(k) / 600.0).collect();
     let force: Vec<(f64, f64)> = rs.iter().skip(1).map(|&r| (r, f(r))).collect();
-    let slope: Vec<(f64, f64)> =
-        rs.iter().skip(1).map(|&r| (r, (f(r + eps) - f(r - eps)) / (2.0 * eps))).collect();
+    let slope: Vec<(f64, f64)> = rs
+        .iter()
+        .skip(1)
+        .map(|&r| (r, (f(r + eps) - f(r - eps)) / (2.0 * eps)))
+        .collect();
     require_finite(force.iter().chain(&slope).flat_map(|p| [p.0, p.1]))?;
     let marks = [
         (law.r0, format!("r₀ = {} m", law.r0)),
         (law.cutoff, format!("r_c = {} m", law.cutoff)),
     ];
     let legend: Legend = vec![
-        (format!("the law with k = {} N/m", law.k), Swatch::Line(color(0), LINE_WIDTH)),
+        (
+            format!("the law with k = {} N/m", law.k),
+            Swatch::Line(color(0), LINE_WIDTH),
+        ),
         ("r₀: push turns to pull; r_c: cutoff".into(), Swatch::Dashed(REFERENCE, 1)),
     ];
     draw_figure([400, 700], |root, layout| {
@@ -261,7 +271,12 @@ fn pair_law() -> Result<Vec<Drawing>, PbmError> {
             dashed_line(&mut chart, &[(0.0, 0.0), (r_end, 0.0)], REFERENCE, 1)?;
             for (r, name) in &marks {
                 let r = *r;
-                dashed_line(&mut chart, &[(r, lo - pad), (r, hi + pad)], REFERENCE, 1)?;
+                dashed_line(
+                    &mut chart,
+                    &[(r, lo - pad), (r, hi + pad)],
+                    REFERENCE,
+                    1,
+                )?;
                 // Left of its line: at the top of the force, where the curve has
                 // fallen away, and at the bottom of the slope, where it has not risen.
                 let (y, v) = match i {
@@ -335,7 +350,8 @@ fn grid_sort() -> Result<Vec<Drawing>, PbmError> {
                 tick_font().pos(Pos::new(HPos::Left, VPos::Center)),
             )])?;
         }
-        let bottom = titled(&bottom, "(b) the counting sort's arrays", &label_font())?;
+        let bottom =
+            titled(&bottom, "(b) the counting sort's arrays", &label_font())?;
         let parts = bottom.split_evenly((3, 1));
         let width = (n + 1) as f64;
         for (r, part) in parts.iter().enumerate() {
@@ -345,7 +361,8 @@ fn grid_sort() -> Result<Vec<Drawing>, PbmError> {
                 .build_cartesian_2d(0.0..width, -0.45..1.0)?;
             // Under each box (the first two rows) or each run of boxes (the sorted
             // particles), the cell it belongs to.
-            let under = tick_font().color(&REFERENCE).pos(Pos::new(HPos::Center, VPos::Top));
+            let under =
+                tick_font().color(&REFERENCE).pos(Pos::new(HPos::Center, VPos::Top));
             let groups: Vec<(f64, f64, usize)> = match r {
                 0 => (0..buckets).map(|b| (b as f64, b as f64 + 1.0, b)).collect(),
                 1 => (0..=buckets).map(|b| (b as f64, b as f64 + 1.0, b)).collect(),
@@ -368,18 +385,27 @@ fn grid_sort() -> Result<Vec<Drawing>, PbmError> {
                 chart.draw_series([Text::new(name, at, under.clone())])?;
             }
             let boxes: Vec<(f64, String, usize)> = match r {
-                0 => (0..buckets).map(|b| (b as f64, counts[b].to_string(), b)).collect(),
-                1 => (0..=buckets).map(|b| (b as f64, starts[b].to_string(), b)).collect(),
+                0 => (0..buckets)
+                    .map(|b| (b as f64, counts[b].to_string(), b))
+                    .collect(),
+                1 => (0..=buckets)
+                    .map(|b| (b as f64, starts[b].to_string(), b))
+                    .collect(),
                 _ => order
                     .iter()
                     .enumerate()
-                    .map(|(k, &i)| (k as f64, i.to_string(), bucket_of(&x[i as usize])))
+                    .map(|(k, &i)| {
+                        (k as f64, i.to_string(), bucket_of(&x[i as usize]))
+                    })
                     .collect(),
             };
             for (at, text, b) in boxes {
                 let end = r == 1 && at as usize == buckets;
                 let style = if end { WHITE.filled() } else { fill(b) };
-                chart.draw_series([Rectangle::new([(at, 0.0), (at + 1.0, 0.9)], style)])?;
+                chart.draw_series([Rectangle::new(
+                    [(at, 0.0), (at + 1.0, 0.9)],
+                    style,
+                )])?;
                 chart.draw_series([Rectangle::new(
                     [(at, 0.0), (at + 1.0, 0.9)],
                     REFERENCE.stroke_width(1),
@@ -415,7 +441,11 @@ fn scaling() -> Result<Vec<Drawing>, PbmError> {
     let last = rows.last().map_or((1.0, 1.0, 1.0, 1.0), |r| *r);
     let names = [
         "brute force: n(n − 1), slope 2".to_string(),
-        format!("uniform grid: {:.0} per particle at n = {}, slope 1", last.2 / last.0, last.0),
+        format!(
+            "uniform grid: {:.0} per particle at n = {}, slope 1",
+            last.2 / last.0,
+            last.0
+        ),
     ];
     titled_figure(
         [480, 480],
@@ -456,9 +486,7 @@ fn hanging() -> Result<Vec<Drawing>, PbmError> {
     let times = [0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 12.0];
     let mut system = beam(true)?;
     let snaps = run_with_snapshots(&mut system, 1e-3, 12.0, &times)?;
-    require_finite(
-        snaps.iter().flat_map(|s| s.1.iter().flat_map(|x| [x.x, x.y])),
-    )?;
+    require_finite(snaps.iter().flat_map(|s| s.1.iter().flat_map(|x| [x.x, x.y])))?;
     let springs: Vec<(usize, usize)> = beam(false)?
         .forces
         .iter()

@@ -18,5 +18,16 @@ pub mod particle;
 pub mod scenes;
 pub mod spring;
 
+// The book's parts: built only with the `book` feature (the WebAssembly build has the
+// physics, the scenes and the demos alone).
+#[cfg(feature = "book")]
+pub mod exercises;
+#[cfg(feature = "book")]
+pub mod figures;
+#[cfg(feature = "book")]
+pub mod pages;
+#[cfg(feature = "book")]
+pub mod practice;
+
 pbm_prelim::chapter!(id: "particles", number: 2, pages: "02-particles",
     title: "Particle System Dynamics");

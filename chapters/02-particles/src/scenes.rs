@@ -69,7 +69,6 @@ pub fn apexes_passed(
     passed
 }
 
-// ANCHOR: bouncing_ball
 /// Drops the ball from 1 m and records `bounces` apexes after the first. An apex is
 /// read off the step where the upward velocity changes sign, extrapolated
 /// ballistically: y + v_y²/(2g) is exact under gravity alone.
@@ -155,7 +154,6 @@ pub fn bouncing_ball(
     }
     Ok(BounceRun { apexes, trajectory, flights_too_short: false, at_rest: false })
 }
-// ANCHOR_END: bouncing_ball
 
 /// A free network in space: `n` particles on a jittered grid, each joined by damped
 /// springs (rest length = initial distance) to its neighbours within `reach`, with a

@@ -10,18 +10,19 @@ use pbm_ode::system::state_of;
 use pbm_ode::tableau::EULER;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
-    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Plot, Readout,
+    Agreement, Demo, DemoSpec, Demos, Drawing, Ink, Param, Plot, Readout,
 };
 
-/// The chapter's demos, in the book's order.
-pub const DEMOS: &[DemoSpec] = &[STIFF];
-
-/// The numbers the demos show that the chapter's exercises print too (checked
-/// natively by `tests/demos.rs` and in the browser).
-pub const AGREEMENTS: &[Agreement] =
-    &[Agreement::new("implicit/stiff", &[10.0, 0.15], 20, 1)
+/// The chapter's demos, and the numbers they show that its exercises print too.
+pub const DEMOS: Demos = Demos {
+    specs: &[STIFF],
+    agreements: &[Agreement::demo("implicit/stiff")
+        .set(&["k=10", "h=0.15"])
+        .frames(20)
+        .readout("explicit Euler y")
         .matches("ode/stability", &["k=10", "h=0.15", "steps=20"], "/final_abs_x")
-        .absolute()];
+        .absolute()],
+};
 
 /// The demo of chapter 3's stiff example.
 pub const STIFF: DemoSpec = DemoSpec {
@@ -37,7 +38,7 @@ pub const STIFF: DemoSpec = DemoSpec {
         Readout::inked("backward Euler y", "", Ink::Second),
         Readout::plain("explicit stable below h = 2/k", "s"),
     ],
-    plot: Plot::over(0, &[1, 2]),
+    plot: Plot::over("steps", &["explicit Euler y", "backward Euler y"]),
     view: |_| Ok([-0.1, 1.1, -1.5, 1.5]),
     drag: None,
     build: |p| {

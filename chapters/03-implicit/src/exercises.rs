@@ -67,6 +67,7 @@ pub fn all() -> Vec<Exercise> {
             "a pinned n x n stiff sheet at frame-size steps: RK4 explodes, backward Euler does not",
             sheet,
         )
+        .heavy()
         .limit(
             (
                 "t_end / h × n² × (170 + n (7 + 23 s) d / 10) with preconditioner=jacobi, \
@@ -90,6 +91,7 @@ pub fn all() -> Vec<Exercise> {
             "the implicit sheet at n = 32, 64 and 128: CG iterations and time per step",
             sheet_sizes,
         )
+        .heavy()
         .limit(
             ("max(1, t_end × 30 / s) × (0.27 s with jacobi, 0.21 s with multigrid)", "estimated seconds"),
             (2.5, "lower t_end"),
@@ -101,7 +103,7 @@ pub fn all() -> Vec<Exercise> {
 params! {
     /// `implicit/stiff-blowup`.
     pub struct StiffBlowupParams {
-        k: f64 = float("stiffness (1/s)", 1000.0, 1e-3, 1e7),
+        k: f64 = float("stiffness", "1/s", 1000.0, 1e-3, 1e7),
     }
 }
 
@@ -137,10 +139,10 @@ fn stiff_blowup(p: StiffBlowupParams) -> Result<Value, PbmError> {
 params! {
     /// `implicit/particle-on-line`.
     pub struct ParticleOnLineParams {
-        epsilon: f64 = float("allowed distance from the line (m)", 1e-3, 1e-9, 1.0),
+        epsilon: f64 = float("allowed distance from the line", "m", 1e-3, 1e-9, 1.0),
         // At least 1 N, so that k = f_max/ε ≥ 1 and the penalty direction, not the
         // x' = -x drag of the test system, limits the step.
-        f_max: f64 = float("largest pull (N)", 100.0, 1.0, 1e6),
+        f_max: f64 = float("largest pull", "N", 100.0, 1.0, 1e6),
     }
 }
 
@@ -186,8 +188,8 @@ fn stable_step_sweep(p: StableStepSweepParams) -> Result<Value, PbmError> {
 params! {
     /// `implicit/one-big-step`.
     pub struct OneBigStepParams {
-        k: f64 = positive("stiffness (1/s)", 1000.0, 1e7),
-        h: f64 = positive("step size (s)", 1e9, 1e12),
+        k: f64 = positive("stiffness", "1/s", 1000.0, 1e7),
+        h: f64 = step(1e9, 0.0, 1e12),
     }
 }
 
@@ -201,14 +203,13 @@ fn one_big_step(p: OneBigStepParams) -> Result<Value, PbmError> {
     )
 }
 
-// ANCHOR: newton_exercise
 params! {
     /// `implicit/newton`.
     pub struct NewtonParams {
-        below: f64 = float("bob's start below the nail (m)", 1.2, 0.1, 3.0),
-        vy: f64 = float("bob's start speed upward (m/s)", 0.0, -20.0, 20.0),
-        h: f64 = float("step size (s)", 0.05, 1e-4, 10.0),
-        k: f64 = float("spring stiffness (N/m)", 100.0, 1.0, 1e5),
+        below: f64 = float("bob's start below the nail", "m", 1.2, 0.1, 3.0),
+        vy: f64 = float("bob's start speed upward", "m/s", 0.0, -20.0, 20.0),
+        h: f64 = step(0.05, 1e-4, 10.0),
+        k: f64 = float("spring stiffness", "N/m", 100.0, 1.0, 1e5),
     }
 }
 
@@ -263,7 +264,6 @@ fn newton(p: NewtonParams) -> Result<Value, PbmError> {
         "line_search_shortened": shortened,
     }))
 }
-// ANCHOR_END: newton_exercise
 
 /// Largest difference between the analytic Jacobians of one random spring state and
 /// central differences of the force, relative to the Jacobian's size (step 1e-6:
@@ -331,8 +331,10 @@ const SHEET_SIZES: [usize; 3] = [32, 64, 128];
 params! {
     /// `implicit/sheet-sizes`.
     pub struct SheetSizesParams {
-        t_end: f64 = float("simulated time (s)", 0.25, 0.0, 1.0),
-        preconditioner: Preconditioner = choice("CG's preconditioner", Solve::FRAME.preconditioner),
+        t_end: f64 = duration(0.25, 0.0, 1.0).from_zero(),
+        preconditioner: Preconditioner = choice(
+            "CG's preconditioner", Solve::FRAME.preconditioner,
+        ),
     }
 }
 
@@ -373,12 +375,19 @@ params! {
     /// `implicit/sheet`.
     pub struct SheetParams {
         n: usize = int("particles along a side", 32, 2, 256),
-        k: f64 = positive("spring stiffness (N/m)", 1000.0, 1e7),
-        h: f64 = positive("step size (s)", 1.0 / 30.0, 1.0),
-        t_end: f64 = float("simulated time (s)", 2.0, 0.0, 10.0),
-        tolerance: f64 = float("CG's relative residual per step", Solve::FRAME.tolerance, 1e-12, 0.1),
-        warm: bool = boolean("start CG from the last step's Δv (false: from zero)", Solve::FRAME.warm_start),
-        preconditioner: Preconditioner = choice("CG's preconditioner", Solve::FRAME.preconditioner),
+        k: f64 = positive("spring stiffness", "N/m", 1000.0, 1e7),
+        h: f64 = step(1.0 / 30.0, 0.0, 1.0),
+        t_end: f64 = duration(2.0, 0.0, 10.0).from_zero(),
+        tolerance: f64 = float(
+            "CG's relative residual per step", "", Solve::FRAME.tolerance, 1e-12, 0.1,
+        ),
+        warm: bool = boolean(
+            "start CG from the last step's Δv (false: from zero)",
+            Solve::FRAME.warm_start,
+        ),
+        preconditioner: Preconditioner = choice(
+            "CG's preconditioner", Solve::FRAME.preconditioner,
+        ),
     }
 }
 

@@ -159,9 +159,7 @@ fn energy_landscape() -> Result<Vec<Drawing>, PbmError> {
         .map(|i| 1.0 - f64::from(i) / 400.0)
         .map(|x| (x, y0 * x.powf(k)))
         .collect();
-    require_finite(
-        runs.iter().flat_map(|r| r.1.iter()).flat_map(|p| [p.0, p.1]),
-    )?;
+    require_finite(runs.iter().flat_map(|r| r.1.iter()).flat_map(|p| [p.0, p.1]))?;
     // Level sets of E = (x² + k y²)/2: ellipses with half-axes √(2E) and √(2E/k).
     let levels: Vec<Vec<(f64, f64)>> =
         [0.02, 0.06, 0.12, 0.2, 0.32, 0.5, 0.8, 1.3, 2.1]
@@ -443,9 +441,7 @@ fn energy() -> Result<Vec<Drawing>, PbmError> {
             energy_track(EulerVariant::Symplectic, 0.02, t_end)?,
         ),
     ];
-    require_finite(
-        runs.iter().flat_map(|r| r.1.iter().flat_map(|p| [p.0, p.1])),
-    )?;
+    require_finite(runs.iter().flat_map(|r| r.1.iter().flat_map(|p| [p.0, p.1])))?;
     let e0 = runs[0].1[0].1;
     let rest = spring_pendulum_rest_energy()?;
     let (lo, hi) = runs
@@ -672,9 +668,7 @@ fn stability_regions() -> Result<Vec<Drawing>, PbmError> {
         .iter()
         .map(|(t, _)| stability_boundary(*t, 720))
         .collect::<Result<Vec<_>, _>>()?;
-    require_finite(
-        boundaries.iter().flatten().flat_map(|p| [p.0, p.1]),
-    )?;
+    require_finite(boundaries.iter().flatten().flat_map(|p| [p.0, p.1]))?;
     let rk4_left = boundaries[2].iter().map(|p| p.0).fold(0.0, f64::min);
     // Backward Euler's R(z) = 1/(1 − z): stable outside the circle |z − 1| = 1.
     let implicit: Vec<(f64, f64)> = (0..=360)
@@ -767,8 +761,7 @@ fn midpoint() -> Result<Vec<Drawing>, PbmError> {
             .chain(stiff.iter().flatten())
             .flat_map(|p| [p.0, p.1]),
     )?;
-    let top =
-        swings.iter().flat_map(|s| &s.1).map(|p| p.1.abs()).fold(0.0, f64::max);
+    let top = swings.iter().flat_map(|s| &s.1).map(|p| p.1.abs()).fold(0.0, f64::max);
     let legends = [
         swings
             .iter()
@@ -799,8 +792,8 @@ fn midpoint() -> Result<Vec<Drawing>, PbmError> {
         for (i, (_, track)) in swings.iter().enumerate() {
             line(&mut chart, track, color(2 + i), LINE_WIDTH)?;
         }
-        let mut chart = chart_on(&plots[1])
-            .build_cartesian_2d(0.0..steps as f64, -1.1..1.1)?;
+        let mut chart =
+            chart_on(&plots[1]).build_cartesian_2d(0.0..steps as f64, -1.1..1.1)?;
         axes(&mut chart, "steps taken", "y")
             .x_label_formatter(&|v| format!("{v:.0}"))
             .draw()?;
@@ -833,7 +826,8 @@ fn aggregation() -> Result<Vec<Drawing>, PbmError> {
     let (a, _) = model.system_matrices(1.0 / 30.0, None)?;
     let multigrid = Multigrid::new(&a)?;
     let sizes = multigrid.sizes();
-    let (pair, group) = multigrid.first_level().ok_or_else(|| PbmError::Figure { why: "the sheet is too small to coarsen".into(),
+    let (pair, group) = multigrid.first_level().ok_or_else(|| PbmError::Figure {
+        why: "the sheet is too small to coarsen".into(),
     })?;
     let at = |i: usize| ((i % n) as f64, (i / n) as f64);
     let members = |of: &[usize], c: usize| -> Vec<(f64, f64)> {
@@ -842,10 +836,12 @@ fn aggregation() -> Result<Vec<Drawing>, PbmError> {
         around(&mut pts);
         pts
     };
-    let pairs: Vec<Vec<(f64, f64)>> =
-        (0..=pair.iter().copied().max().unwrap_or(0)).map(|c| members(&pair, c)).collect();
-    let groups: Vec<Vec<(f64, f64)>> =
-        (0..=group.iter().copied().max().unwrap_or(0)).map(|c| members(&group, c)).collect();
+    let pairs: Vec<Vec<(f64, f64)>> = (0..=pair.iter().copied().max().unwrap_or(0))
+        .map(|c| members(&pair, c))
+        .collect();
+    let groups: Vec<Vec<(f64, f64)>> = (0..=group.iter().copied().max().unwrap_or(0))
+        .map(|c| members(&group, c))
+        .collect();
     let titles = [
         format!("(a) first matching: {} pairs", pairs.len()),
         format!("(b) second matching: {} groups, each one coarse node", groups.len()),
@@ -853,7 +849,11 @@ fn aggregation() -> Result<Vec<Drawing>, PbmError> {
     ];
     let steps: Vec<(f64, f64)> = (0..sizes.len())
         .map(|l| (l as f64, -(l as f64)))
-        .chain((0..sizes.len() - 1).rev().map(|l| ((2 * sizes.len() - 2 - l) as f64, -(l as f64))))
+        .chain(
+            (0..sizes.len() - 1)
+                .rev()
+                .map(|l| ((2 * sizes.len() - 2 - l) as f64, -(l as f64))),
+        )
         .collect();
     let cycle_legend: Legend = [
         "1 smooth forward: one Gauss–Seidel sweep from z = 0",
@@ -877,7 +877,10 @@ fn aggregation() -> Result<Vec<Drawing>, PbmError> {
             for (c, pts) in sets.iter().enumerate() {
                 let colour = color(c % 7);
                 if pts.len() >= 3 {
-                    chart.draw_series([Polygon::new(pts.clone(), colour.mix(0.35).filled())])?;
+                    chart.draw_series([Polygon::new(
+                        pts.clone(),
+                        colour.mix(0.35).filled(),
+                    )])?;
                 }
                 let mut ring = pts.clone();
                 if pts.len() >= 3 {
@@ -908,11 +911,19 @@ fn aggregation() -> Result<Vec<Drawing>, PbmError> {
                 l => format!("level {l}: {size}"),
             };
             let anchor = note.pos(Pos::new(HPos::Left, VPos::Center));
-            chart.draw_series([Text::new(name, (left + 0.1, -(l as f64)), anchor)])?;
+            chart.draw_series([Text::new(
+                name,
+                (left + 0.1, -(l as f64)),
+                anchor,
+            )])?;
         }
         // Each node and edge numbered by its step in the legend.
         let numbered = |text: &str, at: (f64, f64), h: HPos| {
-            Text::new(text.to_string(), at, label_font().pos(Pos::new(h, VPos::Center)))
+            Text::new(
+                text.to_string(),
+                at,
+                label_font().pos(Pos::new(h, VPos::Center)),
+            )
         };
         for (k, &(x, y)) in steps.iter().enumerate() {
             let c = color(if k == last { 1 } else { 0 });
@@ -927,8 +938,11 @@ fn aggregation() -> Result<Vec<Drawing>, PbmError> {
         for k in 0..steps.len() - 1 {
             let (p, q) = (steps[k], steps[k + 1]);
             let (x, y) = (0.5 * (p.0 + q.0), 0.5 * (p.1 + q.1));
-            let (text, h, dx) =
-                if k < last { ("2", HPos::Right, -0.12) } else { ("4", HPos::Left, 0.12) };
+            let (text, h, dx) = if k < last {
+                ("2", HPos::Right, -0.12)
+            } else {
+                ("4", HPos::Left, 0.12)
+            };
             chart.draw_series([numbered(text, (x + dx, y), h)])?;
         }
         Ok(())

@@ -18,5 +18,16 @@ pub mod scenes;
 pub mod sheet;
 pub mod stiff;
 
+// The book's parts: built only with the `book` feature (the WebAssembly build has the
+// physics, the scenes and the demos alone).
+#[cfg(feature = "book")]
+pub mod exercises;
+#[cfg(feature = "book")]
+pub mod figures;
+#[cfg(feature = "book")]
+pub mod pages;
+#[cfg(feature = "book")]
+pub mod practice;
+
 pbm_prelim::chapter!(id: "implicit", number: 3, pages: "03-implicit",
     title: "Implicit Methods");

@@ -14,37 +14,46 @@ use pbm_ode::tableau::{EULER, MIDPOINT, RK4};
 use pbm_particles::particle::{Force, Particle};
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
-    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Plot, Pointer, Readout,
+    Agreement, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot, Pointer,
+    Readout,
 };
 use std::f64::consts::TAU;
 
-/// The chapter's demos, in the book's order.
-pub const DEMOS: &[DemoSpec] = &[BEAD, CHAIN];
-
-/// The numbers the demos show that the chapter's exercises print too (checked
-/// natively by `tests/demos.rs` and in the browser).
-pub const AGREEMENTS: &[Agreement] = &[
-    Agreement::new("constraints/bead", &[2.0, 0.01, 100.0, 20.0], 250, 3).matches(
-        "constraints/drift",
-        &["solver=rk4", "h=0.01", "t_end=5", "k_s=100", "k_d=20"],
-        "/max_abs_c_with_feedback",
-    ),
-    // Three steps of 5 ms a frame: 600 steps, 3 s.
-    Agreement::new("constraints/bead", &[1.0, 0.005, 0.0, 0.0], 200, 3).matches(
-        "constraints/drift",
-        &["solver=midpoint", "h=0.005", "t_end=3"],
-        "/max_abs_c_without_feedback",
-    ),
-    // Eight steps of 2 ms a frame: 1,000 steps, 2 s, held by feedback.
-    Agreement::new("constraints/chain", &[0.0, 0.002], 125, 3).matches(
-        "constraints/stabilise",
-        &["h=0.002", "t_end=2"],
-        "/baumgarte/max_abs_c",
-    ),
-];
-
-/// The page's frame (s).
-const FRAME: f64 = 1.0 / 60.0;
+/// The chapter's demos, and the numbers they show that its exercises print too.
+pub const DEMOS: Demos = Demos {
+    specs: &[BEAD, CHAIN],
+    agreements: &[
+        Agreement::demo("constraints/bead")
+            .set(&["solver=RK4", "h=0.01", "k_s=100", "k_d=20"])
+            .frames(250)
+            .readout("largest |C| so far")
+            .matches(
+                "constraints/drift",
+                &["solver=rk4", "h=0.01", "t_end=5", "k_s=100", "k_d=20"],
+                "/max_abs_c_with_feedback",
+            ),
+        // Three steps of 5 ms a frame: 600 steps, 3 s.
+        Agreement::demo("constraints/bead")
+            .set(&["solver=midpoint", "h=0.005", "k_s=0", "k_d=0"])
+            .frames(200)
+            .readout("largest |C| so far")
+            .matches(
+                "constraints/drift",
+                &["solver=midpoint", "h=0.005", "t_end=3"],
+                "/max_abs_c_without_feedback",
+            ),
+        // Eight steps of 2 ms a frame: 1,000 steps, 2 s, held by feedback.
+        Agreement::demo("constraints/chain")
+            .set(&["method=feedback", "h=0.002"])
+            .frames(125)
+            .readout("largest |C| so far")
+            .matches(
+                "constraints/stabilise",
+                &["h=0.002", "t_end=2"],
+                "/baumgarte/max_abs_c",
+            ),
+    ],
+};
 
 /// The most points of the bead's path kept for drawing.
 const KEPT: usize = 600;
@@ -66,7 +75,7 @@ pub const BEAD: DemoSpec = DemoSpec {
         Readout::plain("largest |C| so far", "m²"),
         Readout::plain("energy", "J"),
     ],
-    plot: Plot::over(0, &[2]).log(),
+    plot: Plot::over("t", &["|C| now, C = (|x|² − 1)/2"]).log(),
     view: |_| Ok([-1.6, 1.6, -1.6, 1.6]),
     drag: Some(
         "Pull the bead with the pointer: a spring from the bead to your hand, which the \
@@ -216,7 +225,8 @@ pub const CHAIN: DemoSpec = DemoSpec {
             "method",
             "drift held by",
             &["feedback", "projection", "nothing"],
-        ),
+        )
+        .demo_only("the exercise runs all three stabilisers at once"),
         Param::log("h", "step h", "s", [0.002, 0.001, 0.012]),
     ],
     readouts: &[
@@ -226,7 +236,7 @@ pub const CHAIN: DemoSpec = DemoSpec {
         Readout::plain("largest |C| so far", "m²"),
         Readout::plain("energy", "J"),
     ],
-    plot: Plot::over(0, &[2]).log(),
+    plot: Plot::over("t", &["largest |C| now"]).log(),
     view: |_| Ok([-1.2, 1.2, -1.5, 0.9]),
     drag: Some(
         "Grab any bob with the pointer: a spring from it to your hand pulls the chain, \

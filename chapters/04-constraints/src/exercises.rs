@@ -67,6 +67,7 @@ pub fn all() -> Vec<Exercise> {
             "a falling chain held by rods or by stiff springs: largest stable RK4 step and length error",
             rods_vs_springs,
         )
+        .heavy()
         .limit(
             ("t_end × √(max(k, 1e5 N/m) / 1e5 N/m)", "chain-seconds"),
             (55.0, "lower t_end or k"),
@@ -136,7 +137,9 @@ fn max_of(track: &[(f64, f64)]) -> f64 {
 params! {
     /// `constraints/bead-forces`.
     pub struct BeadForcesParams {
-        speed: f64 = float("the bead's speed along the wire (m/s)", BEAD_FORCES_SPEED, 0.0, 10.0),
+        speed: f64 = float(
+            "the bead's speed along the wire", "m/s", BEAD_FORCES_SPEED, 0.0, 10.0,
+        ),
     }
 }
 
@@ -160,12 +163,15 @@ fn bead_forces_exercise(p: BeadForcesParams) -> Result<Value, PbmError> {
 params! {
     /// `constraints/drift`.
     pub struct DriftParams {
-        feedback: bool = boolean("apply the k_s, k_d feedback in the second run (false: both runs without)", true),
+        feedback: bool = boolean(
+            "apply the k_s, k_d feedback in the second run (false: both runs without)",
+            true,
+        ),
         solver: Integrator = choice("integrator", Integrator::Rk4),
-        h: f64 = positive("step size (s)", 0.01, 0.5),
-        t_end: f64 = positive("simulated time (s)", 100.0, 10_000.0),
-        k_s: f64 = float("feedback spring gain (1/s²)", 100.0, 0.0, 1e6),
-        k_d: f64 = float("feedback damping gain (1/s)", 20.0, 0.0, 1e4),
+        h: f64 = step(0.01, 0.0, 0.5),
+        t_end: f64 = duration(100.0, 0.0, 10_000.0),
+        k_s: f64 = float("feedback spring gain", "1/s²", 100.0, 0.0, 1e6),
+        k_d: f64 = float("feedback damping gain", "1/s", 20.0, 0.0, 1e4),
     }
 }
 
@@ -213,8 +219,8 @@ const PENDULUM_ENERGY_SCALE: f64 = (1.0 + 1.0) * G * 2.0;
 params! {
     /// `constraints/double-pendulum`.
     pub struct DoublePendulumParams {
-        t_end: f64 = positive("simulated time (s)", 10.0, 1000.0),
-        h: f64 = positive("step size (s)", 1e-3, 0.1),
+        t_end: f64 = duration(10.0, 0.0, 1000.0),
+        h: f64 = step(1e-3, 0.0, 0.1),
     }
 }
 
@@ -250,7 +256,7 @@ pub fn redundant_pendulum() -> Result<ConstrainedSystem<2>, PbmError> {
 params! {
     /// `constraints/redundant`.
     pub struct RedundantParams {
-        t_end: f64 = positive("simulated time (s)", 2.0, 100.0),
+        t_end: f64 = duration(2.0, 0.0, 100.0),
     }
 }
 
@@ -277,8 +283,8 @@ params! {
     pub struct RodsVsSpringsParams {
         // Below 1e4 N/m the chain stretches by more than half a link and the search
         // for its stable step crawls: a minute at 1e3.
-        k: f64 = float("spring stiffness (N/m)", 1e5, 1e4, 1e8),
-        t_end: f64 = positive("simulated time (s)", 2.0, 5.0),
+        k: f64 = float("spring stiffness", "N/m", 1e5, 1e4, 1e8),
+        t_end: f64 = duration(2.0, 0.0, 5.0),
     }
 }
 
@@ -318,12 +324,11 @@ params! {
     /// `constraints/stabilise`.
     pub struct StabiliseParams {
         // RK4 holds the rod chain up to about 15 ms (`rods-vs-springs`).
-        h: f64 = positive("step size (s)", 0.002, 0.012),
-        t_end: f64 = positive("simulated time (s)", 10.0, 200.0),
+        h: f64 = step(0.002, 0.0, 0.012),
+        t_end: f64 = duration(10.0, 0.0, 200.0),
     }
 }
 
-// ANCHOR: stabilise_exercise
 /// The book's chain at step h for t_end, once per stabiliser: its largest and final
 /// |C|, its largest and final energy change relative to n m g · n L, what a step cost
 /// in linear solves and CG iterations, and when the run broke down if it did (the
@@ -343,11 +348,11 @@ fn stabilise(p: StabiliseParams) -> Result<Value, PbmError> {
             "solves_per_step": last.cost.solves as f64 / steps,
             "cg_iterations_per_step": last.cost.cg_iterations as f64 / steps,
         });
-        result[format!("{}_broke_down_at_s", stabiliser.name())] = json!(run.broke_down_at);
+        result[format!("{}_broke_down_at_s", stabiliser.name())] =
+            json!(run.broke_down_at);
     }
     Ok(result)
 }
-// ANCHOR_END: stabilise_exercise
 
 params! {
     /// `constraints/tree-solve`.
@@ -356,7 +361,6 @@ params! {
     }
 }
 
-// ANCHOR: tree_solve_exercise
 /// One solve for λ on the chapter's chain of `links` rods after 20 ms of falling: by
 /// the tree (factored and solved; the mean of enough repeats to take about 20 ms) and
 /// by CG to a relative residual of 1e-12, timed, with their largest difference
@@ -395,4 +399,3 @@ fn tree_solve(p: TreeSolveParams) -> Result<Value, PbmError> {
         "mobile_fill_root_first": root_first,
     }))
 }
-// ANCHOR_END: tree_solve_exercise

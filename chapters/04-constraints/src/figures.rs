@@ -226,9 +226,7 @@ fn drift() -> Result<Vec<Drawing>, PbmError> {
         ("RK4, no feedback", bead_drift(RK4, Feedback::OFF, h, t_end)?),
         ("RK4, feedback", bead_drift(RK4, Feedback::DEFAULT, h, t_end)?),
     ];
-    require_finite(
-        runs.iter().flat_map(|r| r.1.iter().flat_map(|p| [p.0, p.1])),
-    )?;
+    require_finite(runs.iter().flat_map(|r| r.1.iter().flat_map(|p| [p.0, p.1])))?;
     let width =
         |i: usize| if i.is_multiple_of(2) { LINE_WIDTH } else { LINE_WIDTH + 1 };
     titled_figure(
@@ -268,7 +266,8 @@ fn stabilise() -> Result<Vec<Drawing>, PbmError> {
         .map(|&s| stabilised_run(s, h, t_end))
         .collect::<Result<Vec<_>, _>>()?;
     require_finite(
-        runs.iter().flat_map(|r| r.track.iter().flat_map(|s| [s.abs_c, s.energy_change])),
+        runs.iter()
+            .flat_map(|r| r.track.iter().flat_map(|s| [s.abs_c, s.energy_change])),
     )?;
     // The energy panel shows a band of ±0.5% of the scale; the uncorrected run leaves
     // it (its curve is clipped at the edge) well before it breaks down.
@@ -280,7 +279,9 @@ fn stabilise() -> Result<Vec<Drawing>, PbmError> {
             let legend: Legend = names
                 .iter()
                 .enumerate()
-                .map(|(i, name)| (name.to_string(), Swatch::Line(color(i), LINE_WIDTH)))
+                .map(|(i, name)| {
+                    (name.to_string(), Swatch::Line(color(i), LINE_WIDTH))
+                })
                 .collect();
             let plot = legend_below(root, &legend)?;
             let parts = pbm_prelim::plot::panels(&plot, layout, 3, 1);
@@ -314,22 +315,32 @@ fn stabilise() -> Result<Vec<Drawing>, PbmError> {
                         .map(|w| {
                             let (first, last) = (w[0][0], w[w.len() - 1][1]);
                             let c = w.iter().fold(0.0_f64, |m, p| m.max(p[1].abs_c));
-                            let spent = last.cost.cg_iterations - first.cost.cg_iterations;
-                            [last.t, c, last.energy_change, spent as f64 / w.len() as f64]
+                            let spent =
+                                last.cost.cg_iterations - first.cost.cg_iterations;
+                            [
+                                last.t,
+                                c,
+                                last.energy_change,
+                                spent as f64 / w.len() as f64,
+                            ]
                         })
                         .collect()
                 })
                 .collect();
             let cost_max = windows.iter().flatten().fold(0.0_f64, |m, w| m.max(w[3]));
-            let mut k_chart =
-                chart_on(&areas[2]).build_cartesian_2d(0.0..t_end, 0.0..cost_max * 1.15)?;
+            let mut k_chart = chart_on(&areas[2])
+                .build_cartesian_2d(0.0..t_end, 0.0..cost_max * 1.15)?;
             axes(&mut k_chart, "time t (s)", "per step").draw()?;
             for (i, w) in windows.iter().enumerate() {
-                let pick = |k: usize| w.iter().map(|w| (w[0], w[k])).collect::<Vec<_>>();
-                let c: Vec<_> = pick(1).into_iter().map(|(t, c)| (t, c.max(1e-14))).collect();
+                let pick =
+                    |k: usize| w.iter().map(|w| (w[0], w[k])).collect::<Vec<_>>();
+                let c: Vec<_> =
+                    pick(1).into_iter().map(|(t, c)| (t, c.max(1e-14))).collect();
                 line(&mut c_chart, &c, color(i), LINE_WIDTH)?;
-                let e: Vec<_> =
-                    pick(2).into_iter().map(|(t, e)| (t, e.clamp(-band, band))).collect();
+                let e: Vec<_> = pick(2)
+                    .into_iter()
+                    .map(|(t, e)| (t, e.clamp(-band, band)))
+                    .collect();
                 line(&mut e_chart, &e, color(i), LINE_WIDTH)?;
                 line(&mut k_chart, &pick(3), color(i), LINE_WIDTH)?;
             }
@@ -356,9 +367,7 @@ fn pendulum_paths() -> Result<Vec<Drawing>, PbmError> {
             lower.push((p[1].x[0], p[1].x[1]));
         }
     }
-    require_finite(
-        upper.iter().chain(&lower).flat_map(|p| [p.0, p.1]),
-    )?;
+    require_finite(upper.iter().chain(&lower).flat_map(|p| [p.0, p.1]))?;
     titled_figure(
         [640, 560],
         "Double pendulum, first 10 s (RK4, h = 1 ms)",
@@ -411,47 +420,37 @@ fn rods_vs_springs() -> Result<Vec<Drawing>, PbmError> {
             .flat_map(|p| [p.0, p.1])
             .chain(limits.iter().copied()),
     )?;
-    titled_figure(
-        [520, 540],
-        "A falling chain of 10 links, 2 s of RK4",
-        |root, _| {
-            let mut legend: Legend =
-                series_legend(&names, Swatch::LineDots, LINE_WIDTH + 1, |name| {
-                    name.to_string()
-                });
-            legend.push((
-                "dashed, each colour: largest stable step; runs to its right blow up"
-                    .into(),
-                Swatch::Dashed(REFERENCE, LINE_WIDTH),
-            ));
-            let plot = legend_below(root, &legend)?;
-            let mut chart = chart_on(&plot).build_cartesian_2d(
-                (8e-6..0.1).log_scale(),
-                (1e-14..1.0).log_scale(),
-            )?;
-            axes(
-                &mut chart,
-                "step size h (s)",
-                "largest link-length error |ℓ − L|/L",
-            )
+    titled_figure([520, 540], "A falling chain of 10 links, 2 s of RK4", |root, _| {
+        let mut legend: Legend =
+            series_legend(&names, Swatch::LineDots, LINE_WIDTH + 1, |name| {
+                name.to_string()
+            });
+        legend.push((
+            "dashed, each colour: largest stable step; runs to its right blow up"
+                .into(),
+            Swatch::Dashed(REFERENCE, LINE_WIDTH),
+        ));
+        let plot = legend_below(root, &legend)?;
+        let mut chart = chart_on(&plot)
+            .build_cartesian_2d((8e-6..0.1).log_scale(), (1e-14..1.0).log_scale())?;
+        axes(&mut chart, "step size h (s)", "largest link-length error |ℓ − L|/L")
             .x_label_formatter(&power_of_ten)
             .y_label_formatter(&power_of_ten)
             .draw()?;
-            for (i, curve) in curves.iter().enumerate() {
-                line(&mut chart, curve, color(i), LINE_WIDTH + 1)?;
-                chart.draw_series(
-                    curve.iter().map(|&p| Circle::new(p, 4, color(i).filled())),
-                )?;
-                dashed_line(
-                    &mut chart,
-                    &[(limits[i], 1e-14), (limits[i], 1.0)],
-                    color(i),
-                    LINE_WIDTH,
-                )?;
-            }
-            Ok(())
-        },
-    )
+        for (i, curve) in curves.iter().enumerate() {
+            line(&mut chart, curve, color(i), LINE_WIDTH + 1)?;
+            chart.draw_series(
+                curve.iter().map(|&p| Circle::new(p, 4, color(i).filled())),
+            )?;
+            dashed_line(
+                &mut chart,
+                &[(limits[i], 1e-14), (limits[i], 1.0)],
+                color(i),
+                LINE_WIDTH,
+            )?;
+        }
+        Ok(())
+    })
 }
 
 /// The mobile's graph as the tree solve orders it: per node, what it is, where it is

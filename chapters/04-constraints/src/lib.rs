@@ -18,5 +18,16 @@ pub mod scenes;
 pub mod system;
 pub mod tree;
 
+// The book's parts: built only with the `book` feature (the WebAssembly build has the
+// physics, the scenes and the demos alone).
+#[cfg(feature = "book")]
+pub mod exercises;
+#[cfg(feature = "book")]
+pub mod figures;
+#[cfg(feature = "book")]
+pub mod pages;
+#[cfg(feature = "book")]
+pub mod practice;
+
 pbm_prelim::chapter!(id: "constraints", number: 4, pages: "04-constraints",
     title: "Constrained Dynamics");

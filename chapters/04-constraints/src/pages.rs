@@ -71,7 +71,7 @@ pub const TABLES: &[TimingTable] = &[
             row("100 rods (102 rows)", "constraints/derivative_100_rods"),
             row("1,000 rods (1,002 rows)", "constraints/derivative_1000_rods"),
         ],
-        compare: Compare::TimesReference(0),
+        compare: Compare::TimesReference("constraints/derivative_10_rods"),
     },
     TimingTable {
         file: "constraints-tree.md",
@@ -84,7 +84,7 @@ pub const TABLES: &[TimingTable] = &[
             row("1,000 rods (1,002 rows)", "constraints/tree_solve_1000_rods"),
             row("10,000 rods (10,002 rows)", "constraints/tree_solve_10000_rods"),
         ],
-        compare: Compare::TimesReference(0),
+        compare: Compare::TimesReference("constraints/tree_solve_100_rods"),
     },
     TimingTable {
         file: "constraints-solvers.md",
@@ -130,6 +130,6 @@ pub const TABLES: &[TimingTable] = &[
                 "production-sparse/chain-1000-dense-cholesky",
             ),
         ],
-        compare: Compare::Against(&[0, 0, 0, 0, 0, 0, 0, 0]),
+        compare: Compare::Against(&["production-sparse/chain-1000-faer"]),
     },
 ];

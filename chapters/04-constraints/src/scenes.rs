@@ -408,7 +408,6 @@ impl Stabiliser {
 /// so 1e-12 m² is a link-length error of 1e-11 m on the book's 0.1 m links.
 pub const PROJECTION_TOLERANCE: f64 = 1e-12;
 
-// ANCHOR: stabilised_chain
 /// The book's rod chain under RK4, held against drift by one of the three ways: what
 /// the stabilisation study, its figure and the draggable chain all step.
 pub struct StabilisedChain {
@@ -453,7 +452,6 @@ impl StabilisedChain {
         }
     }
 }
-// ANCHOR_END: stabilised_chain
 
 /// The book chain's energy scale: its total weight times its length, n m g · n L (J).
 pub fn chain_energy_scale(chain: Chain) -> f64 {

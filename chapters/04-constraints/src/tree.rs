@@ -450,7 +450,6 @@ impl Graph {
     }
 }
 
-// ANCHOR: fill_in
 /// The blocks an elimination in the order 0, 1, … n − 1 would fill in, for a graph of
 /// `n` nodes with `edges`: eliminating a node couples every pair of its neighbours not
 /// yet eliminated. A tree eliminated leaves first fills in nothing.
@@ -474,4 +473,3 @@ pub fn fill_in(n: usize, edges: &[(usize, usize)]) -> Vec<(usize, usize)> {
     }
     fill
 }
-// ANCHOR_END: fill_in

@@ -14,27 +14,28 @@ use pbm_ode::tableau::RK4;
 use pbm_particles::forces::G;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
-    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Plot, Pointer, Readout,
+    Agreement, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot, Pointer,
+    Readout,
 };
 use std::f64::consts::{FRAC_PI_2, PI};
 
-/// The chapter's demos, in the book's order.
-pub const DEMOS: &[DemoSpec] = &[WIRE];
-
-/// The numbers the demos show that the chapter's exercises print too (checked
-/// natively by `tests/demos.rs` and in the browser).
-pub const AGREEMENTS: &[Agreement] = &[
-    // Two steps of 10 ms a frame: 600 steps, 6 s, from θ = 0 at rest: a quarter
-    // turn past the circle's lowest point.
-    Agreement::new("lagrangian/wire", &[0.0, FRAC_PI_2, 0.01], 300, 3).matches(
-        "lagrangian/bead",
-        &["t_end=6", "h=0.01"],
-        "/relative_energy_drift",
-    ),
-];
-
-/// The page's frame (s).
-const FRAME: f64 = 1.0 / 60.0;
+/// The chapter's demos, and the numbers they show that its exercises print too.
+pub const DEMOS: Demos = Demos {
+    specs: &[WIRE],
+    agreements: &[
+        // Two steps of 10 ms a frame: 600 steps, 6 s, from θ = 0 at rest (start =
+        // π/2): a quarter turn past the circle's lowest point.
+        Agreement::demo("lagrangian/wire")
+            .set(&["wire=circle", "start=1.5707963267948966", "h=0.01"])
+            .frames(300)
+            .readout("largest energy error ÷ m g")
+            .matches(
+                "lagrangian/bead",
+                &["t_end=6", "h=0.01"],
+                "/relative_energy_drift",
+            ),
+    ],
+};
 
 /// The wires on the menu, in its order.
 const WIRES: &[&str] =
@@ -49,13 +50,15 @@ pub const WIRE: DemoSpec = DemoSpec {
     id: "lagrangian/wire",
     title: "A bead on a wire of your choice, in one coordinate θ",
     params: &[
-        Param::choice("wire", "wire", WIRES),
+        Param::choice("wire", "wire", WIRES)
+            .demo_only("the exercise's bead is on the circle"),
         Param::linear(
             "start",
             "released past the lowest point by",
             "rad",
             [1.5, -3.0, 3.0],
-        ),
+        )
+        .demo_only("the exercise releases the bead at θ = 0"),
         Param::log("h", "step h", "s", [0.01, 0.001, 0.1]),
     ],
     readouts: &[
@@ -66,7 +69,7 @@ pub const WIRE: DemoSpec = DemoSpec {
         Readout::plain("period of the last full swing", "s"),
         Readout::plain("the cycloid's period 4π√(a/g)", "s"),
     ],
-    plot: Plot::over(0, &[2]),
+    plot: Plot::over("t", &["height"]),
     view: |p| match p.whole("wire")? {
         0 => Ok([-1.3, 1.3, -1.3, 1.3]),
         1 => Ok([-1.8, 1.8, -0.8, 0.8]),

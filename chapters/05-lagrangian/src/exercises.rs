@@ -42,8 +42,8 @@ pub fn all() -> Vec<Exercise> {
 params! {
     /// `lagrangian/bead`.
     pub struct BeadParams {
-        t_end: f64 = positive("simulated time (s)", 100.0, 10_000.0),
-        h: f64 = positive("step size (s)", 0.01, 0.5),
+        t_end: f64 = duration(100.0, 0.0, 10_000.0),
+        h: f64 = step(0.01, 0.0, 0.5),
     }
 }
 
@@ -69,8 +69,8 @@ fn bead(p: BeadParams) -> Result<Value, PbmError> {
 params! {
     /// `lagrangian/compare`.
     pub struct CompareParams {
-        t_end: f64 = positive("simulated time (s)", 20.0, 200.0),
-        h: f64 = positive("step size (s)", 1e-3, 0.01),
+        t_end: f64 = duration(20.0, 0.0, 200.0),
+        h: f64 = step(1e-3, 0.0, 0.01),
     }
 }
 

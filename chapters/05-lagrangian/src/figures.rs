@@ -41,97 +41,112 @@ fn hybrid() -> Result<Vec<Drawing>, PbmError> {
     let d = (bead.0 - x.0, bead.1 - x.1);
     let g_row = [d.0 * tangent.0 + d.1 * tangent.1, -d.0, -d.1];
     require_finite(g_row)?;
-    titled_figure([400, 720], "The hybrid: bead in θ, rod, free particle x", |root, layout| {
-        let [left, right] = titled_panels(
-            root,
-            layout,
-            ["(a) the model", "(b) the rod's row of G, at this state"],
-        )?;
-        let (xr, yr) = equal_scale(&left, -1.25..layout.pick(1.45, 2.3), -1.25..1.1);
-        let mut chart = chart_on(&left).build_cartesian_2d(xr, yr)?;
-        axes(&mut chart, "x (m)", "y (m)")
-            .x_label_formatter(&|v| format!("{v:.1}"))
-            .y_label_formatter(&|v| format!("{v:.1}"))
-            .draw()?;
-        let wire: Vec<(f64, f64)> = (0..=360)
-            .map(|k| {
-                let q = model.positions(&[f64::from(k).to_radians()]);
-                (q[0], q[1])
-            })
-            .collect();
-        line(&mut chart, &wire, REFERENCE, 2)?;
-        let arc: Vec<(f64, f64)> = (0..=20)
-            .map(|k| theta * f64::from(k) / 20.0)
-            .map(|a| (0.3 * a.cos(), 0.3 * a.sin()))
-            .collect();
-        line(&mut chart, &arc, color(0), 2)?;
-        line(&mut chart, &[(0.0, 0.0), bead], REFERENCE, 1)?;
-        line(&mut chart, &[(0.0, 0.0), (1.0, 0.0)], REFERENCE, 1)?;
-        line(&mut chart, &[bead, x], color(2), 3)?;
-        let tip = (bead.0 + 0.5 * tangent.0, bead.1 + 0.5 * tangent.1);
-        arrow(&mut chart, bead, tip, 0.07, color(0), 3)?;
-        chart.draw_series([
-            Circle::new(bead, 7, color(0).filled()),
-            Circle::new(x, 7, color(1).filled()),
-        ])?;
-        let label = |text: &str, p: (f64, f64), offset: (i32, i32)| {
-            EmptyElement::at(p) + Text::new(text.to_string(), offset, label_font())
-        };
-        let mid = ((bead.0 + x.0) / 2.0, (bead.1 + x.1) / 2.0);
-        chart.draw_series([
-            label("θ", (0.32, -0.05), (4, -4)),
-            label("bead q(θ)", bead, (10, -2)),
-            label("J = ∂q/∂θ", tip, (6, -12)),
-            label("rod, length L", mid, (8, -6)),
-            label("particle x", x, (10, -6)),
-        ])?;
-        // (b): one row (the rod), three columns: θ̇, then the particle's ẋ, ẏ.
-        let mut cells = ChartBuilder::on(&right)
-            .margin(12)
-            .build_cartesian_2d(-1.3..3.2, -2.2..1.6)?;
-        let centre = Pos::new(HPos::Center, VPos::Center);
-        let tick = pbm_prelim::plot::tick_font();
-        let headers = ["θ̇", "ẋ", "ẏ"];
-        for (c, value) in g_row.iter().enumerate() {
-            let k = if c == 0 { 0 } else { 1 };
-            let (x0, x1) = (c as f64, c as f64 + 1.0);
-            cells.draw_series([Rectangle::new(
-                [(x0, 0.0), (x1, 1.0)],
-                color(k).mix(0.35).filled(),
-            )])?;
-            cells.draw_series([Rectangle::new(
-                [(x0, 0.0), (x1, 1.0)],
-                REFERENCE.stroke_width(1),
-            )])?;
-            let text = format!("{value:.2}").replace('-', "−");
-            cells.draw_series([
-                Text::new(text, (x0 + 0.5, 0.5), label_font().pos(centre)),
-                Text::new(headers[c].to_string(), (x0 + 0.5, 1.25), label_font().pos(centre)),
+    titled_figure(
+        [400, 720],
+        "The hybrid: bead in θ, rod, free particle x",
+        |root, layout| {
+            let [left, right] = titled_panels(
+                root,
+                layout,
+                ["(a) the model", "(b) the rod's row of G, at this state"],
+            )?;
+            let (xr, yr) =
+                equal_scale(&left, -1.25..layout.pick(1.45, 2.3), -1.25..1.1);
+            let mut chart = chart_on(&left).build_cartesian_2d(xr, yr)?;
+            axes(&mut chart, "x (m)", "y (m)")
+                .x_label_formatter(&|v| format!("{v:.1}"))
+                .y_label_formatter(&|v| format!("{v:.1}"))
+                .draw()?;
+            let wire: Vec<(f64, f64)> = (0..=360)
+                .map(|k| {
+                    let q = model.positions(&[f64::from(k).to_radians()]);
+                    (q[0], q[1])
+                })
+                .collect();
+            line(&mut chart, &wire, REFERENCE, 2)?;
+            let arc: Vec<(f64, f64)> = (0..=20)
+                .map(|k| theta * f64::from(k) / 20.0)
+                .map(|a| (0.3 * a.cos(), 0.3 * a.sin()))
+                .collect();
+            line(&mut chart, &arc, color(0), 2)?;
+            line(&mut chart, &[(0.0, 0.0), bead], REFERENCE, 1)?;
+            line(&mut chart, &[(0.0, 0.0), (1.0, 0.0)], REFERENCE, 1)?;
+            line(&mut chart, &[bead, x], color(2), 3)?;
+            let tip = (bead.0 + 0.5 * tangent.0, bead.1 + 0.5 * tangent.1);
+            arrow(&mut chart, bead, tip, 0.07, color(0), 3)?;
+            chart.draw_series([
+                Circle::new(bead, 7, color(0).filled()),
+                Circle::new(x, 7, color(1).filled()),
             ])?;
-        }
-        cells.draw_series([Text::new(
-            "G =".to_string(),
-            (-0.15, 0.5),
-            label_font().pos(Pos::new(HPos::Right, VPos::Center)),
-        )])?;
-        // Braces under the two blocks, and what each is.
-        let blocks = [
-            (0.0, 1.0, 0, ["dᵀJ: the bead's block,", "1 column for θ"]),
-            (1.0, 3.0, 1, ["−dᵀ: the particle's block,", "2 columns for x = (x, y)"]),
-        ];
-        for (i, (a, b, k, words)) in blocks.into_iter().enumerate() {
-            let y = -0.2 - 0.9 * i as f64;
-            line(&mut cells, &[(a + 0.05, y), (b - 0.05, y)], color(k), 3)?;
-            for (n, w) in words.iter().enumerate() {
-                cells.draw_series([Text::new(
-                    w.to_string(),
-                    ((a + b) / 2.0, y - 0.25 - 0.3 * n as f64),
-                    tick.clone().pos(centre),
+            let label = |text: &str, p: (f64, f64), offset: (i32, i32)| {
+                EmptyElement::at(p)
+                    + Text::new(text.to_string(), offset, label_font())
+            };
+            let mid = ((bead.0 + x.0) / 2.0, (bead.1 + x.1) / 2.0);
+            chart.draw_series([
+                label("θ", (0.32, -0.05), (4, -4)),
+                label("bead q(θ)", bead, (10, -2)),
+                label("J = ∂q/∂θ", tip, (6, -12)),
+                label("rod, length L", mid, (8, -6)),
+                label("particle x", x, (10, -6)),
+            ])?;
+            // (b): one row (the rod), three columns: θ̇, then the particle's ẋ, ẏ.
+            let mut cells = ChartBuilder::on(&right)
+                .margin(12)
+                .build_cartesian_2d(-1.3..3.2, -2.2..1.6)?;
+            let centre = Pos::new(HPos::Center, VPos::Center);
+            let tick = pbm_prelim::plot::tick_font();
+            let headers = ["θ̇", "ẋ", "ẏ"];
+            for (c, value) in g_row.iter().enumerate() {
+                let k = if c == 0 { 0 } else { 1 };
+                let (x0, x1) = (c as f64, c as f64 + 1.0);
+                cells.draw_series([Rectangle::new(
+                    [(x0, 0.0), (x1, 1.0)],
+                    color(k).mix(0.35).filled(),
                 )])?;
+                cells.draw_series([Rectangle::new(
+                    [(x0, 0.0), (x1, 1.0)],
+                    REFERENCE.stroke_width(1),
+                )])?;
+                let text = format!("{value:.2}").replace('-', "−");
+                cells.draw_series([
+                    Text::new(text, (x0 + 0.5, 0.5), label_font().pos(centre)),
+                    Text::new(
+                        headers[c].to_string(),
+                        (x0 + 0.5, 1.25),
+                        label_font().pos(centre),
+                    ),
+                ])?;
             }
-        }
-        Ok(())
-    })
+            cells.draw_series([Text::new(
+                "G =".to_string(),
+                (-0.15, 0.5),
+                label_font().pos(Pos::new(HPos::Right, VPos::Center)),
+            )])?;
+            // Braces under the two blocks, and what each is.
+            let blocks = [
+                (0.0, 1.0, 0, ["dᵀJ: the bead's block,", "1 column for θ"]),
+                (
+                    1.0,
+                    3.0,
+                    1,
+                    ["−dᵀ: the particle's block,", "2 columns for x = (x, y)"],
+                ),
+            ];
+            for (i, (a, b, k, words)) in blocks.into_iter().enumerate() {
+                let y = -0.2 - 0.9 * i as f64;
+                line(&mut cells, &[(a + 0.05, y), (b - 0.05, y)], color(k), 3)?;
+                for (n, w) in words.iter().enumerate() {
+                    cells.draw_series([Text::new(
+                        w.to_string(),
+                        ((a + b) / 2.0, y - 0.25 - 0.3 * n as f64),
+                        tick.clone().pos(centre),
+                    )])?;
+                }
+            }
+            Ok(())
+        },
+    )
 }
 
 /// The page's bead on an ellipse at its (θ, θ̇): the wire q(θ) with ticks at equal
@@ -161,9 +176,7 @@ fn bead_on_a_wire() -> Result<Vec<Drawing>, PbmError> {
     let (f, f_hat) = ((gravity[0], gravity[1]), (reaction[0], reaction[1]));
     let total = (f.0 + f_hat.0, f.1 + f_hat.1);
     let work = tangent.0 * f_hat.0 + tangent.1 * f_hat.1;
-    require_finite(
-        [theta_ddot, f_hat.0, f_hat.1, tangent.0, tangent.1, work],
-    )?;
+    require_finite([theta_ddot, f_hat.0, f_hat.1, tangent.0, tangent.1, work])?;
     // Forces at 0.1 m per N; the tangent at 1 m per (m/rad).
     let scale = 0.1;
     let tip = |v: (f64, f64), s: f64| (bead.0 + s * v.0, bead.1 + s * v.1);

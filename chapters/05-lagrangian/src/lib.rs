@@ -15,5 +15,16 @@ pub mod parametric;
 pub mod scenes;
 pub mod wire;
 
+// The book's parts: built only with the `book` feature (the WebAssembly build has the
+// physics, the scenes and the demos alone).
+#[cfg(feature = "book")]
+pub mod exercises;
+#[cfg(feature = "book")]
+pub mod figures;
+#[cfg(feature = "book")]
+pub mod pages;
+#[cfg(feature = "book")]
+pub mod practice;
+
 pbm_prelim::chapter!(id: "lagrangian", number: 5, pages: "05-lagrangian",
     title: "Lagrangian Dynamics");

@@ -6,21 +6,6 @@ use nalgebra::{DMatrix, DVector};
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::positive;
 
-/// The applied force Q on point masses in the plane under gravity g along −y: q holds
-/// (x, y) pairs and `masses` M's diagonal, each mass twice. Every model of the
-/// chapter uses it.
-pub(crate) fn gravity_force(masses: &[f64], g: f64) -> DVector<f64> {
-    DVector::from_iterator(
-        masses.len(),
-        masses.iter().enumerate().map(|(i, m)| if i % 2 == 1 { -m * g } else { 0.0 }),
-    )
-}
-
-/// The potential energy of [`gravity_force`]: Σ m g y.
-pub(crate) fn gravity_potential(masses: &[f64], g: f64, q: &DVector<f64>) -> f64 {
-    masses.iter().zip(q.iter()).skip(1).step_by(2).map(|(m, y)| m * g * y).sum()
-}
-
 // ANCHOR: bead
 /// A bead of mass m on a circle of radius r about the origin: q = r (cos θ, sin θ),
 /// so J = r (−sin θ, cos θ)ᵀ (the tangent T) and J̇ = −r (cos θ, sin θ)ᵀ θ̇.
@@ -49,15 +34,8 @@ impl ParametricModel for Bead {
         let w = u_dot[0] * self.radius;
         DMatrix::from_column_slice(2, 1, &[-w * u[0].cos(), -w * u[0].sin()])
     }
-    fn applied_force(
-        &self,
-        _q: &DVector<f64>,
-        _q_dot: &DVector<f64>,
-    ) -> DVector<f64> {
-        gravity_force(&self.masses, self.g)
-    }
-    fn potential_energy(&self, q: &DVector<f64>) -> f64 {
-        gravity_potential(&self.masses, self.g, q)
+    fn gravity(&self) -> f64 {
+        self.g
     }
 }
 // ANCHOR_END: bead
@@ -123,15 +101,8 @@ impl ParametricModel for EllipseBead {
     fn masses(&self) -> &[f64] {
         &self.masses
     }
-    fn applied_force(
-        &self,
-        _q: &DVector<f64>,
-        _q_dot: &DVector<f64>,
-    ) -> DVector<f64> {
-        gravity_force(&self.masses, self.g)
-    }
-    fn potential_energy(&self, q: &DVector<f64>) -> f64 {
-        gravity_potential(&self.masses, self.g, q)
+    fn gravity(&self) -> f64 {
+        self.g
     }
 }
 
@@ -209,15 +180,8 @@ impl ParametricModel for DoublePendulum {
     fn masses(&self) -> &[f64] {
         &self.masses
     }
-    fn applied_force(
-        &self,
-        _q: &DVector<f64>,
-        _q_dot: &DVector<f64>,
-    ) -> DVector<f64> {
-        gravity_force(&self.masses, self.g)
-    }
-    fn potential_energy(&self, q: &DVector<f64>) -> f64 {
-        gravity_potential(&self.masses, self.g, q)
+    fn gravity(&self) -> f64 {
+        self.g
     }
 }
 

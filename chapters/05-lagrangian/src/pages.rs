@@ -39,5 +39,5 @@ pub const TABLES: &[TimingTable] = &[TimingTable {
             "lagrangian/double_pendulum_derivative_constraints",
         ),
     ],
-    compare: Compare::TimesReference(0),
+    compare: Compare::TimesReference("lagrangian/double_pendulum_derivative_angles"),
 }];

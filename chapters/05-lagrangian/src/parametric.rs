@@ -21,12 +21,38 @@ pub trait ParametricModel {
     fn jacobian(&self, u: &[f64]) -> DMatrix<f64>;
     /// J̇ = (∂J/∂u) u̇.
     fn jacobian_dot(&self, u: &[f64], u_dot: &[f64]) -> DMatrix<f64>;
-    /// The applied force Q at positions q and velocities q̇.
-    fn applied_force(&self, q: &DVector<f64>, q_dot: &DVector<f64>) -> DVector<f64>;
+    /// Gravity g (m/s², along −y), which the default applied force puts on every
+    /// mass.
+    fn gravity(&self) -> f64;
+    /// The applied force Q at positions q and velocities q̇: gravity unless the
+    /// model says otherwise.
+    fn applied_force(
+        &self,
+        _q: &DVector<f64>,
+        _q_dot: &DVector<f64>,
+    ) -> DVector<f64> {
+        gravity_force(self.masses(), self.gravity())
+    }
     /// Potential energy of the applied forces (zero if they are not conservative).
-    fn potential_energy(&self, q: &DVector<f64>) -> f64;
+    fn potential_energy(&self, q: &DVector<f64>) -> f64 {
+        gravity_potential(self.masses(), self.gravity(), q)
+    }
 }
 // ANCHOR_END: model
+
+/// The applied force Q on point masses in the plane under gravity g along −y: q holds
+/// (x, y) pairs and `masses` M's diagonal, each mass twice.
+pub fn gravity_force(masses: &[f64], g: f64) -> DVector<f64> {
+    DVector::from_iterator(
+        masses.len(),
+        masses.iter().enumerate().map(|(i, m)| if i % 2 == 1 { -m * g } else { 0.0 }),
+    )
+}
+
+/// The potential energy of [`gravity_force`]: Σ m g y.
+pub fn gravity_potential(masses: &[f64], g: f64, q: &DVector<f64>) -> f64 {
+    masses.iter().zip(q.iter()).skip(1).step_by(2).map(|(m, y)| m * g * y).sum()
+}
 
 // ANCHOR: acceleration
 /// Equation 13: Jᵀ M J ü = Jᵀ Q − Jᵀ M J̇ u̇, solved for ü. Jᵀ M J is symmetric
@@ -103,6 +129,9 @@ impl<M: ParametricModel + ?Sized> ParametricModel for &M {
     }
     fn jacobian_dot(&self, u: &[f64], u_dot: &[f64]) -> DMatrix<f64> {
         (**self).jacobian_dot(u, u_dot)
+    }
+    fn gravity(&self) -> f64 {
+        (**self).gravity()
     }
     fn applied_force(&self, q: &DVector<f64>, q_dot: &DVector<f64>) -> DVector<f64> {
         (**self).applied_force(q, q_dot)

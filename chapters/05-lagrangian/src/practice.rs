@@ -6,9 +6,7 @@
 //! derivatives of three curves, then by the cycloid's swing, which takes 4π√(a/g)
 //! from every height.
 
-use crate::models::{
-    Bead, DoublePendulum, EllipseBead, gravity_force, gravity_potential,
-};
+use crate::models::{Bead, DoublePendulum, EllipseBead};
 use crate::parametric::{LagrangianSystem, ParametricModel};
 use crate::wire::{Curve, tautochrone_period};
 use nalgebra::{DMatrix, DVector, Vector2};
@@ -204,15 +202,8 @@ impl ParametricModel for Fold {
     fn jacobian_dot(&self, _u: &[f64], u_dot: &[f64]) -> DMatrix<f64> {
         DMatrix::from_column_slice(2, 1, &[2.0 * u_dot[0], u_dot[0]])
     }
-    fn applied_force(
-        &self,
-        _q: &DVector<f64>,
-        _q_dot: &DVector<f64>,
-    ) -> DVector<f64> {
-        gravity_force(self.masses(), G)
-    }
-    fn potential_energy(&self, q: &DVector<f64>) -> f64 {
-        gravity_potential(self.masses(), G, q)
+    fn gravity(&self) -> f64 {
+        G
     }
 }
 
@@ -415,15 +406,8 @@ impl ParametricModel for ReaderWire {
             self.derivatives(u[0], u_dot[0]).1.as_slice(),
         )
     }
-    fn applied_force(
-        &self,
-        _q: &DVector<f64>,
-        _q_dot: &DVector<f64>,
-    ) -> DVector<f64> {
-        gravity_force(self.masses(), G)
-    }
-    fn potential_energy(&self, q: &DVector<f64>) -> f64 {
-        gravity_potential(self.masses(), G, q)
+    fn gravity(&self) -> f64 {
+        G
     }
 }
 

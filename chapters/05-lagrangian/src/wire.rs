@@ -4,14 +4,12 @@
 //! curves the circle and ellipse do not cover: the cycloid, on which a bead's swing
 //! takes the same time from any height (the tautochrone), and a figure eight.
 
-use crate::models::{gravity_force, gravity_potential};
 use crate::parametric::ParametricModel;
 use nalgebra::{DMatrix, DVector, Vector2};
 use pbm_prelim::PbmError;
 use pbm_prelim::validate::positive;
 use std::f64::consts::PI;
 
-// ANCHOR: curve
 /// A plane curve and its derivatives in its parameter θ.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Curve {
@@ -59,7 +57,6 @@ impl Curve {
         }
     }
 }
-// ANCHOR_END: curve
 
 // ANCHOR: wire_bead
 /// A bead of mass m on the wire `curve` under gravity g along −y: one coordinate θ.
@@ -89,15 +86,8 @@ impl ParametricModel for WireBead {
         let [_, _, ddc] = self.curve.at(u[0]);
         DMatrix::from_column_slice(2, 1, (ddc * u_dot[0]).as_slice())
     }
-    fn applied_force(
-        &self,
-        _q: &DVector<f64>,
-        _q_dot: &DVector<f64>,
-    ) -> DVector<f64> {
-        gravity_force(&self.masses, self.g)
-    }
-    fn potential_energy(&self, q: &DVector<f64>) -> f64 {
-        gravity_potential(&self.masses, self.g, q)
+    fn gravity(&self) -> f64 {
+        self.g
     }
 }
 // ANCHOR_END: wire_bead

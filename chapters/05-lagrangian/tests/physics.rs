@@ -149,6 +149,9 @@ impl ParametricModel for Degenerate {
     fn jacobian_dot(&self, _u: &[f64], u_dot: &[f64]) -> DMatrix<f64> {
         DMatrix::from_column_slice(2, 1, &[2.0 * u_dot[0], 0.0])
     }
+    fn gravity(&self) -> f64 {
+        0.0
+    }
     fn applied_force(
         &self,
         _q: &DVector<f64>,

@@ -348,7 +348,6 @@ impl RigidBody {
     // ANCHOR_END: renormalize
 }
 
-// ANCHOR: body_trait
 /// What a system of bodies needs from each body: its slice of the state vector (read
 /// and written), its slice of the derivative, accumulators to clear before forces
 /// act, and its kinetic energy. The 3-D body below and the planar body of `body2d`
@@ -379,7 +378,6 @@ pub trait Body: Clone + Send + Sync {
     /// Where the body-space point `p0` is in world space.
     fn world_point(&self, p0: &Self::Vector) -> Self::Vector;
 }
-// ANCHOR_END: body_trait
 
 impl Body for RigidBody {
     type Vector = Vector3<f64>;

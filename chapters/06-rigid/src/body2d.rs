@@ -61,7 +61,6 @@ impl Default for RigidBody2Def {
     }
 }
 
-// ANCHOR: rigid_body2
 /// One rigid body in the plane.
 #[derive(Debug, Clone)]
 pub struct RigidBody2 {
@@ -80,7 +79,6 @@ pub struct RigidBody2 {
     force: Vector2<f64>,
     torque: f64,
 }
-// ANCHOR_END: rigid_body2
 
 impl RigidBody2 {
     /// The body `def` describes. Fails unless mass and inertia are positive and
@@ -164,7 +162,6 @@ impl RigidBody2 {
         self.omega = self.l / self.inertia;
     }
 
-    // ANCHOR: force_at2
     /// Adds a force `f` acting at the world-space point `p`: to the force as it is,
     /// to the torque as (p − x) × f.
     pub fn apply_force_at(&mut self, p: &Vector2<f64>, f: &Vector2<f64>) {
@@ -178,7 +175,6 @@ impl RigidBody2 {
         self.l += cross2(&(p - self.x), j);
         self.update_auxiliaries();
     }
-    // ANCHOR_END: force_at2
     /// Changes the momenta by ΔP = `dp` (N s) and ΔL = `dl` (N m s) at once: what
     /// many [`RigidBody2::apply_impulse_at`] calls add up to, or a force and torque
     /// acting for a time, with one update of the velocities.

@@ -11,20 +11,19 @@ use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::tableau::RK4;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
-    Agreement, Camera, Demo, DemoSpec, Drawing, Ink, Param, Plot, Pointer, Readout,
+    Agreement, Camera, Demo, DemoSpec, Demos, Drawing, Ink, Param, Plot, Pointer,
+    Readout,
 };
 
-/// The chapter's demos, in the book's order.
-pub const DEMOS: &[DemoSpec] = &[DZHANIBEKOV];
-
-/// The numbers the demos show that the chapter's exercises print too (checked
-/// natively by `tests/demos.rs` and in the browser).
-pub const AGREEMENTS: &[Agreement] =
-    &[Agreement::new("rigid/dzhanibekov", &[0.0], 500, 2).matches(
-        "rigid/dzhanibekov",
-        &["t_end=10"],
-        "/final_body_omega/1",
-    )];
+/// The chapter's demos, and the numbers they show that its exercises print too.
+pub const DEMOS: Demos = Demos {
+    specs: &[DZHANIBEKOV],
+    agreements: &[Agreement::demo("rigid/dzhanibekov")
+        .set(&["axis=y (intermediate)"])
+        .frames(500)
+        .readout("spin about the body's y axis")
+        .matches("rigid/dzhanibekov", &["t_end=10"], "/final_body_omega/1")],
+};
 
 /// The exercise's step (s).
 pub const H: f64 = 1e-3;
@@ -40,7 +39,8 @@ pub const DZHANIBEKOV: DemoSpec = DemoSpec {
         "axis",
         "spin about",
         &["y (intermediate)", "x (1 m, largest moment)", "z (3 m, smallest moment)"],
-    )],
+    )
+    .demo_only("the exercise spins about the intermediate axis")],
     readouts: &[
         Readout::plain("t", "s"),
         Readout::plain("spin about the body's x axis", "rad/s"),
@@ -49,7 +49,14 @@ pub const DZHANIBEKOV: DemoSpec = DemoSpec {
         Readout::plain("flips of the y spin", ""),
         Readout::plain("energy drift (relative)", ""),
     ],
-    plot: Plot::over(0, &[1, 2, 3]),
+    plot: Plot::over(
+        "t",
+        &[
+            "spin about the body's x axis",
+            "spin about the body's y axis",
+            "spin about the body's z axis",
+        ],
+    ),
     view: |_| Ok([-2.2, 2.2, -2.2, 2.2]),
     drag: Some(
         "Flick the block: press on it, drag and let go. The drag is a spin impulse, a \

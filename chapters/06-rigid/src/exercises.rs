@@ -4,8 +4,8 @@ use crate::body::Representation;
 use crate::mass::MassProperties;
 use crate::mesh::{TriMesh, box_mesh, l_shape, tetrahedron};
 use crate::scenes::{
-    DZHANIBEKOV_OMEGA, GYROSCOPIC, SpinSample, gyroscopic_run, push, sign_changes, torque_free,
-    translation_free,
+    DZHANIBEKOV_OMEGA, GYROSCOPIC, SpinSample, gyroscopic_run, push, sign_changes,
+    torque_free, translation_free,
 };
 use nalgebra::Vector3;
 use pbm_prelim::{Exercise, Optional, PbmError, params};
@@ -86,7 +86,12 @@ pub fn test_solids() -> Result<Vec<(&'static str, TriMesh, MassProperties)>, Pbm
 params! {
     /// `rigid/inertia-table`.
     pub struct InertiaTableParams {
-        n: usize = int("point sampling: grid cells along each side of the bounding box", 32, 2, 100),
+        n: usize = int(
+            "point sampling: grid cells along each side of the bounding box",
+            32,
+            2,
+            100,
+        ),
     }
 }
 
@@ -114,8 +119,8 @@ fn inertia_table(p: InertiaTableParams) -> Result<Value, PbmError> {
 params! {
     /// `rigid/quat-vs-matrix`.
     pub struct QuatVsMatrixParams {
-        t_end: f64 = positive("simulated time (s)", 100.0, 10_000.0),
-        h: f64 = positive("RK4 step size (s)", 0.02, 0.5),
+        t_end: f64 = duration(100.0, 0.0, 10_000.0),
+        h: f64 = positive("RK4 step size", "s", 0.02, 0.5),
     }
 }
 
@@ -136,7 +141,7 @@ fn quat_vs_matrix(p: QuatVsMatrixParams) -> Result<Value, PbmError> {
 params! {
     /// `rigid/translation-free`.
     pub struct TranslationFreeParams {
-        f: f64 = float("force magnitude (N)", 1.0, -1e6, 1e6),
+        f: f64 = float("force magnitude", "N", 1.0, -1e6, 1e6),
     }
 }
 
@@ -151,8 +156,10 @@ fn translation_free_run(p: TranslationFreeParams) -> Result<Value, PbmError> {
 params! {
     /// `rigid/force-torque-puzzle`.
     pub struct ForceTorquePuzzleParams {
-        t_end: f64 = positive("how long the force pushes (s)", 2.0, 100.0),
-        offset: f64 = float("point of application along the block (m)", 1.5, -2.0, 2.0),
+        t_end: f64 = positive("how long the force pushes", "s", 2.0, 100.0),
+        offset: f64 = float(
+            "point of application along the block", "m", 1.5, -2.0, 2.0,
+        ),
     }
 }
 
@@ -174,7 +181,7 @@ fn puzzle(p: ForceTorquePuzzleParams) -> Result<Value, PbmError> {
 params! {
     /// `rigid/dzhanibekov`.
     pub struct DzhanibekovParams {
-        t_end: f64 = positive("simulated time (s)", 30.0, 1000.0),
+        t_end: f64 = duration(30.0, 0.0, 1000.0),
     }
 }
 
@@ -209,10 +216,18 @@ fn dzhanibekov(p: DzhanibekovParams) -> Result<Value, PbmError> {
 params! {
     /// `rigid/gyroscopic`.
     pub struct GyroscopicParams {
-        spin: f64 = float("spin about the skew axis at the start (rad/s)", GYROSCOPIC.spin, 0.01, 30.0),
-        h: f64 = step(GYROSCOPIC.h, 0.05),
-        t_end: f64 = duration(GYROSCOPIC.t_end, 100.0),
-        newton: usize = int("Newton steps per backward-Euler step", GYROSCOPIC.newton as u64, 1, 20),
+        spin: f64 = float(
+            "spin about the skew axis at the start",
+            "rad/s",
+            GYROSCOPIC.spin,
+            0.01,
+            30.0,
+        ),
+        h: f64 = step(GYROSCOPIC.h, 0.0, 0.05),
+        t_end: f64 = duration(GYROSCOPIC.t_end, 0.0, 100.0),
+        newton: usize = int(
+            "Newton steps per backward-Euler step", GYROSCOPIC.newton as u64, 1, 20,
+        ),
     }
 }
 

@@ -4,8 +4,8 @@ use crate::body::Representation;
 use crate::mass::{MassProperties, projected_area, projection_axes};
 use crate::mesh::l_shape;
 use crate::scenes::{
-    DZHANIBEKOV_OMEGA, GYROSCOPIC, GyroscopicSetup, Sample, TUMBLING_BLOCK_SIZE, gyroscopic_run,
-    polhode, push, torque_free, tumbling_block,
+    DZHANIBEKOV_OMEGA, GYROSCOPIC, GyroscopicSetup, Sample, TUMBLING_BLOCK_SIZE,
+    gyroscopic_run, polhode, push, torque_free, tumbling_block,
 };
 use nalgebra::{Matrix3, Vector3};
 use pbm_prelim::plot::prelude::*;
@@ -261,8 +261,11 @@ fn l_mass() -> Result<Vec<Drawing>, PbmError> {
     );
     titled_figure([520, 960], &title, |root, layout| {
         let sampled = format!("(a) sampling, n = {n}: middle layer");
-        let titled_parts =
-            titled_panels(root, layout, [&sampled, "(b) exact, by Mirtich's integrals"])?;
+        let titled_parts = titled_panels(
+            root,
+            layout,
+            [&sampled, "(b) exact, by Mirtich's integrals"],
+        )?;
         let plots = legends_below(&titled_parts, &legends)?;
         for (k, plot) in plots.iter().enumerate() {
             let (xr, yr) = equal_scale(plot, -0.35..2.35, -0.35..2.35);
@@ -432,9 +435,7 @@ fn orientation_drift() -> Result<Vec<Drawing>, PbmError> {
             track(Representation::Quaternion, true)?,
         ),
     ];
-    require_finite(
-        runs.iter().flat_map(|r| r.1.iter().flat_map(|p| [p.0, p.1])),
-    )?;
+    require_finite(runs.iter().flat_map(|r| r.1.iter().flat_map(|p| [p.0, p.1])))?;
     titled_figure(
         [500, 520],
         "Tumbling 1 × 2 × 3 m block, RK4 at h = 20 ms",
@@ -659,7 +660,10 @@ fn polhode_figure() -> Result<Vec<Drawing>, PbmError> {
             "the run: L in body axes over 30 s (far side thin)".into(),
             Swatch::Line(color(1), 4),
         ),
-        ("polhodes of six other energies, same |L|".into(), Swatch::Line(REFERENCE, 1)),
+        (
+            "polhodes of six other energies, same |L|".into(),
+            Swatch::Line(REFERENCE, 1),
+        ),
         (format!("sphere |L| = {radius:.2} kg m²/s"), Swatch::Line(color(0), 2)),
         (
             "energy ellipsoid of the run, L·I⁻¹L = 2E".into(),
@@ -680,20 +684,30 @@ fn polhode_figure() -> Result<Vec<Drawing>, PbmError> {
                 })
                 .collect();
             line(&mut chart, &circle, color(0), 2)?;
-            dashed_line(&mut chart, &ellipsoid_outline(&ellipsoid, &view), color(3), 2)?;
+            dashed_line(
+                &mut chart,
+                &ellipsoid_outline(&ellipsoid, &view),
+                color(3),
+                2,
+            )?;
             for path in &family {
                 for (near, part) in view.sides(path) {
                     let shade = REFERENCE.mix(if near { 0.55 } else { 0.2 });
-                    chart.draw_series([PathElement::new(part, shade.stroke_width(1))])?;
+                    chart.draw_series([PathElement::new(
+                        part,
+                        shade.stroke_width(1),
+                    )])?;
                 }
             }
             let names = ["x: largest moment", "y: middle", "z: smallest"];
             let reach = 1.2 * ellipsoid.max();
             for (k, name) in names.iter().enumerate() {
                 let axis = Vector3::ith(k, 1.0);
-                let (back, tip) = (view.at(&(-axis * radius)), view.at(&(axis * reach)));
+                let (back, tip) =
+                    (view.at(&(-axis * radius)), view.at(&(axis * reach)));
                 let faint = REFERENCE.mix(0.4).stroke_width(1);
-                chart.draw_series([PathElement::new(vec![back, (0.0, 0.0)], faint)])?;
+                chart
+                    .draw_series([PathElement::new(vec![back, (0.0, 0.0)], faint)])?;
                 arrow(&mut chart, (0.0, 0.0), tip, 0.3, REFERENCE, 1)?;
                 let (h_pos, at) = match k {
                     1 => (HPos::Left, (tip.0 + 0.2, tip.1 + 0.3)),
@@ -713,7 +727,10 @@ fn polhode_figure() -> Result<Vec<Drawing>, PbmError> {
             chart.draw_series([minus_y])?;
             for (near, part) in view.sides(&run) {
                 let width = if near { 4 } else { 1 };
-                chart.draw_series([PathElement::new(part, color(1).stroke_width(width))])?;
+                chart.draw_series([PathElement::new(
+                    part,
+                    color(1).stroke_width(width),
+                )])?;
             }
             Ok(())
         },
@@ -735,12 +752,17 @@ fn gyroscopic() -> Result<Vec<Drawing>, PbmError> {
         ("backward Euler: E/E₀", curve(&|s| Some(s.energy_implicit / e0))),
         ("backward Euler: |L|/|L₀|", curve(&|s| Some(s.momentum_implicit / l0))),
     ];
-    let newton_label = format!("{newton} Newton step{}", if newton == 1 { "" } else { "s" });
+    let newton_label =
+        format!("{newton} Newton step{}", if newton == 1 { "" } else { "s" });
     require_finite(curves.iter().flat_map(|c| c.1.iter().map(|p| p.1)))?;
     let top = curves.iter().flat_map(|c| c.1.iter().map(|p| p.1)).fold(1.0, f64::max);
     let style = |k: usize| {
         let c = color(if k < 2 { 3 } else { 0 });
-        if k.is_multiple_of(2) { Swatch::Line(c, LINE_WIDTH + 1) } else { Swatch::Dashed(c, 2) }
+        if k.is_multiple_of(2) {
+            Swatch::Line(c, LINE_WIDTH + 1)
+        } else {
+            Swatch::Dashed(c, 2)
+        }
     };
     let mut legend: Legend =
         curves.iter().enumerate().map(|(k, c)| (c.0.to_string(), style(k))).collect();
@@ -752,7 +774,8 @@ fn gyroscopic() -> Result<Vec<Drawing>, PbmError> {
     );
     titled_figure([460, 520], &title, |root, _| {
         let plot = legend_below(root, &legend)?;
-        let mut chart = chart_on(&plot).build_cartesian_2d(0.0..t_end, 0.5..top * 1.05)?;
+        let mut chart =
+            chart_on(&plot).build_cartesian_2d(0.0..t_end, 0.5..top * 1.05)?;
         axes(&mut chart, "time t (s)", "E and |L| over their start").draw()?;
         dashed_line(&mut chart, &[(0.0, 1.0), (t_end, 1.0)], REFERENCE, 1)?;
         for (k, (_, points)) in curves.iter().enumerate() {
@@ -799,7 +822,10 @@ fn projection_integral() -> Result<Vec<Drawing>, PbmError> {
                 layout,
                 [
                     &format!("(a) the face and its shadow Π across {}", names.2),
-                    &format!("(b) Π in the ({}, {}) plane: P₁ = {area:.3} m²", names.0, names.1),
+                    &format!(
+                        "(b) Π in the ({}, {}) plane: P₁ = {area:.3} m²",
+                        names.0, names.1
+                    ),
                 ],
             )?;
             let view = View::new(Vector3::new(0.9, -1.6, 1.0), Vector3::ith(c, 1.0));
@@ -812,28 +838,64 @@ fn projection_integral() -> Result<Vec<Drawing>, PbmError> {
                 Vector3::new(-0.2, -0.2, 0.0),
             ];
             let floor: Vec<(f64, f64)> = floor.iter().map(|p| view.at(p)).collect();
-            left.draw_series([Polygon::new(floor.clone(), REFERENCE.mix(0.08).filled())])?;
-            left.draw_series([PathElement::new(floor, REFERENCE.mix(0.5).stroke_width(1))])?;
+            left.draw_series([Polygon::new(
+                floor.clone(),
+                REFERENCE.mix(0.08).filled(),
+            )])?;
+            left.draw_series([PathElement::new(
+                floor,
+                REFERENCE.mix(0.5).stroke_width(1),
+            )])?;
             let shade: Vec<(f64, f64)> = shadow.iter().map(|p| view.at(p)).collect();
-            left.draw_series([Polygon::new(shade.clone(), color(0).mix(0.35).filled())])?;
+            left.draw_series([Polygon::new(
+                shade.clone(),
+                color(0).mix(0.35).filled(),
+            )])?;
             for (p, q) in tri.iter().zip(&shadow) {
                 dashed_line(&mut left, &[view.at(p), view.at(q)], REFERENCE, 1)?;
             }
             let face: Vec<(f64, f64)> = tri.iter().map(|p| view.at(p)).collect();
-            left.draw_series([Polygon::new(face.clone(), color(1).mix(0.45).filled())])?;
+            left.draw_series([Polygon::new(
+                face.clone(),
+                color(1).mix(0.45).filled(),
+            )])?;
             let mut outline = face.clone();
             outline.push(face[0]);
             line(&mut left, &outline, color(1), 2)?;
             let centre = (tri[0] + tri[1] + tri[2]) / 3.0;
-            arrow(&mut left, view.at(&centre), view.at(&(centre + normal * 0.8)), 0.15, REFERENCE, 2)?;
+            arrow(
+                &mut left,
+                view.at(&centre),
+                view.at(&(centre + normal * 0.8)),
+                0.15,
+                REFERENCE,
+                2,
+            )?;
             let origin = Vector3::new(-0.2, -0.2, 0.0);
             for (k, name) in [(a, names.0), (b, names.1), (c, names.2)] {
                 let tip = origin + Vector3::ith(k, 0.7);
-                arrow(&mut left, view.at(&origin), view.at(&tip), 0.12, REFERENCE, 1)?;
+                arrow(
+                    &mut left,
+                    view.at(&origin),
+                    view.at(&tip),
+                    0.12,
+                    REFERENCE,
+                    1,
+                )?;
                 let at = view.at(&(origin + Vector3::ith(k, 0.82)));
-                left.draw_series([Text::new(format!("{name} = {}", ["a", "b", "c"][[a, b, c].iter().position(|&i| i == k).unwrap_or(0)]), at, label_font())])?;
+                left.draw_series([Text::new(
+                    format!(
+                        "{name} = {}",
+                        ["a", "b", "c"]
+                            [[a, b, c].iter().position(|&i| i == k).unwrap_or(0)]
+                    ),
+                    at,
+                    label_font(),
+                )])?;
             }
-            let label = |text: &str, at: (f64, f64)| Text::new(text.to_string(), at, label_font());
+            let label = |text: &str, at: (f64, f64)| {
+                Text::new(text.to_string(), at, label_font())
+            };
             let tip = view.at(&(centre + normal * 0.9));
             left.draw_series([
                 label("n", (tip.0 + 0.05, tip.1 + 0.1)),
@@ -844,14 +906,29 @@ fn projection_integral() -> Result<Vec<Drawing>, PbmError> {
                 equal_scale(&parts[1], 0.0..2.4, 0.0..2.2).0,
                 equal_scale(&parts[1], 0.0..2.4, 0.0..2.2).1,
             )?;
-            axes(&mut right, &format!("a = {} (m)", names.0), &format!("b = {} (m)", names.1)).draw()?;
+            axes(
+                &mut right,
+                &format!("a = {} (m)", names.0),
+                &format!("b = {} (m)", names.1),
+            )
+            .draw()?;
             let mut closed = flat.clone();
             closed.push(flat[0]);
-            right.draw_series([Polygon::new(flat.clone(), color(0).mix(0.35).filled())])?;
+            right.draw_series([Polygon::new(
+                flat.clone(),
+                color(0).mix(0.35).filled(),
+            )])?;
             for e in 0..3 {
                 let (p, q) = (flat[e], flat[(e + 1) % 3]);
                 line(&mut right, &[p, q], color(0), 2)?;
-                arrow(&mut right, p, (p.0 + 0.55 * (q.0 - p.0), p.1 + 0.55 * (q.1 - p.1)), 0.12, color(0), 2)?;
+                arrow(
+                    &mut right,
+                    p,
+                    (p.0 + 0.55 * (q.0 - p.0), p.1 + 0.55 * (q.1 - p.1)),
+                    0.12,
+                    color(0),
+                    2,
+                )?;
             }
             // The first edge, with its legs Δa and Δb.
             let (p, q) = (flat[0], flat[1]);
@@ -861,7 +938,13 @@ fn projection_integral() -> Result<Vec<Drawing>, PbmError> {
                 label("(a₁, b₁)", (q.0 - 0.1, q.1 + 0.18)),
                 label("Δa", (0.5 * (p.0 + q.0), p.1 - 0.05)),
                 label("Δb", (q.0 + 0.05, 0.5 * (p.1 + q.1) + 0.05)),
-                label("Π", (0.5 * (flat[0].0 + flat[1].0 + flat[2].0) / 1.5, (flat[0].1 + flat[1].1 + flat[2].1) / 3.0)),
+                label(
+                    "Π",
+                    (
+                        0.5 * (flat[0].0 + flat[1].0 + flat[2].0) / 1.5,
+                        (flat[0].1 + flat[1].1 + flat[2].1) / 3.0,
+                    ),
+                ),
                 label("∮ F db = ∬ ∂F/∂a dA", (0.05, 2.15)),
             ])?;
             Ok(())

@@ -18,5 +18,16 @@ pub mod mesh;
 pub mod rotation;
 pub mod scenes;
 
+// The book's parts: built only with the `book` feature (the WebAssembly build has the
+// physics, the scenes and the demos alone).
+#[cfg(feature = "book")]
+pub mod exercises;
+#[cfg(feature = "book")]
+pub mod figures;
+#[cfg(feature = "book")]
+pub mod pages;
+#[cfg(feature = "book")]
+pub mod practice;
+
 pbm_prelim::chapter!(id: "rigid", number: 6, pages: "06-rigid",
     title: "Rigid Body Dynamics");

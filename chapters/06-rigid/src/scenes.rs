@@ -294,7 +294,6 @@ pub struct SpinSample {
     pub momentum_implicit: f64,
 }
 
-// ANCHOR: gyroscopic_run
 /// The brick spun at `spin` rad/s about [`SKEW_AXIS`] with no torque, its body-frame
 /// ω stepped at h by forward Euler and by backward Euler (`newton` Newton steps);
 /// the explicit run stops when its energy passes [`RUNAWAY`] times the start.
@@ -326,4 +325,3 @@ pub fn gyroscopic_run(
     }
     Ok(out)
 }
-// ANCHOR_END: gyroscopic_run

@@ -9,26 +9,33 @@ use crate::scenes::BoxScene;
 use crate::sweep::CoherentSweep;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
-    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Plot, Readout,
+    Agreement, Demo, DemoSpec, Demos, Drawing, Ink, Param, Plot, Readout,
 };
 
-/// The chapter's demos, in the book's order.
-pub const DEMOS: &[DemoSpec] = &[SWEEP];
-
-/// The numbers the demos show that the chapter's exercises print too (checked
-/// natively by `tests/demos.rs` and in the browser).
-pub const AGREEMENTS: &[Agreement] = &[
-    Agreement::new("collision/sweep", &[100.0, 0.05], 50, 1).matches(
-        "collision/sweep-table",
-        &["n_max=200", "steps=50"],
-        "/coherence/0/overlapping_pairs",
-    ),
-    Agreement::new("collision/sweep", &[100.0, 0.05], 50, 3).matches(
-        "collision/sweep-table",
-        &["n_max=200", "steps=50"],
-        "/coherence/0/exchanges_per_step",
-    ),
-];
+/// The chapter's demos, and the numbers they show that its exercises print too.
+pub const DEMOS: Demos = Demos {
+    specs: &[SWEEP],
+    agreements: &[
+        Agreement::demo("collision/sweep")
+            .set(&["n=100", "speed=0.05"])
+            .frames(50)
+            .readout("overlapping pairs now")
+            .matches(
+                "collision/sweep-table",
+                &["n_max=200", "steps=50"],
+                "/coherence/0/overlapping_pairs",
+            ),
+        Agreement::demo("collision/sweep")
+            .set(&["n=100", "speed=0.05"])
+            .frames(50)
+            .readout("exchanges per step, mean")
+            .matches(
+                "collision/sweep-table",
+                &["n_max=200", "steps=50"],
+                "/coherence/0/exchanges_per_step",
+            ),
+    ],
+};
 
 /// The scene the exercise `collision/sweep-table` times (its default seed).
 const SEED: u64 = 1;
@@ -38,7 +45,8 @@ pub const SWEEP: DemoSpec = DemoSpec {
     id: "collision/sweep",
     title: "Moving boxes, their overlaps kept by the coherent sort-and-sweep",
     params: &[
-        Param::count("n", "boxes", [100.0, 10.0, 1000.0]),
+        Param::count("n", "boxes", [100.0, 10.0, 1000.0])
+            .demo_only("the box count; the exercise sweeps counts up to n_max"),
         Param::linear("speed", "largest speed", "units/step", [0.05, 0.0, 0.4]),
     ],
     readouts: &[
@@ -49,7 +57,7 @@ pub const SWEEP: DemoSpec = DemoSpec {
         Readout::plain("overlaps begun or ended per step, mean", ""),
         Readout::plain("pairs brute force would test every step", ""),
     ],
-    plot: Plot::over(0, &[2]),
+    plot: Plot::over("steps", &["exchanges made by the insertion sorts, last step"]),
     view: |p| {
         let region = BoxScene::new(p.whole("n")?, 0.0, SEED)?.region();
         Ok([0.0, region[0], 0.0, region[1]])

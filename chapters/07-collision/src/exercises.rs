@@ -1,13 +1,16 @@
 //! The chapter's exercises.
 
 use crate::bvh::{Bvh, folded_sheet};
-use crate::polyhedron::{PlaneCache, Status, contacts, separation_counted};
 use crate::gjk::{Gjk, NearestCache, Proximity, Support, epa, gjk, gjk_from};
+use crate::polyhedron::{PlaneCache, Status, contacts, separation_counted};
 use crate::scenes::{
-    BoxScene, PAPER_TABLE_1, SolidKind, TumblingPass, predicted_exchanges, random_pair,
+    BoxScene, PAPER_TABLE_1, SolidKind, TumblingPass, predicted_exchanges,
+    random_pair,
 };
 use crate::sweep::{CoherentSweep, brute_force_pairs, sort_and_sweep_pairs};
-use crate::toi::{BOOK_TOSS, FallingBox, Refinement, Search, exact_impact, find_impact};
+use crate::toi::{
+    BOOK_TOSS, FallingBox, Refinement, Search, exact_impact, find_impact,
+};
 use crate::tunnel::{Shot, first_tunnelling_speed};
 use nalgebra::Vector3;
 use pbm_ode::convergence::log_log_slope;
@@ -42,6 +45,7 @@ pub fn all() -> Vec<Exercise> {
             "Baraff's Table 1 again: the coherent sweep, a full re-sort and brute force on 100 to 3,200 moving boxes",
             sweep_table,
         )
+        .heavy()
         .optional(&[
                 Optional {
                     field: "exchange_slope",
@@ -111,11 +115,15 @@ fn median_ms(samples: &mut [f64]) -> f64 {
 params! {
     /// `collision/sweep-table`.
     pub struct SweepTableParams {
-        n_max: usize = int("largest number of boxes (doubling from 100)", 3200, 200, 3200),
-        speed: f64 = float("largest box speed (units per step)", 0.05, 0.0, 0.4),
+        n_max: usize = int(
+            "largest number of boxes (doubling from 100)", 3200, 200, 3200,
+        ),
+        speed: f64 = float("largest box speed (units per step)", "", 0.05, 0.0, 0.4),
         seed: usize = int("which random scene", 1, 0, 1_000_000),
         steps: usize = int("steps timed at each n", 50, 5, 100),
-        method: Method = choice("whose time per step fitted_slope is fitted to", Method::Coherent),
+        method: Method = choice(
+            "whose time per step fitted_slope is fitted to", Method::Coherent,
+        ),
     }
 }
 
@@ -195,10 +203,24 @@ fn sweep_table(p: SweepTableParams) -> Result<Value, PbmError> {
 params! {
     /// `collision/separating-plane`.
     pub struct SeparatingPlaneParams {
-        steps: usize = int("steps over the pass", TumblingPass::BOOK.steps as u64, 10, 100_000),
-        spin: f64 = float("how far the cube turns over the pass (rad)", TumblingPass::BOOK.spin, -1000.0, 1000.0),
-        height: f64 = float("height of the moving cube's path above the fixed cube's centre (m)", TumblingPass::BOOK.height, 0.0, 5.0),
-        epsilon: f64 = positive("contact tolerance ε (m)", 1e-3, 0.1),
+        steps: usize = int(
+            "steps over the pass", TumblingPass::BOOK.steps as u64, 10, 100_000,
+        ),
+        spin: f64 = float(
+            "how far the cube turns over the pass",
+            "rad",
+            TumblingPass::BOOK.spin,
+            -1000.0,
+            1000.0,
+        ),
+        height: f64 = float(
+            "height of the moving cube's path above the fixed cube's centre",
+            "m",
+            TumblingPass::BOOK.height,
+            0.0,
+            5.0,
+        ),
+        epsilon: f64 = epsilon(1e-3, 0.0, 0.1),
     }
 }
 
@@ -246,11 +268,27 @@ fn separating_plane(p: SeparatingPlaneParams) -> Result<Value, PbmError> {
 params! {
     /// `collision/gjk`.
     pub struct GjkParams {
-        steps: usize = int("steps over the pass", TumblingPass::BOOK.steps as u64, 10, 100_000),
-        spin: f64 = float("how far the cube turns over the pass (rad)", TumblingPass::BOOK.spin, -1000.0, 1000.0),
-        height: f64 = float("height of the moving cube's path above the fixed cube's centre (m)", TumblingPass::BOOK.height, 0.0, 5.0),
-        epsilon: f64 = positive("contact tolerance ε (m)", 1e-3, 0.1),
-        pairs: usize = int("random pairs of each kind (boxes, hulls)", 500, 1, 10_000),
+        steps: usize = int(
+            "steps over the pass", TumblingPass::BOOK.steps as u64, 10, 100_000,
+        ),
+        spin: f64 = float(
+            "how far the cube turns over the pass",
+            "rad",
+            TumblingPass::BOOK.spin,
+            -1000.0,
+            1000.0,
+        ),
+        height: f64 = float(
+            "height of the moving cube's path above the fixed cube's centre",
+            "m",
+            TumblingPass::BOOK.height,
+            0.0,
+            5.0,
+        ),
+        epsilon: f64 = epsilon(1e-3, 0.0, 0.1),
+        pairs: usize = int(
+            "random pairs of each kind (boxes, hulls)", 500, 1, 10_000,
+        ),
     }
 }
 
@@ -307,7 +345,8 @@ fn gjk_beside_sat(p: GjkParams) -> Result<Value, PbmError> {
     }
     // Random pairs: GJK's verdict against the sign of the separation, EPA's depth
     // against the separating axes' depth, and the work of each.
-    let (mut apart, mut overlapping, mut signs, mut depths, mut below) = (0, 0, 0, 0, 0);
+    let (mut apart, mut overlapping, mut signs, mut depths, mut below) =
+        (0, 0, 0, 0, 0);
     let (mut pair_supports, mut pair_directions) = (0, 0);
     for seed in 0..p.pairs as u64 {
         for kind in [SolidKind::Box, SolidKind::Hull] {
@@ -355,10 +394,10 @@ fn gjk_beside_sat(p: GjkParams) -> Result<Value, PbmError> {
 params! {
     /// `collision/toi`.
     pub struct ToiParams {
-        h: f64 = float("RK4 step (s)", BOOK_TOSS.h, 1e-3, 0.2),
-        epsilon: f64 = float("contact tolerance ε (m)", BOOK_TOSS.epsilon, 1e-8, 1e-2),
-        spin: f64 = float("initial spin (rad/s)", BOOK_TOSS.spin, -20.0, 20.0),
-        drag: f64 = float("air drag rate c (1/s)", BOOK_TOSS.drag, 0.0, 5.0),
+        h: f64 = float("RK4 step", "s", BOOK_TOSS.h, 1e-3, 0.2),
+        epsilon: f64 = epsilon(BOOK_TOSS.epsilon, 1e-8, 1e-2),
+        spin: f64 = float("initial spin", "rad/s", BOOK_TOSS.spin, -20.0, 20.0),
+        drag: f64 = float("air drag rate c", "1/s", BOOK_TOSS.drag, 0.0, 5.0),
     }
 }
 
@@ -391,13 +430,13 @@ fn toi(p: ToiParams) -> Result<Value, PbmError> {
 params! {
     /// `collision/tunnel`.
     pub struct TunnelParams {
-        speed: f64 = float("plate speed (m/s)", 45.0, 0.5, 1000.0),
-        spin: f64 = float("plate spin (rad/s)", 0.0, -100.0, 100.0),
-        plate: f64 = float("plate thickness (m)", 0.02, 0.001, 0.5),
-        wall: f64 = float("wall thickness (m)", 0.1, 0.001, 1.0),
-        h: f64 = float("step (s)", 1.0 / 60.0, 1e-3, 0.1),
+        speed: f64 = float("plate speed", "m/s", 45.0, 0.5, 1000.0),
+        spin: f64 = float("plate spin", "rad/s", 0.0, -100.0, 100.0),
+        plate: f64 = float("plate thickness", "m", 0.02, 0.001, 0.5),
+        wall: f64 = float("wall thickness", "m", 0.1, 0.001, 1.0),
+        h: f64 = step(1.0 / 60.0, 1e-3, 0.1),
         substeps: usize = int("tests per step for the sub-stepping cure", 4, 1, 64),
-        epsilon: f64 = float("contact tolerance ε (m)", 1e-3, 1e-6, 1e-2),
+        epsilon: f64 = epsilon(1e-3, 1e-6, 1e-2),
     }
 }
 
@@ -437,7 +476,9 @@ params! {
     /// `collision/bvh-fold`.
     pub struct BvhFoldParams {
         n: usize = int("cells along each side of the sheet", 32, 2, 64),
-        margin: f64 = float("how far each triangle's box is grown (m)", 0.01, 1e-6, 0.05),
+        margin: f64 = float(
+            "how far each triangle's box is grown", "m", 0.01, 1e-6, 0.05,
+        ),
         frames: usize = int("frames from flat to folded", 12, 1, 60),
     }
 }

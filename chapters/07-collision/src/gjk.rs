@@ -385,7 +385,6 @@ fn facet<const D: usize>(
 }
 // ANCHOR_END: facet
 
-// ANCHOR: fill_simplex
 /// GJK's simplex grown to D + 1 points that span the space, still holding the origin:
 /// while it is flat, add the support point of A − B along a direction off its flat,
 /// whichever way along it leaves the flat further. `None` when A − B itself is flat.
@@ -420,7 +419,6 @@ fn fill_simplex<const D: usize>(
     }
     Some(points)
 }
-// ANCHOR_END: fill_simplex
 
 /// EPA from GJK's simplex (see [`epa_watched`]).
 pub fn epa<const D: usize>(

@@ -22,5 +22,16 @@ pub mod sweep;
 pub mod toi;
 pub mod tunnel;
 
+// The book's parts: built only with the `book` feature (the WebAssembly build has the
+// physics, the scenes and the demos alone).
+#[cfg(feature = "book")]
+pub mod exercises;
+#[cfg(feature = "book")]
+pub mod figures;
+#[cfg(feature = "book")]
+pub mod pages;
+#[cfg(feature = "book")]
+pub mod practice;
+
 pbm_prelim::chapter!(id: "collision", number: 7, pages: "07-collision",
     title: "Collision Detection");

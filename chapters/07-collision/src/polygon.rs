@@ -102,7 +102,6 @@ pub struct Witness {
     pub edge: usize,
 }
 
-// ANCHOR: separation
 /// How far `other` lies beyond edge `edge` of `poly`: the least signed distance of its
 /// vertices from the edge's line. Positive: the line separates the polygons.
 fn beyond(poly: &ConvexPolygon, edge: usize, other: &ConvexPolygon) -> f64 {
@@ -125,7 +124,6 @@ pub fn separation(a: &ConvexPolygon, b: &ConvexPolygon) -> (f64, Witness) {
     }
     best
 }
-// ANCHOR_END: separation
 
 /// Where two polygons stand with respect to the tolerance ε.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,7 +160,6 @@ pub struct PairCache {
 }
 
 impl PairCache {
-    // ANCHOR: witness
     /// Classifies the pair, trying last step's separating edge first: if it still
     /// separates by more than ε the answer costs one edge's test, not all of them.
     pub fn test(
@@ -183,7 +180,6 @@ impl PairCache {
         self.witness = Some(w);
         Status::of(d, epsilon)
     }
-    // ANCHOR_END: witness
 }
 
 /// A contact: a vertex of one polygon within ε of an edge of the other.

@@ -8,29 +8,26 @@ use crate::world::{Settings, World};
 use nalgebra::Vector3;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
-    Agreement, Camera, Demo, DemoSpec, Drawing, Ink, Param, Plot, Pointer, Readout,
+    Agreement, Camera, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot,
+    Pointer, Readout,
 };
 
-/// The chapter's demos, in the book's order.
-pub const DEMOS: &[DemoSpec] = &[DROP];
-
-/// The numbers the demos show that the chapter's exercises print too (checked
-/// natively by `tests/demos.rs` and in the browser).
-pub const AGREEMENTS: &[Agreement] = &[
-    Agreement::new("contact/drop", &[0.5, 0.5, 0.0], 120, 1).matches(
-        "contact/drop",
-        &["t_end=2"],
-        "/impacts",
-    ),
-    Agreement::new("contact/drop", &[0.5, 0.5, 0.0], 120, 4).matches(
-        "contact/drop",
-        &["t_end=2"],
-        "/end_energy_j",
-    ),
-];
-
-/// The page's frame (s).
-const FRAME: f64 = 1.0 / 60.0;
+/// The chapter's demos, and the numbers they show that its exercises print too.
+pub const DEMOS: Demos = Demos {
+    specs: &[DROP],
+    agreements: &[
+        Agreement::demo("contact/drop")
+            .set(&["height=0.5", "restitution=0.5", "friction=0"])
+            .frames(120)
+            .readout("impacts")
+            .matches("contact/drop", &["t_end=2"], "/impacts"),
+        Agreement::demo("contact/drop")
+            .set(&["height=0.5", "restitution=0.5", "friction=0"])
+            .frames(120)
+            .readout("energy, kinetic + potential")
+            .matches("contact/drop", &["t_end=2"], "/end_energy_j"),
+    ],
+};
 
 /// The demo of chapter 8's dropped box (the exercise `contact/drop`).
 pub const DROP: DemoSpec = DemoSpec {
@@ -39,7 +36,8 @@ pub const DROP: DemoSpec = DemoSpec {
     params: &[
         Param::linear("height", "drop height", "m", [0.5, 0.05, 1.0]),
         Param::linear("restitution", "restitution e", "", [0.5, 0.0, 1.0]),
-        Param::linear("friction", "friction μ", "", [0.0, 0.0, 1.0]),
+        Param::linear("friction", "friction μ", "", [0.0, 0.0, 1.0])
+            .demo_only("the exercise drops the box without friction"),
     ],
     readouts: &[
         Readout::plain("t", "s"),
@@ -48,7 +46,7 @@ pub const DROP: DemoSpec = DemoSpec {
         Readout::plain("height of its centre", "m"),
         Readout::plain("energy, kinetic + potential", "J"),
     ],
-    plot: Plot::over(0, &[4]),
+    plot: Plot::over("t", &["energy, kinetic + potential"]),
     view: |p| Ok([-0.6, 0.6, -0.15, p.get("height")? + 0.3]),
     drag: Some(
         "Flick the box: press on it, drag and let go. The drag is an impulse at the \

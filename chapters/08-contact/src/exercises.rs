@@ -1,49 +1,20 @@
 //! The chapter's exercises.
 
 use crate::lcp::{
-    Kind, dependent_rows_study, enumerate, random_problem, scale, solve, warm_start_study,
+    Kind, dependent_rows_study, enumerate, random_problem, scale, solve,
+    warm_start_study,
 };
 use crate::scenes::{self, orbit, run_stack, slip};
 use crate::singular::{largest_jump, sweep};
-use crate::world::{CollisionSearch, Order, Settings, Solver, World};
+use crate::world::{CollisionSearch, Order, Settings, Solver, SolverKind, World};
 use pbm_prelim::{Choice, Exercise, Optional, PbmError, params};
 use serde_json::{Value, json};
-
-impl Choice for Order {
-    const OPTIONS: &'static [(&'static str, Self)] =
-        &[("second", Order::Second), ("first", Order::First)];
-}
 
 impl Choice for CollisionSearch {
     const OPTIONS: &'static [(&'static str, Self)] = &[
         ("interpolated", CollisionSearch::Interpolated),
         ("bisection", CollisionSearch::Bisection),
     ];
-}
-
-/// Which contact solver an exercise's world uses (the sweeps of sequential
-/// impulses are a parameter of their own).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SolverKind {
-    /// [`Solver::Exact`].
-    Exact,
-    /// [`Solver::SequentialImpulses`].
-    Sequential,
-}
-
-impl Choice for SolverKind {
-    const OPTIONS: &'static [(&'static str, Self)] =
-        &[("exact", SolverKind::Exact), ("sequential", SolverKind::Sequential)];
-}
-
-impl SolverKind {
-    /// The world's solver, with `sweeps` for sequential impulses.
-    pub fn with(self, sweeps: usize) -> Solver {
-        match self {
-            SolverKind::Exact => Solver::Exact,
-            SolverKind::Sequential => Solver::SequentialImpulses { sweeps },
-        }
-    }
 }
 
 impl Choice for Kind {
@@ -75,6 +46,7 @@ pub fn all() -> Vec<Exercise> {
             "a stack of boxes resting on the ground: drift and contact forces over time",
             stack,
         )
+        .heavy()
         .optional(&[Optional {
             field: "predicted_creep_m",
             null_when: "solver = sequential: no regularised force solve",
@@ -89,6 +61,7 @@ pub fn all() -> Vec<Exercise> {
             "two cubes on a see-saw: the lever law, and how an unbalanced plank tips",
             seesaw,
         )
+        .heavy()
         .optional(&[Optional {
                 field: "theory_at_half_second_deg",
                 null_when: "the formula's plank would have reached the ground by then",
@@ -123,9 +96,9 @@ pub fn all() -> Vec<Exercise> {
 params! {
     /// `contact/drop`.
     pub struct DropParams {
-        height: f64 = float("drop height of the lowest corner (m)", 0.5, 0.05, 2.0),
-        restitution: f64 = float("coefficient of restitution e", 0.5, 0.0, 1.0),
-        t_end: f64 = float("simulated time (s)", 3.0, 0.5, 5.0),
+        height: f64 = float("drop height of the lowest corner", "m", 0.5, 0.05, 2.0),
+        restitution: f64 = restitution(0.5, 0.0, 1.0),
+        t_end: f64 = duration(3.0, 0.5, 5.0),
         search: CollisionSearch = choice(
             "how a step that went too deep finds the collision time: on the step's \
              interpolation, or by re-taking it shorter",
@@ -138,7 +111,7 @@ params! {
 pub const REST_SPEED: f64 = 1e-3;
 
 fn drop(p: DropParams) -> Result<Value, PbmError> {
-    let (height, seconds) = (p.height, p.t_end);
+    let (height, t_end) = (p.height, p.t_end);
     let settings = Settings {
         restitution: p.restitution,
         search: p.search,
@@ -151,7 +124,7 @@ fn drop(p: DropParams) -> Result<Value, PbmError> {
     // point's speed, r the half-diagonal) and no impact since.
     let reach = 0.5 * scenes::DROP_SIZE.norm();
     let (mut moving_until, mut impacts) = (0.0, 0);
-    world.run_until(seconds, |w| {
+    world.run_until(t_end, |w| {
         peak = peak.max(w.energy());
         let body = &w.bodies()[0];
         let speed = body.velocity().norm() + body.angular_velocity().norm() * reach;
@@ -189,23 +162,23 @@ params! {
     /// `contact/stack`.
     pub struct StackParams {
         boxes: usize = int("boxes in the stack", 10, 1, 40),
-        t_end: f64 = float("simulated time (s)", 10.0, 0.5, 10.0),
-        friction: f64 = friction(0.5, 1.5),
-        h: f64 = float("time step (s)", 0.01, 0.005, 0.02),
+        t_end: f64 = duration(10.0, 0.5, 10.0),
+        friction: f64 = friction(0.5, 0.0, 1.5),
+        h: f64 = step(0.01, 0.005, 0.02),
         solver: SolverKind = choice("contact solver", SolverKind::Exact),
         sweeps: usize = int("sweeps of sequential impulses per substep", 10, 1, 16),
     }
 }
 
 fn stack(p: StackParams) -> Result<Value, PbmError> {
-    let (boxes, seconds, h) = (p.boxes, p.t_end, p.h);
+    let (boxes, t_end, h) = (p.boxes, p.t_end, p.h);
     // No work budget: the longest run the ranges allow (forty boxes, sixteen sweeps,
-    // 2,000 steps of 5 ms) takes about two seconds by either solver.
+    // 2,000 steps of 5 ms) takes about two t_end by either solver.
     let solver = p.solver.with(p.sweeps);
     let settings =
         Settings { friction: p.friction, h, solver, ..Settings::default() };
     let start = std::time::Instant::now();
-    let (world, drift, _) = run_stack(boxes, seconds, settings)?;
+    let (world, drift, _) = run_stack(boxes, t_end, settings)?;
     let ms_per_step = start.elapsed().as_secs_f64() * 1e3 / world.steps() as f64;
     let side = scenes::CUBE.0;
     let top = world.bodies().last().map(|b| b.position()).unwrap_or_default();
@@ -215,7 +188,9 @@ fn stack(p: StackParams) -> Result<Value, PbmError> {
     Ok(json!({
         "boxes": boxes,
         "step_budget": crate::world::STEP_BUDGET,
-        "seconds": seconds,
+        "t_end": t_end,
+        // The old name of `t_end`, kept for one release for readers' scripts.
+        "seconds": t_end,
         "max_drift_m": drift,
         "min_contact_force": stats.min_normal_force,
         "solves": stats.solves,
@@ -231,7 +206,7 @@ fn stack(p: StackParams) -> Result<Value, PbmError> {
         "top_drift_m": top_drift,
         "predicted_creep_m": match p.solver {
             SolverKind::Exact => {
-                Value::from(scenes::stack_creep_rate(boxes, h, -settings.gravity.y) * seconds)
+                Value::from(scenes::stack_creep_rate(boxes, h, -settings.gravity.y) * t_end)
             }
             _ => Value::Null,
         },
@@ -256,7 +231,7 @@ pub const SLIPPED: f64 = 1e-6;
 /// and 80° until the bracket is no wider than `resolution` (at most 52 halvings).
 pub fn slip_threshold(
     settings: Settings,
-    seconds: f64,
+    t_end: f64,
     resolution: f64,
 ) -> Result<f64, PbmError> {
     let (mut lo, mut hi) = (0.0_f64, 80f64.to_radians());
@@ -264,7 +239,7 @@ pub fn slip_threshold(
     let passes = ((hi - lo) / resolution).log2().ceil().clamp(0.0, 52.0) as usize;
     for _ in 0..passes {
         let mid = 0.5 * (lo + hi);
-        if slip(mid, settings, seconds)? > SLIPPED {
+        if slip(mid, settings, t_end)? > SLIPPED {
             hi = mid;
         } else {
             lo = mid;
@@ -272,42 +247,43 @@ pub fn slip_threshold(
     }
     Ok(0.5 * (lo + hi))
 }
-// ANCHOR_END: slip
 
 params! {
     /// `contact/incline`.
     pub struct InclineParams {
-        friction: f64 = float("coefficient of friction μ", 0.5, 0.05, 1.5),
-        t_end: f64 = float("time each slope is watched (s)", 1.0, 0.25, 2.0),
-        world: Order = choice("second order (F = M v̇) or first order (F = M v)", Order::Second),
+        friction: f64 = friction(0.5, 0.05, 1.5),
+        t_end: f64 = float("time each slope is watched", "s", 1.0, 0.25, 2.0),
+        world: Order = choice(
+            "second order (F = M v̇) or first order (F = M v)", Order::Second,
+        ),
     }
 }
 
 fn incline(p: InclineParams) -> Result<Value, PbmError> {
-    let (friction, seconds) = (p.friction, p.t_end);
+    let (friction, t_end) = (p.friction, p.t_end);
     let order: Order = p.world;
     let settings = Settings { friction, order, ..Settings::default() };
     let theory = friction.atan();
-    let measured = slip_threshold(settings, seconds, 1e-4)?;
+    let measured = slip_threshold(settings, t_end, 1e-4)?;
     let margin = 1e-3;
     let mut below = scenes::incline(theory - margin, settings)?;
-    below.run_until(seconds, |_| {})?;
+    below.run_until(t_end, |_| {})?;
     Ok(json!({
         "world": order.word(),
         "friction": friction,
         "slip_threshold_deg": measured.to_degrees(),
         "tan_theta_equals_mu_deg": theory.to_degrees(),
-        "below_slip_m": slip(theory - margin, settings, seconds)?,
+        "below_slip_m": slip(theory - margin, settings, t_end)?,
         "below_tolerance_corrections": below.stats().corrections,
-        "above_slip_m": slip(theory + margin, settings, seconds)?,
+        "above_slip_m": slip(theory + margin, settings, t_end)?,
     }))
 }
 
 params! {
     /// `contact/singular`.
     pub struct SingularParams {
-        load: f64 = float("the moving load (N)", 50.0, 0.0, 1000.0),
-        radius: f64 = float("radius of the load's circle (m)", 0.3, 0.0, 0.49),
+        load: f64 = float("the moving load", "N", 50.0, 0.0, 1000.0),
+        radius: f64 = float("radius of the load's circle", "m", 0.3, 0.0, 0.49),
         samples: usize = int("load positions round the circle", 200, 8, 2000),
     }
 }
@@ -388,18 +364,20 @@ fn lcp_random(p: LcpRandomParams) -> Result<Value, PbmError> {
 params! {
     /// `contact/seesaw`.
     pub struct SeesawParams {
-        left_mass: f64 = float("mass of the left cube (kg)", 1.05, 0.2, 5.0),
-        left_distance: f64 = float("its distance from the ridge (m)", 1.2, 0.2, 1.4),
-        right_mass: f64 = float("mass of the right cube (kg)", 2.0, 0.2, 5.0),
-        right_distance: f64 = float("its distance from the ridge (m)", 0.6, 0.2, 1.4),
-        t_end: f64 = float("simulated time (s)", 2.0, 0.5, 2.0),
+        left_mass: f64 = float("mass of the left cube", "kg", 1.05, 0.2, 5.0),
+        left_distance: f64 = float("its distance from the ridge", "m", 1.2, 0.2, 1.4),
+        right_mass: f64 = float("mass of the right cube", "kg", 2.0, 0.2, 5.0),
+        right_distance: f64 = float(
+            "its distance from the ridge", "m", 0.6, 0.2, 1.4,
+        ),
+        t_end: f64 = duration(2.0, 0.5, 2.0),
     }
 }
 
 fn seesaw(p: SeesawParams) -> Result<Value, PbmError> {
     let left = (p.left_mass, p.left_distance);
     let right = (p.right_mass, p.right_distance);
-    let seconds = p.t_end;
+    let t_end = p.t_end;
     let settings =
         Settings { friction: 0.5, restitution: 0.0, ..Settings::default() };
     let g = -settings.gravity.y;
@@ -411,7 +389,7 @@ fn seesaw(p: SeesawParams) -> Result<Value, PbmError> {
     // The small-angle formula holds only until the plank's end reaches the ground.
     let landed = (scenes::SEESAW.0 / (0.5 * scenes::SEESAW.1.x)).asin().to_degrees();
     let theory = scenes::seesaw_tilt(left, right, g, early_s).to_degrees();
-    world.run_until(seconds, |_| {})?;
+    world.run_until(t_end, |_| {})?;
     let stats = world.stats();
     Ok(json!({
         "net_torque_nm": g * (left.0 * left.1 - right.0 * right.1),
@@ -429,17 +407,17 @@ fn seesaw(p: SeesawParams) -> Result<Value, PbmError> {
 params! {
     /// `contact/turntable`.
     pub struct TurntableParams {
-        spin: f64 = float("the table's rate (turns/s)", 1.0, 0.1, 3.0),
-        speed: f64 = float("the ball's starting speed (m/s)", 0.2, 0.02, 0.5),
-        friction: f64 = friction(0.5, 1.5),
-        t_end: f64 = float("simulated time (s)", 3.5, 0.5, 7.0),
+        spin: f64 = float("the table's rate", "turns/s", 1.0, 0.1, 3.0),
+        speed: f64 = float("the ball's starting speed", "m/s", 0.2, 0.02, 0.5),
+        friction: f64 = friction(0.5, 0.0, 1.5),
+        t_end: f64 = duration(3.5, 0.5, 7.0),
     }
 }
 
 fn turntable(p: TurntableParams) -> Result<Value, PbmError> {
     let omega = p.spin * std::f64::consts::TAU;
-    let (speed, friction, seconds) = (p.speed, p.friction, p.t_end);
-    let orbit = orbit(omega, speed, friction, seconds)?;
+    let (speed, friction, t_end) = (p.speed, p.friction, p.t_end);
+    let orbit = orbit(omega, speed, friction, t_end)?;
     let table_period = std::f64::consts::TAU / omega;
     let g = -Settings::default().gravity.y;
     Ok(json!({
@@ -457,26 +435,25 @@ params! {
     /// `contact/time-stepping`.
     pub struct TimeSteppingParams {
         boxes: usize = int("boxes in the stack", 10, 1, 12),
-        t_end: f64 = float("simulated time of each scene (s)", 3.0, 1.5, 4.0),
-        h: f64 = float("time step (s)", 0.01, 0.005, 0.02),
-        friction: f64 = friction(0.5, 1.5),
+        t_end: f64 = float("simulated time of each scene", "s", 3.0, 1.5, 4.0),
+        h: f64 = step(0.01, 0.005, 0.02),
+        friction: f64 = friction(0.5, 0.0, 1.5),
     }
 }
 
-// ANCHOR: time_stepping_run
 /// What one scene run by one solver shows: the deepest interpenetration (m), the
 /// most energy above the start (J; nothing in these scenes adds any), how far any
 /// body moved in the last second (m; every scene is at rest by then), the cost per
 /// step (ms) and the steps taken.
-fn scene_run(mut world: World, seconds: f64) -> Result<(f64, f64, f64, f64), PbmError> {
+fn scene_run(mut world: World, t_end: f64) -> Result<(f64, f64, f64, f64), PbmError> {
     let start = world.energy();
     let mut gain = 0.0_f64;
     let mut settled: Option<Vec<nalgebra::Vector3<f64>>> = None;
     let mut drift = 0.0_f64;
     let clock = std::time::Instant::now();
-    world.run_until(seconds, |w| {
+    world.run_until(t_end, |w| {
         gain = gain.max(w.energy() - start);
-        if w.time() >= seconds - 1.0 {
+        if w.time() >= t_end - 1.0 {
             let now: Vec<_> = w.bodies().iter().map(|b| b.position()).collect();
             match &settled {
                 None => settled = Some(now),
@@ -490,7 +467,6 @@ fn scene_run(mut world: World, seconds: f64) -> Result<(f64, f64, f64, f64), Pbm
     let ms = clock.elapsed().as_secs_f64() * 1e3 / world.steps().max(1) as f64;
     Ok((world.stats().deepest, gain, drift, ms))
 }
-// ANCHOR_END: time_stepping_run
 
 fn time_stepping(p: TimeSteppingParams) -> Result<Value, PbmError> {
     let solvers = [
@@ -533,6 +509,8 @@ fn time_stepping(p: TimeSteppingParams) -> Result<Value, PbmError> {
     }
     Ok(json!({
         "boxes": p.boxes,
+        "t_end": p.t_end,
+        // The old name of `t_end`, kept for one release for readers' scripts.
         "seconds": p.t_end,
         "max_penetration_m": deepest,
         "energy_drift_j": gain,

@@ -113,7 +113,6 @@ pub fn solve_friction(
 }
 // ANCHOR_END: solve_friction
 
-// ANCHOR: solve_friction_kept
 /// [`solve_friction`] with the factor of A_CC the last solve ended with, `kept`
 /// (aged: built for that solve's A). While the bodies move little, the new A_CC is
 /// solved through it by iterative refinement, and nothing is factored; the answer
@@ -149,7 +148,6 @@ pub(crate) fn solve_friction_kept(
     }
     rounds.unsettled().map(|sol| (sol, None))
 }
-// ANCHOR_END: solve_friction_kept
 
 /// A diagonal of [`REGULARIZATION`] times A's largest: redundant contacts (four
 /// corners on a face) make A singular, and the pivoting then leans on roundoff to

@@ -19,5 +19,16 @@ pub mod sequential;
 pub mod singular;
 pub mod world;
 
+// The book's parts: built only with the `book` feature (the WebAssembly build has the
+// physics, the scenes and the demos alone).
+#[cfg(feature = "book")]
+pub mod exercises;
+#[cfg(feature = "book")]
+pub mod figures;
+#[cfg(feature = "book")]
+pub mod pages;
+#[cfg(feature = "book")]
+pub mod practice;
+
 pbm_prelim::chapter!(id: "contact", number: 8, pages: "08-contact",
     title: "Colliding and Resting Contact");

@@ -27,7 +27,6 @@ pub fn slope(theta: f64) -> Result<Fixture, PbmError> {
 /// Side of the stacked cubes (m) and their mass (kg).
 pub const CUBE: (f64, f64) = (0.5, 1.0);
 
-// ANCHOR: stack
 /// `boxes` cubes stacked exactly on the ground, each touching the one below.
 pub fn stack(boxes: usize, settings: Settings) -> Result<World, PbmError> {
     let mut world = World::new(settings, vec![ground()?])?;
@@ -51,7 +50,6 @@ pub fn add_stack(world: &mut World, boxes: usize, x: f64) -> Result<(), PbmError
     }
     Ok(())
 }
-// ANCHOR_END: stack
 
 // ANCHOR: bounce_series
 /// When a ball dropped from `height` with restitution `e` stops bouncing, in closed
@@ -122,7 +120,6 @@ pub fn incline(theta: f64, settings: Settings) -> Result<World, PbmError> {
     Ok(world)
 }
 
-// ANCHOR: slide
 /// A 0.4 × 0.2 × 0.4 m block of 1 kg resting flat on the ground, sliding at `speed`
 /// (m/s) in the direction `angle` (rad) from the x axis towards z. The ground's
 /// friction pyramid has its edges along x and z (the world's tangents for the
@@ -156,7 +153,6 @@ pub fn slide_stop(angle: f64, speed: f64, mu: f64, g: f64, cone: bool) -> (f64, 
         (vx * vx / (2.0 * mu * g), vz * vz / (2.0 * mu * g))
     }
 }
-// ANCHOR_END: slide
 
 /// The turntable's ball: radius (m) and mass (kg).
 pub const BALL: (f64, f64) = (0.05, 0.2);
@@ -268,7 +264,6 @@ pub fn seesaw_tilt(left: (f64, f64), right: (f64, f64), g: f64, t: f64) -> f64 {
     torque / k * (f64::cosh((k / inertia).sqrt() * t) - 1.0)
 }
 
-// ANCHOR: orbit
 /// Runs the turntable turning at `omega` (rad/s) with the ball starting 0.3 m out,
 /// moving across at `speed`. Rolling without slipping, the centre obeys
 /// ẍ = (2/7) Ω × ẋ: its velocity turns at 2Ω/7, and from x₀ with velocity u it is at
@@ -277,7 +272,7 @@ pub fn orbit(
     omega: f64,
     speed: f64,
     friction: f64,
-    seconds: f64,
+    t_end: f64,
 ) -> Result<Orbit, PbmError> {
     let settings = Settings { friction, ..Settings::default() };
     let (start, u) = (Vector3::new(0.3, 0.0, 0.0), Vector3::new(0.0, 0.0, speed));
@@ -286,7 +281,7 @@ pub fn orbit(
     let w = 2.0 * omega / 7.0;
     let (mut path, mut path_error) = (vec![(x0.x, x0.z)], 0.0_f64);
     let (mut turned, mut heading) = (Vec::new(), f64::NAN);
-    world.run_until(seconds, |world| {
+    world.run_until(t_end, |world| {
         let (t, ball) = (world.time(), &world.bodies()[0]);
         let x = ball.position();
         let across = Vector3::y().cross(&u);
@@ -310,19 +305,17 @@ pub fn orbit(
     })?;
     Ok(Orbit { path, rate: fitted_rate(&turned), path_error })
 }
-// ANCHOR_END: orbit
 
-// ANCHOR: stack_run
 /// Runs a stack and measures how far any box drifts from where it started.
 pub fn run_stack(
     boxes: usize,
-    seconds: f64,
+    t_end: f64,
     settings: Settings,
 ) -> Result<StackRun, PbmError> {
     let mut world = stack(boxes, settings)?;
     let start: Vec<_> = world.bodies().iter().map(|b| b.position()).collect();
     let (mut drift, mut curve) = (0.0_f64, Vec::new());
-    world.run_until(seconds, |w| {
+    world.run_until(t_end, |w| {
         let now =
             w.bodies().iter().zip(&start).map(|(b, x)| (b.position() - x).norm());
         let worst = now.fold(0.0, f64::max);
@@ -331,7 +324,6 @@ pub fn run_stack(
     })?;
     Ok((world, drift, curve))
 }
-// ANCHOR_END: stack_run
 
 // ANCHOR: creep
 /// How fast the top of a stack of `boxes` cubes sinks into itself under the
@@ -352,12 +344,11 @@ pub fn stack_creep_rate(boxes: usize, h: f64, g: f64) -> f64 {
 }
 // ANCHOR_END: creep
 
-// ANCHOR: slip
-/// How far the block on a slope of `theta` (rad) slides in `seconds`.
-pub fn slip(theta: f64, settings: Settings, seconds: f64) -> Result<f64, PbmError> {
+/// How far the block on a slope of `theta` (rad) slides in `t_end`.
+pub fn slip(theta: f64, settings: Settings, t_end: f64) -> Result<f64, PbmError> {
     let mut world = incline(theta, settings)?;
     let start = world.bodies()[0].position();
-    world.run_until(seconds, |_| {})?;
+    world.run_until(t_end, |_| {})?;
     Ok((world.bodies()[0].position() - start).norm())
 }
 

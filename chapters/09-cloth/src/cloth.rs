@@ -225,7 +225,6 @@ pub struct Cloth {
 }
 
 impl Cloth {
-    // ANCHOR: build
     /// A cloth of particles at pattern places `pattern` (m), lying at `x`, made of
     /// `triangles` (corner indices, counter-clockwise in the pattern). Every
     /// particle carries a third of the pattern area of each triangle it is a corner
@@ -361,7 +360,6 @@ impl Cloth {
         }
         Ok(cloth)
     }
-    // ANCHOR_END: build
 
     /// Number of particles.
     pub fn len(&self) -> usize {
@@ -468,7 +466,6 @@ impl Cloth {
         Some((f, -normal * k, -(normal * damping_n + tangential * c)))
     }
 
-    // ANCHOR: energies
     /// The energy in each term at the current state.
     pub fn energies(&self) -> Result<Energies, PbmError> {
         let mut e = Energies::default();
@@ -486,7 +483,6 @@ impl Cloth {
         e.check_finite()?;
         Ok(e)
     }
-    // ANCHOR_END: energies
 
     /// The forces on every particle: the conditions', gravity, drag and the
     /// sphere's.
@@ -856,7 +852,6 @@ impl Cloth {
         Ok(())
     }
 
-    // ANCHOR: explicit_step
     /// One step of symplectic Euler with the same forces, for comparison.
     pub fn symplectic_euler_step(&mut self, h: f64) -> Result<(), PbmError> {
         check_step_size(h)?;
@@ -877,5 +872,4 @@ impl Cloth {
         }
         self.finish_step(h, step, t0)
     }
-    // ANCHOR_END: explicit_step
 }

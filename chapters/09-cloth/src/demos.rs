@@ -9,39 +9,42 @@ use crate::scenes::{SPHERE, Scene, cloth};
 use nalgebra::Vector3;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
-    Agreement, Camera, Demo, DemoSpec, Drawing, Ink, Param, Plot, Pointer, Readout,
+    Agreement, Camera, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot,
+    Pointer, Readout,
 };
 use std::f64::consts::TAU;
 
-/// The chapter's demos, in the book's order.
-pub const DEMOS: &[DemoSpec] = &[DRAPE];
-
-/// The numbers the demos show that the chapter's exercises print too (checked
-/// natively by `tests/demos.rs` and in the browser).
-pub const AGREEMENTS: &[Agreement] = &[
-    // One step of 1/60 s a frame, written to the last digit of the f64.
-    // The shear angle's and the hinge's atan2 (see `tolerance`): measured
-    // 6e-11 relative after 60 steps.
-    Agreement::new("cloth/drape", &[0.0, 8.0, 1000.0], 60, 3)
-        .matches(
-            "cloth/drape",
-            &["n=8", "h=0.016666666666666666", "t_end=1"],
-            "/lowest_z_m",
-        )
-        .within(1e-9),
-    // The shear angle's and the hinge's atan2 (see `tolerance`): measured
-    // 6e-11 relative after 60 steps.
-    Agreement::new("cloth/drape", &[0.0, 8.0, 1000.0], 60, 4)
-        .matches(
-            "cloth/drape",
-            &["n=8", "h=0.016666666666666666", "t_end=1"],
-            "/max_penetration_mm",
-        )
-        .within(1e-9),
-];
-
-/// One step per 60 Hz frame (s).
-pub const H: f64 = 1.0 / 60.0;
+/// The chapter's demos, and the numbers they show that its exercises print too.
+pub const DEMOS: Demos = Demos {
+    specs: &[DRAPE],
+    agreements: &[
+        // One step of 1/60 s a frame, written to the last digit of the f64.
+        // The shear angle's and the hinge's atan2 (see `tolerance`): measured
+        // 6e-11 relative after 60 steps.
+        Agreement::demo("cloth/drape")
+            .set(&["scene=drape over a sphere", "n=8", "stretch=1000"])
+            .frames(60)
+            .readout("lowest point")
+            .matches(
+                "cloth/drape",
+                &["n=8", "h=0.016666666666666666", "t_end=1"],
+                "/lowest_z_m",
+            )
+            .within(1e-9),
+        // The shear angle's and the hinge's atan2 (see `tolerance`): measured
+        // 6e-11 relative after 60 steps.
+        Agreement::demo("cloth/drape")
+            .set(&["scene=drape over a sphere", "n=8", "stretch=1000"])
+            .frames(60)
+            .readout("deepest particle inside the sphere")
+            .matches(
+                "cloth/drape",
+                &["n=8", "h=0.016666666666666666", "t_end=1"],
+                "/max_penetration_mm",
+            )
+            .within(1e-9),
+    ],
+};
 
 /// The demo of chapter 9's drape (the exercise `cloth/drape`).
 pub const DRAPE: DemoSpec = DemoSpec {
@@ -60,7 +63,7 @@ pub const DRAPE: DemoSpec = DemoSpec {
         Readout::plain("deepest particle inside the sphere", "mm"),
         Readout::plain("kinetic energy", "J"),
     ],
-    plot: Plot::over(0, &[1]),
+    plot: Plot::over("t", &["CG iterations, last step"]),
     view: |p| match p.whole("scene")? {
         0 => Ok([-0.85, 0.85, -0.75, 0.55]),
         _ => Ok([-0.85, 0.85, -1.15, 0.25]),
@@ -129,9 +132,9 @@ impl Demo for Drape {
             // A pin moving to the pointer within the step: Δv = 0 keeps this v.
             let target = self.target(i, at);
             self.cloth.pinned[i] = true;
-            self.cloth.v[i] = (target - self.cloth.x[i]) / H;
+            self.cloth.v[i] = (target - self.cloth.x[i]) / FRAME;
         }
-        let step = self.cloth.backward_euler_step(H)?;
+        let step = self.cloth.backward_euler_step(FRAME)?;
         self.last = step.cg.iterations;
         self.total += step.cg.iterations;
         self.steps += 1;

@@ -4,8 +4,8 @@ use crate::check::derivative_errors;
 use crate::cloth::{Cloth, Material as ClothMaterial};
 use crate::energy::Curvature;
 use crate::scenes::{
-    Bending, SEGMENTS, SPHERE, Scene, SolidKind, bend_ratio, cloth, fan, napkin, on_solid,
-    run,
+    Bending, SEGMENTS, SPHERE, Scene, SolidKind, bend_ratio, cloth, fan, napkin,
+    on_solid, run,
 };
 use crate::strand::{
     Material, Scaling, cantilever, settle, small_sag, space_joint_hessian,
@@ -44,6 +44,7 @@ pub fn all() -> Vec<Exercise> {
             "a square cloth over a sphere, or a curtain, at frame-size implicit steps; explicit at the same h",
             drape,
         )
+        .heavy()
         .limit(
             (
                 "n² × (2,300 + Σ over steps (540 + I)) + 1,000 × steps, with I = 15 n max(1, stretch / 1000 N/m)^0.4 √(30 h / s) for the first 6 s and I / 4 after",
@@ -79,6 +80,7 @@ pub fn all() -> Vec<Exercise> {
             "the drape's square dropped on a sphere or a box, held on its surface by constraints inside CG (Baraff and Witkin's filter)",
             contact,
         )
+        .heavy()
         .limit(
             (
                 "n² × (2,300 + Σ over steps (540 + I)) + 1,000 × steps, with I = 15 n √(30 h / s) for the first 6 s and I / 4 after",
@@ -143,8 +145,10 @@ pub fn sag(
 params! {
     /// `cloth/hair-discretization`.
     pub struct HairDiscretizationParams {
-        bend: f64 = float("bending stiffness B (N m²)", 1e-3, 2e-4, 1e-1),
-        fixed_at: usize = int("segments whose spring constants the unscaled strand keeps", 10, 2, 80),
+        bend: f64 = float("bending stiffness B", "N m²", 1e-3, 2e-4, 1e-1),
+        fixed_at: usize = int(
+            "segments whose spring constants the unscaled strand keeps", 10, 2, 80,
+        ),
     }
 }
 
@@ -188,7 +192,7 @@ fn hair_discretization(p: HairDiscretizationParams) -> Result<Value, PbmError> {
 params! {
     /// `cloth/space-joint`.
     pub struct SpaceJointParams {
-        rest: f64 = float("the joint's rest angle θ₀ (rad)", 0.3, 0.0, 3.0),
+        rest: f64 = float("the joint's rest angle θ₀", "rad", 0.3, 0.0, 3.0),
     }
 }
 
@@ -225,7 +229,9 @@ fn space_joint(p: SpaceJointParams) -> Result<Value, PbmError> {
 params! {
     /// `cloth/gradient-check`.
     pub struct GradientCheckParams {
-        samples: usize = int("random shapes (each a stretch, a shear and a bend)", 200, 1, 5000),
+        samples: usize = int(
+            "random shapes (each a stretch, a shear and a bend)", 200, 1, 5000,
+        ),
     }
 }
 
@@ -244,7 +250,7 @@ params! {
     /// `cloth/bend-directions`.
     pub struct BendDirectionsParams {
         n: usize = int("particles along a side", 33, 9, 513),
-        curvature: f64 = float("curvature κ of each bend (1/m)", 0.01, 1e-3, 3.0),
+        curvature: f64 = float("curvature κ of each bend", "1/m", 0.01, 1e-3, 3.0),
     }
 }
 
@@ -269,13 +275,15 @@ params! {
     pub struct DrapeParams {
         scene: Scene = choice("which cloth", Scene::Drape),
         n: usize = int("particles along a side", 16, 3, 64),
-        stretch: f64 = float("stretch stiffness (N/m)", 1000.0, 1.0, 1e5),
-        shear: f64 = float("shear stiffness (N/m)", 100.0, 0.0, 1e5),
-        bend: f64 = float("bending stiffness (N m)", 1e-4, 0.0, 1.0),
-        h: f64 = float("step size (s)", 1.0 / 30.0, 1e-3, 0.1),
-        t_end: f64 = float("simulated time (s)", 8.0, 0.0, 20.0),
-        curvature: Curvature = choice("Hessian given to the solve", Curvature::Projected),
-        tolerance: f64 = float("CG relative residual", 1e-6, 1e-10, 1e-2),
+        stretch: f64 = float("stretch stiffness", "N/m", 1000.0, 1.0, 1e5),
+        shear: f64 = float("shear stiffness", "N/m", 100.0, 0.0, 1e5),
+        bend: f64 = float("bending stiffness", "N m", 1e-4, 0.0, 1.0),
+        h: f64 = step(1.0 / 30.0, 1e-3, 0.1),
+        t_end: f64 = duration(8.0, 0.0, 20.0).from_zero(),
+        curvature: Curvature = choice(
+            "Hessian given to the solve", Curvature::Projected,
+        ),
+        tolerance: f64 = float("CG relative residual", "", 1e-6, 1e-10, 1e-2),
     }
 }
 
@@ -416,9 +424,15 @@ params! {
     pub struct ContactParams {
         solid: SolidKind = choice("what the cloth falls on", SolidKind::Sphere),
         n: usize = int("particles along a side", 16, 3, 40),
-        friction: f64 = float("friction k_f: tangential drag per newton pressing (s/m)", 1000.0, 0.0, 1e5),
-        h: f64 = float("step size (s)", 1.0 / 30.0, 1e-3, 0.1),
-        t_end: f64 = float("simulated time (s)", 8.0, 0.0, 20.0),
+        friction: f64 = float(
+            "friction k_f: tangential drag per newton pressing",
+            "s/m",
+            1000.0,
+            0.0,
+            1e5,
+        ),
+        h: f64 = step(1.0 / 30.0, 1e-3, 0.1),
+        t_end: f64 = duration(8.0, 0.0, 20.0).from_zero(),
     }
 }
 
@@ -464,12 +478,22 @@ params! {
     /// `cloth/self-contact`.
     pub struct SelfContactParams {
         n: usize = int("particles along a side", 16, 4, 32),
-        opening_deg: f64 = float("how far the flap is opened at the start (degrees)", 10.0, 1.0, 60.0),
-        thickness: f64 = float("contact thickness τ: layers closer than this push apart (m)", 0.01, 0.001, 0.05),
-        stiffness: f64 = float("penalty stiffness k (N/m)", 100.0, 1.0, 1e5),
-        respond: bool = boolean("push the pairs apart (false: only watch them)", true),
-        h: f64 = float("step size (s)", 1.0 / 30.0, 1e-3, 0.1),
-        t_end: f64 = float("simulated time (s)", 2.0, 0.0, 10.0),
+        opening_deg: f64 = float(
+            "how far the flap is opened at the start", "degrees", 10.0, 1.0, 60.0,
+        ),
+        thickness: f64 = float(
+            "contact thickness τ: layers closer than this push apart",
+            "m",
+            0.01,
+            0.001,
+            0.05,
+        ),
+        stiffness: f64 = float("penalty stiffness k", "N/m", 100.0, 1.0, 1e5),
+        respond: bool = boolean(
+            "push the pairs apart (false: only watch them)", true,
+        ),
+        h: f64 = step(1.0 / 30.0, 1e-3, 0.1),
+        t_end: f64 = duration(2.0, 0.0, 10.0).from_zero(),
     }
 }
 
@@ -528,8 +552,14 @@ params! {
     /// `cloth/over-constraint`.
     pub struct OverConstraintParams {
         triangles: usize = int("triangles around the centre", 4, 3, 24),
-        deficit_deg: f64 = float("angle missing from the pattern around the centre (degrees)", 30.0, 0.0, 120.0),
-        bend: f64 = float("bending stiffness (N m)", 1e-4, 0.0, 1.0),
+        deficit_deg: f64 = float(
+            "angle missing from the pattern around the centre",
+            "degrees",
+            30.0,
+            0.0,
+            120.0,
+        ),
+        bend: f64 = float("bending stiffness", "N m", 1e-4, 0.0, 1.0),
     }
 }
 

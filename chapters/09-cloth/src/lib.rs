@@ -22,5 +22,16 @@ pub mod self_contact;
 pub mod strand;
 pub mod triangle;
 
+// The book's parts: built only with the `book` feature (the WebAssembly build has the
+// physics, the scenes and the demos alone).
+#[cfg(feature = "book")]
+pub mod exercises;
+#[cfg(feature = "book")]
+pub mod figures;
+#[cfg(feature = "book")]
+pub mod pages;
+#[cfg(feature = "book")]
+pub mod practice;
+
 pbm_prelim::chapter!(id: "cloth", number: 9, pages: "09-cloth",
     title: "Cloth and Hair Energy Functions");

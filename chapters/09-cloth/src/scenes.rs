@@ -13,7 +13,6 @@ use std::time::{Duration, Instant};
 /// A pattern: each particle's place (m), and the triangles' corners.
 pub type Mesh = (Vec<[f64; 2]>, Vec<[usize; 3]>);
 
-// ANCHOR: grid
 /// An n × n grid of places over a square pattern of side `side` (m), row by row,
 /// and its triangles: each square cell cut along a diagonal, the diagonals
 /// alternating like a chequerboard so that the mesh has no preferred direction
@@ -43,7 +42,6 @@ pub fn grid(n: usize, side: f64) -> Result<Mesh, PbmError> {
     }
     Ok((pattern, triangles))
 }
-// ANCHOR_END: grid
 
 /// Which cloth to simulate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,7 +129,6 @@ impl SolidKind {
     }
 }
 
-// ANCHOR: on_solid
 /// The drape's square, n × n particles held flat 5 cm above `kind`'s top and let
 /// go, the solid held by constraints inside the solve instead of by a penalty.
 pub fn on_solid(
@@ -147,7 +144,6 @@ pub fn on_solid(
         pbm_prelim::validate::non_negative("cloth", "friction", friction)?;
     Ok(cloth)
 }
-// ANCHOR_END: on_solid
 
 // ANCHOR: folded
 /// A napkin, n × n particles over a 1 m square, glued flat to a board over its
@@ -408,7 +404,6 @@ pub fn fan(m: usize, deficit: f64, material: Material) -> Result<Cloth, PbmError
 /// The resolutions the strand is sampled at.
 pub const SEGMENTS: [usize; 4] = [10, 20, 40, 80];
 
-// ANCHOR: bending
 /// Four ways to bend the chapter's grid, each with the same size of curvature κ
 /// (1/m) somewhere: the hinge energy's direction dependence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -466,9 +461,7 @@ impl Bending {
         }
     }
 }
-// ANCHOR_END: bending
 
-// ANCHOR: bend_ratio
 /// The hinges' bend energy over the continuum's ½ k |II|² A, for the n × n grid
 /// of a 1 m square bent by `bending` with curvature κ: both over the hinges of
 /// the cells in the middle half of the pattern, away from the border (whose edges
@@ -510,4 +503,3 @@ pub fn bend_ratio(bending: Bending, n: usize, kappa: f64) -> Result<f64, PbmErro
     }
     Ok(hinge_energy / (0.5 * bending.second_form_squared(kappa) * area))
 }
-// ANCHOR_END: bend_ratio

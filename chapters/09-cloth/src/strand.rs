@@ -253,7 +253,6 @@ pub fn small_sag(material: &Material, g: f64) -> f64 {
     material.density * g * material.length.powi(4) / (8.0 * material.bend)
 }
 
-// ANCHOR: space_angle
 /// The angle between the segments u = x_b − x_a and w = x_c − x_b of a joint in
 /// space, θ = arccos(û·ŵ) ∈ [0, π], computed as atan2(|u × w|, u · w), which keeps
 /// its digits near straight where arccos loses them. It has no sign: bent by θ in
@@ -262,9 +261,7 @@ pub fn space_angle([a, b, c]: &[Vector<3>; 3]) -> f64 {
     let (u, w) = (b - a, c - b);
     f64::atan2(u.cross(&w).norm(), u.dot(&w))
 }
-// ANCHOR_END: space_angle
 
-// ANCHOR: joint_hessian
 /// The Hessian of ½ (θ − θ₀)² (k = 1) over the joint's nine coordinates at `x`,
 /// by central second differences of the energy with step `e` (m): nothing but
 /// the angle itself is differentiated.
@@ -285,4 +282,3 @@ pub fn space_joint_hessian(x: &[Vector<3>; 3], rest: f64, e: f64) -> [[f64; 9]; 
         })
     })
 }
-// ANCHOR_END: joint_hessian

@@ -164,7 +164,6 @@ pub struct Stack {
     pub top_sink: f64,
 }
 
-// ANCHOR: stack
 /// `count` equal boxes stacked on the ground, each set 1 cm aside from the one
 /// below, alternately left and right (the offsets make the faces' clipping do real
 /// work), run for `t_end`.
@@ -194,7 +193,6 @@ pub fn stack(
     let top_sink = start[count - 1].y - world.bodies[count - 1].x.y;
     Ok(Stack { drift, depth, top_sink })
 }
-// ANCHOR_END: stack
 
 #[cfg(test)]
 mod tests {

@@ -7,41 +7,56 @@ use crate::net::{Net, largest_stretch, lowest};
 use crate::particles::PbdSystem;
 use crate::projection::Stiffness;
 use crate::scenes::BoxChain;
-use crate::scenes::FRAME;
 use nalgebra::Vector2;
 use nalgebra::Vector3;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
-    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Plot, Pointer, Readout, Values,
+    Agreement, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot, Pointer,
+    Readout, Values,
 };
 
-/// The chapter's demos, in the book's order.
-pub const DEMOS: &[DemoSpec] = &[NET, BOX_CHAIN];
-
-/// The numbers the demos show that the chapter's exercises print too (checked
-/// natively by `tests/demos.rs` and in the browser).
-pub const AGREEMENTS: &[Agreement] = &[
-    Agreement::new("pbd/net", &[10.0, 1e-4, 10.0], 60, 1).matches(
-        "pbd/net",
-        &["n=10", "compliance=0.0001", "substeps=10", "t_end=1"],
-        "/largest_stretch_percent",
-    ),
-    Agreement::new("pbd/net", &[8.0, 1e-3, 4.0], 90, 2).matches(
-        "pbd/net",
-        &["n=8", "compliance=0.001", "substeps=4", "t_end=1.5"],
-        "/lowest_y_m",
-    ),
-    Agreement::new("pbd/chain", &[10.0, 20.0, 1.0], 60, 1).matches(
-        "pbd/chain",
-        &["links=10", "substeps=20", "iterations=1", "t_end=1"],
-        "/max_joint_gap_mm",
-    ),
-    Agreement::new("pbd/chain", &[5.0, 8.0, 2.0], 90, 2).matches(
-        "pbd/chain",
-        &["links=5", "substeps=8", "iterations=2", "t_end=1.5"],
-        "/energy_end_j",
-    ),
-];
+/// The chapter's demos, and the numbers they show that its exercises print too.
+pub const DEMOS: Demos = Demos {
+    specs: &[NET, BOX_CHAIN],
+    agreements: &[
+        Agreement::demo("pbd/net")
+            .set(&["n=10", "compliance=0.0001", "substeps=10"])
+            .frames(60)
+            .readout("largest stretch")
+            .matches(
+                "pbd/net",
+                &["n=10", "compliance=0.0001", "substeps=10", "t_end=1"],
+                "/largest_stretch_percent",
+            ),
+        Agreement::demo("pbd/net")
+            .set(&["n=8", "compliance=0.001", "substeps=4"])
+            .frames(90)
+            .readout("lowest point")
+            .matches(
+                "pbd/net",
+                &["n=8", "compliance=0.001", "substeps=4", "t_end=1.5"],
+                "/lowest_y_m",
+            ),
+        Agreement::demo("pbd/chain")
+            .set(&["links=10", "substeps=20", "iterations=1"])
+            .frames(60)
+            .readout("worst joint gap so far")
+            .matches(
+                "pbd/chain",
+                &["links=10", "substeps=20", "iterations=1", "t_end=1"],
+                "/max_joint_gap_mm",
+            ),
+        Agreement::demo("pbd/chain")
+            .set(&["links=5", "substeps=8", "iterations=2"])
+            .frames(90)
+            .readout("energy")
+            .matches(
+                "pbd/chain",
+                &["links=5", "substeps=8", "iterations=2", "t_end=1.5"],
+                "/energy_end_j",
+            ),
+    ],
+};
 
 /// The demo of chapter 10's chain (the exercise `pbd/chain`).
 pub const BOX_CHAIN: DemoSpec = DemoSpec {
@@ -57,7 +72,7 @@ pub const BOX_CHAIN: DemoSpec = DemoSpec {
         Readout::plain("worst joint gap so far", "mm"),
         Readout::plain("energy", "J"),
     ],
-    plot: Plot::over(0, &[2]),
+    plot: Plot::over("t", &["energy"]),
     view: |p| {
         let reach = p.get("links")? * BoxChain::BOOK.size[1] * 1.1;
         Ok([-reach, reach, -1.05 * reach, 0.15 * reach])
@@ -202,7 +217,7 @@ pub const NET: DemoSpec = DemoSpec {
         Readout::inked("largest stretch", "% of spacing", Ink::First),
         Readout::plain("lowest point", "m"),
     ],
-    plot: Plot::over(0, &[1]),
+    plot: Plot::over("t", &["largest stretch"]),
     view: |_| Ok([-0.6, 1.6, -1.9, 0.25]),
     drag: Some(
         "Press on any particle of the net and drag it; let go, and it flies at the hand's speed.",

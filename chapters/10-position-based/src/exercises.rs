@@ -1,18 +1,20 @@
 //! The chapter's runnable experiments: `pbm run pbd/<id> --set key=value`.
 
+use crate::box_scenes::{
+    BOX_HALF, BOX_MASS, Solve, drop, incline, resting_box, stack,
+};
 use crate::net::{Net, hang, largest_stretch, lowest};
-use crate::box_scenes::{BOX_HALF, BOX_MASS, Solve, drop, incline, resting_box, stack};
 use crate::projection::Stiffness;
 use crate::rigid_contact::{Material, StaticRule};
-use crate::sheet_static::{
-    CALIBRATION_SIZES, converged_extension, log_log_fit, substeps_for_stiffness,
-};
 use crate::scenes::Sweep;
 use crate::scenes::{
     BoxChain, FRAME, REFERENCE_STEPS_PER_FRAME, drag_path, drag_run,
     free_brick_momentum_change, hinged_bar, jointed_pair_momentum_drift,
     lagrange_chain, max_position_difference, projected_chain_run, slide_and_bounce,
     stiffness_grid,
+};
+use crate::sheet_static::{
+    CALIBRATION_SIZES, converged_extension, log_log_fit, substeps_for_stiffness,
 };
 use pbm_constraints::scenes::Chain;
 use pbm_particles::forces::G;
@@ -36,8 +38,10 @@ pub enum Calibration {
 }
 
 impl Choice for Calibration {
-    const OPTIONS: &'static [(&'static str, Self)] =
-        &[("per-edge", Calibration::PerEdge), ("calibrated", Calibration::Calibrated)];
+    const OPTIONS: &'static [(&'static str, Self)] = &[
+        ("per-edge", Calibration::PerEdge),
+        ("calibrated", Calibration::Calibrated),
+    ];
 }
 
 impl Choice for Sweep {
@@ -150,12 +154,14 @@ pub fn all() -> Vec<Exercise> {
             "sheet-calibration",
             "the XPBD sheet with its compliance calibrated to hang at the closed form: how many substeps each size needs to get there",
             sheet_calibration,
-        ),
+        )
+        .heavy(),
         Exercise::new(
             "sheet-sag",
             "chapter 9's cloth by XPBD, hung straight down: how far it stretches against the compliance's closed form",
             sheet_sag,
         )
+        .heavy()
         .limit(
             (
                 "w × round(t_end × 60 / s) × substeps × iterations × 2 (n − 1)(3n − 1), \
@@ -185,8 +191,8 @@ fn measurable(extension: f64) -> f64 {
 params! {
     /// `pbd/stiffness-vs-steps`.
     pub struct StiffnessVsStepsParams {
-        compliance: f64 = float("XPBD compliance α (m/N)", 1e-3, 1e-6, 1e-3),
-        mass: f64 = float("hanging mass (kg)", 1.0, 0.1, 10.0),
+        compliance: f64 = float("XPBD compliance α", "m/N", 1e-3, 1e-6, 1e-3),
+        mass: f64 = float("hanging mass", "kg", 1.0, 0.1, 10.0),
     }
 }
 
@@ -245,9 +251,9 @@ params! {
     /// `pbd/chain`.
     pub struct ChainParams {
         links: usize = int("boxes in the chain", 10, 1, 100),
-        substeps: usize = int("steps per 60 Hz frame", 20, 1, 200),
+        substeps: usize = substeps(20, 1, 200),
         iterations: usize = int("passes over the joints per step", 1, 1, 50),
-        t_end: f64 = float("simulated time (s)", 3.0, 0.0, 10.0),
+        t_end: f64 = duration(3.0, 0.0, 10.0).from_zero(),
     }
 }
 
@@ -287,12 +293,12 @@ fn chain(p: ChainParams) -> Result<Value, PbmError> {
 params! {
     /// `pbd/contact`.
     pub struct ContactParams {
-        friction: f64 = float("friction μ, static and dynamic", 0.5, 0.0, 2.0),
-        restitution: f64 = float("restitution e", 0.5, 0.0, 1.0),
-        speed: f64 = float("the slider's starting speed (m/s)", 2.0, 0.0, 20.0),
-        height: f64 = float("the drop's height (m)", 1.0, 0.01, 10.0),
-        substeps: usize = int("steps per 60 Hz frame", 10, 1, 200),
-        t_end: f64 = float("simulated time (s)", 3.0, 0.0, 10.0),
+        friction: f64 = float("friction μ, static and dynamic", "", 0.5, 0.0, 2.0),
+        restitution: f64 = restitution(0.5, 0.0, 1.0),
+        speed: f64 = float("the slider's starting speed", "m/s", 2.0, 0.0, 20.0),
+        height: f64 = float("the drop's height", "m", 1.0, 0.01, 10.0),
+        substeps: usize = substeps(10, 1, 200),
+        t_end: f64 = duration(3.0, 0.0, 10.0).from_zero(),
     }
 }
 
@@ -323,15 +329,17 @@ fn contact(p: ContactParams) -> Result<Value, PbmError> {
 params! {
     /// `pbd/rigid-contact`.
     pub struct RigidContactParams {
-        friction: f64 = float("friction μ, static and dynamic", 0.5, 0.0, 1.0),
-        incline_deg: f64 = float("the incline's angle (degrees)", 30.0, 0.0, 40.0),
-        restitution: f64 = float("restitution e of the drop", 0.5, 0.0, 1.0),
-        compliance: f64 = float("contact compliance α (m/N)", 0.0, 0.0, 1e-4),
+        friction: f64 = float("friction μ, static and dynamic", "", 0.5, 0.0, 1.0),
+        incline_deg: f64 = float("the incline's angle", "degrees", 30.0, 0.0, 40.0),
+        restitution: f64 = float("restitution e of the drop", "", 0.5, 0.0, 1.0),
+        compliance: f64 = float("contact compliance α", "m/N", 0.0, 0.0, 1e-4),
         boxes: usize = int("boxes in the stack", 5, 1, 10),
-        substeps: usize = int("substeps per 60 Hz frame", 20, 1, 100),
+        substeps: usize = substeps(20, 1, 100),
         passes: usize = int("position and velocity passes per substep", 2, 1, 8),
-        rule: StaticRule = choice("static friction at a contact point", StaticRule::Clamped),
-        t_end: f64 = float("simulated time of the stack (s)", 10.0, 0.5, 10.0),
+        rule: StaticRule = choice(
+            "static friction at a contact point", StaticRule::Clamped,
+        ),
+        t_end: f64 = float("simulated time of the stack", "s", 10.0, 0.5, 10.0),
     }
 }
 
@@ -384,11 +392,12 @@ fn rigid_contact(p: RigidContactParams) -> Result<Value, PbmError> {
 params! {
     /// `pbd/sheet-calibration`.
     pub struct SheetCalibrationParams {
-        tolerance: f64 = float("how close to the closed form counts as there", 0.1, 0.05, 0.5),
-        t_end: f64 = float("simulated time of each run (s)", 1.0, 0.5, 1.5),
+        tolerance: f64 = float(
+            "how close to the closed form counts as there", "", 0.1, 0.05, 0.5,
+        ),
+        t_end: f64 = float("simulated time of each run", "s", 1.0, 0.5, 1.5),
     }
 }
-
 
 /// The size the benchmark times the sheet at, and its substeps per frame there.
 const BENCHMARK_SHEET: (f64, f64) = (100.0, 200.0);
@@ -399,7 +408,8 @@ fn sheet_calibration(p: SheetCalibrationParams) -> Result<Value, PbmError> {
         .iter()
         .map(|&n| substeps_for_stiffness(n, alpha, p.tolerance, p.t_end))
         .collect::<Result<Vec<_>, _>>()?;
-    let points: Vec<(f64, f64)> = reaches.iter().map(|r| (r.n as f64, r.needed)).collect();
+    let points: Vec<(f64, f64)> =
+        reaches.iter().map(|r| (r.n as f64, r.needed)).collect();
     let (exponent, intercept) = log_log_fit(&points);
     let at_benchmark = (intercept + exponent * BENCHMARK_SHEET.0.ln()).exp();
     let rows: Vec<Value> = reaches
@@ -428,9 +438,11 @@ params! {
     /// `pbd/net`.
     pub struct NetParams {
         n: usize = int("particles along a side", 10, 3, 20),
-        compliance: f64 = float("compliance α of every edge (m/N)", 1e-4, 1e-7, 1e-1),
-        substeps: usize = int("steps per 60 Hz frame", 10, 1, 40),
-        t_end: f64 = float("simulated time (s)", 2.0, 0.0, 10.0),
+        compliance: f64 = float(
+            "compliance α of every edge", "m/N", 1e-4, 1e-7, 1e-1,
+        ),
+        substeps: usize = substeps(10, 1, 40),
+        t_end: f64 = duration(2.0, 0.0, 10.0).from_zero(),
     }
 }
 
@@ -449,10 +461,18 @@ fn net(p: NetParams) -> Result<Value, PbmError> {
 params! {
     /// `pbd/hinge`.
     pub struct HingeParams {
-        limit_deg: f64 = float("the hinge's limit either side of level (degrees; 180 for none)", 30.0, 0.0, 180.0),
-        twist: f64 = float("the bar's spin about its length at release (rad/s)", 3.0, 0.0, 20.0),
-        substeps: usize = int("steps per 60 Hz frame", 20, 1, 200),
-        t_end: f64 = float("simulated time (s)", 3.0, 0.0, 10.0),
+        limit_deg: f64 = float(
+            "the hinge's limit either side of level (degrees; 180 for none)",
+            "",
+            30.0,
+            0.0,
+            180.0,
+        ),
+        twist: f64 = float(
+            "the bar's spin about its length at release", "rad/s", 3.0, 0.0, 20.0,
+        ),
+        substeps: usize = substeps(20, 1, 200),
+        t_end: f64 = duration(3.0, 0.0, 10.0).from_zero(),
     }
 }
 
@@ -469,7 +489,6 @@ fn hinge(p: HingeParams) -> Result<Value, PbmError> {
     }))
 }
 
-// ANCHOR: compare_lagrange
 /// The comparison the page shows: chapter 4's chain by RK4 at 1/12000 s (the
 /// reference) and by XPBD at the given substeps, both sampled every frame.
 pub fn compare_runs(
@@ -484,12 +503,11 @@ pub fn compare_runs(
         projected_chain_run(chain, Stiffness::RIGID, frames, substeps, iterations)?;
     Ok((max_position_difference(&reference, &positions, frames), [lagrange, xpbd]))
 }
-// ANCHOR_END: compare_lagrange
 
 params! {
     /// `pbd/compare-lagrange`.
     pub struct CompareLagrangeParams {
-        substeps: usize = int("XPBD steps per 60 Hz frame", 20, 1, 400),
+        substeps: usize = substeps(20, 1, 400),
         iterations: usize = int("passes over the constraints per step", 1, 1, 50),
     }
 }
@@ -542,10 +560,14 @@ params! {
     /// `pbd/drag`.
     pub struct DragParams {
         links: usize = int("boxes in the chain", 5, 1, 30),
-        compliance: f64 = float("compliance of the mouse's constraint (m/N)", 1e-3, 0.0, 1.0),
-        loop_time: f64 = float("time for the circle after the first second (s)", 2.0, 0.2, 10.0),
-        substeps: usize = int("steps per 60 Hz frame", 20, 1, 200),
-        t_end: f64 = float("simulated time (s)", 4.0, 0.0, 10.0),
+        compliance: f64 = float(
+            "compliance of the mouse's constraint", "m/N", 1e-3, 0.0, 1.0,
+        ),
+        loop_time: f64 = float(
+            "time for the circle after the first second", "s", 2.0, 0.2, 10.0,
+        ),
+        substeps: usize = substeps(20, 1, 200),
+        t_end: f64 = duration(4.0, 0.0, 10.0).from_zero(),
     }
 }
 
@@ -590,12 +612,16 @@ params! {
     /// `pbd/sheet-sag`.
     pub struct SheetSagParams {
         n: usize = int("particles along each side", 20, 2, 100),
-        compliance: f64 = float("stretch compliance α = 1/k (m/N)", 1e-3, 1e-5, 1e-1),
-        substeps: usize = int("steps per 60 Hz frame", 20, 1, 200),
+        compliance: f64 = float(
+            "stretch compliance α = 1/k", "m/N", 1e-3, 1e-5, 1e-1,
+        ),
+        substeps: usize = substeps(20, 1, 200),
         iterations: usize = int("passes over the constraints per step", 1, 1, 20),
-        sweep: Sweep = choice("how a pass visits the constraints", Sweep::GaussSeidel),
+        sweep: Sweep = choice(
+            "how a pass visits the constraints", Sweep::GaussSeidel,
+        ),
         calibration: Calibration = choice("how α is set", Calibration::PerEdge),
-        t_end: f64 = float("simulated time (s)", 1.0, 0.1, 3.0),
+        t_end: f64 = duration(1.0, 0.1, 3.0),
     }
 }
 
@@ -642,8 +668,8 @@ fn sheet_sag(p: SheetSagParams) -> Result<Value, PbmError> {
 params! {
     /// `pbd/free-bodies`.
     pub struct FreeBodiesParams {
-        h: f64 = step(1e-3, 0.01),
-        t_end: f64 = duration(2.0, 20.0),
+        h: f64 = step(1e-3, 0.0, 0.01),
+        t_end: f64 = duration(2.0, 0.0, 20.0),
     }
 }
 

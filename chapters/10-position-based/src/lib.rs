@@ -25,5 +25,16 @@ pub mod rigid_contact;
 pub mod scenes;
 pub mod sheet_static;
 
+// The book's parts: built only with the `book` feature (the WebAssembly build has the
+// physics, the scenes and the demos alone).
+#[cfg(feature = "book")]
+pub mod exercises;
+#[cfg(feature = "book")]
+pub mod figures;
+#[cfg(feature = "book")]
+pub mod pages;
+#[cfg(feature = "book")]
+pub mod practice;
+
 pbm_prelim::chapter!(id: "pbd", number: 10, pages: "10-position-based",
     title: "Position Based Dynamics");

@@ -258,7 +258,6 @@ impl<const D: usize> PbdSystem<D> {
         }
     }
 
-    // ANCHOR: frame
     /// One frame of length `frame`, as `substeps` steps of `iterations` passes each.
     pub fn frame(
         &mut self,
@@ -274,7 +273,6 @@ impl<const D: usize> PbdSystem<D> {
         }
         Ok(())
     }
-    // ANCHOR_END: frame
 
     /// Kinetic energy, the potential energy of the applied forces, and ½ C²/α of
     /// every compliant XPBD constraint.

@@ -191,7 +191,6 @@ impl Body {
     }
     // ANCHOR_END: rotate
 
-    // ANCHOR: update_velocities
     /// v = (x − x_prev)/h, and ω from the turn q q_prev⁻¹ over the step.
     pub fn update_velocities(&mut self, h: f64) {
         if self.inverse_mass == 0.0 {
@@ -200,7 +199,6 @@ impl Body {
         self.v = (self.x - self.previous_x) / h;
         self.omega = angular_velocity(&self.previous_q, &self.q, h);
     }
-    // ANCHOR_END: update_velocities
 
     // ANCHOR: generalized_inverse_mass
     /// w = m⁻¹ + (r × n)ᵀ I⁻¹ (r × n) with r = p − x: how far the point p of the
@@ -265,7 +263,6 @@ impl Body {
         self.v + self.omega.cross(&(p - self.x))
     }
 
-    // ANCHOR: apply_impulse
     /// Applies the impulse `impulse` (N s) at the world point `p`: v += P/m and
     /// ω += I⁻¹ (r × P), the velocity-level twin of [`Body::apply_correction`].
     pub fn apply_impulse(&mut self, p: &Vector3<f64>, impulse: &Vector3<f64>) {
@@ -275,7 +272,6 @@ impl Body {
         self.v += impulse * self.inverse_mass;
         self.omega += self.inverse_inertia() * (p - self.x).cross(impulse);
     }
-    // ANCHOR_END: apply_impulse
 
     /// Whether the pose and velocities are all finite.
     pub fn is_finite(&self) -> bool {

@@ -282,7 +282,6 @@ impl Contact {
     // ANCHOR_END: velocity_pass
 }
 
-// ANCHOR: plane_contacts
 /// The corners of box `k` (half-sides `half`) below the plane, each a contact
 /// with the plane's normal.
 pub fn plane_contacts(
@@ -301,7 +300,6 @@ pub fn plane_contacts(
         }
     }
 }
-// ANCHOR_END: plane_contacts
 
 /// Edge pairs crossing at a sine below this are left out of the separating-axis
 /// search (chapter 8's choice, for the same reason: nearly parallel edges on two

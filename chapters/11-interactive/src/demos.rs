@@ -12,40 +12,61 @@ use nalgebra::Vector2;
 use pbm_collision::polygon::ConvexPolygon;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
-    Agreement, Demo, DemoSpec, Drawing, Ink, Param, Plot, Pointer, Readout, Values,
+    Agreement, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot, Pointer,
+    Readout, Values,
 };
 
-/// The chapter's demos, in the book's order.
-pub const DEMOS: &[DemoSpec] = &[FEEDER, JACK, PILE];
+/// The chapter's demos, and the numbers they show that its exercises print too.
+pub const DEMOS: Demos = Demos {
+    specs: &[FEEDER, JACK, PILE],
+    agreements: &[
+        // 2.5 s: the first block is out, in the first turn of the crank.
+        Agreement::demo("interactive/feeder")
+            .set(&["period=4", "epsilon=0.02", "friction=0.3", "blocks=8"])
+            .frames(150)
+            .readout("blocks out of the magazine")
+            .matches("interactive/feeder", &["t_end=2.5"], "/blocks_fed"),
+        // The crank's circle calls sin and cos (see above).
+        Agreement::demo("interactive/feeder")
+            .set(&["period=4", "epsilon=0.02", "friction=0.3", "blocks=8"])
+            .frames(150)
+            .readout("deepest contact so far")
+            .matches("interactive/feeder", &["t_end=2.5"], "/max_depth")
+            .within(0.05),
+        // One pump, 3 s: the rack a tooth up on each stroke.
+        // The handle's arc calls sin and cos (see above).
+        Agreement::demo("interactive/jack")
+            .set(&["swing=0.3", "load=3", "period=3", "epsilon=0.02"])
+            .frames(180)
+            .readout("rack's rise")
+            .matches("interactive/jack", &["t_end=3"], "/lift_m")
+            .within(0.05),
+        // Fifty polygons by sequential impulses, 0.75 s: the first rows have landed.
+        // The polygons' corners call sin and cos (see above).
+        Agreement::demo("interactive/pile")
+            .set(&[
+                "count=50",
+                "solver=sequential impulses",
+                "friction=0.3",
+                "sweeps=10",
+            ])
+            .frames(45)
+            .readout("kinetic energy")
+            .matches(
+                "interactive/pile",
+                &["count=50", "solver=sequential", "t_end=0.75"],
+                "/kinetic_energy_end_j",
+            )
+            .within(0.05),
+    ],
+};
 
-/// The numbers the demos show that the chapter's exercises print too (checked
-/// natively by `tests/demos.rs` and in the browser).
-pub const AGREEMENTS: &[Agreement] = &[
-    // 2.5 s: the first block is out, in the first turn of the crank.
-    Agreement::new("interactive/feeder", &[4.0, 0.02, 0.3, 0.0, 8.0], 150, 1)
-        .matches("interactive/feeder", &["t_end=2.5"], "/blocks_fed"),
-    // The crank's circle calls sin and cos (see above).
-    Agreement::new("interactive/feeder", &[4.0, 0.02, 0.3, 0.0, 8.0], 150, 3)
-        .matches("interactive/feeder", &["t_end=2.5"], "/max_depth")
-        .within(0.05),
-    // One pump, 3 s: the rack a tooth up on each stroke.
-    // The handle's arc calls sin and cos (see above).
-    Agreement::new("interactive/jack", &[0.3, 3.0, 3.0, 0.02, 0.0], 180, 1)
-        .matches("interactive/jack", &["t_end=3"], "/lift_m")
-        .within(0.05),
-    // Fifty polygons by sequential impulses, 0.75 s: the first rows have landed.
-    // The polygons' corners call sin and cos (see above).
-    Agreement::new("interactive/pile", &[50.0, 0.0, 0.3, 10.0], 45, 1)
-        .matches(
-            "interactive/pile",
-            &["count=50", "solver=sequential", "t_end=0.75"],
-            "/kinetic_energy_end_j",
-        )
-        .within(0.05),
-];
+/// The mechanisms' menu of the world's order, second order (Newton) first.
+const ORDERS: &[&str] = &["second order (Newton)", "first order (f = m v)"];
 
-/// The page's frame (s).
-const FRAME: f64 = 1.0 / 60.0;
+/// The mechanisms' menu: the world's order, which the running demo switches.
+const ORDER: Param = Param::choice("order", "world", ORDERS)
+    .demo_only("switches the world's order as it runs");
 
 /// The demo of chapter 11's feeder (the exercise `interactive/feeder`).
 pub const FEEDER: DemoSpec = DemoSpec {
@@ -56,12 +77,9 @@ pub const FEEDER: DemoSpec = DemoSpec {
         Param::linear("period", "one turn of the crank every", "s", [4.0, 2.0, 8.0]),
         Param::linear("epsilon", "contact tolerance ε", "m", [0.02, 0.005, 0.02]),
         Param::linear("friction", "friction μ", "", [0.3, 0.0, 0.5]),
-        Param::choice(
-            "order",
-            "world",
-            &["second order (Newton)", "first order (f = m v)"],
-        ),
-        Param::count("blocks", "blocks in the magazine", [4.0, 1.0, 8.0]),
+        ORDER,
+        Param::count("blocks", "blocks in the magazine", [4.0, 1.0, 8.0])
+            .demo_only("the demo's tray is smaller, to run at 60 Hz"),
     ],
     readouts: &[
         Readout::plain("t", "s"),
@@ -70,7 +88,7 @@ pub const FEEDER: DemoSpec = DemoSpec {
         Readout::plain("deepest contact so far", "m"),
         Readout::inked("grabbed point behind the pointer", "m", Ink::Foreground),
     ],
-    plot: Plot::over(0, &[1]),
+    plot: Plot::over("t", &["blocks out of the magazine"]),
     view: |_| Ok([-8.2, 13.4, -2.2, 9.3]),
     drag: Some(
         "Press on a block, the pusher, the rod or the crank and drag it; let go, and the \
@@ -102,12 +120,9 @@ pub const JACK: DemoSpec = DemoSpec {
         Param::linear("swing", "half the lever's swing", "rad", [0.3, 0.1, 0.35]),
         Param::linear("load", "load", "kg", [3.0, 0.5, 30.0]),
         Param::linear("period", "one pump every", "s", [3.0, 2.0, 8.0]),
-        Param::linear("epsilon", "contact tolerance ε", "m", [0.02, 0.005, 0.02]),
-        Param::choice(
-            "order",
-            "world",
-            &["second order (Newton)", "first order (f = m v)"],
-        ),
+        Param::linear("epsilon", "contact tolerance ε", "m", [0.02, 0.005, 0.02])
+            .demo_only("the exercise keeps the book's tolerance"),
+        ORDER,
     ],
     readouts: &[
         Readout::plain("t", "s"),
@@ -116,7 +131,7 @@ pub const JACK: DemoSpec = DemoSpec {
         Readout::plain("deepest contact so far", "m"),
         Readout::inked("grabbed point behind the pointer", "m", Ink::Foreground),
     ],
-    plot: Plot::over(0, &[1]),
+    plot: Plot::over("t", &["rack's rise"]),
     view: |_| Ok([-2.0, 4.2, -1.4, 10.6]),
     drag: Some(
         "Press on the lever, a pawl, the rack or the load and drag it; let go, and the \
@@ -168,7 +183,7 @@ pub const PILE: DemoSpec = DemoSpec {
         Readout::plain("deepest contact so far", "m"),
         Readout::inked("grabbed point behind the pointer", "m", Ink::Foreground),
     ],
-    plot: Plot::over(0, &[1]),
+    plot: Plot::over("t", &["kinetic energy"]),
     view: |_| Ok([-5.6, 5.6, -0.8, 11.0]),
     drag: Some(
         "Press on a polygon and drag it through the pile; switch the solver and watch \
@@ -201,7 +216,7 @@ pub const PILE: DemoSpec = DemoSpec {
 /// point's mass): the mechanisms' hand's.
 const GRIP: (f64, f64) = (4000.0, 120.0);
 
-/// The world's order from its menu: second order (Newton) first.
+/// The world's order from its menu ([`ORDERS`]).
 fn order(p: &Values) -> Result<Order, PbmError> {
     Ok(if p.whole("order")? == 0 { Order::Second } else { Order::First })
 }

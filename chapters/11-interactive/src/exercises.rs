@@ -6,7 +6,7 @@ use crate::scenes::{
     pin_and_free, stack_run, xpbd_pendulum, xpbd_stack_run,
 };
 use crate::world::{Order, Settings, World};
-use pbm_contact::exercises::SolverKind;
+use pbm_contact::world::SolverKind;
 use pbm_particles::forces::G;
 use pbm_prelim::{Choice, Exercise, Optional, PbmError, budget, params};
 use serde_json::{Value, json};
@@ -20,12 +20,14 @@ pub fn all() -> Vec<Exercise> {
             "the block feeder turned by a scripted mouse: blocks fed, depth, corrections, speed",
             feeder,
         )
+        .heavy()
         .optional(NULLS),
         Exercise::new(
             "jam",
             "the feeder made badly: a pusher taller than a block, blocks loaded on end, or blocks turned in the magazine",
             jam,
         )
+        .heavy()
         .optional(NULLS),
         Exercise::new(
             "jack",
@@ -89,6 +91,7 @@ pub fn all() -> Vec<Exercise> {
             "mixed convex polygons dropped into a box: when they settle, how deep, how fast",
             pile,
         )
+        .heavy()
         .limit(
             ("count × t_end with solver=exact", "polygon-seconds"),
             (EXACT_PILE_WORK, "lower count or t_end, or set solver=sequential"),
@@ -102,11 +105,6 @@ pub fn all() -> Vec<Exercise> {
                 null_when: "if the pile is still moving at the end",
             }]),
     ]
-}
-
-impl Choice for Order {
-    const OPTIONS: &'static [(&'static str, Self)] =
-        &[("second", Order::Second), ("first", Order::First)];
 }
 
 /// The fields of a feeder's report that can be absent.
@@ -154,6 +152,8 @@ pub fn jammed(feeder: &Feeder, run: &Drive) -> bool {
 fn report(feeder: &Feeder, run: &Drive) -> Value {
     let (world, s) = (&run.world, run.world.stats());
     json!({
+        "t_end": world.time(),
+        // The old name of `t_end`, kept for one release for readers' scripts.
         "seconds": world.time(),
         "blocks": feeder.blocks,
         "blocks_fed": feeder.fed(world),
@@ -209,12 +209,12 @@ fn report(feeder: &Feeder, run: &Drive) -> Value {
 params! {
     /// `interactive/feeder`.
     pub struct FeederParams {
-        t_end: f64 = float("simulated time (s)", 12.0, 0.5, 24.0),
+        t_end: f64 = duration(12.0, 0.5, 24.0),
         // The feeder's clearances (5 cm of play in the magazine, 4.5 cm over the
         // pusher) must stay wider than ε.
-        epsilon: f64 = float("contact tolerance ε (m)", 0.02, 0.005, 0.02),
-        friction: f64 = float("coefficient of friction μ", 0.3, 0.0, 0.5),
-        period: f64 = float("seconds per turn of the crank", 4.0, 2.0, 8.0),
+        epsilon: f64 = epsilon(0.02, 0.005, 0.02),
+        friction: f64 = friction(0.3, 0.0, 0.5),
+        period: f64 = float("seconds per turn of the crank", "", 4.0, 2.0, 8.0),
     }
 }
 
@@ -235,7 +235,7 @@ params! {
     /// `interactive/jam`.
     pub struct JamParams {
         fault: Fault = choice("what is wrong with the feeder", Fault::TallPusher),
-        t_end: f64 = float("simulated time (s)", 12.0, 0.5, 24.0),
+        t_end: f64 = duration(12.0, 0.5, 24.0),
     }
 }
 
@@ -307,11 +307,13 @@ params! {
         // 2 · 1.1 sin(swing) down the rack, under two pitches (0.8 m) up to a swing
         // of 0.37: one tooth a stroke at most, two a pump; nine in 9 s pumped every
         // 2 s.
-        t_end: f64 = float("simulated time (s)", 9.0, 0.5, 9.0),
-        swing: f64 = float("half the lever's swing (rad)", Jack::BOOK.swing, 0.1, 0.35),
-        load: f64 = float("mass on the platform (kg)", 3.0, 0.5, 30.0),
-        period: f64 = float("seconds per pump, down and up", 3.0, 2.0, 8.0),
-        friction: f64 = float("coefficient of friction μ", 0.3, 0.0, 0.8),
+        t_end: f64 = duration(9.0, 0.5, 9.0),
+        swing: f64 = float(
+            "half the lever's swing", "rad", Jack::BOOK.swing, 0.1, 0.35,
+        ),
+        load: f64 = float("mass on the platform", "kg", 3.0, 0.5, 30.0),
+        period: f64 = float("seconds per pump, down and up", "", 3.0, 2.0, 8.0),
+        friction: f64 = friction(0.3, 0.0, 0.8),
     }
 }
 
@@ -346,6 +348,8 @@ fn jack(p: JackParams) -> Result<Value, PbmError> {
     let handle_load = weight * pawl_arm_m / handle_m;
     let lead = handle_load / (handle_mass * mouse.stiffness / mouse.damping);
     Ok(json!({
+        "t_end": world.time(),
+        // The old name of `t_end`, kept for one release for readers' scripts.
         "seconds": world.time(),
         "lift_m": run.lift,
         "pumps": pumps,
@@ -381,8 +385,8 @@ params! {
     /// `interactive/pendulum`.
     pub struct PendulumParams {
         bars: usize = int("bars in the chain", 3, 1, 12),
-        t_end: f64 = float("simulated time (s)", 4.0, 0.1, 20.0),
-        h: f64 = float("time step (s)", 0.01, 0.001, 0.02),
+        t_end: f64 = duration(4.0, 0.1, 20.0),
+        h: f64 = step(0.01, 0.001, 0.02),
         order: Order = choice("second- or first-order world", Order::Second),
     }
 }
@@ -404,6 +408,8 @@ fn pendulum(p: PendulumParams) -> Result<Value, PbmError> {
     let s = world.stats();
     let mass: f64 = world.bodies().iter().map(|b| b.mass()).sum();
     Ok(json!({
+        "t_end": world.time(),
+        // The old name of `t_end`, kept for one release for readers' scripts.
         "seconds": world.time(),
         "bars": pendulum.bars,
         "max_pin_error": s.max_pin_error,
@@ -422,11 +428,15 @@ fn pendulum(p: PendulumParams) -> Result<Value, PbmError> {
 params! {
     /// `interactive/pin-free`.
     pub struct PinFreeParams {
-        speed: f64 = float("the bar's sideways speed when thrown (m/s)", 2.0, 0.0, 10.0),
-        pin_at: f64 = float("when the user pins its end (s)", 0.5, 0.0, 5.0),
-        hold: f64 = float("how long the pin holds (s)", 1.5, 0.01, 5.0),
-        flight: f64 = float("how long the run goes on after the user lets go (s)", 1.0, 0.0, 5.0),
-        h: f64 = float("step size (s)", 0.01, 1e-3, 0.05),
+        speed: f64 = float(
+            "the bar's sideways speed when thrown", "m/s", 2.0, 0.0, 10.0,
+        ),
+        pin_at: f64 = float("when the user pins its end", "s", 0.5, 0.0, 5.0),
+        hold: f64 = float("how long the pin holds", "s", 1.5, 0.01, 5.0),
+        flight: f64 = float(
+            "how long the run goes on after the user lets go", "s", 1.0, 0.0, 5.0,
+        ),
+        h: f64 = step(0.01, 1e-3, 0.05),
     }
 }
 
@@ -452,9 +462,9 @@ params! {
     /// `interactive/versus-xpbd`.
     pub struct VersusXpbdParams {
         bars: usize = int("bars in the chain", 3, 1, 12),
-        t_end: f64 = float("simulated time (s)", 4.0, 0.1, 20.0),
-        h: f64 = float("this chapter's time step (s)", 0.01, 0.001, 0.02),
-        substeps: usize = int("XPBD steps per 60 Hz frame", 20, 1, 200),
+        t_end: f64 = duration(4.0, 0.1, 20.0),
+        h: f64 = float("this chapter's time step", "s", 0.01, 0.001, 0.02),
+        substeps: usize = substeps(20, 1, 200),
     }
 }
 
@@ -492,8 +502,8 @@ params! {
     /// `interactive/versus-stack`.
     pub struct VersusStackParams {
         boxes: usize = int("boxes in the stack", 5, 2, 10),
-        friction: f64 = float("coefficient of friction μ", 0.5, 0.1, 1.0),
-        t_end: f64 = float("simulated time (s)", 4.0, 0.5, 6.0),
+        friction: f64 = friction(0.5, 0.1, 1.0),
+        t_end: f64 = duration(4.0, 0.5, 6.0),
         sweeps: usize = int("sweeps of sequential impulses per substep", 10, 1, 16),
         substeps: usize = int("XPBD substeps per 60 Hz frame", 20, 1, 100),
         passes: usize = int("XPBD passes per substep", 2, 1, 8),
@@ -540,12 +550,12 @@ params! {
     /// `interactive/pile`.
     pub struct PileParams {
         count: usize = int("polygons dropped", 20, 1, 50),
-        t_end: f64 = float("simulated time (s)", 3.0, 0.1, 4.0),
+        t_end: f64 = duration(3.0, 0.1, 4.0),
         // Not below 0.01: with μ a hair above zero (1e-10, say) the friction rows'
         // bounds are so tight that the pivoting's clamped sets turn singular, and
         // chapter 8's solve spends two thirds of its time in the SVD it falls back
         // on: a pile of twenty runs 50 steps a second, not 700.
-        friction: f64 = float("coefficient of friction μ", 0.3, 0.01, 1.0),
+        friction: f64 = friction(0.3, 0.01, 1.0),
         seed: usize = int("seed of the shapes", 1995, 0, u32::MAX as u64),
         solver: SolverKind = choice("contact solver", SolverKind::Exact),
         sweeps: usize = int("sweeps of sequential impulses per substep", 10, 1, 16),
@@ -603,6 +613,8 @@ fn pile(p: PileParams) -> Result<Value, PbmError> {
         .map(radius)
         .fold((f64::INFINITY, 0.0_f64), |(lo, hi), r| (lo.min(r), hi.max(r)));
     Ok(json!({
+        "t_end": world.time(),
+        // The old name of `t_end`, kept for one release for readers' scripts.
         "seconds": world.time(),
         "count": pile.count,
         "settled_at": settled_at,

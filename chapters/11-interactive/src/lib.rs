@@ -16,5 +16,16 @@ pub mod scenes;
 pub mod shape;
 pub mod world;
 
+// The book's parts: built only with the `book` feature (the WebAssembly build has the
+// physics, the scenes and the demos alone).
+#[cfg(feature = "book")]
+pub mod exercises;
+#[cfg(feature = "book")]
+pub mod figures;
+#[cfg(feature = "book")]
+pub mod pages;
+#[cfg(feature = "book")]
+pub mod practice;
+
 pbm_prelim::chapter!(id: "interactive", number: 11, pages: "11-interactive",
     title: "Baraff's Interactive Simulator");

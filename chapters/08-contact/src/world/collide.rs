@@ -2,8 +2,7 @@
 //! impulses stop them before the step, all together when that makes no energy and
 //! one at a time otherwise.
 
-use super::World;
-use super::detect::Found;
+use super::{Found, World};
 use crate::impulse::{Contact, relative_velocity, sequential, simultaneous};
 use crate::rows::BodyState;
 use pbm_prelim::PbmError;
@@ -13,7 +12,6 @@ fn kinetic_energy(states: &[BodyState]) -> f64 {
 }
 
 impl World {
-    // ANCHOR: collide
     /// Impulses for the colliding contacts among `found`. Impacts slower than
     /// `bounce_steps` steps of gravity are inelastic, so a body settles rather than
     /// hops. All contacts are solved at once when that makes no energy (always for
@@ -53,7 +51,6 @@ impl World {
         };
         Ok(())
     }
-    // ANCHOR_END: collide
 
     /// Applies impulses `j` (one per contact) to the bodies.
     pub(super) fn apply_impulses(&mut self, contacts: &[Contact], j: &[f64]) {

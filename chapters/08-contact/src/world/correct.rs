@@ -1,22 +1,13 @@
 //! Stage 6: what interpenetration the step left is removed by moving the bodies as
 //! little as possible.
 
-use super::detect::Found;
-use super::{V3, World};
+use super::{CORRECTION_SLOP, Found, V3, World};
 use crate::impulse::Contact;
 use crate::lcp::solve;
 use nalgebra::DVector;
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_prelim::PbmError;
 use pbm_rigid::rotation::{Quat, quat_from_axis_angle, quat_mul};
-
-/// Interpenetration shallower than this fraction of the contact tolerance ε is not
-/// corrected. Bodies resting on each other end each step interpenetrating by
-/// roundoff (10⁻¹² m); correcting that would solve an LCP at every step of a stack
-/// at rest, move the bodies by nothing, and make the next step find its contacts
-/// afresh. A body that really sinks (closing below the slowest speed an impulse
-/// stops, [`super::SLOWEST_CLOSING`]) is corrected once it is this deep.
-pub const CORRECTION_SLOP: f64 = 1e-3;
 
 impl World {
     // ANCHOR: correct

@@ -4,11 +4,11 @@
 //! contacts, which are held in the bodies' own frames so that they move with them
 //! through the step's stages.
 
-use super::{Solver, V3, World};
+use super::{
+    Attached, Found, Frame, Held, PARALLEL, Shape, Solver, V3, World, frames_of,
+};
 use crate::impulse::Contact;
-use crate::resting::{Kind, RestingContact};
-use crate::rows::BodyState;
-use nalgebra::{Matrix3, Rotation3, UnitQuaternion};
+use nalgebra::{Rotation3, UnitQuaternion};
 use pbm_collision::aabb::Aabb;
 use pbm_collision::polyhedron::{
     ConvexPolyhedron, Feature, PlaneWitness, clipped_contacts, closest_parameters,
@@ -16,118 +16,6 @@ use pbm_collision::polyhedron::{
 };
 use pbm_collision::sweep::CoherentSweep;
 use pbm_prelim::PbmError;
-use pbm_rigid::body::RigidBody;
-
-/// Edge/edge contacts whose edges cross at less than this sine of an angle (about
-/// 6°) are left out: nearly parallel edges cross nowhere in particular, so the
-/// normal across them and the gap along it are ill-defined (for two stacked boxes
-/// turned a little, centimetres off), and where such edges lie along faces, as they
-/// do whenever bodies rest on each other, the faces' vertices hold the contact.
-/// The exact loop never meets them: its contacts are within ε, where such edges
-/// lie on the faces' planes.
-pub const PARALLEL: f64 = 0.1;
-
-/// The shape of a moving body, about its centre of mass in its own frame.
-#[derive(Debug, Clone)]
-pub(super) enum Shape {
-    Polyhedron(ConvexPolyhedron),
-    /// A ball of this radius (m).
-    Ball(f64),
-}
-
-/// How a held contact's normal is attached.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Attached {
-    /// Vertex of a on a face of b: the normal, in b's frame.
-    Face(V3),
-    /// Edge of a across an edge of b: the edges in their bodies' frames, and the
-    /// sign that makes ±(e_a × e_b) point out of b.
-    Edges(V3, V3, f64),
-    /// A ball of this radius on a face of b: the normal, in b's frame.
-    Ball(V3, f64),
-}
-
-/// A contact held fixed over a step, in the bodies' own frames so that it moves with
-/// them through the step's stages.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct Held {
-    pub(super) a: usize,
-    pub(super) b: usize,
-    /// The contact point in a's frame (for a ball: unused, the point rolls).
-    point: V3,
-    attached: Attached,
-    /// Two tangents in b's frame, for the friction rows.
-    pub(super) tangents: (V3, V3),
-}
-
-/// Position and rotation of body or fixture k.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Frame {
-    pub(super) x: V3,
-    pub(super) r: Matrix3<f64>,
-}
-
-/// A contact found at the start of a step, with its gap (m, negative when
-/// interpenetrating).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct Found {
-    pub(super) held: Held,
-    pub(super) contact: Contact,
-    pub(super) gap: f64,
-}
-
-/// The velocities and inverse masses of the bodies, then of the fixtures.
-pub(super) fn states_of(
-    bodies: &[RigidBody],
-    fixtures: &[(V3, V3)],
-) -> Vec<BodyState> {
-    let moving = bodies.iter().map(|b| BodyState {
-        x: b.position(),
-        v: b.velocity(),
-        omega: b.angular_velocity(),
-        inv_mass: 1.0 / b.mass(),
-        inv_inertia: b.inverse_inertia(),
-    });
-    let fixed = fixtures
-        .iter()
-        .map(|&(centre, spin)| BodyState { omega: spin, ..BodyState::fixed(centre) });
-    moving.chain(fixed).collect()
-}
-
-/// The frames of the bodies, then of the fixtures.
-pub(super) fn frames_of(bodies: &[RigidBody], fixtures: &[(V3, V3)]) -> Vec<Frame> {
-    let moving = bodies.iter().map(|b| Frame { x: b.position(), r: b.rotation() });
-    let fixed = fixtures.iter().map(|&(x, _)| Frame { x, r: Matrix3::identity() });
-    moving.chain(fixed).collect()
-}
-
-impl Held {
-    /// Where the contact sits on body a, in a's frame: with the pair, what
-    /// recognises the same contact from one step to the next.
-    pub(super) fn anchor(&self) -> V3 {
-        self.point
-    }
-
-    /// Where the contact is now: the resting contact of chapter 8's formulas.
-    pub(super) fn resting(&self, frames: &[Frame]) -> RestingContact {
-        let (fa, fb) = (&frames[self.a], &frames[self.b]);
-        let p = fa.x + fa.r * self.point;
-        let (n, kind) = match self.attached {
-            Attached::Face(n) => (fb.r * n, Kind::VertexFace),
-            Attached::Ball(n, radius) => {
-                let n = fb.r * n;
-                let p = fa.x - n * radius;
-                let contact = Contact { a: self.a, b: self.b, p, n };
-                return RestingContact { contact, kind: Kind::Ball { radius } };
-            }
-            Attached::Edges(ea, eb, sign) => {
-                let (ea, eb) = (fa.r * ea, fb.r * eb);
-                (ea.cross(&eb).normalize() * sign, Kind::EdgeEdge { ea, eb })
-            }
-        };
-        RestingContact { contact: Contact { a: self.a, b: self.b, p, n }, kind }
-    }
-}
 
 /// Two tangents across the normal n, in the frame of b (which carries them).
 fn tangents(n: V3, fb: &Frame) -> (V3, V3) {
@@ -370,7 +258,6 @@ impl World {
     }
 }
 
-// ANCHOR: held_contact
 /// Chapter 7's contact `c` between solids `pi` and `pj` (bodies i and j), whose
 /// normal points from i to j, in this chapter's convention (normal out of b,
 /// towards a), with its gap, and held in the bodies' frames.
@@ -413,4 +300,3 @@ fn held_contact(
     let held = Held { a, b, point, attached, tangents: tangents(n, fb) };
     Found { held, contact: Contact { a, b, p: c.point, n }, gap }
 }
-// ANCHOR_END: held_contact

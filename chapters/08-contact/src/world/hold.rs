@@ -2,8 +2,7 @@
 //! derivative evaluation the world solves for the forces that keep them from
 //! interpenetrating (and, with friction, from sliding while they can stick).
 
-use super::detect::{Found, Frame, Held, frames_of};
-use super::{Order, SLOWEST_CLOSING, V3, World};
+use super::{Found, Frame, Held, Order, SLOWEST_CLOSING, V3, World, frames_of};
 use crate::friction::{
     FrictionSolution, REGULARIZATION, SETTLED, solve_friction_kept,
 };
@@ -134,7 +133,6 @@ impl World {
     }
     // ANCHOR_END: hold
 
-    // ANCHOR: contact_forces
     /// Adds the held contacts' forces to the bodies' accumulators, which hold the
     /// other loads (gravity) already: the rows of chapter 8, solved island by island
     /// ([`islands`]) as LCPs with friction bounds, each warm-started from its last
@@ -195,7 +193,6 @@ impl World {
         self.forces = forces;
         Ok(())
     }
-    // ANCHOR_END: contact_forces
 
     /// Adds one island's solve to the statistics.
     fn note_island(&mut self, solved: &FrictionSolution) {

@@ -17,6 +17,11 @@
 //! The same loop runs a first-order world (Baraff 1995), where velocity is force
 //! over mass, v = F/M and ω = I⁻¹ τ: nothing coasts, nothing collides, and the
 //! contact forces are those that keep the contacts from closing *velocities*.
+//!
+//! [`World`] and what its stages hand each other (the contacts found and held, the
+//! bodies' shapes and frames) are here; the stages sit above, each an `impl World`,
+//! and below them only the settings (`settings.rs`) and the step limit
+//! (`step_limit.rs`).
 
 mod collide;
 mod collision_time;
@@ -24,36 +29,34 @@ mod correct;
 mod detect;
 mod hold;
 mod integrate;
-pub mod sequential;
+mod sequential;
+mod settings;
+mod step_limit;
 
-pub use collision_time::{step_limit, width};
-pub use correct::CORRECTION_SLOP;
-pub use detect::PARALLEL;
-pub use sequential::{
-    BAUMGARTE, PUSH_OUT_SWEEPS, Remembered, RememberedFace, SUBSTEPS,
+pub use crate::sequential::{BAUMGARTE, PUSH_OUT_SWEEPS, SUBSTEPS};
+pub use settings::{
+    CollisionSearch, MAX_SWEEPS, MIN_FRICTION, Order, Settings, Solver, SolverKind,
 };
+pub use step_limit::{step_limit, width};
 
+use crate::impulse::Contact;
 use crate::lcp::{ClampedFactor, LcpSolution};
+use crate::resting::{Kind, RestingContact};
 use crate::rows::BodyState;
-use detect::{Found, Held, Shape};
+use crate::sequential::{Remembered, RememberedFace};
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use pbm_collision::polyhedron::{ConvexPolyhedron, PlaneWitness};
 use pbm_collision::sweep::CoherentSweep;
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::state_of;
 use pbm_ode::tableau::RK4;
-use pbm_particles::forces::G;
 use pbm_prelim::PbmError;
 use pbm_rigid::body::{Body, RigidBody, RigidBodyDef, RigidSystem};
 use pbm_rigid::mass::MassProperties;
+use settings::check_settings;
 use std::collections::HashMap;
 
 type V3 = Vector3<f64>;
-
-/// Friction coefficients below this are taken as zero: the friction they allow is
-/// below what the solve resolves (its regularisation is 1e-9 of A's scale), and the
-/// rounds that settle the friction bounds then chase roundoff and need not settle.
-pub const MIN_FRICTION: f64 = 1e-6;
 
 /// Resting contacts closing slower than this (m/s) are not stopped by an impulse
 /// before the step: over a thousand steps of 10 ms they would close by 10 µm, a
@@ -66,99 +69,13 @@ pub const SLOWEST_CLOSING: f64 = 1e-6;
 /// whose steps stop advancing time must say so, not run forever.
 pub const STEP_BUDGET: usize = 20;
 
-/// How forces move the bodies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Order {
-    /// Newton's world: F = M v̇, bodies coast and collide.
-    #[default]
-    Second,
-    /// Baraff's first-order world: F = M v, a body moves only while pushed (for
-    /// trying out mechanisms). Initial velocities are ignored.
-    First,
-}
-
-/// How a step that went too deep finds the collision time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum CollisionSearch {
-    /// On chapter 7's interpolation of the step just taken, then one step that long
-    /// to check (bisection if the check fails).
-    #[default]
-    Interpolated,
-    /// By re-taking the whole step shorter and shorter (the notes' way).
-    Bisection,
-}
-
-/// How the contacts are solved.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Solver {
-    /// This chapter's: the complementarity problem on accelerations, solved exactly
-    /// (pivoting, warm-started) at every RK4 stage, collisions by impulses, steps
-    /// cut back to collision times, and interpenetration corrected.
-    #[default]
-    Exact,
-    /// Production engines': one velocity solve per step by this many sweeps of
-    /// sequential impulses ([`crate::sequential`]), warm-started from the last
-    /// step's impulses, with speculative contacts for what may touch within the step
-    /// and Baumgarte's feedback for what interpenetrates; then the positions move
-    /// with the new velocities (symplectic Euler).
-    SequentialImpulses {
-        /// Sweeps over the rows per step.
-        sweeps: usize,
-    },
-    /// The time-stepping LCP (Stewart–Trinkle, Anitescu–Potra): the same velocity
-    /// problem as sequential impulses, once per step and solved exactly (pivoting),
-    /// with the same speculative contacts and split push out; no collision times.
-    TimeStepping,
-}
-
-/// The most sweeps a step may ask for.
-pub const MAX_SWEEPS: usize = 10_000;
-
-/// The world's constants.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Settings {
-    /// Gravity (m/s²).
-    pub gravity: V3,
-    /// Coefficient of restitution e of every impact, in [0, 1].
-    pub restitution: f64,
-    /// Coefficient of friction μ of every contact, ≥ 0. Below [`MIN_FRICTION`] it
-    /// counts as zero.
-    pub friction: f64,
-    /// Contact tolerance (m): closer than this is touching.
-    pub tolerance: f64,
-    /// Closing speeds below this (m/s) are resting, not colliding.
-    pub resting_speed: f64,
-    /// Impacts closing slower than this many steps of gravity, `bounce_steps` · |g| h
-    /// (m/s), do not bounce: they get e = 0. A rebound slower than that is caught
-    /// again within a step or two, so with ε > 0 a body would hop on the spot for
-    /// ever instead of coming to rest. The default is 2.
-    pub bounce_steps: f64,
-    /// Time step (s).
-    pub h: f64,
-    /// Second-order (Newton) or first-order world.
-    pub order: Order,
-    /// How the collision time is found.
-    pub search: CollisionSearch,
-    /// How the contacts are solved.
-    pub solver: Solver,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            gravity: V3::new(0.0, -G, 0.0),
-            restitution: 0.5,
-            friction: 0.0,
-            tolerance: 1e-4,
-            resting_speed: 1e-3,
-            bounce_steps: 2.0,
-            h: 0.01,
-            order: Order::Second,
-            search: CollisionSearch::Interpolated,
-            solver: Solver::Exact,
-        }
-    }
-}
+/// Interpenetration shallower than this fraction of the contact tolerance ε is not
+/// corrected. Bodies resting on each other end each step interpenetrating by
+/// roundoff (10⁻¹² m); correcting that would solve an LCP at every step of a stack
+/// at rest, move the bodies by nothing, and make the next step find its contacts
+/// afresh. A body that really sinks (closing below the slowest speed an impulse
+/// stops, [`SLOWEST_CLOSING`]) is corrected once it is this deep.
+pub const CORRECTION_SLOP: f64 = 1e-3;
 
 /// A solid that never moves (the ground, an incline). It may spin about `centre`
 /// with angular velocity `spin` as long as its shape does not change as it turns
@@ -231,6 +148,114 @@ pub struct Stats {
     pub islands: usize,
 }
 
+/// Edge/edge contacts whose edges cross at less than this sine of an angle (about
+/// 6°) are left out: nearly parallel edges cross nowhere in particular, so the
+/// normal across them and the gap along it are ill-defined (for two stacked boxes
+/// turned a little, centimetres off), and where such edges lie along faces, as they
+/// do whenever bodies rest on each other, the faces' vertices hold the contact.
+/// The exact loop never meets them: its contacts are within ε, where such edges
+/// lie on the faces' planes.
+pub const PARALLEL: f64 = 0.1;
+
+/// The shape of a moving body, about its centre of mass in its own frame.
+#[derive(Debug, Clone)]
+enum Shape {
+    Polyhedron(ConvexPolyhedron),
+    /// A ball of this radius (m).
+    Ball(f64),
+}
+
+/// How a held contact's normal is attached.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Attached {
+    /// Vertex of a on a face of b: the normal, in b's frame.
+    Face(V3),
+    /// Edge of a across an edge of b: the edges in their bodies' frames, and the
+    /// sign that makes ±(e_a × e_b) point out of b.
+    Edges(V3, V3, f64),
+    /// A ball of this radius on a face of b: the normal, in b's frame.
+    Ball(V3, f64),
+}
+
+/// A contact held fixed over a step, in the bodies' own frames so that it moves with
+/// them through the step's stages.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Held {
+    a: usize,
+    b: usize,
+    /// The contact point in a's frame (for a ball: unused, the point rolls).
+    point: V3,
+    attached: Attached,
+    /// Two tangents in b's frame, for the friction rows.
+    tangents: (V3, V3),
+}
+
+/// Position and rotation of body or fixture k.
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    x: V3,
+    r: Matrix3<f64>,
+}
+
+/// A contact found at the start of a step, with its gap (m, negative when
+/// interpenetrating).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Found {
+    held: Held,
+    contact: Contact,
+    gap: f64,
+}
+
+/// The velocities and inverse masses of the bodies, then of the fixtures.
+fn states_of(bodies: &[RigidBody], fixtures: &[(V3, V3)]) -> Vec<BodyState> {
+    let moving = bodies.iter().map(|b| BodyState {
+        x: b.position(),
+        v: b.velocity(),
+        omega: b.angular_velocity(),
+        inv_mass: 1.0 / b.mass(),
+        inv_inertia: b.inverse_inertia(),
+    });
+    let fixed = fixtures
+        .iter()
+        .map(|&(centre, spin)| BodyState { omega: spin, ..BodyState::fixed(centre) });
+    moving.chain(fixed).collect()
+}
+
+/// The frames of the bodies, then of the fixtures.
+fn frames_of(bodies: &[RigidBody], fixtures: &[(V3, V3)]) -> Vec<Frame> {
+    let moving = bodies.iter().map(|b| Frame { x: b.position(), r: b.rotation() });
+    let fixed = fixtures.iter().map(|&(x, _)| Frame { x, r: Matrix3::identity() });
+    moving.chain(fixed).collect()
+}
+
+impl Held {
+    /// Where the contact sits on body a, in a's frame: with the pair, what
+    /// recognises the same contact from one step to the next.
+    fn anchor(&self) -> V3 {
+        self.point
+    }
+
+    /// Where the contact is now: the resting contact of chapter 8's formulas.
+    fn resting(&self, frames: &[Frame]) -> RestingContact {
+        let (fa, fb) = (&frames[self.a], &frames[self.b]);
+        let p = fa.x + fa.r * self.point;
+        let (n, kind) = match self.attached {
+            Attached::Face(n) => (fb.r * n, Kind::VertexFace),
+            Attached::Ball(n, radius) => {
+                let n = fb.r * n;
+                let p = fa.x - n * radius;
+                let contact = Contact { a: self.a, b: self.b, p, n };
+                return RestingContact { contact, kind: Kind::Ball { radius } };
+            }
+            Attached::Edges(ea, eb, sign) => {
+                let (ea, eb) = (fa.r * ea, fb.r * eb);
+                (ea.cross(&eb).normalize() * sign, Kind::EdgeEdge { ea, eb })
+            }
+        };
+        RestingContact { contact: Contact { a: self.a, b: self.b, p, n }, kind }
+    }
+}
+
 /// A world of boxes, balls and fixed solids. It is chapter 1's ODE system
 /// ([`integrate`]): its state is chapter 6's bodies', and its derivative puts in the
 /// contact forces of the contacts it holds.
@@ -280,72 +305,6 @@ pub struct World {
     stats: Stats,
     stepper: RungeKutta,
     steps: usize,
-}
-
-fn check_settings(s: &Settings) -> Result<(), PbmError> {
-    let bad = |what: &'static str, why: String| Err(PbmError::invalid(what, why));
-    if !(0.0..=1.0).contains(&s.restitution) {
-        return bad(
-            "coefficient of restitution",
-            format!("{}: it must lie in [0, 1]", s.restitution),
-        );
-    }
-    if !(s.friction >= 0.0 && s.friction.is_finite()) {
-        return bad(
-            "coefficient of friction",
-            format!("{}: it must be finite and not negative", s.friction),
-        );
-    }
-    for (what, x) in [
-        ("tolerance", s.tolerance),
-        ("resting speed", s.resting_speed),
-        ("time step", s.h),
-    ] {
-        if !(x > 0.0 && x.is_finite()) {
-            return bad(what, format!("{x}: it must be positive and finite"));
-        }
-    }
-    if !(s.bounce_steps >= 0.0 && s.bounce_steps.is_finite()) {
-        return bad(
-            "bounce threshold",
-            format!(
-                "{} steps of gravity: it must be finite and not negative",
-                s.bounce_steps
-            ),
-        );
-    }
-    if s.gravity.iter().any(|g| !g.is_finite()) {
-        return bad("gravity", "it must be finite".to_string());
-    }
-    if let Solver::SequentialImpulses { sweeps } = s.solver {
-        if !(1..=MAX_SWEEPS).contains(&sweeps) {
-            let why = format!("{sweeps}: it must be 1 to {MAX_SWEEPS}");
-            return bad("sweeps of sequential impulses", why);
-        }
-        if s.order == Order::First {
-            let why =
-                "they solve the velocities of Newton's world, and a first-order \
-                       world has none to solve: use the exact solver"
-                    .to_string();
-            return bad("sequential impulses", why);
-        }
-    }
-    if s.solver == Solver::TimeStepping && s.restitution != 0.0 {
-        let why = format!(
-            "restitution {}: the time-stepping LCP is inelastic, as Stewart and Trinkle \
-             pose it (a bounce needs an impact phase of its own); set restitution = 0",
-            s.restitution
-        );
-        return bad("the time-stepping LCP", why);
-    }
-    if s.solver == Solver::TimeStepping && s.order == Order::First {
-        let why =
-            "it solves the velocities of Newton's world, and a first-order world \
-                   has none to solve: use the exact solver"
-                .to_string();
-        return bad("the time-stepping LCP", why);
-    }
-    Ok(())
 }
 
 impl World {
@@ -541,7 +500,7 @@ impl World {
     /// The velocities of the bodies and then the fixtures, as the contact rows and
     /// impulses read them.
     fn states(&self) -> Vec<BodyState> {
-        detect::states_of(&self.system.bodies, &self.spins)
+        states_of(&self.system.bodies, &self.spins)
     }
 
     // ANCHOR: step

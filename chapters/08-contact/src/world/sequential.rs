@@ -11,44 +11,28 @@
 //!   must leave at e times its closing speed, from the substep whose travel closes
 //!   its gap (a pair still apart is not pushed apart before it meets).
 //! - **Split impulses** instead of the tolerance correction: a contact
-//!   interpenetrating deeper than the tolerance ε is pushed out by [`BAUMGARTE`] of
-//!   the excess depth per substep, through a second solve that moves the positions
-//!   and leaves the velocities alone.
+//!   interpenetrating deeper than the tolerance ε is pushed out by
+//!   [`BAUMGARTE`](crate::sequential::BAUMGARTE) of the excess depth per substep,
+//!   through a second solve that moves the positions and leaves the velocities
+//!   alone.
 //! - **The warm start** is last step's impulses, contact by contact and face by
 //!   face.
 
-use super::detect::{Found, PARALLEL, frames_of};
-use super::{V3, World};
+use super::{Found, PARALLEL, V3, World, frames_of};
 use crate::friction::{SETTLED, solve_friction};
 use crate::impulse::{Contact, relative_velocity};
 use crate::resting::Kind;
 use crate::rows::{BodyState, Role, Row};
-use crate::sequential::{Sweeper, Velocity, velocities};
+use crate::sequential::{
+    PUSH_OUT_SWEEPS, Remembered, RememberedFace, SUBSTEPS, Sweeper, Velocity,
+    bounces_now, move_gaps, split_impulses, targets, velocities,
+};
 use nalgebra::DVector;
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_prelim::PbmError;
 use pbm_rigid::rotation::{Quat, quat_from_axis_angle, quat_mul};
 use std::ops::Neg;
 use std::ops::Range;
-
-/// The share of a contact's interpenetration beyond the tolerance that the push
-/// out removes per substep (Baumgarte's β). Catto's Box2D uses 0.2: larger moves
-/// bodies apart visibly fast; smaller lets a stack sink further before it is
-/// pushed back.
-pub const BAUMGARTE: f64 = 0.2;
-
-/// Sweeps of the split solve that pushes interpenetrating bodies apart
-/// ([`split_impulses`]), at most. It need not be accurate: what it leaves of a
-/// depth, the next substep pushes out again. Rapier sweeps once a substep with its
-/// push out folded in; two sweeps leave a stack of forty standing as straight as
-/// ten did, sunk a little deeper.
-pub const PUSH_OUT_SWEEPS: usize = 2;
-
-/// Substeps per step of sequential impulses. Each solves the same contacts with the
-/// bodies moved by the substeps before, so that a stack's weight reaches its bottom
-/// in a step even though each sweep passes it down only a box or so (Box2D and
-/// rapier take four too).
-pub const SUBSTEPS: usize = 4;
 
 /// Each row's gap (m): the contact's gap on its normal row, zero on the others.
 fn normal_gaps(rows: &[Row], found: &[Found]) -> Vec<f64> {
@@ -89,34 +73,6 @@ struct Step {
 struct Layout {
     normals: Vec<usize>,
     faces: Vec<(usize, usize, Range<usize>)>,
-}
-
-/// A face's friction impulses of one step (its two tangent rows and its twist; N s
-/// and N m s), kept as the next step's warm start, with the pair it joins.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RememberedFace {
-    /// The body the normal points towards.
-    pub a: usize,
-    /// The other body (or fixture).
-    pub b: usize,
-    /// The impulses.
-    pub impulses: [f64; 3],
-}
-
-/// A contact's impulses of one step (normal, then the two tangents; N s), kept as
-/// the next step's warm start, with what recognises the contact again: the pair
-/// and where it sits on body a, in a's frame. Chapter 8's world keeps only the
-/// normal here and the friction per face ([`RememberedFace`]).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Remembered {
-    /// The body the normal points towards.
-    pub a: usize,
-    /// The other body (or fixture).
-    pub b: usize,
-    /// The contact point in a's frame (m).
-    pub anchor: V3,
-    /// The impulses (N s).
-    pub impulses: [f64; 3],
 }
 
 impl World {
@@ -235,7 +191,6 @@ impl World {
         speeds.iter().take(2).sum()
     }
 
-    // ANCHOR: speculative_rows
     /// The rows of the contacts found, face by face (the consecutive contacts of one
     /// pair across one plane): each contact's normal row and, with friction, the
     /// face's friction rows ([`face_rows`]). For each row, the speed it must leave
@@ -281,7 +236,6 @@ impl World {
         }
         (rows, bounce, layout)
     }
-    // ANCHOR_END: speculative_rows
 
     // ANCHOR: impulses_exactly
     /// The time-stepping LCP's two solves: the impulses λ that leave every row at
@@ -430,7 +384,6 @@ impl World {
         }
     }
 
-    // ANCHOR: drift_positions
     /// Moves every body with its new velocities for the step plus its
     /// pseudo-velocities from the split solve: x += h (v + v_p), and the orientation
     /// turned by the angle h |ω + ω_p| about ω + ω_p (symplectic Euler: the
@@ -455,7 +408,6 @@ impl World {
         let t = self.time() + h;
         self.scatter_state(&y, t);
     }
-    // ANCHOR_END: drift_positions
 
     /// Adds a solve to the statistics, with the deepest interpenetration the step
     /// started from; an error if it left a non-finite state.
@@ -508,87 +460,3 @@ pub fn face_rows(contacts: &[Contact], first: usize, (t1, t2): (V3, V3)) -> Vec<
     rows
 }
 // ANCHOR_END: face_rows
-
-// ANCHOR: bounces_now
-/// The bounce speeds that apply in a substep of length `sub`: a row's, taken from
-/// `bounce` so that it applies once, if at the velocities `vel` its gap closes
-/// within the substep; zero for every other row. A contact that meets later in the
-/// step keeps falling until the substep that closes its gap.
-pub fn bounces_now(
-    sweeper: &Sweeper,
-    vel: &[Velocity],
-    (bounce, gaps): (&mut [f64], &[f64]),
-    sub: f64,
-) -> Vec<f64> {
-    let rows = sweeper.rows().iter().enumerate();
-    rows.map(|(i, row)| {
-        let meets = gaps[i] + sub * row.velocity(vel) <= 0.0;
-        if bounce[i] > 0.0 && meets { std::mem::take(&mut bounce[i]) } else { 0.0 }
-    })
-    .collect()
-}
-// ANCHOR_END: bounces_now
-
-// ANCHOR: targets
-/// The rows' target velocities for a substep of length `sub`: a normal row still
-/// apart may close its gap within the substep (−gap / sub) but no more, and one
-/// that bounces in this substep (`bounce`, from [`bounces_now`]) must leave at its
-/// bounce speed; tangent and bilateral rows aim at no relative motion. Also each
-/// row's push-out velocity for the split solve: β of a normal row's depth beyond
-/// the tolerance `eps`, per substep.
-pub fn targets(
-    rows: &[Row],
-    gaps: &[f64],
-    bounce: &[f64],
-    (sub, eps): (f64, f64),
-) -> (Vec<f64>, Vec<f64>) {
-    (0..rows.len())
-        .map(|i| match rows[i].role {
-            Role::Normal => {
-                let close = (-gaps[i] / sub).min(0.0);
-                let aim = if bounce[i] > 0.0 { close.max(bounce[i]) } else { close };
-                (aim, BAUMGARTE * (-gaps[i] - eps).max(0.0) / sub)
-            }
-            _ => (0.0, 0.0),
-        })
-        .unzip()
-}
-// ANCHOR_END: targets
-
-// ANCHOR: split_impulses
-/// Split impulses (as Bullet has them): the normal rows solved again, from bodies
-/// at rest, for the pseudo-velocities that move interpenetrating bodies apart at
-/// their push-out targets. They move the positions for this step only; had they
-/// gone into the velocities (Baumgarte's way), every push out would leave the
-/// bodies moving apart, energy that a stack turns into jitter. Returns the
-/// pseudo-velocities of the `bodies` bodies.
-pub fn split_impulses(
-    sweeper: &Sweeper,
-    push_out: &[f64],
-    sweeps: usize,
-    bodies: usize,
-) -> Vec<Velocity> {
-    let mut still = vec![Velocity::default(); bodies];
-    if push_out.iter().any(|&p| p > 0.0) {
-        let mut lambda = vec![0.0; push_out.len()];
-        sweeper.solve(&mut still, (push_out, 0.0, false), (&mut lambda, sweeps));
-    }
-    still
-}
-// ANCHOR_END: split_impulses
-
-/// Moves each normal row's gap by its relative normal motion over a substep, the
-/// bodies' velocities `vel` (after the impulses) and pseudo-velocities both.
-pub fn move_gaps(
-    sweeper: &Sweeper,
-    vel: &[Velocity],
-    gaps: &mut [f64],
-    pseudo: &[Velocity],
-    sub: f64,
-) {
-    for (i, row) in sweeper.rows().iter().enumerate() {
-        if sweeper.roles()[i] == Role::Normal {
-            gaps[i] += sub * (row.velocity(vel) + row.velocity(pseudo));
-        }
-    }
-}

@@ -1,6 +1,7 @@
 //! Stages 2 and 3: the contacts held for the step, the rows of the pins, held
 //! contacts and friction, and the forces that solve them, island by island.
 
+use super::springs::check_mouse;
 use super::*;
 
 impl World {
@@ -163,67 +164,6 @@ impl World {
         Ok(())
     }
     // ANCHOR_END: loads
-
-    // ANCHOR: torsion
-    /// The torsion springs' torques, equal and opposite on their two bodies.
-    fn apply_torsion(&mut self) -> Result<(), PbmError> {
-        let first = self.settings.order == Order::First;
-        for k in 0..self.springs.len() {
-            let s = self.springs[k];
-            let (twist, rate, inertia) = self.twist(&s);
-            let torque = -inertia
-                * if first {
-                    // As the mouse: the massless limit turns at the rate k/c.
-                    if s.damping <= 0.0 {
-                        let why = "its damping is 0; a first-order world turns it \
-                                   at the rate stiffness/damping";
-                        return Err(PbmError::invalid("torsion spring", why));
-                    }
-                    s.stiffness / s.damping * twist
-                } else {
-                    s.stiffness * twist + s.damping * rate
-                };
-            self.bodies[s.a].apply_torque(torque);
-            if let Some(b) = s.b {
-                self.bodies[b].apply_torque(-torque);
-            }
-        }
-        Ok(())
-    }
-    // ANCHOR_END: torsion
-
-    // ANCHOR: mouse
-    /// The mouse spring on the grabbed point. The spring is scaled by the least
-    /// mass the grabbed point can have, that of the free body pushed at p:
-    /// constraints only add to it, so k/m and c/m bound the spring's rates wherever
-    /// the body is grabbed and however it is held, and RK4 stays stable at the step.
-    fn apply_mouse(&mut self, m: &Mouse) -> Result<(), PbmError> {
-        let first = self.settings.order == Order::First;
-        let body = &mut self.bodies[m.body];
-        let p = body.world_point(&m.local);
-        let r = p - body.position();
-        let mass = 1.0 / (1.0 / body.mass() + r.norm_squared() / body.inertia());
-        let f = if first {
-            // The spring with no mass to carry, m ẍ + c ẋ + k x = 0 as m → 0:
-            // ẋ = (k/c)(target − x), a rate of k/c. (k itself as a rate would
-            // be 4000/s, and RK4 at 10 ms blows up at 280/s.)
-            if m.damping.is_nan() || m.damping <= 0.0 {
-                let why = format!(
-                    "its damping is {}; a first-order world moves the point at \
-                     the rate stiffness/damping",
-                    m.damping
-                );
-                return Err(PbmError::invalid("mouse", why));
-            }
-            (m.target - p) * (m.stiffness / m.damping * mass)
-        } else {
-            (m.target - p) * (m.stiffness * mass)
-                - body.point_velocity(&p) * (m.damping * mass)
-        };
-        body.apply_force_at(&p, &f);
-        Ok(())
-    }
-    // ANCHOR_END: mouse
 
     // ANCHOR: islands
     /// Solves for the constraint forces and adds them to the bodies, one island at a

@@ -14,7 +14,8 @@
 //!
 //! Each stage has a file of its own, as chapter 8's world does: [`detect`],
 //! [`collide`], [`hold`] (the rows and their forces, island by island),
-//! [`integrate`], [`collision_time`] and [`correct`].
+//! [`integrate`], [`collision_time`] and [`correct`]; so have the pins ([`pins`])
+//! and the springs, torsion and mouse ([`springs`]).
 //!
 //! The plane is embedded in space to reuse chapter 8's solves: a planar body is a
 //! body of chapter 8 whose inverse inertia has only its zz entry, 1/I, and whose
@@ -26,7 +27,9 @@ mod correct;
 mod detect;
 mod hold;
 mod integrate;
+mod pins;
 mod sequential;
+mod springs;
 
 use crate::shape::Shape;
 use nalgebra::{DMatrix, DVector, Matrix3, Vector2, Vector3};
@@ -42,9 +45,9 @@ use pbm_contact::impulse::Contact;
 use pbm_contact::lcp::LcpSolution;
 use pbm_contact::lcp::solve_bounded;
 use pbm_contact::rows::{BodyState, Role, Row, island_rows, islands, row_matrix};
-pub use pbm_contact::world::Solver;
-use pbm_contact::world::sequential::Remembered;
+use pbm_contact::sequential::Remembered;
 use pbm_contact::world::{MAX_SWEEPS, STEP_BUDGET, step_limit};
+pub use pbm_contact::world::{Order, Solver};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::{OdeSystem, state_of};
 use pbm_ode::tableau::RK4;
@@ -65,17 +68,6 @@ fn lift(v: V2) -> V3 {
 
 fn flat(v: V3) -> V2 {
     V2::new(v.x, v.y)
-}
-
-/// Newton's world (forces change velocities) or a first-order one (forces are
-/// velocities: f = m v).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Order {
-    /// d/dt (x, θ, P, L) = (v, ω, F, τ): the paper's equation 2.
-    Second,
-    /// d/dt (x, θ) = (F/m, τ/I): the paper's equation 3. Nothing coasts, and no
-    /// collision needs an impulse.
-    First,
 }
 
 /// The world's constants.
@@ -455,94 +447,6 @@ impl World {
         Ok(self.fixtures.len() - 1)
     }
 
-    /// Pins `a` to `b`. Both ends on one body, or a body that does not exist, is an
-    /// error.
-    pub fn add_pin(&mut self, pin: Pin) -> Result<usize, PbmError> {
-        let body_of = |anchor: &Anchor| match *anchor {
-            Anchor::Body { body, local } => Some((body, local)),
-            Anchor::World(_) => None,
-        };
-        for anchor in [&pin.a, &pin.b] {
-            let finite = match *anchor {
-                Anchor::Body { local, .. } => local,
-                Anchor::World(p) => p,
-            };
-            if !(finite.x.is_finite() && finite.y.is_finite()) {
-                return Err(PbmError::invalid("pin", "its anchor is not finite"));
-            }
-            if let Some((body, _)) = body_of(anchor)
-                && body >= self.bodies.len()
-            {
-                let why = format!("body {body} does not exist");
-                return Err(PbmError::invalid("pin", why));
-            }
-        }
-        match (body_of(&pin.a), body_of(&pin.b)) {
-            (Some((a, _)), Some((b, _))) if a == b => {
-                let why = format!("both ends are on body {a}");
-                Err(PbmError::invalid("pin", why))
-            }
-            (None, None) => {
-                Err(PbmError::invalid("pin", "both ends are fixed in the world"))
-            }
-            _ => {
-                self.pins.push(pin);
-                Ok(self.pins.len() - 1)
-            }
-        }
-    }
-
-    // ANCHOR: pin_while_running
-    /// Pins `a` to `b` while the world runs, as a user who pins a body does: the
-    /// pin joins (checked as by [`World::add_pin`]) and one impulse makes its two
-    /// ends move together at once. Returns the pin's index.
-    pub fn pin_now(&mut self, pin: Pin) -> Result<usize, PbmError> {
-        let index = self.add_pin(pin)?;
-        if let Err(e) = self.catch_pins() {
-            self.pins.pop();
-            return Err(e.at_step(self.stats.steps, self.t));
-        }
-        Ok(index)
-    }
-
-    /// Takes pin `index` away while the world runs (a user letting go): the pins
-    /// after it move down one. Letting go does no work: the bodies keep the
-    /// velocities they have.
-    pub fn unpin(&mut self, index: usize) -> Result<Pin, PbmError> {
-        if index >= self.pins.len() {
-            let why =
-                format!("there is no pin {index}; the world has {}", self.pins.len());
-            return Err(PbmError::invalid("unpin", why));
-        }
-        Ok(self.pins.remove(index))
-    }
-    // ANCHOR_END: pin_while_running
-
-    /// Adds a torsion spring. A body that does not exist, a spring from a body to
-    /// itself, or a rest angle, stiffness or damping that is not finite (or is
-    /// negative) is an error.
-    pub fn add_spring(&mut self, spring: Torsion) -> Result<usize, PbmError> {
-        let n = self.bodies.len();
-        let why = if spring.a >= n || spring.b.is_some_and(|b| b >= n) {
-            format!(
-                "it joins bodies {} and {:?}, and there are {n}",
-                spring.a, spring.b
-            )
-        } else if spring.b == Some(spring.a) {
-            format!("both ends are on body {}", spring.a)
-        } else if !spring.rest.is_finite() {
-            format!("its rest angle is {}", spring.rest)
-        } else if !(spring.stiffness.is_finite() && spring.stiffness >= 0.0) {
-            format!("its stiffness is {}", spring.stiffness)
-        } else if !(spring.damping.is_finite() && spring.damping >= 0.0) {
-            format!("its damping is {}", spring.damping)
-        } else {
-            self.springs.push(spring);
-            return Ok(self.springs.len() - 1);
-        };
-        Err(PbmError::invalid("torsion spring", why))
-    }
-
     /// Removes moving body `k` (and the pins and springs to it); the bodies after it
     /// move down one index.
     pub fn remove_body(&mut self, k: usize) -> Result<(), PbmError> {
@@ -703,42 +607,6 @@ impl World {
                 .sum::<f64>()
     }
 
-    // ANCHOR: twist
-    /// A spring's twist from rest (rad), the rate of twist (rad/s), and the reduced
-    /// inertia it acts on (kg m²).
-    fn twist(&self, s: &Torsion) -> (f64, f64, f64) {
-        let a = &self.bodies[s.a];
-        let (angle, spin, inverse) = match s.b {
-            Some(b) => {
-                let b = &self.bodies[b];
-                (b.angle(), b.angular_velocity(), 1.0 / b.inertia())
-            }
-            None => (0.0, 0.0, 0.0),
-        };
-        (
-            a.angle() - angle - s.rest,
-            a.angular_velocity() - spin,
-            1.0 / (1.0 / a.inertia() + inverse),
-        )
-    }
-    // ANCHOR_END: twist
-
-    /// Where anchor `a` is now.
-    pub fn anchor_point(&self, a: &Anchor) -> V2 {
-        match *a {
-            Anchor::Body { body, local } => self.bodies[body].world_point(&local),
-            Anchor::World(p) => p,
-        }
-    }
-
-    /// The largest distance between the two ends of any pin (m).
-    pub fn max_pin_error(&self) -> f64 {
-        self.pins
-            .iter()
-            .map(|p| (self.anchor_point(&p.a) - self.anchor_point(&p.b)).norm())
-            .fold(0.0, f64::max)
-    }
-
     // Objects: moving bodies 0..n, then fixtures, then the world (pins' fixed ends).
 }
 
@@ -845,7 +713,6 @@ impl World {
     }
     // ANCHOR_END: cut_at_collision
 
-    // ANCHOR: step_size
     /// The step: h, or shorter where a body could pass through another solid within
     /// it (chapter 8's [`step_limit`], with each polygon's narrowest width).
     fn step_size(&self) -> f64 {
@@ -857,7 +724,6 @@ impl World {
             .collect();
         step_limit(self.settings.h, &speeds, &self.widths, self.thinnest_fixture)
     }
-    // ANCHOR_END: step_size
 
     /// Runs until time `t_end`, calling `each` after every step. Like chapter 8's
     /// world, a run that needs more than [`STEP_BUDGET`] times its planned steps of
@@ -921,24 +787,4 @@ impl World {
 /// The relative normal velocity at a contact (positive: separating).
 fn relative_velocity(states: &[BodyState], c: &Contact) -> f64 {
     pbm_contact::impulse::relative_velocity(states, c)
-}
-
-/// A mouse the world can pull with: on a body that exists, at finite points, with a
-/// finite, non-negative stiffness and damping. (A mouse driven by a pointer that left
-/// the window, or by a script that divided by zero, says so here, not as a blow-up.)
-fn check_mouse(m: &Mouse, bodies: usize) -> Result<(), PbmError> {
-    let why = if m.body >= bodies {
-        format!("it holds body {}, and there are {bodies}", m.body)
-    } else if !(m.target.iter().all(|v| v.is_finite())) {
-        format!("it is at a point that is not finite, {:?}", m.target.as_slice())
-    } else if !(m.local.iter().all(|v| v.is_finite())) {
-        format!("it holds a point that is not finite, {:?}", m.local.as_slice())
-    } else if !(m.stiffness.is_finite() && m.stiffness >= 0.0) {
-        format!("its stiffness is {}", m.stiffness)
-    } else if !(m.damping.is_finite() && m.damping >= 0.0) {
-        format!("its damping is {}", m.damping)
-    } else {
-        return Ok(());
-    };
-    Err(PbmError::invalid("mouse", why))
 }

@@ -9,10 +9,9 @@
 //! settled: linear in its contacts.
 
 use super::*;
-use pbm_contact::sequential::{Sweeper, Velocity, velocities};
-use pbm_contact::world::sequential::{
-    BAUMGARTE, PUSH_OUT_SWEEPS, Remembered, SUBSTEPS, bounces_now, move_gaps,
-    split_impulses, targets,
+use pbm_contact::sequential::{
+    BAUMGARTE, PUSH_OUT_SWEEPS, Remembered, SUBSTEPS, Sweeper, Velocity, bounces_now,
+    move_gaps, split_impulses, targets, velocities,
 };
 
 /// The most a step's speculative margin may reach beyond ε, in units of ε: farther,
@@ -120,7 +119,6 @@ impl World {
         speeds.iter().take(2).sum()
     }
 
-    // ANCHOR: speculative_rows
     /// The pins' rows (two each), then each contact's normal row and, with friction,
     /// its tangent row; a normal row closing faster than the resting speed bounces
     /// at e times its closing speed.
@@ -163,7 +161,6 @@ impl World {
         }
         out
     }
-    // ANCHOR_END: speculative_rows
 
     /// Moves each pin's two rows to where its end on body a is now.
     fn place_pin_rows(&self, rows: &mut [Row]) {
