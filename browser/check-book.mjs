@@ -222,7 +222,7 @@ if (eqLinks < MIN_EQUATION_LINKS) problems.push(`only ${eqLinks} links to number
 
 // Live demos: each loads, its picture moves, its sliders change its numbers, a frame of
 // simulation fits well inside a 60 Hz frame, and the numbers it shares with an exercise are
-// the CLI's to the last digit (web/src/lib.rs: AGREEMENTS).
+// the CLI's to the last digit (each chapter's demos.rs: DEMOS.agreements).
 const FRAME_BUDGET_MS = 4;
 {
   const timings = [];

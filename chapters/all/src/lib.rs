@@ -10,7 +10,7 @@
 pub use pbm_prelim;
 
 /// Re-exports each chapter crate and lists it, in the book's order, in
-/// [`chapters()`] and [`DEMOS`]: the one place the list of chapters is written.
+/// `chapters()` and [`DEMOS`]: the one place the list of chapters is written.
 macro_rules! chapters {
     ($($chapter:ident),+ $(,)?) => {
         $(pub use $chapter;)+

@@ -4,7 +4,7 @@
 use pbm_rigid::rotation::Quat;
 
 /// The frame of the book's runs: 60 Hz (s).
-pub const FRAME: f64 = 1.0 / 60.0;
+pub use pbm_prelim::demo::FRAME;
 
 /// An unrotated orientation.
 pub const UNROTATED: Quat = Quat::new(1.0, 0.0, 0.0, 0.0);
