@@ -6,6 +6,7 @@ use crate::scenes;
 use crate::scenes::{orbit, run_stack, slip};
 use crate::singular::sweep;
 use crate::world::Settings;
+use pbm_collision::figures::parts::{dots, dotted_line, labels, shape, tenths_axes};
 use pbm_particles::forces::G;
 use pbm_prelim::plot::prelude::*;
 
@@ -231,9 +232,7 @@ fn incline_slip() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
                 LINE_WIDTH,
             )?;
             dashed_line(&mut chart, &theory, REFERENCE, LINE_WIDTH)?;
-            chart.draw_series(
-                measured.iter().map(|&p| Circle::new(p, 5, color(0).filled())),
-            )?;
+            dots(&mut chart, &measured, 5, color(0))?;
             Ok(())
         },
     )
@@ -424,33 +423,7 @@ fn friction_pyramid() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
         [520, 1000],
         "A 1 kg block sliding at 2 m/s on the ground, μ = 0.5, at three angles to x",
         |root, layout| {
-            let mut legend: Legend = angles
-                .iter()
-                .enumerate()
-                .map(|(i, a)| {
-                    (format!("sliding at {a}° to x"), Swatch::LineDots(color(i), 2))
-                })
-                .collect();
-            legend.extend([
-                (
-                    "the pyramid's bounds (a)".into(),
-                    Swatch::Line(REFERENCE, LINE_WIDTH),
-                ),
-                (
-                    "the cone: its bounds (a), its straight path (b)".into(),
-                    Swatch::Dashed(REFERENCE, LINE_WIDTH),
-                ),
-                (
-                    "the cone's friction, against the sliding (a)".into(),
-                    Swatch::Ring(REFERENCE, 6),
-                ),
-                (
-                    "simulated friction (a); the pyramid's stop in closed form (b)"
-                        .into(),
-                    Swatch::Dot(REFERENCE, 6),
-                ),
-            ]);
-            let root = legend_below(root, &legend)?;
+            let root = legend_below(root, &slide_legend(&angles))?;
             let [area, paths] = titled_panels(
                 &root,
                 layout,
@@ -459,57 +432,88 @@ fn friction_pyramid() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
                     "(b) paths seen from above",
                 ],
             )?;
-            let (xr, yr) = equal_scale(&area, -1.6..1.6, -1.6..1.6);
-            let mut chart = chart_on(&area).build_cartesian_2d(xr, yr)?;
-            axes(&mut chart, "along x", "along z").draw()?;
-            let circle: Vec<(f64, f64)> = (0..=120)
-                .map(|k| f64::from(k) * std::f64::consts::TAU / 120.0)
-                .map(|t| (t.cos(), t.sin()))
-                .collect();
-            dashed_line(&mut chart, &circle, REFERENCE, LINE_WIDTH)?;
-            let square =
-                [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0)];
-            line(&mut chart, &square, REFERENCE, LINE_WIDTH)?;
-            for (i, (&degrees, (force, _))) in angles.iter().zip(&runs).enumerate() {
-                let t = f64::to_radians(degrees);
-                let cone = (-t.cos(), -t.sin());
-                arrow(
-                    &mut chart,
-                    (0.0, 0.0),
-                    (0.9 * t.cos(), 0.9 * t.sin()),
-                    0.15,
-                    color(i),
-                    1,
-                )?;
-                chart.draw_series([
-                    Circle::new(cone, 6, color(i).stroke_width(2)),
-                    // The dots may fall on one another: each a size smaller.
-                    Circle::new(*force, 11 - 3 * i as i32, color(i).filled()),
-                ])?;
-            }
-            let area = paths;
-            let far = scenes::slide_stop(0.0, speed, mu, G, true).0 * 1.1;
-            let (xr, yr) = equal_scale(&area, -0.05..far, -0.05..far);
-            let mut chart = chart_on(&area).build_cartesian_2d(xr, yr)?;
-            axes(&mut chart, "x (m)", "z (m)")
-                .x_label_formatter(&|v| format!("{v:.1}"))
-                .y_label_formatter(&|v| format!("{v:.1}"))
-                .draw()?;
-            for (i, (&degrees, (_, path))) in angles.iter().zip(&runs).enumerate() {
-                let t = f64::to_radians(degrees);
-                dashed_line(
-                    &mut chart,
-                    &[(0.0, 0.0), scenes::slide_stop(t, speed, mu, G, true)],
-                    color(i),
-                    1,
-                )?;
-                line(&mut chart, path, color(i), LINE_WIDTH)?;
-                let stop = scenes::slide_stop(t, speed, mu, G, false);
-                chart.draw_series([Circle::new(stop, 6, color(i).filled())])?;
-            }
-            Ok(())
+            friction_panel(&area, &angles, &runs)?;
+            paths_panel(&paths, &angles, &runs, (speed, mu))
         },
     )
+}
+
+/// The friction figure's legend: a colour for each angle, then the bounds and
+/// marks both panels share.
+fn slide_legend(angles: &[f64]) -> Legend {
+    let mut legend: Legend = angles
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            (format!("sliding at {a}° to x"), Swatch::LineDots(color(i), 2))
+        })
+        .collect();
+    legend.extend([
+        ("the pyramid's bounds (a)".into(), Swatch::Line(REFERENCE, LINE_WIDTH)),
+        (
+            "the cone: its bounds (a), its straight path (b)".into(),
+            Swatch::Dashed(REFERENCE, LINE_WIDTH),
+        ),
+        (
+            "the cone's friction, against the sliding (a)".into(),
+            Swatch::Ring(REFERENCE, 6),
+        ),
+        (
+            "simulated friction (a); the pyramid's stop in closed form (b)".into(),
+            Swatch::Dot(REFERENCE, 6),
+        ),
+    ]);
+    legend
+}
+
+/// Panel (a) of the friction figure: the cone's bounds and the pyramid's, each
+/// slide's direction, the cone's friction against it and the simulated friction.
+fn friction_panel(area: &Area<'_>, angles: &[f64], runs: &[Slide]) -> DrawResult {
+    let (xr, yr) = equal_scale(area, -1.6..1.6, -1.6..1.6);
+    let mut chart = chart_on(area).build_cartesian_2d(xr, yr)?;
+    axes(&mut chart, "along x", "along z").draw()?;
+    let circle: Vec<(f64, f64)> = (0..=120)
+        .map(|k| f64::from(k) * std::f64::consts::TAU / 120.0)
+        .map(|t| (t.cos(), t.sin()))
+        .collect();
+    dashed_line(&mut chart, &circle, REFERENCE, LINE_WIDTH)?;
+    let square = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0)];
+    line(&mut chart, &square, REFERENCE, LINE_WIDTH)?;
+    for (i, (&degrees, (force, _))) in angles.iter().zip(runs).enumerate() {
+        let t = f64::to_radians(degrees);
+        let cone = (-t.cos(), -t.sin());
+        let tip = (0.9 * t.cos(), 0.9 * t.sin());
+        arrow(&mut chart, (0.0, 0.0), tip, 0.15, color(i), 1)?;
+        chart.draw_series([
+            Circle::new(cone, 6, color(i).stroke_width(2)),
+            // The dots may fall on one another: each a size smaller.
+            Circle::new(*force, 11 - 3 * i as i32, color(i).filled()),
+        ])?;
+    }
+    Ok(())
+}
+
+/// Panel (b) of the friction figure: each slide's path seen from above, the
+/// cone's straight path and the pyramid's stop in closed form.
+fn paths_panel(
+    area: &Area<'_>,
+    angles: &[f64],
+    runs: &[Slide],
+    (speed, mu): (f64, f64),
+) -> DrawResult {
+    let far = scenes::slide_stop(0.0, speed, mu, G, true).0 * 1.1;
+    let (xr, yr) = equal_scale(area, -0.05..far, -0.05..far);
+    let mut chart = chart_on(area).build_cartesian_2d(xr, yr)?;
+    tenths_axes(&mut chart, "x (m)", "z (m)")?;
+    for (i, (&degrees, (_, path))) in angles.iter().zip(runs).enumerate() {
+        let t = f64::to_radians(degrees);
+        let cone_stop = scenes::slide_stop(t, speed, mu, G, true);
+        dashed_line(&mut chart, &[(0.0, 0.0), cone_stop], color(i), 1)?;
+        line(&mut chart, path, color(i), LINE_WIDTH)?;
+        let stop = scenes::slide_stop(t, speed, mu, G, false);
+        dots(&mut chart, &[stop], 6, color(i))?;
+    }
+    Ok(())
 }
 
 /// A point of a chart.
@@ -570,9 +574,7 @@ fn complementarity() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
                     .y_label_formatter(&|v| format!("{v:.0}"))
                     .draw()?;
                 line(&mut chart, set, REFERENCE, 4)?;
-                chart.draw_series(
-                    answers.iter().map(|&p| Circle::new(p, 5, color(0).filled())),
-                )?;
+                dots(&mut chart, answers, 5, color(0))?;
             }
             Ok(())
         },
@@ -649,10 +651,7 @@ fn pivoting_trace() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
                             (s as f64, if k == 0 { t.0[i] } else { t.1[i] })
                         })
                         .collect();
-                    line(&mut chart, &points, color(i), LINE_WIDTH)?;
-                    chart.draw_series(
-                        points.iter().map(|&p| Circle::new(p, 4, color(i).filled())),
-                    )?;
+                    dotted_line(&mut chart, &points, (color(i), LINE_WIDTH), 4)?;
                 }
             }
             Ok(())
@@ -715,61 +714,52 @@ fn impulse_geometry() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
         [470, 540],
         "A box's corner hits the ground: e = 1/2, seen along z",
         |root, _| {
-            let legend: Legend = vec![
-                (
-                    "arm r, centre of mass to contact".into(),
-                    Swatch::Line(REFERENCE, 2),
-                ),
-                ("normal n".into(), Swatch::Line(color(2), 2)),
-                (
-                    "corner's velocity before, v⁻ (0.1 m per m/s)".into(),
-                    Swatch::Line(color(0), 2),
-                ),
-                ("corner's velocity after, v⁺".into(), Swatch::Dashed(color(0), 2)),
-                ("impulse j n (0.1 m per N s)".into(), Swatch::Line(color(1), 3)),
-            ];
-            let root = legend_below(root, &legend)?;
+            let root = legend_below(root, &impulse_legend())?;
             let (xr, yr) = equal_scale(&root, -0.35..0.35, -0.25..0.4);
             let (left, right) = (xr.start, xr.end);
             let mut chart = chart_on(&root).build_cartesian_2d(xr, yr)?;
-            axes(&mut chart, "x (m)", "y (m)")
-                .x_label_formatter(&|v| format!("{v:.1}"))
-                .y_label_formatter(&|v| format!("{v:.1}"))
-                .draw()?;
+            tenths_axes(&mut chart, "x (m)", "y (m)")?;
             let ground = RGBColor(170, 170, 170).mix(0.6).filled();
             chart.draw_series([Rectangle::new(
                 [(left, -0.25), (right, 0.0)],
                 ground,
             )])?;
-            let mut closed = outline.clone();
-            closed.extend(outline.first().copied());
-            chart.draw_series([Polygon::new(
-                outline.clone(),
-                color(0).mix(0.15).filled(),
-            )])?;
-            line(&mut chart, &closed, color(0), 2)?;
-            chart.draw_series([Circle::new((x.x, x.y), 5, REFERENCE.filled())])?;
+            shape(&mut chart, &outline, color(0).mix(0.15), (color(0), 2))?;
+            dots(&mut chart, &[(x.x, x.y)], 5, REFERENCE)?;
             let origin = (0.0, 0.0);
             arrow(&mut chart, (x.x, x.y), origin, 0.04, REFERENCE, 2)?;
             arrow(&mut chart, origin, (0.0, 0.3 * n.y), 0.04, color(2), 2)?;
             arrow(&mut chart, origin, (bx, by), 0.04, color(0), 2)?;
             dashed_line(&mut chart, &[origin, (ax, ay)], color(0), 2)?;
             arrow(&mut chart, origin, (jx, jy), 0.04, color(1), 3)?;
-            let label = |text: &str, at: (f64, f64)| {
-                Text::new(text.to_string(), at, label_font())
-            };
-            chart.draw_series([
-                label("n", (0.015, 0.3 * n.y)),
-                label("j n", (0.015, 0.5 * jy)),
-                label("v⁻", (bx + 0.015, by)),
-                label("v⁺", (ax - 0.06, ay + 0.03)),
-                label("r", (0.5 * x.x + 0.015, 0.5 * x.y - 0.02)),
-                label("x", (x.x + 0.015, x.y + 0.03)),
-                label("p", (-0.04, -0.035)),
-            ])?;
-            Ok(())
+            labels(
+                &mut chart,
+                &[
+                    ("n", (0.015, 0.3 * n.y)),
+                    ("j n", (0.015, 0.5 * jy)),
+                    ("v⁻", (bx + 0.015, by)),
+                    ("v⁺", (ax - 0.06, ay + 0.03)),
+                    ("r", (0.5 * x.x + 0.015, 0.5 * x.y - 0.02)),
+                    ("x", (x.x + 0.015, x.y + 0.03)),
+                    ("p", (-0.04, -0.035)),
+                ],
+            )
         },
     )
+}
+
+/// The impulse figure's legend.
+fn impulse_legend() -> Legend {
+    vec![
+        ("arm r, centre of mass to contact".into(), Swatch::Line(REFERENCE, 2)),
+        ("normal n".into(), Swatch::Line(color(2), 2)),
+        (
+            "corner's velocity before, v⁻ (0.1 m per m/s)".into(),
+            Swatch::Line(color(0), 2),
+        ),
+        ("corner's velocity after, v⁺".into(), Swatch::Dashed(color(0), 2)),
+        ("impulse j n (0.1 m per N s)".into(), Swatch::Line(color(1), 3)),
+    ]
 }
 
 #[cfg(test)]

@@ -6,6 +6,9 @@ use crate::energy::Curvature;
 use crate::scenes::SEGMENTS;
 use crate::scenes::{SPHERE, Scene, SolidKind, cloth, napkin, on_solid, run};
 use crate::strand::{Material, Scaling, cantilever, settle};
+use pbm_collision::figures::parts::{
+    Chart2d, closed_ring, dots, dotted_line, each_panel, fill, labels, letter, shape,
+};
 use pbm_particles::forces::G;
 use pbm_prelim::parallel::map_range;
 use pbm_prelim::plot::prelude::*;
@@ -226,48 +229,38 @@ fn drape_frames() -> Result<Vec<Drawing>, PbmError> {
                 ("sphere".into(), Swatch::Square(SPHERE_GREY)),
             ];
             let root = legend_below(root, &legend)?;
-            let letters = ["a", "b", "c", "d"];
-            for (k, (panel, (t, tris))) in
-                panels(&root, layout, frames.len(), 2).iter().zip(frames).enumerate()
-            {
-                let panel = titled(
-                    panel,
-                    &format!("({}) t = {t:.1} s", letters[k]),
-                    &label_font(),
-                )?;
-                let mut chart = scene_chart(&panel, -0.6..0.6, -0.45..0.45)?;
-                let (_, centre_up, centre_depth) = view(&SPHERE.center);
-                let sphere: Vec<(f64, f64)> = (0..=72)
-                    .map(|i| {
-                        let a = std::f64::consts::TAU * f64::from(i) / 72.0;
-                        (SPHERE.radius * a.cos(), centre_up + SPHERE.radius * a.sin())
-                    })
-                    .collect();
-                let mut sphere_drawn = false;
-                for (corners, depth, strain, facing) in tris {
-                    if !sphere_drawn && *depth < centre_depth {
-                        chart.draw_series(std::iter::once(Polygon::new(
-                            sphere.clone(),
-                            SPHERE_GREY.filled(),
-                        )))?;
-                        sphere_drawn = true;
-                    }
-                    let c = lit(band(*strain), *facing);
-                    chart.draw_series(std::iter::once(Polygon::new(
-                        corners.to_vec(),
-                        c.filled(),
-                    )))?;
-                }
-                if !sphere_drawn {
-                    chart.draw_series(std::iter::once(Polygon::new(
-                        sphere,
-                        SPHERE_GREY.filled(),
-                    )))?;
-                }
-            }
-            Ok(())
+            let caption =
+                |k: usize| format!("({}) t = {:.1} s", letter(k), frames[k].0);
+            each_panel(&root, layout, (frames.len(), 2), caption, |k, panel| {
+                drape_panel(panel, &frames[k].1)
+            })
         },
     )
+}
+
+/// One frame of the drape: the triangles far to near, shaded by strain, and the
+/// sphere painted in among them at its centre's depth.
+fn drape_panel(panel: &Area<'_>, tris: &[Seen]) -> DrawResult {
+    let mut chart = scene_chart(panel, -0.6..0.6, -0.45..0.45)?;
+    let (_, centre_up, centre_depth) = view(&SPHERE.center);
+    let sphere: Vec<(f64, f64)> = (0..=72)
+        .map(|i| {
+            let a = std::f64::consts::TAU * f64::from(i) / 72.0;
+            (SPHERE.radius * a.cos(), centre_up + SPHERE.radius * a.sin())
+        })
+        .collect();
+    let mut sphere_drawn = false;
+    for (corners, depth, strain, facing) in tris {
+        if !sphere_drawn && *depth < centre_depth {
+            fill(&mut chart, &sphere, SPHERE_GREY)?;
+            sphere_drawn = true;
+        }
+        fill(&mut chart, corners, lit(band(*strain), *facing))?;
+    }
+    if !sphere_drawn {
+        fill(&mut chart, &sphere, SPHERE_GREY)?;
+    }
+    Ok(())
 }
 
 fn drape_energy() -> Result<Vec<Drawing>, PbmError> {
@@ -360,10 +353,7 @@ fn cg_resolution() -> Result<Vec<Drawing>, PbmError> {
             for (m, chunk) in means.chunks(SIDES.len()).enumerate() {
                 let held: Vec<(f64, f64)> =
                     chunk.iter().filter_map(|&(n, mean)| Some((n, mean?))).collect();
-                line(&mut chart, &held, color(m), LINE_WIDTH)?;
-                chart.draw_series(
-                    held.iter().map(|&p| Circle::new(p, 4, color(m).filled())),
-                )?;
+                dotted_line(&mut chart, &held, (color(m), LINE_WIDTH), 4)?;
                 // A diverged run sits on the top edge, hollow: there is no count.
                 let diverged = chunk.iter().filter(|p| p.1.is_none());
                 chart.draw_series(diverged.map(|&(n, _)| {
@@ -482,48 +472,42 @@ fn contact_solids() -> Result<Vec<Drawing>, PbmError> {
             ];
             let root = legend_below(root, &legend)?;
             let titles = ["(a) on the sphere", "(b) on the box"];
-            for ((panel, title), cloth) in
-                panels(&root, layout, 2, 2).iter().zip(titles).zip(&cloths)
-            {
-                let panel = titled(panel, title, &label_font())?;
-                let mut chart = scene_chart(&panel, -0.62..0.62, -0.42..0.42)?;
-                let solid = cloth.solid.ok_or_else(|| PbmError::Figure {
-                    why: "the cloth has no solid".into(),
-                })?;
-                // Painter's order: cloth on the solid's far side, the solid, then
-                // the cloth on its near side, each far to near.
-                let near = |p: &nalgebra::Vector3<f64>| {
-                    solid.gap(p).1.dot(&toward_viewer()) >= 0.0
-                };
-                let tris = seen_sides(cloth, near);
-                for pass in [false, true] {
-                    if pass {
-                        for (corners, facing) in solid_faces(&solid) {
-                            chart.draw_series(std::iter::once(Polygon::new(
-                                corners,
-                                lit(SPHERE_GREY, facing).filled(),
-                            )))?;
-                        }
-                    }
-                    for (corners, facing, on_near_side) in &tris {
-                        if *on_near_side == pass {
-                            chart.draw_series(std::iter::once(Polygon::new(
-                                corners.to_vec(),
-                                lit(BANDS[0].1, *facing).filled(),
-                            )))?;
-                        }
-                    }
-                }
-                let held =
-                    (0..cloth.len()).filter(|&i| cloth.held[i] && near(&cloth.x[i]));
-                chart.draw_series(held.map(|i| {
-                    let (x, up, _) = view(&cloth.x[i]);
-                    Circle::new((x, up), 3, color(0).filled())
-                }))?;
-            }
-            Ok(())
+            each_panel(
+                &root,
+                layout,
+                (2, 2),
+                |k| titles[k].into(),
+                |k, panel| on_solid_panel(panel, &cloths[k]),
+            )
         },
     )
+}
+
+/// A cloth settled on its solid, in painter's order: cloth on the solid's far side,
+/// the solid, then the cloth on its near side, each far to near; and the particles
+/// held on the near side.
+fn on_solid_panel(panel: &Area<'_>, cloth: &Cloth) -> DrawResult {
+    let mut chart = scene_chart(panel, -0.62..0.62, -0.42..0.42)?;
+    let solid = cloth
+        .solid
+        .ok_or_else(|| PbmError::Figure { why: "the cloth has no solid".into() })?;
+    let near =
+        |p: &nalgebra::Vector3<f64>| solid.gap(p).1.dot(&toward_viewer()) >= 0.0;
+    let tris = seen_sides(cloth, near);
+    for pass in [false, true] {
+        if pass {
+            for (corners, facing) in solid_faces(&solid) {
+                fill(&mut chart, &corners, lit(SPHERE_GREY, facing))?;
+            }
+        }
+        for (corners, facing, _) in tris.iter().filter(|t| t.2 == pass) {
+            fill(&mut chart, corners, lit(BANDS[0].1, *facing))?;
+        }
+    }
+    let held = (0..cloth.len()).filter(|&i| cloth.held[i] && near(&cloth.x[i]));
+    let held: Vec<(f64, f64)> =
+        held.map(|i| view(&cloth.x[i])).map(|p| (p.0, p.1)).collect();
+    dots(&mut chart, &held, 3, color(0))
 }
 
 /// The pattern triangle of the map figure (m) and where its corners are in the
@@ -561,72 +545,78 @@ fn pattern_map() -> Result<Vec<Drawing>, PbmError> {
                     w_v.norm()
                 ),
             ];
-            for (k, panel) in panels(&root, layout, 2, 2).iter().enumerate() {
-                let panel = titled(panel, &titles[k], &label_font())?;
-                let mut chart = scene_chart(&panel, -0.08..0.42, -0.06..0.33)?;
-                // A point of the pattern, where the panel draws it.
-                let place = |u: f64, v: f64| -> (f64, f64) {
-                    if k == 0 {
-                        (u, v)
-                    } else {
-                        (u * w_u.x + v * w_v.x, u * w_u.y + v * w_v.y)
-                    }
-                };
-                // The threads through the triangle: lines of constant v (warp) and
-                // constant u (weft), every 4 cm of pattern, clipped to the triangle.
-                for step in 1..8 {
-                    let c = 0.04 * f64::from(step);
-                    for (warp, ink) in [(true, color(0)), (false, color(1))] {
-                        if let Some((p, q)) = chord(&PATTERN, warp, c) {
-                            let ends = [place(p[0], p[1]), place(q[0], q[1])];
-                            line(&mut chart, &ends, pale(ink), 1)?;
+            each_panel(
+                &root,
+                layout,
+                (2, 2),
+                |k| titles[k].clone(),
+                |k, panel| {
+                    // A point of the pattern, where the panel draws it.
+                    let place = |u: f64, v: f64| -> (f64, f64) {
+                        if k == 0 {
+                            (u, v)
+                        } else {
+                            (u * w_u.x + v * w_v.x, u * w_u.y + v * w_v.y)
                         }
-                    }
-                }
-                let corners: Vec<(f64, f64)> =
-                    PATTERN.iter().map(|p| place(p[0], p[1])).collect();
-                let mut closed = corners.clone();
-                closed.push(corners[0]);
-                line(&mut chart, &closed, REFERENCE, 2)?;
-                let tenth = 0.1;
-                let (u_tip, v_tip) = (place(tenth, 0.0), place(0.0, tenth));
-                arrow(&mut chart, (0.0, 0.0), u_tip, 0.025, color(0), 3)?;
-                arrow(&mut chart, (0.0, 0.0), v_tip, 0.025, color(1), 3)?;
-                let names =
-                    if k == 0 { ["û/10", "v̂/10"] } else { ["w_u/10", "w_v/10"] };
-                chart.draw_series([
-                    Text::new(
-                        names[0].to_string(),
-                        (u_tip.0 + 0.005, u_tip.1 - 0.03),
-                        label_font(),
-                    ),
-                    Text::new(
-                        names[1].to_string(),
-                        (v_tip.0 - 0.075, v_tip.1 + 0.02),
-                        label_font(),
-                    ),
-                ])?;
-                let letters = if k == 0 {
-                    ["p_i", "p_j", "p_k"]
-                } else {
-                    ["x_i", "x_j", "x_k"]
-                };
-                for (name, &(x, y)) in letters.iter().zip(&corners) {
-                    chart.draw_series([Circle::new(
-                        (x, y),
-                        4,
-                        REFERENCE.filled(),
-                    )])?;
-                    chart.draw_series([Text::new(
-                        name.to_string(),
-                        (x + 0.01, y + 0.02),
-                        label_font(),
-                    )])?;
-                }
-            }
-            Ok(())
+                    };
+                    let names = if k == 0 {
+                        (["û/10", "v̂/10"], ["p_i", "p_j", "p_k"])
+                    } else {
+                        (["w_u/10", "w_v/10"], ["x_i", "x_j", "x_k"])
+                    };
+                    triangle_panel(panel, &place, names)
+                },
+            )
         },
     )
+}
+
+/// A point of the pattern (u, v) where a panel of the map figure draws it.
+type Place<'a> = &'a dyn Fn(f64, f64) -> (f64, f64);
+
+/// One panel of the map figure: the triangle's threads, its outline, a tenth of a
+/// metre of warp and of weft as arrows, and its corners, each named.
+fn triangle_panel(
+    panel: &Area<'_>,
+    place: Place<'_>,
+    (tenths, corner_names): ([&str; 2], [&str; 3]),
+) -> DrawResult {
+    let mut chart = scene_chart(panel, -0.08..0.42, -0.06..0.33)?;
+    threads(&mut chart, place)?;
+    let corners: Vec<(f64, f64)> =
+        PATTERN.iter().map(|p| place(p[0], p[1])).collect();
+    line(&mut chart, &closed_ring(&corners), REFERENCE, 2)?;
+    let tenth = 0.1;
+    let (u_tip, v_tip) = (place(tenth, 0.0), place(0.0, tenth));
+    arrow(&mut chart, (0.0, 0.0), u_tip, 0.025, color(0), 3)?;
+    arrow(&mut chart, (0.0, 0.0), v_tip, 0.025, color(1), 3)?;
+    labels(
+        &mut chart,
+        &[
+            (tenths[0], (u_tip.0 + 0.005, u_tip.1 - 0.03)),
+            (tenths[1], (v_tip.0 - 0.075, v_tip.1 + 0.02)),
+        ],
+    )?;
+    for (name, &(x, y)) in corner_names.iter().zip(&corners) {
+        dots(&mut chart, &[(x, y)], 4, REFERENCE)?;
+        labels(&mut chart, &[(name, (x + 0.01, y + 0.02))])?;
+    }
+    Ok(())
+}
+
+/// The threads through the map figure's triangle: lines of constant v (warp) and
+/// constant u (weft), every 4 cm of pattern, clipped to the triangle.
+fn threads<'a, 'b: 'a>(chart: &mut Chart2d<'a, 'b>, place: Place<'_>) -> DrawResult {
+    for step in 1..8 {
+        let c = 0.04 * f64::from(step);
+        for (warp, ink) in [(true, color(0)), (false, color(1))] {
+            if let Some((p, q)) = chord(&PATTERN, warp, c) {
+                let ends = [place(p[0], p[1]), place(q[0], q[1])];
+                line(chart, &ends, pale(ink), 1)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The chord of `triangle` along a thread: the line v = c (warp) or u = c (weft)
@@ -676,7 +666,6 @@ fn hinge() -> Result<Vec<Drawing>, PbmError> {
     bend.position(&x, &mut c, &mut j)?;
     let theta = c[0] * rest.l_perp / rest.area.sqrt();
     require_finite([theta, rest.l_perp])?;
-    let (h_c, h_d) = (0.2, 0.15);
     titled_figure(
         [400, 700],
         "A hinge: the triangles a b c and b a d share the edge a b",
@@ -688,139 +677,95 @@ fn hinge() -> Result<Vec<Drawing>, PbmError> {
                     theta.to_degrees().abs()
                 ),
             ];
-            for (k, panel) in panels(root, layout, 2, 2).iter().enumerate() {
-                let panel = titled(panel, &titles[k], &label_font())?;
-                let label = |text: &str, at: (f64, f64)| {
-                    Text::new(text.to_string(), at, label_font())
-                };
-                if k == 0 {
-                    let mut chart = scene_chart(&panel, -0.06..0.52, -0.2..0.25)?;
-                    let pt = |i: usize| (flat[i][0], flat[i][1]);
-                    for tri in [[0, 1, 2, 0], [0, 1, 3, 0]] {
-                        let path: Vec<(f64, f64)> =
-                            tri.iter().map(|&i| pt(i)).collect();
-                        chart.draw_series([Polygon::new(
-                            path.clone(),
-                            color(0).mix(0.12).filled(),
-                        )])?;
-                        line(&mut chart, &path, REFERENCE, 2)?;
+            each_panel(
+                root,
+                layout,
+                (2, 2),
+                |k| titles[k].clone(),
+                |k, panel| {
+                    if k == 0 {
+                        flat_hinge(panel, &flat)
+                    } else {
+                        folded_hinge(panel, fold)
                     }
-                    line(&mut chart, &[pt(0), pt(1)], color(1), 4)?;
-                    // Heights, and the centres a third of the way up them.
-                    dashed_line(
-                        &mut chart,
-                        &[pt(2), (flat[2][0], 0.0)],
-                        REFERENCE,
-                        1,
-                    )?;
-                    dashed_line(
-                        &mut chart,
-                        &[pt(3), (flat[3][0], 0.0)],
-                        REFERENCE,
-                        1,
-                    )?;
-                    let centre = |i: usize| {
-                        (
-                            (flat[0][0] + flat[1][0] + flat[i][0]) / 3.0,
-                            flat[i][1] / 3.0,
-                        )
-                    };
-                    for i in [2, 3] {
-                        chart.draw_series([Circle::new(
-                            centre(i),
-                            5,
-                            color(2).filled(),
-                        )])?;
-                    }
-                    let at = flat[1][0] + 0.05;
-                    for i in [2, 3] {
-                        dashed_line(
-                            &mut chart,
-                            &[centre(i), (at, centre(i).1)],
-                            color(2),
-                            1,
-                        )?;
-                    }
-                    arrow(
-                        &mut chart,
-                        (at, centre(3).1),
-                        (at, centre(2).1),
-                        0.02,
-                        color(2),
-                        2,
-                    )?;
-                    arrow(
-                        &mut chart,
-                        (at, centre(2).1),
-                        (at, centre(3).1),
-                        0.02,
-                        color(2),
-                        2,
-                    )?;
-                    chart.draw_series([
-                        label("a", (-0.04, 0.01)),
-                        label("b", (0.405, -0.035)),
-                        label("c", (flat[2][0], flat[2][1] + 0.03)),
-                        label("d", (flat[3][0] + 0.01, flat[3][1] - 0.005)),
-                        label("h_c", (flat[2][0] + 0.01, 0.12)),
-                        label("h_d", (flat[3][0] + 0.01, -0.07)),
-                        label("l⊥", (at + 0.012, 0.05)),
-                    ])?;
-                } else {
-                    let mut chart = scene_chart(&panel, -0.2..0.28, -0.2..0.25)?;
-                    // Across the edge (a point here): face c to the left and up the
-                    // page, face d turned by the fold.
-                    let face_c = (-h_c, 0.0);
-                    let face_d = (h_d * fold.cos(), h_d * fold.sin());
-                    line(&mut chart, &[face_c, (0.0, 0.0), face_d], REFERENCE, 3)?;
-                    dashed_line(&mut chart, &[(0.0, 0.0), (h_d, 0.0)], REFERENCE, 1)?;
-                    chart.draw_series([Circle::new(
-                        (0.0, 0.0),
-                        6,
-                        color(1).filled(),
-                    )])?;
-                    let n_c = (0.0, 0.12);
-                    let n_d = (-0.12 * fold.sin(), 0.12 * fold.cos());
-                    let base_c = (-0.6 * h_c, 0.0);
-                    let base_d = (0.6 * face_d.0, 0.6 * face_d.1);
-                    arrow(
-                        &mut chart,
-                        base_c,
-                        (base_c.0 + n_c.0, base_c.1 + n_c.1),
-                        0.025,
-                        color(0),
-                        2,
-                    )?;
-                    arrow(
-                        &mut chart,
-                        base_d,
-                        (base_d.0 + n_d.0, base_d.1 + n_d.1),
-                        0.025,
-                        color(0),
-                        2,
-                    )?;
-                    let arc: Vec<(f64, f64)> = (0..=20)
-                        .map(|i| {
-                            let a = fold * f64::from(i) / 20.0;
-                            (0.09 * a.cos(), 0.09 * a.sin())
-                        })
-                        .collect();
-                    line(&mut chart, &arc, color(2), 2)?;
-                    chart.draw_series([
-                        label("edge a b", (-0.07, -0.04)),
-                        label("c's face", (face_c.0, -0.03)),
-                        label("d's face", (face_d.0 - 0.02, face_d.1 + 0.03)),
-                        label("n_c", (base_c.0 + 0.01, base_c.1 + 0.13)),
-                        label(
-                            "n_d",
-                            (base_d.0 + n_d.0 - 0.05, base_d.1 + n_d.1 + 0.03),
-                        ),
-                        label("θ", (0.1, 0.02)),
-                    ])?;
-                }
-            }
-            Ok(())
+                },
+            )
         },
+    )
+}
+
+/// The hinge flat, in its pattern (m): the two triangles, the shared edge, the
+/// heights h_c and h_d, the triangles' centres a third of the way up them, and l⊥
+/// between the centres.
+fn flat_hinge(panel: &Area<'_>, flat: &[[f64; 2]; 4]) -> DrawResult {
+    let mut chart = scene_chart(panel, -0.06..0.52, -0.2..0.25)?;
+    let pt = |i: usize| (flat[i][0], flat[i][1]);
+    for tri in [[0, 1, 2, 0], [0, 1, 3, 0]] {
+        let path: Vec<(f64, f64)> = tri.iter().map(|&i| pt(i)).collect();
+        shape(&mut chart, &path, color(0).mix(0.12), (REFERENCE, 2))?;
+    }
+    line(&mut chart, &[pt(0), pt(1)], color(1), 4)?;
+    dashed_line(&mut chart, &[pt(2), (flat[2][0], 0.0)], REFERENCE, 1)?;
+    dashed_line(&mut chart, &[pt(3), (flat[3][0], 0.0)], REFERENCE, 1)?;
+    let centre =
+        |i: usize| ((flat[0][0] + flat[1][0] + flat[i][0]) / 3.0, flat[i][1] / 3.0);
+    dots(&mut chart, &[centre(2), centre(3)], 5, color(2))?;
+    let at = flat[1][0] + 0.05;
+    for i in [2, 3] {
+        dashed_line(&mut chart, &[centre(i), (at, centre(i).1)], color(2), 1)?;
+    }
+    let (c, d) = ((at, centre(2).1), (at, centre(3).1));
+    arrow(&mut chart, d, c, 0.02, color(2), 2)?;
+    arrow(&mut chart, c, d, 0.02, color(2), 2)?;
+    labels(
+        &mut chart,
+        &[
+            ("a", (-0.04, 0.01)),
+            ("b", (0.405, -0.035)),
+            ("c", (flat[2][0], flat[2][1] + 0.03)),
+            ("d", (flat[3][0] + 0.01, flat[3][1] - 0.005)),
+            ("h_c", (flat[2][0] + 0.01, 0.12)),
+            ("h_d", (flat[3][0] + 0.01, -0.07)),
+            ("l⊥", (at + 0.012, 0.05)),
+        ],
+    )
+}
+
+/// The hinge seen along its edge (a point here), folded by `fold`: face c to the
+/// left and up the page, face d turned by the fold, their normals, and the angle.
+fn folded_hinge(panel: &Area<'_>, fold: f64) -> DrawResult {
+    let (h_c, h_d) = (0.2, 0.15);
+    let mut chart = scene_chart(panel, -0.2..0.28, -0.2..0.25)?;
+    let face_c = (-h_c, 0.0);
+    let face_d = (h_d * fold.cos(), h_d * fold.sin());
+    line(&mut chart, &[face_c, (0.0, 0.0), face_d], REFERENCE, 3)?;
+    dashed_line(&mut chart, &[(0.0, 0.0), (h_d, 0.0)], REFERENCE, 1)?;
+    dots(&mut chart, &[(0.0, 0.0)], 6, color(1))?;
+    let n_c = (0.0, 0.12);
+    let n_d = (-0.12 * fold.sin(), 0.12 * fold.cos());
+    let base_c = (-0.6 * h_c, 0.0);
+    let base_d = (0.6 * face_d.0, 0.6 * face_d.1);
+    let tip_c = (base_c.0 + n_c.0, base_c.1 + n_c.1);
+    let tip_d = (base_d.0 + n_d.0, base_d.1 + n_d.1);
+    arrow(&mut chart, base_c, tip_c, 0.025, color(0), 2)?;
+    arrow(&mut chart, base_d, tip_d, 0.025, color(0), 2)?;
+    let arc: Vec<(f64, f64)> = (0..=20)
+        .map(|i| {
+            let a = fold * f64::from(i) / 20.0;
+            (0.09 * a.cos(), 0.09 * a.sin())
+        })
+        .collect();
+    line(&mut chart, &arc, color(2), 2)?;
+    labels(
+        &mut chart,
+        &[
+            ("edge a b", (-0.07, -0.04)),
+            ("c's face", (face_c.0, -0.03)),
+            ("d's face", (face_d.0 - 0.02, face_d.1 + 0.03)),
+            ("n_c", (base_c.0 + 0.01, base_c.1 + 0.13)),
+            ("n_d", (tip_d.0 - 0.05, tip_d.1 + 0.03)),
+            ("θ", (0.1, 0.02)),
+        ],
     )
 }
 

@@ -7,6 +7,9 @@ use crate::scenes::{ChainSample, FRAME, projected_chain_run};
 use crate::scenes::{ITERATIONS, drag_run, stiffness_grid};
 use crate::sheet_static::substeps_for_stiffness;
 use nalgebra::Vector3;
+use pbm_collision::figures::parts::{
+    closed_ring, dots, dotted_line, each_panel, fill, labels, letter, shape,
+};
 use pbm_constraints::scenes::Chain;
 use pbm_particles::forces::G;
 use pbm_prelim::plot::prelude::*;
@@ -61,26 +64,7 @@ fn stiffness_vs_steps() -> Result<Vec<Drawing>, PbmError> {
                      60 Hz frames; XPBD α = 1 mm/N, PBD s = {s:.3} (equal at 1 step of 1 pass)"
         ),
         |root, _| {
-            let mut legend: Legend = ITERATIONS
-                .iter()
-                .enumerate()
-                .map(|(i, n)| {
-                    let passes = if *n == 1 { "pass" } else { "passes" };
-                    (
-                        format!("PBD, {n} {passes} per step"),
-                        Swatch::LineDots(color(i), LINE_WIDTH),
-                    )
-                })
-                .collect();
-            legend.push((
-                "XPBD, 1, 4 or 16 passes (one line)".into(),
-                Swatch::LineSquares(REFERENCE, 3),
-            ));
-            legend.push((
-                "the slides' λ update, 16 passes".into(),
-                Swatch::Dashed(color(4), LINE_WIDTH),
-            ));
-            let root = legend_below(root, &legend)?;
+            let root = legend_below(root, &stiffness_legend())?;
             let mut chart = chart_on(&root)
                 .build_cartesian_2d(-0.3..5.3, (1e2..1e9).log_scale())?;
             // Steps per frame double from tick to tick: the axis is log₂ of them.
@@ -90,10 +74,7 @@ fn stiffness_vs_steps() -> Result<Vec<Drawing>, PbmError> {
                 .y_label_formatter(&power_of_ten)
                 .draw()?;
             for (i, curve) in pbd.iter().enumerate() {
-                line(&mut chart, curve, color(i), LINE_WIDTH)?;
-                chart.draw_series(
-                    curve.iter().map(|&p| Circle::new(p, 4, color(i).filled())),
-                )?;
+                dotted_line(&mut chart, curve, (color(i), LINE_WIDTH), 4)?;
             }
             for curve in &xpbd {
                 line(&mut chart, curve, REFERENCE, 3)?;
@@ -108,6 +89,29 @@ fn stiffness_vs_steps() -> Result<Vec<Drawing>, PbmError> {
             Ok(())
         },
     )
+}
+
+/// The stiffness figure's legend: PBD at each number of passes, XPBD, and the
+/// slides' update.
+fn stiffness_legend() -> Legend {
+    let mut legend: Legend = ITERATIONS
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let passes = if *n == 1 { "pass" } else { "passes" };
+            let name = format!("PBD, {n} {passes} per step");
+            (name, Swatch::LineDots(color(i), LINE_WIDTH))
+        })
+        .collect();
+    legend.push((
+        "XPBD, 1, 4 or 16 passes (one line)".into(),
+        Swatch::LineSquares(REFERENCE, 3),
+    ));
+    legend.push((
+        "the slides' λ update, 16 passes".into(),
+        Swatch::Dashed(color(4), LINE_WIDTH),
+    ));
+    legend
 }
 
 /// The three runs of the chain figure: (label, samples).
@@ -195,6 +199,9 @@ fn faces(system: &BodySystem, model: &BoxChain) -> Vec<Vec<(f64, f64)>> {
         .collect()
 }
 
+/// One frame of the filmstrip: the time (s), each box's front face, and the mouse.
+type Shot = (f64, Vec<Vec<(f64, f64)>>, (f64, f64));
+
 /// Times of the filmstrip's frames (s).
 const FILM: [f64; 6] = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0];
 
@@ -230,38 +237,27 @@ fn drag_filmstrip() -> Result<Vec<Drawing>, PbmError> {
                 ("pin".into(), Swatch::Dot(REFERENCE, 5)),
             ];
             let root = legend_below(root, &legend)?;
-            for (k, (panel, (t, boxes, mouse))) in
-                panels(&root, layout, shots.len(), 3).iter().zip(&shots).enumerate()
-            {
-                let letter = (b'a' + k as u8) as char;
-                let panel = titled(
-                    panel,
-                    &format!("({letter}) t = {t:.2} s"),
-                    &label_font(),
-                )?;
-                let mut chart = scene_chart(&panel, -0.45..1.0, -1.15..0.1)?;
-                let seen = ((t / FRAME).round() as usize + 1).min(path.len());
-                dashed_line(&mut chart, &path[..seen], REFERENCE, LINE_WIDTH)?;
-                for face in boxes {
-                    chart.draw_series(std::iter::once(Polygon::new(
-                        face.clone(),
-                        color(0).mix(0.8).filled(),
-                    )))?;
-                }
-                chart.draw_series(std::iter::once(Circle::new(
-                    (0.0, 0.0),
-                    5,
-                    REFERENCE.filled(),
-                )))?;
-                chart.draw_series(std::iter::once(Circle::new(
-                    *mouse,
-                    5,
-                    color(1).filled(),
-                )))?;
-            }
-            Ok(())
+            let caption =
+                |k: usize| format!("({}) t = {:.2} s", letter(k), shots[k].0);
+            each_panel(&root, layout, (shots.len(), 3), caption, |k, panel| {
+                film_frame(panel, &shots[k], &path)
+            })
         },
     )
+}
+
+/// One frame of the filmstrip at time t: the mouse's path so far, the boxes, the
+/// pin and the mouse.
+fn film_frame(panel: &Area<'_>, shot: &Shot, path: &[(f64, f64)]) -> DrawResult {
+    let (t, boxes, mouse) = shot;
+    let mut chart = scene_chart(panel, -0.45..1.0, -1.15..0.1)?;
+    let seen = ((t / FRAME).round() as usize + 1).min(path.len());
+    dashed_line(&mut chart, &path[..seen], REFERENCE, LINE_WIDTH)?;
+    for face in boxes {
+        fill(&mut chart, face, color(0).mix(0.8))?;
+    }
+    dots(&mut chart, &[(0.0, 0.0)], 5, REFERENCE)?;
+    dots(&mut chart, &[*mouse], 5, color(1))
 }
 
 /// Two particles on a stretched link (the heavy one first), corrected by one PBD
@@ -287,11 +283,54 @@ fn link_correction() -> Result<[[(f64, f64); 2]; 2], PbmError> {
 }
 
 fn projection_picture() -> Result<Vec<Drawing>, PbmError> {
+    let [before, after] = link_correction()?;
+    let plate = plate_correction()?;
+    titled_figure(
+        [420, 760],
+        "One projection moves each part by its inverse mass times the same impulse",
+        |root, layout| {
+            let legend: Legend = vec![
+                ("before".into(), Swatch::Dashed(REFERENCE, 2)),
+                ("after the projection".into(), Swatch::Line(color(0), 2)),
+                ("moves".into(), Swatch::Line(color(1), 2)),
+            ];
+            let root = legend_below(root, &legend)?;
+            let titles = [
+                "(a) a stretched link: 3 kg and 1 kg".to_string(),
+                format!("(b) a plate: w = {:.2} kg⁻¹ at the corner", plate.w),
+            ];
+            each_panel(
+                &root,
+                layout,
+                (2, 2),
+                |k| titles[k].clone(),
+                |k, panel| {
+                    if k == 0 {
+                        link_panel(panel, before, after)
+                    } else {
+                        plate_panel(panel, &plate)
+                    }
+                },
+            )
+        },
+    )
+}
+
+/// A 2 kg plate 1.2 m × 0.6 m, pushed at a corner straight up by a positional
+/// impulse of 0.04 kg m: its generalized inverse mass w at the corner, its outline
+/// before and after, and the corner before and after (how far the corner moves is
+/// w times the impulse).
+struct PlateCorrection {
+    w: f64,
+    start: Vec<(f64, f64)>,
+    moved: Vec<(f64, f64)>,
+    corner: (f64, f64),
+    corner_after: (f64, f64),
+}
+
+fn plate_correction() -> Result<PlateCorrection, PbmError> {
     use crate::rigid::Body;
     use pbm_rigid::mass::MassProperties;
-    let [before, after] = link_correction()?;
-    // A 2 kg plate 1.2 m × 0.6 m, pushed at a corner straight up by a positional
-    // impulse of 0.04 kg m: how far the corner moves is w times the impulse.
     let props = MassProperties::block(Vector3::new(1.2, 0.6, 0.1), 2.0)?;
     let mut body = Body::new(&props, Vector3::zeros(), crate::scenes::UNROTATED)?;
     let corner = Vector3::new(0.6, -0.3, 0.0);
@@ -309,113 +348,61 @@ fn projection_picture() -> Result<Vec<Drawing>, PbmError> {
     let start = outline(&body);
     body.apply_correction(&corner, &(n * 0.04));
     let moved = outline(&body);
-    let corner_after = body.world_point(&corner);
-    require_finite([w, corner_after.x, corner_after.y])?;
-    titled_figure(
-        [420, 760],
-        "One projection moves each part by its inverse mass times the same impulse",
-        |root, layout| {
-            let legend: Legend = vec![
-                ("before".into(), Swatch::Dashed(REFERENCE, 2)),
-                ("after the projection".into(), Swatch::Line(color(0), 2)),
-                ("moves".into(), Swatch::Line(color(1), 2)),
-            ];
-            let root = legend_below(root, &legend)?;
-            let titles = [
-                "(a) a stretched link: 3 kg and 1 kg".to_string(),
-                format!("(b) a plate: w = {w:.2} kg⁻¹ at the corner"),
-            ];
-            for (k, panel) in panels(&root, layout, 2, 2).iter().enumerate() {
-                let panel = titled(panel, &titles[k], &label_font())?;
-                let label = |text: &str, at: (f64, f64)| {
-                    Text::new(text.to_string(), at, label_font())
-                };
-                if k == 0 {
-                    let mut chart = scene_chart(&panel, -0.25..1.45, -0.3..0.8)?;
-                    dashed_line(&mut chart, &before, REFERENCE, 2)?;
-                    line(&mut chart, &after, color(0), 2)?;
-                    for (i, radius) in [(0, 9), (1, 5)] {
-                        chart.draw_series([Circle::new(
-                            before[i],
-                            radius,
-                            REFERENCE.stroke_width(2),
-                        )])?;
-                        chart.draw_series([Circle::new(
-                            after[i],
-                            radius,
-                            color(0).filled(),
-                        )])?;
-                        arrow(&mut chart, before[i], after[i], 0.05, color(1), 2)?;
-                    }
-                    chart.draw_series([
-                        label(
-                            "3 kg moves ¼",
-                            (before[0].0 - 0.2, before[0].1 - 0.12),
-                        ),
-                        label(
-                            "1 kg moves ¾",
-                            (before[1].0 - 0.35, before[1].1 + 0.12),
-                        ),
-                    ])?;
-                } else {
-                    let mut chart = scene_chart(&panel, -0.9..0.9, -0.55..0.6)?;
-                    let close = |p: &[(f64, f64)]| {
-                        let mut c = p.to_vec();
-                        c.push(p[0]);
-                        c
-                    };
-                    dashed_line(&mut chart, &close(&start), REFERENCE, 2)?;
-                    chart.draw_series([Polygon::new(
-                        moved.clone(),
-                        color(0).mix(0.15).filled(),
-                    )])?;
-                    line(&mut chart, &close(&moved), color(0), 2)?;
-                    // The arm r from the centre and its lever: the distance from the
-                    // centre to the impulse's line of action.
-                    arrow(
-                        &mut chart,
-                        (0.0, 0.0),
-                        (corner.x, corner.y),
-                        0.05,
-                        REFERENCE,
-                        1,
-                    )?;
-                    dashed_line(
-                        &mut chart,
-                        &[(0.0, 0.0), (corner.x, 0.0)],
-                        color(2),
-                        2,
-                    )?;
-                    arrow(
-                        &mut chart,
-                        (corner.x, corner.y - 0.2),
-                        (corner.x, corner.y),
-                        0.05,
-                        color(2),
-                        2,
-                    )?;
-                    arrow(
-                        &mut chart,
-                        (corner.x, corner.y),
-                        (corner_after.x, corner_after.y),
-                        0.04,
-                        color(1),
-                        2,
-                    )?;
-                    chart.draw_series([Circle::new(
-                        (0.0, 0.0),
-                        4,
-                        REFERENCE.filled(),
-                    )])?;
-                    chart.draw_series([
-                        label("r", (0.26, -0.06)),
-                        label("lever |r × n|", (0.04, 0.13)),
-                        label("n", (corner.x + 0.03, corner.y - 0.2)),
-                    ])?;
-                }
-            }
-            Ok(())
-        },
+    let after = body.world_point(&corner);
+    require_finite([w, after.x, after.y])?;
+    let (corner, corner_after) = ((corner.x, corner.y), (after.x, after.y));
+    Ok(PlateCorrection { w, start, moved, corner, corner_after })
+}
+
+/// Panel (a): a stretched link before and after one projection, each particle
+/// moved by its share.
+fn link_panel(
+    panel: &Area<'_>,
+    before: [(f64, f64); 2],
+    after: [(f64, f64); 2],
+) -> DrawResult {
+    let mut chart = scene_chart(panel, -0.25..1.45, -0.3..0.8)?;
+    dashed_line(&mut chart, &before, REFERENCE, 2)?;
+    line(&mut chart, &after, color(0), 2)?;
+    for (i, radius) in [(0, 9), (1, 5)] {
+        chart.draw_series([Circle::new(
+            before[i],
+            radius,
+            REFERENCE.stroke_width(2),
+        )])?;
+        dots(&mut chart, &[after[i]], radius, color(0))?;
+        arrow(&mut chart, before[i], after[i], 0.05, color(1), 2)?;
+    }
+    labels(
+        &mut chart,
+        &[
+            ("3 kg moves ¼", (before[0].0 - 0.2, before[0].1 - 0.12)),
+            ("1 kg moves ¾", (before[1].0 - 0.35, before[1].1 + 0.12)),
+        ],
+    )
+}
+
+/// Panel (b): the plate before and after, the arm r from its centre to the corner
+/// and its lever, the impulse's direction n, and the corner's move.
+fn plate_panel(panel: &Area<'_>, plate: &PlateCorrection) -> DrawResult {
+    let mut chart = scene_chart(panel, -0.9..0.9, -0.55..0.6)?;
+    dashed_line(&mut chart, &closed_ring(&plate.start), REFERENCE, 2)?;
+    shape(&mut chart, &plate.moved, color(0).mix(0.15), (color(0), 2))?;
+    // The arm r from the centre and its lever: the distance from the centre to the
+    // impulse's line of action.
+    let corner = plate.corner;
+    arrow(&mut chart, (0.0, 0.0), corner, 0.05, REFERENCE, 1)?;
+    dashed_line(&mut chart, &[(0.0, 0.0), (corner.0, 0.0)], color(2), 2)?;
+    arrow(&mut chart, (corner.0, corner.1 - 0.2), corner, 0.05, color(2), 2)?;
+    arrow(&mut chart, corner, plate.corner_after, 0.04, color(1), 2)?;
+    dots(&mut chart, &[(0.0, 0.0)], 4, REFERENCE)?;
+    labels(
+        &mut chart,
+        &[
+            ("r", (0.26, -0.06)),
+            ("lever |r × n|", (0.04, 0.13)),
+            ("n", (corner.0 + 0.03, corner.1 - 0.2)),
+        ],
     )
 }
 
@@ -471,10 +458,7 @@ fn sheet_calibration() -> Result<Vec<Drawing>, PbmError> {
                 dashed_line(&mut chart, &[(3.0, bound), (8.3, bound)], REFERENCE, 2)?;
             }
             for (i, curve) in curves.iter().enumerate() {
-                line(&mut chart, curve, color(i), LINE_WIDTH)?;
-                chart.draw_series(
-                    curve.iter().map(|&p| Circle::new(p, 4, color(i).filled())),
-                )?;
+                dotted_line(&mut chart, curve, (color(i), LINE_WIDTH), 4)?;
             }
             Ok(())
         },

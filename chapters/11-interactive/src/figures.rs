@@ -11,6 +11,9 @@ use crate::scenes::{Falling, Feeder, Graze, Jack, Ledge, Overlaps, Pile};
 use crate::scenes::{Fault, drive, faulty};
 use crate::world::{Order, Settings, World};
 use nalgebra::Vector2;
+use pbm_collision::figures::parts::{
+    Chart2d, dots, dotted_line, each_panel, letter, ring, shape,
+};
 use pbm_collision::polygon::{ConvexPolygon, separation};
 use pbm_prelim::plot::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -152,16 +155,6 @@ fn frame_of(world: &World, kind: impl Fn(usize) -> Kind) -> Frame {
     Frame { time: world.time(), parts, pins, contacts: Vec::new(), mouse }
 }
 
-/// A chart of the plane in metres.
-type Scene<'a, 'b> = ChartContext<
-    'a,
-    SVGBackend<'b>,
-    Cartesian2d<
-        plotters::coord::types::RangedCoordf64,
-        plotters::coord::types::RangedCoordf64,
-    >,
->;
-
 /// Axes on `area` for a window of `x` by `y` metres at equal scale, with about
 /// `labels` tick labels along x, to `decimals` places.
 fn scene_axes<'a, 'b>(
@@ -169,7 +162,7 @@ fn scene_axes<'a, 'b>(
     x: std::ops::Range<f64>,
     y: std::ops::Range<f64>,
     (labels, decimals): (usize, usize),
-) -> Result<Scene<'a, 'b>, Box<dyn std::error::Error>> {
+) -> Result<Chart2d<'a, 'b>, Box<dyn std::error::Error>> {
     let (pw, ph) = area.dim_in_pixel();
     let (xr, yr) =
         equal_scale_in((pw.saturating_sub(70), ph.saturating_sub(50)), x, y);
@@ -194,7 +187,7 @@ fn draw_frame(
 }
 
 /// Draws `frame`'s parts, pins, contacts and mouse on `chart`.
-fn draw_parts<'a, 'b: 'a>(chart: &mut Scene<'a, 'b>, frame: &Frame) -> DrawResult {
+fn draw_parts<'a, 'b: 'a>(chart: &mut Chart2d<'a, 'b>, frame: &Frame) -> DrawResult {
     // Fixed parts first, then the mechanism's, then what it carries on top.
     let passes = [
         Kind::Frame,
@@ -213,33 +206,15 @@ fn draw_parts<'a, 'b: 'a>(chart: &mut Scene<'a, 'b>, frame: &Frame) -> DrawResul
                 polygon.vertices().iter().map(|v| (v.x, v.y)).collect();
             let c = kind.colour();
             let fill = if *kind == Kind::Frame { 0.3 } else { 0.45 };
-            chart.draw_series(std::iter::once(Polygon::new(
-                corners.clone(),
-                c.mix(fill).filled(),
-            )))?;
-            let mut outline = corners.clone();
-            outline.push(corners[0]);
-            line(chart, &outline, c, 1)?;
+            shape(chart, &corners, c.mix(fill), (c, 1))?;
         }
     }
     for p in &frame.pins {
-        chart.draw_series(std::iter::once(Circle::new(
-            (p.x, p.y),
-            4,
-            WHITE.filled(),
-        )))?;
-        chart.draw_series(std::iter::once(Circle::new(
-            (p.x, p.y),
-            4,
-            PIN.stroke_width(2),
-        )))?;
+        ring(chart, (p.x, p.y), 4, PIN)?;
     }
-    chart.draw_series(
-        frame
-            .contacts
-            .iter()
-            .map(|p| Circle::new((p.x, p.y), 3, contact_colour().filled())),
-    )?;
+    let contacts: Vec<(f64, f64)> =
+        frame.contacts.iter().map(|p| (p.x, p.y)).collect();
+    dots(chart, &contacts, 3, contact_colour())?;
     if let Some((target, held)) = frame.mouse {
         let spring = [(held.x, held.y), (target.x, target.y)];
         dashed_line(chart, &spring, mouse_colour(), LINE_WIDTH)?;
@@ -469,23 +444,10 @@ fn jack_pump() -> Result<Vec<Drawing>, PbmError> {
 
 fn jack_climb() -> Result<Vec<Drawing>, PbmError> {
     let seconds = 9.0;
-    let swings = [Jack::BOOK.swing, 0.2];
-    let mut lifts = Vec::new();
-    for &swing in &swings {
-        let jack = Jack { swing, ..Jack::BOOK };
-        let mut world = jack.build(settings())?;
-        let start = world.bodies()[Jack::RACK].position().y;
-        let mut track = vec![(0.0, 0.0)];
-        while world.time() < seconds - 1e-9 {
-            jack.step(&mut world)?;
-            track.push((
-                world.time(),
-                world.bodies()[Jack::RACK].position().y - start,
-            ));
-        }
-        require_finite(track.iter().map(|p| p.1))?;
-        lifts.push(track);
-    }
+    let lifts = [Jack::BOOK.swing, 0.2]
+        .iter()
+        .map(|&swing| rack_rise(swing, seconds))
+        .collect::<Result<Vec<_>, _>>()?;
     let angle: Vec<(f64, f64)> = (0..=900)
         .map(|i| {
             let t = seconds * i as f64 / 900.0;
@@ -500,22 +462,7 @@ fn jack_climb() -> Result<Vec<Drawing>, PbmError> {
             Jack::BOOK.period
         ),
         |root, _| {
-            let legend: Legend = vec![
-                (
-                    "rack, lever swung 0.3 rad".into(),
-                    Swatch::Line(color(0), LINE_WIDTH),
-                ),
-                (
-                    "rack, lever swung 0.2 rad".into(),
-                    Swatch::Line(color(1), LINE_WIDTH),
-                ),
-                ("whole teeth (0.4 m apart)".into(), Swatch::Dashed(REFERENCE, 1)),
-                (
-                    "the mouse's lever angle, 0.3 rad swing".into(),
-                    Swatch::Line(color(3), LINE_WIDTH),
-                ),
-            ];
-            let root = legend_below(root, &legend)?;
+            let root = legend_below(root, &climb_legend())?;
             let (upper, lower) = root.split_vertically(root.dim_in_pixel().1 * 3 / 5);
             let mut chart =
                 chart_on(&upper).build_cartesian_2d(0.0..seconds, -0.2..2.8)?;
@@ -530,10 +477,37 @@ fn jack_climb() -> Result<Vec<Drawing>, PbmError> {
             let mut chart =
                 chart_on(&lower).build_cartesian_2d(0.0..seconds, -0.4..0.4)?;
             axes(&mut chart, "time (s)", "lever angle (rad)").y_labels(5).draw()?;
-            line(&mut chart, &angle, color(3), LINE_WIDTH)?;
-            Ok(())
+            line(&mut chart, &angle, color(3), LINE_WIDTH)
         },
     )
+}
+
+/// The rise of the jack's rack over `seconds` of pumping, its lever swung `swing`
+/// either way: (t, rise) after every step.
+fn rack_rise(swing: f64, seconds: f64) -> Result<Vec<(f64, f64)>, PbmError> {
+    let jack = Jack { swing, ..Jack::BOOK };
+    let mut world = jack.build(settings())?;
+    let start = world.bodies()[Jack::RACK].position().y;
+    let mut track = vec![(0.0, 0.0)];
+    while world.time() < seconds - 1e-9 {
+        jack.step(&mut world)?;
+        track.push((world.time(), world.bodies()[Jack::RACK].position().y - start));
+    }
+    require_finite(track.iter().map(|p| p.1))?;
+    Ok(track)
+}
+
+/// The climb figure's legend.
+fn climb_legend() -> Legend {
+    vec![
+        ("rack, lever swung 0.3 rad".into(), Swatch::Line(color(0), LINE_WIDTH)),
+        ("rack, lever swung 0.2 rad".into(), Swatch::Line(color(1), LINE_WIDTH)),
+        ("whole teeth (0.4 m apart)".into(), Swatch::Dashed(REFERENCE, 1)),
+        (
+            "the mouse's lever angle, 0.3 rad swing".into(),
+            Swatch::Line(color(3), LINE_WIDTH),
+        ),
+    ]
 }
 
 fn pile() -> Result<Vec<Drawing>, PbmError> {
@@ -598,100 +572,122 @@ fn step_loop() -> Result<Vec<Drawing>, PbmError> {
     titled_figure(
         [620, 900],
         "One step of the interactive world; between frames the mouse moves, and pins come and go",
-        |area, layout| {
-            let (w, h) = area.dim_in_pixel();
-            let (w, h) = (f64::from(w), f64::from(h));
-            let pixel =
-                |(x, y): (f64, f64)| ((x * w).round() as i32, (y * h).round() as i32);
-            let font = layout.pick(label_font(), tick_font());
-            let centred = font.pos(Pos::new(HPos::Center, VPos::Center));
-            let line_step = layout.pick(19.0, 17.0) / h;
-            // Each box's lines and half height (fractions of the area).
-            let boxed = |text: &str, half_w: f64| {
-                let inside = (2.0 * half_w * w - 14.0).max(1.0) as u32;
-                let lines = wrap(area, text, &font, inside);
-                let half_h = 0.5 * line_step * lines.len() as f64 + 7.0 / h;
-                (lines, half_h)
-            };
-            let draw_box = |(x, y): (f64, f64),
-                            half_w: f64,
-                            (lines, half_h): &(Vec<String>, f64),
-                            ink: RGBColor|
-             -> DrawResult {
-                let corners = [
-                    pixel((x - half_w, y - half_h)),
-                    pixel((x + half_w, y + half_h)),
-                ];
-                area.draw(&Rectangle::new(corners, WHITE.filled()))?;
-                area.draw(&Rectangle::new(corners, ink.stroke_width(2)))?;
-                let top = y - line_step * (lines.len() as f64 - 1.0) / 2.0;
-                for (k, line) in lines.iter().enumerate() {
-                    let at = pixel((x, top + line_step * k as f64));
-                    area.draw(&Text::new(line.clone(), at, centred.clone()))?;
-                }
-                Ok(())
-            };
-            let arrow_between = |from: (f64, f64), to: (f64, f64)| -> DrawResult {
-                let (a, b) = (pixel(from), pixel(to));
-                area.draw(&PathElement::new(vec![a, b], REFERENCE.stroke_width(2)))?;
-                let (dx, dy) = (f64::from(b.0 - a.0), f64::from(b.1 - a.1));
-                let len = dx.hypot(dy).max(1e-9);
-                let (ux, uy) = (dx / len, dy / len);
-                let back = (f64::from(b.0) - 9.0 * ux, f64::from(b.1) - 9.0 * uy);
-                let side = (-uy * 5.0, ux * 5.0);
-                let round = |(x, y): (f64, f64)| (x.round() as i32, y.round() as i32);
-                let head = vec![
-                    b,
-                    round((back.0 + side.0, back.1 + side.1)),
-                    round((back.0 - side.0, back.1 - side.1)),
-                ];
-                area.draw(&Polygon::new(head, REFERENCE.filled()))?;
-                Ok(())
-            };
-            // The main column, top to bottom; the collision-time branch beside
-            // Integrate; the loop back up on the left.
-            let (column, half) = (layout.pick(0.37, 0.355), layout.pick(0.29, 0.3));
-            let boxes: Vec<_> = STAGES
-                .iter()
-                .map(|(name, what)| boxed(&format!("{name}: {what}"), half))
-                .collect();
-            let ys: Vec<f64> = (0..STAGES.len())
-                .map(|k| 0.07 + 0.86 * k as f64 / (STAGES.len() - 1) as f64)
-                .collect();
-            for k in 0..STAGES.len() - 1 {
-                let from = (column, ys[k] + boxes[k].1);
-                arrow_between(from, (column, ys[k + 1] - boxes[k + 1].1))?;
-            }
-            let left = column - half - 0.035;
-            let (last, first) = (STAGES.len() - 1, 0);
-            let back =
-                [(column - half, ys[last]), (left, ys[last]), (left, ys[first])];
-            let back: Vec<_> = back.iter().map(|&p| pixel(p)).collect();
-            area.draw(&PathElement::new(back, REFERENCE.stroke_width(2)))?;
-            arrow_between((left, ys[first]), (column - half, ys[first]))?;
-            let (side_x, side_half) =
-                (layout.pick(0.84, 0.845), layout.pick(0.145, 0.15));
-            let side = boxed(
-                "deeper than ε after the step? collision time: interpolate, check, cut the step",
-                side_half,
-            );
-            let branch_y = 0.5 * (ys[4] + ys[5]);
-            arrow_between(
-                (column + half, ys[4]),
-                (side_x - side_half, branch_y - 0.02),
-            )?;
-            arrow_between(
-                (side_x - side_half, branch_y + 0.02),
-                (column + half, ys[5]),
-            )?;
-            for (k, b) in boxes.iter().enumerate() {
-                let ink = if k == 3 { color(1) } else { color(0) };
-                draw_box((column, ys[k]), half, b, ink)?;
-            }
-            draw_box((side_x, branch_y), side_half, &side, color(2))?;
-            Ok(())
-        },
+        |area, layout| loop_diagram(&Diagram::new(area, layout), layout),
     )
+}
+
+/// The loop figure: the stages in a column, top to bottom, with the loop back up
+/// on the left, and the collision-time branch beside Integrate.
+fn loop_diagram(d: &Diagram<'_, '_>, layout: Layout) -> DrawResult {
+    let (column, half) = (layout.pick(0.37, 0.355), layout.pick(0.29, 0.3));
+    let boxes: Vec<TextBox> = STAGES
+        .iter()
+        .map(|(name, what)| d.text_box(&format!("{name}: {what}"), half))
+        .collect();
+    let ys: Vec<f64> = (0..STAGES.len())
+        .map(|k| 0.07 + 0.86 * k as f64 / (STAGES.len() - 1) as f64)
+        .collect();
+    for k in 0..STAGES.len() - 1 {
+        let from = (column, ys[k] + boxes[k].1);
+        d.arrow((from, (column, ys[k + 1] - boxes[k + 1].1)))?;
+    }
+    let left = column - half - 0.035;
+    let (last, first) = (STAGES.len() - 1, 0);
+    let back = [(column - half, ys[last]), (left, ys[last]), (left, ys[first])];
+    let back: Vec<_> = back.iter().map(|&p| d.pixel(p)).collect();
+    d.area.draw(&PathElement::new(back, REFERENCE.stroke_width(2)))?;
+    d.arrow(((left, ys[first]), (column - half, ys[first])))?;
+    let (side_x, side_half) = (layout.pick(0.84, 0.845), layout.pick(0.145, 0.15));
+    let side = d.text_box(
+        "deeper than ε after the step? collision time: interpolate, check, cut the step",
+        side_half,
+    );
+    let branch_y = 0.5 * (ys[4] + ys[5]);
+    d.arrow(((column + half, ys[4]), (side_x - side_half, branch_y - 0.02)))?;
+    d.arrow(((side_x - side_half, branch_y + 0.02), (column + half, ys[5])))?;
+    for (k, b) in boxes.iter().enumerate() {
+        let ink = if k == 3 { color(1) } else { color(0) };
+        d.draw_box((column, ys[k]), half, b, ink)?;
+    }
+    d.draw_box((side_x, branch_y), side_half, &side, color(2))
+}
+
+/// A box of text: its lines, and its half height (a fraction of the diagram).
+type TextBox = (Vec<String>, f64);
+
+/// A diagram drawn on `area` in fractions of its width and height: boxes of wrapped
+/// text, and arrows between them.
+struct Diagram<'x, 'a> {
+    area: &'x Area<'a>,
+    w: f64,
+    h: f64,
+    font: TextStyle<'static>,
+    /// The height of a line of text, a fraction of the diagram's.
+    line_step: f64,
+}
+
+impl<'x, 'a> Diagram<'x, 'a> {
+    fn new(area: &'x Area<'a>, layout: Layout) -> Self {
+        let (w, h) = area.dim_in_pixel();
+        let (w, h) = (f64::from(w), f64::from(h));
+        let font = layout.pick(label_font(), tick_font());
+        Diagram { area, w, h, font, line_step: layout.pick(19.0, 17.0) / h }
+    }
+
+    /// Where the point (x, y), in fractions of the diagram, is in pixels.
+    fn pixel(&self, (x, y): (f64, f64)) -> (i32, i32) {
+        ((x * self.w).round() as i32, (y * self.h).round() as i32)
+    }
+
+    /// `text` wrapped to a box `half_w` either side of its centre.
+    fn text_box(&self, text: &str, half_w: f64) -> TextBox {
+        let inside = (2.0 * half_w * self.w - 14.0).max(1.0) as u32;
+        let lines = wrap(self.area, text, &self.font, inside);
+        let half_h = 0.5 * self.line_step * lines.len() as f64 + 7.0 / self.h;
+        (lines, half_h)
+    }
+
+    /// Draws `text` in a white box edged in `ink`, centred at (x, y).
+    fn draw_box(
+        &self,
+        (x, y): (f64, f64),
+        half_w: f64,
+        (lines, half_h): &TextBox,
+        ink: RGBColor,
+    ) -> DrawResult {
+        let corners = [
+            self.pixel((x - half_w, y - half_h)),
+            self.pixel((x + half_w, y + half_h)),
+        ];
+        self.area.draw(&Rectangle::new(corners, WHITE.filled()))?;
+        self.area.draw(&Rectangle::new(corners, ink.stroke_width(2)))?;
+        let top = y - self.line_step * (lines.len() as f64 - 1.0) / 2.0;
+        let centred = self.font.pos(Pos::new(HPos::Center, VPos::Center));
+        for (k, line) in lines.iter().enumerate() {
+            let at = self.pixel((x, top + self.line_step * k as f64));
+            self.area.draw(&Text::new(line.clone(), at, centred.clone()))?;
+        }
+        Ok(())
+    }
+
+    /// An arrow from `from` to `to` with a filled head.
+    fn arrow(&self, (from, to): ((f64, f64), (f64, f64))) -> DrawResult {
+        let (a, b) = (self.pixel(from), self.pixel(to));
+        self.area.draw(&PathElement::new(vec![a, b], REFERENCE.stroke_width(2)))?;
+        let (dx, dy) = (f64::from(b.0 - a.0), f64::from(b.1 - a.1));
+        let len = dx.hypot(dy).max(1e-9);
+        let (ux, uy) = (dx / len, dy / len);
+        let back = (f64::from(b.0) - 9.0 * ux, f64::from(b.1) - 9.0 * uy);
+        let side = (-uy * 5.0, ux * 5.0);
+        let round = |(x, y): (f64, f64)| (x.round() as i32, y.round() as i32);
+        let head = vec![
+            b,
+            round((back.0 + side.0, back.1 + side.1)),
+            round((back.0 - side.0, back.1 - side.1)),
+        ];
+        self.area.draw(&Polygon::new(head, REFERENCE.filled()))?;
+        Ok(())
+    }
 }
 
 /// The road-runner figure's ledge, a block 10 cm square slid off it at
@@ -759,6 +755,60 @@ fn step_past_edge(
 }
 
 fn road_runner() -> Result<Vec<Drawing>, PbmError> {
+    let runs = road_runs()?;
+    let (steps, [book_late, coarse_late]) = (runs.steps, runs.late);
+    let window = (runs.tip - 0.04)..(runs.edge + 0.14);
+    let height: fn(&Slid) -> f64 = |p| 100.0 * p.y;
+    let speed: fn(&Slid) -> f64 = |p| p.vy;
+    let ms = |h: f64| 1000.0 * h;
+    titled_figure(
+        [900, 1180],
+        &format!(
+            "A block {:.0} cm square slid off a table's edge at {SLIDE_SPEED} m/s. The contacts found at a step's start hold for the whole step: the {:.0}-ms step that begins with the block on the table carries it level past the edge, and it falls as if it had left {:.0} ms late; with the book's {:.0} ms steps, {:.0} ms late",
+            100.0 * SLIDE.block.0,
+            ms(steps[2]),
+            ms(coarse_late),
+            ms(steps[1]),
+            ms(book_late),
+        ),
+        |root, layout| {
+            let root = legend_below(root, &road_runner_legend(&steps))?;
+            let quantities = [
+                ("(a) the block's height", "height of the centre (cm)", height),
+                (
+                    "(b) its vertical velocity: free fall is a line of slope −g, and a late start shifts it to the right",
+                    "vertical velocity (m/s)",
+                    speed,
+                ),
+            ];
+            each_panel(
+                &root,
+                layout,
+                (2, 1),
+                |k| quantities[k].0.into(),
+                |k, panel| {
+                    let (_, axis, value) = quantities[k];
+                    slide_panel(panel, &runs, &window, (axis, value))
+                },
+            )
+        },
+    )
+}
+
+/// The road-runner figure's runs: the three steps and a track of each; when the
+/// reference's centre passes the edge (`tip`) and its trailing corner leaves it
+/// (`edge`); the coarse step in which the corner leaves; and how late the book's
+/// and the coarse run fall (s).
+struct RoadRunner {
+    steps: [f64; 3],
+    tracks: Vec<Vec<Slid>>,
+    tip: f64,
+    edge: f64,
+    coarse: (f64, f64),
+    late: [f64; 2],
+}
+
+fn road_runs() -> Result<RoadRunner, PbmError> {
     let seconds = 0.8;
     let steps = slide_steps();
     let tracks = steps
@@ -787,102 +837,82 @@ fn road_runner() -> Result<Vec<Drawing>, PbmError> {
         require_finite([late])?;
         Ok(late)
     };
-    let (book_late, coarse_late) = (late(&tracks[1])?, late(&tracks[2])?);
-    let window = (tip - 0.04)..(edge + 0.14);
-    let series = |track: &[Slid], value: fn(&Slid) -> f64| -> Vec<(f64, f64)> {
+    let late = [late(&tracks[1])?, late(&tracks[2])?];
+    Ok(RoadRunner { steps, tracks, tip, edge, coarse, late })
+}
+
+/// The road-runner figure's legend: the three runs, the reference's two moments,
+/// and the coarse step in which the block leaves.
+fn road_runner_legend(steps: &[f64; 3]) -> Legend {
+    let ms = |h: f64| 1000.0 * h;
+    vec![
+        (
+            format!("h = {:.0} ms, the reference", ms(steps[0])),
+            Swatch::Line(REFERENCE, LINE_WIDTH),
+        ),
+        (
+            format!(
+                "h = {:.0} ms, the book's: a dot at each step's end",
+                ms(steps[1])
+            ),
+            Swatch::LineDots(color(0), LINE_WIDTH),
+        ),
+        (
+            format!("h = {:.0} ms: a dot at each step's end", ms(steps[2])),
+            Swatch::LineDots(color(1), LINE_WIDTH),
+        ),
+        (
+            "its centre passes the edge, and it starts to tip (reference run)".into(),
+            Swatch::Line(tint(REFERENCE, 0.5), 1),
+        ),
+        (
+            "its trailing corner leaves the edge (reference run)".into(),
+            Swatch::Dashed(REFERENCE, 1),
+        ),
+        (
+            format!(
+                "the {:.0}-ms step in which it leaves: held up to the step's end",
+                ms(steps[2])
+            ),
+            Swatch::Square(tint(color(1), 0.2)),
+        ),
+    ]
+}
+
+/// One panel of the road-runner figure: `value` of each run over `window` (s),
+/// against the coarse step in which the block leaves and the reference's moments.
+fn slide_panel(
+    panel: &Area<'_>,
+    runs: &RoadRunner,
+    window: &std::ops::Range<f64>,
+    (axis, value): (&str, fn(&Slid) -> f64),
+) -> DrawResult {
+    let series = |track: &[Slid]| -> Vec<(f64, f64)> {
         track
             .iter()
             .filter(|p| window.contains(&p.t))
             .map(|p| (p.t, value(p)))
             .collect()
     };
-    let height: fn(&Slid) -> f64 = |p| 100.0 * p.y;
-    let speed: fn(&Slid) -> f64 = |p| p.vy;
-    let ms = |h: f64| 1000.0 * h;
-    titled_figure(
-        [900, 1180],
-        &format!(
-            "A block {:.0} cm square slid off a table's edge at {SLIDE_SPEED} m/s. The contacts found at a step's start hold for the whole step: the {:.0}-ms step that begins with the block on the table carries it level past the edge, and it falls as if it had left {:.0} ms late; with the book's {:.0} ms steps, {:.0} ms late",
-            100.0 * SLIDE.block.0,
-            ms(steps[2]),
-            ms(coarse_late),
-            ms(steps[1]),
-            ms(book_late),
-        ),
-        |root, layout| {
-            let legend: Legend = vec![
-                (
-                    format!("h = {:.0} ms, the reference", ms(steps[0])),
-                    Swatch::Line(REFERENCE, LINE_WIDTH),
-                ),
-                (
-                    format!("h = {:.0} ms, the book's: a dot at each step's end", ms(steps[1])),
-                    Swatch::LineDots(color(0), LINE_WIDTH),
-                ),
-                (
-                    format!("h = {:.0} ms: a dot at each step's end", ms(steps[2])),
-                    Swatch::LineDots(color(1), LINE_WIDTH),
-                ),
-                (
-                    "its centre passes the edge, and it starts to tip (reference run)".into(),
-                    Swatch::Line(tint(REFERENCE, 0.5), 1),
-                ),
-                (
-                    "its trailing corner leaves the edge (reference run)".into(),
-                    Swatch::Dashed(REFERENCE, 1),
-                ),
-                (
-                    format!(
-                        "the {:.0}-ms step in which it leaves: held up to the step's end",
-                        ms(steps[2])
-                    ),
-                    Swatch::Square(tint(color(1), 0.2)),
-                ),
-            ];
-            let root = legend_below(root, &legend)?;
-            let quantities = [
-                ("(a) the block's height", "height of the centre (cm)", height),
-                (
-                    "(b) its vertical velocity: free fall is a line of slope −g, and a late start shifts it to the right",
-                    "vertical velocity (m/s)",
-                    speed,
-                ),
-            ];
-            for (panel, (title, axis, value)) in
-                panels(&root, layout, 2, 1).iter().zip(quantities)
-            {
-                let panel = titled(panel, title, &label_font())?;
-                let all: Vec<f64> = tracks
-                    .iter()
-                    .flat_map(|t| series(t, value))
-                    .map(|p| p.1)
-                    .collect();
-                let lo = all.iter().copied().fold(f64::INFINITY, f64::min);
-                let hi = all.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                let pad = 0.08 * (hi - lo);
-                let (lo, hi) = (lo - pad, hi + pad);
-                let mut chart =
-                    chart_on(&panel).build_cartesian_2d(window.clone(), lo..hi)?;
-                axes(&mut chart, "time (s)", axis).draw()?;
-                chart.draw_series(std::iter::once(Rectangle::new(
-                    [(coarse.0, lo), (coarse.1, hi)],
-                    tint(color(1), 0.2).filled(),
-                )))?;
-                line(&mut chart, &[(tip, lo), (tip, hi)], tint(REFERENCE, 0.5), 1)?;
-                dashed_line(&mut chart, &[(edge, lo), (edge, hi)], REFERENCE, 1)?;
-                line(&mut chart, &series(&tracks[0], value), REFERENCE, LINE_WIDTH)?;
-                for (i, track) in tracks.iter().enumerate().skip(1) {
-                    let c = color(i - 1);
-                    let points = series(track, value);
-                    line(&mut chart, &points, c, LINE_WIDTH)?;
-                    chart.draw_series(
-                        points.iter().map(|&p| Circle::new(p, 3, c.filled())),
-                    )?;
-                }
-            }
-            Ok(())
-        },
-    )
+    let all: Vec<f64> =
+        runs.tracks.iter().flat_map(|t| series(t)).map(|p| p.1).collect();
+    let lo = all.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = all.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let pad = 0.08 * (hi - lo);
+    let (lo, hi) = (lo - pad, hi + pad);
+    let mut chart = chart_on(panel).build_cartesian_2d(window.clone(), lo..hi)?;
+    axes(&mut chart, "time (s)", axis).draw()?;
+    chart.draw_series(std::iter::once(Rectangle::new(
+        [(runs.coarse.0, lo), (runs.coarse.1, hi)],
+        tint(color(1), 0.2).filled(),
+    )))?;
+    line(&mut chart, &[(runs.tip, lo), (runs.tip, hi)], tint(REFERENCE, 0.5), 1)?;
+    dashed_line(&mut chart, &[(runs.edge, lo), (runs.edge, hi)], REFERENCE, 1)?;
+    line(&mut chart, &series(&runs.tracks[0]), REFERENCE, LINE_WIDTH)?;
+    for (i, track) in runs.tracks.iter().enumerate().skip(1) {
+        dotted_line(&mut chart, &series(track), (color(i - 1), LINE_WIDTH), 3)?;
+    }
+    Ok(())
 }
 
 /// The first-order figure's push: the mouse's speed (m/s), when it lets go, with
@@ -941,61 +971,64 @@ fn first_order_push() -> Result<Vec<Drawing>, PbmError> {
             "The mouse pushes a block to the right at {PUSH_SPEED} m/s and lets go: the second-order block coasts on and falls in a parabola; the first-order block stops the moment it is let go, and falls at a steady {g:.2} m/s, gravity's acceleration read as a velocity"
         ),
         |root, layout| {
-            let mut legend: Legend = orders
-                .iter()
-                .enumerate()
-                .map(|(i, (_, name))| {
-                    (
-                        format!("{name}: the centre, a dot every {PATH_DOTS} s"),
-                        Swatch::LineDots(color(i), LINE_WIDTH),
-                    )
-                })
-                .collect();
-            legend.push((
-                "the mouse's path, to where it lets go (×)".into(),
-                Swatch::Dashed(mouse_colour(), LINE_WIDTH),
-            ));
-            legend
-                .push(("table and floor (fixed)".into(), Swatch::Square(REFERENCE)));
-            legend.push(("the block at the start".into(), Swatch::Square(color(0))));
-            let root = legend_below(root, &legend)?;
-            let letters = ["a", "b"];
-            for (k, (panel, pair)) in
-                panels(&root, layout, 2, 2).iter().zip(&runs).enumerate()
-            {
-                let panel = titled(
-                    panel,
-                    &format!(
-                        "({}) let go at {} s, {}",
-                        letters[k], LET_GO[k], places[k]
-                    ),
-                    &label_font(),
-                )?;
-                let mut chart = scene_axes(&panel, -1.4..2.4, -2.2..0.4, (5, 0))?;
-                draw_parts(&mut chart, &table)?;
-                let start = ledge.start();
-                let gone = start.x + PUSH_SPEED * LET_GO[k];
-                dashed_line(
-                    &mut chart,
-                    &[(start.x, start.y), (gone, start.y)],
-                    mouse_colour(),
-                    LINE_WIDTH,
-                )?;
-                chart.draw_series(std::iter::once(Cross::new(
-                    (gone, start.y),
-                    7,
-                    mouse_colour().stroke_width(3),
-                )))?;
-                for (i, [path, dots]) in pair.iter().enumerate() {
-                    line(&mut chart, path, color(i), LINE_WIDTH)?;
-                    chart.draw_series(
-                        dots.iter().map(|&p| Circle::new(p, 3, color(i).filled())),
-                    )?;
-                }
-            }
-            Ok(())
+            let names = orders.map(|(_, name)| name);
+            let root = legend_below(root, &push_legend(&names))?;
+            let caption = |k: usize| {
+                format!("({}) let go at {} s, {}", letter(k), LET_GO[k], places[k])
+            };
+            each_panel(&root, layout, (2, 2), caption, |k, panel| {
+                push_panel(panel, &table, &runs[k], LET_GO[k])
+            })
         },
     )
+}
+
+/// The first-order figure's legend: the path in each world, the mouse, the table
+/// and the block.
+fn push_legend(orders: &[&str; 2]) -> Legend {
+    let mut legend: Legend = orders
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            (
+                format!("{name}: the centre, a dot every {PATH_DOTS} s"),
+                Swatch::LineDots(color(i), LINE_WIDTH),
+            )
+        })
+        .collect();
+    legend.push((
+        "the mouse's path, to where it lets go (×)".into(),
+        Swatch::Dashed(mouse_colour(), LINE_WIDTH),
+    ));
+    legend.push(("table and floor (fixed)".into(), Swatch::Square(REFERENCE)));
+    legend.push(("the block at the start".into(), Swatch::Square(color(0))));
+    legend
+}
+
+/// One panel of the first-order figure: the table, the mouse's path to where it
+/// lets go at `release` (s), and the block's path in each world.
+fn push_panel(
+    panel: &Area<'_>,
+    table: &Frame,
+    pair: &[[Vec<(f64, f64)>; 2]],
+    release: f64,
+) -> DrawResult {
+    let mut chart = scene_axes(panel, -1.4..2.4, -2.2..0.4, (5, 0))?;
+    draw_parts(&mut chart, table)?;
+    let start = Ledge::BOOK.start();
+    let gone = start.x + PUSH_SPEED * release;
+    let mouse = [(start.x, start.y), (gone, start.y)];
+    dashed_line(&mut chart, &mouse, mouse_colour(), LINE_WIDTH)?;
+    chart.draw_series(std::iter::once(Cross::new(
+        (gone, start.y),
+        7,
+        mouse_colour().stroke_width(3),
+    )))?;
+    for (i, [path, marks]) in pair.iter().enumerate() {
+        line(&mut chart, path, color(i), LINE_WIDTH)?;
+        dots(&mut chart, marks, 3, color(i))?;
+    }
+    Ok(())
 }
 
 /// An outline closed on itself.
@@ -1027,32 +1060,8 @@ fn deep_or_apart(d: f64) -> String {
 const SHOWN_LONGER: f64 = 5.0;
 
 fn tolerance_correction() -> Result<Vec<Drawing>, PbmError> {
-    let mut world = Overlaps::BOOK.build()?;
-    let eps = world.settings().epsilon;
-    let n = world.bodies().len();
-    let shapes = |w: &World| -> Vec<ConvexPolygon> {
-        (0..n).flat_map(|k| w.placed(k)).collect()
-    };
-    let centres =
-        |w: &World| -> Vec<V2> { w.bodies().iter().map(|b| b.position()).collect() };
-    let (before, from) = (shapes(&world), centres(&world));
-    world.step()?;
-    let (after, to) = (shapes(&world), centres(&world));
-    if world.stats().corrections != 1 {
-        let why = format!("{} corrections, not one", world.stats().corrections);
-        return Err(PbmError::Figure { why });
-    }
-    require_finite(to.iter().flat_map(|c| [c.x, c.y]))?;
-    let pairs = [(0, 1), (1, 2), (3, 4)];
-    let depths = |shapes: &[ConvexPolygon]| -> Vec<f64> {
-        pairs.iter().map(|&(i, j)| depth_in(&shapes[i], &shapes[j], eps)).collect()
-    };
-    let (was, now) = (depths(&before), depths(&after));
-    let names = ["A", "B", "C", "D", "E"];
-    let (lo, hi) = before.iter().chain(&after).flat_map(|p| p.vertices()).fold(
-        (V2::repeat(f64::INFINITY), V2::repeat(f64::NEG_INFINITY)),
-        |(lo, hi), v| (lo.inf(v), hi.sup(v)),
-    );
+    let c = one_correction()?;
+    let (was, now) = (&c.was, &c.now);
     let margin = 0.01;
     titled_figure(
         [520, 600],
@@ -1082,40 +1091,83 @@ fn tolerance_correction() -> Result<Vec<Drawing>, PbmError> {
             let root = legend_below(root, &legend)?;
             let mut chart = scene_axes(
                 &root,
-                (lo.x - margin)..(hi.x + margin),
-                (lo.y - margin)..(hi.y + margin),
+                (c.lo.x - margin)..(c.hi.x + margin),
+                (c.lo.y - margin)..(c.hi.y + margin),
                 (layout.pick(8, 4), 2),
             )?;
-            for k in 0..n {
-                let c = color(k);
-                let (old, new) = (closed(&before[k]), closed(&after[k]));
-                chart.draw_series(std::iter::once(Polygon::new(
-                    new.clone(),
-                    c.mix(0.3).filled(),
-                )))?;
-                line(&mut chart, &new, c, LINE_WIDTH)?;
-                dashed_line(&mut chart, &old, c, LINE_WIDTH)?;
-            }
-            for k in 0..n {
-                let tip = from[k] + SHOWN_LONGER * (to[k] - from[k]);
-                arrow(
-                    &mut chart,
-                    (from[k].x, from[k].y),
-                    (tip.x, tip.y),
-                    0.006,
-                    BLACK,
-                    LINE_WIDTH,
-                )?;
-                let label = tick_font().pos(Pos::new(HPos::Center, VPos::Center));
-                chart.draw_series(std::iter::once(Text::new(
-                    names[k],
-                    (to[k].x, to[k].y - 0.012),
-                    label,
-                )))?;
-            }
-            Ok(())
+            draw_correction(&mut chart, &c)
         },
     )
+}
+
+/// One step of [`Overlaps::BOOK`], which makes one tolerance correction: the parts
+/// and their centres before and after it, the depths of the pairs A–B, B–C and D–E
+/// (in ε) before and after, and the corners of the box round it all.
+struct Correction {
+    before: Vec<ConvexPolygon>,
+    after: Vec<ConvexPolygon>,
+    from: Vec<V2>,
+    to: Vec<V2>,
+    was: Vec<f64>,
+    now: Vec<f64>,
+    lo: V2,
+    hi: V2,
+}
+
+fn one_correction() -> Result<Correction, PbmError> {
+    let mut world = Overlaps::BOOK.build()?;
+    let eps = world.settings().epsilon;
+    let n = world.bodies().len();
+    let shapes = |w: &World| -> Vec<ConvexPolygon> {
+        (0..n).flat_map(|k| w.placed(k)).collect()
+    };
+    let centres =
+        |w: &World| -> Vec<V2> { w.bodies().iter().map(|b| b.position()).collect() };
+    let (before, from) = (shapes(&world), centres(&world));
+    world.step()?;
+    let (after, to) = (shapes(&world), centres(&world));
+    if world.stats().corrections != 1 {
+        let why = format!("{} corrections, not one", world.stats().corrections);
+        return Err(PbmError::Figure { why });
+    }
+    require_finite(to.iter().flat_map(|c| [c.x, c.y]))?;
+    let pairs = [(0, 1), (1, 2), (3, 4)];
+    let depths = |shapes: &[ConvexPolygon]| -> Vec<f64> {
+        pairs.iter().map(|&(i, j)| depth_in(&shapes[i], &shapes[j], eps)).collect()
+    };
+    let (was, now) = (depths(&before), depths(&after));
+    let (lo, hi) = before.iter().chain(&after).flat_map(|p| p.vertices()).fold(
+        (V2::repeat(f64::INFINITY), V2::repeat(f64::NEG_INFINITY)),
+        |(lo, hi), v| (lo.inf(v), hi.sup(v)),
+    );
+    Ok(Correction { before, after, from, to, was, now, lo, hi })
+}
+
+/// Each part after the correction, filled, and before it, dashed; then each
+/// centre's displacement, drawn [`SHOWN_LONGER`] times as long, and its name.
+fn draw_correction<'a, 'b: 'a>(
+    chart: &mut Chart2d<'a, 'b>,
+    c: &Correction,
+) -> DrawResult {
+    let n = c.from.len();
+    for (k, (before, after)) in c.before.iter().zip(&c.after).enumerate().take(n) {
+        let ink = color(k);
+        let (old, new) = (closed(before), closed(after));
+        shape(chart, &new, ink.mix(0.3), (ink, LINE_WIDTH))?;
+        dashed_line(chart, &old, ink, LINE_WIDTH)?;
+    }
+    let names = ["A", "B", "C", "D", "E"];
+    for ((&from, &to), name) in c.from.iter().zip(&c.to).zip(names) {
+        let tip = from + SHOWN_LONGER * (to - from);
+        arrow(chart, (from.x, from.y), (tip.x, tip.y), 0.006, BLACK, LINE_WIDTH)?;
+        let label = tick_font().pos(Pos::new(HPos::Center, VPos::Center));
+        chart.draw_series(std::iter::once(Text::new(
+            name,
+            (to.x, to.y - 0.012),
+            label,
+        )))?;
+    }
+    Ok(())
 }
 
 /// The third panel of the collision-search figure: a thin bar (width, length)
@@ -1213,21 +1265,16 @@ fn collision_search() -> Result<Vec<Drawing>, PbmError> {
     let settings = *Falling::world(&[])?.settings();
     let (h, eps) = (settings.h, settings.epsilon);
     let strikes = two_strikes(h)?;
-    let (grazed, taken, impacts) = graze(h)?;
+    let graze = graze(h)?;
     let (through, plus) = bar_through_slab()?;
     require_finite(
-        strikes.curves.iter().flatten().chain(&grazed).chain(&through).map(|p| p.1),
+        strikes.curves.iter().flatten().chain(&graze.0).chain(&through).map(|p| p.1),
     )?;
-    let (ms, cm) = (|s: f64| 1000.0 * s, |d: f64| 100.0 * d);
-    let peak = through
-        .iter()
-        .copied()
-        .fold((0.0, 0.0), |m, p| if p.1 > m.1 { p } else { m });
     titled_figure(
         [1150, 2000],
         &format!(
             "Depth (positive: overlapping) against time within one {:.0} ms step, which the loop looks at only at its two ends; and against how far a thin part has gone into another",
-            ms(h)
+            1000.0 * h
         ),
         |root, layout| {
             // Panel (a) on top, with its long legend; (b) and (c) below it, side by
@@ -1236,173 +1283,194 @@ fn collision_search() -> Result<Vec<Drawing>, PbmError> {
             let (top, bottom) =
                 root.split_vertically(root.dim_in_pixel().1 * share / 100);
             let bottom = bottom.margin(layout.pick(8, 24), 0, 0, 0);
-            let mut areas = vec![top];
-            areas.extend(panels(&bottom, layout, 2, 2));
-            let (a, b) = (Falling::EARLY, Falling::LATE);
-            let panel = titled(
-                &areas[0],
-                &format!(
-                    "(a) two blocks strike the floor in one step: the search on B stops at {:.1} ms, and started again on A, at {:.1} ms",
-                    ms(strikes.late_alone),
-                    ms(strikes.both)
-                ),
-                &label_font(),
-            )?;
-            let legend: Legend = vec![
-                (
-                    format!("block A, {:.0} cm up at {} m/s", cm(a.gap), a.speed),
-                    Swatch::Line(color(0), LINE_WIDTH),
-                ),
-                (
-                    format!("block B, {:.0} cm up at {} m/s", cm(b.gap), b.speed),
-                    Swatch::Line(color(1), LINE_WIDTH),
-                ),
-                (
-                    "the loop's two looks, at the step's ends".into(),
-                    Swatch::Dot(REFERENCE, 4),
-                ),
-                (
-                    "ε: deeper at the step's end starts a search".into(),
-                    Swatch::Dashed(REFERENCE, 1),
-                ),
-                (
-                    "accepted as touching: within ε/2 of zero".into(),
-                    Swatch::Square(tint(color(2), 0.3)),
-                ),
-                (
-                    "the search on B, the deeper at the end, stops here".into(),
-                    Swatch::Dashed(color(1), LINE_WIDTH),
-                ),
-                (
-                    format!(
-                        "A there: {:.2} ε deep, so it struck first",
-                        strikes.early_at_stop / eps
-                    ),
-                    Swatch::Ring(color(0), 5),
-                ),
-                (
-                    "the search on A: the step is cut here".into(),
-                    Swatch::Line(color(0), LINE_WIDTH),
-                ),
-            ];
-            let panel = legend_below(&panel, &legend)?;
-            let (y0, y1) = (-30.0, 18.0);
-            let mut chart =
-                chart_on(&panel).build_cartesian_2d(0.0..ms(h), y0..y1)?;
-            depth_axes(&mut chart, "time within the step (ms)")?;
-            window_band(&mut chart, (0.0, ms(h)), cm(eps))?;
-            dashed_line(
-                &mut chart,
-                &[(0.0, cm(eps)), (ms(h), cm(eps))],
-                REFERENCE,
-                1,
-            )?;
-            let stop = ms(strikes.late_alone);
-            dashed_line(&mut chart, &[(stop, y0), (stop, y1)], color(1), LINE_WIDTH)?;
-            line(
-                &mut chart,
-                &[(ms(strikes.both), y0), (ms(strikes.both), y1)],
-                color(0),
-                LINE_WIDTH,
-            )?;
-            for (i, curve) in strikes.curves.iter().enumerate() {
-                line(&mut chart, curve, color(i), LINE_WIDTH)?;
-                ends(&mut chart, curve)?;
-            }
-            chart.draw_series(std::iter::once(Circle::new(
-                (stop, cm(strikes.early_at_stop)),
-                5,
-                color(0).stroke_width(2),
-            )))?;
-
-            let seen = if impacts == 0 {
-                "no impact".to_string()
-            } else {
-                format!("{impacts} impacts")
-            };
-            let panel = titled(
-                &areas[1],
-                &format!(
-                    "(b) a corner grazes a corner: the step is taken whole, {:.0} ms, and {seen}",
-                    ms(taken)
-                ),
-                &label_font(),
-            )?;
-            let legend: Legend = vec![
-                (
-                    "the moving square's depth in the fixed one".into(),
-                    Swatch::Line(color(3), LINE_WIDTH),
-                ),
-                (
-                    "the loop's two looks: apart at both".into(),
-                    Swatch::Dot(REFERENCE, 4),
-                ),
-                (
-                    "deeper than ε, never looked at".into(),
-                    Swatch::Square(tint(color(3), 0.35)),
-                ),
-            ];
-            let panel = legend_below(&panel, &legend)?;
-            let mut chart =
-                chart_on(&panel).build_cartesian_2d(0.0..ms(h), -4.0..6.0)?;
-            depth_axes(&mut chart, "time within the step (ms)")?;
-            window_band(&mut chart, (0.0, ms(h)), cm(eps))?;
-            let above = clipped_above(&grazed, cm(eps));
-            chart.draw_series(std::iter::once(Polygon::new(
-                above,
-                tint(color(3), 0.35).filled(),
-            )))?;
-            dashed_line(
-                &mut chart,
-                &[(0.0, cm(eps)), (ms(h), cm(eps))],
-                REFERENCE,
-                1,
-            )?;
-            line(&mut chart, &grazed, color(3), LINE_WIDTH)?;
-            ends(&mut chart, &grazed)?;
-
-            let panel = titled(
-                &areas[2],
-                &format!(
-                    "(c) a bar {:.0} cm thick and {:.0} cm long driven end first through a slab {:.0} cm thick",
-                    cm(BAR.0),
-                    cm(BAR.1),
-                    cm(SLAB.1)
-                ),
-                &label_font(),
-            )?;
-            let legend: Legend = vec![
-                (
-                    "depth: the shortest move that parts them".into(),
-                    Swatch::Line(color(4), LINE_WIDTH),
-                ),
-                (
-                    "a plus sign: no corner of either inside the other".into(),
-                    Swatch::Square(tint(REFERENCE, 0.2)),
-                ),
-                (
-                    "half way: beyond, the depth falls as the bar goes in".into(),
-                    Swatch::Dashed(REFERENCE, 1),
-                ),
-            ];
-            let panel = legend_below(&panel, &legend)?;
-            let (x0, x1) = (through[0].0, through[through.len() - 1].0);
-            let (y0, y1) = (-15.0, peak.1 + 10.0);
-            let mut chart = chart_on(&panel).build_cartesian_2d(x0..x1, y0..y1)?;
-            depth_axes(&mut chart, "bar's end below the slab's top (cm)")?;
-            chart.draw_series(std::iter::once(Rectangle::new(
-                [(plus.0, y0), (plus.1, y1)],
-                tint(REFERENCE, 0.2).filled(),
-            )))?;
-            dashed_line(&mut chart, &[(peak.0, y0), (peak.0, y1)], REFERENCE, 1)?;
-            line(&mut chart, &through, color(4), LINE_WIDTH)?;
-            Ok(())
+            let lower = panels(&bottom, layout, 2, 2);
+            strikes_panel(&top, &strikes, (h, eps))?;
+            graze_panel(&lower[0], &graze, (h, eps))?;
+            slab_panel(&lower[1], &through, plus)
         },
     )
 }
 
+/// Milliseconds and centimetres: the units of the collision-search figure.
+fn ms(s: f64) -> f64 {
+    1000.0 * s
+}
+fn cm(d: f64) -> f64 {
+    100.0 * d
+}
+
+/// Panel (a) of the collision-search figure: two blocks strike the floor in one
+/// step of `h`, the searches on each, and ε.
+fn strikes_panel(
+    area: &Area<'_>,
+    strikes: &TwoStrikes,
+    (h, eps): (f64, f64),
+) -> DrawResult {
+    let panel = titled(
+        area,
+        &format!(
+            "(a) two blocks strike the floor in one step: the search on B stops at {:.1} ms, and started again on A, at {:.1} ms",
+            ms(strikes.late_alone),
+            ms(strikes.both)
+        ),
+        &label_font(),
+    )?;
+    let panel = legend_below(&panel, &strikes_legend(strikes.early_at_stop / eps))?;
+    let (y0, y1) = (-30.0, 18.0);
+    let mut chart = chart_on(&panel).build_cartesian_2d(0.0..ms(h), y0..y1)?;
+    depth_axes(&mut chart, "time within the step (ms)")?;
+    window_band(&mut chart, (0.0, ms(h)), cm(eps))?;
+    dashed_line(&mut chart, &[(0.0, cm(eps)), (ms(h), cm(eps))], REFERENCE, 1)?;
+    let stop = ms(strikes.late_alone);
+    dashed_line(&mut chart, &[(stop, y0), (stop, y1)], color(1), LINE_WIDTH)?;
+    let both = ms(strikes.both);
+    line(&mut chart, &[(both, y0), (both, y1)], color(0), LINE_WIDTH)?;
+    for (i, curve) in strikes.curves.iter().enumerate() {
+        line(&mut chart, curve, color(i), LINE_WIDTH)?;
+        ends(&mut chart, curve)?;
+    }
+    chart.draw_series(std::iter::once(Circle::new(
+        (stop, cm(strikes.early_at_stop)),
+        5,
+        color(0).stroke_width(2),
+    )))?;
+    Ok(())
+}
+
+/// Panel (a)'s legend; `early` is A's depth (in ε) where the search on B stops.
+fn strikes_legend(early: f64) -> Legend {
+    let (a, b) = (Falling::EARLY, Falling::LATE);
+    vec![
+        (
+            format!("block A, {:.0} cm up at {} m/s", cm(a.gap), a.speed),
+            Swatch::Line(color(0), LINE_WIDTH),
+        ),
+        (
+            format!("block B, {:.0} cm up at {} m/s", cm(b.gap), b.speed),
+            Swatch::Line(color(1), LINE_WIDTH),
+        ),
+        (
+            "the loop's two looks, at the step's ends".into(),
+            Swatch::Dot(REFERENCE, 4),
+        ),
+        (
+            "ε: deeper at the step's end starts a search".into(),
+            Swatch::Dashed(REFERENCE, 1),
+        ),
+        (
+            "accepted as touching: within ε/2 of zero".into(),
+            Swatch::Square(tint(color(2), 0.3)),
+        ),
+        (
+            "the search on B, the deeper at the end, stops here".into(),
+            Swatch::Dashed(color(1), LINE_WIDTH),
+        ),
+        (
+            format!("A there: {early:.2} ε deep, so it struck first"),
+            Swatch::Ring(color(0), 5),
+        ),
+        (
+            "the search on A: the step is cut here".into(),
+            Swatch::Line(color(0), LINE_WIDTH),
+        ),
+    ]
+}
+
+/// Panel (b): a corner grazing a corner within a step of `h`, deeper than ε
+/// between the loop's two looks.
+fn graze_panel(
+    area: &Area<'_>,
+    (grazed, taken, impacts): &(Curve, f64, usize),
+    (h, eps): (f64, f64),
+) -> DrawResult {
+    let seen = if *impacts == 0 {
+        "no impact".to_string()
+    } else {
+        format!("{impacts} impacts")
+    };
+    let panel = titled(
+        area,
+        &format!(
+            "(b) a corner grazes a corner: the step is taken whole, {:.0} ms, and {seen}",
+            ms(*taken)
+        ),
+        &label_font(),
+    )?;
+    let legend: Legend = vec![
+        (
+            "the moving square's depth in the fixed one".into(),
+            Swatch::Line(color(3), LINE_WIDTH),
+        ),
+        ("the loop's two looks: apart at both".into(), Swatch::Dot(REFERENCE, 4)),
+        (
+            "deeper than ε, never looked at".into(),
+            Swatch::Square(tint(color(3), 0.35)),
+        ),
+    ];
+    let panel = legend_below(&panel, &legend)?;
+    let mut chart = chart_on(&panel).build_cartesian_2d(0.0..ms(h), -4.0..6.0)?;
+    depth_axes(&mut chart, "time within the step (ms)")?;
+    window_band(&mut chart, (0.0, ms(h)), cm(eps))?;
+    let above = clipped_above(grazed, cm(eps));
+    chart.draw_series(std::iter::once(Polygon::new(
+        above,
+        tint(color(3), 0.35).filled(),
+    )))?;
+    dashed_line(&mut chart, &[(0.0, cm(eps)), (ms(h), cm(eps))], REFERENCE, 1)?;
+    line(&mut chart, grazed, color(3), LINE_WIDTH)?;
+    ends(&mut chart, grazed)
+}
+
+/// Panel (c): the depth of a bar driven end first through a slab, the stretch
+/// `plus` where no corner of either is inside the other, and the half-way mark.
+fn slab_panel(
+    area: &Area<'_>,
+    through: &[(f64, f64)],
+    plus: (f64, f64),
+) -> DrawResult {
+    let panel = titled(
+        area,
+        &format!(
+            "(c) a bar {:.0} cm thick and {:.0} cm long driven end first through a slab {:.0} cm thick",
+            cm(BAR.0),
+            cm(BAR.1),
+            cm(SLAB.1)
+        ),
+        &label_font(),
+    )?;
+    let legend: Legend = vec![
+        (
+            "depth: the shortest move that parts them".into(),
+            Swatch::Line(color(4), LINE_WIDTH),
+        ),
+        (
+            "a plus sign: no corner of either inside the other".into(),
+            Swatch::Square(tint(REFERENCE, 0.2)),
+        ),
+        (
+            "half way: beyond, the depth falls as the bar goes in".into(),
+            Swatch::Dashed(REFERENCE, 1),
+        ),
+    ];
+    let panel = legend_below(&panel, &legend)?;
+    let peak = through
+        .iter()
+        .copied()
+        .fold((0.0, 0.0), |m, p| if p.1 > m.1 { p } else { m });
+    let (x0, x1) = (through[0].0, through[through.len() - 1].0);
+    let (y0, y1) = (-15.0, peak.1 + 10.0);
+    let mut chart = chart_on(&panel).build_cartesian_2d(x0..x1, y0..y1)?;
+    depth_axes(&mut chart, "bar's end below the slab's top (cm)")?;
+    chart.draw_series(std::iter::once(Rectangle::new(
+        [(plus.0, y0), (plus.1, y1)],
+        tint(REFERENCE, 0.2).filled(),
+    )))?;
+    dashed_line(&mut chart, &[(peak.0, y0), (peak.0, y1)], REFERENCE, 1)?;
+    line(&mut chart, through, color(4), LINE_WIDTH)
+}
+
 /// Axes for a depth in centimetres against `x`, whole numbers on both.
-fn depth_axes<'a, 'b: 'a>(chart: &mut Scene<'a, 'b>, x: &str) -> DrawResult {
+fn depth_axes<'a, 'b: 'a>(chart: &mut Chart2d<'a, 'b>, x: &str) -> DrawResult {
     axes(chart, x, "depth (cm)")
         .x_label_formatter(&|v| format!("{v:.0}"))
         .y_label_formatter(&|v| format!("{v:.0}"))
@@ -1428,11 +1496,9 @@ fn clipped_above(curve: &[(f64, f64)], level: f64) -> Curve {
 }
 
 /// Marks the first and last points of `curve`: what the loop looks at.
-fn ends<'a, 'b: 'a>(chart: &mut Scene<'a, 'b>, curve: &[(f64, f64)]) -> DrawResult {
+fn ends<'a, 'b: 'a>(chart: &mut Chart2d<'a, 'b>, curve: &[(f64, f64)]) -> DrawResult {
     if let (Some(&first), Some(&last)) = (curve.first(), curve.last()) {
-        chart.draw_series(
-            [first, last].map(|p| Circle::new(p, 4, REFERENCE.filled())),
-        )?;
+        dots(chart, &[first, last], 4, REFERENCE)?;
     }
     Ok(())
 }
@@ -1440,7 +1506,7 @@ fn ends<'a, 'b: 'a>(chart: &mut Scene<'a, 'b>, curve: &[(f64, f64)]) -> DrawResu
 /// Shades the depths a collision search accepts as touching, within ε/2 of zero
 /// (`eps` in the chart's units), across `x`.
 fn window_band<'a, 'b: 'a>(
-    chart: &mut Scene<'a, 'b>,
+    chart: &mut Chart2d<'a, 'b>,
     x: (f64, f64),
     eps: f64,
 ) -> DrawResult {
