@@ -474,12 +474,18 @@ fn figures_and_demos_draw_on_the_scenes_never_on_the_exercises() {
     let root = pbm::repo_root();
     for entry in fs::read_dir(root.join("chapters")).unwrap() {
         let src = entry.unwrap().path().join("src");
-        for file in ["figures.rs", "demos.rs"] {
-            let Ok(code) = fs::read_to_string(src.join(file)) else { continue };
+        // `figures.rs` and `demos.rs`, or a folder of either.
+        let mut files = Vec::new();
+        for room in ["figures", "demos"] {
+            files.push(src.join(format!("{room}.rs")));
+            rust_files(&src.join(room), &mut files);
+        }
+        for file in files {
+            let Ok(code) = fs::read_to_string(&file) else { continue };
             assert!(
                 !code.contains("crate::exercises"),
                 "{} imports from the exercises",
-                src.join(file).display()
+                file.display()
             );
         }
     }
@@ -1069,16 +1075,6 @@ fn every_chapter_forwards_book_and_parallel_to_the_chapters_it_builds_on() {
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
 
-/// Anchors in files being restructured; the integrator empties this list. Each is a
-/// region no page and no practice listing shows, or a marker without its pair, as
-/// (file, anchor).
-const ANCHORS_LEFT_FOR_NOW: &[(&str, &str)] = &[
-    ("chapters/00-preliminaries/src/demo.rs", "values"),
-    ("chapters/00-preliminaries/src/plot.rs", "draw_figure"),
-    ("chapters/00-preliminaries/src/plot.rs", "titled"),
-    ("chapters/00-preliminaries/src/registry.rs", "exercise_new"),
-];
-
 /// Every `.rs` file under `dir`, at any depth.
 fn rust_files(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = fs::read_dir(dir) else { return };
@@ -1163,18 +1159,9 @@ fn every_anchor_is_shown_by_a_page_or_a_practice_listing() {
         };
         problems.insert((file.as_str(), anchor.as_str()), problem);
     }
-    let mut report: Vec<String> = problems
+    let report: Vec<String> = problems
         .iter()
-        .filter(|(key, _)| !ANCHORS_LEFT_FOR_NOW.iter().any(|k| k == *key))
         .map(|((file, _), problem)| format!("{file}: {problem}"))
         .collect();
-    report.extend(
-        ANCHORS_LEFT_FOR_NOW
-            .iter()
-            .filter(|key| !problems.contains_key(key))
-            .map(|(file, anchor)| {
-                format!("{file}: `{anchor}` is fine now: take it out of ANCHORS_LEFT_FOR_NOW")
-            }),
-    );
     assert!(report.is_empty(), "{}", report.join("\n"));
 }

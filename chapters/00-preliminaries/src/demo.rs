@@ -336,7 +336,6 @@ impl Pointer {
 /// How a demo is made from its checked parameter values.
 pub type Build = fn(&Values) -> Result<Box<dyn Demo>, PbmError>;
 
-// ANCHOR: values
 /// A demo's parameter values, checked against its sliders' ranges and read by name:
 /// the names its sliders share with the exercise parameters they stand for (a test
 /// holds the two together), so a demo never reads "the second slider".
@@ -385,7 +384,6 @@ impl Values {
                 .all(|(p, (a, b))| p.name == name || a == b)
     }
 }
-// ANCHOR_END: values
 
 /// A demo as the pages and the loader know it.
 pub struct DemoSpec {

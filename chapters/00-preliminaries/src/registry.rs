@@ -101,7 +101,6 @@ impl std::fmt::Debug for Exercise {
     }
 }
 
-// ANCHOR: exercise_new
 impl Exercise {
     /// The exercise `id` that runs `run` on its parameters `P`, read once into the
     /// struct ([`crate::params!`] declares it beside the function).
@@ -145,7 +144,6 @@ impl Exercise {
         self
     }
 }
-// ANCHOR_END: exercise_new
 
 impl Exercise {
     /// Validates `assignments` (`key=value` strings) against the declared parameters

@@ -88,7 +88,6 @@ where
     Ok(tidy_numbers(&svg))
 }
 
-// ANCHOR: draw_figure
 /// Draws a figure in both layouts from data computed once: `heights` are the wide
 /// and the narrow drawing's heights in pixels, and `draw` draws on a canvas of
 /// [`Layout::width`] by that height.
@@ -120,7 +119,6 @@ where
         draw(&titled(root, title, &title_font())?, layout)
     })
 }
-// ANCHOR_END: draw_figure
 
 /// Fails with a figure error if any value is not finite: NaN must never reach a
 /// picture.
@@ -133,7 +131,6 @@ pub fn require_finite(values: impl IntoIterator<Item = f64>) -> Result<(), PbmEr
     }
 }
 
-// ANCHOR: titled
 /// Draws `text` centred at the top of `area`, wrapped to its width, and returns the
 /// area below.
 pub fn titled<'a>(
@@ -156,7 +153,6 @@ pub fn titled<'a>(
     let used = 8 + step * lines.len() as u32;
     Ok(area.split_vertically(used).1)
 }
-// ANCHOR_END: titled
 
 /// `n` panels of `area`: `wide_columns` side by side in the wide layout, one above
 /// another in the narrow one. Rows are filled left to right.
