@@ -152,8 +152,8 @@ pub fn jammed(feeder: &Feeder, run: &Drive) -> bool {
 fn report(feeder: &Feeder, run: &Drive) -> Value {
     let (world, s) = (&run.world, run.world.stats());
     json!({
-        "t_end": world.time(),
-        // The old name of `t_end`, kept for one release for readers' scripts.
+        "t_reached": world.time(),
+        // The old name of `t_reached`, kept for one release for readers' scripts.
         "seconds": world.time(),
         "blocks": feeder.blocks,
         "blocks_fed": feeder.fed(world),
@@ -348,8 +348,8 @@ fn jack(p: JackParams) -> Result<Value, PbmError> {
     let handle_load = weight * pawl_arm_m / handle_m;
     let lead = handle_load / (handle_mass * mouse.stiffness / mouse.damping);
     Ok(json!({
-        "t_end": world.time(),
-        // The old name of `t_end`, kept for one release for readers' scripts.
+        "t_reached": world.time(),
+        // The old name of `t_reached`, kept for one release for readers' scripts.
         "seconds": world.time(),
         "lift_m": run.lift,
         "pumps": pumps,
@@ -408,8 +408,8 @@ fn pendulum(p: PendulumParams) -> Result<Value, PbmError> {
     let s = world.stats();
     let mass: f64 = world.bodies().iter().map(|b| b.mass()).sum();
     Ok(json!({
-        "t_end": world.time(),
-        // The old name of `t_end`, kept for one release for readers' scripts.
+        "t_reached": world.time(),
+        // The old name of `t_reached`, kept for one release for readers' scripts.
         "seconds": world.time(),
         "bars": pendulum.bars,
         "max_pin_error": s.max_pin_error,
@@ -613,8 +613,8 @@ fn pile(p: PileParams) -> Result<Value, PbmError> {
         .map(radius)
         .fold((f64::INFINITY, 0.0_f64), |(lo, hi), r| (lo.min(r), hi.max(r)));
     Ok(json!({
-        "t_end": world.time(),
-        // The old name of `t_end`, kept for one release for readers' scripts.
+        "t_reached": world.time(),
+        // The old name of `t_reached`, kept for one release for readers' scripts.
         "seconds": world.time(),
         "count": pile.count,
         "settled_at": settled_at,

@@ -57,7 +57,7 @@ pub fn shown() -> Vec<Shown> {
 /// blocks' tilts in the magazine (`settled_tilt_rad`, `max_magazine_tilt_rad`),
 /// which the prose quotes.
 const FEEDER_KEYS: &[&str] = &[
-    "t_end",
+    "t_reached",
     "blocks",
     "blocks_fed",
     "max_depth",
@@ -82,7 +82,7 @@ const FEEDER_KEYS: &[&str] = &[
 /// The keys of the console block of the pile by sequential impulses: what they
 /// report, and the paper's loop's counts that they leave at zero.
 const SEQUENTIAL_PILE_KEYS: &[&str] = &[
-    "t_end",
+    "t_reached",
     "count",
     "solver",
     "settled_at",
@@ -100,7 +100,7 @@ const SEQUENTIAL_PILE_KEYS: &[&str] = &[
 /// The keys of the pile's console block: all but the polygons' radii
 /// (`radius_range_m`), which the prose quotes.
 const PILE_KEYS: &[&str] = &[
-    "t_end",
+    "t_reached",
     "count",
     "settled_at",
     "kinetic_energy_end_j",
@@ -122,7 +122,7 @@ const PILE_KEYS: &[&str] = &[
 /// only the figures' descriptions quote, and the jack's make and the handle's
 /// loads, which the prose quotes.
 const JACK_KEYS: &[&str] = &[
-    "t_end",
+    "t_reached",
     "lift_m",
     "pumps",
     "lift_per_pump_m",
