@@ -6,7 +6,7 @@ use crate::scenes;
 use crate::scenes::{orbit, run_stack, slip};
 use crate::singular::sweep;
 use crate::world::Settings;
-use pbm_collision::figures::parts::{dots, dotted_line, labels, shape, tenths_axes};
+use pbm_collision::figures::parts::{labels, shape, tenths_axes};
 use pbm_particles::forces::G;
 use pbm_prelim::plot::prelude::*;
 
@@ -651,7 +651,7 @@ fn pivoting_trace() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
                             (s as f64, if k == 0 { t.0[i] } else { t.1[i] })
                         })
                         .collect();
-                    dotted_line(&mut chart, &points, (color(i), LINE_WIDTH), 4)?;
+                    line_and_dots(&mut chart, &points, (color(i), LINE_WIDTH), 4)?;
                 }
             }
             Ok(())

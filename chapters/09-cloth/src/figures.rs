@@ -7,7 +7,7 @@ use crate::scenes::SEGMENTS;
 use crate::scenes::{SPHERE, Scene, SolidKind, cloth, napkin, on_solid, run};
 use crate::strand::{Material, Scaling, cantilever, settle};
 use pbm_collision::figures::parts::{
-    Chart2d, closed_ring, dots, dotted_line, each_panel, fill, labels, letter, shape,
+    Chart2d, closed_ring, each_panel, fill, labels, letter, shape,
 };
 use pbm_particles::forces::G;
 use pbm_prelim::parallel::map_range;
@@ -353,7 +353,7 @@ fn cg_resolution() -> Result<Vec<Drawing>, PbmError> {
             for (m, chunk) in means.chunks(SIDES.len()).enumerate() {
                 let held: Vec<(f64, f64)> =
                     chunk.iter().filter_map(|&(n, mean)| Some((n, mean?))).collect();
-                dotted_line(&mut chart, &held, (color(m), LINE_WIDTH), 4)?;
+                line_and_dots(&mut chart, &held, (color(m), LINE_WIDTH), 4)?;
                 // A diverged run sits on the top edge, hollow: there is no count.
                 let diverged = chunk.iter().filter(|p| p.1.is_none());
                 chart.draw_series(diverged.map(|&(n, _)| {

@@ -8,7 +8,7 @@ use crate::scenes::{ITERATIONS, drag_run, stiffness_grid};
 use crate::sheet_static::substeps_for_stiffness;
 use nalgebra::Vector3;
 use pbm_collision::figures::parts::{
-    closed_ring, dots, dotted_line, each_panel, fill, labels, letter, shape,
+    closed_ring, each_panel, fill, labels, letter, shape,
 };
 use pbm_constraints::scenes::Chain;
 use pbm_particles::forces::G;
@@ -74,7 +74,7 @@ fn stiffness_vs_steps() -> Result<Vec<Drawing>, PbmError> {
                 .y_label_formatter(&power_of_ten)
                 .draw()?;
             for (i, curve) in pbd.iter().enumerate() {
-                dotted_line(&mut chart, curve, (color(i), LINE_WIDTH), 4)?;
+                line_and_dots(&mut chart, curve, (color(i), LINE_WIDTH), 4)?;
             }
             for curve in &xpbd {
                 line(&mut chart, curve, REFERENCE, 3)?;
@@ -458,7 +458,7 @@ fn sheet_calibration() -> Result<Vec<Drawing>, PbmError> {
                 dashed_line(&mut chart, &[(3.0, bound), (8.3, bound)], REFERENCE, 2)?;
             }
             for (i, curve) in curves.iter().enumerate() {
-                dotted_line(&mut chart, curve, (color(i), LINE_WIDTH), 4)?;
+                line_and_dots(&mut chart, curve, (color(i), LINE_WIDTH), 4)?;
             }
             Ok(())
         },

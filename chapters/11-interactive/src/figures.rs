@@ -11,9 +11,7 @@ use crate::scenes::{Falling, Feeder, Graze, Jack, Ledge, Overlaps, Pile};
 use crate::scenes::{Fault, drive, faulty};
 use crate::world::{Order, Settings, World};
 use nalgebra::Vector2;
-use pbm_collision::figures::parts::{
-    Chart2d, dots, dotted_line, each_panel, letter, ring, shape,
-};
+use pbm_collision::figures::parts::{Chart2d, each_panel, letter, shape};
 use pbm_collision::polygon::{ConvexPolygon, separation};
 use pbm_prelim::plot::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -910,7 +908,7 @@ fn slide_panel(
     dashed_line(&mut chart, &[(runs.edge, lo), (runs.edge, hi)], REFERENCE, 1)?;
     line(&mut chart, &series(&runs.tracks[0]), REFERENCE, LINE_WIDTH)?;
     for (i, track) in runs.tracks.iter().enumerate().skip(1) {
-        dotted_line(&mut chart, &series(track), (color(i - 1), LINE_WIDTH), 3)?;
+        line_and_dots(&mut chart, &series(track), (color(i - 1), LINE_WIDTH), 3)?;
     }
     Ok(())
 }

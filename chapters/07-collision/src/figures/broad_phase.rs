@@ -1,9 +1,7 @@
 //! The broad phase page's figures: Table 1's scene of moving boxes, one exchange of
 //! the coherent sort, and the time per step against the number of boxes.
 
-use super::parts::{
-    Chart2d, dotted_line, each_panel, letter, level_arrow, shaded_box,
-};
+use super::parts::{Chart2d, each_panel, letter, level_arrow, shaded_box};
 use super::{OVERLAPPING, figure_error};
 use crate::aabb::Aabb;
 use crate::scenes::{BoxScene, PAPER_TABLE_1};
@@ -167,7 +165,7 @@ pub(super) fn sweep_timing() -> Result<Vec<Drawing>, PbmError> {
                 if *dashed {
                     dashed_line(&mut chart, points, REFERENCE, LINE_WIDTH)?;
                 } else {
-                    dotted_line(&mut chart, points, (color(i), LINE_WIDTH + 1), 4)?;
+                    line_and_dots(&mut chart, points, (color(i), LINE_WIDTH + 1), 4)?;
                 }
             }
             Ok(())

@@ -2,8 +2,8 @@
 //! an overshooting step, and a thin fast plate tested against a wall three ways.
 
 use super::parts::{
-    Chart2d, LabelBox, dots, dotted_line, each_panel, fill, free_corner, letter,
-    level_arrow, ring, shape, text_at,
+    Chart2d, LabelBox, each_panel, fill, free_corner, letter, level_arrow, shape,
+    text_at,
 };
 use super::{OVERLAPPING, figure_error};
 use crate::polygon::{ConvexPolygon, separation};
@@ -473,7 +473,7 @@ fn flight_panel(panel: &Area<'_>, shot: &Shot, flight: &Flight) -> DrawResult {
         .filter(|&&(x, _)| x <= 3.5)
         .map(|&(x, _)| (x, ms(x)))
         .collect();
-    dotted_line(&mut chart, &points, (color(0), 1), 5)?;
+    line_and_dots(&mut chart, &points, (color(0), 1), 5)?;
     if let Some(t) = flight.hit {
         dots(&mut chart, &[(shot.at(t).0, t * 1e3)], 8, color(1))?;
     }

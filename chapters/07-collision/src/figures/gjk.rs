@@ -1,7 +1,7 @@
 //! The GJK page's figure: a pentagon and a rectangle apart and overlapping, their
 //! Minkowski difference, GJK's simplices and EPA's polygons.
 
-use super::parts::{Chart2d, dots};
+use super::parts::Chart2d;
 use super::{axis_polygons, figure_error};
 use crate::gjk::{Depth, Proximity, difference_support, epa_watched, gjk_from};
 use crate::polygon::{ConvexPolygon, separation};

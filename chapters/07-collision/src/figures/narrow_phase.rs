@@ -2,7 +2,7 @@
 //! separating plane kept as a witness while a cube tumbles past another, and the
 //! contacts of a box over a table's edge.
 
-use super::parts::{Chart2d, dots, each_panel, letter, shape, tenths_axes};
+use super::parts::{Chart2d, each_panel, letter, shape, tenths_axes};
 use super::{OVERLAPPING, axis_polygons, figure_error};
 use crate::polygon::{ConvexPolygon, Witness, separation};
 use crate::polyhedron::{

@@ -80,55 +80,6 @@ pub fn shaded_box<'a, 'b: 'a>(
     Ok(())
 }
 
-/// Filled dots of `radius` pixels at `points`.
-pub fn dots<'a, DB, X, Y>(
-    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
-    points: &[(f64, f64)],
-    radius: u32,
-    c: RGBColor,
-) -> DrawResult
-where
-    DB: DrawingBackend + 'a,
-    DB::ErrorType: 'static,
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
-{
-    chart.draw_series(points.iter().map(|&p| Circle::new(p, radius, c.filled())))?;
-    Ok(())
-}
-
-/// A line through `points` with a dot of `radius` on each: a series measured at
-/// those points.
-pub fn dotted_line<'a, DB, X, Y>(
-    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
-    points: &[(f64, f64)],
-    (c, width): (RGBColor, u32),
-    radius: u32,
-) -> DrawResult
-where
-    DB: DrawingBackend + 'a,
-    DB::ErrorType: 'static,
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
-{
-    line(chart, points, c, width)?;
-    dots(chart, points, radius, c)
-}
-
-/// A white dot of `radius` ringed in `c`: a pin, or a mark over filled shapes.
-pub fn ring<'a, 'b: 'a>(
-    chart: &mut Chart2d<'a, 'b>,
-    at: (f64, f64),
-    radius: u32,
-    c: RGBColor,
-) -> DrawResult {
-    chart.draw_series([
-        Circle::new(at, radius, WHITE.filled()),
-        Circle::new(at, radius, c.stroke_width(2)),
-    ])?;
-    Ok(())
-}
-
 /// `text` in `style` at the point `at`, moved by `offset` pixels.
 pub fn text_at<'a, 'b: 'a>(
     chart: &mut Chart2d<'a, 'b>,
