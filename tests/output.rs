@@ -208,6 +208,25 @@ fn every_console_block_shows_the_numbers_of_its_json() {
     );
 }
 
+#[test]
+fn every_key_a_console_block_names_is_in_its_result() {
+    // A key a block shows or hides that the run no longer prints would leave the
+    // block silently showing less, or more, than its page says.
+    let chapters = pbm::chapters();
+    let mut problems = Vec::new();
+    for (_, shown) in all_shown(&chapters) {
+        let path = output_dir().join(json_name(shown));
+        let Ok(json) = fs::read_to_string(&path) else { continue };
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        for key in shown.keys.iter().chain(shown.hidden) {
+            if value.get(key).is_none() {
+                problems.push(format!("{}: no key `{key}`", json_name(shown)));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 fn glob_pages() -> Vec<PathBuf> {
     let mut out = Vec::new();
     let root = pbm::repo_root().join("book/src");

@@ -191,6 +191,7 @@ fn restrict(shown: &Shown, value: Value) -> Value {
     if !shown.keys.is_empty() {
         map.retain(|k, _| shown.keys.contains(&k.as_str()));
     }
+    map.retain(|k, _| !shown.hidden.contains(&k.as_str()));
     Value::Object(map)
 }
 

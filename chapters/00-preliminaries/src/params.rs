@@ -686,11 +686,16 @@ impl ParamSet for () {
 /// let p = Stability::read(&pbm_prelim::Params::defaults(&Stability::specs()));
 /// assert_eq!(p.map(|p| (p.k, p.h, p.steps)), Ok((10.0, 0.15, 20)));
 /// ```
+///
+/// A struct may start with `..group: Group,`: the parameters another `params!` struct
+/// declares, read into the field `group` and listed first, so that exercises that
+/// watch the same scene declare its parameters once.
 #[macro_export]
 macro_rules! params {
     (
         $(#[$meta:meta])*
         $vis:vis struct $name:ident {
+            $(.. $group:ident : $gty:ty,)?
             $(
                 $field:ident : $ty:ty = $kind:ident ( $($arg:expr),* $(,)? )
                 $(. $method:ident ( $($marg:expr),* ))*
@@ -701,6 +706,10 @@ macro_rules! params {
         #[derive(Debug, Clone, PartialEq)]
         $vis struct $name {
             $(
+                #[doc = concat!("The parameters of [`", stringify!($gty), "`].")]
+                pub $group: $gty,
+            )?
+            $(
                 #[doc = concat!("`", stringify!($field), "`: see `pbm list`.")]
                 pub $field: $ty,
             )*
@@ -708,14 +717,18 @@ macro_rules! params {
 
         impl $crate::params::ParamSet for $name {
             fn specs() -> ::std::vec::Vec<$crate::ParamSpec> {
-                ::std::vec![$(
+                let mut specs = ::std::vec::Vec::new();
+                $(specs.extend(<$gty as $crate::params::ParamSet>::specs());)?
+                specs.extend([$(
                     $crate::ParamSpec::$kind(stringify!($field), $($arg),*)
                         $(.$method($($marg),*))*
-                ),*]
+                ),*]);
+                specs
             }
 
             fn read(params: &$crate::Params) -> ::std::result::Result<Self, $crate::ParamError> {
                 ::std::result::Result::Ok($name {
+                    $($group: <$gty as $crate::params::ParamSet>::read(params)?,)?
                     $($field: $crate::params::FromParam::from_param(params, stringify!($field))?,)*
                 })
             }

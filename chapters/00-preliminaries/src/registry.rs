@@ -261,8 +261,11 @@ pub struct Shown {
     /// The `--set` assignments, as typed.
     pub set: &'static [&'static str],
     /// The top-level result keys the console block shows, in the result's order
-    /// (empty: all of them). The JSON file keeps every key.
+    /// (empty: all of them but [`Shown::hidden`]). The JSON file keeps every key.
     pub keys: &'static [&'static str],
+    /// Top-level result keys the console block leaves out (what the prose quotes,
+    /// or an old name kept for readers' scripts). The JSON file keeps them.
+    pub hidden: &'static [&'static str],
     /// Keys whose values are wall-clock timings: written as measured when the book
     /// is built, left out when a test compares the page with the code.
     pub timed: &'static [&'static str],
@@ -280,7 +283,15 @@ pub struct Shown {
 impl Shown {
     /// The run of `id` with its defaults, shown as a console block with every key.
     pub const fn run(id: &'static str) -> Shown {
-        Shown { id, set: &[], keys: &[], timed: &[], console: true, failing: false }
+        Shown {
+            id,
+            set: &[],
+            keys: &[],
+            hidden: &[],
+            timed: &[],
+            console: true,
+            failing: false,
+        }
     }
 
     /// The run of `id` with its defaults, whose numbers sentences quote (no console
@@ -302,6 +313,11 @@ impl Shown {
     /// The same run showing only these keys in its console block.
     pub const fn keys(self, keys: &'static [&'static str]) -> Shown {
         Shown { keys, ..self }
+    }
+
+    /// The same run showing every key but these in its console block.
+    pub const fn except(self, hidden: &'static [&'static str]) -> Shown {
+        Shown { hidden, ..self }
     }
 
     /// The same run with these keys marked as wall-clock timings.

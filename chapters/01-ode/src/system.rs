@@ -26,6 +26,28 @@ pub trait OdeSystem {
 }
 // ANCHOR_END: ode_system
 
+/// Writes the four state methods of [`OdeSystem`] (`dimension`, `time`,
+/// `gather_state`, `scatter_state`) for a type that wraps a system in its field
+/// `$field` (owned or borrowed) and hands each call on unchanged: the wrapper writes
+/// only the `derivative` it changes.
+#[macro_export]
+macro_rules! forward_state {
+    ($field:ident) => {
+        fn dimension(&self) -> usize {
+            self.$field.dimension()
+        }
+        fn time(&self) -> f64 {
+            self.$field.time()
+        }
+        fn gather_state(&self, x: &mut [f64]) {
+            self.$field.gather_state(x);
+        }
+        fn scatter_state(&mut self, x: &[f64], t: f64) {
+            self.$field.scatter_state(x, t);
+        }
+    };
+}
+
 /// The current state of `system` as a new vector.
 pub fn state_of<S: OdeSystem + ?Sized>(system: &S) -> Vec<f64> {
     let mut x = vec![0.0; system.dimension()];

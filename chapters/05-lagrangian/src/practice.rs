@@ -134,18 +134,7 @@ struct ReaderMotion<'a> {
 }
 
 impl OdeSystem for ReaderMotion<'_> {
-    fn dimension(&self) -> usize {
-        self.system.dimension()
-    }
-    fn time(&self) -> f64 {
-        self.system.time()
-    }
-    fn gather_state(&self, x: &mut [f64]) {
-        self.system.gather_state(x);
-    }
-    fn scatter_state(&mut self, x: &[f64], t: f64) {
-        self.system.scatter_state(x, t);
-    }
+    pbm_ode::forward_state!(system);
     fn derivative(&mut self, xdot: &mut [f64]) -> Result<(), PbmError> {
         let s = &self.system;
         let n = s.u.len();

@@ -4,8 +4,9 @@ use crate::body::Representation;
 use crate::mass::MassProperties;
 use crate::mesh::{TriMesh, box_mesh, l_shape, tetrahedron};
 use crate::scenes::{
-    DZHANIBEKOV_OMEGA, GYROSCOPIC, SpinSample, gyroscopic_run, push, sign_changes,
-    torque_free, translation_free,
+    DZHANIBEKOV_OMEGA, DZHANIBEKOV_STEP, DZHANIBEKOV_T_END, GYROSCOPIC, SpinSample,
+    dzhanibekov_run, gyroscopic_run, push, sign_changes, torque_free,
+    translation_free,
 };
 use nalgebra::Vector3;
 use pbm_prelim::{Exercise, Optional, PbmError, params};
@@ -181,20 +182,12 @@ fn puzzle(p: ForceTorquePuzzleParams) -> Result<Value, PbmError> {
 params! {
     /// `rigid/dzhanibekov`.
     pub struct DzhanibekovParams {
-        t_end: f64 = duration(30.0, 0.0, 1000.0),
+        t_end: f64 = duration(DZHANIBEKOV_T_END, 0.0, 1000.0),
     }
 }
 
 fn dzhanibekov(p: DzhanibekovParams) -> Result<Value, PbmError> {
-    let (t_end, h) = (p.t_end, 1e-3);
-    let samples = torque_free(
-        DZHANIBEKOV_OMEGA,
-        Representation::Quaternion,
-        true,
-        h,
-        t_end,
-        10,
-    )?;
+    let samples = dzhanibekov_run(p.t_end)?;
     let (first, last) = (samples[0], samples[samples.len() - 1]);
     let start = DZHANIBEKOV_OMEGA;
     let energy_drift = samples
@@ -209,7 +202,7 @@ fn dzhanibekov(p: DzhanibekovParams) -> Result<Value, PbmError> {
         "relative_angular_momentum_drift": l_drift,
         "final_body_omega": [last.body_omega.x, last.body_omega.y, last.body_omega.z],
         "start_body_omega": [start.x, start.y, start.z],
-        "h": h,
+        "h": DZHANIBEKOV_STEP,
     }))
 }
 

@@ -218,6 +218,20 @@ pub fn torque_free(
 /// rad/s about the others.
 pub const DZHANIBEKOV_OMEGA: Vector3<f64> = Vector3::new(0.01, 5.0, 0.01);
 
+/// The step of the book's Dzhanibekov run (s).
+pub const DZHANIBEKOV_STEP: f64 = 1e-3;
+
+/// How long the book's Dzhanibekov run lasts (s): long enough for several flips.
+pub const DZHANIBEKOV_T_END: f64 = 30.0;
+
+/// The book's Dzhanibekov run: the tumbling block spun at [`DZHANIBEKOV_OMEGA`],
+/// stored as a renormalized quaternion, stepped at [`DZHANIBEKOV_STEP`] for `t_end`
+/// seconds and sampled every tenth step.
+pub fn dzhanibekov_run(t_end: f64) -> Result<Vec<Sample>, PbmError> {
+    let (omega, h) = (DZHANIBEKOV_OMEGA, DZHANIBEKOV_STEP);
+    torque_free(omega, Representation::Quaternion, true, h, t_end, 10)
+}
+
 /// How many times the body-frame component `axis` of ω changes sign.
 pub fn sign_changes(samples: &[Sample], axis: usize) -> usize {
     samples

@@ -4,24 +4,15 @@
 
 use nalgebra::Vector3;
 use pbm_prelim::sampling::sample;
-use pbm_rigid::body::Representation;
 use pbm_rigid::gyroscopic::BodySpin;
 use pbm_rigid::scenes::{
-    DZHANIBEKOV_OMEGA, GYROSCOPIC, GyroscopicSetup, SKEW_AXIS, Sample, brick,
-    gyroscopic_run, polhode, torque_free, tumbling_block,
+    DZHANIBEKOV_T_END, GYROSCOPIC, GyroscopicSetup, SKEW_AXIS, Sample, brick,
+    dzhanibekov_run, gyroscopic_run, polhode, tumbling_block,
 };
 
 #[test]
 fn the_dzhanibekov_path_stays_on_the_momentum_sphere_and_the_energy_ellipsoid() {
-    let samples = torque_free(
-        DZHANIBEKOV_OMEGA,
-        Representation::Quaternion,
-        true,
-        1e-3,
-        30.0,
-        10,
-    )
-    .unwrap();
+    let samples = dzhanibekov_run(DZHANIBEKOV_T_END).unwrap();
     let moments = tumbling_block().unwrap().inertia.diagonal();
     let path: Vec<Vector3<f64>> = samples.iter().map(Sample::body_momentum).collect();
     let two_e = |l: &Vector3<f64>| l.component_div(&moments).dot(l);

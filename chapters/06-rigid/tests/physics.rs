@@ -23,8 +23,8 @@ use pbm_rigid::rotation::{
     Quat, quat_from_axis_angle, quat_from_matrix, quat_mul, quat_to_matrix, star,
 };
 use pbm_rigid::scenes::{
-    DZHANIBEKOV_OMEGA, push, rotation_free, scattered_blocks, sign_changes,
-    torque_free, translation_free,
+    DZHANIBEKOV_T_END, dzhanibekov_run, push, rotation_free, scattered_blocks,
+    sign_changes, torque_free, translation_free,
 };
 
 fn rel(a: &Matrix3<f64>, b: &Matrix3<f64>) -> f64 {
@@ -290,15 +290,7 @@ fn off_centre_push_gains_exactly_the_extra_work() {
 
 #[test]
 fn intermediate_axis_flips_while_l_and_energy_stay() {
-    let samples = torque_free(
-        DZHANIBEKOV_OMEGA,
-        Representation::Quaternion,
-        true,
-        1e-3,
-        30.0,
-        10,
-    )
-    .unwrap();
+    let samples = dzhanibekov_run(DZHANIBEKOV_T_END).unwrap();
     assert!(sign_changes(&samples, 1) >= 4, "flips: {}", sign_changes(&samples, 1));
     let (l0, e0) = (samples[0].l, samples[0].energy);
     for s in &samples {

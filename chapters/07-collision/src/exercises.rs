@@ -201,8 +201,9 @@ fn sweep_table(p: SweepTableParams) -> Result<Value, PbmError> {
 }
 
 params! {
-    /// `collision/separating-plane`.
-    pub struct SeparatingPlaneParams {
+    /// The moving cube's pass by the fixed one, which `collision/separating-plane`
+    /// and `collision/gjk` both watch.
+    pub struct PassParams {
         steps: usize = int(
             "steps over the pass", TumblingPass::BOOK.steps as u64, 10, 100_000,
         ),
@@ -220,12 +221,26 @@ params! {
             0.0,
             5.0,
         ),
+    }
+}
+
+impl PassParams {
+    /// The pass these parameters describe.
+    pub fn pass(&self) -> TumblingPass {
+        TumblingPass { steps: self.steps, spin: self.spin, height: self.height }
+    }
+}
+
+params! {
+    /// `collision/separating-plane`.
+    pub struct SeparatingPlaneParams {
+        ..pass: PassParams,
         epsilon: f64 = epsilon(1e-3, 0.0, 0.1),
     }
 }
 
 fn separating_plane(p: SeparatingPlaneParams) -> Result<Value, PbmError> {
-    let pass = TumblingPass { steps: p.steps, spin: p.spin, height: p.height };
+    let pass = p.pass.pass();
     let epsilon = p.epsilon;
     let fixed = TumblingPass::cube()?;
     let mut cache = PlaneCache::default();
@@ -268,23 +283,7 @@ fn separating_plane(p: SeparatingPlaneParams) -> Result<Value, PbmError> {
 params! {
     /// `collision/gjk`.
     pub struct GjkParams {
-        steps: usize = int(
-            "steps over the pass", TumblingPass::BOOK.steps as u64, 10, 100_000,
-        ),
-        spin: f64 = float(
-            "how far the cube turns over the pass",
-            "rad",
-            TumblingPass::BOOK.spin,
-            -1000.0,
-            1000.0,
-        ),
-        height: f64 = float(
-            "height of the moving cube's path above the fixed cube's centre",
-            "m",
-            TumblingPass::BOOK.height,
-            0.0,
-            5.0,
-        ),
+        ..pass: PassParams,
         epsilon: f64 = epsilon(1e-3, 0.0, 0.1),
         pairs: usize = int(
             "random pairs of each kind (boxes, hulls)", 500, 1, 10_000,
@@ -315,7 +314,7 @@ fn signed_distance<const D: usize>(
 }
 
 fn gjk_beside_sat(p: GjkParams) -> Result<Value, PbmError> {
-    let pass = TumblingPass { steps: p.steps, spin: p.spin, height: p.height };
+    let pass = p.pass.pass();
     let epsilon = p.epsilon;
     let fixed = TumblingPass::cube()?;
     // The separating axes with their witness, as in collision/separating-plane.

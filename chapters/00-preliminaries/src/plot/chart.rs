@@ -1,7 +1,7 @@
 //! Charts in the shared style: margins and room for labels, axes whose ticks never
 //! crowd, and equal scales for scenes, where a circle must be round.
 
-use super::layout::{Area, DrawResult};
+use super::layout::{Area, Backend, DrawResult};
 use super::style::{label_font, tick_font};
 use super::text::power_of_ten;
 use plotters::chart::MeshStyle;
@@ -109,14 +109,12 @@ where
 
 /// [`axes`] with both axes logarithmic, their ticks powers of ten
 /// ([`power_of_ten`]), drawn.
-pub fn log_log_axes<'a, DB, X, Y>(
+pub fn log_log_axes<'a, DB: Backend<'a>, X, Y>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     x_desc: &str,
     y_desc: &str,
 ) -> DrawResult
 where
-    DB: DrawingBackend + 'a,
-    DB::ErrorType: 'static,
     X: Ranged<ValueType = f64> + ValueFormatter<f64>,
     Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
 {

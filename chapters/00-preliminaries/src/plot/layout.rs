@@ -5,6 +5,7 @@ use super::style::{ensure_font, label_font, title_font};
 use super::text::{line_height, tidy_numbers, wrap};
 use crate::error::PbmError;
 use plotters::coord::Shift;
+use plotters::coord::ranged1d::Ranged;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -69,6 +70,15 @@ pub type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 
 /// The error type figure code returns; any plotters error converts into it with `?`.
 pub type DrawResult = Result<(), Box<dyn std::error::Error>>;
+
+/// A drawing backend whose errors a [`DrawResult`] can carry: the one bound every
+/// drawing helper puts on the backend of the chart it draws in.
+pub trait Backend<'a>: DrawingBackend<ErrorType: 'static> + 'a {}
+impl<'a, B: DrawingBackend<ErrorType: 'static> + 'a> Backend<'a> for B {}
+
+/// A chart axis whose values are `T` (numbers unless said otherwise).
+pub trait Axis<T = f64>: Ranged<ValueType = T> {}
+impl<T, A: Ranged<ValueType = T>> Axis<T> for A {}
 
 /// Draws one SVG of `size` into a string. `draw` receives the whole (white) canvas.
 pub fn draw_svg<F>(size: (u32, u32), draw: F) -> Result<String, PbmError>

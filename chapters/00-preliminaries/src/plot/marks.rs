@@ -1,42 +1,29 @@
 //! Marks placed in a chart at data points: dots, rings, framed boxes and text.
 
-use super::layout::DrawResult;
+use super::layout::{Axis, Backend, DrawResult};
 use super::style::{REFERENCE, label_font};
-use plotters::coord::ranged1d::Ranged;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Draws a filled dot of `radius` pixels and colour `c` at each of `points`.
-pub fn dots<'a, DB, X, Y>(
+pub fn dots<'a, DB: Backend<'a>, X: Axis, Y: Axis>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     points: &[(f64, f64)],
     radius: u32,
     c: RGBColor,
-) -> DrawResult
-where
-    DB: DrawingBackend + 'a,
-    DB::ErrorType: 'static,
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
-{
+) -> DrawResult {
     chart.draw_series(points.iter().map(|p| Circle::new(*p, radius, c.filled())))?;
     Ok(())
 }
 
 /// Draws a white dot of `radius` pixels ringed in `c` at `at`: a mark that reads over
 /// filled shapes ([`Swatch::Ring`](super::Swatch::Ring) in a legend).
-pub fn ring<'a, DB, X, Y>(
+pub fn ring<'a, DB: Backend<'a>, X: Axis, Y: Axis>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     at: (f64, f64),
     radius: u32,
     c: RGBColor,
-) -> DrawResult
-where
-    DB: DrawingBackend + 'a,
-    DB::ErrorType: 'static,
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
-{
+) -> DrawResult {
     chart.draw_series([Circle::new(at, radius, WHITE.filled())])?;
     chart.draw_series([Circle::new(at, radius, c.stroke_width(2))])?;
     Ok(())
@@ -44,17 +31,11 @@ where
 
 /// Draws the box between two opposite `corners` filled in `fill` and framed in a
 /// 1-pixel [`REFERENCE`] line: a cell of a table or of a matrix drawn as one.
-pub fn framed<'a, DB, X, Y>(
+pub fn framed<'a, DB: Backend<'a>, X: Axis, Y: Axis>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     corners: [(f64, f64); 2],
     fill: ShapeStyle,
-) -> DrawResult
-where
-    DB: DrawingBackend + 'a,
-    DB::ErrorType: 'static,
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
-{
+) -> DrawResult {
     chart.draw_series([Rectangle::new(corners, fill)])?;
     chart.draw_series([Rectangle::new(corners, REFERENCE.stroke_width(1))])?;
     Ok(())
@@ -67,18 +48,12 @@ pub fn anchored<'a>(style: TextStyle<'a>, h: HPos, v: VPos) -> TextStyle<'a> {
 }
 
 /// Draws `content` at the data point `at` in `style`.
-pub fn text<'a, DB, X, Y>(
+pub fn text<'a, DB: Backend<'a>, X: Axis, Y: Axis>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     content: impl Into<String>,
     at: (f64, f64),
     style: &TextStyle<'_>,
-) -> DrawResult
-where
-    DB: DrawingBackend + 'a,
-    DB::ErrorType: 'static,
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
-{
+) -> DrawResult {
     chart.draw_series([Text::new(content.into(), at, style.clone())])?;
     Ok(())
 }
@@ -90,16 +65,10 @@ pub type PinnedLabel<'a> = (&'a str, (f64, f64), (i32, i32));
 /// Draws each label in the label font, its top left `offset` pixels (right, down)
 /// from its data point: it sits the same beside its point in the wide and the
 /// narrow drawing, whatever their scales.
-pub fn pinned_labels<'a, DB, X, Y>(
+pub fn pinned_labels<'a, DB: Backend<'a>, X: Axis, Y: Axis>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     labels: &[PinnedLabel<'_>],
-) -> DrawResult
-where
-    DB: DrawingBackend + 'a,
-    DB::ErrorType: 'static,
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
-{
+) -> DrawResult {
     chart.draw_series(labels.iter().map(|&(text, at, offset)| {
         EmptyElement::at(at) + Text::new(text.to_string(), offset, label_font())
     }))?;

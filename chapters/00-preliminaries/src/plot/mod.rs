@@ -29,8 +29,8 @@ pub use chart::{
     scene_chart,
 };
 pub use layout::{
-    Area, DrawResult, Drawing, Layout, NARROW_MEDIA, draw_figure, draw_svg, panels,
-    require_finite, titled, titled_figure, titled_panels,
+    Area, Axis, Backend, DrawResult, Drawing, Layout, NARROW_MEDIA, draw_figure,
+    draw_svg, panels, require_finite, titled, titled_figure, titled_panels,
 };
 pub use legend::{
     Legend, Swatch, legend_below, legends_below, panels_with_legends, series_legend,

@@ -1,10 +1,9 @@
 //! Data drawn into a chart: lines, solid or dashed, and arrows.
 
-use super::layout::DrawResult;
+use super::layout::{Axis, Backend, DrawResult};
 use super::legend::Swatch;
 use super::marks::dots;
 use super::style::DASH;
-use plotters::coord::ranged1d::Ranged;
 use plotters::prelude::*;
 
 /// How a series is stroked: a colour, a width in pixels, and whether it is dashed
@@ -41,18 +40,14 @@ impl Stroke {
 }
 
 /// Draws `points` as one line in `stroke`.
-pub fn polyline<'a, DB, XT, YT, X, Y>(
+pub fn polyline<'a, DB: Backend<'a>, XT, YT, X: Axis<XT>, Y: Axis<YT>>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     points: &[(XT, YT)],
     stroke: Stroke,
 ) -> DrawResult
 where
-    DB: DrawingBackend + 'a,
-    DB::ErrorType: 'static,
     XT: Clone + 'static,
     YT: Clone + 'static,
-    X: Ranged<ValueType = XT>,
-    Y: Ranged<ValueType = YT>,
 {
     let points = points.iter().cloned();
     let style = stroke.color.stroke_width(stroke.width);
@@ -64,58 +59,45 @@ where
     Ok(())
 }
 
-/// Draws `points` as a solid line of colour `c` and `width`: [`polyline`] in
-/// [`Stroke::solid`].
-pub fn line<'a, DB, XT, YT, X, Y>(
-    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
-    points: &[(XT, YT)],
-    c: RGBColor,
-    width: u32,
-) -> DrawResult
-where
-    DB: DrawingBackend + 'a,
-    DB::ErrorType: 'static,
-    XT: Clone + 'static,
-    YT: Clone + 'static,
-    X: Ranged<ValueType = XT>,
-    Y: Ranged<ValueType = YT>,
-{
-    polyline(chart, points, Stroke::solid(c, width))
+/// Writes a helper `$name` that draws `points` as a line of colour `c` and `width`:
+/// [`polyline`] in the [`Stroke`] that `Stroke::$stroke` makes.
+macro_rules! stroked_line {
+    ($(#[$doc:meta])* $name:ident = $stroke:ident) => {
+        $(#[$doc])*
+        pub fn $name<'a, DB: Backend<'a>, XT, YT, X: Axis<XT>, Y: Axis<YT>>(
+            chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+            points: &[(XT, YT)],
+            c: RGBColor,
+            width: u32,
+        ) -> DrawResult
+        where
+            XT: Clone + 'static,
+            YT: Clone + 'static,
+        {
+            polyline(chart, points, Stroke::$stroke(c, width))
+        }
+    };
 }
 
-/// Draws `points` as a dashed line of colour `c` and `width`: [`polyline`] in
-/// [`Stroke::dashed`].
-pub fn dashed_line<'a, DB, XT, YT, X, Y>(
-    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
-    points: &[(XT, YT)],
-    c: RGBColor,
-    width: u32,
-) -> DrawResult
-where
-    DB: DrawingBackend + 'a,
-    DB::ErrorType: 'static,
-    XT: Clone + 'static,
-    YT: Clone + 'static,
-    X: Ranged<ValueType = XT>,
-    Y: Ranged<ValueType = YT>,
-{
-    polyline(chart, points, Stroke::dashed(c, width))
-}
+stroked_line!(
+    /// Draws `points` as a solid line of colour `c` and `width`: [`polyline`] in
+    /// [`Stroke::solid`].
+    line = solid
+);
+stroked_line!(
+    /// Draws `points` as a dashed line of colour `c` and `width`: [`polyline`] in
+    /// [`Stroke::dashed`].
+    dashed_line = dashed
+);
 
 /// Draws `points` as a solid line of colour `c` and `width` with a dot of `radius`
 /// pixels on each ([`Swatch::LineDots`] in a legend): a series whose samples count.
-pub fn line_and_dots<'a, DB, X, Y>(
+pub fn line_and_dots<'a, DB: Backend<'a>, X: Axis, Y: Axis>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     points: &[(f64, f64)],
     (c, width): (RGBColor, u32),
     radius: u32,
-) -> DrawResult
-where
-    DB: DrawingBackend + 'a,
-    DB::ErrorType: 'static,
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
-{
+) -> DrawResult {
     line(chart, points, c, width)?;
     dots(chart, points, radius, c)
 }
@@ -123,20 +105,14 @@ where
 /// Draws an arrow from `tail` to `tip` in data coordinates, with a head a fifth of its
 /// length (at most `max_head`) opening at ±25°. Meant for charts with equal scales
 /// ([`equal_scale`]), where data angles are screen angles.
-pub fn arrow<'a, DB, X, Y>(
+pub fn arrow<'a, DB: Backend<'a>, X: Axis, Y: Axis>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     tail: (f64, f64),
     tip: (f64, f64),
     max_head: f64,
     c: RGBColor,
     width: u32,
-) -> DrawResult
-where
-    DB: DrawingBackend + 'a,
-    DB::ErrorType: 'static,
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
-{
+) -> DrawResult {
     let (dx, dy) = (tip.0 - tail.0, tip.1 - tail.1);
     let length = dx.hypot(dy);
     if length == 0.0 {

@@ -4,8 +4,9 @@ use crate::body::Representation;
 use crate::mass::{MassProperties, projected_area, projection_axes};
 use crate::mesh::l_shape;
 use crate::scenes::{
-    DZHANIBEKOV_OMEGA, GYROSCOPIC, GyroscopicSetup, Push, Sample,
-    TUMBLING_BLOCK_SIZE, gyroscopic_run, polhode, push, torque_free, tumbling_block,
+    DZHANIBEKOV_T_END, GYROSCOPIC, GyroscopicSetup, Push, Sample,
+    TUMBLING_BLOCK_SIZE, dzhanibekov_run, gyroscopic_run, polhode, push, torque_free,
+    tumbling_block,
 };
 use nalgebra::{Matrix3, Vector3};
 use pbm_prelim::plot::prelude::*;
@@ -473,12 +474,8 @@ fn orientation_drift() -> Result<Vec<Drawing>, PbmError> {
     )
 }
 
-fn dzhanibekov_run() -> Result<Vec<Sample>, PbmError> {
-    torque_free(DZHANIBEKOV_OMEGA, Representation::Quaternion, true, 1e-3, 30.0, 10)
-}
-
 fn dzhanibekov() -> Result<Vec<Drawing>, PbmError> {
-    let samples = dzhanibekov_run()?;
+    let samples = dzhanibekov_run(DZHANIBEKOV_T_END)?;
     let names = [
         "ω_x (largest moment, 13/12 kg m²)",
         "ω_y (intermediate, 10/12)",
@@ -522,7 +519,7 @@ fn project(p: &Vector3<f64>) -> (f64, f64) {
 }
 
 fn dzhanibekov_box() -> Result<Vec<Drawing>, PbmError> {
-    let samples = dzhanibekov_run()?;
+    let samples = dzhanibekov_run(DZHANIBEKOV_T_END)?;
     let first_flip = samples
         .windows(2)
         .find(|w| w[0].body_omega.y * w[1].body_omega.y < 0.0)

@@ -60,8 +60,10 @@ pub(super) fn ellipsoid_outline(a: &Vector3<f64>, view: &View) -> Vec<(f64, f64)
 /// The Dzhanibekov run's body-frame angular momentum on the sphere |L| = const,
 /// with the run's energy ellipsoid and the polhodes of six other energies.
 pub(super) fn polhode_figure() -> Result<Vec<Drawing>, PbmError> {
-    let run: Vec<Vector3<f64>> =
-        dzhanibekov_run()?.iter().map(Sample::body_momentum).collect();
+    let run: Vec<Vector3<f64>> = dzhanibekov_run(DZHANIBEKOV_T_END)?
+        .iter()
+        .map(Sample::body_momentum)
+        .collect();
     let moments = tumbling_block()?.inertia.diagonal();
     let radius = run[0].norm();
     let two_e = run[0].component_div(&moments).dot(&run[0]);
