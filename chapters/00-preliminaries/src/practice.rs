@@ -63,6 +63,26 @@ impl Listing {
     }
 }
 
+/// The test that the book's answers pass their tasks' checks: each `name => check`
+/// compiles the answer `practice/<name>_solution.rs` beside the chapter's
+/// `practice.rs` (the file [`Task::solution`] shows) as the module `name`, and the
+/// test requires `check`, a [`Report`] of a function of that module, to pass.
+#[macro_export]
+macro_rules! answers {
+    ($($name:ident => $check:expr),* $(,)?) => {
+        $(
+            mod $name {
+                include!(concat!("practice/", stringify!($name), "_solution.rs"));
+            }
+        )*
+
+        #[test]
+        fn the_given_solutions_pass_their_checks() {
+            $($check.assert_passed();)*
+        }
+    };
+}
+
 /// What a check found: a verdict and what a teacher would say, line by line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Report {

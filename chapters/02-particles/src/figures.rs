@@ -95,9 +95,7 @@ fn phase_plane() -> Result<Vec<Drawing>, PbmError> {
             let (xr, yr) = equal_scale(&plot, -1.1..1.3, -1.1..1.1);
             let mut chart = chart_on(&plot).build_cartesian_2d(xr, yr)?;
             axes(&mut chart, "position x (m)", "velocity v (m/s)").draw()?;
-            for (i, (_, pts)) in curves.iter().enumerate() {
-                line(&mut chart, pts, color(i), LINE_WIDTH)?;
-            }
+            palette_lines(&mut chart, curves.iter().map(|(_, pts)| pts))?;
             chart.draw_series(std::iter::once(Circle::new(
                 (1.0, 0.0),
                 5,

@@ -177,17 +177,9 @@ pub fn check_cg(solve: CgFn) -> Report {
 mod tests {
     use super::*;
 
-    mod step {
-        include!("practice/backward_euler_solution.rs");
-    }
-    mod cg {
-        include!("practice/cg_solution.rs");
-    }
-
-    #[test]
-    fn the_given_solutions_pass_their_checks() {
-        check_backward_euler(step::backward_euler_step).assert_passed();
-        check_cg(cg::conjugate_gradient).assert_passed();
+    pbm_prelim::answers! {
+        backward_euler => check_backward_euler(backward_euler::backward_euler_step),
+        cg => check_cg(cg::conjugate_gradient),
     }
 
     #[test]

@@ -607,20 +607,12 @@ pub fn check_multipliers(f: MultipliersFn) -> Report {
 mod tests {
     use super::*;
 
-    mod rod_answer {
-        include!("practice/rod_solution.rs");
+    pbm_prelim::answers! {
+        rod => check_rod(rod::rod),
+        multipliers => check_multipliers(multipliers::multipliers),
     }
-    mod multipliers_answer {
-        include!("practice/multipliers_solution.rs");
-    }
-    use multipliers_answer::multipliers;
-    use rod_answer::rod;
-
-    #[test]
-    fn the_given_solutions_pass_their_checks() {
-        check_rod(rod).assert_passed();
-        check_multipliers(multipliers).assert_passed();
-    }
+    use multipliers::multipliers;
+    use rod::rod;
 
     #[test]
     fn rod_mutants_fail_with_the_diagnosis_meant_for_them() {

@@ -570,16 +570,13 @@ mod tests {
     use super::*;
     use crate::parametric::generalized_acceleration;
 
-    mod wire {
-        include!("practice/wire_jacobian_solution.rs");
-    }
-    use wire::wire_jacobian;
+    pbm_prelim::answers!(wire_jacobian => check_wire_jacobian(wire_jacobian::wire_jacobian));
+    use wire_jacobian::wire_jacobian;
 
     #[test]
     fn the_books_functions_pass_their_checks() {
         check_acceleration(generalized_acceleration::<dyn ParametricModel>)
             .assert_passed();
-        check_wire_jacobian(wire_jacobian).assert_passed();
     }
 
     /// The book's solve with parts changed: the J̇ term scaled by `j_dot`, the masses

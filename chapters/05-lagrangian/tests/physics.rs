@@ -235,54 +235,31 @@ fn a_bead_on_an_ellipse_agrees_with_chapter_4_and_needs_the_j_dot_term() {
 /// free particle x hanging from it by a rod of length L, held by a constraint force
 /// between the two. Generalised velocity s = (θ̇, ẋ), mass M̃ = diag(m_b, m_p, m_p),
 /// rod C = ½(|d|² − L²) with d = q(θ) − x, so G = [dᵀJ, −dᵀ] and Ġ s = ḋ·ḋ + d·J̇θ̇.
-struct Hybrid {
-    state: [f64; 6], // θ, x, y, θ̇, ẋ, ẏ
-    t: f64,
-    masses: (f64, f64),
-    rod: f64,
-}
-
-impl pbm_ode::system::OdeSystem for Hybrid {
-    fn dimension(&self) -> usize {
-        6
-    }
-    fn time(&self) -> f64 {
-        self.t
-    }
-    fn gather_state(&self, x: &mut [f64]) {
-        x.copy_from_slice(&self.state);
-    }
-    fn scatter_state(&mut self, x: &[f64], t: f64) {
-        self.state.copy_from_slice(x);
-        self.t = t;
-    }
-    fn derivative(&mut self, out: &mut [f64]) -> Result<(), PbmError> {
-        use nalgebra::{Vector2, Vector3};
-        let [th, x, y, th_dot, vx, vy] = self.state;
-        let (mb, mp) = self.masses;
-        let q = Vector2::new(th.cos(), th.sin());
-        let j = Vector2::new(-th.sin(), th.cos()); // ∂q/∂θ
-        let j_dot = -q * th_dot; // J̇
-        let d = q - Vector2::new(x, y);
-        let d_dot = j * th_dot - Vector2::new(vx, vy);
-        // Generalised forces: the bead's gravity through Jᵀ (the circle's Jᵀ M J̇ θ̇
-        // is zero), the particle's gravity as it is.
-        let q_tilde = Vector3::new(j.dot(&Vector2::new(0.0, -mb * G)), 0.0, -mp * G);
-        let w = Vector3::new(1.0 / mb, 1.0 / mp, 1.0 / mp); // M̃⁻¹ (JᵀMJ = m_b r²)
-        let g = Vector3::new(d.dot(&j), -d.x, -d.y);
-        let c = 0.5 * (d.dot(&d) - self.rod * self.rod);
-        let c_dot = d.dot(&d_dot);
-        // G M̃⁻¹ Gᵀ λ = −Ġ s − G M̃⁻¹ Q̃ − k_s C − k_d Ċ (chapter 4's feedback).
-        let lhs = g.component_mul(&w).dot(&g);
-        let rhs = -(d_dot.dot(&d_dot) + d.dot(&j_dot) * th_dot)
-            - g.component_mul(&w).dot(&q_tilde)
-            - 100.0 * c
-            - 20.0 * c_dot;
-        let lambda = rhs / lhs;
-        let acc = (q_tilde + g * lambda).component_mul(&w);
-        out.copy_from_slice(&[th_dot, vx, vy, acc.x, acc.y, acc.z]);
-        Ok(())
-    }
+/// Its derivative at the state (θ, x, y, θ̇, ẋ, ẏ) into `out`.
+fn hybrid(s: &[f64], out: &mut [f64], (mb, mp): (f64, f64), rod: f64) {
+    use nalgebra::{Vector2, Vector3};
+    let [th, x, y, th_dot, vx, vy] = [s[0], s[1], s[2], s[3], s[4], s[5]];
+    let q = Vector2::new(th.cos(), th.sin());
+    let j = Vector2::new(-th.sin(), th.cos()); // ∂q/∂θ
+    let j_dot = -q * th_dot; // J̇
+    let d = q - Vector2::new(x, y);
+    let d_dot = j * th_dot - Vector2::new(vx, vy);
+    // Generalised forces: the bead's gravity through Jᵀ (the circle's Jᵀ M J̇ θ̇
+    // is zero), the particle's gravity as it is.
+    let q_tilde = Vector3::new(j.dot(&Vector2::new(0.0, -mb * G)), 0.0, -mp * G);
+    let w = Vector3::new(1.0 / mb, 1.0 / mp, 1.0 / mp); // M̃⁻¹ (JᵀMJ = m_b r²)
+    let g = Vector3::new(d.dot(&j), -d.x, -d.y);
+    let c = 0.5 * (d.dot(&d) - rod * rod);
+    let c_dot = d.dot(&d_dot);
+    // G M̃⁻¹ Gᵀ λ = −Ġ s − G M̃⁻¹ Q̃ − k_s C − k_d Ċ (chapter 4's feedback).
+    let lhs = g.component_mul(&w).dot(&g);
+    let rhs = -(d_dot.dot(&d_dot) + d.dot(&j_dot) * th_dot)
+        - g.component_mul(&w).dot(&q_tilde)
+        - 100.0 * c
+        - 20.0 * c_dot;
+    let lambda = rhs / lhs;
+    let acc = (q_tilde + g * lambda).component_mul(&w);
+    out.copy_from_slice(&[th_dot, vx, vy, acc.x, acc.y, acc.z]);
 }
 
 #[test]
@@ -298,12 +275,11 @@ fn a_hybrid_bead_and_particle_match_the_all_constraint_model() {
     let (mb, mp, rod, th0, w0) = (1.0, 0.5, 0.8, -0.3f64, 1.5);
     let bead = Vector2::new(th0.cos(), th0.sin());
     let hang = bead + Vector2::new(0.3, -(rod * rod - 0.09f64).sqrt());
-    let mut hybrid = Hybrid {
-        state: [th0, hang.x, hang.y, w0, 0.0, 0.0],
-        t: 0.0,
-        masses: (mb, mp),
-        rod,
-    };
+    let start = [th0, hang.x, hang.y, w0, 0.0, 0.0];
+    let mut hybrid = pbm_ode::system::VectorField::new(&start, 0.0, |_, s, out| {
+        hybrid(s, out, (mb, mp), rod);
+    })
+    .unwrap();
     let mut full = ConstrainedSystem::new(vec![
         Particle::new(mb, bead, Vector2::new(-th0.sin(), th0.cos()) * w0).unwrap(),
         Particle::new(mp, hang, Vector2::zeros()).unwrap(),
@@ -316,7 +292,7 @@ fn a_hybrid_bead_and_particle_match_the_all_constraint_model() {
     for _ in 0..3000 {
         rk4.step(&mut hybrid, 1e-3).unwrap();
         rk4.step(&mut full, 1e-3).unwrap();
-        let s = hybrid.state;
+        let s = pbm_ode::system::state_of(&hybrid);
         let p = &full.particles.particles;
         let bead_gap = (Vector2::new(s[0].cos(), s[0].sin()) - p[0].x).norm();
         let particle_gap = (Vector2::new(s[1], s[2]) - p[1].x).norm();

@@ -594,15 +594,12 @@ mod tests {
     use crate::polygon::separation;
     use crate::toi::{hermite, quadratic};
 
-    mod separation_solution {
-        include!("practice/separation_solution.rs");
-    }
+    pbm_prelim::answers!(separation => check_separation(separation::separation));
 
     #[test]
-    fn the_books_functions_and_the_given_solutions_pass_their_checks() {
+    fn the_books_functions_pass_their_checks() {
         check_hermite(hermite).assert_passed();
         check_separation(|a, b| separation(a, b).0).assert_passed();
-        check_separation(separation_solution::separation).assert_passed();
     }
 
     /// A Hermite curve with the weights (k₀, k₁) on f₀ and f₁ (right: h, h), f₀ and

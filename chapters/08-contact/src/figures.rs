@@ -78,9 +78,7 @@ fn drop_energy() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
                 .x_label_formatter(&|t| format!("{t:.1}"))
                 .y_label_formatter(&|e| format!("{e:.0}"))
                 .draw()?;
-            for (i, (_, curve, _)) in runs.iter().enumerate() {
-                line(&mut chart, curve, color(i), LINE_WIDTH)?;
-            }
+            palette_lines(&mut chart, runs.iter().map(|(_, curve, _)| curve))?;
             Ok(())
         },
     )
@@ -279,9 +277,7 @@ fn stack_drift() -> Result<Vec<pbm_prelim::plot::Drawing>, PbmError> {
                 REFERENCE,
                 LINE_WIDTH,
             )?;
-            for (i, (_, curve, _, _)) in runs.iter().enumerate() {
-                line(&mut chart, curve, color(i), LINE_WIDTH)?;
-            }
+            palette_lines(&mut chart, runs.iter().map(|(_, curve, _, _)| curve))?;
             Ok(())
         },
     )

@@ -514,17 +514,9 @@ pub fn check_hessian(f: HessianFn) -> Report {
 mod tests {
     use super::*;
 
-    mod stretch {
-        include!("practice/stretch_solution.rs");
-    }
-    mod hessian {
-        include!("practice/hessian_solution.rs");
-    }
-
-    #[test]
-    fn the_books_functions_pass_their_checks() {
-        check_stretch(stretch::stretch_condition).assert_passed();
-        check_hessian(hessian::condition_hessian).assert_passed();
+    pbm_prelim::answers! {
+        stretch => check_stretch(stretch::stretch_condition),
+        hessian => check_hessian(hessian::condition_hessian),
     }
 
     /// The stretch condition with C and J from `value` and `gradient`, given w, |w|,

@@ -161,9 +161,7 @@ fn chain_comparison() -> Result<Vec<Drawing>, PbmError> {
                 .x_label_formatter(&|t| format!("{t:.0}"))
                 .y_label_formatter(&power_of_ten)
                 .draw()?;
-            for (i, curve) in errors.iter().enumerate() {
-                line(&mut chart, curve, color(i), LINE_WIDTH)?;
-            }
+            palette_lines(&mut chart, &errors)?;
             let panel =
                 titled(&panes[1], "(b) kinetic + potential energy", &label_font())?;
             let mut chart =
@@ -172,9 +170,7 @@ fn chain_comparison() -> Result<Vec<Drawing>, PbmError> {
                 .x_label_formatter(&|t| format!("{t:.0}"))
                 .y_label_formatter(&|e| format!("{e:.0}"))
                 .draw()?;
-            for (i, curve) in energies.iter().enumerate() {
-                line(&mut chart, curve, color(i), LINE_WIDTH)?;
-            }
+            palette_lines(&mut chart, &energies)?;
             Ok(())
         },
     )
@@ -295,23 +291,15 @@ fn projection_picture() -> Result<Vec<Drawing>, PbmError> {
                 ("moves".into(), Swatch::Line(color(1), 2)),
             ];
             let root = legend_below(root, &legend)?;
-            let titles = [
-                "(a) a stretched link: 3 kg and 1 kg".to_string(),
-                format!("(b) a plate: w = {:.2} kg⁻¹ at the corner", plate.w),
-            ];
-            each_panel(
+            let plate_title =
+                format!("(b) a plate: w = {:.2} kg⁻¹ at the corner", plate.w);
+            let [link, plate_area] = titled_panels(
                 &root,
                 layout,
-                (2, 2),
-                |k| titles[k].clone(),
-                |k, panel| {
-                    if k == 0 {
-                        link_panel(panel, before, after)
-                    } else {
-                        plate_panel(panel, &plate)
-                    }
-                },
-            )
+                ["(a) a stretched link: 3 kg and 1 kg", &plate_title],
+            )?;
+            link_panel(&link, before, after)?;
+            plate_panel(&plate_area, &plate)
         },
     )
 }

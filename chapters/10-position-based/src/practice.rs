@@ -412,17 +412,9 @@ pub fn check_inverse_mass(f: InverseMassFn) -> Report {
 mod tests {
     use super::*;
 
-    mod distance {
-        include!("practice/distance_solution.rs");
-    }
-    mod inverse_mass {
-        include!("practice/inverse_mass_solution.rs");
-    }
-
-    #[test]
-    fn the_given_solutions_pass_their_checks() {
-        check_distance(distance::distance_projection).assert_passed();
-        check_inverse_mass(inverse_mass::generalized_inverse_mass).assert_passed();
+    pbm_prelim::answers! {
+        distance => check_distance(distance::distance_projection),
+        inverse_mass => check_inverse_mass(inverse_mass::generalized_inverse_mass),
     }
 
     #[test]

@@ -409,17 +409,9 @@ pub fn check_friction_row(f: FrictionRowFn) -> Report {
 mod tests {
     use super::*;
 
-    mod mouse {
-        include!("practice/mouse_solution.rs");
-    }
-    mod friction_row {
-        include!("practice/friction_row_solution.rs");
-    }
-
-    #[test]
-    fn the_given_solutions_pass_their_checks() {
-        check_mouse(mouse::mouse_force).assert_passed();
-        check_friction_row(friction_row::friction_rhs).assert_passed();
+    pbm_prelim::answers! {
+        mouse => check_mouse(mouse::mouse_force),
+        friction_row => check_friction_row(friction_row::friction_rhs),
     }
 
     #[test]

@@ -36,7 +36,9 @@ pub use legend::{
     Legend, Swatch, legend_below, legends_below, panels_with_legends, series_legend,
 };
 pub use marks::{PinnedLabel, anchored, dots, framed, pinned_labels, ring, text};
-pub use series::{Stroke, arrow, dashed_line, line, line_and_dots, polyline};
+pub use series::{
+    Stroke, arrow, dashed_line, line, line_and_dots, palette_lines, polyline,
+};
 pub use style::{
     DASH, FONT, LABEL_PX, LINE_WIDTH, PALETTE, REFERENCE, TICK_PX, TITLE_PX, color,
     ensure_font, font, label_font, tick_font, title_font,
@@ -51,9 +53,9 @@ pub mod prelude {
         REFERENCE, Stroke, Swatch, anchored, arrow, axes, chart_on, color,
         dashed_line, dots, draw_figure, equal_scale, equal_scale_in, framed,
         label_font, legend_below, legends_below, line, line_and_dots, log_log_axes,
-        panels, panels_with_legends, pinned_labels, polyline, power_of_ten,
-        require_finite, ring, scene_chart, series_legend, text, tick_font,
-        title_font, titled, titled_figure, titled_panels, wrap,
+        palette_lines, panels, panels_with_legends, pinned_labels, polyline,
+        power_of_ten, require_finite, ring, scene_chart, series_legend, text,
+        tick_font, title_font, titled, titled_figure, titled_panels, wrap,
     };
     pub use crate::{Figure, PbmError};
     pub use plotters::prelude::*;

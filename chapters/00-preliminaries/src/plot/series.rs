@@ -3,7 +3,7 @@
 use super::layout::{Axis, Backend, DrawResult};
 use super::legend::Swatch;
 use super::marks::dots;
-use super::style::DASH;
+use super::style::{DASH, LINE_WIDTH, color};
 use plotters::prelude::*;
 
 /// How a series is stroked: a colour, a width in pixels, and whether it is dashed
@@ -89,6 +89,24 @@ stroked_line!(
     /// [`Stroke::dashed`].
     dashed_line = dashed
 );
+
+/// Draws each of `curves` as a solid line in the palette's colour of its place,
+/// [`color`]`(i)`, [`LINE_WIDTH`] wide: the lines a [`series_legend`] names in the
+/// same order.
+///
+/// [`series_legend`]: super::series_legend
+pub fn palette_lines<'a, DB: Backend<'a>, X: Axis, Y: Axis, C>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    curves: impl IntoIterator<Item = C>,
+) -> DrawResult
+where
+    C: AsRef<[(f64, f64)]>,
+{
+    for (i, curve) in curves.into_iter().enumerate() {
+        line(chart, curve.as_ref(), color(i), LINE_WIDTH)?;
+    }
+    Ok(())
+}
 
 /// Draws `points` as a solid line of colour `c` and `width` with a dot of `radius`
 /// pixels on each ([`Swatch::LineDots`] in a legend): a series whose samples count.

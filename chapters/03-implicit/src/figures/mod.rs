@@ -484,9 +484,7 @@ fn energy() -> Result<Vec<Drawing>, PbmError> {
             )?;
             // The floor backward Euler's damping drains the energy towards.
             dashed_line(&mut chart, &[(0.0, rest), (t_end, rest)], color(1), 1)?;
-            for (i, (_, track)) in runs.iter().enumerate() {
-                line(&mut chart, track, color(i), LINE_WIDTH)?;
-            }
+            palette_lines(&mut chart, runs.iter().map(|(_, track)| track))?;
             Ok(())
         },
     )

@@ -413,9 +413,7 @@ pub(super) fn contact_cg() -> Result<Vec<Drawing>, PbmError> {
                 .x_label_formatter(&|t| format!("{t:.0}"))
                 .y_label_formatter(&|i| format!("{i:.0}"))
                 .draw()?;
-            for (k, points) in runs.iter().enumerate() {
-                line(&mut chart, points, color(k), LINE_WIDTH)?;
-            }
+            palette_lines(&mut chart, &runs)?;
             Ok(())
         },
     )

@@ -298,9 +298,7 @@ fn drape_energy() -> Result<Vec<Drawing>, PbmError> {
                 .x_label_formatter(&|t| format!("{t:.0}"))
                 .y_label_formatter(&power_of_ten)
                 .draw()?;
-            for (i, curve) in curves.iter().enumerate() {
-                line(&mut chart, curve, color(i), LINE_WIDTH)?;
-            }
+            palette_lines(&mut chart, &curves)?;
             Ok(())
         },
     )

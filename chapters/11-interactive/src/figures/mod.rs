@@ -475,9 +475,7 @@ fn jack_climb() -> Result<Vec<Drawing>, PbmError> {
                 let y = pitch * k as f64;
                 dashed_line(&mut chart, &[(0.0, y), (seconds, y)], REFERENCE, 1)?;
             }
-            for (i, track) in lifts.iter().enumerate() {
-                line(&mut chart, track, color(i), LINE_WIDTH)?;
-            }
+            palette_lines(&mut chart, &lifts)?;
             let mut chart =
                 chart_on(&lower).build_cartesian_2d(0.0..seconds, -0.4..0.4)?;
             axes(&mut chart, "time (s)", "lever angle (rad)").y_labels(5).draw()?;
