@@ -1,6 +1,7 @@
 // The book's live demos (web/, book-tools/src/demos.rs). Each `{{#demo id}}` of a page becomes a
-// <div class="pbm-demo" data-demo="id"> holding one line on how to get the live
-// version; when the book was built with the WebAssembly module, this loader replaces
+// <div class="pbm-demo" data-demo="id" data-sliders="…"> holding one line on how to
+// get the live version (data-sliders: the labels and units of the sliders that set an
+// exercise's parameter, from its declaration); when the book was built with the WebAssembly module, this loader replaces
 // that line with the demo: a canvas, its sliders, play/pause/step/reset, and the
 // numbers the chapter's own code computes.
 //
@@ -205,6 +206,10 @@
       this.api = api;
       this.index = index;
       this.spec = api.spec(index);
+      // A slider of an exercise's parameter takes its label and unit from the
+      // parameter's declaration, which the page carries.
+      const sliders = JSON.parse(box.dataset.sliders || "{}");
+      for (const p of this.spec.params) Object.assign(p, sliders[p.name] || {});
       this.id = box.dataset.demo;
       this.values = fromUrl(this.id, this.spec.params);
       this.playing = false;

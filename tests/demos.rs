@@ -140,13 +140,22 @@ fn every_demo_that_offers_the_pointer_takes_a_drag_and_the_drag_changes_it() {
 
 #[test]
 fn demo_labels_are_words_and_symbols_not_tex() {
+    let chapters = pbm::chapters();
     for spec in demos() {
+        // The labels of sliders of exercise parameters are the parameters' own.
+        let page = pbm::demos::PageDemo::new(spec, &chapters).unwrap();
+        let from_exercises: Vec<String> = page
+            .sliders
+            .values()
+            .flat_map(|t| [t["label"].to_string(), t["unit"].to_string()])
+            .collect();
         let labels = spec
             .params
             .iter()
             .flat_map(|p| [p.label, p.unit])
             .chain(spec.readouts.iter().flat_map(|r| [r.label, r.unit]))
-            .chain([spec.title]);
+            .chain([spec.title])
+            .chain(from_exercises.iter().map(String::as_str));
         for label in labels {
             assert!(
                 !label.contains(['_', '\\', '^', '$', '{']),
@@ -272,10 +281,10 @@ fn the_mechanisms_switch_order_as_they_run_and_start_over_for_anything_else() {
 
 #[test]
 fn demo_sliders_carry_the_names_of_the_exercise_parameters_they_set() {
-    // A slider and the exercise parameter it stands for are declared in two places (the
-    // demo's `Param`, the exercise's `params!`); this holds their names together, and
-    // the agreements hold their numbers. A slider the exercise does not have is
-    // declared `demo_only`, with why.
+    // A slider stands for the exercise parameter of its name: the parameter's
+    // declaration gives its label and unit on the page, the slider only its name and
+    // (narrower) range; this holds the names together, and the agreements hold their
+    // numbers. A slider the exercise does not have is declared `demo_only`, with why.
     let chapters = pbm::chapters();
     let mut mismatches = Vec::new();
     for a in agreements() {
@@ -315,11 +324,13 @@ fn demo_sliders_carry_the_names_of_the_exercise_parameters_they_set() {
                     a.demo, slider.name, slider.min, slider.max, a.exercise
                 ));
             }
-            // And it measures in the exercise's unit.
-            if slider.unit != spec.unit {
+            // And its label and unit are the parameter's own, which the page gives
+            // it: a slider (not a menu) that writes them again says the same fact twice.
+            if slider.choices.is_empty() && !slider.from_exercise() {
                 mismatches.push(format!(
-                    "{}: slider `{}` is in `{}`, {}'s parameter in `{}`",
-                    a.demo, slider.name, slider.unit, a.exercise, spec.unit
+                    "{}: slider `{}` writes its own label `{}`: declare it \
+                     `Param::exercise` and give {}'s parameter the label",
+                    a.demo, slider.name, slider.label, a.exercise
                 ));
             }
         }

@@ -60,7 +60,7 @@ pub fn build_book(
         output_dir: book_dir.join("src/output"),
         benchmarks_dir: book_dir.join("src/benchmarks"),
     })
-    .with_preprocessor(DemoPreprocessor::new(chapters))
+    .with_preprocessor(DemoPreprocessor::new(chapters)?)
     .with_preprocessor(PageRewrite::CAPTIONS)
     .with_preprocessor(LinkPreprocessor::new())
     .with_preprocessor(PageRewrite::DEDENT)

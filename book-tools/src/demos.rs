@@ -9,12 +9,14 @@
 
 use crate::error::Error;
 use crate::files::write_atomically_bytes;
+use crate::find_exercise;
 use base64::Engine;
 use mdbook_preprocessor::book::{Book, BookItem};
 use mdbook_preprocessor::errors::Result as BookResult;
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
-use pbm_prelim::Chapter;
 use pbm_prelim::demo::DemoSpec;
+use pbm_prelim::{Chapter, ParamSpec};
+use serde_json::{Map, Value, json};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -187,23 +189,79 @@ pub fn agreements_json(chapters: &[Chapter]) -> Result<serde_json::Value, Error>
     Ok(serde_json::Value::Array(list))
 }
 
+/// A demo as its page holds it: the spec, and the label and unit of each slider that
+/// sets an exercise's parameter ([`Param::from_exercise`]), taken from that
+/// parameter's declaration.
+///
+/// [`Param::from_exercise`]: pbm_prelim::demo::Param::from_exercise
+#[derive(Debug, Clone)]
+pub struct PageDemo {
+    /// The demo.
+    pub spec: &'static DemoSpec,
+    /// `{name: {"label": …, "unit": …}}` for its sliders of exercise parameters.
+    pub sliders: Map<String, Value>,
+}
+
+impl PageDemo {
+    /// `spec` with its sliders of exercise parameters labelled from the exercises of
+    /// `chapters` it agrees with, and the exercise of its own id: a slider none of
+    /// them has is an error naming it.
+    pub fn new(
+        spec: &'static DemoSpec,
+        chapters: &[Chapter],
+    ) -> Result<Self, String> {
+        let agreed = chapters.iter().flat_map(|c| c.demos.agreements);
+        let mut ids: Vec<&str> =
+            agreed.filter(|a| a.demo == spec.id).map(|a| a.exercise).collect();
+        ids.push(spec.id);
+        let params: Vec<&ParamSpec> = ids
+            .iter()
+            .filter_map(|id| find_exercise(chapters, id).ok())
+            .flat_map(|(_, e)| &e.params)
+            .collect();
+        let mut sliders = Map::new();
+        for slider in spec.params.iter().filter(|p| p.from_exercise()) {
+            let declared =
+                params.iter().find(|p| p.name == slider.name).ok_or_else(|| {
+                    format!(
+                        "demo {}: slider `{}` is no parameter of {}",
+                        spec.id,
+                        slider.name,
+                        ids.join(", ")
+                    )
+                })?;
+            let texts = json!({ "label": declared.label, "unit": declared.unit });
+            sliders.insert(slider.name.to_string(), texts);
+        }
+        Ok(PageDemo { spec, sliders })
+    }
+}
+
 /// The element that stands for demo `id` among `demos`, or an error naming the demos
-/// that exist.
-pub fn demo_element(demos: &[&DemoSpec], id: &str) -> Result<String, String> {
-    match demos.iter().find(|d| d.id == id) {
-        Some(spec) => Ok(format!(
-            "<div class=\"pbm-demo\" data-demo=\"{}\"><p class=\"pbm-demo-fallback\">{FALLBACK}</p></div>",
-            spec.id
-        )),
+/// that exist. Its `data-sliders` carries the labels and units the module leaves to
+/// the page.
+pub fn demo_element(demos: &[PageDemo], id: &str) -> Result<String, String> {
+    match demos.iter().find(|d| d.spec.id == id) {
+        Some(demo) => {
+            let sliders = Value::Object(demo.sliders.clone()).to_string();
+            let attribute = sliders
+                .replace('&', "&amp;")
+                .replace('\'', "&#39;")
+                .replace('<', "&lt;");
+            Ok(format!(
+                "<div class=\"pbm-demo\" data-demo=\"{}\" data-sliders='{attribute}'><p class=\"pbm-demo-fallback\">{FALLBACK}</p></div>",
+                demo.spec.id
+            ))
+        }
         None => {
-            let known: Vec<&str> = demos.iter().map(|d| d.id).collect();
+            let known: Vec<&str> = demos.iter().map(|d| d.spec.id).collect();
             Err(format!("unknown demo `{id}`; demos: {}", known.join(", ")))
         }
     }
 }
 
 /// Replaces every line `{{#demo id}}` of `markdown` by [`demo_element`].
-pub fn expand(demos: &[&DemoSpec], markdown: &str) -> Result<String, String> {
+pub fn expand(demos: &[PageDemo], markdown: &str) -> Result<String, String> {
     let mut out = String::with_capacity(markdown.len());
     for line in markdown.split_inclusive('\n') {
         let body = line.trim_end();
@@ -222,15 +280,20 @@ pub fn expand(demos: &[&DemoSpec], markdown: &str) -> Result<String, String> {
 /// chapters register.
 pub struct DemoPreprocessor {
     /// Every demo of the book.
-    pub demos: Vec<&'static DemoSpec>,
+    pub demos: Vec<PageDemo>,
 }
 
 impl DemoPreprocessor {
-    /// The preprocessor for the demos of `chapters`.
-    pub fn new(chapters: &[Chapter]) -> Self {
-        DemoPreprocessor {
-            demos: chapters.iter().flat_map(|c| c.demos.specs.iter()).collect(),
-        }
+    /// The preprocessor for the demos of `chapters`; a slider of an exercise
+    /// parameter that no exercise declares is an error naming it.
+    pub fn new(chapters: &[Chapter]) -> Result<Self, Error> {
+        let demos = chapters
+            .iter()
+            .flat_map(|c| c.demos.specs.iter())
+            .map(|spec| PageDemo::new(spec, chapters))
+            .collect::<Result<_, _>>()
+            .map_err(Error::Book)?;
+        Ok(DemoPreprocessor { demos })
     }
 }
 
@@ -277,12 +340,19 @@ mod tests {
             build: |_| Err(pbm_prelim::PbmError::invalid("demo", "a test")),
         };
         const CHAIN: DemoSpec = DemoSpec { id: "pbd/chain", ..SPIRAL };
-        let demos = [&SPIRAL, &CHAIN];
+        let page = |spec| PageDemo { spec, sliders: Map::new() };
+        let mut demos = [page(&SPIRAL), page(&CHAIN)];
+        demos[1].sliders.insert("n".into(), json!({ "label": "it's", "unit": "" }));
         let expand = |page| expand(&demos, page);
         let page = "Text {{#demo ode/euler-spiral}} inline.\n{{#demo ode/euler-spiral}}\nEnd";
         let out = expand(page).unwrap();
-        assert!(out.starts_with("Text {{#demo ode/euler-spiral}} inline.\n<div class=\"pbm-demo\" data-demo=\"ode/euler-spiral\">"), "{out}");
+        assert!(out.starts_with("Text {{#demo ode/euler-spiral}} inline.\n<div class=\"pbm-demo\" data-demo=\"ode/euler-spiral\" data-sliders='{}'>"), "{out}");
         assert!(out.ends_with("</div>\nEnd"), "{out}");
+        let chain = expand("{{#demo pbd/chain}}").unwrap();
+        assert!(
+            chain.contains(r#"data-sliders='{"n":{"label":"it&#39;s","unit":""}}'"#),
+            "{chain}"
+        );
         let error = expand("{{#demo ode/nothing}}\n").unwrap_err();
         assert!(
             error.contains("unknown demo `ode/nothing`")

@@ -13,9 +13,11 @@ pub const FRAME: f64 = 1.0 / 60.0;
 pub struct Param {
     /// The name the CLI exercise uses for the same quantity, e.g. `h`.
     pub name: &'static str,
-    /// What it is, for the label.
+    /// What it is, for the label; empty for a slider of an exercise's parameter
+    /// ([`Param::exercise`]), which the page labels with the parameter's own label.
     pub label: &'static str,
-    /// Its unit, e.g. `s`; empty for a pure number or a choice.
+    /// Its unit, e.g. `s`; empty for a pure number or a choice, and for a slider of
+    /// an exercise's parameter, which the page gives the parameter's unit.
     pub unit: &'static str,
     /// Its value when the demo opens.
     pub default: f64,
@@ -35,6 +37,19 @@ pub struct Param {
 }
 
 impl Param {
+    /// A slider of the exercise parameter `name`, over `[default, min, max]` (inside
+    /// the parameter's range: a demo may narrow it): the page labels it with the
+    /// parameter's declared label and unit, so that the fact has one home.
+    pub const fn exercise(name: &'static str, range: [f64; 3]) -> Param {
+        Param::linear(name, "", "", range)
+    }
+
+    /// Whether the page takes this slider's label and unit from its exercise's
+    /// parameter.
+    pub const fn from_exercise(&self) -> bool {
+        self.label.is_empty() && self.choices.is_empty()
+    }
+
     /// A slider moving in equal steps.
     pub const fn linear(
         name: &'static str,

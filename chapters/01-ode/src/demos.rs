@@ -7,7 +7,6 @@ use crate::scenes::{Field, circle_field};
 use crate::system::state_of;
 use crate::tableau::{EULER, MIDPOINT, RK4};
 use pbm_prelim::PbmError;
-use pbm_prelim::Quantity;
 use pbm_prelim::demo::{
     Agreement, Demo, DemoSpec, Demos, Drawing, Ink, Param, Plot, Readout,
 };
@@ -53,7 +52,7 @@ pub const EULER_SPIRAL: DemoSpec = DemoSpec {
     params: &[
         Param::choice("method", "method", &["Euler", "midpoint", "RK4"])
             .demo_only("the exercise runs all three methods at once"),
-        Param::of("h", Quantity::STEP, [0.1, 0.01, 1.0]).in_ratios(),
+        Param::exercise("h", [0.1, 0.01, 1.0]).in_ratios(),
     ],
     readouts: &[
         Readout::plain("steps", ""),

@@ -130,7 +130,7 @@ fn euler_spiral(
 params! {
     /// `ode/stability`.
     pub struct StabilityParams {
-        k: f64 = float("decay rate", "1/s", 10.0, 1e-6, 1e6),
+        k: f64 = float("decay rate", "1/s", 10.0, 1e-6, 1e6).label("stiffness k"),
         h: f64 = step(0.15, 0.0, 100.0),
         steps: usize = int("number of steps", 20, 1, 100_000),
     }

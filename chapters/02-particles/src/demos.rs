@@ -10,7 +10,6 @@ use crate::scenes::{BALL_CONTACT_TOLERANCE, apexes_passed, ball};
 use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::tableau::RK4;
 use pbm_prelim::PbmError;
-use pbm_prelim::Quantity;
 use pbm_prelim::demo::{
     Agreement, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot, Pointer,
     Readout,
@@ -51,8 +50,8 @@ pub const BOUNCING: DemoSpec = DemoSpec {
     id: "particles/bouncing-ball",
     title: "Two balls dropped from 1 m: rollback (left) and displacement (right)",
     params: &[
-        Param::linear("restitution", "restitution r", "", [0.8, 0.0, 1.0]),
-        Param::of("h", Quantity::STEP, [0.01, 0.001, 0.1]).in_ratios(),
+        Param::exercise("restitution", [0.8, 0.0, 1.0]),
+        Param::exercise("h", [0.01, 0.001, 0.1]).in_ratios(),
     ],
     readouts: &[
         Readout::plain("t", "s"),

@@ -119,7 +119,7 @@ fn spring_from_behavior(p: SpringFromBehaviorParams) -> Result<Value, PbmError> 
 params! {
     /// `particles/bouncing-ball`.
     pub struct BouncingBallParams {
-        restitution: f64 = float("coefficient of restitution r", "", 0.8, 0.0, 1.0),
+        restitution: f64 = float("coefficient of restitution r", "", 0.8, 0.0, 1.0).label("restitution r"),
         strategy: Strategy = choice("collision repair", Strategy::Rollback),
         h: f64 = step(0.01, 0.0, 0.1),
         bounces: usize = int("bounces to measure", 6, 1, 20),

@@ -9,7 +9,6 @@ use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::system::state_of;
 use pbm_ode::tableau::EULER;
 use pbm_prelim::PbmError;
-use pbm_prelim::Quantity;
 use pbm_prelim::demo::{
     Agreement, Demo, DemoSpec, Demos, Drawing, Ink, Param, Plot, Readout,
 };
@@ -30,8 +29,8 @@ pub const STIFF: DemoSpec = DemoSpec {
     id: "implicit/stiff",
     title: "ẋ = −x, ẏ = −k y: explicit and backward Euler at the same step",
     params: &[
-        Param::log("k", "stiffness k", "1/s", [10.0, 1.0, 1000.0]),
-        Param::of("h", Quantity::STEP, [0.15, 0.001, 1.0]).in_ratios(),
+        Param::exercise("k", [10.0, 1.0, 1000.0]).in_ratios(),
+        Param::exercise("h", [0.15, 0.001, 1.0]).in_ratios(),
     ],
     readouts: &[
         Readout::plain("steps", ""),

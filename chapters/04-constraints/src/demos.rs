@@ -13,7 +13,6 @@ use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::{EULER, MIDPOINT, RK4};
 use pbm_particles::particle::{Force, Particle};
 use pbm_prelim::PbmError;
-use pbm_prelim::Quantity;
 use pbm_prelim::demo::{
     Agreement, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot, Pointer,
     Readout,
@@ -65,9 +64,9 @@ pub const BEAD: DemoSpec = DemoSpec {
     title: "A bead on a circular wire under gravity",
     params: &[
         Param::choice("solver", "integrator", &["Euler", "midpoint", "RK4"]),
-        Param::of("h", Quantity::STEP, [0.01, 0.001, 0.1]).in_ratios(),
-        Param::linear("k_s", "feedback stiffness", "1/s²", [0.0, 0.0, 400.0]),
-        Param::linear("k_d", "feedback damping", "1/s", [0.0, 0.0, 40.0]),
+        Param::exercise("h", [0.01, 0.001, 0.1]).in_ratios(),
+        Param::exercise("k_s", [0.0, 0.0, 400.0]),
+        Param::exercise("k_d", [0.0, 0.0, 40.0]),
     ],
     readouts: &[
         Readout::plain("t", "s"),
@@ -228,7 +227,7 @@ pub const CHAIN: DemoSpec = DemoSpec {
             &["feedback", "projection", "nothing"],
         )
         .demo_only("the exercise runs all three stabilisers at once"),
-        Param::of("h", Quantity::STEP, [0.002, 0.001, 0.012]).in_ratios(),
+        Param::exercise("h", [0.002, 0.001, 0.012]).in_ratios(),
     ],
     readouts: &[
         Readout::plain("t", "s"),

@@ -170,8 +170,8 @@ params! {
         solver: Integrator = choice("integrator", Integrator::Rk4),
         h: f64 = step(0.01, 0.0, 0.5),
         t_end: f64 = duration(100.0, 0.0, 10_000.0),
-        k_s: f64 = float("feedback spring gain", "1/s²", 100.0, 0.0, 1e6),
-        k_d: f64 = float("feedback damping gain", "1/s", 20.0, 0.0, 1e4),
+        k_s: f64 = float("feedback spring gain", "1/s²", 100.0, 0.0, 1e6).label("feedback stiffness"),
+        k_d: f64 = float("feedback damping gain", "1/s", 20.0, 0.0, 1e4).label("feedback damping"),
     }
 }
 

@@ -13,7 +13,6 @@ use pbm_ode::system::OdeSystem;
 use pbm_ode::tableau::RK4;
 use pbm_particles::forces::G;
 use pbm_prelim::PbmError;
-use pbm_prelim::Quantity;
 use pbm_prelim::demo::{
     Agreement, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot, Pointer,
     Readout,
@@ -60,7 +59,7 @@ pub const WIRE: DemoSpec = DemoSpec {
             [1.5, -3.0, 3.0],
         )
         .demo_only("the exercise releases the bead at θ = 0"),
-        Param::of("h", Quantity::STEP, [0.01, 0.001, 0.1]).in_ratios(),
+        Param::exercise("h", [0.01, 0.001, 0.1]).in_ratios(),
     ],
     readouts: &[
         Readout::plain("t", "s"),

@@ -47,7 +47,7 @@ pub const SWEEP: DemoSpec = DemoSpec {
     params: &[
         Param::count("n", "boxes", [100.0, 10.0, 1000.0])
             .demo_only("the box count; the exercise sweeps counts up to n_max"),
-        Param::linear("speed", "largest speed", "units/step", [0.05, 0.0, 0.4]),
+        Param::exercise("speed", [0.05, 0.0, 0.4]),
     ],
     readouts: &[
         Readout::plain("steps", ""),

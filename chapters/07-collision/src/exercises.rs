@@ -118,7 +118,7 @@ params! {
         n_max: usize = int(
             "largest number of boxes (doubling from 100)", 3200, 200, 3200,
         ),
-        speed: f64 = float("largest box speed", "units/step", 0.05, 0.0, 0.4),
+        speed: f64 = float("largest box speed", "units/step", 0.05, 0.0, 0.4).label("largest speed"),
         seed: usize = int("which random scene", 1, 0, 1_000_000),
         steps: usize = int("steps timed at each n", 50, 5, 100),
         method: Method = choice(

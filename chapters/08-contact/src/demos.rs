@@ -35,8 +35,8 @@ pub const DROP: DemoSpec = DemoSpec {
     id: "contact/drop",
     title: "A 0.4 × 0.2 × 0.3 m box dropped corner first",
     params: &[
-        Param::linear("height", "drop height", "m", [0.5, 0.05, 1.0]),
-        Param::of("restitution", Quantity::RESTITUTION, [0.5, 0.0, 1.0]),
+        Param::exercise("height", [0.5, 0.05, 1.0]),
+        Param::exercise("restitution", [0.5, 0.0, 1.0]),
         Param::of("friction", Quantity::FRICTION, [0.0, 0.0, 1.0])
             .demo_only("the exercise drops the box without friction"),
     ],

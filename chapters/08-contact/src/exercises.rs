@@ -96,7 +96,7 @@ pub fn all() -> Vec<Exercise> {
 params! {
     /// `contact/drop`.
     pub struct DropParams {
-        height: f64 = float("drop height of the lowest corner", "m", 0.5, 0.05, 2.0),
+        height: f64 = float("drop height of the lowest corner", "m", 0.5, 0.05, 2.0).label("drop height"),
         restitution: f64 = restitution(0.5, 0.0, 1.0),
         t_end: f64 = duration(3.0, 0.5, 5.0),
         search: CollisionSearch = choice(

@@ -52,8 +52,8 @@ pub const DRAPE: DemoSpec = DemoSpec {
     title: "A 1 m square of cotton, one backward Euler step per frame",
     params: &[
         Param::choice("scene", "scene", &["drape over a sphere", "curtain"]),
-        Param::count("n", "particles per side", [6.0, 4.0, 14.0]),
-        Param::log("stretch", "stretch stiffness", "N/m", [1000.0, 10.0, 10000.0]),
+        Param::exercise("n", [6.0, 4.0, 14.0]).in_whole_numbers(),
+        Param::exercise("stretch", [1000.0, 10.0, 10000.0]).in_ratios(),
     ],
     readouts: &[
         Readout::plain("t", "s"),

@@ -274,7 +274,7 @@ params! {
     /// `cloth/drape`.
     pub struct DrapeParams {
         scene: Scene = choice("which cloth", Scene::Drape),
-        n: usize = int("particles along a side", 16, 3, 64),
+        n: usize = int("particles along a side", 16, 3, 64).label("particles per side"),
         stretch: f64 = float("stretch stiffness", "N/m", 1000.0, 1.0, 1e5),
         shear: f64 = float("shear stiffness", "N/m", 100.0, 0.0, 1e5),
         bend: f64 = float("bending stiffness", "N m", 1e-4, 0.0, 1.0),

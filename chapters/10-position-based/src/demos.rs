@@ -10,7 +10,6 @@ use crate::scenes::BoxChain;
 use nalgebra::Vector2;
 use nalgebra::Vector3;
 use pbm_prelim::PbmError;
-use pbm_prelim::Quantity;
 use pbm_prelim::demo::{
     Agreement, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot, Pointer,
     Readout, Values,
@@ -64,10 +63,9 @@ pub const BOX_CHAIN: DemoSpec = DemoSpec {
     id: "pbd/chain",
     title: "The slides' chain of boxes by XPBD",
     params: &[
-        Param::count("links", "boxes", [10.0, 1.0, 30.0]),
-        Param::of("substeps", Quantity::SUBSTEPS, [20.0, 1.0, 50.0])
-            .in_whole_numbers(),
-        Param::count("iterations", "passes per substep", [1.0, 1.0, 10.0]),
+        Param::exercise("links", [10.0, 1.0, 30.0]).in_whole_numbers(),
+        Param::exercise("substeps", [20.0, 1.0, 50.0]).in_whole_numbers(),
+        Param::exercise("iterations", [1.0, 1.0, 10.0]).in_whole_numbers(),
     ],
     readouts: &[
         Readout::plain("t", "s"),
@@ -205,15 +203,9 @@ pub const NET: DemoSpec = DemoSpec {
     id: "pbd/net",
     title: "A net of particles by XPBD: grab it",
     params: &[
-        Param::count("n", "particles along a side", [10.0, 3.0, 20.0]),
-        Param::log(
-            "compliance",
-            "compliance α of every edge",
-            "m/N",
-            [1e-4, 1e-7, 1e-1],
-        ),
-        Param::of("substeps", Quantity::SUBSTEPS, [10.0, 1.0, 40.0])
-            .in_whole_numbers(),
+        Param::exercise("n", [10.0, 3.0, 20.0]).in_whole_numbers(),
+        Param::exercise("compliance", [1e-4, 1e-7, 1e-1]).in_ratios(),
+        Param::exercise("substeps", [10.0, 1.0, 40.0]).in_whole_numbers(),
     ],
     readouts: &[
         Readout::plain("t", "s"),

@@ -250,9 +250,9 @@ fn step_count(t_end: f64, substeps: usize) -> usize {
 params! {
     /// `pbd/chain`.
     pub struct ChainParams {
-        links: usize = int("boxes in the chain", 10, 1, 100),
+        links: usize = int("boxes in the chain", 10, 1, 100).label("boxes"),
         substeps: usize = substeps(20, 1, 200),
-        iterations: usize = int("passes over the joints per step", 1, 1, 50),
+        iterations: usize = int("passes over the joints per step", 1, 1, 50).label("passes per substep"),
         t_end: f64 = duration(3.0, 0.0, 10.0).from_zero(),
     }
 }

@@ -75,9 +75,9 @@ pub const FEEDER: DemoSpec = DemoSpec {
     title: "Baraff's block feeder, its crank turned by a scripted hand",
     params: &[
         // The crank's speed first: the control whose effect the eye sees at once.
-        Param::linear("period", "one turn of the crank every", "s", [4.0, 2.0, 8.0]),
-        Param::of("epsilon", Quantity::EPSILON, [0.02, 0.005, 0.02]),
-        Param::of("friction", Quantity::FRICTION, [0.3, 0.0, 0.5]),
+        Param::exercise("period", [4.0, 2.0, 8.0]),
+        Param::exercise("epsilon", [0.02, 0.005, 0.02]),
+        Param::exercise("friction", [0.3, 0.0, 0.5]),
         ORDER,
         Param::count("blocks", "blocks in the magazine", [4.0, 1.0, 8.0])
             .demo_only("the demo's tray is smaller, to run at 60 Hz"),
@@ -118,9 +118,9 @@ pub const JACK: DemoSpec = DemoSpec {
     id: "interactive/jack",
     title: "A double-action jack, its handle pumped by a scripted hand",
     params: &[
-        Param::linear("swing", "half the lever's swing", "rad", [0.3, 0.1, 0.35]),
-        Param::linear("load", "load", "kg", [3.0, 0.5, 30.0]),
-        Param::linear("period", "one pump every", "s", [3.0, 2.0, 8.0]),
+        Param::exercise("swing", [0.3, 0.1, 0.35]),
+        Param::exercise("load", [3.0, 0.5, 30.0]),
+        Param::exercise("period", [3.0, 2.0, 8.0]),
         Param::of("epsilon", Quantity::EPSILON, [0.02, 0.005, 0.02])
             .demo_only("the exercise keeps the book's tolerance"),
         ORDER,
@@ -165,18 +165,14 @@ pub const PILE: DemoSpec = DemoSpec {
         // Thirty open the page: a frame of fifty by sequential impulses takes 2 to 5 ms in
         // the browser, too close to the test's 4 ms budget on a busy machine; the reader
         // slides to fifty, and the browser test times fifty settled.
-        Param::count("count", "polygons", [30.0, 10.0, 50.0]),
+        Param::exercise("count", [30.0, 10.0, 50.0]).in_whole_numbers(),
         Param::choice(
             "solver",
             "contact solver",
             &["sequential impulses", "exact (the paper's loop)"],
         ),
-        Param::of("friction", Quantity::FRICTION, [0.3, 0.05, 1.0]),
-        Param::count(
-            "sweeps",
-            "sweeps per substep (sequential impulses)",
-            [10.0, 1.0, 16.0],
-        ),
+        Param::exercise("friction", [0.3, 0.05, 1.0]),
+        Param::exercise("sweeps", [10.0, 1.0, 16.0]).in_whole_numbers(),
     ],
     readouts: &[
         Readout::plain("t", "s"),

@@ -214,7 +214,7 @@ params! {
         // pusher) must stay wider than ε.
         epsilon: f64 = epsilon(0.02, 0.005, 0.02),
         friction: f64 = friction(0.3, 0.0, 0.5),
-        period: f64 = float("time per turn of the crank", "s", 4.0, 2.0, 8.0),
+        period: f64 = float("time per turn of the crank", "s", 4.0, 2.0, 8.0).label("one turn of the crank every"),
     }
 }
 
@@ -311,8 +311,8 @@ params! {
         swing: f64 = float(
             "half the lever's swing", "rad", Jack::BOOK.swing, 0.1, 0.35,
         ),
-        load: f64 = float("mass on the platform", "kg", 3.0, 0.5, 30.0),
-        period: f64 = float("time per pump, down and up", "s", 3.0, 2.0, 8.0),
+        load: f64 = float("mass on the platform", "kg", 3.0, 0.5, 30.0).label("load"),
+        period: f64 = float("time per pump, down and up", "s", 3.0, 2.0, 8.0).label("one pump every"),
         friction: f64 = friction(0.3, 0.0, 0.8),
     }
 }
@@ -549,7 +549,7 @@ fn versus_stack(p: VersusStackParams) -> Result<Value, PbmError> {
 params! {
     /// `interactive/pile`.
     pub struct PileParams {
-        count: usize = int("polygons dropped", 20, 1, 50),
+        count: usize = int("polygons dropped", 20, 1, 50).label("polygons"),
         t_end: f64 = duration(3.0, 0.1, 4.0),
         // Not below 0.01: with μ a hair above zero (1e-10, say) the friction rows'
         // bounds are so tight that the pivoting's clamped sets turn singular, and
@@ -558,7 +558,7 @@ params! {
         friction: f64 = friction(0.3, 0.01, 1.0),
         seed: usize = int("seed of the shapes", 1995, 0, u32::MAX as u64),
         solver: SolverKind = choice("contact solver", SolverKind::Exact),
-        sweeps: usize = int("sweeps of sequential impulses per substep", 10, 1, 16),
+        sweeps: usize = int("sweeps of sequential impulses per substep", 10, 1, 16).label("sweeps per substep (sequential impulses)"),
     }
 }
 
