@@ -150,6 +150,8 @@ fn bead_forces_exercise(p: BeadForcesParams) -> Result<Value, PbmError> {
     let [_, moving, total_moving] = bead_forces(BEAD_FORCES_ANGLE_DEG, p.speed);
     Ok(json!({
         "angle_deg": BEAD_FORCES_ANGLE_DEG,
+        "speed": p.speed,
+        // The old name of `speed`, kept for one release for readers' scripts.
         "speed_m_s": p.speed,
         "gravity_n": f.norm(),
         "constraint_force_at_rest_n": rest.norm(),

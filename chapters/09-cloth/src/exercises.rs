@@ -260,6 +260,8 @@ fn bend_directions(p: BendDirectionsParams) -> Result<Value, PbmError> {
     let (thread, saddle, bias, twist) = (thread?, saddle?, bias?, twist?);
     Ok(json!({
         "n": p.n,
+        "curvature": p.curvature,
+        // The old name of `curvature`, kept for one release for readers' scripts.
         "curvature_per_m": p.curvature,
         "cylinder_along_thread": thread,
         "saddle_along_threads": saddle,
@@ -531,6 +533,10 @@ fn self_contact(p: SelfContactParams) -> Result<Value, PbmError> {
     Ok(json!({
         "n": p.n,
         "opening_deg": p.opening_deg,
+        "thickness": p.thickness,
+        "stiffness": p.stiffness,
+        // The old names of `thickness` and `stiffness`, kept for one release for
+        // readers' scripts.
         "thickness_m": p.thickness,
         "stiffness_n_per_m": p.stiffness,
         "respond": p.respond,
