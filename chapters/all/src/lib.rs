@@ -39,4 +39,5 @@ chapters!(
     pbm_cloth,
     pbm_pbd,
     pbm_interactive,
+    pbm_solvers,
 );

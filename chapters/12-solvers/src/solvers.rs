@@ -1,0 +1,189 @@
+//! The solvers of the bench, each one step of a world's contacts: the same
+//! constraints, warm starting and passes ([`crate::contact`]), put together in the
+//! orders that games have tried. Every solver gets the same budget of two numbers:
+//! `iterations` (velocity passes, or substeps for the substepping solvers) and
+//! `relax` (relax or position passes; for the substepping solvers, whether each
+//! substep ends with one relax pass).
+
+use crate::body::Body;
+use crate::contact::{
+    Anchors, Constraint, Feedback, ngs_positions, restitution, solve, warm_start,
+};
+use crate::world::{
+    BAUMGARTE, LINEAR_SLOP, MAX_BIAS_VELOCITY, MAX_CORRECTION, RESTITUTION_THRESHOLD,
+    Settings,
+};
+use pbm_prelim::Choice;
+
+/// The contact solvers of the chapter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolverKind {
+    /// Projected Gauss–Seidel with Baumgarte feedback (box2d-lite).
+    Pgs,
+    /// PGS on velocities, then non-linear Gauss–Seidel on positions (Box2D v2).
+    PgsNgs,
+    /// PGS with soft contacts and relax passes.
+    SoftPgs,
+    /// Substeps, soft contacts, anchors turned with the bodies, a relax pass each.
+    TgsSoft,
+    /// Substeps, soft contacts, fixed anchors, a relax pass each, restitution once
+    /// after (Box2D v3).
+    SoftStep,
+}
+
+impl Choice for SolverKind {
+    const OPTIONS: &'static [(&'static str, Self)] = &[
+        ("pgs", SolverKind::Pgs),
+        ("pgs-ngs", SolverKind::PgsNgs),
+        ("soft-pgs", SolverKind::SoftPgs),
+        ("tgs-soft", SolverKind::TgsSoft),
+        ("soft-step", SolverKind::SoftStep),
+    ];
+}
+
+impl SolverKind {
+    /// Every solver, in the order the chapter builds them.
+    pub const ALL: [SolverKind; 5] = [
+        SolverKind::Pgs,
+        SolverKind::PgsNgs,
+        SolverKind::SoftPgs,
+        SolverKind::TgsSoft,
+        SolverKind::SoftStep,
+    ];
+
+    /// Whether it divides the step into `iterations` substeps.
+    pub fn substeps(self) -> bool {
+        matches!(self, SolverKind::TgsSoft | SolverKind::SoftStep)
+    }
+
+    /// The largest soft-contact frequency it allows at step `h`, as a share of 1/h: a
+    /// spring much faster than the step cannot be followed.
+    pub fn frequency_cap(self) -> f64 {
+        if self.substeps() { 0.25 } else { 0.333 }
+    }
+}
+
+/// Adds gravity to every moving body's velocity over `h`.
+pub fn integrate_velocities(bodies: &mut [Body], s: &Settings, h: f64) {
+    for b in bodies.iter_mut().filter(|b| !b.is_fixed()) {
+        b.velocity += s.gravity * h;
+    }
+}
+
+/// Moves every body by its velocity over `h`.
+pub fn integrate_positions(bodies: &mut [Body], h: f64) {
+    for b in bodies.iter_mut().filter(|b| !b.is_fixed()) {
+        b.position += b.velocity * h;
+        b.angle += b.angular_velocity * h;
+    }
+}
+
+fn warm(bodies: &mut [Body], cs: &mut [Constraint], s: &Settings, which: Anchors) {
+    if s.warm_start {
+        warm_start(bodies, cs, which);
+    } else {
+        for p in cs.iter_mut().flat_map(|c| c.points.iter_mut()) {
+            (p.normal_impulse, p.tangent_impulse) = (0.0, 0.0);
+        }
+    }
+}
+
+// ANCHOR: pgs
+/// PGS with Baumgarte: kick, warm start, `iterations` passes that feed back a share
+/// β of the overlap as a velocity, drift.
+pub fn pgs(bodies: &mut [Body], cs: &mut [Constraint], s: &Settings) {
+    let h = s.h;
+    integrate_velocities(bodies, s, h);
+    warm(bodies, cs, s, Anchors::Fixed);
+    let feedback = Feedback::Baumgarte {
+        beta: BAUMGARTE,
+        slop: LINEAR_SLOP,
+        max_speed: MAX_BIAS_VELOCITY,
+    };
+    for _ in 0..s.iterations {
+        solve(bodies, cs, (h, feedback), (Anchors::Fixed, false));
+    }
+    integrate_positions(bodies, h);
+}
+// ANCHOR_END: pgs
+
+// ANCHOR: pgs_ngs
+/// Box2D v2: velocity passes without feedback, drift, then `relax` passes that move
+/// the bodies out of each other directly.
+pub fn pgs_ngs(bodies: &mut [Body], cs: &mut [Constraint], s: &Settings) {
+    let h = s.h;
+    integrate_velocities(bodies, s, h);
+    warm(bodies, cs, s, Anchors::Fixed);
+    for _ in 0..s.iterations {
+        solve(bodies, cs, (h, Feedback::VelocityOnly), (Anchors::Fixed, false));
+    }
+    integrate_positions(bodies, h);
+    for _ in 0..s.relax {
+        ngs_positions(bodies, cs, (BAUMGARTE, LINEAR_SLOP, MAX_CORRECTION));
+    }
+}
+// ANCHOR_END: pgs_ngs
+
+// ANCHOR: soft_pgs
+/// Soft PGS: passes with soft contacts, drift, then `relax` rigid passes without
+/// feedback, which take back the velocity the feedback added.
+pub fn soft_pgs(bodies: &mut [Body], cs: &mut [Constraint], s: &Settings) {
+    let h = s.h;
+    integrate_velocities(bodies, s, h);
+    warm(bodies, cs, s, Anchors::Fixed);
+    let soft = Feedback::Soft { max_speed: 0.5 * MAX_BIAS_VELOCITY };
+    for _ in 0..s.iterations {
+        solve(bodies, cs, (h, soft), (Anchors::Fixed, false));
+    }
+    integrate_positions(bodies, h);
+    for _ in 0..s.relax {
+        solve(bodies, cs, (h, Feedback::Relax), (Anchors::Fixed, false));
+    }
+}
+// ANCHOR_END: soft_pgs
+
+// ANCHOR: substepped
+/// The substepping solvers: `iterations` substeps of h/n, each a kick, a warm start,
+/// one soft pass with the gaps updated from the bodies' motion (no new collision
+/// test), a drift and, if `relax` > 0, one relax pass. TGS turns the anchors with the
+/// bodies; soft step keeps them fixed and applies restitution once at the end.
+pub fn substepped(
+    bodies: &mut [Body],
+    cs: &mut [Constraint],
+    s: &Settings,
+    kind: SolverKind,
+) {
+    let sub = s.h / s.iterations.max(1) as f64;
+    let (which, max_speed) = match kind {
+        SolverKind::TgsSoft => (Anchors::Current, MAX_BIAS_VELOCITY),
+        _ => (Anchors::Fixed, 0.5 * MAX_BIAS_VELOCITY),
+    };
+    for _ in 0..s.iterations.max(1) {
+        integrate_velocities(bodies, s, sub);
+        warm(bodies, cs, s, which);
+        solve(bodies, cs, (sub, Feedback::Soft { max_speed }), (which, true));
+        integrate_positions(bodies, sub);
+        if s.relax > 0 {
+            solve(bodies, cs, (sub, Feedback::Relax), (which, true));
+        }
+    }
+    if kind == SolverKind::SoftStep {
+        restitution(bodies, cs, (s.restitution, RESTITUTION_THRESHOLD));
+    }
+}
+// ANCHOR_END: substepped
+
+/// One step of the world's contacts `cs` by `kind`.
+pub fn step(
+    bodies: &mut [Body],
+    cs: &mut [Constraint],
+    s: &Settings,
+    kind: SolverKind,
+) {
+    match kind {
+        SolverKind::Pgs => pgs(bodies, cs, s),
+        SolverKind::PgsNgs => pgs_ngs(bodies, cs, s),
+        SolverKind::SoftPgs => soft_pgs(bodies, cs, s),
+        SolverKind::TgsSoft | SolverKind::SoftStep => substepped(bodies, cs, s, kind),
+    }
+}
