@@ -2,18 +2,130 @@
 //! solver, drawn from the runs of `solvers/bench` at its defaults.
 
 use crate::bench::{Outcome, run};
-use crate::scenes::Scene;
+use crate::body::Body;
+use crate::scenes::{Scene, build};
 use crate::solvers::SolverKind;
 use crate::world::Settings;
+use pbm_collision::figures::parts::{closed_ring, letter, shape};
 use pbm_prelim::Choice;
 use pbm_prelim::plot::prelude::*;
+use std::ops::Range;
 
 /// Every figure of the chapter, in reading order.
 pub fn all() -> Vec<Figure> {
     vec![
         Figure::new("bench", "The bench: every scene under every solver", bench)
             .heavy(),
+        Figure::new(
+            "final-stack",
+            "The vertical stack after 3 s, by each solver",
+            || final_states(Scene::VerticalStack),
+        )
+        .heavy(),
+        Figure::new("final-pyramid", "The pyramid after 3 s, by each solver", || {
+            final_states(Scene::Pyramid)
+        })
+        .heavy(),
+        Figure::new(
+            "final-ramp",
+            "The friction ramp after 3 s, by each solver",
+            || final_states(Scene::FrictionRamp),
+        )
+        .heavy(),
+        Figure::new(
+            "final-overlap",
+            "The overlapping boxes after 3 s, by each solver",
+            || final_states(Scene::OverlapRecovery),
+        )
+        .heavy(),
+        Figure::new(
+            "final-mass-ratio",
+            "The heavy box after 3 s, by each solver",
+            || final_states(Scene::MassRatio),
+        )
+        .heavy(),
     ]
+}
+
+/// The window each scene's drawing shows (m), and how many panels stand side by
+/// side in the wide drawing.
+fn window(scene: Scene) -> (Range<f64>, Range<f64>, usize) {
+    match scene {
+        Scene::SingleBox => (-2.0..2.0, -0.5..1.5, 5),
+        Scene::VerticalStack => (-2.5..2.5, -0.5..16.5, 5),
+        Scene::Pyramid => (-5.5..5.5, -0.5..10.5, 3),
+        Scene::FrictionRamp => (-17.0..14.0, -0.5..8.5, 2),
+        Scene::OverlapRecovery => (-4.0..4.0, -0.5..4.5, 3),
+        Scene::MassRatio => (-11.0..11.0, -0.5..22.0, 3),
+    }
+}
+
+/// Every body's outline in the world, as points, and whether it is fixed.
+fn outlines(bodies: &[Body]) -> Vec<(Vec<(f64, f64)>, bool)> {
+    let mut out = Vec::new();
+    for b in bodies {
+        for part in b.placed() {
+            out.push((
+                part.vertices().iter().map(|v| (v.x, v.y)).collect(),
+                b.is_fixed(),
+            ));
+        }
+    }
+    out
+}
+
+/// One panel's world: each body's outline after 3 s, and whether the scene's test
+/// passed.
+type Final = (SolverKind, Vec<(Vec<(f64, f64)>, bool)>, bool);
+
+/// `scene` at the bench's defaults under each solver: where it started (dashed
+/// outlines) and where it is after 3 s (filled), fixed bodies in grey.
+fn final_states(scene: Scene) -> Result<Vec<Drawing>, PbmError> {
+    let mut finals: Vec<Final> = Vec::new();
+    for solver in SolverKind::ALL {
+        let settings = Settings { solver, ..Settings::default() };
+        let mut built = build(scene, settings.clone(), 10)?;
+        built.world.run(3.0, |_| {})?;
+        let stands = run(scene, settings, 10, 3.0)?.stands;
+        finals.push((solver, outlines(&built.world.bodies), stands));
+    }
+    let start = outlines(&build(scene, Settings::default(), 10)?.world.bodies);
+    let points = finals.iter().flat_map(|f| f.1.iter()).flat_map(|p| &p.0);
+    require_finite(points.flat_map(|&(x, y)| [x, y]))?;
+    let (x, y, columns) = window(scene);
+    let title = format!(
+        "{}: where the bodies started (dashed) and are after 3 s",
+        scene.word()
+    );
+    titled_figure(
+        [if columns >= 5 { 420 } else { 600 }, 1500],
+        &title,
+        |root, layout| {
+            let legend: Legend = vec![
+                ("fixed".into(), Swatch::Square(REFERENCE)),
+                ("moving, after 3 s".into(), Swatch::Square(color(0))),
+                ("where they started".into(), Swatch::Dashed(REFERENCE, 1)),
+            ];
+            let root = legend_below(root, &legend)?;
+            let areas = panels(&root, layout, finals.len(), columns);
+            for (k, (panel, (solver, bodies, stands))) in
+                areas.iter().zip(&finals).enumerate()
+            {
+                let mark = if *stands { "passes" } else { "fails" };
+                let caption = format!("({}) {}: {mark}", letter(k), solver.word());
+                let panel = titled(panel, &caption, &label_font())?;
+                let mut chart = scene_chart(&panel, x.clone(), y.clone())?;
+                for (points, _) in start.iter().filter(|(_, fixed)| !fixed) {
+                    dashed_line(&mut chart, &closed_ring(points), REFERENCE, 1)?;
+                }
+                for (points, fixed) in bodies {
+                    let ink = if *fixed { REFERENCE } else { color(0) };
+                    shape(&mut chart, points, ink.mix(0.4), (ink, 1))?;
+                }
+            }
+            Ok(())
+        },
+    )
 }
 
 /// The bench at the defaults of `solvers/bench`: 3 s, a pyramid of base 10, 4 and 2
