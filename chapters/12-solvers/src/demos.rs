@@ -1,6 +1,224 @@
-//! The chapter's live demos: none yet (the bench runs from the command line).
+//! The chapter's live demo: the bench's scenes, any solver, in the page. The reader
+//! picks a scene and a solver, turns the budget and the soft contacts' frequency and
+//! damping, and drags any box with the pointer.
 
-use pbm_prelim::demo::Demos;
+use crate::body::{Body, V2, cross, rotation};
+use crate::scenes::{Scene, build};
+use crate::solvers::SolverKind;
+use crate::world::{Settings, World};
+use pbm_prelim::PbmError;
+use pbm_prelim::demo::{
+    Agreement, Demo, DemoSpec, Demos, Drawing, Ink, Param, Plot, Pointer, Readout,
+    Values,
+};
 
-/// The chapter's demos.
-pub const DEMOS: Demos = Demos::NONE;
+/// The chapter's demos, and the numbers they show that its exercises print too.
+pub const DEMOS: Demos = Demos {
+    specs: &[BENCH],
+    agreements: &[
+        // Two seconds of the pyramid of base 10 by soft step: the deepest overlap the
+        // page shows is the exercise's. The boxes turn (sin and cos), so the last
+        // digits may differ between the browser and the command line.
+        Agreement::demo("solvers/bench")
+            .set(&["scene=pyramid", "solver=soft-step", "base=10"])
+            .frames(120)
+            .readout("deepest overlap so far")
+            .matches("solvers/pyramid", &["base=10", "t_end=2"], "/max_penetration_m")
+            .within(0.01),
+    ],
+};
+
+/// The scenes of the menu, in its order.
+const SCENES: [Scene; 6] = Scene::ALL;
+
+/// The demo of the bench.
+pub const BENCH: DemoSpec = DemoSpec {
+    id: "solvers/bench",
+    title: "The bench's scenes under any solver",
+    params: &[
+        Param::choice(
+            "scene",
+            "scene",
+            &[
+                "single-box",
+                "vertical-stack",
+                "pyramid",
+                "friction-ramp",
+                "overlap-recovery",
+                "mass-ratio",
+            ],
+        )
+        .demo_only(
+            "the pyramid exercise runs one scene; the bench exercise runs them all",
+        ),
+        Param::choice(
+            "solver",
+            "contact solver",
+            &["pgs", "pgs-ngs", "soft-pgs", "tgs-soft", "soft-step"],
+        ),
+        Param::exercise("base", [10.0, 2.0, 15.0]).in_whole_numbers(),
+        Param::exercise("iterations", [4.0, 1.0, 16.0]).in_whole_numbers(),
+        Param::exercise("relax", [2.0, 0.0, 8.0]).in_whole_numbers(),
+        Param::exercise("contact_hertz", [30.0, 5.0, 120.0]),
+        Param::exercise("damping_ratio", [10.0, 0.0, 20.0]),
+    ],
+    readouts: &[
+        Readout::plain("t", "s"),
+        Readout::inked("deepest overlap so far", "m", Ink::First),
+        Readout::plain("deepest overlap now", "m"),
+        Readout::plain("kinetic energy", "J"),
+    ],
+    plot: Plot::over("t", &["deepest overlap so far"]),
+    view: |p| {
+        Ok(match SCENES[p.whole("scene")?.min(SCENES.len() - 1)] {
+            Scene::SingleBox => [-3.0, 3.0, -0.5, 4.0],
+            Scene::VerticalStack => [-9.0, 9.0, -0.5, 17.0],
+            Scene::Pyramid => [-9.0, 9.0, -0.5, 16.0],
+            Scene::FrictionRamp => [-17.0, 14.0, -0.5, 11.0],
+            Scene::OverlapRecovery => [-4.0, 4.0, -0.5, 5.0],
+            Scene::MassRatio => [-13.0, 13.0, -0.5, 23.0],
+        })
+    },
+    drag: Some(
+        "Press on a box and drag it: a spring pulls the point you pressed towards the \
+         pointer. Switch the solver and the same world goes on under the new one.",
+    ),
+    build: |p| {
+        let scene = SCENES[p.whole("scene")?.min(SCENES.len() - 1)];
+        let base = p.whole("base")?;
+        let built = build(scene, settings(p)?, base)?;
+        Ok(Box::new(Bench {
+            world: built.world,
+            grip: None,
+            scene: p.whole("scene")?,
+            base,
+        }))
+    },
+};
+
+/// The world's settings from the demo's values.
+fn settings(p: &Values) -> Result<Settings, PbmError> {
+    Ok(Settings {
+        solver: SolverKind::ALL[p.whole("solver")?.min(SolverKind::ALL.len() - 1)],
+        iterations: p.whole("iterations")?,
+        relax: p.whole("relax")?,
+        contact_hertz: p.get("contact_hertz")?,
+        damping_ratio: p.get("damping_ratio")?,
+        ..Settings::default()
+    })
+}
+
+/// The pointer's spring: its frequency (Hz) and damping ratio, per unit of the
+/// pressed box's mass.
+const GRIP: (f64, f64) = (3.0, 1.0);
+
+struct Bench {
+    world: World,
+    /// The scene's place in the menu, and the pyramid's base, it was built with.
+    scene: usize,
+    base: usize,
+    /// The pressed box, the point pressed in its frame, and the pointer.
+    grip: Option<(usize, V2, V2)>,
+}
+
+impl Bench {
+    /// The pointer's spring on the pressed point, as an impulse over one step.
+    fn pull(&mut self) {
+        let Some((k, local, target)) = self.grip else { return };
+        let h = self.world.settings().h;
+        let body: &mut Body = &mut self.world.bodies[k];
+        let r = rotation(body.angle) * local;
+        let at = body.position + r;
+        let omega = 2.0 * std::f64::consts::PI * GRIP.0;
+        let pull = (target - at) * (omega * omega)
+            - body.velocity_at(&r) * (2.0 * GRIP.1 * omega);
+        body.apply_impulse(&r, &(pull * (body.mass() * h)));
+    }
+}
+
+impl Demo for Bench {
+    fn frame(&mut self) -> Result<(), PbmError> {
+        self.pull();
+        self.world.step()
+    }
+
+    fn readouts(&self) -> Vec<f64> {
+        let now = self
+            .world
+            .constraints()
+            .iter()
+            .flat_map(|c| c.points.iter())
+            .map(|p| -p.separation)
+            .fold(0.0, f64::max);
+        let kinetic = self.world.bodies.iter().map(Body::kinetic_energy).sum();
+        vec![self.world.time(), self.world.stats().max_penetration, now, kinetic]
+    }
+
+    fn draw(&self, out: &mut Drawing) {
+        for body in &self.world.bodies {
+            let ink = if body.is_fixed() { Ink::Muted } else { Ink::First };
+            for part in body.placed() {
+                out.polygon(
+                    ink,
+                    part.vertices()
+                        .iter()
+                        .map(|v| [v.x, v.y])
+                        .collect::<Vec<_>>()
+                        .into_iter(),
+                );
+            }
+        }
+        if let Some((k, local, target)) = self.grip {
+            let held = self.world.bodies[k].world_point(&local);
+            out.polyline(
+                Ink::Foreground,
+                [[held.x, held.y], [target.x, target.y]].into_iter(),
+            );
+            out.disc(Ink::Foreground, [target.x, target.y], 4.0);
+        }
+    }
+
+    fn pointer(&mut self, event: Pointer, [x, y]: [f64; 2]) -> bool {
+        let at = V2::new(x, y);
+        match event {
+            Pointer::Down => {
+                let hit = self.world.bodies.iter().position(|b| {
+                    !b.is_fixed()
+                        && b.placed().iter().any(|p| inside(p.vertices(), &at))
+                });
+                let Some(k) = hit else { return false };
+                let body = &self.world.bodies[k];
+                let local = rotation(-body.angle) * (at - body.position);
+                self.grip = Some((k, local, at));
+                true
+            }
+            Pointer::Move => match &mut self.grip {
+                Some(grip) => {
+                    grip.2 = at;
+                    true
+                }
+                None => false,
+            },
+            Pointer::Up => self.grip.take().is_some(),
+        }
+    }
+
+    fn retune(&mut self, params: &Values) -> bool {
+        // The solver and its budget change on the running world; a new scene or
+        // pyramid starts over.
+        let same =
+            |name: &str, now: usize| params.whole(name).is_ok_and(|v| v == now);
+        if !(same("scene", self.scene) && same("base", self.base)) {
+            return false;
+        }
+        settings(params).and_then(|s| self.world.set_settings(s)).is_ok()
+    }
+}
+
+/// Whether `p` is inside the convex polygon `corners` (counter-clockwise).
+fn inside(corners: &[V2], p: &V2) -> bool {
+    let n = corners.len();
+    (0..n).all(|i| {
+        cross(&(corners[(i + 1) % n] - corners[i]), &(p - corners[i])) >= 0.0
+    })
+}

@@ -105,6 +105,10 @@ params! {
         iterations: usize = int("velocity passes, or substeps for a substepping solver", 4, 1, 64),
         relax: usize = int("relax or position passes", 2, 0, 16),
         warm_start: bool = boolean("start each step from the last one's impulses", true),
+        contact_hertz: f64 = float("the soft contacts' frequency", "Hz", 30.0, 1.0, 240.0)
+            .label("contact frequency"),
+        damping_ratio: f64 = float("the soft contacts' damping ratio ζ", "", 10.0, 0.0, 100.0)
+            .label("damping ratio ζ"),
     }
 }
 
@@ -131,13 +135,19 @@ fn report(o: &Outcome) -> Value {
 }
 
 fn pyramid(p: PyramidParams) -> Result<Value, PbmError> {
-    let s = settings(p.solver, p.iterations, p.relax, p.warm_start);
+    let s = Settings {
+        contact_hertz: p.contact_hertz,
+        damping_ratio: p.damping_ratio,
+        ..settings(p.solver, p.iterations, p.relax, p.warm_start)
+    };
     let o = run(Scene::Pyramid, s, p.base, p.t_end)?;
     Ok(json!({
         "solver": p.solver.word(),
         "base": p.base,
         "boxes": p.base * (p.base + 1) / 2,
         "t_end": p.t_end,
+        "contact_hertz": p.contact_hertz,
+        "damping_ratio": p.damping_ratio,
         "stands": o.stands,
         "top_sink_m": o.sink,
         "top_drift_m": o.drift,

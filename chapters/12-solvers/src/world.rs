@@ -93,20 +93,7 @@ pub struct World {
 impl World {
     /// An empty world with `settings`.
     pub fn new(settings: Settings) -> Result<World, PbmError> {
-        let ok = settings.h > 0.0
-            && settings.h.is_finite()
-            && settings.gravity.iter().all(|g| g.is_finite())
-            && settings.iterations >= 1
-            && settings.contact_hertz > 0.0
-            && settings.damping_ratio >= 0.0
-            && (0.0..=1.0).contains(&settings.restitution);
-        if !ok {
-            return Err(PbmError::invalid(
-                "solver settings",
-                "the step and frequency must be positive, iterations ≥ 1, \
-                 damping ≥ 0 and restitution in [0, 1]",
-            ));
-        }
+        check(&settings)?;
         Ok(World {
             bodies: Vec::new(),
             settings,
@@ -115,6 +102,13 @@ impl World {
             stats: Stats::default(),
             time: 0.0,
         })
+    }
+
+    /// Goes on with `settings` (another solver, budget or softness) from here.
+    pub fn set_settings(&mut self, settings: Settings) -> Result<(), PbmError> {
+        check(&settings)?;
+        self.settings = settings;
+        Ok(())
     }
 
     /// Adds `body`, returning its index.
@@ -297,6 +291,25 @@ impl World {
         self.stats.points = count;
         Ok(out)
     }
+}
+
+/// Refuses settings no step can run with.
+fn check(settings: &Settings) -> Result<(), PbmError> {
+    let ok = settings.h > 0.0
+        && settings.h.is_finite()
+        && settings.gravity.iter().all(|g| g.is_finite())
+        && settings.iterations >= 1
+        && settings.contact_hertz > 0.0
+        && settings.damping_ratio >= 0.0
+        && (0.0..=1.0).contains(&settings.restitution);
+    if !ok {
+        return Err(PbmError::invalid(
+            "solver settings",
+            "the step and frequency must be positive, iterations ≥ 1, \
+                 damping ≥ 0 and restitution in [0, 1]",
+        ));
+    }
+    Ok(())
 }
 
 /// [x_min, y_min, x_max, y_max] of `vertices`, grown by the speculative distance.
