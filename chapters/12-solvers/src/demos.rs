@@ -28,8 +28,15 @@ pub const DEMOS: Demos = Demos {
     ],
 };
 
-/// The scenes of the menu, in its order.
-const SCENES: [Scene; 6] = Scene::ALL;
+/// The scenes of the menu, in its order: the pyramid first.
+const SCENES: [Scene; 6] = [
+    Scene::Pyramid,
+    Scene::VerticalStack,
+    Scene::FrictionRamp,
+    Scene::OverlapRecovery,
+    Scene::MassRatio,
+    Scene::SingleBox,
+];
 
 /// The demo of the bench.
 pub const BENCH: DemoSpec = DemoSpec {
@@ -40,12 +47,12 @@ pub const BENCH: DemoSpec = DemoSpec {
             "scene",
             "scene",
             &[
-                "single-box",
-                "vertical-stack",
                 "pyramid",
+                "vertical-stack",
                 "friction-ramp",
                 "overlap-recovery",
                 "mass-ratio",
+                "single-box",
             ],
         )
         .demo_only(

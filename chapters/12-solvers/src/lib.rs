@@ -27,4 +27,4 @@ pub mod pages;
 pub mod practice;
 
 pbm_prelim::chapter!(id: "solvers", number: 12, pages: "12-solvers",
-    title: "After Baraff: the Contact Solvers Games Use");
+    title: "Contact Solvers for Games");
