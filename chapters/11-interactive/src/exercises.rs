@@ -5,7 +5,7 @@ use crate::scenes::{
     Drive, Fault, Feeder, Jack, Pendulum, Pile, STEPS, StackRun, drive, faulty,
     pin_and_free, stack_run, xpbd_pendulum, xpbd_stack_run,
 };
-use crate::world::{Order, Settings, World};
+use crate::world::{Order, Settings, Stats, World};
 use pbm_contact::world::SolverKind;
 use pbm_particles::forces::G;
 use pbm_prelim::{Choice, Exercise, Optional, PbmError, budget, params};
@@ -347,7 +347,7 @@ fn jack(p: JackParams) -> Result<Value, PbmError> {
         * world.settings().gravity.norm();
     let handle_load = weight * pawl_arm_m / handle_m;
     let lead = handle_load / (handle_mass * mouse.stiffness / mouse.damping);
-    Ok(json!({
+    let before = json!({
         "t_reached": world.time(),
         // The old name of `t_reached`, kept for one release for readers' scripts.
         "seconds": world.time(),
@@ -362,12 +362,8 @@ fn jack(p: JackParams) -> Result<Value, PbmError> {
         "epsilon": world.settings().epsilon,
         "max_pin_error": s.max_pin_error,
         "mouse_lag_max": run.lag,
-        "tolerance_corrections": s.corrections,
-        "impacts": s.impacts,
-        "shortened_steps": s.shortened,
-        "limited_steps": s.limited,
-        "friction_dropped": s.friction_dropped,
-        "steps": s.steps,
+    });
+    let after = json!({
         "steps_per_second": s.steps as f64 / run.wall.max(1e-9),
         "step_s": world.settings().h,
         "tooth_depth_m": Jack::DEPTH,
@@ -378,7 +374,8 @@ fn jack(p: JackParams) -> Result<Value, PbmError> {
         "handle_load_n": handle_load,
         "handle_effective_mass_kg": handle_mass,
         "lead_to_hold_load_m": lead,
-    }))
+    });
+    Ok(joined([before, step_counts(&s), after]))
 }
 
 params! {
@@ -612,7 +609,7 @@ fn pile(p: PileParams) -> Result<Value, PbmError> {
     let radii = (0..world.bodies().len())
         .map(radius)
         .fold((f64::INFINITY, 0.0_f64), |(lo, hi), r| (lo.min(r), hi.max(r)));
-    Ok(json!({
+    let before = json!({
         "t_reached": world.time(),
         // The old name of `t_reached`, kept for one release for readers' scripts.
         "seconds": world.time(),
@@ -622,12 +619,8 @@ fn pile(p: PileParams) -> Result<Value, PbmError> {
         "pile_height_m": height,
         "max_depth": s.max_depth,
         "epsilon": world.settings().epsilon,
-        "tolerance_corrections": s.corrections,
-        "impacts": s.impacts,
-        "shortened_steps": s.shortened,
-        "limited_steps": s.limited,
-        "friction_dropped": s.friction_dropped,
-        "steps": s.steps,
+    });
+    let after = json!({
         "islands_per_solve": s.islands as f64 / s.solves.max(1) as f64,
         "pivots_per_solve": s.pivots as f64 / s.solves.max(1) as f64,
         "friction_rounds_per_solve": s.rounds as f64 / s.solves.max(1) as f64,
@@ -635,5 +628,30 @@ fn pile(p: PileParams) -> Result<Value, PbmError> {
         "solver": p.solver.word(),
         "sweeps_per_step": s.sweeps as f64 / s.steps.max(1) as f64,
         "radius_range_m": [radii.0, radii.1],
-    }))
+    });
+    Ok(joined([before, step_counts(&s), after]))
+}
+
+/// The world's counts of corrections, impacts and steps, in the order the
+/// mechanisms' results print them.
+fn step_counts(s: &Stats) -> Value {
+    json!({
+        "tolerance_corrections": s.corrections,
+        "impacts": s.impacts,
+        "shortened_steps": s.shortened,
+        "limited_steps": s.limited,
+        "friction_dropped": s.friction_dropped,
+        "steps": s.steps,
+    })
+}
+
+/// The keys of `parts` (JSON objects) one after another, in order.
+fn joined<const N: usize>(parts: [Value; N]) -> Value {
+    let mut out = serde_json::Map::new();
+    for part in parts {
+        if let Value::Object(map) = part {
+            out.extend(map);
+        }
+    }
+    Value::Object(out)
 }
