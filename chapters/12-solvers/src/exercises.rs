@@ -102,8 +102,10 @@ params! {
         solver: SolverKind = choice("contact solver", SolverKind::SoftStep),
         base: usize = int("boxes in the bottom row", 20, 1, 40),
         t_end: f64 = duration(10.0, 0.0, 60.0),
-        iterations: usize = int("velocity passes, or substeps for a substepping solver", 4, 1, 64),
-        relax: usize = int("relax or position passes", 2, 0, 16),
+        iterations: usize = int("velocity passes, or substeps for a substepping solver", 4, 1, 64)
+            .label("passes or substeps"),
+        relax: usize = int("relax or position passes", 2, 0, 16)
+            .label("relax passes"),
         warm_start: bool = boolean("start each step from the last one's impulses", true),
         contact_hertz: f64 = float("the soft contacts' frequency", "Hz", 30.0, 1.0, 240.0)
             .label("contact frequency"),
