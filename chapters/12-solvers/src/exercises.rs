@@ -71,7 +71,8 @@ params! {
     pub struct SoftnessParams {
         hertz: f64 = float("contact frequency", "Hz", 30.0, 0.01, 1000.0),
         zeta: f64 = float("damping ratio ζ", "", 10.0, 0.0, 100.0).label("damping ratio ζ"),
-        h: f64 = step(1.0 / 240.0, 0.0, 0.1),
+        // From a microsecond: a step of a few subnormal seconds overflows ω/(2ζ + hω).
+        h: f64 = step(1.0 / 240.0, 1e-6, 0.1),
     }
 }
 

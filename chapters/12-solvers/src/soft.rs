@@ -44,11 +44,23 @@ impl Softness {
         let omega = 2.0 * std::f64::consts::PI * hertz;
         let a1 = 2.0 * zeta + h * omega;
         let a2 = h * omega * a1;
-        Ok(Softness {
+        let soft = Softness {
             bias_rate: omega / a1,
             mass_scale: a2 / (1.0 + a2),
             impulse_scale: 1.0 / (1.0 + a2),
-        })
+        };
+        if ![soft.bias_rate, soft.mass_scale, soft.impulse_scale]
+            .iter()
+            .all(|x| x.is_finite())
+        {
+            return Err(PbmError::invalid(
+                "soft constraint",
+                format!(
+                    "f = {hertz} Hz, ζ = {zeta}, h = {h} s overflow its coefficients"
+                ),
+            ));
+        }
+        Ok(soft)
     }
 }
 // ANCHOR_END: softness
