@@ -44,28 +44,32 @@ impl Softness {
         let omega = 2.0 * std::f64::consts::PI * hertz;
         let a1 = 2.0 * zeta + h * omega;
         let a2 = h * omega * a1;
-        let soft = Softness {
+        Softness {
             bias_rate: omega / a1,
             mass_scale: a2 / (1.0 + a2),
             impulse_scale: 1.0 / (1.0 + a2),
-        };
-        if ![soft.bias_rate, soft.mass_scale, soft.impulse_scale]
-            .iter()
-            .all(|x| x.is_finite())
-        {
-            return Err(PbmError::invalid(
-                "soft constraint",
-                format!(
-                    "f = {hertz} Hz, ζ = {zeta}, h = {h} s overflow its coefficients"
-                ),
-            ));
         }
-        Ok(soft)
+        .finite((hertz, zeta, h))
     }
 }
 // ANCHOR_END: softness
 
 impl Softness {
+    /// Itself if every coefficient is finite; else an error naming the frequency,
+    /// damping ratio and step that overflowed them.
+    fn finite(self, (hertz, zeta, h): (f64, f64, f64)) -> Result<Softness, PbmError> {
+        let all = [self.bias_rate, self.mass_scale, self.impulse_scale];
+        if all.iter().all(|x| x.is_finite()) {
+            return Ok(self);
+        }
+        Err(PbmError::invalid(
+            "soft constraint",
+            format!(
+                "f = {hertz} Hz, ζ = {zeta}, h = {h} s overflow its coefficients"
+            ),
+        ))
+    }
+
     /// A rigid constraint (the limit of infinite frequency), without position
     /// feedback: what a relax pass and a speculative contact use.
     pub const RIGID: Softness =
