@@ -43,13 +43,17 @@ impl Choice for SolverKind {
 
 impl SolverKind {
     /// Every solver, in the order the chapter builds them.
-    pub const ALL: [SolverKind; 5] = [
-        SolverKind::Pgs,
-        SolverKind::PgsNgs,
-        SolverKind::SoftPgs,
-        SolverKind::TgsSoft,
-        SolverKind::SoftStep,
-    ];
+    pub const ALL: [SolverKind; 5] = {
+        // The words' order, read from the one list of them.
+        assert!(<SolverKind as Choice>::OPTIONS.len() == 5);
+        let mut all = [SolverKind::Pgs; 5];
+        let mut k = 0;
+        while k < 5 {
+            all[k] = <SolverKind as Choice>::OPTIONS[k].1;
+            k += 1;
+        }
+        all
+    };
 
     /// Whether it divides the step into `iterations` substeps.
     pub fn substeps(self) -> bool {

@@ -27,6 +27,7 @@ macro_rules! chapters {
     };
 }
 
+// ANCHOR: chapters
 chapters!(
     pbm_ode,
     pbm_particles,
@@ -41,3 +42,4 @@ chapters!(
     pbm_interactive,
     pbm_solvers,
 );
+// ANCHOR_END: chapters
