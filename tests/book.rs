@@ -360,9 +360,10 @@ fn timings_on_the_pages_come_from_criterion_tables() {
         .iter()
         .flat_map(|t| [t.file.to_string(), pbm::benchmarks::data_file(t)])
         .collect();
-    // The adaptive solvers' work table and the stacks' sinks, written from the files the
-    // production benchmarks leave.
-    for side in ["production-ode-work.md", "production-stack-sink.md"] {
+    // The adaptive solvers' work table and the side tables (what a benchmark measured
+    // besides time), written from the files the benchmarks leave.
+    let sides = pbm::benchmarks::SIDE_TABLES.iter().map(|t| t.out);
+    for side in sides.chain(["production-ode-work.md"]) {
         known.insert(side.to_string());
         assert!(included.contains(side), "no page includes benchmarks/{side}");
     }

@@ -30,15 +30,7 @@ use pbm_particles::particle::Motion;
 use pbm_prelim::PbmError;
 use std::path::PathBuf;
 
-/// Where a benchmark leaves a file beside criterion's estimates (what it measured
-/// besides time: work, error, sink), for `bench-tables` to read.
-pub fn criterion_file(name: &str) -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"),
-        PathBuf::from,
-    );
-    target.join("criterion").join(name)
-}
+pub use pbm_prelim::registry::criterion_file;
 
 /// The adaptive runs' problems: one period of the Kepler orbit at these
 /// eccentricities, started at perihelion.

@@ -24,7 +24,10 @@ mod side_tables;
 #[cfg(test)]
 use side_tables::scientific;
 use side_tables::thousands;
-pub use side_tables::{ODE_WORK, STACK_SINK, render_ode_work, render_stack_sink};
+pub use side_tables::{
+    ODE_WORK, PYRAMID_MOTION, SIDE_TABLES, STACK_SINK, SideTable, render_ode_work,
+    render_side,
+};
 
 /// The fewest independent rounds a table's numbers may come from.
 pub const MIN_ROUNDS: usize = 3;
@@ -47,7 +50,7 @@ pub const BROAD_PHASE_SERIES: &[(&str, &str, &str)] = &[
 pub const BROAD_PHASE_N: &[usize] = &[100, 200, 400, 800, 1600, 3200];
 
 /// Files a benchmark leaves beside criterion's estimates, recorded with each round.
-pub const SIDE_FILES: &[&str] = &[ODE_WORK, STACK_SINK];
+pub const SIDE_FILES: &[&str] = &[ODE_WORK, STACK_SINK.side, PYRAMID_MOTION.side];
 
 /// Criterion's median time per iteration and its 95% confidence interval, in seconds.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -709,17 +712,16 @@ pub fn write_tables(
                 &timing,
             )?,
         )?;
-        let (tag, sinks) = newest_side(&records, STACK_SINK)?;
-        // The stacks are named as the timing tables name them, in their order.
-        let rows: Vec<(&str, &str)> = tables
-            .iter()
-            .flat_map(|t| t.rows.iter().map(|r| (r.id, r.label)))
-            .collect();
-        write(
-            out_dir.join("production-stack-sink.md"),
-            &render_stack_sink(sinks, tag, &rows)?,
-        )?;
-        written += 2;
+        written += 1;
+    }
+    // The measures beside the timings, named as the timing tables name their rows.
+    let rows: Vec<(&str, &str)> =
+        tables.iter().flat_map(|t| t.rows.iter().map(|r| (r.id, r.label))).collect();
+    for side in SIDE_TABLES.iter().filter(|t| package.is_none_or(|p| p == t.package))
+    {
+        let (tag, rounds) = newest_side(&records, side.side)?;
+        write(out_dir.join(side.out), &render_side(side, rounds, tag, &rows)?)?;
+        written += 1;
     }
     Ok(written)
 }
@@ -926,25 +928,24 @@ mod tests {
             .unwrap();
         let since = SystemTime::now() - std::time::Duration::from_secs(1);
         write("g/f/100", 2048.0);
-        fs::write(dir.path().join(STACK_SINK), r#"{"s/40": 0.01}"#).unwrap();
+        fs::write(dir.path().join(STACK_SINK.side), r#"{"s/40": 0.01}"#).unwrap();
         let mut run = Record::start("abc1234", "");
         for round in 0..MIN_ROUNDS {
             assert_eq!(run.add_round(round, dir.path(), since).unwrap(), 1);
         }
         assert_eq!(run.complete("g/f/100"), Some(&[2048e-9; 3][..]));
         assert_eq!(run.complete("g/old"), None);
-        assert_eq!(run.side[STACK_SINK].len(), MIN_ROUNDS);
+        assert_eq!(run.side[STACK_SINK.side].len(), MIN_ROUNDS);
         // Saved and read back, it is the same record.
         let runs = dir.path().join("runs");
         run.save(&runs).unwrap();
         assert_eq!(Record::all(&runs).unwrap(), [run.clone()]);
         let rows = [("s/10", "ten boxes"), ("s/40", "forty boxes")];
-        let sink = render_stack_sink(&run.side[STACK_SINK], &run.tag, &rows).unwrap();
+        let side = &run.side[STACK_SINK.side];
+        let sink = render_side(&STACK_SINK, side, &run.tag, &rows).unwrap();
         assert!(sink.contains("| forty boxes | 1.00 cm |"), "{sink}");
         assert!(!sink.contains("ten boxes"), "{sink}");
-        assert!(
-            render_stack_sink(&run.side[STACK_SINK], &run.tag, &rows[..1]).is_err()
-        );
+        assert!(render_side(&STACK_SINK, side, &run.tag, &rows[..1]).is_err());
         assert!(run.tag.id.ends_with("Z-abc1234"), "{}", run.tag.id);
     }
 

@@ -3,19 +3,68 @@
 
 use super::*;
 
-/// The file the contact benchmark leaves beside criterion's estimates: for each stack it
-/// times, how far the stack's top sank (metres) while it was timed.
-pub const STACK_SINK: &str = "stack-sink.json";
+/// A table of what a benchmark measured besides time, read from the file it leaves
+/// beside criterion's estimates: one row per timing row it names, one column per
+/// measure.
+#[derive(Debug, Clone, Copy)]
+pub struct SideTable {
+    /// The file the benchmark writes (under `target/criterion/`): an object from
+    /// timing-row ids to a number, or to an object of numbers.
+    pub side: &'static str,
+    /// The package whose benchmark writes it.
+    pub package: &'static str,
+    /// The Markdown file the table is written to (under `book/src/benchmarks/`).
+    pub out: &'static str,
+    /// The first column's heading.
+    pub first: &'static str,
+    /// Each column: the key of its number in a row's object (None: the row's value
+    /// is the number), and its heading.
+    pub columns: &'static [(Option<&'static str>, &'static str)],
+    /// What the numbers are, for the note under the table.
+    pub note: &'static str,
+}
 
-/// The sink table of the stack comparison: each stack's sink, named as its timing
-/// row (`rows`, in the tables' order) is, from every round (the runs are deterministic,
-/// so the rounds agree; a disagreement is shown).
-pub fn render_stack_sink(
+/// The contact benchmark's stacks (pbm-bench): for each stack it times, how far its
+/// top sank (metres) while it settled before it was timed.
+pub const STACK_SINK: SideTable = SideTable {
+    side: "stack-sink.json",
+    package: "pbm-bench",
+    out: "production-stack-sink.md",
+    first: "stack",
+    columns: &[(None, "how far its top sank")],
+    note: "How far the top of each stack sank below where it was put, after one \
+           simulated second of settling, before its steps were timed",
+};
+
+/// Chapter 12's pyramid beside rapier2d (pbm-solvers): how far the top box moved
+/// while the pyramid settled (its first second) and over the nine seconds after.
+pub const PYRAMID_MOTION: SideTable = SideTable {
+    side: "pyramid-motion.json",
+    package: "pbm-solvers",
+    out: "solvers-pyramid-motion.md",
+    first: "pyramid of base 20",
+    columns: &[
+        (Some("sink"), "top box: sink while settling (first second)"),
+        (Some("drift"), "top box: drift over the next nine seconds"),
+    ],
+    note: "How far the top box of each pyramid moved from where it was put while the \
+           pyramid settled (the first simulated second), and from there over the next \
+           nine seconds, before its steps were timed",
+};
+
+/// Every side table, in the order `bench-tables` writes them.
+pub const SIDE_TABLES: &[SideTable] = &[STACK_SINK, PYRAMID_MOTION];
+
+/// The table `t` from its side file's `rounds`: each measure of each row named as its
+/// timing row (`rows`, in the tables' order) is, from every round (the runs are
+/// deterministic, so the rounds agree; a disagreement is shown as its range).
+pub fn render_side(
+    t: &SideTable,
     rounds: &[Value],
     tag: &RunTag,
     rows: &[(&str, &str)],
 ) -> Result<String, Error> {
-    let bad = |what: &str| Error::Book(format!("{STACK_SINK}: {what}"));
+    let bad = |what: &str| Error::Book(format!("{}: {what}", t.side));
     let first =
         rounds.first().and_then(Value::as_object).ok_or_else(|| bad("no object"))?;
     let text = |m: f64| {
@@ -27,29 +76,39 @@ pub fn render_stack_sink(
             format!("{} m", scientific(m))
         }
     };
-    let mut out = String::from("| stack | how far its top sank |\n|---|---:|\n");
+    let mut out = format!("| {} |", t.first);
+    for (_, heading) in t.columns {
+        out += &format!(" {heading} |");
+    }
+    out += &format!("\n|---|{}\n", "---:|".repeat(t.columns.len()));
     for (id, label) in rows.iter().filter(|(id, _)| first.contains_key(*id)) {
-        let sinks: Vec<f64> = rounds
-            .iter()
-            .map(|r| r.get(*id).and_then(Value::as_f64).ok_or_else(|| bad(id)))
-            .collect::<Result<_, _>>()?;
-        let spread = Spread::of(&sinks);
-        let cell = if text(spread.low) == text(spread.high) {
-            text(spread.median)
-        } else {
-            format!("{} to {}", text(spread.low), text(spread.high))
-        };
-        out += &format!("| {label} | {cell} |\n");
+        out += &format!("| {label} |");
+        for (key, _) in t.columns {
+            let number = |r: &Value| {
+                let v = &r[*id];
+                key.map_or(v, |k| &v[k]).as_f64().ok_or_else(|| bad(id))
+            };
+            let values: Vec<f64> =
+                rounds.iter().map(number).collect::<Result<_, _>>()?;
+            let spread = Spread::of(&values);
+            let cell = if text(spread.low) == text(spread.high) {
+                text(spread.median)
+            } else {
+                format!("{} to {}", text(spread.low), text(spread.high))
+            };
+            out += &format!(" {cell} |");
+        }
+        out += "\n";
     }
     if let Some(id) = first.keys().find(|k| !rows.iter().any(|(id, _)| id == k)) {
         return Err(bad(&format!("{id} is no timing table's row")));
     }
     out += &format!(
-        "\n*How far the top of each stack sank below where it was put, after one simulated \
-         second of settling, before its steps were timed; from {}. Reproduce with `{}`, then \
-         `cargo run --release -- bench-tables`.*\n",
+        "\n*{}; from {}. Reproduce with `{}`, then `cargo run --release -- \
+         bench-tables`.*\n",
+        t.note,
         tag.describe(),
-        run_command(&["pbm-bench"])
+        run_command(&[t.package])
     );
     Ok(out)
 }

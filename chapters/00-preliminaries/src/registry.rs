@@ -368,6 +368,17 @@ pub enum Compare {
     Nothing,
 }
 
+/// Where a benchmark leaves a file beside criterion's estimates (what it measured
+/// besides time: work, error, sink), for `bench-tables` to read: the workspace's
+/// `target/criterion/`, or `$CARGO_TARGET_DIR/criterion/`.
+pub fn criterion_file(name: &str) -> std::path::PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"),
+        std::path::PathBuf::from,
+    );
+    target.join("criterion").join(name)
+}
+
 /// A timing table a page includes from `book/src/benchmarks/<file>`, written by
 /// `pbm bench-tables` from criterion's results.
 #[derive(Debug, Clone, Copy)]

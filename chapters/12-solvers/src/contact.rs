@@ -7,6 +7,7 @@
 
 use crate::body::{Body, V2, cross, rotation};
 use crate::soft::Softness;
+use nalgebra::Matrix2;
 
 /// Which impulses a point inherits from the last step: the pair of bodies, of parts,
 /// and the manifold point's feature id.
@@ -106,21 +107,35 @@ pub enum Feedback {
     VelocityOnly,
 }
 
+/// Every body's rotation at its current angle: what a velocity pass turns the
+/// anchors by (the poses do not change during such a pass, so one sine and cosine
+/// per body serves every point).
+pub fn turns(bodies: &[Body]) -> Vec<Matrix2<f64>> {
+    bodies.iter().map(|b| rotation(b.angle)).collect()
+}
+
 /// The gap of point `p` at the bodies' current poses (the anchors turned with
-/// them), from its base: no new collision test.
-pub fn current_separation(bodies: &[Body], c: &Constraint, p: &Point) -> f64 {
-    let (a, b) = (&bodies[c.a], &bodies[c.b]);
-    let (pa, pb) = (a.world_point(&p.local[0]), b.world_point(&p.local[1]));
+/// them, by `turns`), from its base: no new collision test.
+pub fn current_separation(
+    bodies: &[Body],
+    turns: &[Matrix2<f64>],
+    c: &Constraint,
+    p: &Point,
+) -> f64 {
+    let (ra, rb) = (turns[c.a] * p.local[0], turns[c.b] * p.local[1]);
+    let (pa, pb) = (bodies[c.a].position + ra, bodies[c.b].position + rb);
     (pb - pa).dot(&c.normal) + p.base
 }
 
-fn anchors(bodies: &[Body], c: &Constraint, p: &Point, which: Anchors) -> (V2, V2) {
+fn anchors(
+    turns: &[Matrix2<f64>],
+    c: &Constraint,
+    p: &Point,
+    which: Anchors,
+) -> (V2, V2) {
     match which {
         Anchors::Fixed => (p.anchor_a, p.anchor_b),
-        Anchors::Current => (
-            rotation(bodies[c.a].angle) * p.local[0],
-            rotation(bodies[c.b].angle) * p.local[1],
-        ),
+        Anchors::Current => (turns[c.a] * p.local[0], turns[c.b] * p.local[1]),
     }
 }
 
@@ -136,9 +151,10 @@ fn push(bodies: &mut [Body], c: &Constraint, (ra, rb): (&V2, &V2), impulse: &V2)
 /// Applies every point's accumulated impulses again: the last step's answer as this
 /// one's first guess.
 pub fn warm_start(bodies: &mut [Body], constraints: &[Constraint], which: Anchors) {
+    let turns = turns(bodies);
     for c in constraints {
         for p in &c.points {
-            let (ra, rb) = anchors(bodies, c, p, which);
+            let (ra, rb) = anchors(&turns, c, p, which);
             let impulse =
                 c.normal * p.normal_impulse + c.tangent() * p.tangent_impulse;
             push(bodies, c, (&ra, &rb), &impulse);
@@ -179,12 +195,16 @@ pub fn solve(
     (h, feedback): (f64, Feedback),
     (which, current): (Anchors, bool),
 ) {
+    let turns = turns(bodies);
     for c in constraints.iter_mut() {
         for k in 0..c.points.len() {
             let p = &c.points[k];
-            let s =
-                if current { current_separation(bodies, c, p) } else { p.separation };
-            let arms = anchors(bodies, c, p, which);
+            let s = if current {
+                current_separation(bodies, &turns, c, p)
+            } else {
+                p.separation
+            };
+            let arms = anchors(&turns, c, p, which);
             let Some((bias, soft)) = bias(feedback, s, h, c.softness) else {
                 c.points[k].normal_impulse = 0.0;
                 continue;
@@ -258,9 +278,12 @@ pub fn ngs_positions(
 ) {
     for c in constraints {
         for p in &c.points {
-            let s = current_separation(bodies, c, p);
+            // Each correction turns two bodies: the rotations are taken afresh.
+            let turns = [rotation(bodies[c.a].angle), rotation(bodies[c.b].angle)];
+            let (ra, rb) = (turns[0] * p.local[0], turns[1] * p.local[1]);
+            let (pa, pb) = (bodies[c.a].position + ra, bodies[c.b].position + rb);
+            let s = (pb - pa).dot(&c.normal) + p.base;
             let correction = (beta * (s + slop)).clamp(-max_correction, 0.0);
-            let (ra, rb) = anchors(bodies, c, p, Anchors::Current);
             let mass =
                 effective_mass(&bodies[c.a], &bodies[c.b], (&ra, &rb), &c.normal);
             let impulse = c.normal * (-correction * mass);

@@ -2,13 +2,14 @@
 //! from step to step for warm starting, and one solver chosen from
 //! [`SolverKind`].
 
-use crate::body::{Body, V2};
+use crate::body::{Body, V2, rotation};
 use crate::contact::{Constraint, Key, Point, effective_mass};
 use crate::manifold::collide;
 use crate::soft::Softness;
 use crate::solvers::{SolverKind, step};
+use pbm_collision::aabb::Aabb;
+use pbm_collision::sweep::CoherentSweep;
 use pbm_prelim::PbmError;
-use std::collections::HashMap;
 
 /// Overlap the position feedback of PGS and NGS leaves alone (m).
 pub const LINEAR_SLOP: f64 = 0.005;
@@ -83,8 +84,11 @@ pub struct World {
     /// The bodies.
     pub bodies: Vec<Body>,
     settings: Settings,
-    /// The last step's impulses, by key: what warm starting reads.
-    impulses: HashMap<Key, (f64, f64)>,
+    /// The last step's impulses, sorted by key: what warm starting reads.
+    impulses: Vec<(Key, (f64, f64))>,
+    /// The broad phase (chapter 7's coherent sweep), kept from step to step; built
+    /// again when bodies are added.
+    sweep: Option<CoherentSweep<2>>,
     constraints: Vec<Constraint>,
     stats: Stats,
     time: f64,
@@ -97,7 +101,8 @@ impl World {
         Ok(World {
             bodies: Vec::new(),
             settings,
-            impulses: HashMap::new(),
+            impulses: Vec::new(),
+            sweep: None,
             constraints: Vec::new(),
             stats: Stats::default(),
             time: 0.0,
@@ -150,7 +155,8 @@ impl World {
     /// One step: find the contacts, solve them with the world's solver, keep the
     /// impulses. A body whose state stops being finite is an error naming the step.
     pub fn step(&mut self) -> Result<(), PbmError> {
-        self.constraints = self.prepare(self.detect())?;
+        let found = self.detect()?;
+        self.constraints = self.prepare(found)?;
         let kind = self.settings.solver;
         step(&mut self.bodies, &mut self.constraints, &self.settings, kind);
         self.impulses = self
@@ -159,6 +165,7 @@ impl World {
             .flat_map(|c| c.points.iter())
             .map(|p| (p.key, (p.normal_impulse, p.tangent_impulse)))
             .collect();
+        self.impulses.sort_unstable_by_key(|(key, _)| *key);
         self.time += self.settings.h;
         self.stats.steps += 1;
         let finite = self.bodies.iter().all(|b| {
@@ -192,43 +199,52 @@ impl World {
     }
 
     /// The manifolds of every pair of parts closer than the speculative distance:
-    /// (body a, body b, part of a, part of b, manifold), bounding boxes first.
-    fn detect(&self) -> Vec<(usize, usize, usize, usize, crate::manifold::Manifold)> {
+    /// (body a, body b, part of a, part of b, manifold), in the order of those four.
+    /// The bodies' bounding boxes go through chapter 7's coherent sweep, then each
+    /// pair's parts are tested box against box.
+    fn detect(&mut self) -> Result<Vec<Found>, PbmError> {
         let placed: Vec<Vec<_>> = self.bodies.iter().map(Body::placed).collect();
         let boxes: Vec<Vec<[f64; 4]>> = placed
             .iter()
             .map(|parts| parts.iter().map(|p| bounds(p.vertices())).collect())
             .collect();
+        let whole = boxes
+            .iter()
+            .map(|parts| {
+                let [x0, y0, x1, y1] = parts.iter().fold(EMPTY, |u, b| union(&u, b));
+                Aabb::new([x0, y0], [x1, y1])
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let kept = self.sweep.as_mut().is_some_and(|s| s.update(&whole).is_ok());
+        if !kept {
+            self.sweep = Some(CoherentSweep::new(&whole)?);
+        }
+        let pairs = self.sweep.as_ref().map(CoherentSweep::pairs).unwrap_or_default();
         let mut found = Vec::new();
-        for a in 0..self.bodies.len() {
-            for b in a + 1..self.bodies.len() {
-                if self.bodies[a].is_fixed() && self.bodies[b].is_fixed() {
-                    continue;
-                }
-                for (i, pa) in placed[a].iter().enumerate() {
-                    for (j, pb) in placed[b].iter().enumerate() {
-                        if !overlap(&boxes[a][i], &boxes[b][j]) {
-                            continue;
-                        }
-                        let bias = 0.1 * LINEAR_SLOP;
-                        if let Some(m) = collide(pa, pb, SPECULATIVE_DISTANCE, bias)
-                            && !m.points.is_empty()
-                        {
-                            found.push((a, b, i, j, m));
-                        }
+        for (a, b) in pairs.into_iter().map(|(a, b)| (a as usize, b as usize)) {
+            if self.bodies[a].is_fixed() && self.bodies[b].is_fixed() {
+                continue;
+            }
+            for (i, pa) in placed[a].iter().enumerate() {
+                for (j, pb) in placed[b].iter().enumerate() {
+                    if !overlap(&boxes[a][i], &boxes[b][j]) {
+                        continue;
+                    }
+                    let bias = 0.1 * LINEAR_SLOP;
+                    if let Some(m) = collide(pa, pb, SPECULATIVE_DISTANCE, bias)
+                        && !m.points.is_empty()
+                    {
+                        found.push((a, b, i, j, m));
                     }
                 }
             }
         }
-        found
+        Ok(found)
     }
 
     /// The constraints of this step's manifolds: anchors, effective masses, soft
     /// coefficients, and the last step's impulses where the same features touch.
-    fn prepare(
-        &mut self,
-        found: Vec<(usize, usize, usize, usize, crate::manifold::Manifold)>,
-    ) -> Result<Vec<Constraint>, PbmError> {
+    fn prepare(&mut self, found: Vec<Found>) -> Result<Vec<Constraint>, PbmError> {
         let s = &self.settings;
         let kind = s.solver;
         let h = if kind.substeps() { s.h / s.iterations as f64 } else { s.h };
@@ -240,6 +256,8 @@ impl World {
         let mut out = Vec::with_capacity(found.len());
         let mut deepest = self.stats.max_penetration;
         let mut count = 0;
+        // Into the bodies' frames: one rotation per body, not per point.
+        let back: Vec<_> = self.bodies.iter().map(|b| rotation(-b.angle)).collect();
         for (a, b, i, j, m) in found {
             let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
             let n = m.normal;
@@ -250,16 +268,15 @@ impl World {
                 .map(|mp| {
                     let (ra, rb) = (mp.point - ba.position, mp.point - bb.position);
                     let key = (a, b, i, j, mp.id);
-                    let (normal_impulse, tangent_impulse) =
-                        self.impulses.get(&key).copied().unwrap_or((0.0, 0.0));
+                    let (normal_impulse, tangent_impulse) = self
+                        .impulses
+                        .binary_search_by_key(&key, |(k, _)| *k)
+                        .map_or((0.0, 0.0), |at| self.impulses[at].1);
                     deepest = deepest.max(-mp.separation);
                     Point {
                         anchor_a: ra,
                         anchor_b: rb,
-                        local: [
-                            crate::body::rotation(-ba.angle) * ra,
-                            crate::body::rotation(-bb.angle) * rb,
-                        ],
+                        local: [back[a] * ra, back[b] * rb],
                         separation: mp.separation,
                         base: mp.separation
                             - (rb - ra).dot(&n)
@@ -312,15 +329,23 @@ fn check(settings: &Settings) -> Result<(), PbmError> {
     Ok(())
 }
 
+/// What detection found: (body a, body b, part of a, part of b, their manifold).
+type Found = (usize, usize, usize, usize, crate::manifold::Manifold);
+
+/// The bounds that contain nothing: the start of a union.
+const EMPTY: [f64; 4] =
+    [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
+
+fn union(a: &[f64; 4], b: &[f64; 4]) -> [f64; 4] {
+    [a[0].min(b[0]), a[1].min(b[1]), a[2].max(b[2]), a[3].max(b[3])]
+}
+
 /// [x_min, y_min, x_max, y_max] of `vertices`, grown by the speculative distance.
 fn bounds(vertices: &[V2]) -> [f64; 4] {
     let d = SPECULATIVE_DISTANCE;
-    vertices.iter().fold(
-        [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY],
-        |[x0, y0, x1, y1], v| {
-            [x0.min(v.x - d), y0.min(v.y - d), x1.max(v.x + d), y1.max(v.y + d)]
-        },
-    )
+    vertices.iter().fold(EMPTY, |[x0, y0, x1, y1], v| {
+        [x0.min(v.x - d), y0.min(v.y - d), x1.max(v.x + d), y1.max(v.y + d)]
+    })
 }
 
 fn overlap(a: &[f64; 4], b: &[f64; 4]) -> bool {
