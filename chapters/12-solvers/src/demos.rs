@@ -61,7 +61,7 @@ pub const BENCH: DemoSpec = DemoSpec {
         Param::choice(
             "solver",
             "contact solver",
-            &["soft-step", "tgs-soft", "soft-pgs", "pgs-ngs", "pgs"],
+            &["soft-step", "tgs-soft", "soft-pgs", "pgs-ngs", "pgs", "xpbd"],
         ),
         Param::exercise("base", [10.0, 2.0, 15.0]).in_whole_numbers(),
         Param::exercise("iterations", [4.0, 1.0, 16.0]).in_whole_numbers(),
@@ -104,12 +104,13 @@ pub const BENCH: DemoSpec = DemoSpec {
 };
 
 /// The solvers of the menu, in its order: Box2D v3's first.
-const SOLVERS: [SolverKind; 5] = [
+const SOLVERS: [SolverKind; 6] = [
     SolverKind::SoftStep,
     SolverKind::TgsSoft,
     SolverKind::SoftPgs,
     SolverKind::PgsNgs,
     SolverKind::Pgs,
+    SolverKind::Xpbd,
 ];
 
 /// The world's settings from the demo's values.

@@ -59,7 +59,10 @@ fn work(boxes: usize, t_end: f64, passes: usize) -> f64 {
 
 /// Passes over the contacts a step of `solver` makes.
 fn passes(solver: SolverKind, iterations: usize, relax: usize) -> usize {
-    if solver.substeps() {
+    if solver == SolverKind::Xpbd {
+        // A position pass and a velocity pass per substep.
+        2 * iterations
+    } else if solver.substeps() {
         iterations * (1 + usize::from(relax > 0))
     } else {
         iterations + relax

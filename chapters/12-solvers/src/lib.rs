@@ -15,6 +15,7 @@ pub mod scenes;
 pub mod soft;
 pub mod solvers;
 pub mod world;
+pub mod xpbd;
 
 // The book's parts: built only with the `book` feature.
 #[cfg(feature = "book")]

@@ -2,8 +2,9 @@
 //! constraints, warm starting and passes ([`crate::contact`]), put together in the
 //! orders that games have tried. Every solver gets the same budget of two numbers:
 //! `iterations` (velocity passes, or substeps for the substepping solvers) and
-//! `relax` (relax or position passes; for the substepping solvers, whether each
-//! substep ends with one relax pass).
+//! `relax` (relax or position passes; for the soft substepping solvers, whether
+//! each substep ends with one relax pass; XPBD makes one position pass and one
+//! velocity pass per substep and reads no `relax`).
 
 use crate::body::Body;
 use crate::contact::{
@@ -29,6 +30,9 @@ pub enum SolverKind {
     /// Substeps, soft contacts, fixed anchors, a relax pass each, restitution once
     /// after (Box2D v3).
     SoftStep,
+    /// Substeps that move the bodies, push overlaps apart by changes of pose, read
+    /// the velocities off the poses and end with a velocity pass (Müller et al.).
+    Xpbd,
 }
 
 impl Choice for SolverKind {
@@ -38,17 +42,18 @@ impl Choice for SolverKind {
         ("soft-pgs", SolverKind::SoftPgs),
         ("tgs-soft", SolverKind::TgsSoft),
         ("soft-step", SolverKind::SoftStep),
+        ("xpbd", SolverKind::Xpbd),
     ];
 }
 
 impl SolverKind {
     /// Every solver, in the order the chapter builds them.
-    pub const ALL: [SolverKind; 5] = {
+    pub const ALL: [SolverKind; 6] = {
         // The words' order, read from the one list of them.
-        assert!(<SolverKind as Choice>::OPTIONS.len() == 5);
-        let mut all = [SolverKind::Pgs; 5];
+        assert!(<SolverKind as Choice>::OPTIONS.len() == 6);
+        let mut all = [SolverKind::Pgs; 6];
         let mut k = 0;
-        while k < 5 {
+        while k < 6 {
             all[k] = <SolverKind as Choice>::OPTIONS[k].1;
             k += 1;
         }
@@ -57,7 +62,7 @@ impl SolverKind {
 
     /// Whether it divides the step into `iterations` substeps.
     pub fn substeps(self) -> bool {
-        matches!(self, SolverKind::TgsSoft | SolverKind::SoftStep)
+        matches!(self, SolverKind::TgsSoft | SolverKind::SoftStep | SolverKind::Xpbd)
     }
 
     /// The largest soft-contact frequency it allows at step `h`, as a share of 1/h: a
@@ -189,5 +194,6 @@ pub fn step(
         SolverKind::PgsNgs => pgs_ngs(bodies, cs, s),
         SolverKind::SoftPgs => soft_pgs(bodies, cs, s),
         SolverKind::TgsSoft | SolverKind::SoftStep => substepped(bodies, cs, s, kind),
+        SolverKind::Xpbd => crate::xpbd::xpbd(bodies, cs, s),
     }
 }
