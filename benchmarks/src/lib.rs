@@ -28,7 +28,6 @@ use pbm_ode::system::{VectorField, state_of};
 use pbm_ode::tableau::DORMAND_PRINCE;
 use pbm_particles::particle::Motion;
 use pbm_prelim::PbmError;
-use std::path::PathBuf;
 
 pub use pbm_prelim::registry::criterion_file;
 

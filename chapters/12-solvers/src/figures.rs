@@ -149,6 +149,7 @@ pub fn bench_runs() -> Result<Vec<Vec<Outcome>>, PbmError> {
 fn measure(scene: Scene, o: &Outcome) -> String {
     match scene {
         Scene::OverlapRecovery => format!("{} m/s", short(o.max_speed_settled)),
+        _ if o.drift >= 1.0 => format!("{} m", short(o.drift)),
         _ => format!("{} mm", short(1e3 * o.drift)),
     }
 }

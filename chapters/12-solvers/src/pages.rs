@@ -13,6 +13,12 @@ pub fn shown() -> Vec<Shown> {
             .set(&["warm_start=false"])
             .timed(&["ms_per_step"]),
         Shown::values("solvers/bench").timed(&["ms_per_step"]),
+        Shown::values("solvers/pyramid")
+            .set(&["solver=xpbd"])
+            .timed(&["ms_per_step"]),
+        Shown::values("solvers/pyramid")
+            .set(&["solver=xpbd", "iterations=16"])
+            .timed(&["ms_per_step"]),
     ]
 }
 
