@@ -492,99 +492,122 @@
     }
 
     // The plotted readouts against time (or steps), each in its readout's ink, with
-    // the axes' ranges written at their ends.
+    // the axes' ranges written at their ends. Readouts that share a unit share a
+    // panel and its vertical scale; a readout of another unit (an overlap in metres
+    // beside an energy in joules) gets a panel of its own below, on its own scale.
     drawPlot() {
       const canvas = this.plotCanvas;
       const width = this.width;
       if (!width) return;
-      const height = 150 + 15 * Math.max(0, this.spec.plot.ys.length - 1);
-      const g = surface(canvas, width, height);
-      const fg = this.foreground;
       const spec = this.spec;
       const plot = spec.plot;
       const inkOf = (k) => {
         const ink = spec.readouts[plot.ys[k]].ink;
         return ink >= 2 ? PALETTE[ink - 2] : ink >= 0 && plot.ys.length === 1 ? PALETTE[0] : PALETTE[k % 3];
       };
+      const panels = [];
+      plot.ys.forEach((y, k) => {
+        const unit = spec.readouts[y].unit;
+        const panel = panels.find((p) => p.unit === unit);
+        if (panel) panel.ks.push(k);
+        else panels.push({ unit, ks: [k] });
+      });
+      const left = 62, right = 10, axis = 26, gap = 10;
+      // The legends, laid out first: their lines decide where each panel's axes begin.
+      const measure = canvas.getContext("2d");
+      measure.font = "12px sans-serif";
+      let height = 0;
+      panels.forEach((panel, i) => {
+        panel.legend = [];
+        let at = left, line = 0;
+        for (const k of panel.ks) {
+          const r = spec.readouts[plot.ys[k]];
+          const label = `${r.label}${r.unit ? ` (${r.unit})` : ""}${plot.log ? ", log scale" : ""}`;
+          const w = measure.measureText(label).width;
+          if (at > left && at + w > width - right) { at = left; line += 1; }
+          panel.legend.push({ label, x: at, y: height + 3 + 15 * line, ink: inkOf(k) });
+          at += w + 14;
+        }
+        const last = i === panels.length - 1;
+        panel.top = height + 22 + 15 * line;
+        panel.bottom = panel.top + 102 + 15 * Math.max(0, panel.ks.length - 1);
+        height = panel.bottom + (last ? axis : gap);
+      });
+      const g = surface(canvas, width, height);
+      const fg = this.foreground;
       const { x, ys } = this.series;
       const scale = plot.log ? (v) => (v > 0 ? Math.log10(v) : NaN) : (v) => v;
-      let lo = Infinity, hi = -Infinity;
-      for (const s of ys) for (const v of s) {
-        const u = scale(v);
-        if (Number.isFinite(u)) { lo = Math.min(lo, u); hi = Math.max(hi, u); }
-      }
-      if (!(hi >= lo)) { lo = 0; hi = 1; }
-      if (hi - lo < 1e-12 * Math.max(1, Math.abs(hi))) { lo -= 0.5; hi += 0.5; }
-      // A margin, so that no curve runs along an axis or the frame's top.
-      const pad = 0.06 * (hi - lo);
-      lo -= pad;
-      hi += pad;
       const x0 = x.length ? x[0] : 0, x1 = x.length > 1 ? x[x.length - 1] : x0 + 1;
-      const left = 62, right = 10, bottom = 26;
-      // The legend, laid out first: its lines decide where the axes begin.
-      g.font = "12px sans-serif";
-      const legend = [];
-      let at = left, line = 0;
-      ys.forEach((_, k) => {
-        const r = spec.readouts[plot.ys[k]];
-        const label = `${r.label}${r.unit ? ` (${r.unit})` : ""}${plot.log ? ", log scale" : ""}`;
-        const w = g.measureText(label).width;
-        if (at > left && at + w > width - right) { at = left; line += 1; }
-        legend.push({ label, x: at, y: 3 + 15 * line, ink: inkOf(k) });
-        at += w + 14;
-      });
-      const top = 22 + 15 * line;
-      // Where the curves are drawn, for the browser test.
-      this.plotArea = { left, top, right: width - right, bottom: height - bottom };
       const px = (v) => left + ((v - x0) / (x1 - x0 || 1)) * (width - left - right);
-      const py = (u) => top + (1 - (u - lo) / (hi - lo)) * (height - top - bottom);
-      g.font = "12px sans-serif";
-      g.fillStyle = fg;
-      g.strokeStyle = fg;
-      g.globalAlpha = 0.5;
-      g.lineWidth = 1;
-      g.beginPath();
-      g.moveTo(left, top);
-      g.lineTo(left, height - bottom);
-      g.lineTo(width - right, height - bottom);
-      g.stroke();
-      g.globalAlpha = 1;
       // An axis's ends to three digits: they say where the scale is, not a reading.
       const short = (v) => (Math.abs(v) < 1e-12 ? "0" : String(Number(v.toPrecision(3))));
       const tick = (u) => short(plot.log ? Math.pow(10, u) : u);
-      g.textAlign = "right";
-      g.textBaseline = "top";
-      g.fillText(tick(hi), left - 4, top - 2);
-      g.textBaseline = "bottom";
-      g.fillText(tick(lo), left - 4, height - bottom + 2);
-      const xr = spec.readouts[plot.x];
-      g.textBaseline = "top";
-      g.textAlign = "left";
-      g.fillText(short(x0), left, height - bottom + 4);
-      g.textAlign = "right";
-      g.fillText(`${short(x1)} ${xr.unit}`.trim(), width - right, height - bottom + 4);
-      g.textAlign = "center";
-      g.fillText(xr.unit ? "time" : "steps", (left + width - right) / 2, height - bottom + 4);
-      // The legend: each plotted readout's label in its ink, with its unit.
-      g.textAlign = "left";
-      for (const item of legend) {
-        g.fillStyle = item.ink;
-        g.fillText(item.label, item.x, item.y);
-      }
-      g.lineWidth = 1.5;
-      ys.forEach((s, k) => {
-        g.strokeStyle = inkOf(k);
-        g.beginPath();
-        let pen = false;
-        s.forEach((v, i) => {
+      g.font = "12px sans-serif";
+      for (const panel of panels) {
+        const { top, bottom: floor } = panel;
+        let lo = Infinity, hi = -Infinity;
+        for (const k of panel.ks) for (const v of ys[k]) {
           const u = scale(v);
-          if (!Number.isFinite(u)) { pen = false; return; }
-          if (pen) g.lineTo(px(x[i]), py(u));
-          else g.moveTo(px(x[i]), py(u));
-          pen = true;
-        });
+          if (Number.isFinite(u)) { lo = Math.min(lo, u); hi = Math.max(hi, u); }
+        }
+        if (!(hi >= lo)) { lo = 0; hi = 1; }
+        if (hi - lo < 1e-12 * Math.max(1, Math.abs(hi))) { lo -= 0.5; hi += 0.5; }
+        // A margin, so that no curve runs along an axis or the frame's top.
+        const pad = 0.06 * (hi - lo);
+        lo -= pad;
+        hi += pad;
+        const py = (u) => top + (1 - (u - lo) / (hi - lo)) * (floor - top);
+        g.fillStyle = fg;
+        g.strokeStyle = fg;
+        g.globalAlpha = 0.5;
+        g.lineWidth = 1;
+        g.beginPath();
+        g.moveTo(left, top);
+        g.lineTo(left, floor);
+        g.lineTo(width - right, floor);
         g.stroke();
-      });
+        g.globalAlpha = 1;
+        g.textAlign = "right";
+        g.textBaseline = "top";
+        g.fillText(tick(hi), left - 4, top - 2);
+        g.textBaseline = "bottom";
+        g.fillText(tick(lo), left - 4, floor + 2);
+        // The legend: each plotted readout's label in its ink, with its unit.
+        g.textAlign = "left";
+        g.textBaseline = "top";
+        for (const item of panel.legend) {
+          g.fillStyle = item.ink;
+          g.fillText(item.label, item.x, item.y);
+        }
+        g.lineWidth = 1.5;
+        for (const k of panel.ks) {
+          g.strokeStyle = inkOf(k);
+          g.beginPath();
+          let pen = false;
+          ys[k].forEach((v, i) => {
+            const u = scale(v);
+            if (!Number.isFinite(u)) { pen = false; return; }
+            if (pen) g.lineTo(px(x[i]), py(u));
+            else g.moveTo(px(x[i]), py(u));
+            pen = true;
+          });
+          g.stroke();
+        }
+      }
+      // Where the first panel's curves are drawn, for the browser test.
+      const first = panels[0];
+      this.plotArea = { left, top: first.top, right: width - right, bottom: first.bottom };
+      // The time axis, under the last panel.
+      const floor = panels[panels.length - 1].bottom;
+      const xr = spec.readouts[plot.x];
+      g.fillStyle = fg;
+      g.textBaseline = "top";
+      g.textAlign = "left";
+      g.fillText(short(x0), left, floor + 4);
+      g.textAlign = "right";
+      g.fillText(`${short(x1)} ${xr.unit}`.trim(), width - right, floor + 4);
+      g.textAlign = "center";
+      g.fillText(xr.unit ? "time" : "steps", (left + width - right) / 2, floor + 4);
     }
 
     draw() {

@@ -29,12 +29,14 @@ pub const DEMOS: Demos = Demos {
 };
 
 /// The scenes of the menu, in its order: the pyramid first.
-const SCENES: [Scene; 6] = [
+const SCENES: [Scene; 8] = [
     Scene::Pyramid,
     Scene::VerticalStack,
     Scene::FrictionRamp,
     Scene::OverlapRecovery,
     Scene::MassRatio,
+    Scene::HeavyTops,
+    Scene::Arch,
     Scene::SingleBox,
 ];
 
@@ -52,6 +54,8 @@ pub const BENCH: DemoSpec = DemoSpec {
                 "friction-ramp",
                 "overlap-recovery",
                 "mass-ratio",
+                "heavy-tops",
+                "arch",
                 "single-box",
             ],
         )
@@ -73,9 +77,11 @@ pub const BENCH: DemoSpec = DemoSpec {
         Readout::plain("t", "s"),
         Readout::inked("deepest overlap so far", "m", Ink::First),
         Readout::plain("deepest overlap now", "m"),
-        Readout::plain("kinetic energy", "J"),
+        Readout::inked("kinetic energy", "J", Ink::Second),
     ],
-    plot: Plot::over("t", &["deepest overlap so far"]),
+    // Two panels (the units differ): how deep the contacts went, and the motion a
+    // resting scene should not have, which a solver that adds energy shows at once.
+    plot: Plot::over("t", &["deepest overlap so far", "kinetic energy"]),
     view: |p| {
         Ok(match SCENES[p.whole("scene")?.min(SCENES.len() - 1)] {
             Scene::SingleBox => [-3.0, 3.0, -0.5, 4.0],
@@ -84,6 +90,12 @@ pub const BENCH: DemoSpec = DemoSpec {
             Scene::FrictionRamp => [-17.0, 14.0, -0.5, 11.0],
             Scene::OverlapRecovery => [-4.0, 4.0, -0.5, 5.0],
             Scene::MassRatio => [-13.0, 13.0, -0.5, 23.0],
+            Scene::HeavyTops => {
+                // Three pyramids of the base's 2 m boxes, side by side.
+                let b = p.whole("base")? as f64;
+                [-23.0 - b, 5.0 * b - 15.0, -0.5, 2.0 * b + 4.0]
+            }
+            Scene::Arch => [-8.0, 8.0, -0.5, 16.0],
         })
     },
     drag: Some(

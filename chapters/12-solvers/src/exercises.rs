@@ -35,8 +35,9 @@ pub fn all() -> Vec<Exercise> {
             bench,
         )
         .limit(WORK, (MAX_WORK, "lower base, t_end or iterations"), |p: &BenchParams| {
-            // Every solver runs every scene: about thirty boxes besides the pyramid's.
-            let boxes = p.base * (p.base + 1) / 2 + 30;
+            // Every solver runs every scene: four pyramids of the base (one of them
+            // with the heavy tops' three) and about fifty bodies besides.
+            let boxes = 4 * p.base * (p.base + 1) / 2 + 50;
             let most = SolverKind::ALL.iter().map(|&s| passes(s, p.iterations, p.relax));
             SolverKind::ALL.len() as f64 * work(boxes, p.t_end, most.fold(0, usize::max))
         }),
@@ -172,7 +173,21 @@ params! {
         iterations: usize = int("velocity passes, or substeps for a substepping solver", 4, 1, 16),
         relax: usize = int("relax or position passes", 2, 0, 8),
         warm_start: bool = boolean("start each step from the last one's impulses", true),
+        exact: bool = boolean("run chapter 11's exact loop beside them, where it can", true),
     }
+}
+
+/// The exact loop's row of the bench: each scene's outcome, or why it was not run.
+fn exact_row(p: &BenchParams) -> Result<Value, PbmError> {
+    let mut row = serde_json::Map::new();
+    for scene in Scene::ALL {
+        let entry = match crate::exact::reference(scene, p.base, p.t_end)? {
+            Ok(o) => report(&o),
+            Err(why) => json!({ "not_run": why }),
+        };
+        row.insert(scene.word().into(), entry);
+    }
+    Ok(Value::Object(row))
 }
 
 fn bench(p: BenchParams) -> Result<Value, PbmError> {
@@ -188,9 +203,11 @@ fn bench(p: BenchParams) -> Result<Value, PbmError> {
         }
         scenes.insert(scene.word().into(), Value::Object(row));
     }
+    let exact = if p.exact { exact_row(&p)? } else { Value::Null };
     Ok(json!({
         "t_end": p.t_end,
         "base": p.base,
         "scenes": scenes,
+        "exact": exact,
     }))
 }

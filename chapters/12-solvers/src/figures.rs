@@ -44,6 +44,16 @@ pub fn all() -> Vec<Figure> {
             || final_states(Scene::MassRatio),
         )
         .heavy(),
+        Figure::new(
+            "final-heavy-tops",
+            "The pyramids with heavy tops after 3 s, by each solver",
+            || final_states(Scene::HeavyTops),
+        )
+        .heavy(),
+        Figure::new("final-arch", "The arch after 3 s, by each solver", || {
+            final_states(Scene::Arch)
+        })
+        .heavy(),
     ]
 }
 
@@ -57,6 +67,8 @@ fn window(scene: Scene) -> (Range<f64>, Range<f64>, usize) {
         Scene::FrictionRamp => (-17.0..14.0, -0.5..8.5, 2),
         Scene::OverlapRecovery => (-4.0..4.0, -0.5..4.5, 3),
         Scene::MassRatio => (-11.0..11.0, -0.5..22.0, 3),
+        Scene::HeavyTops => (-32.0..35.0, -0.5..24.0, 2),
+        Scene::Arch => (-7.0..7.0, -0.5..15.5, 3),
     }
 }
 
@@ -129,17 +141,21 @@ fn final_states(scene: Scene) -> Result<Vec<Drawing>, PbmError> {
 }
 
 /// The bench at the defaults of `solvers/bench`: 3 s, a pyramid of base 10, 4 and 2
-/// passes, warm starting.
-pub fn bench_runs() -> Result<Vec<Vec<Outcome>>, PbmError> {
+/// passes, warm starting; each row ends with chapter 11's exact loop, None where the
+/// bench does not run it.
+pub fn bench_runs() -> Result<Vec<Vec<Option<Outcome>>>, PbmError> {
     Scene::ALL
         .iter()
         .map(|&scene| {
-            SolverKind::ALL
+            let mut row = SolverKind::ALL
                 .iter()
                 .map(|&solver| {
                     run(scene, Settings { solver, ..Settings::default() }, 10, 3.0)
+                        .map(Some)
                 })
-                .collect()
+                .collect::<Result<Vec<_>, _>>()?;
+            row.push(crate::exact::reference(scene, 10, 3.0)?.ok());
+            Ok(row)
         })
         .collect()
 }
@@ -161,8 +177,10 @@ fn short(x: f64) -> String {
 
 fn bench() -> Result<Vec<Drawing>, PbmError> {
     let runs = bench_runs()?;
-    require_finite(runs.iter().flatten().flat_map(|o| [o.drift, o.max_penetration]))?;
-    let (rows, cols) = (Scene::ALL.len() as f64, SolverKind::ALL.len() as f64);
+    let outcomes = runs.iter().flatten().flatten();
+    require_finite(outcomes.flat_map(|o| [o.drift, o.max_penetration]))?;
+    let heads = SolverKind::ALL.iter().map(|s| s.word()).chain(["exact"]);
+    let (rows, cols) = (Scene::ALL.len() as f64, SolverKind::ALL.len() as f64 + 1.0);
     titled_figure(
         [330, 600],
         "Each scene's test passed (✓) or failed (✗) under each solver, with how far its watched box moved",
@@ -177,13 +195,8 @@ fn bench() -> Result<Vec<Drawing>, PbmError> {
             let right = anchored(label_font(), HPos::Right, VPos::Center);
             let left = anchored(label_font(), HPos::Left, VPos::Center);
             let centre = anchored(tick_font(), HPos::Center, VPos::Center);
-            for (k, solver) in SolverKind::ALL.iter().enumerate() {
-                text(
-                    &mut chart,
-                    solver.word(),
-                    (k as f64 + 0.5, top + 0.3),
-                    &centre,
-                )?;
+            for (k, head) in heads.clone().enumerate() {
+                text(&mut chart, head, (k as f64 + 0.5, top + 0.3), &centre)?;
             }
             for (i, scene) in Scene::ALL.iter().enumerate() {
                 let y = top - i as f64 * pitch - pitch + 0.5;
@@ -194,24 +207,20 @@ fn bench() -> Result<Vec<Drawing>, PbmError> {
                 }
                 for (k, o) in runs[i].iter().enumerate() {
                     let x = k as f64;
-                    let fill = if o.stands {
-                        color(2).mix(0.25)
-                    } else {
-                        color(1).mix(0.35)
+                    let fill = match o {
+                        Some(o) if o.stands => color(2).mix(0.25),
+                        Some(_) => color(1).mix(0.35),
+                        None => WHITE.mix(0.0),
                     };
-                    framed(
-                        &mut chart,
-                        [(x, y - 0.5), (x + 1.0, y + 0.5)],
-                        fill.filled(),
-                    )?;
-                    let mark = if o.stands { "✓" } else { "✗" };
+                    let cell = [(x, y - 0.5), (x + 1.0, y + 0.5)];
+                    framed(&mut chart, cell, fill.filled())?;
+                    let (mark, said) = match o {
+                        Some(o) if o.stands => ("✓", measure(*scene, o)),
+                        Some(o) => ("✗", measure(*scene, o)),
+                        None => ("–", "not run".to_string()),
+                    };
                     text(&mut chart, mark, (x + 0.5, y + 0.2), &centre)?;
-                    text(
-                        &mut chart,
-                        measure(*scene, o),
-                        (x + 0.5, y - 0.2),
-                        &centre,
-                    )?;
+                    text(&mut chart, said, (x + 0.5, y - 0.2), &centre)?;
                 }
             }
             Ok(())

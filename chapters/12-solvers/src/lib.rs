@@ -10,6 +10,7 @@ pub mod bench;
 pub mod body;
 pub mod contact;
 pub mod demos;
+pub mod exact;
 pub mod manifold;
 pub mod scenes;
 pub mod soft;

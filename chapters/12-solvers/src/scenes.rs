@@ -36,6 +36,12 @@ pub enum Scene {
     OverlapRecovery,
     /// A 20 × 20 m box dropped on two 1 m boxes: 400 times their mass.
     MassRatio,
+    /// Three pyramids of 2 m boxes, each topped by a box 100, 200 and 300 times
+    /// denser dropped from 2 m (Solver2D's "high mass ratio 1").
+    HeavyTops,
+    /// An arch of seventeen stones with four slabs on its top, standing by friction
+    /// and its own weight (Solver2D's, after Ian Pilkington's).
+    Arch,
 }
 
 impl Choice for Scene {
@@ -46,17 +52,19 @@ impl Choice for Scene {
         ("friction-ramp", Scene::FrictionRamp),
         ("overlap-recovery", Scene::OverlapRecovery),
         ("mass-ratio", Scene::MassRatio),
+        ("heavy-tops", Scene::HeavyTops),
+        ("arch", Scene::Arch),
     ];
 }
 
 impl Scene {
     /// Every scene, in the bench's order.
-    pub const ALL: [Scene; 6] = {
+    pub const ALL: [Scene; 8] = {
         // The words' order, read from the one list of them.
-        assert!(<Scene as Choice>::OPTIONS.len() == 6);
-        let mut all = [Scene::SingleBox; 6];
+        assert!(<Scene as Choice>::OPTIONS.len() == 8);
+        let mut all = [Scene::SingleBox; 8];
         let mut k = 0;
-        while k < 6 {
+        while k < 8 {
             all[k] = <Scene as Choice>::OPTIONS[k].1;
             k += 1;
         }
@@ -185,6 +193,23 @@ pub fn build(scene: Scene, s: Settings, base: usize) -> Result<Built, PbmError> 
             )?;
             (world.add(big), 1.0, Test::NotCrushed)
         }
+        Scene::HeavyTops => {
+            // The heaviest top is neither crushed into its pyramid nor thrown off it:
+            // it ends less than half a box (1 m) below where it would rest, 2 m under
+            // where it was let go, and once landed it moves less than half a box.
+            (
+                heavy_tops(&mut world, base)?,
+                1.5,
+                Test::Rests { drift: 1.0, sink: 3.0 },
+            )
+        }
+        Scene::Arch => {
+            // The arch stands: the keystone sinks less than its own height (it has not
+            // fallen through), and once settled it holds still.
+            let key = arch(&mut world)?;
+            let height = 0.25 * (ARCH_OUTER[8][1] - ARCH_INNER[8][1]);
+            (key, 1.0, Test::Rests { drift: 0.01, sink: height })
+        }
     };
     Ok(Built { world, watched, settle, test })
 }
@@ -211,4 +236,104 @@ fn pyramid(world: &mut World, base: usize) -> Result<usize, PbmError> {
         }
     }
     Ok(top)
+}
+
+/// Three pyramids of `base` boxes of 2 m at the bottom, each topped by a box 100,
+/// 200 and 300 times as dense, placed 2 m above its place; returns the heaviest
+/// top. The ground's friction is 0.5, the boxes' 0.6, as in Solver2D.
+fn heavy_tops(world: &mut World, base: usize) -> Result<usize, PbmError> {
+    world.bodies[0].friction = 0.5;
+    let mut top = 0;
+    for j in 0..3 {
+        let offset = -20.0 + 2.0 * (base as f64 + 1.0) * j as f64;
+        for row in 0..base {
+            let count = base - row;
+            let last = count == 1;
+            let y = 1.0 + 2.0 * row as f64 + if last { 2.0 } else { 0.0 };
+            let density = if last { 100.0 * (j as f64 + 1.0) } else { 1.0 };
+            for i in 0..count {
+                let x = 2.0 * (i as f64 - 0.5 * count as f64) + offset;
+                let b = Body::dynamic_box(
+                    V2::new(1.0, 1.0),
+                    density,
+                    0.6,
+                    (V2::new(x, y), 0.0),
+                )?;
+                top = world.add(b);
+            }
+        }
+    }
+    Ok(top)
+}
+
+/// The arch's inner and outer curves (m), from the ground up to the keystone:
+/// Solver2D's points, at a quarter of their size.
+const ARCH_INNER: [[f64; 2]; 9] = [
+    [16.0, 0.0],
+    [14.93803712795643, 5.133601056842984],
+    [13.79871746027416, 10.24928069555078],
+    [12.56252963284711, 15.34107019122473],
+    [11.20040987372525, 20.39856541571217],
+    [9.66521217819836, 25.40369899225096],
+    [7.87179930638133, 30.3179337000085],
+    [5.635199558196225, 35.03820717801641],
+    [2.405937953536585, 39.09554102558315],
+];
+const ARCH_OUTER: [[f64; 2]; 9] = [
+    [24.0, 0.0],
+    [22.33619528222415, 6.02299846205841],
+    [20.54936888969905, 12.00964361211476],
+    [18.60854610798073, 17.9470321677465],
+    [16.46769273811807, 23.81367936585418],
+    [14.05325025774858, 29.57079353071012],
+    [11.23551045834022, 35.13775818285372],
+    [7.752568160730571, 40.30450679009583],
+    [3.016931552701656, 44.28891593799322],
+];
+
+/// A stone of the arch from its four corners (any turn), density 1, friction 0.6.
+fn stone(world: &mut World, corners: [V2; 4]) -> Result<usize, PbmError> {
+    let mut corners = corners.to_vec();
+    // Counter-clockwise, as a polygon's vertices must be.
+    let area: f64 =
+        (0..4).map(|k| crate::body::cross(&corners[k], &corners[(k + 1) % 4])).sum();
+    if area < 0.0 {
+        corners.reverse();
+    }
+    let part = pbm_collision::polygon::ConvexPolygon::new(corners)?;
+    let (shape, centre) = pbm_interactive::shape::Shape::new(vec![part], 1.0)?;
+    Ok(world.add(Body::of_shape(&shape, FRICTION, (centre, 0.0))?))
+}
+
+/// The arch: eight stones up each side, the keystone across the top, and four slabs
+/// of 4 × 1 m stacked on it; returns the keystone.
+fn arch(world: &mut World) -> Result<usize, PbmError> {
+    let at = |p: [f64; 2], side: f64| V2::new(0.25 * side * p[0], 0.25 * p[1]);
+    let (inner, outer) = (ARCH_INNER, ARCH_OUTER);
+    for side in [1.0, -1.0] {
+        for i in 0..8 {
+            let corners = [
+                at(inner[i], side),
+                at(outer[i], side),
+                at(outer[i + 1], side),
+                at(inner[i + 1], side),
+            ];
+            stone(world, corners)?;
+        }
+    }
+    let key = stone(
+        world,
+        [
+            at(inner[8], 1.0),
+            at(outer[8], 1.0),
+            at(outer[8], -1.0),
+            at(inner[8], -1.0),
+        ],
+    )?;
+    let top = 0.25 * outer[8][1];
+    for i in 0..4 {
+        let at = V2::new(0.0, top + 0.5 + i as f64);
+        world.add(Body::dynamic_box(V2::new(2.0, 0.5), 1.0, FRICTION, (at, 0.0))?);
+    }
+    Ok(key)
 }

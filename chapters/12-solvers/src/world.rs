@@ -185,6 +185,11 @@ impl World {
         Ok(())
     }
 
+    /// How many pairs of parts touch (or are within the speculative distance) now.
+    pub fn touching_pairs(&self) -> Result<usize, PbmError> {
+        Ok(self.clone().detect()?.len())
+    }
+
     /// Steps until `t_end`, calling `watch` after every step.
     pub fn run(
         &mut self,
