@@ -166,7 +166,7 @@ pub fn warm_start(bodies: &mut [Body], constraints: &[Constraint], which: Anchor
 /// The velocity a pass adds to a point's normal velocity for a gap `s`, and the
 /// softness it solves with; None for a point the pass leaves out. A point still apart
 /// (s > 0) lets the bodies close by s in this step, no more: the speculative contact.
-fn bias(
+pub fn bias(
     feedback: Feedback,
     s: f64,
     h: f64,
@@ -184,6 +184,20 @@ fn bias(
     })
 }
 // ANCHOR_END: bias
+
+// ANCHOR: accumulate
+/// A point's new accumulated normal impulse, from its normal velocity `vn`, the pass's
+/// bias and softness, its effective mass and the impulse so far: the soft update
+/// Δλ = −m σ_m (v + b) − σ_λ λ₀, the total kept non-negative (a contact never pulls).
+pub fn accumulate(
+    vn: f64,
+    (bias, soft): (f64, Softness),
+    (mass, total): (f64, f64),
+) -> f64 {
+    let delta = -mass * soft.mass_scale * (vn + bias) - soft.impulse_scale * total;
+    (total + delta).max(0.0)
+}
+// ANCHOR_END: accumulate
 
 // ANCHOR: solve
 /// One Gauss–Seidel pass over every point: the normal impulse with the position
@@ -211,9 +225,8 @@ pub fn solve(
             };
             let vn = relative_velocity(bodies, c, (&arms.0, &arms.1)).dot(&c.normal);
             let p = &mut c.points[k];
-            let delta = -p.normal_mass * soft.mass_scale * (vn + bias)
-                - soft.impulse_scale * p.normal_impulse;
-            let total = (p.normal_impulse + delta).max(0.0);
+            let total =
+                accumulate(vn, (bias, soft), (p.normal_mass, p.normal_impulse));
             let applied = total - p.normal_impulse;
             p.normal_impulse = total;
             push(bodies, c, (&arms.0, &arms.1), &(c.normal * applied));
