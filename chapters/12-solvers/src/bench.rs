@@ -32,6 +32,8 @@ pub struct Outcome {
     pub steps: usize,
     /// Wall-clock time per step (ms).
     pub ms_per_step: f64,
+    /// The largest pin error at the end of any step (m); zero without pins.
+    pub max_joint_error: f64,
 }
 
 /// What a run is watched for while it runs: the bodies' centres at the start (every
@@ -78,11 +80,11 @@ impl Watch {
     }
 
     /// The outcome, from the centres at the end, the deepest overlaps (over the run,
-    /// at the end) and the steps taken.
+    /// at the end) and the largest pin error, and the steps taken.
     pub fn outcome(
         self,
         end: &[V2],
-        (deepest, at_end): (f64, f64),
+        (deepest, at_end, joint_error): (f64, f64, f64),
         steps: usize,
     ) -> Outcome {
         let seconds = self.clock.elapsed().as_secs_f64();
@@ -100,6 +102,7 @@ impl Watch {
             Test::NotCrushed => {
                 end[self.watched].y - 10.0 > 2.0 * HALF - 0.1 && drift < 0.1
             }
+            Test::Joined { most } => joint_error < most,
         };
         Outcome {
             max_penetration: deepest,
@@ -111,6 +114,7 @@ impl Watch {
             stands,
             steps,
             ms_per_step: 1e3 * seconds / steps.max(1) as f64,
+            max_joint_error: joint_error,
         }
     }
 }
@@ -138,12 +142,9 @@ pub fn run(
         .flat_map(|c| c.points.iter())
         .map(|p| -p.separation)
         .fold(0.0, f64::max);
-    let deepest = world.stats().max_penetration;
-    Ok(watch.outcome(
-        &centres(&world),
-        (deepest, end_penetration),
-        world.stats().steps,
-    ))
+    let stats = world.stats();
+    let measured = (stats.max_penetration, end_penetration, stats.max_joint_error);
+    Ok(watch.outcome(&centres(&world), measured, stats.steps))
 }
 
 /// Whether each ramp box did what Coulomb's law says for its friction against the

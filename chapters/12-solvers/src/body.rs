@@ -45,6 +45,9 @@ pub struct Body {
     pub friction: f64,
     /// Its convex parts in the body frame, the centre of mass at the origin.
     pub parts: Vec<ConvexPolygon>,
+    /// Bodies of one nonzero group never touch one another (the links of a chain,
+    /// which their pins already hold); zero touches everything.
+    pub group: u32,
 }
 
 impl Body {
@@ -76,6 +79,7 @@ impl Body {
             inv_inertia: 1.0 / shape.inertia,
             friction,
             parts: shape.parts.clone(),
+            group: 0,
         })
     }
 
@@ -95,6 +99,7 @@ impl Body {
             inv_inertia: 0.0,
             friction,
             parts: vec![ConvexPolygon::rectangle(V2::zeros(), half)?],
+            group: 0,
         })
     }
 

@@ -29,7 +29,7 @@ pub const DEMOS: Demos = Demos {
 };
 
 /// The scenes of the menu, in its order: the pyramid first.
-const SCENES: [Scene; 8] = [
+const SCENES: [Scene; 10] = [
     Scene::Pyramid,
     Scene::VerticalStack,
     Scene::FrictionRamp,
@@ -37,6 +37,8 @@ const SCENES: [Scene; 8] = [
     Scene::MassRatio,
     Scene::HeavyTops,
     Scene::Arch,
+    Scene::Chain,
+    Scene::JointGrid,
     Scene::SingleBox,
 ];
 
@@ -56,6 +58,8 @@ pub const BENCH: DemoSpec = DemoSpec {
                 "mass-ratio",
                 "heavy-tops",
                 "arch",
+                "chain",
+                "joint-grid",
                 "single-box",
             ],
         )
@@ -96,6 +100,12 @@ pub const BENCH: DemoSpec = DemoSpec {
                 [-23.0 - b, 5.0 * b - 15.0, -0.5, 2.0 * b + 4.0]
             }
             Scene::Arch => [-8.0, 8.0, -0.5, 16.0],
+            Scene::Chain => [-50.0, 60.0, -0.5, 65.0],
+            Scene::JointGrid => {
+                // The net's 2·base columns, hung 1.5·(2·base) + 5 m up.
+                let n = 2.0 * p.whole("base")?.max(2) as f64;
+                [-n, n, -0.5, 1.5 * n + 6.0]
+            }
         })
     },
     drag: Some(

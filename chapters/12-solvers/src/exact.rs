@@ -50,6 +50,10 @@ pub fn cannot_run(scene: Scene) -> Option<&'static str> {
         Scene::OverlapRecovery => Some(
             "it refuses bodies that start overlapping by more than its tolerance ε",
         ),
+        Scene::Chain | Scene::JointGrid => Some(
+            "its pins hold bodies to the world or to each other, but bodies that never \
+             touch one another, as the chain's links and the net's knots, it has not",
+        ),
         _ => None,
     }
 }
@@ -109,5 +113,6 @@ pub fn run(
     })?;
     // The loop keeps every overlap under ε; the deepest over the run bounds the last.
     let deepest = world.stats().max_depth;
-    Ok(Some(watch.outcome(&centres(&world), (deepest, deepest), world.stats().steps)))
+    let measured = (deepest, deepest, 0.0);
+    Ok(Some(watch.outcome(&centres(&world), measured, world.stats().steps)))
 }

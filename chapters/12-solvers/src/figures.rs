@@ -54,6 +54,16 @@ pub fn all() -> Vec<Figure> {
             final_states(Scene::Arch)
         })
         .heavy(),
+        Figure::new(
+            "final-chain",
+            "The ball and chain after 3 s, by each solver",
+            || final_states(Scene::Chain),
+        )
+        .heavy(),
+        Figure::new("final-net", "The net after 3 s, by each solver", || {
+            final_states(Scene::JointGrid)
+        })
+        .heavy(),
     ]
 }
 
@@ -69,6 +79,8 @@ fn window(scene: Scene) -> (Range<f64>, Range<f64>, usize) {
         Scene::MassRatio => (-11.0..11.0, -0.5..22.0, 3),
         Scene::HeavyTops => (-32.0..35.0, -0.5..24.0, 2),
         Scene::Arch => (-7.0..7.0, -0.5..15.5, 3),
+        Scene::Chain => (-50.0..60.0, -0.5..65.0, 3),
+        Scene::JointGrid => (-11.0..11.0, 0.0..36.0, 3),
     }
 }
 

@@ -11,6 +11,7 @@ pub mod body;
 pub mod contact;
 pub mod demos;
 pub mod exact;
+pub mod joint;
 pub mod manifold;
 pub mod scenes;
 pub mod soft;

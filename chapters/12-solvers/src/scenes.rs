@@ -42,6 +42,12 @@ pub enum Scene {
     /// An arch of seventeen stones with four slabs on its top, standing by friction
     /// and its own weight (Solver2D's, after Ian Pilkington's).
     Arch,
+    /// A chain of forty links pinned end to end, the first to the world, the last to
+    /// a ball eight metres across, let go level (Solver2D's "ball and chain").
+    Chain,
+    /// A net of bodies pinned to their neighbours, hung from seven fixed ones in the
+    /// middle of its top row (Solver2D's "joint grid").
+    JointGrid,
 }
 
 impl Choice for Scene {
@@ -54,17 +60,19 @@ impl Choice for Scene {
         ("mass-ratio", Scene::MassRatio),
         ("heavy-tops", Scene::HeavyTops),
         ("arch", Scene::Arch),
+        ("chain", Scene::Chain),
+        ("joint-grid", Scene::JointGrid),
     ];
 }
 
 impl Scene {
     /// Every scene, in the bench's order.
-    pub const ALL: [Scene; 8] = {
+    pub const ALL: [Scene; 10] = {
         // The words' order, read from the one list of them.
-        assert!(<Scene as Choice>::OPTIONS.len() == 8);
-        let mut all = [Scene::SingleBox; 8];
+        assert!(<Scene as Choice>::OPTIONS.len() == 10);
+        let mut all = [Scene::SingleBox; 10];
         let mut k = 0;
-        while k < 8 {
+        while k < 10 {
             all[k] = <Scene as Choice>::OPTIONS[k].1;
             k += 1;
         }
@@ -107,6 +115,11 @@ pub enum Test {
     /// The heavy box stays above the small ones' tops (not crushed through) and,
     /// once settled, moves less than 10 cm (not thrown off).
     NotCrushed,
+    /// No pin ever comes apart by more than `most` (m).
+    Joined {
+        /// The largest pin error allowed (m).
+        most: f64,
+    },
 }
 
 fn ground(world: &mut World, half_width: f64) -> Result<usize, PbmError> {
@@ -210,6 +223,10 @@ pub fn build(scene: Scene, s: Settings, base: usize) -> Result<Built, PbmError> 
             let height = 0.25 * (ARCH_OUTER[8][1] - ARCH_INNER[8][1]);
             (key, 1.0, Test::Rests { drift: 0.01, sink: height })
         }
+        // The chain holds together if no pin ever opens wider than a link is thick;
+        // the net, if none opens by a tenth of the knots' spacing.
+        Scene::Chain => (chain(&mut world)?, 0.0, Test::Joined { most: 0.25 }),
+        Scene::JointGrid => (net(&mut world, base)?, 0.0, Test::Joined { most: 0.1 }),
     };
     Ok(Built { world, watched, settle, test })
 }
@@ -336,4 +353,81 @@ fn arch(world: &mut World) -> Result<usize, PbmError> {
         world.add(Body::dynamic_box(V2::new(2.0, 0.5), 1.0, FRICTION, (at, 0.0))?);
     }
     Ok(key)
+}
+
+/// Where the chain hangs from (m): high enough that the swinging ball clears the
+/// ground.
+pub const CHAIN_PIVOT: V2 = V2::new(0.0, 60.0);
+
+/// The chain: forty links of 1 × 0.25 m and density 20, level from the pivot, the
+/// first pinned to the world (the ground body) and each to the next, the last to a
+/// ball of radius 8 m (a regular polygon of sixteen sides) of the same density.
+/// The links and the ball never touch each other. Returns the ball.
+fn chain(world: &mut World) -> Result<usize, PbmError> {
+    let (links, half) = (40, 0.5);
+    let mut previous = 0;
+    for i in 0..links {
+        let at = CHAIN_PIVOT + V2::new((1.0 + 2.0 * i as f64) * half, 0.0);
+        let mut link =
+            Body::dynamic_box(V2::new(half, 0.125), 20.0, FRICTION, (at, 0.0))?;
+        link.group = 1;
+        let k = world.add(link);
+        world
+            .pin((previous, k), CHAIN_PIVOT + V2::new(2.0 * i as f64 * half, 0.0))?;
+        previous = k;
+    }
+    let radius = 8.0;
+    let corners: Vec<V2> = (0..16)
+        .map(|k| {
+            let a = std::f64::consts::TAU * k as f64 / 16.0;
+            V2::new(radius * a.cos(), radius * a.sin())
+        })
+        .collect();
+    let part = pbm_collision::polygon::ConvexPolygon::new(corners)?;
+    let (shape, _) = pbm_interactive::shape::Shape::new(vec![part], 20.0)?;
+    let end = CHAIN_PIVOT + V2::new(2.0 * links as f64 * half, 0.0);
+    let mut ball =
+        Body::of_shape(&shape, FRICTION, (end + V2::new(radius, 0.0), 0.0))?;
+    ball.group = 1;
+    let ball = world.add(ball);
+    world.pin((previous, ball), end)?;
+    Ok(ball)
+}
+
+/// The net: 2·`base` columns of 2·`base` bodies (0.8 m boxes of density 1, a metre
+/// apart, that never touch each other), each pinned to its neighbours halfway
+/// between them; the seven bodies in the middle of the top row are fixed. Returns
+/// the body at the bottom of the middle column.
+fn net(world: &mut World, base: usize) -> Result<usize, PbmError> {
+    let n = 2 * base.max(2);
+    let top = 1.5 * n as f64 + 5.0;
+    let mut index = vec![vec![0; n]; n];
+    let middle = n / 2;
+    for (k, column) in index.iter_mut().enumerate() {
+        for (i, slot) in column.iter_mut().enumerate() {
+            let at = (V2::new(k as f64 - 0.5 * n as f64, top - i as f64), 0.0);
+            let fixed = i == 0 && k + 3 >= middle && k <= middle + 3;
+            let mut body = if fixed {
+                Body::fixed_box(V2::new(0.4, 0.4), FRICTION, at)?
+            } else {
+                Body::dynamic_box(V2::new(0.4, 0.4), 1.0, FRICTION, at)?
+            };
+            body.group = 2;
+            *slot = world.add(body);
+        }
+    }
+    for k in 0..n {
+        for i in 0..n {
+            let here = world.bodies[index[k][i]].position;
+            if i > 0 {
+                world
+                    .pin((index[k][i - 1], index[k][i]), here + V2::new(0.0, 0.5))?;
+            }
+            if k > 0 {
+                world
+                    .pin((index[k - 1][i], index[k][i]), here - V2::new(0.5, 0.0))?;
+            }
+        }
+    }
+    Ok(index[middle][n - 1])
 }

@@ -6,10 +6,11 @@
 //! each substep ends with one relax pass; XPBD makes one position pass and one
 //! velocity pass per substep and reads no `relax`).
 
-use crate::body::Body;
+use crate::body::{Body, V2};
 use crate::contact::{
     Anchors, Constraint, Feedback, ngs_positions, restitution, solve, warm_start,
 };
+use crate::joint::{self, PinRow};
 use crate::world::{
     BAUMGARTE, LINEAR_SLOP, MAX_BIAS_VELOCITY, MAX_CORRECTION, RESTITUTION_THRESHOLD,
     Settings,
@@ -87,30 +88,46 @@ pub fn integrate_positions(bodies: &mut [Body], h: f64) {
     }
 }
 
-fn warm(bodies: &mut [Body], cs: &mut [Constraint], s: &Settings, which: Anchors) {
+/// A step's rows: the contacts and the pins.
+pub type Rows<'a> = (&'a mut [Constraint], &'a mut [PinRow]);
+
+fn warm(bodies: &mut [Body], (cs, pins): &mut Rows, s: &Settings, which: Anchors) {
     if s.warm_start {
+        joint::warm_start(bodies, pins);
         warm_start(bodies, cs, which);
     } else {
+        pins.iter_mut().for_each(|p| p.impulse = V2::zeros());
         for p in cs.iter_mut().flat_map(|c| c.points.iter_mut()) {
             (p.normal_impulse, p.tangent_impulse) = (0.0, 0.0);
         }
     }
 }
 
+/// One pass over the pins, then the contacts, with one feedback.
+fn pass(
+    bodies: &mut [Body],
+    (cs, pins): &mut Rows,
+    (h, feedback): (f64, Feedback),
+    (which, current): (Anchors, bool),
+) {
+    joint::solve(bodies, pins, (h, feedback));
+    solve(bodies, cs, (h, feedback), (which, current));
+}
+
 // ANCHOR: pgs
 /// PGS with Baumgarte: kick, warm start, `iterations` passes that feed back a share
 /// β of the overlap as a velocity, drift.
-pub fn pgs(bodies: &mut [Body], cs: &mut [Constraint], s: &Settings) {
+pub fn pgs(bodies: &mut [Body], mut rows: Rows, s: &Settings) {
     let h = s.h;
     integrate_velocities(bodies, s, h);
-    warm(bodies, cs, s, Anchors::Fixed);
+    warm(bodies, &mut rows, s, Anchors::Fixed);
     let feedback = Feedback::Baumgarte {
         beta: BAUMGARTE,
         slop: LINEAR_SLOP,
         max_speed: MAX_BIAS_VELOCITY,
     };
     for _ in 0..s.iterations {
-        solve(bodies, cs, (h, feedback), (Anchors::Fixed, false));
+        pass(bodies, &mut rows, (h, feedback), (Anchors::Fixed, false));
     }
     integrate_positions(bodies, h);
 }
@@ -119,16 +136,17 @@ pub fn pgs(bodies: &mut [Body], cs: &mut [Constraint], s: &Settings) {
 // ANCHOR: pgs_ngs
 /// Box2D v2: velocity passes without feedback, drift, then `relax` passes that move
 /// the bodies out of each other directly.
-pub fn pgs_ngs(bodies: &mut [Body], cs: &mut [Constraint], s: &Settings) {
+pub fn pgs_ngs(bodies: &mut [Body], mut rows: Rows, s: &Settings) {
     let h = s.h;
     integrate_velocities(bodies, s, h);
-    warm(bodies, cs, s, Anchors::Fixed);
+    warm(bodies, &mut rows, s, Anchors::Fixed);
     for _ in 0..s.iterations {
-        solve(bodies, cs, (h, Feedback::VelocityOnly), (Anchors::Fixed, false));
+        pass(bodies, &mut rows, (h, Feedback::VelocityOnly), (Anchors::Fixed, false));
     }
     integrate_positions(bodies, h);
     for _ in 0..s.relax {
-        ngs_positions(bodies, cs, (BAUMGARTE, LINEAR_SLOP, MAX_CORRECTION));
+        joint::solve_positions(bodies, rows.1);
+        ngs_positions(bodies, rows.0, (BAUMGARTE, LINEAR_SLOP, MAX_CORRECTION));
     }
 }
 // ANCHOR_END: pgs_ngs
@@ -136,17 +154,17 @@ pub fn pgs_ngs(bodies: &mut [Body], cs: &mut [Constraint], s: &Settings) {
 // ANCHOR: soft_pgs
 /// Soft PGS: passes with soft contacts, drift, then `relax` rigid passes without
 /// feedback, which take back the velocity the feedback added.
-pub fn soft_pgs(bodies: &mut [Body], cs: &mut [Constraint], s: &Settings) {
+pub fn soft_pgs(bodies: &mut [Body], mut rows: Rows, s: &Settings) {
     let h = s.h;
     integrate_velocities(bodies, s, h);
-    warm(bodies, cs, s, Anchors::Fixed);
+    warm(bodies, &mut rows, s, Anchors::Fixed);
     let soft = Feedback::Soft { max_speed: 0.5 * MAX_BIAS_VELOCITY };
     for _ in 0..s.iterations {
-        solve(bodies, cs, (h, soft), (Anchors::Fixed, false));
+        pass(bodies, &mut rows, (h, soft), (Anchors::Fixed, false));
     }
     integrate_positions(bodies, h);
     for _ in 0..s.relax {
-        solve(bodies, cs, (h, Feedback::Relax), (Anchors::Fixed, false));
+        pass(bodies, &mut rows, (h, Feedback::Relax), (Anchors::Fixed, false));
     }
 }
 // ANCHOR_END: soft_pgs
@@ -158,7 +176,7 @@ pub fn soft_pgs(bodies: &mut [Body], cs: &mut [Constraint], s: &Settings) {
 /// bodies; soft step keeps them fixed and applies restitution once at the end.
 pub fn substepped(
     bodies: &mut [Body],
-    cs: &mut [Constraint],
+    mut rows: Rows,
     s: &Settings,
     kind: SolverKind,
 ) {
@@ -169,31 +187,28 @@ pub fn substepped(
     };
     for _ in 0..s.iterations.max(1) {
         integrate_velocities(bodies, s, sub);
-        warm(bodies, cs, s, which);
-        solve(bodies, cs, (sub, Feedback::Soft { max_speed }), (which, true));
+        warm(bodies, &mut rows, s, which);
+        pass(bodies, &mut rows, (sub, Feedback::Soft { max_speed }), (which, true));
         integrate_positions(bodies, sub);
         if s.relax > 0 {
-            solve(bodies, cs, (sub, Feedback::Relax), (which, true));
+            pass(bodies, &mut rows, (sub, Feedback::Relax), (which, true));
         }
     }
     if kind == SolverKind::SoftStep {
-        restitution(bodies, cs, (s.restitution, RESTITUTION_THRESHOLD));
+        restitution(bodies, rows.0, (s.restitution, RESTITUTION_THRESHOLD));
     }
 }
 // ANCHOR_END: substepped
 
-/// One step of the world's contacts `cs` by `kind`.
-pub fn step(
-    bodies: &mut [Body],
-    cs: &mut [Constraint],
-    s: &Settings,
-    kind: SolverKind,
-) {
+/// One step of the world's contacts and pins `rows` by `kind`.
+pub fn step(bodies: &mut [Body], rows: Rows, s: &Settings, kind: SolverKind) {
     match kind {
-        SolverKind::Pgs => pgs(bodies, cs, s),
-        SolverKind::PgsNgs => pgs_ngs(bodies, cs, s),
-        SolverKind::SoftPgs => soft_pgs(bodies, cs, s),
-        SolverKind::TgsSoft | SolverKind::SoftStep => substepped(bodies, cs, s, kind),
-        SolverKind::Xpbd => crate::xpbd::xpbd(bodies, cs, s),
+        SolverKind::Pgs => pgs(bodies, rows, s),
+        SolverKind::PgsNgs => pgs_ngs(bodies, rows, s),
+        SolverKind::SoftPgs => soft_pgs(bodies, rows, s),
+        SolverKind::TgsSoft | SolverKind::SoftStep => {
+            substepped(bodies, rows, s, kind)
+        }
+        SolverKind::Xpbd => crate::xpbd::xpbd(bodies, rows, s),
     }
 }

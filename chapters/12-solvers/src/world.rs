@@ -4,6 +4,7 @@
 
 use crate::body::{Body, V2, rotation};
 use crate::contact::{Constraint, Key, Point, effective_mass};
+use crate::joint::{Joint, PinRow};
 use crate::manifold::collide;
 use crate::soft::Softness;
 use crate::solvers::{SolverKind, step};
@@ -21,6 +22,8 @@ pub const BAUMGARTE: f64 = 0.2;
 pub const MAX_BIAS_VELOCITY: f64 = 4.0;
 /// The largest position correction of one NGS pass (m).
 pub const MAX_CORRECTION: f64 = 0.2;
+/// The pins' damping ratio (their frequency is twice the contacts').
+pub const JOINT_DAMPING_RATIO: f64 = 2.0;
 /// Approach speeds below this bounce not at all (m/s).
 pub const RESTITUTION_THRESHOLD: f64 = 1.0;
 
@@ -67,6 +70,18 @@ impl Default for Settings {
     }
 }
 
+impl Settings {
+    /// The step each pass solves: h, or h/n for a solver that takes n substeps.
+    pub fn pass_step(&self) -> f64 {
+        if self.solver.substeps() { self.h / self.iterations as f64 } else { self.h }
+    }
+
+    /// The contacts' frequency, capped at the solver's share of the pass rate.
+    pub fn capped_hertz(&self) -> f64 {
+        self.contact_hertz.min(self.solver.frequency_cap() / self.pass_step())
+    }
+}
+
 /// Counts of a run.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Stats {
@@ -76,6 +91,8 @@ pub struct Stats {
     pub max_penetration: f64,
     /// Contact points in the last step.
     pub points: usize,
+    /// The largest pin error at the end of any step (m).
+    pub max_joint_error: f64,
 }
 
 /// Bodies, their contacts and one solver.
@@ -83,6 +100,8 @@ pub struct Stats {
 pub struct World {
     /// The bodies.
     pub bodies: Vec<Body>,
+    /// The pins between them.
+    pub joints: Vec<Joint>,
     settings: Settings,
     /// The last step's impulses, sorted by key: what warm starting reads.
     impulses: Vec<(Key, (f64, f64))>,
@@ -100,6 +119,7 @@ impl World {
         check(&settings)?;
         Ok(World {
             bodies: Vec::new(),
+            joints: Vec::new(),
             settings,
             impulses: Vec::new(),
             sweep: None,
@@ -120,6 +140,28 @@ impl World {
     pub fn add(&mut self, body: Body) -> usize {
         self.bodies.push(body);
         self.bodies.len() - 1
+    }
+
+    /// Pins body `a` to body `b` at the world point `at`, where they are now; returns
+    /// the pin's index. An error if either body is not in the world, or both are the
+    /// same body.
+    pub fn pin(&mut self, (a, b): (usize, usize), at: V2) -> Result<usize, PbmError> {
+        let n = self.bodies.len();
+        if a >= n || b >= n || a == b || !at.iter().all(|x| x.is_finite()) {
+            return Err(PbmError::invalid(
+                "pin",
+                format!(
+                    "bodies {a} and {b} of {n}, at {at:?}: two different bodies of \
+                         the world, and a finite point"
+                ),
+            ));
+        }
+        let local = [a, b].map(|i| {
+            let body = &self.bodies[i];
+            rotation(-body.angle) * (at - body.position)
+        });
+        self.joints.push(Joint { a, b, local, impulse: V2::zeros() });
+        Ok(self.joints.len() - 1)
     }
 
     /// The settings.
@@ -157,8 +199,15 @@ impl World {
     pub fn step(&mut self) -> Result<(), PbmError> {
         let found = self.detect()?;
         self.constraints = self.prepare(found)?;
+        let mut pins = self.pin_rows()?;
         let kind = self.settings.solver;
-        step(&mut self.bodies, &mut self.constraints, &self.settings, kind);
+        let rows = (&mut self.constraints[..], &mut pins[..]);
+        step(&mut self.bodies, rows, &self.settings, kind);
+        for (joint, row) in self.joints.iter_mut().zip(&pins) {
+            joint.impulse = row.impulse;
+        }
+        let error = crate::joint::largest_error(&self.bodies, &self.joints);
+        self.stats.max_joint_error = self.stats.max_joint_error.max(error);
         self.impulses = self
             .constraints
             .iter()
@@ -227,7 +276,9 @@ impl World {
         let pairs = self.sweep.as_ref().map(CoherentSweep::pairs).unwrap_or_default();
         let mut found = Vec::new();
         for (a, b) in pairs.into_iter().map(|(a, b)| (a as usize, b as usize)) {
-            if self.bodies[a].is_fixed() && self.bodies[b].is_fixed() {
+            let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
+            let grouped = ba.group != 0 && ba.group == bb.group;
+            if (ba.is_fixed() && bb.is_fixed()) || grouped {
                 continue;
             }
             for (i, pa) in placed[a].iter().enumerate() {
@@ -247,13 +298,31 @@ impl World {
         Ok(found)
     }
 
+    /// The pins as this step solves them: their arms now, their softness (twice the
+    /// contacts' frequency, damping ratio [`JOINT_DAMPING_RATIO`], as Box2D v3's) and
+    /// the last step's impulses.
+    fn pin_rows(&self) -> Result<Vec<PinRow>, PbmError> {
+        let s = &self.settings;
+        let (h, hertz) = (s.pass_step(), s.capped_hertz());
+        let softness = Softness::new(2.0 * hertz, JOINT_DAMPING_RATIO, h)?;
+        Ok(self
+            .joints
+            .iter()
+            .map(|j| PinRow {
+                a: j.a,
+                b: j.b,
+                local: j.local,
+                softness,
+                impulse: j.impulse,
+            })
+            .collect())
+    }
+
     /// The constraints of this step's manifolds: anchors, effective masses, soft
     /// coefficients, and the last step's impulses where the same features touch.
     fn prepare(&mut self, found: Vec<Found>) -> Result<Vec<Constraint>, PbmError> {
         let s = &self.settings;
-        let kind = s.solver;
-        let h = if kind.substeps() { s.h / s.iterations as f64 } else { s.h };
-        let hertz = s.contact_hertz.min(kind.frequency_cap() / h);
+        let (h, hertz) = (s.pass_step(), s.capped_hertz());
         let (soft, soft_fixed) = (
             Softness::new(hertz, s.damping_ratio, h)?,
             Softness::new(2.0 * hertz, s.damping_ratio, h)?,

@@ -12,7 +12,8 @@
 
 use crate::body::{Body, V2, cross, rotation};
 use crate::contact::{Constraint, Point};
-use crate::solvers::{integrate_positions, integrate_velocities};
+use crate::joint::PinRow;
+use crate::solvers::{Rows, integrate_positions, integrate_velocities};
 use crate::world::{MAX_BIAS_VELOCITY, RESTITUTION_THRESHOLD, Settings};
 
 /// A body's pose: where it is and how far it has turned.
@@ -56,6 +57,25 @@ fn push(bodies: &mut [Body], (a, b): Pair, (ra, rb): (V2, V2), p: V2) {
 /// The pair's poses.
 fn poses(bodies: &[Body], (a, b): Pair) -> [Pose; 2] {
     [a, b].map(|i| (bodies[i].position, bodies[i].angle))
+}
+
+/// One position pass over the pins: each pin's gap closed by a positional impulse
+/// along it, Δλ = −|C| / (w_a + w_b). The pins' impulses hold the λ (N s²).
+fn project_pins(bodies: &mut [Body], pins: &mut [PinRow]) {
+    for pin in pins.iter_mut() {
+        let pair = (pin.a, pin.b);
+        let c = crate::joint::error(bodies, pin.a, pin.b, &pin.local);
+        let length = c.norm();
+        if length < 1e-12 {
+            continue;
+        }
+        let u = c / length;
+        let [(_, ta), (_, tb)] = poses(bodies, pair);
+        let r = (rotation(ta) * pin.local[0], rotation(tb) * pin.local[1]);
+        let dl = -length / reach(bodies, pair, r, &u);
+        pin.impulse += u * dl;
+        shift(bodies, pair, r, u * dl);
+    }
 }
 
 // ANCHOR: contact
@@ -120,11 +140,11 @@ fn velocities(bodies: &mut [Body], cs: &mut [Constraint], (h, e): (f64, f64)) {
 
 // ANCHOR: step
 /// XPBD: `iterations` substeps of h/n, each a free move, one position pass over the
-/// contacts, velocities read off the poses, and one velocity pass. No warm start:
+/// pins and the contacts, velocities read off the poses, and one velocity pass. No warm start:
 /// each substep's positional impulses start from zero. The points' impulses hold,
 /// at the end, the mean impulse (N s) of a substep, push-out and velocity pass
 /// together: each substep's λ over its h, averaged.
-pub fn xpbd(bodies: &mut [Body], cs: &mut [Constraint], s: &Settings) {
+pub fn xpbd(bodies: &mut [Body], (cs, pins): Rows, s: &Settings) {
     let substeps = s.iterations.max(1);
     let h = s.h / substeps as f64;
     let mut totals = vec![(0.0, 0.0); cs.iter().map(|c| c.points.len()).sum()];
@@ -136,6 +156,8 @@ pub fn xpbd(bodies: &mut [Body], cs: &mut [Constraint], s: &Settings) {
         for p in cs.iter_mut().flat_map(|c| c.points.iter_mut()) {
             (p.normal_impulse, p.tangent_impulse) = (0.0, 0.0);
         }
+        pins.iter_mut().for_each(|p| p.impulse = V2::zeros());
+        project_pins(bodies, pins);
         project(bodies, cs, &before, MAX_BIAS_VELOCITY * h);
         for (b, (x, angle)) in bodies.iter_mut().zip(&before) {
             if !b.is_fixed() {
