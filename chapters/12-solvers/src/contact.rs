@@ -186,9 +186,10 @@ pub fn bias(
 // ANCHOR_END: bias
 
 // ANCHOR: accumulate
-/// A point's new accumulated normal impulse, from its normal velocity `vn`, the pass's
-/// bias and softness, its effective mass and the impulse so far: the soft update
-/// Δλ = −m σ_m (v + b) − σ_λ λ₀, the total kept non-negative (a contact never pulls).
+/// A point's new accumulated normal impulse, from its normal velocity `vn`, the
+/// pass's bias and softness, its effective mass and the impulse so far: the soft
+/// update Δλ = −m σ_m (v + b) − σ_λ λ₀, the total kept non-negative (a contact never
+/// pulls).
 pub fn accumulate(
     vn: f64,
     (bias, soft): (f64, Softness),

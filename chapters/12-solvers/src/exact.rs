@@ -51,8 +51,8 @@ pub fn cannot_run(scene: Scene) -> Option<&'static str> {
             "it refuses bodies that start overlapping by more than its tolerance ε",
         ),
         Scene::Chain | Scene::JointGrid => Some(
-            "its pins hold bodies to the world or to each other, but bodies that never \
-             touch one another, as the chain's links and the net's knots, it has not",
+            "its world cannot keep bodies from touching one another, as the chain's \
+             links and the net's knots must be kept",
         ),
         _ => None,
     }

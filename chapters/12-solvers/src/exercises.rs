@@ -39,7 +39,7 @@ pub fn all() -> Vec<Exercise> {
             // and the heavy tops' three), the net of (2 base)² knots, and about a
             // hundred bodies besides.
             let boxes = 4 * p.base * (p.base + 1) / 2 + 4 * p.base * p.base + 100;
-            let most = SolverKind::ALL.iter().map(|&s| passes(s, p.iterations, p.relax));
+            let most = SolverKind::ALL.iter().map(|&s| passes(s, count(p, s), p.relax));
             SolverKind::ALL.len() as f64 * work(boxes, p.t_end, most.fold(0, usize::max))
         }),
     ]
@@ -176,7 +176,16 @@ params! {
         relax: usize = int("relax or position passes", 2, 0, 8),
         warm_start: bool = boolean("start each step from the last one's impulses", true),
         exact: bool = boolean("run chapter 11's exact loop beside them, where it can", true),
+        equal_cost: bool = boolean(
+            "give each solver Solver2D's count for equal cost instead of iterations",
+            false
+        ),
     }
+}
+
+/// The count each solver gets: `iterations`, or its count for equal cost.
+fn count(p: &BenchParams, solver: SolverKind) -> usize {
+    if p.equal_cost { solver.equal_cost_count() } else { p.iterations }
 }
 
 /// The exact loop's row of the bench: each scene's outcome, or why it was not run.
@@ -197,7 +206,7 @@ fn bench(p: BenchParams) -> Result<Value, PbmError> {
     for scene in Scene::ALL {
         let mut row = serde_json::Map::new();
         for solver in SolverKind::ALL {
-            let s = settings(solver, p.iterations, p.relax, p.warm_start);
+            let s = settings(solver, count(&p, solver), p.relax, p.warm_start);
             row.insert(
                 solver.word().into(),
                 report(&run(scene, s, p.base, p.t_end)?),
@@ -210,6 +219,7 @@ fn bench(p: BenchParams) -> Result<Value, PbmError> {
     Ok(json!({
         "t_end": p.t_end,
         "base": p.base,
+        "equal_cost": p.equal_cost,
         "scenes": scenes,
         "exact": exact,
     }))

@@ -173,12 +173,20 @@ pub fn bench_runs() -> Result<Vec<Vec<Option<Outcome>>>, PbmError> {
 }
 
 /// What a cell says of its run: how far the watched box moved after the scene
-/// settled, or, for the overlapping boxes, the fastest speed after the first second.
+/// settled, or, for the overlapping boxes, the fastest speed after the first
+/// second, or, for the pinned scenes, the widest a pin opened.
 fn measure(scene: Scene, o: &Outcome) -> String {
+    let metres = |x: f64| {
+        if x >= 1.0 {
+            format!("{} m", short(x))
+        } else {
+            format!("{} mm", short(1e3 * x))
+        }
+    };
     match scene {
         Scene::OverlapRecovery => format!("{} m/s", short(o.max_speed_settled)),
-        _ if o.drift >= 1.0 => format!("{} m", short(o.drift)),
-        _ => format!("{} mm", short(1e3 * o.drift)),
+        Scene::Chain | Scene::JointGrid => metres(o.max_joint_error),
+        _ => metres(o.drift),
     }
 }
 
@@ -191,48 +199,63 @@ fn bench() -> Result<Vec<Drawing>, PbmError> {
     let runs = bench_runs()?;
     let outcomes = runs.iter().flatten().flatten();
     require_finite(outcomes.flat_map(|o| [o.drift, o.max_penetration]))?;
-    let heads = SolverKind::ALL.iter().map(|s| s.word()).chain(["exact"]);
-    let (rows, cols) = (Scene::ALL.len() as f64, SolverKind::ALL.len() as f64 + 1.0);
+    let heads: Vec<&str> =
+        SolverKind::ALL.iter().map(|s| s.word()).chain(["exact"]).collect();
+    let (rows, cols) = (Scene::ALL.len() as f64, heads.len());
+    // Narrow, the columns are split into two bands, one above the other, so that a
+    // cell's text still fits its cell.
+    let narrow_bands = [0..cols.div_ceil(2), cols.div_ceil(2)..cols];
+    // A row of cells is about 45 px tall wide and 70 narrow, under the title and heads.
+    let height = |row: f64, top: f64, bands: f64| (top + bands * row * rows) as u32;
     titled_figure(
-        [330, 600],
-        "Each scene's test passed (✓) or failed (✗) under each solver, with how far its watched box moved",
+        [height(45.0, 90.0, 1.0), height(70.0, 220.0, 2.0)],
+        "Each scene's test passed (✓) or failed (✗) under each solver, with its measure",
         |root, layout| {
             // Wide: the scenes' names in a column on the left. Narrow: each above its row.
             let narrow = layout == Layout::Narrow;
             let (label_width, pitch) = if narrow { (0.0, 1.5) } else { (1.9, 1.0) };
-            let top = rows * pitch;
+            let whole = std::iter::once(0..cols).collect::<Vec<_>>();
+            let bands: &[Range<usize>] = if narrow { &narrow_bands } else { &whole };
+            let width = bands.iter().map(|b| b.len()).max().unwrap_or(cols) as f64;
+            let band_height = rows * pitch + 0.6;
+            let total = band_height * bands.len() as f64;
             let mut chart = ChartBuilder::on(root)
                 .margin(6)
-                .build_cartesian_2d(-label_width..cols, 0.0..top + 0.6)?;
+                .build_cartesian_2d(-label_width..width, 0.0..total)?;
             let right = anchored(label_font(), HPos::Right, VPos::Center);
             let left = anchored(label_font(), HPos::Left, VPos::Center);
             let centre = anchored(tick_font(), HPos::Center, VPos::Center);
-            for (k, head) in heads.clone().enumerate() {
-                text(&mut chart, head, (k as f64 + 0.5, top + 0.3), &centre)?;
-            }
-            for (i, scene) in Scene::ALL.iter().enumerate() {
-                let y = top - i as f64 * pitch - pitch + 0.5;
-                if narrow {
-                    text(&mut chart, scene.word(), (0.0, y + 0.75), &left)?;
-                } else {
-                    text(&mut chart, scene.word(), (-0.1, y), &right)?;
+            for (b, band) in bands.iter().enumerate() {
+                let top = total - b as f64 * band_height - 0.6;
+                for k in band.clone() {
+                    let x = (k - band.start) as f64 + 0.5;
+                    text(&mut chart, heads[k], (x, top + 0.3), &centre)?;
                 }
-                for (k, o) in runs[i].iter().enumerate() {
-                    let x = k as f64;
-                    let fill = match o {
-                        Some(o) if o.stands => color(2).mix(0.25),
-                        Some(_) => color(1).mix(0.35),
-                        None => WHITE.mix(0.0),
-                    };
-                    let cell = [(x, y - 0.5), (x + 1.0, y + 0.5)];
-                    framed(&mut chart, cell, fill.filled())?;
-                    let (mark, said) = match o {
-                        Some(o) if o.stands => ("✓", measure(*scene, o)),
-                        Some(o) => ("✗", measure(*scene, o)),
-                        None => ("–", "not run".to_string()),
-                    };
-                    text(&mut chart, mark, (x + 0.5, y + 0.2), &centre)?;
-                    text(&mut chart, said, (x + 0.5, y - 0.2), &centre)?;
+                for (i, scene) in Scene::ALL.iter().enumerate() {
+                    let y = top - i as f64 * pitch - pitch + 0.5;
+                    if narrow {
+                        text(&mut chart, scene.word(), (0.0, y + 0.75), &left)?;
+                    } else {
+                        text(&mut chart, scene.word(), (-0.1, y), &right)?;
+                    }
+                    for k in band.clone() {
+                        let o = &runs[i][k];
+                        let x = (k - band.start) as f64;
+                        let fill = match o {
+                            Some(o) if o.stands => color(2).mix(0.25),
+                            Some(_) => color(1).mix(0.35),
+                            None => WHITE.mix(0.0),
+                        };
+                        let cell = [(x, y - 0.5), (x + 1.0, y + 0.5)];
+                        framed(&mut chart, cell, fill.filled())?;
+                        let (mark, said) = match o {
+                            Some(o) if o.stands => ("✓", measure(*scene, o)),
+                            Some(o) => ("✗", measure(*scene, o)),
+                            None => ("–", "not run".to_string()),
+                        };
+                        text(&mut chart, mark, (x + 0.5, y + 0.2), &centre)?;
+                        text(&mut chart, said, (x + 0.5, y - 0.2), &centre)?;
+                    }
                 }
             }
             Ok(())

@@ -61,6 +61,18 @@ impl SolverKind {
         all
     };
 
+    /// Its `iterations` for a step that costs about what the others' do, from Erin
+    /// Catto's count of each solver's loops over the bodies and the constraints in
+    /// Solver2D: eight for PGS, six for the other one-step solvers, four for those
+    /// that substep.
+    pub fn equal_cost_count(self) -> usize {
+        match self {
+            SolverKind::Pgs => 8,
+            SolverKind::PgsNgs | SolverKind::SoftPgs => 6,
+            SolverKind::TgsSoft | SolverKind::SoftStep | SolverKind::Xpbd => 4,
+        }
+    }
+
     /// Whether it divides the step into `iterations` substeps.
     pub fn substeps(self) -> bool {
         matches!(self, SolverKind::TgsSoft | SolverKind::SoftStep | SolverKind::Xpbd)

@@ -140,10 +140,10 @@ fn velocities(bodies: &mut [Body], cs: &mut [Constraint], (h, e): (f64, f64)) {
 
 // ANCHOR: step
 /// XPBD: `iterations` substeps of h/n, each a free move, one position pass over the
-/// pins and the contacts, velocities read off the poses, and one velocity pass. No warm start:
-/// each substep's positional impulses start from zero. The points' impulses hold,
-/// at the end, the mean impulse (N s) of a substep, push-out and velocity pass
-/// together: each substep's λ over its h, averaged.
+/// pins and the contacts, velocities read off the poses, and one velocity pass. No
+/// warm start: each substep's positional impulses start from zero. The points'
+/// impulses hold, at the end, the mean impulse (N s) of a substep, push-out and
+/// velocity pass together: each substep's λ over its h, averaged.
 pub fn xpbd(bodies: &mut [Body], (cs, pins): Rows, s: &Settings) {
     let substeps = s.iterations.max(1);
     let h = s.h / substeps as f64;
