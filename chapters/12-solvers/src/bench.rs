@@ -103,6 +103,11 @@ impl Watch {
                 end[self.watched].y - 10.0 > 2.0 * HALF - 0.1 && drift < 0.1
             }
             Test::Joined { most } => joint_error < most,
+            Test::Toppled { count } => toppled_in_order(
+                &self.start[self.watched..],
+                &end[self.watched..],
+                count,
+            ),
         };
         Outcome {
             max_penetration: deepest,
@@ -156,4 +161,15 @@ fn sticks_or_slides(start: &[V2], end: &[V2], first: usize) -> bool {
         let moved = (end[first + k] - start[first + k]).dot(&u).abs();
         if (mu * RAMP_FRICTION).sqrt() > slope { moved < 0.05 } else { moved > 0.5 }
     })
+}
+
+/// Whether `count` dominoes, from where they `stood` to where they are, fell as a
+/// wave: a prefix of two or more fallen forward, then at most two in motion (one
+/// falling onto the next, which it has just begun to push), the rest standing.
+fn toppled_in_order(stood: &[V2], now: &[V2], count: usize) -> bool {
+    let fallen = |k: usize| now[k].y < stood[k].y - 0.1 && now[k].x > stood[k].x;
+    let standing = |k: usize| (now[k] - stood[k]).norm() < 0.01;
+    let wave = (0..count).take_while(|&k| fallen(k)).count();
+    let rest = (wave + 2).min(count);
+    wave >= 2 && (rest..count).all(standing)
 }

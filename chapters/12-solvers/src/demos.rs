@@ -29,7 +29,7 @@ pub const DEMOS: Demos = Demos {
 };
 
 /// The scenes of the menu, in its order: the pyramid first.
-const SCENES: [Scene; 10] = [
+const SCENES: [Scene; 11] = [
     Scene::Pyramid,
     Scene::VerticalStack,
     Scene::FrictionRamp,
@@ -39,6 +39,7 @@ const SCENES: [Scene; 10] = [
     Scene::Arch,
     Scene::Chain,
     Scene::JointGrid,
+    Scene::Domino,
     Scene::SingleBox,
 ];
 
@@ -60,6 +61,7 @@ pub const BENCH: DemoSpec = DemoSpec {
                 "arch",
                 "chain",
                 "joint-grid",
+                "domino",
                 "single-box",
             ],
         )
@@ -100,6 +102,7 @@ pub const BENCH: DemoSpec = DemoSpec {
                 [-23.0 - b, 5.0 * b - 15.0, -0.5, 2.0 * b + 4.0]
             }
             Scene::Arch => [-8.0, 8.0, -0.5, 16.0],
+            Scene::Domino => [-9.0, 9.0, -0.5, 4.0],
             Scene::Chain => [-50.0, 60.0, -0.5, 65.0],
             Scene::JointGrid => {
                 // The net's 2·base columns, hung 1.5·(2·base) + 5 m up.

@@ -64,6 +64,10 @@ pub fn all() -> Vec<Figure> {
             final_states(Scene::JointGrid)
         })
         .heavy(),
+        Figure::new("final-domino", "The dominoes after 3 s, by each solver", || {
+            final_states(Scene::Domino)
+        })
+        .heavy(),
     ]
 }
 
@@ -81,6 +85,7 @@ fn window(scene: Scene) -> (Range<f64>, Range<f64>, usize) {
         Scene::Arch => (-7.0..7.0, -0.5..15.5, 3),
         Scene::Chain => (-50.0..60.0, -0.5..65.0, 3),
         Scene::JointGrid => (-11.0..11.0, 0.0..36.0, 3),
+        Scene::Domino => (-8.5..8.5, -0.5..2.0, 2),
     }
 }
 

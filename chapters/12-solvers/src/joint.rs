@@ -101,8 +101,8 @@ pub fn solve(
         let velocity = b.velocity + spin(b.angular_velocity, &rb)
             - a.velocity
             - spin(a.angular_velocity, &ra);
-        let Some(k) = block(a, b, (&ra, &rb)).try_inverse() else { continue };
-        let impulse = -(k * (velocity + bias)) * soft.mass_scale
+        let Some(k_inv) = block(a, b, (&ra, &rb)).try_inverse() else { continue };
+        let impulse = -(k_inv * (velocity + bias)) * soft.mass_scale
             - row.impulse * soft.impulse_scale;
         row.impulse += impulse;
         push(bodies, row, (&ra, &rb), &impulse);
@@ -116,11 +116,12 @@ pub fn solve_positions(bodies: &mut [Body], rows: &[PinRow]) {
     for row in rows {
         let (ra, rb) = arms(bodies, row);
         let c = error(bodies, row.a, row.b, &row.local);
-        let Some(k) = block(&bodies[row.a], &bodies[row.b], (&ra, &rb)).try_inverse()
+        let Some(k_inv) =
+            block(&bodies[row.a], &bodies[row.b], (&ra, &rb)).try_inverse()
         else {
             continue;
         };
-        let impulse = -(k * c);
+        let impulse = -(k_inv * c);
         for (i, r, sign) in [(row.a, ra, -1.0), (row.b, rb, 1.0)] {
             let body = &mut bodies[i];
             body.position += impulse * (sign * body.inv_mass);

@@ -43,11 +43,14 @@ pub enum Scene {
     /// and its own weight (Solver2D's, after Ian Pilkington's).
     Arch,
     /// A chain of forty links pinned end to end, the first to the world, the last to
-    /// a ball eight metres across, let go level (Solver2D's "ball and chain").
+    /// a ball of radius 8 m, let go level (Solver2D's "ball and chain").
     Chain,
     /// A net of bodies pinned to their neighbours, hung from seven fixed ones in the
     /// middle of its top row (Solver2D's "joint grid").
     JointGrid,
+    /// Fifteen dominoes of 0.25 × 1 m a metre apart, the first pushed at its top
+    /// (Solver2D's "double domino").
+    Domino,
 }
 
 impl Choice for Scene {
@@ -62,17 +65,18 @@ impl Choice for Scene {
         ("arch", Scene::Arch),
         ("chain", Scene::Chain),
         ("joint-grid", Scene::JointGrid),
+        ("domino", Scene::Domino),
     ];
 }
 
 impl Scene {
     /// Every scene, in the bench's order.
-    pub const ALL: [Scene; 10] = {
+    pub const ALL: [Scene; 11] = {
         // The words' order, read from the one list of them.
-        assert!(<Scene as Choice>::OPTIONS.len() == 10);
-        let mut all = [Scene::SingleBox; 10];
+        assert!(<Scene as Choice>::OPTIONS.len() == 11);
+        let mut all = [Scene::SingleBox; 11];
         let mut k = 0;
-        while k < 10 {
+        while k < 11 {
             all[k] = <Scene as Choice>::OPTIONS[k].1;
             k += 1;
         }
@@ -119,6 +123,15 @@ pub enum Test {
     Joined {
         /// The largest pin error allowed (m).
         most: f64,
+    },
+    /// The dominoes fall in order, forward, as a wave: the fallen ones (each one's
+    /// centre ended at least 10 cm lower than it stood, and ahead of where it stood)
+    /// are the first two or more of the row, then at most two are in motion (one
+    /// falling onto the next), and the rest still stand where they stood (within
+    /// 1 cm).
+    Toppled {
+        /// How many dominoes.
+        count: usize,
     },
 }
 
@@ -227,6 +240,10 @@ pub fn build(scene: Scene, s: Settings, base: usize) -> Result<Built, PbmError> 
         // the net, if none opens by a tenth of the knots' spacing.
         Scene::Chain => (chain(&mut world)?, 0.0, Test::Joined { most: 0.25 }),
         Scene::JointGrid => (net(&mut world, base)?, 0.0, Test::Joined { most: 0.1 }),
+        Scene::Domino => {
+            let (first, count) = dominoes(&mut world)?;
+            (first, 0.0, Test::Toppled { count })
+        }
     };
     Ok(Built { world, watched, settle, test })
 }
@@ -416,18 +433,35 @@ fn net(world: &mut World, base: usize) -> Result<usize, PbmError> {
             *slot = world.add(body);
         }
     }
+    // Neighbours are pinned halfway between them, unless both are fixed.
+    let pin = |world: &mut World, (a, b): (usize, usize), at: V2| {
+        let both_fixed = world.bodies[a].is_fixed() && world.bodies[b].is_fixed();
+        if both_fixed { Ok(0) } else { world.pin((a, b), at) }
+    };
     for k in 0..n {
         for i in 0..n {
             let here = world.bodies[index[k][i]].position;
             if i > 0 {
-                world
-                    .pin((index[k][i - 1], index[k][i]), here + V2::new(0.0, 0.5))?;
+                pin(world, (index[k][i - 1], index[k][i]), here + V2::new(0.0, 0.5))?;
             }
             if k > 0 {
-                world
-                    .pin((index[k - 1][i], index[k][i]), here - V2::new(0.5, 0.0))?;
+                pin(world, (index[k - 1][i], index[k][i]), here - V2::new(0.5, 0.0))?;
             }
         }
     }
     Ok(index[middle][n - 1])
+}
+
+/// The dominoes: fifteen of 0.25 × 1 m and density 1, a metre apart on the ground,
+/// friction 0.6; the first is given an impulse of 0.2 N s forward at its top. Returns
+/// the first and how many.
+fn dominoes(world: &mut World) -> Result<(usize, usize), PbmError> {
+    let count = 15;
+    let first = world.bodies.len();
+    for i in 0..count {
+        let at = V2::new(i as f64 - 0.5 * count as f64, 0.5);
+        world.add(Body::dynamic_box(V2::new(0.125, 0.5), 1.0, FRICTION, (at, 0.0))?);
+    }
+    world.bodies[first].apply_impulse(&V2::new(0.0, 0.5), &V2::new(0.2, 0.0));
+    Ok((first, count))
 }

@@ -46,7 +46,7 @@ pub struct Settings {
     pub contact_hertz: f64,
     /// The soft contacts' damping ratio.
     pub damping_ratio: f64,
-    /// Coefficient of restitution (soft step only).
+    /// Coefficient of restitution (soft step and XPBD).
     pub restitution: f64,
     /// The solver.
     pub solver: SolverKind,

@@ -60,7 +60,8 @@ fn poses(bodies: &[Body], (a, b): Pair) -> [Pose; 2] {
 }
 
 /// One position pass over the pins: each pin's gap closed by a positional impulse
-/// along it, Δλ = −|C| / (w_a + w_b). The pins' impulses hold the λ (N s²).
+/// along it, Δλ = −|C| / (w_a + w_b). The pins' impulses hold the λ (N s²) until the
+/// substep ends.
 fn project_pins(bodies: &mut [Body], pins: &mut [PinRow]) {
     for pin in pins.iter_mut() {
         let pair = (pin.a, pin.b);
@@ -143,38 +144,83 @@ fn velocities(bodies: &mut [Body], cs: &mut [Constraint], (h, e): (f64, f64)) {
 /// pins and the contacts, velocities read off the poses, and one velocity pass. No
 /// warm start: each substep's positional impulses start from zero. The points'
 /// impulses hold, at the end, the mean impulse (N s) of a substep, push-out and
-/// velocity pass together: each substep's λ over its h, averaged.
+/// velocity pass together: each substep's λ over its h, averaged; the pins' the same.
 pub fn xpbd(bodies: &mut [Body], (cs, pins): Rows, s: &Settings) {
     let substeps = s.iterations.max(1);
     let h = s.h / substeps as f64;
-    let mut totals = vec![(0.0, 0.0); cs.iter().map(|c| c.points.len()).sum()];
+    let mut tally = Tally::new(cs, pins);
     for _ in 0..substeps {
         let before: Vec<Pose> =
             bodies.iter().map(|b| (b.position, b.angle)).collect();
         integrate_velocities(bodies, s, h);
         integrate_positions(bodies, h);
+        Tally::clear(cs, pins);
+        project_pins(bodies, pins);
+        project(bodies, cs, &before, MAX_BIAS_VELOCITY * h);
+        velocities_from_poses(bodies, &before, h);
+        velocities(bodies, cs, (h, s.restitution));
+        tally.add(cs, pins, h);
+    }
+    tally.finish(cs, pins, substeps);
+}
+// ANCHOR_END: step
+
+/// Each moving body's velocity set to its change of pose since `before`, over `h`.
+fn velocities_from_poses(bodies: &mut [Body], before: &[Pose], h: f64) {
+    for (b, (x, angle)) in bodies.iter_mut().zip(before) {
+        if !b.is_fixed() {
+            b.velocity = (b.position - x) / h;
+            b.angular_velocity = (b.angle - angle) / h;
+        }
+    }
+}
+
+/// The substeps' impulses summed, each λ over its h: what the rows hold once the step
+/// is done (their mean), for the world's readers and the next step's warm start.
+struct Tally {
+    points: Vec<(f64, f64)>,
+    pins: Vec<V2>,
+}
+
+impl Tally {
+    fn new(cs: &[Constraint], pins: &[PinRow]) -> Tally {
+        let points = cs.iter().map(|c| c.points.len()).sum();
+        Tally {
+            points: vec![(0.0, 0.0); points],
+            pins: vec![V2::zeros(); pins.len()],
+        }
+    }
+
+    /// Every row's impulse back to zero, for a new substep.
+    fn clear(cs: &mut [Constraint], pins: &mut [PinRow]) {
         for p in cs.iter_mut().flat_map(|c| c.points.iter_mut()) {
             (p.normal_impulse, p.tangent_impulse) = (0.0, 0.0);
         }
         pins.iter_mut().for_each(|p| p.impulse = V2::zeros());
-        project_pins(bodies, pins);
-        project(bodies, cs, &before, MAX_BIAS_VELOCITY * h);
-        for (b, (x, angle)) in bodies.iter_mut().zip(&before) {
-            if !b.is_fixed() {
-                b.velocity = (b.position - x) / h;
-                b.angular_velocity = (b.angle - angle) / h;
-            }
-        }
-        velocities(bodies, cs, (h, s.restitution));
-        for (total, p) in totals.iter_mut().zip(cs.iter().flat_map(|c| &c.points)) {
+    }
+
+    /// Adds a substep's impulses, positional, over its `h`.
+    fn add(&mut self, cs: &[Constraint], pins: &[PinRow], h: f64) {
+        for (total, p) in
+            self.points.iter_mut().zip(cs.iter().flat_map(|c| &c.points))
+        {
             total.0 += p.normal_impulse / h;
             total.1 += p.tangent_impulse / h;
         }
+        for (total, pin) in self.pins.iter_mut().zip(pins) {
+            *total += pin.impulse / h;
+        }
     }
-    let n = substeps as f64;
-    let points = cs.iter_mut().flat_map(|c| c.points.iter_mut());
-    for (total, p) in totals.iter().zip(points) {
-        (p.normal_impulse, p.tangent_impulse) = (total.0 / n, total.1 / n);
+
+    /// Leaves each row holding its mean impulse over the `substeps`.
+    fn finish(self, cs: &mut [Constraint], pins: &mut [PinRow], substeps: usize) {
+        let n = substeps as f64;
+        let points = cs.iter_mut().flat_map(|c| c.points.iter_mut());
+        for (total, p) in self.points.iter().zip(points) {
+            (p.normal_impulse, p.tangent_impulse) = (total.0 / n, total.1 / n);
+        }
+        for (total, pin) in self.pins.iter().zip(pins.iter_mut()) {
+            pin.impulse = total / n;
+        }
     }
 }
-// ANCHOR_END: step

@@ -156,7 +156,7 @@ fn the_bench_passes_and_fails_as_the_page_says() {
     // leaning or pinned structure; PGS with NGS the heavy box, the heavy tops, the
     // arch, the chain and the net; soft PGS the heavy box, the arch and the chain;
     // the soft substepping solvers pass every scene; XPBD, at the same four
-    // substeps, holds the single box alone.
+    // substeps, holds the single box and topples the dominoes, and nothing else.
     let fails = |solver| -> Vec<Scene> {
         Scene::ALL
             .into_iter()
@@ -183,9 +183,9 @@ fn the_bench_passes_and_fails_as_the_page_says() {
     assert_eq!(fails(SolverKind::SoftPgs), [MassRatio, Arch, Chain]);
     assert!(fails(SolverKind::TgsSoft).is_empty());
     assert!(fails(SolverKind::SoftStep).is_empty());
-    let all_but_one: Vec<Scene> =
-        Scene::ALL.into_iter().filter(|&s| s != SingleBox).collect();
-    assert_eq!(fails(SolverKind::Xpbd), all_but_one);
+    let all_but_two: Vec<Scene> =
+        Scene::ALL.into_iter().filter(|&s| s != SingleBox && s != Domino).collect();
+    assert_eq!(fails(SolverKind::Xpbd), all_but_two);
 }
 
 #[test]
@@ -214,14 +214,7 @@ fn every_solver_holds_a_pinned_body_with_its_weight() {
             "{solver:?}: {:?}",
             world.stats()
         );
-        let s = world.settings();
-        let impulse = world.joints[0].impulse.y / s.pass_step();
-        // XPBD's pins hold positional impulses (N s²): one more step of h.
-        let force = if solver == SolverKind::Xpbd {
-            impulse / s.pass_step()
-        } else {
-            impulse
-        };
+        let force = world.joints[0].impulse.y / world.settings().pass_step();
         let weight = body.mass() * 10.0;
         assert!(
             (force - weight).abs() < 1e-3 * weight,
@@ -242,14 +235,16 @@ fn the_exact_loop_passes_every_scene_it_runs_and_says_why_it_skips_the_others() 
         match reference(scene, 4, 3.0).unwrap() {
             Ok(o) => {
                 assert!(o.stands, "{scene:?}: {o:?}");
-                assert!(
-                    o.drift < 1e-3 && o.max_penetration < 0.02,
-                    "{scene:?}: {o:?}"
-                );
+                // The swinging chain and the falling dominoes move on purpose.
+                let moving = matches!(scene, Scene::Chain | Scene::Domino);
+                assert!(moving || o.drift < 1e-3, "{scene:?}: {o:?}");
+                assert!(o.max_penetration < 0.02, "{scene:?}: {o:?}");
+                assert!(o.max_joint_error < 1e-3, "{scene:?}: {o:?}");
             }
             Err(why) => assert!(
                 pbm_solvers::exact::cannot_run(scene).is_some()
-                    || why.contains("touching pairs"),
+                    || why.contains("touching pairs")
+                    || why.contains("pins, more than"),
                 "{scene:?}: {why}"
             ),
         }
