@@ -180,6 +180,12 @@ fn practice(action: Option<PracticeAction>, json: bool) -> Result<bool, Error> {
             for line in &checked.lines {
                 text.push_str(&format!("  {line}\n"));
             }
+            if !checked.printed.is_empty() {
+                text.push_str("your code printed:\n");
+                for line in &checked.printed {
+                    text.push_str(&format!("  {line}\n"));
+                }
+            }
             print(&text)?;
             return Ok(checked.passed);
         }

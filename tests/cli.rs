@@ -269,3 +269,59 @@ fn practice_check_says_not_implemented_passes_the_solution_and_diagnoses_a_mutan
         assert!(said.contains("not yet implemented"), "{id}: {said}");
     }
 }
+
+/// Builds the practice runner (release), as the test above: a reader's prints are
+/// shown after the verdict, never taken for the report, and two checks started
+/// together each report their own result.
+#[test]
+#[ignore = "compiles the practice runner in release; CI runs it after the book build"]
+fn practice_check_shows_the_readers_prints_and_keeps_two_checks_apart() {
+    let (right_dir, wrong_dir) =
+        (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    for dir in [&right_dir, &wrong_dir] {
+        assert!(practice(dir.path(), &["start", "ode/rk4"]).status.success());
+    }
+    // The book's answer is shown only to a reader who has tried.
+    assert_eq!(
+        practice(right_dir.path(), &["check", "ode/rk4"]).status.code(),
+        Some(1)
+    );
+    let solution = practice(right_dir.path(), &["solution", "ode/rk4"]);
+    let solution = String::from_utf8_lossy(&solution.stdout).to_string();
+    let header = "use pbm_ode::system::OdeSystem;\nuse pbm_prelim::PbmError;\n";
+    // The body's first line prints to both streams, as a reader debugging would.
+    let body = solution
+        .find("pub fn")
+        .and_then(|f| solution[f..].find('{').map(|b| f + b + 1));
+    let body = body.expect("the solution has a function");
+    let loud = format!(
+        "{header}{}\n    println!(\"hello from stdout\");\n    eprintln!(\"hello from stderr\");{}",
+        &solution[..body],
+        &solution[body..]
+    );
+    std::fs::write(right_dir.path().join("ode-rk4/rk4.rs"), &loud).unwrap();
+    let mutant = format!("{header}{solution}").replace(
+        "h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i])",
+        "h / 4.0 * (k1[i] + k2[i] + k3[i] + k4[i])",
+    );
+    std::fs::write(wrong_dir.path().join("ode-rk4/rk4.rs"), &mutant).unwrap();
+    let (right, wrong) = std::thread::scope(|s| {
+        let right = s.spawn(|| practice(right_dir.path(), &["check", "ode/rk4"]));
+        let wrong = s.spawn(|| practice(wrong_dir.path(), &["check", "ode/rk4"]));
+        (right.join().unwrap(), wrong.join().unwrap())
+    });
+    let said = String::from_utf8_lossy(&right.stdout).to_string();
+    assert!(right.status.success(), "{said}{}", stderr(&right));
+    assert!(said.starts_with("✓ ode/rk4"), "{said}");
+    assert!(said.contains("your code printed:"), "{said}");
+    assert!(
+        said.contains("| hello from stdout") && said.contains("| hello from stderr"),
+        "{said}"
+    );
+    let said = String::from_utf8_lossy(&wrong.stdout).to_string();
+    assert_eq!(wrong.status.code(), Some(1), "{said}");
+    assert!(
+        said.starts_with("✗ ode/rk4") && said.contains("k₂ and k₃ are weighted"),
+        "{said}"
+    );
+}

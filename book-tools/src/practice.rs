@@ -193,6 +193,31 @@ pub struct Checked {
     pub passed: bool,
     /// What to tell the reader.
     pub lines: Vec<String>,
+    /// What the reader's code printed, each stream under its heading, cut to a
+    /// screenful.
+    pub printed: Vec<String>,
+}
+
+/// The most lines of each of the reader's two streams shown after a verdict.
+pub const PRINTED_LINES: usize = 10;
+
+/// The reader's output as lines: each stream that printed anything under a heading of
+/// its own, cut to [`PRINTED_LINES`] with a last line saying how many more there were.
+fn printed(stdout: &str, stderr: &str) -> Vec<String> {
+    let mut shown = Vec::new();
+    for (heading, text) in [("standard output:", stdout), ("standard error:", stderr)]
+    {
+        let lines: Vec<&str> = text.lines().collect();
+        if lines.is_empty() {
+            continue;
+        }
+        shown.push(heading.to_string());
+        shown.extend(lines.iter().take(PRINTED_LINES).map(|l| format!("| {l}")));
+        if lines.len() > PRINTED_LINES {
+            shown.push(format!("… and {} more lines", lines.len() - PRINTED_LINES));
+        }
+    }
+    shown
 }
 
 /// The glue the runner includes: the reader's file as module `reader`, and the
@@ -233,11 +258,20 @@ pub fn check(root: &Path, task: &Task) -> Result<Checked, Error> {
     }
     let file =
         file.canonicalize().map_err(|source| Error::Read { path: file, source })?;
-    let glue_file = root.join("practice/.check/glue.rs");
-    if let Some(parent) = glue_file.parent() {
-        std::fs::create_dir_all(parent)
-            .map_err(|source| Error::Write { path: parent.to_path_buf(), source })?;
-    }
+    let check_dir = root.join("practice/.check");
+    std::fs::create_dir_all(&check_dir)
+        .map_err(|source| Error::Write { path: check_dir.clone(), source })?;
+    // One check at a time: the runner is built from one glue file, and a second check
+    // started meanwhile waits here rather than build or read the first one's.
+    let lock_path = check_dir.join("lock");
+    let lock = std::fs::File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|source| Error::Write { path: lock_path.clone(), source })?;
+    lock.lock().map_err(|source| Error::Write { path: lock_path, source })?;
+    let glue_file = check_dir.join("glue.rs");
     std::fs::write(&glue_file, glue(task, &file))
         .map_err(|source| Error::Write { path: glue_file.clone(), source })?;
     let tried = dir.join(".tried");
@@ -263,22 +297,35 @@ pub fn check(root: &Path, task: &Task) -> Result<Checked, Error> {
             .collect();
         let mut lines = vec![format!("{} does not compile:", task.file)];
         lines.extend(errors);
-        return Ok(Checked { passed: false, lines });
+        return Ok(Checked { passed: false, lines, printed: Vec::new() });
     }
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map_or_else(|| root.join("target"), |d| root.join(d));
     let runner = target.join("release").join("pbm-practice-runner");
+    // The report on a channel of its own; the reader's prints to files, read after.
+    let (report_file, out_file, err_file) = (
+        check_dir.join("report.json"),
+        check_dir.join("stdout.txt"),
+        check_dir.join("stderr.txt"),
+    );
+    let _ = std::fs::remove_file(&report_file);
+    let sink = |path: &Path| {
+        std::fs::File::create(path)
+            .map(Stdio::from)
+            .map_err(|source| Error::Write { path: path.to_path_buf(), source })
+    };
     let mut child = Command::new(&runner)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .env("PBM_PRACTICE_REPORT", &report_file)
+        .stdout(sink(&out_file)?)
+        .stderr(sink(&err_file)?)
         .spawn()
         .map_err(|e| {
             Error::Practice(format!("cannot run {}: {e}", runner.display()))
         })?;
     let started = Instant::now();
-    loop {
+    let status = loop {
         match child.try_wait() {
-            Ok(Some(_)) => break,
+            Ok(Some(status)) => break status,
             Ok(None) if started.elapsed() > TIME_LIMIT => {
                 let _ = child.kill();
                 let _ = child.wait();
@@ -289,6 +336,7 @@ pub fn check(root: &Path, task: &Task) -> Result<Checked, Error> {
                          never end?",
                         TIME_LIMIT.as_secs()
                     )],
+                    printed: Vec::new(),
                 });
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(20)),
@@ -296,15 +344,26 @@ pub fn check(root: &Path, task: &Task) -> Result<Checked, Error> {
                 return Err(Error::Practice(format!("the check failed to run: {e}")));
             }
         }
-    }
-    let out = child
-        .wait_with_output()
-        .map_err(|e| Error::Practice(format!("the check failed to run: {e}")))?;
-    let report: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
-        Error::Practice(format!(
-            "the check printed no report ({e}); did your code exit?"
-        ))
-    })?;
+    };
+    let read = |path: &Path| std::fs::read_to_string(path).unwrap_or_default();
+    let (stdout, stderr) = (read(&out_file), read(&err_file));
+    let printed = printed(&stdout, &stderr);
+    let Some(report) = std::fs::read(&report_file)
+        .ok()
+        .and_then(|r| serde_json::from_slice::<Value>(&r).ok())
+    else {
+        let why = if stderr.contains("has overflowed its stack") {
+            "your code overflowed the stack: does a function of yours call itself \
+             without end?"
+                .to_string()
+        } else {
+            format!(
+                "your code ended the check before it could report ({status}): does it \
+                 call std::process::exit or abort?"
+            )
+        };
+        return Ok(Checked { passed: false, lines: vec![why], printed });
+    };
     let passed = report["passed"].as_bool() == Some(true);
     let lines = report["lines"]
         .as_array()
@@ -314,7 +373,7 @@ pub fn check(root: &Path, task: &Task) -> Result<Checked, Error> {
         std::fs::write(&passed_file, "")
             .map_err(|source| Error::Write { path: passed_file, source })?;
     }
-    Ok(Checked { passed, lines })
+    Ok(Checked { passed, lines, printed })
 }
 
 #[cfg(test)]
@@ -323,6 +382,20 @@ mod tests {
 
     use super::*;
     use pbm_prelim::practice::Listing;
+
+    #[test]
+    fn a_readers_prints_are_shown_a_screenful_at_most() {
+        assert_eq!(
+            printed("a\nb\n", "c\n"),
+            ["standard output:", "| a", "| b", "standard error:", "| c"]
+        );
+        let many = "x\n".repeat(PRINTED_LINES + 5);
+        let shown = printed(&many, "e\n");
+        assert_eq!(shown.len(), PRINTED_LINES + 4);
+        assert_eq!(shown[PRINTED_LINES + 1], "… and 5 more lines");
+        assert_eq!(shown.last().map(String::as_str), Some("| e"));
+        assert!(printed("", "").is_empty());
+    }
 
     const TASK: Task = Task {
         id: "ode/euler",

@@ -1,5 +1,8 @@
 //! `pbm practice check` builds and runs this program: it runs the chapter's check on
-//! the reader's function and prints one JSON object, `{"task", "passed", "lines"}`.
+//! the reader's function and writes one JSON object, `{"task", "passed", "lines"}`,
+//! to the file named by `PBM_PRACTICE_REPORT` (standard output without it). The
+//! report has its own channel, so the reader's `println!`, `eprintln!` and `dbg!`
+//! go where they always go, and `pbm` shows them after the verdict.
 //! A reader's `todo!()`, panic or endless loop never takes `pbm` down with it: the
 //! panic is caught here and said in one line, and `pbm` stops a run that takes too
 //! long.
@@ -41,6 +44,14 @@ fn main() -> ExitCode {
         }
     };
     let json = serde_json::json!({ "task": TASK, "passed": passed, "lines": lines });
-    println!("{json}");
+    match std::env::var_os("PBM_PRACTICE_REPORT") {
+        Some(path) => {
+            if let Err(e) = std::fs::write(&path, json.to_string()) {
+                eprintln!("cannot write the report to {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+        None => println!("{json}"),
+    }
     if passed { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
