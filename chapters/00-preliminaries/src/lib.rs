@@ -32,7 +32,7 @@ pub mod validate;
 pub use error::{Fault, PbmError};
 pub use params::{
     Choice, FromParam, ParamError, ParamKind, ParamSet, ParamSpec, ParamValue,
-    Params, Quantity,
+    Params, Quantity, all_choices,
 };
 #[cfg(feature = "book")]
 pub use registry::{Chapter, Exercise, Figure, Limit, Optional, Shown};

@@ -168,6 +168,20 @@ pub trait Choice: Copy + PartialEq + 'static {
 }
 // ANCHOR_END: choice
 
+/// Every value of a [`Choice`], in the order of its words: `N` must be their count
+/// (checked when the constant is built), so a list of the values is never written
+/// twice.
+pub const fn all_choices<T: Choice, const N: usize>() -> [T; N] {
+    assert!(T::OPTIONS.len() == N, "N must be the number of the choice's words");
+    let mut all = [T::OPTIONS[0].1; N];
+    let mut k = 0;
+    while k < N {
+        all[k] = T::OPTIONS[k].1;
+        k += 1;
+    }
+    all
+}
+
 /// One declared parameter of an exercise.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParamSpec {
@@ -846,6 +860,26 @@ mod tests {
             ParamSpec::boolean("feedback", "use feedback", false),
             ParamSpec::choice("method", "solver", Method::Euler),
         ]
+    }
+
+    #[test]
+    fn all_choices_lists_the_values_in_the_order_of_their_words() {
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        enum Shade {
+            Light,
+            Dark,
+            Grey,
+        }
+        impl Choice for Shade {
+            const OPTIONS: &'static [(&'static str, Self)] = &[
+                ("dark", Shade::Dark),
+                ("grey", Shade::Grey),
+                ("light", Shade::Light),
+            ];
+        }
+        const ALL: [Shade; 3] = all_choices();
+        assert_eq!(ALL, [Shade::Dark, Shade::Grey, Shade::Light]);
+        assert_eq!(ALL.map(Choice::word), ["dark", "grey", "light"]);
     }
 
     #[test]

@@ -71,17 +71,7 @@ impl Choice for Scene {
 
 impl Scene {
     /// Every scene, in the bench's order.
-    pub const ALL: [Scene; 11] = {
-        // The words' order, read from the one list of them.
-        assert!(<Scene as Choice>::OPTIONS.len() == 11);
-        let mut all = [Scene::SingleBox; 11];
-        let mut k = 0;
-        while k < 11 {
-            all[k] = <Scene as Choice>::OPTIONS[k].1;
-            k += 1;
-        }
-        all
-    };
+    pub const ALL: [Scene; 11] = pbm_prelim::all_choices();
 }
 
 /// A built scene: its world, the body whose drift it watches, from when, and what

@@ -49,17 +49,7 @@ impl Choice for SolverKind {
 
 impl SolverKind {
     /// Every solver, in the order the chapter builds them.
-    pub const ALL: [SolverKind; 6] = {
-        // The words' order, read from the one list of them.
-        assert!(<SolverKind as Choice>::OPTIONS.len() == 6);
-        let mut all = [SolverKind::Pgs; 6];
-        let mut k = 0;
-        while k < 6 {
-            all[k] = <SolverKind as Choice>::OPTIONS[k].1;
-            k += 1;
-        }
-        all
-    };
+    pub const ALL: [SolverKind; 6] = pbm_prelim::all_choices();
 
     /// Its `iterations` for a step that costs about what the others' do, from Erin
     /// Catto's count of each solver's loops over the bodies and the constraints in
