@@ -833,6 +833,48 @@ fn every_practice_task_is_on_its_exercises_page_and_names_a_real_equation() {
     assert!(tasks > 0);
 }
 
+/// The statements of a Rust file that `practice solution` must keep for its answer to
+/// compile where the stub sits: every `use …;` and every `pub fn …` signature, each
+/// with its whitespace folded.
+fn drop_in_items(source: &str) -> Vec<String> {
+    let code: String = source
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let fold = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut items = Vec::new();
+    for (start, _) in code.match_indices("use ") {
+        if start == 0 || code[..start].ends_with('\n') {
+            let end = code[start..].find(';').map_or(code.len(), |e| start + e);
+            items.push(fold(&code[start..end]));
+        }
+    }
+    for (start, _) in code.match_indices("pub fn ") {
+        let end = code[start..].find(" {").map_or(code.len(), |e| start + e);
+        items.push(fold(&code[start..end]));
+    }
+    items
+}
+
+#[test]
+fn every_practice_solution_compiles_where_its_stub_sits() {
+    // `practice solution` prints the answer's whole file: the stub's imports and
+    // signature with the book's body, so a reader who pastes it over the stub gets ✓.
+    for chapter in pbm::chapters() {
+        for task in chapter.practice {
+            let answer = drop_in_items(task.solution.source);
+            for item in drop_in_items(task.stub) {
+                assert!(
+                    answer.contains(&item),
+                    "{}: the solution's file lacks the stub's `{item}`",
+                    task.id
+                );
+            }
+        }
+    }
+}
+
 /// A workspace crate as `cargo metadata` describes it: its folder (from the repository's
 /// root), its features, and its dependencies on the workspace's crates, each as (kind,
 /// name) with kind `""`, `"dev"` or `"build"`.

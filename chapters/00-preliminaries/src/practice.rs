@@ -103,6 +103,12 @@ impl Report {
         Report { passed: false, lines: vec![line.into()] }
     }
 
+    /// A failure of several properties at once, one diagnosis a line, so the reader
+    /// sees everything that is wrong in one check.
+    pub fn fail_all(lines: Vec<String>) -> Report {
+        Report { passed: false, lines }
+    }
+
     /// For a test: panics, showing the report, unless it passed.
     #[track_caller]
     pub fn assert_passed(&self) {
@@ -110,12 +116,29 @@ impl Report {
     }
 
     /// For a test of a mutant: panics, showing the report, unless it failed with
-    /// a first line that contains `diagnosis`.
+    /// a line that contains `diagnosis`.
     #[track_caller]
     pub fn assert_fails_with(&self, diagnosis: &str) {
-        let said = self.lines.first().is_some_and(|l| l.contains(diagnosis));
+        let said = self.lines.iter().any(|l| l.contains(diagnosis));
         assert!(!self.passed && said, "{diagnosis}: {self:?}");
     }
+}
+
+thread_local! {
+    static CASE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Names the case a check is about to try (“a fixed body”, “h = 0.05”), so that a
+/// panic in the reader's code is reported with it: `pbm practice check` says
+/// “your code panicked … while the check tried a fixed body”.
+pub fn case(what: impl Into<String>) {
+    let what = what.into();
+    CASE.with(|c| *c.borrow_mut() = what);
+}
+
+/// The case named last by [`case`] on this thread, if any.
+pub fn current_case() -> Option<String> {
+    CASE.with(|c| Some(c.borrow().clone()).filter(|s| !s.is_empty()))
 }
 
 /// The order p a method's error e(h) ∝ hᵖ shows between two step sizes.
@@ -134,19 +157,44 @@ pub fn sequence(seed: u64) -> impl FnMut() -> f64 {
     }
 }
 
-/// Numbers for a message: (a, b, c) to four decimals, without trailing zeros.
+/// One number as a reader writes it: four significant digits, trailing zeros dropped,
+/// a true minus sign, and powers of ten (`1.5e−7`) when it is very large or very small:
+/// `0.25`, `−1.5`, `9.807`, `2.461e16`, `NaN`, `∞`.
+pub fn number(v: f64) -> String {
+    if v.is_nan() {
+        return "NaN".to_string();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "∞" } else { "−∞" }.to_string();
+    }
+    if v == 0.0 {
+        return "0".to_string();
+    }
+    let trim = |s: String| -> String {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    };
+    let magnitude = v.abs();
+    let text = if (1e-3..1e5).contains(&magnitude) {
+        // Four significant digits: as many decimals as the leading digit leaves.
+        let decimals = (3 - magnitude.log10().floor() as i32).max(0) as usize;
+        trim(format!("{v:.decimals$}"))
+    } else {
+        let sci = format!("{v:.3e}");
+        let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
+        format!("{}e{exponent}", trim(mantissa.to_string()))
+    };
+    text.replace('-', "−")
+}
+
+/// Numbers for a message, as a reader writes a vector: `[0.25, −1.5]`, each by
+/// [`number`].
 pub fn numbers(values: &[f64]) -> String {
-    let shown: Vec<String> = values
-        .iter()
-        .map(|v| {
-            let fixed = format!("{v:.4}");
-            match fixed.trim_end_matches('0').trim_end_matches('.') {
-                "" | "-" | "-0" => "0".to_string(),
-                short => short.to_string(),
-            }
-        })
-        .collect();
-    format!("({})", shown.join(", "))
+    let shown: Vec<String> = values.iter().map(|&v| number(v)).collect();
+    format!("[{}]", shown.join(", "))
 }
 
 /// The mark a task's difficulty gets on the page and in the list: ①, ② or ③.
@@ -174,12 +222,30 @@ mod tests {
 
     #[test]
     fn messages_show_numbers_short_and_sequences_repeat() {
-        assert_eq!(numbers(&[1.0, -0.000_01, 0.125_04, -2.5]), "(1, 0, 0.125, -2.5)");
+        assert_eq!(
+            numbers(&[1.0, -0.000_01, 0.125_04, -2.5, 9.806_65]),
+            "[1, −1e−5, 0.125, −2.5, 9.807]"
+        );
+        assert_eq!(number(24_610_000_000_000_000.0), "2.461e16");
+        assert_eq!(number(-1234.567), "−1235");
+        assert_eq!((number(0.0), number(f64::NAN), number(f64::NEG_INFINITY)), (
+            "0".to_string(),
+            "NaN".to_string(),
+            "−∞".to_string()
+        ));
         let (mut a, mut b) = (sequence(7), sequence(7));
         let xs: Vec<f64> = (0..5).map(|_| a()).collect();
         assert!(xs.iter().all(|x| (-1.0..1.0).contains(x)));
         assert_eq!(xs, (0..5).map(|_| b()).collect::<Vec<_>>());
         assert_ne!(xs[0], xs[1]);
+    }
+
+    #[test]
+    fn the_case_named_last_is_the_current_one() {
+        assert_eq!(current_case(), None);
+        case("a fixed body");
+        case("h = 0.05");
+        assert_eq!(current_case().as_deref(), Some("h = 0.05"));
     }
 
     #[test]
