@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-const NOTHING: &str = "use pbm_chapters::*;\nconst TASK: &str = \"\";\n\
+const NOTHING: &str = "use pbm_chapters::*;\nconst TASK: &str = \"\";\nconst FILE: &str = \"\";\n\
 fn run() -> pbm_prelim::practice::Report {\n    \
 pbm_prelim::practice::Report::fail(\"no task to check: run `pbm practice check CHAPTER/TASK`\")\n}\n";
 

@@ -101,6 +101,12 @@ enum PracticeAction {
         /// CHAPTER/TASK.
         id: String,
     },
+    /// Check a task now and again each time you save its file; when it passes, go
+    /// on to the next task not yet passed (Ctrl-C stops).
+    Watch {
+        /// CHAPTER/TASK; without it, the first task started and not yet passed.
+        id: Option<String>,
+    },
     /// One more hint.
     Hint {
         /// CHAPTER/TASK.
@@ -171,21 +177,15 @@ fn practice(action: Option<PracticeAction>, json: bool) -> Result<bool, Error> {
         Some(PracticeAction::Solution { id }) => {
             print(&p::solution(&root, task(&id)?)?)?
         }
+        Some(PracticeAction::Watch { id }) => {
+            let first = id.as_deref().map(task).transpose()?;
+            p::watch(&chapters, &root, first, &mut |text| print(text))?;
+        }
         Some(PracticeAction::Check { id }) => {
             let task = task(&id)?;
             say!("checking {id}: building your code with the book's checks");
             let checked = p::check(&root, task)?;
-            let mark = if checked.passed { "✓" } else { "✗" };
-            let mut text = format!("{mark} {id}\n");
-            for line in &checked.lines {
-                text.push_str(&format!("  {line}\n"));
-            }
-            if !checked.printed.is_empty() {
-                text.push_str("your code printed:\n");
-                for line in &checked.printed {
-                    text.push_str(&format!("  {line}\n"));
-                }
-            }
+            let text = checked.text(&id);
             print(&text)?;
             return Ok(checked.passed);
         }
@@ -244,6 +244,18 @@ fn book(redraw: bool) -> Result<(), Error> {
         Some(pbm::output::write_outputs(&chapters, &book_dir.join("src/output"))?)
     };
     demos()?;
+    // The editor's crate around the reader's practice files: every task, and every
+    // crate their files name.
+    for (file, text) in [
+        ("practice/src/lib.rs", pbm::practice::editor_lib(&chapters)),
+        ("practice/Cargo.toml", pbm::practice::editor_manifest(&chapters)),
+    ] {
+        let path = repo_root().join(file);
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            pbm::files::write_atomically(&path, &text)
+                .map_err(|source| Error::Write { path: path.clone(), source })?;
+        }
+    }
     pbm::book::build_book(&chapters, &book_dir, None)?;
     if let Some(stamp) = &stamp {
         // Without the record the next build only redraws, so a failure to write it

@@ -875,6 +875,36 @@ fn every_practice_solution_compiles_where_its_stub_sits() {
     }
 }
 
+#[test]
+fn the_editors_practice_crate_declares_every_task_and_names_every_chapter() {
+    // rust-analyzer sees a reader's file only as a module of a crate: `practice/`'s,
+    // whose modules are the tasks' files and whose dependencies the crates they name.
+    let chapters = pbm::chapters();
+    for (file, text) in [
+        ("practice/src/lib.rs", pbm::practice::editor_lib(&chapters)),
+        ("practice/Cargo.toml", pbm::practice::editor_manifest(&chapters)),
+    ] {
+        let committed = fs::read_to_string(pbm::repo_root().join(file)).unwrap();
+        assert!(
+            committed == text,
+            "{file} is not what the tasks make it: `cargo run --release -- book` writes it"
+        );
+    }
+    // Every crate a task's file names is a dependency of the editor's crate.
+    let manifest = pbm::practice::editor_manifest(&chapters);
+    for task in chapters.iter().flat_map(|c| c.practice) {
+        for line in task.stub.lines().filter_map(|l| l.strip_prefix("use ")) {
+            let name = line.split("::").next().unwrap().replace('_', "-");
+            assert!(
+                manifest.contains(&format!("\n{name} = {{"))
+                    || manifest.contains(&format!("\n{name}.workspace")),
+                "{}: its file names {name}, which practice/Cargo.toml lacks",
+                task.id
+            );
+        }
+    }
+}
+
 /// A workspace crate as `cargo metadata` describes it: its folder (from the repository's
 /// root), its features, and its dependencies on the workspace's crates, each as (kind,
 /// name) with kind `""`, `"dev"` or `"build"`.

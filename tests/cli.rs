@@ -236,10 +236,8 @@ fn practice_check_says_not_implemented_passes_the_solution_and_diagnoses_a_mutan
     assert!(said.contains("not yet implemented"), "{said}");
     let solution = practice(dir.path(), &["solution", "ode/rk4"]);
     assert!(solution.status.success(), "{}", stderr(&solution));
-    let code = format!(
-        "use pbm_ode::system::OdeSystem;\nuse pbm_prelim::PbmError;\n{}",
-        String::from_utf8_lossy(&solution.stdout)
-    );
+    // The whole file, imports and all: pasted over the stub it compiles and passes.
+    let code = String::from_utf8_lossy(&solution.stdout).to_string();
     let file = dir.path().join("ode-rk4/rk4.rs");
     std::fs::write(&file, &code).unwrap();
     let right = practice(dir.path(), &["check", "ode/rk4"]);
@@ -288,19 +286,18 @@ fn practice_check_shows_the_readers_prints_and_keeps_two_checks_apart() {
     );
     let solution = practice(right_dir.path(), &["solution", "ode/rk4"]);
     let solution = String::from_utf8_lossy(&solution.stdout).to_string();
-    let header = "use pbm_ode::system::OdeSystem;\nuse pbm_prelim::PbmError;\n";
     // The body's first line prints to both streams, as a reader debugging would.
     let body = solution
         .find("pub fn")
         .and_then(|f| solution[f..].find('{').map(|b| f + b + 1));
     let body = body.expect("the solution has a function");
     let loud = format!(
-        "{header}{}\n    println!(\"hello from stdout\");\n    eprintln!(\"hello from stderr\");{}",
+        "{}\n    println!(\"hello from stdout\");\n    eprintln!(\"hello from stderr\");{}",
         &solution[..body],
         &solution[body..]
     );
     std::fs::write(right_dir.path().join("ode-rk4/rk4.rs"), &loud).unwrap();
-    let mutant = format!("{header}{solution}").replace(
+    let mutant = solution.replace(
         "h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i])",
         "h / 4.0 * (k1[i] + k2[i] + k3[i] + k4[i])",
     );
@@ -324,4 +321,127 @@ fn practice_check_shows_the_readers_prints_and_keeps_two_checks_apart() {
         said.starts_with("✗ ode/rk4") && said.contains("k₂ and k₃ are weighted"),
         "{said}"
     );
+}
+
+/// The book's answer to `id` in `dir`, after a first check of the stub (the answer is
+/// shown only to a reader who has tried).
+fn tried_solution(dir: &std::path::Path, id: &str) -> String {
+    assert!(practice(dir, &["start", id]).status.success(), "{id}");
+    assert_eq!(practice(dir, &["check", id]).status.code(), Some(1), "{id}");
+    let solution = practice(dir, &["solution", id]);
+    assert!(solution.status.success(), "{}", stderr(&solution));
+    String::from_utf8_lossy(&solution.stdout).to_string()
+}
+
+/// Builds the practice runner (release), as the tests above: what goes wrong before
+/// or outside the reader's arithmetic is said in the reader's terms: rustc's own
+/// message with its notes, at the reader's line; a changed signature as the call the
+/// book makes; a warning about the reader's file on a pass; a panic inside nalgebra
+/// at the reader's line that called it; an abort as an abort.
+#[test]
+#[ignore = "compiles the practice runner in release; CI runs it after the book build"]
+fn practice_check_says_compile_errors_warnings_library_panics_and_aborts_plainly() {
+    let dir = tempfile::tempdir().unwrap();
+    let solution = tried_solution(dir.path(), "ode/rk4");
+    let file = dir.path().join("ode-rk4/rk4.rs");
+    let check = |code: &str| {
+        std::fs::write(&file, code).unwrap();
+        let out = practice(dir.path(), &["check", "ode/rk4"]);
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).to_string())
+    };
+    // A changed signature: the call the book makes, with rustc's notes.
+    let (code, said) = check(&solution.replace("h: f64)", "h: f32)"));
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("calls your function as the stub declares it"), "{said}");
+    assert!(
+        said.contains("pub fn rk4_step(system: &mut dyn OdeSystem, h: f64)"),
+        "{said}"
+    );
+    assert!(said.contains("= note: expected fn pointer"), "{said}");
+    assert!(!said.contains("glue.rs"), "{said}");
+    // A type error in the reader's own file: rustc's rendering, at their line.
+    let (code, said) = check(
+        &solution.replace("let t0 = system.time();", "let t0: u32 = system.time();"),
+    );
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("error[E0308]: mismatched types"), "{said}");
+    assert!(said.contains("ode-rk4/rk4.rs:"), "{said}");
+    // A dropped `?` compiles and passes, and the warning is shown.
+    let quiet = solution
+        .replace("system.derivative(&mut out)?;", "system.derivative(&mut out);");
+    assert_ne!(quiet, solution);
+    let (code, said) = check(&quiet);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("the compiler warns about your file"), "{said}");
+    assert!(said.contains("unused `Result`"), "{said}");
+    // A shape error inside nalgebra, at the reader's line that made it.
+    let body = solution.find("let t0 = system.time();").unwrap();
+    let line = solution[..body].lines().count() + 1;
+    let shapes = format!(
+        "{}let _ = nalgebra::DMatrix::<f64>::zeros(2, 3) * nalgebra::DVector::<f64>::zeros(2);\n    {}",
+        &solution[..body],
+        &solution[body..]
+    );
+    let (code, said) = check(&shapes);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("your code panicked"), "{said}");
+    assert!(said.contains(&format!("rk4.rs:{line}")), "line {line}: {said}");
+    assert!(said.contains("nalgebra"), "{said}");
+    // An abort.
+    let (code, said) = check(&solution.replace(
+        "let t0 = system.time();",
+        "std::process::abort();\n    let t0 = system.time();",
+    ));
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("aborted"), "{said}");
+}
+
+/// Builds the practice runner (release), as the tests above: `practice watch` checks,
+/// checks again when the file is saved, and on a pass starts the next task.
+#[test]
+#[ignore = "compiles the practice runner in release; CI runs it after the book build"]
+fn practice_check_in_watch_mode_rechecks_on_save_and_moves_on() {
+    use std::io::BufRead as _;
+    let dir = tempfile::tempdir().unwrap();
+    let solution = tried_solution(dir.path(), "ode/rk4");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbm"))
+        .args(["practice", "watch", "ode/rk4"])
+        .env("PBM_PRACTICE_DIR", dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let (send, lines) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = String::new();
+    let mut wait_for = |text: &str| {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(300);
+        while !seen.contains(text) {
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            match lines.recv_timeout(left) {
+                Ok(line) => seen.push_str(&(line + "\n")),
+                Err(_) => return Err(seen.clone()),
+            }
+        }
+        Ok(())
+    };
+    let first = wait_for("not yet implemented");
+    // Saved: checked again without a command, and passed.
+    std::fs::write(dir.path().join("ode-rk4/rk4.rs"), &solution).unwrap();
+    let again = first.and_then(|()| wait_for("rk4.rs changed: checking again"));
+    let passed = again.and_then(|()| wait_for("✓ ode/rk4"));
+    // Then on to the next task, its stub written and checked.
+    let next = passed.and_then(|()| wait_for("ode/rk4 passed; next:"));
+    let _ = child.kill();
+    let _ = child.wait();
+    if let Err(seen) = next {
+        panic!("watch said:\n{seen}");
+    }
 }

@@ -153,6 +153,88 @@ pub fn start(root: &Path, task: &Task) -> Result<String, Error> {
     ))
 }
 
+/// The module name of `task` in the editor's crate: `ode/rk4` → `ode_rk4`.
+fn module(task: &Task) -> String {
+    task.id.replace(['/', '-'], "_")
+}
+
+/// `practice/src/lib.rs`, the editor's crate (`pbm-practice`): every task's file as a
+/// module, each behind the cfg its build script sets once the reader has started it,
+/// so rust-analyzer checks and completes the reader's files where they are. `pbm book`
+/// writes it; a test requires the committed one to be this.
+pub fn editor_lib(chapters: &[Chapter]) -> String {
+    let mut text = String::from(
+        "//! Your practice files, one module a task, so that an editor's Rust support \
+         checks\n//! and completes them where they are. A task's module is there once \
+         `pbm practice\n//! start` has written its file (`build.rs`); \
+         `pbm practice check` builds it with\n//! the book's checks instead. Written by \
+         `pbm book` from the chapters' tasks;\n//! `rustfmt::skip` keeps `cargo fmt` \
+         from looking for files not started.\n",
+    );
+    for task in tasks(chapters) {
+        text.push_str(&format!(
+            "\n/// `{}`: {}.\n#[rustfmt::skip]\n#[cfg(started_{m})]\n#[path = \"../{}/{}\"]\npub mod {m};\n",
+            task.id,
+            task.title,
+            task.id.replace('/', "-"),
+            task.file,
+            m = module(task),
+        ));
+    }
+    text
+}
+
+/// `practice/Cargo.toml`, the editor's crate's manifest: a dependency on every chapter's
+/// crate (`pbm-<id>`, with `book`), pbm-prelim, and any other crate a task's file names in
+/// its `use` lines (nalgebra), so that the list of chapters stays written once. `pbm book`
+/// writes it beside [`editor_lib`].
+pub fn editor_manifest(chapters: &[Chapter]) -> String {
+    let mut crates: std::collections::BTreeSet<String> =
+        chapters.iter().map(|c| format!("pbm-{}", c.id)).collect();
+    crates.insert("pbm-prelim".to_string());
+    for task in tasks(chapters) {
+        for line in task.stub.lines() {
+            if let Some(path) = line.trim_start().strip_prefix("use ") {
+                let name: String = path
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !matches!(
+                    name.as_str(),
+                    "std" | "core" | "alloc" | "crate" | "self" | "super"
+                ) {
+                    crates.insert(name.replace('_', "-"));
+                }
+            }
+        }
+    }
+    let mut text = String::from(
+        "# Written by `pbm book` from the crates the tasks' files name (book-tools/src/practice.rs).\n\
+         [package]\n\
+         name = \"pbm-practice\"\n\
+         version = \"0.1.0\"\n\
+         description = \"Your practice files as one crate, so that an editor's Rust support \
+         (rust-analyzer) checks and completes them; `pbm practice check` builds each with the \
+         book's checks instead\"\n\
+         edition.workspace = true\n\
+         rust-version.workspace = true\n\
+         license.workspace = true\n\
+         publish.workspace = true\n\
+         \n\
+         [dependencies]\n",
+    );
+    for name in crates {
+        if name.starts_with("pbm-") {
+            text.push_str(&format!(
+                "{name} = {{ workspace = true, features = [\"book\"] }}\n"
+            ));
+        } else {
+            text.push_str(&format!("{name}.workspace = true\n"));
+        }
+    }
+    text
+}
+
 /// The next hint (each call shows one more, then the last again).
 pub fn hint(root: &Path, task: &Task) -> Result<String, Error> {
     let dir = folder(root, task);
@@ -172,7 +254,9 @@ pub fn hint(root: &Path, task: &Task) -> Result<String, Error> {
     Ok(format!("hint {} of {}: {}", shown + 1, task.hints.len(), task.hints[shown]))
 }
 
-/// The book's answer, once the reader has run a check at least once.
+/// The book's answer, once the reader has run a check at least once: the whole
+/// answer file, the stub's imports and signature with the book's body, without the
+/// page's anchor lines, so that pasted over the stub it compiles and passes.
 pub fn solution(root: &Path, task: &Task) -> Result<String, Error> {
     if !folder(root, task).join(".tried").is_file() {
         return Err(Error::Practice(format!(
@@ -181,9 +265,24 @@ pub fn solution(root: &Path, task: &Task) -> Result<String, Error> {
             task.id
         )));
     }
-    task.solution.text().ok_or_else(|| {
-        Error::Practice(format!("{}: the solution is missing", task.id))
-    })
+    if task.solution.text().is_none() {
+        return Err(Error::Practice(format!("{}: the solution is missing", task.id)));
+    }
+    let lines: Vec<&str> = task
+        .solution
+        .source
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("// ANCHOR"))
+        .collect();
+    Ok(lines.join("\n").trim().to_string() + "\n")
+}
+
+/// The signature the book calls the reader's function with: the stub's first
+/// `pub fn …` up to its body, whitespace folded.
+pub fn signature(stub: &str) -> Option<String> {
+    let start = stub.find("pub fn ")?;
+    let end = start + stub[start..].find(" {")?;
+    Some(stub[start..end].split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// What a check found.
@@ -196,6 +295,76 @@ pub struct Checked {
     /// What the reader's code printed, each stream under its heading, cut to a
     /// screenful.
     pub printed: Vec<String>,
+    /// The compiler's warnings about the reader's file, as rustc renders them (shown
+    /// on a pass too: `derivative(…);` without `?` compiles, and drops an error).
+    pub warnings: Vec<String>,
+}
+
+impl Checked {
+    fn failed(lines: Vec<String>) -> Checked {
+        Checked { passed: false, lines, printed: Vec::new(), warnings: Vec::new() }
+    }
+
+    /// The verdict as `pbm practice check` prints it: ✓ or ✗ and the task, the
+    /// report's lines wrapped to [`WIDTH`] columns, the compiler's warnings, then
+    /// what the reader's code printed.
+    pub fn text(&self, id: &str) -> String {
+        let mark = if self.passed { "✓" } else { "✗" };
+        let mut text = format!("{mark} {id}\n");
+        for line in &self.lines {
+            if line.contains('\n') {
+                // rustc's rendering: its columns matter, so it is never wrapped.
+                for part in line.lines() {
+                    text.push_str(&format!("  {part}\n"));
+                }
+            } else {
+                text.push_str(&wrap(line, "  ", "    "));
+            }
+        }
+        if !self.warnings.is_empty() {
+            text.push_str("the compiler warns about your file:\n");
+            for warning in &self.warnings {
+                for line in warning.lines() {
+                    text.push_str(&format!("  {line}\n"));
+                }
+            }
+        }
+        if !self.printed.is_empty() {
+            text.push_str("your code printed:\n");
+            for line in &self.printed {
+                text.push_str(&format!("  {line}\n"));
+            }
+        }
+        text
+    }
+}
+
+/// The width a report's lines are wrapped to.
+pub const WIDTH: usize = 86;
+
+/// `line` wrapped at spaces to [`WIDTH`] columns, the first line after `first`, the
+/// rest after `rest`; a word longer than the width stays whole.
+fn wrap(line: &str, first: &str, rest: &str) -> String {
+    let mut out = String::new();
+    let mut current = first.to_string();
+    let mut empty = true;
+    for word in line.split(' ') {
+        let len = current.chars().count() + 1 + word.chars().count();
+        if !empty && len > WIDTH {
+            out.push_str(current.trim_end());
+            out.push('\n');
+            current = rest.to_string();
+            empty = true;
+        }
+        if !empty {
+            current.push(' ');
+        }
+        current.push_str(word);
+        empty = false;
+    }
+    out.push_str(current.trim_end());
+    out.push('\n');
+    out
 }
 
 /// The most lines of each of the reader's two streams shown after a verdict.
@@ -233,6 +402,7 @@ pub fn glue(task: &Task, file: &Path) -> String {
          include!({path:?});\n\
          }}\n\
          const TASK: &str = {id:?};\n\
+         const FILE: &str = {path:?};\n\
          fn run() -> pbm_prelim::practice::Report {{\n    {check}\n}}\n",
         id = task.id,
         path = file.display().to_string(),
@@ -279,26 +449,10 @@ pub fn check(root: &Path, task: &Task) -> Result<Checked, Error> {
         .map_err(|source| Error::Write { path: tried, source })?;
     let passed_file = dir.join(".passed");
     let _ = std::fs::remove_file(&passed_file);
-    // The release profile, as `cargo run --release` builds the book, and `pbm` in the
-    // same build: Cargo then settles every shared dependency's features as it did for
-    // `pbm` alone (the runner asks for none of its own), so the chapters' compiled code
-    // is reused and a check compiles the runner and the reader's file, nothing else.
-    let build = cargo()
-        .current_dir(root)
-        .args(["build", "--release", "--quiet", "--message-format=short"])
-        .args(["-p", "pbm", "-p", "pbm-practice-runner"])
-        .output()
-        .map_err(|e| Error::Practice(format!("cannot run cargo: {e}")))?;
-    if !build.status.success() {
-        let errors: Vec<String> = String::from_utf8_lossy(&build.stderr)
-            .lines()
-            .filter(|l| l.contains("error") || l.contains("warning: unused"))
-            .map(str::to_string)
-            .collect();
-        let mut lines = vec![format!("{} does not compile:", task.file)];
-        lines.extend(errors);
-        return Ok(Checked { passed: false, lines, printed: Vec::new() });
-    }
+    let warnings = match build(root, task, &file)? {
+        Built::Ok(warnings) => warnings,
+        Built::Failed(lines) => return Ok(Checked::failed(lines)),
+    };
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map_or_else(|| root.join("target"), |d| root.join(d));
     let runner = target.join("release").join("pbm-practice-runner");
@@ -329,15 +483,11 @@ pub fn check(root: &Path, task: &Task) -> Result<Checked, Error> {
             Ok(None) if started.elapsed() > TIME_LIMIT => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Ok(Checked {
-                    passed: false,
-                    lines: vec![format!(
-                        "the checks did not finish in {} s: does a loop in your code \
-                         never end?",
-                        TIME_LIMIT.as_secs()
-                    )],
-                    printed: Vec::new(),
-                });
+                return Ok(Checked::failed(vec![format!(
+                    "the checks did not finish in {} s: does a loop in your code never \
+                     end?",
+                    TIME_LIMIT.as_secs()
+                )]));
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(20)),
             Err(e) => {
@@ -352,17 +502,8 @@ pub fn check(root: &Path, task: &Task) -> Result<Checked, Error> {
         .ok()
         .and_then(|r| serde_json::from_slice::<Value>(&r).ok())
     else {
-        let why = if stderr.contains("has overflowed its stack") {
-            "your code overflowed the stack: does a function of yours call itself \
-             without end?"
-                .to_string()
-        } else {
-            format!(
-                "your code ended the check before it could report ({status}): does it \
-                 call std::process::exit or abort?"
-            )
-        };
-        return Ok(Checked { passed: false, lines: vec![why], printed });
+        let why = crashed(status, &stderr);
+        return Ok(Checked { passed: false, lines: vec![why], printed, warnings });
     };
     let passed = report["passed"].as_bool() == Some(true);
     let lines = report["lines"]
@@ -373,7 +514,290 @@ pub fn check(root: &Path, task: &Task) -> Result<Checked, Error> {
         std::fs::write(&passed_file, "")
             .map_err(|source| Error::Write { path: passed_file, source })?;
     }
-    Ok(Checked { passed, lines, printed })
+    Ok(Checked { passed, lines, printed, warnings })
+}
+
+/// How often `watch` looks at the reader's file.
+pub const WATCH_EVERY: Duration = Duration::from_millis(250);
+
+/// The task `watch` starts with when none is named: the first started and not passed,
+/// else the first not passed; None when every task has passed.
+pub fn next_task(
+    chapters: &[Chapter],
+    root: &Path,
+    after: Option<&Task>,
+) -> Option<&'static Task> {
+    let all = tasks(chapters);
+    let passed = |t: &Task| folder(root, t).join(".passed").is_file();
+    let started = |t: &Task| folder(root, t).join(t.file).is_file();
+    match after {
+        // The next one in the book's order not yet passed, round to the start.
+        Some(done) => {
+            let at = all.iter().position(|t| t.id == done.id).unwrap_or(0);
+            all.iter()
+                .cycle()
+                .skip(at + 1)
+                .take(all.len())
+                .find(|t| t.id != done.id && !passed(t))
+                .copied()
+        }
+        None => all
+            .iter()
+            .find(|t| started(t) && !passed(t))
+            .or_else(|| all.iter().find(|t| !passed(t)))
+            .copied(),
+    }
+}
+
+/// What identifies a version of a file: its length and time of change.
+fn version(file: &Path) -> Option<(u64, std::time::SystemTime)> {
+    let meta = std::fs::metadata(file).ok()?;
+    Some((meta.len(), meta.modified().ok()?))
+}
+
+/// `pbm practice watch`: checks `task` (or [`next_task`]), then again each time its
+/// file is saved, as rustlings does; when a check passes it starts the next task not
+/// yet passed and watches that. `say` prints; it runs until every task has passed,
+/// or until `say` fails (the reader closed the terminal) or the reader stops it.
+pub fn watch(
+    chapters: &[Chapter],
+    root: &Path,
+    task: Option<&'static Task>,
+    say: &mut dyn FnMut(&str) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let Some(mut task) = task.or_else(|| next_task(chapters, root, None)) else {
+        return say("every task has passed: nothing to watch\n");
+    };
+    loop {
+        let file = folder(root, task).join(task.file);
+        if !file.is_file() {
+            say(&(start(root, task)? + "\n"))?;
+        }
+        say(&format!(
+            "watching {}: save it to check again (Ctrl-C stops)\n",
+            file.display()
+        ))?;
+        let mut seen = version(&file);
+        loop {
+            let checked = check(root, task)?;
+            say(&checked.text(task.id))?;
+            if checked.passed {
+                break;
+            }
+            // Until the file changes (a save while the check ran counts too).
+            while version(&file) == seen {
+                std::thread::sleep(WATCH_EVERY);
+            }
+            // An editor may write a file in pieces: let the save finish.
+            std::thread::sleep(WATCH_EVERY);
+            seen = version(&file);
+            say(&format!("\n{} changed: checking again\n", task.file))?;
+        }
+        match next_task(chapters, root, Some(task)) {
+            Some(next) => {
+                say(&format!(
+                    "\n{} passed; next: {} ({})\n",
+                    task.id, next.id, next.title
+                ))?;
+                task = next;
+            }
+            None => {
+                return say(&format!(
+                    "\n{} passed, and with it every task\n",
+                    task.id
+                ));
+            }
+        }
+    }
+}
+
+/// Why the runner ended without a report, in the reader's words: a stack overflow,
+/// another signal, or an exit of its own.
+fn crashed(status: std::process::ExitStatus, stderr: &str) -> String {
+    if stderr.contains("has overflowed its stack") {
+        return "your code overflowed the stack: does a function of yours call itself \
+                without end?"
+            .to_string();
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt as _;
+        match status.signal() {
+            Some(6) => {
+                return "your code aborted (SIGABRT): std::process::abort, or a panic \
+                        while a panic was being handled"
+                    .to_string();
+            }
+            Some(9) => {
+                return "your code was killed (SIGKILL): did it use up the memory, a \
+                        Vec growing without end?"
+                    .to_string();
+            }
+            Some(11) => {
+                return "your code crashed (SIGSEGV, a bad memory access): look at any \
+                        `unsafe` block"
+                    .to_string();
+            }
+            Some(signal) => {
+                return format!("your code crashed: it died of signal {signal}");
+            }
+            None => {}
+        }
+    }
+    format!(
+        "your code ended the check before it could report ({status}): does it call \
+         std::process::exit?"
+    )
+}
+
+/// What building the runner with the reader's file gave.
+enum Built {
+    /// It compiled: the warnings about the reader's file.
+    Ok(Vec<String>),
+    /// It did not: what to tell the reader.
+    Failed(Vec<String>),
+}
+
+/// Builds the runner with the reader's file `file` in the release profile, as `cargo
+/// run --release` builds the book, and `pbm` in the same build: Cargo then settles every
+/// shared dependency's features as it did for `pbm` alone (the runner asks for none of
+/// its own), so the chapters' compiled code is reused and a check compiles the runner
+/// and the reader's file, nothing else. Cargo's progress goes to the terminal (the first
+/// check after a build with other features compiles the chapters, for minutes); rustc's
+/// diagnostics come back as JSON, each rendered as rustc prints it.
+fn build(root: &Path, task: &Task, file: &Path) -> Result<Built, Error> {
+    let mut child = cargo()
+        .current_dir(root)
+        .args(["build", "--release", "--message-format=json"])
+        .args(["-p", "pbm", "-p", "pbm-practice-runner"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| Error::Practice(format!("cannot run cargo: {e}")))?;
+    // Cargo's own lines: progress shown as it comes, the rest kept for a failure.
+    let stderr = child.stderr.take();
+    let progress = std::thread::spawn(move || {
+        use std::io::BufRead as _;
+        let mut kept = String::new();
+        for line in std::io::BufReader::new(stderr?).lines().map_while(Result::ok) {
+            if line.trim_start().starts_with("Compiling ") {
+                use std::io::Write as _;
+                let _ = writeln!(std::io::stderr(), "  {}", line.trim());
+            } else {
+                kept.push_str(&line);
+                kept.push('\n');
+            }
+        }
+        Some(kept)
+    });
+    let output = child
+        .wait_with_output()
+        .map_err(|e| Error::Practice(format!("cannot run cargo: {e}")))?;
+    let cargo_said = progress.join().ok().flatten().unwrap_or_default();
+    let diagnostics = diagnostics(&String::from_utf8_lossy(&output.stdout), file);
+    let yours = |d: &&Diagnostic| d.in_file;
+    let warnings: Vec<String> = diagnostics
+        .iter()
+        .filter(|d| d.level == "warning")
+        .filter(yours)
+        .map(|d| d.rendered.clone())
+        .collect();
+    if output.status.success() {
+        return Ok(Built::Ok(warnings));
+    }
+    let mut lines = vec![format!("{} does not compile:", task.file)];
+    let errors = || diagnostics.iter().filter(|d| d.level == "error");
+    for d in errors().filter(|d| d.runner) {
+        if d.in_glue {
+            lines.push(called_as(task, d));
+        } else {
+            lines.push(d.rendered.trim_end().to_string());
+        }
+    }
+    if lines.len() == 1 {
+        // Nothing wrong in the reader's file or its call: the book's own code or Cargo
+        // failed, and says why.
+        lines = vec![
+            "the book's code did not build, so your file was not checked; Cargo said:"
+                .to_string(),
+        ];
+        lines.extend(errors().map(|d| d.rendered.trim_end().to_string()));
+        lines.extend(
+            cargo_said.lines().filter(|l| !l.trim().is_empty()).map(String::from),
+        );
+    }
+    Ok(Built::Failed(lines))
+}
+
+/// One of rustc's diagnostics of the runner's build.
+struct Diagnostic {
+    level: String,
+    /// As rustc prints it: the message, the source lines, the notes and the help.
+    rendered: String,
+    /// rustc's message alone, and its notes (`expected fn pointer … found fn item …`).
+    message: String,
+    notes: Vec<String>,
+    /// Whether it is about the runner's crate (the reader's file and its call), not
+    /// the book's.
+    runner: bool,
+    /// Whether a span is in the reader's file, or in the generated glue that calls it.
+    in_file: bool,
+    in_glue: bool,
+}
+
+/// The diagnostics in Cargo's JSON messages (`--message-format=json`) about the
+/// runner's build (not the summaries "aborting due to …"), with where they point.
+fn diagnostics(json_lines: &str, file: &Path) -> Vec<Diagnostic> {
+    let file = file.display().to_string();
+    json_lines
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|m| m["reason"] == "compiler-message")
+        .map(|m| {
+            let runner = m["package_id"]
+                .as_str()
+                .is_some_and(|p| p.contains("pbm-practice-runner"));
+            (runner, m["message"].clone())
+        })
+        .filter(|(_, m)| m["spans"].as_array().is_some_and(|s| !s.is_empty()))
+        .map(|(runner, m)| {
+            let spans = m["spans"].as_array().cloned().unwrap_or_default();
+            let named = |f: &dyn Fn(&str) -> bool| {
+                spans.iter().any(|s| s["file_name"].as_str().is_some_and(f))
+            };
+            let notes = m["children"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|c| c["message"].as_str().map(String::from))
+                .collect();
+            Diagnostic {
+                level: m["level"].as_str().unwrap_or_default().to_string(),
+                rendered: m["rendered"].as_str().unwrap_or_default().to_string(),
+                message: m["message"].as_str().unwrap_or_default().to_string(),
+                notes,
+                runner,
+                in_file: named(&|f| f == file),
+                in_glue: named(&|f| f.ends_with("glue.rs")),
+            }
+        })
+        .collect()
+}
+
+/// An error where the book calls the reader's function (a renamed or private function,
+/// a changed signature): what the book calls, with rustc's message and notes.
+fn called_as(task: &Task, d: &Diagnostic) -> String {
+    let mut text = format!("error: {}", d.message);
+    for note in &d.notes {
+        text.push_str(&format!("\n  = note: {note}"));
+    }
+    let wanted = signature(task.stub).unwrap_or_else(|| "the stub's function".into());
+    text.push_str(&format!(
+        "\nThe book's check calls your function as the stub declares it:\n    {wanted}\n\
+         Keep that name, `pub`, and that signature ({}).",
+        task.file
+    ));
+    text
 }
 
 #[cfg(test)]
@@ -442,6 +866,18 @@ mod tests {
         assert!(before.contains("try it first"), "{before}");
         std::fs::write(folder(root.path(), &TASK).join(".tried"), "").unwrap();
         assert_eq!(solution(root.path(), &TASK).unwrap(), "fn s() {}\n");
+        // The whole file, but its anchor lines, so pasted over the stub it compiles.
+        let whole = Task {
+            solution: Listing {
+                source: "use a::B;\n// ANCHOR: s\npub fn s() {}\n// ANCHOR_END: s\n",
+                anchor: "s",
+            },
+            ..TASK
+        };
+        assert_eq!(
+            solution(root.path(), &whole).unwrap(),
+            "use a::B;\npub fn s() {}\n"
+        );
     }
 
     #[test]
@@ -452,6 +888,112 @@ mod tests {
         ));
         assert!(text.contains("pbm_ode::practice::check_euler(reader::euler_step)"));
         assert!(text.contains("const TASK: &str = \"ode/euler\";"));
+    }
+
+    #[test]
+    fn a_report_is_wrapped_at_spaces_but_rustcs_rendering_never() {
+        let long = "word ".repeat(40);
+        let text = Checked {
+            passed: false,
+            lines: vec![
+                long.trim().to_string(),
+                "error: x\n --> a.rs:1:2\n  |   ^^^".into(),
+            ],
+            printed: Vec::new(),
+            warnings: Vec::new(),
+        }
+        .text("ode/euler");
+        assert!(text.starts_with("✗ ode/euler\n  word word"), "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= WIDTH), "{text}");
+        assert!(
+            text.lines().nth(2).is_some_and(|l| l.starts_with("    word")),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("  error: x\n   --> a.rs:1:2\n    |   ^^^\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_signature_the_book_calls_is_the_stubs() {
+        let stub = "use a::B;\n/// Doc.\npub fn step(\n    x: &mut B,\n    h: f64,\n) -> f64 {\n    todo!()\n}\n";
+        assert_eq!(
+            signature(stub).unwrap(),
+            "pub fn step( x: &mut B, h: f64, ) -> f64"
+        );
+    }
+
+    /// One of Cargo's JSON lines for a diagnostic of `package` at `file`.
+    fn message(package: &str, level: &str, file: &str) -> String {
+        json!({
+            "reason": "compiler-message",
+            "package_id": format!("path+file:///w/{package}#{package}@0.1.0"),
+            "message": {
+                "level": level,
+                "message": "mismatched types",
+                "rendered": format!("{level}: mismatched types\n --> {file}:3:9\n"),
+                "spans": [{"file_name": file, "is_primary": true}],
+                "children": [{"message": "expected fn pointer `fn(f64)`", "children": []}],
+            }
+        })
+        .to_string()
+    }
+
+    #[test]
+    fn diagnostics_say_where_they_point_and_a_glue_error_is_the_books_call() {
+        let file = Path::new("/r/practice/ode-euler/euler.rs");
+        let lines = [
+            message("pbm-practice-runner", "error", "/t/out/glue.rs"),
+            message("pbm-practice-runner", "warning", "/r/practice/ode-euler/euler.rs"),
+            message("pbm-ode", "warning", "chapters/01-ode/src/lib.rs"),
+            r#"{"reason":"compiler-message","package_id":"x","message":{"level":"error","message":"aborting","rendered":"","spans":[],"children":[]}}"#.to_string(),
+            "not json".to_string(),
+        ]
+        .join("\n");
+        let found = diagnostics(&lines, file);
+        assert_eq!(found.len(), 3);
+        assert!(found[0].runner && found[0].in_glue && !found[0].in_file);
+        assert!(found[1].runner && found[1].in_file);
+        assert!(!found[2].runner && !found[2].in_file);
+        let said = called_as(&TASK, &found[0]);
+        assert!(
+            said.starts_with(
+                "error: mismatched types\n  = note: expected fn pointer"
+            )
+        );
+        assert!(
+            said.contains("pub fn euler_step()") && !said.contains("glue"),
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn the_editors_crate_has_a_module_behind_a_cfg_for_each_task() {
+        const TASKS: &[Task] = &[TASK];
+        let chapter = Chapter {
+            id: "ode",
+            number: 1,
+            title: "ODEs",
+            pages: "01-ode",
+            exercises: Vec::new(),
+            figures: Vec::new(),
+            shown: Vec::new(),
+            tables: &[],
+            demos: pbm_prelim::demo::Demos::NONE,
+            practice: TASKS,
+        };
+        let manifest = editor_manifest(std::slice::from_ref(&chapter));
+        assert!(
+            manifest.contains(
+                "\npbm-ode = { workspace = true, features = [\"book\"] }\n"
+            )
+        );
+        assert!(manifest.contains("\npbm-prelim = {"), "{manifest}");
+        let lib = editor_lib(&[chapter]);
+        assert!(lib.contains(
+            "#[rustfmt::skip]\n#[cfg(started_ode_euler)]\n#[path = \"../ode-euler/euler.rs\"]\npub mod ode_euler;\n"
+        ), "{lib}");
     }
 
     #[test]

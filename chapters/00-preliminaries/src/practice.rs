@@ -228,11 +228,10 @@ mod tests {
         );
         assert_eq!(number(24_610_000_000_000_000.0), "2.461e16");
         assert_eq!(number(-1234.567), "−1235");
-        assert_eq!((number(0.0), number(f64::NAN), number(f64::NEG_INFINITY)), (
-            "0".to_string(),
-            "NaN".to_string(),
-            "−∞".to_string()
-        ));
+        assert_eq!(
+            (number(0.0), number(f64::NAN), number(f64::NEG_INFINITY)),
+            ("0".to_string(), "NaN".to_string(), "−∞".to_string())
+        );
         let (mut a, mut b) = (sequence(7), sequence(7));
         let xs: Vec<f64> = (0..5).map(|_| a()).collect();
         assert!(xs.iter().all(|x| (-1.0..1.0).contains(x)));

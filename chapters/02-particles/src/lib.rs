@@ -9,6 +9,9 @@
 //! with 2D and 3D aliases. Forces carry their Jacobians for chapter 3, and condition
 //! functions are the vocabulary chapters 3, 4, 9 and 10 build on.
 
+// The practice files name the crate as a reader's code does (`pbm_particles::…`).
+extern crate self as pbm_particles;
+
 pub mod collision;
 pub mod condition;
 pub mod demos;

@@ -4,14 +4,21 @@
 //! differences), on a cubic motion it must reproduce exactly, and by the order of
 //! its error on the chapter's falling box; the separation on rectangles with a
 //! closed form and on random pairs against brute force: vertices inside, edges
-//! crossing, and the gap along directions all round the circle.
+//! crossing, and the gap along directions all round the circle. Two more tasks
+//! come from the broad phase and the collision-time search: the coherent sweep's
+//! insertion sort, checked against brute force (the ends out of order, the pairs
+//! whose begin and end passed, the overlap table), and Baraff's secant search,
+//! checked by its trials: the first one on a gap closing at a constant rate, every
+//! one inside the bracket, and how many it takes where the secant alone would creep.
 
 use crate::polygon::ConvexPolygon;
 use crate::toi::FallingBox;
 use nalgebra::Vector2;
+use pbm_prelim::PbmError;
 use pbm_prelim::practice::{
-    Listing, Report, Task, numbers, observed_order, sequence,
+    Listing, Report, Task, number, numbers, observed_order, sequence,
 };
+use std::collections::BTreeSet;
 
 /// A cubic Hermite curve the reader writes (the signature of
 /// [`crate::toi::hermite`]).
@@ -19,6 +26,10 @@ pub type HermiteFn = fn(&[f64], &[f64], &[f64], &[f64], f64, f64) -> Vec<f64>;
 
 /// A separation of two convex polygons the reader writes.
 pub type SeparationFn = fn(&ConvexPolygon, &ConvexPolygon) -> f64;
+
+/// A re-sort of one axis's interval ends the reader writes: the exchanges made and
+/// the pairs met.
+pub type ResortFn = fn(&mut [(u32, bool, f64)]) -> (usize, Vec<(u32, u32)>);
 
 /// The chapter's tasks.
 pub const TASKS: &[Task] = &[
@@ -40,7 +51,10 @@ pub const TASKS: &[Task] = &[
             "At s = 0 only 2s³ − 3s² + 1 is non-zero and only s³ − 2s² + s has a \
              slope; at s = 1 the same holds for −2s³ + 3s² and s³ − s².",
         ],
-        solution: Listing { source: include_str!("toi.rs"), anchor: "hermite" },
+        solution: Listing {
+            source: include_str!("practice/hermite_solution.rs"),
+            anchor: "hermite",
+        },
     },
     Task {
         id: "collision/separating-axis",
@@ -64,6 +78,53 @@ pub const TASKS: &[Task] = &[
         solution: Listing {
             source: include_str!("practice/separation_solution.rs"),
             anchor: "separation",
+        },
+    },
+    Task {
+        id: "collision/sweep",
+        title: "the coherent sweep's insertion sort",
+        section: "Bounding boxes and the coherent sweep",
+        page: "07-collision/broad-phase.md",
+        equation: "interval-overlap",
+        difficulty: 2,
+        file: "sweep.rs",
+        stub: include_str!("practice/sweep.rs"),
+        check: "pbm_collision::practice::check_sweep(reader::resort)",
+        hints: &[
+            "For k from 1 to the end, move ends[k] back one place at a time while the \
+             end before it belongs after it; count each swap.",
+            "p belongs after q when p.2 > q.2, or when they are equal and p is an end \
+             and q a begin (p.1 false, q.1 true). Never swap two equal ends of the same \
+             kind.",
+            "At each swap of a begin with an end of a different box, note the pair \
+             (min, max) if it is not noted yet: that pair's overlap may have changed.",
+        ],
+        solution: Listing {
+            source: include_str!("practice/sweep_solution.rs"),
+            anchor: "resort",
+        },
+    },
+    Task {
+        id: "collision/collision-time",
+        title: "Baraff's secant search for the time of collision",
+        section: "The time of collision, and tunnelling",
+        page: "07-collision/collision-time.md",
+        equation: "secant-collision-time",
+        difficulty: 2,
+        file: "secant.rs",
+        stub: include_str!("practice/secant.rs"),
+        check: "pbm_collision::practice::check_collision_time(reader::collision_time)",
+        hints: &[
+            "Measure gap(t0) and gap(t1) first and return the error unless the first \
+             is above ε and the second below −ε. Keep (t_lo, d_lo) and (t_hi, d_hi).",
+            "The secant estimate is t_lo + (t_hi − t_lo) d_lo/(d_lo − d_hi). If it is \
+             within a tenth of the width of either end, take the midpoint instead.",
+            "Measure d at the trial; if |d| ≤ ε return the trial's time, else replace \
+             (t_lo, d_lo) when d > 0 and (t_hi, d_hi) when d < 0, and try again.",
+        ],
+        solution: Listing {
+            source: include_str!("practice/secant_solution.rs"),
+            anchor: "collision_time",
         },
     },
 ];
@@ -106,7 +167,8 @@ impl Step {
         }
         if !x.iter().all(|v| v.is_finite()) {
             return Err(format!(
-                "your curve at s = {s} is {x:?}: not a finite number"
+                "your curve at s = {s} is {}: not a finite number",
+                numbers(&x)
             ));
         }
         Ok(x)
@@ -359,32 +421,20 @@ fn check_rectangles(f: SeparationFn) -> Result<(), String> {
         if (got - want).abs() <= 1e-12 {
             continue;
         }
-        let near = |x: f64| (got - x).abs() <= 1e-9;
-        let why = if near(-want) {
-            "the sign is reversed: a positive separation means apart, a negative one \
-             is a depth"
-        } else if near(smallest(&all_gaps(&a, &b, false, true))) {
-            "that is the smallest gap over the normals. One axis with a gap is \
-             enough to prove them apart, so the separation is the largest gap over \
-             the candidates"
-        } else if near(largest(&all_gaps(&a, &b, true, true))) {
-            "you measured to the other polygon's farthest vertex; the gap along n is \
-             to its nearest: the least of n·(v − corner) over its vertices"
-        } else if near(largest(&all_gaps(&a, &b, false, false))) {
-            "your gaps are scaled by the edges' lengths: (e_y, −e_x) is as long as \
-             the edge, and a gap is a distance only along a unit normal"
-        } else {
+        let why = identify_separation_slip(f).unwrap_or(
             "it is the largest of the gaps along the four directions of the \
-             rectangles' sides, each from A's farthest vertex to B's nearest"
-        };
+             rectangles' sides, each from A's farthest vertex to B's nearest",
+        );
         let (state, amount) =
             if want > 0.0 { ("apart by", want) } else { ("overlapping by", -want) };
         return Err(format!(
             "A, 2 × 1 at the origin, and B, 0.8 × 1.5 at {} in A's frame (both \
-             turned by 0.7 rad), are {state} {amount:.4}, the largest of the gaps {} \
-             along ±x, ±y; your separation is {got:.4}: {why}.",
+             turned by 0.7 rad), are {state} {}, the largest of the gaps {} along \
+             ±x, ±y; your separation is {}: {why}.",
             numbers(centre.as_slice()),
-            numbers(&gaps)
+            number(amount),
+            numbers(&gaps),
+            number(got)
         ));
     }
     Ok(())
@@ -512,58 +562,69 @@ pub fn check_separation(f: SeparationFn) -> Report {
         let pair = format!("A = {}, B = {}", polygon(&a), polygon(&b));
         if !(ab.is_finite() && ba.is_finite()) {
             return Report::fail(format!(
-                "your separation is {ab} (and {ba} with the polygons swapped) for {pair}"
+                "your separation is {} (and {} with the polygons swapped) for {pair}",
+                number(ab),
+                number(ba)
             ));
         }
+        let mut problems = Vec::new();
         if (ab - ba).abs() > 1e-9 * (1.0 + ab.abs()) {
-            return Report::fail(format!(
-                "your separation is {ab:.4} with A first and {ba:.4} with B first, \
-                 for {pair}: it must not depend on the order. The candidates are the \
-                 edge normals of both polygons: along an edge of B, the gap is how \
-                 far A's nearest vertex lies beyond that edge."
+            problems.push(format!(
+                "your separation is {} with A first and {} with B first, for {pair}: \
+                 it must not depend on the order. The candidates are the edge normals \
+                 of both polygons: along an edge of B, the gap is how far A's nearest \
+                 vertex lies beyond that edge.",
+                number(ab),
+                number(ba)
             ));
         }
         match overlaps {
-            None if ab <= 0.0 => {
-                return Report::fail(format!(
-                    "{pair} are apart: no vertex of either is inside the other and \
-                     no edges cross, and along some direction they are {best:.4} \
-                     apart. Your separation is {ab:.4}, which says they touch or \
-                     overlap: some edge normal of one of them separates them, and \
-                     the separation is the largest gap over all the candidates."
-                ));
-            }
-            Some(why) if ab > 0.0 => {
-                return Report::fail(format!(
-                    "{pair} overlap ({why}), and your separation is {ab:.4}, which \
-                     says they are apart. No axis can show a gap between overlapping \
-                     shapes: along n the gap runs from A's farthest vertex (the \
-                     largest n·p) to B's nearest (the smallest n·q)."
-                ));
-            }
+            None if ab <= 0.0 => problems.push(format!(
+                "{pair} are apart: no vertex of either is inside the other and no \
+                 edges cross, and along some direction they are {} apart. Your \
+                 separation is {}, which says they touch or overlap: some edge normal \
+                 of one of them separates them, and the separation is the largest gap \
+                 over all the candidates.",
+                number(best),
+                number(ab)
+            )),
+            Some(why) if ab > 0.0 => problems.push(format!(
+                "{pair} overlap ({why}), and your separation is {}, which says they \
+                 are apart. No axis can show a gap between overlapping shapes: along n \
+                 the gap runs from A's farthest vertex (the largest n·p) to B's \
+                 nearest (the smallest n·q).",
+                number(ab)
+            )),
             _ => {}
         }
         if ab > best + 1e-7 {
-            return Report::fail(format!(
-                "your separation of {pair} is {ab:.6}, but no direction at all shows \
-                 a gap larger than {best:.6} (trying directions all round the \
-                 circle): along a unit normal n the gap is min_B n·q − max_A n·p. Is \
-                 your normal a unit vector, and do you measure to the nearest \
-                 vertex?"
+            problems.push(format!(
+                "your separation of {pair} is {}, but no direction at all shows a gap \
+                 larger than {} (trying directions all round the circle): along a unit \
+                 normal n the gap is min_B n·q − max_A n·p. Is your normal a unit \
+                 vector, and do you measure to the nearest vertex?",
+                number(ab),
+                number(best)
             ));
+        } else if best < 0.0 && ab < best - 1e-7 {
+            problems.push(format!(
+                "{pair} overlap, and the least overlap over every direction is {}: \
+                 that is their depth, and an edge normal of one of them attains it. \
+                 Your separation says {}: take the largest gap over every candidate, \
+                 the edges of A and the edges of B.",
+                number(-best),
+                number(-ab)
+            ));
+        }
+        if !problems.is_empty() {
+            if let Some(why) = identify_separation_slip(f) {
+                problems.insert(0, format!("What your separation does: {why}."));
+            }
+            return Report::fail_all(problems);
         }
         if best < 0.0 {
             overlapping += 1;
             worst_depth = worst_depth.max((ab - best).abs());
-            if ab < best - 1e-7 {
-                return Report::fail(format!(
-                    "{pair} overlap, and the least overlap over every direction is \
-                     {:.6}: that is their depth, and an edge normal of one of them \
-                     attains it. Your separation says {:.6}: take the largest gap \
-                     over every candidate, the edges of A and the edges of B.",
-                    -best, -ab
-                ));
-            }
         } else {
             apart += 1;
         }
@@ -588,13 +649,704 @@ pub fn check_separation(f: SeparationFn) -> Report {
     ])
 }
 
+/// The gap min over `to` of n·q minus max over `from` of n·p.
+fn projected_gap(n: &Vector2<f64>, from: &ConvexPolygon, to: &ConvexPolygon) -> f64 {
+    let far =
+        from.vertices().iter().map(|p| n.dot(p)).fold(f64::NEG_INFINITY, f64::max);
+    let near = to.vertices().iter().map(|q| n.dot(q)).fold(f64::INFINITY, f64::min);
+    near - far
+}
+
+/// The gaps along the inward edge normals of both polygons, measured as the stub's
+/// formula measures them (min over the other minus max over the edge's own).
+fn inward_gaps(a: &ConvexPolygon, b: &ConvexPolygon) -> Vec<f64> {
+    let mut gaps = Vec::new();
+    for (p, q) in [(a, b), (b, a)] {
+        gaps.extend(
+            (0..p.vertices().len()).map(|i| projected_gap(&-p.normal(i), p, q)),
+        );
+    }
+    gaps
+}
+
+/// A slip in a separation, told by the value it gives for a pair: whether `got` is
+/// what the slip gives for (a, b).
+type SlipTest = fn(&ConvexPolygon, &ConvexPolygon, f64) -> bool;
+
+fn near_value(got: f64, x: f64) -> bool {
+    (got - x).abs() <= 1e-9 * (1.0 + x.abs())
+}
+
+/// The slips a separation is tested for, the most specific first, each with what the
+/// reader is told.
+fn separation_slips() -> Vec<(SlipTest, &'static str)> {
+    vec![
+        (
+            |a, b, got| near_value(got, -largest(&all_gaps(a, b, false, true))),
+            "the sign is reversed: a positive separation means apart, a negative one \
+             is a depth",
+        ),
+        (
+            |a, b, got| {
+                let negated: Vec<f64> =
+                    all_gaps(a, b, true, true).iter().map(|g| -g).collect();
+                near_value(got, largest(&negated))
+                    || near_value(got, largest(&inward_gaps(a, b)))
+            },
+            "your normals point into the polygon: for a counter-clockwise polygon the \
+             outward normal of the edge e = v₁ − v₀ is (e_y, −e_x)/|e|, or `normal(i)`; \
+             (−e_y, e_x) points inwards",
+        ),
+        (
+            |a, b, got| near_value(got, smallest(&all_gaps(a, b, false, true))),
+            "that is the smallest gap over the normals. One axis with a gap is enough to \
+             prove them apart, so the separation is the largest gap over the candidates",
+        ),
+        (
+            |a, b, got| near_value(got, largest(&all_gaps(a, b, true, true))),
+            "you measured to the other polygon's farthest vertex; the gap along n is to \
+             its nearest: the least of n·(v − corner) over its vertices",
+        ),
+        (
+            |a, b, got| near_value(got, largest(&all_gaps(a, b, false, false))),
+            "your gaps are scaled by the edges' lengths: (e_y, −e_x) is as long as the \
+             edge, and a gap is a distance only along a unit normal",
+        ),
+        (
+            |a, b, got| {
+                near_value(got, largest(&edge_gaps(a, b, false, true)))
+                    || near_value(got, largest(&edge_gaps(b, a, false, true)))
+            },
+            "you tried the edge normals of one polygon only; an edge of either can be \
+             the one that separates, so try the edges of A against B and the edges of B \
+             against A",
+        ),
+        (
+            |a, b, got| {
+                let gaps = all_gaps(a, b, false, true);
+                near_value(got, largest(&gaps))
+                    || gaps.iter().any(|&g| g > 0.0 && near_value(got, g))
+            },
+            "your answer is the gap along one candidate, but a larger gap exists: \
+             stopping at the first axis with a positive gap proves the polygons apart, \
+             but the separation is the largest gap over all the candidates, whatever \
+             order you try them in",
+        ),
+    ]
+}
+
+/// Which slip the reader's separation makes: the first whose value matches the
+/// reader's on every one of a few random pairs, apart and overlapping, on which the
+/// reader is wrong at least once.
+fn identify_separation_slip(f: SeparationFn) -> Option<&'static str> {
+    let mut next = sequence(0x51_1b5);
+    let mut pairs = Vec::new();
+    for _ in 0..40 {
+        if pairs.len() >= 8 {
+            break;
+        }
+        let a = random_polygon(&mut next, Vector2::zeros(), 1.0);
+        let direction = std::f64::consts::PI * next();
+        let reach = 1.3 + 1.3 * next();
+        let radius = 0.85 + 0.35 * next();
+        let centre = Vector2::new(direction.cos(), direction.sin()) * reach;
+        let b = random_polygon(&mut next, centre, radius);
+        if let (Some(a), Some(b)) = (a, b) {
+            pairs.push((a, b));
+        }
+    }
+    let got: Vec<(f64, f64)> =
+        pairs.iter().map(|(a, b)| (f(a, b), f(b, a))).collect();
+    let wrong = pairs.iter().zip(&got).any(|((a, b), &(ab, ba))| {
+        let want = largest(&all_gaps(a, b, false, true));
+        !near_value(ab, want) || !near_value(ba, want)
+    });
+    if !wrong {
+        return None;
+    }
+    separation_slips().into_iter().find_map(|(test, why)| {
+        pairs
+            .iter()
+            .zip(&got)
+            .all(|((a, b), &(ab, ba))| test(a, b, ab) && test(b, a, ba))
+            .then_some(why)
+    })
+}
+
+/// One interval end as the sweep task writes it: (box, begin, x).
+type End = (u32, bool, f64);
+
+/// Whether end p belongs after end q: a larger x, or an end after a begin at equal x.
+fn belongs_after(p: &End, q: &End) -> bool {
+    p.2 > q.2 || (p.2 == q.2 && !p.1 && q.1)
+}
+
+/// An end for a message: "the begin of box 3 (x = 1.5)".
+fn end_name(e: &End) -> String {
+    let kind = if e.1 { "begin" } else { "end" };
+    format!("the {kind} of box {} (x = {})", e.0, number(e.2))
+}
+
+fn pair_list(pairs: &[(u32, u32)]) -> String {
+    let shown: Vec<String> =
+        pairs.iter().map(|(i, j)| format!("({i}, {j})")).collect();
+    shown.join(", ")
+}
+
+/// What an insertion sort must do to one list: the list sorted (stably, as an
+/// insertion sort leaves it), the pairs of ends out of order, and of those the
+/// begin/end pairs of two boxes that start overlapping (an end moving back past a
+/// begin) and that stop (a begin moving back past an end… the end passing it), and
+/// the same-kind pairs that pass each other.
+struct Resorted {
+    sorted: Vec<End>,
+    inversions: usize,
+    moved: usize,
+    started: BTreeSet<(u32, u32)>,
+    ended: BTreeSet<(u32, u32)>,
+    same_kind: BTreeSet<(u32, u32)>,
+}
+
+fn resorted(before: &[End]) -> Resorted {
+    let mut sorted = before.to_vec();
+    // A stable sort by the same order: ties of the same kind keep their places.
+    sorted.sort_by(|p, q| {
+        if belongs_after(p, q) {
+            std::cmp::Ordering::Greater
+        } else if belongs_after(q, p) {
+            std::cmp::Ordering::Less
+        } else {
+            std::cmp::Ordering::Equal
+        }
+    });
+    let mut r = Resorted {
+        sorted,
+        inversions: 0,
+        moved: 0,
+        started: BTreeSet::new(),
+        ended: BTreeSet::new(),
+        same_kind: BTreeSet::new(),
+    };
+    for (k, q) in before.iter().enumerate() {
+        let mut passed = 0;
+        for p in &before[..k] {
+            if !belongs_after(p, q) {
+                continue;
+            }
+            passed += 1;
+            let pair = (p.0.min(q.0), p.0.max(q.0));
+            if p.0 == q.0 {
+                continue;
+            }
+            match (p.1, q.1) {
+                (false, true) => r.started.insert(pair),
+                (true, false) => r.ended.insert(pair),
+                _ => r.same_kind.insert(pair),
+            };
+        }
+        r.inversions += passed;
+        r.moved += usize::from(passed > 0);
+    }
+    r
+}
+
+/// Whether two boxes' intervals overlap (closed) in a list of ends.
+fn overlapping_pairs(ends: &[End]) -> BTreeSet<(u32, u32)> {
+    let n = ends.len() / 2;
+    let mut lo = vec![0.0; n];
+    let mut hi = vec![0.0; n];
+    for e in ends {
+        if e.1 { lo[e.0 as usize] = e.2 } else { hi[e.0 as usize] = e.2 }
+    }
+    let mut pairs = BTreeSet::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            if lo[i] <= hi[j] && lo[j] <= hi[i] {
+                pairs.insert((i as u32, j as u32));
+            }
+        }
+    }
+    pairs
+}
+
+/// Runs the reader's re-sort on `before` (last step's order, new coordinates): what
+/// is wrong with what it did, the most telling first, and the pairs it met.
+fn sweep_problems(
+    f: ResortFn,
+    before: &[End],
+    what: &str,
+) -> (Vec<String>, BTreeSet<(u32, u32)>) {
+    let want = resorted(before);
+    let mut list = before.to_vec();
+    pbm_prelim::practice::case(what.to_string());
+    let (count, pairs) = f(&mut list);
+    let mut problems = Vec::new();
+    let as_set = |l: &[End]| {
+        let mut keys: Vec<(u32, bool, u64)> =
+            l.iter().map(|e| (e.0, e.1, e.2.to_bits())).collect();
+        keys.sort_unstable();
+        keys
+    };
+    if as_set(&list) != as_set(before) {
+        problems.push(format!(
+            "for {what}, your list no longer holds the same ends: a re-sort only \
+             exchanges neighbours, so every (box, begin, x) stays, each once"
+        ));
+        return (problems, BTreeSet::new());
+    }
+    if let Some(k) = (1..list.len()).find(|&k| belongs_after(&list[k - 1], &list[k]))
+    {
+        let (p, q) = (list[k - 1], list[k]);
+        let why = if p.2 == q.2 {
+            "at equal x a begin goes before an end, so that touching intervals \
+             count as overlapping"
+        } else {
+            "every end must move back past all the ends larger than it"
+        };
+        problems.push(format!(
+            "for {what}, your list is not sorted: {} comes before {}: {why}",
+            end_name(&p),
+            end_name(&q)
+        ));
+    } else if list != want.sorted {
+        problems.push(format!(
+            "for {what}, your list is sorted but two ends with equal x of the same \
+             kind changed places: they are in order already, and exchanging them \
+             costs exchanges for nothing (compare with `>`, not `>=`)"
+        ));
+    }
+    if count != want.inversions {
+        let why = if count == want.moved && want.moved != want.inversions {
+            "you counted one for each end that moved; count every exchange of two \
+             neighbours, however far an end moves"
+                .to_string()
+        } else if count > want.inversions {
+            "an insertion sort exchanges two ends only when the earlier belongs after \
+             the later, so it makes exactly one exchange for each pair out of order"
+                .to_string()
+        } else {
+            "an insertion sort makes exactly one exchange for each pair of ends out \
+             of order, and your count is short: add one at every swap"
+                .to_string()
+        };
+        let out_of_order = match want.inversions {
+            1 => "1 pair of ends was".to_string(),
+            k => format!("{k} pairs of ends were"),
+        };
+        problems.push(format!(
+            "for {what}, you counted {count} exchanges where {out_of_order} out of \
+             order: {why}"
+        ));
+    }
+    let mut seen = BTreeSet::new();
+    let (mut twice, mut own, mut reversed) = (None, None, None);
+    for &(i, j) in &pairs {
+        if i == j {
+            own = Some(i);
+        } else if i > j {
+            reversed = Some((i, j));
+        }
+        if !seen.insert((i.min(j), i.max(j))) {
+            twice = Some((i.min(j), i.max(j)));
+        }
+    }
+    if let Some(i) = own {
+        problems.push(format!(
+            "for {what}, you list the pair ({i}, {i}): a box's own begin and end never \
+             pass each other, and a box does not overlap itself"
+        ));
+    }
+    if let Some((i, j)) = reversed {
+        problems.push(format!(
+            "for {what}, you list the pair ({i}, {j}): write each pair with the \
+             smaller index first, ({j}, {i})"
+        ));
+    }
+    if let Some((i, j)) = twice {
+        problems.push(format!(
+            "for {what}, you list the pair ({i}, {j}) twice: a box can pass both ends \
+             of another in one update, but the pair is tested once, so list it once"
+        ));
+    }
+    let expected: BTreeSet<(u32, u32)> =
+        want.started.union(&want.ended).copied().collect();
+    let extra: Vec<(u32, u32)> =
+        seen.difference(&expected).copied().filter(|(i, j)| i != j).collect();
+    let missing: Vec<(u32, u32)> = expected.difference(&seen).copied().collect();
+    if !extra.is_empty() {
+        let why = if extra.iter().all(|p| want.same_kind.contains(p)) {
+            "they only passed begin by begin or end by end, and two begins (or two \
+             ends) passing each other change no overlap: only a begin exchanged with \
+             an end can"
+        } else {
+            "no begin of one and end of the other were exchanged, so their overlap \
+             cannot have changed: list only the pairs met in an exchange"
+        };
+        problems
+            .push(format!("for {what}, you list {} where {why}", pair_list(&extra)));
+    }
+    if !missing.is_empty() {
+        let why = if missing.iter().all(|p| want.ended.contains(p)) {
+            "an end moving back past a begin of another box ends their overlap, and \
+             must be listed as well as a begin passing an end"
+        } else if missing.iter().all(|p| want.started.contains(p)) {
+            "a begin moving back past an end of another box starts their overlap, and \
+             must be listed as well as an end passing a begin"
+        } else {
+            "a begin of one and an end of the other passed each other, and that is \
+             where their overlap can change"
+        };
+        problems.push(format!(
+            "for {what}, your pairs lack {}: {why}",
+            pair_list(&missing)
+        ));
+    }
+    (problems, seen)
+}
+
+/// The ends of boxes `[lo, hi]`, in last step's order `order` (box, begin), at the
+/// boxes' new coordinates.
+fn ends_at(order: &[(u32, bool)], boxes: &[(f64, f64)]) -> Vec<End> {
+    order
+        .iter()
+        .map(|&(i, begin)| {
+            let (lo, hi) = boxes[i as usize];
+            (i, begin, if begin { lo } else { hi })
+        })
+        .collect()
+}
+
+/// The ends of `boxes` sorted, as (box, begin).
+fn sorted_order(boxes: &[(f64, f64)]) -> Vec<(u32, bool)> {
+    let ends: Vec<End> = boxes
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &(lo, hi))| [(i as u32, true, lo), (i as u32, false, hi)])
+        .collect();
+    resorted(&ends).sorted.iter().map(|e| (e.0, e.1)).collect()
+}
+
+/// Checks a re-sort: four small moves with an answer by hand (touching ends, an
+/// overlap that ends, a box that jumps clean over another), then 40 steps of 60
+/// boxes moving on a line, their ends on a grid so that ties happen. Each against
+/// brute force: the list sorted, one exchange per pair of ends out of order, the
+/// pairs met exactly those whose begin and end passed, and the overlap table kept
+/// from them equal to every pair tested.
+pub fn check_sweep(f: ResortFn) -> Report {
+    type Move = (&'static str, Vec<(f64, f64)>, Vec<(f64, f64)>);
+    let small: [Move; 4] = [
+        (
+            "two boxes that come to touch, [0, 1] and [1.5, 2.5] → [1, 2]",
+            vec![(0.0, 1.0), (1.5, 2.5)],
+            vec![(0.0, 1.0), (1.0, 2.0)],
+        ),
+        (
+            "box 3 moving left into box 2, as in the page's figure",
+            vec![(0.0, 1.0), (0.5, 1.6), (2.0, 3.0), (3.4, 4.0)],
+            vec![(0.0, 1.0), (0.5, 1.6), (2.0, 3.0), (2.6, 3.2)],
+        ),
+        (
+            "an overlap that ends, [0, 1] and [0.8, 2] → [1.2, 2.4]",
+            vec![(0.0, 1.0), (0.8, 2.0)],
+            vec![(0.0, 1.0), (1.2, 2.4)],
+        ),
+        (
+            "box 0 jumping clean over box 1, [0, 1] → [2, 3] past [1.5, 1.8]",
+            vec![(0.0, 1.0), (1.5, 1.8)],
+            vec![(2.0, 3.0), (1.5, 1.8)],
+        ),
+    ];
+    for (what, old, new) in &small {
+        let (problems, _) =
+            sweep_problems(f, &ends_at(&sorted_order(old), new), what);
+        if !problems.is_empty() {
+            return Report::fail_all(problems);
+        }
+    }
+    // Boxes on a line, 0.05 to 0.4 long, moving up to 0.03 a step, every coordinate
+    // on a grid of 0.01 so that ends meet exactly.
+    let mut next = sequence(0x5ee9_0007);
+    let grid = |x: f64| (x * 100.0).round() / 100.0;
+    let n = 60;
+    let mut boxes: Vec<(f64, f64)> = (0..n)
+        .map(|_| {
+            let lo = grid(8.0 * next());
+            (lo, grid(lo + 0.225 + 0.175 * next()))
+        })
+        .collect();
+    let speeds: Vec<f64> = (0..n).map(|_| 0.03 * next()).collect();
+    let mut order = sorted_order(&boxes);
+    let mut table = overlapping_pairs(&ends_at(&order, &boxes));
+    let (steps, mut exchanges, mut changes) = (40, 0, 0);
+    for step in 1..=steps {
+        for (b, v) in boxes.iter_mut().zip(&speeds) {
+            let shift = grid(v * (1.0 + 0.5 * next()));
+            *b = (grid(b.0 + shift), grid(b.1 + shift));
+        }
+        let before = ends_at(&order, &boxes);
+        let what = format!("step {step} of {n} moving boxes");
+        let (mut problems, met) = sweep_problems(f, &before, &what);
+        let truth = overlapping_pairs(&before);
+        for &(i, j) in met.iter().filter(|(i, j)| i < j && (*j as usize) < n) {
+            let (a, b) = (boxes[i as usize], boxes[j as usize]);
+            if a.0 <= b.1 && b.0 <= a.1 {
+                table.insert((i, j));
+            } else {
+                table.remove(&(i, j));
+            }
+        }
+        if table != truth {
+            let lost: Vec<(u32, u32)> =
+                truth.symmetric_difference(&table).copied().collect();
+            problems.push(format!(
+                "at {what}, an overlap table kept by testing only the pairs you met \
+                 is wrong for {}: their overlap changed and your sweep never met them",
+                pair_list(&lost)
+            ));
+        }
+        if !problems.is_empty() {
+            return Report::fail_all(problems);
+        }
+        let want = resorted(&before);
+        exchanges += want.inversions;
+        changes += want.started.len() + want.ended.len();
+        order = want.sorted.iter().map(|e| (e.0, e.1)).collect();
+    }
+    Report::pass(vec![
+        "four moves by hand: touching ends overlap, an overlap that ends is met, a \
+         box jumping over another is listed once"
+            .to_string(),
+        format!(
+            "{steps} steps of {n} boxes moving a little: sorted, {} exchanges a step \
+             on average, one for each pair of ends out of order, beside the {} ends \
+             walked",
+            number(exchanges as f64 / steps as f64),
+            2 * n
+        ),
+        format!(
+            "the pairs met are exactly those whose begin and end passed ({changes} in \
+             all), and the overlap table kept from them equals brute force at every \
+             step"
+        ),
+    ])
+}
+
+/// A collision-time search the reader writes.
+pub type CollisionTimeFn =
+    fn(&mut dyn FnMut(f64) -> f64, (f64, f64), f64) -> Result<f64, PbmError>;
+
+/// One search: the trials the reader's code asked for, in order, and its answer.
+struct Search {
+    trials: Vec<(f64, f64)>,
+    answer: Result<f64, PbmError>,
+}
+
+/// Runs the reader's search on `gap` over `bracket`, recording every gap it asks
+/// for. A search that asks for more than 10 000 is stopped with a panic that says so.
+fn search(
+    f: CollisionTimeFn,
+    gap: fn(f64) -> f64,
+    bracket: (f64, f64),
+    epsilon: f64,
+    what: &str,
+) -> Search {
+    pbm_prelim::practice::case(what.to_string());
+    let mut trials = Vec::new();
+    let mut counted = |t: f64| {
+        assert!(
+            trials.len() < 10_000,
+            "your search asked for 10 000 gaps on {what} without stopping"
+        );
+        let d = gap(t);
+        trials.push((t, d));
+        d
+    };
+    let answer = f(&mut counted, bracket, epsilon);
+    Search { trials, answer }
+}
+
+/// The gaps the search is tried on: (what, gap, bracket, ε).
+type GapCase = (&'static str, fn(f64) -> f64, (f64, f64), f64);
+
+const GAP_CASES: [GapCase; 4] = [
+    (
+        "a gap closing at a constant rate, d = 0.3 − 2t on [0, 0.4]",
+        |t| 0.3 - 2.0 * t,
+        (0.0, 0.4),
+        1e-6,
+    ),
+    (
+        "a cubic gap, as the Hermite curve gives, d = 0.4 − 0.5t − 3t² − 2t³ on \
+         [0.1, 0.5]",
+        |t| 0.4 - t * (0.5 + t * (3.0 + 2.0 * t)),
+        (0.1, 0.5),
+        1e-8,
+    ),
+    (
+        "a gap that bends hard, d = e^(−20t) − 0.01 on [0, 1]",
+        |t| (-20.0 * t).exp() - 0.01,
+        (0.0, 1.0),
+        1e-9,
+    ),
+    (
+        "a gap that wobbles, d = 0.25 − t + 0.1 sin 30t on [0.05, 0.6]",
+        |t| 0.25 - t + 0.1 * (30.0 * t).sin(),
+        (0.05, 0.6),
+        1e-7,
+    ),
+];
+
+/// What is wrong with one search, the most telling first, and the trial count.
+fn search_problems(
+    f: CollisionTimeFn,
+    (what, gap, (t0, t1), epsilon): GapCase,
+) -> (Vec<String>, usize) {
+    let run = search(f, gap, (t0, t1), epsilon, what);
+    let mut problems = Vec::new();
+    // The bracket the rule keeps, followed along the reader's own trials.
+    let (mut lo, mut hi) = ((t0, gap(t0)), (t1, gap(t1)));
+    let inner: Vec<(f64, f64)> =
+        run.trials.iter().copied().filter(|&(t, _)| t != t0 && t != t1).collect();
+    for (k, &(t, d)) in inner.iter().enumerate() {
+        if !(t > lo.0 && t < hi.0) {
+            problems.push(format!(
+                "on {what}, trial {} at t = {} lies outside the bracket [{}, {}] the \
+                 earlier trials left: a trial with a positive gap replaces t_lo, one \
+                 with a negative gap replaces t_hi, so the bracket keeps an end apart \
+                 and an end interpenetrating",
+                k + 1,
+                number(t),
+                number(lo.0),
+                number(hi.0)
+            ));
+            break;
+        }
+        if d.abs() <= epsilon {
+            break;
+        }
+        if d > 0.0 { lo = (t, d) } else { hi = (t, d) }
+    }
+    match &run.answer {
+        Err(e) => problems.push(format!(
+            "on {what}, your search returned an error after {} trials: {e}",
+            inner.len()
+        )),
+        Ok(t) if !t.is_finite() || *t < t0 || *t > t1 => problems.push(format!(
+            "on {what}, your time {} lies outside the step [{}, {}]",
+            number(*t),
+            number(t0),
+            number(t1)
+        )),
+        Ok(t) if gap(*t).abs() > epsilon => problems.push(format!(
+            "on {what}, the gap at your time {} is {}, outside ±ε = ±{}: stop only \
+             at a trial with |d| ≤ ε, and return that trial's time",
+            number(*t),
+            number(gap(*t)),
+            number(epsilon)
+        )),
+        Ok(_) => {}
+    }
+    (problems, inner.len())
+}
+
+/// Checks a collision-time search: the secant's first trial on a gap closing at a
+/// constant rate, then on four gaps, every trial inside the bracket the rule keeps,
+/// an answer within ε, few trials where the secant alone would creep, and errors for
+/// a bracket that does not straddle the band.
+pub fn check_collision_time(f: CollisionTimeFn) -> Report {
+    let mut problems = Vec::new();
+    let (name, gap, (t0, t1), epsilon) = GAP_CASES[0];
+    let run = search(f, gap, (t0, t1), epsilon, name);
+    let first = run.trials.iter().map(|&(t, _)| t).find(|&t| t != t0 && t != t1);
+    let secant = t0 + (t1 - t0) * gap(t0) / (gap(t0) - gap(t1));
+    match first {
+        Some(t) if (t - secant).abs() <= 1e-12 => {}
+        Some(t) => {
+            let why = if (t - 0.5 * (t0 + t1)).abs() <= 1e-12 {
+                "that is the midpoint, so either you bisect or your secant estimate \
+                 fell in the outer tenth of the bracket and the guard bisected. The \
+                 secant estimate t_lo + (t_hi − t_lo) d_lo/(d_lo − d_hi) lands on the \
+                 root at once"
+            } else if (t - (t1 - (secant - t0))).abs() <= 1e-12 {
+                "the secant's point measured from the wrong end: t_lo + (t_hi − t_lo) \
+                 d_lo/(d_lo − d_hi), with the gap at t_lo on top"
+            } else {
+                "the secant through (t_lo, d_lo) and (t_hi, d_hi) crosses zero at \
+                 t_lo + (t_hi − t_lo) d_lo/(d_lo − d_hi), exactly where a gap that \
+                 closes at a constant rate does"
+            };
+            problems.push(format!(
+                "on {name}, your first trial was t = {}, where the secant estimate is \
+                 {}: {why}",
+                number(t),
+                number(secant)
+            ));
+        }
+        None => {}
+    }
+    let mut counts = Vec::new();
+    for case in GAP_CASES {
+        let (mut found, trials) = search_problems(f, case);
+        counts.push(trials);
+        // The secant alone creeps on a bending gap; the guard bisects instead.
+        if trials > 60 {
+            found.insert(0, format!(
+                "on {}, your search took {trials} trials: on a gap that bends, the \
+                 secant estimate keeps landing just beside the same end and the bracket \
+                 shrinks slowly. Bisect when the estimate lands in the outer tenth of \
+                 the bracket",
+                case.0
+            ));
+        }
+        problems.extend(found);
+    }
+    if problems.is_empty() {
+        let touching =
+            search(f, |t| 0.5e-6 - t, (0.0, 1.0), 1e-6, "a gap within ε at t0");
+        let apart =
+            search(f, |t| 1.0 - t, (0.0, 0.5), 1e-6, "a gap still apart at t1");
+        for (run, which) in
+            [(touching, "already within ε at t0"), (apart, "still apart at t1")]
+        {
+            if let Ok(t) = run.answer {
+                problems.push(format!(
+                    "with the bodies {which}, your search returned t = {}: the bracket \
+                     must have a gap above ε at t0 and a depth below −ε at t1, and \
+                     otherwise the answer is PbmError::invalid",
+                    number(t)
+                ));
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Report::fail_all(problems);
+    }
+    Report::pass(vec![
+        format!(
+            "on a gap closing at a constant rate the first trial is the root, {}",
+            number(secant)
+        ),
+        format!(
+            "on a cubic, a bending and a wobbling gap every trial stays in the bracket \
+             and the time is within ε; trials: {}",
+            counts.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", ")
+        ),
+        "a bracket that does not straddle ±ε is an error".to_string(),
+    ])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::polygon::separation;
     use crate::toi::{hermite, quadratic};
 
-    pbm_prelim::answers!(separation => check_separation(separation::separation));
+    pbm_prelim::answers!(
+        separation => check_separation(separation::separation),
+        hermite => check_hermite(hermite::hermite),
+        sweep => check_sweep(sweep::resort),
+        secant => check_collision_time(secant::collision_time),
+    );
 
     #[test]
     fn the_books_functions_pass_their_checks() {
@@ -703,5 +1455,265 @@ mod tests {
             "must not depend on the order",
         );
         failing(|_, _| f64::NAN, "your separation of two rectangles is NaN");
+    }
+
+    #[test]
+    fn separation_slips_the_review_found_are_named() {
+        // Inward normals (−e_y, e_x), with the stub's formula.
+        check_separation(|a, b| largest(&inward_gaps(a, b)))
+            .assert_fails_with("point into the polygon");
+        // The first positive gap, in the order A's edges then B's.
+        let first_positive = |a: &ConvexPolygon, b: &ConvexPolygon| {
+            let gaps = all_gaps(a, b, false, true);
+            gaps.iter().copied().find(|&g| g > 0.0).unwrap_or_else(|| largest(&gaps))
+        };
+        check_separation(first_positive).assert_fails_with("whatever order");
+        // Only A's edges: named as well as caught.
+        check_separation(|a, b| separation_like(a, b, false, true, true, largest))
+            .assert_fails_with("one polygon only");
+    }
+
+    /// An insertion sort of the ends with `after` as its order, counting exchanges
+    /// (one per end moved when `per_end`) and noting the pairs `note` accepts.
+    fn resort_like(
+        ends: &mut [End],
+        after: fn(&End, &End) -> bool,
+        per_end: bool,
+        note: fn(&End, &End) -> bool,
+    ) -> (usize, Vec<(u32, u32)>) {
+        let (mut count, mut pairs) = (0, Vec::new());
+        for k in 1..ends.len() {
+            let mut m = k;
+            while m > 0 && after(&ends[m - 1], &ends[m]) {
+                let (a, b) = (ends[m - 1], ends[m]);
+                ends.swap(m - 1, m);
+                m -= 1;
+                count += usize::from(!per_end);
+                let pair = (a.0.min(b.0), a.0.max(b.0));
+                if a.0 != b.0 && note(&a, &b) && !pairs.contains(&pair) {
+                    pairs.push(pair);
+                }
+            }
+            count += usize::from(per_end && m < k);
+        }
+        (count, pairs)
+    }
+
+    #[test]
+    fn sweep_mutants_fail_with_the_diagnosis_meant_for_them() {
+        check_sweep(|e| resort_like(e, belongs_after, false, |a, b| a.1 != b.1))
+            .assert_passed();
+        // A correct alternative: bubble sort, passes until nothing moves.
+        check_sweep(|e| {
+            let (mut count, mut pairs) = (0, Vec::new());
+            let mut swapped = true;
+            while swapped {
+                swapped = false;
+                for k in 1..e.len() {
+                    if belongs_after(&e[k - 1], &e[k]) {
+                        let (a, b) = (e[k - 1], e[k]);
+                        e.swap(k - 1, k);
+                        (count, swapped) = (count + 1, true);
+                        let pair = (a.0.min(b.0), a.0.max(b.0));
+                        if a.1 != b.1 && !pairs.contains(&pair) {
+                            pairs.push(pair);
+                        }
+                    }
+                }
+            }
+            (count, pairs)
+        })
+        .assert_passed();
+        let failing =
+            |f: ResortFn, expect: &str| check_sweep(f).assert_fails_with(expect);
+        // Ends before begins at equal x.
+        failing(
+            |e| {
+                resort_like(
+                    e,
+                    |p, q| p.2 > q.2 || (p.2 == q.2 && p.1 && !q.1),
+                    false,
+                    |a, b| a.1 != b.1,
+                )
+            },
+            "a begin goes before an end",
+        );
+        // `>=`: equal ends exchanged.
+        failing(
+            |e| {
+                resort_like(
+                    e,
+                    |p, q| p.2 >= q.2 && !(p.2 == q.2 && p.1 && !q.1),
+                    false,
+                    |a, b| a.1 != b.1,
+                )
+            },
+            "`>`, not `>=`",
+        );
+        // One count per end moved.
+        failing(
+            |e| resort_like(e, belongs_after, true, |a, b| a.1 != b.1),
+            "one for each end that moved",
+        );
+        // Every exchange noted, begin with begin too.
+        failing(|e| resort_like(e, belongs_after, false, |_, _| true), "two begins");
+        // Only a begin moving back past an end (overlaps that start).
+        failing(
+            |e| resort_like(e, belongs_after, false, |a, b| !a.1 && b.1),
+            "ends their overlap",
+        );
+        // Every pair met, as often as met.
+        failing(
+            |e| {
+                let (count, _) =
+                    resort_like(&mut e.to_vec(), belongs_after, false, |_, _| false);
+                let mut pairs = Vec::new();
+                let mut list = e.to_vec();
+                for k in 1..list.len() {
+                    let mut m = k;
+                    while m > 0 && belongs_after(&list[m - 1], &list[m]) {
+                        let (a, b) = (list[m - 1], list[m]);
+                        list.swap(m - 1, m);
+                        m -= 1;
+                        if a.1 != b.1 && a.0 != b.0 {
+                            pairs.push((a.0.min(b.0), a.0.max(b.0)));
+                        }
+                    }
+                }
+                e.copy_from_slice(&list);
+                (count, pairs)
+            },
+            "twice",
+        );
+    }
+
+    /// A bracket search with the trial `pick(lo, hi)`, replacing the wrong end when
+    /// `swap_ends`, and refusing bad brackets unless `lenient`.
+    fn search_like(
+        gap: &mut dyn FnMut(f64) -> f64,
+        (t0, t1): (f64, f64),
+        epsilon: f64,
+        pick: fn((f64, f64), (f64, f64)) -> f64,
+        swap_ends: bool,
+        lenient: bool,
+    ) -> Result<f64, PbmError> {
+        let (mut lo, mut hi) = ((t0, gap(t0)), (t1, gap(t1)));
+        let straddles = lo.1 > epsilon && hi.1 < -epsilon;
+        if !lenient && !straddles {
+            return Err(PbmError::invalid("t", "bracket"));
+        }
+        for _ in 0..200 {
+            let t = pick(lo, hi);
+            let d = gap(t);
+            if d.abs() <= epsilon {
+                return Ok(t);
+            }
+            if (d > 0.0) != swap_ends { lo = (t, d) } else { hi = (t, d) }
+        }
+        Err(PbmError::degenerate("t", "no time"))
+    }
+
+    fn guarded(lo: (f64, f64), hi: (f64, f64)) -> f64 {
+        let w = hi.0 - lo.0;
+        let t = lo.0 + w * lo.1 / (lo.1 - hi.1);
+        if (t - lo.0).min(hi.0 - t) > 0.1 * w { t } else { 0.5 * (lo.0 + hi.0) }
+    }
+
+    #[test]
+    fn collision_time_mutants_fail_with_the_diagnosis_meant_for_them() {
+        check_collision_time(|g, b, e| search_like(g, b, e, guarded, false, false))
+            .assert_passed();
+        // A correct alternative: the Illinois variant of false position, which halves
+        // the kept end's gap instead of bisecting.
+        check_collision_time(|gap, (t0, t1), epsilon| {
+            let (mut lo, mut hi) = ((t0, gap(t0)), (t1, gap(t1)));
+            if !(lo.1 > epsilon && hi.1 < -epsilon) {
+                return Err(PbmError::invalid("t", "bracket"));
+            }
+            let mut side = 0;
+            for _ in 0..200 {
+                let t = lo.0 + (hi.0 - lo.0) * lo.1 / (lo.1 - hi.1);
+                let d = gap(t);
+                if d.abs() <= epsilon {
+                    return Ok(t);
+                }
+                if d > 0.0 {
+                    lo = (t, d);
+                    if side == 1 {
+                        hi.1 *= 0.5
+                    }
+                    side = 1;
+                } else {
+                    hi = (t, d);
+                    if side == -1 {
+                        lo.1 *= 0.5
+                    }
+                    side = -1;
+                }
+            }
+            Err(PbmError::degenerate("t", "no time"))
+        })
+        .assert_passed();
+        let failing = |f: CollisionTimeFn, expect: &str| {
+            check_collision_time(f).assert_fails_with(expect)
+        };
+        // Bisection only.
+        failing(
+            |g, b, e| {
+                search_like(g, b, e, |lo, hi| 0.5 * (lo.0 + hi.0), false, false)
+            },
+            "you bisect",
+        );
+        // The secant alone, no guard: creeps on the bending gap.
+        failing(
+            |g, b, e| {
+                search_like(
+                    g,
+                    b,
+                    e,
+                    |lo, hi| lo.0 + (hi.0 - lo.0) * lo.1 / (lo.1 - hi.1),
+                    false,
+                    false,
+                )
+            },
+            "outer tenth",
+        );
+        // The secant measured from the wrong end, caught by the guard elsewhere.
+        failing(
+            |g, b, e| {
+                search_like(
+                    g,
+                    b,
+                    e,
+                    |lo, hi| {
+                        let w = hi.0 - lo.0;
+                        let t = hi.0 - w * lo.1 / (lo.1 - hi.1);
+                        if (t - lo.0).min(hi.0 - t) > 0.1 * w {
+                            t
+                        } else {
+                            0.5 * (lo.0 + hi.0)
+                        }
+                    },
+                    false,
+                    false,
+                )
+            },
+            "wrong end",
+        );
+        // The trial replaces the end with the other sign.
+        failing(
+            |g, b, e| search_like(g, b, e, guarded, true, false),
+            "outside the bracket",
+        );
+        // No check of the bracket.
+        failing(
+            |g, b, e| search_like(g, b, e, guarded, false, true),
+            "PbmError::invalid",
+        );
+        // Returns the last trial's time even when it is outside the band.
+        failing(
+            |g, b, e| search_like(g, b, e * 1e4, guarded, false, false),
+            "outside ±ε",
+        );
     }
 }

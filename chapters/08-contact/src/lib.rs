@@ -7,6 +7,9 @@
 //! the chapter solves with Dantzig's principal pivoting method as Baraff (1994)
 //! adapted it.
 
+// The practice files name the crate as a reader's code does (`pbm_contact::…`).
+extern crate self as pbm_contact;
+
 pub mod dantzig;
 pub mod demos;
 pub mod friction;

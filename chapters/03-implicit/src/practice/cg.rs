@@ -7,8 +7,8 @@
 use nalgebra::{DMatrix, DVector};
 
 /// Solves A x = b for a symmetric positive definite A by conjugate gradients from
-/// x = 0, stopping when ‖b − A x‖ ≤ `tolerance` ‖b‖ or after `max_iterations`.
-/// Returns x and the number of iterations taken.
+/// x = 0, stopping when ‖b − A x‖ ≤ `tolerance` ‖b‖ (a relative tolerance) or after
+/// `max_iterations`. Returns x and the number of iterations taken (updates of x).
 pub fn conjugate_gradient(
     a: &DMatrix<f64>,
     b: &DVector<f64>,

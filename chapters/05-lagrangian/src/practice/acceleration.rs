@@ -16,8 +16,10 @@ use pbm_prelim::PbmError;
 ///
 /// with J = `model.jacobian(u)`, J̇ = `model.jacobian_dot(u, u_dot)`, M the diagonal
 /// matrix of `model.masses()` (`nalgebra::DMatrix::from_diagonal` makes it), and
-/// Q = `model.applied_force(q, q̇)` at q = `model.positions(u)` and q̇ = J u̇. Where Jᵀ M J is singular (the coordinates fold over) return an
-/// error, `PbmError::degenerate("parametrisation", "…")`, never NaN.
+/// Q = `model.applied_force(q, q̇)` at the particles' positions q = `model.positions(u)`
+/// and velocities q̇ = J u̇ (springs and drag depend on both). Where Jᵀ M J is singular
+/// (the coordinates fold over) return an error,
+/// `PbmError::degenerate("parametrisation", "…")`, never NaN.
 pub fn generalized_acceleration(
     model: &dyn ParametricModel,
     u: &[f64],

@@ -19,7 +19,8 @@ pub fn contact_forces(
         loop {
             // Δf_d = 1 and A_CC Δf_C = −A_Cd keep the clamped accelerations at zero.
             let c: Vec<usize> = (0..n).filter(|&i| clamped[i]).collect();
-            let singular = || PbmError::degenerate("contact forces", "A_CC is singular");
+            let singular =
+                || PbmError::degenerate("contact forces", "A_CC is singular");
             let a_cc = a.select_rows(&c).select_columns(&c).cholesky();
             let x = a_cc.ok_or_else(singular)?.solve(&-a.select_rows(&c).column(d));
             let mut df = DVector::zeros(n);

@@ -1,6 +1,6 @@
 // The book's answer to `cloth/hessian`, as `pbm practice solution` prints it. The
-// chapter's `local_terms` (`energy.rs`) builds the same sum into fixed 12 × 12 blocks,
-// with the force and damping beside it.
+// chapter's `local_terms` (`energy.rs`) builds the same sum into fixed 12 × 12
+// blocks, with the force and damping beside it.
 
 use nalgebra::{DMatrix, Vector3};
 

@@ -1,8 +1,9 @@
 // Practice `pbd/distance`: one XPBD projection of a distance constraint.
 //
-// Read "Projecting constraints: PBD and XPBD" (book/src/10-position-based/projection.md),
-// the sections "Projecting one condition" and "XPBD: compliance from implicit Euler".
-// Then fill in the body and run `cargo run --release -- practice check pbd/distance`.
+// Read "Projecting constraints: PBD and XPBD"
+// (book/src/10-position-based/projection.md), the sections "Projecting one condition"
+// and "XPBD: compliance from implicit Euler". Then fill in the body and run
+// `cargo run --release -- practice check pbd/distance`.
 
 use nalgebra::Vector3;
 

@@ -1,9 +1,10 @@
 // The book's answer to `interactive/friction-row`, as `pbm practice solution` prints
-// it. The world writes the same row in `contact_force_rows` (`world/hold.rs`), with
-// its bodies looked up by index.
+// it: the stub's imports and signature, so that it compiles where the stub sits. The
+// world writes the same row in `contact_force_rows` (`world/hold.rs`), with its
+// bodies looked up by index.
 
 use nalgebra::Vector2;
-use pbm_rigid::body2d::{RigidBody2, spin2};
+use pbm_rigid::body2d::RigidBody2;
 
 // ANCHOR: friction_rhs
 /// t·(p̈_a − p̈_b) + ṫ·s + (t·s)/h, t = n⊥, ṫ = ω_b × t, s = ṗ_a − ṗ_b.
@@ -14,6 +15,7 @@ pub fn friction_rhs(
     n: &Vector2<f64>,
     h: f64,
 ) -> f64 {
+    use pbm_rigid::body2d::spin2; // ω × r in the plane: (−ω r_y, ω r_x)
     // The acceleration of the point p of a body under its loads alone.
     let load_acceleration = |body: &RigidBody2| {
         let r = p - body.position();
