@@ -194,7 +194,12 @@ fn practice_lists_its_tasks_as_json_and_start_never_overwrites() {
     assert!(out.status.success(), "{}", stderr(&out));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let tasks = json["tasks"].as_array().unwrap();
-    assert!(tasks.len() >= 6, "{} tasks", tasks.len());
+    // At least four tasks in every chapter from the first to the eleventh.
+    assert!(tasks.len() >= 44, "{} tasks", tasks.len());
+    for number in 1..=11 {
+        let n = tasks.iter().filter(|t| t["chapter"] == number).count();
+        assert!(n >= 4, "chapter {number} has {n} tasks");
+    }
     let chapters = pbm::chapters().len() as u64;
     for task in tasks {
         let id = task["id"].as_str().unwrap();
@@ -366,17 +371,19 @@ fn practice_check_says_compile_errors_warnings_library_panics_and_aborts_plainly
     assert_eq!(code, Some(1), "{said}");
     assert!(said.contains("error[E0308]: mismatched types"), "{said}");
     assert!(said.contains("ode-rk4/rk4.rs:"), "{said}");
-    // A dropped `?` compiles and passes, and the warning is shown.
+    // A dropped `?` compiles; the check finds the error it drops, and rustc's warning
+    // is shown beside the verdict.
     let quiet = solution
         .replace("system.derivative(&mut out)?;", "system.derivative(&mut out);");
     assert_ne!(quiet, solution);
     let (code, said) = check(&quiet);
-    assert_eq!(code, Some(0), "{said}");
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("pass the error"), "{said}");
     assert!(said.contains("the compiler warns about your file"), "{said}");
     assert!(said.contains("unused `Result`"), "{said}");
     // A shape error inside nalgebra, at the reader's line that made it.
     let body = solution.find("let t0 = system.time();").unwrap();
-    let line = solution[..body].lines().count() + 1;
+    let line = solution[..body].lines().count();
     let shapes = format!(
         "{}let _ = nalgebra::DMatrix::<f64>::zeros(2, 3) * nalgebra::DVector::<f64>::zeros(2);\n    {}",
         &solution[..body],

@@ -324,7 +324,7 @@ impl Checked {
         if !self.warnings.is_empty() {
             text.push_str("the compiler warns about your file:\n");
             for warning in &self.warnings {
-                for line in warning.lines() {
+                for line in warning.trim_end().lines() {
                     text.push_str(&format!("  {line}\n"));
                 }
             }
