@@ -905,6 +905,68 @@ fn the_editors_practice_crate_declares_every_task_and_names_every_chapter() {
     }
 }
 
+/// Every crate and feature `cargo tree` finds for a build selecting `packages` (none: the
+/// default members, as `cargo run --release` builds), without the runner's own lines. A
+/// selected crate's own features (`default` among them) show only in its inverted tree,
+/// so each crate of `inverted` is asked for that too.
+fn features_built(packages: &[String], inverted: &[String]) -> BTreeSet<String> {
+    let tree = |extra: &[&str]| {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let mut command = std::process::Command::new(cargo);
+        command
+            .current_dir(pbm::repo_root())
+            .args(["tree", "--edges", "features,no-dev", "--prefix", "none"])
+            .args(extra);
+        for name in packages {
+            command.args(["-p", name]);
+        }
+        let out = command.output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let mut lines: Vec<String> = tree(&[]).lines().map(String::from).collect();
+    for name in inverted {
+        let own = format!("{name} feature");
+        lines.extend(
+            tree(&["-i", name])
+                .lines()
+                .filter(|l| l.starts_with(&own))
+                .map(String::from),
+        );
+    }
+    lines
+        .iter()
+        .filter(|l| !l.is_empty() && !l.contains("pbm-practice-runner"))
+        .map(|l| l.replace(" (*)", "").replace(" (command-line)", ""))
+        .collect()
+}
+
+#[test]
+fn a_practice_check_builds_the_chapters_as_cargo_run_does() {
+    // The first check after `cargo run --release` must reuse the chapters it compiled:
+    // a crate built with another set of features (even just `default`) is another
+    // build, minutes of compiling.
+    let chapters = pbm::chapters();
+    let packages = pbm::practice::packages(&chapters);
+    let run = features_built(&[], &packages[2..]);
+    let check = features_built(&packages, &packages[2..]);
+    assert!(run.contains("pbm-ode feature \"default\""), "{run:?}");
+    let only = |a: &BTreeSet<String>, b: &BTreeSet<String>| {
+        a.difference(b)
+            .filter(|l| !l.starts_with("pbm-web"))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    // pbm-web is a default member the check does not build; nothing it asks for is
+    // shared with the chapters' build (its crate and features are its own lines).
+    assert!(
+        only(&run, &check).is_empty() && only(&check, &run).is_empty(),
+        "features of `cargo run --release` only: {:?}; of the check only: {:?}",
+        only(&run, &check),
+        only(&check, &run)
+    );
+}
+
 /// A workspace crate as `cargo metadata` describes it: its folder (from the repository's
 /// root), its features, and its dependencies on the workspace's crates, each as (kind,
 /// name) with kind `""`, `"dev"` or `"build"`.

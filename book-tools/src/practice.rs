@@ -415,7 +415,11 @@ fn cargo() -> Command {
 }
 
 /// Builds the runner with the reader's code and runs the chapter's check on it.
-pub fn check(root: &Path, task: &Task) -> Result<Checked, Error> {
+pub fn check(
+    chapters: &[Chapter],
+    root: &Path,
+    task: &Task,
+) -> Result<Checked, Error> {
     let dir = folder(root, task);
     let file = dir.join(task.file);
     if !file.is_file() {
@@ -449,7 +453,7 @@ pub fn check(root: &Path, task: &Task) -> Result<Checked, Error> {
         .map_err(|source| Error::Write { path: tried, source })?;
     let passed_file = dir.join(".passed");
     let _ = std::fs::remove_file(&passed_file);
-    let warnings = match build(root, task, &file)? {
+    let warnings = match build(chapters, root, task, &file)? {
         Built::Ok(warnings) => warnings,
         Built::Failed(lines) => return Ok(Checked::failed(lines)),
     };
@@ -579,7 +583,7 @@ pub fn watch(
         ))?;
         let mut seen = version(&file);
         loop {
-            let checked = check(root, task)?;
+            let checked = check(chapters, root, task)?;
             say(&checked.text(task.id))?;
             if checked.passed {
                 break;
@@ -658,18 +662,35 @@ enum Built {
     Failed(Vec<String>),
 }
 
-/// Builds the runner with the reader's file `file` in the release profile, as `cargo
-/// run --release` builds the book, and `pbm` in the same build: Cargo then settles every
-/// shared dependency's features as it did for `pbm` alone (the runner asks for none of
-/// its own), so the chapters' compiled code is reused and a check compiles the runner
-/// and the reader's file, nothing else. Cargo's progress goes to the terminal (the first
-/// check after a build with other features compiles the chapters, for minutes); rustc's
-/// diagnostics come back as JSON, each rendered as rustc prints it.
-fn build(root: &Path, task: &Task, file: &Path) -> Result<Built, Error> {
-    let mut child = cargo()
-        .current_dir(root)
-        .args(["build", "--release", "--message-format=json"])
-        .args(["-p", "pbm", "-p", "pbm-practice-runner"])
+/// The packages a check builds: `pbm`, the runner, and every chapter's crate. `cargo run
+/// --release` at the root (the page's command) selects the workspace's default members,
+/// so each chapter is built with its `default` feature too; naming them here gives Cargo
+/// the same features for every crate, so the check reuses what that build compiled and
+/// compiles the runner and the reader's file, nothing else.
+pub fn packages(chapters: &[Chapter]) -> Vec<String> {
+    let mut names =
+        vec!["pbm".to_string(), "pbm-practice-runner".into(), "pbm-prelim".into()];
+    names.extend(chapters.iter().map(|c| format!("pbm-{}", c.id)));
+    names
+}
+
+/// Builds the runner with the reader's file `file` in the release profile, beside the
+/// [`packages`] that build shares with `cargo run --release`. Cargo's progress goes to
+/// the terminal (the first check after a build with other features compiles the
+/// chapters, for a minute or more); rustc's diagnostics come back as JSON, each rendered
+/// as rustc prints it.
+fn build(
+    chapters: &[Chapter],
+    root: &Path,
+    task: &Task,
+    file: &Path,
+) -> Result<Built, Error> {
+    let mut cargo = cargo();
+    cargo.current_dir(root).args(["build", "--release", "--message-format=json"]);
+    for name in packages(chapters) {
+        cargo.args(["-p", &name]);
+    }
+    let mut child = cargo
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -999,7 +1020,7 @@ mod tests {
     #[test]
     fn a_check_of_a_task_not_started_says_how_to_start_it() {
         let root = tempfile::tempdir().unwrap();
-        let e = check(root.path(), &TASK).unwrap_err().to_string();
+        let e = check(&[], root.path(), &TASK).unwrap_err().to_string();
         assert!(e.contains("pbm practice start ode/euler"), "{e}");
     }
 }
