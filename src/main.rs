@@ -129,7 +129,19 @@ macro_rules! say {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and the version are answers, printed as clap writes them.
+        Err(e) if !e.use_stderr() => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        // A usage error in one line, as every other refusal is.
+        Err(e) => {
+            say!("error: {}", one_line(&e.to_string()));
+            return ExitCode::from(2);
+        }
+    };
     let outcome = match cli.command.unwrap_or(Command::Book { redraw: false }) {
         Command::Book { redraw } => book(redraw),
         Command::Figures { chapter } => figures(chapter.as_deref())
@@ -158,6 +170,24 @@ fn main() -> ExitCode {
             ExitCode::from(e.exit_code())
         }
     }
+}
+
+/// clap's several-line usage error as one line: its message, what it lists, and the
+/// usage in brackets ("error: the following required arguments were not provided:
+/// <ID> (usage: pbm run [OPTIONS] <ID>)").
+fn one_line(rendered: &str) -> String {
+    let mut parts = Vec::new();
+    for line in rendered.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if line.starts_with("For more information") {
+            continue;
+        }
+        let line = line.strip_prefix("error: ").unwrap_or(line);
+        match line.strip_prefix("Usage: ") {
+            Some(usage) => parts.push(format!("(usage: {usage})")),
+            None => parts.push(line.to_string()),
+        }
+    }
+    parts.join(" ")
 }
 
 /// Runs a practice command; false when a check found the reader's code wrong.

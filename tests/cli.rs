@@ -177,6 +177,39 @@ fn a_full_stderr_loses_the_message_not_the_exit_code() {
     }
 }
 
+#[test]
+fn every_refusal_is_one_line_that_says_what_is_allowed() {
+    // (arguments, what the one line must say): a missing id, a `--set` without `=`, a
+    // number that does not parse, a step too small to ever finish, a tiny number below
+    // a range that starts above zero.
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["run", "--json"],
+            "required arguments were not provided: <ID> (usage: pbm run",
+        ),
+        (&["run", "ode/euler-spiral", "--set", "h"], "parameters: h, steps"),
+        (
+            &["run", "ode/euler-spiral", "--set", "h=0x10"],
+            "cannot read `0x10` as a number; allowed: a finite number in (0, 2]",
+        ),
+        (
+            &["run", "constraints/double-pendulum", "--set", "h=4.9e-324"],
+            "would never finish",
+        ),
+        (
+            &["run", "contact/turntable", "--set", "speed=4.9e-324"],
+            "is out of range; allowed: a finite number in [0.02, 0.5]",
+        ),
+    ];
+    for (args, said) in cases {
+        let out = pbm(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: ") && err.contains(said), "{args:?}: {err}");
+    }
+}
+
 /// `pbm practice` with its reader's folders in `dir`.
 fn practice(dir: &std::path::Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_pbm"))

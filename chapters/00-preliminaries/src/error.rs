@@ -24,12 +24,7 @@ pub enum PbmError {
     },
     /// A run that would take far longer than the few seconds an exercise promises;
     /// it is refused before it starts (see [`crate::budget`]).
-    #[error(
-        "this run needs about {} {unit}, more than the {} that finish in a few \
-         seconds; {change}",
-        short(round_above(*work, *limit)),
-        short(*limit)
-    )]
+    #[error("{}", too_much(*work, unit, *limit, change))]
     TooMuchWork {
         /// The estimated work, in `unit`s.
         work: f64,
@@ -177,10 +172,31 @@ impl PbmError {
     }
 }
 
-/// `work` to two significant digits, or as many more as it takes to show it above
-/// `limit` (2.52 against 2.5, not "2.5, more than the 2.5").
-fn round_above(work: f64, limit: f64) -> f64 {
-    (2..=6).map(|digits| round_sig(work, digits)).find(|w| *w > limit).unwrap_or(work)
+/// The most work a refusal states as a number: beyond it a run never ends (a step
+/// thousands of orders of magnitude too small), and "about 1e202" says no more.
+const WORK_SHOWN: f64 = 1e15;
+
+/// The refusal of `work` over `limit`: "this run needs about 2.52 estimated
+/// seconds, more than the 2.5 …", to two significant digits or as many more as it takes
+/// to show the work above the limit (20000000.5 against 2e7, never "2e7, more than the
+/// 2e7"), or, for work that never ends, that it would never finish.
+fn too_much(work: f64, unit: &str, limit: f64, change: &str) -> String {
+    let limit_shown = short(limit);
+    if !(work <= WORK_SHOWN) {
+        return format!(
+            "this run would never finish: it needs over {} {unit}, against the \
+             {limit_shown} that finish in a few seconds; {change}",
+            short(WORK_SHOWN)
+        );
+    }
+    let shown = (2..=6)
+        .map(|digits| round_sig(work, digits))
+        .find(|w| *w > limit)
+        .map_or_else(|| work.to_string(), short);
+    format!(
+        "this run needs about {shown} {unit}, more than the {limit_shown} that finish \
+         in a few seconds; {change}"
+    )
 }
 
 #[cfg(test)]
@@ -228,6 +244,20 @@ mod tests {
             .to_string()
         };
         assert!(refuse(2.52, 2.5).contains("about 2.52 steps, more than the 2.5 "));
+        // Closer than six digits: every digit, never "2e7, more than the 2e7".
+        let close = refuse(20_000_000.5, 2e7);
+        assert!(
+            close.contains("about 20000000.5 steps, more than the 2e7 "),
+            "{close}"
+        );
+        // A run that never ends is not given a number of steps.
+        for never in [f64::INFINITY, 1e202] {
+            let said = refuse(never, 2e7);
+            assert!(
+                said.contains("would never finish: it needs over 1e15 steps"),
+                "{said}"
+            );
+        }
         assert!(
             refuse(3.14159e7, 1.2e7).contains("about 3.1e7 steps"),
             "{}",

@@ -12,8 +12,13 @@ use crate::snapshot::short;
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ParamError {
     /// A `--set` argument without `=`.
-    #[error("expected key=value, got {}", quoted(.0))]
-    Malformed(String),
+    #[error("expected key=value, got {}; parameters: {allowed}", quoted(.given))]
+    Malformed {
+        /// The argument given.
+        given: String,
+        /// The declared names, comma separated.
+        allowed: String,
+    },
     /// A parameter the exercise does not declare.
     #[error("unknown parameter {} for {exercise}; allowed: {allowed}", quoted(.name))]
     Unknown {
@@ -25,7 +30,10 @@ pub enum ParamError {
         allowed: String,
     },
     /// A value that does not parse as the parameter's type.
-    #[error("parameter `{name}`: cannot read {} as {expected}", quoted(.value))]
+    #[error(
+        "parameter `{name}`: cannot read {} as {expected}; allowed: {allowed}",
+        quoted(.value)
+    )]
     Unparsable {
         /// The parameter.
         name: String,
@@ -33,6 +41,8 @@ pub enum ParamError {
         value: String,
         /// What was expected, e.g. "a number".
         expected: String,
+        /// What the parameter allows.
+        allowed: String,
     },
     /// A word that is not one of a choice parameter's options.
     #[error("parameter `{name}`: unknown choice {}; allowed: {allowed}", quoted(.value))]
@@ -417,6 +427,7 @@ impl ParamSpec {
             name: self.name.to_string(),
             value: text.to_string(),
             expected: expected.to_string(),
+            allowed: self.allowed(),
         };
         match &self.kind {
             ParamKind::Float { min, max, min_exclusive, .. } => {
@@ -424,9 +435,16 @@ impl ParamSpec {
                 let above_min = if *min_exclusive { x > *min } else { x >= *min };
                 if x.is_finite() && above_min && x <= *max {
                     Ok(ParamValue::Float(flush(x, *min, *min_exclusive)))
-                } else if !above_min && x.abs() < f64::MIN_POSITIVE && !is_zero(text)
+                } else if !above_min
+                    && x.abs() < f64::MIN_POSITIVE
+                    && !is_zero(text)
+                    && *min <= 0.0
+                    && !text.starts_with('-')
                 {
-                    // "1e-400" is a positive number to the reader and 0 to a float.
+                    // "1e-400" is a positive number to the reader and 0 to a float:
+                    // in range for (0, max], which only the float's precision refuses.
+                    // Below a range that starts above zero, or negative, it is simply
+                    // out of range.
                     Err(ParamError::Underflow {
                         name: self.name.to_string(),
                         value: text.to_string(),
@@ -532,19 +550,24 @@ impl Params {
         let mut params = Params::defaults(specs);
         for assignment in assignments {
             let assignment = assignment.as_ref();
-            let (key, value) = assignment
-                .split_once('=')
-                .ok_or_else(|| ParamError::Malformed(assignment.to_string()))?;
+            let names = || {
+                if specs.is_empty() {
+                    "(this exercise takes no parameters)".to_string()
+                } else {
+                    specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+                }
+            };
+            let (key, value) =
+                assignment.split_once('=').ok_or_else(|| ParamError::Malformed {
+                    given: assignment.to_string(),
+                    allowed: names(),
+                })?;
             let key = key.trim();
             let spec = specs.iter().find(|s| s.name == key).ok_or_else(|| {
                 ParamError::Unknown {
                     exercise: exercise.to_string(),
                     name: key.to_string(),
-                    allowed: if specs.is_empty() {
-                        "(this exercise takes no parameters)".to_string()
-                    } else {
-                        specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
-                    },
+                    allowed: names(),
                 }
             })?;
             params.values.insert(spec.name, spec.parse(value)?);
@@ -949,7 +972,18 @@ mod tests {
         let err = Params::resolve("x/y", &specs(), &["k=3"]).unwrap_err();
         assert!(err.to_string().contains("h, steps, feedback, method"), "{err}");
         let err = Params::resolve("x/y", &specs(), &["h"]).unwrap_err();
-        assert_eq!(err, ParamError::Malformed("h".into()));
+        assert!(matches!(err, ParamError::Malformed { .. }), "{err}");
+        assert!(
+            err.to_string().contains("parameters: h, steps, feedback, method"),
+            "{err}"
+        );
+        // A value that does not parse names the range too.
+        let err =
+            Params::resolve("x/y", &specs(), &["h=0x10"]).unwrap_err().to_string();
+        assert!(
+            err.contains("cannot read `0x10` as a number; allowed: a finite"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -971,6 +1005,10 @@ mod tests {
         let err = Params::resolve("x/y", &specs(), &["h=1e-400"]).unwrap_err();
         assert!(matches!(err, ParamError::Underflow { read: 0.0, .. }), "{err}");
         assert!(err.to_string().contains("too close to zero"), "{err}");
+        // Below a range, or negative, a tiny number is out of range whatever its
+        // precision.
+        let err = Params::resolve("x/y", &specs(), &["h=-5e-324"]).unwrap_err();
+        assert!(matches!(err, ParamError::OutOfRange { .. }), "{err}");
         // Zero written as zero is out of range, not an underflow.
         for zero in ["0", "0.0", "-0", "0e-500"] {
             let err = Params::resolve("x/y", &specs(), &[format!("h={zero}")]);

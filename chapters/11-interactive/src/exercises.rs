@@ -3,7 +3,7 @@
 
 use crate::scenes::{
     Drive, Fault, Feeder, Jack, Pendulum, Pile, STEPS, StackRun, drive, faulty,
-    pin_and_free, stack_run, xpbd_pendulum, xpbd_stack_run,
+    pin_and_free, spin_after_catch, stack_run, xpbd_pendulum, xpbd_stack_run,
 };
 use crate::world::{Order, Settings, Stats, World};
 use pbm_contact::world::SolverKind;
@@ -53,6 +53,13 @@ pub fn all() -> Vec<Exercise> {
             ("(pin_at + hold + flight) / h", "steps"),
             (2.0e4, "raise h or shorten pin_at, hold or flight"),
             |p: &PinFreeParams| budget::steps(p.pin_at + p.hold + p.flight, p.h),
+        )
+        .limit(
+            ("|ω after the catch| × h", "rad of turn a step once pinned"),
+            (MAX_TURN_PER_STEP, "lower h, or catch the bar sooner or slower"),
+            |p: &PinFreeParams| {
+                spin_after_catch(p.speed, p.pin_at).map_or(f64::INFINITY, f64::abs) * p.h
+            },
         ),
         Exercise::new(
             "versus-stack",
@@ -433,9 +440,17 @@ params! {
         flight: f64 = float(
             "how long the run goes on after the user lets go", "s", 1.0, 0.0, 5.0,
         ),
-        h: f64 = step(0.01, 1e-3, 0.05),
+        h: f64 = step(0.004, 1e-3, 0.025),
     }
 }
+
+/// The most the pinned bar may turn in one step (rad). Caught late and fast, the bar
+/// spins at up to about 55 rad/s; a step that turns it much further than this loses
+/// the pinned motion's energy by more than 1 % of what the catch took, and past about
+/// 0.6 rad the pin's feedback cannot hold it (metres of error, then divergence).
+/// Measured over speed × pin_at × h × hold grids (`tests/world.rs`,
+/// `the_pin_holds_wherever_the_exercise_admits_the_step`).
+pub const MAX_TURN_PER_STEP: f64 = 0.2;
 
 fn pin_free(p: PinFreeParams) -> Result<Value, PbmError> {
     let settings = Settings { h: p.h, ..Settings::default() };
@@ -448,6 +463,7 @@ fn pin_free(p: PinFreeParams) -> Result<Value, PbmError> {
         "energy_before_pin_j": before,
         "energy_taken_by_catch_j": before - after,
         "catch_closed_form_j": run.catch_loss_closed_form,
+        "spin_after_catch_rad_s": spin_after_catch(p.speed, p.pin_at)?,
         "max_pin_error_m": run.max_pin_error,
         "max_energy_change_pinned_j": run.drift_pinned,
         "energy_change_at_release_j": freed - held,

@@ -24,6 +24,6 @@ pub use ledge::Ledge;
 pub use overlaps::Overlaps;
 pub use pendulum::{Pendulum, PendulumRun, xpbd_pendulum};
 pub use pile::Pile;
-pub use pin_free::{PinRun, pin_and_free};
+pub use pin_free::{PinRun, pin_and_free, spin_after_catch};
 pub use shared::SOLIDS;
 pub use stack::{StackRun, stack_run, stack_world, xpbd_stack_run};
