@@ -182,7 +182,7 @@ const WORK_SHOWN: f64 = 1e15;
 /// 2e7"), or, for work that never ends, that it would never finish.
 fn too_much(work: f64, unit: &str, limit: f64, change: &str) -> String {
     let limit_shown = short(limit);
-    if !(work <= WORK_SHOWN) {
+    if work.is_nan() || work > WORK_SHOWN {
         return format!(
             "this run would never finish: it needs over {} {unit}, against the \
              {limit_shown} that finish in a few seconds; {change}",
