@@ -22,6 +22,7 @@ const shots = join(root, "target", "browser");
 const types = {
   ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
   ".png": "image/png", ".woff2": "font/woff2", ".otf": "font/otf", ".json": "application/json",
+  ".wasm": "application/wasm",
 };
 
 // A static server for book/build on a free localhost port.
@@ -105,11 +106,12 @@ for (const rel of pages) {
       .filter((c) => c.scrollWidth > c.clientWidth + 1)
       .map((c) => c.innerText.split("\n").reduce((a, l) => (l.length > a.length ? l : a), ""));
     const demos = [...document.querySelectorAll("div.pbm-demo")].map((d) => d.dataset.demo);
-    // A dot accent's ink clears its letter: Chromium's boxes of a MathML letter and of
+    // A dot accent's ink (one to four dots: U+02D9, U+00A8, U+0307, U+0308, U+20DB,
+    // U+20DC) clears its letter: Chromium's boxes of a MathML letter and of
     // an operator are their glyphs' ink, rounded out to whole pixels, so a dot set on
     // the letter's own height touches it (a gap of 0) or sinks into it.
     const dots = [...document.querySelectorAll("mover")].filter((m) =>
-      /^[\u02D9\u00A8\u0307\u0308]$/.test(m.lastElementChild?.textContent.trim() ?? "")
+      /^[\u02D9\u00A8\u0307\u0308\u20DB\u20DC]$/.test(m.lastElementChild?.textContent.trim() ?? "")
     );
     const touching = dots
       .map((m) => ({
@@ -484,6 +486,435 @@ const FRAME_BUDGET_MS = 4;
   await phone.close();
 }
 
+// Weight: every page read from file:// by a reader who scrolls to its end: the HTML and every
+// file it loads, uncompressed (their sizes on disk). From file:// a demo's module comes from
+// demos/pbm-web.js (gzipped, as base64); each demo must start that way too. The math font,
+// served as WOFF2, still stretches a fence, sets a radical and an accent (its MATH table).
+const PAGE_BYTES = 500_000, DEMO_PAGE_BYTES = 1_500_000;
+const weights = {
+  plain: { bytes: 0, rel: "", files: [], over: 0, limit: PAGE_BYTES, what: "without a demo" },
+  demo: { bytes: 0, rel: "", files: [], over: 0, limit: DEMO_PAGE_BYTES, what: "with a demo" },
+};
+{
+  const { pathToFileURL } = await import("node:url");
+  const withDemo = new Set(Object.values(demoPages));
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on("pageerror", (e) => problems.push(`weight (file://): script error: ${e.message}`));
+  let loaded = new Set();
+  page.on("requestfinished", (r) => loaded.add(r.url()));
+  for (const rel of pages) {
+    loaded = new Set();
+    const url = pathToFileURL(join(build, rel)).href;
+    await page.goto(url, { waitUntil: "load" });
+    await page.evaluate(async () => {
+      for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+        scrollTo(0, y);
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      }
+      await document.fonts.ready;
+    });
+    if (withDemo.has(rel)) {
+      const ready = await page
+        .waitForFunction(() => window.pbmDemosReady === true, null, { timeout: 15000 })
+        .then(() => true, () => false);
+      if (!ready) fail(rel, "its demos did not start from file:// (demos/pbm-web.js)");
+    }
+    await page.waitForLoadState("networkidle").catch(() => {});
+    const timed = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name));
+    const files = [];
+    for (const u of new Set([url, ...loaded, ...timed])) {
+      if (!u.startsWith("file:")) continue;
+      const file = fileURLToPath(u.split(/[?#]/)[0]);
+      const size = await stat(file).then((s) => (s.isFile() ? s.size : 0), () => 0);
+      if (size > 0) files.push([size, file.slice(build.length + 1)]);
+    }
+    const bytes = files.reduce((sum, [size]) => sum + size, 0);
+    const w = weights[withDemo.has(rel) ? "demo" : "plain"];
+    if (bytes > w.limit) w.over += 1;
+    if (bytes > w.bytes) Object.assign(w, { bytes, rel, files: files.sort((a, b) => b[0] - a[0]) });
+  }
+  for (const w of Object.values(weights)) {
+    if (w.over > 0) {
+      problems.push(`${w.over} pages ${w.what} weigh over ${w.limit / 1000} KB from file://; the heaviest, ${w.rel}, ${Math.round(w.bytes / 1000)} KB`);
+    }
+  }
+  // The math font's MATH table at work: a fence around a fraction grows to its height, and a
+  // radical and an accent are set (look at target/browser/math-font.png).
+  const rel = pages.find((r) => r.startsWith("01-ode/")) ?? pages[0];
+  await page.goto(pathToFileURL(join(build, rel)).href, { waitUntil: "load" });
+  const math = await page.evaluate(async () => {
+    const box = document.createElement("p");
+    box.id = "pbm-math-font-check";
+    box.innerHTML =
+      '<math display="block"><mrow><mo>(</mo><mfrac><mrow><mn>1</mn><mo>+</mo><msup><mi>x</mi><mn>2</mn></msup></mrow>' +
+      '<mrow><mn>1</mn><mo>+</mo><mfrac><mn>1</mn><mi>y</mi></mfrac></mrow></mfrac><mo>)</mo></mrow><mo>=</mo>' +
+      '<msqrt><mfrac><mrow><mi>a</mi><mo>+</mo><mi>b</mi></mrow><mi>c</mi></mfrac></msqrt><mo>+</mo>' +
+      '<mover accent="true"><mi>𝐮</mi><mo>^</mo></mover><mo>+</mo><mover accent="true"><mi>𝐘</mi><mo>⃛</mo></mover></math>';
+    document.querySelector("main").prepend(box);
+    await document.fonts.ready;
+    const [open, frac] = [box.querySelector("mrow > mo"), box.querySelector("mfrac")];
+    return {
+      font: document.fonts.check('16px "New Computer Modern Math"', "(") &&
+        [...document.fonts].some((f) => f.family.includes("New Computer Modern Math") && f.status === "loaded"),
+      fence: open.getBoundingClientRect().height,
+      fraction: frac.getBoundingClientRect().height,
+    };
+  });
+  await page.locator("#pbm-math-font-check").screenshot({ path: join(shots, "math-font.png") });
+  if (!math.font) problems.push("the math font (fonts/NewCMMath-Regular.woff2) did not load from file://");
+  if (math.fence < 0.9 * math.fraction) {
+    problems.push(`a fence around a fraction does not stretch (${math.fence.toFixed(1)} px beside ${math.fraction.toFixed(1)} px): the math font lost its MATH table?`);
+  }
+  await page.close();
+  const kb = (w) => `${Math.round(w.bytes / 1000)} KB (${w.rel}: ${w.files.slice(0, 3).map(([s, f]) => `${f} ${Math.round(s / 1000)} KB`).join(", ")})`;
+  console.log(`page weight from file://: heaviest without a demo ${kb(weights.plain)}; with a demo ${kb(weights.demo)}; a stretched fence ${math.fence.toFixed(1)} px beside its fraction's ${math.fraction.toFixed(1)} px`);
+}
+
+// Demos a reader can read and hold (issue 73: D2, D3, D5, D6, D11, D13). Each check is a
+// function of its own; they run after the demo checks above.
+const demoBox = (page, id) => page.locator(`div.pbm-demo[data-demo="${id}"]`);
+async function openDemo(page, url) {
+  await page.goto(url, { waitUntil: "load" });
+  return page
+    .waitForFunction(() => window.pbmDemosReady === true, null, { timeout: 10000 })
+    .then(() => true, () => false);
+}
+
+// Plots and readouts (D5, D6): every axis of every plot carries 4 to 6 tick labels, none
+// cut by the canvas's edges; no readout is a long string of digits; after a slider
+// change the plot keeps the run before it (or marks the moment, for a change the
+// running demo takes), and the printed line's address carries the new setting (D13).
+async function checkPlotsAndReadouts(page, id, rel) {
+  const seen = await demoBox(page, id).evaluate((box, id) => {
+    const demo = box.pbmDemo;
+    demo.pausedByReader = true;
+    demo.setPlaying(false);
+    demo.setParams(demo.spec.params.map((p) => p.value));
+    for (let k = 0; k < 60; k++) demo.advance(1);
+    const ticks = demo.plotTicks ?? { width: 0, height: 0, axes: [] };
+    const cut = [];
+    for (const a of ticks.axes) for (const l of a.labels) {
+      if (l.left < -0.5 || l.right > ticks.width + 0.5 || l.top < -0.5 || l.bottom > ticks.height + 0.5) cut.push(`${a.axis}: ${l.text}`);
+    }
+    const counts = ticks.axes.map((a) => ({ axis: a.axis, n: a.labels.length, labels: a.labels.map((l) => l.text) }));
+    const long = [...box.querySelectorAll("table.pbm-demo-readouts td[data-value]")]
+      .map((c) => c.textContent)
+      .filter((t) => t.replace(/[−\-.]/g, "").length > 10);
+    // A slider change, as a reader makes it.
+    const input = box.querySelector("div.pbm-demo-controls input, div.pbm-demo-controls select");
+    if (input.tagName === "SELECT") input.value = String((Number(input.value) + 1) % input.options.length);
+    else input.value = String(Number(input.value) > 500 ? 300 : 700);
+    input.dispatchEvent(new Event("input"));
+    demo.advance(10);
+    const kept = (demo.previous?.series?.x?.length ?? 0) >= 2 || (demo.marks?.length ?? 0) > 0;
+    const param = input.dataset.param;
+    const printed = box.querySelector("p.pbm-demo-print")?.textContent ?? "";
+    const value = demo.values[demo.spec.params.findIndex((p) => p.name === param)];
+    return { counts, cut, long, kept, printed, key: `${id}.${param}=${value}` };
+  }, id);
+  if (seen.counts.length < 2) fail(rel, `demo ${id}: its plot reports no ticks (plotTicks)`);
+  for (const a of seen.counts) {
+    if (!(a.n >= 4 && a.n <= 6)) fail(rel, `demo ${id}: the plot's axis "${a.axis}" has ${a.n} tick labels (${a.labels.join(", ")}), not 4 to 6`);
+  }
+  for (const c of seen.cut) fail(rel, `demo ${id}: the plot's tick label ${c} is cut by the canvas's edge`);
+  for (const t of seen.long) fail(rel, `demo ${id}: the readout ${t} is a long string of digits`);
+  if (!seen.kept) fail(rel, `demo ${id}: a slider change erased the plot (no faint run before it, no mark)`);
+  if (!seen.printed.includes(seen.key)) fail(rel, `demo ${id}: the printed line "${seen.printed}" does not carry ${seen.key}`);
+  return seen.counts;
+}
+
+// Sliders (D11): each says its value with its unit (aria-valuetext, as shown beside it),
+// and an arrow key moves it by about 1 % of its range, to another value.
+async function checkSliders(page, id, rel) {
+  const sliders = demoBox(page, id).locator("div.pbm-demo-controls input[type=range]");
+  for (let i = 0; i < (await sliders.count()); i++) {
+    const slider = sliders.nth(i);
+    const read = () => slider.evaluate((s) => ({
+      position: Number(s.value),
+      text: s.getAttribute("aria-valuetext"),
+      shown: s.parentElement.querySelector("output")?.textContent.trim(),
+      name: s.dataset.param,
+    }));
+    const before = await read();
+    if (!before.text || before.text !== before.shown) {
+      fail(rel, `demo ${id}: slider ${before.name} reads "${before.text}", shows "${before.shown}"`);
+    }
+    await slider.focus();
+    await page.keyboard.press(before.position >= 990 ? "ArrowLeft" : "ArrowRight");
+    const after = await read();
+    const moved = Math.abs(after.position - before.position);
+    // A whole-number slider moves on to its next value, however far that is.
+    const whole = /^\d+ ?\S*$/.test(before.text ?? "") && !/\./.test(before.text ?? "");
+    if (!(moved >= 5 && (moved <= 60 || whole)) || after.text === before.text) {
+      fail(rel, `demo ${id}: an arrow key moved slider ${before.name} from ${before.position} (${before.text}) to ${after.position} (${after.text}), not about 1 % of 1000 to a new value`);
+    }
+  }
+}
+
+// Slow motion, not catch-up (D2): the pile of fifty with the exact solver plays in view;
+// no display frame runs more than one demo frame beyond its simulation budget, the
+// status line says "×0.3 slow motion" when a frame costs more than a display frame, and
+// a click on Pause answers within one display frame.
+async function checkSlowMotion(browser, origin, rel) {
+  const id = "interactive/pile";
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
+  if (!(await openDemo(page, `${origin}/${rel}?${id}.count=50&${id}.solver=1`))) {
+    fail(rel, `demo ${id} did not start for the slow-motion check`);
+    await page.close();
+    return;
+  }
+  const box = demoBox(page, id);
+  await box.evaluate((box) => box.scrollIntoView({ block: "start" }));
+  // Every pbm_frame call of the demo, timed, and gathered per display frame.
+  await box.evaluate((box) => {
+    const demo = box.pbmDemo;
+    const m = demo.api.m;
+    const log = (window.pbmSim = { frames: [], now: { ms: 0, frames: 0, calls: 0 }, single: [] });
+    const wrapped = Object.create(m);
+    Object.defineProperty(wrapped, "pbm_frame", {
+      value: (handle, frames) => {
+        const t0 = performance.now();
+        const status = m.pbm_frame(handle, frames);
+        const ms = performance.now() - t0;
+        if (handle === demo.handle) {
+          log.now.ms += ms;
+          log.now.frames += frames;
+          log.now.calls += 1;
+          log.single.push(ms / frames);
+        }
+        return status;
+      },
+    });
+    demo.api.m = wrapped;
+    const step = () => {
+      if (log.now.calls > 0) log.frames.push(log.now);
+      log.now = { ms: 0, frames: 0, calls: 0 };
+      if (!log.stop) requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+    demo.pausedByReader = false;
+    demo.setPlaying(true);
+  });
+  await page.waitForTimeout(6000);
+  // Clicks a reader makes on Pause and Play, each timed from the press's release to the
+  // page's answer (the browser acknowledges an input once the page has handled it).
+  const statusBefore = await box.locator("span.pbm-demo-status").textContent();
+  const button = await box.locator("div.pbm-demo-buttons button").first().boundingBox();
+  const answers = [];
+  for (let k = 0; k < 3; k++) {
+    const playing = await box.evaluate((box) => box.pbmDemo.playing);
+    await page.mouse.move(button.x + button.width / 2, button.y + button.height / 2);
+    await page.mouse.down();
+    const t0 = Date.now();
+    await page.mouse.up();
+    answers.push({ ms: Date.now() - t0, was: playing, now: await box.evaluate((box) => box.pbmDemo.playing) });
+    await page.waitForTimeout(k === 1 ? 3000 : 300);
+  }
+  await box.evaluate((box) => (window.pbmSim.framesAtClick = box.pbmDemo.framesRun));
+  await page.waitForTimeout(500);
+  const seen = await box.evaluate((box) => {
+    const demo = box.pbmDemo;
+    const log = window.pbmSim;
+    log.stop = true;
+    const single = log.single.slice().sort((a, b) => a - b);
+    return {
+      frames: log.frames, budget: demo.budget ?? 1000 / 60 / 2,
+      playing: demo.playing, after: demo.framesRun - log.framesAtClick,
+      median: single[Math.floor(single.length / 2)] ?? 0, worst: single[single.length - 1] ?? 0,
+      p90: single[Math.floor(0.9 * single.length)] ?? 0,
+      button: demo.playButton.textContent,
+    };
+  });
+  await page.close();
+  const over = seen.frames.filter((f) => f.frames > 1 && f.ms > 1.5 * seen.budget);
+  if (seen.frames.length < 5) fail(rel, `demo ${id} (exact, 50): only ${seen.frames.length} display frames ran its simulation in 6 s`);
+  if (over.length > 0) {
+    const worst = over.reduce((a, f) => (f.ms > a.ms ? f : a));
+    fail(rel, `demo ${id} (exact, 50): ${over.length} of ${seen.frames.length} display frames ran more than one demo frame beyond the ${seen.budget} ms budget (worst ${worst.frames} frames in ${worst.ms.toFixed(0)} ms)`);
+  }
+  // One display frame: a demo frame (at most one runs when behind) and the drawing.
+  const limit = Math.max(50, 1.2 * seen.p90 + 1000 / 60);
+  const toggled = answers.every((a) => a.was !== a.now) && answers[0].was === true;
+  const answered = answers.map((a) => a.ms).sort((a, b) => a - b)[1];
+  if (!(answered <= limit) || !toggled || seen.playing || seen.after !== 0 || seen.button !== "Play") {
+    fail(rel, `demo ${id} (exact, 50): Pause and Play answered in ${answers.map((a) => `${a.ms} ms (${a.was} → ${a.now})`).join(", ")} (one display frame: ${limit.toFixed(0)} ms), ${seen.after} frames ran after the last Pause`);
+  }
+  const slow = /×0?\.\d+ slow motion/.test(statusBefore);
+  if (seen.median > 1000 / 60 && !slow) fail(rel, `demo ${id} (exact, 50): frames of ${seen.median.toFixed(1)} ms, but the status line says "${statusBefore}", not slow motion`);
+  if (seen.median < seen.budget / 2 && slow) fail(rel, `demo ${id} (exact, 50): frames of ${seen.median.toFixed(1)} ms, yet the status line says "${statusBefore}"`);
+  console.log(
+    `pile of fifty, exact solver, playing: a demo frame ${seen.median.toFixed(1)} ms (worst ${seen.worst.toFixed(0)}), ` +
+    `${seen.frames.length} display frames ran it in 6 s, status "${statusBefore}", Pause/Play/Pause answered in ${answers.map((a) => a.ms).join("/")} ms`,
+  );
+}
+
+// A phone's swipe (D3): on every demo that takes the pointer, a touch swipe that starts on
+// an empty part of its canvas scrolls the page, and one that starts on a body does not.
+async function checkTouchSwipes(browser, origin, demoPages) {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2,
+  });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  const results = [];
+  for (const [id, rel] of Object.entries(demoPages)) {
+    if (!(await openDemo(page, `${origin}/${rel}`))) continue; // reported above
+    const box = demoBox(page, id);
+    // Where the demo takes a press: a 24 × 24 grid over its canvas, from its first frame.
+    const spots = await box.evaluate((box) => {
+      const demo = box.pbmDemo;
+      if (!demo.spec.drag) return null;
+      demo.pausedByReader = true;
+      demo.setPlaying(false);
+      demo.reset();
+      demo.draw();
+      const m = demo.api.m;
+      const w = demo.canvas.clientWidth, h = demo.canvas.clientHeight, n = 24;
+      const taken = [];
+      for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
+        const [x, y] = demo.toWorld(((i + 0.5) * w) / n, ((j + 0.5) * h) / n);
+        const hit = m.pbm_pointer(demo.handle, 0, x, y) === 1;
+        if (hit) m.pbm_pointer(demo.handle, 2, x, y);
+        taken.push(hit);
+      }
+      demo.reset();
+      demo.draw();
+      const at = (i, j) => i < 0 || j < 0 || i >= n || j >= n || taken[j * n + i];
+      let empty = null, body = null;
+      for (let j = 1; j < n - 1; j++) for (let i = 1; i < n - 1; i++) {
+        const spot = { cx: ((i + 0.5) * w) / n, cy: ((j + 0.5) * h) / n, d: Math.abs(j - n / 2) + Math.abs(i - n / 2) / 2 };
+        let clear = true;
+        for (let dj = -1; dj <= 1; dj++) for (let di = -1; di <= 1; di++) if (at(i + di, j + dj)) clear = false;
+        if (clear && (!empty || spot.d < empty.d)) empty = spot;
+        let inside = true;
+        for (let dj = -1; dj <= 1; dj++) for (let di = -1; di <= 1; di++) if (!at(i + di, j + dj)) inside = false;
+        if (taken[j * n + i] && (!body || (inside && !body.inside))) body = { ...spot, inside };
+      }
+      return { empty, body };
+    });
+    if (!spots) continue;
+    if (!spots.empty) {
+      fail(rel, `demo ${id}: no empty part of its canvas to start a swipe on`);
+      continue;
+    }
+    // The page at rest (a fling has ended): its scroll position.
+    const settled = async () => {
+      let last = await page.evaluate(() => window.scrollY);
+      for (let k = 0; k < 40; k++) {
+        await page.waitForTimeout(100);
+        const now = await page.evaluate(() => window.scrollY);
+        if (now === last) return now;
+        last = now;
+      }
+      return last;
+    };
+    // The spot put at 60 % of the screen's height, and a 300 px swipe towards the
+    // longer part of the page; returns how far the page scrolled.
+    const swipe = async (spot) => {
+      await settled();
+      await box.evaluate((box, spot) => {
+        const top = box.pbmDemo.canvas.getBoundingClientRect().top + window.scrollY + spot.cy;
+        window.scrollTo(0, Math.max(0, top - 0.6 * window.innerHeight));
+      }, spot);
+      await settled();
+      const start = await box.evaluate((box, spot) => {
+        const rect = box.pbmDemo.canvas.getBoundingClientRect();
+        const room = document.documentElement.scrollHeight - window.innerHeight - window.scrollY;
+        return { scroll: window.scrollY, x: rect.left + spot.cx, y: rect.top + spot.cy, up: room > 320 };
+      }, spot);
+      const { x, y } = start;
+      const dy = start.up ? -300 : 300;
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y }] });
+      for (let k = 1; k <= 10; k++) {
+        await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x, y: y + (k * dy) / 10 }] });
+        await page.waitForTimeout(16);
+      }
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+      return Math.abs((await settled()) - start.scroll);
+    };
+    let held = null;
+    if (spots.body) {
+      held = await swipe(spots.body);
+      if (held > 20) fail(rel, `demo ${id}: a touch swipe that grabbed a body scrolled the page ${held.toFixed(0)} px`);
+      await box.evaluate((box) => {
+        box.pbmDemo.setPlaying(false);
+        box.pbmDemo.reset();
+      });
+    }
+    const scrolled = await swipe(spots.empty);
+    if (!(scrolled >= 100)) fail(rel, `demo ${id}: a touch swipe from an empty part of its canvas scrolled the page ${scrolled.toFixed(0)} px`);
+    results.push(`${id} ${scrolled.toFixed(0)} px${held === null ? "" : ` (on a body ${held.toFixed(0)} px)`}`);
+  }
+  console.log(`touch swipes from an empty part of a draggable canvas scroll the page: ${results.join("; ")}`);
+  await context.close();
+}
+
+{
+  const counts = [];
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  for (const [id, rel] of Object.entries(demoPages)) {
+    if (!(await openDemo(page, `${origin}/${rel}`))) continue; // reported above
+    const axes = await checkPlotsAndReadouts(page, id, rel);
+    counts.push(`${id} ${axes.map((a) => a.n).join("/")}`);
+    await checkSliders(page, id, rel);
+  }
+  await page.close();
+  console.log(`plot ticks per axis (time/panels): ${counts.join("; ")}`);
+  if (demoPages["interactive/pile"]) await checkSlowMotion(browser, origin, demoPages["interactive/pile"]);
+  await checkTouchSwipes(browser, origin, demoPages);
+}
+
+// Accessibility: axe-core on every page, in the light theme and in navy (mdBook's dark theme
+// that the book's own colours have to pass too), after the page's demos have built their
+// controls. Every serious or critical finding is a problem, named by rule, element and why;
+// the summary counts the elements by rule for each theme.
+{
+  const { createRequire } = await import("node:module");
+  const axeSource = await readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+  const withDemo = new Set(Object.values(demoPages));
+  const summary = [];
+  let version = "";
+  for (const theme of ["light", "navy"]) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
+    await context.addInitScript((t) => localStorage.setItem("mdbook-theme", t), theme);
+    const page = await context.newPage();
+    const byRule = {};
+    let pagesWith = 0;
+    for (const rel of pages) {
+      await page.goto(`${origin}/${rel}`, { waitUntil: "load" });
+      if (withDemo.has(rel)) {
+        await page.waitForFunction(() => window.pbmDemosReady === true, null, { timeout: 15000 }).catch(() => {});
+      }
+      await page.addScriptTag({ content: axeSource });
+      const found = await page.evaluate(async () => {
+        const { violations, testEngine } = await window.axe.run(document, { resultTypes: ["violations"] });
+        return {
+          version: testEngine.version,
+          violations: violations
+            .filter((v) => v.impact === "serious" || v.impact === "critical")
+            .map((v) => ({
+              rule: v.id,
+              impact: v.impact,
+              targets: v.nodes.map((n) => n.target.join(" ")),
+              why: (v.nodes[0]?.any[0] ?? v.nodes[0]?.all[0] ?? v.nodes[0]?.none[0])?.message ?? v.help,
+            })),
+        };
+      });
+      version = found.version;
+      if (found.violations.length > 0) pagesWith += 1;
+      for (const v of found.violations) {
+        byRule[v.rule] = (byRule[v.rule] ?? 0) + v.targets.length;
+        const some = v.targets.slice(0, 3).join(", ") + (v.targets.length > 3 ? ", …" : "");
+        fail(rel, `axe (${theme}): ${v.rule} (${v.impact}) on ${v.targets.length} elements (${some}): ${v.why}`);
+      }
+    }
+    const rules = Object.entries(byRule).map(([rule, n]) => `${rule} ${n}`).join(", ");
+    summary.push(`${theme} ${Object.values(byRule).reduce((a, b) => a + b, 0)} on ${pagesWith} pages${rules ? ` (${rules})` : ""}`);
+    await context.close();
+  }
+  console.log(`axe-core ${version}, serious or critical elements on ${pages.length} pages: ${summary.join("; ")}`);
+}
+
 // Screenshots to look at, light and dark, wide and narrow.
 for (const [name, rel, width, theme] of [
   ["forces-light-1280", "02-particles/forces.html", 1280, "light"],
@@ -504,6 +935,11 @@ for (const [name, rel, width, theme] of [
 await browser.close();
 server.close();
 for (const p of problems) console.log(`problem: ${p}`);
+console.log(
+  `page weight (file://, uncompressed): heaviest without a demo ${Math.round(weights.plain.bytes / 1000)} KB ` +
+    `(${weights.plain.rel}, limit ${PAGE_BYTES / 1000} KB), with a demo ${Math.round(weights.demo.bytes / 1000)} KB ` +
+    `(${weights.demo.rel}, limit ${DEMO_PAGE_BYTES / 1000} KB)`
+);
 console.log(
   `browser test: ${pages.length} pages, ${links} internal links, ${images} images, ` +
     `${maths} math elements (${boldMaths} with bold vectors, ${accents} dot accents), ${eqLinks} links to numbered equations, ` +

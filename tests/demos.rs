@@ -357,3 +357,214 @@ fn demo_sliders_carry_the_names_of_the_exercise_parameters_they_set() {
     mismatches.dedup();
     assert!(mismatches.is_empty(), "{mismatches:#?}");
 }
+
+/// The canvas the test's hand flicks across (CSS pixels): a phone's width, where a
+/// flick covers the most of the world, and the page's tallest picture.
+const CANVAS: [f64; 2] = [360.0, 480.0];
+
+/// How many world units a canvas pixel is for `view`, drawn as the page draws it:
+/// equal scales on both axes, the canvas as wide as the column and at most
+/// [`CANVAS`]'s height.
+fn metres_per_pixel([x0, x1, y0, y1]: [f64; 4]) -> f64 {
+    let height = (CANVAS[0] * (y1 - y0) / (x1 - x0)).min(CANVAS[1]);
+    1.0 / (CANVAS[0] / (x1 - x0)).min(height / (y1 - y0))
+}
+
+/// What is wrong with `demo` now, if anything: a body outside `view`, or a readout
+/// that is infinite.
+fn lost(
+    demo: &dyn pbm_web::demo::Demo,
+    view: [f64; 4],
+    when: &str,
+) -> Option<String> {
+    let bodies = demo.bodies();
+    let out: Vec<String> = bodies
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| !b.inside(view))
+        .map(|(k, b)| format!("body {k} at {:?}", b.bounds))
+        .collect();
+    let readouts = demo.readouts();
+    if !out.is_empty() {
+        Some(format!("{when}: outside the view {view:?}: {}", out.join("; ")))
+    } else if readouts.iter().any(|r| r.is_infinite()) {
+        Some(format!("{when}: readouts {readouts:?}"))
+    } else {
+        None
+    }
+}
+
+#[test]
+fn every_body_a_reader_can_throw_comes_back_into_view_and_stays() {
+    use pbm_web::demo::{FLICK_PX_PER_S, FRAME, Pointer};
+    use std::f64::consts::TAU;
+    let mut failures = Vec::new();
+    for spec in demos() {
+        let values = spec.defaults();
+        let view = spec.view_of(&values).unwrap();
+        let mut demo = spec.create(&values).unwrap();
+        for _ in 0..30 {
+            demo.frame().unwrap();
+        }
+        let count = demo.bodies().len();
+        if spec.drag.is_none() {
+            assert_eq!(
+                count, 0,
+                "{} lists bodies it does not let the hand take",
+                spec.id
+            );
+            continue;
+        }
+        assert!(count > 0, "{} takes the pointer but lists no body", spec.id);
+        if let Some(why) = lost(demo.as_ref(), view, "before any throw") {
+            failures.push(format!("{}: {why}", spec.id));
+            continue;
+        }
+        // The fastest flick, 400 px in 30 ms, over two frames; let go while moving.
+        let reach = FLICK_PX_PER_S * 2.0 * FRAME * metres_per_pixel(view);
+        // Every body thrown, each in the next of eight directions, at least eight
+        // throws in all.
+        let failed = (0..count.max(8)).find_map(|throw| {
+            let body = demo.bodies()[throw % count];
+            let angle = TAU * ((3 * throw + 2) % 8) as f64 / 8.0;
+            let d = [reach * angle.cos(), reach * angle.sin()];
+            let at = body.grip;
+            if !demo.pointer(Pointer::Down, at) {
+                // A demo that has stopped a runaway, and says why, takes no more.
+                return demo.note().is_none().then(|| {
+                    format!(
+                        "throw {throw}: a press on body {} at {at:?} was refused",
+                        throw % count
+                    )
+                });
+            }
+            let half = [at[0] + 0.5 * d[0], at[1] + 0.5 * d[1]];
+            let to = [at[0] + d[0], at[1] + d[1]];
+            demo.pointer(Pointer::Move, half);
+            if let Err(e) = demo.frame() {
+                return Some(format!("throw {throw}: {e}"));
+            }
+            demo.pointer(Pointer::Move, to);
+            demo.pointer(Pointer::Up, to);
+            for _ in 0..60 {
+                if let Err(e) = demo.frame() {
+                    return Some(format!("throw {throw}: {e}"));
+                }
+            }
+            lost(
+                demo.as_ref(),
+                view,
+                &format!("1 s after throw {throw} ({angle:.2} rad)"),
+            )
+        });
+        // And thirty seconds on, every second of them.
+        let failed = failed.or_else(|| {
+            (1..=30).find_map(|second| {
+                for _ in 0..60 {
+                    if let Err(e) = demo.frame() {
+                        return Some(format!("{second} s after the throws: {e}"));
+                    }
+                }
+                lost(demo.as_ref(), view, &format!("{second} s after the throws"))
+            })
+        });
+        if let Some(why) = failed {
+            failures.push(format!("{}: {why}", spec.id));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn a_hand_far_off_the_picture_blows_nothing_up_and_a_runaway_stops_with_a_plain_note()
+{
+    use pbm_web::demo::Pointer;
+    // The reader drags every body to a point far off the picture, holds it there
+    // for 1.5 s, and lets go there: no frame fails, every body is back in view
+    // within a second, and a note (if any) is in the reader's words.
+    let mut failures = Vec::new();
+    for spec in demos().filter(|s| s.drag.is_some()) {
+        let values = spec.defaults();
+        let view = spec.view_of(&values).unwrap();
+        let mut demo = spec.create(&values).unwrap();
+        for _ in 0..30 {
+            demo.frame().unwrap();
+        }
+        let [x0, x1, y0, y1] = view;
+        let far = [x1 + 100.0 * (x1 - x0), y1 + 100.0 * (y1 - y0)];
+        let count = demo.bodies().len();
+        for k in 0..count {
+            let at = demo.bodies()[k].grip;
+            if !demo.pointer(Pointer::Down, at) {
+                continue;
+            }
+            demo.pointer(Pointer::Move, far);
+            let mut result = Ok(());
+            for _ in 0..90 {
+                result = result.and_then(|()| demo.frame());
+            }
+            demo.pointer(Pointer::Up, far);
+            for _ in 0..60 {
+                result = result.and_then(|()| demo.frame());
+            }
+            let lost = lost(
+                demo.as_ref(),
+                view,
+                &format!("1 s after body {k} was let go far off"),
+            );
+            if let Err(e) = result {
+                failures.push(format!("{}: body {k}: {e}", spec.id));
+            } else if let Some(why) = lost {
+                failures.push(format!("{}: {why}", spec.id));
+            }
+        }
+        if let Some(note) = demo.note() {
+            for word in ["degenerate", "right-hand side", "finite", "Diverged", "NaN"]
+            {
+                if note.contains(word) {
+                    failures
+                        .push(format!("{}: the note says `{word}`: {note}", spec.id));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn the_bead_that_drifts_off_its_wire_stops_and_says_how_to_keep_it_on() {
+    let spec = find("constraints/bead").unwrap();
+    // Explicit Euler without feedback (the defaults): the drift is the lesson.
+    let mut demo = spec.create(&spec.defaults()).unwrap();
+    let view = spec.view_of(&spec.defaults()).unwrap();
+    for _ in 0..60 * 60 {
+        demo.frame().unwrap();
+    }
+    let note = demo.note().unwrap();
+    assert!(
+        note.starts_with(
+            "Stopped: the bead has drifted off the wire (|C| passed 0.5 m²)"
+        ) && note
+            .contains("Raise the feedback stiffness (see \"Drift, and feedback\")"),
+        "{note}"
+    );
+    // The picture shows the last state on the wire's scale; the step past it is
+    // the largest |C|.
+    let readouts = demo.readouts();
+    let c = readouts[spec.readout("|C| now, C = (|x|² − 1)/2").unwrap()];
+    let worst = readouts[spec.readout("largest |C| so far").unwrap()];
+    assert!(c <= 0.5 && worst > 0.5, "{readouts:?}");
+    assert!(demo.readouts().iter().all(|r| r.is_finite()), "{:?}", demo.readouts());
+    assert!(demo.bodies().iter().all(|b| b.inside(view)), "{:?}", demo.bodies());
+    // Stopped: the clock and the picture stand still.
+    let t = demo.readouts()[0];
+    demo.frame().unwrap();
+    assert_eq!(demo.readouts()[0], t);
+    // With feedback it stays on, and says nothing.
+    let held = spec.values_of(&["solver=RK4", "k_s=100", "k_d=20"]).unwrap();
+    let mut demo = spec.create(&held).unwrap();
+    for _ in 0..60 * 60 {
+        demo.frame().unwrap();
+    }
+    assert!(demo.note().is_none(), "{:?}", demo.note());
+}

@@ -42,6 +42,44 @@ fn every_figure_renders_identically_with_one_or_two_threads() {
     check_figures(&chapters_with(|_| true));
 }
 
+/// The labels of `svg` that still hold TeX: a `_` before a letter or a brace (`k_d`,
+/// `x_{i}`), or a `^` (`e^(−kt)`), or a script marker that was never set as a
+/// `tspan`. A label's text is read with its `tspan`s' tags taken out.
+fn tex_in_labels(svg: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for element in svg.split("<text").skip(1) {
+        let Some(body) = element.split_once('>').map(|(_, b)| b) else { continue };
+        let body = body.split("</text>").next().unwrap_or_default();
+        let mut text = String::new();
+        let mut in_tag = false;
+        for c in body.chars() {
+            match c {
+                '<' => in_tag = true,
+                '>' => in_tag = false,
+                _ if !in_tag => text.push(c),
+                _ => {}
+            }
+        }
+        let chars: Vec<char> = text.chars().collect();
+        let tex = chars
+            .windows(2)
+            .any(|w| w[0] == '_' && (w[1].is_alphabetic() || w[1] == '{'))
+            || text.contains('^')
+            || text.contains(['\u{E000}', '\u{E001}', '\u{E002}']);
+        if tex {
+            found.push(text.trim().to_string());
+        }
+    }
+    found
+}
+
+#[test]
+fn tex_in_labels_finds_subscripts_and_powers_but_not_set_ones() {
+    let svg = "<text a=\"1\">\nk_d = 2\n</text><text>\ne^(−kt)\n</text>\
+               <text>\nk<tspan dy=\"4\">d</tspan> and x₁ ≥ 0\n</text>";
+    assert_eq!(tex_in_labels(svg), ["k_d = 2", "e^(−kt)"]);
+}
+
 fn check_figures(chapters: &[Chapter]) {
     let (one, two) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     // The one-thread and the two-thread renderings run at the same time, each on its
@@ -68,15 +106,23 @@ fn check_figures(chapters: &[Chapter]) {
             if name.ends_with(".narrow.svg") { Layout::Narrow } else { Layout::Wide };
         let width = format!("<svg width=\"{}\"", layout.width());
         assert!(svg.starts_with(&width), "{name}: not {} px wide", layout.width());
+        // A label's size is its `<text>`'s; a subscript or a power inside it (a `tspan`)
+        // is set at three quarters of it, as a script is in print.
         let smallest = svg
-            .split("font-size=\"")
+            .split("<text")
             .skip(1)
-            .map(|rest| rest[..rest.find('"').unwrap()].parse::<f64>().unwrap())
+            .map(|text| {
+                let open = &text[..text.find('>').unwrap()];
+                let rest = open.split("font-size=\"").nth(1).unwrap();
+                rest[..rest.find('"').unwrap()].parse::<f64>().unwrap()
+            })
             .fold(f64::INFINITY, f64::min);
         // The page shows these at most one to one, so this is the smallest a reader
         // sees on a desktop; the browser test measures the displayed size on a phone
         // too.
         assert!(smallest >= TICK_PX, "{name}: text of {smallest} px");
+        let tex = tex_in_labels(&svg);
+        assert!(tex.is_empty(), "{name}: TeX left in its labels: {tex:?}");
         for bad in ["-0.0<", ">\n-0\n", ">\n-"] {
             assert!(
                 !svg.contains(bad),

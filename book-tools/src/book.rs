@@ -5,7 +5,7 @@ use crate::demos::{DemoPreprocessor, MODULE_SCRIPT, module_script};
 use crate::error::Error;
 use crate::files::write_atomically_bytes;
 use crate::listing::PageRewrite;
-use crate::math::{MATH_FONT, MathPreprocessor, math_font};
+use crate::math::{MATH_FONT, MathPreprocessor, math_font_woff2};
 use crate::page_figures::PageFigures;
 use crate::values::ValuePreprocessor;
 use mdbook_driver::MDBook;
@@ -15,17 +15,18 @@ use pbm_prelim::Chapter;
 use std::fs;
 use std::path::Path;
 
-/// Writes the math font into `book_dir/src/fonts/`, where the book's CSS loads it
-/// from, unless the same bytes are already there.
+/// Writes the math font as WOFF2 into `book_dir/src/fonts/`, where the book's CSS
+/// loads it from, unless the same bytes are already there, and removes the OpenType
+/// file earlier builds wrote there (mdBook would copy it into every build).
 pub fn write_math_font(book_dir: &Path) -> Result<(), Error> {
-    let path = book_dir.join("src/fonts").join(MATH_FONT);
-    let font = math_font().ok_or_else(|| {
-        Error::Book("typst-assets no longer ships New Computer Modern Math".into())
-    })?;
+    let fonts = book_dir.join("src/fonts");
+    let _ = fs::remove_file(fonts.join("NewCMMath-Regular.otf"));
+    let path = fonts.join(MATH_FONT);
+    let font = math_font_woff2().map_err(Error::Book)?;
     if fs::read(&path).is_ok_and(|old| old == font) {
         return Ok(());
     }
-    write_atomically_bytes(&path, font)
+    write_atomically_bytes(&path, &font)
         .map_err(|source| Error::Write { path, source })
 }
 

@@ -15,8 +15,9 @@ use pulldown_cmark::{Event, Options, Parser};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-/// The file name the book's CSS loads the math font from, under `book/src/fonts/`.
-pub const MATH_FONT: &str = "NewCMMath-Regular.otf";
+/// The file name the book's CSS loads the math font from, under `book/src/fonts/`: the
+/// whole font as WOFF2 ([`math_font_woff2`]).
+pub const MATH_FONT: &str = "NewCMMath-Regular.woff2";
 
 /// The bytes of New Computer Modern Math (regular weight), an OpenType font with a
 /// MATH table, from the fonts the `typst-assets` crate ships. None if the crate no
@@ -30,6 +31,20 @@ pub fn math_font() -> Option<&'static [u8]> {
             })
         })
     })
+}
+
+/// [`math_font`] as WOFF2 (Brotli inside, every table kept), the half of its size a page
+/// with a formula downloads.
+///
+/// The whole font, not a subset of the glyphs the book uses: the browser lays out stretchy
+/// fences, radicals and accents from the font's MATH table, whose glyph numbers a subset
+/// renumbers, and no Rust subsetter rewrites that table (typst's `subsetter` and `allsorts`
+/// drop it, `skera` copies it unchanged and leaves CFF outlines whole). Errors say why.
+pub fn math_font_woff2() -> std::result::Result<Vec<u8>, String> {
+    let font =
+        math_font().ok_or("typst-assets no longer ships New Computer Modern Math")?;
+    ttf2woff2::encode(font, ttf2woff2::BrotliQuality::default())
+        .map_err(|e| format!("the math font as WOFF2: {e}"))
 }
 
 /// A formula that could not be converted, with the reason.
@@ -107,10 +122,11 @@ pub fn render_numbered(
     Ok(out)
 }
 
-/// Dot accents (ẋ, ẍ) as over-scripts, not accents: Chromium sets a MathML accent
-/// on the letter's own height, and with this font a dot over l, d, θ or a bold 𝐥
-/// touches the letter or vanishes into it (𝐥̇·𝐥 reads 𝐥·𝐥). Without `accent="true"`
-/// the dot sits above the letter's ink. Other accents (hats, bars, arrows) keep it.
+/// Dot accents (ẋ, ẍ, and the triple and quadruple dots of 𝐘⃛) as over-scripts, not
+/// accents: Chromium sets a MathML accent on the letter's own height, and with this
+/// font a dot over l, d, θ or a bold 𝐥 touches the letter or vanishes into it (𝐥̇·𝐥
+/// reads 𝐥·𝐥; the three dots of 𝐘⃛ sit on its serifs). Without `accent="true"` the dot
+/// sits above the letter's ink. Other accents (hats, bars, arrows) keep it.
 pub fn dots_clear_their_letters(mathml: &str) -> String {
     const OPEN: &str = "<mover accent=\"true\">";
     let mut out = String::with_capacity(mathml.len());
@@ -120,9 +136,9 @@ pub fn dots_clear_their_letters(mathml: &str) -> String {
         let body = &rest[at + OPEN.len()..];
         let is_dot = closing(body).is_some_and(|end| {
             let inner = body[..end].trim_end();
-            ["˙</mo>", "¨</mo>", "\u{307}</mo>", "\u{308}</mo>"]
+            ["˙", "¨", "\u{307}", "\u{308}", "\u{20DB}", "\u{20DC}"]
                 .iter()
-                .any(|dot| inner.ends_with(dot))
+                .any(|dot| inner.ends_with(&format!("{dot}</mo>")))
         });
         out.push_str(if is_dot { "<mover>" } else { OPEN });
         rest = body;
@@ -288,6 +304,10 @@ mod tests {
         let nested = render_math("$\\dot{\\hat{x}}$").unwrap();
         assert_eq!(nested.matches("<mover accent=\"true\">").count(), 1, "{nested}");
         assert!(nested.contains("<mover><mover accent"), "{nested}");
+        // The triple dot (U+20DB) would sit on a bold Y's serifs as an accent.
+        let triple = render_math("$\\dddot{\\mathbf{Y}}$").unwrap();
+        assert!(triple.contains('\u{20DB}'), "{triple}");
+        assert!(!triple.contains("<mover accent"), "{triple}");
     }
 
     #[test]
@@ -316,5 +336,22 @@ mod tests {
             math_font().expect("typst-assets carries New Computer Modern Math");
         let face = ttf_parser::Face::parse(font, 0).unwrap();
         assert!(face.tables().math.is_some(), "an OpenType MATH table");
+    }
+
+    #[test]
+    fn the_shipped_woff2_is_smaller_and_keeps_the_math_table() {
+        let woff2 = math_font_woff2().unwrap();
+        let otf = math_font().unwrap();
+        assert_eq!(&woff2[..4], b"wOF2");
+        assert!(
+            woff2.len() < otf.len() * 6 / 10,
+            "{} of {} bytes",
+            woff2.len(),
+            otf.len()
+        );
+        // Every table kept, MATH among them: the number of tables in the WOFF2 header
+        // (bytes 12 and 13) is the font's (bytes 4 and 5). The browser test sets a
+        // stretched fence, a radical and an accent with it.
+        assert_eq!(woff2[12..14], otf[4..6]);
     }
 }

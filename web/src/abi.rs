@@ -25,6 +25,8 @@ struct State {
     text_len: usize,
     error: String,
     view: [f64; 4],
+    /// What the last [`pbm_body_count`] found.
+    bodies: Vec<f64>,
 }
 
 thread_local! {
@@ -327,6 +329,30 @@ pub extern "C" fn pbm_draw_len(handle: u32) -> u32 {
         Some(Some(i)) => i.drawing.data.len() as u32,
         _ => 0,
     })
+}
+
+/// Where the bodies the reader can grab in running demo `handle` are now
+/// ([`Demo::bodies`]): returns how many, and keeps six f64s for each, the grip's x
+/// and y and the bounds' x_min, x_max, y_min, y_max, for [`pbm_bodies`]; −1 with
+/// the reason in [`pbm_error`] if there is no such demo.
+#[unsafe(no_mangle)]
+pub extern "C" fn pbm_body_count(handle: u32) -> i32 {
+    STATE.with_borrow_mut(|st| {
+        let Some(Some(instance)) = st.instances.get(handle as usize) else {
+            st.error = format!("there is no running demo {handle}");
+            return -1;
+        };
+        let bodies = instance.demo.bodies();
+        st.bodies =
+            bodies.iter().flat_map(|b| b.grip.into_iter().chain(b.bounds)).collect();
+        bodies.len() as i32
+    })
+}
+
+/// The numbers the last [`pbm_body_count`] kept: six f64s a body.
+#[unsafe(no_mangle)]
+pub extern "C" fn pbm_bodies() -> *const f64 {
+    STATE.with_borrow(|st| st.bodies.as_ptr())
 }
 
 /// A running demo's note (empty if none).

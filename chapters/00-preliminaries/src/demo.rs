@@ -251,6 +251,11 @@ impl Drawing {
     /// Opcode of a label: x, y (its left end, on its baseline), count, then the
     /// text's Unicode code points.
     pub const TEXT: f64 = 4.0;
+    /// Opcode of a face of a solid: shade, count, then x, y pairs. It is filled in
+    /// its ink darkened to the shade (0 black, 1 the ink itself), opaque unless the
+    /// ink is faint, and has no outline: faces drawn back to front hide what is
+    /// behind them ([`crate::orbit`]).
+    pub const FACE: f64 = 5.0;
 
     /// Starts a new picture.
     pub fn clear(&mut self) {
@@ -294,6 +299,19 @@ impl Drawing {
     pub fn disc(&mut self, ink: Ink, [x, y]: [f64; 2], radius: f64) {
         self.data.extend([Self::DISC, ink as u8 as f64, x, y, radius]);
     }
+
+    /// A face of a solid with corners `points`, in `ink` darkened to `shade` (the
+    /// light it catches, from 0 to 1).
+    pub fn face(
+        &mut self,
+        ink: Ink,
+        shade: f64,
+        points: impl ExactSizeIterator<Item = [f64; 2]>,
+    ) {
+        let shade = shade.clamp(0.0, 1.0);
+        self.data.extend([Self::FACE, ink as u8 as f64, shade, points.len() as f64]);
+        self.data.extend(points.flatten());
+    }
 }
 
 // ANCHOR: demo
@@ -322,8 +340,68 @@ pub trait Demo {
     fn retune(&mut self, _params: &Values) -> bool {
         false
     }
+    /// Where each thing the reader can grab is now, in the picture's world units:
+    /// what a test throws, and what it requires back inside [`DemoSpec::view`].
+    /// Empty for a demo that takes no pointer.
+    fn bodies(&self) -> Vec<Whereabouts> {
+        Vec::new()
+    }
 }
 // ANCHOR_END: demo
+
+/// Where a body the reader can grab is in the picture (world units).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Whereabouts {
+    /// A point on it that a press takes it by.
+    pub grip: [f64; 2],
+    /// The smallest rectangle holding it: x_min, x_max, y_min, y_max.
+    pub bounds: [f64; 4],
+}
+
+impl Whereabouts {
+    /// A body whose points are `points`, taken by the first of them.
+    pub fn of(points: impl IntoIterator<Item = [f64; 2]>) -> Whereabouts {
+        let mut points = points.into_iter();
+        let grip = points.next().unwrap_or([f64::NAN; 2]);
+        let start = [grip[0], grip[0], grip[1], grip[1]];
+        let bounds = points.fold(start, |[x0, x1, y0, y1], [x, y]| {
+            [x0.min(x), x1.max(x), y0.min(y), y1.max(y)]
+        });
+        Whereabouts { grip, bounds }
+    }
+
+    /// The same body, taken by `grip` instead.
+    pub fn gripped_at(self, grip: [f64; 2]) -> Whereabouts {
+        Whereabouts { grip, ..self }
+    }
+
+    /// Whether it lies inside `view` (x_min, x_max, y_min, y_max), every coordinate
+    /// finite.
+    pub fn inside(&self, [x0, x1, y0, y1]: [f64; 4]) -> bool {
+        let [a0, a1, b0, b1] = self.bounds;
+        self.bounds.iter().all(|v| v.is_finite())
+            && a0 >= x0
+            && a1 <= x1
+            && b0 >= y0
+            && b1 <= y1
+    }
+}
+
+/// The fastest a reader's hand moves (CSS pixels per second): a 400 px flick in
+/// 30 ms. A demo caps the speed it gives a body to what keeps the body in play.
+pub const FLICK_PX_PER_S: f64 = 400.0 / 0.030;
+
+/// `v` (any units) shortened, if need be, to length `most`.
+pub fn capped<const N: usize>(v: [f64; N], most: f64) -> [f64; N] {
+    let length = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    if length > most && length.is_finite() {
+        v.map(|x| x * most / length)
+    } else if length.is_finite() {
+        v
+    } else {
+        [0.0; N]
+    }
+}
 
 /// What the reader's pointer did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -522,40 +600,6 @@ impl DemoSpec {
     }
 }
 
-/// An orthographic view of 3-D space from a fixed direction, for demos of solids:
-/// the eye looks along −`eye`, with world y up on the screen.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Camera {
-    eye: nalgebra::Vector3<f64>,
-    right: nalgebra::Vector3<f64>,
-    up: nalgebra::Vector3<f64>,
-}
-
-impl Camera {
-    /// Looking from direction `eye` (towards the origin); `eye` must not be vertical.
-    pub fn looking_from(eye: nalgebra::Vector3<f64>) -> Camera {
-        let eye = eye.normalize();
-        let right = nalgebra::Vector3::y().cross(&eye).normalize();
-        let up = eye.cross(&right);
-        Camera { eye, right, up }
-    }
-
-    /// Where point `p` lands on the screen (world units).
-    pub fn project(&self, p: &nalgebra::Vector3<f64>) -> [f64; 2] {
-        [p.dot(&self.right), p.dot(&self.up)]
-    }
-
-    /// The point of the plane through the origin facing the eye that lands on screen
-    /// point `[x, y]`: the inverse of [`Camera::project`] on that plane.
-    pub fn lift(&self, [x, y]: [f64; 2]) -> nalgebra::Vector3<f64> {
-        self.right * x + self.up * y
-    }
-
-    /// Whether a face with outward normal `n` faces the eye.
-    pub fn sees(&self, n: &nalgebra::Vector3<f64>) -> bool {
-        n.dot(&self.eye) > 0.0
-    }
-}
 /// A number a demo shows that a CLI exercise prints too: after `frames` frames with
 /// its sliders `set`, readout `readout` of demo `demo` equals the number at `key` in
 /// `pbm run exercise --set ... --json` to the last digit (the same functions compute

@@ -2,7 +2,7 @@
 //!
 //! Nothing here is physics. Always built: the error type ([`PbmError`], which says
 //! whose fault an error is), the work budget of an exercise ([`budget`]), the checks constructors make ([`validate`]),
-//! what a live demo is ([`demo`]), deterministic samples ([`sampling`]), finite-difference derivatives for tests
+//! what a live demo is ([`demo`]) and how one draws solids ([`orbit`]), deterministic samples ([`sampling`]), finite-difference derivatives for tests
 //! ([`finite_difference`]), loops that run in parallel with the same results on any
 //! number of threads ([`parallel`]), rounding ([`snapshot`]) and exercise parameters
 //! ([`params`]).
@@ -16,6 +16,7 @@ pub mod budget;
 pub mod demo;
 pub mod error;
 pub mod finite_difference;
+pub mod orbit;
 pub mod parallel;
 pub mod params;
 #[cfg(feature = "book")]

@@ -224,7 +224,10 @@ fn stability() -> Result<Vec<Drawing>, PbmError> {
                     "Euler (dots: step ends)".into(),
                     Swatch::LineDots(color(0), LINE_WIDTH),
                 ),
-                ("exact e^(−kt)".into(), Swatch::Dashed(REFERENCE, LINE_WIDTH)),
+                (
+                    format!("exact e{}", sup("−kt")),
+                    Swatch::Dashed(REFERENCE, LINE_WIDTH),
+                ),
             ];
             let root = legend_below(root, &legend)?;
             for (panel, (i, (h, xs))) in
@@ -293,7 +296,7 @@ fn convergence() -> Result<Vec<Drawing>, PbmError> {
             log_log_axes(
                 &mut chart,
                 "step size h (s)",
-                "global error |x(T) − x_exact(T)|",
+                &format!("global error |x(T) − x{}(T)|", sub("exact")),
             )?;
             for (i, (_, curve, _)) in series.iter().enumerate() {
                 line_and_dots(&mut chart, curve, (color(i), LINE_WIDTH), 3)?;

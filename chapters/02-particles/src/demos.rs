@@ -12,7 +12,7 @@ use pbm_ode::tableau::RK4;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
     Agreement, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot, Pointer,
-    Readout,
+    Readout, Whereabouts,
 };
 
 /// The chapter's demos, and the numbers they show that its exercises print too.
@@ -206,6 +206,11 @@ impl Demo for Bouncing {
             ball.measuring = true;
         }
         true
+    }
+
+    fn bodies(&self) -> Vec<Whereabouts> {
+        let at = |(ball, x): (&Ball, f64)| [x, ball.system.particles[0].x.y];
+        self.balls.iter().zip(PLACES).map(|b| Whereabouts::of([at(b)])).collect()
     }
 
     fn draw(&self, out: &mut Drawing) {

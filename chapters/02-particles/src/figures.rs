@@ -88,7 +88,7 @@ fn phase_plane() -> Result<Vec<Drawing>, PbmError> {
         |root, _| {
             let mut legend: Legend =
                 series_legend(&curves, Swatch::Line, LINE_WIDTH, |(c, _)| {
-                    format!("k_d = {c} N s/m ({})", regime(*c))
+                    format!("k{} = {c} N s/m ({})", sub("d"), regime(*c))
                 });
             legend.push(("start".into(), Swatch::Dot(REFERENCE, 5)));
             let plot = legend_below(root, &legend)?;
@@ -128,7 +128,7 @@ fn bouncing() -> Result<Vec<Drawing>, PbmError> {
                     name.to_string()
                 });
             legend.push((
-                "exact apex heights r^(2k)".into(),
+                format!("exact apex heights r{}", sup("2k")),
                 Swatch::Dashed(REFERENCE, 1),
             ));
             let plot = legend_below(root, &legend)?;
@@ -225,15 +225,17 @@ fn slide_legend(frictions: &[f64]) -> Legend {
         .enumerate()
         .map(|(i, k)| {
             let name = if *k == 0.0 {
-                "k_f = 0: no friction, v = g t sin θ".to_string()
+                format!("k{} = 0: no friction, v = g t sin θ", sub("f"))
             } else {
-                format!("k_f = {k} s/m")
+                format!("k{} = {k} s/m", sub("f"))
             };
             (name, Swatch::Line(color(i), LINE_WIDTH))
         })
         .collect();
-    legend
-        .push(("speed tan θ / k_f it tends to".into(), Swatch::Dashed(REFERENCE, 1)));
+    legend.push((
+        format!("speed tan θ / k{} it tends to", sub("f")),
+        Swatch::Dashed(REFERENCE, 1),
+    ));
     legend
 }
 
@@ -253,14 +255,17 @@ fn pair_law() -> Result<Vec<Drawing>, PbmError> {
     require_finite(force.iter().chain(&slope).flat_map(|p| [p.0, p.1]))?;
     let marks = [
         (law.r0, format!("r₀ = {} m", law.r0)),
-        (law.cutoff, format!("r_c = {} m", law.cutoff)),
+        (law.cutoff, format!("r{} = {} m", sub("c"), law.cutoff)),
     ];
     let legend: Legend = vec![
         (
             format!("the law with k = {} N/m", law.k),
             Swatch::Line(color(0), LINE_WIDTH),
         ),
-        ("r₀: push turns to pull; r_c: cutoff".into(), Swatch::Dashed(REFERENCE, 1)),
+        (
+            format!("r₀: push turns to pull; r{}: cutoff", sub("c")),
+            Swatch::Dashed(REFERENCE, 1),
+        ),
     ];
     draw_figure([400, 700], |root, layout| {
         let root = legend_below(root, &legend)?;
@@ -312,11 +317,13 @@ fn grid_sort() -> Result<Vec<Drawing>, PbmError> {
     let x: Vec<Vector2<f64>> = scattered_points(n, cells as f64);
     let sort = SortedGrid { grid: UniformGrid::build(&x, 1.0), x, cells };
     require_finite(sort.x.iter().flat_map(|p| [p.x, p.y]))?;
-    let heading =
-        "(a) cells of side r_c, numbered row by row (large grey); particles by index";
+    let heading = format!(
+        "(a) cells of side r{}, numbered row by row (large grey); particles by index",
+        sub("c")
+    );
     draw_figure([620, 800], |root, layout| {
         let (top, bottom) = root.split_vertically(layout.pick(300, 330));
-        sort.draw_cells(&titled(&top, heading, &label_font())?)?;
+        sort.draw_cells(&titled(&top, &heading, &label_font())?)?;
         let bottom =
             titled(&bottom, "(b) the counting sort's arrays", &label_font())?;
         for (row, part) in bottom.split_evenly((3, 1)).iter().enumerate() {

@@ -15,7 +15,7 @@ use pbm_particles::particle::{Force, Particle};
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
     Agreement, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot, Pointer,
-    Readout,
+    Readout, Whereabouts, capped,
 };
 use std::f64::consts::TAU;
 
@@ -78,8 +78,9 @@ pub const BEAD: DemoSpec = DemoSpec {
     plot: Plot::over("t", &["|C| now, C = (|x|² − 1)/2"]).log(),
     view: |_| Ok([-1.6, 1.6, -1.6, 1.6]),
     drag: Some(
-        "Pull the bead with the pointer: a spring from the bead to your hand, which the \
-         constraint force lets move the bead only along the wire.",
+        "Pull the bead with the pointer: a spring from the bead to your hand (pulling \
+         at most 40 N), which the constraint force lets move the bead only along the \
+         wire. If the bead drifts off the wire, the run stops and says so.",
     ),
     build: |p| {
         let tableau = [EULER, MIDPOINT, RK4][p.whole("solver")?];
@@ -96,9 +97,14 @@ pub const BEAD: DemoSpec = DemoSpec {
             now: worst,
             path: Vec::new(),
             hand: None,
+            stopped: None,
         }))
     },
 };
+
+/// How far the bead may drift before the demo stops (m²): at |C| = 0.5 it is
+/// 0.41 m off the unit circle, still in the picture.
+const DRIFT_LIMIT: f64 = 0.5;
 
 struct Bead {
     system: ConstrainedSystem<2>,
@@ -110,6 +116,8 @@ struct Bead {
     path: Vec<[f64; 2]>,
     /// Where the reader's hand is while the bead is held.
     hand: Option<Vector2<f64>>,
+    /// Why the run stopped, in the reader's words, once it has.
+    stopped: Option<String>,
 }
 
 /// The reader's hand in the bead demo: a damped zero-length spring from the bead to
@@ -124,6 +132,9 @@ impl Hand {
     const DAMPING: f64 = 8.0;
     /// How close to the bead a press must be to take it (m).
     const REACH: f64 = 0.35;
+    /// The most the hand pulls with (N): a 1 m stretch of the spring, four times
+    /// the bead's weight. A hand far off the picture pulls no harder.
+    const MOST: f64 = 40.0;
 }
 
 impl Force<2> for Hand {
@@ -132,7 +143,9 @@ impl Force<2> for Hand {
     }
     fn apply(&self, _t: f64, particles: &mut [Particle<2>]) -> Result<(), PbmError> {
         let p = &mut particles[0];
-        p.f += -(p.x - self.at) * Hand::STIFFNESS - p.v * Hand::DAMPING;
+        let pull = -(p.x - self.at) * Hand::STIFFNESS - p.v * Hand::DAMPING;
+        let [x, y] = capped([pull.x, pull.y], Hand::MOST);
+        p.f += Vector2::new(x, y);
         Ok(())
     }
     fn particles(&self) -> &[usize] {
@@ -143,13 +156,47 @@ impl Force<2> for Hand {
     }
 }
 
+impl Bead {
+    /// Stops the run: the bead is off the wire (or the step could not be taken,
+    /// which a bead that far off makes likely), and the reader is told what to do.
+    fn stop(&mut self) {
+        let hand = if self.hand.is_some() { "the hand's pull and " } else { "" };
+        self.stopped = Some(format!(
+            "Stopped: the bead has drifted off the wire (|C| passed {DRIFT_LIMIT} m²) \
+             under {hand}the integrator's error. Raise the feedback stiffness (see \
+             \"Drift, and feedback\"), or take a smaller step, and press Reset."
+        ));
+        // Let go of it: the stopped picture shows the bead where it left.
+        if self.hand.take().is_some() {
+            self.system.particles.forces.pop();
+        }
+    }
+}
+
 impl Demo for Bead {
     fn frame(&mut self) -> Result<(), PbmError> {
-        // As `bead_drift` steps, |C| read after every step.
+        if self.stopped.is_some() {
+            return Ok(());
+        }
+        // As `bead_drift` steps, |C| read after every step, until the bead has left
+        // the wire: then it stops, and says why.
         for _ in 0..self.steps_per_frame {
-            self.stepper.step(&mut self.system, self.h)?;
-            self.now = self.system.max_abs_c()?;
-            self.worst = self.worst.max(self.now);
+            let before = self.system.particles.particles.clone();
+            let stepped = self.stepper.step(&mut self.system, self.h);
+            let now = stepped.and_then(|_| self.system.max_abs_c());
+            // A step that fails, or leaves no finite |C|, has left the wire too.
+            let now = now.ok().filter(|c| c.is_finite());
+            let now = now.unwrap_or(f64::INFINITY);
+            if now.is_finite() {
+                self.worst = self.worst.max(now);
+            }
+            if now > DRIFT_LIMIT {
+                // The picture keeps the bead where it was last on the page's scale.
+                self.system.particles.particles = before;
+                self.stop();
+                return Ok(());
+            }
+            self.now = now;
         }
         let x = self.system.particles.particles[0].x;
         if self.path.len() == KEPT {
@@ -169,8 +216,15 @@ impl Demo for Bead {
         ]
     }
 
+    fn note(&self) -> Option<String> {
+        self.stopped.clone()
+    }
+
     fn pointer(&mut self, event: Pointer, [x, y]: [f64; 2]) -> bool {
         let at = Vector2::new(x, y);
+        if self.stopped.is_some() {
+            return false;
+        }
         let forces = &mut self.system.particles.forces;
         match (event, self.hand) {
             (Pointer::Down, None) => {
@@ -194,6 +248,11 @@ impl Demo for Bead {
         }
         self.hand = Some(at);
         true
+    }
+
+    fn bodies(&self) -> Vec<Whereabouts> {
+        let x = self.system.particles.particles[0].x;
+        vec![Whereabouts::of([[x.x, x.y]])]
     }
 
     fn draw(&self, out: &mut Drawing) {
@@ -237,10 +296,12 @@ pub const CHAIN: DemoSpec = DemoSpec {
         Readout::plain("energy", "J"),
     ],
     plot: Plot::over("t", &["largest |C| now"]).log(),
-    view: |_| Ok([-1.2, 1.2, -1.5, 0.9]),
+    // The 1 m chain from its pivot at the origin, whichever way it swings.
+    view: |_| Ok([-1.2, 1.2, -1.3, 1.1]),
     drag: Some(
-        "Grab any bob with the pointer: a spring from it to your hand pulls the chain, \
-         and the rods pass the pull along.",
+        "Grab any bob with the pointer: a spring from it to your hand pulls the chain \
+         (at most 10 N), and the rods pass the pull along. If the rods stretch too \
+         far, the run stops and says so.",
     ),
     build: |p| {
         let h = p.get("h")?;
@@ -253,9 +314,14 @@ pub const CHAIN: DemoSpec = DemoSpec {
             worst,
             now: worst,
             hand: None,
+            stopped: None,
         }))
     },
 };
+
+/// How far the chain's rods may drift before the demo stops (m²): a 0.1 m link
+/// 9.5 % long, the chain still inside the picture.
+const CHAIN_LIMIT: f64 = 1e-3;
 
 struct DraggedChain {
     chain: StabilisedChain,
@@ -265,6 +331,8 @@ struct DraggedChain {
     now: f64,
     /// The bob held and where the reader's hand is.
     hand: Option<(usize, Vector2<f64>)>,
+    /// Why the run stopped, in the reader's words, once it has.
+    stopped: Option<String>,
 }
 
 /// The reader's hand on the chain: a damped zero-length spring from one bob to the
@@ -279,6 +347,8 @@ impl Grab {
     const DAMPING: f64 = 1.0;
     /// How close to a bob a press must be to take it (m).
     const REACH: f64 = 0.2;
+    /// The most the hand pulls with (N): the whole 1 kg chain's weight.
+    const MOST: f64 = 10.0;
 }
 
 impl Force<2> for Grab {
@@ -287,7 +357,9 @@ impl Force<2> for Grab {
     }
     fn apply(&self, _t: f64, particles: &mut [Particle<2>]) -> Result<(), PbmError> {
         let p = &mut particles[self.particle[0]];
-        p.f += -(p.x - self.at) * Grab::STIFFNESS - p.v * Grab::DAMPING;
+        let pull = -(p.x - self.at) * Grab::STIFFNESS - p.v * Grab::DAMPING;
+        let [x, y] = capped([pull.x, pull.y], Grab::MOST);
+        p.f += Vector2::new(x, y);
         Ok(())
     }
     fn particles(&self) -> &[usize] {
@@ -300,12 +372,35 @@ impl Force<2> for Grab {
 
 impl Demo for DraggedChain {
     fn frame(&mut self) -> Result<(), PbmError> {
-        // As `stabilised_run` steps, |C| read after every step.
+        if self.stopped.is_some() {
+            return Ok(());
+        }
+        // As `stabilised_run` steps, |C| read after every step, until the rods
+        // have drifted too far: then it stops, and says why.
         for _ in 0..self.steps_per_frame {
-            self.now = self.chain.step(self.h)?;
-            self.worst = self.worst.max(self.now);
+            let before = self.chain.system.particles.particles.clone();
+            let now = self.chain.step(self.h).ok().filter(|c| c.is_finite());
+            if let Some(now) = now.filter(|&c| c <= CHAIN_LIMIT) {
+                self.now = now;
+                self.worst = self.worst.max(now);
+                continue;
+            }
+            self.chain.system.particles.particles = before;
+            if self.hand.take().is_some() {
+                self.chain.system.particles.forces.pop();
+            }
+            self.stopped = Some(format!(
+                "Stopped: the rods have stretched too far (|C| passed {CHAIN_LIMIT} m²) \
+                 under the hand's pull. Hold the drift by feedback or projection, or \
+                 take a smaller step h, and press Reset."
+            ));
+            break;
         }
         Ok(())
+    }
+
+    fn note(&self) -> Option<String> {
+        self.stopped.clone()
     }
 
     fn readouts(&self) -> Vec<f64> {
@@ -315,7 +410,11 @@ impl Demo for DraggedChain {
     }
 
     fn pointer(&mut self, event: Pointer, [x, y]: [f64; 2]) -> bool {
-        let at = Vector2::new(x, y);
+        if self.stopped.is_some() {
+            return false;
+        }
+        // The hand pulls towards the picture's nearest point.
+        let at = Vector2::new(x.clamp(-1.2, 1.2), y.clamp(-1.3, 1.1));
         let system = &mut self.chain.system;
         match (event, self.hand) {
             (Pointer::Down, None) => {
@@ -341,6 +440,13 @@ impl Demo for DraggedChain {
             (_, None) => return false,
         }
         true
+    }
+
+    fn bodies(&self) -> Vec<Whereabouts> {
+        // One chain, taken by its last bob.
+        let bobs = &self.chain.system.particles.particles;
+        let points = bobs.iter().rev().map(|p| [p.x.x, p.x.y]);
+        vec![Whereabouts::of(points)]
     }
 
     fn draw(&self, out: &mut Drawing) {

@@ -15,7 +15,7 @@ use pbm_particles::forces::G;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
     Agreement, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot, Pointer,
-    Readout,
+    Readout, Whereabouts,
 };
 use std::f64::consts::{FRAC_PI_2, PI};
 
@@ -237,6 +237,10 @@ impl<M: ParametricModel + 'static> Demo for OnWire<M> {
         self.system.u[0] = self.nearest(at);
         self.system.u_dot[0] = 0.0;
         true
+    }
+
+    fn bodies(&self) -> Vec<Whereabouts> {
+        vec![Whereabouts::of([self.at(self.system.u[0])])]
     }
 
     fn note(&self) -> Option<String> {

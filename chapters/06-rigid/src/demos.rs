@@ -11,9 +11,10 @@ use pbm_ode::runge_kutta::RungeKutta;
 use pbm_ode::tableau::RK4;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
-    Agreement, Camera, Demo, DemoSpec, Demos, Drawing, Ink, Param, Plot, Pointer,
-    Readout,
+    Agreement, Demo, DemoSpec, Demos, Drawing, Ink, Param, Plot, Pointer, Readout,
+    Values, Whereabouts, capped,
 };
+use pbm_prelim::orbit::{self, Orbit, Painter};
 
 /// The chapter's demos, and the numbers they show that its exercises print too.
 pub const DEMOS: Demos = Demos {
@@ -35,12 +36,19 @@ pub const STEPS_PER_FRAME: usize = 20;
 pub const DZHANIBEKOV: DemoSpec = DemoSpec {
     id: "rigid/dzhanibekov",
     title: "A 1 × 2 × 3 m block spun about one axis, 0.01 rad/s off",
-    params: &[Param::choice(
-        "axis",
-        "spin about",
-        &["y (intermediate)", "x (1 m, largest moment)", "z (3 m, smallest moment)"],
-    )
-    .demo_only("the exercise spins about the intermediate axis")],
+    params: &[
+        Param::choice(
+            "axis",
+            "spin about",
+            &[
+                "y (intermediate)",
+                "x (1 m, largest moment)",
+                "z (3 m, smallest moment)",
+            ],
+        )
+        .demo_only("the exercise spins about the intermediate axis"),
+        orbit::view(25.0),
+    ],
     readouts: &[
         Readout::plain("t", "s"),
         Readout::plain("spin about the body's x axis", "rad/s"),
@@ -57,7 +65,8 @@ pub const DZHANIBEKOV: DemoSpec = DemoSpec {
             "spin about the body's z axis",
         ],
     ),
-    view: |_| Ok([-2.2, 2.2, -2.2, 2.2]),
+    // The block within its half-diagonal of the origin, and the ground below.
+    view: |_| Ok([-2.2, 2.2, -2.6, 2.2]),
     drag: Some(
         "Flick the block: press on it, drag and let go. The drag is a spin impulse, a \
          couple applied where you pressed, so the block turns without flying off; spun \
@@ -85,6 +94,7 @@ pub const DZHANIBEKOV: DemoSpec = DemoSpec {
             energy,
             flips: 0,
             pressed: None,
+            orbit: Orbit::new(p, ELEVATION)?,
         }))
     },
 };
@@ -96,15 +106,22 @@ struct Spin {
     flips: usize,
     /// Where the reader pressed, and where the pointer is now (screen plane, m).
     pressed: Option<([f64; 2], [f64; 2])>,
+    /// The camera, turned by the view slider.
+    orbit: Orbit,
 }
 
-/// The demo's view of the block: orthographic, from a fixed direction.
-fn camera() -> Camera {
-    Camera::looking_from(Vector3::new(0.45, 0.35, 1.0))
-}
+/// The camera's height above the horizon (°).
+const ELEVATION: f64 = 20.0;
+
+/// The ground the block's shadow falls on, below its half-diagonal (m), its
+/// radius and its grid's spacing.
+const GROUND: [f64; 3] = [-2.0, 2.0, 0.5];
 
 /// The spin impulse per metre of drag, per kilogram of the block (N s/(m kg)).
 const FLICK: f64 = 0.5;
+
+/// The longest drag a flick counts (m): half the picture's width.
+const LONGEST_DRAG: f64 = 2.2;
 
 impl Demo for Spin {
     fn frame(&mut self) -> Result<(), PbmError> {
@@ -139,11 +156,13 @@ impl Demo for Spin {
             (Pointer::Up, Some((from, _))) => {
                 // Equal and opposite impulses at the press and at the centre: a
                 // couple, ΔL = p × j and no change of momentum.
-                let camera = camera();
+                let camera = self.orbit.camera;
                 let body = &mut self.system.bodies[0];
                 let centre = body.position();
                 let p = centre + camera.lift(from);
-                let drag = camera.lift([at[0] - from[0], at[1] - from[1]]);
+                // A drag past the picture's half-width counts as that long.
+                let drag = capped([at[0] - from[0], at[1] - from[1]], LONGEST_DRAG);
+                let drag = camera.lift(drag);
                 let j = drag * (FLICK * body.mass());
                 body.apply_impulse_at(&p, &j);
                 body.apply_impulse_at(&centre, &-j);
@@ -156,32 +175,32 @@ impl Demo for Spin {
         true
     }
 
+    fn bodies(&self) -> Vec<Whereabouts> {
+        // Spun by couples, the block stays at the origin: whatever the view's
+        // direction, it lies within its half-diagonal of it.
+        let r = TUMBLING_BLOCK_SIZE.norm() / 2.0;
+        vec![Whereabouts { grip: [0.0, 0.0], bounds: [-r, r, -r, r] }]
+    }
+
+    fn retune(&mut self, params: &Values) -> bool {
+        self.orbit.retune(params)
+    }
+
     fn draw(&self, out: &mut Drawing) {
-        let r: Matrix3<f64> = self.system.bodies[0].rotation();
-        // Seen from a fixed direction, orthographically; only faces towards the eye.
-        let camera = camera();
+        let body = &self.system.bodies[0];
+        let r: Matrix3<f64> = body.rotation();
+        // Faces coloured by the body axis they are perpendicular to, over the ground
+        // with the block's shadow.
+        let camera = &self.orbit.camera;
         let half = TUMBLING_BLOCK_SIZE / 2.0;
         let inks = [Ink::First, Ink::Second, Ink::Third];
-        for axis in 0..3 {
-            for sign in [-1.0, 1.0] {
-                let normal = r.column(axis) * sign;
-                if !camera.sees(&normal) {
-                    continue;
-                }
-                let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
-                let corners = [[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]];
-                out.polygon(
-                    inks[axis],
-                    corners.into_iter().map(|[a, b]| {
-                        let mut local = Vector3::zeros();
-                        local[axis] = sign * half[axis];
-                        local[u] = a * half[u];
-                        local[v] = b * half[v];
-                        camera.project(&(r * local))
-                    }),
-                );
-            }
-        }
+        let faces = orbit::cuboid(&body.position(), &r, &half, inks);
+        let [y, radius, spacing] = GROUND;
+        orbit::ground(out, camera, y, radius, spacing);
+        orbit::shadow(out, camera, y, &faces);
+        let mut painter = Painter::new(camera);
+        painter.convex(&body.position(), faces);
+        painter.draw(out);
         if let Some((from, to)) = self.pressed {
             out.polyline(Ink::Foreground, [from, to].into_iter());
             out.disc(Ink::Foreground, from, 4.0);

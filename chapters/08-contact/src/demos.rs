@@ -4,14 +4,16 @@
 //! impulses, resting contacts by forces from the LCP, until it lies still.
 
 use crate::scenes;
-use crate::world::{Settings, World};
-use nalgebra::Vector3;
+use crate::world::{Fixture, Settings, World};
+use nalgebra::{UnitQuaternion, Vector3};
+use pbm_collision::polyhedron::ConvexPolyhedron;
 use pbm_prelim::PbmError;
 use pbm_prelim::Quantity;
 use pbm_prelim::demo::{
-    Agreement, Camera, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot,
-    Pointer, Readout,
+    Agreement, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot, Pointer,
+    Readout, Values, Whereabouts, capped,
 };
+use pbm_prelim::orbit::{self, Face, Orbit, Painter};
 
 /// The chapter's demos, and the numbers they show that its exercises print too.
 pub const DEMOS: Demos = Demos {
@@ -39,6 +41,7 @@ pub const DROP: DemoSpec = DemoSpec {
         Param::exercise("restitution", [0.5, 0.0, 1.0]),
         Param::of("friction", Quantity::FRICTION, [0.0, 0.0, 1.0])
             .demo_only("the exercise drops the box without friction"),
+        orbit::view(25.0),
     ],
     readouts: &[
         Readout::plain("t", "s"),
@@ -48,10 +51,18 @@ pub const DROP: DemoSpec = DemoSpec {
         Readout::plain("energy, kinetic + potential", "J"),
     ],
     plot: Plot::over("t", &["energy, kinetic + potential"]),
-    view: |p| Ok([-0.6, 0.6, -0.15, p.get("height")? + 0.3]),
+    // The room seen from any side: its floor's corners 0.57 m from the middle,
+    // its ceiling's raised by the camera's elevation.
+    view: |p| {
+        let (sin, cos) = ELEVATION.to_radians().sin_cos();
+        let corner = ROOM * std::f64::consts::SQRT_2;
+        let top = cos * ceiling(p.get("height")?) + sin * corner;
+        Ok([-0.6, 0.6, -0.2, top + 0.02])
+    },
     drag: Some(
         "Flick the box: press on it, drag and let go. The drag is an impulse at the \
-         point you pressed, and the box flies, tumbles and lands again.",
+         point you pressed, and the box flies, tumbles and lands again, inside walls \
+         at the edges of the ground and under a ceiling.",
     ),
     build: |p| {
         let settings = Settings {
@@ -60,9 +71,11 @@ pub const DROP: DemoSpec = DemoSpec {
             ..Settings::default()
         };
         Ok(Box::new(Dropped {
-            world: scenes::drop(p.get("height")?, settings)?,
+            world: room(p.get("height")?, settings)?,
             frames: 0,
             pressed: None,
+            orbit: Orbit::new(p, ELEVATION)?,
+            ceiling: ceiling(p.get("height")?),
         }))
     },
 };
@@ -72,15 +85,70 @@ struct Dropped {
     frames: u32,
     /// Where the reader pressed, and where the pointer is now (screen, m).
     pressed: Option<([f64; 2], [f64; 2])>,
+    /// The camera, turned by the view slider.
+    orbit: Orbit,
+    /// The height of the room's ceiling (m).
+    ceiling: f64,
 }
 
-/// The demo's view: orthographic, from a fixed direction.
-fn camera() -> Camera {
-    Camera::looking_from(Vector3::new(0.5, 0.45, 1.0))
-}
+/// The camera's height above the horizon (°).
+const ELEVATION: f64 = 20.0;
+
+/// The spacing of the grid on the room's floor (m).
+const GRID: f64 = 0.1;
 
 /// The impulse per metre of drag, per kilogram of the box (N s/(m kg)).
 const FLICK: f64 = 4.0;
+
+/// The fastest a flick sends the box (m/s): up, 0.46 m.
+const FASTEST: f64 = 3.0;
+
+/// The room's walls stand this far from the middle (m), along x and along z.
+const ROOM: f64 = 0.4;
+
+/// The room's ceiling for a drop from `height` (m): over the box's highest corner.
+fn ceiling(height: f64) -> f64 {
+    height + 0.55
+}
+
+/// [`scenes::drop`]'s box, placed as it places it, in a room the reader cannot
+/// throw it out of: the ground, four walls and a ceiling, each a slab 1 m thick
+/// like the ground, so that the world's step limit (the thinnest fixture) is the
+/// exercise's, and nowhere near the box until a flick sends it there.
+fn room(height: f64, settings: Settings) -> Result<World, PbmError> {
+    let slab = |centre: Vector3<f64>, half: Vector3<f64>| {
+        let solid = ConvexPolyhedron::cuboid(centre, half)?;
+        Ok::<_, PbmError>(Fixture {
+            solid,
+            centre: Vector3::zeros(),
+            spin: Vector3::zeros(),
+        })
+    };
+    let (w, top, far) = (ROOM + 0.5, ceiling(height) + 0.5, 20.0);
+    let fixtures = vec![
+        scenes::ground()?,
+        slab(Vector3::new(w, 0.0, 0.0), Vector3::new(0.5, far, far))?,
+        slab(Vector3::new(-w, 0.0, 0.0), Vector3::new(0.5, far, far))?,
+        slab(Vector3::new(0.0, 0.0, w), Vector3::new(far, far, 0.5))?,
+        slab(Vector3::new(0.0, 0.0, -w), Vector3::new(far, far, 0.5))?,
+        slab(Vector3::new(0.0, top, 0.0), Vector3::new(far, 0.5, far))?,
+    ];
+    let mut world = World::new(settings, fixtures)?;
+    // As `scenes::drop`: turned 30° about z and 10° about x, lowest corner at
+    // `height`.
+    let size = scenes::DROP_SIZE;
+    let turn = UnitQuaternion::from_axis_angle(&Vector3::x_axis(), 0.17)
+        * UnitQuaternion::from_axis_angle(&Vector3::z_axis(), 0.52);
+    let lowest = ConvexPolyhedron::cuboid(Vector3::zeros(), size * 0.5)?
+        .placed(Vector3::zeros(), turn)
+        .vertices()
+        .iter()
+        .map(|v| v.y)
+        .fold(f64::INFINITY, f64::min);
+    let centre = Vector3::new(0.0, height - lowest, 0.0);
+    world.add_box(size, 1.0, centre, turn, (Vector3::zeros(), Vector3::zeros()))?;
+    Ok(world)
+}
 
 impl Demo for Dropped {
     fn frame(&mut self) -> Result<(), PbmError> {
@@ -103,7 +171,7 @@ impl Demo for Dropped {
     }
 
     fn pointer(&mut self, event: Pointer, at: [f64; 2]) -> bool {
-        let camera = camera();
+        let camera = self.orbit.camera;
         let centre = self.world.bodies()[0].position();
         let [cx, cy] = camera.project(&centre);
         match (event, self.pressed) {
@@ -122,7 +190,11 @@ impl Demo for Dropped {
             (Pointer::Up, Some((from, _))) => {
                 self.pressed = None;
                 let point = centre + camera.lift([from[0] - cx, from[1] - cy]);
-                let drag = camera.lift([at[0] - from[0], at[1] - from[1]]);
+                // The hand's speed is real, but no flick sends the box faster
+                // than FASTEST.
+                let drag =
+                    capped([at[0] - from[0], at[1] - from[1]], FASTEST / FLICK);
+                let drag = camera.lift(drag);
                 let mass = self.world.bodies()[0].mass();
                 self.world.strike(0, &point, &(drag * (FLICK * mass))).is_ok()
             }
@@ -130,29 +202,40 @@ impl Demo for Dropped {
         }
     }
 
+    fn bodies(&self) -> Vec<Whereabouts> {
+        let camera = self.orbit.camera;
+        let Some(solid) = self.world.placed(0) else { return Vec::new() };
+        let corners = solid.vertices().iter().map(|v| camera.project(v));
+        let centre = camera.project(&self.world.bodies()[0].position());
+        vec![Whereabouts::of(corners).gripped_at(centre)]
+    }
+
+    fn retune(&mut self, params: &Values) -> bool {
+        self.orbit.retune(params)
+    }
+
     fn draw(&self, out: &mut Drawing) {
-        let camera = camera();
-        let floor = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]];
-        out.polygon(
-            Ink::Muted,
-            floor.into_iter().map(|[x, z]| camera.project(&Vector3::new(x, 0.0, z))),
-        );
+        let camera = &self.orbit.camera;
+        // The floor and the far walls of the room.
+        orbit::room(out, camera, 0.0, ROOM, self.ceiling, GRID);
         let Some(solid) = self.world.placed(0) else { return };
-        let rotation = self.world.bodies()[0].rotation();
+        let body = &self.world.bodies()[0];
+        let rotation = body.rotation();
         let inks = [Ink::First, Ink::Second, Ink::Third];
-        for (f, face) in solid.faces().iter().enumerate() {
-            let normal = solid.normal(f);
-            if !camera.sees(&normal) {
-                continue;
-            }
-            // Coloured by the body axis the face is perpendicular to.
-            let local = rotation.transpose() * normal;
-            let axis = local.iamax();
-            out.polygon(
-                inks[axis],
-                face.iter().map(|&v| camera.project(&solid.vertices()[v])),
-            );
-        }
+        let faces: Vec<Face> = (solid.faces().iter().enumerate())
+            .map(|(f, face)| {
+                let normal = solid.normal(f);
+                // Coloured by the body axis the face is perpendicular to.
+                let axis = (rotation.transpose() * normal).iamax();
+                let corners = face.iter().map(|&v| solid.vertices()[v]).collect();
+                Face { ink: inks[axis], corners, normal }
+            })
+            .collect();
+        // Its shadow says how high it is.
+        orbit::shadow(out, camera, 0.0, &faces);
+        let mut painter = Painter::new(camera);
+        painter.convex(&body.position(), faces);
+        painter.draw(out);
         if let Some((from, to)) = self.pressed {
             out.polyline(Ink::Foreground, [from, to].into_iter());
             out.disc(Ink::Foreground, from, 4.0);

@@ -12,7 +12,7 @@ use nalgebra::Vector3;
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
     Agreement, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot, Pointer,
-    Readout, Values,
+    Readout, Values, Whereabouts, capped,
 };
 
 /// The chapter's demos, and the numbers they show that its exercises print too.
@@ -79,7 +79,8 @@ pub const BOX_CHAIN: DemoSpec = DemoSpec {
     },
     drag: Some(
         "Grab a box and swing the chain: the hand is one more joint, of compliance \
-         1 mm/N, from the point you hold to the pointer.",
+         1 mm/N, from the point you hold to the pointer, which it follows at up to \
+         3 m/s.",
     ),
     build: |p| {
         let model = BoxChain { links: p.whole("links")?, ..BoxChain::BOOK };
@@ -90,9 +91,23 @@ pub const BOX_CHAIN: DemoSpec = DemoSpec {
             iterations: p.whole("iterations")?,
             worst_gap: 0.0,
             mouse: None,
+            pointer: Vector3::zeros(),
         }))
     },
 };
+
+/// The fastest the reader's hand moves what it holds (m/s), in either demo: a
+/// body let go at it rises at most 0.46 m.
+const FASTEST: f64 = 3.0;
+
+/// Gravity (m/s²), for how high a throw rises.
+const G: f64 = 9.81;
+
+/// `at` moved into the rectangle `view` (x_min, x_max, y_min, y_max) if it is
+/// outside: the hand pulls towards the picture's nearest point.
+fn inside([x, y]: [f64; 2], [x0, x1, y0, y1]: [f64; 4]) -> [f64; 2] {
+    [x.clamp(x0, x1), y.clamp(y0, y1)]
+}
 
 /// The compliance of the hand's joint in the chain demo (m/N): the `pbd/drag`
 /// exercise's default.
@@ -106,6 +121,9 @@ struct Chain {
     worst_gap: f64,
     /// The index of the hand's joint while a box is held.
     mouse: Option<usize>,
+    /// Where the pointer is (inside the picture): the hand's joint moves towards
+    /// it at most [`FASTEST`].
+    pointer: Vector3<f64>,
 }
 
 impl Chain {
@@ -124,6 +142,13 @@ impl Chain {
 
 impl Demo for Chain {
     fn frame(&mut self) -> Result<(), PbmError> {
+        if let Some(k) = self.mouse {
+            // The hand follows the pointer at its real speed, up to FASTEST.
+            let here = self.system.joints[k].b.position(&self.system.bodies);
+            let d = self.pointer - here;
+            let [x, y, z] = capped([d.x, d.y, d.z], FASTEST * FRAME);
+            self.system.joints[k].b = Anchor::World(here + Vector3::new(x, y, z));
+        }
         // As the exercise steps: `substeps` steps of FRAME/substeps, the worst gap
         // read after every one.
         let h = FRAME / self.substeps as f64;
@@ -140,6 +165,9 @@ impl Demo for Chain {
 
     fn pointer(&mut self, event: Pointer, [x, y]: [f64; 2]) -> bool {
         let at = Vector3::new(x, y, 0.0);
+        let reach = self.model.links as f64 * self.model.size[1] * 1.1;
+        let [x, y] = inside([x, y], [-reach, reach, -1.05 * reach, 0.15 * reach]);
+        self.pointer = Vector3::new(x, y, 0.0);
         match (event, self.mouse) {
             (Pointer::Down, None) => {
                 let Some((body, local)) = self.grab(&at) else { return false };
@@ -148,10 +176,7 @@ impl Demo for Chain {
                 self.mouse = joint.and_then(|j| self.system.add_joint(j)).ok();
                 self.mouse.is_some()
             }
-            (Pointer::Move | Pointer::Down, Some(k)) => {
-                self.system.joints[k].b = Anchor::World(at);
-                true
-            }
+            (Pointer::Move | Pointer::Down, Some(_)) => true,
             (Pointer::Up, Some(k)) => {
                 self.system.joints.remove(k);
                 self.mouse = None;
@@ -159,6 +184,20 @@ impl Demo for Chain {
             }
             (_, None) => false,
         }
+    }
+
+    fn bodies(&self) -> Vec<Whereabouts> {
+        let [w, l, _] = self.model.size;
+        let corners = [[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]];
+        let body = |body: &crate::rigid::Body| {
+            let corner = |[a, b]: [f64; 2]| {
+                let p =
+                    body.world_point(&Vector3::new(0.5 * a * w, 0.5 * b * l, 0.0));
+                [p.x, p.y]
+            };
+            Whereabouts::of(corners.map(corner)).gripped_at([body.x.x, body.x.y])
+        };
+        self.system.bodies.iter().map(body).collect()
     }
 
     fn draw(&self, out: &mut Drawing) {
@@ -198,6 +237,9 @@ impl Demo for Chain {
     }
 }
 
+/// The net demo's picture (m).
+const NET_VIEW: [f64; 4] = [-0.6, 1.6, -1.9, 0.25];
+
 /// The demo of chapter 10's net (the exercise `pbd/net`), which the pointer drags.
 pub const NET: DemoSpec = DemoSpec {
     id: "pbd/net",
@@ -213,9 +255,10 @@ pub const NET: DemoSpec = DemoSpec {
         Readout::plain("lowest point", "m"),
     ],
     plot: Plot::over("t", &["largest stretch"]),
-    view: |_| Ok([-0.6, 1.6, -1.9, 0.25]),
+    view: |_| Ok(NET_VIEW),
     drag: Some(
-        "Press on any particle of the net and drag it; let go, and it flies at the hand's speed.",
+        "Press on any particle of the net and drag it; let go, and it flies at the \
+         hand's speed, up to 3 m/s.",
     ),
     build: |p| {
         let net = Net { n: p.whole("n")?, compliance: p.get("compliance")? };
@@ -226,7 +269,7 @@ pub const NET: DemoSpec = DemoSpec {
             params: p.clone(),
             grabbed: None,
             hand: Vector2::zeros(),
-            hand_at_frame: Vector2::zeros(),
+            held: [Vector2::zeros(); 2],
         }))
     },
 };
@@ -238,9 +281,11 @@ struct Netting {
     params: Values,
     /// The particle the reader holds, if any.
     grabbed: Option<usize>,
-    /// Where the pointer is, and where it was at the end of the last frame (m).
+    /// Where the pointer is (inside the picture), and where the hand held the
+    /// particle in the last frame and the one before (m): the hand follows the
+    /// pointer at most [`FASTEST`].
     hand: Vector2<f64>,
-    hand_at_frame: Vector2<f64>,
+    held: [Vector2<f64>; 2],
 }
 
 impl Netting {
@@ -260,9 +305,14 @@ impl Netting {
 
 impl Demo for Netting {
     fn frame(&mut self) -> Result<(), PbmError> {
-        self.system.frame(FRAME, self.substeps, 1)?;
-        self.hand_at_frame = self.hand;
-        Ok(())
+        if let Some(k) = self.grabbed {
+            let [_, now] = self.held;
+            let d = self.hand - now;
+            let [x, y] = capped([d.x, d.y], FASTEST * FRAME);
+            self.held = [now, now + Vector2::new(x, y)];
+            self.system.hold(k, Some(self.held[1]), Vector2::zeros())?;
+        }
+        self.system.frame(FRAME, self.substeps, 1)
     }
 
     fn readouts(&self) -> Vec<f64> {
@@ -290,23 +340,41 @@ impl Demo for Netting {
     }
 
     fn pointer(&mut self, event: Pointer, [x, y]: [f64; 2]) -> bool {
+        // The hand holds the particle inside the picture.
+        let [x, y] = inside([x, y], NET_VIEW);
         let at = Vector2::new(x, y);
-        let taken = match (event, self.grabbed) {
+        self.hand = at;
+        match (event, self.grabbed) {
             (Pointer::Down, _) => {
                 self.grabbed = self.nearest(at);
-                self.hand_at_frame = at;
-                self.grabbed
+                self.held = [at, at];
+                self.grabbed.is_some_and(|k| {
+                    self.system.hold(k, Some(at), Vector2::zeros()).is_ok()
+                })
             }
-            (Pointer::Move, Some(k)) => Some(k),
+            (Pointer::Move, Some(_)) => true,
             (Pointer::Up, Some(k)) => {
-                let throw = (at - self.hand_at_frame) / FRAME;
+                // The hand's speed over the last frame (at most FASTEST), and up
+                // no faster than rises to the picture's top.
+                let [before, now] = self.held;
+                let mut throw = (now - before) / FRAME;
+                let room = (NET_VIEW[3] - 0.05 - now.y).max(0.0);
+                throw.y = throw.y.min((2.0 * G * room).sqrt());
                 self.grabbed = None;
-                return self.system.hold(k, None, throw).is_ok();
+                self.system.hold(k, None, throw).is_ok()
             }
-            (_, None) => None,
-        };
-        self.hand = at;
-        taken.is_some_and(|k| self.system.hold(k, Some(at), Vector2::zeros()).is_ok())
+            (_, None) => false,
+        }
+    }
+
+    fn bodies(&self) -> Vec<Whereabouts> {
+        // One net, taken by the last particle free to move.
+        let w = self.system.inverse_masses();
+        let particles = &self.system.particles.particles;
+        let points = particles.iter().rev().map(|p| [p.x.x, p.x.y]);
+        let free = particles.iter().zip(w).rev().find(|(_, w)| **w > 0.0);
+        let net = Whereabouts::of(points);
+        vec![free.map_or(net, |(p, _)| net.gripped_at([p.x.x, p.x.y]))]
     }
 
     fn retune(&mut self, params: &Values) -> bool {

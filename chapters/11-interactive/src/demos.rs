@@ -6,15 +6,16 @@
 //! it with the world's mouse spring; in the mechanisms, letting go gives the
 //! scripted hand back its hold.
 
+use crate::scenes::SOLIDS;
 use crate::scenes::{Feeder, Jack, Pile};
-use crate::world::{Mouse, Order, Settings, Solver, World};
+use crate::world::{Fixture, Mouse, Order, Settings, Solver, World};
 use nalgebra::Vector2;
 use pbm_collision::polygon::ConvexPolygon;
 use pbm_prelim::PbmError;
 use pbm_prelim::Quantity;
 use pbm_prelim::demo::{
     Agreement, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot, Pointer,
-    Readout, Values,
+    Readout, Values, Whereabouts, capped,
 };
 
 /// The chapter's demos, and the numbers they show that its exercises print too.
@@ -90,10 +91,10 @@ pub const FEEDER: DemoSpec = DemoSpec {
         Readout::inked("grabbed point behind the pointer", "m", Ink::Foreground),
     ],
     plot: Plot::over("t", &["blocks out of the magazine"]),
-    view: |_| Ok([-8.2, 13.4, -2.2, 9.3]),
+    view: |_| Ok(FEEDER_VIEW),
     drag: Some(
         "Press on a block, the pusher, the rod or the crank and drag it; let go, and the \
-         scripted hand takes the crank again.",
+         scripted hand takes the crank again. The picture's edges are walls.",
     ),
     build: |p| {
         let feeder = Feeder {
@@ -108,7 +109,7 @@ pub const FEEDER: DemoSpec = DemoSpec {
             order: order(p)?,
             ..Settings::default()
         };
-        let hand = Hand::new(feeder.build(settings)?, p)?;
+        let hand = Hand::new(feeder.build(settings)?, p, FEEDER_VIEW)?;
         Ok(Box::new(Feeding { feeder, hand }))
     },
 };
@@ -133,10 +134,10 @@ pub const JACK: DemoSpec = DemoSpec {
         Readout::inked("grabbed point behind the pointer", "m", Ink::Foreground),
     ],
     plot: Plot::over("t", &["rack's rise"]),
-    view: |_| Ok([-2.0, 4.2, -1.4, 10.6]),
+    view: |_| Ok(JACK_VIEW),
     drag: Some(
         "Press on the lever, a pawl, the rack or the load and drag it; let go, and the \
-         scripted hand takes the handle again.",
+         scripted hand takes the handle again. The picture's edges are walls.",
     ),
     build: |p| {
         let jack = Jack {
@@ -153,7 +154,7 @@ pub const JACK: DemoSpec = DemoSpec {
         };
         let world = jack.build(settings)?;
         let start = world.bodies()[Jack::RACK].position().y;
-        Ok(Box::new(Jacking { jack, start, hand: Hand::new(world, p)? }))
+        Ok(Box::new(Jacking { jack, start, hand: Hand::new(world, p, JACK_VIEW)? }))
     },
 };
 
@@ -181,10 +182,11 @@ pub const PILE: DemoSpec = DemoSpec {
         Readout::inked("grabbed point behind the pointer", "m", Ink::Foreground),
     ],
     plot: Plot::over("t", &["kinetic energy"]),
-    view: |_| Ok([-5.6, 5.6, -0.8, 11.0]),
+    view: |_| Ok(PILE_VIEW),
     drag: Some(
         "Press on a polygon and drag it through the pile; switch the solver and watch \
-         the same pile settle the other way.",
+         the same pile settle the other way. The picture's edges are walls: a polygon \
+         thrown out of the box lands beside it.",
     ),
     build: |p| {
         let solver = match p.whole("solver")? {
@@ -205,13 +207,50 @@ pub const PILE: DemoSpec = DemoSpec {
             stiffness: GRIP.0,
             damping: GRIP.1,
         };
-        Ok(Box::new(Piling { hand: Hand::free(pile.build(settings)?, p, grip) }))
+        let hand = Hand::free(pile.build(settings)?, p, grip, PILE_VIEW)?;
+        Ok(Box::new(Piling { hand }))
     },
 };
 
 /// The pile's mouse spring (stiffness 1/s², damping 1/s per unit of the grabbed
 /// point's mass): the mechanisms' hand's.
 const GRIP: (f64, f64) = (4000.0, 120.0);
+
+/// The pictures (m): each demo's bodies, whole, as far as they go when no one
+/// throws them; walls stand just outside.
+const FEEDER_VIEW: [f64; 4] = [-8.2, 13.4, -2.2, 9.3];
+/// The jack's rack reaches 3.6 m below the lever's pivot at the start, and its
+/// load 10.3 m above it once the rack has climbed its twelve teeth.
+const JACK_VIEW: [f64; 4] = [-2.0, 4.2, -3.9, 10.6];
+const PILE_VIEW: [f64; 4] = [-5.6, 5.6, -0.8, 11.0];
+
+/// The fastest the reader's hand moves what it holds (m/s): the hand's speed is
+/// real, but a throw is no faster than this.
+const FASTEST: f64 = 5.0;
+
+/// The farthest the hand leads the point it holds (m).
+const LEAD: f64 = 0.25;
+
+/// Walls 0.5 m thick just inside the edges of `view`, for the solids: what the
+/// reader throws stays in the picture. As thick as the scenes' thickest fixture
+/// parts, they leave the world's step limit (its thinnest fixture) as it was.
+fn walls([x0, x1, y0, y1]: [f64; 4]) -> Result<Fixture, PbmError> {
+    let (t, m) = (0.5, 0.02);
+    let (x0, x1, y0, y1) = (x0 + m, x1 - m, y0 + m, y1 - m);
+    let rect = |a: f64, b: f64, c: f64, d: f64| {
+        ConvexPolygon::rectangle(
+            Vector2::new(0.5 * (a + c), 0.5 * (b + d)),
+            Vector2::new(0.5 * (c - a), 0.5 * (d - b)),
+        )
+    };
+    let parts = vec![
+        rect(x0 - t, y0 - t, x1 + t, y0)?,
+        rect(x0 - t, y1, x1 + t, y1 + t)?,
+        rect(x0 - t, y0, x0, y1)?,
+        rect(x1, y0, x1 + t, y1)?,
+    ];
+    Ok(Fixture { parts, layer: SOLIDS })
+}
 
 /// The world's order from its menu ([`ORDERS`]).
 fn order(p: &Values) -> Result<Order, PbmError> {
@@ -232,21 +271,34 @@ struct Hand {
     /// Whether the reader holds something.
     dragging: bool,
     frames: u32,
+    /// The picture, and where the pointer is in it: the grip's spring pulls
+    /// towards a point that follows the pointer at most [`FASTEST`].
+    view: [f64; 4],
+    pointer: Vector2<f64>,
 }
 
 impl Hand {
-    fn new(world: World, params: &Values) -> Result<Self, PbmError> {
+    fn new(world: World, params: &Values, view: [f64; 4]) -> Result<Self, PbmError> {
         let hold = world.mouse.ok_or_else(|| {
             PbmError::invalid("mechanism demo", "it was built without its hand")
         })?;
-        Ok(Hand::free(world, params, hold))
+        Hand::free(world, params, hold, view)
     }
 
-    /// A world with no scripted hand: a press grabs with `grip`'s spring.
-    fn free(world: World, params: &Values, grip: Mouse) -> Self {
+    /// A world with no scripted hand: a press grabs with `grip`'s spring. Walls
+    /// are put up at the edges of `view`.
+    fn free(
+        mut world: World,
+        params: &Values,
+        grip: Mouse,
+        view: [f64; 4],
+    ) -> Result<Self, PbmError> {
+        world.add_fixture(walls(view)?)?;
         let hold = world.mouse;
         let params = params.clone();
-        Hand { world, params, hold, grip, dragging: false, frames: 0 }
+        let pointer = Vector2::zeros();
+        let dragging = false;
+        Ok(Hand { world, params, hold, grip, dragging, frames: 0, view, pointer })
     }
 
     /// A change of the world's order alone is made to the running world, as the
@@ -273,6 +325,18 @@ impl Hand {
         self.frames += 1;
         let end = f64::from(self.frames) * FRAME;
         let dragging = self.dragging;
+        if let Some(mut m) = self.world.mouse.filter(|_| dragging) {
+            // The hand follows the pointer at its real speed, up to FASTEST, and
+            // leads the point it holds by at most LEAD: a part held fast by the
+            // frame is pulled no harder.
+            let d = self.pointer - m.target;
+            let [x, y] = capped([d.x, d.y], FASTEST * FRAME);
+            let held = self.world.bodies()[m.body].world_point(&m.local);
+            let lead = m.target + Vector2::new(x, y) - held;
+            let [x, y] = capped([lead.x, lead.y], LEAD);
+            m.target = held + Vector2::new(x, y);
+            self.world.mouse = Some(m);
+        }
         self.world.advance(end, |world| {
             if dragging {
                 world.step()?;
@@ -317,6 +381,21 @@ impl Hand {
         }
     }
 
+    /// Every body, taken by the middle of its first part.
+    fn bodies(&self) -> Vec<Whereabouts> {
+        let body = |k: usize| {
+            let parts = self.world.placed(k);
+            let corners = parts.iter().flat_map(|p| p.vertices().iter());
+            let whole = Whereabouts::of(corners.map(|v| [v.x, v.y]));
+            let first = parts.first().map_or(&[][..], |p| p.vertices());
+            let n = first.len().max(1) as f64;
+            let middle =
+                first.iter().fold([0.0, 0.0], |[x, y], v| [x + v.x, y + v.y]);
+            whole.gripped_at([middle[0] / n, middle[1] / n])
+        };
+        (0..self.world.bodies().len()).map(body).collect()
+    }
+
     /// A press grabs the body under it, a move drags it, a release gives the hold
     /// back to the scripted hand, at `home`, where the hand is now.
     fn pointer(
@@ -326,6 +405,8 @@ impl Hand {
         home: Vector2<f64>,
     ) -> bool {
         let at = Vector2::new(x, y);
+        let [x0, x1, y0, y1] = self.view;
+        self.pointer = Vector2::new(x.clamp(x0, x1), y.clamp(y0, y1));
         match event {
             Pointer::Down => {
                 let Some(k) = self.world.body_at(at) else { return false };
@@ -338,12 +419,7 @@ impl Hand {
                 self.dragging = true;
                 true
             }
-            Pointer::Move if self.dragging => {
-                if let Some(m) = &mut self.world.mouse {
-                    m.target = at;
-                }
-                true
-            }
+            Pointer::Move if self.dragging => true,
             Pointer::Up if self.dragging => {
                 self.dragging = false;
                 self.world.mouse = self.hold.map(|h| Mouse { target: home, ..h });
@@ -391,6 +467,10 @@ impl Demo for Feeding {
         self.hand.pointer(event, at, home)
     }
 
+    fn bodies(&self) -> Vec<Whereabouts> {
+        self.hand.bodies()
+    }
+
     fn retune(&mut self, params: &Values) -> bool {
         self.hand.retune(params)
     }
@@ -434,6 +514,10 @@ impl Demo for Jacking {
         self.hand.pointer(event, at, home)
     }
 
+    fn bodies(&self) -> Vec<Whereabouts> {
+        self.hand.bodies()
+    }
+
     fn retune(&mut self, params: &Values) -> bool {
         self.hand.retune(params)
     }
@@ -466,5 +550,9 @@ impl Demo for Piling {
 
     fn pointer(&mut self, event: Pointer, at: [f64; 2]) -> bool {
         self.hand.pointer(event, at, Vector2::new(at[0], at[1]))
+    }
+
+    fn bodies(&self) -> Vec<Whereabouts> {
+        self.hand.bodies()
     }
 }

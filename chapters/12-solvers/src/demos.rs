@@ -8,8 +8,8 @@ use crate::solvers::SolverKind;
 use crate::world::{Settings, World};
 use pbm_prelim::PbmError;
 use pbm_prelim::demo::{
-    Agreement, Demo, DemoSpec, Demos, Drawing, Ink, Param, Plot, Pointer, Readout,
-    Values,
+    Agreement, Demo, DemoSpec, Demos, Drawing, FRAME, Ink, Param, Plot, Pointer,
+    Readout, Values, Whereabouts, capped,
 };
 
 /// The chapter's demos, and the numbers they show that its exercises print too.
@@ -88,45 +88,54 @@ pub const BENCH: DemoSpec = DemoSpec {
     // Two panels (the units differ): how deep the contacts went, and the motion a
     // resting scene should not have, which a solver that adds energy shows at once.
     plot: Plot::over("t", &["deepest overlap so far", "kinetic energy"]),
-    view: |p| {
-        Ok(match SCENES[p.whole("scene")?.min(SCENES.len() - 1)] {
-            Scene::SingleBox => [-3.0, 3.0, -0.5, 4.0],
-            Scene::VerticalStack => [-9.0, 9.0, -0.5, 17.0],
-            Scene::Pyramid => [-9.0, 9.0, -0.5, 16.0],
-            Scene::FrictionRamp => [-17.0, 14.0, -0.5, 11.0],
-            Scene::OverlapRecovery => [-4.0, 4.0, -0.5, 5.0],
-            Scene::MassRatio => [-13.0, 13.0, -0.5, 23.0],
-            Scene::HeavyTops => {
-                // Three pyramids of the base's 2 m boxes, side by side.
-                let b = p.whole("base")? as f64;
-                [-23.0 - b, 5.0 * b - 15.0, -0.5, 2.0 * b + 4.0]
-            }
-            Scene::Arch => [-8.0, 8.0, -0.5, 16.0],
-            Scene::Domino => [-9.0, 9.0, -0.5, 4.0],
-            Scene::Chain => [-50.0, 60.0, -0.5, 65.0],
-            Scene::JointGrid => {
-                // The net's 2·base columns, hung 1.5·(2·base) + 5 m up.
-                let n = 2.0 * p.whole("base")?.max(2) as f64;
-                [-n, n, -0.5, 1.5 * n + 6.0]
-            }
-        })
-    },
+    view: view_of,
     drag: Some(
         "Press on a box and drag it: a spring pulls the point you pressed towards the \
-         pointer. Switch the solver and the same world goes on under the new one.",
+         pointer. Switch the solver and the same world goes on under the new one. The \
+         picture's sides and top are walls.",
     ),
     build: |p| {
         let scene = SCENES[p.whole("scene")?.min(SCENES.len() - 1)];
         let base = p.whole("base")?;
-        let built = build(scene, settings(p)?, base)?;
+        let mut world = build(scene, settings(p)?, base)?.world;
+        let view = view_of(p)?;
+        walls(&mut world, view)?;
         Ok(Box::new(Bench {
-            world: built.world,
+            world,
+            view,
+            pointer: V2::zeros(),
             grip: None,
             scene: p.whole("scene")?,
             base,
         }))
     },
 };
+
+/// The picture of a scene (m): its bodies as they stand and fall, the ground's
+/// top at its foot. Walls stand at its sides and top.
+fn view_of(p: &Values) -> Result<[f64; 4], PbmError> {
+    Ok(match SCENES[p.whole("scene")?.min(SCENES.len() - 1)] {
+        Scene::SingleBox => [-3.0, 3.0, -0.5, 4.0],
+        Scene::VerticalStack => [-9.0, 9.0, -0.5, 17.0],
+        Scene::Pyramid => [-9.0, 9.0, -0.5, 16.0],
+        Scene::FrictionRamp => [-17.0, 14.0, -0.5, 11.0],
+        Scene::OverlapRecovery => [-4.0, 4.0, -0.5, 5.0],
+        Scene::MassRatio => [-13.0, 13.0, -0.5, 23.0],
+        Scene::HeavyTops => {
+            // Three pyramids of the base's 2 m boxes, side by side.
+            let b = p.whole("base")? as f64;
+            [-23.0 - b, 5.0 * b - 15.0, -0.5, 2.0 * b + 4.0]
+        }
+        Scene::Arch => [-8.0, 8.0, -0.5, 16.0],
+        Scene::Domino => [-9.0, 9.0, -0.5, 4.0],
+        Scene::Chain => [-50.0, 60.0, -0.5, 65.0],
+        Scene::JointGrid => {
+            // The net's 2·base columns, hung 1.5·(2·base) + 5 m up.
+            let n = 2.0 * p.whole("base")?.max(2) as f64;
+            [-n, n, -0.5, 1.5 * n + 6.0]
+        }
+    })
+}
 
 /// The solvers of the menu, in its order: Box2D v3's first.
 const SOLVERS: [SolverKind; 6] = [
@@ -154,8 +163,28 @@ fn settings(p: &Values) -> Result<Settings, PbmError> {
 /// pressed box's mass.
 const GRIP: (f64, f64) = (3.0, 1.0);
 
+/// Fixed walls 4 m thick just inside the sides and the top of `view`, added after
+/// the scene's bodies (the ground is its floor).
+fn walls(world: &mut World, [x0, x1, y0, y1]: [f64; 4]) -> Result<(), PbmError> {
+    let (t, m) = (2.0, 0.05);
+    let (x0, x1, y1) = (x0 + m, x1 - m, y1 - m);
+    let (mid, high) = (0.5 * (y0 + y1), 0.5 * (y1 - y0) + t);
+    for (half, centre) in [
+        (V2::new(t, high), V2::new(x0 - t, mid)),
+        (V2::new(t, high), V2::new(x1 + t, mid)),
+        (V2::new(0.5 * (x1 - x0) + 2.0 * t, t), V2::new(0.5 * (x0 + x1), y1 + t)),
+    ] {
+        world.add(Body::fixed_box(half, 0.5, (centre, 0.0))?);
+    }
+    Ok(())
+}
+
 struct Bench {
     world: World,
+    /// The picture, and where the pointer is in it: the spring pulls towards a
+    /// point that follows the pointer at most half the picture's width a second.
+    view: [f64; 4],
+    pointer: V2,
     /// The scene's place in the menu, and the pyramid's base, it was built with.
     scene: usize,
     base: usize,
@@ -180,6 +209,13 @@ impl Bench {
 
 impl Demo for Bench {
     fn frame(&mut self) -> Result<(), PbmError> {
+        if let Some((_, _, target)) = &mut self.grip {
+            // The hand's speed is real, but capped.
+            let fastest = 0.5 * (self.view[1] - self.view[0]);
+            let d = self.pointer - *target;
+            let [x, y] = capped([d.x, d.y], fastest * FRAME);
+            *target += V2::new(x, y);
+        }
         self.pull();
         self.world.step()
     }
@@ -222,6 +258,8 @@ impl Demo for Bench {
 
     fn pointer(&mut self, event: Pointer, [x, y]: [f64; 2]) -> bool {
         let at = V2::new(x, y);
+        let [x0, x1, y0, y1] = self.view;
+        self.pointer = V2::new(x.clamp(x0, x1), y.clamp(y0, y1));
         match event {
             Pointer::Down => {
                 let hit = self.world.bodies.iter().position(|b| {
@@ -234,15 +272,21 @@ impl Demo for Bench {
                 self.grip = Some((k, local, at));
                 true
             }
-            Pointer::Move => match &mut self.grip {
-                Some(grip) => {
-                    grip.2 = at;
-                    true
-                }
-                None => false,
-            },
+            Pointer::Move => self.grip.is_some(),
             Pointer::Up => self.grip.take().is_some(),
         }
+    }
+
+    fn bodies(&self) -> Vec<Whereabouts> {
+        // Every box that moves, taken by its centre.
+        let moving = self.world.bodies.iter().filter(|b| !b.is_fixed());
+        let body = |b: &Body| {
+            let parts = b.placed();
+            let corners = parts.iter().flat_map(|p| p.vertices().iter());
+            let whole = Whereabouts::of(corners.map(|v| [v.x, v.y]));
+            whole.gripped_at([b.position.x, b.position.y])
+        };
+        moving.map(body).collect()
     }
 
     fn retune(&mut self, params: &Values) -> bool {

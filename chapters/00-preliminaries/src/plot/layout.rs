@@ -2,7 +2,7 @@
 //! into a title and panels.
 
 use super::style::{ensure_font, label_font, title_font};
-use super::text::{line_height, tidy_numbers, wrap};
+use super::text::{line_height, set_scripts, tidy_numbers, wrap};
 use crate::error::PbmError;
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::Ranged;
@@ -95,7 +95,7 @@ where
         draw(&root).map_err(fail)?;
         root.present().map_err(|e| fail(e.into()))?;
     }
-    Ok(tidy_numbers(&svg))
+    Ok(set_scripts(&tidy_numbers(&svg)))
 }
 
 /// Draws a figure in both layouts from data computed once: `heights` are the wide

@@ -43,7 +43,7 @@ pub use style::{
     DASH, FONT, LABEL_PX, LINE_WIDTH, PALETTE, REFERENCE, TICK_PX, TITLE_PX, color,
     ensure_font, font, label_font, tick_font, title_font,
 };
-pub use text::{power_of_ten, tidy_numbers, wrap};
+pub use text::{power_of_ten, set_scripts, sub, sup, tidy_numbers, wrap};
 
 /// What a chapter's `figures.rs` draws with, in one import: the book's figure style,
 /// the registry's [`Figure`](crate::Figure), and plotters' own prelude.
@@ -54,8 +54,8 @@ pub mod prelude {
         dashed_line, dots, draw_figure, equal_scale, equal_scale_in, framed,
         label_font, legend_below, legends_below, line, line_and_dots, log_log_axes,
         palette_lines, panels, panels_with_legends, pinned_labels, polyline,
-        power_of_ten, require_finite, ring, scene_chart, series_legend, text,
-        tick_font, title_font, titled, titled_figure, titled_panels, wrap,
+        power_of_ten, require_finite, ring, scene_chart, series_legend, sub, sup,
+        text, tick_font, title_font, titled, titled_figure, titled_panels, wrap,
     };
     pub use crate::{Figure, PbmError};
     pub use plotters::prelude::*;

@@ -76,6 +76,129 @@ fn superscript(n: i64) -> String {
     s
 }
 
+/// Opens a subscript in a label's text; [`set_scripts`] turns it into an SVG `tspan`.
+const SUB: char = '\u{E000}';
+/// Opens a superscript in a label's text.
+const SUP: char = '\u{E001}';
+/// Closes a subscript or superscript.
+const END: char = '\u{E002}';
+/// A script's size, in percent of its label's.
+const SCRIPT_PERCENT: u32 = 75;
+/// How far a subscript's baseline sits below its label's, as a fraction of the
+/// label's size.
+const SUB_DROP: f64 = 0.25;
+/// How far a superscript's baseline sits above its label's.
+const SUP_RISE: f64 = 0.4;
+
+/// `index` as a subscript in a figure's label: `format!("k{} = 2 N s/m", sub("d"))`
+/// draws k with a small lowered d, where TeX would write `k_d`. A number becomes
+/// Unicode subscript digits (r₀, as [`power_of_ten`] writes its superscripts);
+/// letters are set smaller and lower by the SVG itself, because Unicode has
+/// subscripts for only some of them (no c, d, f, w, y or z: k_d, h_c, ε_w, ω_y).
+pub fn sub(index: &str) -> String {
+    let digits = ['₀', '₁', '₂', '₃', '₄', '₅', '₆', '₇', '₈', '₉'];
+    if !index.is_empty() && index.chars().all(|c| c.is_ascii_digit()) {
+        return index
+            .chars()
+            .map(|c| digits[c.to_digit(10).unwrap_or(0) as usize])
+            .collect();
+    }
+    format!("{SUB}{index}{END}")
+}
+
+/// `exponent` as a superscript in a figure's label: `format!("e{}", sup("−kt"))` for
+/// TeX's `e^{-kt}`, set smaller and raised by the SVG.
+pub fn sup(exponent: &str) -> String {
+    format!("{SUP}{exponent}{END}")
+}
+
+/// Sets the scripts [`sub`] and [`sup`] marked in each `<text>` of `svg` as `tspan`s
+/// of three quarters of its size (as a script is in print), moved down or up with
+/// `dy` (which every SVG renderer honours, unlike `baseline-shift`), and brings the
+/// text after one back to its baseline.
+pub fn set_scripts(svg: &str) -> String {
+    if !svg.contains([SUB, SUP]) {
+        return svg.to_string();
+    }
+    let mut out = String::with_capacity(svg.len() + 256);
+    let mut rest = svg;
+    while let Some(start) = rest.find("<text") {
+        let Some(open_end) = rest[start..].find('>').map(|i| start + i + 1) else {
+            break;
+        };
+        let Some(close) = rest[open_end..].find("</text>").map(|i| open_end + i)
+        else {
+            break;
+        };
+        let size = rest[start..open_end]
+            .split("font-size=\"")
+            .nth(1)
+            .and_then(|s| s.split('"').next())
+            .and_then(|s| s.parse::<f64>().ok())
+            .unwrap_or(super::style::TICK_PX);
+        out.push_str(&rest[..open_end]);
+        out.push_str(&scripts_in(&rest[open_end..close], size));
+        rest = &rest[close..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// One label's text with its marked scripts as `tspan`s; `size` is the label's.
+fn scripts_in(text: &str, size: f64) -> String {
+    let px = |v: f64| format!("{}", (v * 100.0).round() / 100.0);
+    let mut out = String::with_capacity(text.len() + 64);
+    // The baseline's offset below the label's, in pixels.
+    let mut offset = 0.0;
+    let mut script: Option<f64> = None;
+    let mut run = String::new();
+    let mut flush = |run: &mut String, target: f64, small: bool, offset: &mut f64| {
+        if run.is_empty() {
+            return;
+        }
+        let dy = target - *offset;
+        let moved = dy.abs() > 1e-9;
+        if !small && !moved {
+            out.push_str(run);
+        } else {
+            out.push_str("<tspan");
+            if small {
+                out.push_str(&format!(" font-size=\"{SCRIPT_PERCENT}%\""));
+            }
+            if moved {
+                out.push_str(&format!(" dy=\"{}\"", px(dy)));
+            }
+            out.push('>');
+            out.push_str(run);
+            out.push_str("</tspan>");
+        }
+        *offset = target;
+        run.clear();
+    };
+    for c in text.chars() {
+        match c {
+            SUB | SUP => {
+                flush(&mut run, 0.0, false, &mut offset);
+                script =
+                    Some(if c == SUB { size * SUB_DROP } else { -size * SUP_RISE });
+            }
+            END => {
+                flush(&mut run, script.unwrap_or(0.0), script.is_some(), &mut offset);
+                script = None;
+            }
+            _ => run.push(c),
+        }
+    }
+    // Trailing whitespace (plotters' newline) needs no tspan of its own.
+    let target = match script {
+        Some(t) => t,
+        None if run.trim().is_empty() => offset,
+        None => 0.0,
+    };
+    flush(&mut run, target, script.is_some(), &mut offset);
+    out
+}
+
 /// Breaks `text` into lines no wider than `width` pixels in `style`, at spaces. A
 /// word wider than the line stands on a line of its own.
 pub fn wrap(
@@ -84,8 +207,12 @@ pub fn wrap(
     style: &TextStyle<'_>,
     width: u32,
 ) -> Vec<String> {
-    let fits =
-        |s: &str| area.estimate_text_size(s, style).is_ok_and(|(w, _)| w <= width);
+    // Measured as drawn: without the marks of its scripts (see [`sub`]).
+    let fits = |s: &str| {
+        let drawn: String =
+            s.chars().filter(|c| ![SUB, SUP, END].contains(c)).collect();
+        area.estimate_text_size(&drawn, style).is_ok_and(|(w, _)| w <= width)
+    };
     let mut lines: Vec<String> = Vec::new();
     for word in text.split(' ') {
         match lines.last_mut() {
@@ -119,6 +246,21 @@ mod tests {
             "<text x=\"1\">\n0.0\n</text><text>\n\u{2212}2.5\n</text><text>0\n</text>\
              <text>x-y\n</text><text>\n\u{2212}1e\u{2212}3\n</text><text>-\n</text>"
         );
+    }
+
+    #[test]
+    fn scripts_are_set_as_small_shifted_tspans() {
+        assert_eq!(sub("12"), "₁₂");
+        let label = format!("k{} = 2 N s/m, e{}", sub("d"), sup("−kt"));
+        let svg = format!("<text x=\"1\" font-size=\"16\">\n{label}\n</text>");
+        assert_eq!(
+            set_scripts(&svg),
+            "<text x=\"1\" font-size=\"16\">\nk<tspan font-size=\"75%\" dy=\"4\">d</tspan>\
+             <tspan dy=\"-4\"> = 2 N s/m, e</tspan><tspan font-size=\"75%\" dy=\"-6.4\">\
+             −kt</tspan>\n</text>"
+        );
+        // A label without scripts is left alone.
+        assert_eq!(set_scripts("<text>\nx\n</text>"), "<text>\nx\n</text>");
     }
 
     #[test]

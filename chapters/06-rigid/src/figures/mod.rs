@@ -477,9 +477,9 @@ fn orientation_drift() -> Result<Vec<Drawing>, PbmError> {
 fn dzhanibekov() -> Result<Vec<Drawing>, PbmError> {
     let samples = dzhanibekov_run(DZHANIBEKOV_T_END)?;
     let names = [
-        "ω_x (largest moment, 13/12 kg m²)",
-        "ω_y (intermediate, 10/12)",
-        "ω_z (smallest, 5/12)",
+        format!("ω{} (largest moment, 13/12 kg m²)", sub("x")),
+        format!("ω{} (intermediate, 10/12)", sub("y")),
+        format!("ω{} (smallest, 5/12)", sub("z")),
     ];
     let curves: Vec<Vec<(f64, f64)>> = (0..3)
         .map(|k| samples.iter().map(|s| (s.t, s.body_omega[k])).collect())

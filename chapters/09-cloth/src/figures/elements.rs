@@ -20,11 +20,17 @@ pub(super) fn pattern_map() -> Result<Vec<Drawing>, PbmError> {
         |root, layout| {
             let legend: Legend = vec![
                 (
-                    "warp (u) threads, and one metre of warp: û, w_u".into(),
+                    format!(
+                        "warp (u) threads, and one metre of warp: û, w{}",
+                        sub("u")
+                    ),
                     Swatch::Line(color(0), 2),
                 ),
                 (
-                    "weft (v) threads, and one metre of weft: v̂, w_v".into(),
+                    format!(
+                        "weft (v) threads, and one metre of weft: v̂, w{}",
+                        sub("v")
+                    ),
                     Swatch::Line(color(1), 2),
                 ),
             ];
@@ -32,8 +38,10 @@ pub(super) fn pattern_map() -> Result<Vec<Drawing>, PbmError> {
             let titles = [
                 "(a) the pattern: (u, v) in metres of cloth".to_string(),
                 format!(
-                    "(b) the world: |w_u| {:.2}, |w_v| {:.2}, {angle:.0}°",
+                    "(b) the world: |w{}| {:.2}, |w{}| {:.2}, {angle:.0}°",
+                    sub("u"),
                     w_u.norm(),
+                    sub("v"),
                     w_v.norm()
                 ),
             ];
@@ -51,12 +59,25 @@ pub(super) fn pattern_map() -> Result<Vec<Drawing>, PbmError> {
                             (u * w_u.x + v * w_v.x, u * w_u.y + v * w_v.y)
                         }
                     };
-                    let names = if k == 0 {
-                        (["û/10", "v̂/10"], ["p_i", "p_j", "p_k"])
+                    let named =
+                        |v: &str| ["i", "j", "k"].map(|i| format!("{v}{}", sub(i)));
+                    let (tenths, corners) = if k == 0 {
+                        (["û/10".to_string(), "v̂/10".into()], named("p"))
                     } else {
-                        (["w_u/10", "w_v/10"], ["x_i", "x_j", "x_k"])
+                        (
+                            [
+                                format!("w{}/10", sub("u")),
+                                format!("w{}/10", sub("v")),
+                            ],
+                            named("x"),
+                        )
                     };
-                    triangle_panel(panel, &place, names)
+                    let corners = [&*corners[0], &*corners[1], &*corners[2]];
+                    triangle_panel(
+                        panel,
+                        &place,
+                        ([&*tenths[0], &*tenths[1]], corners),
+                    )
                 },
             )
         },
@@ -166,7 +187,12 @@ pub(super) fn hinge() -> Result<Vec<Drawing>, PbmError> {
         "A hinge: the triangles a b c and b a d share the edge a b",
         |root, layout| {
             let titles = [
-                format!("(a) flat: l⊥ = (h_c + h_d)/3 = {:.3} m", rest.l_perp),
+                format!(
+                    "(a) flat: l⊥ = (h{} + h{})/3 = {:.3} m",
+                    sub("c"),
+                    sub("d"),
+                    rest.l_perp
+                ),
                 format!(
                     "(b) along the edge: folded by θ = {:.0}°",
                     theta.to_degrees().abs()
@@ -212,6 +238,7 @@ pub(super) fn flat_hinge(panel: &Area<'_>, flat: &[[f64; 2]; 4]) -> DrawResult {
     let (c, d) = ((at, centre(2).1), (at, centre(3).1));
     arrow(&mut chart, d, c, 0.02, color(2), 2)?;
     arrow(&mut chart, c, d, 0.02, color(2), 2)?;
+    let (h_c, h_d) = (format!("h{}", sub("c")), format!("h{}", sub("d")));
     labels(
         &mut chart,
         &[
@@ -219,8 +246,8 @@ pub(super) fn flat_hinge(panel: &Area<'_>, flat: &[[f64; 2]; 4]) -> DrawResult {
             ("b", (0.405, -0.035)),
             ("c", (flat[2][0], flat[2][1] + 0.03)),
             ("d", (flat[3][0] + 0.01, flat[3][1] - 0.005)),
-            ("h_c", (flat[2][0] + 0.01, 0.12)),
-            ("h_d", (flat[3][0] + 0.01, -0.07)),
+            (&h_c, (flat[2][0] + 0.01, 0.12)),
+            (&h_d, (flat[3][0] + 0.01, -0.07)),
             ("l⊥", (at + 0.012, 0.05)),
         ],
     )
@@ -251,14 +278,15 @@ pub(super) fn folded_hinge(panel: &Area<'_>, fold: f64) -> DrawResult {
         })
         .collect();
     line(&mut chart, &arc, color(2), 2)?;
+    let (n_c_name, n_d_name) = (format!("n{}", sub("c")), format!("n{}", sub("d")));
     labels(
         &mut chart,
         &[
             ("edge a b", (-0.07, -0.04)),
             ("c's face", (face_c.0, -0.03)),
             ("d's face", (face_d.0 - 0.02, face_d.1 + 0.03)),
-            ("n_c", (base_c.0 + 0.01, base_c.1 + 0.13)),
-            ("n_d", (tip_d.0 - 0.05, tip_d.1 + 0.03)),
+            (&n_c_name, (base_c.0 + 0.01, base_c.1 + 0.13)),
+            (&n_d_name, (tip_d.0 - 0.05, tip_d.1 + 0.03)),
             ("θ", (0.1, 0.02)),
         ],
     )

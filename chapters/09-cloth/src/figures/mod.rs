@@ -464,8 +464,11 @@ fn contact_solids() -> Result<Vec<Drawing>, PbmError> {
     require_finite(cloths.iter().flat_map(|c| c.x.iter().flatten().copied()))?;
     titled_figure(
         [440, 720],
-        "The drape's cloth 10 s after it was let go on a sphere and on a box, held on their \
-         surfaces by constraints inside CG; friction k_f = 1000 s/m",
+        &format!(
+            "The drape's cloth 10 s after it was let go on a sphere and on a box, held on \
+             their surfaces by constraints inside CG; friction k{} = 1000 s/m",
+            sub("f")
+        ),
         |root, layout| {
             let legend: Legend = vec![
                 ("cloth".into(), Swatch::Square(BANDS[0].1)),

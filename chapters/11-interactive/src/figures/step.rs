@@ -4,26 +4,34 @@ use super::*;
 
 /// The stages of [`World::step`], in order, each with the file that does it:
 /// what the loop figure draws.
-pub(super) const STAGES: [(&str, &str); 6] = [
-    ("Check", "refuse a pair deeper than ε (world/mod.rs)"),
-    ("Detect", "contacts: vertices within ε of an edge (world/detect.rs)"),
-    (
-        "Collide",
-        "one impulse LCP stops closing contacts and keeps pins together (world/collide.rs)",
-    ),
-    (
-        "Hold",
-        "one force LCP for contacts, pins and friction; these contacts last the whole step (world/hold.rs)",
-    ),
-    (
-        "Integrate",
-        "one RK4 step of h, shorter if a body could pass through a thin solid (world/integrate.rs)",
-    ),
-    (
-        "Correct",
-        "pairs deeper than ε_w moved apart, in the kinetic-energy norm (world/correct.rs)",
-    ),
-];
+pub(super) fn stages() -> [(&'static str, String); 6] {
+    [
+        ("Check", "refuse a pair deeper than ε (world/mod.rs)".into()),
+        ("Detect", "contacts: vertices within ε of an edge (world/detect.rs)".into()),
+        (
+            "Collide",
+            "one impulse LCP stops closing contacts and keeps pins together (world/collide.rs)"
+                .into(),
+        ),
+        (
+            "Hold",
+            "one force LCP for contacts, pins and friction; these contacts last the whole step (world/hold.rs)"
+                .into(),
+        ),
+        (
+            "Integrate",
+            "one RK4 step of h, shorter if a body could pass through a thin solid (world/integrate.rs)"
+                .into(),
+        ),
+        (
+            "Correct",
+            format!(
+                "pairs deeper than ε{} moved apart, in the kinetic-energy norm (world/correct.rs)",
+                sub("w")
+            ),
+        ),
+    ]
+}
 
 pub(super) fn step_loop() -> Result<Vec<Drawing>, PbmError> {
     titled_figure(
@@ -37,19 +45,20 @@ pub(super) fn step_loop() -> Result<Vec<Drawing>, PbmError> {
 /// on the left, and the collision-time branch beside Integrate.
 pub(super) fn loop_diagram(d: &Diagram<'_, '_>, layout: Layout) -> DrawResult {
     let (column, half) = (layout.pick(0.37, 0.355), layout.pick(0.29, 0.3));
-    let boxes: Vec<TextBox> = STAGES
+    let stages = stages();
+    let boxes: Vec<TextBox> = stages
         .iter()
         .map(|(name, what)| d.text_box(&format!("{name}: {what}"), half))
         .collect();
-    let ys: Vec<f64> = (0..STAGES.len())
-        .map(|k| 0.07 + 0.86 * k as f64 / (STAGES.len() - 1) as f64)
+    let ys: Vec<f64> = (0..stages.len())
+        .map(|k| 0.07 + 0.86 * k as f64 / (stages.len() - 1) as f64)
         .collect();
-    for k in 0..STAGES.len() - 1 {
+    for k in 0..stages.len() - 1 {
         let from = (column, ys[k] + boxes[k].1);
         d.arrow((from, (column, ys[k + 1] - boxes[k + 1].1)))?;
     }
     let left = column - half - 0.035;
-    let (last, first) = (STAGES.len() - 1, 0);
+    let (last, first) = (stages.len() - 1, 0);
     let back = [(column - half, ys[last]), (left, ys[last]), (left, ys[first])];
     let back: Vec<_> = back.iter().map(|&p| d.pixel(p)).collect();
     d.area.draw(&PathElement::new(back, REFERENCE.stroke_width(2)))?;
