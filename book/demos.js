@@ -672,20 +672,28 @@
     }
 
     // Runs up to `frames` frames of the simulation, one at a time, and another only
-    // while the time they have taken and one more frame's (the last one's, with a
-    // margin) fit `budget` (ms); the first always runs. Returns { ran, ms }.
+    // while the time they have taken and one more frame's fit `budget` (ms); the first
+    // always runs. One more frame is priced at the dearest of the last 30 (with a
+    // margin), not their mean: a pile's frames cost little while it rests and many
+    // times more when its contacts change, and a second frame priced at the mean would
+    // overrun the display frame exactly then. Returns { ran, ms }.
     advanceWithin(frames, budget) {
       if (this.handle < 0 || this.error) return { ran: 0, ms: 0 };
       const t0 = performance.now();
       let ran = 0, status = 0, one = 0;
+      let dearest = this.cost;
+      for (let k = Math.max(0, this.frameTimes.length - 30); k < this.frameTimes.length; k++) {
+        dearest = Math.max(dearest, this.frameTimes[k]);
+      }
       while (ran < frames && status >= 0) {
-        if (ran > 0 && performance.now() - t0 + 1.25 * Math.max(one, this.cost) > budget) break;
+        if (ran > 0 && performance.now() - t0 + 1.25 * Math.max(one, dearest) > budget) break;
         const t = performance.now();
         status = this.api.m.pbm_frame(this.handle, 1);
         one = performance.now() - t;
         ran += 1;
         this.frameTimes.push(one);
         if (this.frameTimes.length > 600) this.frameTimes.shift();
+        dearest = Math.max(dearest, one);
         this.cost = this.cost > 0 ? 0.7 * this.cost + 0.3 * one : one;
       }
       const ms = performance.now() - t0;

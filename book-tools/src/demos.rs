@@ -319,6 +319,39 @@ impl DemoPreprocessor {
     }
 }
 
+/// Where the book keeps the demos' loader, `book/demos.js`, and where the built book
+/// serves it from (under `book/src`): only pages with a demo load it.
+pub const LOADER_SOURCE: &str = "demos.js";
+/// See [`LOADER_SOURCE`].
+pub const LOADER: &str = "demos/demos.js";
+
+/// `content` (a page's expanded Markdown) with, if the page has a demo, a script after
+/// everything else that adds the loader ([`LOADER`]) to the page: by mdBook's
+/// `path_to_root`, so it is found from any page, and once, so the print page that holds
+/// every chapter starts each demo once. The loader looks for the page's demos when it
+/// runs, and they all come before this script.
+pub fn with_loader(mut content: String) -> String {
+    if content.contains("<div class=\"pbm-demo\"") {
+        content.push_str(&format!(
+            "\n\n<script>if (!window.pbmLoader) {{ window.pbmLoader = \
+             document.createElement(\"script\"); pbmLoader.src = path_to_root + \
+             \"{LOADER}\"; document.body.appendChild(pbmLoader); }}</script>\n"
+        ));
+    }
+    content
+}
+
+/// Copies the demos' loader from `book_dir` to where the built book serves it ([`LOADER`]).
+pub fn write_loader(book_dir: &Path) -> Result<(), Error> {
+    let from = book_dir.join(LOADER_SOURCE);
+    let js = std::fs::read(&from).map_err(|source| Error::Read { path: from, source })?;
+    let path = book_dir.join("src").join(LOADER);
+    if std::fs::read(&path).is_ok_and(|old| old == js) {
+        return Ok(());
+    }
+    write_atomically_bytes(&path, &js).map_err(|source| Error::Write { path, source })
+}
+
 impl Preprocessor for DemoPreprocessor {
     fn name(&self) -> &str {
         "pbm-demos"
@@ -329,7 +362,7 @@ impl Preprocessor for DemoPreprocessor {
         book.for_each_mut(|item| {
             if let BookItem::Chapter(page) = item {
                 match expand(&self.demos, &page.content) {
-                    Ok(content) => page.content = content,
+                    Ok(content) => page.content = with_loader(content),
                     Err(why) => {
                         let path = page.path.as_deref().unwrap_or(Path::new("?"));
                         failure.get_or_insert(format!("{}: {why}", path.display()));
@@ -347,6 +380,16 @@ impl Preprocessor for DemoPreprocessor {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_page_with_a_demo_loads_the_loader_after_its_demos() {
+        let demo = "text\n\n<div class=\"pbm-demo\" data-demo=\"a/b\"></div>\n".to_string();
+        let page = with_loader(demo.clone());
+        let script = page.strip_prefix(&demo).unwrap();
+        assert!(script.contains("path_to_root + \"demos/demos.js\""), "{script}");
+        assert!(script.trim_end().ends_with("</script>"), "{script}");
+        assert_eq!(with_loader("no demo here".into()), "no demo here");
+    }
 
     #[test]
     fn a_demo_line_becomes_its_element_and_other_lines_stay() {

@@ -23,6 +23,7 @@ pub mod equations;
 pub mod error;
 pub mod figures;
 pub mod files;
+pub mod highlight;
 pub mod listing;
 pub mod math;
 pub mod output;

@@ -12,11 +12,12 @@ use mdbook_preprocessor::book::{Book, BookItem};
 use mdbook_preprocessor::errors::{Error, Result};
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 use pulldown_cmark::{Event, Options, Parser};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-/// The file name the book's CSS loads the math font from, under `book/src/fonts/`: the
-/// whole font as WOFF2 ([`math_font_woff2`]).
+/// The file name the book's CSS loads the math font from, under the built book's
+/// `fonts/`: [`math_font_woff2`] of the characters the book's formulas use.
 pub const MATH_FONT: &str = "NewCMMath-Regular.woff2";
 
 /// The bytes of New Computer Modern Math (regular weight), an OpenType font with a
@@ -33,18 +34,140 @@ pub fn math_font() -> Option<&'static [u8]> {
     })
 }
 
-/// [`math_font`] as WOFF2 (Brotli inside, every table kept), the half of its size a page
-/// with a formula downloads.
-///
-/// The whole font, not a subset of the glyphs the book uses: the browser lays out stretchy
-/// fences, radicals and accents from the font's MATH table, whose glyph numbers a subset
-/// renumbers, and no Rust subsetter rewrites that table (typst's `subsetter` and `allsorts`
-/// drop it, `skera` copies it unchanged and leaves CFF outlines whole). Errors say why.
-pub fn math_font_woff2() -> std::result::Result<Vec<u8>, String> {
-    let font =
+/// [`math_font`] cut to the letters, digits, accents, operators, arrows and fences
+/// formulas use, with their MATH-table size variants and the features MathML rendering
+/// applies: a sixth of the whole font's glyphs. `book-tools/fonts/subset-math-font.sh`
+/// writes it with fontTools, the one subsetter that renumbers the MATH table's glyphs
+/// consistently (typst's `subsetter` and `allsorts` drop the table, `skera` copies it
+/// unchanged); it is rerun when a formula needs a character the subset lacks.
+pub const MATH_FONT_SUBSET: &[u8] = include_bytes!("../fonts/NewCMMath-Regular-subset.otf");
+
+/// The math font a book whose formulas draw the characters `used` ships, as WOFF2
+/// (Brotli inside): [`MATH_FONT_SUBSET`] if it has a glyph for every one of them that
+/// the whole font has, otherwise the whole font, with the characters the subset lacks
+/// (the caller says so; a page never loses a glyph to the subset). Errors say why.
+pub fn math_font_woff2(
+    used: &BTreeSet<char>,
+) -> std::result::Result<(Vec<u8>, Vec<char>), String> {
+    let whole =
         math_font().ok_or("typst-assets no longer ships New Computer Modern Math")?;
-    ttf2woff2::encode(font, ttf2woff2::BrotliQuality::default())
-        .map_err(|e| format!("the math font as WOFF2: {e}"))
+    let parse = |font| {
+        ttf_parser::Face::parse(font, 0).map_err(|e| format!("the math font: {e}"))
+    };
+    let (whole_face, subset_face) = (parse(whole)?, parse(MATH_FONT_SUBSET)?);
+    let missing: Vec<char> = used
+        .iter()
+        .copied()
+        .filter(|&c| {
+            whole_face.glyph_index(c).is_some() && subset_face.glyph_index(c).is_none()
+        })
+        .collect();
+    let font = if missing.is_empty() { MATH_FONT_SUBSET } else { whole };
+    let woff2 = ttf2woff2::encode(font, ttf2woff2::BrotliQuality::default())
+        .map_err(|e| format!("the math font as WOFF2: {e}"))?;
+    Ok((woff2, missing))
+}
+
+/// Adds to `chars` every character the browser draws from the math font in `html`: the
+/// text inside each `<math>` element, and for a one-letter `<mi>` without a
+/// `mathvariant` the italic letter MathML Core draws instead ([`italic`]).
+pub fn math_chars(html: &str, chars: &mut BTreeSet<char>) {
+    let mut rest = html;
+    while let Some(start) = rest.find("<math") {
+        let Some(end) = rest[start..].find("</math>").map(|i| start + i) else {
+            break;
+        };
+        let mut math = &rest[start..end];
+        rest = &rest[end..];
+        // Alternate tags and text: `<tag …>text<tag …>text…`.
+        let mut in_plain_mi = false;
+        while let Some(open) = math.find('<') {
+            let text = unescape(&math[..open]);
+            chars.extend(text.chars());
+            let mut letters = text.chars();
+            if let (true, Some(letter), None) = (in_plain_mi, letters.next(), letters.next())
+            {
+                chars.extend(italic(letter));
+            }
+            let Some(close) = math[open..].find('>').map(|i| open + i) else {
+                break;
+            };
+            let tag = &math[open + 1..close];
+            in_plain_mi = (tag == "mi" || tag.starts_with("mi "))
+                && !tag.contains("mathvariant");
+            math = &math[close + 1..];
+        }
+        chars.extend(unescape(math).chars());
+    }
+}
+
+/// The five XML escapes and numeric references, as characters.
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(amp) = rest.find('&') {
+        out.push_str(&rest[..amp]);
+        let after = &rest[amp + 1..];
+        let Some(semi) = after.find(';').filter(|&i| i <= 10) else {
+            out.push('&');
+            rest = after;
+            continue;
+        };
+        let name = &after[..semi];
+        let c = match name {
+            "lt" => Some('<'),
+            "gt" => Some('>'),
+            "amp" => Some('&'),
+            "quot" => Some('"'),
+            "apos" => Some('\''),
+            _ => name
+                .strip_prefix("#x")
+                .or_else(|| name.strip_prefix("#X"))
+                .map(|hex| u32::from_str_radix(hex, 16))
+                .or_else(|| name.strip_prefix('#').map(str::parse))
+                .and_then(Result::ok)
+                .and_then(char::from_u32),
+        };
+        match c {
+            Some(c) => {
+                out.push(c);
+                rest = &after[semi + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The letter MathML Core draws for a one-letter `<mi>`: its italic form from the
+/// Mathematical Alphanumeric Symbols block (Latin, Greek, dotless i and j, ∇ and ∂, the
+/// variant Greek letters; ℎ for h), or None for a character without one.
+pub fn italic(c: char) -> Option<char> {
+    let shift = |from: char, to: u32| char::from_u32(to + (c as u32 - from as u32));
+    match c {
+        'h' => Some('\u{210E}'),
+        'A'..='Z' => shift('A', 0x1D434),
+        'a'..='z' => shift('a', 0x1D44E),
+        '\u{131}' => Some('\u{1D6A4}'),
+        '\u{237}' => Some('\u{1D6A5}'),
+        '\u{391}'..='\u{3A1}' => shift('\u{391}', 0x1D6E2),
+        '\u{3F4}' => Some('\u{1D6F3}'),
+        '\u{3A3}'..='\u{3A9}' => shift('\u{3A3}', 0x1D6F4),
+        '\u{2207}' => Some('\u{1D6FB}'),
+        '\u{3B1}'..='\u{3C9}' => shift('\u{3B1}', 0x1D6FC),
+        '\u{2202}' => Some('\u{1D715}'),
+        '\u{3F5}' => Some('\u{1D716}'),
+        '\u{3D1}' => Some('\u{1D717}'),
+        '\u{3F0}' => Some('\u{1D718}'),
+        '\u{3D5}' => Some('\u{1D719}'),
+        '\u{3F1}' => Some('\u{1D71A}'),
+        '\u{3D6}' => Some('\u{1D71B}'),
+        _ => None,
+    }
 }
 
 /// A formula that could not be converted, with the reason.
@@ -339,19 +462,53 @@ mod tests {
     }
 
     #[test]
-    fn the_shipped_woff2_is_smaller_and_keeps_the_math_table() {
-        let woff2 = math_font_woff2().unwrap();
-        let otf = math_font().unwrap();
-        assert_eq!(&woff2[..4], b"wOF2");
-        assert!(
-            woff2.len() < otf.len() * 6 / 10,
-            "{} of {} bytes",
-            woff2.len(),
-            otf.len()
+    fn the_subset_keeps_the_math_table_and_is_a_fraction_of_the_font() {
+        let whole = math_font().unwrap();
+        let face = ttf_parser::Face::parse(MATH_FONT_SUBSET, 0).unwrap();
+        let math = face.tables().math.expect("the subset keeps its MATH table");
+        // The table's variants name glyphs the subset has: a stretched parenthesis.
+        let paren = face.glyph_index('(').unwrap();
+        let variants = math.variants.unwrap();
+        let tall = variants.vertical_constructions.get(paren).unwrap();
+        assert!(tall.variants.len() > 3, "{} size variants", tall.variants.len());
+        for v in tall.variants {
+            assert!(v.variant_glyph.0 < face.number_of_glyphs());
+        }
+        assert!(MATH_FONT_SUBSET.len() < whole.len() / 2, "{}", MATH_FONT_SUBSET.len());
+    }
+
+    #[test]
+    fn a_formula_within_the_subset_ships_the_subset_and_one_beyond_it_the_whole_font() {
+        let mut used = BTreeSet::new();
+        math_chars(&render_math("$\\dot{\\mathbf{x}} = \\sum_i h\\,\\theta_i$").unwrap(), &mut used);
+        let (small, missing) = math_font_woff2(&used).unwrap();
+        assert!(missing.is_empty(), "{missing:?}");
+        assert_eq!(&small[..4], b"wOF2");
+        // A character the subset leaves out (a Fraktur letter) brings back the whole font.
+        used.insert('\u{1D504}');
+        let (whole, missing) = math_font_woff2(&used).unwrap();
+        assert_eq!(missing, ['\u{1D504}']);
+        assert!(whole.len() > 2 * small.len(), "{} against {}", whole.len(), small.len());
+        // A character no math font draws (a CJK ideograph) is not the subset's fault.
+        let (_, missing) = math_font_woff2(&BTreeSet::from(['字'])).unwrap();
+        assert!(missing.is_empty());
+    }
+
+    #[test]
+    fn the_characters_of_a_formula_include_the_italic_letters_the_browser_draws() {
+        let mut chars = BTreeSet::new();
+        math_chars(
+            "<p>x</p><math><mi>h</mi><mo>&lt;</mo><mi mathvariant=\"normal\">d</mi>\
+             <mi>sin</mi><mi>θ</mi><mn>2</mn><mo>&#x2212;</mo></math>",
+            &mut chars,
         );
-        // Every table kept, MATH among them: the number of tables in the WOFF2 header
-        // (bytes 12 and 13) is the font's (bytes 4 and 5). The browser test sets a
-        // stretched fence, a radical and an accent with it.
-        assert_eq!(woff2[12..14], otf[4..6]);
+        let expected: BTreeSet<char> =
+            "h<dsinθ2\u{2212}\u{210E}\u{1D703}".chars().collect();
+        assert_eq!(chars, expected);
+        assert_eq!(italic('A'), Some('\u{1D434}'));
+        assert_eq!(italic('z'), Some('\u{1D467}'));
+        assert_eq!(italic('Ω'), Some('\u{1D6FA}'));
+        assert_eq!(italic('ω'), Some('\u{1D714}'));
+        assert_eq!(italic('1'), None);
     }
 }

@@ -1,6 +1,7 @@
 //! The two drawings of every figure, the canvas they are drawn on, and how it is cut
 //! into a title and panels.
 
+use super::compact::{compact_strokes, style_classes};
 use super::style::{ensure_font, label_font, title_font};
 use super::text::{line_height, set_scripts, tidy_numbers, wrap};
 use crate::error::PbmError;
@@ -95,7 +96,7 @@ where
         draw(&root).map_err(fail)?;
         root.present().map_err(|e| fail(e.into()))?;
     }
-    Ok(set_scripts(&tidy_numbers(&svg)))
+    Ok(style_classes(&compact_strokes(&set_scripts(&tidy_numbers(&svg)))))
 }
 
 /// Draws a figure in both layouts from data computed once: `heights` are the wide

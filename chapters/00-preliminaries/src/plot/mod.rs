@@ -12,11 +12,12 @@
 //! By concern: `style` (font, sizes, palette), `text` (numbers as a reader writes
 //! them, wrapping), `layout` (the two drawings, titles, panels), `legend` (the
 //! strip under a plot), `chart` (axes and scales), `series` (lines, arrows) and
-//! `marks` (dots, boxes and text at data points).
+//! `marks` (dots, boxes and text at data points); `compact` writes the SVG small.
 //! Everything is re-exported here, and a chapter's `figures.rs` takes what it draws
 //! with from [`prelude`].
 
 mod chart;
+mod compact;
 mod layout;
 mod legend;
 mod marks;
@@ -32,6 +33,7 @@ pub use layout::{
     Area, Axis, Backend, DrawResult, Drawing, Layout, NARROW_MEDIA, draw_figure,
     draw_svg, panels, require_finite, titled, titled_figure, titled_panels,
 };
+pub use compact::{compact_strokes, style_classes};
 pub use legend::{
     Legend, Swatch, legend_below, legends_below, panels_with_legends, series_legend,
 };
