@@ -750,6 +750,103 @@ async function checkSlowMotion(browser, origin, rel) {
 
 // A phone's swipe (D3): on every demo that takes the pointer, a touch swipe that starts on
 // an empty part of its canvas scrolls the page, and one that starts on a body does not.
+// Bodies stay in view (D1): on every demo that takes the pointer, a real mouse grabs up to
+// four of its bodies in turn and flicks each 400 px in 30 ms (the fastest a hand moves,
+// pbm_prelim::demo::FLICK_PX_PER_S), each in the next of eight directions, and lets go
+// while moving; a second of the demo later (60 of its frames), every body it lists
+// (pbm_body_count, pbm_bodies: grip and bounds) must lie inside its view, as must all
+// of them after five seconds more. tests/demos.rs throws harder and longer through the
+// module's ABI alone; this is the same promise through the page's own hands.
+async function checkThrows(browser, origin, demoPages) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  const results = [];
+  const bodies = (box) =>
+    box.evaluate((box) => {
+      const demo = box.pbmDemo;
+      const m = demo.api.m;
+      const n = m.pbm_body_count(demo.handle);
+      const raw = n > 0 ? Array.from(new Float64Array(m.memory.buffer, m.pbm_bodies(), 6 * n)) : [];
+      const [x0, x1, y0, y1] = demo.view;
+      const list = [];
+      for (let k = 0; k < n; k++) {
+        const [gx, gy, a0, a1, b0, b1] = raw.slice(6 * k, 6 * k + 6);
+        const inside = [a0, a1, b0, b1].every(Number.isFinite) && a0 >= x0 && a1 <= x1 && b0 >= y0 && b1 <= y1;
+        list.push({ grip: [gx, gy], bounds: [a0, a1, b0, b1], inside });
+      }
+      return { list, view: demo.view, note: demo.api.text(m.pbm_note(demo.handle)) };
+    });
+  // Until the demo has run `frames` more of its frames (at most 10 s of page time).
+  const runFrames = (box, frames) =>
+    box.evaluate(async (box, frames) => {
+      const demo = box.pbmDemo;
+      const start = demo.framesRun;
+      const t0 = performance.now();
+      while (demo.framesRun - start < frames && performance.now() - t0 < 10000) {
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+      return demo.framesRun - start;
+    }, frames);
+  for (const [id, rel] of Object.entries(demoPages)) {
+    if (!(await openDemo(page, `${origin}/${rel}`))) continue; // reported above
+    const box = demoBox(page, id);
+    const takes = await box.evaluate((box) => Boolean(box.pbmDemo.spec.drag));
+    if (!takes) continue;
+    await box.evaluate((box) => box.scrollIntoView({ block: "center" }));
+    await box.evaluate((box) => box.pbmDemo.setPlaying(true));
+    await runFrames(box, 30);
+    const first = await bodies(box);
+    if (first.list.length === 0) {
+      fail(rel, `demo ${id} takes the pointer but lists no body (pbm_body_count)`);
+      continue;
+    }
+    let lost = null, grabbed = 0;
+    const throws = Math.min(first.list.length, 4);
+    for (let t = 0; t < throws && !lost; t++) {
+      const now = await bodies(box);
+      if (now.note) break; // a demo that stopped a runaway, and says why, takes no more
+      const body = now.list[t % now.list.length];
+      const at = await box.evaluate((box, grip) => {
+        const demo = box.pbmDemo;
+        // The canvas pixel of a world point: toWorld inverted (it is affine, equal scales).
+        const [ax, ay] = demo.toWorld(0, 0);
+        const [bx] = demo.toWorld(1, 0);
+        const scale = 1 / (bx - ax);
+        const rect = demo.canvas.getBoundingClientRect();
+        return { x: rect.left + (grip[0] - ax) * scale, y: rect.top + (ay - grip[1]) * scale };
+      }, body.grip);
+      const angle = (2 * Math.PI * ((3 * t + 2) % 8)) / 8;
+      const [dx, dy] = [400 * Math.cos(angle), -400 * Math.sin(angle)];
+      await page.mouse.move(at.x, at.y);
+      await page.mouse.down();
+      if (await box.evaluate((box) => box.pbmDemo.dragging === true)) grabbed += 1;
+      await page.mouse.move(at.x + dx / 2, at.y + dy / 2);
+      await page.waitForTimeout(15);
+      await page.mouse.move(at.x + dx, at.y + dy);
+      await page.waitForTimeout(15);
+      await page.mouse.up();
+      await runFrames(box, 60);
+      const after = await bodies(box);
+      const out = after.list.map((b, k) => ({ ...b, k })).filter((b) => !b.inside);
+      if (out.length > 0) {
+        lost = `a second after throw ${t} (body ${t % now.list.length}, ${angle.toFixed(2)} rad): ` +
+          out.slice(0, 3).map((b) => `body ${b.k} at [${b.bounds.map((v) => v.toPrecision(3)).join(", ")}]`).join("; ") +
+          ` outside the view [${after.view.map((v) => v.toPrecision(3)).join(", ")}]`;
+      }
+    }
+    if (!lost) {
+      await runFrames(box, 300);
+      const later = await bodies(box);
+      const out = later.list.filter((b) => !b.inside);
+      if (out.length > 0) lost = `five seconds after the throws, ${out.length} bodies outside the view`;
+    }
+    if (lost) fail(rel, `demo ${id}: ${lost}`);
+    if (grabbed === 0) fail(rel, `demo ${id}: no press on a body's grip point took it, so nothing was thrown`);
+    results.push(`${id} ${grabbed} of ${throws} grabbed${lost ? ", lost" : ", in view"}`);
+  }
+  await page.close();
+  console.log(`bodies flicked 400 px in 30 ms by the mouse, then a second and five more: ${results.join("; ")}`);
+}
+
 async function checkTouchSwipes(browser, origin, demoPages) {
   const context = await browser.newContext({
     viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2,
@@ -862,6 +959,7 @@ async function checkTouchSwipes(browser, origin, demoPages) {
   console.log(`plot ticks per axis (time/panels): ${counts.join("; ")}`);
   if (demoPages["interactive/pile"]) await checkSlowMotion(browser, origin, demoPages["interactive/pile"]);
   await checkTouchSwipes(browser, origin, demoPages);
+  await checkThrows(browser, origin, demoPages);
 }
 
 // Accessibility: axe-core on every page, in the light theme and in navy (mdBook's dark theme

@@ -24,8 +24,8 @@ pub fn write_math_font(build_dir: &Path) -> Result<(), Error> {
     let mut used = BTreeSet::new();
     let mut dirs = vec![build_dir.to_path_buf()];
     while let Some(dir) = dirs.pop() {
-        let entries =
-            fs::read_dir(&dir).map_err(|source| Error::Read { path: dir.clone(), source })?;
+        let entries = fs::read_dir(&dir)
+            .map_err(|source| Error::Read { path: dir.clone(), source })?;
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
@@ -51,7 +51,8 @@ pub fn write_math_font(build_dir: &Path) -> Result<(), Error> {
         );
     }
     let path = build_dir.join("fonts").join(MATH_FONT);
-    write_atomically_bytes(&path, &font).map_err(|source| Error::Write { path, source })
+    write_atomically_bytes(&path, &font)
+        .map_err(|source| Error::Write { path, source })
 }
 
 /// Builds the book whose `book.toml` is in `book_dir`, into `build_dir` if given,

@@ -344,7 +344,8 @@ pub fn with_loader(mut content: String) -> String {
 /// Copies the demos' loader from `book_dir` to where the built book serves it ([`LOADER`]).
 pub fn write_loader(book_dir: &Path) -> Result<(), Error> {
     let from = book_dir.join(LOADER_SOURCE);
-    let js = std::fs::read(&from).map_err(|source| Error::Read { path: from, source })?;
+    let js =
+        std::fs::read(&from).map_err(|source| Error::Read { path: from, source })?;
     let path = book_dir.join("src").join(LOADER);
     if std::fs::read(&path).is_ok_and(|old| old == js) {
         return Ok(());
@@ -383,7 +384,8 @@ mod tests {
 
     #[test]
     fn only_a_page_with_a_demo_loads_the_loader_after_its_demos() {
-        let demo = "text\n\n<div class=\"pbm-demo\" data-demo=\"a/b\"></div>\n".to_string();
+        let demo =
+            "text\n\n<div class=\"pbm-demo\" data-demo=\"a/b\"></div>\n".to_string();
         let page = with_loader(demo.clone());
         let script = page.strip_prefix(&demo).unwrap();
         assert!(script.contains("path_to_root + \"demos/demos.js\""), "{script}");

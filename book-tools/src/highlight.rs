@@ -15,7 +15,8 @@ pub const LANGUAGES: [&str; 4] = ["rust", "shell", "bash", "plaintext"];
 
 /// mdBook's own highlight.js, as its theme would copy it.
 pub fn mdbook_highlight_js() -> std::io::Result<String> {
-    let dir = std::env::temp_dir().join(format!("pbm-mdbook-theme-{}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("pbm-mdbook-theme-{}", std::process::id()));
     for sub in ["theme/css", "theme/fonts"] {
         std::fs::create_dir_all(dir.join(sub))?;
     }
@@ -45,7 +46,8 @@ pub fn keep_languages(bundle: &str, languages: &[&str]) -> Result<String, String
             None => out.push_str(line),
         }
     }
-    let missing: Vec<&&str> = languages.iter().filter(|l| !found.contains(l)).collect();
+    let missing: Vec<&&str> =
+        languages.iter().filter(|l| !found.contains(l)).collect();
     if !missing.is_empty() {
         return Err(format!(
             "mdBook's highlight.js registers none of {missing:?} on a line of its own"
@@ -59,7 +61,8 @@ pub fn keep_languages(bundle: &str, languages: &[&str]) -> Result<String, String
 
 /// Writes the cut highlighter into `book_dir/theme/highlight.js` unless it is there already.
 pub fn write_highlight_js(book_dir: &Path) -> Result<(), String> {
-    let bundle = mdbook_highlight_js().map_err(|e| format!("mdBook's highlight.js: {e}"))?;
+    let bundle =
+        mdbook_highlight_js().map_err(|e| format!("mdBook's highlight.js: {e}"))?;
     let js = keep_languages(&bundle, &LANGUAGES)?;
     let path = book_dir.join("theme/highlight.js");
     if std::fs::read_to_string(&path).is_ok_and(|old| old == js) {
@@ -76,12 +79,23 @@ mod tests {
     fn the_cut_highlighter_keeps_the_library_and_the_books_languages_only() {
         let bundle = mdbook_highlight_js().unwrap();
         let cut = keep_languages(&bundle, &LANGUAGES).unwrap();
-        assert!(cut.len() * 4 < bundle.len(), "{} of {} bytes", cut.len(), bundle.len());
+        assert!(
+            cut.len() * 4 < bundle.len(),
+            "{} of {} bytes",
+            cut.len(),
+            bundle.len()
+        );
         for language in LANGUAGES {
-            assert!(cut.contains(&format!("registerLanguage(\"{language}\"")), "{language}");
+            assert!(
+                cut.contains(&format!("registerLanguage(\"{language}\"")),
+                "{language}"
+            );
         }
         for gone in ["python", "javascript", "cpp"] {
-            assert!(bundle.contains(&format!("registerLanguage(\"{gone}\"")), "{gone}");
+            assert!(
+                bundle.contains(&format!("registerLanguage(\"{gone}\"")),
+                "{gone}"
+            );
             assert!(!cut.contains(&format!("registerLanguage(\"{gone}\"")), "{gone}");
         }
         // The library comes first and whole: everything before the first language.

@@ -40,7 +40,8 @@ pub fn math_font() -> Option<&'static [u8]> {
 /// writes it with fontTools, the one subsetter that renumbers the MATH table's glyphs
 /// consistently (typst's `subsetter` and `allsorts` drop the table, `skera` copies it
 /// unchanged); it is rerun when a formula needs a character the subset lacks.
-pub const MATH_FONT_SUBSET: &[u8] = include_bytes!("../fonts/NewCMMath-Regular-subset.otf");
+pub const MATH_FONT_SUBSET: &[u8] =
+    include_bytes!("../fonts/NewCMMath-Regular-subset.otf");
 
 /// The math font a book whose formulas draw the characters `used` ships, as WOFF2
 /// (Brotli inside): [`MATH_FONT_SUBSET`] if it has a glyph for every one of them that
@@ -59,7 +60,8 @@ pub fn math_font_woff2(
         .iter()
         .copied()
         .filter(|&c| {
-            whole_face.glyph_index(c).is_some() && subset_face.glyph_index(c).is_none()
+            whole_face.glyph_index(c).is_some()
+                && subset_face.glyph_index(c).is_none()
         })
         .collect();
     let font = if missing.is_empty() { MATH_FONT_SUBSET } else { whole };
@@ -85,7 +87,8 @@ pub fn math_chars(html: &str, chars: &mut BTreeSet<char>) {
             let text = unescape(&math[..open]);
             chars.extend(text.chars());
             let mut letters = text.chars();
-            if let (true, Some(letter), None) = (in_plain_mi, letters.next(), letters.next())
+            if let (true, Some(letter), None) =
+                (in_plain_mi, letters.next(), letters.next())
             {
                 chars.extend(italic(letter));
             }
@@ -474,13 +477,21 @@ mod tests {
         for v in tall.variants {
             assert!(v.variant_glyph.0 < face.number_of_glyphs());
         }
-        assert!(MATH_FONT_SUBSET.len() < whole.len() / 2, "{}", MATH_FONT_SUBSET.len());
+        assert!(
+            MATH_FONT_SUBSET.len() < whole.len() / 2,
+            "{}",
+            MATH_FONT_SUBSET.len()
+        );
     }
 
     #[test]
-    fn a_formula_within_the_subset_ships_the_subset_and_one_beyond_it_the_whole_font() {
+    fn a_formula_within_the_subset_ships_the_subset_and_one_beyond_it_the_whole_font()
+    {
         let mut used = BTreeSet::new();
-        math_chars(&render_math("$\\dot{\\mathbf{x}} = \\sum_i h\\,\\theta_i$").unwrap(), &mut used);
+        math_chars(
+            &render_math("$\\dot{\\mathbf{x}} = \\sum_i h\\,\\theta_i$").unwrap(),
+            &mut used,
+        );
         let (small, missing) = math_font_woff2(&used).unwrap();
         assert!(missing.is_empty(), "{missing:?}");
         assert_eq!(&small[..4], b"wOF2");
@@ -488,7 +499,12 @@ mod tests {
         used.insert('\u{1D504}');
         let (whole, missing) = math_font_woff2(&used).unwrap();
         assert_eq!(missing, ['\u{1D504}']);
-        assert!(whole.len() > 2 * small.len(), "{} against {}", whole.len(), small.len());
+        assert!(
+            whole.len() > 2 * small.len(),
+            "{} against {}",
+            whole.len(),
+            small.len()
+        );
         // A character no math font draws (a CJK ideograph) is not the subset's fault.
         let (_, missing) = math_font_woff2(&BTreeSet::from(['字'])).unwrap();
         assert!(missing.is_empty());

@@ -23,7 +23,9 @@ pub fn compact_strokes(svg: &str) -> String {
     while let Some(line) = lines.next() {
         if let Some((attributes, points)) = opaque_polyline(line) {
             match &mut run {
-                Some((same, d)) if *same == attributes => d.push_str(&subpath(points)),
+                Some((same, d)) if *same == attributes => {
+                    d.push_str(&subpath(points))
+                }
                 _ => {
                     flush(&mut out, run.take());
                     run = Some((attributes, subpath(points)));
@@ -167,7 +169,7 @@ pub fn style_classes(svg: &str) -> String {
             target.push_str(value);
             target.push(' ');
         }
-        (!paint.is_empty()).then(|| (paint, rest))
+        (!paint.is_empty()).then_some((paint, rest))
     };
     let mut counts: Vec<(String, usize)> = Vec::new();
     for line in svg.lines() {
@@ -314,7 +316,11 @@ mod tests {
         assert_eq!(lines[5], "<circle class=\"p0\" cx=\"1\" cy=\"1\" r=\"2\"/>");
         assert_eq!(lines[6], "<text x=\"1\" fill=\"#000000\">");
         // Fewer than three alike: nothing to gain, nothing changed.
-        let two: String = svg.lines().filter(|l| !l.starts_with("<circle")).map(|l| format!("{l}\n")).collect();
+        let two: String = svg
+            .lines()
+            .filter(|l| !l.starts_with("<circle"))
+            .map(|l| format!("{l}\n"))
+            .collect();
         assert_eq!(style_classes(&two), two);
     }
 

@@ -29,11 +29,11 @@ pub use chart::{
     LinearChart, axes, chart_on, equal_scale, equal_scale_in, log_log_axes,
     scene_chart,
 };
+pub use compact::{compact_strokes, style_classes};
 pub use layout::{
     Area, Axis, Backend, DrawResult, Drawing, Layout, NARROW_MEDIA, draw_figure,
     draw_svg, panels, require_finite, titled, titled_figure, titled_panels,
 };
-pub use compact::{compact_strokes, style_classes};
 pub use legend::{
     Legend, Swatch, legend_below, legends_below, panels_with_legends, series_legend,
 };
