@@ -8,7 +8,12 @@ use plotters::prelude::*;
 /// hyphen, and no sign on a zero (a tick a rounding error below zero prints as
 /// "-0.0").
 pub fn tidy_numbers(svg: &str) -> String {
-    let mut out = String::with_capacity(svg.len());
+    map_labels(svg, |_, text| tidy_label(text))
+}
+
+/// `svg` with the text of each `<text>` element replaced by `f(opening tag, text)`.
+fn map_labels(svg: &str, f: impl Fn(&str, &str) -> String) -> String {
+    let mut out = String::with_capacity(svg.len() + 256);
     let mut rest = svg;
     while let Some(start) = rest.find("<text") {
         let Some(open_end) = rest[start..].find('>').map(|i| start + i + 1) else {
@@ -19,7 +24,7 @@ pub fn tidy_numbers(svg: &str) -> String {
             break;
         };
         out.push_str(&rest[..open_end]);
-        out.push_str(&tidy_label(&rest[open_end..close]));
+        out.push_str(&f(&rest[start..open_end], &rest[open_end..close]));
         rest = &rest[close..];
     }
     out.push_str(rest);
@@ -120,28 +125,15 @@ pub fn set_scripts(svg: &str) -> String {
     if !svg.contains([SUB, SUP]) {
         return svg.to_string();
     }
-    let mut out = String::with_capacity(svg.len() + 256);
-    let mut rest = svg;
-    while let Some(start) = rest.find("<text") {
-        let Some(open_end) = rest[start..].find('>').map(|i| start + i + 1) else {
-            break;
-        };
-        let Some(close) = rest[open_end..].find("</text>").map(|i| open_end + i)
-        else {
-            break;
-        };
-        let size = rest[start..open_end]
+    map_labels(svg, |tag, text| {
+        let size = tag
             .split("font-size=\"")
             .nth(1)
             .and_then(|s| s.split('"').next())
             .and_then(|s| s.parse::<f64>().ok())
             .unwrap_or(super::style::TICK_PX);
-        out.push_str(&rest[..open_end]);
-        out.push_str(&scripts_in(&rest[open_end..close], size));
-        rest = &rest[close..];
-    }
-    out.push_str(rest);
-    out
+        scripts_in(text, size)
+    })
 }
 
 /// One label's text with its marked scripts as `tspan`s; `size` is the label's.
