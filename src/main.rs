@@ -226,11 +226,31 @@ fn practice(action: Option<PracticeAction>, json: bool) -> Result<bool, Error> {
 /// Writes `text` to standard output. A reader who pipes it into `head` closes the
 /// pipe early; that is not an error.
 fn print(text: &str) -> Result<(), Error> {
+    if stdout_was_closed() {
+        return Err(Error::Output(io::Error::other("standard output is closed")));
+    }
     let mut out = io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::Output(e)),
         _ => Ok(()),
     }
+}
+
+/// Whether standard output was closed when pbm started (`pbm list >&-`). Rust's runtime
+/// opens /dev/null read-write in a closed descriptor's place before `main`, so writing
+/// would succeed and say nothing; a shell's `> /dev/null` opens it write-only, and stays a
+/// place the reader chose to send the output. Read from Linux's /proc; false elsewhere.
+fn stdout_was_closed() -> bool {
+    let read_write =
+        std::fs::read_to_string("/proc/self/fdinfo/1").is_ok_and(|info| {
+            info.lines()
+                .find_map(|l| l.strip_prefix("flags:"))
+                .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
+                .is_some_and(|flags| flags & 0o3 == 0o2)
+        });
+    read_write
+        && std::fs::read_link("/proc/self/fd/1")
+            .is_ok_and(|p| p == std::path::Path::new("/dev/null"))
 }
 
 fn figures(only: Option<&str>) -> Result<usize, Error> {

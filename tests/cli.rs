@@ -144,6 +144,48 @@ fn a_full_disk_is_an_error_message_not_a_panic() {
 }
 
 #[test]
+fn a_closed_stdout_is_an_error_and_dev_null_is_not() {
+    if !std::path::Path::new("/proc/self/fdinfo").is_dir() {
+        return; // not Linux: pbm cannot tell a closed stdout there
+    }
+    let pbm = env!("CARGO_BIN_EXE_pbm");
+    let shell = |redirect: &str| {
+        Command::new("sh")
+            .args(["-c", &format!("\"$0\" run ode/stability --json {redirect}"), pbm])
+            .output()
+            .unwrap()
+    };
+    let closed = shell(">&-");
+    let err = stderr(&closed);
+    assert_eq!(closed.status.code(), Some(1), "{err}");
+    assert_eq!(err, "error: cannot write the output: standard output is closed\n");
+    let discarded = shell("> /dev/null");
+    assert_eq!(discarded.status.code(), Some(0), "{}", stderr(&discarded));
+    assert!(discarded.stderr.is_empty(), "{}", stderr(&discarded));
+}
+
+#[test]
+fn the_slowest_adaptive_run_is_refused_before_it_starts() {
+    // The reliability review's slowest valid run (3.7 s here): the fixed-step Euler run
+    // it is compared with grows as (1 − e)^-2, which the limit now counts.
+    let slow = [
+        "run",
+        "ode/adaptive",
+        "--set",
+        "tol=1.5804081632653046e-07",
+        "--set",
+        "method=euler-doubling",
+        "--set",
+        "eccentricity=0.95",
+        "--json",
+    ];
+    let out = pbm(&slow);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("Euler steps") && err.contains("raise tol"), "{err}");
+}
+
+#[test]
 fn an_unknown_id_is_quoted_on_one_short_line() {
     // Ids are echoed as parameter values are: control characters escaped, long ones
     // cut, so the error stays one readable line.
