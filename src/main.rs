@@ -515,6 +515,10 @@ fn list() -> String {
             );
         }
     }
+    out += &format!(
+        "(in the joint limits above, {})\n",
+        pbm_prelim::budget::STEPS_MEANS
+    );
     out
 }
 

@@ -32,10 +32,19 @@ pub fn within(
 }
 // ANCHOR_END: within
 
-/// The number of steps of length `h` that cover `t_end`, rounded up, as a float (so a
-/// tiny `h` gives a huge number rather than an overflow).
+/// What `steps` means in every joint limit's words, as `pbm list` prints it: the
+/// count [`steps`] returns.
+pub const STEPS_MEANS: &str =
+    "steps = t_end / h rounded up to whole steps, and at least one";
+
+/// The whole steps of length `h` a run of `t_end` takes: rounded up, and at least one
+/// (a run takes a step even when `t_end` is shorter than it), as a float (so a tiny `h`
+/// gives a huge number rather than an overflow). Every joint limit that counts steps
+/// counts these, and its words call them `steps` ([`STEPS_MEANS`]).
 pub fn steps(t_end: f64, h: f64) -> f64 {
-    (t_end / h).ceil()
+    let whole = (t_end / h).ceil();
+    // Not `max`, which would turn a NaN (no estimate at all) into one step.
+    if whole < 1.0 { 1.0 } else { whole }
 }
 
 /// The common case: a run of `t_end / h` steps, at most `limit` of them, refused
@@ -48,6 +57,20 @@ pub fn steps_within(t_end: f64, h: f64, limit: f64) -> Result<(), PbmError> {
 mod tests {
     use super::*;
     use crate::Fault;
+
+    #[test]
+    fn steps_are_whole_and_at_least_one_as_the_limits_words_say() {
+        assert_eq!(steps(1.0, 0.3), 4.0);
+        assert_eq!(steps(0.9, 0.3), 3.0);
+        assert_eq!(steps(0.1, 1.0), 1.0);
+        assert_eq!(steps(0.0, 0.1), 1.0);
+        assert!(steps(f64::INFINITY, f64::INFINITY).is_nan());
+        assert!(within(steps(f64::NAN, 1.0), 1e9, "steps", "").is_err());
+        assert!(
+            STEPS_MEANS.contains("rounded up")
+                && STEPS_MEANS.contains("at least one")
+        );
+    }
 
     #[test]
     fn work_over_the_limit_is_the_readers_to_change() {

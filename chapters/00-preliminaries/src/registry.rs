@@ -52,7 +52,8 @@ pub struct Exercise {
 /// test can draw inside it.
 #[derive(Clone)]
 pub struct Limit {
-    /// The work in the parameters' names, e.g. "boxes × sweeps × t_end / h".
+    /// The work in the parameters' names, e.g. "boxes × sweeps × steps" (steps as
+    /// [`crate::budget::STEPS_MEANS`] says).
     pub work: &'static str,
     /// What it counts, e.g. "box-sweep-steps".
     pub unit: &'static str,

@@ -44,7 +44,7 @@ pub fn all() -> Vec<Exercise> {
                 null_when: "if no bounce could be measured (the first flight is shorter than a step, or the ball came to rest)",
             }])
         .limit(
-            ("(0.45 s + Σₖ 0.9 s × restitutionᵏ, k = 1…bounces) / h", "steps"),
+            ("⌈(0.45 s + Σₖ 0.9 s × restitutionᵏ, k = 1…bounces) / h⌉", "steps"),
             (2e7, "raise h or lower bounces"),
             bounce_steps,
         ),
@@ -54,7 +54,7 @@ pub fn all() -> Vec<Exercise> {
             momentum,
         )
         .limit(
-            ("particles² × t_end / h", "particle-pair steps"),
+            ("particles² × steps", "particle-pair steps"),
             (1e8, "lower particles or t_end, or raise h"),
             pair_steps,
         ),

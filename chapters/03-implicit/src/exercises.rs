@@ -70,7 +70,7 @@ pub fn all() -> Vec<Exercise> {
         .heavy()
         .limit(
             (
-                "t_end / h × n² × (170 + n (7 + 23 s) d / 10) with preconditioner=jacobi, \
+                "steps × n² × (170 + n (7 + 23 s) d / 10) with preconditioner=jacobi, \
                  s = log10(k / 1000) / 4 clamped to [0, 1], d = −log10(tolerance)",
                 "particle-iterations",
             ),
@@ -79,7 +79,7 @@ pub fn all() -> Vec<Exercise> {
         )
         .limit(
             (
-                "t_end / h × n² × (6 + √n (1 + 3 s) d max(1, (n / 64)²)) with \
+                "steps × n² × (6 + √n (1 + 3 s) d max(1, (n / 64)²)) with \
                  preconditioner=multigrid, s and d as above",
                 "particle-iterations",
             ),
@@ -93,7 +93,7 @@ pub fn all() -> Vec<Exercise> {
         )
         .heavy()
         .limit(
-            ("max(1, t_end × 30 / s) × (0.27 s with jacobi, 0.21 s with multigrid)", "estimated seconds"),
+            ("steps of 1/30 s × (0.27 s with jacobi, 0.21 s with multigrid)", "estimated seconds"),
             (2.5, "lower t_end"),
             sizes_seconds,
         ),
@@ -348,7 +348,7 @@ fn sizes_seconds(p: &SheetSizesParams) -> f64 {
         Preconditioner::BlockJacobi => 0.27,
         Preconditioner::Multigrid => 0.21,
     };
-    budget::steps(p.t_end, 1.0 / 30.0).max(1.0) * per_step
+    budget::steps(p.t_end, 1.0 / 30.0) * per_step
 }
 
 fn sheet_sizes(p: SheetSizesParams) -> Result<Value, PbmError> {
@@ -398,7 +398,7 @@ const SHEET_CHANGE: &str = "lower n, t_end or k, raise h, or loosen tolerance";
 fn sheet_size(p: &SheetParams) -> (f64, f64, f64, f64) {
     let digits = (-p.tolerance.log10()).clamp(1.0, 12.0);
     let stiffness = ((p.k / 1000.0).log10() / 4.0).clamp(0.0, 1.0);
-    let steps = budget::steps(p.t_end, p.h).max(1.0);
+    let steps = budget::steps(p.t_end, p.h);
     (steps, (p.n * p.n) as f64, digits, stiffness)
 }
 

@@ -18,7 +18,7 @@ pub fn all() -> Vec<Exercise> {
             bead,
         )
         .limit(
-            ("t_end / h (about 4 µs a step)", "steps"),
+            ("steps (about 4 µs a step)", "steps"),
             (6e5, "lower t_end or raise h"),
             |p: &BeadParams| pbm_prelim::budget::steps(p.t_end, p.h),
         ),
@@ -28,7 +28,7 @@ pub fn all() -> Vec<Exercise> {
             compare_run,
         )
         .limit(
-            ("t_end / h (both models at about 8 µs a step)", "steps"),
+            ("steps (both models at about 8 µs a step)", "steps"),
             (4e5, "lower t_end or raise h"),
             |p: &CompareParams| pbm_prelim::budget::steps(p.t_end, p.h),
         )

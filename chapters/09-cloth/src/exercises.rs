@@ -310,7 +310,7 @@ fn cloth_iterations(n: usize, stretch: f64, h: f64) -> f64 {
 
 /// A cloth run's work in [`CLOTH_WORK`]'s units.
 fn cloth_work(n: usize, t_end: f64, h: f64, iterations: f64) -> f64 {
-    let steps = budget::steps(t_end, h).max(1.0);
+    let steps = budget::steps(t_end, h);
     let moving = steps.min((6.0 / h).ceil());
     let per_particle =
         steps * 540.0 + (moving + 0.25 * (steps - moving)) * iterations;
@@ -332,7 +332,7 @@ fn drape(p: DrapeParams) -> Result<Value, PbmError> {
         ..ClothMaterial::COTTON
     };
     let curvature: Curvature = p.curvature;
-    let steps = budget::steps(t_end, h).max(1.0);
+    let steps = budget::steps(t_end, h);
     let mut model = cloth(scene, n, material)?;
     model.curvature = curvature;
     let mass_kg: f64 = model.mass.iter().sum();
@@ -440,7 +440,7 @@ params! {
 
 fn contact(p: ContactParams) -> Result<Value, PbmError> {
     // The drape's cost, without its explicit run: see `drape_work`.
-    let steps = budget::steps(p.t_end, p.h).max(1.0);
+    let steps = budget::steps(p.t_end, p.h);
     let model = on_solid(p.solid, p.n, ClothMaterial::COTTON, p.friction)?;
     let r = run(model, p.h, steps as usize, false, usize::MAX, |_| {})?;
     let end = r.end_energies()?;
@@ -510,7 +510,7 @@ params! {
 const FOLD_WORK: f64 = 2.5e6;
 
 fn fold_work(p: &SelfContactParams) -> f64 {
-    let (n, steps) = (p.n as f64, budget::steps(p.t_end, p.h).max(1.0));
+    let (n, steps) = (p.n as f64, budget::steps(p.t_end, p.h));
     steps * n * n * (5.0 + 3.0 * n) * (30.0 * p.h).powf(0.75).max(1.0)
 }
 
@@ -523,7 +523,7 @@ fn self_contact(p: SelfContactParams) -> Result<Value, PbmError> {
         z.fold(f64::INFINITY, f64::min)
     };
     let (mut lowest_flap, mut fastest) = (lowest(&model), 0.0_f64);
-    let steps = budget::steps(p.t_end, p.h).max(1.0) as usize;
+    let steps = budget::steps(p.t_end, p.h) as usize;
     let r = run(model, p.h, steps, false, 1, |c| {
         lowest_flap = lowest_flap.min(lowest(c));
         fastest = c.v.iter().map(|v| v.norm()).fold(fastest, f64::max);

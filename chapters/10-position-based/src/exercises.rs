@@ -65,7 +65,7 @@ pub fn all() -> Vec<Exercise> {
         .limit(
             // The brick twice for t_end, the pair (two bodies) for t_end / 2: measured
             // 0.6 s at the limit.
-            ("4 t_end / h", "body steps"),
+            ("4 × steps", "body steps"),
             (4e6, "lower t_end or raise h"),
             |p: &FreeBodiesParams| 4.0 * pbm_prelim::budget::steps(p.t_end, p.h),
         ),

@@ -40,7 +40,7 @@ pub fn all() -> Vec<Exercise> {
             pendulum,
         )
         .limit(
-            ("t_end / h", "steps"),
+            ("steps", "steps"),
             (2.0e4, "raise h or lower t_end"),
             |p: &PendulumParams| budget::steps(p.t_end, p.h),
         ),
@@ -50,7 +50,7 @@ pub fn all() -> Vec<Exercise> {
             pin_free,
         )
         .limit(
-            ("(pin_at + hold + flight) / h", "steps"),
+            ("⌈(pin_at + hold + flight) / h⌉", "steps"),
             (2.0e4, "raise h or shorten pin_at, hold or flight"),
             |p: &PinFreeParams| budget::steps(p.pin_at + p.hold + p.flight, p.h),
         )
@@ -84,7 +84,7 @@ pub fn all() -> Vec<Exercise> {
             versus_xpbd,
         )
         .limit(
-            ("t_end / h", "steps"),
+            ("steps", "steps"),
             (2.0e4, "raise h or lower t_end"),
             |p: &VersusXpbdParams| budget::steps(p.t_end, p.h),
         )
