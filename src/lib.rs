@@ -32,9 +32,23 @@ pub fn list_json() -> serde_json::Value {
                     json!({
                         "id": format!("{}/{}", c.id, e.id),
                         "summary": e.summary,
-                        "params": e.params.iter().map(pbm_prelim::ParamSpec::to_json).collect::<Vec<_>>(),
+                        "params": e.params.iter().map(|p| {
+                            let mut v = p.to_json();
+                            // How far a range the joint limits cut at the defaults
+                            // reaches there (`pbm list`'s "with the others at their
+                            // defaults").
+                            if let Some((lo, hi)) = e.joint.contains(&p.name).then(|| e.reach(p)).flatten() {
+                                v["at_defaults"] = json!({ "min": lo, "max": hi });
+                            }
+                            v
+                        }).collect::<Vec<_>>(),
                         "optional": e.optional.iter().map(|o| json!({
                             "field": o.field, "null_when": o.null_when,
+                        })).collect::<Vec<_>>(),
+                        "promises": e.promises.iter().map(|p| json!({
+                            "field": p.field,
+                            "over": p.over.map(|(field, least)| json!({ "field": field, "at_least": least })),
+                            "max": p.max, "says": p.says,
                         })).collect::<Vec<_>>(),
                         "limits": e.limits.iter().map(|l| json!({
                             "work": l.work, "unit": l.unit, "max": l.max, "change": l.change,

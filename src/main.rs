@@ -487,6 +487,12 @@ fn list() -> String {
             for p in &exercise.params {
                 out += &format!("      {}\n", p.list_line(width));
             }
+            for line in exercise.reach_lines() {
+                out += &format!("      {line}\n");
+            }
+            for promise in exercise.promises {
+                out += &format!("      promise: {}\n", promise.words());
+            }
             for o in exercise.optional {
                 out += &format!("      result {} is null {}\n", o.field, o.null_when);
             }

@@ -92,6 +92,24 @@ pub enum PbmError {
         /// Where in the result, as a JSON pointer without the leading slash.
         field: String,
     },
+    /// A run finished, but a measure of its own accuracy is outside what its page
+    /// calls right ([`crate::registry::Promise`]): a wrong answer is reported like a
+    /// diverged run, never printed as a result.
+    #[error(
+        "the run finished, but its {measure} came to {}, more than the {} it promises: {says}",
+        short(*value),
+        short(*bound)
+    )]
+    Broken {
+        /// The measure, as the result names it (with what it is relative to).
+        measure: String,
+        /// Its value.
+        value: f64,
+        /// The largest value the page calls right.
+        bound: f64,
+        /// The promise in the page's words.
+        says: &'static str,
+    },
     /// An exercise failed; says which, and with which parameters the reader set.
     #[error("{source} ({exercise} with {set})")]
     InRun {
@@ -145,6 +163,7 @@ impl PbmError {
             PbmError::Solver { .. }
             | PbmError::Degenerate { .. }
             | PbmError::Diverged { .. }
+            | PbmError::Broken { .. }
             | PbmError::Figure { .. } => Fault::Computation,
         }
     }

@@ -36,7 +36,7 @@ pub use params::{
     Params, Quantity, all_choices,
 };
 #[cfg(feature = "book")]
-pub use registry::{Chapter, Exercise, Figure, Limit, Optional, Shown};
+pub use registry::{Chapter, Exercise, Figure, Limit, Optional, Promise, Shown};
 #[cfg(feature = "book")]
 pub use snapshot::round_json;
 pub use snapshot::{round_sig, short};

@@ -210,6 +210,45 @@ pub struct ParamSpec {
     pub kind: ParamKind,
 }
 
+/// The smallest float above `x`.
+pub fn next_up(x: f64) -> f64 {
+    if x == 0.0 {
+        f64::from_bits(1)
+    } else if x > 0.0 {
+        f64::from_bits(x.to_bits() + 1)
+    } else {
+        f64::from_bits(x.to_bits() - 1)
+    }
+}
+
+/// `points + 1` evenly spaced values across `spec`'s range as a reader would type
+/// them, ends included (every value of a shorter whole-number range; both words of
+/// a flag; every choice).
+pub fn even_values(spec: &ParamSpec, points: u64) -> Vec<String> {
+    match spec.kind.clone() {
+        ParamKind::Float { min, max, min_exclusive, .. } => (0..=points)
+            .map(|i| {
+                let x = min + (max - min) * i as f64 / points as f64;
+                let x = if i == 0 && min_exclusive { next_up(min) } else { x };
+                format!("{:e}", x.min(max))
+            })
+            .collect(),
+        ParamKind::Int { min, max, .. } if max - min <= points => {
+            (min..=max).map(|n| n.to_string()).collect()
+        }
+        ParamKind::Int { min, max, .. } => (0..=points)
+            .map(|i| {
+                let step = (max - min) as f64 * i as f64 / points as f64;
+                (min + step.round() as u64).min(max).to_string()
+            })
+            .collect(),
+        ParamKind::Bool { .. } => vec!["true".into(), "false".into()],
+        ParamKind::Choice { options, .. } => {
+            options.iter().map(|o| o.to_string()).collect()
+        }
+    }
+}
+
 /// A parameter's value after validation.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ParamValue {

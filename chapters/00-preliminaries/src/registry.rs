@@ -7,7 +7,7 @@
 
 use crate::demo::Demos;
 use crate::error::PbmError;
-use crate::params::{ParamSet, ParamSpec, Params};
+use crate::params::{ParamKind, ParamSet, ParamSpec, Params, next_up};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -40,8 +40,94 @@ pub struct Exercise {
     /// Whether the runs its pages show take seconds in an unoptimised test build:
     /// plain `cargo test` leaves them out, CI runs them in release.
     pub heavy: bool,
+    /// Parameters whose ranges reach past what the joint limits admit with the others
+    /// at their defaults, on purpose: a page runs the far end with another parameter
+    /// changed (a 32 × 32 cloth for half a second). `pbm list` says how far each goes
+    /// at the defaults ([`Exercise::reach`]); every other range runs nearly whole.
+    pub joint: &'static [&'static str],
+    /// Bounds on the run's measures of its own accuracy that every finished run
+    /// meets (a pin within a centimetre): checked before a result is printed.
+    pub promises: &'static [Promise],
 }
 // ANCHOR_END: exercise
+
+// ANCHOR: promise
+/// What an exercise's page calls right about a measure of its own accuracy, which
+/// every run that finishes must meet, whatever the parameters: a run that breaks it
+/// is an error ([`PbmError::Broken`]), and the fuzz test draws runs across the ranges
+/// to find one. `pbm list` prints it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Promise {
+    /// The measure, a JSON pointer into the result (`/max_pin_error_m`).
+    pub field: &'static str,
+    /// For a relative bound, a second field and the least value it counts as: the
+    /// measure is divided by the larger (`("/energy_taken_by_catch_j", 0.1)`: 1 % of
+    /// what the catch took, or of 0.1 J when it took less). `None` for an absolute one.
+    pub over: Option<(&'static str, f64)>,
+    /// The largest magnitude the page calls right.
+    pub max: f64,
+    /// The promise in the page's words.
+    pub says: &'static str,
+}
+
+impl Promise {
+    /// Ok if `result` keeps the promise. A measure the result leaves `null` (an
+    /// optional field) promises nothing; one it lacks is the exercise's bug.
+    pub fn check(&self, result: &Value) -> Result<(), PbmError> {
+        let number = |pointer: &str| -> Result<Option<f64>, PbmError> {
+            match result.pointer(pointer) {
+                Some(Value::Null) => Ok(None),
+                Some(v) => v.as_f64().map(Some).ok_or_else(|| {
+                    PbmError::invalid(
+                        "promise",
+                        format!("`{pointer}` is not a number"),
+                    )
+                }),
+                None => Err(PbmError::invalid(
+                    "promise",
+                    format!("the result has no `{pointer}`"),
+                )),
+            }
+        };
+        let Some(value) = number(self.field)? else { return Ok(()) };
+        let (value, measure) = match self.over {
+            None => (value.abs(), self.field.trim_start_matches('/').to_string()),
+            Some((over, least)) => {
+                let Some(scale) = number(over)? else { return Ok(()) };
+                let name = |p: &str| p.trim_start_matches('/').to_string();
+                let measure = format!(
+                    "{} / max({}, {})",
+                    name(self.field),
+                    name(over),
+                    crate::short(least)
+                );
+                ((value / scale.abs().max(least)).abs(), measure)
+            }
+        };
+        // A NaN breaks the promise too.
+        if value <= self.max {
+            Ok(())
+        } else {
+            Err(PbmError::Broken { measure, value, bound: self.max, says: self.says })
+        }
+    }
+
+    /// The promise as `pbm list` prints it: `|max_pin_error_m| ≤ 0.01: the pin holds`.
+    pub fn words(&self) -> String {
+        let name = |p: &str| p.trim_start_matches('/').to_string();
+        let measure = match self.over {
+            None => format!("|{}|", name(self.field)),
+            Some((over, least)) => format!(
+                "|{}| / max({}, {})",
+                name(self.field),
+                name(over),
+                crate::short(least)
+            ),
+        };
+        format!("{measure} ≤ {}: {}", crate::short(self.max), self.says)
+    }
+}
+// ANCHOR_END: promise
 
 // ANCHOR: limit
 /// A joint limit on an exercise's parameters: the work a run does grows with
@@ -83,6 +169,16 @@ impl Limit {
 }
 // ANCHOR_END: limit
 
+/// `x` to three significant digits, rounded up (`up`) or down.
+fn inward(x: f64, up: bool) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let scale = 10f64.powi(2 - x.abs().log10().floor() as i32);
+    let scaled = x * scale;
+    (if up { scaled.ceil() } else { scaled.floor() }) / scale
+}
+
 /// A result field that is sometimes absent (`null`): its name and when.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Optional {
@@ -118,7 +214,20 @@ impl Exercise {
             optional: &[],
             limits: Vec::new(),
             heavy: false,
+            joint: &[],
+            promises: &[],
         }
+    }
+
+    /// The same exercise with [`Promise`]s on its measures of accuracy.
+    pub fn promises(self, promises: &'static [Promise]) -> Exercise {
+        Exercise { promises, ..self }
+    }
+
+    /// The same exercise with parameters whose ranges reach past the defaults' joint
+    /// limits ([`Exercise::joint`]).
+    pub fn joint(self, joint: &'static [&'static str]) -> Exercise {
+        Exercise { joint, ..self }
     }
 
     /// The same exercise, marked [`Exercise::heavy`].
@@ -147,6 +256,134 @@ impl Exercise {
 }
 
 impl Exercise {
+    /// The values of the numeric parameter `spec` the joint limits admit with every
+    /// other parameter at its default, as the interval around its default
+    /// (`None` for a flag or a choice, or when the limits refuse the default itself).
+    /// The ends are found by bisection, so they are exact to the last whole number or
+    /// float, and admitted: a limit's work grows or falls steadily with each parameter.
+    pub fn reach(&self, spec: &ParamSpec) -> Option<(f64, f64)> {
+        self.reach_from::<&str>(&[], spec)
+    }
+
+    /// [`Exercise::reach`] with the other parameters set as in `others` (`key=value`
+    /// strings; an assignment to `spec` itself is ignored): the fuzz test draws runs
+    /// at the joint limits' edges with it. The end toward which a value starts being
+    /// refused is the last admitted value, exact to the float.
+    pub fn reach_from<S: AsRef<str>>(
+        &self,
+        others: &[S],
+        spec: &ParamSpec,
+    ) -> Option<(f64, f64)> {
+        let prefix = format!("{}=", spec.name);
+        let mut set: Vec<String> = others
+            .iter()
+            .map(|a| a.as_ref().to_string())
+            .filter(|a| !a.starts_with(&prefix))
+            .collect();
+        set.push(String::new());
+        let admits = |x: f64| {
+            let text = match spec.kind {
+                ParamKind::Int { .. } => format!("{}", x as u64),
+                _ => format!("{x:e}"),
+            };
+            let mut set = set.clone();
+            if let Some(last) = set.last_mut() {
+                *last = format!("{prefix}{text}");
+            }
+            Params::resolve("reach", &self.params, &set)
+                .is_ok_and(|p| self.limits.iter().all(|l| l.check(&p).is_ok()))
+        };
+        // Start from the value in `others`, or the default.
+        let given = others.iter().find_map(|a| {
+            a.as_ref().strip_prefix(&prefix).and_then(|v| spec.parse(v).ok())
+        });
+        let (default, min, max, whole) = match spec.kind {
+            ParamKind::Float { default, min, max, min_exclusive } => {
+                let low = if min_exclusive { next_up(min) } else { min };
+                let start = match given {
+                    Some(crate::params::ParamValue::Float(x)) => x,
+                    _ => default,
+                };
+                (start, low, max, false)
+            }
+            ParamKind::Int { default, min, max } => {
+                let start = match given {
+                    Some(crate::params::ParamValue::Int(n)) => n,
+                    _ => default,
+                };
+                (start as f64, min as f64, max as f64, true)
+            }
+            _ => return None,
+        };
+        if !admits(default) {
+            return None;
+        }
+        // The last admitted value from `inside` towards `end`.
+        let edge = |inside: f64, end: f64| -> f64 {
+            if admits(end) {
+                return end;
+            }
+            let (mut good, mut bad) = (inside, end);
+            // Halving ends at neighbouring values (whole numbers, or floats) within
+            // about 1,100 rounds even from a range's subnormal end.
+            for _ in 0..2000 {
+                let mid = if whole {
+                    ((good + bad) / 2.0).trunc()
+                } else {
+                    good + (bad - good) / 2.0
+                };
+                if mid == good || mid == bad {
+                    break;
+                }
+                if admits(mid) { good = mid } else { bad = mid }
+            }
+            good
+        };
+        Some((edge(default, min), edge(default, max)))
+    }
+
+    /// [`Exercise::reach`] in words for `pbm list`, for each parameter of
+    /// [`Exercise::joint`]: `n in 2..=93`, `h in [0.0267, 0.1]`. A float's ends are
+    /// rounded inward to three digits, so that both printed values run.
+    pub fn reach_lines(&self) -> Vec<String> {
+        self.params
+            .iter()
+            .filter(|p| self.joint.contains(&p.name))
+            .filter_map(|p| {
+                let (lo, hi) = self.reach(p)?;
+                let range = match p.kind {
+                    ParamKind::Int { .. } => format!("{lo}..={hi}"),
+                    ParamKind::Float { min, max, .. } => {
+                        let lo = if lo == min { lo } else { inward(lo, true) };
+                        let hi = if hi == max { hi } else { inward(hi, false) };
+                        format!("[{}, {}]", crate::short(lo), crate::short(hi))
+                    }
+                    _ => return None,
+                };
+                Some(format!(
+                    "with the others at their defaults, the limits below admit {} in {range}",
+                    p.name
+                ))
+            })
+            .collect()
+    }
+
+    /// The share of `spec`'s range the joint limits admit with the others at their
+    /// defaults, over 1,001 evenly spaced values (every value of a shorter
+    /// whole-number range): what a reader who moves only this parameter can run.
+    pub fn share_admitted(&self, spec: &ParamSpec) -> f64 {
+        let values = crate::params::even_values(spec, 1000);
+        let admitted = values
+            .iter()
+            .filter(|v| {
+                let set = [format!("{}={v}", spec.name)];
+                Params::resolve("reach", &self.params, &set)
+                    .is_ok_and(|p| self.limits.iter().all(|l| l.check(&p).is_ok()))
+            })
+            .count();
+        admitted as f64 / values.len().max(1) as f64
+    }
+
     /// Validates `assignments` (`key=value` strings) against the declared parameters
     /// and runs. `chapter` is used only in error messages.
     pub fn run_with<S: AsRef<str>>(
@@ -197,6 +434,9 @@ impl Exercise {
         }
         let value = (self.run)(params)?;
         self.check_finite(&value)?;
+        for promise in self.promises {
+            promise.check(&value)?;
+        }
         Ok(value)
     }
 
@@ -538,6 +778,58 @@ mod tests {
         let nested = exercise(|_| Ok(json!({"xs": [1.0, f64::NAN]})));
         let err = nested.run_default().unwrap_err().to_string();
         assert_eq!(err, "the result `xs/1` is not a finite number");
+    }
+
+    #[test]
+    fn a_run_that_breaks_its_promise_is_an_error_with_the_measure_and_the_bound() {
+        let promised = |run: fn(Rate) -> Result<Value, PbmError>| {
+            exercise(run).promises(&[
+                Promise {
+                    field: "/error_m",
+                    over: None,
+                    max: 0.01,
+                    says: "it holds",
+                },
+                Promise {
+                    field: "/drift_j",
+                    over: Some(("/caught_j", 0.1)),
+                    max: 0.01,
+                    says: "energy kept",
+                },
+            ])
+        };
+        let e = promised(|p| {
+            Ok(
+                json!({"error_m": 0.001 * p.k, "drift_j": 0.005 * p.k, "caught_j": 10.0}),
+            )
+        });
+        assert!(e.run_with("test", &["k=10"]).is_ok());
+        let err = e.run_with("test", &["k=11"]).unwrap_err();
+        assert_eq!(err.fault(), crate::Fault::Computation);
+        assert_eq!(
+            err.to_string(),
+            "the run finished, but its error_m came to 0.011, more than the 0.01 it \
+             promises: it holds (test/x with k=11)"
+        );
+        // Relative to the larger of the field and its floor: 0.005 / max(0.01, 0.1).
+        let small = promised(|_| {
+            Ok(json!({"error_m": 0.0, "drift_j": 0.0005, "caught_j": 0.01}))
+        });
+        assert!(small.run_default().is_ok());
+        let over = promised(|_| {
+            Ok(json!({"error_m": 0.0, "drift_j": 0.2, "caught_j": 10.0}))
+        });
+        let said = over.run_default().unwrap_err().to_string();
+        assert!(said.contains("drift_j / max(caught_j, 0.1) came to 0.02"), "{said}");
+        // A measure left null promises nothing; a missing one is the exercise's bug.
+        assert!(e.promises[0].check(&json!({"error_m": null})).is_ok());
+        assert!(e.promises[0].check(&json!({"error_m": f64::NAN})).is_err());
+        assert!(
+            Promise { field: "/gone", over: None, max: 1.0, says: "" }
+                .check(&json!({}))
+                .is_err()
+        );
+        assert!(e.promises[0].words().starts_with("|error_m| ≤ 0.01: it holds"));
     }
 
     #[test]

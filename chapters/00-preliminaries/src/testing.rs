@@ -205,6 +205,8 @@ mod tests {
             optional: &[],
             limits: Vec::new(),
             heavy: false,
+            joint: &[],
+            promises: &[],
         };
         Chapter {
             id: "test",

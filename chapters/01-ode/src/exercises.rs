@@ -357,13 +357,19 @@ params! {
     pub struct SymplecticParams {
         eccentricity: f64 =
             float("eccentricity of the orbit", "", ADAPTIVE_ECCENTRICITY, 0.0, 0.95),
-        orbits: usize = int("periods to run", SYMPLECTIC_ORBITS as u64, 1, 100_000),
+        // Each range reaches the limit with the other at its default.
+        orbits: usize = int(
+            "periods to run",
+            SYMPLECTIC_ORBITS as u64,
+            1,
+            SYMPLECTIC_LIMIT as u64 / SYMPLECTIC_EVALUATIONS as u64,
+        ),
         evaluations_per_orbit: usize =
             int(
                 "force evaluations per period, for each integrator",
                 SYMPLECTIC_EVALUATIONS as u64,
                 60,
-                1_000_000,
+                SYMPLECTIC_LIMIT as u64 / SYMPLECTIC_ORBITS as u64,
             ),
     }
 }

@@ -149,7 +149,8 @@ fn bouncing(p: BouncingBallParams) -> Result<Value, PbmError> {
 params! {
     /// `particles/momentum`.
     pub struct MomentumParams {
-        particles: usize = int("particles in the network", 40, 2, 2000),
+        // At most 1e8 pair-steps in the default 1000 steps.
+        particles: usize = int("particles in the network", 40, 2, 316),
         t_end: f64 = duration(5.0, 0.0, 100.0).from_zero(),
         h: f64 = step(0.005, 0.0, 0.05),
     }
@@ -255,13 +256,13 @@ params! {
     /// `particles/interaction-scaling`.
     pub struct InteractionScalingParams {
         n_max: usize = int(
-            "largest particle count timed both ways", 20_000, 16, 25_000,
+            "largest particle count timed both ways", 20_000, 16, 22_000,
         ),
         n_grid: usize = int(
             "particle count for the grid's throughput (median of 5 evaluations, then 5 on one thread)",
             100_000,
             1_000,
-            300_000,
+            140_000,
         ),
     }
 }

@@ -42,7 +42,8 @@ pub fn all() -> Vec<Exercise> {
 params! {
     /// `lagrangian/bead`.
     pub struct BeadParams {
-        t_end: f64 = duration(100.0, 0.0, 10_000.0),
+        // 6e5 steps at the default h.
+        t_end: f64 = duration(100.0, 0.0, 6_000.0),
         h: f64 = step(0.01, 0.0, 0.5),
     }
 }

@@ -8,7 +8,7 @@ use crate::scenes::{
 use crate::world::{Order, Settings, Stats, World};
 use pbm_contact::world::SolverKind;
 use pbm_particles::forces::G;
-use pbm_prelim::{Choice, Exercise, Optional, PbmError, budget, params};
+use pbm_prelim::{Choice, Exercise, Optional, PbmError, Promise, budget, params};
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -49,6 +49,20 @@ pub fn all() -> Vec<Exercise> {
             "a thrown bar pinned by its end while it flies, then let go: the catch's energy against its closed form, the pin's error, nothing lost at release",
             pin_free,
         )
+        .promises(&[
+            Promise {
+                field: "/max_pin_error_m",
+                over: None,
+                max: 0.01,
+                says: "the pinned end stays within a centimetre of the pin",
+            },
+            Promise {
+                field: "/max_energy_change_pinned_j",
+                over: Some(("/energy_taken_by_catch_j", 0.1)),
+                max: 0.01,
+                says: "while pinned, the energy moves by under 1 % of what the catch took",
+            },
+        ])
         .limit(
             ("⌈(pin_at + hold + flight) / h⌉", "steps"),
             (2.0e4, "raise h or shorten pin_at, hold or flight"),
@@ -99,6 +113,8 @@ pub fn all() -> Vec<Exercise> {
             pile,
         )
         .heavy()
+        // Fifty polygons run for two seconds (the page's heap).
+        .joint(&["count"])
         .limit(
             ("count × t_end with solver=exact", "polygon-seconds"),
             (EXACT_PILE_WORK, "lower count or t_end, or set solver=sequential"),
