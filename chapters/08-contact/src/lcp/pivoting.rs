@@ -68,6 +68,8 @@ pub fn solve_basis(
     }
 }
 
+// ANCHOR_END: solve_bounded
+
 /// The pivoting on A plus a diagonal of 1e-10 of A's scale, which breaks every tie
 /// (the matrix becomes definite) and changes each acceleration by that much times
 /// its force; an error if even that overflows.
@@ -91,7 +93,6 @@ fn regularized(
         })
     }
 }
-// ANCHOR_END: solve_bounded
 
 /// The pivoting itself, on checked input, from f = 0.
 fn pivot(
