@@ -20,7 +20,7 @@ use crate::symplectic::{
     verlet_orbit,
 };
 use crate::tableau::{ButcherTableau, EULER, MIDPOINT, RK4};
-use pbm_prelim::{Choice, Exercise, Optional, PbmError, params};
+use pbm_prelim::{Choice, Exercise, Optional, PbmError, Promise, params};
 use serde_json::{Value, json};
 
 impl Choice for AdaptiveMethod {
@@ -37,7 +37,13 @@ pub fn all() -> Vec<Exercise> {
             "euler-spiral",
             "Euler on the circular field: each step multiplies the radius by sqrt(1+h^2)",
             euler_spiral,
-        ),
+        )
+        .promises(&[Promise {
+            field: "/max_ratio_deviation",
+            over: None,
+            max: 1e-12,
+            says: "every step multiplies the radius by √(1 + h²), to rounding",
+        }]),
         Exercise::new(
             "stability",
             "Euler on x' = -kx: monotone for h < 1/k, oscillating up to 2/k, divergent beyond",

@@ -17,7 +17,7 @@ use pbm_ode::tableau::RK4;
 use pbm_prelim::budget;
 use pbm_prelim::parallel::{on_one_thread, threads};
 use pbm_prelim::sampling::{sample, sample_vector};
-use pbm_prelim::{Choice, Exercise, Optional, PbmError, params};
+use pbm_prelim::{Choice, Exercise, Optional, PbmError, Promise, params};
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -33,7 +33,13 @@ pub fn all() -> Vec<Exercise> {
             "spring-from-behavior",
             "the force derived from the condition C = |x1 - x2| - r equals the damped spring of equation 1",
             spring_from_behavior,
-        ),
+        )
+        .promises(&[Promise {
+            field: "/max_force_difference",
+            over: Some(("/max_force", 1.0)),
+            max: 1e-12,
+            says: "the derived force and the spring's are one formula, equal to rounding",
+        }]),
         Exercise::new(
             "bouncing-ball",
             "successive bounce heights of a ball dropped on the ground: the ratio is r^2",

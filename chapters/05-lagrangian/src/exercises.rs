@@ -17,6 +17,12 @@ pub fn all() -> Vec<Exercise> {
             "the bead on a circle with θ as its only coordinate: it cannot leave the circle",
             bead,
         )
+        .promises(&[pbm_prelim::Promise {
+            field: "/max_radius_error",
+            over: None,
+            max: 1e-12,
+            says: "with θ its only coordinate, the bead stays on its circle to rounding",
+        }])
         .limit(
             ("steps (about 4 µs a step)", "steps"),
             (6e5, "lower t_end or raise h"),

@@ -44,7 +44,13 @@ pub fn all() -> Vec<Exercise> {
             "dzhanibekov",
             "spin about the intermediate axis flips over and over; L and energy stay put",
             dzhanibekov,
-        ),
+        )
+        .promises(&[pbm_prelim::Promise {
+            field: "/relative_angular_momentum_drift",
+            over: None,
+            max: 1e-12,
+            says: "with no torque, RK4 keeps the world's L to rounding",
+        }]),
         Exercise::new(
             "gyroscopic",
             "a brick tumbling with no torque at a large step: forward Euler on ω × Iω gains energy, backward Euler cannot",

@@ -21,6 +21,7 @@ pub fn all() -> Vec<Exercise> {
             feeder,
         )
         .heavy()
+        .promises(NEVER_DEEPER_THAN_EPSILON)
         .optional(NULLS),
         Exercise::new(
             "jam",
@@ -33,7 +34,8 @@ pub fn all() -> Vec<Exercise> {
             "jack",
             "the double-action jack pumped by a scripted mouse: how far the load climbs, and whether the pawls hold it",
             jack,
-        ),
+        )
+        .promises(NEVER_DEEPER_THAN_EPSILON),
         Exercise::new(
             "pendulum",
             "a pendulum of pinned bars let go from the horizontal: pin error and energy, second or first order",
@@ -170,6 +172,15 @@ pub fn jammed(feeder: &Feeder, run: &Drive) -> bool {
         && run.last_turn_advance < 0.1 * stroke
 }
 // ANCHOR_END: jammed
+
+/// The loop's tolerance, which the exact solver keeps (`Check` at every step) and
+/// the feeder's and the jack's pages promise: no contact ever deeper than ε.
+const NEVER_DEEPER_THAN_EPSILON: &[Promise] = &[Promise {
+    field: "/max_depth",
+    over: Some(("/epsilon", 1e-6)),
+    max: 1.0,
+    says: "no contact is ever deeper than the tolerance ε",
+}];
 
 /// The numbers every run reports.
 fn report(feeder: &Feeder, run: &Drive) -> Value {
