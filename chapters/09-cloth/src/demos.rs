@@ -54,7 +54,7 @@ pub const DRAPE: DemoSpec = DemoSpec {
     params: &[
         Param::choice("scene", "scene", &["drape over a sphere", "curtain"]),
         Param::exercise("n", [6.0, 4.0, 14.0]).in_whole_numbers(),
-        Param::exercise("stretch", [1000.0, 10.0, 10000.0]).in_ratios(),
+        Param::exercise("stretch", [1000.0, 10.0, 4000.0]).in_ratios(),
         orbit::view(20.0),
     ],
     readouts: &[

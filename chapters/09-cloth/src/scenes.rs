@@ -249,10 +249,18 @@ fn energy_growth(
     t: f64,
 ) -> Option<String> {
     (now > start + allowance).then(|| {
+        // Three decimals, or three digits of a power of ten for an energy that has
+        // run away (not ninety digits of a 1e88).
+        let j = |e: f64| {
+            if e.abs() < 1e7 { format!("{e:.3}") } else { format!("{e:.3e}") }
+        };
         format!(
-            "at step {step} (t = {t:.3} s) the cloth's energy has grown from \
-             {start:.3} J to {now:.3} J, more than lifting it by its own size \
-             ({allowance:.3} J): the run has diverged"
+            "at step {step} (t = {t:.3} s) the cloth's energy has grown from {} J \
+             to {} J, more than lifting it by its own size ({} J): the run has \
+             diverged",
+            j(start),
+            j(now),
+            j(allowance)
         )
     })
 }
