@@ -19,7 +19,7 @@
 #![allow(clippy::unwrap_used)] // a test that unwraps fails with the error's message
 
 use pbm_prelim::params::next_up;
-use pbm_prelim::{Exercise, Fault, ParamKind, ParamSpec, Params, PbmError};
+use pbm_prelim::{Exercise, Fault, ParamKind, ParamSpec, PbmError};
 use proptest::prelude::*;
 use proptest::test_runner::{
     Config, RngAlgorithm, TestCaseError, TestRng, TestRunner,
@@ -236,11 +236,7 @@ fn at_an_edge(
     let Some((lo, hi)) = exercise.reach_from(&set, spec) else {
         return set;
     };
-    let edge = if up { hi } else { lo };
-    let text = match spec.kind {
-        ParamKind::Int { .. } => format!("{}", edge as u64),
-        _ => float_text(edge),
-    };
+    let text = spec.text_of(if up { hi } else { lo });
     let prefix = format!("{}=", spec.name);
     let mut moved: Vec<String> =
         set.into_iter().filter(|a| !a.starts_with(&prefix)).collect();
@@ -252,10 +248,7 @@ fn at_an_edge(
 /// inside them, as it draws inside each parameter's range, for a declared limit is
 /// part of the promise (`pbm list` prints it).
 fn within_limits(exercise: &Exercise, set: &[String]) -> bool {
-    let Ok(params) = Params::resolve("fuzz", &exercise.params, set) else {
-        return false;
-    };
-    exercise.limits.iter().all(|l| l.check(&params).is_ok())
+    exercise.admit("fuzz", set).is_ok()
 }
 
 /// The error inside the context `run_with` adds when the reader set parameters.

@@ -70,23 +70,12 @@ fn the_listed_reach_of_a_joint_range_runs_and_one_step_past_it_does_not() {
             {
                 let (lo, hi) = exercise.reach(spec).unwrap();
                 let whole = matches!(spec.kind, pbm_prelim::ParamKind::Int { .. });
+                let id = format!("{}/{} {}", chapter.id, exercise.id, spec.name);
                 let admits = |x: f64| {
-                    let text = if whole {
-                        format!("{}", x as u64)
-                    } else {
-                        format!("{x:e}")
-                    };
-                    exercise
-                        .admit(chapter.id, &[format!("{}={text}", spec.name)])
-                        .is_ok()
+                    let set = [format!("{}={}", spec.name, spec.text_of(x))];
+                    exercise.admit(chapter.id, &set).is_ok()
                 };
-                assert!(
-                    admits(lo) && admits(hi),
-                    "{}/{} {}: {lo}..{hi}",
-                    chapter.id,
-                    exercise.id,
-                    spec.name
-                );
+                assert!(admits(lo) && admits(hi), "{id}: {lo}..{hi}");
                 // Past an end that is not the range's own, the limits refuse.
                 let (min, max) = match spec.kind {
                     pbm_prelim::ParamKind::Int { min, max, .. } => {
@@ -95,29 +84,11 @@ fn the_listed_reach_of_a_joint_range_runs_and_one_step_past_it_does_not() {
                     pbm_prelim::ParamKind::Float { min, max, .. } => (min, max),
                     _ => unreachable!("only numbers are marked joint"),
                 };
-                let past = |x: f64, up: bool| match (whole, up) {
-                    (true, true) => x + 1.0,
-                    (true, false) => x - 1.0,
-                    (false, true) => pbm_prelim::params::next_up(x),
-                    (false, false) => -pbm_prelim::params::next_up(-x),
-                };
-                if hi < max {
-                    assert!(
-                        !admits(past(hi, true)),
-                        "{}/{} {}: {hi}",
-                        chapter.id,
-                        exercise.id,
-                        spec.name
-                    );
-                }
-                if lo > min {
-                    assert!(
-                        !admits(past(lo, false)),
-                        "{}/{} {}: {lo}",
-                        chapter.id,
-                        exercise.id,
-                        spec.name
-                    );
+                let next_up = pbm_prelim::params::next_up;
+                let above = if whole { hi + 1.0 } else { next_up(hi) };
+                let below = if whole { lo - 1.0 } else { -next_up(-lo) };
+                for (end, own, past) in [(hi, max, above), (lo, min, below)] {
+                    assert!(end == own || !admits(past), "{id}: {past} is admitted");
                 }
             }
         }

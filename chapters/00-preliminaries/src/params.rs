@@ -344,6 +344,15 @@ impl ParamSpec {
         }
     }
 
+    /// `x` as a reader would type it for this parameter: a whole number for a count,
+    /// otherwise a float in the `{:e}` form that reads back exactly.
+    pub fn text_of(&self, x: f64) -> String {
+        match self.kind {
+            ParamKind::Int { .. } => format!("{}", x as u64),
+            _ => format!("{x:e}"),
+        }
+    }
+
     /// The same parameter with a shorter `label` for sliders and tables.
     pub fn label(self, label: &'static str) -> Self {
         ParamSpec { label, ..self }

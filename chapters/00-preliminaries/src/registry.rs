@@ -282,16 +282,11 @@ impl Exercise {
             .collect();
         set.push(String::new());
         let admits = |x: f64| {
-            let text = match spec.kind {
-                ParamKind::Int { .. } => format!("{}", x as u64),
-                _ => format!("{x:e}"),
-            };
             let mut set = set.clone();
             if let Some(last) = set.last_mut() {
-                *last = format!("{prefix}{text}");
+                *last = format!("{prefix}{}", spec.text_of(x));
             }
-            Params::resolve("reach", &self.params, &set)
-                .is_ok_and(|p| self.limits.iter().all(|l| l.check(&p).is_ok()))
+            self.admit("reach", &set).is_ok()
         };
         // Start from the value in `others`, or the default.
         let given = others.iter().find_map(|a| {
@@ -375,11 +370,7 @@ impl Exercise {
         let values = crate::params::even_values(spec, 1000);
         let admitted = values
             .iter()
-            .filter(|v| {
-                let set = [format!("{}={v}", spec.name)];
-                Params::resolve("reach", &self.params, &set)
-                    .is_ok_and(|p| self.limits.iter().all(|l| l.check(&p).is_ok()))
-            })
+            .filter(|v| self.admit("reach", &[format!("{}={v}", spec.name)]).is_ok())
             .count();
         admitted as f64 / values.len().max(1) as f64
     }
